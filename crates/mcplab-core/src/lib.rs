@@ -1,0 +1,6 @@
+//! mcplab's domain: connections to MCP servers, traffic recording, server-initiated request
+//! brokering and `mcpServers` configuration files. No HTTP edge, no CLI parsing, no reads of
+//! the environment or the home directory, no globals: callers hand in every dependency.
+
+pub mod config;
+pub mod mcp;

@@ -1,0 +1,172 @@
+//! The broker for server-initiated requests that need a person: elicitation and sampling.
+//! Each waits, keyed by a broker id, until it is answered, cancelled or times out; the wait
+//! always ends. Who answers (the terminal, the browser, a policy) is not its concern.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use mcplab_protocol::{HumanAnswer, HumanRequest, HumanRequestKind, ServerEvent};
+use serde_json::Value;
+use tokio::sync::{broadcast, oneshot};
+
+/// Default wait for an answer (DESIGN.md: elicitation waits 5 minutes).
+pub const DEFAULT_HUMAN_TIMEOUT: Duration = Duration::from_secs(300);
+
+/// How a wait ended without an answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum BrokerError {
+    #[error("nobody answered within {0:?}")]
+    TimedOut(Duration),
+    #[error("the request was withdrawn")]
+    Withdrawn,
+}
+
+pub struct Broker {
+    next: AtomicU64,
+    pending: Mutex<HashMap<u64, (HumanRequest, oneshot::Sender<HumanAnswer>)>>,
+    events: broadcast::Sender<ServerEvent>,
+}
+
+impl Broker {
+    pub fn new(events: broadcast::Sender<ServerEvent>) -> Self {
+        Self {
+            next: AtomicU64::new(1),
+            pending: Mutex::new(HashMap::new()),
+            events,
+        }
+    }
+
+    fn lock(
+        &self,
+    ) -> std::sync::MutexGuard<'_, HashMap<u64, (HumanRequest, oneshot::Sender<HumanAnswer>)>> {
+        self.pending.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Publishes a request and waits for its answer.
+    pub async fn ask(
+        &self,
+        server: &str,
+        kind: HumanRequestKind,
+        params: Value,
+        timeout: Duration,
+    ) -> Result<HumanAnswer, BrokerError> {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let request = HumanRequest {
+            id,
+            server: server.to_owned(),
+            kind,
+            params,
+            timeout_ms: timeout.as_millis() as u64,
+        };
+        let (tx, rx) = oneshot::channel();
+        self.lock().insert(id, (request.clone(), tx));
+        let _ = self.events.send(ServerEvent::HumanRequested { request });
+        let outcome = tokio::time::timeout(timeout, rx).await;
+        self.lock().remove(&id);
+        let (result, label) = match outcome {
+            Ok(Ok(answer)) => {
+                let label = match &answer {
+                    HumanAnswer::Accept { .. } => "accept",
+                    HumanAnswer::Decline { .. } => "decline",
+                    HumanAnswer::Cancel => "cancel",
+                };
+                (Ok(answer), label)
+            }
+            Ok(Err(_)) => (Err(BrokerError::Withdrawn), "cancel"),
+            Err(_) => (Err(BrokerError::TimedOut(timeout)), "timeout"),
+        };
+        let _ = self.events.send(ServerEvent::HumanResolved {
+            server: server.to_owned(),
+            id,
+            outcome: label.to_owned(),
+        });
+        result
+    }
+
+    /// Answers a pending request; `false` if it is no longer pending.
+    pub fn answer(&self, id: u64, answer: HumanAnswer) -> bool {
+        match self.lock().remove(&id) {
+            Some((_, tx)) => tx.send(answer).is_ok(),
+            None => false,
+        }
+    }
+
+    /// Requests still waiting, oldest first.
+    pub fn pending(&self) -> Vec<HumanRequest> {
+        let mut v: Vec<_> = self.lock().values().map(|(r, _)| r.clone()).collect();
+        v.sort_by_key(|r| r.id);
+        v
+    }
+
+    /// Withdraws every pending request of `server` (it disconnected).
+    pub fn withdraw_server(&self, server: &str) {
+        self.lock().retain(|_, (r, _)| r.server != server);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[tokio::test]
+    async fn answer_reaches_the_waiter() {
+        let (tx, mut rx) = broadcast::channel(16);
+        let broker = Arc::new(Broker::new(tx));
+        let b = broker.clone();
+        let wait = tokio::spawn(async move {
+            b.ask(
+                "s",
+                HumanRequestKind::Elicitation,
+                Value::Null,
+                Duration::from_secs(5),
+            )
+            .await
+        });
+        let ServerEvent::HumanRequested { request } = rx.recv().await.unwrap() else {
+            panic!("expected a request event");
+        };
+        assert_eq!(broker.pending().len(), 1);
+        assert!(broker.answer(request.id, HumanAnswer::Cancel));
+        assert_eq!(wait.await.unwrap(), Ok(HumanAnswer::Cancel));
+        assert!(broker.pending().is_empty());
+        assert!(!broker.answer(request.id, HumanAnswer::Cancel));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn unanswered_request_times_out() {
+        let (tx, _rx) = broadcast::channel(16);
+        let broker = Broker::new(tx);
+        let r = broker
+            .ask(
+                "s",
+                HumanRequestKind::Sampling,
+                Value::Null,
+                Duration::from_secs(1),
+            )
+            .await;
+        assert_eq!(r, Err(BrokerError::TimedOut(Duration::from_secs(1))));
+        assert!(broker.pending().is_empty());
+    }
+
+    #[tokio::test]
+    async fn withdrawing_ends_the_wait() {
+        let (tx, mut rx) = broadcast::channel(16);
+        let broker = Arc::new(Broker::new(tx));
+        let b = broker.clone();
+        let wait = tokio::spawn(async move {
+            b.ask(
+                "s",
+                HumanRequestKind::Elicitation,
+                Value::Null,
+                Duration::from_secs(60),
+            )
+            .await
+        });
+        let _ = rx.recv().await.unwrap();
+        broker.withdraw_server("s");
+        assert_eq!(wait.await.unwrap(), Err(BrokerError::Withdrawn));
+    }
+}

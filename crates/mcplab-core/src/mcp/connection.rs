@@ -1,0 +1,212 @@
+//! One live MCP connection: the rmcp client service, its transport task (and child process),
+//! and the request path with timeouts, progress and cancellation. Results are the server's
+//! exact JSON; rmcp's typed values never leave this module.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcplab_protocol::ServerConfig;
+use rmcp::Peer;
+use rmcp::model::{ClientNotification, ClientRequest};
+use rmcp::service::{PeerRequestOptions, RoleClient, RunningService, ServiceError};
+use serde_json::{Value, json};
+use tokio::sync::{Mutex, mpsc};
+use tokio_util::sync::CancellationToken;
+
+use super::error::McpError;
+use super::frame_transport::RawResults;
+use super::handler::{ClientSide, ProgressListeners, ProgressUpdate};
+use super::stdio::{ChildGuard, StderrTail};
+use super::wire::TRANSPORT_ERROR_CODE;
+
+/// Per-request knobs.
+#[derive(Default, Clone)]
+pub struct RequestOptions {
+    /// Overrides the connection's timeout for this request.
+    pub timeout: Option<Duration>,
+    /// Cancelling this token sends `notifications/cancelled` and fails the call with
+    /// [`McpError::Cancelled`].
+    pub cancel: Option<CancellationToken>,
+    /// Receives the request's progress notifications.
+    pub progress: Option<mpsc::UnboundedSender<ProgressUpdate>>,
+}
+
+pub struct Connection {
+    pub(crate) name: String,
+    pub(crate) config: ServerConfig,
+    pub(crate) service: Mutex<Option<RunningService<RoleClient, ClientSide>>>,
+    pub(crate) peer: Peer<RoleClient>,
+    pub(crate) raw: RawResults,
+    pub(crate) progress: ProgressListeners,
+    pub(crate) child: Option<ChildGuard>,
+    pub(crate) stderr: Arc<StderrTail>,
+    pub(crate) timeout: Duration,
+    pub(crate) initialize: Value,
+    /// Stops the transport task (HTTP wires).
+    pub(crate) transport_cancel: CancellationToken,
+}
+
+impl Connection {
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    pub fn config(&self) -> &ServerConfig {
+        &self.config
+    }
+
+    /// The server's `initialize` result as it sent it (protocolVersion, capabilities,
+    /// serverInfo, instructions).
+    pub fn initialize_result(&self) -> &Value {
+        &self.initialize
+    }
+
+    /// The negotiated protocol version.
+    pub fn protocol_version(&self) -> Option<&str> {
+        self.initialize
+            .get("protocolVersion")
+            .and_then(Value::as_str)
+    }
+
+    /// The last stderr lines of a stdio server.
+    pub fn stderr_tail(&self) -> Vec<String> {
+        self.stderr.lines()
+    }
+
+    /// The pid of a stdio server's process.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.as_ref().map(ChildGuard::pid)
+    }
+
+    /// Why the connection closed, once it has.
+    pub fn closed_reason(&self) -> Option<String> {
+        self.raw.closed_reason()
+    }
+
+    /// Sends a request and returns the server's exact `result`.
+    pub async fn request(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        opts: RequestOptions,
+    ) -> Result<Value, McpError> {
+        let mut body = json!({ "method": method });
+        if let Some(p) = params {
+            body["params"] = p;
+        }
+        let request: ClientRequest = serde_json::from_value(body)
+            .map_err(|e| McpError::InvalidRequest(format!("invalid params for `{method}`: {e}")))?;
+        let timeout = opts.timeout.unwrap_or(self.timeout);
+        let options = PeerRequestOptions::with_timeout(timeout).reset_timeout_on_progress();
+        let handle = self
+            .peer
+            .send_request_with_option(request, options)
+            .await
+            .map_err(|e| self.map_error(method, e))?;
+        let id = serde_json::to_value(&handle.id).unwrap_or(Value::Null);
+        let token = serde_json::to_value(&handle.progress_token)
+            .unwrap_or(Value::Null)
+            .to_string();
+        if let Some(tx) = opts.progress {
+            self.progress_listeners().insert(token.clone(), tx);
+        }
+        let cancel = opts.cancel.unwrap_or_default();
+        let outcome = tokio::select! {
+            r = handle.await_response() => Some(r),
+            _ = cancel.cancelled() => None,
+        };
+        self.progress_listeners().remove(&token);
+        match outcome {
+            Some(Ok(typed)) => Ok(self
+                .raw
+                .take(&id)
+                .unwrap_or_else(|| serde_json::to_value(&typed).unwrap_or(Value::Null))),
+            Some(Err(e)) => {
+                self.raw.take(&id);
+                Err(self.map_error(method, e))
+            }
+            None => {
+                self.send_cancelled(id, "cancelled by the user").await;
+                Err(McpError::Cancelled)
+            }
+        }
+    }
+
+    /// Sends a notification (e.g. `notifications/roots/list_changed`).
+    pub async fn notify(&self, method: &str, params: Option<Value>) -> Result<(), McpError> {
+        let mut body = json!({ "method": method });
+        if let Some(p) = params {
+            body["params"] = p;
+        }
+        let n: ClientNotification = serde_json::from_value(body).map_err(|e| {
+            McpError::InvalidRequest(format!("invalid notification `{method}`: {e}"))
+        })?;
+        self.peer
+            .send_notification(n)
+            .await
+            .map_err(|e| self.map_error(method, e))
+    }
+
+    async fn send_cancelled(&self, request_id: Value, reason: &str) {
+        let params = json!({ "requestId": request_id, "reason": reason });
+        // Best effort: the transport may already be gone.
+        let _ = self.notify("notifications/cancelled", Some(params)).await;
+    }
+
+    fn progress_listeners(
+        &self,
+    ) -> std::sync::MutexGuard<
+        '_,
+        std::collections::HashMap<String, mpsc::UnboundedSender<ProgressUpdate>>,
+    > {
+        self.progress.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn map_error(&self, method: &str, e: ServiceError) -> McpError {
+        match e {
+            ServiceError::McpError(data) if i64::from(data.code.0) == TRANSPORT_ERROR_CODE => {
+                McpError::Transport {
+                    message: data.message.into_owned(),
+                }
+            }
+            ServiceError::McpError(data) => McpError::Server {
+                code: data.code.0.into(),
+                message: data.message.into_owned(),
+                data: data.data,
+            },
+            ServiceError::Timeout { timeout } => McpError::Timeout {
+                method: method.to_owned(),
+                after: timeout,
+            },
+            ServiceError::Cancelled { .. } => McpError::Cancelled,
+            ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
+                let mut message = self
+                    .raw
+                    .closed_reason()
+                    .unwrap_or_else(|| "the connection is closed".into());
+                let tail = self.stderr.lines();
+                if !tail.is_empty() {
+                    message.push_str("\nlast lines the server wrote to stderr:");
+                    for l in tail.iter().rev().take(20).rev() {
+                        message.push_str("\n  | ");
+                        message.push_str(l);
+                    }
+                }
+                McpError::Transport { message }
+            }
+            other => McpError::InvalidRequest(format!("`{method}` failed: {other}")),
+        }
+    }
+
+    /// Closes the session: stops the service, ends the transport, and stops the child's whole
+    /// process group (gracefully first). Safe to call more than once.
+    pub async fn close(&self) {
+        if let Some(mut service) = self.service.lock().await.take() {
+            let _ = service.close_with_timeout(Duration::from_secs(2)).await;
+        }
+        self.transport_cancel.cancel();
+        if let Some(child) = &self.child {
+            child.shutdown().await;
+        }
+    }
+}

@@ -1,0 +1,82 @@
+//! Errors of the MCP layer, one variant per thing a caller branches on (the CLI maps them to
+//! exit codes, the HTTP edge to status codes). Messages say what happened and what to do.
+
+use std::time::Duration;
+
+use serde_json::Value;
+
+#[derive(Debug, thiserror::Error)]
+pub enum McpError {
+    /// The server config cannot work as written.
+    #[error("invalid server config: {0}")]
+    InvalidConfig(String),
+
+    /// The command of a stdio server could not be started.
+    #[error("could not start `{command}`: {source}{hint}", hint = spawn_hint(source))]
+    Spawn {
+        command: String,
+        #[source]
+        source: std::io::Error,
+    },
+
+    /// The connection could not be established (transport or `initialize` failed).
+    #[error("could not connect to {server}: {message}{tail}", tail = stderr_block(stderr_tail))]
+    Connect {
+        server: String,
+        message: String,
+        stderr_tail: Vec<String>,
+    },
+
+    /// The transport broke while a request was in flight.
+    #[error("connection lost: {message}")]
+    Transport { message: String },
+
+    /// No response in time (progress notifications reset the clock).
+    #[error(
+        "`{method}` got no response within {}s; raise the timeout (--timeout) if the server is just slow",
+        after.as_secs_f64()
+    )]
+    Timeout { method: String, after: Duration },
+
+    /// The server answered with a JSON-RPC error.
+    #[error("the server returned error {code}: {message}")]
+    Server {
+        code: i64,
+        message: String,
+        data: Option<Value>,
+    },
+
+    /// The request was cancelled by the user.
+    #[error("cancelled")]
+    Cancelled,
+
+    /// There is no live connection with that name.
+    #[error("server `{0}` is not connected; connect it first")]
+    NotConnected(String),
+
+    /// The method/params cannot form an MCP request, or the response has the wrong shape.
+    #[error("{0}")]
+    InvalidRequest(String),
+}
+
+fn spawn_hint(e: &std::io::Error) -> &'static str {
+    match e.kind() {
+        std::io::ErrorKind::NotFound => {
+            " (command not found: check that it is installed and on PATH, or give a full path)"
+        }
+        std::io::ErrorKind::PermissionDenied => " (permission denied: is the file executable?)",
+        _ => "",
+    }
+}
+
+fn stderr_block(lines: &[String]) -> String {
+    if lines.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("\nlast lines the server wrote to stderr:");
+    for l in lines {
+        s.push_str("\n  | ");
+        s.push_str(l);
+    }
+    s
+}

@@ -1,0 +1,252 @@
+//! The single place where raw frames become JSON-RPC messages and back. It implements rmcp's
+//! `Transport` over a [`Wire`], records every frame exactly once (outbound as serialized,
+//! inbound as received, unparsable lines included) and keeps the raw `result` of responses so
+//! callers get the server's exact JSON rather than rmcp's typed re-serialization.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+use mcplab_protocol::{Direction, FrameKind};
+use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::transport::Transport;
+use serde_json::Value;
+use tokio::sync::mpsc;
+
+use super::traffic::TrafficLog;
+use super::wire::{Wire, WireEvent};
+
+/// How many unclaimed raw results are kept before the oldest is forgotten. Results are
+/// claimed right after the typed response arrives, so this only bounds leaks from requests
+/// whose caller went away.
+const RAW_RESULT_CAPACITY: usize = 512;
+
+/// Raw `result` values of responses, keyed by the request id's JSON text.
+#[derive(Clone)]
+pub struct RawResults {
+    inner: Arc<Mutex<RawInner>>,
+    closed: Arc<tokio::sync::watch::Sender<Option<String>>>,
+}
+
+impl Default for RawResults {
+    fn default() -> Self {
+        Self {
+            inner: Arc::default(),
+            closed: Arc::new(tokio::sync::watch::channel(None).0),
+        }
+    }
+}
+
+#[derive(Default)]
+struct RawInner {
+    by_id: HashMap<String, Value>,
+    order: VecDeque<String>,
+    first: Option<Value>,
+    closed_reason: Option<String>,
+}
+
+impl RawResults {
+    fn lock(&self) -> std::sync::MutexGuard<'_, RawInner> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn put(&self, id: &Value, result: Value) {
+        let key = id.to_string();
+        let mut inner = self.lock();
+        if inner.first.is_none() {
+            inner.first = Some(result.clone());
+        }
+        if inner.by_id.insert(key.clone(), result).is_none() {
+            inner.order.push_back(key);
+        }
+        while inner.order.len() > RAW_RESULT_CAPACITY {
+            if let Some(old) = inner.order.pop_front() {
+                inner.by_id.remove(&old);
+            }
+        }
+    }
+
+    /// Takes the raw result for request `id` (as JSON), if it arrived.
+    pub fn take(&self, id: &Value) -> Option<Value> {
+        let key = id.to_string();
+        let mut inner = self.lock();
+        let v = inner.by_id.remove(&key);
+        if v.is_some() {
+            inner.order.retain(|k| k != &key);
+        }
+        v
+    }
+
+    /// The first result received on the connection: the `initialize` result.
+    pub fn first(&self) -> Option<Value> {
+        self.lock().first.clone()
+    }
+
+    /// Why the transport closed, in words for the user, once it has.
+    pub fn closed_reason(&self) -> Option<String> {
+        self.lock().closed_reason.clone()
+    }
+
+    /// Resolves with the close reason once the transport has closed.
+    pub fn closed_watch(&self) -> tokio::sync::watch::Receiver<Option<String>> {
+        self.closed.subscribe()
+    }
+
+    fn set_closed(&self, reason: String) {
+        let mut inner = self.lock();
+        if inner.closed_reason.is_none() {
+            inner.closed_reason = Some(reason.clone());
+            self.closed.send_replace(Some(reason));
+        }
+    }
+}
+
+/// Sends a JSON-RPC frame that could not be delivered.
+#[derive(Debug, thiserror::Error)]
+#[error("the connection to the server is closed")]
+pub struct WireClosed;
+
+/// rmcp `Transport` over a [`Wire`], recording as it goes.
+pub struct FrameTransport {
+    server: String,
+    inbound: mpsc::Receiver<WireEvent>,
+    outbound: Option<mpsc::Sender<Bytes>>,
+    traffic: Arc<TrafficLog>,
+    raw: RawResults,
+    notes: mpsc::UnboundedSender<String>,
+}
+
+impl FrameTransport {
+    /// `notes` receives transport diagnostics (they are also recorded as traffic notes).
+    pub fn new(
+        server: String,
+        wire: Wire,
+        traffic: Arc<TrafficLog>,
+        raw: RawResults,
+        notes: mpsc::UnboundedSender<String>,
+    ) -> Self {
+        Self {
+            server,
+            inbound: wire.inbound,
+            outbound: Some(wire.outbound),
+            traffic,
+            raw,
+            notes,
+        }
+    }
+
+    /// Parses one inbound frame; `None` when it is not a JSON-RPC message we can use.
+    fn parse(&self, bytes: &[u8]) -> Result<RxJsonRpcMessage<RoleClient>, String> {
+        let value: Value = serde_json::from_slice(bytes).map_err(|e| format!("not JSON: {e}"))?;
+        if value.get("jsonrpc").and_then(Value::as_str) != Some("2.0") {
+            return Err("missing \"jsonrpc\": \"2.0\"".into());
+        }
+        if let (Some(id), Some(result)) = (value.get("id"), value.get("result")) {
+            self.raw.put(id, result.clone());
+        }
+        serde_json::from_value(value).map_err(|e| format!("not a valid JSON-RPC message: {e}"))
+    }
+}
+
+impl Transport<RoleClient> for FrameTransport {
+    type Error = WireClosed;
+
+    fn send(
+        &mut self,
+        item: TxJsonRpcMessage<RoleClient>,
+    ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
+        let outbound = self.outbound.clone();
+        let bytes = serde_json::to_vec(&item).map(Bytes::from);
+        let traffic = self.traffic.clone();
+        let server = self.server.clone();
+        async move {
+            let bytes = bytes.map_err(|_| WireClosed)?;
+            traffic.record(&server, Direction::Outbound, FrameKind::Message, &bytes);
+            let outbound = outbound.ok_or(WireClosed)?;
+            outbound.send(bytes).await.map_err(|_| WireClosed)
+        }
+    }
+
+    async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+        loop {
+            match self.inbound.recv().await {
+                Some(WireEvent::Frame(bytes)) => match self.parse(&bytes) {
+                    Ok(msg) => {
+                        self.traffic.record(
+                            &self.server,
+                            Direction::Inbound,
+                            FrameKind::Message,
+                            &bytes,
+                        );
+                        return Some(msg);
+                    }
+                    Err(error) => {
+                        self.traffic.record(
+                            &self.server,
+                            Direction::Inbound,
+                            FrameKind::Unparsable {
+                                error: error.clone(),
+                            },
+                            &bytes,
+                        );
+                        let _ = self.notes.send(format!(
+                            "ignored a frame that is not JSON-RPC ({error}): {}",
+                            excerpt(&bytes)
+                        ));
+                    }
+                },
+                Some(WireEvent::Synthetic(bytes)) => {
+                    self.traffic.record(
+                        &self.server,
+                        Direction::Inbound,
+                        FrameKind::Synthetic,
+                        &bytes,
+                    );
+                    if let Ok(msg) = self.parse(&bytes) {
+                        return Some(msg);
+                    }
+                }
+                Some(WireEvent::Note(note)) => {
+                    self.traffic.record(
+                        &self.server,
+                        Direction::Inbound,
+                        FrameKind::Note,
+                        note.as_bytes(),
+                    );
+                    let _ = self.notes.send(note);
+                }
+                Some(WireEvent::Closed(reason)) => {
+                    self.traffic.record(
+                        &self.server,
+                        Direction::Inbound,
+                        FrameKind::Note,
+                        reason.as_bytes(),
+                    );
+                    self.raw.set_closed(reason);
+                    return None;
+                }
+                None => {
+                    self.raw
+                        .set_closed("the transport stopped unexpectedly".into());
+                    return None;
+                }
+            }
+        }
+    }
+
+    async fn close(&mut self) -> Result<(), Self::Error> {
+        // Dropping the sender tells the wire task to shut down (close stdin, DELETE the session).
+        self.outbound = None;
+        Ok(())
+    }
+}
+
+/// The first 200 characters of a frame, for messages.
+pub fn excerpt(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let mut s: String = text.chars().take(200).collect();
+    if text.chars().count() > 200 {
+        s.push('…');
+    }
+    s
+}

@@ -1,0 +1,280 @@
+//! mcplab's side of a connection as rmcp sees it: the client capabilities we declare, and the
+//! translation of every server-initiated request and notification into a domain event.
+//! Requests that need a person go through the [`Broker`]; roots are answered from the
+//! manager's shared list. Nothing here blocks without a deadline.
+
+// Sampling, roots and logging are deprecated only in the 2026 draft revision; the revision we
+// negotiate (2025-11-25) has them, and servers use them.
+#![allow(deprecated)]
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+
+use mcplab_protocol::{HumanAnswer, HumanRequestKind, ServerEvent};
+use rmcp::ErrorData;
+use rmcp::model::{
+    ClientConfig, ClientResult, CreateMessageResult, ElicitResult, ErrorCode, ListRootsResult,
+    ServerNotification, ServerRequest,
+};
+use rmcp::service::{NotificationContext, RequestContext, RoleClient, Service};
+use serde_json::{Value, json};
+use tokio::sync::{broadcast, mpsc};
+
+use super::broker::{Broker, BrokerError};
+
+/// The protocol version mcplab asks for. rmcp defaults to a newer draft revision that most
+/// servers (and the conformance suite) do not speak yet, so it is set explicitly.
+pub const PROTOCOL_VERSION: &str = "2025-11-25";
+
+/// The MCP Apps extension identifier declared in our capabilities.
+pub const UI_EXTENSION: &str = "io.modelcontextprotocol/ui";
+
+/// One progress update for a request that asked to be told.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProgressUpdate {
+    pub progress: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
+}
+
+/// Progress listeners keyed by progress token (its JSON text).
+pub type ProgressListeners = Arc<Mutex<HashMap<String, mpsc::UnboundedSender<ProgressUpdate>>>>;
+
+/// A root offered to servers (`roots/list`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct RootEntry {
+    pub uri: String,
+    pub name: Option<String>,
+}
+
+/// Shared, changeable list of roots.
+pub type Roots = Arc<RwLock<Vec<RootEntry>>>;
+
+/// Who we are in `initialize`.
+#[derive(Debug, Clone)]
+pub struct ClientIdentity {
+    pub name: String,
+    pub version: String,
+}
+
+pub struct ClientSide {
+    pub(crate) server: String,
+    pub(crate) identity: ClientIdentity,
+    pub(crate) events: broadcast::Sender<ServerEvent>,
+    pub(crate) broker: Arc<Broker>,
+    pub(crate) roots: Roots,
+    pub(crate) progress: ProgressListeners,
+    pub(crate) human_timeout: Duration,
+}
+
+impl ClientSide {
+    fn emit(&self, event: ServerEvent) {
+        let _ = self.events.send(event);
+    }
+
+    async fn elicit(&self, params: Value) -> Result<ClientResult, ErrorData> {
+        let answer = self
+            .broker
+            .ask(
+                &self.server,
+                HumanRequestKind::Elicitation,
+                params,
+                self.human_timeout,
+            )
+            .await;
+        let body = match answer {
+            Ok(HumanAnswer::Accept { content }) => json!({"action": "accept", "content": content}),
+            Ok(HumanAnswer::Decline { .. }) => json!({"action": "decline"}),
+            Ok(HumanAnswer::Cancel) | Err(_) => json!({"action": "cancel"}),
+        };
+        let result: ElicitResult = serde_json::from_value(body)
+            .map_err(|e| ErrorData::internal_error(format!("bad elicitation answer: {e}"), None))?;
+        Ok(ClientResult::ElicitResult(result))
+    }
+
+    async fn sample(&self, params: Value) -> Result<ClientResult, ErrorData> {
+        let answer = self
+            .broker
+            .ask(
+                &self.server,
+                HumanRequestKind::Sampling,
+                params,
+                self.human_timeout,
+            )
+            .await;
+        match answer {
+            Ok(HumanAnswer::Accept { content }) => {
+                let result: CreateMessageResult = serde_json::from_value(content).map_err(|e| {
+                    ErrorData::internal_error(format!("bad sampling answer: {e}"), None)
+                })?;
+                Ok(ClientResult::CreateMessageResult(Box::new(result)))
+            }
+            Ok(HumanAnswer::Decline { reason }) => Err(ErrorData::new(
+                ErrorCode(-1),
+                reason.unwrap_or_else(|| "the user declined the sampling request".into()),
+                None,
+            )),
+            Ok(HumanAnswer::Cancel) => Err(ErrorData::new(
+                ErrorCode(-1),
+                "the user cancelled the sampling request",
+                None,
+            )),
+            Err(BrokerError::TimedOut(d)) => Err(ErrorData::new(
+                ErrorCode(-1),
+                format!(
+                    "nobody answered the sampling request within {}s",
+                    d.as_secs()
+                ),
+                None,
+            )),
+            Err(BrokerError::Withdrawn) => Err(ErrorData::new(
+                ErrorCode(-1),
+                "the sampling request was withdrawn",
+                None,
+            )),
+        }
+    }
+
+    fn list_roots(&self) -> Result<ClientResult, ErrorData> {
+        let roots = self.roots.read().unwrap_or_else(|p| p.into_inner()).clone();
+        let roots: Vec<Value> = roots
+            .iter()
+            .map(|r| match &r.name {
+                Some(name) => json!({"uri": r.uri, "name": name}),
+                None => json!({"uri": r.uri}),
+            })
+            .collect();
+        self.emit(ServerEvent::RootsListed {
+            server: self.server.clone(),
+            count: roots.len(),
+        });
+        let result: ListRootsResult = serde_json::from_value(json!({ "roots": roots }))
+            .map_err(|e| ErrorData::internal_error(format!("bad roots: {e}"), None))?;
+        Ok(ClientResult::ListRootsResult(result))
+    }
+}
+
+impl Service<RoleClient> for ClientSide {
+    async fn handle_request(
+        &self,
+        request: ServerRequest,
+        _context: RequestContext<RoleClient>,
+    ) -> Result<ClientResult, ErrorData> {
+        match request {
+            ServerRequest::PingRequest(_) => Ok(ClientResult::empty(())),
+            ServerRequest::ElicitRequest(r) => {
+                let params = serde_json::to_value(&r.params).unwrap_or(Value::Null);
+                self.elicit(params).await
+            }
+            ServerRequest::CreateMessageRequest(r) => {
+                let params = serde_json::to_value(&r.params).unwrap_or(Value::Null);
+                self.sample(params).await
+            }
+            ServerRequest::ListRootsRequest(_) => self.list_roots(),
+            ServerRequest::CustomRequest(r) => Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                format!("mcplab does not implement `{}`", r.method),
+                None,
+            )),
+            _ => Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                "mcplab does not implement this request",
+                None,
+            )),
+        }
+    }
+
+    async fn handle_notification(
+        &self,
+        notification: ServerNotification,
+        _context: NotificationContext<RoleClient>,
+    ) -> Result<(), ErrorData> {
+        let server = self.server.clone();
+        match notification {
+            ServerNotification::ProgressNotification(n) => {
+                let p = n.params;
+                let token = serde_json::to_value(&p.progress_token).unwrap_or(Value::Null);
+                let listener = self
+                    .progress
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get(&token.to_string())
+                    .cloned();
+                if let Some(tx) = listener {
+                    let _ = tx.send(ProgressUpdate {
+                        progress: p.progress,
+                        total: p.total,
+                        message: p.message.clone(),
+                    });
+                }
+                self.emit(ServerEvent::Progress {
+                    server,
+                    token,
+                    progress: p.progress,
+                    total: p.total,
+                    message: p.message,
+                });
+            }
+            ServerNotification::LoggingMessageNotification(n) => {
+                let level = serde_json::to_value(n.params.level)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_else(|| "info".into());
+                self.emit(ServerEvent::Log {
+                    server,
+                    level,
+                    logger: n.params.logger,
+                    data: n.params.data,
+                });
+            }
+            ServerNotification::ResourceUpdatedNotification(n) => {
+                self.emit(ServerEvent::ResourceUpdated {
+                    server,
+                    uri: n.params.uri.to_string(),
+                });
+            }
+            ServerNotification::ResourceListChangedNotification(_) => {
+                self.emit(list_changed(server, "resources"))
+            }
+            ServerNotification::ToolListChangedNotification(_) => {
+                self.emit(list_changed(server, "tools"))
+            }
+            ServerNotification::PromptListChangedNotification(_) => {
+                self.emit(list_changed(server, "prompts"))
+            }
+            ServerNotification::CancelledNotification(n) => {
+                self.emit(ServerEvent::Cancelled {
+                    server,
+                    request_id: serde_json::to_value(&n.params.request_id).unwrap_or(Value::Null),
+                    reason: n.params.reason,
+                });
+            }
+            // Task and subscription notifications belong to protocol revisions we do not
+            // negotiate; custom notifications are visible in the traffic view.
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn get_info(&self) -> ClientConfig {
+        let info = json!({
+            "protocolVersion": PROTOCOL_VERSION,
+            "capabilities": {
+                "roots": { "listChanged": true },
+                "sampling": {},
+                "elicitation": { "form": {}, "url": {} },
+                "extensions": { UI_EXTENSION: { "mimeTypes": ["text/html;profile=mcp-app"] } },
+            },
+            "clientInfo": { "name": self.identity.name, "version": self.identity.version },
+        });
+        serde_json::from_value(info).expect("the client info literal matches the MCP schema")
+    }
+}
+
+fn list_changed(server: String, list: &str) -> ServerEvent {
+    ServerEvent::ListChanged {
+        server,
+        list: list.to_owned(),
+    }
+}

@@ -1,0 +1,1095 @@
+//! The streamable HTTP client wire (MCP 2025-11-25 "Streamable HTTP"): POSTs each outbound
+//! frame, turns JSON and SSE response bodies back into frames, resumes a response stream that
+//! dropped before its answer with `GET` + `Last-Event-ID` (honouring `retry`), keeps the
+//! standalone GET stream for server-initiated messages, and ends the session with `DELETE`.
+//! It moves bytes only: it peeks at a frame's `id`/`method` to route and to answer failed
+//! requests with a synthetic error, and at the initialize response for the negotiated protocol
+//! version, and nothing else. Recording and JSON-RPC semantics live above [`super::wire`].
+//!
+//! Nothing here waits forever: every wait also watches the cancellation token, the caller's
+//! `reqwest::Client` bounds connecting (give it a `connect_timeout`), and reconnect loops
+//! give up after [`MAX_RECONNECT_FAILURES`] attempts in a row that delivered nothing.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use bytes::Bytes;
+use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
+use reqwest::{Method, RequestBuilder, Response, StatusCode, Url};
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+use tokio_util::task::TaskTracker;
+
+use super::sse::SseParser;
+use super::wire::{WireEnd, WireEvent, synthetic_error_for};
+
+/// Where an HTTP-based MCP server lives and what every request to it carries.
+#[derive(Debug, Clone)]
+pub struct HttpTarget {
+    pub url: Url,
+    /// Extra request headers, sent on every request (e.g. API keys).
+    pub headers: Vec<(String, String)>,
+    /// Sent as `Authorization: Bearer <token>` when set.
+    pub bearer: Option<String>,
+}
+
+impl HttpTarget {
+    /// The headers every request carries, plus a note for each header that cannot be sent.
+    pub(crate) fn base_headers(&self) -> (HeaderMap, Vec<String>) {
+        let mut map = HeaderMap::new();
+        let mut problems = Vec::new();
+        for (name, value) in &self.headers {
+            match (
+                HeaderName::from_bytes(name.trim().as_bytes()),
+                HeaderValue::from_str(value.trim()),
+            ) {
+                (Ok(name), Ok(value)) => {
+                    map.append(name, value);
+                }
+                _ => problems.push(format!(
+                    "header `{name}` was not sent: its name or value is not valid in HTTP"
+                )),
+            }
+        }
+        if let Some(token) = &self.bearer {
+            match HeaderValue::from_str(&format!("Bearer {}", token.trim())) {
+                Ok(mut value) => {
+                    value.set_sensitive(true);
+                    map.insert(AUTHORIZATION, value);
+                }
+                Err(_) => problems.push(
+                    "the bearer token was not sent: it contains characters not valid in HTTP"
+                        .to_string(),
+                ),
+            }
+        }
+        (map, problems)
+    }
+}
+
+/// Reconnect delay when the stream never sent `retry` (the spec leaves it to the client).
+pub(crate) const DEFAULT_RETRY: Duration = Duration::from_millis(1000);
+/// Consecutive reconnect attempts that delivered no frame before a stream is given up.
+pub(crate) const MAX_RECONNECT_FAILURES: u32 = 5;
+/// Bounds on reading an error body for the excerpt shown to the user.
+const EXCERPT_TIMEOUT: Duration = Duration::from_secs(5);
+const EXCERPT_READ_LIMIT: usize = 16 * 1024;
+const EXCERPT_CHARS: usize = 300;
+/// Bounds on the courtesy `DELETE` and the final `Closed` at shutdown.
+const SHUTDOWN_STEP_TIMEOUT: Duration = Duration::from_secs(3);
+/// How long a notification or response may hold back the frames after it (see `keep_order`).
+const ORDER_WAIT: Duration = Duration::from_secs(10);
+const ACCEPT_BOTH: &str = "application/json, text/event-stream";
+const SESSION_HEADER: &str = "mcp-session-id";
+const VERSION_HEADER: &str = "mcp-protocol-version";
+const LAST_EVENT_ID: &str = "last-event-id";
+
+/// Starts the wire task. It runs until `cancel` fires or `end.outbound` closes, then ends the
+/// session with `DELETE`, stops every request task and sends exactly one `Closed`.
+pub fn spawn_streamable_http(
+    target: HttpTarget,
+    client: reqwest::Client,
+    end: WireEnd,
+    cancel: CancellationToken,
+) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(run(target, client, end, cancel))
+}
+
+/// What the wire needs to know about an outbound frame.
+#[derive(Debug, Default)]
+pub(crate) struct FramePeek {
+    pub id: Option<Value>,
+    pub method: Option<String>,
+    /// `params.requestId` of a `notifications/cancelled`.
+    cancels: Option<Value>,
+}
+
+impl FramePeek {
+    pub(crate) fn of(frame: &[u8]) -> Self {
+        let Ok(value) = serde_json::from_slice::<Value>(frame) else {
+            return Self::default();
+        };
+        let method = value
+            .get("method")
+            .and_then(Value::as_str)
+            .map(String::from);
+        let cancels = match method.as_deref() {
+            Some("notifications/cancelled") => value.pointer("/params/requestId").cloned(),
+            _ => None,
+        };
+        Self {
+            id: value.get("id").cloned(),
+            method,
+            cancels,
+        }
+    }
+
+    pub(crate) fn is_request(&self) -> bool {
+        self.id.is_some() && self.method.is_some()
+    }
+
+    fn key(&self) -> Option<String> {
+        match self.is_request() {
+            true => self.id.as_ref().map(Value::to_string),
+            false => None,
+        }
+    }
+}
+
+/// Where a wire's tasks send what they have for the layer above; shared with `legacy_sse`.
+pub(crate) struct Outlet {
+    pub inbound: mpsc::Sender<WireEvent>,
+    /// Cancelled at shutdown; every task's waits watch it.
+    pub cancel: CancellationToken,
+    pub tasks: TaskTracker,
+}
+
+impl Outlet {
+    pub(crate) fn new(inbound: mpsc::Sender<WireEvent>, cancel: &CancellationToken) -> Self {
+        Self {
+            inbound,
+            cancel: cancel.child_token(),
+            tasks: TaskTracker::new(),
+        }
+    }
+
+    /// Sends an event upwards; false when shutting down or nobody listens any more.
+    pub(crate) async fn emit(&self, event: WireEvent) -> bool {
+        tokio::select! {
+            _ = self.cancel.cancelled() => false,
+            sent = self.inbound.send(event) => sent.is_ok(),
+        }
+    }
+
+    pub(crate) async fn note(&self, message: String) {
+        self.emit(WireEvent::Note(message)).await;
+    }
+
+    /// Reports a delivery failure: a synthetic error response for a request, a note otherwise.
+    pub(crate) async fn fail(&self, frame: &[u8], message: String) {
+        match synthetic_error_for(frame, &message) {
+            Some(reply) => self.emit(WireEvent::Synthetic(reply)).await,
+            None => self.emit(WireEvent::Note(message)).await,
+        };
+    }
+
+    /// Stops every task (each watches `cancel`) and waits for them, bounded.
+    pub(crate) async fn stop_tasks(&self) {
+        self.cancel.cancel();
+        self.tasks.close();
+        let _ = tokio::time::timeout(SHUTDOWN_STEP_TIMEOUT, self.tasks.wait()).await;
+    }
+
+    /// The one `Closed`, after every task has stopped so nothing can follow it.
+    pub(crate) async fn closed(&self, reason: &str) {
+        let closed = WireEvent::Closed(reason.to_string());
+        let _ = tokio::time::timeout(SHUTDOWN_STEP_TIMEOUT, self.inbound.send(closed)).await;
+    }
+
+    /// Waits until the server has taken `headers_seen`'s frame, bounded by [`ORDER_WAIT`].
+    pub(crate) async fn keep_order(&self, headers_seen: oneshot::Receiver<()>) {
+        tokio::select! {
+            _ = self.cancel.cancelled() => {}
+            _ = tokio::time::timeout(ORDER_WAIT, headers_seen) => {}
+        }
+    }
+}
+
+struct Shared {
+    target: HttpTarget,
+    base: HeaderMap,
+    client: reqwest::Client,
+    out: Outlet,
+    session_id: Mutex<Option<String>>,
+    protocol_version: Mutex<Option<String>>,
+    standalone_started: AtomicBool,
+    /// Requests still waiting for their response, so `notifications/cancelled` can stop them;
+    /// the number tells one POST from a later one that reused the id.
+    inflight: Mutex<HashMap<String, (u64, CancellationToken)>>,
+    next_post: AtomicU64,
+}
+
+fn get<T: Clone>(slot: &Mutex<T>) -> T {
+    slot.lock().unwrap_or_else(PoisonError::into_inner).clone()
+}
+
+fn set<T>(slot: &Mutex<T>, value: T) {
+    *slot.lock().unwrap_or_else(PoisonError::into_inner) = value;
+}
+
+impl Shared {
+    fn inflight(&self) -> MutexGuard<'_, HashMap<String, (u64, CancellationToken)>> {
+        self.inflight.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    fn request(&self, method: Method) -> RequestBuilder {
+        let mut req = self
+            .client
+            .request(method, self.target.url.clone())
+            .headers(self.base.clone());
+        if let Some(session) = get(&self.session_id) {
+            req = req.header(SESSION_HEADER, session);
+        }
+        if let Some(version) = get(&self.protocol_version) {
+            req = req.header(VERSION_HEADER, version);
+        }
+        req
+    }
+
+    /// Looks at a received frame on behalf of the POST described by `peek`: records the
+    /// negotiated protocol version from the initialize response and tells whether the frame is
+    /// the response to that POST's request.
+    fn observe(&self, peek: &FramePeek, frame: &[u8]) -> bool {
+        let Some(id) = peek.id.as_ref().filter(|_| peek.is_request()) else {
+            return false;
+        };
+        let Ok(value) = serde_json::from_slice::<Value>(frame) else {
+            return false;
+        };
+        let answers = value.get("id") == Some(id) && value.get("method").is_none();
+        if answers && peek.method.as_deref() == Some("initialize") {
+            let version = value
+                .pointer("/result/protocolVersion")
+                .and_then(Value::as_str);
+            if let Some(version) = version {
+                set(&self.protocol_version, Some(version.to_string()));
+            }
+        }
+        answers
+    }
+}
+
+async fn run(target: HttpTarget, client: reqwest::Client, end: WireEnd, cancel: CancellationToken) {
+    let WireEnd {
+        inbound,
+        mut outbound,
+    } = end;
+    let (base, problems) = target.base_headers();
+    let shared = Arc::new(Shared {
+        target,
+        base,
+        client,
+        out: Outlet::new(inbound, &cancel),
+        session_id: Mutex::new(None),
+        protocol_version: Mutex::new(None),
+        standalone_started: AtomicBool::new(false),
+        inflight: Mutex::new(HashMap::new()),
+        next_post: AtomicU64::new(0),
+    });
+    for problem in problems {
+        shared.out.note(problem).await;
+    }
+    let reason = loop {
+        let frame = tokio::select! {
+            _ = cancel.cancelled() => break "disconnected",
+            _ = shared.out.inbound.closed() => break "the client went away",
+            frame = outbound.recv() => match frame {
+                Some(frame) => frame,
+                None => break "the client closed the connection",
+            },
+        };
+        let peek = FramePeek::of(&frame);
+        let cancels = peek.cancels.as_ref().map(Value::to_string);
+        let ordered = !peek.is_request();
+        let (headers_done, headers_seen) = oneshot::channel();
+        shared
+            .out
+            .tasks
+            .spawn(post(shared.clone(), frame, peek, headers_done));
+        // Notifications and responses keep their order (`initialized` must reach the server
+        // before the requests that follow it): wait, bounded, until the server has taken it.
+        if ordered {
+            shared.out.keep_order(headers_seen).await;
+        }
+        if let Some(key) = cancels {
+            let waiting = shared.inflight().remove(&key);
+            if let Some((_, token)) = waiting {
+                token.cancel();
+            }
+        }
+    };
+    shared.out.stop_tasks().await;
+    end_session(&shared).await;
+    shared.out.closed(reason).await;
+}
+
+/// Tells the server the session is over. Best effort: 405 means the server does not allow
+/// clients to end sessions, and a server that is already gone needs no goodbye.
+async fn end_session(shared: &Shared) {
+    if get(&shared.session_id).is_none() {
+        return;
+    }
+    let request = shared
+        .request(Method::DELETE)
+        .timeout(SHUTDOWN_STEP_TIMEOUT)
+        .send();
+    if let Ok(Ok(resp)) = tokio::time::timeout(SHUTDOWN_STEP_TIMEOUT, request).await
+        && !resp.status().is_success()
+        && resp.status() != StatusCode::METHOD_NOT_ALLOWED
+    {
+        let _ = shared.out.inbound.try_send(WireEvent::Note(format!(
+            "ending the session: the server answered DELETE with HTTP {}",
+            resp.status()
+        )));
+    }
+}
+
+async fn post(
+    shared: Arc<Shared>,
+    frame: Bytes,
+    peek: FramePeek,
+    headers_done: oneshot::Sender<()>,
+) {
+    let token = shared.out.cancel.child_token();
+    let number = shared.next_post.fetch_add(1, Ordering::Relaxed);
+    let key = peek.key();
+    if let Some(key) = &key {
+        shared
+            .inflight()
+            .insert(key.clone(), (number, token.clone()));
+    }
+    post_and_read(&shared, &frame, &peek, headers_done, &token).await;
+    if let Some(key) = key {
+        let mut inflight = shared.inflight();
+        // A later request may have reused the id; only remove our own entry.
+        if inflight.get(&key).is_some_and(|(n, _)| *n == number) {
+            inflight.remove(&key);
+        }
+    }
+}
+
+async fn post_and_read(
+    shared: &Arc<Shared>,
+    frame: &Bytes,
+    peek: &FramePeek,
+    headers_done: oneshot::Sender<()>,
+    token: &CancellationToken,
+) {
+    let send = shared
+        .request(Method::POST)
+        .header(ACCEPT, ACCEPT_BOTH)
+        .header(CONTENT_TYPE, "application/json")
+        .body(frame.clone())
+        .send();
+    let resp = tokio::select! {
+        _ = token.cancelled() => return,
+        resp = send => resp,
+    };
+    let resp = match resp {
+        Ok(resp) => resp,
+        Err(err) => {
+            let url = &shared.target.url;
+            let message = format!("could not reach {url}: {}", describe_error(&err));
+            return shared.out.fail(frame, message).await;
+        }
+    };
+    let status = resp.status();
+    if status.is_success() && peek.method.as_deref() == Some("initialize") {
+        let session = resp.headers().get(SESSION_HEADER);
+        if let Some(session) = session.and_then(|v| v.to_str().ok()) {
+            set(&shared.session_id, Some(session.to_string()));
+        }
+    }
+    let _ = headers_done.send(());
+    if !status.is_success() {
+        let session = get(&shared.session_id);
+        let excerpt = body_excerpt(resp).await;
+        let problem = status_problem(status, &excerpt, &shared.target.url, session.as_deref());
+        return shared.out.fail(frame, problem).await;
+    }
+    if peek.method.as_deref() == Some("notifications/initialized")
+        && !shared.standalone_started.swap(true, Ordering::SeqCst)
+    {
+        shared.out.tasks.spawn(standalone_stream(shared.clone()));
+    }
+    if status == StatusCode::ACCEPTED {
+        return;
+    }
+    match body_kind(&resp) {
+        BodyKind::EventStream => read_response_stream(shared, resp, frame, peek, token).await,
+        BodyKind::Json => {
+            let body = tokio::select! {
+                _ = token.cancelled() => return,
+                body = resp.bytes() => body,
+            };
+            match body {
+                Ok(body) => deliver_json_body(shared, body, frame, peek).await,
+                Err(err) => {
+                    let message = format!("reading the response failed: {}", describe_error(&err));
+                    shared.out.fail(frame, message).await;
+                }
+            }
+        }
+        BodyKind::Other(kind) if peek.is_request() => {
+            let message = format!(
+                "the server answered with content type `{kind}`; a streamable HTTP MCP server \
+                 answers with application/json or text/event-stream (is this the right URL?)"
+            );
+            shared.out.fail(frame, message).await;
+        }
+        BodyKind::Other(_) => {}
+    }
+}
+
+/// A JSON body is one frame, or a batch (an array) of frames. A batch is re-serialized per
+/// element, so its frames are byte-exact only up to whitespace (batches are rare: removed
+/// from the protocol in 2025-06-18).
+async fn deliver_json_body(shared: &Shared, body: Bytes, frame: &[u8], peek: &FramePeek) {
+    let start = body.iter().position(|b| !b.is_ascii_whitespace());
+    let end = body.iter().rposition(|b| !b.is_ascii_whitespace());
+    let (Some(start), Some(end)) = (start, end) else {
+        if peek.is_request() {
+            let message = "the server answered the request with an empty body".to_string();
+            shared.out.fail(frame, message).await;
+        }
+        return;
+    };
+    let body = body.slice(start..=end);
+    let frames = match serde_json::from_slice::<Vec<Value>>(&body) {
+        Ok(batch) if body[0] == b'[' => batch
+            .iter()
+            .filter_map(|v| serde_json::to_vec(v).ok().map(Bytes::from))
+            .collect(),
+        // Anything else, even unparseable, goes up as it is: it is what the user must see.
+        _ => vec![body],
+    };
+    for frame in frames {
+        shared.observe(peek, &frame);
+        if !shared.out.emit(WireEvent::Frame(frame)).await {
+            return;
+        }
+    }
+}
+
+enum PumpEnd {
+    /// The response to the POST's request arrived.
+    Answered,
+    Cancelled,
+    /// The stream ended or failed; the words say how.
+    Ended(String),
+}
+
+/// Delivers the message events of one SSE response as frames until the response for `peek`'s
+/// request arrives, the stream ends, or `token` fires. Counts delivered frames in `frames`.
+async fn pump(
+    shared: &Shared,
+    mut resp: Response,
+    parser: &mut SseParser,
+    peek: &FramePeek,
+    token: &CancellationToken,
+    frames: &mut usize,
+) -> PumpEnd {
+    loop {
+        let chunk = tokio::select! {
+            _ = token.cancelled() => return PumpEnd::Cancelled,
+            chunk = resp.chunk() => chunk,
+        };
+        let chunk = match chunk {
+            Ok(Some(chunk)) => chunk,
+            Ok(None) => return PumpEnd::Ended("the server closed the stream".into()),
+            Err(err) => return PumpEnd::Ended(describe_error(&err)),
+        };
+        for event in parser.feed(&chunk) {
+            // Priming blocks (id/retry only) and other event types carry no frame.
+            if !event.is_message() || event.data.trim().is_empty() {
+                continue;
+            }
+            let frame = Bytes::from(event.data);
+            let answered = shared.observe(peek, &frame);
+            *frames += 1;
+            if !shared.out.emit(WireEvent::Frame(frame)).await {
+                return PumpEnd::Cancelled;
+            }
+            if answered {
+                return PumpEnd::Answered;
+            }
+        }
+    }
+}
+
+/// Reads a POST's SSE response and, if it drops before the answer, resumes it with `GET` +
+/// `Last-Event-ID` after the announced `retry` delay (SEP-1699) until the answer arrives.
+async fn read_response_stream(
+    shared: &Shared,
+    resp: Response,
+    frame: &[u8],
+    peek: &FramePeek,
+    token: &CancellationToken,
+) {
+    let mut parser = SseParser::new();
+    let mut frames = 0;
+    let mut why = match pump(shared, resp, &mut parser, peek, token, &mut frames).await {
+        PumpEnd::Answered | PumpEnd::Cancelled => return,
+        PumpEnd::Ended(why) => why,
+    };
+    if !peek.is_request() {
+        return;
+    }
+    let mut failures = 0;
+    loop {
+        let Some(last_id) = parser.last_event_id().map(String::from) else {
+            let message = format!(
+                "the response stream ended before the answer ({why}) and the server sent no \
+                 event id to resume from; retry the request"
+            );
+            return shared.out.fail(frame, message).await;
+        };
+        let delay = parser.retry().map_or(DEFAULT_RETRY, Duration::from_millis);
+        shared
+            .out
+            .note(format!(
+                "response stream dropped before the answer ({why}); resuming with \
+                 Last-Event-ID {last_id} in {} ms",
+                delay.as_millis()
+            ))
+            .await;
+        tokio::select! {
+            _ = token.cancelled() => return,
+            _ = tokio::time::sleep(delay) => {}
+        }
+        let send = shared
+            .request(Method::GET)
+            .header(ACCEPT, "text/event-stream")
+            .header(LAST_EVENT_ID, last_id.as_str())
+            .send();
+        let resp = tokio::select! {
+            _ = token.cancelled() => return,
+            resp = send => resp,
+        };
+        let before = frames;
+        why = match resp {
+            Err(err) => describe_error(&err),
+            Ok(resp) if resp.status() == StatusCode::METHOD_NOT_ALLOWED => {
+                let message = "the response stream ended before the answer and the server \
+                               does not allow resuming it (GET returned 405); retry the request";
+                return shared.out.fail(frame, message.to_string()).await;
+            }
+            Ok(resp) if !resp.status().is_success() => {
+                let session = get(&shared.session_id);
+                let status = resp.status();
+                let excerpt = body_excerpt(resp).await;
+                status_problem(status, &excerpt, &shared.target.url, session.as_deref())
+            }
+            Ok(resp) if !matches!(body_kind(&resp), BodyKind::EventStream) => {
+                "the resumed stream is not text/event-stream".to_string()
+            }
+            Ok(resp) => match pump(shared, resp, &mut parser, peek, token, &mut frames).await {
+                PumpEnd::Answered | PumpEnd::Cancelled => return,
+                PumpEnd::Ended(why) => why,
+            },
+        };
+        failures = if frames > before { 1 } else { failures + 1 };
+        if failures >= MAX_RECONNECT_FAILURES {
+            let message = format!(
+                "gave up resuming the response stream after {failures} attempts ({why}); \
+                 retry the request"
+            );
+            shared.out.note(message.clone()).await;
+            return shared.out.fail(frame, message).await;
+        }
+    }
+}
+
+/// The standalone GET stream for server-initiated requests and notifications. Optional for
+/// servers (405 means they have none); reconnects with `Last-Event-ID` when it drops.
+async fn standalone_stream(shared: Arc<Shared>) {
+    let token = shared.out.cancel.clone();
+    let mut parser = SseParser::new();
+    let mut failures = 0;
+    let peek = FramePeek::default();
+    loop {
+        let mut req = shared
+            .request(Method::GET)
+            .header(ACCEPT, "text/event-stream");
+        if let Some(last_id) = parser.last_event_id() {
+            req = req.header(LAST_EVENT_ID, last_id);
+        }
+        let resp = tokio::select! {
+            _ = token.cancelled() => return,
+            resp = req.send() => resp,
+        };
+        let mut frames = 0;
+        let why = match resp {
+            Err(err) => describe_error(&err),
+            Ok(resp) if resp.status() == StatusCode::METHOD_NOT_ALLOWED => {
+                let message = "the server offers no standalone SSE stream (GET returned 405); \
+                               server-initiated messages arrive only on POST responses";
+                return shared.out.note(message.to_string()).await;
+            }
+            Ok(resp) if !resp.status().is_success() => {
+                let session = get(&shared.session_id);
+                let status = resp.status();
+                let excerpt = body_excerpt(resp).await;
+                status_problem(status, &excerpt, &shared.target.url, session.as_deref())
+            }
+            Ok(resp) if !matches!(body_kind(&resp), BodyKind::EventStream) => {
+                "the standalone stream is not text/event-stream".to_string()
+            }
+            Ok(resp) => match pump(&shared, resp, &mut parser, &peek, &token, &mut frames).await {
+                PumpEnd::Answered | PumpEnd::Cancelled => return,
+                PumpEnd::Ended(why) => why,
+            },
+        };
+        failures = if frames > 0 { 1 } else { failures + 1 };
+        if failures >= MAX_RECONNECT_FAILURES {
+            let message = format!(
+                "gave up on the standalone SSE stream after {failures} attempts ({why}); \
+                 server-initiated messages now arrive only on POST responses"
+            );
+            return shared.out.note(message).await;
+        }
+        let delay = parser.retry().map_or(DEFAULT_RETRY, Duration::from_millis);
+        shared
+            .out
+            .note(format!(
+                "standalone SSE stream dropped ({why}); reconnecting in {} ms",
+                delay.as_millis()
+            ))
+            .await;
+        tokio::select! {
+            _ = token.cancelled() => return,
+            _ = tokio::time::sleep(delay) => {}
+        }
+    }
+}
+
+pub(crate) enum BodyKind {
+    EventStream,
+    Json,
+    Other(String),
+}
+
+pub(crate) fn body_kind(resp: &Response) -> BodyKind {
+    let Some(value) = resp.headers().get(CONTENT_TYPE) else {
+        // No content type: try JSON, which also shows the user whatever came.
+        return BodyKind::Json;
+    };
+    let raw = String::from_utf8_lossy(value.as_bytes());
+    let essence = raw
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    match essence.as_str() {
+        "text/event-stream" => BodyKind::EventStream,
+        "application/json" => BodyKind::Json,
+        other if other.ends_with("+json") => BodyKind::Json,
+        other => BodyKind::Other(other.to_string()),
+    }
+}
+
+/// The start of an error body, bounded in size and time, on one line.
+pub(crate) async fn body_excerpt(mut resp: Response) -> String {
+    let mut body = Vec::new();
+    let read = async {
+        while body.len() < EXCERPT_READ_LIMIT {
+            match resp.chunk().await {
+                Ok(Some(chunk)) => body.extend_from_slice(&chunk),
+                _ => break,
+            }
+        }
+    };
+    let _ = tokio::time::timeout(EXCERPT_TIMEOUT, read).await;
+    let text = String::from_utf8_lossy(&body);
+    let mut excerpt: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if let Some((cut, _)) = excerpt.char_indices().nth(EXCERPT_CHARS) {
+        excerpt.truncate(cut);
+        excerpt.push('…');
+    }
+    excerpt
+}
+
+/// A non-2xx answer in words the user can act on.
+pub(crate) fn status_problem(
+    status: StatusCode,
+    excerpt: &str,
+    url: &Url,
+    session: Option<&str>,
+) -> String {
+    let advice = match status.as_u16() {
+        401 | 403 => {
+            ": the server requires authorization; set a bearer token or an Authorization \
+             header (or sign in with OAuth) and reconnect"
+        }
+        404 if session.is_some() => {
+            ": the server no longer knows this session (it expired or the server restarted); \
+             reconnect to start a new one"
+        }
+        404 => ": nothing answers at this URL; check the endpoint path (often /mcp)",
+        _ => "",
+    };
+    let mut message = format!("HTTP {status} from {url}{advice}");
+    if !excerpt.is_empty() {
+        message.push_str(&format!(" (server said: {excerpt})"));
+    }
+    message
+}
+
+/// A reqwest error with its causes, which carry the useful part ("connection refused").
+pub(crate) fn describe_error(err: &reqwest::Error) -> String {
+    let mut message = err.to_string();
+    let mut source = std::error::Error::source(err);
+    while let Some(cause) = source {
+        message.push_str(": ");
+        message.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    if err.is_timeout() {
+        message.push_str(" (timed out)");
+    }
+    message
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use crate::mcp::wire::{TRANSPORT_ERROR_CODE, Wire, wire_pair};
+    use axum::body::Body;
+    use axum::extract::State;
+    use axum::response::{IntoResponse, Response as Reply};
+    use futures::StreamExt;
+    use std::convert::Infallible;
+
+    /// One request as a scripted server saw it.
+    #[derive(Debug, Clone)]
+    struct Seen {
+        verb: Method,
+        rpc: Option<String>,
+        headers: HeaderMap,
+    }
+
+    impl Seen {
+        fn header(&self, name: &str) -> Option<&str> {
+            self.headers.get(name).and_then(|v| v.to_str().ok())
+        }
+    }
+
+    type Log = Arc<Mutex<Vec<Seen>>>;
+    type Script = fn(&Seen, &Log) -> Reply;
+
+    /// Serves `script` on 127.0.0.1 at /mcp, logging every request first.
+    async fn serve(script: Script) -> (Url, Log) {
+        let log = Log::default();
+        let handler = move |State(log): State<Log>,
+                            verb: Method,
+                            headers: HeaderMap,
+                            body: Bytes| async move {
+            let rpc = serde_json::from_slice::<Value>(&body).ok();
+            let rpc = rpc.and_then(|v| v.get("method").and_then(Value::as_str).map(String::from));
+            let seen = Seen { verb, rpc, headers };
+            log.lock().unwrap().push(seen.clone());
+            script(&seen, &log)
+        };
+        let app = axum::Router::new()
+            .route("/mcp", axum::routing::any(handler))
+            .with_state(log.clone());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = Url::parse(&format!("http://{}/mcp", listener.local_addr().unwrap())).unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        (url, log)
+    }
+
+    /// An event-stream reply with `body`, then either the end of the stream or silence.
+    fn sse(body: String, hold_open: bool, headers: &[(&'static str, &'static str)]) -> Reply {
+        let first = futures::stream::once(async move { Ok::<_, Infallible>(Bytes::from(body)) });
+        let body = match hold_open {
+            true => Body::from_stream(first.chain(futures::stream::pending())),
+            false => Body::from_stream(first),
+        };
+        let mut reply = ([(CONTENT_TYPE, "text/event-stream")], body).into_response();
+        for (name, value) in headers {
+            reply
+                .headers_mut()
+                .insert(*name, HeaderValue::from_static(value));
+        }
+        reply
+    }
+
+    fn json(body: &str) -> Reply {
+        ([(CONTENT_TYPE, "application/json")], body.to_string()).into_response()
+    }
+
+    fn start(url: Url) -> (Wire, CancellationToken, tokio::task::JoinHandle<()>) {
+        let (wire, end) = wire_pair();
+        let cancel = CancellationToken::new();
+        let target = HttpTarget {
+            url,
+            headers: vec![("X-Api-Key".into(), "k1".into())],
+            bearer: Some("tok".into()),
+        };
+        let handle = spawn_streamable_http(target, reqwest::Client::new(), end, cancel.clone());
+        (wire, cancel, handle)
+    }
+
+    pub(crate) async fn next(wire: &mut Wire) -> WireEvent {
+        let event = tokio::time::timeout(Duration::from_secs(10), wire.inbound.recv()).await;
+        event
+            .expect("a wire event within 10 s")
+            .expect("the wire is open")
+    }
+
+    /// The next frame (false) or synthetic frame (true), collecting notes on the way.
+    pub(crate) async fn next_message(wire: &mut Wire, notes: &mut Vec<String>) -> (bool, Value) {
+        loop {
+            match next(wire).await {
+                WireEvent::Frame(f) => return (false, serde_json::from_slice(&f).unwrap()),
+                WireEvent::Synthetic(f) => return (true, serde_json::from_slice(&f).unwrap()),
+                WireEvent::Note(note) => notes.push(note),
+                WireEvent::Closed(why) => panic!("closed early: {why}"),
+            }
+        }
+    }
+
+    /// Drains to the one `Closed`, then checks every task let go of the channel.
+    pub(crate) async fn closed(wire: &mut Wire) -> String {
+        let reason = loop {
+            if let WireEvent::Closed(reason) = next(wire).await {
+                break reason;
+            }
+        };
+        let rest = tokio::time::timeout(Duration::from_secs(10), wire.inbound.recv()).await;
+        assert!(
+            rest.expect("channel ends").is_none(),
+            "nothing after Closed"
+        );
+        reason
+    }
+
+    pub(crate) fn rpc(text: &str) -> Bytes {
+        Bytes::from(text.to_string())
+    }
+
+    const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#;
+
+    #[tokio::test]
+    async fn session_and_protocol_version_follow_initialize() {
+        let (url, log) = serve(|seen, _| match (&seen.verb, seen.rpc.as_deref()) {
+            (&Method::POST, Some("initialize")) => sse(
+                "event: message\nid: 1\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\
+                 {\"protocolVersion\":\"2025-11-25\",\"capabilities\":{}}}\n\n"
+                    .into(),
+                false,
+                &[("mcp-session-id", "sess-1")],
+            ),
+            (&Method::POST, Some("tools/list")) => {
+                json(r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}"#)
+            }
+            (&Method::POST, _) => StatusCode::ACCEPTED.into_response(),
+            (&Method::GET, _) => StatusCode::METHOD_NOT_ALLOWED.into_response(),
+            _ => StatusCode::OK.into_response(),
+        })
+        .await;
+        let (mut wire, cancel, handle) = start(url);
+        let mut notes = Vec::new();
+        wire.outbound.send(rpc(INIT)).await.unwrap();
+        let (synthetic, init) = next_message(&mut wire, &mut notes).await;
+        assert!(!synthetic);
+        assert_eq!(init["result"]["protocolVersion"], "2025-11-25");
+        let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        wire.outbound.send(rpc(initialized)).await.unwrap();
+        wire.outbound
+            .send(rpc(r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#))
+            .await
+            .unwrap();
+        let (_, list) = next_message(&mut wire, &mut notes).await;
+        assert_eq!(list["id"], 2);
+        // The standalone GET is opened after `initialized`; this server has none.
+        while !notes.iter().any(|n| n.contains("405")) {
+            match next(&mut wire).await {
+                WireEvent::Note(note) => notes.push(note),
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        cancel.cancel();
+        assert_eq!(closed(&mut wire).await, "disconnected");
+        handle.await.unwrap();
+
+        let log = log.lock().unwrap().clone();
+        let init = &log[0];
+        assert_eq!(init.rpc.as_deref(), Some("initialize"));
+        assert_eq!(init.header(SESSION_HEADER), None);
+        assert_eq!(init.header(VERSION_HEADER), None);
+        assert_eq!(init.header("accept"), Some(ACCEPT_BOTH));
+        assert_eq!(init.header("authorization"), Some("Bearer tok"));
+        assert_eq!(init.header("x-api-key"), Some("k1"));
+        let list = log.iter().find(|s| s.rpc.as_deref() == Some("tools/list"));
+        let list = list.expect("tools/list was posted");
+        assert_eq!(list.header(SESSION_HEADER), Some("sess-1"));
+        assert_eq!(list.header(VERSION_HEADER), Some("2025-11-25"));
+        assert_eq!(list.header("content-type"), Some("application/json"));
+        let verbs: Vec<_> = log.iter().map(|s| s.verb.clone()).collect();
+        assert!(
+            verbs.contains(&Method::GET),
+            "standalone stream tried: {verbs:?}"
+        );
+        let delete = log.iter().find(|s| s.verb == Method::DELETE);
+        let delete = delete.expect("the session was ended with DELETE");
+        assert_eq!(delete.header(SESSION_HEADER), Some("sess-1"));
+    }
+
+    #[tokio::test]
+    async fn dropped_response_stream_resumes_with_last_event_id() {
+        let (url, log) = serve(|seen, _| match (&seen.verb, seen.header(LAST_EVENT_ID)) {
+            (&Method::POST, _) => sse(
+                "id: ev-1\nretry: 100\ndata: \n\nid: ev-2\ndata: {\"jsonrpc\":\"2.0\",\
+                 \"method\":\"notifications/progress\",\"params\":{\"progress\":1}}\n\n"
+                    .into(),
+                false,
+                &[],
+            ),
+            (&Method::GET, Some("ev-2")) => sse(
+                "id: ev-3\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n\n".into(),
+                true,
+                &[],
+            ),
+            _ => StatusCode::BAD_REQUEST.into_response(),
+        })
+        .await;
+        let (mut wire, cancel, handle) = start(url);
+        let mut notes = Vec::new();
+        let call = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow"}}"#;
+        wire.outbound.send(rpc(call)).await.unwrap();
+        let (_, progress) = next_message(&mut wire, &mut notes).await;
+        assert_eq!(progress["method"], "notifications/progress");
+        let (synthetic, answer) = next_message(&mut wire, &mut notes).await;
+        assert!(!synthetic, "{answer}");
+        assert_eq!(answer["id"], 7);
+        assert!(
+            notes
+                .iter()
+                .any(|n| n.contains("Last-Event-ID ev-2") && n.contains("100 ms"))
+        );
+        cancel.cancel();
+        closed(&mut wire).await;
+        handle.await.unwrap();
+        let log = log.lock().unwrap().clone();
+        let gets: Vec<_> = log.iter().filter(|s| s.verb == Method::GET).collect();
+        assert_eq!(gets.len(), 1, "{log:?}");
+        assert_eq!(gets[0].header(LAST_EVENT_ID), Some("ev-2"));
+    }
+
+    #[tokio::test]
+    async fn resuming_gives_up_after_repeated_failures() {
+        let (url, log) = serve(|seen, _| match seen.verb {
+            Method::POST => sse("id: a\nretry: 10\n\n".into(), false, &[]),
+            _ => StatusCode::SERVICE_UNAVAILABLE.into_response(),
+        })
+        .await;
+        let (mut wire, cancel, handle) = start(url);
+        let mut notes = Vec::new();
+        wire.outbound
+            .send(rpc(r#"{"jsonrpc":"2.0","id":9,"method":"tools/call"}"#))
+            .await
+            .unwrap();
+        let (synthetic, reply) = next_message(&mut wire, &mut notes).await;
+        assert!(synthetic);
+        assert_eq!(reply["id"], 9);
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("gave up") && message.contains("503"),
+            "{message}"
+        );
+        cancel.cancel();
+        closed(&mut wire).await;
+        handle.await.unwrap();
+        let gets = log
+            .lock()
+            .unwrap()
+            .iter()
+            .filter(|s| s.verb == Method::GET)
+            .count();
+        assert_eq!(gets, MAX_RECONNECT_FAILURES as usize);
+    }
+
+    #[tokio::test]
+    async fn http_error_answers_requests_and_notes_notifications() {
+        let (url, _log) = serve(|_, _| {
+            (StatusCode::INTERNAL_SERVER_ERROR, "boom: database down").into_response()
+        })
+        .await;
+        let (mut wire, _cancel, handle) = start(url);
+        let mut notes = Vec::new();
+        wire.outbound
+            .send(rpc(r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#))
+            .await
+            .unwrap();
+        let (synthetic, reply) = next_message(&mut wire, &mut notes).await;
+        assert!(synthetic);
+        assert_eq!(reply["id"], 3);
+        assert_eq!(reply["error"]["code"], TRANSPORT_ERROR_CODE);
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("500") && message.contains("boom: database down"),
+            "{message}"
+        );
+        let note = r#"{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}"#;
+        wire.outbound.send(rpc(note)).await.unwrap();
+        match next(&mut wire).await {
+            WireEvent::Note(note) => assert!(note.contains("500"), "{note}"),
+            other => panic!("expected a note, got {other:?}"),
+        }
+        // Dropping our only sender closes `outbound` (the stand-in's receiver is gone at once).
+        drop(std::mem::replace(&mut wire.outbound, mpsc::channel(1).0));
+        assert_eq!(closed(&mut wire).await, "the client closed the connection");
+        handle.await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn unauthorized_says_what_to_do() {
+        let (url, _log) = serve(|_, _| StatusCode::UNAUTHORIZED.into_response()).await;
+        let (mut wire, cancel, handle) = start(url);
+        wire.outbound.send(rpc(INIT)).await.unwrap();
+        let (synthetic, reply) = next_message(&mut wire, &mut Vec::new()).await;
+        assert!(synthetic);
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(message.contains("requires authorization"), "{message}");
+        cancel.cancel();
+        closed(&mut wire).await;
+        handle.await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn json_batch_body_becomes_separate_frames() {
+        let (url, _log) = serve(|_, _| {
+            json(
+                r#"[{"jsonrpc":"2.0","method":"notifications/message","params":{}},
+                    {"jsonrpc":"2.0","id":4,"result":{}}]"#,
+            )
+        })
+        .await;
+        let (mut wire, cancel, handle) = start(url);
+        let mut notes = Vec::new();
+        wire.outbound
+            .send(rpc(r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#))
+            .await
+            .unwrap();
+        let (_, first) = next_message(&mut wire, &mut notes).await;
+        assert_eq!(first["method"], "notifications/message");
+        let (_, second) = next_message(&mut wire, &mut notes).await;
+        assert_eq!(second["id"], 4);
+        cancel.cancel();
+        closed(&mut wire).await;
+        handle.await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn unreachable_server_fails_the_request_at_once() {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = Url::parse(&format!("http://{}/mcp", listener.local_addr().unwrap())).unwrap();
+        drop(listener);
+        let (mut wire, cancel, handle) = start(url);
+        wire.outbound.send(rpc(INIT)).await.unwrap();
+        let (synthetic, reply) = next_message(&mut wire, &mut Vec::new()).await;
+        assert!(synthetic);
+        assert_eq!(reply["id"], 1);
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(message.contains("could not reach"), "{message}");
+        cancel.cancel();
+        closed(&mut wire).await;
+        handle.await.unwrap();
+    }
+}

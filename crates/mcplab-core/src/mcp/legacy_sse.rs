@@ -1,0 +1,452 @@
+//! The legacy HTTP+SSE client wire (MCP 2024-11-05), which rmcp no longer ships: one long GET
+//! event stream carries every server frame as a `message` event, after an `endpoint` event
+//! that names where the client POSTs its own frames. It moves bytes only, like every wire
+//! (see [`super::wire`]); connecting waits for the endpoint so a wrong URL fails with a
+//! message instead of a half-open connection. It never follows an endpoint to another origin:
+//! that would send the user's headers and token to a host they did not choose.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use bytes::Bytes;
+use futures::{Stream, StreamExt};
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
+use reqwest::{Response, Url};
+use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
+
+use super::http::{
+    BodyKind, FramePeek, HttpTarget, Outlet, body_excerpt, body_kind, describe_error,
+    status_problem,
+};
+use super::sse::SseParser;
+use super::wire::{WireEnd, WireEvent};
+
+type EventStream = std::pin::Pin<Box<dyn Stream<Item = reqwest::Result<Bytes>> + Send>>;
+
+/// Connects (bounded by `connect_timeout`) and starts the wire task, which runs until the
+/// server closes the stream, `cancel` fires or `end.outbound` closes, and then sends exactly
+/// one `Closed`. Connection failures are returned as a message for the user.
+pub async fn spawn_legacy_sse(
+    target: HttpTarget,
+    client: reqwest::Client,
+    end: WireEnd,
+    cancel: CancellationToken,
+    connect_timeout: Duration,
+) -> Result<tokio::task::JoinHandle<()>, String> {
+    let (base, problems) = target.base_headers();
+    let url = &target.url;
+    let connect = tokio::time::timeout(connect_timeout, connect(&client, url, &base));
+    let connected = tokio::select! {
+        _ = cancel.cancelled() => return Err("the connection was cancelled".to_string()),
+        connected = connect => connected,
+    };
+    let Connected {
+        stream,
+        parser,
+        endpoint,
+        early,
+    } = connected.map_err(|_| {
+        format!(
+            "{url} sent no `endpoint` event within {} s; is it a legacy HTTP+SSE endpoint \
+             (often /sse)? Servers speaking streamable HTTP need that transport instead",
+            connect_timeout.as_secs_f32()
+        )
+    })??;
+    let WireEnd { inbound, outbound } = end;
+    let out = Outlet::new(inbound, &cancel);
+    for problem in problems {
+        out.note(problem).await;
+    }
+    out.note(format!("messages go to {endpoint}")).await;
+    for frame in early {
+        out.emit(WireEvent::Frame(frame)).await;
+    }
+    let shared = Arc::new(Shared {
+        client,
+        base,
+        endpoint,
+        out,
+    });
+    Ok(tokio::spawn(run(shared, stream, parser, outbound, cancel)))
+}
+
+struct Connected {
+    stream: EventStream,
+    parser: SseParser,
+    endpoint: Url,
+    /// Message frames that arrived before or alongside the endpoint event.
+    early: Vec<Bytes>,
+}
+
+async fn connect(
+    client: &reqwest::Client,
+    url: &Url,
+    base: &HeaderMap,
+) -> Result<Connected, String> {
+    let resp = client
+        .get(url.clone())
+        .headers(base.clone())
+        .header(ACCEPT, "text/event-stream")
+        .send()
+        .await
+        .map_err(|err| format!("could not reach {url}: {}", describe_error(&err)))?;
+    let status = resp.status();
+    if !status.is_success() {
+        let excerpt = body_excerpt(resp).await;
+        return Err(status_problem(status, &excerpt, url, None));
+    }
+    if let BodyKind::Json | BodyKind::Other(_) = body_kind(&resp) {
+        let kind = content_type(&resp);
+        return Err(format!(
+            "{url} answered with `{kind}`, not an event stream; is it a legacy HTTP+SSE \
+             endpoint? Servers speaking streamable HTTP need that transport instead"
+        ));
+    }
+    let mut stream: EventStream = Box::pin(resp.bytes_stream());
+    let mut parser = SseParser::new();
+    let mut endpoint = None;
+    let mut early = Vec::new();
+    while endpoint.is_none() {
+        let chunk = match stream.next().await {
+            Some(Ok(chunk)) => chunk,
+            Some(Err(err)) => {
+                return Err(format!(
+                    "the SSE stream from {url} failed: {}",
+                    describe_error(&err)
+                ));
+            }
+            None => {
+                return Err(format!(
+                    "{url} closed the SSE stream without sending its `endpoint` event"
+                ));
+            }
+        };
+        for event in parser.feed(&chunk) {
+            if event.event.as_deref() == Some("endpoint") && endpoint.is_none() {
+                endpoint = Some(resolve_endpoint(url, event.data.trim())?);
+            } else if event.is_message() && !event.data.trim().is_empty() {
+                early.push(Bytes::from(event.data));
+            }
+        }
+    }
+    Ok(Connected {
+        stream,
+        parser,
+        endpoint: endpoint.unwrap_or_else(|| url.clone()),
+        early,
+    })
+}
+
+/// Resolves the endpoint against the stream's URL and keeps it on the same origin.
+fn resolve_endpoint(url: &Url, data: &str) -> Result<Url, String> {
+    let endpoint = url
+        .join(data)
+        .map_err(|err| format!("the server's endpoint `{data}` is not a valid URL: {err}"))?;
+    if endpoint.origin() != url.origin() {
+        return Err(format!(
+            "the server asked for messages to be sent to {endpoint}, another origin than \
+             {url}; refusing, since that would send your headers and token elsewhere"
+        ));
+    }
+    Ok(endpoint)
+}
+
+fn content_type(resp: &Response) -> String {
+    resp.headers()
+        .get(CONTENT_TYPE)
+        .map(|v| String::from_utf8_lossy(v.as_bytes()).into_owned())
+        .unwrap_or_else(|| "no content type".to_string())
+}
+
+struct Shared {
+    client: reqwest::Client,
+    base: HeaderMap,
+    endpoint: Url,
+    out: Outlet,
+}
+
+async fn run(
+    shared: Arc<Shared>,
+    mut stream: EventStream,
+    mut parser: SseParser,
+    mut outbound: tokio::sync::mpsc::Receiver<Bytes>,
+    cancel: CancellationToken,
+) {
+    let out = &shared.out;
+    let reason = 'wire: loop {
+        tokio::select! {
+            _ = cancel.cancelled() => break "disconnected".to_string(),
+            _ = out.inbound.closed() => break "the client went away".to_string(),
+            frame = outbound.recv() => {
+                let Some(frame) = frame else {
+                    break "the client closed the connection".to_string();
+                };
+                let ordered = !FramePeek::of(&frame).is_request();
+                let (headers_done, headers_seen) = oneshot::channel();
+                out.tasks.spawn(post(shared.clone(), frame, headers_done));
+                if ordered {
+                    out.keep_order(headers_seen).await;
+                }
+            }
+            chunk = stream.next() => {
+                let chunk = match chunk {
+                    Some(Ok(chunk)) => chunk,
+                    Some(Err(err)) => {
+                        break format!("the SSE stream failed: {}", describe_error(&err));
+                    }
+                    None => break "the server closed the SSE stream".to_string(),
+                };
+                for event in parser.feed(&chunk) {
+                    if event.event.as_deref() == Some("endpoint") {
+                        out.note("ignored a second `endpoint` event".to_string()).await;
+                    } else if event.is_message()
+                        && !event.data.trim().is_empty()
+                        && !out.emit(WireEvent::Frame(Bytes::from(event.data))).await
+                    {
+                        break 'wire "disconnected".to_string();
+                    }
+                }
+            }
+        }
+    };
+    out.stop_tasks().await;
+    out.closed(&reason).await;
+}
+
+/// POSTs one frame to the endpoint. The answer arrives on the event stream; the POST's own
+/// body (usually "Accepted") is ignored unless the status says the frame was refused.
+async fn post(shared: Arc<Shared>, frame: Bytes, headers_done: oneshot::Sender<()>) {
+    let send = shared
+        .client
+        .post(shared.endpoint.clone())
+        .headers(shared.base.clone())
+        .header(CONTENT_TYPE, "application/json")
+        .body(frame.clone())
+        .send();
+    let resp = tokio::select! {
+        _ = shared.out.cancel.cancelled() => return,
+        resp = send => resp,
+    };
+    let _ = headers_done.send(());
+    match resp {
+        Err(err) => {
+            let endpoint = &shared.endpoint;
+            let message = format!("could not deliver to {endpoint}: {}", describe_error(&err));
+            shared.out.fail(&frame, message).await;
+        }
+        Ok(resp) if !resp.status().is_success() => {
+            let status = resp.status();
+            let excerpt = body_excerpt(resp).await;
+            let problem = status_problem(status, &excerpt, &shared.endpoint, None);
+            shared.out.fail(&frame, problem).await;
+        }
+        Ok(_) => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mcp::http::tests::{closed, next_message, rpc};
+    use crate::mcp::wire::wire_pair;
+    use axum::body::Body;
+    use axum::extract::{Query, State};
+    use axum::http::StatusCode;
+    use axum::response::{IntoResponse, Response as Reply};
+    use std::collections::HashMap;
+    use std::convert::Infallible;
+    use std::sync::Mutex;
+    use tokio::sync::mpsc;
+
+    /// One POST to /messages: its query and its body.
+    type Post = (HashMap<String, String>, serde_json::Value);
+
+    /// A scripted legacy server: GET /sse announces `endpoint`, then relays what POST
+    /// /messages pushes; every POST is logged with its query and body.
+    #[derive(Clone, Default)]
+    struct Server {
+        endpoint: &'static str,
+        stream: Arc<Mutex<Option<mpsc::UnboundedSender<Bytes>>>>,
+        posts: Arc<Mutex<Vec<Post>>>,
+        post_status: Option<StatusCode>,
+    }
+
+    async fn sse(State(server): State<Server>) -> Reply {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let announce = format!("event: endpoint\ndata: {}\n\n", server.endpoint);
+        tx.send(Bytes::from(announce)).unwrap();
+        *server.stream.lock().unwrap() = Some(tx);
+        let body = futures::stream::unfold(rx, |mut rx| async move {
+            rx.recv().await.map(|b| (Ok::<_, Infallible>(b), rx))
+        });
+        (
+            [(CONTENT_TYPE, "text/event-stream")],
+            Body::from_stream(body),
+        )
+            .into_response()
+    }
+
+    async fn messages(
+        State(server): State<Server>,
+        Query(query): Query<HashMap<String, String>>,
+        body: Bytes,
+    ) -> Reply {
+        let value: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        server.posts.lock().unwrap().push((query, value.clone()));
+        if let Some(status) = server.post_status {
+            return (status, "no such session").into_response();
+        }
+        if let Some(id) = value.get("id") {
+            let reply = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": {"ok": true}});
+            let event = format!("event: message\ndata: {reply}\n\n");
+            let stream = server.stream.lock().unwrap().clone();
+            stream.unwrap().send(Bytes::from(event)).unwrap();
+        }
+        (StatusCode::ACCEPTED, "Accepted").into_response()
+    }
+
+    async fn serve(server: Server) -> Url {
+        let app = axum::Router::new()
+            .route("/sse", axum::routing::get(sse))
+            .route("/messages", axum::routing::post(messages))
+            .with_state(server);
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = Url::parse(&format!("http://{}/sse", listener.local_addr().unwrap())).unwrap();
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        url
+    }
+
+    fn target(url: Url) -> HttpTarget {
+        HttpTarget {
+            url,
+            headers: Vec::new(),
+            bearer: None,
+        }
+    }
+
+    const CONNECT: Duration = Duration::from_secs(10);
+
+    #[tokio::test]
+    async fn frames_flow_through_the_announced_endpoint() {
+        let server = Server {
+            endpoint: "/messages?sessionId=abc",
+            ..Server::default()
+        };
+        let url = serve(server.clone()).await;
+        let (mut wire, end) = wire_pair();
+        let cancel = CancellationToken::new();
+        let client = reqwest::Client::new();
+        let handle = spawn_legacy_sse(target(url), client, end, cancel, CONNECT).await;
+        let handle = handle.expect("connected");
+        let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#;
+        wire.outbound.send(rpc(init)).await.unwrap();
+        let mut notes = Vec::new();
+        let (synthetic, reply) = next_message(&mut wire, &mut notes).await;
+        assert!(!synthetic);
+        assert_eq!(reply["id"], 1);
+        assert_eq!(reply["result"]["ok"], true);
+        assert!(
+            notes.iter().any(|n| n.ends_with("/messages?sessionId=abc")),
+            "{notes:?}"
+        );
+        let posts = server.posts.lock().unwrap().clone();
+        assert_eq!(posts.len(), 1);
+        assert_eq!(posts[0].0.get("sessionId").map(String::as_str), Some("abc"));
+        assert_eq!(posts[0].1["method"], "initialize");
+        // The server ending the stream ends the wire.
+        server.stream.lock().unwrap().take();
+        assert_eq!(closed(&mut wire).await, "the server closed the SSE stream");
+        handle.await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn refused_post_answers_the_request() {
+        let server = Server {
+            endpoint: "/messages?sessionId=gone",
+            post_status: Some(StatusCode::NOT_FOUND),
+            ..Server::default()
+        };
+        let url = serve(server.clone()).await;
+        let (mut wire, end) = wire_pair();
+        let cancel = CancellationToken::new();
+        let client = reqwest::Client::new();
+        let handle = spawn_legacy_sse(target(url), client, end, cancel.clone(), CONNECT).await;
+        let handle = handle.expect("connected");
+        let call = r#"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#;
+        wire.outbound.send(rpc(call)).await.unwrap();
+        let (synthetic, reply) = next_message(&mut wire, &mut Vec::new()).await;
+        assert!(synthetic);
+        assert_eq!(reply["id"], 5);
+        let message = reply["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains("404") && message.contains("no such session"),
+            "{message}"
+        );
+        cancel.cancel();
+        assert_eq!(closed(&mut wire).await, "disconnected");
+        handle.await.unwrap();
+    }
+
+    #[tokio::test]
+    async fn endpoint_on_another_origin_is_refused() {
+        let server = Server {
+            endpoint: "http://127.0.0.2:9/messages",
+            ..Server::default()
+        };
+        let url = serve(server.clone()).await;
+        let (_wire, end) = wire_pair();
+        let cancel = CancellationToken::new();
+        let client = reqwest::Client::new();
+        let err = spawn_legacy_sse(target(url), client, end, cancel, CONNECT).await;
+        let err = err.expect_err("must refuse");
+        assert!(err.contains("another origin"), "{err}");
+        assert!(server.posts.lock().unwrap().is_empty());
+    }
+
+    #[tokio::test]
+    async fn failing_get_is_reported_with_status_and_body() {
+        // Streamable HTTP servers without a standalone stream answer a bare GET with 405.
+        let app = axum::Router::new().route(
+            "/mcp",
+            axum::routing::get(|| async { (StatusCode::METHOD_NOT_ALLOWED, "use POST") }),
+        );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        let (_wire, end) = wire_pair();
+        let client = reqwest::Client::new();
+        let url = Url::parse(&url).unwrap();
+        let cancel = CancellationToken::new();
+        let err = spawn_legacy_sse(target(url), client, end, cancel, CONNECT).await;
+        let err = err.expect_err("must fail");
+        assert!(err.contains("405") && err.contains("use POST"), "{err}");
+    }
+
+    #[tokio::test]
+    async fn stream_without_endpoint_times_out_with_advice() {
+        let app = axum::Router::new().route(
+            "/sse",
+            axum::routing::get(|| async {
+                let body = futures::stream::pending::<Result<Bytes, Infallible>>();
+                (
+                    [(CONTENT_TYPE, "text/event-stream")],
+                    Body::from_stream(body),
+                )
+            }),
+        );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("http://{}/sse", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        let (mut wire, end) = wire_pair();
+        let client = reqwest::Client::new();
+        let url = Url::parse(&url).unwrap();
+        let cancel = CancellationToken::new();
+        let short = Duration::from_millis(200);
+        let err = spawn_legacy_sse(target(url), client, end, cancel, short).await;
+        let err = err.expect_err("must time out");
+        assert!(err.contains("no `endpoint` event"), "{err}");
+        // Nothing was started: the wire's channels are simply dropped.
+        assert!(wire.inbound.try_recv().is_err());
+    }
+}

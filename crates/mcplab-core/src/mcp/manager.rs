@@ -1,0 +1,452 @@
+//! `ConnectionManager` owns every MCP connection of the process, keyed by server name, with a
+//! status the UI can always show. It builds the right wire for a config, runs the
+//! `initialize` handshake with a deadline, watches for the transport closing, and publishes
+//! status changes as events. It never reads argv, env or files: callers pass configs in.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+
+use mcplab_protocol::{ServerConfig, ServerEvent, ServerStatus, ServerTransport};
+use rmcp::service::serve_client_with_ct;
+use tokio::sync::{broadcast, mpsc};
+use tokio_util::sync::CancellationToken;
+
+use super::broker::{Broker, DEFAULT_HUMAN_TIMEOUT};
+use super::connection::Connection;
+use super::error::McpError;
+use super::frame_transport::{FrameTransport, RawResults};
+use super::handler::{ClientIdentity, ClientSide, RootEntry, Roots};
+use super::http::{HttpTarget, spawn_streamable_http};
+use super::legacy_sse::spawn_legacy_sse;
+use super::stdio::{StderrTail, StdioSpec, spawn_stdio};
+use super::traffic::{DEFAULT_RING_CAPACITY, TrafficLog};
+use super::wire::wire_pair;
+
+/// Default per-request timeout (reset by progress).
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+/// Default deadline for spawning/connecting plus `initialize`.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Stderr lines kept per stdio server.
+const STDERR_LINES: usize = 200;
+
+/// Settings for a manager; the binary fills them from flags and config.
+#[derive(Debug, Clone)]
+pub struct ManagerOptions {
+    pub identity: ClientIdentity,
+    pub request_timeout: Duration,
+    pub connect_timeout: Duration,
+    pub human_timeout: Duration,
+    pub traffic_capacity: usize,
+}
+
+impl Default for ManagerOptions {
+    fn default() -> Self {
+        Self {
+            identity: ClientIdentity {
+                name: "mcplab".into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+            },
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            human_timeout: DEFAULT_HUMAN_TIMEOUT,
+            traffic_capacity: DEFAULT_RING_CAPACITY,
+        }
+    }
+}
+
+struct Slot {
+    status: ServerStatus,
+    conn: Option<Arc<Connection>>,
+    config: ServerConfig,
+    /// Bumped on every (re)connect so a stale watcher cannot overwrite a newer status.
+    generation: u64,
+}
+
+pub struct ConnectionManager {
+    opts: ManagerOptions,
+    slots: Mutex<HashMap<String, Slot>>,
+    traffic: Arc<TrafficLog>,
+    events: broadcast::Sender<ServerEvent>,
+    broker: Arc<Broker>,
+    roots: Roots,
+    http: reqwest::Client,
+}
+
+impl ConnectionManager {
+    pub fn new(opts: ManagerOptions) -> Arc<Self> {
+        let (events, _) = broadcast::channel(4096);
+        let http = reqwest::Client::builder()
+            .connect_timeout(Duration::from_secs(10))
+            .user_agent(format!("{}/{}", opts.identity.name, opts.identity.version))
+            .build()
+            .unwrap_or_default();
+        Arc::new(Self {
+            traffic: Arc::new(TrafficLog::new(opts.traffic_capacity)),
+            broker: Arc::new(Broker::new(events.clone())),
+            events,
+            slots: Mutex::new(HashMap::new()),
+            roots: Arc::new(RwLock::new(Vec::new())),
+            http,
+            opts,
+        })
+    }
+
+    pub fn traffic(&self) -> &Arc<TrafficLog> {
+        &self.traffic
+    }
+
+    pub fn broker(&self) -> &Arc<Broker> {
+        &self.broker
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<ServerEvent> {
+        self.events.subscribe()
+    }
+
+    fn slots(&self) -> std::sync::MutexGuard<'_, HashMap<String, Slot>> {
+        self.slots.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn set_status(&self, name: &str, generation: u64, status: ServerStatus) {
+        {
+            let mut slots = self.slots();
+            let Some(slot) = slots.get_mut(name) else {
+                return;
+            };
+            if slot.generation != generation || slot.status == status {
+                return;
+            }
+            slot.status = status.clone();
+            if !matches!(status, ServerStatus::Connected) {
+                slot.conn = None;
+            }
+        }
+        let _ = self.events.send(ServerEvent::Status {
+            server: name.to_owned(),
+            status,
+        });
+    }
+
+    /// The status of every known server, sorted by name.
+    pub fn statuses(&self) -> Vec<(String, ServerStatus)> {
+        let mut v: Vec<_> = self
+            .slots()
+            .iter()
+            .map(|(k, s)| (k.clone(), s.status.clone()))
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    }
+
+    pub fn status(&self, name: &str) -> Option<ServerStatus> {
+        self.slots().get(name).map(|s| s.status.clone())
+    }
+
+    /// The live connection called `name`.
+    pub fn get(&self, name: &str) -> Result<Arc<Connection>, McpError> {
+        self.slots()
+            .get(name)
+            .and_then(|s| s.conn.clone())
+            .ok_or_else(|| McpError::NotConnected(name.to_owned()))
+    }
+
+    /// Replaces the roots offered to servers and tells connected servers they changed.
+    pub async fn set_roots(&self, roots: Vec<RootEntry>) {
+        *self.roots.write().unwrap_or_else(|p| p.into_inner()) = roots;
+        let conns: Vec<_> = self
+            .slots()
+            .values()
+            .filter_map(|s| s.conn.clone())
+            .collect();
+        for c in conns {
+            let _ = c.notify("notifications/roots/list_changed", None).await;
+        }
+    }
+
+    /// Connects (or reconnects) `config.name`. Any previous connection of that name is closed
+    /// first, its child process group included.
+    pub async fn connect(
+        self: &Arc<Self>,
+        config: ServerConfig,
+    ) -> Result<Arc<Connection>, McpError> {
+        let name = config.name.clone();
+        let previous = {
+            let mut slots = self.slots();
+            let generation = slots.get(&name).map_or(1, |s| s.generation + 1);
+            let prev = slots.insert(
+                name.clone(),
+                Slot {
+                    status: ServerStatus::Connecting,
+                    conn: None,
+                    config: config.clone(),
+                    generation,
+                },
+            );
+            prev.and_then(|s| s.conn)
+        };
+        if let Some(prev) = previous {
+            self.broker.withdraw_server(&name);
+            prev.close().await;
+        }
+        let generation = self.slots().get(&name).map_or(0, |s| s.generation);
+        let _ = self.events.send(ServerEvent::Status {
+            server: name.clone(),
+            status: ServerStatus::Connecting,
+        });
+        match self.open(config).await {
+            Ok(conn) => {
+                let conn = Arc::new(conn);
+                let stale = {
+                    let mut slots = self.slots();
+                    match slots.get_mut(&name) {
+                        Some(slot) if slot.generation == generation => {
+                            slot.conn = Some(conn.clone());
+                            false
+                        }
+                        _ => true,
+                    }
+                };
+                if stale {
+                    // Disconnected or reconnected while we were connecting.
+                    conn.close().await;
+                    return Err(McpError::NotConnected(name));
+                }
+                self.set_status(&name, generation, ServerStatus::Connected);
+                self.watch(name, generation, conn.clone());
+                Ok(conn)
+            }
+            Err(e) => {
+                self.set_status(
+                    &name,
+                    generation,
+                    ServerStatus::Failed {
+                        message: e.to_string(),
+                    },
+                );
+                Err(e)
+            }
+        }
+    }
+
+    /// Reconnects a known server with its last config.
+    pub async fn reconnect(self: &Arc<Self>, name: &str) -> Result<Arc<Connection>, McpError> {
+        let config = self
+            .slots()
+            .get(name)
+            .map(|s| s.config.clone())
+            .ok_or_else(|| McpError::NotConnected(name.to_owned()))?;
+        self.connect(config).await
+    }
+
+    /// Closes the connection called `name` (and kills its process group).
+    pub async fn disconnect(&self, name: &str) {
+        let conn = {
+            let mut slots = self.slots();
+            let Some(slot) = slots.get_mut(name) else {
+                return;
+            };
+            slot.generation += 1;
+            slot.status = ServerStatus::Disconnected;
+            slot.conn.take()
+        };
+        self.broker.withdraw_server(name);
+        if let Some(conn) = conn {
+            conn.close().await;
+        }
+        let _ = self.events.send(ServerEvent::Status {
+            server: name.to_owned(),
+            status: ServerStatus::Disconnected,
+        });
+    }
+
+    /// Closes every connection; call before exiting.
+    pub async fn shutdown(&self) {
+        let names: Vec<String> = self.slots().keys().cloned().collect();
+        for n in names {
+            self.disconnect(&n).await;
+        }
+    }
+
+    /// Marks the server failed when its transport closes by itself.
+    fn watch(self: &Arc<Self>, name: String, generation: u64, conn: Arc<Connection>) {
+        let weak = Arc::downgrade(self);
+        let mut closed = conn.raw.closed_watch();
+        drop(conn);
+        tokio::spawn(async move {
+            let Ok(reason) = closed.wait_for(Option::is_some).await.map(|r| r.clone()) else {
+                return;
+            };
+            let Some(manager) = weak.upgrade() else {
+                return;
+            };
+            let conn = manager.slots().get(&name).and_then(|s| s.conn.clone());
+            let mut message = reason.unwrap_or_default();
+            if let Some(conn) = conn {
+                let tail = conn.stderr_tail();
+                if let Some(last) = tail.last() {
+                    message.push_str(&format!("; last stderr line: {last}"));
+                }
+                // Make sure nothing of the server outlives the session.
+                conn.close().await;
+            }
+            manager.set_status(&name, generation, ServerStatus::Failed { message });
+        });
+    }
+
+    async fn open(&self, config: ServerConfig) -> Result<Connection, McpError> {
+        let name = config.name.clone();
+        let (wire, end) = wire_pair();
+        let stderr = Arc::new(StderrTail::new(STDERR_LINES));
+        let transport_cancel = CancellationToken::new();
+        let mut child = None;
+        match &config.transport {
+            ServerTransport::Stdio {
+                command,
+                args,
+                env,
+                cwd,
+            } => {
+                if command.trim().is_empty() {
+                    return Err(McpError::InvalidConfig(format!(
+                        "server `{name}` has an empty command"
+                    )));
+                }
+                let spec = StdioSpec {
+                    command: command.clone(),
+                    args: args.clone(),
+                    env: env.clone(),
+                    cwd: cwd.clone(),
+                };
+                let events = self.events.clone();
+                let server = name.clone();
+                let hook = Arc::new(move |line: &str| {
+                    let _ = events.send(ServerEvent::Stderr {
+                        server: server.clone(),
+                        line: line.to_owned(),
+                    });
+                });
+                child = Some(spawn_stdio(&spec, end, stderr.clone(), hook)?);
+            }
+            ServerTransport::Http { url, headers } => {
+                let target = http_target(&name, url, headers)?;
+                spawn_streamable_http(target, self.http.clone(), end, transport_cancel.clone());
+            }
+            ServerTransport::Sse { url, headers } => {
+                let target = http_target(&name, url, headers)?;
+                spawn_legacy_sse(
+                    target,
+                    self.http.clone(),
+                    end,
+                    transport_cancel.clone(),
+                    self.opts.connect_timeout,
+                )
+                .await
+                .map_err(|message| McpError::Connect {
+                    server: name.clone(),
+                    message,
+                    stderr_tail: Vec::new(),
+                })?;
+            }
+        }
+
+        let raw = RawResults::default();
+        let (notes_tx, notes_rx) = mpsc::unbounded_channel();
+        drop(notes_rx); // notes are recorded as traffic; nobody else needs them yet
+        let transport = FrameTransport::new(
+            name.clone(),
+            wire,
+            self.traffic.clone(),
+            raw.clone(),
+            notes_tx,
+        );
+        let progress = Arc::default();
+        let handler = ClientSide {
+            server: name.clone(),
+            identity: self.opts.identity.clone(),
+            events: self.events.clone(),
+            broker: self.broker.clone(),
+            roots: self.roots.clone(),
+            progress: Arc::clone(&progress),
+            human_timeout: self.opts.human_timeout,
+        };
+        let ct = CancellationToken::new();
+        let started = tokio::time::timeout(
+            self.opts.connect_timeout,
+            serve_client_with_ct(handler, transport, ct.clone()),
+        )
+        .await;
+        let failure = match started {
+            Ok(Ok(service)) => {
+                let peer = service.peer().clone();
+                let initialize = raw.first().unwrap_or_default();
+                let timeout = config
+                    .timeout_ms
+                    .map(Duration::from_millis)
+                    .unwrap_or(self.opts.request_timeout);
+                return Ok(Connection {
+                    name,
+                    config,
+                    service: tokio::sync::Mutex::new(Some(service)),
+                    peer,
+                    raw,
+                    progress,
+                    child,
+                    stderr,
+                    timeout,
+                    initialize,
+                    transport_cancel,
+                });
+            }
+            Ok(Err(e)) => raw.closed_reason().unwrap_or_else(|| e.to_string()),
+            Err(_) => {
+                ct.cancel();
+                format!(
+                    "no answer to `initialize` within {}s (is it an MCP server? does it write \
+                     anything but JSON-RPC to stdout?)",
+                    self.opts.connect_timeout.as_secs()
+                )
+            }
+        };
+        transport_cancel.cancel();
+        if let Some(child) = &child {
+            // Let the dying process flush its stderr so the message can quote it.
+            child.wait_exit(Duration::from_millis(300)).await;
+            child.shutdown().await;
+        }
+        Err(McpError::Connect {
+            server: name,
+            message: failure,
+            stderr_tail: tail_of(&stderr, 20),
+        })
+    }
+}
+
+fn tail_of(stderr: &StderrTail, n: usize) -> Vec<String> {
+    let lines = stderr.lines();
+    let skip = lines.len().saturating_sub(n);
+    lines.into_iter().skip(skip).collect()
+}
+
+fn http_target(
+    name: &str,
+    url: &str,
+    headers: &std::collections::BTreeMap<String, String>,
+) -> Result<HttpTarget, McpError> {
+    let url = reqwest::Url::parse(url).map_err(|e| {
+        McpError::InvalidConfig(format!("server `{name}` has an invalid URL `{url}`: {e}"))
+    })?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(McpError::InvalidConfig(format!(
+            "server `{name}`: the URL must start with http:// or https://"
+        )));
+    }
+    Ok(HttpTarget {
+        url,
+        headers: headers
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        bearer: None,
+    })
+}

@@ -1,0 +1,23 @@
+//! The MCP connection layer: the only place rmcp is named. Raw wires (stdio, streamable HTTP,
+//! legacy SSE) move exact bytes; `frame_transport` records and parses them; `handler` turns
+//! server-initiated traffic into domain events; `manager` owns connections and statuses.
+
+pub mod broker;
+pub mod connection;
+pub mod error;
+pub mod frame_transport;
+pub mod handler;
+pub mod http;
+pub mod legacy_sse;
+pub mod manager;
+pub mod sse;
+pub mod stdio;
+pub mod traffic;
+pub mod wire;
+
+pub use broker::Broker;
+pub use connection::{Connection, RequestOptions};
+pub use error::McpError;
+pub use handler::{ClientIdentity, PROTOCOL_VERSION, ProgressUpdate, RootEntry};
+pub use manager::{ConnectionManager, ManagerOptions};
+pub use traffic::TrafficLog;

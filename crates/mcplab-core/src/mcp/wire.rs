@@ -1,0 +1,75 @@
+//! The raw frame boundary between a concrete transport (stdio, streamable HTTP, legacy SSE)
+//! and the JSON-RPC layer. A transport task moves exact bytes only: it pushes every frame the
+//! server sent into `inbound` and writes every frame it reads from `outbound`. It never parses
+//! JSON-RPC semantics beyond what its protocol needs (e.g. the HTTP transport peeks at the
+//! `id` of a request whose POST failed so it can answer it with a synthetic error). Recording
+//! and parsing happen once, above this boundary, in `frame_transport`.
+
+use bytes::Bytes;
+use tokio::sync::mpsc;
+
+/// What a transport task reports upwards.
+#[derive(Debug)]
+pub enum WireEvent {
+    /// One complete JSON-RPC frame exactly as received (no trailing newline).
+    Frame(Bytes),
+    /// A frame the transport made up itself (e.g. an error response for a request whose HTTP
+    /// POST failed). It is delivered like a frame but recorded as a transport note.
+    Synthetic(Bytes),
+    /// A human-readable diagnostic (HTTP status, reconnect attempt, stderr of a child).
+    Note(String),
+    /// The transport ended for good; the message says why in words a user can act on.
+    Closed(String),
+}
+
+/// The pair of channels a transport task is driven through.
+pub struct Wire {
+    /// Frames from the server, in arrival order.
+    pub inbound: mpsc::Receiver<WireEvent>,
+    /// Frames to the server (exact bytes, one JSON-RPC message each, no newline).
+    pub outbound: mpsc::Sender<Bytes>,
+}
+
+/// The task side of a [`Wire`].
+pub struct WireEnd {
+    pub inbound: mpsc::Sender<WireEvent>,
+    pub outbound: mpsc::Receiver<Bytes>,
+}
+
+/// Channel capacity on both sides; large enough for bursts of notifications, small enough
+/// that a server flooding us applies back-pressure instead of growing memory without bound.
+const WIRE_CAPACITY: usize = 1024;
+
+/// Creates a connected pair: the JSON-RPC layer keeps [`Wire`], the transport task [`WireEnd`].
+pub fn wire_pair() -> (Wire, WireEnd) {
+    let (in_tx, in_rx) = mpsc::channel(WIRE_CAPACITY);
+    let (out_tx, out_rx) = mpsc::channel(WIRE_CAPACITY);
+    (
+        Wire {
+            inbound: in_rx,
+            outbound: out_tx,
+        },
+        WireEnd {
+            inbound: in_tx,
+            outbound: out_rx,
+        },
+    )
+}
+
+/// Builds the JSON-RPC error response a transport sends upwards when it could not deliver a
+/// request, so the caller fails at once with the real cause instead of waiting for a timeout.
+/// Returns `None` when `frame` is not a request (notifications and responses have no reply).
+pub fn synthetic_error_for(frame: &[u8], message: &str) -> Option<Bytes> {
+    let value: serde_json::Value = serde_json::from_slice(frame).ok()?;
+    let id = value.get("id")?.clone();
+    value.get("method")?;
+    let reply = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": { "code": TRANSPORT_ERROR_CODE, "message": message },
+    });
+    Some(Bytes::from(serde_json::to_vec(&reply).ok()?))
+}
+
+/// JSON-RPC error code used for synthetic transport errors (implementation-defined range).
+pub const TRANSPORT_ERROR_CODE: i64 = -32099;

@@ -1,0 +1,73 @@
+//! How to reach one MCP server. The shape follows the `mcpServers` entries that Claude
+//! Desktop, Cursor and VS Code use, so configs round-trip through those files unchanged.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// One configured server, keyed by a user-chosen name.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerConfig {
+    pub name: String,
+    #[serde(flatten)]
+    pub transport: ServerTransport,
+    /// Per-request timeout in milliseconds; progress notifications reset it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+}
+
+/// The transport and its parameters.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum ServerTransport {
+    /// A child process speaking newline-delimited JSON-RPC on stdin/stdout.
+    Stdio {
+        command: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        args: Vec<String>,
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        env: BTreeMap<String, String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        cwd: Option<String>,
+    },
+    /// Streamable HTTP (the current remote transport).
+    Http {
+        url: String,
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        headers: BTreeMap<String, String>,
+    },
+    /// The legacy HTTP+SSE transport (protocol 2024-11-05).
+    Sse {
+        url: String,
+        #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+        headers: BTreeMap<String, String>,
+    },
+}
+
+impl ServerTransport {
+    /// A short human label: the command line or the URL.
+    pub fn describe(&self) -> String {
+        match self {
+            ServerTransport::Stdio { command, args, .. } => {
+                let mut s = command.clone();
+                for a in args {
+                    s.push(' ');
+                    s.push_str(a);
+                }
+                s
+            }
+            ServerTransport::Http { url, .. } | ServerTransport::Sse { url, .. } => url.clone(),
+        }
+    }
+
+    /// `stdio`, `http` or `sse`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ServerTransport::Stdio { .. } => "stdio",
+            ServerTransport::Http { .. } => "http",
+            ServerTransport::Sse { .. } => "sse",
+        }
+    }
+}

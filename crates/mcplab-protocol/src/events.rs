@@ -1,0 +1,127 @@
+//! Events the MCP layer emits about servers: status changes, stderr, server notifications
+//! and server-initiated requests that wait for a human. The CLI, the HTTP event stream and
+//! tests all consume this one type, so they cannot disagree about what happened.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+/// The status of one server connection; a failure always carries a message a user can act on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "state", rename_all = "camelCase")]
+pub enum ServerStatus {
+    Connecting,
+    Connected,
+    Failed { message: String },
+    Disconnected,
+}
+
+/// What a pending human request asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum HumanRequestKind {
+    /// `elicitation/create` (form or URL mode; see `params.mode`).
+    Elicitation,
+    /// `sampling/createMessage`.
+    Sampling,
+}
+
+/// A server-initiated request waiting on a person (or a policy acting for one).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HumanRequest {
+    /// Broker key, unique within this mcplab process.
+    pub id: u64,
+    pub server: String,
+    pub kind: HumanRequestKind,
+    /// The request's params exactly as the server sent them.
+    pub params: Value,
+    /// When the request is answered with `cancel` automatically.
+    pub timeout_ms: u64,
+}
+
+/// The answer to a [`HumanRequest`].
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "action", rename_all = "camelCase")]
+pub enum HumanAnswer {
+    /// Elicitation: accept with content. Sampling: the `CreateMessageResult` to return.
+    Accept {
+        #[serde(default)]
+        content: Value,
+    },
+    Decline {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    Cancel,
+}
+
+/// Something that happened on a server connection.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum ServerEvent {
+    Status {
+        server: String,
+        status: ServerStatus,
+    },
+    /// One line the server process wrote to stderr.
+    Stderr { server: String, line: String },
+    /// `notifications/message`.
+    Log {
+        server: String,
+        level: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        logger: Option<String>,
+        data: Value,
+    },
+    /// `notifications/progress`.
+    Progress {
+        server: String,
+        token: Value,
+        progress: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        total: Option<f64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+    },
+    /// `notifications/{tools,resources,prompts}/list_changed`; `list` is `tools`,
+    /// `resources` or `prompts`.
+    ListChanged { server: String, list: String },
+    /// `notifications/resources/updated`.
+    ResourceUpdated { server: String, uri: String },
+    /// `notifications/cancelled` from the server.
+    Cancelled {
+        server: String,
+        request_id: Value,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        reason: Option<String>,
+    },
+    /// The server asked something a person must answer.
+    HumanRequested { request: HumanRequest },
+    /// A human request got its answer (or timed out); `outcome` is accept/decline/cancel/timeout.
+    HumanResolved {
+        server: String,
+        id: u64,
+        outcome: String,
+    },
+    /// The server listed our roots.
+    RootsListed { server: String, count: usize },
+}
+
+impl ServerEvent {
+    /// The server the event is about.
+    pub fn server(&self) -> &str {
+        match self {
+            ServerEvent::Status { server, .. }
+            | ServerEvent::Stderr { server, .. }
+            | ServerEvent::Log { server, .. }
+            | ServerEvent::Progress { server, .. }
+            | ServerEvent::ListChanged { server, .. }
+            | ServerEvent::ResourceUpdated { server, .. }
+            | ServerEvent::Cancelled { server, .. }
+            | ServerEvent::HumanResolved { server, .. }
+            | ServerEvent::RootsListed { server, .. } => server,
+            ServerEvent::HumanRequested { request } => &request.server,
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! The wire contract shared by the CLI, the HTTP API and the web UI: server configurations,
+//! connection statuses, recorded traffic frames and the domain events the MCP layer emits.
+//! Plain serde + schemars types only: no tokio, no axum, no behaviour beyond (de)serialization
+//! and small pure helpers. The TypeScript types of the web UI are generated from these.
+
+pub mod config;
+pub mod events;
+pub mod traffic;
+
+pub use config::{ServerConfig, ServerTransport};
+pub use events::{HumanAnswer, HumanRequest, HumanRequestKind, ServerEvent, ServerStatus};
+pub use traffic::{Direction, FrameKind, TrafficFrame};

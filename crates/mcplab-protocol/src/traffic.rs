@@ -1,0 +1,45 @@
+//! One recorded JSON-RPC frame. Frames keep the exact text that crossed the wire, including
+//! lines that do not parse, because those are exactly what a server author needs to see.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Which way a frame travelled, seen from mcplab.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// mcplab → server.
+    Outbound,
+    /// server → mcplab.
+    Inbound,
+}
+
+/// What kind of record this is.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum FrameKind {
+    /// A JSON-RPC message that parsed.
+    Message,
+    /// Bytes that are not a valid JSON-RPC message; `error` says why.
+    Unparsable { error: String },
+    /// A message mcplab made up for a failure the transport saw (e.g. an HTTP 500 on a POST).
+    Synthetic,
+    /// A transport diagnostic, not a message (reconnects, HTTP statuses).
+    Note,
+}
+
+/// A frame with its place in the recording.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TrafficFrame {
+    /// Monotonic across all servers of one mcplab process.
+    pub seq: u64,
+    pub server: String,
+    /// Milliseconds since the Unix epoch.
+    pub ts_ms: u64,
+    pub direction: Direction,
+    #[serde(flatten)]
+    pub kind: FrameKind,
+    /// The exact text (invalid UTF-8 is replaced, and noted in `kind`).
+    pub text: String,
+}

@@ -1,0 +1,33 @@
+//! Test and demo fixtures for mcplab. It owns the fixture MCP server (`mcplab-demo`), which
+//! the binary ships as `mcplab demo-server` and the integration tests drive in process. It
+//! must never write anything but protocol frames to stdout: logging goes to stderr.
+
+mod fixture;
+
+pub use fixture::FixtureServer;
+
+/// The error type of the serving functions: transport and handshake failures.
+pub type ServeError = Box<dyn std::error::Error + Send + Sync>;
+
+/// Serve the fixture server on stdin/stdout until the client disconnects.
+///
+/// This is what `mcplab demo-server` runs. Nothing but JSON-RPC frames is written to stdout.
+pub async fn serve_stdio() -> Result<(), ServeError> {
+    let (read, write) = rmcp::transport::stdio_pipes();
+    serve_io(read, write).await
+}
+
+/// Serve the fixture server on any byte stream pair (e.g. the halves of a `tokio::io::duplex`)
+/// until the peer disconnects.
+pub async fn serve_io<R, W>(read: R, write: W) -> Result<(), ServeError>
+where
+    R: tokio::io::AsyncRead + Send + Unpin + 'static,
+    W: tokio::io::AsyncWrite + Send + Unpin + 'static,
+{
+    use rmcp::ServiceExt;
+
+    let running = FixtureServer::new().serve((read, write)).await?;
+    let reason = running.waiting().await?;
+    tracing::debug!(?reason, "fixture server stopped");
+    Ok(())
+}

@@ -1,0 +1,228 @@
+//! The command line: every flag and subcommand, as clap types. Parsing only; what each
+//! command does lives in `commands/`.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "mcplab",
+    version,
+    about = "A workbench for MCP servers and MCP Apps: connect, inspect, call, and test.",
+    after_help = "Targets: --server NAME (from the config), --stdio \"cmd args…\", or --url URL.\n\
+                  Exit codes: 0 ok, 1 the call returned an MCP error or isError, 2 usage or \
+                  config error, 3 connection failure, 130 interrupted."
+)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: Global,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Args, Debug, Clone)]
+pub struct Global {
+    /// Data directory (configs, state). Defaults to the platform's data directory.
+    #[arg(long, global = true, env = "MCPLAB_DATA_DIR", value_name = "DIR")]
+    pub data_dir: Option<PathBuf>,
+    /// Print exact protocol results as JSON instead of human output.
+    #[arg(long, global = true)]
+    pub json: bool,
+    /// Print every JSON-RPC frame to stderr as it crosses the wire.
+    #[arg(long, global = true)]
+    pub trace: bool,
+    /// Per-request timeout in seconds (progress notifications reset it).
+    #[arg(long, global = true, value_name = "SECS")]
+    pub timeout: Option<f64>,
+    #[command(flatten)]
+    pub target: TargetArgs,
+    /// How to answer elicitation requests. Default: ask on a terminal, decline otherwise.
+    #[arg(long, global = true, value_enum, value_name = "MODE")]
+    pub elicitation: Option<ElicitationMode>,
+    /// A root offered to servers (roots/list); repeatable.
+    #[arg(long = "root", global = true, value_name = "PATH")]
+    pub roots: Vec<PathBuf>,
+}
+
+#[derive(Args, Debug, Clone, Default)]
+pub struct TargetArgs {
+    /// A server from the config file.
+    #[arg(long, short = 's', global = true, value_name = "NAME", conflicts_with_all = ["stdio", "url"])]
+    pub server: Option<String>,
+    /// Run a stdio server: the command line, e.g. "npx -y @modelcontextprotocol/server-everything".
+    #[arg(long, global = true, value_name = "COMMAND", conflicts_with = "url")]
+    pub stdio: Option<String>,
+    /// Environment variable for --stdio (K=V); repeatable.
+    #[arg(long = "env", short = 'e', global = true, value_name = "K=V")]
+    pub env: Vec<String>,
+    /// Working directory for --stdio.
+    #[arg(long, global = true, value_name = "DIR")]
+    pub cwd: Option<String>,
+    /// A remote server URL.
+    #[arg(long, global = true, value_name = "URL")]
+    pub url: Option<String>,
+    /// HTTP header for --url (K:V); repeatable.
+    #[arg(long = "header", global = true, value_name = "K:V")]
+    pub headers: Vec<String>,
+    /// Bearer token for --url (sent as Authorization: Bearer …).
+    #[arg(
+        long,
+        global = true,
+        value_name = "TOKEN",
+        env = "MCPLAB_BEARER",
+        hide_env_values = true
+    )]
+    pub bearer: Option<String>,
+    /// Transport for --url.
+    #[arg(long, global = true, value_enum, default_value_t = RemoteTransport::Http)]
+    pub transport: RemoteTransport,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum RemoteTransport {
+    /// Streamable HTTP.
+    #[default]
+    Http,
+    /// Legacy HTTP+SSE.
+    Sse,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ElicitationMode {
+    /// Prompt for each field on the terminal.
+    Ask,
+    /// Accept with the schema's defaults.
+    AcceptDefaults,
+    Decline,
+    Cancel,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// List or call tools.
+    #[command(subcommand)]
+    Tools(ToolsCmd),
+    /// List, read and watch resources.
+    #[command(subcommand)]
+    Resources(ResourcesCmd),
+    /// List and get prompts.
+    #[command(subcommand)]
+    Prompts(PromptsCmd),
+    /// Ask for completions of a prompt or resource-template argument.
+    Complete(CompleteArgs),
+    /// Check that the server answers.
+    Ping,
+    /// Set the server's minimum logging level.
+    LogLevel {
+        #[arg(value_enum)]
+        level: LogLevel,
+    },
+    /// Show the server's initialize result: name, version, protocol, capabilities, instructions.
+    Info,
+    /// Manage the configured servers.
+    #[command(subcommand)]
+    Servers(ServersCmd),
+    /// Run the built-in demo MCP server on stdio (try: mcplab --stdio "mcplab demo-server" tools list).
+    DemoServer,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ToolsCmd {
+    /// List every tool (all pages).
+    List,
+    /// Call a tool.
+    Call {
+        name: String,
+        /// Arguments as a JSON object.
+        #[arg(long, value_name = "JSON")]
+        args: Option<String>,
+        /// One argument as key=value, typed by the tool's input schema; dotted keys nest.
+        #[arg(short = 'a', long = "arg", value_name = "KEY=VALUE")]
+        pairs: Vec<String>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ResourcesCmd {
+    /// List resources (all pages).
+    List,
+    /// List resource templates (all pages).
+    Templates,
+    /// Read a resource.
+    Read {
+        uri: String,
+        /// Write the (first) content's bytes to this file instead of printing.
+        #[arg(long, short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Subscribe to a resource and print each update until Ctrl-C (or --count updates).
+    Subscribe {
+        uri: String,
+        /// Stop after this many updates.
+        #[arg(long)]
+        count: Option<usize>,
+    },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum PromptsCmd {
+    /// List prompts (all pages).
+    List,
+    /// Get a prompt with arguments.
+    Get {
+        name: String,
+        /// One argument as key=value; repeatable.
+        #[arg(short = 'a', long = "arg", value_name = "KEY=VALUE")]
+        pairs: Vec<String>,
+    },
+}
+
+#[derive(Args, Debug)]
+pub struct CompleteArgs {
+    /// Complete an argument of this prompt.
+    #[arg(
+        long,
+        conflicts_with = "resource",
+        required_unless_present = "resource"
+    )]
+    pub prompt: Option<String>,
+    /// Complete a variable of this resource template URI.
+    #[arg(long, value_name = "URI_TEMPLATE")]
+    pub resource: Option<String>,
+    /// The argument (or template variable) name.
+    #[arg(long = "arg", value_name = "NAME")]
+    pub argument: String,
+    /// What has been typed so far.
+    #[arg(long, default_value = "")]
+    pub value: String,
+    /// Already-chosen values of other arguments (K=V); repeatable.
+    #[arg(long = "context", value_name = "K=V")]
+    pub context: Vec<String>,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy)]
+pub enum LogLevel {
+    Debug,
+    Info,
+    Notice,
+    Warning,
+    Error,
+    Critical,
+    Alert,
+    Emergency,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum ServersCmd {
+    /// List configured servers.
+    List,
+    /// Add (or replace) a server: give --stdio or --url (with --header/--transport/-e/--cwd).
+    Add { name: String },
+    /// Remove a server.
+    Remove { name: String },
+    /// Import servers from another host's config (Claude Desktop, Cursor, VS Code).
+    Import { file: PathBuf },
+    /// Print the config as an mcpServers document.
+    Export,
+}

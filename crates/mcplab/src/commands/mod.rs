@@ -1,0 +1,26 @@
+//! Runs a parsed command. Commands that talk to a server open a [`Session`], do their one
+//! job, print, and close it; `servers` edits the config file; `demo-server` serves.
+
+mod inspect;
+mod servers;
+
+use crate::cli::{Cli, Command};
+use crate::failure::Failure;
+use crate::session::Session;
+use crate::settings::DataDir;
+
+pub async fn run(cli: Cli) -> Result<(), Failure> {
+    let data = DataDir::resolve(cli.global.data_dir.as_deref())?;
+    match cli.command {
+        Command::Servers(cmd) => servers::run(cmd, &cli.global, &data),
+        Command::DemoServer => mcplab_testkit::serve_stdio()
+            .await
+            .map_err(|e| Failure::call(format!("demo server stopped: {e}"))),
+        command => {
+            let session = Session::open(&cli.global, &data).await?;
+            let result = inspect::run(command, &cli.global, &session).await;
+            session.close().await;
+            result
+        }
+    }
+}

@@ -1,0 +1,425 @@
+//! Answers `elicitation/create` from the terminal: a prompt per schema field (with defaults,
+//! enum choices and validation against the requested schema), or non-interactively by
+//! policy (`accept-defaults`, `decline`, `cancel`). URL mode shows the URL and asks for
+//! consent; mcplab never opens it by itself.
+
+use std::io::{BufRead, Write};
+
+use mcplab_protocol::HumanAnswer;
+use serde_json::{Map, Value};
+
+use crate::cli::ElicitationMode;
+
+/// Answers one request using the process's stdin/stderr for prompts.
+pub fn answer(server: &str, params: &Value, mode: ElicitationMode) -> HumanAnswer {
+    let stdin = std::io::stdin();
+    let mut input = stdin.lock();
+    let mut out = std::io::stderr();
+    answer_with(server, params, mode, &mut input, &mut out)
+}
+
+/// [`answer`] over any input and output (tests script both).
+pub fn answer_with(
+    server: &str,
+    params: &Value,
+    mode: ElicitationMode,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> HumanAnswer {
+    let message = params.get("message").and_then(Value::as_str).unwrap_or("");
+    let is_url = params.get("mode").and_then(Value::as_str) == Some("url");
+    match mode {
+        ElicitationMode::Decline => {
+            let _ = writeln!(
+                out,
+                "[{server}] elicitation declined (--elicitation decline): {message}"
+            );
+            HumanAnswer::Decline { reason: None }
+        }
+        ElicitationMode::Cancel => {
+            let _ = writeln!(
+                out,
+                "[{server}] elicitation cancelled (--elicitation cancel): {message}"
+            );
+            HumanAnswer::Cancel
+        }
+        ElicitationMode::AcceptDefaults if is_url => {
+            let url = params.get("url").and_then(Value::as_str).unwrap_or("");
+            let _ = writeln!(out, "[{server}] consented to URL elicitation: {url}");
+            HumanAnswer::Accept {
+                content: Value::Null,
+            }
+        }
+        ElicitationMode::AcceptDefaults => {
+            let schema = params
+                .get("requestedSchema")
+                .cloned()
+                .unwrap_or(Value::Null);
+            match defaults_for(&schema) {
+                Ok(content) => HumanAnswer::Accept { content },
+                Err(missing) => {
+                    let _ = writeln!(
+                        out,
+                        "[{server}] declined elicitation: required field(s) without a default: {}",
+                        missing.join(", ")
+                    );
+                    HumanAnswer::Decline { reason: None }
+                }
+            }
+        }
+        ElicitationMode::Ask if is_url => ask_url(server, params, input, out),
+        ElicitationMode::Ask => ask_form(server, params, input, out),
+    }
+}
+
+/// Content made of each property's `default`; `Err` lists required fields without one.
+pub fn defaults_for(schema: &Value) -> Result<Value, Vec<String>> {
+    let mut content = Map::new();
+    let props = schema.get("properties").and_then(Value::as_object);
+    for (name, prop) in props.into_iter().flatten() {
+        if let Some(d) = prop.get("default") {
+            content.insert(name.clone(), d.clone());
+        }
+    }
+    let missing: Vec<String> = required(schema)
+        .into_iter()
+        .filter(|r| !content.contains_key(r))
+        .collect();
+    if missing.is_empty() {
+        Ok(Value::Object(content))
+    } else {
+        Err(missing)
+    }
+}
+
+fn required(schema: &Value) -> Vec<String> {
+    schema
+        .get("required")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn read_line(input: &mut dyn BufRead) -> Option<String> {
+    let mut line = String::new();
+    match input.read_line(&mut line) {
+        Ok(0) | Err(_) => None,
+        Ok(_) => Some(line.trim_end_matches(['\n', '\r']).to_owned()),
+    }
+}
+
+fn ask_url(
+    server: &str,
+    params: &Value,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> HumanAnswer {
+    let message = params.get("message").and_then(Value::as_str).unwrap_or("");
+    let url = params.get("url").and_then(Value::as_str).unwrap_or("");
+    let _ = writeln!(
+        out,
+        "\n[{server}] asks you to open a URL: {message}\n  {url}"
+    );
+    loop {
+        let _ = write!(
+            out,
+            "Open it yourself, then answer: [a]ccept / [d]ecline / [c]ancel: "
+        );
+        let _ = out.flush();
+        match read_line(input).as_deref().map(str::trim) {
+            None => return HumanAnswer::Cancel,
+            Some("a" | "accept" | "y" | "yes") => {
+                return HumanAnswer::Accept {
+                    content: Value::Null,
+                };
+            }
+            Some("d" | "decline" | "n" | "no") => return HumanAnswer::Decline { reason: None },
+            Some("c" | "cancel") => return HumanAnswer::Cancel,
+            Some(_) => {}
+        }
+    }
+}
+
+fn ask_form(
+    server: &str,
+    params: &Value,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
+) -> HumanAnswer {
+    let message = params.get("message").and_then(Value::as_str).unwrap_or("");
+    let schema = params
+        .get("requestedSchema")
+        .cloned()
+        .unwrap_or(Value::Null);
+    let required = required(&schema);
+    let _ = writeln!(
+        out,
+        "\n[{server}] asks: {message}\n(press Enter to take the default; type :decline or :cancel to refuse)"
+    );
+    let mut content = Map::new();
+    let props = schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    for (name, prop) in &props {
+        let is_required = required.contains(name);
+        loop {
+            let _ = write!(out, "  {}: ", describe_field(name, prop, is_required));
+            let _ = out.flush();
+            let Some(line) = read_line(input) else {
+                return HumanAnswer::Cancel;
+            };
+            match line.trim() {
+                ":decline" => return HumanAnswer::Decline { reason: None },
+                ":cancel" => return HumanAnswer::Cancel,
+                "" => {
+                    if let Some(d) = prop.get("default") {
+                        content.insert(name.clone(), d.clone());
+                        break;
+                    }
+                    if !is_required {
+                        break;
+                    }
+                    let _ = writeln!(out, "    required: please enter a value");
+                }
+                text => match parse_field(text, prop) {
+                    Ok(v) => match check(prop, &v) {
+                        Ok(()) => {
+                            content.insert(name.clone(), v);
+                            break;
+                        }
+                        Err(e) => {
+                            let _ = writeln!(out, "    {e}");
+                        }
+                    },
+                    Err(e) => {
+                        let _ = writeln!(out, "    {e}");
+                    }
+                },
+            }
+        }
+    }
+    let content = Value::Object(content);
+    if let Err(e) = check(&schema, &content) {
+        let _ = writeln!(
+            out,
+            "  the answer does not match the requested schema ({e}); cancelled"
+        );
+        return HumanAnswer::Cancel;
+    }
+    HumanAnswer::Accept { content }
+}
+
+/// Allowed values of an enum field: `enum`, or `oneOf`/`anyOf` of `{const, title}`.
+fn choices(prop: &Value) -> Vec<(Value, Option<String>)> {
+    if let Some(e) = prop.get("enum").and_then(Value::as_array) {
+        let names = prop.get("enumNames").and_then(Value::as_array);
+        return e
+            .iter()
+            .enumerate()
+            .map(|(i, v)| {
+                let title = names
+                    .and_then(|n| n.get(i))
+                    .and_then(Value::as_str)
+                    .map(str::to_owned);
+                (v.clone(), title)
+            })
+            .collect();
+    }
+    for key in ["oneOf", "anyOf"] {
+        if let Some(options) = prop.get(key).and_then(Value::as_array) {
+            return options
+                .iter()
+                .filter_map(|o| {
+                    let title = o.get("title").and_then(Value::as_str).map(str::to_owned);
+                    o.get("const").map(|c| (c.clone(), title))
+                })
+                .collect();
+        }
+    }
+    Vec::new()
+}
+
+fn describe_field(name: &str, prop: &Value, required: bool) -> String {
+    let title = prop.get("title").and_then(Value::as_str).unwrap_or(name);
+    let mut s = title.to_owned();
+    let ty = prop.get("type").and_then(Value::as_str).unwrap_or("string");
+    let mut notes = vec![ty.to_owned()];
+    if required {
+        notes.push("required".into());
+    }
+    let opts = choices(prop);
+    if !opts.is_empty() {
+        let list: Vec<String> = opts
+            .iter()
+            .map(|(v, t)| {
+                let raw = v
+                    .as_str()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| v.to_string());
+                match t {
+                    Some(t) if t != &raw => format!("{raw} ({t})"),
+                    _ => raw,
+                }
+            })
+            .collect();
+        notes.push(format!("one of: {}", list.join(", ")));
+    }
+    if let Some(items) = prop.get("items") {
+        let opts = choices(items);
+        if !opts.is_empty() {
+            let list: Vec<String> = opts
+                .iter()
+                .map(|(v, _)| v.as_str().unwrap_or("?").to_owned())
+                .collect();
+            notes.push(format!("comma-separated from: {}", list.join(", ")));
+        }
+    }
+    for (k, label) in [
+        ("minimum", "min"),
+        ("maximum", "max"),
+        ("minLength", "min length"),
+        ("maxLength", "max length"),
+        ("format", "format"),
+    ] {
+        if let Some(v) = prop.get(k) {
+            notes.push(format!(
+                "{label} {}",
+                v.as_str()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| v.to_string())
+            ));
+        }
+    }
+    s.push_str(&format!(" ({})", notes.join(", ")));
+    if let Some(d) = prop.get("description").and_then(Value::as_str) {
+        s.push_str(&format!(" - {d}"));
+    }
+    if let Some(d) = prop.get("default") {
+        s.push_str(&format!(
+            " [{}]",
+            d.as_str()
+                .map(str::to_owned)
+                .unwrap_or_else(|| d.to_string())
+        ));
+    }
+    s
+}
+
+/// Converts typed text to the field's JSON type.
+fn parse_field(text: &str, prop: &Value) -> Result<Value, String> {
+    match prop.get("type").and_then(Value::as_str).unwrap_or("string") {
+        "boolean" => match text.to_ascii_lowercase().as_str() {
+            "y" | "yes" | "true" | "1" => Ok(Value::Bool(true)),
+            "n" | "no" | "false" | "0" => Ok(Value::Bool(false)),
+            _ => Err("please answer yes or no".into()),
+        },
+        "integer" => text
+            .parse::<i64>()
+            .map(Value::from)
+            .map_err(|_| "please enter a whole number".into()),
+        "number" => text
+            .parse::<f64>()
+            .ok()
+            .and_then(|f| serde_json::Number::from_f64(f).map(Value::Number))
+            .ok_or_else(|| "please enter a number".into()),
+        "array" => Ok(Value::Array(
+            text.split(',')
+                .map(|s| Value::String(s.trim().to_owned()))
+                .filter(|v| v.as_str() != Some(""))
+                .collect(),
+        )),
+        _ => Ok(Value::String(text.to_owned())),
+    }
+}
+
+/// Validates `value` against `schema` (JSON Schema), returning the first problem.
+pub fn check(schema: &Value, value: &Value) -> Result<(), String> {
+    if schema.is_null() {
+        return Ok(());
+    }
+    let validator =
+        jsonschema::validator_for(schema).map_err(|e| format!("invalid schema: {e}"))?;
+    match validator.iter_errors(value).next() {
+        None => Ok(()),
+        Some(e) => Err(e.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn form() -> Value {
+        json!({
+            "message": "Who are you?",
+            "requestedSchema": {
+                "type": "object",
+                "properties": {
+                    "age": {"type": "integer", "minimum": 0},
+                    "color": {"type": "string", "enum": ["red", "green"], "default": "green"},
+                    "name": {"type": "string"},
+                    "subscribe": {"type": "boolean", "default": true}
+                },
+                "required": ["name"]
+            }
+        })
+    }
+
+    #[test]
+    fn interactive_form_reasks_on_bad_input_and_takes_defaults() {
+        // age: "x" (not a number), then "-1" (below minimum), then "30"; color: default;
+        // name: empty (required) then "Ada"; subscribe: "no".
+        let mut input: &[u8] = b"x\n-1\n30\n\n\nAda\nno\n";
+        let mut out = Vec::new();
+        let a = answer_with("s", &form(), ElicitationMode::Ask, &mut input, &mut out);
+        assert_eq!(
+            a,
+            HumanAnswer::Accept {
+                content: json!({"age": 30, "color": "green", "name": "Ada", "subscribe": false})
+            }
+        );
+        let shown = String::from_utf8(out).unwrap();
+        assert!(shown.contains("one of: red, green"), "{shown}");
+        assert!(shown.contains("whole number"), "{shown}");
+        assert!(shown.contains("required: please enter a value"), "{shown}");
+    }
+
+    #[test]
+    fn refusals_and_eof() {
+        let mut out = Vec::new();
+        let mut input: &[u8] = b":decline\n";
+        assert!(matches!(
+            answer_with("s", &form(), ElicitationMode::Ask, &mut input, &mut out),
+            HumanAnswer::Decline { .. }
+        ));
+        let mut input: &[u8] = b"";
+        assert_eq!(
+            answer_with("s", &form(), ElicitationMode::Ask, &mut input, &mut out),
+            HumanAnswer::Cancel
+        );
+    }
+
+    #[test]
+    fn accept_defaults_needs_defaults_for_required_fields() {
+        let mut out = Vec::new();
+        let mut input: &[u8] = b"";
+        let a = answer_with(
+            "s",
+            &form(),
+            ElicitationMode::AcceptDefaults,
+            &mut input,
+            &mut out,
+        );
+        assert!(matches!(a, HumanAnswer::Decline { .. }));
+        let schema =
+            json!({"properties": {"n": {"type": "string", "default": "d"}}, "required": ["n"]});
+        assert_eq!(defaults_for(&schema), Ok(json!({"n": "d"})));
+    }
+}

@@ -1,0 +1,57 @@
+//! The `mcplab` binary: the composition root. It parses argv, resolves settings, runs the
+//! command on a tokio runtime and maps failures to exit codes. Everything it composes comes
+//! from the library crates.
+
+mod args;
+mod cli;
+mod commands;
+mod elicit;
+mod failure;
+mod output;
+mod progress;
+mod session;
+mod settings;
+mod target;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+
+fn main() -> ExitCode {
+    let cli = cli::Cli::parse();
+    init_tracing();
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+    {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::from(failure::EXIT_USAGE);
+        }
+    };
+    let result = runtime.block_on(commands::run(cli));
+    // Background tasks (stdin readers for elicitation) must not keep the process alive.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(100));
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(f) => {
+            if !f.message.is_empty() {
+                eprintln!("error: {}", f.message);
+            }
+            ExitCode::from(f.code)
+        }
+    }
+}
+
+/// Diagnostics go to stderr, off unless `RUST_LOG` asks for them, so stdout stays clean
+/// for results (and for JSON-RPC when running `demo-server`).
+fn init_tracing() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("off"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .init();
+}

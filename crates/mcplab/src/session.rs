@@ -1,0 +1,269 @@
+//! One CLI session with one server: connects with a deadline, answers what the server asks
+//! (elicitation per `--elicitation`, sampling declined, roots from `--root`), prints
+//! `--trace` frames and server logs to stderr, turns Ctrl-C into `notifications/cancelled`,
+//! and always closes the connection (and the server's process group) before returning.
+
+use std::io::IsTerminal;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcplab_core::mcp::{
+    Connection, ConnectionManager, ManagerOptions, McpError, RequestOptions, RootEntry,
+};
+use mcplab_protocol::{Direction, FrameKind, HumanAnswer, HumanRequestKind, ServerEvent};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::cli::{ElicitationMode, Global};
+use crate::elicit;
+use crate::failure::{EXIT_INTERRUPTED, Failure};
+use crate::progress::ProgressBar;
+use crate::settings::DataDir;
+use crate::target;
+
+/// Most pages a listing follows before concluding the server is looping.
+const MAX_PAGES: usize = 1000;
+
+pub struct Session {
+    manager: Arc<ConnectionManager>,
+    conn: Arc<Connection>,
+    /// Fires on Ctrl-C.
+    pub interrupted: CancellationToken,
+    background: Vec<tokio::task::JoinHandle<()>>,
+}
+
+impl Session {
+    pub async fn open(global: &Global, data: &DataDir) -> Result<Self, Failure> {
+        let config = target::resolve(&global.target, data)?;
+        let mut opts = ManagerOptions::default();
+        if let Some(secs) = global.timeout {
+            if !(secs > 0.0 && secs.is_finite()) {
+                return Err(Failure::usage(
+                    "--timeout must be a positive number of seconds",
+                ));
+            }
+            opts.request_timeout = Duration::from_secs_f64(secs);
+            opts.connect_timeout = opts.connect_timeout.max(opts.request_timeout);
+        }
+        let manager = ConnectionManager::new(opts);
+        let roots = global
+            .roots
+            .iter()
+            .map(|p| {
+                let abs = std::path::absolute(p).unwrap_or_else(|_| p.clone());
+                RootEntry {
+                    uri: format!("file://{}", abs.display()),
+                    name: abs.file_name().map(|n| n.to_string_lossy().into_owned()),
+                }
+            })
+            .collect();
+        manager.set_roots(roots).await;
+
+        let interrupted = CancellationToken::new();
+        let mut background = Vec::new();
+        {
+            let interrupted = interrupted.clone();
+            background.push(tokio::spawn(async move {
+                if tokio::signal::ctrl_c().await.is_ok() {
+                    interrupted.cancel();
+                }
+            }));
+        }
+        if global.trace {
+            background.push(tokio::spawn(print_trace(manager.traffic().subscribe())));
+        }
+        let mode = global
+            .elicitation
+            .unwrap_or(if std::io::stdin().is_terminal() {
+                ElicitationMode::Ask
+            } else {
+                ElicitationMode::Decline
+            });
+        background.push(tokio::spawn(answer_events(manager.clone(), mode)));
+
+        let connected = tokio::select! {
+            r = manager.connect(config) => r,
+            _ = interrupted.cancelled() => {
+                manager.shutdown().await;
+                return Err(Failure::silent(EXIT_INTERRUPTED));
+            }
+        };
+        match connected {
+            Ok(conn) => Ok(Self {
+                manager,
+                conn,
+                interrupted,
+                background,
+            }),
+            Err(e) => {
+                manager.shutdown().await;
+                for t in background {
+                    t.abort();
+                }
+                Err(e.into())
+            }
+        }
+    }
+
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+
+    /// Sends a request with a progress bar on a terminal and Ctrl-C cancellation.
+    pub async fn request(&self, method: &str, params: Option<Value>) -> Result<Value, Failure> {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let bar = tokio::spawn(async move {
+            let mut bar = ProgressBar::for_stderr();
+            while let Some(update) = rx.recv().await {
+                bar.update(&update);
+            }
+            bar.finish();
+        });
+        let result = self
+            .conn
+            .request(
+                method,
+                params,
+                RequestOptions {
+                    timeout: None,
+                    cancel: Some(self.interrupted.clone()),
+                    progress: Some(tx),
+                },
+            )
+            .await;
+        let _ = bar.await;
+        match result {
+            Ok(v) => Ok(v),
+            Err(McpError::Cancelled) => {
+                eprintln!("interrupted: sent notifications/cancelled for `{method}`");
+                Err(Failure::silent(EXIT_INTERRUPTED))
+            }
+            Err(e) => Err(e.into()),
+        }
+    }
+
+    /// Follows `nextCursor` through every page of a list method and merges `key` arrays.
+    pub async fn list_all(&self, method: &str, key: &str) -> Result<Value, Failure> {
+        let mut items = Vec::new();
+        let mut cursor: Option<String> = None;
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..MAX_PAGES {
+            let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
+            let page = self.request(method, params).await?;
+            match page.get(key) {
+                Some(Value::Array(a)) => items.extend(a.iter().cloned()),
+                _ => {
+                    return Err(Failure::call(format!(
+                        "the server's `{method}` result has no `{key}` array: {page}"
+                    )));
+                }
+            }
+            match page.get("nextCursor").and_then(Value::as_str) {
+                Some(next) if !next.is_empty() => {
+                    if !seen.insert(next.to_owned()) {
+                        return Err(Failure::call(format!(
+                            "the server repeated the cursor `{next}` for `{method}`; stopping"
+                        )));
+                    }
+                    cursor = Some(next.to_owned());
+                }
+                _ => return Ok(json!({ key: items })),
+            }
+        }
+        Err(Failure::call(format!(
+            "`{method}` returned more than {MAX_PAGES} pages; stopping"
+        )))
+    }
+
+    /// Events of the connected server (for `resources subscribe`).
+    pub fn subscribe(&self) -> tokio::sync::broadcast::Receiver<ServerEvent> {
+        self.manager.subscribe()
+    }
+
+    /// Closes the connection and stops the server process group.
+    pub async fn close(self) {
+        self.manager.shutdown().await;
+        for t in self.background {
+            t.abort();
+        }
+    }
+}
+
+async fn print_trace(mut rx: tokio::sync::broadcast::Receiver<mcplab_protocol::TrafficFrame>) {
+    use tokio::sync::broadcast::error::RecvError;
+    loop {
+        match rx.recv().await {
+            Ok(f) => {
+                let arrow = match (&f.kind, f.direction) {
+                    (FrameKind::Note, _) => "··",
+                    (_, Direction::Outbound) => "→",
+                    (_, Direction::Inbound) => "←",
+                };
+                let flag = match &f.kind {
+                    FrameKind::Unparsable { error } => format!(" [unparsable: {error}]"),
+                    FrameKind::Synthetic => " [synthetic]".into(),
+                    _ => String::new(),
+                };
+                eprintln!("[trace {}] {arrow} {}{flag}", f.server, f.text);
+            }
+            Err(RecvError::Lagged(n)) => eprintln!("[trace] … {n} frames not shown (too fast)"),
+            Err(RecvError::Closed) => return,
+        }
+    }
+}
+
+async fn answer_events(manager: Arc<ConnectionManager>, mode: ElicitationMode) {
+    use tokio::sync::broadcast::error::RecvError;
+    let mut rx = manager.subscribe();
+    loop {
+        let event = match rx.recv().await {
+            Ok(e) => e,
+            Err(RecvError::Lagged(_)) => continue,
+            Err(RecvError::Closed) => return,
+        };
+        match event {
+            ServerEvent::HumanRequested { request } => {
+                let answer = match request.kind {
+                    HumanRequestKind::Sampling => {
+                        eprintln!(
+                            "[{}] asked for an LLM completion (sampling/createMessage); the CLI \
+                             has no model configured, so it was declined",
+                            request.server
+                        );
+                        HumanAnswer::Decline {
+                            reason: Some(
+                                "mcplab CLI cannot run sampling requests (no model configured)"
+                                    .into(),
+                            ),
+                        }
+                    }
+                    HumanRequestKind::Elicitation => {
+                        let params = request.params.clone();
+                        let server = request.server.clone();
+                        tokio::task::spawn_blocking(move || elicit::answer(&server, &params, mode))
+                            .await
+                            .unwrap_or(HumanAnswer::Cancel)
+                    }
+                };
+                manager.broker().answer(request.id, answer);
+            }
+            ServerEvent::Log {
+                server,
+                level,
+                logger,
+                data,
+            } => {
+                let data = match data {
+                    Value::String(s) => s,
+                    other => other.to_string(),
+                };
+                match logger {
+                    Some(l) => eprintln!("[{server} {level} {l}] {data}"),
+                    None => eprintln!("[{server} {level}] {data}"),
+                }
+            }
+            _ => {}
+        }
+    }
+}

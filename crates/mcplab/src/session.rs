@@ -11,7 +11,7 @@ use mcplab_core::mcp::{
     Connection, ConnectionManager, ManagerOptions, McpError, RequestOptions, RootEntry,
 };
 use mcplab_protocol::{Direction, FrameKind, HumanAnswer, HumanRequestKind, ServerEvent};
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
@@ -21,9 +21,6 @@ use crate::failure::{EXIT_INTERRUPTED, Failure};
 use crate::progress::ProgressBar;
 use crate::settings::DataDir;
 use crate::target;
-
-/// Most pages a listing follows before concluding the server is looping.
-const MAX_PAGES: usize = 1000;
 
 pub struct Session {
     manager: Arc<ConnectionManager>,
@@ -143,37 +140,18 @@ impl Session {
         }
     }
 
-    /// Follows `nextCursor` through every page of a list method and merges `key` arrays.
+    /// Every page of a list method, merged (see `Connection::list_all`).
     pub async fn list_all(&self, method: &str, key: &str) -> Result<Value, Failure> {
-        let mut items = Vec::new();
-        let mut cursor: Option<String> = None;
-        let mut seen = std::collections::HashSet::new();
-        for _ in 0..MAX_PAGES {
-            let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
-            let page = self.request(method, params).await?;
-            match page.get(key) {
-                Some(Value::Array(a)) => items.extend(a.iter().cloned()),
-                _ => {
-                    return Err(Failure::call(format!(
-                        "the server's `{method}` result has no `{key}` array: {page}"
-                    )));
-                }
-            }
-            match page.get("nextCursor").and_then(Value::as_str) {
-                Some(next) if !next.is_empty() => {
-                    if !seen.insert(next.to_owned()) {
-                        return Err(Failure::call(format!(
-                            "the server repeated the cursor `{next}` for `{method}`; stopping"
-                        )));
-                    }
-                    cursor = Some(next.to_owned());
-                }
-                _ => return Ok(json!({ key: items })),
-            }
+        let opts = RequestOptions {
+            cancel: Some(self.interrupted.clone()),
+            ..RequestOptions::default()
+        };
+        match self.conn.list_all(method, key, opts).await {
+            Ok(v) => Ok(v),
+            Err(McpError::Cancelled) => Err(Failure::silent(EXIT_INTERRUPTED)),
+            Err(McpError::InvalidRequest(m)) => Err(Failure::call(m)),
+            Err(e) => Err(e.into()),
         }
-        Err(Failure::call(format!(
-            "`{method}` returned more than {MAX_PAGES} pages; stopping"
-        )))
     }
 
     /// Events of the connected server (for `resources subscribe`).

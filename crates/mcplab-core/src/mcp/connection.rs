@@ -19,6 +19,9 @@ use super::handler::{ClientSide, ProgressListeners, ProgressUpdate};
 use super::stdio::{ChildGuard, StderrTail};
 use super::wire::TRANSPORT_ERROR_CODE;
 
+/// Most pages a listing follows before concluding the server is looping.
+const MAX_PAGES: usize = 1000;
+
 /// Per-request knobs.
 #[derive(Default, Clone)]
 pub struct RequestOptions {
@@ -130,6 +133,46 @@ impl Connection {
                 Err(McpError::Cancelled)
             }
         }
+    }
+
+    /// Follows `nextCursor` through every page of a list method (`tools/list`,
+    /// `resources/list`, …) and returns `{ key: [all items] }`. A server that repeats a cursor
+    /// or never stops is cut off with an error instead of looping forever.
+    pub async fn list_all(
+        &self,
+        method: &str,
+        key: &str,
+        opts: RequestOptions,
+    ) -> Result<Value, McpError> {
+        let mut items = Vec::new();
+        let mut cursor: Option<String> = None;
+        let mut seen = std::collections::HashSet::new();
+        for _ in 0..MAX_PAGES {
+            let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
+            let page = self.request(method, params, opts.clone()).await?;
+            match page.get(key) {
+                Some(Value::Array(a)) => items.extend(a.iter().cloned()),
+                _ => {
+                    return Err(McpError::InvalidRequest(format!(
+                        "the server's `{method}` result has no `{key}` array"
+                    )));
+                }
+            }
+            match page.get("nextCursor").and_then(Value::as_str) {
+                Some(next) if !next.is_empty() => {
+                    if !seen.insert(next.to_owned()) {
+                        return Err(McpError::InvalidRequest(format!(
+                            "the server repeated the cursor `{next}` for `{method}`; stopped"
+                        )));
+                    }
+                    cursor = Some(next.to_owned());
+                }
+                _ => return Ok(json!({ key: items })),
+            }
+        }
+        Err(McpError::InvalidRequest(format!(
+            "`{method}` returned more than {MAX_PAGES} pages; stopped"
+        )))
     }
 
     /// Sends a notification (e.g. `notifications/roots/list_changed`).

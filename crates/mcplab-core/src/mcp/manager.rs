@@ -27,6 +27,15 @@ use super::wire::wire_pair;
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 /// Default deadline for spawning/connecting plus `initialize`.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Label of in-process servers in their slot's config.
+const IN_PROCESS: &str = "(in-process)";
+
+/// The byte streams of an in-process server.
+type InProcessIo = (
+    Box<dyn tokio::io::AsyncRead + Unpin + Send>,
+    Box<dyn tokio::io::AsyncWrite + Unpin + Send>,
+);
+
 /// Stderr lines kept per stdio server.
 const STDERR_LINES: usize = 200;
 
@@ -170,6 +179,40 @@ impl ConnectionManager {
         self: &Arc<Self>,
         config: ServerConfig,
     ) -> Result<Arc<Connection>, McpError> {
+        self.connect_via(config, None).await
+    }
+
+    /// Connects to a server running in this process over a newline-delimited byte stream
+    /// pair (tests, a built-in server). It cannot be reconnected from its config.
+    pub async fn connect_io<R, W>(
+        self: &Arc<Self>,
+        name: &str,
+        read: R,
+        write: W,
+    ) -> Result<Arc<Connection>, McpError>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
+        let config = ServerConfig {
+            name: name.to_owned(),
+            transport: ServerTransport::Stdio {
+                command: IN_PROCESS.to_owned(),
+                args: Vec::new(),
+                env: Default::default(),
+                cwd: None,
+            },
+            timeout_ms: None,
+        };
+        let io: InProcessIo = (Box::new(read), Box::new(write));
+        self.connect_via(config, Some(io)).await
+    }
+
+    async fn connect_via(
+        self: &Arc<Self>,
+        config: ServerConfig,
+        io: Option<InProcessIo>,
+    ) -> Result<Arc<Connection>, McpError> {
         let name = config.name.clone();
         let previous = {
             let mut slots = self.slots();
@@ -194,7 +237,19 @@ impl ConnectionManager {
             server: name.clone(),
             status: ServerStatus::Connecting,
         });
-        match self.open(config).await {
+        let opened = match io {
+            Some((read, write)) => {
+                let (wire, end) = wire_pair();
+                super::stdio::spawn_line_io(read, write, end, async {
+                    "the in-process server stopped".to_owned()
+                });
+                let stderr = Arc::new(StderrTail::new(STDERR_LINES));
+                self.handshake(config, wire, None, stderr, CancellationToken::new())
+                    .await
+            }
+            None => self.open(config).await,
+        };
+        match opened {
             Ok(conn) => {
                 let conn = Arc::new(conn);
                 let stale = {
@@ -236,6 +291,12 @@ impl ConnectionManager {
             .get(name)
             .map(|s| s.config.clone())
             .ok_or_else(|| McpError::NotConnected(name.to_owned()))?;
+        if matches!(&config.transport, ServerTransport::Stdio { command, .. } if command == IN_PROCESS)
+        {
+            return Err(McpError::InvalidConfig(format!(
+                "`{name}` runs in this process and cannot be reconnected; connect it again"
+            )));
+        }
         self.connect(config).await
     }
 
@@ -350,6 +411,21 @@ impl ConnectionManager {
             }
         }
 
+        self.handshake(config, wire, child, stderr, transport_cancel)
+            .await
+    }
+
+    /// Runs `initialize` over `wire` with a deadline and builds the connection; on failure
+    /// stops the transport and the child and returns a message that quotes its stderr.
+    async fn handshake(
+        &self,
+        config: ServerConfig,
+        wire: super::wire::Wire,
+        child: Option<super::stdio::ChildGuard>,
+        stderr: Arc<StderrTail>,
+        transport_cancel: CancellationToken,
+    ) -> Result<Connection, McpError> {
+        let name = config.name.clone();
         let raw = RawResults::default();
         let (notes_tx, notes_rx) = mpsc::unbounded_channel();
         drop(notes_rx); // notes are recorded as traffic; nobody else needs them yet

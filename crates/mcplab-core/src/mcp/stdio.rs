@@ -11,7 +11,7 @@ use std::time::Duration;
 use bytes::Bytes;
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
 use tokio::sync::watch;
 
@@ -143,68 +143,83 @@ pub fn spawn_stdio(
     if let Some(stderr) = stderr {
         tokio::spawn(read_stderr(stderr, tail, hook));
     }
-    let WireEnd {
-        inbound,
-        mut outbound,
-    } = end;
-    if let Some(mut stdin) = stdin {
-        tokio::spawn(async move {
-            while let Some(frame) = outbound.recv().await {
-                let mut line = Vec::with_capacity(frame.len() + 1);
-                line.extend_from_slice(&frame);
-                line.push(b'\n');
-                if stdin.write_all(&line).await.is_err() || stdin.flush().await.is_err() {
-                    break;
-                }
-            }
-            // Dropping stdin closes it: the first step of a graceful stop.
-        });
-    }
-    if let Some(stdout) = stdout {
+    if let (Some(stdin), Some(stdout)) = (stdin, stdout) {
         let exit = exit_rx.clone();
-        tokio::spawn(async move {
-            let mut reader = BufReader::new(stdout);
-            let mut buf = Vec::new();
-            loop {
-                buf.clear();
-                match read_frame(&mut reader, &mut buf).await {
-                    Ok(0) => break,
-                    Ok(_) => {
-                        let line = trim_newline(&buf);
-                        if line.iter().all(u8::is_ascii_whitespace) {
-                            continue;
-                        }
-                        let frame = WireEvent::Frame(Bytes::copy_from_slice(line));
-                        if inbound.send(frame).await.is_err() {
-                            return;
-                        }
-                    }
-                    Err(e) => {
-                        let _ = inbound
-                            .send(WireEvent::Note(format!("skipped stdout data: {e}")))
-                            .await;
-                        if e.kind() != std::io::ErrorKind::InvalidData {
-                            break;
-                        }
-                    }
-                }
-            }
+        spawn_line_io(stdout, stdin, end, async move {
             let mut exit = exit;
             let status = tokio::time::timeout(GRACE, exit.wait_for(Option::is_some))
                 .await
                 .ok()
                 .and_then(|r| r.ok().and_then(|v| v.clone()));
-            let reason = match status {
+            match status {
                 Some(s) => format!("the server process exited ({s})"),
                 None => "the server closed its stdout".to_owned(),
-            };
-            let _ = inbound.send(WireEvent::Closed(reason)).await;
+            }
         });
     }
     Ok(ChildGuard {
         pgid,
         exit: exit_rx,
     })
+}
+
+/// Drives `end` over any newline-delimited byte stream pair: frames from `end.outbound` are
+/// written to `write` (one line each); lines read from `read` become frames. When `read`
+/// ends, `closed_reason` decides the message of the final `Closed` event. Used for child
+/// processes and for servers running in this process (tests, the built-in demo).
+pub fn spawn_line_io<R, W, F>(read: R, write: W, end: WireEnd, closed_reason: F)
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+    F: Future<Output = String> + Send + 'static,
+{
+    let WireEnd {
+        inbound,
+        mut outbound,
+    } = end;
+    let mut write = write;
+    tokio::spawn(async move {
+        while let Some(frame) = outbound.recv().await {
+            let mut line = Vec::with_capacity(frame.len() + 1);
+            line.extend_from_slice(&frame);
+            line.push(b'\n');
+            if write.write_all(&line).await.is_err() || write.flush().await.is_err() {
+                break;
+            }
+        }
+        // Dropping the writer closes it (stdin EOF): the first step of a graceful stop.
+        let _ = write.shutdown().await;
+    });
+    tokio::spawn(async move {
+        let mut reader = BufReader::new(read);
+        let mut buf = Vec::new();
+        loop {
+            buf.clear();
+            match read_frame(&mut reader, &mut buf).await {
+                Ok(0) => break,
+                Ok(_) => {
+                    let line = trim_newline(&buf);
+                    if line.iter().all(u8::is_ascii_whitespace) {
+                        continue;
+                    }
+                    let frame = WireEvent::Frame(Bytes::copy_from_slice(line));
+                    if inbound.send(frame).await.is_err() {
+                        return;
+                    }
+                }
+                Err(e) => {
+                    let _ = inbound
+                        .send(WireEvent::Note(format!("skipped stdout data: {e}")))
+                        .await;
+                    if e.kind() != std::io::ErrorKind::InvalidData {
+                        break;
+                    }
+                }
+            }
+        }
+        let reason = closed_reason.await;
+        let _ = inbound.send(WireEvent::Closed(reason)).await;
+    });
 }
 
 async fn reap(mut child: Child, exit: watch::Sender<Option<String>>) {

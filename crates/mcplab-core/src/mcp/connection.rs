@@ -49,6 +49,16 @@ pub struct Connection {
     pub(crate) transport_cancel: CancellationToken,
 }
 
+impl std::fmt::Debug for Connection {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Connection")
+            .field("name", &self.name)
+            .field("transport", &self.config.transport.kind())
+            .field("pid", &self.pid())
+            .finish_non_exhaustive()
+    }
+}
+
 impl Connection {
     pub fn name(&self) -> &str {
         &self.name

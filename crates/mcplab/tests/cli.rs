@@ -1,0 +1,398 @@
+//! Black-box tests of the real `mcplab` binary against the shipped demo server: output,
+//! `--json`, exit codes, typed `-a` arguments, elicitation modes, config management,
+//! `--trace`, and Ctrl-C cancellation.
+
+use std::path::Path;
+use std::process::{Output, Stdio};
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::io::AsyncWriteExt;
+use tokio::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
+
+fn demo() -> String {
+    format!("{BIN} demo-server")
+}
+
+/// Runs mcplab with a private data dir; bounded so a hang fails the test instead of CI.
+async fn run_in(data: &Path, args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .env("MCPLAB_DATA_DIR", data)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("mcplab runs");
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(stdin.as_bytes()).await.unwrap();
+    drop(input);
+    tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
+        .await
+        .expect("mcplab finished in time")
+        .unwrap()
+}
+
+async fn run(args: &[&str]) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    run_in(dir.path(), args, "").await
+}
+
+fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
+
+#[tokio::test]
+async fn tools_list_human_and_json() {
+    let d = demo();
+    let o = run(&["--stdio", &d, "tools", "list"]).await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let text = out(&o);
+    assert!(text.starts_with("NAME"), "{text}");
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("show_counter_app") && l.contains("ui"))
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("app_only_increment") && l.contains("app-only"))
+    );
+
+    let o = run(&["--json", "--stdio", &d, "tools", "list"]).await;
+    assert_eq!(code(&o), 0);
+    let v: Value = serde_json::from_str(&out(&o)).expect("stdout is JSON only");
+    let add = v["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "add")
+        .unwrap();
+    assert_eq!(add["inputSchema"]["properties"]["a"]["type"], "number");
+    assert!(add["outputSchema"].is_object());
+}
+
+#[tokio::test]
+async fn tools_call_typed_pairs_structured_and_exit_codes() {
+    let d = demo();
+    let o = run(&[
+        "--stdio", &d, "tools", "call", "add", "-a", "a=2", "-a", "b=40.5",
+    ])
+    .await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert!(out(&o).contains("42.5"), "{}", out(&o));
+    assert!(out(&o).contains("structuredContent:"));
+
+    let o = run(&[
+        "--json",
+        "--stdio",
+        &d,
+        "tools",
+        "call",
+        "create_order",
+        "-a",
+        "customer.name=Ada",
+        "-a",
+        "customer.email=ada@example.com",
+        "--args",
+        r#"{"items": [{"sku": "A-1", "quantity": 2}]}"#,
+    ])
+    .await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let v: Value = serde_json::from_str(&out(&o)).unwrap();
+    assert!(v["structuredContent"].is_object(), "{v}");
+    assert_ne!(v["isError"], true);
+
+    let o = run(&["--stdio", &d, "tools", "call", "get_image"]).await;
+    assert_eq!(code(&o), 0);
+    assert!(out(&o).contains("[image image/png, "), "{}", out(&o));
+
+    let o = run(&["--stdio", &d, "tools", "call", "fail"]).await;
+    assert_eq!(code(&o), 1, "isError is exit 1");
+    assert!(out(&o).contains("isError: true"));
+
+    let o = run(&["--stdio", &d, "tools", "call", "no_such_tool"]).await;
+    assert_eq!(code(&o), 1, "an MCP error is exit 1: {}", err(&o));
+    assert!(err(&o).contains("error"), "{}", err(&o));
+
+    let o = run(&["--stdio", &d, "tools", "call", "add", "-a", "a=notanumber"]).await;
+    assert_eq!(code(&o), 2, "a bad argument is a usage error: {}", err(&o));
+    assert!(err(&o).contains("-a a:"), "{}", err(&o));
+
+    let o = run(&["tools", "list"]).await;
+    assert_eq!(code(&o), 2, "no target is a usage error");
+    assert!(err(&o).contains("--stdio"), "{}", err(&o));
+
+    let o = run(&["--stdio", "/nonexistent/server", "tools", "list"]).await;
+    assert_eq!(code(&o), 3, "a connection failure is exit 3");
+    assert!(err(&o).contains("not found"), "{}", err(&o));
+
+    let o = run(&["--stdio", "sh -c 'echo boom >&2; exit 7'", "ping"]).await;
+    assert_eq!(code(&o), 3);
+    assert!(
+        err(&o).contains("boom") && err(&o).contains("exit code 7"),
+        "{}",
+        err(&o)
+    );
+}
+
+#[tokio::test]
+async fn resources_prompts_complete_ping_loglevel_info() {
+    let d = demo();
+    let o = run(&["--stdio", &d, "resources", "list"]).await;
+    assert!(out(&o).contains("demo://readme"), "{}", out(&o));
+    let o = run(&["--stdio", &d, "resources", "templates"]).await;
+    assert!(out(&o).contains("demo://items/{id}"));
+    let o = run(&["--stdio", &d, "resources", "read", "demo://config.json"]).await;
+    assert_eq!(code(&o), 0);
+    assert!(out(&o).contains("application/json"));
+    let o = run(&["--stdio", &d, "resources", "read", "demo://logo.png"]).await;
+    assert!(out(&o).contains("binary"), "{}", out(&o));
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("logo.png");
+    let o = run(&[
+        "--stdio",
+        &d,
+        "resources",
+        "read",
+        "demo://logo.png",
+        "-o",
+        png.to_str().unwrap(),
+    ])
+    .await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert_eq!(&std::fs::read(&png).unwrap()[..4], b"\x89PNG");
+
+    let o = run(&["--stdio", &d, "prompts", "list"]).await;
+    assert!(out(&o).contains("code_review"));
+    let o = run(&[
+        "--stdio", &d, "prompts", "get", "greeting", "-a", "name=Ada",
+    ])
+    .await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert!(
+        out(&o).contains("user:") && out(&o).contains("Ada"),
+        "{}",
+        out(&o)
+    );
+
+    let o = run(&[
+        "--stdio",
+        &d,
+        "complete",
+        "--prompt",
+        "code_review",
+        "--arg",
+        "language",
+        "--value",
+        "ru",
+    ])
+    .await;
+    assert_eq!(out(&o).lines().collect::<Vec<_>>(), ["ruby", "rust"]);
+    let o = run(&[
+        "--stdio",
+        &d,
+        "complete",
+        "--resource",
+        "demo://items/{id}",
+        "--arg",
+        "id",
+        "--value",
+        "item-1",
+    ])
+    .await;
+    assert!(out(&o).lines().all(|l| l.starts_with("item-1")) && out(&o).contains("item-10"));
+
+    let o = run(&["--stdio", &d, "ping"]).await;
+    assert!(out(&o).starts_with("pong"));
+    let o = run(&["--stdio", &d, "log-level", "warning"]).await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let o = run(&["--stdio", &d, "info"]).await;
+    assert!(out(&o).contains("mcplab-demo") && out(&o).contains("2025-11-25"));
+}
+
+#[tokio::test]
+async fn elicitation_modes() {
+    let d = demo();
+    let o = run(&[
+        "--json",
+        "--stdio",
+        &d,
+        "--elicitation",
+        "decline",
+        "tools",
+        "call",
+        "elicit_form",
+    ])
+    .await;
+    let v: Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(v["structuredContent"]["action"], "decline");
+
+    let dir = tempfile::tempdir().unwrap();
+    // name, age, subscribe (default), colour (default): the schema's own order
+    let o = run_in(
+        dir.path(),
+        &[
+            "--json",
+            "--stdio",
+            &d,
+            "--elicitation",
+            "ask",
+            "tools",
+            "call",
+            "elicit_form",
+        ],
+        "Grace\n33\n\n\n",
+    )
+    .await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let v: Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(
+        v["structuredContent"]["action"],
+        "accept",
+        "{v}\n{}",
+        err(&o)
+    );
+    assert_eq!(v["structuredContent"]["content"]["name"], "Grace");
+    assert_eq!(v["structuredContent"]["content"]["color"], "green");
+    assert!(err(&o).contains("asks:"), "{}", err(&o));
+
+    let o = run(&[
+        "--stdio",
+        &d,
+        "tools",
+        "call",
+        "sample_llm",
+        "-a",
+        "prompt=hi",
+    ])
+    .await;
+    assert!(err(&o).contains("declined"), "{}", err(&o));
+
+    let o = run(&[
+        "--json",
+        "--stdio",
+        &d,
+        "--root",
+        "/tmp",
+        "tools",
+        "call",
+        "list_roots",
+    ])
+    .await;
+    assert!(out(&o).contains("file:///tmp"), "{}", out(&o));
+}
+
+#[tokio::test]
+async fn trace_prints_frames_to_stderr_only() {
+    let d = demo();
+    let o = run(&["--json", "--trace", "--stdio", &d, "ping"]).await;
+    assert_eq!(code(&o), 0);
+    let e = err(&o);
+    assert!(
+        e.contains("→ {\"jsonrpc\":\"2.0\",\"id\":0,\"method\":\"initialize\""),
+        "{e}"
+    );
+    assert!(e.contains("← {"), "{e}");
+    assert_eq!(
+        serde_json::from_str::<Value>(&out(&o)).unwrap(),
+        serde_json::json!({})
+    );
+}
+
+#[tokio::test]
+async fn servers_config_management() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path();
+    let d = demo();
+    let o = run_in(data, &["servers", "add", "demo", "--stdio", &d], "").await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let o = run_in(data, &["servers", "list"], "").await;
+    assert!(out(&o).contains("demo") && out(&o).contains("stdio"));
+    // One configured server is the default target; --server names it explicitly.
+    let o = run_in(data, &["tools", "call", "echo", "-a", "message=cfg"], "").await;
+    assert_eq!(out(&o).trim(), "Echo: cfg", "{}", err(&o));
+    let o = run_in(data, &["--server", "demo", "ping"], "").await;
+    assert_eq!(code(&o), 0);
+    let o = run_in(data, &["--server", "nope", "ping"], "").await;
+    assert_eq!(code(&o), 2);
+
+    let before = std::fs::read_to_string(data.join("mcp.json")).unwrap();
+    let bad = data.join("claude.json");
+    std::fs::write(&bad, "{\n  \"mcpServers\": {\n    \"x\": {\n      \"command\": \"a\",\n      \"env\": {\"K\": 1}\n    }\n  }\n}\n").unwrap();
+    let o = run_in(data, &["servers", "import", bad.to_str().unwrap()], "").await;
+    assert_eq!(code(&o), 2);
+    assert!(
+        err(&o).contains("claude.json:5:") && err(&o).contains("mcpServers.x.env.K"),
+        "{}",
+        err(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(data.join("mcp.json")).unwrap(),
+        before
+    );
+
+    let good = data.join("cursor.json");
+    std::fs::write(&good, r#"{"mcpServers": {"remote": {"url": "http://127.0.0.1:9/mcp"}, "demo2": {"command": "x"}}}"#).unwrap();
+    let o = run_in(data, &["servers", "import", good.to_str().unwrap()], "").await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let o = run_in(data, &["--json", "servers", "list"], "").await;
+    let v: Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(v["mcpServers"]["remote"]["type"], "http");
+    let o = run_in(data, &["servers", "remove", "demo2"], "").await;
+    assert_eq!(code(&o), 0);
+    let o = run_in(data, &["servers", "remove", "demo2"], "").await;
+    assert_eq!(code(&o), 2);
+}
+
+#[tokio::test]
+async fn ctrl_c_cancels_the_call_and_exits_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = demo();
+    let child = Command::new(BIN)
+        .args([
+            "--trace",
+            "--stdio",
+            &d,
+            "tools",
+            "call",
+            "slow_task",
+            "-a",
+            "steps=100",
+            "-a",
+            "step_ms=100",
+        ])
+        .env("MCPLAB_DATA_DIR", dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let pid = child.id().unwrap();
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(pid as i32),
+        nix::sys::signal::Signal::SIGINT,
+    )
+    .unwrap();
+    let o = tokio::time::timeout(Duration::from_secs(15), child.wait_with_output())
+        .await
+        .expect("exits after Ctrl-C")
+        .unwrap();
+    let e = err(&o);
+    assert_eq!(code(&o), 130, "{e}");
+    assert!(e.contains("notifications/cancelled"), "{e}");
+    assert!(!e.contains("panicked"), "{e}");
+}

@@ -27,47 +27,74 @@ import subprocess
 import sys
 import time
 import http.client
+import select
 from urllib.parse import urlparse
 
-DEVNULL_ACTIONS = [
-    (os.POSIX_SPAWN_OPEN, 0, "/dev/null", os.O_RDONLY, 0),
-    (os.POSIX_SPAWN_OPEN, 1, "/dev/null", os.O_WRONLY, 0),
-    (os.POSIX_SPAWN_OPEN, 2, "/dev/null", os.O_WRONLY, 0),
-]
 MIB = 1024.0
 
 
 def spawn_and_wait(argv, env, poll=False):
-    """Run argv with stdio on /dev/null. Returns (wall_ms, exit_status, tree_max_kib, own_hwm_kib)."""
-    own_hwm = None
+    """Run argv with stdin and stderr on /dev/null and stdout on a pipe that is drained.
+    Returns (wall_ms, ms_to_first_stdout_byte, exit_status, tree_max_kib, own_hwm_kib)."""
+    r, w = os.pipe()
+    actions = [
+        (os.POSIX_SPAWN_OPEN, 0, "/dev/null", os.O_RDONLY, 0),
+        (os.POSIX_SPAWN_DUP2, w, 1),
+        (os.POSIX_SPAWN_OPEN, 2, "/dev/null", os.O_WRONLY, 0),
+    ]
+    own_hwm = first = None
+    eof = False
+    status_path = None
+    me = os.path.basename(argv[0])[:15]
     t0 = time.perf_counter_ns()
-    pid = os.posix_spawn(argv[0], argv, env, file_actions=DEVNULL_ACTIONS)
-    if poll:
-        status_path = f"/proc/{pid}/status"
-        me = os.path.basename(argv[0])[:15]
+    pid = os.posix_spawn(argv[0], argv, env, file_actions=actions)
+    os.close(w)
+    os.set_blocking(r, False)
+    try:
         while True:
-            try:
-                with open(status_path, "rb") as f:
-                    text = f.read().decode("ascii", "replace")
-                name = hwm = None
-                for line in text.splitlines():
-                    if line.startswith("Name:"):
-                        name = line.split(None, 1)[1].strip()
-                    elif line.startswith("VmHWM:"):
-                        hwm = int(line.split()[1])
-                # Only trust readings taken after exec (Name is the program's).
-                if hwm is not None and name == me:
-                    own_hwm = hwm
-            except OSError:
-                pass
-            done, status, ru = os.wait4(pid, os.WNOHANG)
-            if done:
+            if poll:
+                status_path = status_path or f"/proc/{pid}/status"
+                try:
+                    with open(status_path, "rb") as f:
+                        text = f.read().decode("ascii", "replace")
+                    name = hwm = None
+                    for line in text.splitlines():
+                        if line.startswith("Name:"):
+                            name = line.split(None, 1)[1].strip()
+                        elif line.startswith("VmHWM:"):
+                            hwm = int(line.split()[1])
+                    # Only trust readings taken after exec (Name is the program's).
+                    if hwm is not None and name == me:
+                        own_hwm = hwm
+                except OSError:
+                    pass
+            if not eof:
+                ready, _, _ = select.select([r], [], [], 0.0005 if poll else 120)
+                if not ready and not poll:
+                    raise TimeoutError(f"no output or exit in 120 s: {argv}")
+                if ready:
+                    data = os.read(r, 65536)
+                    if data and first is None:
+                        first = time.perf_counter_ns()
+                    if not data:
+                        eof = True
+                if not poll and not eof:
+                    continue
+            elif poll:
+                time.sleep(0.0005)
+            if poll:
+                done, status, ru = os.wait4(pid, os.WNOHANG)
+                if done:
+                    break
+            else:
+                _, status, ru = os.wait4(pid, 0)
                 break
-            time.sleep(0.0005)
-    else:
-        _, status, ru = os.wait4(pid, 0)
-    wall_ms = (time.perf_counter_ns() - t0) / 1e6
-    return wall_ms, os.waitstatus_to_exitcode(status), ru.ru_maxrss, own_hwm
+    finally:
+        os.close(r)
+    t1 = time.perf_counter_ns()
+    wall_ms = (t1 - t0) / 1e6
+    first_ms = None if first is None else (first - t0) / 1e6
+    return wall_ms, first_ms, os.waitstatus_to_exitcode(status), ru.ru_maxrss, own_hwm
 
 
 def check_output(argv, env, expect):
@@ -218,7 +245,7 @@ def main():
 
     def add(key, tool, transport, display, argv, expect):
         cases.append(dict(key=key, tool=tool, transport=transport, display=display,
-                          argv=argv, expect=expect, times=[], hwm=[], tree=[], error=None))
+                          argv=argv, expect=expect, times=[], first=[], hwm=[], tree=[], error=None))
 
     add("mcplab-stdio-list", "mcplab", "stdio", f'mcplab --stdio "{disp_server}" tools list',
         mc + ["--stdio", server_line, "tools", "list"], "echo")
@@ -291,11 +318,13 @@ def main():
         for c in live:
             if c["error"]:
                 continue
-            ms, code, _, _ = spawn_and_wait(c["argv"], env)
+            ms, first, code, _, _ = spawn_and_wait(c["argv"], env)
             if code != 0:
                 c["error"] = f"exit {code} in timed run {r}"
             elif keep:
                 c["times"].append(ms)
+                if first is not None:
+                    c["first"].append(first)
         log(f"round {r + 1}/{a.warmup + a.runs} {'(warm-up)' if not keep else ''} "
             f"{time.monotonic() - t_start:.0f}s")
 
@@ -304,7 +333,7 @@ def main():
         for c in live:
             if c["error"]:
                 continue
-            _, code, tree, hwm = spawn_and_wait(c["argv"], env, poll=True)
+            _, _, code, tree, hwm = spawn_and_wait(c["argv"], env, poll=True)
             if code == 0:
                 c["tree"].append(tree)
                 if hwm is not None:

@@ -116,7 +116,7 @@ def check_output(argv, env, expect):
 
 INIT = {
     "jsonrpc": "2.0", "id": 1, "method": "initialize",
-    "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {},
                "clientInfo": {"name": "bench-baseline", "version": "0"}},
 }
 INITIALIZED = {"jsonrpc": "2.0", "method": "notifications/initialized"}
@@ -182,7 +182,7 @@ def baseline_http(url, method):
         h = dict(hdrs)
         if sid:
             h["mcp-session-id"] = sid
-            h["mcp-protocol-version"] = "2025-06-18"
+            h["mcp-protocol-version"] = "2025-11-25"
         conn.request("POST", u.path, body=json.dumps(msg), headers=h)
         r = conn.getresponse()
         body = r.read()
@@ -196,7 +196,7 @@ def baseline_http(url, method):
     _, body = post(request_for(method), sid)
     if b'"id":2' not in body.replace(b" ", b""):
         raise RuntimeError(f"unexpected response {body[:200]!r}")
-    conn.request("DELETE", u.path, headers={"mcp-session-id": sid, "mcp-protocol-version": "2025-06-18"})
+    conn.request("DELETE", u.path, headers={"mcp-session-id": sid, "mcp-protocol-version": "2025-11-25"})
     conn.getresponse().read()
     conn.close()
     return (time.perf_counter_ns() - t0) / 1e6
@@ -341,85 +341,98 @@ def main():
         log(f"memory round {r + 1}/{a.rss_runs} {time.monotonic() - t_start:.0f}s")
 
     # ---- report --------------------------------------------------------------------
+    med = statistics.median
     out = []
     w = out.append
-    w(f"Runs: {a.runs} timed per row (after {a.warmup} warm-up rounds), interleaved; "
-      f"memory from {a.rss_runs} further runs per row.\n")
-    w("| tool | transport | command | median ms | p90 ms | peak RSS MiB (own) | max RSS MiB (tree, `time %M`) |")
-    w("|---|---|---|---:|---:|---:|---:|")
+    w(f"{a.runs} timed runs per row after {a.warmup} warm-up rounds, all rows interleaved "
+      f"round-robin; memory from {a.rss_runs} further runs per row.\n")
+    w("| tool | transport | command | median ms | p90 ms | median ms to output | "
+      "peak RSS MiB (own) | max RSS MiB (tree, `time %M`) |")
+    w("|---|---|---|---:|---:|---:|---:|---:|")
     for k, label in (("stdio-list", "tools/list"), ("stdio-call", "tools/call echo")):
         b = base[k]
         if b["error"]:
-            w(f"| baseline (no client) | stdio | server start → {label} response | ERROR: {b['error']} | | | |")
+            w(f"| baseline, no client | stdio | server start → {label} | ERROR: {b['error']} | | | | |")
             continue
-        w(f"| baseline (no client) | stdio | server start → {label} response | "
-          f"{fmt_ms(statistics.median(b['resp']))} | {fmt_ms(p90(b['resp']))} | — | — |")
-        w(f"| baseline (no client) | stdio | … → stdin closed → server exited | "
-          f"{fmt_ms(statistics.median(b['exit']))} | {fmt_ms(p90(b['exit']))} | — | — |")
+        w(f"| baseline, no client | stdio | spawn server, initialize, {label}; close stdin, wait for exit | "
+          f"{fmt_ms(med(b['exit']))} | {fmt_ms(p90(b['exit']))} | {fmt_ms(med(b['resp']))} | — | — |")
     for k, label in (("http-list", "tools/list"), ("http-call", "tools/call echo")):
         b = base[k]
         if b["error"]:
-            w(f"| baseline (no client) | HTTP | raw HTTP: initialize, {label}, DELETE | ERROR: {b['error']} | | | |")
+            w(f"| baseline, no client | HTTP | raw HTTP: initialize, {label}, DELETE | ERROR: {b['error']} | | | | |")
             continue
-        w(f"| baseline (no client) | HTTP | raw HTTP: initialize, {label}, DELETE | "
-          f"{fmt_ms(statistics.median(b['t']))} | {fmt_ms(p90(b['t']))} | — | — |")
+        w(f"| baseline, no client | HTTP | raw HTTP on one connection: initialize, initialized, {label}, DELETE | "
+          f"{fmt_ms(med(b['t']))} | {fmt_ms(p90(b['t']))} | — | — | — |")
     for c in cases:
         cmd = f"`{c['display']}`"
         if c["error"]:
-            w(f"| {c['tool']} | {c['transport']} | {cmd} | ERROR: {c['error']} | | | |")
+            w(f"| {c['tool']} | {c['transport']} | {cmd} | ERROR: {c['error']} | | | | |")
             continue
-        w(f"| {c['tool']} | {c['transport']} | {cmd} | {fmt_ms(statistics.median(c['times']))} | "
-          f"{fmt_ms(p90(c['times']))} | {fmt_mib(max(c['hwm']) if c['hwm'] else None)} | "
+        w(f"| {c['tool']} | {c['transport']} | {cmd} | {fmt_ms(med(c['times']))} | "
+          f"{fmt_ms(p90(c['times']))} | {fmt_ms(med(c['first']) if c['first'] else None)} | "
+          f"{fmt_mib(max(c['hwm']) if c['hwm'] else None)} | "
           f"{fmt_mib(max(c['tree']) if c['tree'] else None)} |")
     w("")
-    w(f"$NODE = `{a.node}`, $SE = `{a.server}`,")
-    w(f"$INSPECTOR = `{a.inspector}` (run as `$NODE $INSPECTOR`), $URL = `{a.url}`;")
-    w("mcplab runs with `--data-dir` in a scratch directory. Peak RSS (own) is the client "
-      "process's VmHWM, its server child excluded; tree max is wait4's ru_maxrss, the largest "
-      "single process in the tree.")
+    w(f"$NODE = `{a.node}`, $SE = `{a.server}`, "
+      f"$INSPECTOR = `{a.inspector}` (run as `$NODE $INSPECTOR`), $URL = `{a.url}`; "
+      "mcplab also gets `--data-dir` in a scratch directory. "
+      "\"median ms to output\": to the client's first byte on stdout (for a baseline row: to the "
+      "response). \"peak RSS (own)\": the client process's own VmHWM, its stdio server child "
+      "excluded (largest of the memory runs). \"max RSS (tree)\": wait4's ru_maxrss, the "
+      "largest single process in the tree, what GNU `time -f %M` prints.")
 
-    # Summary: overhead vs targets and ratios vs the inspector.
-    def med(key):
+    def case(key):
         c = next(c for c in cases if c["key"] == key)
-        return None if c["error"] or not c["times"] else statistics.median(c["times"])
+        return None if c["error"] else c
 
-    def hwm(key):
-        c = next(c for c in cases if c["key"] == key)
-        return max(c["hwm"]) if c["hwm"] else None
+    def m_total(key):
+        c = case(key)
+        return med(c["times"]) if c and c["times"] else None
+
+    def m_first(key):
+        c = case(key)
+        return med(c["first"]) if c and c["first"] else None
+
+    def own(key):
+        c = case(key)
+        return max(c["hwm"]) / MIB if c and c["hwm"] else None
+
+    def bmed(k, field):
+        b = base[k]
+        return med(b[field]) if not b["error"] and b[field] else None
+
+    def sub(x, y):
+        return None if x is None or y is None else x - y
 
     w("")
-    w("Summary (medians; targets: overhead beyond the server's start-up < 10 ms, < 10 MiB resident):\n")
+    w("Derived (from the medians above). Targets: our overhead beyond the server's start-up "
+      "under 10 ms, and under 10 MiB resident.\n")
     w("| measure | tools list | tools call |")
     w("|---|---:|---:|")
-    rows = []
-    for label, fn in (
-        ("mcplab stdio − baseline to server exit (ms)",
-         lambda m: (med(f"mcplab-stdio-{m}") - statistics.median(base[f"stdio-{m}"]["exit"]))
-         if med(f"mcplab-stdio-{m}") is not None and not base[f"stdio-{m}"]["error"] else None),
-        ("mcplab stdio − baseline to response (ms; counts the server's shutdown as ours)",
-         lambda m: (med(f"mcplab-stdio-{m}") - statistics.median(base[f"stdio-{m}"]["resp"]))
-         if med(f"mcplab-stdio-{m}") is not None and not base[f"stdio-{m}"]["error"] else None),
-        ("mcplab HTTP, whole run (ms)", lambda m: med(f"mcplab-http-{m}")),
+    derived = (
+        ("mcplab stdio overhead to the answer: to output − baseline to response (ms)",
+         lambda m: sub(m_first(f"mcplab-stdio-{m}"), bmed(f"stdio-{m}", "resp")), "ms"),
+        ("mcplab stdio overhead, whole run: median − baseline to server exit (ms)",
+         lambda m: sub(m_total(f"mcplab-stdio-{m}"), bmed(f"stdio-{m}", "exit")), "ms"),
+        ("mcplab HTTP, whole run = its overhead (ms)", lambda m: m_total(f"mcplab-http-{m}"), "ms"),
         ("mcplab HTTP − raw-HTTP baseline (ms)",
-         lambda m: (med(f"mcplab-http-{m}") - statistics.median(base[f"http-{m}"]["t"]))
-         if med(f"mcplab-http-{m}") is not None and not base[f"http-{m}"]["error"] else None),
-        ("mcplab own peak RSS, stdio (MiB)", lambda m: None if hwm(f"mcplab-stdio-{m}") is None else hwm(f"mcplab-stdio-{m}") / MIB),
-        ("mcplab own peak RSS, HTTP (MiB)", lambda m: None if hwm(f"mcplab-http-{m}") is None else hwm(f"mcplab-http-{m}") / MIB),
-        ("inspector ÷ mcplab wall time, stdio", lambda m: _ratio(med(f"insp-stdio-{m}"), med(f"mcplab-stdio-{m}"))),
-        ("inspector ÷ mcplab wall time, HTTP", lambda m: _ratio(med(f"insp-http-{m}"), med(f"mcplab-http-{m}"))),
-        ("inspector ÷ mcplab own peak RSS, stdio", lambda m: _ratio(hwm(f"insp-stdio-{m}"), hwm(f"mcplab-stdio-{m}"))),
-        ("inspector ÷ mcplab own peak RSS, HTTP", lambda m: _ratio(hwm(f"insp-http-{m}"), hwm(f"mcplab-http-{m}"))),
-    ):
+         lambda m: sub(m_total(f"mcplab-http-{m}"), bmed(f"http-{m}", "t")), "ms"),
+        ("mcplab own peak RSS, stdio (MiB)", lambda m: own(f"mcplab-stdio-{m}"), "mib"),
+        ("mcplab own peak RSS, HTTP (MiB)", lambda m: own(f"mcplab-http-{m}"), "mib"),
+        ("inspector ÷ mcplab, wall time, stdio", lambda m: _ratio(m_total(f"insp-stdio-{m}"), m_total(f"mcplab-stdio-{m}")), "x"),
+        ("inspector ÷ mcplab, time to output, stdio", lambda m: _ratio(m_first(f"insp-stdio-{m}"), m_first(f"mcplab-stdio-{m}")), "x"),
+        ("inspector ÷ mcplab, wall time, HTTP", lambda m: _ratio(m_total(f"insp-http-{m}"), m_total(f"mcplab-http-{m}")), "x"),
+        ("inspector ÷ mcplab, own peak RSS, stdio", lambda m: _ratio(own(f"insp-stdio-{m}"), own(f"mcplab-stdio-{m}")), "x"),
+        ("inspector ÷ mcplab, own peak RSS, HTTP", lambda m: _ratio(own(f"insp-http-{m}"), own(f"mcplab-http-{m}")), "x"),
+    )
+    for label, fn, unit in derived:
         vals = []
         for m in ("list", "call"):
-            try:
-                v = fn(m)
-            except Exception:  # noqa: BLE001
-                v = None
-            vals.append("—" if v is None else (f"{v:.1f}" if "÷" not in label else f"{v:.1f}×"))
+            v = fn(m)
+            vals.append("—" if v is None else (f"{v:.1f}×" if unit == "x" else f"{v:.1f}"))
         w(f"| {label} | {vals[0]} | {vals[1]} |")
     w("")
-    w(f"Total measurement time: {time.monotonic() - t_start:.0f} s.")
+    w(f"Measurement time: {time.monotonic() - t_start:.0f} s.")
     print("\n".join(out))
     failed = any(c["error"] for c in cases) or any(b["error"] for b in base.values())
     return 1 if failed else 0

@@ -48,8 +48,11 @@ pub struct Global {
 #[derive(Args, Debug, Clone, Default)]
 pub struct TargetArgs {
     /// A server from the config file.
-    #[arg(long, short = 's', global = true, value_name = "NAME", conflicts_with_all = ["stdio", "url"])]
+    #[arg(long, short = 's', global = true, value_name = "NAME", conflicts_with_all = ["stdio", "url", "demo"])]
     pub server: Option<String>,
+    /// The built-in demo server (this binary's `demo-server`, over stdio).
+    #[arg(long, global = true, conflicts_with_all = ["stdio", "url"])]
+    pub demo: bool,
     /// Run a stdio server: the command line, e.g. "npx -y @modelcontextprotocol/server-everything".
     #[arg(long, global = true, value_name = "COMMAND", conflicts_with = "url")]
     pub stdio: Option<String>,

@@ -14,7 +14,17 @@ pub const AD_HOC_NAME: &str = "cli";
 
 /// The config an ad-hoc `--stdio`/`--url` describes, if any, named `name`.
 pub fn ad_hoc(args: &TargetArgs, name: &str) -> Result<Option<ServerConfig>, Failure> {
-    let transport = if let Some(line) = &args.stdio {
+    let transport = if args.demo {
+        let exe = std::env::current_exe().map_err(|e| {
+            Failure::usage(format!("cannot find the mcplab binary for --demo: {e}"))
+        })?;
+        ServerTransport::Stdio {
+            command: exe.display().to_string(),
+            args: vec!["demo-server".into()],
+            env: pairs(&args.env, '=', "-e/--env")?,
+            cwd: args.cwd.clone(),
+        }
+    } else if let Some(line) = &args.stdio {
         let mut words = shell_words::split(line)
             .map_err(|e| Failure::usage(format!("cannot split --stdio command line: {e}")))?;
         if words.is_empty() {
@@ -81,7 +91,7 @@ pub fn resolve(args: &TargetArgs, data: &DataDir) -> Result<ServerConfig, Failur
     match servers.len() {
         1 => Ok(servers.into_iter().next().expect("one server")),
         0 => Err(Failure::usage(
-            "no target: pass --stdio \"cmd args…\", --url URL, or --server NAME \
+            "no target: pass --stdio \"cmd args…\", --url URL, --server NAME or --demo \
              (add servers with `mcplab servers add`)",
         )),
         _ => {

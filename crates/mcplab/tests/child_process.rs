@@ -39,7 +39,7 @@ fn quick() -> Arc<ConnectionManager> {
 fn alive(pid: u32) -> bool {
     // A zombie has exited; only a running process counts.
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Ok(stat) => !stat.split(' ').nth(2).is_some_and(|s| s == "Z"),
+        Ok(stat) => stat.split(' ').nth(2).is_none_or(|s| s != "Z"),
         Err(_) => false,
     }
 }

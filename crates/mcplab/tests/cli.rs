@@ -216,6 +216,12 @@ async fn resources_prompts_complete_ping_loglevel_info() {
 
     let o = run(&["--stdio", &d, "ping"]).await;
     assert!(out(&o).starts_with("pong"));
+    let o = run(&["--demo", "ping"]).await;
+    assert!(
+        out(&o).starts_with("pong"),
+        "--demo targets the built-in server: {}",
+        err(&o)
+    );
     let o = run(&["--stdio", &d, "log-level", "warning"]).await;
     assert_eq!(code(&o), 0, "{}", err(&o));
     let o = run(&["--stdio", &d, "info"]).await;

@@ -47,6 +47,7 @@ fi
 MCPLAB=$(cd "$(dirname "$MCPLAB")" && pwd)/$(basename "$MCPLAB")
 
 # --- scratch space, environment, cleanup --------------------------------------------
+RUSTC_V=$(rustc --version 2>/dev/null || echo "rustc ?")  # before HOME changes (rustup needs it)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/mcplab-bench.XXXXXX")
 SERVER_PID=
 cleanup() {
@@ -95,7 +96,7 @@ echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "- CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), nproc $(nproc)"
 echo "- memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo); kernel $(uname -sr)"
 echo "- loadavg at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "- mcplab: $("$MCPLAB" --version 2>/dev/null || echo '?') (git $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet 2>/dev/null || echo '+dirty')), $(rustc --version 2>/dev/null || echo 'rustc ?')"
+echo "- mcplab: $("$MCPLAB" --version 2>/dev/null || echo '?') (git $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet 2>/dev/null || echo '+dirty')), $RUSTC_V"
 echo "- node: $("$NODE" --version) ($NODE)"
 echo "- @modelcontextprotocol/server-everything $(pkgver "$(dirname "$SE")/../package.json"), @modelcontextprotocol/inspector $(pkgver "$(dirname "$INSPECTOR")/../../../package.json")"
 echo "- python3 (harness): $(python3 --version 2>&1 | cut -d' ' -f2)"
@@ -105,4 +106,7 @@ echo
 
 python3 "$ROOT/benches/cli_bench.py" \
   --mcplab "$MCPLAB" --node "$NODE" --server "$SE" --inspector "$INSPECTOR" \
-  --url "$URL" --work "$WORK" --runs "$RUNS" --warmup "$WARMUP" --rss-runs "$RSS_RUNS"
+  --url "$URL" --work "$WORK" --runs "$RUNS" --warmup "$WARMUP" --rss-runs "$RSS_RUNS" || status=$?
+echo
+echo "loadavg at end: $(cut -d' ' -f1-3 /proc/loadavg)"
+exit "${status:-0}"

@@ -82,6 +82,8 @@ const EXCERPT_CHARS: usize = 300;
 const SHUTDOWN_STEP_TIMEOUT: Duration = Duration::from_secs(3);
 /// How long a notification or response may hold back the frames after it (see `keep_order`).
 const ORDER_WAIT: Duration = Duration::from_secs(10);
+/// How long the first frame after `initialized` waits for the standalone GET to be answered.
+const STANDALONE_READY_WAIT: Duration = Duration::from_secs(2);
 const ACCEPT_BOTH: &str = "application/json, text/event-stream";
 const SESSION_HEADER: &str = "mcp-session-id";
 const VERSION_HEADER: &str = "mcp-protocol-version";
@@ -393,8 +395,8 @@ async fn post_and_read(
             set(&shared.session_id, Some(session.to_string()));
         }
     }
-    let _ = headers_done.send(());
     if !status.is_success() {
+        let _ = headers_done.send(());
         let session = get(&shared.session_id);
         let excerpt = body_excerpt(resp).await;
         let problem = status_problem(status, &excerpt, &shared.target.url, session.as_deref());
@@ -403,8 +405,17 @@ async fn post_and_read(
     if peek.method.as_deref() == Some("notifications/initialized")
         && !shared.standalone_started.swap(true, Ordering::SeqCst)
     {
-        shared.out.tasks.spawn(standalone_stream(shared.clone()));
+        // Servers may send requests that belong to no POST (e.g. an elicitation from a tool
+        // that does not pass its request id) on the standalone stream only, and drop them
+        // while it is not open. So the next frame waits, bounded, until the GET is answered.
+        let (ready_tx, ready_rx) = oneshot::channel();
+        shared
+            .out
+            .tasks
+            .spawn(standalone_stream(shared.clone(), Some(ready_tx)));
+        let _ = tokio::time::timeout(STANDALONE_READY_WAIT, ready_rx).await;
     }
+    let _ = headers_done.send(());
     if status == StatusCode::ACCEPTED {
         return;
     }
@@ -595,7 +606,7 @@ async fn read_response_stream(
 
 /// The standalone GET stream for server-initiated requests and notifications. Optional for
 /// servers (405 means they have none); reconnects with `Last-Event-ID` when it drops.
-async fn standalone_stream(shared: Arc<Shared>) {
+async fn standalone_stream(shared: Arc<Shared>, mut ready: Option<oneshot::Sender<()>>) {
     let token = shared.out.cancel.clone();
     let mut parser = SseParser::new();
     let mut failures = 0;
@@ -611,6 +622,10 @@ async fn standalone_stream(shared: Arc<Shared>) {
             _ = token.cancelled() => return,
             resp = req.send() => resp,
         };
+        // Answered (whatever the outcome): the first frames may go out now.
+        if let Some(ready) = ready.take() {
+            let _ = ready.send(());
+        }
         let mut frames = 0;
         let why = match resp {
             Err(err) => describe_error(&err),
@@ -745,351 +760,4 @@ pub(crate) fn describe_error(err: &reqwest::Error) -> String {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
-    use super::*;
-    use crate::mcp::wire::{TRANSPORT_ERROR_CODE, Wire, wire_pair};
-    use axum::body::Body;
-    use axum::extract::State;
-    use axum::response::{IntoResponse, Response as Reply};
-    use futures::StreamExt;
-    use std::convert::Infallible;
-
-    /// One request as a scripted server saw it.
-    #[derive(Debug, Clone)]
-    struct Seen {
-        verb: Method,
-        rpc: Option<String>,
-        headers: HeaderMap,
-    }
-
-    impl Seen {
-        fn header(&self, name: &str) -> Option<&str> {
-            self.headers.get(name).and_then(|v| v.to_str().ok())
-        }
-    }
-
-    type Log = Arc<Mutex<Vec<Seen>>>;
-    type Script = fn(&Seen, &Log) -> Reply;
-
-    /// Serves `script` on 127.0.0.1 at /mcp, logging every request first.
-    async fn serve(script: Script) -> (Url, Log) {
-        let log = Log::default();
-        let handler = move |State(log): State<Log>,
-                            verb: Method,
-                            headers: HeaderMap,
-                            body: Bytes| async move {
-            let rpc = serde_json::from_slice::<Value>(&body).ok();
-            let rpc = rpc.and_then(|v| v.get("method").and_then(Value::as_str).map(String::from));
-            let seen = Seen { verb, rpc, headers };
-            log.lock().unwrap().push(seen.clone());
-            script(&seen, &log)
-        };
-        let app = axum::Router::new()
-            .route("/mcp", axum::routing::any(handler))
-            .with_state(log.clone());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = Url::parse(&format!("http://{}/mcp", listener.local_addr().unwrap())).unwrap();
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        (url, log)
-    }
-
-    /// An event-stream reply with `body`, then either the end of the stream or silence.
-    fn sse(body: String, hold_open: bool, headers: &[(&'static str, &'static str)]) -> Reply {
-        let first = futures::stream::once(async move { Ok::<_, Infallible>(Bytes::from(body)) });
-        let body = match hold_open {
-            true => Body::from_stream(first.chain(futures::stream::pending())),
-            false => Body::from_stream(first),
-        };
-        let mut reply = ([(CONTENT_TYPE, "text/event-stream")], body).into_response();
-        for (name, value) in headers {
-            reply
-                .headers_mut()
-                .insert(*name, HeaderValue::from_static(value));
-        }
-        reply
-    }
-
-    fn json(body: &str) -> Reply {
-        ([(CONTENT_TYPE, "application/json")], body.to_string()).into_response()
-    }
-
-    fn start(url: Url) -> (Wire, CancellationToken, tokio::task::JoinHandle<()>) {
-        let (wire, end) = wire_pair();
-        let cancel = CancellationToken::new();
-        let target = HttpTarget {
-            url,
-            headers: vec![("X-Api-Key".into(), "k1".into())],
-            bearer: Some("tok".into()),
-        };
-        let handle = spawn_streamable_http(target, reqwest::Client::new(), end, cancel.clone());
-        (wire, cancel, handle)
-    }
-
-    pub(crate) async fn next(wire: &mut Wire) -> WireEvent {
-        let event = tokio::time::timeout(Duration::from_secs(10), wire.inbound.recv()).await;
-        event
-            .expect("a wire event within 10 s")
-            .expect("the wire is open")
-    }
-
-    /// The next frame (false) or synthetic frame (true), collecting notes on the way.
-    pub(crate) async fn next_message(wire: &mut Wire, notes: &mut Vec<String>) -> (bool, Value) {
-        loop {
-            match next(wire).await {
-                WireEvent::Frame(f) => return (false, serde_json::from_slice(&f).unwrap()),
-                WireEvent::Synthetic(f) => return (true, serde_json::from_slice(&f).unwrap()),
-                WireEvent::Note(note) => notes.push(note),
-                WireEvent::Closed(why) => panic!("closed early: {why}"),
-            }
-        }
-    }
-
-    /// Drains to the one `Closed`, then checks every task let go of the channel.
-    pub(crate) async fn closed(wire: &mut Wire) -> String {
-        let reason = loop {
-            if let WireEvent::Closed(reason) = next(wire).await {
-                break reason;
-            }
-        };
-        let rest = tokio::time::timeout(Duration::from_secs(10), wire.inbound.recv()).await;
-        assert!(
-            rest.expect("channel ends").is_none(),
-            "nothing after Closed"
-        );
-        reason
-    }
-
-    pub(crate) fn rpc(text: &str) -> Bytes {
-        Bytes::from(text.to_string())
-    }
-
-    const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#;
-
-    #[tokio::test]
-    async fn session_and_protocol_version_follow_initialize() {
-        let (url, log) = serve(|seen, _| match (&seen.verb, seen.rpc.as_deref()) {
-            (&Method::POST, Some("initialize")) => sse(
-                "event: message\nid: 1\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\
-                 {\"protocolVersion\":\"2025-11-25\",\"capabilities\":{}}}\n\n"
-                    .into(),
-                false,
-                &[("mcp-session-id", "sess-1")],
-            ),
-            (&Method::POST, Some("tools/list")) => {
-                json(r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[]}}"#)
-            }
-            (&Method::POST, _) => StatusCode::ACCEPTED.into_response(),
-            (&Method::GET, _) => StatusCode::METHOD_NOT_ALLOWED.into_response(),
-            _ => StatusCode::OK.into_response(),
-        })
-        .await;
-        let (mut wire, cancel, handle) = start(url);
-        let mut notes = Vec::new();
-        wire.outbound.send(rpc(INIT)).await.unwrap();
-        let (synthetic, init) = next_message(&mut wire, &mut notes).await;
-        assert!(!synthetic);
-        assert_eq!(init["result"]["protocolVersion"], "2025-11-25");
-        let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-        wire.outbound.send(rpc(initialized)).await.unwrap();
-        wire.outbound
-            .send(rpc(r#"{"jsonrpc":"2.0","id":2,"method":"tools/list"}"#))
-            .await
-            .unwrap();
-        let (_, list) = next_message(&mut wire, &mut notes).await;
-        assert_eq!(list["id"], 2);
-        // The standalone GET is opened after `initialized`; this server has none.
-        while !notes.iter().any(|n| n.contains("405")) {
-            match next(&mut wire).await {
-                WireEvent::Note(note) => notes.push(note),
-                other => panic!("unexpected {other:?}"),
-            }
-        }
-        cancel.cancel();
-        assert_eq!(closed(&mut wire).await, "disconnected");
-        handle.await.unwrap();
-
-        let log = log.lock().unwrap().clone();
-        let init = &log[0];
-        assert_eq!(init.rpc.as_deref(), Some("initialize"));
-        assert_eq!(init.header(SESSION_HEADER), None);
-        assert_eq!(init.header(VERSION_HEADER), None);
-        assert_eq!(init.header("accept"), Some(ACCEPT_BOTH));
-        assert_eq!(init.header("authorization"), Some("Bearer tok"));
-        assert_eq!(init.header("x-api-key"), Some("k1"));
-        let list = log.iter().find(|s| s.rpc.as_deref() == Some("tools/list"));
-        let list = list.expect("tools/list was posted");
-        assert_eq!(list.header(SESSION_HEADER), Some("sess-1"));
-        assert_eq!(list.header(VERSION_HEADER), Some("2025-11-25"));
-        assert_eq!(list.header("content-type"), Some("application/json"));
-        let verbs: Vec<_> = log.iter().map(|s| s.verb.clone()).collect();
-        assert!(
-            verbs.contains(&Method::GET),
-            "standalone stream tried: {verbs:?}"
-        );
-        let delete = log.iter().find(|s| s.verb == Method::DELETE);
-        let delete = delete.expect("the session was ended with DELETE");
-        assert_eq!(delete.header(SESSION_HEADER), Some("sess-1"));
-    }
-
-    #[tokio::test]
-    async fn dropped_response_stream_resumes_with_last_event_id() {
-        let (url, log) = serve(|seen, _| match (&seen.verb, seen.header(LAST_EVENT_ID)) {
-            (&Method::POST, _) => sse(
-                "id: ev-1\nretry: 100\ndata: \n\nid: ev-2\ndata: {\"jsonrpc\":\"2.0\",\
-                 \"method\":\"notifications/progress\",\"params\":{\"progress\":1}}\n\n"
-                    .into(),
-                false,
-                &[],
-            ),
-            (&Method::GET, Some("ev-2")) => sse(
-                "id: ev-3\ndata: {\"jsonrpc\":\"2.0\",\"id\":7,\"result\":{}}\n\n".into(),
-                true,
-                &[],
-            ),
-            _ => StatusCode::BAD_REQUEST.into_response(),
-        })
-        .await;
-        let (mut wire, cancel, handle) = start(url);
-        let mut notes = Vec::new();
-        let call = r#"{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"slow"}}"#;
-        wire.outbound.send(rpc(call)).await.unwrap();
-        let (_, progress) = next_message(&mut wire, &mut notes).await;
-        assert_eq!(progress["method"], "notifications/progress");
-        let (synthetic, answer) = next_message(&mut wire, &mut notes).await;
-        assert!(!synthetic, "{answer}");
-        assert_eq!(answer["id"], 7);
-        assert!(
-            notes
-                .iter()
-                .any(|n| n.contains("Last-Event-ID ev-2") && n.contains("100 ms"))
-        );
-        cancel.cancel();
-        closed(&mut wire).await;
-        handle.await.unwrap();
-        let log = log.lock().unwrap().clone();
-        let gets: Vec<_> = log.iter().filter(|s| s.verb == Method::GET).collect();
-        assert_eq!(gets.len(), 1, "{log:?}");
-        assert_eq!(gets[0].header(LAST_EVENT_ID), Some("ev-2"));
-    }
-
-    #[tokio::test]
-    async fn resuming_gives_up_after_repeated_failures() {
-        let (url, log) = serve(|seen, _| match seen.verb {
-            Method::POST => sse("id: a\nretry: 10\n\n".into(), false, &[]),
-            _ => StatusCode::SERVICE_UNAVAILABLE.into_response(),
-        })
-        .await;
-        let (mut wire, cancel, handle) = start(url);
-        let mut notes = Vec::new();
-        wire.outbound
-            .send(rpc(r#"{"jsonrpc":"2.0","id":9,"method":"tools/call"}"#))
-            .await
-            .unwrap();
-        let (synthetic, reply) = next_message(&mut wire, &mut notes).await;
-        assert!(synthetic);
-        assert_eq!(reply["id"], 9);
-        let message = reply["error"]["message"].as_str().unwrap();
-        assert!(
-            message.contains("gave up") && message.contains("503"),
-            "{message}"
-        );
-        cancel.cancel();
-        closed(&mut wire).await;
-        handle.await.unwrap();
-        let gets = log
-            .lock()
-            .unwrap()
-            .iter()
-            .filter(|s| s.verb == Method::GET)
-            .count();
-        assert_eq!(gets, MAX_RECONNECT_FAILURES as usize);
-    }
-
-    #[tokio::test]
-    async fn http_error_answers_requests_and_notes_notifications() {
-        let (url, _log) = serve(|_, _| {
-            (StatusCode::INTERNAL_SERVER_ERROR, "boom: database down").into_response()
-        })
-        .await;
-        let (mut wire, _cancel, handle) = start(url);
-        let mut notes = Vec::new();
-        wire.outbound
-            .send(rpc(r#"{"jsonrpc":"2.0","id":3,"method":"tools/list"}"#))
-            .await
-            .unwrap();
-        let (synthetic, reply) = next_message(&mut wire, &mut notes).await;
-        assert!(synthetic);
-        assert_eq!(reply["id"], 3);
-        assert_eq!(reply["error"]["code"], TRANSPORT_ERROR_CODE);
-        let message = reply["error"]["message"].as_str().unwrap();
-        assert!(
-            message.contains("500") && message.contains("boom: database down"),
-            "{message}"
-        );
-        let note = r#"{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}"#;
-        wire.outbound.send(rpc(note)).await.unwrap();
-        match next(&mut wire).await {
-            WireEvent::Note(note) => assert!(note.contains("500"), "{note}"),
-            other => panic!("expected a note, got {other:?}"),
-        }
-        // Dropping our only sender closes `outbound` (the stand-in's receiver is gone at once).
-        drop(std::mem::replace(&mut wire.outbound, mpsc::channel(1).0));
-        assert_eq!(closed(&mut wire).await, "the client closed the connection");
-        handle.await.unwrap();
-    }
-
-    #[tokio::test]
-    async fn unauthorized_says_what_to_do() {
-        let (url, _log) = serve(|_, _| StatusCode::UNAUTHORIZED.into_response()).await;
-        let (mut wire, cancel, handle) = start(url);
-        wire.outbound.send(rpc(INIT)).await.unwrap();
-        let (synthetic, reply) = next_message(&mut wire, &mut Vec::new()).await;
-        assert!(synthetic);
-        let message = reply["error"]["message"].as_str().unwrap();
-        assert!(message.contains("requires authorization"), "{message}");
-        cancel.cancel();
-        closed(&mut wire).await;
-        handle.await.unwrap();
-    }
-
-    #[tokio::test]
-    async fn json_batch_body_becomes_separate_frames() {
-        let (url, _log) = serve(|_, _| {
-            json(
-                r#"[{"jsonrpc":"2.0","method":"notifications/message","params":{}},
-                    {"jsonrpc":"2.0","id":4,"result":{}}]"#,
-            )
-        })
-        .await;
-        let (mut wire, cancel, handle) = start(url);
-        let mut notes = Vec::new();
-        wire.outbound
-            .send(rpc(r#"{"jsonrpc":"2.0","id":4,"method":"ping"}"#))
-            .await
-            .unwrap();
-        let (_, first) = next_message(&mut wire, &mut notes).await;
-        assert_eq!(first["method"], "notifications/message");
-        let (_, second) = next_message(&mut wire, &mut notes).await;
-        assert_eq!(second["id"], 4);
-        cancel.cancel();
-        closed(&mut wire).await;
-        handle.await.unwrap();
-    }
-
-    #[tokio::test]
-    async fn unreachable_server_fails_the_request_at_once() {
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        let url = Url::parse(&format!("http://{}/mcp", listener.local_addr().unwrap())).unwrap();
-        drop(listener);
-        let (mut wire, cancel, handle) = start(url);
-        wire.outbound.send(rpc(INIT)).await.unwrap();
-        let (synthetic, reply) = next_message(&mut wire, &mut Vec::new()).await;
-        assert!(synthetic);
-        assert_eq!(reply["id"], 1);
-        let message = reply["error"]["message"].as_str().unwrap();
-        assert!(message.contains("could not reach"), "{message}");
-        cancel.cancel();
-        closed(&mut wire).await;
-        handle.await.unwrap();
-    }
-}
+pub(crate) mod tests;

@@ -62,9 +62,8 @@ impl Session {
         {
             let interrupted = interrupted.clone();
             background.push(tokio::spawn(async move {
-                if tokio::signal::ctrl_c().await.is_ok() {
-                    interrupted.cancel();
-                }
+                wait_for_stop_signal().await;
+                interrupted.cancel();
             }));
         }
         if global.trace {
@@ -165,6 +164,19 @@ impl Session {
         for t in self.background {
             t.abort();
         }
+    }
+}
+
+/// Ctrl-C, and the signals a terminal or a supervisor sends to stop us: each ends the
+/// session the same way (cancel the request, stop the server), so nothing is orphaned.
+async fn wait_for_stop_signal() {
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut term = signal(SignalKind::terminate()).ok();
+    let mut hup = signal(SignalKind::hangup()).ok();
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        Some(_) = async { term.as_mut()?.recv().await } => {}
+        Some(_) = async { hup.as_mut()?.recv().await } => {}
     }
 }
 

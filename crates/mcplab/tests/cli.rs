@@ -402,3 +402,64 @@ async fn ctrl_c_cancels_the_call_and_exits_cleanly() {
     assert!(e.contains("notifications/cancelled"), "{e}");
     assert!(!e.contains("panicked"), "{e}");
 }
+
+#[tokio::test]
+async fn sigterm_stops_the_server_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("server.pid");
+    let stdio = format!(
+        "sh -c 'echo $$ > {}; exec {BIN} demo-server'",
+        pidfile.display()
+    );
+    let child = Command::new(BIN)
+        .args([
+            "--stdio",
+            &stdio,
+            "tools",
+            "call",
+            "slow_task",
+            "-a",
+            "steps=100",
+            "-a",
+            "step_ms=100",
+        ])
+        .env("MCPLAB_DATA_DIR", dir.path())
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let pid = child.id().unwrap();
+    let mut server = None;
+    for _ in 0..100 {
+        if let Ok(text) = std::fs::read_to_string(&pidfile)
+            && let Ok(p) = text.trim().parse::<i32>()
+        {
+            server = Some(p);
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let server = server.expect("the server started");
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(pid as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    let o = tokio::time::timeout(Duration::from_secs(15), child.wait_with_output())
+        .await
+        .expect("exits after SIGTERM")
+        .unwrap();
+    assert_eq!(code(&o), 130, "{}", err(&o));
+    for _ in 0..50 {
+        let alive = std::fs::read_to_string(format!("/proc/{server}/stat"))
+            .is_ok_and(|s| s.split(' ').nth(2) != Some("Z"));
+        if !alive {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the server process outlived mcplab");
+}

@@ -113,25 +113,17 @@ pub struct FrameTransport {
     outbound: Option<mpsc::Sender<Bytes>>,
     traffic: Arc<TrafficLog>,
     raw: RawResults,
-    notes: mpsc::UnboundedSender<String>,
 }
 
 impl FrameTransport {
-    /// `notes` receives transport diagnostics (they are also recorded as traffic notes).
-    pub fn new(
-        server: String,
-        wire: Wire,
-        traffic: Arc<TrafficLog>,
-        raw: RawResults,
-        notes: mpsc::UnboundedSender<String>,
-    ) -> Self {
+    /// Transport diagnostics (notes, unparsable frames) are recorded as traffic.
+    pub fn new(server: String, wire: Wire, traffic: Arc<TrafficLog>, raw: RawResults) -> Self {
         Self {
             server,
             inbound: wire.inbound,
             outbound: Some(wire.outbound),
             traffic,
             raw,
-            notes,
         }
     }
 
@@ -189,10 +181,6 @@ impl Transport<RoleClient> for FrameTransport {
                             },
                             &bytes,
                         );
-                        let _ = self.notes.send(format!(
-                            "ignored a frame that is not JSON-RPC ({error}): {}",
-                            excerpt(&bytes)
-                        ));
                     }
                 },
                 Some(WireEvent::Synthetic(bytes)) => {
@@ -213,7 +201,6 @@ impl Transport<RoleClient> for FrameTransport {
                         FrameKind::Note,
                         note.as_bytes(),
                     );
-                    let _ = self.notes.send(note);
                 }
                 Some(WireEvent::Closed(reason)) => {
                     self.traffic.record(
@@ -239,14 +226,4 @@ impl Transport<RoleClient> for FrameTransport {
         self.outbound = None;
         Ok(())
     }
-}
-
-/// The first 200 characters of a frame, for messages.
-pub fn excerpt(bytes: &[u8]) -> String {
-    let text = String::from_utf8_lossy(bytes);
-    let mut s: String = text.chars().take(200).collect();
-    if text.chars().count() > 200 {
-        s.push('…');
-    }
-    s
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use mcplab_protocol::{ServerConfig, ServerEvent, ServerStatus, ServerTransport};
 use rmcp::service::serve_client_with_ct;
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
 use super::broker::{Broker, DEFAULT_HUMAN_TIMEOUT};
@@ -427,15 +427,7 @@ impl ConnectionManager {
     ) -> Result<Connection, McpError> {
         let name = config.name.clone();
         let raw = RawResults::default();
-        let (notes_tx, notes_rx) = mpsc::unbounded_channel();
-        drop(notes_rx); // notes are recorded as traffic; nobody else needs them yet
-        let transport = FrameTransport::new(
-            name.clone(),
-            wire,
-            self.traffic.clone(),
-            raw.clone(),
-            notes_tx,
-        );
+        let transport = FrameTransport::new(name.clone(), wire, self.traffic.clone(), raw.clone());
         let progress = Arc::default();
         let handler = ClientSide {
             server: name.clone(),

@@ -10,7 +10,7 @@
 # Only loopback traffic: the HTTP server is forced onto 127.0.0.1 by tests/npm/loopback.cjs
 # (and checked), clients talk to 127.0.0.1 with proxies disabled, and the Inspector runs from
 # tests/npm/node_modules (not npx) with HOME and its catalogs in a scratch directory.
-# Needs: bash, python3 (stdlib only), cargo (unless MCPLAB_BIN), npm (only if
+# Needs: bash, python3 (stdlib only), GNU time (installed with apt-get if missing and root), cargo (unless MCPLAB_BIN), npm (only if
 # tests/npm/node_modules is missing), ss (iproute2) for the loopback check.
 set -euo pipefail
 
@@ -24,6 +24,14 @@ log() { printf '%s\n' "$*" >&2; }
 
 # --- dependencies --------------------------------------------------------------------
 command -v python3 >/dev/null || { log "python3 is required"; exit 2; }
+GNU_TIME=/usr/bin/time
+if [[ ! -x $GNU_TIME ]]; then
+  if [[ $(id -u) == 0 ]] && command -v apt-get >/dev/null; then
+    log "installing GNU time…"; apt-get install -y -qq time >&2
+  else
+    log "GNU time (/usr/bin/time) is required: apt-get install time"; exit 2
+  fi
+fi
 if [[ ! -d $NPM_DIR/node_modules ]]; then
   log "installing npm peers in tests/npm…"
   (cd "$NPM_DIR" && { npm ci --no-audit --no-fund || npm install --no-audit --no-fund; }) >&2
@@ -106,7 +114,7 @@ echo
 
 python3 "$ROOT/benches/cli_bench.py" \
   --mcplab "$MCPLAB" --node "$NODE" --server "$SE" --inspector "$INSPECTOR" \
-  --url "$URL" --work "$WORK" --runs "$RUNS" --warmup "$WARMUP" --rss-runs "$RSS_RUNS" || status=$?
+  --url "$URL" --work "$WORK" --runs "$RUNS" --warmup "$WARMUP" --rss-runs "$RSS_RUNS" --gnu-time "$GNU_TIME" || status=$?
 echo
 echo "loadavg at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 exit "${status:-0}"

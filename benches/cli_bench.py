@@ -12,9 +12,11 @@ Memory, in separate runs:
     every ~0.5 ms until it exits; VmHWM only grows, so the last reading is its peak
     (up to the final half millisecond). Its stdio server child is a separate process
     and is not included.
-  * "tree max RSS": ru_maxrss from wait4(), which is exactly what GNU `time -f %M`
-    reports: the largest peak RSS of the process OR any descendant it waited for (a
-    maximum, not a sum). For a stdio client that is usually the server's node process.
+  * "tree max RSS": GNU `time -f %M` around the client (the memory runs go through it):
+    ru_maxrss from wait4, the largest peak RSS of the process OR of any descendant it
+    waited for (a maximum, not a sum). For a stdio client that is usually the server's
+    node process. (Not our own wait4: a spawned child's ru_maxrss includes the mm it had
+    before exec, a copy of the ~20 MiB Python harness.)
 """
 
 import argparse
@@ -33,9 +35,21 @@ from urllib.parse import urlparse
 MIB = 1024.0
 
 
-def spawn_and_wait(argv, env, poll=False):
+def spawn_and_wait(argv, env, poll=False, gnu_time=None, scratch=None):
     """Run argv with stdin and stderr on /dev/null and stdout on a pipe that is drained.
-    Returns (wall_ms, ms_to_first_stdout_byte, exit_status, tree_max_kib, own_hwm_kib)."""
+    Returns (wall_ms, ms_to_first_stdout_byte, exit_status, tree_max_kib, own_hwm_kib).
+
+    With poll, argv runs under GNU time (`time -f %M -o FILE argv…`) and the VmHWM sampled is
+    that of time's child, argv itself. The tree maximum then comes from GNU time, not from
+    our own wait4: a child's ru_maxrss also counts the mm it had before exec, which for a
+    process spawned by this (Python, ~20 MiB) harness is a copy of the harness."""
+    tree_file = None
+    if poll:
+        tree_file = os.path.join(scratch, "time-M.txt")
+        argv = [gnu_time, "-f", "%M", "-o", tree_file] + list(argv)
+        me = os.path.basename(argv[5])[:15]
+    else:
+        me = os.path.basename(argv[0])[:15]
     r, w = os.pipe()
     actions = [
         (os.POSIX_SPAWN_OPEN, 0, "/dev/null", os.O_RDONLY, 0),
@@ -45,7 +59,6 @@ def spawn_and_wait(argv, env, poll=False):
     own_hwm = first = None
     eof = False
     status_path = None
-    me = os.path.basename(argv[0])[:15]
     t0 = time.perf_counter_ns()
     pid = os.posix_spawn(argv[0], argv, env, file_actions=actions)
     os.close(w)
@@ -53,8 +66,14 @@ def spawn_and_wait(argv, env, poll=False):
     try:
         while True:
             if poll:
-                status_path = status_path or f"/proc/{pid}/status"
                 try:
+                    if status_path is None:
+                        with open(f"/proc/{pid}/task/{pid}/children") as f:
+                            kids = f.read().split()
+                        if kids:
+                            status_path = f"/proc/{kids[0]}/status"
+                        else:
+                            raise FileNotFoundError
                     with open(status_path, "rb") as f:
                         text = f.read().decode("ascii", "replace")
                     name = hwm = None
@@ -94,7 +113,15 @@ def spawn_and_wait(argv, env, poll=False):
     t1 = time.perf_counter_ns()
     wall_ms = (t1 - t0) / 1e6
     first_ms = None if first is None else (first - t0) / 1e6
-    return wall_ms, first_ms, os.waitstatus_to_exitcode(status), ru.ru_maxrss, own_hwm
+    code = os.waitstatus_to_exitcode(status)
+    tree = ru.ru_maxrss
+    if tree_file:
+        try:
+            with open(tree_file) as f:
+                tree = int(f.read().split()[-1])  # after any "Command exited with …" line
+        except (OSError, ValueError, IndexError):
+            tree = None
+    return wall_ms, first_ms, code, tree, own_hwm
 
 
 def check_output(argv, env, expect):
@@ -228,6 +255,7 @@ def main():
     ap.add_argument("--runs", type=int, default=15)
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--rss-runs", type=int, default=5)
+    ap.add_argument("--gnu-time", default="/usr/bin/time", help="GNU time, for the memory runs")
     a = ap.parse_args()
 
     env = dict(os.environ)
@@ -333,9 +361,10 @@ def main():
         for c in live:
             if c["error"]:
                 continue
-            _, _, code, tree, hwm = spawn_and_wait(c["argv"], env, poll=True)
+            _, _, code, tree, hwm = spawn_and_wait(c["argv"], env, poll=True, gnu_time=a.gnu_time, scratch=a.work)
             if code == 0:
-                c["tree"].append(tree)
+                if tree is not None:
+                    c["tree"].append(tree)
                 if hwm is not None:
                     c["hwm"].append(hwm)
         log(f"memory round {r + 1}/{a.rss_runs} {time.monotonic() - t_start:.0f}s")
@@ -378,8 +407,8 @@ def main():
       "mcplab also gets `--data-dir` in a scratch directory. "
       "\"median ms to output\": to the client's first byte on stdout (for a baseline row: to the "
       "response). \"peak RSS (own)\": the client process's own VmHWM, its stdio server child "
-      "excluded (largest of the memory runs). \"max RSS (tree)\": wait4's ru_maxrss, the "
-      "largest single process in the tree, what GNU `time -f %M` prints.")
+      "excluded (largest of the memory runs). \"max RSS (tree)\": GNU time's %M (ru_maxrss), the "
+      "largest single process in the tree, as GNU `time -f %M` prints it.")
 
     def case(key):
         c = next(c for c in cases if c["key"] == key)

@@ -5,9 +5,10 @@ use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 /// One configured server, keyed by a user-chosen name.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ServerConfig {
     pub name: String,
@@ -19,7 +20,7 @@ pub struct ServerConfig {
 }
 
 /// The transport and its parameters.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum ServerTransport {
     /// A child process speaking newline-delimited JSON-RPC on stdin/stdout.

@@ -5,9 +5,10 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use ts_rs::TS;
 
 /// The status of one server connection; a failure always carries a message a user can act on.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(tag = "state", rename_all = "camelCase")]
 pub enum ServerStatus {
     Connecting,
@@ -17,7 +18,7 @@ pub enum ServerStatus {
 }
 
 /// What a pending human request asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub enum HumanRequestKind {
     /// `elicitation/create` (form or URL mode; see `params.mode`).
@@ -27,7 +28,7 @@ pub enum HumanRequestKind {
 }
 
 /// A server-initiated request waiting on a person (or a policy acting for one).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct HumanRequest {
     /// Broker key, unique within this mcplab process.
@@ -41,7 +42,7 @@ pub struct HumanRequest {
 }
 
 /// The answer to a [`HumanRequest`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(tag = "action", rename_all = "camelCase")]
 pub enum HumanAnswer {
     /// Elicitation: accept with content. Sampling: the `CreateMessageResult` to return.
@@ -57,8 +58,12 @@ pub enum HumanAnswer {
 }
 
 /// Something that happened on a server connection.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
-#[serde(tag = "type", rename_all = "camelCase")]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(
+    tag = "type",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum ServerEvent {
     Status {
         server: String,

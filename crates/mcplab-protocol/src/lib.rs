@@ -3,6 +3,7 @@
 //! Plain serde + schemars types only: no tokio, no axum, no behaviour beyond (de)serialization
 //! and small pure helpers. The TypeScript types of the web UI are generated from these.
 
+pub mod api;
 pub mod config;
 pub mod events;
 pub mod traffic;

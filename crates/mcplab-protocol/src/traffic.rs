@@ -3,9 +3,10 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
 /// Which way a frame travelled, seen from mcplab.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
     /// mcplab → server.
@@ -15,7 +16,7 @@ pub enum Direction {
 }
 
 /// What kind of record this is.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum FrameKind {
     /// A JSON-RPC message that parsed.
@@ -29,7 +30,7 @@ pub enum FrameKind {
 }
 
 /// A frame with its place in the recording.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TrafficFrame {
     /// Monotonic across all servers of one mcplab process.

@@ -1,0 +1,68 @@
+//! The web UI's API types are generated from this crate. This test renders them and fails
+//! when `web/src/api/types.gen.ts` is stale; run with `UPDATE_TS=1` to rewrite it.
+
+use mcplab_protocol::api::*;
+use mcplab_protocol::*;
+use ts_rs::{Config, TS};
+
+fn render() -> String {
+    // u64 values (sequence numbers, times, ids) stay well below 2^53 and travel as JSON numbers.
+    let cfg = Config::default().with_large_int("number");
+    let decls = [
+        <serde_json::Value as TS>::decl(&cfg),
+        ServerConfig::decl(&cfg),
+        ServerTransport::decl(&cfg),
+        ServerStatus::decl(&cfg),
+        HumanRequestKind::decl(&cfg),
+        HumanRequest::decl(&cfg),
+        HumanAnswer::decl(&cfg),
+        ServerEvent::decl(&cfg),
+        Direction::decl(&cfg),
+        FrameKind::decl(&cfg),
+        TrafficFrame::decl(&cfg),
+        ServerView::decl(&cfg),
+        ImportRequest::decl(&cfg),
+        ImportResult::decl(&cfg),
+        ToolCallRequest::decl(&cfg),
+        UriRequest::decl(&cfg),
+        PromptGetRequest::decl(&cfg),
+        CompleteRequest::decl(&cfg),
+        CompleteArgument::decl(&cfg),
+        LogLevelRequest::decl(&cfg),
+        CallOutcome::decl(&cfg),
+        CallError::decl(&cfg),
+        TrafficSnapshotView::decl(&cfg),
+        RootView::decl(&cfg),
+        HostEvent::decl(&cfg),
+        ApiError::decl(&cfg),
+    ];
+    let mut out = String::from(
+        "// Generated from crates/mcplab-protocol by its `typescript` test. Do not edit:\n\
+         // change the Rust types and run `UPDATE_TS=1 cargo test -p mcplab-protocol`.\n\n",
+    );
+    for d in decls {
+        out.push_str("export ");
+        out.push_str(&d);
+        out.push_str("\n\n");
+    }
+    out.trim_end().to_owned() + "\n"
+}
+
+#[test]
+fn typescript_types_are_current() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../web/src/api/types.gen.ts"
+    );
+    let fresh = render();
+    if std::env::var_os("UPDATE_TS").is_some() {
+        std::fs::create_dir_all(std::path::Path::new(path).parent().unwrap()).unwrap();
+        std::fs::write(path, &fresh).unwrap();
+        return;
+    }
+    let current = std::fs::read_to_string(path).unwrap_or_default();
+    assert!(
+        current == fresh,
+        "web/src/api/types.gen.ts is stale: run `UPDATE_TS=1 cargo test -p mcplab-protocol`"
+    );
+}

@@ -1,0 +1,133 @@
+// Generated from crates/mcplab-protocol by its `typescript` test. Do not edit:
+// change the Rust types and run `UPDATE_TS=1 cargo test -p mcplab-protocol`.
+
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
+
+export type ServerConfig = { name: string, 
+/**
+ * Per-request timeout in milliseconds; progress notifications reset it.
+ */
+timeoutMs?: number | null, } & ({ "type": "stdio", command: string, args?: Array<string>, env?: { [key in string]: string }, cwd?: string | null, } | { "type": "http", url: string, headers?: { [key in string]: string }, } | { "type": "sse", url: string, headers?: { [key in string]: string }, });
+
+export type ServerTransport = { "type": "stdio", command: string, args?: Array<string>, env?: { [key in string]: string }, cwd?: string | null, } | { "type": "http", url: string, headers?: { [key in string]: string }, } | { "type": "sse", url: string, headers?: { [key in string]: string }, };
+
+export type ServerStatus = { "state": "connecting" } | { "state": "connected" } | { "state": "failed", message: string, } | { "state": "disconnected" };
+
+export type HumanRequestKind = "elicitation" | "sampling";
+
+export type HumanRequest = { 
+/**
+ * Broker key, unique within this mcplab process.
+ */
+id: number, server: string, kind: HumanRequestKind, 
+/**
+ * The request's params exactly as the server sent them.
+ */
+params: JsonValue, 
+/**
+ * When the request is answered with `cancel` automatically.
+ */
+timeoutMs: number, };
+
+export type HumanAnswer = { "action": "accept", content: JsonValue, } | { "action": "decline", reason?: string | null, } | { "action": "cancel" };
+
+export type ServerEvent = { "type": "status", server: string, status: ServerStatus, } | { "type": "stderr", server: string, line: string, } | { "type": "log", server: string, level: string, logger?: string | null, data: JsonValue, } | { "type": "progress", server: string, token: JsonValue, progress: number, total?: number | null, message?: string | null, } | { "type": "listChanged", server: string, list: string, } | { "type": "resourceUpdated", server: string, uri: string, } | { "type": "cancelled", server: string, requestId: JsonValue, reason?: string | null, } | { "type": "humanRequested", request: HumanRequest, } | { "type": "humanResolved", server: string, id: number, outcome: string, } | { "type": "rootsListed", server: string, count: number, };
+
+export type Direction = "outbound" | "inbound";
+
+export type FrameKind = { "kind": "message" } | { "kind": "unparsable", error: string, } | { "kind": "synthetic" } | { "kind": "note" };
+
+export type TrafficFrame = { 
+/**
+ * Monotonic across all servers of one mcplab process.
+ */
+seq: number, server: string, 
+/**
+ * Milliseconds since the Unix epoch.
+ */
+tsMs: number, direction: Direction, 
+/**
+ * The exact text (invalid UTF-8 is replaced, and noted in `kind`).
+ */
+text: string, } & ({ "kind": "message" } | { "kind": "unparsable", error: string, } | { "kind": "synthetic" } | { "kind": "note" });
+
+export type ServerView = { config: ServerConfig, status: ServerStatus, 
+/**
+ * The server's `initialize` result (protocolVersion, capabilities, serverInfo,
+ * instructions) while connected.
+ */
+info: any, 
+/**
+ * The last lines the server wrote to stderr (stdio servers).
+ */
+stderr: Array<string>, };
+
+export type ImportRequest = { 
+/**
+ * The file's text.
+ */
+json: string, };
+
+export type ImportResult = { added: Array<string>, replaced: Array<string>, };
+
+export type ToolCallRequest = { name: string, arguments: Record<string, any>, callId?: string, 
+/**
+ * Overrides the server's request timeout for this call.
+ */
+timeoutMs?: number, };
+
+export type UriRequest = { uri: string, };
+
+export type PromptGetRequest = { name: string, arguments: { [key in string]: string }, };
+
+export type CompleteRequest = { ref: { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string }, argument: CompleteArgument, 
+/**
+ * Values of the other arguments already chosen.
+ */
+context: { [key in string]: string }, };
+
+export type CompleteArgument = { name: string, value: string, };
+
+export type LogLevelRequest = { 
+/**
+ * debug, info, notice, warning, error, critical, alert or emergency.
+ */
+level: string, };
+
+export type CallOutcome = { 
+/**
+ * The server's exact `result`, when it answered with one.
+ */
+result: any, error: CallError | null, durationMs: number, };
+
+export type CallError = { 
+/**
+ * `server` (JSON-RPC error), `timeout`, `cancelled`, `transport`, `not_connected`,
+ * `invalid`.
+ */
+kind: string, message: string, 
+/**
+ * JSON-RPC error code for `server` errors.
+ */
+code: number | null, data: any, };
+
+export type TrafficSnapshotView = { frames: Array<TrafficFrame>, 
+/**
+ * Older frames evicted from the ring buffer.
+ */
+dropped: number, };
+
+export type RootView = { uri: string, name?: string, };
+
+export type HostEvent = { "kind": "server", event: ServerEvent, } | { "kind": "traffic", frame: TrafficFrame, } | { "kind": "resync" };
+
+export type ApiError = { 
+/**
+ * Stable machine code: `bad_request`, `not_found`, `conflict`, `unauthorized`,
+ * `forbidden`, `invalid_config`, `connect_failed`, `internal`.
+ */
+code: string, 
+/**
+ * What happened and what to do, for people.
+ */
+message: string, };

@@ -17,8 +17,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 pub struct Cli {
     #[command(flatten)]
     pub global: Global,
+    /// Without a command, mcplab serves the web inspector (like `mcplab serve`).
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 #[derive(Args, Debug, Clone)]
@@ -43,6 +44,26 @@ pub struct Global {
     /// A root offered to servers (roots/list); repeatable.
     #[arg(long = "root", global = true, value_name = "PATH")]
     pub roots: Vec<PathBuf>,
+    #[command(flatten)]
+    pub serve: ServeArgs,
+}
+
+/// Flags of the web inspector (`mcplab` / `mcplab serve`).
+#[derive(Args, Debug, Clone, Default)]
+pub struct ServeArgs {
+    /// Port of the web inspector; when the default is busy the next free one is used.
+    #[arg(long, global = true, value_name = "PORT")]
+    pub port: Option<u16>,
+    /// Do not open the browser.
+    #[arg(long, global = true)]
+    pub no_open: bool,
+    /// An mcpServers file whose servers are added to the configured ones.
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Listen on this address instead of 127.0.0.1. Anything but loopback exposes the
+    /// inspector (which can start processes) to your network: only with good reason.
+    #[arg(long, global = true, value_name = "ADDR")]
+    pub host: Option<String>,
 }
 
 #[derive(Args, Debug, Clone, Default)]
@@ -103,6 +124,8 @@ pub enum ElicitationMode {
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
+    /// Serve the web inspector (the default when no command is given).
+    Serve,
     /// List or call tools.
     #[command(subcommand)]
     Tools(ToolsCmd),

@@ -9,6 +9,7 @@ mod elicit;
 mod failure;
 mod output;
 mod progress;
+mod serve;
 mod session;
 mod settings;
 mod target;

@@ -169,7 +169,7 @@ impl Session {
 
 /// Ctrl-C, and the signals a terminal or a supervisor sends to stop us: each ends the
 /// session the same way (cancel the request, stop the server), so nothing is orphaned.
-async fn wait_for_stop_signal() {
+pub async fn wait_for_stop_signal() {
     use tokio::signal::unix::{SignalKind, signal};
     let mut term = signal(SignalKind::terminate()).ok();
     let mut hup = signal(SignalKind::hangup()).ok();

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use mcplab_core::config::ConfigFile;
+use mcplab_core::store::Store;
 
 use crate::failure::Failure;
 
@@ -25,9 +25,14 @@ impl DataDir {
         })
     }
 
-    /// The `mcpServers` config file.
-    pub fn config(&self) -> ConfigFile {
-        ConfigFile::new(self.0.join("mcp.json"))
+    /// The SQLite file holding server configs, settings and UI preferences.
+    pub fn store_path(&self) -> PathBuf {
+        self.0.join("mcplab.db")
+    }
+
+    /// Opens (creating on first use) the store.
+    pub fn store(&self) -> Result<Store, Failure> {
+        Store::open(&self.store_path()).map_err(|e| Failure::usage(e.to_string()))
     }
 }
 

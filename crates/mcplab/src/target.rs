@@ -75,16 +75,17 @@ pub fn resolve(args: &TargetArgs, data: &DataDir) -> Result<ServerConfig, Failur
     if let Some(config) = ad_hoc(args, AD_HOC_NAME)? {
         return Ok(config);
     }
-    let file = data.config();
-    let servers = file.load().map_err(Failure::config)?;
+    let servers = data
+        .store()?
+        .servers()
+        .map_err(|e| Failure::usage(e.to_string()))?;
     if let Some(name) = &args.server {
         return servers
             .into_iter()
             .find(|s| &s.name == name)
             .ok_or_else(|| {
                 Failure::usage(format!(
-                    "no server named `{name}` in {} (see `mcplab servers list`)",
-                    file.path().display()
+                    "no server named `{name}` is configured (see `mcplab servers list`)"
                 ))
             });
     }

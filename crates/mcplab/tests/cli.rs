@@ -334,7 +334,7 @@ async fn servers_config_management() {
     let o = run_in(data, &["--server", "nope", "ping"], "").await;
     assert_eq!(code(&o), 2);
 
-    let before = std::fs::read_to_string(data.join("mcp.json")).unwrap();
+    let before = out(&run_in(data, &["--json", "servers", "list"], "").await);
     let bad = data.join("claude.json");
     std::fs::write(&bad, "{\n  \"mcpServers\": {\n    \"x\": {\n      \"command\": \"a\",\n      \"env\": {\"K\": 1}\n    }\n  }\n}\n").unwrap();
     let o = run_in(data, &["servers", "import", bad.to_str().unwrap()], "").await;

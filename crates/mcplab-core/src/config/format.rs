@@ -69,15 +69,15 @@ pub fn parse_mcp_servers(text: &str, source_name: &str) -> Result<Vec<ServerConf
     for (name, entry) in entries {
         let line = line_of_key(text, &name);
         let field = |f: &str| format!("field `{key}.{name}{f}`");
-        validate_name(&name).map_err(|_| {
-            invalid(
+        if !valid_server_name(&name) {
+            return Err(invalid(
                 line,
                 format!(
                     "{}: server names may use letters, digits, `-`, `_` and `.`",
                     field("")
                 ),
-            )
-        })?;
+            ));
+        }
         let url = entry.url.or(entry.server_url);
         let transport = match (entry.command, url) {
             (Some(_), Some(_)) => {
@@ -192,17 +192,12 @@ pub fn render_mcp_servers(servers: &[ServerConfig]) -> Value {
 }
 
 /// Server names become CLI arguments, file keys and (later) tool-name prefixes.
-pub(super) fn validate_name(name: &str) -> Result<(), ConfigError> {
-    let ok = !name.is_empty()
+pub fn valid_server_name(name: &str) -> bool {
+    !name.is_empty()
         && name.len() <= 64
         && name
             .chars()
-            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-    if ok {
-        Ok(())
-    } else {
-        Err(ConfigError::BadName(name.to_owned()))
-    }
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
 }
 
 /// serde_json appends " at line L column C"; we report the line ourselves.

@@ -201,7 +201,9 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
             }
             Ok(())
         }
-        Command::Servers(_) | Command::DemoServer => unreachable!("handled without a session"),
+        Command::Servers(_) | Command::DemoServer | Command::Serve => {
+            unreachable!("handled without a session")
+        }
     }
 }
 

@@ -11,7 +11,8 @@ use crate::settings::DataDir;
 
 pub async fn run(cli: Cli) -> Result<(), Failure> {
     let data = DataDir::resolve(cli.global.data_dir.as_deref())?;
-    match cli.command {
+    match cli.command.unwrap_or(Command::Serve) {
+        Command::Serve => crate::serve::run(&cli.global, &data).await,
         Command::Servers(cmd) => servers::run(cmd, &cli.global, &data),
         Command::DemoServer => mcplab_testkit::serve_stdio()
             .await

@@ -1,7 +1,8 @@
-//! `mcplab servers list|add|remove|import|export`: edits the `mcpServers` config file in the
-//! data directory. A malformed import changes nothing.
+//! `mcplab servers list|add|remove|import|export`: edits the configured servers in the data
+//! directory's store. An import is parsed completely before anything is written, so a
+//! malformed file changes nothing.
 
-use mcplab_core::config::render_mcp_servers;
+use mcplab_core::config::{parse_mcp_servers, render_mcp_servers};
 
 use crate::cli::{Global, ServersCmd};
 use crate::failure::Failure;
@@ -9,17 +10,20 @@ use crate::output;
 use crate::settings::DataDir;
 use crate::target;
 
+fn store_err(e: mcplab_core::store::StoreError) -> Failure {
+    Failure::usage(e.to_string())
+}
+
 pub fn run(cmd: ServersCmd, global: &Global, data: &DataDir) -> Result<(), Failure> {
-    let file = data.config();
+    let store = data.store()?;
     match cmd {
         ServersCmd::List => {
-            let servers = file.load().map_err(Failure::config)?;
+            let servers = store.servers().map_err(store_err)?;
             if global.json {
                 println!("{}", output::json(&render_mcp_servers(&servers)));
             } else if servers.is_empty() {
                 println!(
-                    "no servers configured in {} (add one with `mcplab servers add NAME --stdio \"cmd\"`)",
-                    file.path().display()
+                    "no servers configured (add one with `mcplab servers add NAME --stdio \"cmd\"`)"
                 );
             } else {
                 let rows: Vec<Vec<String>> = servers
@@ -38,34 +42,44 @@ pub fn run(cmd: ServersCmd, global: &Global, data: &DataDir) -> Result<(), Failu
         }
         ServersCmd::Add { name } => {
             let config = target::ad_hoc(&global.target, &name)?.ok_or_else(|| {
-                Failure::usage("give the server as --stdio \"cmd args…\" or --url URL")
+                Failure::usage("give the server as --stdio \"cmd args…\", --url URL or --demo")
             })?;
-            let replaced = file.upsert(config).map_err(Failure::config)?;
-            eprintln!(
-                "{} `{name}` in {}",
-                if replaced { "replaced" } else { "added" },
-                file.path().display()
-            );
+            // Validate exactly as a config file would be.
+            let doc = render_mcp_servers(std::slice::from_ref(&config)).to_string();
+            parse_mcp_servers(&doc, "the new server").map_err(Failure::config)?;
+            let replaced = store.upsert_server(&config).map_err(store_err)?;
+            eprintln!("{} `{name}`", if replaced { "replaced" } else { "added" });
             Ok(())
         }
         ServersCmd::Remove { name } => {
-            file.remove(&name).map_err(Failure::config)?;
-            eprintln!("removed `{name}` from {}", file.path().display());
+            store.delete_server(&name).map_err(store_err)?;
+            eprintln!("removed `{name}`");
             Ok(())
         }
-        ServersCmd::Import { file: from } => {
-            let (added, replaced) = file.import(&from).map_err(Failure::config)?;
+        ServersCmd::Import { file } => {
+            let text = std::fs::read_to_string(&file)
+                .map_err(|e| Failure::usage(format!("cannot read {}: {e}", file.display())))?;
+            let incoming =
+                parse_mcp_servers(&text, &file.display().to_string()).map_err(Failure::config)?;
+            let (mut added, mut replaced) = (Vec::new(), Vec::new());
+            for server in incoming {
+                let name = server.name.clone();
+                if store.upsert_server(&server).map_err(store_err)? {
+                    replaced.push(name);
+                } else {
+                    added.push(name);
+                }
+            }
             eprintln!(
-                "imported {} server(s) into {}: added [{}], replaced [{}]",
+                "imported {} server(s): added [{}], replaced [{}]",
                 added.len() + replaced.len(),
-                file.path().display(),
                 added.join(", "),
                 replaced.join(", ")
             );
             Ok(())
         }
         ServersCmd::Export => {
-            let servers = file.load().map_err(Failure::config)?;
+            let servers = store.servers().map_err(store_err)?;
             println!("{}", output::json(&render_mcp_servers(&servers)));
             Ok(())
         }

@@ -1,0 +1,67 @@
+//! The schema, as an ordered list of migrations, and the runner that applies the pending ones.
+//! Version N is `MIGRATIONS[N - 1]`, recorded in `PRAGMA user_version`. Append to the list;
+//! never edit or reorder a shipped entry, and never touch a file whose version is newer.
+
+use rusqlite::{Connection, TransactionBehavior};
+
+/// Each entry moves the schema one version forward; the index + 1 is the version it produces.
+const MIGRATIONS: &[&str] = &[
+    // 1: server configs in user order, settings, UI preferences. Values are JSON text.
+    "CREATE TABLE servers (
+         name     TEXT PRIMARY KEY NOT NULL,
+         position INTEGER NOT NULL UNIQUE,
+         config   TEXT NOT NULL
+     ) STRICT;
+     CREATE TABLE settings (
+         key   TEXT PRIMARY KEY NOT NULL,
+         value TEXT NOT NULL
+     ) STRICT;
+     CREATE TABLE prefs (
+         key   TEXT PRIMARY KEY NOT NULL,
+         value TEXT NOT NULL
+     ) STRICT;",
+];
+
+/// The schema version this build produces and understands.
+pub(super) const LATEST: i64 = MIGRATIONS.len() as i64;
+
+/// What [`migrate`] found and did.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Outcome {
+    Current { version: i64 },
+    Migrated { from: i64, to: i64 },
+    Newer { found: i64 },
+}
+
+/// The file's schema version (0 for a fresh file).
+pub(super) fn version(conn: &Connection) -> rusqlite::Result<i64> {
+    conn.query_row("PRAGMA user_version", [], |r| r.get(0))
+}
+
+/// Applies every pending migration, each with its version bump in one transaction, so a crash
+/// leaves the file at some whole version. The version is re-read under the write lock because
+/// another process may be migrating the same file.
+pub(super) fn migrate(conn: &mut Connection) -> rusqlite::Result<Outcome> {
+    let mut from = None;
+    loop {
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let current = version(&tx)?;
+        let start = *from.get_or_insert(current);
+        if current > LATEST {
+            return Ok(Outcome::Newer { found: current });
+        }
+        if current == LATEST {
+            return Ok(if start == current {
+                Outcome::Current { version: current }
+            } else {
+                Outcome::Migrated {
+                    from: start,
+                    to: current,
+                }
+            });
+        }
+        tx.execute_batch(MIGRATIONS[current as usize])?;
+        tx.pragma_update(None, "user_version", current + 1)?;
+        tx.commit()?;
+    }
+}

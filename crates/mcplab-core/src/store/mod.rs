@@ -1,0 +1,168 @@
+//! mcplab's durable state: one SQLite file in the data directory holding server configs,
+//! settings and UI preferences (later: chat sessions, eval runs). It owns the connection, the
+//! pragmas that make it durable, the schema migrations and the row ↔ value mapping. It must not
+//! pick the data directory, seed defaults or know about HTTP: callers hand in a path and decide
+//! what a first run means (see [`Store::is_new`]).
+//!
+//! Durability contract: a killed process loses nothing that was acknowledged. Every write is
+//! its own committed transaction before the call returns, in WAL mode with `synchronous=FULL`.
+
+mod kv;
+mod migrations;
+mod servers;
+#[cfg(test)]
+mod tests;
+
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::time::Duration;
+
+use rusqlite::Connection;
+
+/// How long a statement waits for another process's lock before failing with `SQLITE_BUSY`.
+const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// What can go wrong; callers branch on the variant, never on the message.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The data directory could not be created.
+    #[error(
+        "cannot create the data directory {path}: {source}; check its permissions or choose another data directory"
+    )]
+    DataDir {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// The database file could not be opened, configured or migrated.
+    #[error(
+        "cannot open the mcplab database {path}: {source}; check that the file is writable and is an mcplab database, or choose another data directory"
+    )]
+    Open {
+        path: PathBuf,
+        #[source]
+        source: rusqlite::Error,
+    },
+    /// The file's schema is newer than this build knows; it was left untouched.
+    #[error(
+        "the database {path} was created by a newer mcplab (schema version {found}, this build knows up to {known}); upgrade mcplab or choose another data directory"
+    )]
+    NewerSchema {
+        path: PathBuf,
+        found: i64,
+        known: i64,
+    },
+    /// No row with that key (a server name).
+    #[error("not found: {0}")]
+    NotFound(String),
+    /// The name is already taken by another server.
+    #[error("a server named {0:?} already exists")]
+    Conflict(String),
+    /// A stored row does not deserialize into the value it should hold.
+    #[error("corrupt row: {0}")]
+    Corrupt(String),
+    /// A value could not be encoded as JSON.
+    #[error("cannot encode {what} as JSON: {source}")]
+    Encode {
+        what: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    /// Any other SQLite failure (disk full, I/O error, busy past the timeout).
+    #[error("database error: {0}")]
+    Sqlite(#[from] rusqlite::Error),
+}
+
+/// The open database. `Send + Sync`; calls are short and serialize on one connection.
+pub struct Store {
+    conn: Mutex<Connection>,
+    is_new: bool,
+}
+
+impl Store {
+    /// Opens (creating it and its parent directories if needed) and migrates the database at
+    /// `path`. A file whose schema is newer than this build is refused and left untouched.
+    pub fn open(path: &Path) -> Result<Store, StoreError> {
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(|source| StoreError::DataDir {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+        }
+        let conn = Connection::open(path).map_err(|source| StoreError::Open {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Store::init(conn, path)
+    }
+
+    /// A private in-memory database (no WAL, nothing survives the `Store`); for tests.
+    pub fn open_in_memory() -> Result<Store, StoreError> {
+        let path = Path::new(":memory:");
+        let conn = Connection::open_in_memory().map_err(|source| StoreError::Open {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Store::init(conn, path)
+    }
+
+    /// True when this open created the schema, i.e. the first run against this file.
+    pub fn is_new(&self) -> bool {
+        self.is_new
+    }
+
+    fn init(mut conn: Connection, path: &Path) -> Result<Store, StoreError> {
+        let open_err = |source| StoreError::Open {
+            path: path.to_path_buf(),
+            source,
+        };
+        conn.busy_timeout(BUSY_TIMEOUT).map_err(open_err)?;
+        // Check before any pragma that writes: a newer file must stay exactly as it was.
+        let found = migrations::version(&conn).map_err(open_err)?;
+        if found > migrations::LATEST {
+            return Err(StoreError::NewerSchema {
+                path: path.to_path_buf(),
+                found,
+                known: migrations::LATEST,
+            });
+        }
+        // journal_mode answers with the mode it ended up in; in-memory databases stay "memory".
+        let _mode: String = conn
+            .query_row("PRAGMA journal_mode = WAL", [], |r| r.get(0))
+            .map_err(open_err)?;
+        conn.pragma_update(None, "synchronous", "FULL")
+            .map_err(open_err)?;
+        conn.pragma_update(None, "foreign_keys", true)
+            .map_err(open_err)?;
+        let is_new = match migrations::migrate(&mut conn).map_err(open_err)? {
+            migrations::Outcome::Current { .. } => false,
+            migrations::Outcome::Migrated { from, .. } => from == 0,
+            migrations::Outcome::Newer { found } => {
+                // Another process upgraded the file between our check and the migration.
+                return Err(StoreError::NewerSchema {
+                    path: path.to_path_buf(),
+                    found,
+                    known: migrations::LATEST,
+                });
+            }
+        };
+        Ok(Store {
+            conn: Mutex::new(conn),
+            is_new,
+        })
+    }
+
+    /// The connection. A panic while holding the lock cannot leave a half-done write behind
+    /// (an open transaction rolls back when dropped), so a poisoned lock is still usable.
+    fn conn(&self) -> MutexGuard<'_, Connection> {
+        self.conn.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+/// Serializes `value` to JSON text, naming it in the error.
+fn encode<T: serde::Serialize + ?Sized>(what: &str, value: &T) -> Result<String, StoreError> {
+    serde_json::to_string(value).map_err(|source| StoreError::Encode {
+        what: what.to_string(),
+        source,
+    })
+}

@@ -1,0 +1,125 @@
+//! Server configs: one row per [`ServerConfig`], keyed by name, stored as JSON and listed in
+//! insertion order (`position`). It must not validate configs or touch live connections: that
+//! belongs to the caller. A rename keeps the server's place in the list.
+
+use mcplab_protocol::ServerConfig;
+use rusqlite::{ErrorCode, OptionalExtension, TransactionBehavior, params};
+
+use super::{Store, StoreError, encode};
+
+impl Store {
+    /// Every server config, in insertion order.
+    pub fn servers(&self) -> Result<Vec<ServerConfig>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare("SELECT name, config FROM servers ORDER BY position")?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+        rows.map(|row| {
+            let (name, json) = row?;
+            decode(&name, &json)
+        })
+        .collect()
+    }
+
+    /// The config named `name`; [`StoreError::NotFound`] if there is none.
+    pub fn server(&self, name: &str) -> Result<ServerConfig, StoreError> {
+        let json: Option<String> = self
+            .conn()
+            .query_row("SELECT config FROM servers WHERE name = ?1", [name], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        match json {
+            Some(json) => decode(name, &json),
+            None => Err(not_found(name)),
+        }
+    }
+
+    /// Appends `cfg`; [`StoreError::Conflict`] if its name is taken.
+    pub fn insert_server(&self, cfg: &ServerConfig) -> Result<(), StoreError> {
+        let json = encode("server config", cfg)?;
+        // One statement, so the position is computed and claimed atomically.
+        self.conn()
+            .execute(
+                "INSERT INTO servers (name, position, config)
+                 SELECT ?1, COALESCE(MAX(position), 0) + 1, ?2 FROM servers",
+                params![cfg.name, json],
+            )
+            .map_err(|e| conflict_or(e, &cfg.name))?;
+        Ok(())
+    }
+
+    /// Replaces the config named `name` with `cfg`, keeping its position. A different
+    /// `cfg.name` renames it ([`StoreError::Conflict`] if that name is taken);
+    /// [`StoreError::NotFound`] if `name` does not exist.
+    pub fn replace_server(&self, name: &str, cfg: &ServerConfig) -> Result<(), StoreError> {
+        let json = encode("server config", cfg)?;
+        let changed = self
+            .conn()
+            .execute(
+                "UPDATE servers SET name = ?2, config = ?3 WHERE name = ?1",
+                params![name, cfg.name, json],
+            )
+            .map_err(|e| conflict_or(e, &cfg.name))?;
+        if changed == 0 {
+            return Err(not_found(name));
+        }
+        Ok(())
+    }
+
+    /// Replaces the config with `cfg.name` in place, or appends it; true if it replaced one.
+    pub fn upsert_server(&self, cfg: &ServerConfig) -> Result<bool, StoreError> {
+        let json = encode("server config", cfg)?;
+        let mut conn = self.conn();
+        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+        let replaced = tx.execute(
+            "UPDATE servers SET config = ?2 WHERE name = ?1",
+            params![cfg.name, json],
+        )? > 0;
+        if !replaced {
+            tx.execute(
+                "INSERT INTO servers (name, position, config)
+                 SELECT ?1, COALESCE(MAX(position), 0) + 1, ?2 FROM servers",
+                params![cfg.name, json],
+            )?;
+        }
+        tx.commit()?;
+        Ok(replaced)
+    }
+
+    /// Removes the config named `name`; [`StoreError::NotFound`] if there is none.
+    pub fn delete_server(&self, name: &str) -> Result<(), StoreError> {
+        let changed = self
+            .conn()
+            .execute("DELETE FROM servers WHERE name = ?1", [name])?;
+        if changed == 0 {
+            return Err(not_found(name));
+        }
+        Ok(())
+    }
+}
+
+fn decode(name: &str, json: &str) -> Result<ServerConfig, StoreError> {
+    let cfg: ServerConfig = serde_json::from_str(json)
+        .map_err(|e| StoreError::Corrupt(format!("server {name:?}: {e}")))?;
+    // The name lives in both the key and the JSON; a mismatch means someone edited the file.
+    if cfg.name != name {
+        return Err(StoreError::Corrupt(format!(
+            "server {name:?}: stored config is named {:?}",
+            cfg.name
+        )));
+    }
+    Ok(cfg)
+}
+
+fn not_found(name: &str) -> StoreError {
+    StoreError::NotFound(format!("server {name:?}"))
+}
+
+/// Maps a uniqueness violation to [`StoreError::Conflict`]; the only unique columns a write
+/// can collide on are the name (positions are always fresh), so that is what it means.
+fn conflict_or(e: rusqlite::Error, name: &str) -> StoreError {
+    match e.sqlite_error_code() {
+        Some(ErrorCode::ConstraintViolation) => StoreError::Conflict(name.to_string()),
+        _ => StoreError::Sqlite(e),
+    }
+}

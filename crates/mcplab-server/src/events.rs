@@ -1,0 +1,203 @@
+//! The host-level event stream: every server event and every traffic frame gets a sequence
+//! number, is kept in a bounded ring for replay, and is broadcast live. `GET /api/events` is
+//! SSE with `id: <seq>`; a client reconnecting with `Last-Event-ID` gets what it missed, or an
+//! explicit `resync` when that has already left the ring. Keep-alives keep proxies honest.
+
+use std::collections::VecDeque;
+use std::convert::Infallible;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use axum::extract::State;
+use axum::http::HeaderMap;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use futures::Stream;
+use mcplab_core::mcp::ConnectionManager;
+use mcplab_protocol::ServerEvent;
+use mcplab_protocol::api::HostEvent;
+use tokio::sync::broadcast;
+
+use crate::AppState;
+
+/// Events kept for replay.
+pub const REPLAY_CAPACITY: usize = 20_000;
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// One numbered event, already serialized.
+#[derive(Clone, Debug)]
+pub struct Numbered {
+    pub seq: u64,
+    pub json: Arc<str>,
+}
+
+struct Ring {
+    next: u64,
+    items: VecDeque<Numbered>,
+}
+
+pub struct EventHub {
+    ring: Mutex<Ring>,
+    live: broadcast::Sender<Numbered>,
+    capacity: usize,
+}
+
+impl EventHub {
+    /// A hub fed by `manager`'s events and traffic (forwarding runs until the manager's
+    /// channels close).
+    pub fn start(manager: &ConnectionManager) -> Arc<Self> {
+        let hub = Arc::new(Self::with_capacity(REPLAY_CAPACITY));
+        let mut events = manager.subscribe();
+        let mut traffic = manager.traffic().subscribe();
+        let weak = Arc::downgrade(&hub);
+        tokio::spawn(async move {
+            use broadcast::error::RecvError;
+            loop {
+                let event = tokio::select! {
+                    e = events.recv() => match e {
+                        Ok(e) => HostEvent::Server { event: e },
+                        Err(RecvError::Lagged(_)) => HostEvent::Resync,
+                        Err(RecvError::Closed) => return,
+                    },
+                    f = traffic.recv() => match f {
+                        Ok(f) => HostEvent::Traffic { frame: f },
+                        Err(RecvError::Lagged(_)) => HostEvent::Resync,
+                        Err(RecvError::Closed) => return,
+                    },
+                };
+                let Some(hub) = weak.upgrade() else { return };
+                hub.publish(&event);
+            }
+        });
+        hub
+    }
+
+    pub fn with_capacity(capacity: usize) -> Self {
+        let (live, _) = broadcast::channel(4096);
+        Self {
+            ring: Mutex::new(Ring {
+                next: 1,
+                items: VecDeque::new(),
+            }),
+            live,
+            capacity: capacity.max(1),
+        }
+    }
+
+    /// Numbers, keeps and broadcasts one event.
+    pub fn publish(&self, event: &HostEvent) -> u64 {
+        let json: Arc<str> = serde_json::to_string(event)
+            .unwrap_or_else(|_| "{\"kind\":\"resync\"}".into())
+            .into();
+        let mut ring = self.ring.lock().unwrap_or_else(|p| p.into_inner());
+        let item = Numbered {
+            seq: ring.next,
+            json,
+        };
+        ring.next += 1;
+        if ring.items.len() == self.capacity {
+            ring.items.pop_front();
+        }
+        ring.items.push_back(item.clone());
+        // Sent under the lock so live order equals ring order.
+        let _ = self.live.send(item.clone());
+        item.seq
+    }
+
+    /// Publishes a server event (used for events the API itself produces, e.g. per-call progress).
+    pub fn publish_server(&self, event: ServerEvent) {
+        self.publish(&HostEvent::Server { event });
+    }
+
+    /// Subscribes and returns what must be replayed after `last_seen` (None: nothing to
+    /// replay, a fresh client). `Err(())` means the gap is gone from the ring: resync.
+    pub fn resume(
+        &self,
+        last_seen: Option<u64>,
+    ) -> (Result<Vec<Numbered>, ()>, broadcast::Receiver<Numbered>) {
+        let ring = self.ring.lock().unwrap_or_else(|p| p.into_inner());
+        let rx = self.live.subscribe();
+        let Some(last) = last_seen else {
+            return (Ok(Vec::new()), rx);
+        };
+        let oldest = ring.items.front().map_or(ring.next, |i| i.seq);
+        if last + 1 < oldest || last >= ring.next {
+            return (Err(()), rx);
+        }
+        let missed = ring
+            .items
+            .iter()
+            .filter(|i| i.seq > last)
+            .cloned()
+            .collect();
+        (Ok(missed), rx)
+    }
+}
+
+fn to_sse(item: &Numbered) -> Event {
+    Event::default().id(item.seq.to_string()).data(&*item.json)
+}
+
+fn resync_event() -> Event {
+    Event::default().data("{\"kind\":\"resync\"}")
+}
+
+/// `GET /api/events`.
+pub async fn stream(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let last = headers
+        .get("last-event-id")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.trim().parse::<u64>().ok());
+    let (replay, rx) = state.events.resume(last);
+    let mut first: Vec<Event> = match replay {
+        Ok(items) => items.iter().map(to_sse).collect(),
+        Err(()) => vec![resync_event()],
+    };
+    // Replay and subscription are taken under one lock, so live items all come after the
+    // replayed ones: no duplicates, no gap.
+    first.reverse();
+    let stream = futures::stream::unfold((first, rx), |(mut pending, mut rx)| async move {
+        if let Some(e) = pending.pop() {
+            return Some((Ok(e), (pending, rx)));
+        }
+        match rx.recv().await {
+            Ok(item) => Some((Ok(to_sse(&item)), (pending, rx))),
+            Err(broadcast::error::RecvError::Lagged(_)) => {
+                Some((Ok(resync_event()), (pending, rx)))
+            }
+            Err(broadcast::error::RecvError::Closed) => None,
+        }
+    });
+    Sse::new(stream).keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn resync() -> HostEvent {
+        HostEvent::Resync
+    }
+
+    #[test]
+    fn replay_after_last_seen_and_resync_when_too_old() {
+        let hub = EventHub::with_capacity(3);
+        for _ in 0..5 {
+            hub.publish(&resync());
+        }
+        // Ring holds 3, 4, 5.
+        let (r, _) = hub.resume(Some(3));
+        let seqs: Vec<u64> = r.unwrap().iter().map(|i| i.seq).collect();
+        assert_eq!(seqs, [4, 5]);
+        let (r, _) = hub.resume(Some(2));
+        assert_eq!(r.unwrap().len(), 3);
+        assert!(hub.resume(Some(1)).0.is_err(), "seq 2 is gone: resync");
+        assert!(
+            hub.resume(Some(99)).0.is_err(),
+            "a future id is from another launch"
+        );
+        assert!(hub.resume(None).0.unwrap().is_empty());
+    }
+}

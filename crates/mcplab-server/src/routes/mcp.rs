@@ -1,0 +1,294 @@
+//! The MCP operations of one connected server: listings (every page), tool calls with
+//! progress and cancellation by `callId`, resources, prompts, completion, logging level and
+//! ping. A failed MCP request is a `CallOutcome` with `error`, not an HTTP error.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use mcplab_core::mcp::{Connection, McpError, ProgressUpdate, RequestOptions};
+use mcplab_protocol::ServerEvent;
+use mcplab_protocol::api::{
+    CallError, CallOutcome, CompleteRequest, LogLevelRequest, PromptGetRequest, ToolCallRequest,
+    UriRequest,
+};
+use serde_json::{Value, json};
+use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
+
+use crate::AppState;
+use crate::error::ApiFailure;
+
+fn conn(state: &AppState, name: &str) -> Result<Arc<Connection>, ApiFailure> {
+    Ok(state.manager.get(name)?)
+}
+
+/// Maps a request's result to what the UI shows.
+pub fn outcome(result: Result<Value, McpError>, started: Instant) -> CallOutcome {
+    let duration_ms = started.elapsed().as_millis() as u64;
+    match result {
+        Ok(v) => CallOutcome {
+            result: Some(v),
+            error: None,
+            duration_ms,
+        },
+        Err(e) => {
+            let (kind, code, data) = match &e {
+                McpError::Server { code, data, .. } => ("server", Some(*code), data.clone()),
+                McpError::Timeout { .. } => ("timeout", None, None),
+                McpError::Cancelled => ("cancelled", None, None),
+                McpError::NotConnected(_) => ("not_connected", None, None),
+                McpError::InvalidRequest(_) | McpError::InvalidConfig(_) => ("invalid", None, None),
+                McpError::Transport { .. } | McpError::Connect { .. } | McpError::Spawn { .. } => {
+                    ("transport", None, None)
+                }
+            };
+            CallOutcome {
+                result: None,
+                error: Some(CallError {
+                    kind: kind.to_owned(),
+                    message: e.to_string(),
+                    code,
+                    data,
+                }),
+                duration_ms,
+            }
+        }
+    }
+}
+
+async fn simple(
+    state: &AppState,
+    name: &str,
+    method: &str,
+    params: Option<Value>,
+) -> Result<Json<CallOutcome>, ApiFailure> {
+    let c = conn(state, name)?;
+    let started = Instant::now();
+    let r = c.request(method, params, RequestOptions::default()).await;
+    Ok(Json(outcome(r, started)))
+}
+
+async fn listing(
+    state: &AppState,
+    name: &str,
+    method: &str,
+    key: &str,
+) -> Result<Json<Value>, ApiFailure> {
+    let c = conn(state, name)?;
+    c.list_all(method, key, RequestOptions::default())
+        .await
+        .map(Json)
+        .map_err(|e| ApiFailure::new(StatusCode::BAD_GATEWAY, "mcp_error", e.to_string()))
+}
+
+pub async fn tools(
+    State(s): State<Arc<AppState>>,
+    Path(n): Path<String>,
+) -> Result<Json<Value>, ApiFailure> {
+    listing(&s, &n, "tools/list", "tools").await
+}
+
+pub async fn resources(
+    State(s): State<Arc<AppState>>,
+    Path(n): Path<String>,
+) -> Result<Json<Value>, ApiFailure> {
+    listing(&s, &n, "resources/list", "resources").await
+}
+
+pub async fn templates(
+    State(s): State<Arc<AppState>>,
+    Path(n): Path<String>,
+) -> Result<Json<Value>, ApiFailure> {
+    listing(&s, &n, "resources/templates/list", "resourceTemplates").await
+}
+
+pub async fn prompts(
+    State(s): State<Arc<AppState>>,
+    Path(n): Path<String>,
+) -> Result<Json<Value>, ApiFailure> {
+    listing(&s, &n, "prompts/list", "prompts").await
+}
+
+/// Removes the call's cancel handle when the call ends, however it ends.
+struct CallGuard<'a> {
+    state: &'a AppState,
+    key: Option<(String, String)>,
+}
+
+impl Drop for CallGuard<'_> {
+    fn drop(&mut self) {
+        if let Some(key) = self.key.take() {
+            self.state
+                .calls
+                .lock()
+                .unwrap_or_else(|p| p.into_inner())
+                .remove(&key);
+        }
+    }
+}
+
+pub async fn call_tool(
+    State(state): State<Arc<AppState>>,
+    Path(name): Path<String>,
+    Json(req): Json<ToolCallRequest>,
+) -> Result<Json<CallOutcome>, ApiFailure> {
+    let c = conn(&state, &name)?;
+    let cancel = CancellationToken::new();
+    let mut guard = CallGuard {
+        state: &state,
+        key: None,
+    };
+    let mut progress = None;
+    if let Some(call_id) = &req.call_id {
+        let key = (name.clone(), call_id.clone());
+        let mut calls = state.calls.lock().unwrap_or_else(|p| p.into_inner());
+        if calls.contains_key(&key) {
+            return Err(ApiFailure::new(
+                StatusCode::CONFLICT,
+                "conflict",
+                format!("a call with id `{call_id}` is already running"),
+            ));
+        }
+        calls.insert(key.clone(), cancel.clone());
+        drop(calls);
+        guard.key = Some(key);
+        // Progress is re-published under the caller's callId so the UI can match it.
+        let (tx, mut rx) = mpsc::unbounded_channel::<ProgressUpdate>();
+        let events = state.events.clone();
+        let (server, token) = (name.clone(), Value::String(call_id.clone()));
+        tokio::spawn(async move {
+            while let Some(u) = rx.recv().await {
+                events.publish_server(ServerEvent::Progress {
+                    server: server.clone(),
+                    token: token.clone(),
+                    progress: u.progress,
+                    total: u.total,
+                    message: u.message,
+                });
+            }
+        });
+        progress = Some(tx);
+    }
+    let arguments = if req.arguments.is_null() {
+        json!({})
+    } else {
+        req.arguments
+    };
+    let started = Instant::now();
+    let r = c
+        .request(
+            "tools/call",
+            Some(json!({ "name": req.name, "arguments": arguments })),
+            RequestOptions {
+                timeout: req.timeout_ms.map(Duration::from_millis),
+                cancel: Some(cancel),
+                progress,
+            },
+        )
+        .await;
+    drop(guard);
+    Ok(Json(outcome(r, started)))
+}
+
+pub async fn cancel_call(
+    State(state): State<Arc<AppState>>,
+    Path((name, call_id)): Path<(String, String)>,
+) -> StatusCode {
+    let token = state
+        .calls
+        .lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .get(&(name, call_id))
+        .cloned();
+    match token {
+        Some(t) => {
+            t.cancel();
+            StatusCode::NO_CONTENT
+        }
+        None => StatusCode::NOT_FOUND,
+    }
+}
+
+pub async fn read_resource(
+    State(s): State<Arc<AppState>>,
+    Path(n): Path<String>,
+    Json(req): Json<UriRequest>,
+) -> Result<Json<CallOutcome>, ApiFailure> {
+    simple(&s, &n, "resources/read", Some(json!({ "uri": req.uri }))).await
+}
+
+pub async fn subscribe(
+    State(s): State<Arc<AppState>>,
+    Path(n): Path<String>,
+    Json(req): Json<UriRequest>,
+) -> Result<Json<CallOutcome>, ApiFailure> {
+    simple(
+        &s,
+        &n,
+        "resources/subscribe",
+        Some(json!({ "uri": req.uri })),
+    )
+    .await
+}
+
+pub async fn unsubscribe(
+    State(s): State<Arc<AppState>>,
+    Path(n): Path<String>,
+    Json(req): Json<UriRequest>,
+) -> Result<Json<CallOutcome>, ApiFailure> {
+    simple(
+        &s,
+        &n,
+        "resources/unsubscribe",
+        Some(json!({ "uri": req.uri })),
+    )
+    .await
+}
+
+pub async fn get_prompt(
+    State(s): State<Arc<AppState>>,
+    Path(n): Path<String>,
+    Json(req): Json<PromptGetRequest>,
+) -> Result<Json<CallOutcome>, ApiFailure> {
+    let params = json!({ "name": req.name, "arguments": req.arguments });
+    simple(&s, &n, "prompts/get", Some(params)).await
+}
+
+pub async fn complete(
+    State(s): State<Arc<AppState>>,
+    Path(n): Path<String>,
+    Json(req): Json<CompleteRequest>,
+) -> Result<Json<CallOutcome>, ApiFailure> {
+    let mut params = json!({
+        "ref": req.reference,
+        "argument": { "name": req.argument.name, "value": req.argument.value },
+    });
+    if !req.context.is_empty() {
+        params["context"] = json!({ "arguments": req.context });
+    }
+    simple(&s, &n, "completion/complete", Some(params)).await
+}
+
+pub async fn log_level(
+    State(s): State<Arc<AppState>>,
+    Path(n): Path<String>,
+    Json(req): Json<LogLevelRequest>,
+) -> Result<Json<CallOutcome>, ApiFailure> {
+    simple(
+        &s,
+        &n,
+        "logging/setLevel",
+        Some(json!({ "level": req.level })),
+    )
+    .await
+}
+
+pub async fn ping(
+    State(s): State<Arc<AppState>>,
+    Path(n): Path<String>,
+) -> Result<Json<CallOutcome>, ApiFailure> {
+    simple(&s, &n, "ping", None).await
+}

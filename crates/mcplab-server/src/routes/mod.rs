@@ -1,0 +1,63 @@
+//! The `/api` route table (documented in `mcplab_protocol::api`). Handlers are thin: they
+//! parse, call core, and map the outcome; the modules split them by resource.
+
+mod mcp;
+mod servers;
+mod settings;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::routing::{get, post, put};
+
+use crate::AppState;
+use crate::events;
+
+pub fn api() -> Router<Arc<AppState>> {
+    Router::new()
+        .route("/servers", get(servers::list).post(servers::create))
+        .route("/servers/import", post(servers::import))
+        .route("/servers/export", get(servers::export))
+        .route(
+            "/servers/{name}",
+            get(servers::one)
+                .put(servers::replace)
+                .delete(servers::remove),
+        )
+        .route("/servers/{name}/connect", post(servers::connect))
+        .route("/servers/{name}/disconnect", post(servers::disconnect))
+        .route("/servers/{name}/reconnect", post(servers::reconnect))
+        .route(
+            "/servers/{name}/traffic",
+            get(servers::traffic).delete(servers::clear_traffic),
+        )
+        .route("/servers/{name}/tools", get(mcp::tools))
+        .route("/servers/{name}/resources", get(mcp::resources))
+        .route("/servers/{name}/resource-templates", get(mcp::templates))
+        .route("/servers/{name}/prompts", get(mcp::prompts))
+        .route("/servers/{name}/tools/call", post(mcp::call_tool))
+        .route(
+            "/servers/{name}/calls/{call_id}/cancel",
+            post(mcp::cancel_call),
+        )
+        .route("/servers/{name}/resources/read", post(mcp::read_resource))
+        .route("/servers/{name}/resources/subscribe", post(mcp::subscribe))
+        .route(
+            "/servers/{name}/resources/unsubscribe",
+            post(mcp::unsubscribe),
+        )
+        .route("/servers/{name}/prompts/get", post(mcp::get_prompt))
+        .route("/servers/{name}/complete", post(mcp::complete))
+        .route("/servers/{name}/log-level", post(mcp::log_level))
+        .route("/servers/{name}/ping", post(mcp::ping))
+        .route("/human", get(settings::pending_human))
+        .route("/human/{id}", post(settings::answer_human))
+        .route(
+            "/settings/roots",
+            get(settings::roots).put(settings::set_roots),
+        )
+        .route("/prefs", get(settings::prefs))
+        .route("/prefs/{key}", put(settings::set_pref))
+        .route("/events", get(events::stream))
+        .route("/health", get(|| async { "ok" }))
+}

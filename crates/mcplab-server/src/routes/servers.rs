@@ -1,0 +1,149 @@
+//! Server configurations (CRUD, import/export) and connection lifecycle
+//! (connect/disconnect/reconnect), plus each server's recorded traffic.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use mcplab_core::config::{parse_mcp_servers, render_mcp_servers};
+use mcplab_protocol::api::{ImportRequest, ImportResult, ServerView, TrafficSnapshotView};
+use mcplab_protocol::{ServerConfig, ServerStatus};
+use serde_json::Value;
+
+use crate::AppState;
+use crate::error::ApiFailure;
+
+/// What the UI shows for one server.
+pub fn view(state: &AppState, config: ServerConfig) -> ServerView {
+    let status = state
+        .manager
+        .status(&config.name)
+        .unwrap_or(ServerStatus::Disconnected);
+    let conn = state.manager.get(&config.name).ok();
+    ServerView {
+        info: conn.as_ref().map(|c| c.initialize_result().clone()),
+        stderr: conn.as_ref().map(|c| c.stderr_tail()).unwrap_or_default(),
+        status,
+        config,
+    }
+}
+
+fn validate(config: &ServerConfig) -> Result<(), ApiFailure> {
+    // Reuse the file format's validation so the API accepts exactly what files may hold.
+    let doc = render_mcp_servers(std::slice::from_ref(config));
+    parse_mcp_servers(&doc.to_string(), "request")
+        .map(|_| ())
+        .map_err(|e| ApiFailure::new(StatusCode::BAD_REQUEST, "invalid_config", e.to_string()))
+}
+
+pub async fn list(State(state): State<Arc<AppState>>) -> Result<Json<Vec<ServerView>>, ApiFailure> {
+    let servers = state.store.servers()?;
+    Ok(Json(servers.into_iter().map(|c| view(&state, c)).collect()))
+}
+
+pub async fn one(
+    State(state): State<Arc<AppState>>,
+    Path(name): Path<String>,
+) -> Result<Json<ServerView>, ApiFailure> {
+    let config = state.store.server(&name)?;
+    Ok(Json(view(&state, config)))
+}
+
+pub async fn create(
+    State(state): State<Arc<AppState>>,
+    Json(config): Json<ServerConfig>,
+) -> Result<(StatusCode, Json<ServerView>), ApiFailure> {
+    validate(&config)?;
+    state.store.insert_server(&config)?;
+    Ok((StatusCode::CREATED, Json(view(&state, config))))
+}
+
+pub async fn replace(
+    State(state): State<Arc<AppState>>,
+    Path(name): Path<String>,
+    Json(config): Json<ServerConfig>,
+) -> Result<Json<ServerView>, ApiFailure> {
+    validate(&config)?;
+    state.store.replace_server(&name, &config)?;
+    if config.name != name {
+        state.manager.disconnect(&name).await;
+    }
+    Ok(Json(view(&state, config)))
+}
+
+pub async fn remove(
+    State(state): State<Arc<AppState>>,
+    Path(name): Path<String>,
+) -> Result<StatusCode, ApiFailure> {
+    state.store.server(&name)?;
+    state.manager.disconnect(&name).await;
+    state.store.delete_server(&name)?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+pub async fn import(
+    State(state): State<Arc<AppState>>,
+    Json(req): Json<ImportRequest>,
+) -> Result<Json<ImportResult>, ApiFailure> {
+    let servers = parse_mcp_servers(&req.json, "pasted JSON")
+        .map_err(|e| ApiFailure::new(StatusCode::BAD_REQUEST, "invalid_config", e.to_string()))?;
+    let (mut added, mut replaced) = (Vec::new(), Vec::new());
+    for s in servers {
+        if state.store.upsert_server(&s)? {
+            replaced.push(s.name);
+        } else {
+            added.push(s.name);
+        }
+    }
+    Ok(Json(ImportResult { added, replaced }))
+}
+
+pub async fn export(State(state): State<Arc<AppState>>) -> Result<Json<Value>, ApiFailure> {
+    Ok(Json(render_mcp_servers(&state.store.servers()?)))
+}
+
+pub async fn connect(
+    State(state): State<Arc<AppState>>,
+    Path(name): Path<String>,
+) -> Result<Json<ServerView>, ApiFailure> {
+    let config = state.store.server(&name)?;
+    // A failure is a status with a message, shown in the view, not an HTTP error.
+    let _ = state.manager.connect(config.clone()).await;
+    Ok(Json(view(&state, config)))
+}
+
+pub async fn reconnect(
+    state: State<Arc<AppState>>,
+    name: Path<String>,
+) -> Result<Json<ServerView>, ApiFailure> {
+    connect(state, name).await
+}
+
+pub async fn disconnect(
+    State(state): State<Arc<AppState>>,
+    Path(name): Path<String>,
+) -> Result<Json<ServerView>, ApiFailure> {
+    let config = state.store.server(&name)?;
+    state.manager.disconnect(&name).await;
+    Ok(Json(view(&state, config)))
+}
+
+pub async fn traffic(
+    State(state): State<Arc<AppState>>,
+    Path(name): Path<String>,
+) -> Json<TrafficSnapshotView> {
+    let snap = state.manager.traffic().snapshot(&name);
+    Json(TrafficSnapshotView {
+        frames: snap.frames,
+        dropped: snap.dropped,
+    })
+}
+
+pub async fn clear_traffic(
+    State(state): State<Arc<AppState>>,
+    Path(name): Path<String>,
+) -> StatusCode {
+    state.manager.traffic().clear(&name);
+    StatusCode::NO_CONTENT
+}

@@ -1,0 +1,165 @@
+// The one typed client for mcplab's HTTP API. Every request goes through `request`, which
+// sends the session cookie, decodes `ApiError` bodies and turns transport failures into
+// `ApiFailure`s with a message a person can act on.
+import type {
+  ApiError,
+  CallOutcome,
+  CompleteRequest,
+  HumanAnswer,
+  HumanRequest,
+  ImportResult,
+  PromptGetRequest,
+  RootView,
+  ServerConfig,
+  ServerView,
+  ToolCallRequest,
+  TrafficSnapshotView,
+} from './types.gen';
+
+export class ApiFailure extends Error {
+  readonly status: number;
+  readonly code: string;
+  constructor(status: number, code: string, message: string) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+  get unauthorized(): boolean {
+    return this.status === 401 || this.code === 'unauthorized';
+  }
+}
+
+export const UNAUTHORIZED_HINT =
+  'This browser is not signed in to mcplab. Open the URL that mcplab printed in the terminal (it contains a one-time token).';
+
+async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, {
+      method,
+      credentials: 'same-origin',
+      headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch (e) {
+    throw new ApiFailure(0, 'network', `Cannot reach mcplab (${(e as Error).message}). Is it still running?`);
+  }
+  if (!res.ok) {
+    let err: ApiError | null = null;
+    try {
+      err = (await res.json()) as ApiError;
+    } catch {
+      /* not JSON */
+    }
+    if (res.status === 401) throw new ApiFailure(401, 'unauthorized', UNAUTHORIZED_HINT);
+    throw new ApiFailure(res.status, err?.code ?? 'http', err?.message ?? `${res.status} ${res.statusText}`);
+  }
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  return (text ? JSON.parse(text) : undefined) as T;
+}
+
+const seg = encodeURIComponent;
+const srv = (name: string) => `/api/servers/${seg(name)}`;
+
+export const api = {
+  servers: () => request<ServerView[]>('GET', '/api/servers'),
+  server: (name: string) => request<ServerView>('GET', srv(name)),
+  addServer: (config: ServerConfig) => request<ServerView>('POST', '/api/servers', config),
+  updateServer: (name: string, config: ServerConfig) => request<ServerView>('PUT', srv(name), config),
+  deleteServer: (name: string) => request<void>('DELETE', srv(name)),
+  importServers: (json: string) => request<ImportResult>('POST', '/api/servers/import', { json }),
+  exportServers: () => request<unknown>('GET', '/api/servers/export'),
+  connect: (name: string) => request<ServerView>('POST', `${srv(name)}/connect`),
+  disconnect: (name: string) => request<ServerView>('POST', `${srv(name)}/disconnect`),
+  reconnect: (name: string) => request<ServerView>('POST', `${srv(name)}/reconnect`),
+
+  tools: (name: string) => request<{ tools: Tool[] }>('GET', `${srv(name)}/tools`),
+  resources: (name: string) => request<{ resources: Resource[] }>('GET', `${srv(name)}/resources`),
+  resourceTemplates: (name: string) =>
+    request<{ resourceTemplates: ResourceTemplate[] }>('GET', `${srv(name)}/resource-templates`),
+  prompts: (name: string) => request<{ prompts: Prompt[] }>('GET', `${srv(name)}/prompts`),
+
+  callTool: (name: string, body: ToolCallRequest) => request<CallOutcome>('POST', `${srv(name)}/tools/call`, body),
+  cancelCall: (name: string, callId: string) => request<void>('POST', `${srv(name)}/calls/${seg(callId)}/cancel`),
+  readResource: (name: string, uri: string) => request<CallOutcome>('POST', `${srv(name)}/resources/read`, { uri }),
+  subscribe: (name: string, uri: string) => request<CallOutcome>('POST', `${srv(name)}/resources/subscribe`, { uri }),
+  unsubscribe: (name: string, uri: string) =>
+    request<CallOutcome>('POST', `${srv(name)}/resources/unsubscribe`, { uri }),
+  getPrompt: (name: string, body: PromptGetRequest) => request<CallOutcome>('POST', `${srv(name)}/prompts/get`, body),
+  complete: (name: string, body: CompleteRequest) => request<CallOutcome>('POST', `${srv(name)}/complete`, body),
+  setLogLevel: (name: string, level: string) => request<CallOutcome>('POST', `${srv(name)}/log-level`, { level }),
+  ping: (name: string) => request<CallOutcome>('POST', `${srv(name)}/ping`),
+
+  traffic: (name: string) => request<TrafficSnapshotView>('GET', `${srv(name)}/traffic`),
+  clearTraffic: (name: string) => request<void>('DELETE', `${srv(name)}/traffic`),
+
+  human: () => request<HumanRequest[]>('GET', '/api/human'),
+  answerHuman: (id: number, answer: HumanAnswer) => request<void>('POST', `/api/human/${id}`, answer),
+
+  roots: () => request<RootView[]>('GET', '/api/settings/roots'),
+  setRoots: (roots: RootView[]) => request<RootView[] | void>('PUT', '/api/settings/roots', roots),
+
+  prefs: () => request<Record<string, unknown>>('GET', '/api/prefs'),
+  setPref: (key: string, value: unknown) => request<void>('PUT', `/api/prefs/${seg(key)}`, value),
+};
+
+/** Message of any thrown value, for error states. */
+export function errorMessage(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  return String(e);
+}
+
+// MCP protocol shapes the API passes through untouched (the server's exact results).
+export type JsonSchema = Record<string, any>;
+
+export interface Tool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: JsonSchema;
+  outputSchema?: JsonSchema;
+  annotations?: {
+    title?: string;
+    readOnlyHint?: boolean;
+    destructiveHint?: boolean;
+    idempotentHint?: boolean;
+    openWorldHint?: boolean;
+  };
+  _meta?: Record<string, any>;
+}
+
+export interface Resource {
+  uri: string;
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  _meta?: Record<string, any>;
+}
+
+export interface ResourceTemplate {
+  uriTemplate: string;
+  name?: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+}
+
+export interface PromptArgument {
+  name: string;
+  title?: string;
+  description?: string;
+  required?: boolean;
+}
+
+export interface Prompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: PromptArgument[];
+}
+
+/** A content block of a tool result or prompt message. */
+export type ContentBlock = { type: string; [k: string]: any };

@@ -1,0 +1,110 @@
+// sampling/createMessage answered by a person: the server's messages are shown, the person
+// writes the assistant reply, and it is returned as a CreateMessageResult.
+import { useState } from 'react';
+import { errorMessage } from '../api/client';
+import type { HumanAnswer } from '../api/types.gen';
+import { Button } from '../ui/Button';
+import { Modal } from '../ui/Modal';
+import { ContentView } from '../inspector/ContentView';
+import { RequestMeta } from './HumanDialogs';
+import { answerHuman, type PendingHuman } from './store';
+
+export function samplingResult(text: string) {
+  return { role: 'assistant', content: { type: 'text', text }, model: 'human', stopReason: 'endTurn' };
+}
+
+export function SamplingDialog({ pending, queued }: { pending: PendingHuman; queued: number }) {
+  const params = (pending.request.params ?? {}) as Record<string, any>;
+  const messages: any[] = Array.isArray(params.messages) ? params.messages : [];
+  const [text, setText] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const send = async (answer: HumanAnswer) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await answerHuman(pending.request.id, answer);
+    } catch (e) {
+      setError(errorMessage(e));
+      setBusy(false);
+    }
+  };
+  const accept = () => void send({ action: 'accept', content: samplingResult(text) });
+
+  return (
+    <Modal
+      wide
+      title="The server asks for an LLM completion"
+      testId="sampling-dialog"
+      onCancel={() => void send({ action: 'decline' })}
+      footer={
+        <>
+          <Button onClick={() => void send({ action: 'decline' })} disabled={busy} data-testid="sampling-decline">
+            Decline
+          </Button>
+          <Button variant="primary" onClick={accept} busy={busy} disabled={!text.trim()} data-testid="sampling-accept">
+            Send reply
+          </Button>
+        </>
+      }
+    >
+      <RequestMeta pending={pending} queued={queued} />
+      <div className="kv small">
+        {params.maxTokens !== undefined && (
+          <span>
+            maxTokens <strong>{String(params.maxTokens)}</strong>
+          </span>
+        )}
+        {params.temperature !== undefined && (
+          <span>
+            temperature <strong>{String(params.temperature)}</strong>
+          </span>
+        )}
+        {params.includeContext && (
+          <span>
+            includeContext <strong>{String(params.includeContext)}</strong>
+          </span>
+        )}
+        {params.modelPreferences?.hints?.length > 0 && (
+          <span>
+            model hints <strong>{params.modelPreferences.hints.map((h: any) => h?.name).join(', ')}</strong>
+          </span>
+        )}
+      </div>
+      {typeof params.systemPrompt === 'string' && params.systemPrompt && (
+        <div className="message role-system" data-testid="sampling-system">
+          <div className="message-role">system</div>
+          <pre className="wrap">{params.systemPrompt}</pre>
+        </div>
+      )}
+      <div className="messages" data-testid="sampling-messages">
+        {messages.map((m, i) => (
+          <div key={i} className={`message role-${m?.role}`}>
+            <div className="message-role">{String(m?.role)}</div>
+            <ContentView content={m?.content} />
+          </div>
+        ))}
+        {messages.length === 0 && <div className="muted small">No messages.</div>}
+      </div>
+      <label className="field">
+        <span className="field-label">Your reply (as the assistant)</span>
+        <textarea
+          rows={5}
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          data-testid="sampling-reply"
+          autoFocus
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && text.trim()) accept();
+          }}
+        />
+      </label>
+      {error && (
+        <div className="inline-error" role="alert">
+          {error}
+        </div>
+      )}
+    </Modal>
+  );
+}

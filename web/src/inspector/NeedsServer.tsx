@@ -1,0 +1,56 @@
+// Guards an inspector page: it needs a selected, connected server. Otherwise it says why
+// and offers the fix (add a server, connect, or read the failure).
+import type { ReactNode } from 'react';
+import { useState } from 'react';
+import { api, errorMessage } from '../api/client';
+import { navigate } from '../ui/route';
+import { upsertServer, useSelectedServer, useServer, useServers } from '../servers/store';
+import { Button } from '../ui/Button';
+import { EmptyState, ErrorState } from '../ui/States';
+import { Loading } from '../ui/Spinner';
+
+export function NeedsServer({ children }: { children: (server: string) => ReactNode }) {
+  const { list, error } = useServers();
+  const server = useSelectedServer();
+  const view = useServer(server);
+  const [busy, setBusy] = useState(false);
+  const [connectError, setConnectError] = useState<string | null>(null);
+
+  if (!list) return error ? <ErrorState title="Could not load servers" message={error} /> : <Loading />;
+  if (!server || !view)
+    return (
+      <EmptyState title="No server yet" testId="no-server">
+        <Button variant="primary" onClick={() => navigate('servers')}>
+          Add a server
+        </Button>
+      </EmptyState>
+    );
+  const st = view.status;
+  if (st.state === 'connected') return <>{children(server)}</>;
+  if (st.state === 'connecting') return <Loading label={`Connecting to ${server}…`} />;
+  const connect = async () => {
+    setBusy(true);
+    setConnectError(null);
+    try {
+      upsertServer(await api.connect(server));
+    } catch (e) {
+      setConnectError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="state-stack">
+      {st.state === 'failed' ? (
+        <ErrorState title={`${server} failed`} message={st.message} onRetry={connect} testId="server-failed" />
+      ) : (
+        <EmptyState title={`${server} is not connected`} testId="server-disconnected">
+          <Button variant="primary" busy={busy} onClick={connect} data-testid={`inspector-connect-${server}`}>
+            Connect
+          </Button>
+        </EmptyState>
+      )}
+      {connectError && <ErrorState title="Connect failed" message={connectError} />}
+    </div>
+  );
+}

@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import type { TrafficFrame } from '../api/types.gen';
+import { FrameIndex, classify, matches, mergeBySeq, utf8Length } from './frames';
+
+let seq = 0;
+function frame(server: string, direction: 'outbound' | 'inbound', text: string, tsMs = 1000, kind: 'message' | 'note' = 'message'): TrafficFrame {
+  return { seq: ++seq, server, tsMs, direction, text, kind } as TrafficFrame;
+}
+
+describe('classify', () => {
+  it('recognises requests, notifications, responses and errors', () => {
+    expect(classify(frame('a', 'outbound', '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'))).toMatchObject({ type: 'request', id: '1', method: 'tools/list' });
+    expect(classify(frame('a', 'inbound', '{"jsonrpc":"2.0","method":"notifications/progress"}')).type).toBe('notification');
+    expect(classify(frame('a', 'inbound', '{"jsonrpc":"2.0","id":"1","result":{}}')).id).toBe('"1"');
+    expect(classify(frame('a', 'inbound', '{"jsonrpc":"2.0","id":1,"error":{"code":-1}}')).type).toBe('error');
+  });
+  it('flags text that does not parse', () => {
+    const r = classify(frame('a', 'inbound', 'garbage {'));
+    expect(r.type).toBe('unparsable');
+    expect(r.problem).toBeTruthy();
+    expect(classify(frame('a', 'inbound', '42')).type).toBe('unparsable');
+    expect(classify({ ...frame('a', 'inbound', 'x'), kind: 'unparsable', error: 'bad' } as TrafficFrame).problem).toBe('bad');
+  });
+  it('measures UTF-8 size', () => {
+    expect(utf8Length('aé€😀')).toBe(1 + 2 + 3 + 4);
+  });
+});
+
+describe('FrameIndex', () => {
+  it('pairs requests and responses by id per server and direction', () => {
+    const ix = new FrameIndex();
+    const req = ix.add(frame('a', 'outbound', '{"jsonrpc":"2.0","id":1,"method":"tools/call"}', 1000));
+    ix.add(frame('b', 'inbound', '{"jsonrpc":"2.0","id":1,"result":{}}', 1010)); // other server
+    const srvReq = ix.add(frame('a', 'inbound', '{"jsonrpc":"2.0","id":1,"method":"sampling/createMessage"}', 1020));
+    const res = ix.add(frame('a', 'inbound', '{"jsonrpc":"2.0","id":1,"result":{}}', 1050));
+    const srvRes = ix.add(frame('a', 'outbound', '{"jsonrpc":"2.0","id":1,"result":{}}', 1100));
+    expect(res.method).toBe('tools/call');
+    expect(res.latencyMs).toBe(50);
+    expect(req.latencyMs).toBe(50);
+    expect(srvRes.method).toBe('sampling/createMessage');
+    expect(srvReq.latencyMs).toBe(80);
+    expect(ix.rows[1].latencyMs).toBeUndefined();
+    expect([...ix.methods].sort()).toEqual(['sampling/createMessage', 'tools/call']);
+  });
+  it('does not pair ids of different JSON types', () => {
+    const ix = new FrameIndex();
+    ix.add(frame('a', 'outbound', '{"jsonrpc":"2.0","id":1,"method":"x"}'));
+    expect(ix.add(frame('a', 'inbound', '{"jsonrpc":"2.0","id":"1","result":{}}')).latencyMs).toBeUndefined();
+  });
+  it('clears one server', () => {
+    const ix = new FrameIndex();
+    ix.add(frame('a', 'outbound', '{"id":1,"method":"x"}'));
+    ix.add(frame('b', 'outbound', '{"id":1,"method":"x"}'));
+    ix.clear('a');
+    expect(ix.rows.map((r) => r.frame.server)).toEqual(['b']);
+  });
+});
+
+describe('filters and merging', () => {
+  it('filters by server, direction, method and text', () => {
+    const r = classify(frame('a', 'outbound', '{"id":1,"method":"tools/call","params":{"name":"echo"}}'));
+    const none = { server: '', direction: '' as const, method: '', search: '' };
+    expect(matches(r, none)).toBe(true);
+    expect(matches(r, { ...none, server: 'b' })).toBe(false);
+    expect(matches(r, { ...none, direction: 'inbound' })).toBe(false);
+    expect(matches(r, { ...none, method: 'TOOLS' })).toBe(true);
+    expect(matches(r, { ...none, search: 'echo' })).toBe(true);
+    expect(matches(r, { ...none, search: 'nope' })).toBe(false);
+  });
+  it('merges snapshots and live frames by seq without duplicates', () => {
+    const f1 = frame('a', 'outbound', '{}');
+    const f2 = frame('a', 'inbound', '{}');
+    const f3 = frame('b', 'inbound', '{}');
+    expect(mergeBySeq([f3, f1], [f2, f3]).map((f) => f.seq)).toEqual([f1.seq, f2.seq, f3.seq]);
+  });
+});

@@ -1,0 +1,161 @@
+// Turns recorded frames into list rows: what kind of JSON-RPC message each is, its method
+// and id, its size, and the latency of request/response pairs (matched by id per server and
+// direction). Pure and incremental, so 100,000 frames are indexed once, not per render.
+import type { TrafficFrame } from '../api/types.gen';
+
+export type RowType = 'request' | 'response' | 'error' | 'notification' | 'batch' | 'unparsable' | 'note' | 'other';
+
+export interface FrameRow {
+  frame: TrafficFrame;
+  type: RowType;
+  /** The method; for a response, the method of the request it answers. */
+  method?: string;
+  /** The JSON-RPC id as JSON text (so 1 and "1" stay distinct). */
+  id?: string;
+  /** UTF-8 size of the frame's text in bytes. */
+  size: number;
+  /** Response time, on both the request and its response once matched. */
+  latencyMs?: number;
+  /** Why the text is not a JSON-RPC message. */
+  problem?: string;
+}
+
+export function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+/** Classifies one frame without looking at others. */
+export function classify(frame: TrafficFrame): FrameRow {
+  const row: FrameRow = { frame, type: 'other', size: utf8Length(frame.text) };
+  if (frame.kind === 'note') {
+    row.type = 'note';
+    return row;
+  }
+  if (frame.kind === 'unparsable') {
+    row.type = 'unparsable';
+    row.problem = frame.error;
+    return row;
+  }
+  let msg: unknown;
+  try {
+    msg = JSON.parse(frame.text);
+  } catch (e) {
+    row.type = 'unparsable';
+    row.problem = (e as Error).message;
+    return row;
+  }
+  if (Array.isArray(msg)) {
+    row.type = 'batch';
+    row.method = msg
+      .map((m) => (m && typeof m === 'object' && typeof m.method === 'string' ? m.method : 'response'))
+      .join(', ');
+    return row;
+  }
+  if (!msg || typeof msg !== 'object') {
+    row.type = 'unparsable';
+    row.problem = 'not a JSON object';
+    return row;
+  }
+  const m = msg as Record<string, unknown>;
+  const hasId = 'id' in m && m.id !== null && m.id !== undefined;
+  if (hasId) row.id = JSON.stringify(m.id);
+  if (typeof m.method === 'string') {
+    row.method = m.method;
+    row.type = hasId ? 'request' : 'notification';
+  } else if ('result' in m) row.type = 'response';
+  else if ('error' in m) row.type = 'error';
+  else {
+    row.type = 'unparsable';
+    row.problem = 'neither a request, a notification nor a response';
+  }
+  return row;
+}
+
+/** Rows in arrival order with request/response pairing. */
+export class FrameIndex {
+  rows: FrameRow[] = [];
+  private pending = new Map<string, FrameRow>();
+  /** Distinct methods seen, for the method filter. */
+  methods = new Set<string>();
+
+  private key(server: string, requestDirection: string, id: string): string {
+    return `${server}\u0000${requestDirection}\u0000${id}`;
+  }
+
+  add(frame: TrafficFrame): FrameRow {
+    const row = classify(frame);
+    if (row.type === 'request' && row.id !== undefined) {
+      this.pending.set(this.key(frame.server, frame.direction, row.id), row);
+    } else if ((row.type === 'response' || row.type === 'error') && row.id !== undefined) {
+      const reqDir = frame.direction === 'inbound' ? 'outbound' : 'inbound';
+      const k = this.key(frame.server, reqDir, row.id);
+      const req = this.pending.get(k);
+      if (req) {
+        this.pending.delete(k);
+        row.method = req.method;
+        row.latencyMs = Math.max(0, frame.tsMs - req.frame.tsMs);
+        req.latencyMs = row.latencyMs;
+      }
+    }
+    if (row.method && row.type !== 'batch') this.methods.add(row.method);
+    this.rows.push(row);
+    return row;
+  }
+
+  /** Drops the oldest `n` rows (their pending requests stay matchable). */
+  dropOldest(n: number): void {
+    this.rows.splice(0, n);
+  }
+
+  /** Forgets one server's rows, or all. */
+  clear(server?: string): void {
+    if (server === undefined) {
+      this.rows = [];
+      this.pending.clear();
+      this.methods.clear();
+      return;
+    }
+    this.rows = this.rows.filter((r) => r.frame.server !== server);
+    for (const [k, r] of this.pending) if (r.frame.server === server) this.pending.delete(k);
+  }
+}
+
+export interface TrafficFilter {
+  server: string; // '' = all
+  direction: '' | 'outbound' | 'inbound';
+  method: string; // substring, '' = all
+  search: string; // substring of the text, '' = all
+}
+
+export function matches(row: FrameRow, f: TrafficFilter): boolean {
+  if (f.server && row.frame.server !== f.server) return false;
+  if (f.direction && row.frame.direction !== f.direction) return false;
+  if (f.method && !(row.method ?? '').toLowerCase().includes(f.method.toLowerCase())) return false;
+  if (f.search && !row.frame.text.toLowerCase().includes(f.search.toLowerCase())) return false;
+  return true;
+}
+
+/** Merges a snapshot with frames that arrived while it loaded: unique by seq, in seq order. */
+export function mergeBySeq(...lists: TrafficFrame[][]): TrafficFrame[] {
+  const seen = new Set<number>();
+  const out: TrafficFrame[] = [];
+  for (const list of lists) {
+    for (const f of list) {
+      if (!seen.has(f.seq)) {
+        seen.add(f.seq);
+        out.push(f);
+      }
+    }
+  }
+  return out.sort((a, b) => a.seq - b.seq);
+}

@@ -1,0 +1,118 @@
+// Every recorded frame of every server, indexed once on arrival. Live frames are batched
+// (one re-render per 100 ms at most) so a burst of thousands of frames stays smooth; while
+// paused they are held back and shown on resume, never lost.
+import { api, errorMessage } from '../api/client';
+import { events } from '../api/events';
+import type { TrafficFrame } from '../api/types.gen';
+import { createStore, useStore } from '../ui/store';
+import { FrameIndex, mergeBySeq } from './frames';
+
+const MAX_ROWS = 200_000;
+
+export interface TrafficState {
+  version: number;
+  loading: boolean;
+  error: string | null;
+  paused: boolean;
+  held: number;
+  /** Frames the server's ring buffers had already evicted. */
+  dropped: number;
+}
+
+export const index = new FrameIndex();
+export const trafficStore = createStore<TrafficState>({ version: 0, loading: false, error: null, paused: false, held: 0, dropped: 0 });
+
+let queue: TrafficFrame[] = [];
+let held: TrafficFrame[] = [];
+let loadingBuffer: TrafficFrame[] | null = null;
+const lastSeq = new Map<string, number>();
+let timer: number | undefined;
+
+function bump(extra: Partial<TrafficState> = {}): void {
+  trafficStore.set((s) => ({ ...s, ...extra, version: s.version + 1, held: held.length }));
+}
+
+function append(frames: TrafficFrame[]): void {
+  for (const f of frames) {
+    if ((lastSeq.get(f.server) ?? -1) >= f.seq) continue;
+    lastSeq.set(f.server, f.seq);
+    index.add(f);
+  }
+  if (index.rows.length > MAX_ROWS) index.dropOldest(index.rows.length - MAX_ROWS + 10_000);
+}
+
+function flush(): void {
+  timer = undefined;
+  const batch = queue;
+  queue = [];
+  if (trafficStore.get().paused) held.push(...batch);
+  else append(batch);
+  bump();
+}
+
+function onFrame(f: TrafficFrame): void {
+  if (loadingBuffer) {
+    loadingBuffer.push(f);
+    return;
+  }
+  queue.push(f);
+  if (timer === undefined) timer = window.setTimeout(flush, 100);
+}
+
+/** Loads every server's recorded frames (on start and after a resync). */
+export async function reloadTraffic(serverNames: string[]): Promise<void> {
+  loadingBuffer = [];
+  trafficStore.set((s) => ({ ...s, loading: true, error: null }));
+  try {
+    const snaps = await Promise.all(serverNames.map((n) => api.traffic(n).catch(() => ({ frames: [], dropped: 0 }))));
+    const merged = mergeBySeq(...snaps.map((s) => s.frames), loadingBuffer, queue, held);
+    queue = [];
+    held = [];
+    index.clear();
+    lastSeq.clear();
+    append(merged);
+    bump({ loading: false, dropped: snaps.reduce((n, s) => n + s.dropped, 0) });
+  } catch (e) {
+    bump({ loading: false, error: errorMessage(e) });
+  } finally {
+    const late = loadingBuffer ?? [];
+    loadingBuffer = null;
+    late.forEach(onFrame);
+  }
+}
+
+export function setPaused(paused: boolean): void {
+  trafficStore.set((s) => ({ ...s, paused }));
+  if (!paused && held.length) {
+    append(held);
+    held = [];
+    bump();
+  }
+}
+
+/** Clears the recording on the server (one server, or every listed one) and here. */
+export async function clearTraffic(servers: string[]): Promise<void> {
+  await Promise.all(servers.map((s) => api.clearTraffic(s)));
+  if (servers.length === 1) index.clear(servers[0]);
+  else index.clear();
+  held = held.filter((f) => !servers.includes(f.server));
+  bump();
+}
+
+let started = false;
+export function startTrafficStore(): void {
+  if (started) return;
+  started = true;
+  events.onTraffic(onFrame);
+  const load = () =>
+    api.servers().then(
+      (list) => reloadTraffic(list.map((v) => v.config.name)),
+      (e) => trafficStore.set((s) => ({ ...s, error: errorMessage(e) })),
+    );
+  events.onResync(() => void load());
+  void load();
+}
+
+export function useTraffic(): TrafficState {
+  return useStore(trafficStore);
+}

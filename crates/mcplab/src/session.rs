@@ -33,7 +33,12 @@ pub struct Session {
 impl Session {
     pub async fn open(global: &Global, data: &DataDir) -> Result<Self, Failure> {
         let config = target::resolve(&global.target, data)?;
-        let mut opts = ManagerOptions::default();
+        let mut opts = ManagerOptions {
+            // A one-shot call should not wait long for a server that ignores stdin EOF
+            // (SIGTERM is the polite next step).
+            stop_grace: Duration::from_millis(200),
+            ..ManagerOptions::default()
+        };
         if let Some(secs) = global.timeout {
             if !(secs > 0.0 && secs.is_finite()) {
                 return Err(Failure::usage(

@@ -47,6 +47,9 @@ pub struct ManagerOptions {
     pub connect_timeout: Duration,
     pub human_timeout: Duration,
     pub traffic_capacity: usize,
+    /// How long a stdio server gets to exit after its stdin closes (and after SIGTERM)
+    /// before the next, harsher step. A one-shot CLI call wants this short.
+    pub stop_grace: Duration,
 }
 
 impl Default for ManagerOptions {
@@ -60,6 +63,7 @@ impl Default for ManagerOptions {
             connect_timeout: DEFAULT_CONNECT_TIMEOUT,
             human_timeout: DEFAULT_HUMAN_TIMEOUT,
             traffic_capacity: DEFAULT_RING_CAPACITY,
+            stop_grace: super::stdio::DEFAULT_STOP_GRACE,
         }
     }
 }
@@ -79,24 +83,21 @@ pub struct ConnectionManager {
     events: broadcast::Sender<ServerEvent>,
     broker: Arc<Broker>,
     roots: Roots,
-    http: reqwest::Client,
+    /// Built on first use: loading the system's CA certificates costs start-up time that
+    /// stdio-only sessions should not pay, and can fail on machines without any.
+    http: std::sync::OnceLock<Result<reqwest::Client, String>>,
 }
 
 impl ConnectionManager {
     pub fn new(opts: ManagerOptions) -> Arc<Self> {
         let (events, _) = broadcast::channel(4096);
-        let http = reqwest::Client::builder()
-            .connect_timeout(Duration::from_secs(10))
-            .user_agent(format!("{}/{}", opts.identity.name, opts.identity.version))
-            .build()
-            .unwrap_or_default();
         Arc::new(Self {
             traffic: Arc::new(TrafficLog::new(opts.traffic_capacity)),
             broker: Arc::new(Broker::new(events.clone())),
             events,
             slots: Mutex::new(HashMap::new()),
             roots: Arc::new(RwLock::new(Vec::new())),
-            http,
+            http: std::sync::OnceLock::new(),
             opts,
         })
     }
@@ -111,6 +112,20 @@ impl ConnectionManager {
 
     pub fn subscribe(&self) -> broadcast::Receiver<ServerEvent> {
         self.events.subscribe()
+    }
+
+    fn http_client(&self) -> Result<reqwest::Client, McpError> {
+        let built = self.http.get_or_init(|| {
+            reqwest::Client::builder()
+                .connect_timeout(Duration::from_secs(10))
+                .user_agent(format!(
+                    "{}/{}",
+                    self.opts.identity.name, self.opts.identity.version
+                ))
+                .build()
+                .map_err(|e| format!("cannot set up the HTTP client: {e}"))
+        });
+        built.clone().map_err(McpError::InvalidConfig)
     }
 
     fn slots(&self) -> std::sync::MutexGuard<'_, HashMap<String, Slot>> {
@@ -387,17 +402,23 @@ impl ConnectionManager {
                         line: line.to_owned(),
                     });
                 });
-                child = Some(spawn_stdio(&spec, end, stderr.clone(), hook)?);
+                child = Some(spawn_stdio(
+                    &spec,
+                    self.opts.stop_grace,
+                    end,
+                    stderr.clone(),
+                    hook,
+                )?);
             }
             ServerTransport::Http { url, headers } => {
                 let target = http_target(&name, url, headers)?;
-                spawn_streamable_http(target, self.http.clone(), end, transport_cancel.clone());
+                spawn_streamable_http(target, self.http_client()?, end, transport_cancel.clone());
             }
             ServerTransport::Sse { url, headers } => {
                 let target = http_target(&name, url, headers)?;
                 spawn_legacy_sse(
                     target,
-                    self.http.clone(),
+                    self.http_client()?,
                     end,
                     transport_cancel.clone(),
                     self.opts.connect_timeout,

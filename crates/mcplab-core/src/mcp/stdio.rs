@@ -20,8 +20,10 @@ use super::wire::{WireEnd, WireEvent};
 
 /// Longest stdout line accepted (a frame); longer lines are reported and skipped.
 const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
-/// How long a child gets to exit after its stdin closes, and again after SIGTERM.
+/// How long a child gets to exit after its stdout closed (to learn its exit status).
 const GRACE: Duration = Duration::from_millis(1500);
+/// Default for how long a child gets to exit after its stdin closes, and again after SIGTERM.
+pub const DEFAULT_STOP_GRACE: Duration = Duration::from_millis(1500);
 
 /// What to run.
 #[derive(Debug, Clone)]
@@ -67,6 +69,7 @@ pub type StderrHook = Arc<dyn Fn(&str) + Send + Sync>;
 /// Owns the child's process group. Dropping it kills the group.
 pub struct ChildGuard {
     pgid: Pid,
+    grace: Duration,
     exit: watch::Receiver<Option<String>>,
 }
 
@@ -89,9 +92,9 @@ impl ChildGuard {
     /// Graceful stop as the MCP spec asks: stdin is already closed by the caller dropping the
     /// wire; wait, then SIGTERM the group, wait, then SIGKILL it.
     pub async fn shutdown(&self) {
-        if self.wait_exit(GRACE).await.is_none() {
+        if self.wait_exit(self.grace).await.is_none() {
             let _ = killpg(self.pgid, Signal::SIGTERM);
-            if self.wait_exit(GRACE).await.is_none() {
+            if self.wait_exit(self.grace).await.is_none() {
                 let _ = killpg(self.pgid, Signal::SIGKILL);
             }
         }
@@ -108,8 +111,10 @@ impl Drop for ChildGuard {
 }
 
 /// Spawns the child and the tasks that drive `end`.
+/// `grace` is how long the child gets to exit on its own at each step of a stop.
 pub fn spawn_stdio(
     spec: &StdioSpec,
+    grace: Duration,
     end: WireEnd,
     tail: Arc<StderrTail>,
     hook: StderrHook,
@@ -159,6 +164,7 @@ pub fn spawn_stdio(
     }
     Ok(ChildGuard {
         pgid,
+        grace,
         exit: exit_rx,
     })
 }

@@ -357,7 +357,11 @@ fn a_killed_process_loses_nothing_acknowledged() {
     let status = child.wait().unwrap();
     acked.expect("the writer never acknowledged its writes");
     use std::os::unix::process::ExitStatusExt;
-    assert_eq!(status.signal(), Some(libc_sigkill()), "{status:?}");
+    assert_eq!(
+        status.signal(),
+        Some(nix::sys::signal::Signal::SIGKILL as i32),
+        "{status:?}"
+    );
 
     // The writes sit in the WAL, not yet checkpointed: reopening must recover them from it.
     assert!(dir.path().join("mcplab.db-wal").exists());
@@ -365,10 +369,6 @@ fn a_killed_process_loses_nothing_acknowledged() {
     assert!(!store.is_new());
     assert_eq!(store.servers().unwrap(), [stdio("written", "node")]);
     assert_eq!(store.prefs().unwrap()["theme"], json!("dark"));
-}
-
-fn libc_sigkill() -> i32 {
-    nix::sys::signal::Signal::SIGKILL as i32
 }
 
 /// The child's side: write, acknowledge, then wait to be killed without closing the database.

@@ -2,7 +2,7 @@
 // URL is shown and opened only on an explicit click, in a new tab without an opener).
 import { useRef, useState } from 'react';
 import { errorMessage } from '../api/client';
-import type { HumanAnswer } from '../api/types.gen';
+import type { HumanAnswer, JsonValue } from '../api/types.gen';
 import { Button } from '../ui/Button';
 import { Markdown } from '../ui/Markdown';
 import { Modal } from '../ui/Modal';
@@ -43,7 +43,7 @@ export function ElicitationDialog({ pending, queued }: { pending: PendingHuman; 
   const accept = () => {
     if (isUrl) return send({ action: 'accept', content: {} });
     const value = formRef.current?.submit();
-    if (value) void send({ action: 'accept', content: value as HumanAnswer extends { content: infer C } ? C : never });
+    if (value) void send({ action: 'accept', content: value as JsonValue });
   };
 
   return (

@@ -56,7 +56,7 @@ export function formToConfig(f: ConfigForm): { config: ServerConfig } | { errors
     if (!Number.isInteger(n) || n <= 0) errors.timeoutMs = 'A positive whole number of milliseconds';
     else timeoutMs = n;
   }
-  let config: ServerConfig | null = null;
+  let config: ServerConfig;
   if (f.type === 'stdio') {
     if (!f.command.trim()) errors.command = 'A command is required';
     const args = f.args.split('\n').map((a) => a.replace(/\r$/, '')).filter((a) => a !== '');

@@ -1,0 +1,488 @@
+//! Tests of the local HTTP API: in process with `router(state).oneshot(...)` for security and
+//! the REST surface, and over a real socket for the event stream (parsed with a real SSE
+//! parser), including `Last-Event-ID` replay and resync.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use mcplab_core::mcp::sse::SseParser;
+use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+use mcplab_core::store::Store;
+use mcplab_server::{AppState, Security, router};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+const TOKEN: &str = "test-token-0123456789";
+const PORT: u16 = 6274;
+const HOST: &str = "127.0.0.1:6274";
+
+fn state() -> Arc<AppState> {
+    let store = Arc::new(Store::open_in_memory().unwrap());
+    let manager = ConnectionManager::new(ManagerOptions::default());
+    AppState::new(manager, store, Security::new(TOKEN.into(), PORT, None))
+}
+
+fn demo_config(name: &str) -> Value {
+    json!({"name": name, "type": "stdio", "command": env!("CARGO_BIN_EXE_mcplab"), "args": ["demo-server"]})
+}
+
+fn req(method: &str, path: &str, body: Option<Value>) -> axum::http::request::Builder {
+    let b = Request::builder()
+        .method(method)
+        .uri(path)
+        .header(header::HOST, HOST);
+    if body.is_some() {
+        b.header(header::CONTENT_TYPE, "application/json")
+    } else {
+        b
+    }
+}
+
+async fn send(
+    app: &axum::Router,
+    builder: axum::http::request::Builder,
+    body: Option<Value>,
+) -> (StatusCode, Value, axum::http::HeaderMap) {
+    let body = body.map_or(Body::empty(), |b| Body::from(b.to_string()));
+    let resp = app
+        .clone()
+        .oneshot(builder.body(body).unwrap())
+        .await
+        .unwrap();
+    let status = resp.status();
+    let headers = resp.headers().clone();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
+    (status, value, headers)
+}
+
+async fn authed(
+    app: &axum::Router,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let b =
+        req(method, path, body.clone()).header(header::AUTHORIZATION, format!("Bearer {TOKEN}"));
+    let (s, v, _) = send(app, b, body).await;
+    (s, v)
+}
+
+/// A stdio "server" that only proves it ran by creating a file.
+fn marker_config(name: &str, marker: &std::path::Path) -> Value {
+    json!({"name": name, "type": "stdio", "command": "sh", "args": ["-c", format!("touch {}", marker.display())]})
+}
+
+#[tokio::test]
+async fn refused_requests_spawn_nothing() {
+    let app = router(state());
+    let dir = tempfile::tempdir().unwrap();
+    let marker = dir.path().join("spawned");
+    let cfg = marker_config("evil", &marker);
+
+    // No token.
+    let (s, v, _) = send(
+        &app,
+        req("POST", "/api/servers", Some(cfg.clone())),
+        Some(cfg.clone()),
+    )
+    .await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED);
+    assert_eq!(v["code"], "unauthorized");
+    let (s, _, _) = send(&app, req("POST", "/api/servers/evil/connect", None), None).await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED);
+
+    // A foreign page, even with the cookie a browser would attach.
+    let foreign = req("POST", "/api/servers", Some(cfg.clone()))
+        .header(header::ORIGIN, "http://evil.example")
+        .header(header::COOKIE, format!("mcplab_token={TOKEN}"));
+    let (s, v, _) = send(&app, foreign, Some(cfg.clone())).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+    assert_eq!(v["code"], "forbidden");
+
+    // DNS rebinding: right token, attacker's Host.
+    let rebound = Request::builder()
+        .method("POST")
+        .uri("/api/servers")
+        .header(header::HOST, "attacker.example:6274")
+        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"));
+    let (s, _, _) = send(&app, rebound, Some(cfg.clone())).await;
+    assert_eq!(s, StatusCode::FORBIDDEN);
+
+    // Wrong token.
+    let wrong =
+        req("POST", "/api/servers", Some(cfg.clone())).header(header::AUTHORIZATION, "Bearer nope");
+    let (s, _, _) = send(&app, wrong, Some(cfg.clone())).await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED);
+
+    let (s, list) = authed(&app, "GET", "/api/servers", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(list, json!([]), "nothing was created");
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert!(!marker.exists(), "a refused request started a process");
+}
+
+#[tokio::test]
+async fn auth_link_sets_a_strict_cookie_and_redirects() {
+    let app = router(state());
+    let (s, _, h) = send(
+        &app,
+        req("GET", &format!("/auth?token={TOKEN}"), None),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::SEE_OTHER);
+    assert_eq!(h[header::LOCATION], "/");
+    let cookie = h[header::SET_COOKIE].to_str().unwrap();
+    assert!(
+        cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"),
+        "{cookie}"
+    );
+    let with_cookie =
+        req("GET", "/api/servers", None).header(header::COOKIE, cookie.split(';').next().unwrap());
+    let (s, _, _) = send(&app, with_cookie, None).await;
+    assert_eq!(s, StatusCode::OK);
+    let (s, _, _) = send(&app, req("GET", "/auth?token=wrong", None), None).await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED);
+    // The UI shell itself holds no secret and loads without a token.
+    let (s, _, _) = send(&app, req("GET", "/", None), None).await;
+    assert_eq!(s, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn servers_crud_connect_call_and_traffic() {
+    let state = state();
+    let app = router(state.clone());
+    let (s, v) = authed(&app, "POST", "/api/servers", Some(demo_config("demo"))).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["status"]["state"], "disconnected");
+    let (s, _) = authed(&app, "POST", "/api/servers", Some(demo_config("demo"))).await;
+    assert_eq!(s, StatusCode::CONFLICT);
+    let (s, v) = authed(
+        &app,
+        "POST",
+        "/api/servers",
+        Some(json!({"name": "bad name", "type": "stdio", "command": "x"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+
+    let (s, v) = authed(&app, "POST", "/api/servers/demo/connect", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["status"]["state"], "connected", "{v}");
+    assert_eq!(v["info"]["serverInfo"]["name"], "mcplab-demo");
+
+    let (_, tools) = authed(&app, "GET", "/api/servers/demo/tools", None).await;
+    assert!(
+        tools["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["name"] == "add")
+    );
+    let (s, out) = authed(
+        &app,
+        "POST",
+        "/api/servers/demo/tools/call",
+        Some(json!({"name": "add", "arguments": {"a": 1, "b": 2}, "callId": "c1"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(out["result"]["structuredContent"]["sum"], 3.0, "{out}");
+    assert!(out["error"].is_null());
+    let (_, out) = authed(
+        &app,
+        "POST",
+        "/api/servers/demo/tools/call",
+        Some(json!({"name": "nope"})),
+    )
+    .await;
+    assert_eq!(out["error"]["kind"], "server", "{out}");
+
+    let (_, read) = authed(
+        &app,
+        "POST",
+        "/api/servers/demo/resources/read",
+        Some(json!({"uri": "demo://readme"})),
+    )
+    .await;
+    assert_eq!(read["result"]["contents"][0]["uri"], "demo://readme");
+    let (_, got) = authed(
+        &app,
+        "POST",
+        "/api/servers/demo/prompts/get",
+        Some(json!({"name": "greeting", "arguments": {"name": "Ada"}})),
+    )
+    .await;
+    assert!(
+        got["result"]["messages"].to_string().contains("Ada"),
+        "{got}"
+    );
+    let (_, done) = authed(
+        &app,
+        "POST",
+        "/api/servers/demo/complete",
+        Some(json!({"ref": {"type": "ref/prompt", "name": "code_review"}, "argument": {"name": "language", "value": "ru"}})),
+    )
+    .await;
+    assert_eq!(
+        done["result"]["completion"]["values"],
+        json!(["ruby", "rust"])
+    );
+
+    let (_, traffic) = authed(&app, "GET", "/api/servers/demo/traffic", None).await;
+    let frames = traffic["frames"].as_array().unwrap();
+    assert!(frames.iter().any(|f| {
+        f["text"]
+            .as_str()
+            .unwrap()
+            .contains("\"method\":\"tools/call\"")
+    }));
+
+    let (_, exported) = authed(&app, "GET", "/api/servers/export", None).await;
+    assert_eq!(
+        exported["mcpServers"]["demo"]["args"],
+        json!(["demo-server"])
+    );
+    let (s, imported) = authed(
+        &app,
+        "POST",
+        "/api/servers/import",
+        Some(json!({"json": "{\"mcpServers\": {\"r\": {\"url\": \"http://127.0.0.1:9/mcp\"}}}"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(imported["added"], json!(["r"]));
+    let (s, bad) = authed(
+        &app,
+        "POST",
+        "/api/servers/import",
+        Some(json!({"json": "{\"mcpServers\": {\"r\": {}}}"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(
+        bad["message"].as_str().unwrap().contains("mcpServers.r"),
+        "{bad}"
+    );
+
+    let (s, v) = authed(&app, "POST", "/api/servers/demo/disconnect", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["status"]["state"], "disconnected");
+    let (s, _) = authed(&app, "DELETE", "/api/servers/demo", None).await;
+    assert_eq!(s, StatusCode::NO_CONTENT);
+    let (s, _) = authed(&app, "GET", "/api/servers/demo", None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn human_requests_roots_and_prefs() {
+    let state = state();
+    let app = router(state.clone());
+    authed(&app, "POST", "/api/servers", Some(demo_config("demo"))).await;
+    authed(&app, "POST", "/api/servers/demo/connect", None).await;
+    let (s, roots) = authed(
+        &app,
+        "PUT",
+        "/api/settings/roots",
+        Some(json!([{"uri": "file:///srv/app", "name": "app"}])),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{roots}");
+    let (s, _) = authed(
+        &app,
+        "PUT",
+        "/api/settings/roots",
+        Some(json!([{"uri": "not a uri"}])),
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    let (_, listed) = authed(
+        &app,
+        "POST",
+        "/api/servers/demo/tools/call",
+        Some(json!({"name": "list_roots"})),
+    )
+    .await;
+    assert!(listed.to_string().contains("file:///srv/app"), "{listed}");
+
+    let app2 = app.clone();
+    let call = tokio::spawn(async move {
+        authed(
+            &app2,
+            "POST",
+            "/api/servers/demo/tools/call",
+            Some(json!({"name": "elicit_form"})),
+        )
+        .await
+    });
+    let mut pending = Value::Null;
+    for _ in 0..100 {
+        let (_, p) = authed(&app, "GET", "/api/human", None).await;
+        if p.as_array().is_some_and(|a| !a.is_empty()) {
+            pending = p;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let id = pending[0]["id"]
+        .as_u64()
+        .expect("an elicitation is pending");
+    assert_eq!(pending[0]["kind"], "elicitation");
+    let (s, _) = authed(
+        &app,
+        "POST",
+        &format!("/api/human/{id}"),
+        Some(json!({"action": "accept", "content": {"name": "Ada", "age": 36, "color": "red", "subscribe": true}})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::NO_CONTENT);
+    let (_, out) = call.await.unwrap();
+    assert_eq!(
+        out["result"]["structuredContent"]["action"], "accept",
+        "{out}"
+    );
+    let (s, _) = authed(
+        &app,
+        "POST",
+        &format!("/api/human/{id}"),
+        Some(json!({"action": "cancel"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "answered twice");
+
+    let (s, _) = authed(&app, "PUT", "/api/prefs/theme", Some(json!("dark"))).await;
+    assert_eq!(s, StatusCode::NO_CONTENT);
+    let (_, prefs) = authed(&app, "GET", "/api/prefs", None).await;
+    assert_eq!(prefs["theme"], "dark");
+    state.manager.shutdown().await;
+}
+
+/// Reads SSE events from a live response until `pred` matches one (bounded).
+async fn read_until(
+    resp: &mut reqwest::Response,
+    parser: &mut SseParser,
+    seen: &mut Vec<(u64, Value)>,
+    pred: impl Fn(&Value) -> bool,
+) {
+    tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            let chunk = resp.chunk().await.unwrap().expect("stream open");
+            for e in parser.feed(&chunk) {
+                let v: Value = serde_json::from_str(&e.data).unwrap();
+                let id = e.id.as_deref().and_then(|i| i.parse().ok()).unwrap_or(0);
+                let done = pred(&v);
+                seen.push((id, v));
+                if done {
+                    return;
+                }
+            }
+        }
+    })
+    .await
+    .expect("the event arrives");
+}
+
+#[tokio::test]
+async fn event_stream_replays_after_last_event_id() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let store = Arc::new(Store::open_in_memory().unwrap());
+    let manager = ConnectionManager::new(ManagerOptions::default());
+    let state = AppState::new(
+        manager.clone(),
+        store,
+        Security::new(TOKEN.into(), port, None),
+    );
+    tokio::spawn(axum::serve(listener, router(state.clone())).into_future());
+    let base = format!("http://127.0.0.1:{port}");
+    let client = reqwest::Client::new();
+    let auth = format!("Bearer {TOKEN}");
+
+    let mut events = client
+        .get(format!("{base}/api/events"))
+        .header("authorization", &auth)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(events.status(), 200);
+    assert!(
+        events.headers()["content-type"]
+            .to_str()
+            .unwrap()
+            .starts_with("text/event-stream")
+    );
+    client
+        .post(format!("{base}/api/servers"))
+        .header("authorization", &auth)
+        .json(&demo_config("demo"))
+        .send()
+        .await
+        .unwrap();
+    client
+        .post(format!("{base}/api/servers/demo/connect"))
+        .header("authorization", &auth)
+        .send()
+        .await
+        .unwrap();
+
+    let mut parser = SseParser::new();
+    let mut seen = Vec::new();
+    read_until(&mut events, &mut parser, &mut seen, |v| {
+        v["kind"] == "server"
+            && v["event"]["type"] == "status"
+            && v["event"]["status"]["state"] == "connected"
+    })
+    .await;
+    assert!(
+        seen.iter().any(|(_, v)| v["kind"] == "traffic"),
+        "traffic frames are on the stream"
+    );
+    assert!(seen.windows(2).all(|w| w[0].0 < w[1].0), "ids increase");
+    drop(events);
+
+    // Reconnect from the middle: everything after that id comes again, in order.
+    let (mid, _) = seen[seen.len() / 2];
+    let mut again = client
+        .get(format!("{base}/api/events"))
+        .header("authorization", &auth)
+        .header("last-event-id", mid.to_string())
+        .send()
+        .await
+        .unwrap();
+    let mut parser = SseParser::new();
+    let mut replayed = Vec::new();
+    let last = seen.last().unwrap().0;
+    read_until(&mut again, &mut parser, &mut replayed, |_| true).await;
+    while replayed.last().unwrap().0 < last {
+        read_until(&mut again, &mut parser, &mut replayed, |_| true).await;
+    }
+    let expected: Vec<u64> = seen
+        .iter()
+        .map(|(id, _)| *id)
+        .filter(|id| *id > mid)
+        .collect();
+    let got: Vec<u64> = replayed
+        .iter()
+        .map(|(id, _)| *id)
+        .take(expected.len())
+        .collect();
+    assert_eq!(got, expected);
+
+    // An id from another launch cannot be replayed: the client is told to resync.
+    let mut stale = client
+        .get(format!("{base}/api/events"))
+        .header("authorization", &auth)
+        .header("last-event-id", "999999999")
+        .send()
+        .await
+        .unwrap();
+    let mut parser = SseParser::new();
+    let mut got = Vec::new();
+    read_until(&mut stale, &mut parser, &mut got, |v| v["kind"] == "resync").await;
+    manager.shutdown().await;
+}

@@ -1,0 +1,85 @@
+// What is known about one server: failure, initialize result (server info, protocol
+// version, capabilities), instructions, and its stderr.
+import { useEffect, useRef } from 'react';
+import type { ServerView } from '../api/types.gen';
+import { CopyButton } from '../ui/CopyButton';
+import { JsonTree } from '../ui/JsonTree';
+import { Markdown } from '../ui/Markdown';
+import { StatusBadge } from './StatusBadge';
+
+export function ServerDetail({ view }: { view: ServerView }) {
+  const info = (view.info ?? null) as Record<string, any> | null;
+  const caps = info?.capabilities ?? {};
+  const stderrRef = useRef<HTMLPreElement>(null);
+  useEffect(() => {
+    const el = stderrRef.current;
+    if (el) el.scrollTop = el.scrollHeight;
+  }, [view.stderr.length]);
+
+  return (
+    <div className="server-detail" data-testid={`server-detail-${view.config.name}`}>
+      <div className="detail-head">
+        <h2>{view.config.name}</h2>
+        <StatusBadge name={`detail-${view.config.name}`} status={view.status} />
+      </div>
+      {view.status.state === 'failed' && (
+        <div className="state state-error" role="alert" data-testid="server-failure-message">
+          <div className="state-title">Connection failed</div>
+          <pre className="state-message">{view.status.message}</pre>
+        </div>
+      )}
+      {info ? (
+        <>
+          <dl className="kv-grid" data-testid="server-info">
+            <dt>Server</dt>
+            <dd>
+              <span className="mono">{info.serverInfo?.name ?? '?'}</span> {info.serverInfo?.version && <span className="muted">v{info.serverInfo.version}</span>}
+              {info.serverInfo?.title && <span className="muted"> · {info.serverInfo.title}</span>}
+            </dd>
+            <dt>Protocol</dt>
+            <dd className="mono">{info.protocolVersion ?? '?'}</dd>
+            <dt>Capabilities</dt>
+            <dd>
+              <span className="badges">
+                {Object.keys(caps).length === 0 && <span className="muted">none</span>}
+                {Object.entries(caps).map(([k, v]) => (
+                  <span key={k} className="badge" title={JSON.stringify(v)} data-testid={`capability-${k}`}>
+                    {k}
+                    {v !== null && typeof v === 'object' && Object.keys(v).length > 0 ? <span className="muted"> ({Object.keys(v).join(', ')})</span> : null}
+                  </span>
+                ))}
+              </span>
+            </dd>
+          </dl>
+          {typeof info.instructions === 'string' && info.instructions.trim() && (
+            <section>
+              <h3>Instructions</h3>
+              <Markdown text={info.instructions} testId="server-instructions" />
+            </section>
+          )}
+          <details>
+            <summary className="small">initialize result</summary>
+            <JsonTree value={info} expandDepth={1} />
+          </details>
+        </>
+      ) : (
+        view.status.state !== 'failed' && <p className="muted small">Connect to see the server's info, capabilities and instructions.</p>
+      )}
+      <section>
+        <div className="section-head">
+          <h3>stderr</h3>
+          <span className="muted small">{view.stderr.length} lines</span>
+          <span className="spacer" />
+          {view.stderr.length > 0 && <CopyButton text={() => view.stderr.join('\n')} />}
+        </div>
+        {view.stderr.length ? (
+          <pre className="stderr" ref={stderrRef} data-testid={`stderr-${view.config.name}`}>
+            {view.stderr.join('\n')}
+          </pre>
+        ) : (
+          <div className="muted small">{view.config.type === 'stdio' ? 'Nothing written to stderr.' : 'Remote servers have no stderr.'}</div>
+        )}
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,156 @@
+import { useState } from 'react';
+import { api, errorMessage } from '../api/client';
+import type { ServerConfig, ServerView } from '../api/types.gen';
+import { Button } from '../ui/Button';
+import { download } from '../ui/CopyButton';
+import { EmptyState, ErrorState } from '../ui/States';
+import { Loading } from '../ui/Spinner';
+import { ImportDialog } from './ImportDialog';
+import { ServerDetail } from './ServerDetail';
+import { ServerForm } from './ServerForm';
+import { StatusBadge } from './StatusBadge';
+import { reloadServers, removeServer, selectServer, upsertServer, useSelectedServer, useServers } from './store';
+
+export function describe(c: ServerConfig): string {
+  return c.type === 'stdio' ? [c.command, ...(c.args ?? [])].join(' ') : c.url;
+}
+
+export function ServersPage() {
+  const { list, error, loading } = useServers();
+  const selected = useSelectedServer();
+  const [form, setForm] = useState<{ existing?: ServerConfig } | null>(null);
+  const [importing, setImporting] = useState(false);
+  const [pageError, setPageError] = useState<string | null>(null);
+
+  const doExport = async () => {
+    setPageError(null);
+    try {
+      const doc = await api.exportServers();
+      download('mcp-servers.json', JSON.stringify(doc, null, 2));
+    } catch (e) {
+      setPageError(`Export failed: ${errorMessage(e)}`);
+    }
+  };
+
+  const view = list?.find((v) => v.config.name === selected);
+  return (
+    <div className="page servers-page" data-testid="servers-page">
+      <div className="page-head">
+        <h1>Servers</h1>
+        <div className="toolbar">
+          <Button variant="primary" onClick={() => setForm({})} data-testid="server-add">
+            + Add server
+          </Button>
+          <Button onClick={() => setImporting(true)} data-testid="server-import">
+            Import
+          </Button>
+          <Button onClick={doExport} disabled={!list?.length} data-testid="server-export">
+            Export
+          </Button>
+        </div>
+      </div>
+      {pageError && <div className="inline-error" role="alert">{pageError}</div>}
+      {error && !list ? (
+        <ErrorState title="Could not load servers" message={error} onRetry={() => void reloadServers()} />
+      ) : !list ? (
+        <Loading label={loading ? 'Loading servers…' : undefined} />
+      ) : list.length === 0 ? (
+        <EmptyState title="No servers yet" testId="servers-empty">
+          Add a server (a command to run, or a URL), or import an <code>mcpServers</code> file.
+        </EmptyState>
+      ) : (
+        <div className="servers-split">
+          <ul className="server-list" aria-label="Servers">
+            {list.map((v) => (
+              <ServerRow key={v.config.name} view={v} selected={v.config.name === selected} onEdit={() => setForm({ existing: v.config })} />
+            ))}
+          </ul>
+          <div className="server-detail-wrap">{view ? <ServerDetail view={view} /> : null}</div>
+        </div>
+      )}
+      {form && <ServerForm existing={form.existing} onClose={() => setForm(null)} />}
+      {importing && <ImportDialog onClose={() => setImporting(false)} />}
+    </div>
+  );
+}
+
+function ServerRow({ view, selected, onEdit }: { view: ServerView; selected: boolean; onEdit: () => void }) {
+  const name = view.config.name;
+  const st = view.status.state;
+  const [busy, setBusy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [confirmDelete, setConfirmDelete] = useState(false);
+
+  const act = async (what: 'connect' | 'disconnect' | 'reconnect' | 'delete') => {
+    setBusy(what);
+    setError(null);
+    try {
+      if (what === 'delete') {
+        await api.deleteServer(name);
+        removeServer(name);
+        return;
+      }
+      upsertServer(await api[what](name));
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <li className={`server-row${selected ? ' selected' : ''}`} data-testid={`server-row-${name}`}>
+      <button type="button" className="server-row-main" onClick={() => selectServer(name)} aria-pressed={selected}>
+        <span className="server-name">{name}</span>
+        <span className="badge">{view.config.type}</span>
+        <StatusBadge name={name} status={view.status} />
+        <span className="server-desc mono" title={describe(view.config)}>
+          {describe(view.config)}
+        </span>
+      </button>
+      {view.status.state === 'failed' && (
+        <div className="server-failure" data-testid={`failure-${name}`}>
+          {view.status.message}
+        </div>
+      )}
+      {error && (
+        <div className="inline-error" role="alert" data-testid={`server-error-${name}`}>
+          {error}
+        </div>
+      )}
+      <div className="server-actions">
+        {st === 'connected' || st === 'connecting' ? (
+          <>
+            <Button small onClick={() => act('disconnect')} busy={busy === 'disconnect'} data-testid={`disconnect-${name}`}>
+              Disconnect
+            </Button>
+            <Button small onClick={() => act('reconnect')} busy={busy === 'reconnect'} data-testid={`reconnect-${name}`}>
+              Reconnect
+            </Button>
+          </>
+        ) : (
+          <Button small variant="primary" onClick={() => act('connect')} busy={busy === 'connect'} data-testid={`connect-${name}`}>
+            Connect
+          </Button>
+        )}
+        <Button small variant="ghost" onClick={onEdit} data-testid={`edit-${name}`}>
+          Edit
+        </Button>
+        {confirmDelete ? (
+          <>
+            <Button small variant="danger" onClick={() => act('delete')} busy={busy === 'delete'} data-testid={`delete-confirm-${name}`}>
+              Delete {name}?
+            </Button>
+            <Button small variant="ghost" onClick={() => setConfirmDelete(false)}>
+              Keep
+            </Button>
+          </>
+        ) : (
+          <Button small variant="ghost" onClick={() => setConfirmDelete(true)} data-testid={`delete-${name}`}>
+            Delete
+          </Button>
+        )}
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,110 @@
+import { useEffect, useState } from 'react';
+import { api, errorMessage } from '../api/client';
+import type { RootView } from '../api/types.gen';
+import { Button } from '../ui/Button';
+import { ErrorState } from '../ui/States';
+import { Loading } from '../ui/Spinner';
+import { useTheme, type ThemePref } from './theme';
+
+export function SettingsPage() {
+  const [theme, setTheme] = useTheme();
+  return (
+    <div className="page settings-page" data-testid="settings-page">
+      <div className="page-head">
+        <h1>Settings</h1>
+      </div>
+      <section className="card">
+        <h2>Theme</h2>
+        <div className="segmented" role="radiogroup" aria-label="Theme">
+          {(['system', 'light', 'dark'] as ThemePref[]).map((t) => (
+            <label key={t} className={theme === t ? 'on' : ''}>
+              <input type="radio" name="theme" checked={theme === t} onChange={() => setTheme(t)} data-testid={`theme-${t}`} />
+              {t}
+            </label>
+          ))}
+        </div>
+      </section>
+      <RootsEditor />
+    </div>
+  );
+}
+
+function RootsEditor() {
+  const [roots, setRoots] = useState<RootView[] | null>(null);
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [nonce, setNonce] = useState(0);
+
+  useEffect(() => {
+    let live = true;
+    setLoadError(null);
+    api.roots().then(
+      (r) => live && setRoots(r),
+      (e) => live && setLoadError(errorMessage(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [nonce]);
+
+  const set = (i: number, p: Partial<RootView>) => setRoots((rs) => (rs ?? []).map((r, j) => (j === i ? { ...r, ...p } : r)));
+  const invalid = (roots ?? []).map((r) => !/^[a-z][a-z0-9+.-]*:/i.test(r.uri.trim()));
+
+  const save = async () => {
+    if (!roots) return;
+    setSaving(true);
+    setMessage(null);
+    const clean = roots
+      .filter((r) => r.uri.trim())
+      .map((r) => (r.name?.trim() ? { uri: r.uri.trim(), name: r.name.trim() } : { uri: r.uri.trim() }));
+    try {
+      const saved = await api.setRoots(clean);
+      setRoots(Array.isArray(saved) ? saved : clean);
+      setMessage({ ok: true, text: 'Saved. Connected servers were told the roots changed.' });
+    } catch (e) {
+      setMessage({ ok: false, text: errorMessage(e) });
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  return (
+    <section className="card" data-testid="roots-editor">
+      <h2>Roots</h2>
+      <p className="small muted">Directories (as file:// URIs) offered to servers that ask for roots.</p>
+      {loadError ? (
+        <ErrorState title="Could not load roots" message={loadError} onRetry={() => setNonce((n) => n + 1)} />
+      ) : !roots ? (
+        <Loading />
+      ) : (
+        <>
+          {roots.length === 0 && <div className="muted small">No roots.</div>}
+          {roots.map((r, i) => (
+            <div key={i} className="kv-row">
+              <input value={r.uri} placeholder="file:///home/me/project" className="mono" onChange={(e) => set(i, { uri: e.target.value })} aria-label={`Root ${i + 1} URI`} aria-invalid={invalid[i] || undefined} data-testid={`root-uri-${i}`} />
+              <input value={r.name ?? ''} placeholder="name (optional)" onChange={(e) => set(i, { name: e.target.value })} aria-label={`Root ${i + 1} name`} data-testid={`root-name-${i}`} />
+              <Button small variant="ghost" onClick={() => setRoots(roots.filter((_, j) => j !== i))} aria-label="Remove root" data-testid={`root-remove-${i}`}>
+                ×
+              </Button>
+            </div>
+          ))}
+          {invalid.some((x, i) => x && roots[i].uri.trim()) && <div className="field-error">Each root needs a URI such as file:///path</div>}
+          <div className="actions">
+            <Button small onClick={() => setRoots([...roots, { uri: 'file:///' }])} data-testid="root-add">
+              + Add root
+            </Button>
+            <Button variant="primary" small onClick={save} busy={saving} disabled={invalid.some((x, i) => x && roots[i].uri.trim() !== '')} data-testid="roots-save">
+              Save roots
+            </Button>
+            {message && (
+              <span className={message.ok ? 'ok-text small' : 'inline-error'} data-testid="roots-message">
+                {message.text}
+              </span>
+            )}
+          </div>
+        </>
+      )}
+    </section>
+  );
+}

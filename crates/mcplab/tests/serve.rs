@@ -1,0 +1,210 @@
+//! Black-box tests of `mcplab serve` (and plain `mcplab`): first run seeds the demo server,
+//! ad-hoc targets open already connected, the port falls back when the default is busy, and
+//! stopping the server stops every server process it started.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::{Child, Command};
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
+
+struct Running {
+    child: Child,
+    base: String,
+    token: String,
+    stderr: String,
+}
+
+async fn start(data: &std::path::Path, args: &[&str]) -> Running {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .arg("--no-open")
+        .env("MCPLAB_DATA_DIR", data)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut out = BufReader::new(child.stdout.take().unwrap()).lines();
+    let (mut base, mut token) = (String::new(), String::new());
+    tokio::time::timeout(Duration::from_secs(30), async {
+        while let Some(line) = out.next_line().await.unwrap() {
+            if let Some(url) = line.strip_prefix("mcplab is listening on ") {
+                base = url.to_owned();
+            }
+            if let Some(url) = line.strip_prefix("open ") {
+                token = url.split("token=").nth(1).unwrap().to_owned();
+                return;
+            }
+        }
+    })
+    .await
+    .expect("mcplab printed its URL");
+    let mut err = child.stderr.take().unwrap();
+    let stderr = {
+        // Whatever was printed before the URL (e.g. a port fallback note).
+        let mut buf = vec![0u8; 4096];
+        match tokio::time::timeout(
+            Duration::from_millis(300),
+            tokio::io::AsyncReadExt::read(&mut err, &mut buf),
+        )
+        .await
+        {
+            Ok(Ok(n)) => String::from_utf8_lossy(&buf[..n]).into_owned(),
+            _ => String::new(),
+        }
+    };
+    Running {
+        child,
+        base,
+        token,
+        stderr,
+    }
+}
+
+impl Running {
+    async fn get(&self, path: &str) -> Value {
+        reqwest::Client::new()
+            .get(format!("{}{path}", self.base))
+            .bearer_auth(&self.token)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap()
+    }
+
+    /// Polls the server list until `name` reaches `state`.
+    async fn wait_state(&self, name: &str, state: &str) -> Value {
+        for _ in 0..100 {
+            let list = self.get("/api/servers").await;
+            if let Some(s) = list
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|s| s["config"]["name"] == name)
+                && s["status"]["state"] == state
+            {
+                return s.clone();
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!(
+            "{name} never became {state}: {}",
+            self.get("/api/servers").await
+        );
+    }
+
+    async fn stop(mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().unwrap() as i32;
+        nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid),
+            nix::sys::signal::Signal::SIGTERM,
+        )
+        .unwrap();
+        tokio::time::timeout(Duration::from_secs(15), self.child.wait())
+            .await
+            .expect("stops after SIGTERM")
+            .unwrap()
+    }
+}
+
+fn alive(pid: u64) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .is_ok_and(|s| s.split(' ').nth(2) != Some("Z"))
+}
+
+/// Pids of the processes whose parent is `parent`.
+fn children_of(parent: u32) -> Vec<u64> {
+    let mut pids = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(pid) = entry.file_name().to_string_lossy().parse::<u64>() else {
+            continue;
+        };
+        // stat is "pid (comm) state ppid ..."; comm may contain spaces, so split after ')'.
+        if let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat"))
+            && let Some(rest) = stat.rsplit_once(')').map(|(_, r)| r)
+            && rest.split_whitespace().nth(1) == Some(&parent.to_string())
+        {
+            pids.push(pid);
+        }
+    }
+    pids
+}
+
+#[tokio::test]
+async fn first_run_seeds_and_connects_the_demo_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = start(dir.path(), &["--port", "0"]).await;
+    let demo = run.wait_state("demo", "connected").await;
+    assert_eq!(demo["info"]["serverInfo"]["name"], "mcplab-demo");
+    let before = children_of(run.child.id().unwrap());
+    assert!(
+        !before.is_empty(),
+        "the demo server runs as a child of mcplab"
+    );
+    let status = run.stop().await;
+    assert!(status.success(), "{status:?}");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let left: Vec<u64> = before.into_iter().filter(|p| alive(*p)).collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
+
+    // Second run: the store is not new, the demo is not added twice.
+    let run = start(dir.path(), &["serve", "--port", "0"]).await;
+    let list = run.get("/api/servers").await;
+    assert_eq!(list.as_array().unwrap().len(), 1);
+    run.stop().await;
+}
+
+#[tokio::test]
+async fn an_ad_hoc_target_opens_connected_and_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let stdio = format!("{BIN} demo-server");
+    let run = start(dir.path(), &["--port", "0", "--stdio", &stdio]).await;
+    let cli = run.wait_state("cli", "connected").await;
+    assert_eq!(cli["config"]["type"], "stdio");
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let list = run.get("/api/servers").await;
+    let demo = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["config"]["name"] == "demo")
+        .unwrap();
+    assert_eq!(
+        demo["status"]["state"], "disconnected",
+        "only the ad-hoc target connects"
+    );
+    run.stop().await;
+}
+
+#[tokio::test]
+async fn a_busy_default_port_moves_to_the_next() {
+    let dir = tempfile::tempdir().unwrap();
+    // Hold the default port (if something else already holds it, that works the same).
+    let _hold = std::net::TcpListener::bind("127.0.0.1:6274");
+    let run = start(dir.path(), &[]).await;
+    assert!(!run.base.ends_with(":6274"), "{}", run.base);
+    assert!(run.stderr.contains("is busy; using"), "{}", run.stderr);
+    run.stop().await;
+
+    let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = taken.local_addr().unwrap().port().to_string();
+    let out = Command::new(BIN)
+        .args(["--no-open", "--port", &port])
+        .env("MCPLAB_DATA_DIR", dir.path())
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "an explicit busy port is an error"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot listen"));
+}

@@ -1,0 +1,83 @@
+// Shared setup for the browser tests: starts the real mcplab binary on a free loopback port
+// with a private data directory, launches Debian's Chromium headless through playwright-core,
+// signs in with the one-time token URL, and saves screenshots into tests/browser/output/.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const root = path.resolve(here, '../..');
+export const bin = process.env.MCPLAB_BIN || path.join(root, 'target/debug/mcplab');
+export const outputDir = path.join(here, 'output');
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+
+/** Starts mcplab; resolves once it printed its URL. */
+export async function startMcplab(extraArgs = []) {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'mcplab-browser-'));
+  const child = spawn(bin, ['--no-open', '--port', '0', '--data-dir', dataDir, ...extraArgs], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr.on('data', (d) => { stderr += d; });
+  const url = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`mcplab did not print its URL in time\n${stderr}`)), 30000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/^open (http:\/\/\S+)$/m);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`mcplab exited (${code})\n${stderr}`)); });
+  });
+  const base = new URL(url).origin;
+  const token = new URL(url).searchParams.get('token');
+  return {
+    url, base, token, dataDir, child,
+    stderr: () => stderr,
+    async stop() {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGTERM');
+        await Promise.race([exited, new Promise((r) => setTimeout(r, 10000))]);
+        if (child.exitCode === null) child.kill('SIGKILL');
+      }
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+    /** Calls the API directly (for setup and for checking what the UI did). */
+    async api(method, p, body) {
+      const res = await fetch(base + p, {
+        method,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const text = await res.text();
+      return { status: res.status, body: text ? JSON.parse(text) : null };
+    },
+  };
+}
+
+/** Launches Chromium and opens the app signed in. */
+export async function openApp(mcplab, { colorScheme = 'light' } = {}) {
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--no-first-run', '--disable-sync'],
+  });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, colorScheme });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(mcplab.url);
+  return { browser, context, page, errors };
+}
+
+/** Saves a full-page screenshot as output/<name>.png. */
+export async function shot(page, name) {
+  mkdirSync(outputDir, { recursive: true });
+  await page.screenshot({ path: path.join(outputDir, `${name}.png`), fullPage: true });
+}

@@ -14,10 +14,22 @@ export default defineConfig({
     chunkSizeWarningLimit: 1500,
   },
   server: {
-    proxy: {
-      '/api': { target, changeOrigin: false },
-      '/auth': { target, changeOrigin: false },
-    },
+    // mcplab checks Host and Origin (DNS rebinding, CSRF): present the proxied requests as
+    // its own origin.
+    proxy: Object.fromEntries(
+      ['/api', '/auth'].map((p) => [
+        p,
+        {
+          target,
+          changeOrigin: true,
+          configure: (proxy: { on: (ev: 'proxyReq', f: (req: { getHeader(n: string): unknown; setHeader(n: string, v: string): void }) => void) => void }) => {
+            proxy.on('proxyReq', (req) => {
+              if (req.getHeader('origin')) req.setHeader('origin', target);
+            });
+          },
+        },
+      ]),
+    ),
   },
   test: {
     environment: 'node',

@@ -85,9 +85,9 @@ function Shell() {
         </nav>
         <span className="spacer" />
         {(page === 'tools' || page === 'resources' || page === 'prompts') && <ServerSelector />}
-        {stream !== 'open' && (
+        {(stream === 'reconnecting' || stream === 'unauthorized') && (
           <span className={`stream-state stream-${stream}`} data-testid="stream-state" title={stream === 'unauthorized' ? UNAUTHORIZED_HINT : 'Live events'}>
-            {stream === 'unauthorized' ? 'signed out' : stream === 'connecting' ? 'connecting…' : 'reconnecting…'}
+            {stream === 'unauthorized' ? 'signed out' : 'reconnecting…'}
           </span>
         )}
         <Button small variant="ghost" onClick={() => setPref('trafficOpen', !trafficOpen)} aria-pressed={trafficOpen} data-testid="traffic-toggle">

@@ -75,8 +75,8 @@ export function ServerForm({ existing, onClose }: { existing?: ServerConfig; onC
           <span className="field-label">Transport</span>
           <div className="segmented" role="radiogroup" aria-label="Transport">
             {(['stdio', 'http', 'sse'] as const).map((t) => (
-              <label key={t} className={f.type === t ? 'on' : ''}>
-                <input type="radio" name="transport" checked={f.type === t} onChange={() => set({ type: t })} data-testid={`server-form-type-${t}`} />
+              <label key={t} className={f.type === t ? 'on' : ''} data-testid={`server-form-type-${t}`}>
+                <input type="radio" name="transport" checked={f.type === t} onChange={() => set({ type: t })} />
                 {t === 'stdio' ? 'stdio' : t === 'http' ? 'Streamable HTTP' : 'SSE (legacy)'}
               </label>
             ))}

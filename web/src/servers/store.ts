@@ -33,8 +33,11 @@ export function upsertServer(view: ServerView, previousName?: string): void {
   serversStore.set((s) => {
     const list = [...(s.list ?? [])];
     const i = list.findIndex((v) => v.config.name === (previousName ?? view.config.name));
-    if (i >= 0) list[i] = view;
-    else list.push(view);
+    if (i >= 0) {
+      // Lines that came as events may be newer than the reply's snapshot of stderr.
+      const prev = list[i];
+      list[i] = prev.stderr.length > view.stderr.length && prev.config.name === view.config.name ? { ...view, stderr: prev.stderr } : view;
+    } else list.push(view);
     return { ...s, list };
   });
 }

@@ -17,8 +17,8 @@ export function SettingsPage() {
         <h2>Theme</h2>
         <div className="segmented" role="radiogroup" aria-label="Theme">
           {(['system', 'light', 'dark'] as ThemePref[]).map((t) => (
-            <label key={t} className={theme === t ? 'on' : ''}>
-              <input type="radio" name="theme" checked={theme === t} onChange={() => setTheme(t)} data-testid={`theme-${t}`} />
+            <label key={t} className={theme === t ? 'on' : ''} data-testid={`theme-${t}`}>
+              <input type="radio" name="theme" checked={theme === t} onChange={() => setTheme(t)} />
               {t}
             </label>
           ))}

@@ -4,8 +4,12 @@
 import { useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import Form from '@rjsf/core';
 import type { IconButtonProps, RJSFSchema } from '@rjsf/utils';
-import validator from '@rjsf/validator-ajv8';
-import { cleanValue, hasNoFields, normalizeSchema, parseRawArgs, validateAgainst, type Schema } from './schema';
+import { customizeValidator } from '@rjsf/validator-ajv8';
+import { NUMERIC_FORMATS, cleanValue, hasNoFields, normalizeSchema, parseRawArgs, validateAgainst, type Schema } from './schema';
+
+// Rust (schemars) and other generators put numeric formats such as uint32 on numbers; they
+// are checked by the schema's own type/minimum, so the form only needs to know the names.
+const validator = customizeValidator({ customFormats: Object.fromEntries(NUMERIC_FORMATS.map((f) => [f, () => true])) });
 
 export interface SchemaFormHandle {
   /** Validates (showing messages on the fields) and returns the value, or null if invalid. */

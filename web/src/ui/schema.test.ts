@@ -48,4 +48,9 @@ describe('validateAgainst', () => {
     const s2 = { ...s, $schema: 'https://json-schema.org/draft/2020-12/schema' };
     expect(validateAgainst(s2, {})).toHaveLength(1);
   });
+  it('knows numeric formats from code generators', () => {
+    const s = { type: 'object', properties: { n: { type: 'integer', format: 'uint32' } } };
+    expect(validateAgainst(s, { n: 3 })).toEqual([]);
+    expect(validateAgainst(s, { n: -1 })).toHaveLength(1);
+  });
 });

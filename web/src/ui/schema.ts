@@ -55,6 +55,32 @@ export function parseRawArgs(text: string): { ok: true; value: Record<string, un
   return { ok: true, value: v as Record<string, unknown> };
 }
 
+/** Numeric `format`s that code generators emit (schemars, pydantic…). */
+export const NUMERIC_FORMATS = ['int8', 'int16', 'int32', 'int64', 'uint8', 'uint16', 'uint32', 'uint64', 'uint', 'int', 'float', 'double'];
+
+const INT_RANGES: Record<string, [number, number]> = {
+  int8: [-128, 127],
+  int16: [-32768, 32767],
+  int32: [-2147483648, 2147483647],
+  uint8: [0, 255],
+  uint16: [0, 65535],
+  uint32: [0, 4294967295],
+  int64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+  uint64: [0, Number.MAX_SAFE_INTEGER],
+  uint: [0, Number.MAX_SAFE_INTEGER],
+  int: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
+};
+
+function addNumericFormats(ajv: Ajv): void {
+  for (const f of NUMERIC_FORMATS) {
+    const range = INT_RANGES[f];
+    ajv.addFormat(f, {
+      type: 'number',
+      validate: range ? (n: number) => Number.isInteger(n) && n >= range[0] && n <= range[1] : () => true,
+    });
+  }
+}
+
 const ajvCache = new Map<string, Ajv>();
 function ajvFor(schema: Schema): Ajv {
   const draft2020 = typeof schema.$schema === 'string' && schema.$schema.includes('2020-12');
@@ -65,6 +91,7 @@ function ajvFor(schema: Schema): Ajv {
       ? new Ajv2020({ strict: false, allErrors: true, validateSchema: false })
       : new Ajv({ strict: false, allErrors: true, validateSchema: false });
     addFormats(ajv as unknown as Ajv);
+    addNumericFormats(ajv as unknown as Ajv);
     ajvCache.set(key, ajv);
   }
   return ajv;

@@ -1,0 +1,32 @@
+export default async function (page, shot) {
+  await page.click('[data-testid=nav-tools]');
+  await page.click('[data-testid=tool-item-elicit_form]');
+  await page.waitForTimeout(300);
+  await page.click('[data-testid=tool-call]');
+  await page.waitForSelector('[data-testid=elicitation-dialog]');
+  await page.waitForTimeout(300);
+  await shot('elicit-form');
+  await page.click('[data-testid=elicitation-accept]');
+  await page.waitForTimeout(300);
+  await shot('elicit-form-validation');
+  await page.click('[data-testid=elicitation-cancel]');
+  await page.waitForSelector('[data-testid=tool-result]');
+  await shot('elicit-cancelled-result');
+  await page.click('[data-testid=tool-item-elicit_url]');
+  await page.waitForTimeout(300);
+  await page.click('[data-testid=tool-call]');
+  await page.waitForSelector('[data-testid=elicitation-dialog]');
+  await shot('elicit-url');
+  await page.click('[data-testid=elicitation-decline]');
+  await page.waitForTimeout(800);
+  await page.click('[data-testid=tool-item-sample_llm]');
+  await page.waitForTimeout(300);
+  await page.click('[data-testid=tool-call]');
+  await page.waitForSelector('[data-testid=sampling-dialog]');
+  await page.fill('[data-testid=sampling-reply]', 'Hello from a human');
+  await shot('sampling');
+  await page.click('[data-testid=sampling-accept]');
+  await page.waitForSelector('[data-testid=tool-result]');
+  await page.waitForTimeout(500);
+  await shot('sampling-result');
+}

@@ -22,6 +22,8 @@ use crate::AppState;
 /// Events kept for replay.
 pub const REPLAY_CAPACITY: usize = 20_000;
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// The `retry:` sent to clients.
+const RECONNECT_AFTER: Duration = Duration::from_millis(1000);
 
 /// One numbered event, already serialized.
 #[derive(Clone, Debug)]
@@ -151,10 +153,16 @@ pub async fn stream(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
     let (replay, rx) = state.events.resume(last);
-    let mut first: Vec<Event> = match replay {
-        Ok(items) => items.iter().map(to_sse).collect(),
-        Err(()) => vec![resync_event()],
-    };
+    // The first chunk goes out at once (the browser's `open` fires on a quiet server too) and
+    // tells clients how soon to reconnect.
+    let hello = Event::default()
+        .comment("mcplab events")
+        .retry(RECONNECT_AFTER);
+    let mut first: Vec<Event> = vec![hello];
+    match replay {
+        Ok(items) => first.extend(items.iter().map(to_sse)),
+        Err(()) => first.push(resync_event()),
+    }
     // Replay and subscription are taken under one lock, so live items all come after the
     // replayed ones: no duplicates, no gap.
     first.reverse();

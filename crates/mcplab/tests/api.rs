@@ -270,6 +270,24 @@ async fn servers_crud_connect_call_and_traffic() {
         "{bad}"
     );
 
+    let broken = json!({"name": "broken", "type": "stdio", "command": "sh", "args": ["-c", "echo 'missing API_KEY' >&2; exit 1"]});
+    authed(&app, "POST", "/api/servers", Some(broken)).await;
+    let (s, v) = authed(&app, "POST", "/api/servers/broken/connect", None).await;
+    assert_eq!(s, StatusCode::OK);
+    assert_eq!(v["status"]["state"], "failed", "{v}");
+    assert!(
+        v["status"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("exit code 1"),
+        "{v}"
+    );
+    assert_eq!(
+        v["stderr"],
+        json!(["missing API_KEY"]),
+        "stderr is kept after a failure"
+    );
+
     let (s, v) = authed(&app, "POST", "/api/servers/demo/disconnect", None).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(v["status"]["state"], "disconnected");
@@ -373,6 +391,9 @@ async fn read_until(
         loop {
             let chunk = resp.chunk().await.unwrap().expect("stream open");
             for e in parser.feed(&chunk) {
+                if e.data.is_empty() {
+                    continue; // the `retry:` hello
+                }
                 let v: Value = serde_json::from_str(&e.data).unwrap();
                 let id = e.id.as_deref().and_then(|i| i.parse().ok()).unwrap_or(0);
                 let done = pred(&v);

@@ -70,6 +70,8 @@ impl Default for ManagerOptions {
 
 struct Slot {
     status: ServerStatus,
+    /// Stderr of the latest attempt, kept after a failure so it can still be shown.
+    stderr: Option<Arc<StderrTail>>,
     conn: Option<Arc<Connection>>,
     config: ServerConfig,
     /// Bumped on every (re)connect so a stale watcher cannot overwrite a newer status.
@@ -163,6 +165,15 @@ impl ConnectionManager {
         v
     }
 
+    /// The last lines the server wrote to stderr in its latest attempt (also after it failed).
+    pub fn stderr_tail(&self, name: &str) -> Vec<String> {
+        self.slots()
+            .get(name)
+            .and_then(|s| s.stderr.clone())
+            .map(|t| t.lines())
+            .unwrap_or_default()
+    }
+
     pub fn status(&self, name: &str) -> Option<ServerStatus> {
         self.slots().get(name).map(|s| s.status.clone())
     }
@@ -236,6 +247,7 @@ impl ConnectionManager {
                 name.clone(),
                 Slot {
                     status: ServerStatus::Connecting,
+                    stderr: None,
                     conn: None,
                     config: config.clone(),
                     generation,
@@ -374,6 +386,9 @@ impl ConnectionManager {
         let name = config.name.clone();
         let (wire, end) = wire_pair();
         let stderr = Arc::new(StderrTail::new(STDERR_LINES));
+        if let Some(slot) = self.slots().get_mut(&name) {
+            slot.stderr = Some(stderr.clone());
+        }
         let transport_cancel = CancellationToken::new();
         let mut child = None;
         match &config.transport {

@@ -23,7 +23,7 @@ pub fn view(state: &AppState, config: ServerConfig) -> ServerView {
     let conn = state.manager.get(&config.name).ok();
     ServerView {
         info: conn.as_ref().map(|c| c.initialize_result().clone()),
-        stderr: conn.as_ref().map(|c| c.stderr_tail()).unwrap_or_default(),
+        stderr: state.manager.stderr_tail(&config.name),
         status,
         config,
     }

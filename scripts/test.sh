@@ -1,16 +1,26 @@
 #!/usr/bin/env bash
-# Runs every test of mcplab: formatting and lints, unit, integration, interop (against npm's
-# server-everything), black-box CLI tests, and the official MCP client conformance suite.
-# Needs Rust (with cargo-nextest if available) and Node >= 20 with npm; installs the npm test
-# peers into tests/npm on first use.
+# Runs every test of mcplab: formatting and lints (Rust and web), the web UI's unit tests and
+# build, unit, integration, interop (against npm's server-everything), black-box CLI and API
+# tests, the official MCP client conformance suite, and browser tests (playwright-core driving
+# Debian's Chromium against the real binary). Needs Rust (with cargo-nextest if available),
+# Node >= 20 with npm, and /usr/bin/chromium; installs the npm packages on first use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-if [ ! -d tests/npm/node_modules/@modelcontextprotocol/server-everything ] \
-   || [ tests/npm/package-lock.json -nt tests/npm/node_modules/.package-lock.json ]; then
-  echo "== installing npm test peers (tests/npm)"
-  npm ci --prefix tests/npm --no-audit --no-fund
-fi
+npm_install() { # DIR: install when missing or when the lock file changed
+  if [ ! -d "$1/node_modules" ] || [ "$1/package-lock.json" -nt "$1/node_modules/.package-lock.json" ]; then
+    echo "== installing npm packages ($1)"
+    npm ci --prefix "$1" --no-audit --no-fund
+  fi
+}
+npm_install tests/npm
+
+echo "== web: typecheck, lint, unit tests, build"
+npm_install web
+npm --prefix web run typecheck
+npm --prefix web run lint
+npm --prefix web test
+npm --prefix web run build
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
@@ -21,6 +31,10 @@ cargo build --workspace --locked
 
 echo "== conformance (official client suite)"
 tests/conformance/run.sh
+
+echo "== browser tests (tests/browser, screenshots in tests/browser/output)"
+npm_install tests/browser
+(cd tests/browser && npm test)
 
 echo "== tests"
 if cargo nextest --version >/dev/null 2>&1; then

@@ -1,0 +1,141 @@
+// Browser tests of the inspector: the real mcplab binary, Debian's Chromium, real clicks.
+// Each flow saves screenshots into tests/browser/output/ for a person to look at.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startMcplab, openApp, shot, bin } from './harness.js';
+
+let mcplab;
+let app;
+
+before(async () => {
+  mcplab = await startMcplab();
+  app = await openApp(mcplab);
+});
+
+after(async () => {
+  await app?.browser.close();
+  await mcplab?.stop();
+});
+
+const id = (name) => `[data-testid="${name}"]`;
+
+test('add the fixture server through the form and connect it', async () => {
+  const { page } = app;
+  await page.click(id('nav-servers'));
+  await page.click(id('server-add'));
+  await page.fill(id('server-form-name'), 'fixture');
+  await page.click(id('server-form-type-stdio'));
+  await page.fill(id('server-form-command'), bin);
+  await page.fill(id('server-form-args'), 'demo-server');
+  await page.click(id('server-form-save'));
+  await page.waitForSelector(id('server-row-fixture'));
+  await page.click(id('connect-fixture'));
+  await page.waitForSelector(`${id('status-fixture')}[data-state="connected"]`, { timeout: 30000 });
+  await page.click(`${id('server-row-fixture')} >> text=fixture`);
+  await page.waitForSelector(id('server-instructions'));
+  await shot(page, '01-servers');
+  const listed = await mcplab.api('GET', '/api/servers/fixture');
+  assert.equal(listed.body.status.state, 'connected');
+  assert.deepEqual(listed.body.config.args, ['demo-server']);
+});
+
+test('fill a tool form, see the result and its frames in the traffic panel', async () => {
+  const { page } = app;
+  await page.click(id('nav-tools'));
+  await page.selectOption(id('server-selector'), 'fixture');
+  await page.click(id('tool-item-add'));
+  await page.fill('#root_a', '40');
+  await page.fill('#root_b', '2');
+  await page.click(id('tool-call'));
+  const result = page.locator(id('tool-result'));
+  await result.waitFor();
+  assert.match(await result.innerText(), /42/);
+  assert.notEqual(await result.getAttribute('data-error'), 'true');
+  await page.waitForSelector(id('schema-valid'));
+  // The request and its response are in the traffic panel.
+  await page.waitForSelector(`${id('traffic-row')}[data-method="tools/call"]`);
+  await page.click(`${id('traffic-row')}[data-method="tools/call"] >> nth=0`);
+  await page.waitForSelector(id('frame-detail'));
+  await shot(page, '02-tools');
+
+  // An isError result is shown as an error.
+  await page.click(id('tool-item-fail'));
+  await page.click(id('tool-call'));
+  await page.waitForSelector(`${id('tool-result')}[data-error="true"]`);
+  await shot(page, '03-tool-error');
+});
+
+test('answer an elicitation dialog', async () => {
+  const { page } = app;
+  await page.click(id('nav-tools'));
+  await page.click(id('tool-item-elicit_form'));
+  await page.click(id('tool-call'));
+  const dialog = page.locator(id('elicitation-dialog'));
+  await dialog.waitFor({ timeout: 15000 });
+  await dialog.locator('#root_name').fill('Grace Hopper');
+  await shot(page, '04-elicitation');
+  await page.click(id('elicitation-accept'));
+  await dialog.waitFor({ state: 'detached' });
+  const result = page.locator(id('tool-result'));
+  await page.waitForFunction(
+    (sel) => document.querySelector(sel)?.innerText.includes('Grace Hopper'),
+    id('tool-result'),
+  );
+  assert.match(await result.innerText(), /accept/i);
+});
+
+test('read a resource', async () => {
+  const { page } = app;
+  await page.click(id('nav-resources'));
+  await page.click(id('resource-item-demo://readme'));
+  const content = page.locator(id('resource-content'));
+  await content.waitFor();
+  assert.match(await content.innerText(), /mcplab/i);
+  await shot(page, '05-resources');
+});
+
+test('get a prompt with arguments', async () => {
+  const { page } = app;
+  await page.click(id('nav-prompts'));
+  await page.click(id('prompt-item-greeting'));
+  await page.fill(id('prompt-arg-name'), 'Ada');
+  await page.click(id('prompt-get'));
+  const messages = page.locator(id('prompt-messages'));
+  await messages.waitFor();
+  assert.match(await messages.innerText(), /Ada/);
+  assert.ok(await page.locator(`${id('prompt-message')}[data-role="user"]`).count() >= 1);
+  await shot(page, '06-prompts');
+});
+
+test('logs, settings and the dark theme', async () => {
+  const { page } = app;
+  await page.click(id('nav-tools'));
+  await page.click(id('tool-item-log_all_levels'));
+  await page.click(id('tool-call'));
+  await page.locator(id('tool-result')).waitFor();
+  await page.click(id('nav-logs'));
+  await page.waitForSelector(id('log-row'));
+  await shot(page, '07-logs');
+  await page.click(id('nav-settings'));
+  await page.click(id('theme-dark'));
+  await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
+  await shot(page, '08-settings-dark');
+  await page.click(id('nav-tools'));
+  await page.click(id('tool-item-create_order'));
+  await shot(page, '09-tools-dark');
+  await page.click(id('nav-servers'));
+  await shot(page, '10-servers-dark');
+});
+
+test('no page errors were logged', () => {
+  assert.deepEqual(app.errors.filter((e) => !/favicon/.test(e)), []);
+});
+
+test('without the token the UI says how to sign in', async () => {
+  const context = await app.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(mcplab.base + '/');
+  await page.waitForSelector(id('unauthorized'));
+  await shot(page, '11-unauthorized');
+  await context.close();
+});

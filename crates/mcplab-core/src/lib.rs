@@ -3,5 +3,6 @@
 //! the environment or the home directory, no globals: callers hand in every dependency.
 
 pub mod config;
+pub mod llm;
 pub mod mcp;
 pub mod store;

@@ -1,0 +1,25 @@
+//! The LLM provider layer: provider-neutral chat types, the [`LlmProvider`] trait the agent
+//! loop talks to, and typed provider errors. Adapters (genai-based) live in submodules; no
+//! other module names genai. It reads no environment: provider settings are handed in.
+
+mod types;
+
+pub use types::*;
+
+use futures::stream::BoxStream;
+use tokio_util::sync::CancellationToken;
+
+/// One chat model backend (a configured provider).
+pub trait LlmProvider: Send + Sync {
+    /// The provider id used in `provider::model` names (`openai`, `anthropic`, a custom name…).
+    fn id(&self) -> &str;
+
+    /// Streams one model step. The stream performs the request when first polled, ends after
+    /// exactly one `Finish` event, and yields `Err(LlmError::Truncated)` if the provider's
+    /// stream stops before finishing. Cancelling `cancel` ends it with `LlmError::Cancelled`.
+    fn stream(
+        &self,
+        request: ChatRequest,
+        cancel: CancellationToken,
+    ) -> BoxStream<'static, Result<StreamEvent, LlmError>>;
+}

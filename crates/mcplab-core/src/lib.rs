@@ -2,6 +2,7 @@
 //! brokering and `mcpServers` configuration files. No HTTP edge, no CLI parsing, no reads of
 //! the environment or the home directory, no globals: callers hand in every dependency.
 
+pub mod agent;
 pub mod config;
 pub mod llm;
 pub mod mcp;

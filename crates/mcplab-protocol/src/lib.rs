@@ -4,6 +4,7 @@
 //! and small pure helpers. The TypeScript types of the web UI are generated from these.
 
 pub mod api;
+pub mod chat;
 pub mod config;
 pub mod events;
 pub mod traffic;

@@ -2,6 +2,7 @@
 //! when `web/src/api/types.gen.ts` is stale; run with `UPDATE_TS=1` to rewrite it.
 
 use mcplab_protocol::api::*;
+use mcplab_protocol::chat::*;
 use mcplab_protocol::*;
 use ts_rs::{Config, TS};
 
@@ -35,6 +36,9 @@ fn render() -> String {
         RootView::decl(&cfg),
         HostEvent::decl(&cfg),
         ApiError::decl(&cfg),
+        TokenUsage::decl(&cfg),
+        StopReason::decl(&cfg),
+        TurnEvent::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from crates/mcplab-protocol by its `typescript` test. Do not edit:\n\

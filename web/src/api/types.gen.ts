@@ -131,3 +131,14 @@ code: string,
  * What happened and what to do, for people.
  */
 message: string, };
+
+export type TokenUsage = { inputTokens: number, outputTokens: number, reasoningTokens: number, };
+
+export type StopReason = "completed" | "stepLimit" | "maxTokens";
+
+export type TurnEvent = { "type": "turnStarted", turnId: string, model: string, } | { "type": "textDelta", turnId: string, text: string, } | { "type": "reasoningDelta", turnId: string, text: string, } | { "type": "toolCall", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, } | { "type": "toolResult", turnId: string, callId: string, server: string, tool: string, durationMs: number, isError: boolean, result: any, error: string | null, } | { "type": "traceStep", turnId: string, step: number, model: string, finishReason: string, usage: TokenUsage, } | { "type": "turnFinished", turnId: string, reason: StopReason, usage: TokenUsage, } | { "type": "turnFailed", turnId: string, 
+/**
+ * `auth`, `rate_limit`, `context_length`, `network`, `server`, `bad_response`,
+ * `truncated`, `not_configured`, `internal`.
+ */
+kind: string, message: string, usage: TokenUsage, } | { "type": "turnCancelled", turnId: string, usage: TokenUsage, };

@@ -1,0 +1,159 @@
+//! The tools a model may call, named `<server>__<tool>` and sanitized to what providers accept
+//! (letters, digits, `_`, `-`; at most 64 characters), with collisions resolved and a reverse
+//! map to the MCP server and tool. Tools whose MCP Apps visibility lacks `"model"` are not
+//! offered (DESIGN.md §2).
+
+use std::collections::HashMap;
+
+use serde_json::Value;
+
+use crate::llm::ToolSpec;
+
+/// Longest tool name providers accept.
+const MAX_NAME: usize = 64;
+
+/// One tool the model may call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CatalogEntry {
+    pub name: String,
+    pub server: String,
+    pub tool: String,
+    pub spec: ToolSpec,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct ToolCatalog {
+    entries: Vec<CatalogEntry>,
+    by_name: HashMap<String, usize>,
+}
+
+/// `<server>__<tool>` with every other character replaced by `_`, cut to 64 characters.
+pub fn model_tool_name(server: &str, tool: &str) -> String {
+    let raw = format!("{server}__{tool}");
+    let mut name: String = raw
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    name.truncate(MAX_NAME);
+    name
+}
+
+/// Whether a tool may be offered to the model (MCP Apps `_meta.ui.visibility`).
+fn visible_to_model(tool: &Value) -> bool {
+    match tool
+        .pointer("/_meta/ui/visibility")
+        .and_then(Value::as_array)
+    {
+        Some(v) => v.iter().any(|x| x == "model"),
+        None => true,
+    }
+}
+
+impl ToolCatalog {
+    /// Builds the catalog from `(server, tools/list result tools)` pairs, in order.
+    pub fn build<'a>(servers: impl IntoIterator<Item = (&'a str, &'a [Value])>) -> Self {
+        let mut catalog = Self::default();
+        for (server, tools) in servers {
+            for tool in tools {
+                let Some(tool_name) = tool.get("name").and_then(Value::as_str) else {
+                    continue;
+                };
+                if !visible_to_model(tool) {
+                    continue;
+                }
+                let mut name = model_tool_name(server, tool_name);
+                let mut n = 2;
+                while catalog.by_name.contains_key(&name) {
+                    let suffix = format!("_{n}");
+                    let mut base = model_tool_name(server, tool_name);
+                    base.truncate(MAX_NAME - suffix.len());
+                    name = base + &suffix;
+                    n += 1;
+                }
+                let description = tool
+                    .get("description")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned();
+                let input_schema = tool
+                    .get("inputSchema")
+                    .cloned()
+                    .unwrap_or_else(|| serde_json::json!({"type": "object"}));
+                catalog.by_name.insert(name.clone(), catalog.entries.len());
+                catalog.entries.push(CatalogEntry {
+                    spec: ToolSpec {
+                        name: name.clone(),
+                        description,
+                        input_schema,
+                    },
+                    name,
+                    server: server.to_owned(),
+                    tool: tool_name.to_owned(),
+                });
+            }
+        }
+        catalog
+    }
+
+    pub fn specs(&self) -> Vec<ToolSpec> {
+        self.entries.iter().map(|e| e.spec.clone()).collect()
+    }
+
+    /// The server and tool behind a model-facing name.
+    pub fn resolve(&self, name: &str) -> Option<&CatalogEntry> {
+        self.by_name.get(name).map(|i| &self.entries[*i])
+    }
+
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn names_are_sanitized_and_cut() {
+        assert_eq!(
+            model_tool_name("my server", "get.weather"),
+            "my_server__get_weather"
+        );
+        let long = model_tool_name(&"s".repeat(40), &"t".repeat(40));
+        assert_eq!(long.len(), 64);
+    }
+
+    #[test]
+    fn collisions_get_suffixes_and_resolve_back() {
+        let a = vec![json!({"name": "x.y"}), json!({"name": "x_y"})];
+        let catalog = ToolCatalog::build([("srv", a.as_slice())]);
+        let names: Vec<_> = catalog.specs().into_iter().map(|s| s.name).collect();
+        assert_eq!(names, ["srv__x_y", "srv__x_y_2"]);
+        assert_eq!(catalog.resolve("srv__x_y_2").unwrap().tool, "x_y");
+        assert_eq!(catalog.resolve("srv__x_y").unwrap().tool, "x.y");
+        assert!(catalog.resolve("nope").is_none());
+    }
+
+    #[test]
+    fn app_only_tools_never_reach_the_model() {
+        let tools = vec![
+            json!({"name": "a", "_meta": {"ui": {"visibility": ["app"]}}}),
+            json!({"name": "b", "_meta": {"ui": {"visibility": ["model", "app"]}}}),
+            json!({"name": "c"}),
+        ];
+        let catalog = ToolCatalog::build([("s", tools.as_slice())]);
+        let names: Vec<_> = catalog.specs().into_iter().map(|s| s.name).collect();
+        assert_eq!(names, ["s__b", "s__c"]);
+    }
+}

@@ -1,0 +1,12 @@
+//! The agent loop, UI-agnostic: the tool catalog (model-facing names, collisions, MCP Apps
+//! visibility), the turn loop that streams a model, runs the tools it calls on the right
+//! servers and feeds results back, and the [`EventSink`] every consumer implements. It never
+//! prints and never knows about HTTP.
+
+mod catalog;
+mod sink;
+mod turn;
+
+pub use catalog::{CatalogEntry, ToolCatalog, model_tool_name};
+pub use sink::{EventSink, RecordingSink};
+pub use turn::{DEFAULT_STEP_LIMIT, DEFAULT_SYSTEM_PROMPT, TurnConfig, TurnOutcome, run_turn};

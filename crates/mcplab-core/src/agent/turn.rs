@@ -1,0 +1,436 @@
+//! One chat turn: stream a model step, run the tools it called (concurrently, each on its own
+//! server), feed the results back, and repeat until the model stops or the step limit is
+//! reached. The contract: exactly one terminal event per turn, exactly one `toolResult` per
+//! `toolCall`, and a provider stream that stops early is a failure, never a success.
+
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use mcplab_protocol::chat::{StopReason, TokenUsage, TurnEvent};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use super::catalog::ToolCatalog;
+use super::sink::EventSink;
+use crate::llm::{
+    ChatRequest, FinishReason, LlmError, LlmProvider, Message, ModelRef, Part, Role, StreamEvent,
+    Usage,
+};
+use crate::mcp::{ConnectionManager, McpError, RequestOptions};
+
+pub const DEFAULT_SYSTEM_PROMPT: &str = "You are a helpful assistant with access to MCP tools.";
+pub const DEFAULT_STEP_LIMIT: u32 = 10;
+
+/// How one turn runs.
+#[derive(Debug, Clone)]
+pub struct TurnConfig {
+    pub turn_id: String,
+    pub model: ModelRef,
+    pub system_prompt: String,
+    pub temperature: Option<f64>,
+    pub max_tokens: Option<u32>,
+    pub step_limit: u32,
+    /// Servers whose tools (and instructions) the model gets.
+    pub servers: Vec<String>,
+    /// Per tool call; `None` uses the server's request timeout.
+    pub tool_timeout: Option<Duration>,
+}
+
+/// What a turn produced.
+#[derive(Debug, Clone)]
+pub struct TurnOutcome {
+    /// Messages to append to the conversation: the user's, then assistant and tool messages.
+    pub messages: Vec<Message>,
+    /// The terminal event (also emitted).
+    pub terminal: TurnEvent,
+}
+
+fn usage_of(u: &Usage) -> TokenUsage {
+    TokenUsage {
+        input_tokens: u.input_tokens.unwrap_or(0),
+        output_tokens: u.output_tokens.unwrap_or(0),
+        reasoning_tokens: u.reasoning_tokens.unwrap_or(0),
+    }
+}
+
+fn error_kind(e: &LlmError) -> &'static str {
+    match e {
+        LlmError::Auth { .. } => "auth",
+        LlmError::RateLimit { .. } => "rate_limit",
+        LlmError::ContextLength { .. } => "context_length",
+        LlmError::Network { .. } => "network",
+        LlmError::Server { .. } => "server",
+        LlmError::BadResponse { .. } => "bad_response",
+        LlmError::Truncated { .. } => "truncated",
+        LlmError::Cancelled => "cancelled",
+        LlmError::NotConfigured { .. } => "not_configured",
+    }
+}
+
+/// Runs one turn. `history` is the conversation so far; `user` the new message.
+#[allow(clippy::too_many_arguments)]
+pub async fn run_turn(
+    provider: &dyn LlmProvider,
+    manager: &ConnectionManager,
+    history: &[Message],
+    user: Message,
+    cfg: &TurnConfig,
+    sink: &dyn EventSink,
+    cancel: &CancellationToken,
+) -> TurnOutcome {
+    let turn_id = cfg.turn_id.clone();
+    let mut usage = TokenUsage::default();
+    let mut new_messages = vec![user];
+    sink.emit(TurnEvent::TurnStarted {
+        turn_id: turn_id.clone(),
+        model: cfg.model.to_string(),
+    });
+    let finish = |terminal: TurnEvent, messages: Vec<Message>| {
+        sink.emit(terminal.clone());
+        TurnOutcome { messages, terminal }
+    };
+
+    let (catalog, system) = match prepare(manager, cfg, cancel).await {
+        Ok(v) => v,
+        Err(e) if cancel.is_cancelled() || matches!(e, McpError::Cancelled) => {
+            let t = TurnEvent::TurnCancelled { turn_id, usage };
+            return finish(t, new_messages);
+        }
+        Err(e) => {
+            let t = TurnEvent::TurnFailed {
+                turn_id,
+                kind: "not_configured".into(),
+                message: e.to_string(),
+                usage,
+            };
+            return finish(t, new_messages);
+        }
+    };
+
+    for step in 1..=cfg.step_limit.max(1) {
+        let mut messages = history.to_vec();
+        messages.extend(new_messages.iter().cloned());
+        let request = ChatRequest {
+            model: cfg.model.clone(),
+            system: system.clone(),
+            messages,
+            tools: catalog.specs(),
+            temperature: cfg.temperature,
+            max_tokens: cfg.max_tokens,
+        };
+        let mut stream = provider.stream(request, cancel.child_token());
+        let (mut text, mut reasoning, mut calls) = (String::new(), String::new(), Vec::new());
+        let mut finished: Option<(FinishReason, Usage)> = None;
+        let mut failure: Option<LlmError> = None;
+        while let Some(item) = stream.next().await {
+            match item {
+                Ok(StreamEvent::TextDelta(t)) => {
+                    text.push_str(&t);
+                    sink.emit(TurnEvent::TextDelta {
+                        turn_id: turn_id.clone(),
+                        text: t,
+                    });
+                }
+                Ok(StreamEvent::ReasoningDelta(t)) => {
+                    reasoning.push_str(&t);
+                    sink.emit(TurnEvent::ReasoningDelta {
+                        turn_id: turn_id.clone(),
+                        text: t,
+                    });
+                }
+                Ok(StreamEvent::ToolCallPartial { .. }) => {}
+                Ok(StreamEvent::ToolCall {
+                    id,
+                    name,
+                    arguments,
+                }) => calls.push((id, name, arguments)),
+                Ok(StreamEvent::Finish { reason, usage }) => {
+                    finished = Some((reason, usage));
+                    break;
+                }
+                Err(e) => {
+                    failure = Some(e);
+                    break;
+                }
+            }
+        }
+        drop(stream);
+        if failure.is_none() && finished.is_none() {
+            failure = Some(if cancel.is_cancelled() {
+                LlmError::Cancelled
+            } else {
+                LlmError::Truncated {
+                    message: "the stream ended without a finish event".into(),
+                }
+            });
+        }
+        if let Some(e) = failure {
+            if matches!(e, LlmError::Cancelled) || cancel.is_cancelled() {
+                return finish(TurnEvent::TurnCancelled { turn_id, usage }, new_messages);
+            }
+            let t = TurnEvent::TurnFailed {
+                turn_id,
+                kind: error_kind(&e).into(),
+                message: e.to_string(),
+                usage,
+            };
+            return finish(t, new_messages);
+        }
+        let (reason, step_usage) = finished.expect("checked above");
+        let step_usage = usage_of(&step_usage);
+        usage.add(&step_usage);
+        sink.emit(TurnEvent::TraceStep {
+            turn_id: turn_id.clone(),
+            step,
+            model: cfg.model.to_string(),
+            finish_reason: format!("{reason:?}"),
+            usage: step_usage,
+        });
+
+        let mut parts = Vec::new();
+        if !reasoning.is_empty() {
+            parts.push(Part::Reasoning { text: reasoning });
+        }
+        if !text.is_empty() {
+            parts.push(Part::Text { text });
+        }
+        for (id, name, arguments) in &calls {
+            parts.push(Part::ToolCall {
+                id: id.clone(),
+                name: name.clone(),
+                arguments: arguments.clone(),
+            });
+        }
+        new_messages.push(Message {
+            role: Role::Assistant,
+            parts,
+        });
+
+        if calls.is_empty() {
+            let reason = if reason == FinishReason::Length {
+                StopReason::MaxTokens
+            } else {
+                StopReason::Completed
+            };
+            let t = TurnEvent::TurnFinished {
+                turn_id,
+                reason,
+                usage,
+            };
+            return finish(t, new_messages);
+        }
+
+        let results = futures::future::join_all(calls.iter().map(|(id, name, args)| {
+            run_tool(manager, &catalog, cfg, sink, cancel, id, name, args)
+        }))
+        .await;
+        new_messages.push(Message {
+            role: Role::Tool,
+            parts: results,
+        });
+        if cancel.is_cancelled() {
+            return finish(TurnEvent::TurnCancelled { turn_id, usage }, new_messages);
+        }
+    }
+    let t = TurnEvent::TurnFinished {
+        turn_id,
+        reason: StopReason::StepLimit,
+        usage,
+    };
+    finish(t, new_messages)
+}
+
+/// Lists the selected servers' tools and gathers the system messages.
+async fn prepare(
+    manager: &ConnectionManager,
+    cfg: &TurnConfig,
+    cancel: &CancellationToken,
+) -> Result<(ToolCatalog, Vec<String>), McpError> {
+    let mut system = vec![cfg.system_prompt.clone()];
+    let mut lists = Vec::new();
+    for server in &cfg.servers {
+        let conn = manager.get(server)?;
+        if let Some(instructions) = conn.initialize_result()["instructions"].as_str()
+            && !instructions.trim().is_empty()
+        {
+            system.push(format!(
+                "Instructions from the MCP server `{server}`:\n{instructions}"
+            ));
+        }
+        let opts = RequestOptions {
+            cancel: Some(cancel.clone()),
+            ..Default::default()
+        };
+        let tools = conn.list_all("tools/list", "tools", opts).await?;
+        lists.push((
+            server.clone(),
+            tools["tools"].as_array().cloned().unwrap_or_default(),
+        ));
+    }
+    let catalog = ToolCatalog::build(lists.iter().map(|(s, t)| (s.as_str(), t.as_slice())));
+    Ok((catalog, system))
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn run_tool(
+    manager: &ConnectionManager,
+    catalog: &ToolCatalog,
+    cfg: &TurnConfig,
+    sink: &dyn EventSink,
+    cancel: &CancellationToken,
+    call_id: &str,
+    name: &str,
+    arguments: &Value,
+) -> Part {
+    let turn_id = cfg.turn_id.clone();
+    let (server, tool) = match catalog.resolve(name) {
+        Some(e) => (e.server.clone(), e.tool.clone()),
+        None => (String::new(), name.to_owned()),
+    };
+    sink.emit(TurnEvent::ToolCall {
+        turn_id: turn_id.clone(),
+        call_id: call_id.to_owned(),
+        name: name.to_owned(),
+        server: server.clone(),
+        tool: tool.clone(),
+        arguments: arguments.clone(),
+    });
+    let started = Instant::now();
+    let outcome = if server.is_empty() {
+        Err(format!(
+            "the model called `{name}`, which is not one of the offered tools"
+        ))
+    } else {
+        match manager.get(&server) {
+            Err(e) => Err(e.to_string()),
+            Ok(conn) => {
+                let args = if arguments.is_object() {
+                    arguments.clone()
+                } else {
+                    json!({})
+                };
+                let opts = RequestOptions {
+                    timeout: cfg.tool_timeout,
+                    cancel: Some(cancel.clone()),
+                    progress: None,
+                };
+                conn.request(
+                    "tools/call",
+                    Some(json!({"name": tool, "arguments": args})),
+                    opts,
+                )
+                .await
+                .map_err(|e| e.to_string())
+            }
+        }
+    };
+    let duration_ms = started.elapsed().as_millis() as u64;
+    let (part, result, error, is_error) = match outcome {
+        Ok(result) => {
+            let is_error = result["isError"].as_bool() == Some(true);
+            (
+                tool_result_part(call_id, &result, is_error),
+                Some(result),
+                None,
+                is_error,
+            )
+        }
+        Err(message) => {
+            let part = Part::ToolResult {
+                call_id: call_id.to_owned(),
+                text: format!("Error: {message}"),
+                images: Vec::new(),
+                is_error: true,
+            };
+            (part, None, Some(message), true)
+        }
+    };
+    sink.emit(TurnEvent::ToolResult {
+        turn_id,
+        call_id: call_id.to_owned(),
+        server,
+        tool,
+        duration_ms,
+        is_error,
+        result,
+        error,
+    });
+    part
+}
+
+/// What the model sees of a `CallToolResult`: text blocks, descriptions of other blocks,
+/// structured content as JSON when there is no text, and images passed along.
+fn tool_result_part(call_id: &str, result: &Value, is_error: bool) -> Part {
+    let mut texts = Vec::new();
+    let mut images = Vec::new();
+    for block in result["content"].as_array().into_iter().flatten() {
+        let s = |k: &str| block[k].as_str().unwrap_or_default().to_owned();
+        match block["type"].as_str() {
+            Some("text") => texts.push(s("text")),
+            Some("image") => {
+                images.push((s("mimeType"), s("data")));
+                texts.push(format!("[image {}]", s("mimeType")));
+            }
+            Some("audio") => texts.push(format!("[audio {}]", s("mimeType"))),
+            Some("resource_link") => {
+                texts.push(format!("[resource link {} {}]", s("uri"), s("name")))
+            }
+            Some("resource") => {
+                let r = &block["resource"];
+                match r["text"].as_str() {
+                    Some(t) => texts.push(format!(
+                        "[resource {}]\n{t}",
+                        r["uri"].as_str().unwrap_or("")
+                    )),
+                    None => texts.push(format!(
+                        "[binary resource {}]",
+                        r["uri"].as_str().unwrap_or("")
+                    )),
+                }
+            }
+            _ => texts.push(block.to_string()),
+        }
+    }
+    if let Some(sc) = result.get("structuredContent")
+        && texts.iter().all(|t| t.trim().is_empty())
+    {
+        texts.push(sc.to_string());
+    }
+    Part::ToolResult {
+        call_id: call_id.to_owned(),
+        text: texts.join("\n"),
+        images,
+        is_error,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tool_results_become_text_for_the_model() {
+        let r = json!({"content": [
+            {"type": "text", "text": "hello"},
+            {"type": "image", "mimeType": "image/png", "data": "AAAA"},
+            {"type": "resource", "resource": {"uri": "demo://x", "text": "body"}}
+        ]});
+        let Part::ToolResult {
+            text,
+            images,
+            is_error,
+            ..
+        } = tool_result_part("c1", &r, false)
+        else {
+            panic!("a tool result part")
+        };
+        assert_eq!(text, "hello\n[image image/png]\n[resource demo://x]\nbody");
+        assert_eq!(images, [("image/png".to_owned(), "AAAA".to_owned())]);
+        assert!(!is_error);
+        let only_structured = json!({"content": [], "structuredContent": {"sum": 3}});
+        let Part::ToolResult { text, .. } = tool_result_part("c2", &only_structured, false) else {
+            panic!()
+        };
+        assert_eq!(text, "{\"sum\":3}");
+    }
+}

@@ -3,6 +3,7 @@
 //! must never write anything but protocol frames to stdout: logging goes to stderr.
 
 mod fixture;
+pub mod llm;
 
 pub use fixture::FixtureServer;
 

@@ -2,8 +2,18 @@
 //! loop talks to, and typed provider errors. Adapters (genai-based) live in submodules; no
 //! other module names genai. It reads no environment: provider settings are handed in.
 
+mod genai_adapter;
+mod genai_errors;
+mod providers;
+mod retry;
 mod types;
 
+pub use genai_adapter::GenaiProvider;
+pub use providers::{
+    DEFAULT_OLLAMA_HOST, OLLAMA_PROBE_TIMEOUT, ProviderAvailability, ProviderConfig, ProviderKind,
+    ProviderSettings, build_provider, parse_ollama_host,
+};
+pub use retry::{RetryPolicy, RetryingProvider, retry_stream, should_retry};
 pub use types::*;
 
 use futures::stream::BoxStream;

@@ -188,10 +188,12 @@ pub enum LlmError {
 impl LlmError {
     /// Whether trying the same request again may succeed.
     pub fn is_retryable(&self) -> bool {
-        matches!(
-            self,
-            LlmError::RateLimit { .. } | LlmError::Network { .. } | LlmError::Server { .. }
-        )
+        match self {
+            LlmError::RateLimit { .. } | LlmError::Network { .. } => true,
+            // Other 4xx (bad request, not found, unprocessable) will fail the same way again.
+            LlmError::Server { status, .. } => *status >= 500 || *status == 408,
+            _ => false,
+        }
     }
 }
 

@@ -1,0 +1,455 @@
+//! Agent loop tests with real parts only: the fixture MCP server in process, the genai-based
+//! provider talking HTTP to the testkit's scripted LLM server (OpenAI and Anthropic formats),
+//! and a recording sink. Every scenario checks the turn contract: exactly one terminal event,
+//! last; exactly one `toolResult` per `toolCall`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcplab_core::agent::{DEFAULT_SYSTEM_PROMPT, RecordingSink, TurnConfig, TurnOutcome, run_turn};
+use mcplab_core::llm::{
+    LlmProvider, Message, ModelRef, ProviderConfig, ProviderKind, RetryPolicy, build_provider,
+};
+use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+use mcplab_protocol::chat::{StopReason, TurnEvent};
+use mcplab_protocol::{HumanAnswer, ServerEvent};
+use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+const KINDS: [ProviderKind; 2] = [ProviderKind::OpenAi, ProviderKind::Anthropic];
+
+async fn demo() -> Arc<ConnectionManager> {
+    let manager = ConnectionManager::new(ManagerOptions::default());
+    let (client_io, server_io) = tokio::io::duplex(1 << 16);
+    let (sr, sw) = tokio::io::split(server_io);
+    tokio::spawn(async move {
+        let _ = mcplab_testkit::serve_io(sr, sw).await;
+    });
+    let (cr, cw) = tokio::io::split(client_io);
+    manager.connect_io("demo", cr, cw).await.unwrap();
+    manager
+}
+
+fn provider(llm: &ScriptedLlm, kind: ProviderKind) -> Arc<dyn LlmProvider> {
+    let config = ProviderConfig {
+        id: "scripted".into(),
+        kind,
+        base_url: Some(llm.base_url()),
+        api_key: Some("sk-test".into()),
+        models: vec![],
+    };
+    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    build_provider(&config, &http, RetryPolicy::none()).unwrap()
+}
+
+fn config(kind: ProviderKind, step_limit: u32) -> TurnConfig {
+    let model = match kind {
+        ProviderKind::Anthropic => "claude-haiku-4-5",
+        _ => "gpt-4o-mini",
+    };
+    TurnConfig {
+        turn_id: "t1".into(),
+        model: ModelRef::parse(&format!("scripted::{model}")).unwrap(),
+        system_prompt: DEFAULT_SYSTEM_PROMPT.into(),
+        temperature: None,
+        max_tokens: Some(1024),
+        step_limit,
+        servers: vec!["demo".into()],
+        tool_timeout: Some(Duration::from_secs(20)),
+    }
+}
+
+/// The turn contract, checked on every scenario.
+fn check_contract(events: &[TurnEvent]) {
+    let terminals = events.iter().filter(|e| e.is_terminal()).count();
+    assert_eq!(terminals, 1, "exactly one terminal event: {events:#?}");
+    assert!(
+        events.last().unwrap().is_terminal(),
+        "the terminal event is last"
+    );
+    assert!(matches!(events[0], TurnEvent::TurnStarted { .. }));
+    let calls: Vec<&str> = events
+        .iter()
+        .filter_map(|e| match e {
+            TurnEvent::ToolCall { call_id, .. } => Some(call_id.as_str()),
+            _ => None,
+        })
+        .collect();
+    for id in &calls {
+        let results = events
+            .iter()
+            .filter(|e| matches!(e, TurnEvent::ToolResult { call_id, .. } if call_id == id))
+            .count();
+        assert_eq!(results, 1, "one result for tool call {id}");
+    }
+}
+
+async fn turn(
+    llm: &ScriptedLlm,
+    kind: ProviderKind,
+    manager: &ConnectionManager,
+    cfg: &TurnConfig,
+    prompt: &str,
+    cancel: &CancellationToken,
+) -> (TurnOutcome, Vec<TurnEvent>) {
+    let sink = RecordingSink::default();
+    let p = provider(llm, kind);
+    let out = tokio::time::timeout(
+        Duration::from_secs(30),
+        run_turn(
+            p.as_ref(),
+            manager,
+            &[],
+            Message::user(prompt),
+            cfg,
+            &sink,
+            cancel,
+        ),
+    )
+    .await
+    .expect("the turn ends in time");
+    let events = sink.events();
+    check_contract(&events);
+    (out, events)
+}
+
+fn text_of(events: &[TurnEvent]) -> String {
+    events
+        .iter()
+        .filter_map(|e| match e {
+            TurnEvent::TextDelta { text, .. } => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn the_model_calls_a_fixture_tool_and_answers() {
+    for kind in KINDS {
+        let manager = demo().await;
+        let llm = ScriptedLlm::start(vec![
+            Step::call_tools([ScriptedCall::new(
+                "call_1",
+                "demo__add",
+                json!({"a": 2, "b": 3}),
+            )]),
+            Step::reply(["The sum ", "is 5."]),
+        ])
+        .await;
+        let (out, events) = turn(
+            &llm,
+            kind,
+            &manager,
+            &config(kind, 10),
+            "add 2 and 3",
+            &CancellationToken::new(),
+        )
+        .await;
+        assert!(
+            matches!(
+                out.terminal,
+                TurnEvent::TurnFinished {
+                    reason: StopReason::Completed,
+                    ..
+                }
+            ),
+            "{kind:?}: {events:#?}"
+        );
+        assert_eq!(text_of(&events), "The sum is 5.");
+        let result = events.iter().find_map(|e| match e {
+            TurnEvent::ToolResult {
+                server,
+                tool,
+                result,
+                is_error,
+                ..
+            } => Some((server.clone(), tool.clone(), result.clone(), *is_error)),
+            _ => None,
+        });
+        let (server, tool, result, is_error) = result.expect("a tool result");
+        assert_eq!(
+            (server.as_str(), tool.as_str(), is_error),
+            ("demo", "add", false)
+        );
+        assert_eq!(result.unwrap()["structuredContent"]["sum"], 5.0);
+        assert_eq!(
+            events
+                .iter()
+                .filter(|e| matches!(e, TurnEvent::TraceStep { .. }))
+                .count(),
+            2
+        );
+
+        let reqs = llm.requests();
+        assert_eq!(reqs.len(), 2);
+        let first = reqs[0].body.to_string();
+        assert!(
+            first.contains(DEFAULT_SYSTEM_PROMPT),
+            "{kind:?}: system prompt sent"
+        );
+        assert!(
+            first.contains("Instructions from the MCP server `demo`"),
+            "instructions sent"
+        );
+        assert!(first.contains("demo__add"), "tools offered");
+        assert!(
+            !first.contains("app_only_increment"),
+            "app-only tools never reach the model"
+        );
+        let second = reqs[1].body.to_string();
+        assert!(
+            second.contains("2 + 3 = 5"),
+            "{kind:?}: the tool result is fed back: {second}"
+        );
+        // The conversation to keep: user, assistant (tool call), tool results, assistant.
+        assert_eq!(out.messages.len(), 4);
+        manager.shutdown().await;
+    }
+}
+
+#[tokio::test]
+async fn several_calls_in_one_step_and_unknown_tools() {
+    let kind = ProviderKind::OpenAi;
+    let manager = demo().await;
+    let llm = ScriptedLlm::start(vec![
+        Step::call_tools([
+            ScriptedCall::new("c1", "demo__echo", json!({"message": "one"})),
+            ScriptedCall::new("c2", "demo__echo", json!({"message": "two"})),
+            ScriptedCall::new("c3", "nope__missing", json!({})),
+        ]),
+        Step::reply(["done"]),
+    ])
+    .await;
+    let (_, events) = turn(
+        &llm,
+        kind,
+        &manager,
+        &config(kind, 10),
+        "go",
+        &CancellationToken::new(),
+    )
+    .await;
+    let results: Vec<(String, bool)> = events
+        .iter()
+        .filter_map(|e| match e {
+            TurnEvent::ToolResult {
+                call_id, is_error, ..
+            } => Some((call_id.clone(), *is_error)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results.len(), 3);
+    assert!(
+        results.contains(&("c3".into(), true)),
+        "an unknown tool is an error result"
+    );
+    let fed_back = llm.requests()[1].body.to_string();
+    assert!(fed_back.contains("Echo: one") && fed_back.contains("Echo: two"));
+    assert!(fed_back.contains("not one of the offered tools"));
+}
+
+#[tokio::test]
+async fn the_step_limit_stops_a_looping_model() {
+    let kind = ProviderKind::Anthropic;
+    let manager = demo().await;
+    let call =
+        |id: &str| Step::call_tools([ScriptedCall::new(id, "demo__echo", json!({"message": id}))]);
+    let llm = ScriptedLlm::start(vec![call("a"), call("b"), call("c")]).await;
+    let (out, events) = turn(
+        &llm,
+        kind,
+        &manager,
+        &config(kind, 2),
+        "loop",
+        &CancellationToken::new(),
+    )
+    .await;
+    assert!(
+        matches!(
+            out.terminal,
+            TurnEvent::TurnFinished {
+                reason: StopReason::StepLimit,
+                ..
+            }
+        ),
+        "{events:#?}"
+    );
+    assert_eq!(llm.requests().len(), 2, "no third model step");
+}
+
+#[tokio::test]
+async fn a_truncated_stream_fails_the_turn() {
+    for kind in KINDS {
+        let manager = demo().await;
+        let llm = ScriptedLlm::start(vec![
+            Step::reply(["partial ", "answer ", "never ", "ends"]).cut_off(3),
+        ])
+        .await;
+        let (out, _) = turn(
+            &llm,
+            kind,
+            &manager,
+            &config(kind, 10),
+            "hi",
+            &CancellationToken::new(),
+        )
+        .await;
+        assert!(
+            matches!(&out.terminal, TurnEvent::TurnFailed { kind: k, .. } if k == "truncated"),
+            "{kind:?}: {:?}",
+            out.terminal
+        );
+    }
+}
+
+#[tokio::test]
+async fn provider_errors_are_typed() {
+    let kind = ProviderKind::OpenAi;
+    let manager = demo().await;
+    let llm = ScriptedLlm::start(vec![Step::fail(401, "bad key")]).await;
+    let (out, _) = turn(
+        &llm,
+        kind,
+        &manager,
+        &config(kind, 10),
+        "hi",
+        &CancellationToken::new(),
+    )
+    .await;
+    assert!(
+        matches!(&out.terminal, TurnEvent::TurnFailed { kind: k, .. } if k == "auth"),
+        "{:?}",
+        out.terminal
+    );
+}
+
+#[tokio::test]
+async fn cancel_mid_stream() {
+    let kind = ProviderKind::OpenAi;
+    let manager = demo().await;
+    let llm = ScriptedLlm::start(vec![Step::reply(["a", "b", "c", "d", "e", "f"]).slow(300)]).await;
+    let cancel = CancellationToken::new();
+    let c = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        c.cancel();
+    });
+    let (out, _) = turn(&llm, kind, &manager, &config(kind, 10), "hi", &cancel).await;
+    assert!(
+        matches!(out.terminal, TurnEvent::TurnCancelled { .. }),
+        "{:?}",
+        out.terminal
+    );
+}
+
+#[tokio::test]
+async fn cancel_mid_tool_cancels_the_mcp_request() {
+    let kind = ProviderKind::Anthropic;
+    let manager = demo().await;
+    let mut server_events = manager.subscribe();
+    let llm = ScriptedLlm::start(vec![Step::call_tools([ScriptedCall::new(
+        "slow",
+        "demo__slow_task",
+        json!({"steps": 100, "step_ms": 100}),
+    )])])
+    .await;
+    let cancel = CancellationToken::new();
+    let c = cancel.clone();
+    tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_millis(800)).await;
+        c.cancel();
+    });
+    let (out, events) = turn(&llm, kind, &manager, &config(kind, 10), "slow", &cancel).await;
+    assert!(
+        matches!(out.terminal, TurnEvent::TurnCancelled { .. }),
+        "{events:#?}"
+    );
+    let result = events
+        .iter()
+        .find(|e| matches!(e, TurnEvent::ToolResult { .. }))
+        .unwrap();
+    assert!(matches!(
+        result,
+        TurnEvent::ToolResult {
+            is_error: true,
+            error: Some(_),
+            ..
+        }
+    ));
+    // The fixture saw notifications/cancelled and said so in its log.
+    tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            if let Ok(ServerEvent::Log { data, .. }) = server_events.recv().await
+                && data.to_string().contains("cancelled after")
+            {
+                return;
+            }
+        }
+    })
+    .await
+    .expect("the server was told to cancel");
+}
+
+#[tokio::test]
+async fn elicitation_during_a_chat_tool_call() {
+    let kind = ProviderKind::OpenAi;
+    let manager = demo().await;
+    let mut server_events = manager.subscribe();
+    let broker = manager.broker().clone();
+    tokio::spawn(async move {
+        loop {
+            if let Ok(ServerEvent::HumanRequested { request }) = server_events.recv().await {
+                broker.answer(
+                    request.id,
+                    HumanAnswer::Accept {
+                        content: json!({"name": "Katherine", "age": 40}),
+                    },
+                );
+                return;
+            }
+        }
+    });
+    let llm = ScriptedLlm::start(vec![
+        Step::call_tools([ScriptedCall::new("e1", "demo__elicit_form", json!({}))]),
+        Step::reply(["Nice to meet you."]),
+    ])
+    .await;
+    let (out, events) = turn(
+        &llm,
+        kind,
+        &manager,
+        &config(kind, 10),
+        "ask me",
+        &CancellationToken::new(),
+    )
+    .await;
+    assert!(
+        matches!(out.terminal, TurnEvent::TurnFinished { .. }),
+        "{events:#?}"
+    );
+    let fed_back = llm.requests()[1].body.to_string();
+    assert!(fed_back.contains("Katherine"), "{fed_back}");
+}
+
+#[tokio::test]
+async fn a_disconnected_server_fails_before_calling_the_model() {
+    let kind = ProviderKind::OpenAi;
+    let manager = demo().await;
+    manager.disconnect("demo").await;
+    let llm = ScriptedLlm::start(vec![]).await;
+    let (out, _) = turn(
+        &llm,
+        kind,
+        &manager,
+        &config(kind, 10),
+        "hi",
+        &CancellationToken::new(),
+    )
+    .await;
+    let TurnEvent::TurnFailed { message, .. } = &out.terminal else {
+        panic!("{:?}", out.terminal)
+    };
+    assert!(message.contains("not connected"), "{message}");
+    assert!(llm.requests().is_empty());
+}

@@ -68,9 +68,9 @@ pub struct ServeArgs {
 
 #[derive(Args, Debug, Clone, Default)]
 pub struct TargetArgs {
-    /// A server from the config file.
-    #[arg(long, short = 's', global = true, value_name = "NAME", conflicts_with_all = ["stdio", "url", "demo"])]
-    pub server: Option<String>,
+    /// A configured server (repeatable for `chat` and the inspector).
+    #[arg(long = "server", short = 's', global = true, value_name = "NAME", conflicts_with_all = ["stdio", "url", "demo"])]
+    pub servers: Vec<String>,
     /// The built-in demo server (this binary's `demo-server`, over stdio).
     #[arg(long, global = true, conflicts_with_all = ["stdio", "url"])]
     pub demo: bool,
@@ -149,8 +149,33 @@ pub enum Command {
     /// Manage the configured servers.
     #[command(subcommand)]
     Servers(ServersCmd),
+    /// Chat with an LLM that can call the servers' tools.
+    Chat(ChatArgs),
     /// Run the built-in demo MCP server on stdio (try: mcplab --stdio "mcplab demo-server" tools list).
     DemoServer,
+}
+
+#[derive(Args, Debug)]
+pub struct ChatArgs {
+    /// The model as provider::model, e.g. openai::gpt-4.1-mini, anthropic::claude-sonnet-4-5,
+    /// ollama::llama3.2 (keys from OPENAI_API_KEY, ANTHROPIC_API_KEY, …).
+    #[arg(long, short = 'm', env = "MCPLAB_MODEL")]
+    pub model: String,
+    /// The first message (omit with -i to start with a prompt).
+    pub prompt: Option<String>,
+    /// Keep chatting: read further messages from the terminal (empty line or /exit ends).
+    #[arg(short = 'i', long)]
+    pub interactive: bool,
+    /// System prompt.
+    #[arg(long)]
+    pub system: Option<String>,
+    #[arg(long)]
+    pub temperature: Option<f64>,
+    #[arg(long)]
+    pub max_tokens: Option<u32>,
+    /// Most model steps per turn (each step may call tools).
+    #[arg(long, default_value_t = 10)]
+    pub max_steps: u32,
 }
 
 #[derive(Subcommand, Debug)]

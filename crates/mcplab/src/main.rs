@@ -3,6 +3,7 @@
 //! from the library crates.
 
 mod args;
+mod chat_output;
 mod cli;
 mod commands;
 mod elicit;

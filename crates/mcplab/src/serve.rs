@@ -41,13 +41,15 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
     if let Some(cfg) = &ad_hoc {
         store.upsert_server(cfg).map_err(store_err)?;
     }
-    let only = match (&ad_hoc, &global.target.server) {
-        (Some(cfg), _) => Some(cfg.name.clone()),
-        (None, Some(name)) => {
-            store.server(name).map_err(store_err)?;
-            Some(name.clone())
+    let only: Option<Vec<String>> = match &ad_hoc {
+        Some(cfg) => Some(vec![cfg.name.clone()]),
+        None if global.target.servers.is_empty() => None,
+        None => {
+            for name in &global.target.servers {
+                store.server(name).map_err(store_err)?;
+            }
+            Some(global.target.servers.clone())
         }
-        (None, None) => None,
     };
 
     let mut opts = ManagerOptions::default();
@@ -88,7 +90,10 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
 
     let servers = store.servers().map_err(store_err)?;
     for cfg in servers {
-        if only.as_ref().is_some_and(|n| *n != cfg.name) {
+        if only
+            .as_ref()
+            .is_some_and(|names| !names.contains(&cfg.name))
+        {
             continue;
         }
         let m = manager.clone();

@@ -10,7 +10,9 @@ use std::time::Duration;
 use mcplab_core::mcp::{
     Connection, ConnectionManager, ManagerOptions, McpError, RequestOptions, RootEntry,
 };
-use mcplab_protocol::{Direction, FrameKind, HumanAnswer, HumanRequestKind, ServerEvent};
+use mcplab_protocol::{
+    Direction, FrameKind, HumanAnswer, HumanRequestKind, ServerConfig, ServerEvent,
+};
 use serde_json::Value;
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -24,15 +26,22 @@ use crate::target;
 
 pub struct Session {
     manager: Arc<ConnectionManager>,
-    conn: Arc<Connection>,
+    /// The connected servers, in the order they were given (commands other than `chat` use one).
+    conns: Vec<Arc<Connection>>,
     /// Fires on Ctrl-C.
     pub interrupted: CancellationToken,
     background: Vec<tokio::task::JoinHandle<()>>,
 }
 
 impl Session {
+    /// Connects the one server a command talks to.
     pub async fn open(global: &Global, data: &DataDir) -> Result<Self, Failure> {
         let config = target::resolve(&global.target, data)?;
+        Self::open_all(global, vec![config]).await
+    }
+
+    /// Connects every server in `configs` (none is fine: a chat without tools).
+    pub async fn open_all(global: &Global, configs: Vec<ServerConfig>) -> Result<Self, Failure> {
         let mut opts = ManagerOptions {
             // A one-shot call should not wait long for a server that ignores stdin EOF
             // (SIGTERM is the polite next step).
@@ -83,32 +92,46 @@ impl Session {
             });
         background.push(tokio::spawn(answer_events(manager.clone(), mode)));
 
-        let connected = tokio::select! {
-            r = manager.connect(config) => r,
-            _ = interrupted.cancelled() => {
-                manager.shutdown().await;
-                return Err(Failure::silent(EXIT_INTERRUPTED));
-            }
-        };
-        match connected {
-            Ok(conn) => Ok(Self {
-                manager,
-                conn,
-                interrupted,
-                background,
-            }),
-            Err(e) => {
-                manager.shutdown().await;
-                for t in background {
-                    t.abort();
+        let mut conns = Vec::new();
+        for config in configs {
+            let connected = tokio::select! {
+                r = manager.connect(config) => r,
+                _ = interrupted.cancelled() => Err(McpError::Cancelled),
+            };
+            match connected {
+                Ok(conn) => conns.push(conn),
+                Err(e) => {
+                    manager.shutdown().await;
+                    for t in background {
+                        t.abort();
+                    }
+                    return Err(match e {
+                        McpError::Cancelled => Failure::silent(EXIT_INTERRUPTED),
+                        e => e.into(),
+                    });
                 }
-                Err(e.into())
             }
         }
+        Ok(Self {
+            manager,
+            conns,
+            interrupted,
+            background,
+        })
+    }
+
+    /// The manager owning this session's connections.
+    pub fn manager(&self) -> &Arc<ConnectionManager> {
+        &self.manager
+    }
+
+    /// Names of the connected servers.
+    pub fn server_names(&self) -> Vec<String> {
+        self.conns.iter().map(|c| c.name().to_owned()).collect()
     }
 
     pub fn connection(&self) -> &Connection {
-        &self.conn
+        &self.conns[0]
     }
 
     /// Sends a request with a progress bar on a terminal and Ctrl-C cancellation.
@@ -122,7 +145,7 @@ impl Session {
             bar.finish();
         });
         let result = self
-            .conn
+            .connection()
             .request(
                 method,
                 params,
@@ -150,7 +173,7 @@ impl Session {
             cancel: Some(self.interrupted.clone()),
             ..RequestOptions::default()
         };
-        match self.conn.list_all(method, key, opts).await {
+        match self.connection().list_all(method, key, opts).await {
             Ok(v) => Ok(v),
             Err(McpError::Cancelled) => Err(Failure::silent(EXIT_INTERRUPTED)),
             Err(McpError::InvalidRequest(m)) => Err(Failure::call(m)),

@@ -70,6 +70,27 @@ pub fn ad_hoc(args: &TargetArgs, name: &str) -> Result<Option<ServerConfig>, Fai
     }))
 }
 
+/// The servers a chat uses: the ad-hoc target, or every `--server`, or none.
+pub fn resolve_many(args: &TargetArgs, data: &DataDir) -> Result<Vec<ServerConfig>, Failure> {
+    if let Some(config) = ad_hoc(args, AD_HOC_NAME)? {
+        return Ok(vec![config]);
+    }
+    if args.servers.is_empty() {
+        return Ok(Vec::new());
+    }
+    let store = data.store()?;
+    args.servers
+        .iter()
+        .map(|name| {
+            store.server(name).map_err(|_| {
+                Failure::usage(format!(
+                    "no server named `{name}` is configured (see `mcplab servers list`)"
+                ))
+            })
+        })
+        .collect()
+}
+
 /// The server a command talks to.
 pub fn resolve(args: &TargetArgs, data: &DataDir) -> Result<ServerConfig, Failure> {
     if let Some(config) = ad_hoc(args, AD_HOC_NAME)? {
@@ -79,7 +100,12 @@ pub fn resolve(args: &TargetArgs, data: &DataDir) -> Result<ServerConfig, Failur
         .store()?
         .servers()
         .map_err(|e| Failure::usage(e.to_string()))?;
-    if let Some(name) = &args.server {
+    if args.servers.len() > 1 {
+        return Err(Failure::usage(
+            "this command talks to one server; give --server once",
+        ));
+    }
+    if let Some(name) = args.servers.first() {
         return servers
             .into_iter()
             .find(|s| &s.name == name)

@@ -201,7 +201,7 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
             }
             Ok(())
         }
-        Command::Servers(_) | Command::DemoServer | Command::Serve => {
+        Command::Servers(_) | Command::DemoServer | Command::Serve | Command::Chat(_) => {
             unreachable!("handled without a session")
         }
     }

@@ -1,6 +1,7 @@
 //! Runs a parsed command. Commands that talk to a server open a [`Session`], do their one
 //! job, print, and close it; `servers` edits the config file; `demo-server` serves.
 
+mod chat;
 mod inspect;
 mod servers;
 
@@ -14,6 +15,7 @@ pub async fn run(cli: Cli) -> Result<(), Failure> {
     match cli.command.unwrap_or(Command::Serve) {
         Command::Serve => crate::serve::run(&cli.global, &data).await,
         Command::Servers(cmd) => servers::run(cmd, &cli.global, &data),
+        Command::Chat(args) => chat::run(args, &cli.global, &data).await,
         Command::DemoServer => mcplab_testkit::serve_stdio()
             .await
             .map_err(|e| Failure::call(format!("demo server stopped: {e}"))),

@@ -118,3 +118,134 @@ impl TurnEvent {
         )
     }
 }
+
+/// How a chat session talks to the model.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ChatSettings {
+    /// `provider::model`.
+    pub model: String,
+    /// Servers whose tools the model gets.
+    #[serde(default)]
+    pub servers: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub system_prompt: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub temperature: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub max_tokens: Option<u32>,
+    /// Most model steps per turn (default 10).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub step_limit: Option<u32>,
+}
+
+/// A session in the list.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionSummary {
+    pub id: String,
+    pub title: String,
+    pub created_ms: u64,
+    pub updated_ms: u64,
+    pub settings: ChatSettings,
+}
+
+/// One user turn as stored: the user's text and every event of the turn (consecutive text and
+/// reasoning deltas merged), in order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct StoredTurn {
+    pub turn_id: String,
+    pub user: String,
+    pub events: Vec<TurnEvent>,
+}
+
+/// A whole session.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionView {
+    pub summary: SessionSummary,
+    pub turns: Vec<StoredTurn>,
+    /// The turn running now, if any.
+    pub running_turn: Option<String>,
+}
+
+/// `POST /api/sessions`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct NewSession {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub title: Option<String>,
+    pub settings: ChatSettings,
+}
+
+/// `PATCH /api/sessions/{id}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionPatch {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub settings: Option<ChatSettings>,
+}
+
+/// `POST /api/sessions/{id}/turns`: idempotent on `turnId` (client-generated).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnRequest {
+    pub turn_id: String,
+    pub message: String,
+}
+
+/// One event on `GET /api/sessions/{id}/events` (SSE, `id:` = sequence, `Last-Event-ID`
+/// replays; `resync` means reload the session).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum SessionEvent {
+    /// A turn was accepted (its user message).
+    UserMessage { turn_id: String, text: String },
+    Turn { event: TurnEvent },
+    Resync,
+}
+
+/// A provider as the model picker sees it (keys never leave the server in full).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderView {
+    pub id: String,
+    pub kind: String,
+    pub display_name: String,
+    pub usable: bool,
+    /// Why it is not usable, and what to do.
+    pub reason: Option<String>,
+    pub base_url: Option<String>,
+    /// e.g. `…abcd`.
+    pub key_hint: Option<String>,
+    pub models: Vec<String>,
+    /// Added by the user (custom endpoint), as opposed to built in.
+    pub custom: bool,
+}
+
+/// `PUT /api/llm/providers/{id}`: add or change a provider (a key of `null` keeps the stored one).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ProviderInput {
+    /// openai, anthropic, gemini, deepseek, xai, mistral, openrouter, ollama,
+    /// openai_compatible, anthropic_compatible.
+    pub kind: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub base_url: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub api_key: Option<String>,
+    #[serde(default)]
+    pub models: Vec<String>,
+}

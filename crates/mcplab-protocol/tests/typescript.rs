@@ -39,6 +39,16 @@ fn render() -> String {
         TokenUsage::decl(&cfg),
         StopReason::decl(&cfg),
         TurnEvent::decl(&cfg),
+        ChatSettings::decl(&cfg),
+        SessionSummary::decl(&cfg),
+        StoredTurn::decl(&cfg),
+        SessionView::decl(&cfg),
+        NewSession::decl(&cfg),
+        SessionPatch::decl(&cfg),
+        TurnRequest::decl(&cfg),
+        SessionEvent::decl(&cfg),
+        ProviderView::decl(&cfg),
+        ProviderInput::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from crates/mcplab-protocol by its `typescript` test. Do not edit:\n\

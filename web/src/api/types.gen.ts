@@ -142,3 +142,56 @@ export type TurnEvent = { "type": "turnStarted", turnId: string, model: string, 
  * `truncated`, `not_configured`, `internal`.
  */
 kind: string, message: string, usage: TokenUsage, } | { "type": "turnCancelled", turnId: string, usage: TokenUsage, };
+
+export type ChatSettings = { 
+/**
+ * `provider::model`.
+ */
+model: string, 
+/**
+ * Servers whose tools the model gets.
+ */
+servers: Array<string>, systemPrompt?: string, temperature?: number, maxTokens?: number, 
+/**
+ * Most model steps per turn (default 10).
+ */
+stepLimit?: number, };
+
+export type SessionSummary = { id: string, title: string, createdMs: number, updatedMs: number, settings: ChatSettings, };
+
+export type StoredTurn = { turnId: string, user: string, events: Array<TurnEvent>, };
+
+export type SessionView = { summary: SessionSummary, turns: Array<StoredTurn>, 
+/**
+ * The turn running now, if any.
+ */
+runningTurn: string | null, };
+
+export type NewSession = { title?: string, settings: ChatSettings, };
+
+export type SessionPatch = { title?: string, settings?: ChatSettings, };
+
+export type TurnRequest = { turnId: string, message: string, };
+
+export type SessionEvent = { "kind": "userMessage", turnId: string, text: string, } | { "kind": "turn", event: TurnEvent, } | { "kind": "resync" };
+
+export type ProviderView = { id: string, kind: string, displayName: string, usable: boolean, 
+/**
+ * Why it is not usable, and what to do.
+ */
+reason: string | null, baseUrl: string | null, 
+/**
+ * e.g. `…abcd`.
+ */
+keyHint: string | null, models: Array<string>, 
+/**
+ * Added by the user (custom endpoint), as opposed to built in.
+ */
+custom: boolean, };
+
+export type ProviderInput = { 
+/**
+ * openai, anthropic, gemini, deepseek, xai, mistral, openrouter, ollama,
+ * openai_compatible, anthropic_compatible.
+ */
+kind: string, baseUrl?: string, apiKey?: string, models: Array<string>, };

@@ -20,6 +20,25 @@ const MIGRATIONS: &[&str] = &[
          key   TEXT PRIMARY KEY NOT NULL,
          value TEXT NOT NULL
      ) STRICT;",
+    // 2: chat sessions and their turns (the user's text, the turn's events, and the model
+    // messages it added to the conversation).
+    "CREATE TABLE chat_sessions (
+         id         TEXT PRIMARY KEY NOT NULL,
+         title      TEXT NOT NULL,
+         created_ms INTEGER NOT NULL,
+         updated_ms INTEGER NOT NULL,
+         settings   TEXT NOT NULL
+     ) STRICT;
+     CREATE TABLE chat_turns (
+         session_id TEXT NOT NULL REFERENCES chat_sessions(id) ON DELETE CASCADE,
+         seq        INTEGER NOT NULL,
+         turn_id    TEXT NOT NULL,
+         user_text  TEXT NOT NULL,
+         events     TEXT NOT NULL,
+         messages   TEXT NOT NULL,
+         PRIMARY KEY (session_id, turn_id),
+         UNIQUE (session_id, seq)
+     ) STRICT;",
 ];
 
 /// The schema version this build produces and understands.

@@ -7,6 +7,7 @@
 //! Durability contract: a killed process loses nothing that was acknowledged. Every write is
 //! its own committed transaction before the call returns, in WAL mode with `synchronous=FULL`.
 
+mod chat;
 mod kv;
 mod migrations;
 mod servers;
@@ -93,6 +94,12 @@ impl Store {
             path: path.to_path_buf(),
             source,
         })?;
+        // The file holds provider API keys: owner-only. SQLite gives the -wal and -shm files
+        // the same permissions as the database file.
+        restrict_to_owner(path).map_err(|source| StoreError::DataDir {
+            path: path.to_path_buf(),
+            source,
+        })?;
         Store::init(conn, path)
     }
 
@@ -160,6 +167,17 @@ impl Store {
 }
 
 /// Serializes `value` to JSON text, naming it in the error.
+#[cfg(unix)]
+fn restrict_to_owner(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+}
+
+#[cfg(not(unix))]
+fn restrict_to_owner(_path: &Path) -> std::io::Result<()> {
+    Ok(())
+}
+
 fn encode<T: serde::Serialize + ?Sized>(what: &str, value: &T) -> Result<String, StoreError> {
     serde_json::to_string(value).map_err(|source| StoreError::Encode {
         what: what.to_string(),

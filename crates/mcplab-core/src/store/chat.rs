@@ -1,0 +1,220 @@
+//! Chat sessions and their turns. A session holds its title, times and `ChatSettings`; a turn
+//! holds the user's text, the turn's events (as the UI replays them) and the model messages it
+//! added to the conversation (what the next turn sends). Deleting a session deletes its turns.
+
+use mcplab_protocol::chat::{ChatSettings, SessionSummary, StoredTurn, TurnEvent};
+use rusqlite::{OptionalExtension, params};
+
+use super::{Store, StoreError, encode};
+use crate::llm::Message;
+
+fn decode<T: serde::de::DeserializeOwned>(what: &str, json: &str) -> Result<T, StoreError> {
+    serde_json::from_str(json).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
+}
+
+fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(String, String, i64, i64, String)> {
+    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+}
+
+fn to_summary(row: (String, String, i64, i64, String)) -> Result<SessionSummary, StoreError> {
+    let (id, title, created, updated, settings) = row;
+    Ok(SessionSummary {
+        settings: decode::<ChatSettings>(&format!("settings of session {id}"), &settings)?,
+        id,
+        title,
+        created_ms: created as u64,
+        updated_ms: updated as u64,
+    })
+}
+
+impl Store {
+    /// Adds a session.
+    pub fn create_session(&self, s: &SessionSummary) -> Result<(), StoreError> {
+        let settings = encode("chat settings", &s.settings)?;
+        self.conn()
+            .execute(
+                "INSERT INTO chat_sessions (id, title, created_ms, updated_ms, settings)
+                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                params![s.id, s.title, s.created_ms as i64, s.updated_ms as i64, settings],
+            )
+            .map_err(|e| match e.sqlite_error_code() {
+                Some(rusqlite::ErrorCode::ConstraintViolation) => StoreError::Conflict(s.id.clone()),
+                _ => StoreError::Sqlite(e),
+            })?;
+        Ok(())
+    }
+
+    /// Every session, most recently updated first.
+    pub fn sessions(&self) -> Result<Vec<SessionSummary>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(
+            "SELECT id, title, created_ms, updated_ms, settings FROM chat_sessions
+             ORDER BY updated_ms DESC, created_ms DESC",
+        )?;
+        let rows = stmt.query_map([], summary_row)?;
+        rows.map(|r| to_summary(r?)).collect()
+    }
+
+    pub fn session(&self, id: &str) -> Result<SessionSummary, StoreError> {
+        let row = self
+            .conn()
+            .query_row(
+                "SELECT id, title, created_ms, updated_ms, settings FROM chat_sessions WHERE id = ?1",
+                [id],
+                summary_row,
+            )
+            .optional()?;
+        match row {
+            Some(r) => to_summary(r),
+            None => Err(StoreError::NotFound(format!("chat session {id}"))),
+        }
+    }
+
+    /// Changes the title and/or settings, and the update time.
+    pub fn update_session(
+        &self,
+        id: &str,
+        title: Option<&str>,
+        settings: Option<&ChatSettings>,
+        now_ms: u64,
+    ) -> Result<SessionSummary, StoreError> {
+        let mut current = self.session(id)?;
+        if let Some(t) = title {
+            current.title = t.to_owned();
+        }
+        if let Some(s) = settings {
+            current.settings = s.clone();
+        }
+        current.updated_ms = now_ms;
+        let json = encode("chat settings", &current.settings)?;
+        self.conn().execute(
+            "UPDATE chat_sessions SET title = ?2, settings = ?3, updated_ms = ?4 WHERE id = ?1",
+            params![id, current.title, json, now_ms as i64],
+        )?;
+        Ok(current)
+    }
+
+    pub fn delete_session(&self, id: &str) -> Result<(), StoreError> {
+        let n = self
+            .conn()
+            .execute("DELETE FROM chat_sessions WHERE id = ?1", [id])?;
+        if n == 0 {
+            return Err(StoreError::NotFound(format!("chat session {id}")));
+        }
+        Ok(())
+    }
+
+    /// Stores (or replaces) one turn and touches the session's update time.
+    pub fn save_turn(
+        &self,
+        session_id: &str,
+        turn: &StoredTurn,
+        messages: &[Message],
+        now_ms: u64,
+    ) -> Result<(), StoreError> {
+        let events = encode("turn events", &turn.events)?;
+        let messages = encode("turn messages", messages)?;
+        let mut conn = self.conn();
+        let tx = conn.transaction()?;
+        tx.execute(
+            "INSERT INTO chat_turns (session_id, seq, turn_id, user_text, events, messages)
+             VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM chat_turns WHERE session_id = ?1),
+                     ?2, ?3, ?4, ?5)
+             ON CONFLICT (session_id, turn_id) DO UPDATE SET
+                 user_text = excluded.user_text, events = excluded.events,
+                 messages = excluded.messages",
+            params![session_id, turn.turn_id, turn.user, events, messages],
+        )?;
+        tx.execute(
+            "UPDATE chat_sessions SET updated_ms = ?2 WHERE id = ?1",
+            params![session_id, now_ms as i64],
+        )?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// The session's turns in order, each with the model messages it added.
+    pub fn turns(&self, session_id: &str) -> Result<Vec<(StoredTurn, Vec<Message>)>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare(
+            "SELECT turn_id, user_text, events, messages FROM chat_turns
+             WHERE session_id = ?1 ORDER BY seq",
+        )?;
+        let rows = stmt.query_map([session_id], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, String>(2)?,
+                r.get::<_, String>(3)?,
+            ))
+        })?;
+        rows.map(|row| {
+            let (turn_id, user, events, messages) = row?;
+            let events: Vec<TurnEvent> = decode(&format!("events of turn {turn_id}"), &events)?;
+            let messages: Vec<Message> = decode(&format!("messages of turn {turn_id}"), &messages)?;
+            Ok((StoredTurn { turn_id, user, events }, messages))
+        })
+        .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcplab_protocol::chat::TokenUsage;
+
+    fn summary(id: &str, t: u64) -> SessionSummary {
+        SessionSummary {
+            id: id.into(),
+            title: format!("chat {id}"),
+            created_ms: t,
+            updated_ms: t,
+            settings: ChatSettings {
+                model: "openai::gpt-4o-mini".into(),
+                servers: vec!["demo".into()],
+                system_prompt: None,
+                temperature: None,
+                max_tokens: None,
+                step_limit: None,
+            },
+        }
+    }
+
+    #[test]
+    fn sessions_and_turns_round_trip_survive_reopen_and_cascade() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("db.sqlite");
+        {
+            let store = Store::open(&path).unwrap();
+            store.create_session(&summary("a", 1)).unwrap();
+            store.create_session(&summary("b", 2)).unwrap();
+            assert!(matches!(store.create_session(&summary("a", 3)), Err(StoreError::Conflict(_))));
+            let turn = StoredTurn {
+                turn_id: "t1".into(),
+                user: "hello".into(),
+                events: vec![TurnEvent::TurnFinished {
+                    turn_id: "t1".into(),
+                    reason: mcplab_protocol::chat::StopReason::Completed,
+                    usage: TokenUsage::default(),
+                }],
+            };
+            store.save_turn("a", &turn, &[Message::user("hello")], 10).unwrap();
+            store.save_turn("a", &turn, &[Message::user("hello again")], 11).unwrap();
+            store.update_session("b", Some("renamed"), None, 5).unwrap();
+        }
+        let store = Store::open(&path).unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "the database holds API keys: owner only");
+        let ids: Vec<_> = store.sessions().unwrap().into_iter().map(|s| s.id).collect();
+        assert_eq!(ids, ["a", "b"], "most recently updated first");
+        assert_eq!(store.session("b").unwrap().title, "renamed");
+        let turns = store.turns("a").unwrap();
+        assert_eq!(turns.len(), 1, "saving a turn again replaces it");
+        assert_eq!(turns[0].1, vec![Message::user("hello again")]);
+        store.delete_session("a").unwrap();
+        assert!(store.turns("a").unwrap().is_empty(), "turns go with their session");
+        assert!(matches!(store.session("a"), Err(StoreError::NotFound(_))));
+        assert!(matches!(store.delete_session("a"), Err(StoreError::NotFound(_))));
+    }
+}

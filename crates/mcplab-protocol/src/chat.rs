@@ -207,11 +207,20 @@ pub struct TurnRequest {
 /// One event on `GET /api/sessions/{id}/events` (SSE, `id:` = sequence, `Last-Event-ID`
 /// replays; `resync` means reload the session).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
-#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum SessionEvent {
     /// A turn was accepted (its user message).
-    UserMessage { turn_id: String, text: String },
-    Turn { event: TurnEvent },
+    UserMessage {
+        turn_id: String,
+        text: String,
+    },
+    Turn {
+        event: TurnEvent,
+    },
     Resync,
 }
 

@@ -37,13 +37,18 @@ struct Ring {
     items: VecDeque<Numbered>,
 }
 
-pub struct EventHub {
+/// A numbered, replayable event log with live subscribers: the host stream and each chat
+/// session's stream are one of these.
+pub struct EventRing {
     ring: Mutex<Ring>,
     live: broadcast::Sender<Numbered>,
     capacity: usize,
 }
 
-impl EventHub {
+/// The host-level stream (server events and traffic).
+pub type EventHub = EventRing;
+
+impl EventRing {
     /// A hub fed by `manager`'s events and traffic (forwarding runs until the manager's
     /// channels close).
     pub fn start(manager: &ConnectionManager) -> Arc<Self> {
@@ -86,7 +91,7 @@ impl EventHub {
     }
 
     /// Numbers, keeps and broadcasts one event.
-    pub fn publish(&self, event: &HostEvent) -> u64 {
+    pub fn publish<T: serde::Serialize>(&self, event: &T) -> u64 {
         let json: Arc<str> = serde_json::to_string(event)
             .unwrap_or_else(|_| "{\"kind\":\"resync\"}".into())
             .into();
@@ -148,11 +153,19 @@ pub async fn stream(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    sse(&state.events, &headers)
+}
+
+/// Serves `ring` as SSE, replaying after the request's `Last-Event-ID`.
+pub fn sse(
+    ring: &EventRing,
+    headers: &HeaderMap,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>> + use<>> {
     let last = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
-    let (replay, rx) = state.events.resume(last);
+    let (replay, rx) = ring.resume(last);
     // The first chunk goes out at once (the browser's `open` fires on a quiet server too) and
     // tells clients how soon to reconnect.
     let hello = Event::default()

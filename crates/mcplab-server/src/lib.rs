@@ -4,6 +4,7 @@
 //! and reads no environment: the binary hands it everything in [`AppState`].
 
 mod assets;
+pub mod chat;
 mod error;
 pub mod events;
 mod routes;
@@ -29,6 +30,10 @@ pub struct AppState {
     pub security: Security,
     /// In-flight tool calls by (server, callId), so the UI can cancel them.
     pub calls: Mutex<HashMap<(String, String), CancellationToken>>,
+    /// LLM provider settings from the environment.
+    pub llm: chat::LlmSettings,
+    /// Live chat sessions.
+    pub chats: chat::ChatHub,
 }
 
 impl AppState {
@@ -37,6 +42,7 @@ impl AppState {
         manager: Arc<ConnectionManager>,
         store: Arc<Store>,
         security: Security,
+        providers: mcplab_core::llm::ProviderSettings,
     ) -> Arc<Self> {
         let events = EventHub::start(&manager);
         Arc::new(Self {
@@ -45,6 +51,8 @@ impl AppState {
             events,
             security,
             calls: Mutex::new(HashMap::new()),
+            llm: chat::LlmSettings::new(providers),
+            chats: chat::ChatHub::default(),
         })
     }
 }

@@ -79,7 +79,9 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
     let token = generate_token();
     let extra_host = host.filter(|h| !h.is_loopback()).map(|h| h.to_string());
     let security = Security::new(token.clone(), port, extra_host.as_deref());
-    let state = AppState::new(manager.clone(), store.clone(), security);
+    let env: std::collections::HashMap<String, String> = std::env::vars().collect();
+    let providers = mcplab_core::llm::ProviderSettings::from_env(&env);
+    let state = AppState::new(manager.clone(), store.clone(), security, providers);
     let shown_host = match host {
         Some(h) if !h.is_loopback() => h.to_string(),
         _ => "127.0.0.1".to_owned(),

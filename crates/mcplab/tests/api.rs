@@ -8,6 +8,7 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use http_body_util::BodyExt;
+use mcplab_core::llm::ProviderSettings;
 use mcplab_core::mcp::sse::SseParser;
 use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
 use mcplab_core::store::Store;
@@ -22,7 +23,16 @@ const HOST: &str = "127.0.0.1:6274";
 fn state() -> Arc<AppState> {
     let store = Arc::new(Store::open_in_memory().unwrap());
     let manager = ConnectionManager::new(ManagerOptions::default());
-    AppState::new(manager, store, Security::new(TOKEN.into(), PORT, None))
+    AppState::new(
+        manager,
+        store,
+        Security::new(TOKEN.into(), PORT, None),
+        no_providers(),
+    )
+}
+
+fn no_providers() -> ProviderSettings {
+    ProviderSettings::from_env(&std::collections::HashMap::new())
 }
 
 fn demo_config(name: &str) -> Value {
@@ -418,6 +428,7 @@ async fn event_stream_replays_after_last_event_id() {
         manager.clone(),
         store,
         Security::new(TOKEN.into(), port, None),
+        no_providers(),
     );
     tokio::spawn(axum::serve(listener, router(state.clone())).into_future());
     let base = format!("http://127.0.0.1:{port}");

@@ -19,15 +19,19 @@ use super::{LlmError, LlmProvider};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ProviderKind {
+    #[serde(rename = "openai")]
     OpenAi,
     Anthropic,
     Gemini,
+    #[serde(rename = "deepseek")]
     DeepSeek,
     Xai,
     Mistral,
+    #[serde(rename = "openrouter")]
     OpenRouter,
     Ollama,
     /// Any server speaking OpenAI Chat Completions at a user-given base URL.
+    #[serde(rename = "openai_compatible")]
     OpenAiCompatible,
     /// Any server speaking Anthropic Messages at a user-given base URL.
     AnthropicCompatible,

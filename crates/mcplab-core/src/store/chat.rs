@@ -35,10 +35,18 @@ impl Store {
             .execute(
                 "INSERT INTO chat_sessions (id, title, created_ms, updated_ms, settings)
                  VALUES (?1, ?2, ?3, ?4, ?5)",
-                params![s.id, s.title, s.created_ms as i64, s.updated_ms as i64, settings],
+                params![
+                    s.id,
+                    s.title,
+                    s.created_ms as i64,
+                    s.updated_ms as i64,
+                    settings
+                ],
             )
             .map_err(|e| match e.sqlite_error_code() {
-                Some(rusqlite::ErrorCode::ConstraintViolation) => StoreError::Conflict(s.id.clone()),
+                Some(rusqlite::ErrorCode::ConstraintViolation) => {
+                    StoreError::Conflict(s.id.clone())
+                }
                 _ => StoreError::Sqlite(e),
             })?;
         Ok(())
@@ -152,7 +160,14 @@ impl Store {
             let (turn_id, user, events, messages) = row?;
             let events: Vec<TurnEvent> = decode(&format!("events of turn {turn_id}"), &events)?;
             let messages: Vec<Message> = decode(&format!("messages of turn {turn_id}"), &messages)?;
-            Ok((StoredTurn { turn_id, user, events }, messages))
+            Ok((
+                StoredTurn {
+                    turn_id,
+                    user,
+                    events,
+                },
+                messages,
+            ))
         })
         .collect()
     }
@@ -188,7 +203,10 @@ mod tests {
             let store = Store::open(&path).unwrap();
             store.create_session(&summary("a", 1)).unwrap();
             store.create_session(&summary("b", 2)).unwrap();
-            assert!(matches!(store.create_session(&summary("a", 3)), Err(StoreError::Conflict(_))));
+            assert!(matches!(
+                store.create_session(&summary("a", 3)),
+                Err(StoreError::Conflict(_))
+            ));
             let turn = StoredTurn {
                 turn_id: "t1".into(),
                 user: "hello".into(),
@@ -198,23 +216,38 @@ mod tests {
                     usage: TokenUsage::default(),
                 }],
             };
-            store.save_turn("a", &turn, &[Message::user("hello")], 10).unwrap();
-            store.save_turn("a", &turn, &[Message::user("hello again")], 11).unwrap();
+            store
+                .save_turn("a", &turn, &[Message::user("hello")], 10)
+                .unwrap();
+            store
+                .save_turn("a", &turn, &[Message::user("hello again")], 11)
+                .unwrap();
             store.update_session("b", Some("renamed"), None, 5).unwrap();
         }
         let store = Store::open(&path).unwrap();
         use std::os::unix::fs::PermissionsExt;
         let mode = std::fs::metadata(&path).unwrap().permissions().mode() & 0o777;
         assert_eq!(mode, 0o600, "the database holds API keys: owner only");
-        let ids: Vec<_> = store.sessions().unwrap().into_iter().map(|s| s.id).collect();
+        let ids: Vec<_> = store
+            .sessions()
+            .unwrap()
+            .into_iter()
+            .map(|s| s.id)
+            .collect();
         assert_eq!(ids, ["a", "b"], "most recently updated first");
         assert_eq!(store.session("b").unwrap().title, "renamed");
         let turns = store.turns("a").unwrap();
         assert_eq!(turns.len(), 1, "saving a turn again replaces it");
         assert_eq!(turns[0].1, vec![Message::user("hello again")]);
         store.delete_session("a").unwrap();
-        assert!(store.turns("a").unwrap().is_empty(), "turns go with their session");
+        assert!(
+            store.turns("a").unwrap().is_empty(),
+            "turns go with their session"
+        );
         assert!(matches!(store.session("a"), Err(StoreError::NotFound(_))));
-        assert!(matches!(store.delete_session("a"), Err(StoreError::NotFound(_))));
+        assert!(matches!(
+            store.delete_session("a"),
+            Err(StoreError::NotFound(_))
+        ));
     }
 }

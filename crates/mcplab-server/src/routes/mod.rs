@@ -1,6 +1,7 @@
 //! The `/api` route table (documented in `mcplab_protocol::api`). Handlers are thin: they
 //! parse, call core, and map the outcome; the modules split them by resource.
 
+mod chat;
 mod mcp;
 mod servers;
 mod settings;
@@ -59,5 +60,19 @@ pub fn api() -> Router<Arc<AppState>> {
         .route("/prefs", get(settings::prefs))
         .route("/prefs/{key}", put(settings::set_pref))
         .route("/events", get(events::stream))
+        .route("/sessions", get(chat::list).post(chat::create))
+        .route(
+            "/sessions/{id}",
+            get(chat::one).patch(chat::patch).delete(chat::remove),
+        )
+        .route("/sessions/{id}/export", get(chat::export))
+        .route("/sessions/{id}/turns", post(chat::submit))
+        .route("/sessions/{id}/turns/{turn_id}/cancel", post(chat::cancel))
+        .route("/sessions/{id}/events", get(chat::events))
+        .route("/llm/providers", get(chat::providers))
+        .route(
+            "/llm/providers/{id}",
+            put(chat::put_provider).delete(chat::delete_provider),
+        )
         .route("/health", get(|| async { "ok" }))
 }

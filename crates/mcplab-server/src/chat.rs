@@ -1,0 +1,298 @@
+//! Chat sessions at the edge: each session has a replayable event stream and at most one
+//! running turn. A turn is submitted with a client-chosen id (submitting the same id again is
+//! a no-op), runs the core agent loop in a task, streams its events to the session's stream,
+//! and is stored (events merged, model messages kept) when it ends, however it ends.
+
+use std::collections::{HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use mcplab_core::agent::{
+    DEFAULT_STEP_LIMIT, DEFAULT_SYSTEM_PROMPT, EventSink, TurnConfig, run_turn,
+};
+use mcplab_core::llm::{LlmProvider, Message, ModelRef, ProviderConfig, ProviderSettings};
+use mcplab_protocol::chat::{SessionEvent, SessionSummary, StoredTurn, TurnEvent};
+use tokio_util::sync::CancellationToken;
+
+use crate::AppState;
+use crate::events::EventRing;
+
+/// Settings key of provider configs entered in the UI.
+pub const PROVIDERS_KEY: &str = "providers";
+/// Events kept per session for replay.
+const SESSION_REPLAY: usize = 5_000;
+
+pub fn now_ms() -> u64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .unwrap_or_default()
+}
+
+/// Provider settings from the environment (given by the binary) and the HTTP client they share.
+pub struct LlmSettings {
+    pub env: ProviderSettings,
+    pub http: reqwest::Client,
+}
+
+impl LlmSettings {
+    pub fn new(env: ProviderSettings) -> Self {
+        Self {
+            env,
+            http: reqwest::Client::builder()
+                .build()
+                .unwrap_or_else(|_| reqwest::Client::new()),
+        }
+    }
+}
+
+/// The live side of one session.
+pub struct SessionRuntime {
+    pub events: EventRing,
+    running: Mutex<Option<(String, CancellationToken)>>,
+    accepted: Mutex<HashSet<String>>,
+}
+
+impl SessionRuntime {
+    fn new() -> Self {
+        Self {
+            events: EventRing::with_capacity(SESSION_REPLAY),
+            running: Mutex::new(None),
+            accepted: Mutex::new(HashSet::new()),
+        }
+    }
+
+    pub fn running_turn(&self) -> Option<String> {
+        self.running
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .as_ref()
+            .map(|(t, _)| t.clone())
+    }
+
+    /// Cancels `turn_id` if it is the running turn.
+    pub fn cancel(&self, turn_id: &str) -> bool {
+        match &*self.running.lock().unwrap_or_else(|p| p.into_inner()) {
+            Some((t, token)) if t == turn_id => {
+                token.cancel();
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+#[derive(Default)]
+pub struct ChatHub {
+    sessions: Mutex<HashMap<String, Arc<SessionRuntime>>>,
+}
+
+impl ChatHub {
+    pub fn runtime(&self, id: &str) -> Arc<SessionRuntime> {
+        self.sessions
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .entry(id.to_owned())
+            .or_insert_with(|| Arc::new(SessionRuntime::new()))
+            .clone()
+    }
+
+    /// Cancels the running turn and forgets the session (it was deleted).
+    pub fn remove(&self, id: &str) {
+        let rt = self
+            .sessions
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .remove(id);
+        if let Some(rt) = rt
+            && let Some((_, token)) = &*rt.running.lock().unwrap_or_else(|p| p.into_inner())
+        {
+            token.cancel();
+        }
+    }
+}
+
+/// Environment settings merged with the providers stored in Settings.
+pub fn provider_settings(state: &AppState) -> ProviderSettings {
+    let mut settings = state.llm.env.clone();
+    if let Ok(Some(v)) = state.store.setting(PROVIDERS_KEY)
+        && let Ok(list) = serde_json::from_value::<Vec<ProviderConfig>>(v)
+    {
+        let _ = settings.merge_stored(list);
+    }
+    settings
+}
+
+/// Why a turn could not start.
+pub enum SubmitError {
+    /// Another turn is running.
+    Busy(String),
+    /// The model cannot be used (bad name, missing key, …).
+    Model(String),
+}
+
+/// Publishes into the session stream and keeps a merged copy for the store.
+struct SessionSink {
+    runtime: Arc<SessionRuntime>,
+    kept: Mutex<Vec<TurnEvent>>,
+}
+
+impl EventSink for SessionSink {
+    fn emit(&self, event: TurnEvent) {
+        self.runtime.events.publish(&SessionEvent::Turn {
+            event: event.clone(),
+        });
+        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        match (kept.last_mut(), event) {
+            (Some(TurnEvent::TextDelta { text, .. }), TurnEvent::TextDelta { text: more, .. })
+            | (
+                Some(TurnEvent::ReasoningDelta { text, .. }),
+                TurnEvent::ReasoningDelta { text: more, .. },
+            ) => text.push_str(&more),
+            (_, e) => kept.push(e),
+        }
+    }
+}
+
+/// Starts a turn (or accepts a repeated submission of one as a no-op).
+pub fn submit_turn(
+    state: &Arc<AppState>,
+    session: SessionSummary,
+    turn_id: String,
+    text: String,
+) -> Result<(), SubmitError> {
+    let runtime = state.chats.runtime(&session.id);
+    {
+        let accepted = runtime.accepted.lock().unwrap_or_else(|p| p.into_inner());
+        if accepted.contains(&turn_id) {
+            return Ok(());
+        }
+    }
+    if let Ok(turns) = state.store.turns(&session.id)
+        && turns.iter().any(|(t, _)| t.turn_id == turn_id)
+    {
+        return Ok(());
+    }
+    let model =
+        ModelRef::parse(&session.settings.model).map_err(|e| SubmitError::Model(e.to_string()))?;
+    let provider: Arc<dyn LlmProvider> = provider_settings(state)
+        .provider(&model.provider, &state.llm.http)
+        .map_err(|e| SubmitError::Model(e.to_string()))?;
+    let cancel = CancellationToken::new();
+    {
+        let mut running = runtime.running.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((t, _)) = &*running {
+            // A repeated submission of the running turn is accepted; another turn is not.
+            return if *t == turn_id {
+                Ok(())
+            } else {
+                Err(SubmitError::Busy(t.clone()))
+            };
+        }
+        *running = Some((turn_id.clone(), cancel.clone()));
+        runtime
+            .accepted
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(turn_id.clone());
+    }
+    runtime.events.publish(&SessionEvent::UserMessage {
+        turn_id: turn_id.clone(),
+        text: text.clone(),
+    });
+    let state = state.clone();
+    tokio::spawn(async move {
+        let history: Vec<Message> = state
+            .store
+            .turns(&session.id)
+            .map(|ts| ts.into_iter().flat_map(|(_, m)| m).collect())
+            .unwrap_or_default();
+        let s = &session.settings;
+        let cfg = TurnConfig {
+            turn_id: turn_id.clone(),
+            model,
+            system_prompt: s
+                .system_prompt
+                .clone()
+                .unwrap_or_else(|| DEFAULT_SYSTEM_PROMPT.into()),
+            temperature: s.temperature,
+            max_tokens: s.max_tokens,
+            step_limit: s.step_limit.unwrap_or(DEFAULT_STEP_LIMIT),
+            servers: s.servers.clone(),
+            tool_timeout: None,
+        };
+        let sink = SessionSink {
+            runtime: runtime.clone(),
+            kept: Mutex::new(Vec::new()),
+        };
+        let outcome = run_turn(
+            provider.as_ref(),
+            &state.manager,
+            &history,
+            Message::user(text.clone()),
+            &cfg,
+            &sink,
+            &cancel,
+        )
+        .await;
+        let turn = StoredTurn {
+            turn_id: turn_id.clone(),
+            user: text,
+            events: sink.kept.into_inner().unwrap_or_else(|p| p.into_inner()),
+        };
+        if let Err(e) = state
+            .store
+            .save_turn(&session.id, &turn, &outcome.messages, now_ms())
+        {
+            tracing::error!(session = %session.id, "could not store a chat turn: {e}");
+        }
+        *runtime.running.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    });
+    Ok(())
+}
+
+/// A session as Markdown, for export.
+pub fn to_markdown(summary: &SessionSummary, turns: &[StoredTurn]) -> String {
+    let mut md = format!(
+        "# {}\n\nModel: `{}`\n\n",
+        summary.title, summary.settings.model
+    );
+    for t in turns {
+        md.push_str(&format!("## You\n\n{}\n\n## Assistant\n\n", t.user));
+        for e in &t.events {
+            match e {
+                TurnEvent::TextDelta { text, .. } => md.push_str(text),
+                TurnEvent::ToolCall {
+                    server,
+                    tool,
+                    arguments,
+                    ..
+                } => {
+                    md.push_str(&format!(
+                        "\n\n> **Tool call** `{server}/{tool}` `{arguments}`\n"
+                    ));
+                }
+                TurnEvent::ToolResult {
+                    is_error,
+                    duration_ms,
+                    error,
+                    ..
+                } => {
+                    let status = match (is_error, error) {
+                        (_, Some(e)) => format!("error: {e}"),
+                        (true, None) => "error".into(),
+                        (false, None) => "ok".into(),
+                    };
+                    md.push_str(&format!("> result: {status} ({duration_ms} ms)\n\n"));
+                }
+                TurnEvent::TurnFailed { kind, message, .. } => {
+                    md.push_str(&format!("\n\n**Turn failed ({kind}):** {message}\n"));
+                }
+                TurnEvent::TurnCancelled { .. } => md.push_str("\n\n*Cancelled.*\n"),
+                _ => {}
+            }
+        }
+        md.push_str("\n\n");
+    }
+    md
+}

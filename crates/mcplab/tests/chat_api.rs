@@ -1,0 +1,386 @@
+//! The chat API over a real socket: sessions, idempotent turns, the session event stream with
+//! replay, persistence of turns, export, cancel, and the provider list (keys never returned).
+//! The model is the testkit's scripted LLM server; the tools are the demo server's.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcplab_core::llm::ProviderSettings;
+use mcplab_core::mcp::sse::SseParser;
+use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+use mcplab_core::store::Store;
+use mcplab_server::{AppState, Security, router};
+use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};
+use serde_json::{Value, json};
+
+const TOKEN: &str = "chat-test-token";
+
+struct App {
+    base: String,
+    client: reqwest::Client,
+    manager: Arc<ConnectionManager>,
+}
+
+impl App {
+    async fn start(llm: &ScriptedLlm, dir: &std::path::Path) -> App {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let store = Arc::new(Store::open(&dir.join("mcplab.db")).unwrap());
+        let manager = ConnectionManager::new(ManagerOptions::default());
+        let env = HashMap::from([
+            ("OPENAI_API_KEY".to_owned(), "sk-secret-key-1234".to_owned()),
+            ("OPENAI_BASE_URL".to_owned(), llm.base_url()),
+        ]);
+        let state = AppState::new(
+            manager.clone(),
+            store,
+            Security::new(TOKEN.into(), port, None),
+            ProviderSettings::from_env(&env),
+        );
+        tokio::spawn(axum::serve(listener, router(state)).into_future());
+        let app = App {
+            base: format!("http://127.0.0.1:{port}"),
+            client: reqwest::Client::builder().no_proxy().build().unwrap(),
+            manager,
+        };
+        let demo = json!({"name": "demo", "type": "stdio", "command": env!("CARGO_BIN_EXE_mcplab"), "args": ["demo-server"]});
+        app.call("POST", "/api/servers", Some(demo)).await;
+        let (_, v) = app.call("POST", "/api/servers/demo/connect", None).await;
+        assert_eq!(v["status"]["state"], "connected");
+        app
+    }
+
+    async fn call(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+        let mut req = self
+            .client
+            .request(method.parse().unwrap(), format!("{}{path}", self.base))
+            .bearer_auth(TOKEN);
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        let resp = req.send().await.unwrap();
+        let status = resp.status().as_u16();
+        let text = resp.text().await.unwrap();
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
+    }
+
+    async fn events(&self, session: &str, last: Option<u64>) -> reqwest::Response {
+        let mut req = self
+            .client
+            .get(format!("{}/api/sessions/{session}/events", self.base))
+            .bearer_auth(TOKEN);
+        if let Some(l) = last {
+            req = req.header("last-event-id", l.to_string());
+        }
+        req.send().await.unwrap()
+    }
+}
+
+/// Reads session events until one matches `done` (bounded).
+async fn read_until(
+    resp: &mut reqwest::Response,
+    done: impl Fn(&Value) -> bool,
+) -> Vec<(u64, Value)> {
+    let mut parser = SseParser::new();
+    let mut seen = Vec::new();
+    tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            let chunk = resp.chunk().await.unwrap().expect("stream open");
+            for e in parser.feed(&chunk) {
+                if e.data.is_empty() {
+                    continue;
+                }
+                let v: Value = serde_json::from_str(&e.data).unwrap();
+                let id = e.id.as_deref().and_then(|i| i.parse().ok()).unwrap_or(0);
+                let stop = done(&v);
+                seen.push((id, v));
+                if stop {
+                    return;
+                }
+            }
+        }
+    })
+    .await
+    .expect("the event arrives");
+    seen
+}
+
+fn is_terminal(v: &Value) -> bool {
+    v["kind"] == "turn"
+        && matches!(
+            v["event"]["type"].as_str(),
+            Some("turnFinished" | "turnFailed" | "turnCancelled")
+        )
+}
+
+#[tokio::test]
+async fn a_session_runs_turns_streams_them_and_keeps_them() {
+    let llm = ScriptedLlm::start(vec![
+        Step::call_tools([ScriptedCall::new(
+            "c1",
+            "demo__add",
+            json!({"a": 2, "b": 3}),
+        )]),
+        Step::reply(["The sum ", "is 5."]),
+        Step::reply(["Still 5."]),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start(&llm, dir.path()).await;
+
+    let (s, created) = app
+        .call(
+            "POST",
+            "/api/sessions",
+            Some(json!({"settings": {"model": "openai::gpt-4o-mini", "servers": ["demo"]}})),
+        )
+        .await;
+    assert_eq!(s, 201, "{created}");
+    let id = created["summary"]["id"].as_str().unwrap().to_owned();
+
+    let mut live = app.events(&id, None).await;
+    let turn = json!({"turnId": "turn-1", "message": "add 2 and 3"});
+    let (s, _) = app
+        .call(
+            "POST",
+            &format!("/api/sessions/{id}/turns"),
+            Some(turn.clone()),
+        )
+        .await;
+    assert_eq!(s, 202);
+    let (s, _) = app
+        .call(
+            "POST",
+            &format!("/api/sessions/{id}/turns"),
+            Some(turn.clone()),
+        )
+        .await;
+    assert_eq!(s, 202, "submitting the same turn again is harmless");
+    let seen = read_until(&mut live, is_terminal).await;
+    assert_eq!(seen[0].1["kind"], "userMessage");
+    assert!(
+        seen.iter()
+            .any(|(_, v)| v["event"]["type"] == "toolCall" && v["event"]["server"] == "demo")
+    );
+    let text: String = seen
+        .iter()
+        .filter(|(_, v)| v["event"]["type"] == "textDelta")
+        .map(|(_, v)| v["event"]["text"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(text, "The sum is 5.");
+    assert_eq!(seen.last().unwrap().1["event"]["type"], "turnFinished");
+    assert_eq!(
+        llm.requests().len(),
+        2,
+        "the repeated submit did not run the turn twice"
+    );
+    let (s, _) = app
+        .call("POST", &format!("/api/sessions/{id}/turns"), Some(turn))
+        .await;
+    assert_eq!(s, 202, "a finished turn submitted again is still a no-op");
+    assert_eq!(llm.requests().len(), 2);
+
+    // Replay from the middle after a reconnect.
+    let mid = seen[seen.len() / 2].0;
+    let mut again = app.events(&id, Some(mid)).await;
+    let replay = read_until(&mut again, is_terminal).await;
+    let expected: Vec<u64> = seen.iter().map(|(i, _)| *i).filter(|i| *i > mid).collect();
+    assert_eq!(replay.iter().map(|(i, _)| *i).collect::<Vec<_>>(), expected);
+
+    // Stored: merged text, tool events, and the conversation continues from it.
+    let (_, view) = app.call("GET", &format!("/api/sessions/{id}"), None).await;
+    let events = view["turns"][0]["events"].as_array().unwrap();
+    assert!(
+        events
+            .iter()
+            .any(|e| e["type"] == "textDelta" && e["text"] == "The sum is 5."),
+        "{view}"
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| e["type"] == "toolResult" && e["isError"] == false)
+    );
+    assert_eq!(view["runningTurn"], Value::Null);
+    let mut live = app.events(&id, None).await;
+    app.call(
+        "POST",
+        &format!("/api/sessions/{id}/turns"),
+        Some(json!({"turnId": "turn-2", "message": "and again?"})),
+    )
+    .await;
+    read_until(&mut live, is_terminal).await;
+    let third = llm.requests()[2].body.to_string();
+    assert!(
+        third.contains("add 2 and 3") && third.contains("2 + 3 = 5"),
+        "history is sent: {third}"
+    );
+
+    let resp = app
+        .client
+        .get(format!(
+            "{}/api/sessions/{id}/export?format=markdown",
+            app.base
+        ))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        resp.headers()["content-disposition"]
+            .to_str()
+            .unwrap()
+            .contains(".md")
+    );
+    let md = resp.text().await.unwrap();
+    assert!(
+        md.contains("add 2 and 3") && md.contains("The sum is 5.") && md.contains("demo/add"),
+        "{md}"
+    );
+
+    let (s, _) = app
+        .call(
+            "PATCH",
+            &format!("/api/sessions/{id}"),
+            Some(json!({"title": "Sums"})),
+        )
+        .await;
+    assert_eq!(s, 200);
+    let (_, list) = app.call("GET", "/api/sessions", None).await;
+    assert_eq!(list[0]["title"], "Sums");
+    let (s, _) = app
+        .call("DELETE", &format!("/api/sessions/{id}"), None)
+        .await;
+    assert_eq!(s, 204);
+    let (s, _) = app.call("GET", &format!("/api/sessions/{id}"), None).await;
+    assert_eq!(s, 404);
+    app.manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn cancel_busy_and_model_errors() {
+    let llm = ScriptedLlm::start(vec![Step::reply(["a", "b", "c", "d", "e", "f"]).slow(300)]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start(&llm, dir.path()).await;
+    let (_, created) = app
+        .call(
+            "POST",
+            "/api/sessions",
+            Some(json!({"settings": {"model": "openai::gpt-4o-mini"}})),
+        )
+        .await;
+    let id = created["summary"]["id"].as_str().unwrap().to_owned();
+    let mut live = app.events(&id, None).await;
+    app.call(
+        "POST",
+        &format!("/api/sessions/{id}/turns"),
+        Some(json!({"turnId": "slow", "message": "hi"})),
+    )
+    .await;
+    let (s, busy) = app
+        .call(
+            "POST",
+            &format!("/api/sessions/{id}/turns"),
+            Some(json!({"turnId": "other", "message": "hi"})),
+        )
+        .await;
+    assert_eq!(s, 409, "{busy}");
+    read_until(&mut live, |v| v["event"]["type"] == "textDelta").await;
+    let (s, _) = app
+        .call(
+            "POST",
+            &format!("/api/sessions/{id}/turns/slow/cancel"),
+            None,
+        )
+        .await;
+    assert_eq!(s, 204);
+    let seen = read_until(&mut live, is_terminal).await;
+    assert_eq!(seen.last().unwrap().1["event"]["type"], "turnCancelled");
+
+    let (_, bad) = app
+        .call(
+            "POST",
+            "/api/sessions",
+            Some(json!({"settings": {"model": "anthropic::claude-x"}})),
+        )
+        .await;
+    let bad_id = bad["summary"]["id"].as_str().unwrap();
+    let (s, err) = app
+        .call(
+            "POST",
+            &format!("/api/sessions/{bad_id}/turns"),
+            Some(json!({"turnId": "t", "message": "hi"})),
+        )
+        .await;
+    assert_eq!(s, 400);
+    assert!(
+        err["message"]
+            .as_str()
+            .unwrap()
+            .contains("ANTHROPIC_API_KEY"),
+        "{err}"
+    );
+    app.manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn providers_list_and_keys_stay_on_the_server() {
+    let llm = ScriptedLlm::start(vec![]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start(&llm, dir.path()).await;
+    let (_, list) = app.call("GET", "/api/llm/providers", None).await;
+    let openai = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "openai")
+        .unwrap();
+    assert_eq!(openai["usable"], true);
+    let anthropic = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "anthropic")
+        .unwrap();
+    assert_eq!(anthropic["usable"], false);
+    assert!(
+        anthropic["reason"]
+            .as_str()
+            .unwrap()
+            .contains("ANTHROPIC_API_KEY")
+    );
+    assert!(
+        !list.to_string().contains("sk-secret-key-1234"),
+        "keys are never sent back"
+    );
+
+    let custom = json!({"kind": "openai_compatible", "baseUrl": llm.base_url(), "apiKey": "sk-custom-9876", "models": ["local-model"]});
+    let (s, after) = app
+        .call("PUT", "/api/llm/providers/lab", Some(custom))
+        .await;
+    assert_eq!(s, 200, "{after}");
+    let lab = after
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "lab")
+        .unwrap();
+    assert_eq!(lab["custom"], true);
+    assert_eq!(lab["models"], json!(["local-model"]));
+    assert!(!after.to_string().contains("sk-custom-9876"));
+    let (s, _) = app
+        .call(
+            "PUT",
+            "/api/llm/providers/bad",
+            Some(json!({"kind": "nope"})),
+        )
+        .await;
+    assert_eq!(s, 400);
+    let (s, _) = app.call("DELETE", "/api/llm/providers/lab", None).await;
+    assert_eq!(s, 204);
+    app.manager.shutdown().await;
+}

@@ -8,10 +8,16 @@ import type {
   HumanAnswer,
   HumanRequest,
   ImportResult,
+  NewSession,
   PromptGetRequest,
+  ProviderInput,
+  ProviderView,
   RootView,
   ServerConfig,
   ServerView,
+  SessionPatch,
+  SessionSummary,
+  SessionView,
   ToolCallRequest,
   TrafficSnapshotView,
 } from './types.gen';
@@ -61,6 +67,7 @@ async function request<T>(method: string, path: string, body?: unknown): Promise
 
 const seg = encodeURIComponent;
 const srv = (name: string) => `/api/servers/${seg(name)}`;
+const ses = (id: string) => `/api/sessions/${seg(id)}`;
 
 export const api = {
   servers: () => request<ServerView[]>('GET', '/api/servers'),
@@ -99,6 +106,24 @@ export const api = {
 
   roots: () => request<RootView[]>('GET', '/api/settings/roots'),
   setRoots: (roots: RootView[]) => request<RootView[] | void>('PUT', '/api/settings/roots', roots),
+
+  providers: () => request<ProviderView[]>('GET', '/api/llm/providers'),
+  /** The server answers with the stored provider's view or with the whole list. */
+  setProvider: (id: string, input: ProviderInput) => request<ProviderView | ProviderView[]>('PUT', `/api/llm/providers/${seg(id)}`, input),
+  deleteProvider: (id: string) => request<void>('DELETE', `/api/llm/providers/${seg(id)}`),
+
+  sessions: () => request<SessionSummary[]>('GET', '/api/sessions'),
+  createSession: (body: NewSession) => request<SessionView>('POST', '/api/sessions', body),
+  session: (id: string) => request<SessionView>('GET', ses(id)),
+  patchSession: (id: string, patch: SessionPatch) => request<SessionSummary>('PATCH', ses(id), patch),
+  deleteSession: (id: string) => request<void>('DELETE', ses(id)),
+  /** A plain link (the session cookie authorizes it), for `<a download>`. */
+  sessionExportUrl: (id: string, format: 'json' | 'markdown') => `${ses(id)}/export?format=${format}`,
+  /** 202 once accepted; posting the same `turnId` again is harmless. 409: another turn runs. */
+  startTurn: (id: string, turnId: string, message: string) => request<void>('POST', `${ses(id)}/turns`, { turnId, message }),
+  cancelTurn: (id: string, turnId: string) => request<void>('POST', `${ses(id)}/turns/${seg(turnId)}/cancel`),
+  /** Path of the session's SSE stream (see `openSessionStream` in events.ts). */
+  sessionEventsPath: (id: string) => `${ses(id)}/events`,
 
   prefs: () => request<Record<string, unknown>>('GET', '/api/prefs'),
   setPref: (key: string, value: unknown) => request<void>('PUT', `/api/prefs/${seg(key)}`, value),

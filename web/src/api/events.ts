@@ -1,9 +1,10 @@
 // The one event-stream client: a single EventSource on `/api/events` shared by every feature.
 // EventSource reconnects by itself and sends `Last-Event-ID`, so the server replays what was
 // missed; when it cannot (`resync`) or when the stream had to be reopened from scratch, every
-// subscriber of `onResync` reloads its state from the API.
+// subscriber of `onResync` reloads its state from the API. A chat session has a stream of its
+// own (`openSessionStream`) with the same rules.
 import { useEffect, useRef, useSyncExternalStore } from 'react';
-import type { HostEvent, ServerEvent, TrafficFrame } from './types.gen';
+import type { HostEvent, ServerEvent, SessionEvent, TrafficFrame } from './types.gen';
 import { ApiFailure, api } from './client';
 
 export type StreamState = 'connecting' | 'open' | 'reconnecting' | 'unauthorized';
@@ -122,4 +123,57 @@ export function useResync(handler: () => void): void {
     ref.current = handler;
   });
   useEffect(() => events.onResync(() => ref.current()), []);
+}
+
+export interface SessionStreamHandlers {
+  onEvent: (e: SessionEvent) => void;
+  /** The server said `resync`, or the stream had to be reopened without `Last-Event-ID`. */
+  onResync: () => void;
+  onState?: (s: StreamState) => void;
+}
+
+/**
+ * Opens the SSE stream of one chat session (`GET /api/sessions/{id}/events`). EventSource
+ * resumes by itself with `Last-Event-ID`; when the browser gives up (closed), the stream is
+ * reopened after a backoff and the caller is told to reload. Returns the closer.
+ */
+export function openSessionStream(path: string, h: SessionStreamHandlers): () => void {
+  let es: EventSource | null = null;
+  let closed = false;
+  let retries = 0;
+  let timer: number | undefined;
+  const open = () => {
+    if (closed || typeof EventSource === 'undefined') return;
+    const source = new EventSource(path, { withCredentials: true });
+    es = source;
+    source.onopen = () => {
+      if (retries > 0) h.onResync();
+      retries = 0;
+      h.onState?.('open');
+    };
+    source.onmessage = (msg) => {
+      let ev: SessionEvent;
+      try {
+        ev = JSON.parse(msg.data) as SessionEvent;
+      } catch {
+        return;
+      }
+      if (ev.kind === 'resync') h.onResync();
+      else h.onEvent(ev);
+    };
+    source.onerror = () => {
+      h.onState?.('reconnecting');
+      if (source.readyState !== EventSource.CLOSED) return;
+      source.close();
+      es = null;
+      retries++;
+      timer = window.setTimeout(open, Math.min(10_000, 500 * 2 ** Math.min(retries, 5)));
+    };
+  };
+  open();
+  return () => {
+    closed = true;
+    window.clearTimeout(timer);
+    es?.close();
+  };
 }

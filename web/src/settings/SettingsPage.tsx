@@ -4,6 +4,7 @@ import type { RootView } from '../api/types.gen';
 import { Button } from '../ui/Button';
 import { ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
+import { ProvidersSection } from './ProvidersSection';
 import { useTheme, type ThemePref } from './theme';
 
 export function SettingsPage() {
@@ -24,6 +25,7 @@ export function SettingsPage() {
           ))}
         </div>
       </section>
+      <ProvidersSection />
       <RootsEditor />
     </div>
   );

@@ -11,14 +11,14 @@ import { EmptyState, ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
 import { matches, type FrameRow, type TrafficFilter } from './frames';
 import { FrameDetail } from './FrameDetail';
-import { clearTraffic, index, setPaused, useTraffic } from './store';
+import { clearTraffic, index, setPaused, setTrafficFilter, useTraffic, useTrafficFilter } from './store';
 
 const ROW_H = 22;
 
 export function TrafficPanel() {
   const state = useTraffic();
   const { list } = useServers();
-  const [filter, setFilter] = useState<TrafficFilter>({ server: '', direction: '', method: '', search: '' });
+  const filter = useTrafficFilter();
   const [selected, setSelected] = useState<FrameRow | null>(null);
   const [follow, setFollow] = useState(true);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -83,7 +83,7 @@ export function TrafficPanel() {
     download(`mcplab-traffic-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify(frames, null, 2));
   };
 
-  const set = (p: Partial<TrafficFilter>) => setFilter((f) => ({ ...f, ...p }));
+  const set = setTrafficFilter;
 
   return (
     <section className="traffic" data-testid="traffic-panel" aria-label="Traffic">

@@ -5,7 +5,7 @@ import { api, errorMessage } from '../api/client';
 import { events } from '../api/events';
 import type { TrafficFrame } from '../api/types.gen';
 import { createStore, useStore } from '../ui/store';
-import { FrameIndex, mergeBySeq } from './frames';
+import { FrameIndex, mergeBySeq, type TrafficFilter } from './frames';
 
 const MAX_ROWS = 200_000;
 
@@ -115,4 +115,15 @@ export function startTrafficStore(): void {
 
 export function useTraffic(): TrafficState {
   return useStore(trafficStore);
+}
+
+/** The panel's filters, here so other pages can point the panel at frames (chat's "frames"). */
+export const trafficFilterStore = createStore<TrafficFilter>({ server: '', direction: '', method: '', search: '' });
+
+export function setTrafficFilter(p: Partial<TrafficFilter>): void {
+  trafficFilterStore.set((f) => ({ ...f, ...p }));
+}
+
+export function useTrafficFilter(): TrafficFilter {
+  return useStore(trafficFilterStore);
 }

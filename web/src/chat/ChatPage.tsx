@@ -1,0 +1,169 @@
+// The chat playground (`#/chat`, `#/chat/<sessionId>`): sessions on the left, the open
+// session in the middle (settings, messages, composer); the traffic panel stays beside it.
+import './chat.css';
+import { useEffect, useState } from 'react';
+import { errorMessage, api } from '../api/client';
+import type { ChatSettings, ProviderView } from '../api/types.gen';
+import { useServers } from '../servers/store';
+import { getPref, setPref } from '../settings/prefs';
+import { Button } from '../ui/Button';
+import { EmptyState, ErrorState } from '../ui/States';
+import { Loading } from '../ui/Spinner';
+import { navigate, useRouteArg } from '../ui/route';
+import { Composer } from './Composer';
+import { Conversation } from './Conversation';
+import { SessionList } from './SessionList';
+import { SettingsBar } from './SettingsBar';
+import { defaultModel, reloadProviders, reloadSessions, updateSettings, upsertSession, useProviders, useSessions } from './store';
+import { useChatSession } from './useChatSession';
+
+function open(id: string | null, replace = false): void {
+  if (id) setPref('chatSession', id);
+  if (replace) window.location.replace(id ? `#/chat/${encodeURIComponent(id)}` : '#/chat');
+  else navigate('chat', id);
+}
+
+export function ChatPage() {
+  const arg = useRouteArg();
+  const sessions = useSessions();
+  const providers = useProviders();
+  const { list: servers } = useServers();
+  const [creating, setCreating] = useState(false);
+  const [createError, setCreateError] = useState<string | null>(null);
+
+  useEffect(() => {
+    void reloadSessions();
+    void reloadProviders();
+  }, []);
+
+  // `#/chat` opens the last used session (or the newest). The hash is checked again because
+  // this page can see a hash change (to another page) before the shell unmounts it.
+  useEffect(() => {
+    if (arg || !sessions.list?.length || !/^#\/?chat\/?$/.test(window.location.hash)) return;
+    const last = getPref<string | null>('chatSession', null);
+    open(sessions.list.some((s) => s.id === last) ? last : sessions.list[0].id, true);
+  }, [arg, sessions.list]);
+
+  const create = async () => {
+    setCreating(true);
+    setCreateError(null);
+    const settings: ChatSettings = {
+      model: defaultModel(providers.list, getPref<string | null>('chatModel', null)),
+      servers: (servers ?? []).filter((v) => v.status.state === 'connected').map((v) => v.config.name),
+    };
+    try {
+      const view = await api.createSession({ settings });
+      upsertSession(view.summary);
+      open(view.summary.id);
+    } catch (e) {
+      setCreateError(errorMessage(e));
+    } finally {
+      setCreating(false);
+    }
+  };
+
+  const noModel = providers.list !== null && !providers.list.some((p) => p.usable);
+  return (
+    <div className="chat-page" data-testid="chat-page">
+      <SessionList selected={arg} onNew={create} onSelect={(id) => open(id)} creating={creating} onDeleted={(id) => id === arg && open(null, true)} />
+      <section className="chat-main">
+        {createError && (
+          <div className="inline-error" role="alert" data-testid="chat-create-error">
+            Could not start a chat: {createError}
+          </div>
+        )}
+        {noModel && <NoModel providers={providers.list ?? []} />}
+        {providers.error && !providers.list && <div className="inline-error small">Could not load model providers: {providers.error}</div>}
+        {arg ? (
+          <SessionPane key={arg} id={arg} providers={providers.list ?? []} noModel={noModel} />
+        ) : sessions.list && sessions.list.length === 0 ? (
+          <EmptyState title="No chats yet" testId="chat-empty">
+            <p>Chat with a model that can call the tools of your connected servers.</p>
+            <Button variant="primary" onClick={create} busy={creating}>
+              + New chat
+            </Button>
+          </EmptyState>
+        ) : (
+          !sessions.error && <Loading />
+        )}
+      </section>
+    </div>
+  );
+}
+
+function NoModel({ providers }: { providers: ProviderView[] }) {
+  return (
+    <div className="chat-no-model" data-testid="chat-no-model" role="note">
+      <strong>No model provider is usable yet.</strong>
+      <p className="small">
+        Set an API key in the environment before starting mcplab (for example <code>OPENAI_API_KEY</code>, <code>ANTHROPIC_API_KEY</code>, <code>GEMINI_API_KEY</code>; a base URL with <code>OPENAI_BASE_URL</code> …), or add a key or a custom OpenAI-/Anthropic-compatible endpoint in{' '}
+        <a href="#/settings">Settings → Model providers</a>.
+      </p>
+      {providers.length > 0 && (
+        <ul className="small muted">
+          {providers.map((p) => (
+            <li key={p.id}>
+              <strong>{p.displayName}</strong>: {p.reason ?? 'not usable'}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  );
+}
+
+function SessionPane({ id, providers, noModel }: { id: string; providers: ProviderView[]; noModel: boolean }) {
+  const chat = useChatSession(id);
+  const [settingsError, setSettingsError] = useState<string | null>(null);
+
+  if (chat.loading) return <Loading label="Loading the chat…" />;
+  if (chat.error && !chat.summary) {
+    return chat.notFound ? (
+      <EmptyState title="This chat no longer exists" testId="chat-not-found">
+        <a href="#/chat">Back to the chats</a>
+      </EmptyState>
+    ) : (
+      <ErrorState title="Could not load the chat" message={chat.error} onRetry={chat.reload} />
+    );
+  }
+  const summary = chat.summary;
+  if (!summary) return null;
+
+  const changeSettings = async (settings: ChatSettings) => {
+    setSettingsError(null);
+    const prev = summary;
+    chat.setSummary({ ...summary, settings });
+    try {
+      chat.setSummary(await updateSettings(id, settings));
+    } catch (e) {
+      chat.setSummary(prev);
+      setSettingsError(errorMessage(e));
+    }
+  };
+
+  const running = chat.running !== null;
+  const disabledReason = noModel ? 'Add a model provider first (see above).' : !summary.settings.model ? 'Choose a model above first.' : null;
+  return (
+    <div className="chat-session" data-testid="chat-session" data-session-id={id}>
+      <SettingsBar key={id} settings={summary.settings} providers={providers} onChange={changeSettings} error={settingsError} />
+      {chat.turns.length === 0 ? (
+        <div className="chat-scroll">
+          <EmptyState title={summary.title || 'New chat'} testId="chat-start">
+            {summary.settings.servers.length
+              ? `The model can call the tools of: ${summary.settings.servers.join(', ')}.`
+              : 'No servers chosen: the model gets no tools. Tick servers above to give it theirs.'}
+          </EmptyState>
+        </div>
+      ) : (
+        <Conversation turns={chat.turns} onRetry={(t) => void chat.send(t.user)} canRetry={!running && disabledReason === null} />
+      )}
+      {chat.stream === 'reconnecting' && <div className="chat-note small muted">Reconnecting to the live stream…</div>}
+      {chat.actionError && (
+        <div className="inline-error small" role="alert" data-testid="chat-action-error">
+          {chat.actionError}
+        </div>
+      )}
+      <Composer running={running} disabledReason={disabledReason} onSend={(t) => void chat.send(t)} onStop={chat.cancel} />
+    </div>
+  );
+}

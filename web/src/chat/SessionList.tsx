@@ -1,0 +1,129 @@
+// The chat sessions, newest first: new, select, rename inline, delete (second click
+// confirms), and export links (JSON / Markdown, served by mcplab as downloads).
+import { useState } from 'react';
+import { api, errorMessage } from '../api/client';
+import type { SessionSummary } from '../api/types.gen';
+import { Button } from '../ui/Button';
+import { ErrorState } from '../ui/States';
+import { Loading } from '../ui/Spinner';
+import { removeSession, renameSession, useSessions } from './store';
+
+function when(ms: number): string {
+  const d = new Date(ms);
+  const today = new Date().toDateString() === d.toDateString();
+  return today ? d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : d.toLocaleDateString([], { month: 'short', day: 'numeric' });
+}
+
+export function SessionList({ selected, onNew, onSelect, creating, onDeleted }: { selected: string | null; onNew: () => void; onSelect: (id: string) => void; creating: boolean; onDeleted: (id: string) => void }) {
+  const { list, error } = useSessions();
+  return (
+    <aside className="chat-sessions" aria-label="Chat sessions">
+      <div className="chat-sessions-head">
+        <Button variant="primary" small onClick={onNew} busy={creating} data-testid="chat-new" className="chat-new">
+          + New chat
+        </Button>
+      </div>
+      {error && !list ? (
+        <ErrorState title="Could not load sessions" message={error} />
+      ) : !list ? (
+        <Loading />
+      ) : list.length === 0 ? (
+        <div className="muted small pad">No chats yet.</div>
+      ) : (
+        <ul className="session-list">
+          {list.map((s) => (
+            <SessionRow key={s.id} s={s} selected={s.id === selected} onSelect={() => onSelect(s.id)} onDeleted={() => onDeleted(s.id)} />
+          ))}
+        </ul>
+      )}
+    </aside>
+  );
+}
+
+function SessionRow({ s, selected, onSelect, onDeleted }: { s: SessionSummary; selected: boolean; onSelect: () => void; onDeleted: () => void }) {
+  const [editing, setEditing] = useState<string | null>(null);
+  const [confirm, setConfirm] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const act = async (f: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await f();
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const saveTitle = () => {
+    const title = editing?.trim();
+    setEditing(null);
+    if (title && title !== s.title) void act(() => renameSession(s.id, title));
+  };
+  const del = () =>
+    act(async () => {
+      await api.deleteSession(s.id);
+      removeSession(s.id);
+      onDeleted();
+    });
+
+  return (
+    <li className={`session-row${selected ? ' selected' : ''}`}>
+      {editing !== null ? (
+        <input
+          autoFocus
+          value={editing}
+          onChange={(e) => setEditing(e.target.value)}
+          onBlur={saveTitle}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') saveTitle();
+            if (e.key === 'Escape') setEditing(null);
+          }}
+          aria-label="Chat title"
+          data-testid={`session-rename-input-${s.id}`}
+        />
+      ) : (
+        <button type="button" className="session-main" onClick={onSelect} aria-current={selected || undefined} data-testid={`session-item-${s.id}`}>
+          <span className="session-title">{s.title || 'Untitled chat'}</span>
+          <span className="session-sub small muted">
+            {when(s.updatedMs)} · {s.settings.model ? s.settings.model.split('::').pop() : 'no model'}
+          </span>
+        </button>
+      )}
+      <div className="session-actions">
+        {confirm ? (
+          <>
+            <Button small variant="danger" onClick={del} busy={busy} data-testid={`session-delete-confirm-${s.id}`}>
+              Delete?
+            </Button>
+            <Button small variant="ghost" onClick={() => setConfirm(false)}>
+              Keep
+            </Button>
+          </>
+        ) : (
+          <>
+            <Button small variant="ghost" onClick={() => setEditing(s.title)} data-testid={`session-rename-${s.id}`} title="Rename">
+              Rename
+            </Button>
+            <a className="btn btn-ghost btn-sm" href={api.sessionExportUrl(s.id, 'json')} download data-testid={`session-export-json-${s.id}`} title="Download as JSON">
+              JSON
+            </a>
+            <a className="btn btn-ghost btn-sm" href={api.sessionExportUrl(s.id, 'markdown')} download data-testid={`session-export-markdown-${s.id}`} title="Download as Markdown">
+              MD
+            </a>
+            <Button small variant="ghost" onClick={() => setConfirm(true)} data-testid={`session-delete-${s.id}`} title="Delete">
+              Delete
+            </Button>
+          </>
+        )}
+      </div>
+      {error && (
+        <div className="inline-error small" role="alert">
+          {error}
+        </div>
+      )}
+    </li>
+  );
+}

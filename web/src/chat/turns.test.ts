@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import type { SessionEvent, TurnEvent } from '../api/types.gen';
+import { applySessionEvent, fromView, shownUsage, toolStatus, type ChatTurn } from './turns';
+
+const u = (i: number, o: number) => ({ inputTokens: i, outputTokens: o, reasoningTokens: 0 });
+const turn = (event: TurnEvent): SessionEvent => ({ kind: 'turn', event });
+
+function fold(events: SessionEvent[]): ChatTurn[] {
+  return events.reduce(applySessionEvent, [] as ChatTurn[]);
+}
+
+describe('turn fold', () => {
+  it('merges deltas, pairs tool calls with results, ends once', () => {
+    const turns = fold([
+      { kind: 'userMessage', turnId: 't1', text: 'hi' },
+      turn({ type: 'turnStarted', turnId: 't1', model: 'openai::gpt' }),
+      turn({ type: 'reasoningDelta', turnId: 't1', text: 'think' }),
+      turn({ type: 'reasoningDelta', turnId: 't1', text: 'ing' }),
+      turn({ type: 'textDelta', turnId: 't1', text: 'Hel' }),
+      turn({ type: 'textDelta', turnId: 't1', text: 'lo' }),
+      turn({ type: 'toolCall', turnId: 't1', callId: 'c1', name: 'fx__echo', server: 'fx', tool: 'echo', arguments: { a: 1 } }),
+      turn({ type: 'toolCall', turnId: 't1', callId: 'c1', name: 'fx__echo', server: 'fx', tool: 'echo', arguments: { a: 1 } }),
+      turn({ type: 'traceStep', turnId: 't1', step: 1, model: 'gpt', finishReason: 'tool_calls', usage: u(10, 2) }),
+    ]);
+    expect(turns).toHaveLength(1);
+    const t = turns[0];
+    expect(t.status).toBe('running');
+    expect(t.items.map((i) => i.kind)).toEqual(['reasoning', 'text', 'tool']);
+    expect(t.items[1]).toEqual({ kind: 'text', text: 'Hello' });
+    const tool = t.items[2];
+    expect(tool.kind === 'tool' && toolStatus(tool)).toBe('running');
+    expect(shownUsage(t)).toEqual(u(10, 2));
+
+    const done = [
+      turn({ type: 'toolResult', turnId: 't1', callId: 'c1', server: 'fx', tool: 'echo', durationMs: 5, isError: true, result: { isError: true }, error: null }),
+      turn({ type: 'textDelta', turnId: 't1', text: '!' }),
+      turn({ type: 'turnFinished', turnId: 't1', reason: 'stepLimit', usage: u(30, 9) }),
+      turn({ type: 'turnFailed', turnId: 't1', kind: 'network', message: 'late', usage: u(1, 1) }),
+    ].reduce(applySessionEvent, turns);
+    const d = done[0];
+    expect(d.status).toBe('finished');
+    expect(d.reason).toBe('stepLimit');
+    expect(d.failure).toBeNull();
+    expect(shownUsage(d)).toEqual(u(30, 9));
+    expect(d.items.map((i) => i.kind)).toEqual(['reasoning', 'text', 'tool', 'text']);
+    const tr = d.items[2];
+    expect(tr.kind === 'tool' && toolStatus(tr)).toBe('error');
+  });
+
+  it('keeps a second userMessage for the same turn out', () => {
+    const turns = fold([
+      { kind: 'userMessage', turnId: 't1', text: 'hi' },
+      { kind: 'userMessage', turnId: 't1', text: 'hi' },
+      { kind: 'userMessage', turnId: 't2', text: 'again' },
+    ]);
+    expect(turns.map((t) => t.turnId)).toEqual(['t1', 't2']);
+  });
+
+  it('builds stored turns; an unterminated one that is not running was interrupted', () => {
+    const turns = fromView({
+      summary: { id: 's', title: 'x', createdMs: 0, updatedMs: 0, settings: { model: 'a::b', servers: [] } },
+      runningTurn: 't3',
+      turns: [
+        { turnId: 't1', user: 'a', events: [{ type: 'turnFailed', turnId: 't1', kind: 'auth', message: 'bad key', usage: u(0, 0) }] },
+        { turnId: 't2', user: 'b', events: [{ type: 'textDelta', turnId: 't2', text: 'half' }] },
+        { turnId: 't3', user: 'c', events: [] },
+      ],
+    });
+    expect(turns.map((t) => t.status)).toEqual(['failed', 'interrupted', 'running']);
+    expect(turns[0].failure).toEqual({ kind: 'auth', message: 'bad key' });
+  });
+});
+
+describe('view with a running turn', () => {
+  const summary = { id: 's', title: 'x', createdMs: 0, updatedMs: 0, settings: { model: 'a::b', servers: [] } };
+  it('adds the running turn as partial, fills it from the stream, keeps local-only ended turns', () => {
+    const local: ChatTurn[] = fold([{ kind: 'userMessage', turnId: 'x', text: 'post failed' }]).map((t) => ({ ...t, status: 'failed' as const }));
+    const turns = fromView({ summary, runningTurn: 'r', turns: [{ turnId: 't1', user: 'a', events: [] }] }, local);
+    expect(turns.map((t) => [t.turnId, t.status, !!t.partial])).toEqual([
+      ['t1', 'interrupted', false],
+      ['r', 'running', true],
+      ['x', 'failed', false],
+    ]);
+    const next = [
+      { kind: 'userMessage', turnId: 'r', text: 'late text' } as SessionEvent,
+      turn({ type: 'textDelta', turnId: 'r', text: 'hi' }),
+    ].reduce(applySessionEvent, turns);
+    expect(next[1].user).toBe('late text');
+    expect(next[1].items).toEqual([{ kind: 'text', text: 'hi' }]);
+  });
+});

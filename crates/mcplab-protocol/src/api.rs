@@ -28,7 +28,7 @@
 //! | PUT | `/api/prefs/{key}` | JSON → 204 |
 //! | GET | `/api/events` | SSE of `HostEvent`, `id:` = sequence; `Last-Event-ID` replays |
 //! | GET | `/api/llm/providers` | → `ProviderView[]` (usable or why not, models) |
-//! | PUT | `/api/llm/providers/{id}` | `ProviderInput` → `ProviderView` (key stored server-side, 0600) |
+//! | PUT | `/api/llm/providers/{id}` | `ProviderInput` → `ProviderView[]` (all, updated; key stored server-side, 0600) |
 //! | DELETE | `/api/llm/providers/{id}` | → 204 (custom providers; for built-ins: forget the stored key/URL) |
 //! | GET | `/api/sessions` | → `SessionSummary[]` (newest first) |
 //! | POST | `/api/sessions` | `NewSession` → `SessionView` |
@@ -38,7 +38,7 @@
 //! | GET | `/api/sessions/{id}/export?format=json\|markdown` | → the session as a download |
 //! | POST | `/api/sessions/{id}/turns` | `TurnRequest` → 202 (idempotent on `turnId`; 409 if another turn runs) |
 //! | POST | `/api/sessions/{id}/turns/{turnId}/cancel` | → 204 |
-//! | GET | `/api/sessions/{id}/events` | SSE of `SessionEvent`, `id:` = sequence; `Last-Event-ID` replays |
+//! | GET | `/api/sessions/{id}/events?lastEventId=N` | SSE of `SessionEvent`, `id:` = sequence; `Last-Event-ID` (or the query) replays |
 //!
 //! Errors are `ApiError` with a stable `code`. A failed MCP call is not an HTTP error: it is a
 //! `CallOutcome` with `error` set, so the UI can show it beside the frames it caused.

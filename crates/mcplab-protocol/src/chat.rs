@@ -172,6 +172,11 @@ pub struct SessionView {
     pub turns: Vec<StoredTurn>,
     /// The turn running now, if any.
     pub running_turn: Option<String>,
+    /// What the running turn has produced so far (events merged).
+    pub live_turn: Option<StoredTurn>,
+    /// The session stream's sequence number this view includes: open the stream with
+    /// `?lastEventId=` this value to continue exactly after it.
+    pub last_event_id: u64,
 }
 
 /// `POST /api/sessions`.

@@ -51,6 +51,9 @@ pub struct SessionRuntime {
     pub events: EventRing,
     running: Mutex<Option<(String, CancellationToken)>>,
     accepted: Mutex<HashSet<String>>,
+    /// The running turn so far (events merged); publishing and recording happen under this
+    /// lock, so a snapshot and the stream's sequence number always agree.
+    live: Mutex<Option<StoredTurn>>,
 }
 
 impl SessionRuntime {
@@ -59,7 +62,40 @@ impl SessionRuntime {
             events: EventRing::with_capacity(SESSION_REPLAY),
             running: Mutex::new(None),
             accepted: Mutex::new(HashSet::new()),
+            live: Mutex::new(None),
         }
+    }
+
+    /// The running turn so far and the sequence number of the last event it includes.
+    pub fn snapshot(&self) -> (Option<StoredTurn>, u64) {
+        let live = self.live.lock().unwrap_or_else(|p| p.into_inner());
+        (live.clone(), self.events.last_seq())
+    }
+
+    /// Publishes `event` and records it into the running turn, atomically.
+    fn record(&self, event: SessionEvent) {
+        let mut live = self.live.lock().unwrap_or_else(|p| p.into_inner());
+        self.events.publish(&event);
+        match event {
+            SessionEvent::UserMessage { turn_id, text } => {
+                *live = Some(StoredTurn {
+                    turn_id,
+                    user: text,
+                    events: Vec::new(),
+                });
+            }
+            SessionEvent::Turn { event } => {
+                if let Some(turn) = live.as_mut() {
+                    merge_into(&mut turn.events, event);
+                }
+            }
+            SessionEvent::Resync => {}
+        }
+    }
+
+    /// Ends the running turn, returning what was recorded.
+    fn finish(&self) -> Option<StoredTurn> {
+        self.live.lock().unwrap_or_else(|p| p.into_inner()).take()
     }
 
     pub fn running_turn(&self) -> Option<String> {
@@ -131,26 +167,26 @@ pub enum SubmitError {
     Model(String),
 }
 
-/// Publishes into the session stream and keeps a merged copy for the store.
+/// Appends `event`, merging consecutive text or reasoning deltas.
+fn merge_into(events: &mut Vec<TurnEvent>, event: TurnEvent) {
+    match (events.last_mut(), event) {
+        (Some(TurnEvent::TextDelta { text, .. }), TurnEvent::TextDelta { text: more, .. })
+        | (
+            Some(TurnEvent::ReasoningDelta { text, .. }),
+            TurnEvent::ReasoningDelta { text: more, .. },
+        ) => text.push_str(&more),
+        (_, e) => events.push(e),
+    }
+}
+
+/// Sends turn events into the session (stream and running-turn record).
 struct SessionSink {
     runtime: Arc<SessionRuntime>,
-    kept: Mutex<Vec<TurnEvent>>,
 }
 
 impl EventSink for SessionSink {
     fn emit(&self, event: TurnEvent) {
-        self.runtime.events.publish(&SessionEvent::Turn {
-            event: event.clone(),
-        });
-        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
-        match (kept.last_mut(), event) {
-            (Some(TurnEvent::TextDelta { text, .. }), TurnEvent::TextDelta { text: more, .. })
-            | (
-                Some(TurnEvent::ReasoningDelta { text, .. }),
-                TurnEvent::ReasoningDelta { text: more, .. },
-            ) => text.push_str(&more),
-            (_, e) => kept.push(e),
-        }
+        self.runtime.record(SessionEvent::Turn { event });
     }
 }
 
@@ -196,7 +232,7 @@ pub fn submit_turn(
             .unwrap_or_else(|p| p.into_inner())
             .insert(turn_id.clone());
     }
-    runtime.events.publish(&SessionEvent::UserMessage {
+    runtime.record(SessionEvent::UserMessage {
         turn_id: turn_id.clone(),
         text: text.clone(),
     });
@@ -223,7 +259,6 @@ pub fn submit_turn(
         };
         let sink = SessionSink {
             runtime: runtime.clone(),
-            kept: Mutex::new(Vec::new()),
         };
         let outcome = run_turn(
             provider.as_ref(),
@@ -235,17 +270,19 @@ pub fn submit_turn(
             &cancel,
         )
         .await;
-        let turn = StoredTurn {
+        // Stored before the live record is dropped, so a view never misses the turn.
+        let turn = runtime.snapshot().0.unwrap_or(StoredTurn {
             turn_id: turn_id.clone(),
             user: text,
-            events: sink.kept.into_inner().unwrap_or_else(|p| p.into_inner()),
-        };
+            events: Vec::new(),
+        });
         if let Err(e) = state
             .store
             .save_turn(&session.id, &turn, &outcome.messages, now_ms())
         {
             tracing::error!(session = %session.id, "could not store a chat turn: {e}");
         }
+        runtime.finish();
         *runtime.running.lock().unwrap_or_else(|p| p.into_inner()) = None;
     });
     Ok(())

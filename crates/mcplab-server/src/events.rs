@@ -110,6 +110,11 @@ impl EventRing {
         item.seq
     }
 
+    /// The sequence number of the newest event (0 before the first).
+    pub fn last_seq(&self) -> u64 {
+        self.ring.lock().unwrap_or_else(|p| p.into_inner()).next - 1
+    }
+
     /// Publishes a server event (used for events the API itself produces, e.g. per-call progress).
     pub fn publish_server(&self, event: ServerEvent) {
         self.publish(&HostEvent::Server { event });
@@ -153,18 +158,22 @@ pub async fn stream(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
-    sse(&state.events, &headers)
+    sse(&state.events, &headers, None)
 }
 
-/// Serves `ring` as SSE, replaying after the request's `Last-Event-ID`.
+/// Serves `ring` as SSE, replaying after the request's `Last-Event-ID` header, or after
+/// `from` (a `lastEventId` query parameter: `EventSource` cannot set the header on its first
+/// connection, and a page that loaded a snapshot wants to continue exactly after it).
 pub fn sse(
     ring: &EventRing,
     headers: &HeaderMap,
+    from: Option<u64>,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>> + use<>> {
     let last = headers
         .get("last-event-id")
         .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.trim().parse::<u64>().ok());
+        .and_then(|v| v.trim().parse::<u64>().ok())
+        .or(from);
     let (replay, rx) = ring.resume(last);
     // The first chunk goes out at once (the browser's `open` fires on a quiet server too) and
     // tells clients how soon to reconnect.

@@ -290,6 +290,24 @@ async fn cancel_busy_and_model_errors() {
         .await;
     assert_eq!(s, 409, "{busy}");
     read_until(&mut live, |v| v["event"]["type"] == "textDelta").await;
+    // A page opened mid-turn sees the turn so far and continues exactly after it.
+    let (_, view) = app.call("GET", &format!("/api/sessions/{id}"), None).await;
+    assert_eq!(view["runningTurn"], "slow");
+    assert_eq!(view["liveTurn"]["user"], "hi");
+    let last = view["lastEventId"].as_u64().unwrap();
+    assert!(last >= 2, "{view}");
+    let mut resumed = app
+        .client
+        .get(format!(
+            "{}/api/sessions/{id}/events?lastEventId={last}",
+            app.base
+        ))
+        .bearer_auth(TOKEN)
+        .send()
+        .await
+        .unwrap();
+    let next = read_until(&mut resumed, |_| true).await;
+    assert_eq!(next[0].0, last + 1, "no gap, no duplicate");
     let (s, _) = app
         .call(
             "POST",

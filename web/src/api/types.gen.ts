@@ -165,7 +165,16 @@ export type SessionView = { summary: SessionSummary, turns: Array<StoredTurn>,
 /**
  * The turn running now, if any.
  */
-runningTurn: string | null, };
+runningTurn: string | null, 
+/**
+ * What the running turn has produced so far (events merged).
+ */
+liveTurn: StoredTurn | null, 
+/**
+ * The session stream's sequence number this view includes: open the stream with
+ * `?lastEventId=` this value to continue exactly after it.
+ */
+lastEventId: number, };
 
 export type NewSession = { title?: string, settings: ChatSettings, };
 

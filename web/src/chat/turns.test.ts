@@ -60,6 +60,8 @@ describe('turn fold', () => {
     const turns = fromView({
       summary: { id: 's', title: 'x', createdMs: 0, updatedMs: 0, settings: { model: 'a::b', servers: [] } },
       runningTurn: 't3',
+      liveTurn: null,
+      lastEventId: 0,
       turns: [
         { turnId: 't1', user: 'a', events: [{ type: 'turnFailed', turnId: 't1', kind: 'auth', message: 'bad key', usage: u(0, 0) }] },
         { turnId: 't2', user: 'b', events: [{ type: 'textDelta', turnId: 't2', text: 'half' }] },
@@ -75,7 +77,7 @@ describe('view with a running turn', () => {
   const summary = { id: 's', title: 'x', createdMs: 0, updatedMs: 0, settings: { model: 'a::b', servers: [] } };
   it('adds the running turn as partial, fills it from the stream, keeps local-only ended turns', () => {
     const local: ChatTurn[] = fold([{ kind: 'userMessage', turnId: 'x', text: 'post failed' }]).map((t) => ({ ...t, status: 'failed' as const }));
-    const turns = fromView({ summary, runningTurn: 'r', turns: [{ turnId: 't1', user: 'a', events: [] }] }, local);
+    const turns = fromView({ summary, runningTurn: 'r', liveTurn: null, lastEventId: 0, turns: [{ turnId: 't1', user: 'a', events: [] }] }, local);
     expect(turns.map((t) => [t.turnId, t.status, !!t.partial])).toEqual([
       ['t1', 'interrupted', false],
       ['r', 'running', true],
@@ -87,5 +89,22 @@ describe('view with a running turn', () => {
     ].reduce(applySessionEvent, turns);
     expect(next[1].user).toBe('late text');
     expect(next[1].items).toEqual([{ kind: 'text', text: 'hi' }]);
+  });
+});
+
+describe('view with a live turn', () => {
+  it('shows the running turn as recorded so far, not as a placeholder', () => {
+    const summary = { id: 's', title: 'x', createdMs: 0, updatedMs: 0, settings: { model: 'a::b', servers: [] } };
+    const turns = fromView({
+      summary,
+      runningTurn: 'r',
+      liveTurn: { turnId: 'r', user: 'hello', events: [{ type: 'textDelta', turnId: 'r', text: 'Hi the' }] },
+      lastEventId: 7,
+      turns: [],
+    });
+    expect(turns).toHaveLength(1);
+    expect(turns[0].user).toBe('hello');
+    expect(turns[0].status).toBe('running');
+    expect(turns[0].partial).toBeFalsy();
   });
 });

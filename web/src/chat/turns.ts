@@ -106,7 +106,10 @@ export function fromStored(stored: StoredTurn, running: boolean): ChatTurn {
 export function fromView(view: SessionView, local: ChatTurn[] = []): ChatTurn[] {
   const out = view.turns.map((t) => fromStored(t, t.turnId === view.runningTurn));
   const run = view.runningTurn;
-  if (run && !out.some((t) => t.turnId === run)) {
+  if (view.liveTurn && !out.some((t) => t.turnId === view.liveTurn?.turnId)) {
+    // The running turn as recorded so far; the stream continues right after it.
+    out.push(fromStored(view.liveTurn, true));
+  } else if (run && !out.some((t) => t.turnId === run)) {
     out.push(local.find((t) => t.turnId === run) ?? { ...newTurn(run, ''), partial: true });
   }
   const known = new Set(out.map((t) => t.turnId));

@@ -1,11 +1,10 @@
-// One open chat session: its history from GET /api/sessions/{id}, kept current by the
-// session's SSE stream. The stream opens at once and its events are held while the history
-// loads, then folded on top (the fold ignores what it has already seen), so nothing that
-// happens during the load is lost. A `resync` or a reopened stream reloads the history.
+// One open chat session: its history from GET /api/sessions/{id} (stored turns plus the
+// running turn so far), kept current by the session's SSE stream opened right after the
+// snapshot's `lastEventId`. A `resync` or a reopened stream reloads both.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiFailure, api, errorMessage } from '../api/client';
 import { openSessionStream, type StreamState } from '../api/events';
-import type { SessionEvent, SessionSummary } from '../api/types.gen';
+import type { SessionSummary } from '../api/types.gen';
 import { reloadSessions, upsertSession } from './store';
 import { applySessionEvent, fromView, runningTurn, type ChatTurn } from './turns';
 
@@ -24,35 +23,48 @@ const INITIAL: ChatSessionState = { summary: null, turns: [], loading: true, err
 
 export function useChatSession(id: string) {
   const [state, setState] = useState<ChatSessionState>(INITIAL);
-  const held = useRef<SessionEvent[] | null>(null);
   const loadSeq = useRef(0);
+  const closeStream = useRef<() => void>(() => {});
   const latest = useRef(state);
   useEffect(() => {
     latest.current = state;
   });
 
+  // Loads the session, then follows its stream from exactly where the snapshot ends
+  // (`lastEventId`), so nothing is missed and nothing is applied twice. A resync (or a
+  // stream that had to be reopened) starts over.
   const reload = useCallback(() => {
     const mine = ++loadSeq.current;
-    held.current = held.current ?? [];
+    closeStream.current();
+    closeStream.current = () => {};
     setState((s) => ({ ...s, loading: s.summary === null, error: null }));
     api.session(id).then(
       (view) => {
         if (mine !== loadSeq.current) return;
-        const late = held.current ?? [];
-        held.current = null;
         setState((s) => ({
           ...s,
           summary: view.summary,
-          turns: late.reduce(applySessionEvent, fromView(view, s.turns)),
+          turns: fromView(view, s.turns),
           loading: false,
           error: null,
           notFound: false,
         }));
         upsertSession(view.summary);
+        closeStream.current = openSessionStream(`${api.sessionEventsPath(id)}?lastEventId=${view.lastEventId}`, {
+          onEvent: (ev) => {
+            if (mine !== loadSeq.current) return;
+            setState((s) => ({ ...s, turns: applySessionEvent(s.turns, ev) }));
+            if (ev.kind === 'turn' && (ev.event.type === 'turnFinished' || ev.event.type === 'turnFailed' || ev.event.type === 'turnCancelled')) {
+              // The session may have been renamed or moved up the list.
+              void reloadSessions();
+            }
+          },
+          onResync: () => window.setTimeout(reload, 0),
+          onState: (stream) => setState((s) => (s.stream === stream ? s : { ...s, stream })),
+        });
       },
       (e) => {
         if (mine !== loadSeq.current) return;
-        held.current = null;
         const notFound = e instanceof ApiFailure && e.status === 404;
         setState((s) => ({ ...s, loading: false, error: errorMessage(e), notFound }));
       },
@@ -61,30 +73,13 @@ export function useChatSession(id: string) {
 
   useEffect(() => {
     const seq = loadSeq;
+    const stream = closeStream;
     setState(INITIAL);
-    held.current = [];
     reload();
-    const close = openSessionStream(api.sessionEventsPath(id), {
-      onEvent: (ev) => {
-        if (held.current) {
-          held.current.push(ev);
-          return;
-        }
-        setState((s) => ({ ...s, turns: applySessionEvent(s.turns, ev) }));
-        if (ev.kind === 'turn' && (ev.event.type === 'turnFinished' || ev.event.type === 'turnFailed' || ev.event.type === 'turnCancelled')) {
-          // The session may have been renamed or moved up the list.
-          void reloadSessions();
-          // A turn that was running when the page loaded is complete only in the store.
-          const id = ev.event.turnId;
-          if (latest.current.turns.some((t) => t.turnId === id && t.partial)) window.setTimeout(reload, 400);
-        }
-      },
-      onResync: reload,
-      onState: (stream) => setState((s) => (s.stream === stream ? s : { ...s, stream })),
-    });
     return () => {
       seq.current++; // a load still in flight belongs to the old id
-      close();
+      stream.current();
+      stream.current = () => {};
     };
   }, [id, reload]);
 

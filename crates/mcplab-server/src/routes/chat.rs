@@ -30,11 +30,18 @@ pub async fn list(
 
 fn view(state: &AppState, id: &str) -> Result<SessionView, ApiFailure> {
     let summary = state.store.session(id)?;
-    let turns = state.store.turns(id)?.into_iter().map(|(t, _)| t).collect();
+    let runtime = state.chats.runtime(id);
+    // Snapshot first: a turn that finishes in between is then in the store, and the view may
+    // show it twice only as stored + live with the same id, which the UI dedupes by turn id.
+    let (live_turn, last_event_id) = runtime.snapshot();
+    let turns: Vec<_> = state.store.turns(id)?.into_iter().map(|(t, _)| t).collect();
+    let live_turn = live_turn.filter(|l| !turns.iter().any(|t| t.turn_id == l.turn_id));
     Ok(SessionView {
         summary,
         turns,
-        running_turn: state.chats.runtime(id).running_turn(),
+        running_turn: runtime.running_turn(),
+        live_turn,
+        last_event_id,
     })
 }
 
@@ -172,14 +179,25 @@ pub async fn cancel(
     }
 }
 
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventsQuery {
+    last_event_id: Option<u64>,
+}
+
 pub async fn events(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
+    Query(q): Query<EventsQuery>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiFailure> {
     state.store.session(&id)?;
     let runtime = state.chats.runtime(&id);
-    Ok(crate::events::sse(&runtime.events, &headers))
+    Ok(crate::events::sse(
+        &runtime.events,
+        &headers,
+        q.last_event_id,
+    ))
 }
 
 fn stored_providers(state: &AppState) -> Vec<ProviderConfig> {

@@ -204,9 +204,7 @@ pub fn submit_turn(
             return Ok(());
         }
     }
-    if let Ok(turns) = state.store.turns(&session.id)
-        && turns.iter().any(|(t, _)| t.turn_id == turn_id)
-    {
+    if state.store.has_turn(&session.id, &turn_id).unwrap_or(false) {
         return Ok(());
     }
     let model =

@@ -112,6 +112,11 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         crate::session::wait_for_stop_signal().await;
         eprintln!("stopping: disconnecting servers");
     };
+    // Events are small writes: without TCP_NODELAY, Nagle plus delayed ACKs can hold one back
+    // for ~40 ms.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     let result = axum::serve(listener, router(state))
         .with_graceful_shutdown(shutdown)
         .await;

@@ -141,6 +141,19 @@ impl Store {
         Ok(())
     }
 
+    /// Whether the session already has a stored turn with this id.
+    pub fn has_turn(&self, session_id: &str, turn_id: &str) -> Result<bool, StoreError> {
+        let found: Option<i64> = self
+            .conn()
+            .query_row(
+                "SELECT 1 FROM chat_turns WHERE session_id = ?1 AND turn_id = ?2",
+                params![session_id, turn_id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        Ok(found.is_some())
+    }
+
     /// The session's turns in order, each with the model messages it added.
     pub fn turns(&self, session_id: &str) -> Result<Vec<(StoredTurn, Vec<Message>)>, StoreError> {
         let conn = self.conn();
@@ -238,6 +251,8 @@ mod tests {
         assert_eq!(store.session("b").unwrap().title, "renamed");
         let turns = store.turns("a").unwrap();
         assert_eq!(turns.len(), 1, "saving a turn again replaces it");
+        assert!(store.has_turn("a", "t1").unwrap());
+        assert!(!store.has_turn("a", "t2").unwrap());
         assert_eq!(turns[0].1, vec![Message::user("hello again")]);
         store.delete_session("a").unwrap();
         assert!(

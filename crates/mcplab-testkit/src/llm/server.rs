@@ -88,6 +88,10 @@ pub(super) async fn spawn(
         .with_state(state);
     let mut until = stopped;
     tokio::spawn(async move {
+        // Streamed chunks are small writes: TCP_NODELAY keeps Nagle from holding them back.
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         let serve = axum::serve(listener, router).with_graceful_shutdown(async move {
             let _ = until.wait_for(|stop| *stop).await;
         });

@@ -26,8 +26,8 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
-echo "== build"
-cargo build --workspace --locked
+echo "== build (binaries and the scripted LLM example the browser tests use)"
+cargo build --workspace --locked --bins --examples
 
 echo "== conformance (official client suite)"
 tests/conformance/run.sh

@@ -2,7 +2,7 @@
 // with a private data directory, launches Debian's Chromium headless through playwright-core,
 // signs in with the one-time token URL, and saves screenshots into tests/browser/output/.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,11 +14,39 @@ export const bin = process.env.MCPLAB_BIN || path.join(root, 'target/debug/mcpla
 export const outputDir = path.join(here, 'output');
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 
+export const scriptedLlmBin = process.env.SCRIPTED_LLM_BIN || path.join(root, 'target/debug/examples/scripted_llm');
+
+/** Starts the testkit's scripted LLM server with a JSON script; resolves with its base URL. */
+export async function startScriptedLlm(steps) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'mcplab-llm-'));
+  const file = path.join(dir, 'script.json');
+  writeFileSync(file, JSON.stringify(steps));
+  const child = spawn(scriptedLlmBin, ['--script', file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const baseUrl = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error('the scripted LLM server did not start')), 15000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/^listening (\S+)$/m);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`scripted_llm exited (${code})`)); });
+  });
+  return {
+    baseUrl,
+    stop() {
+      child.kill('SIGTERM');
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 /** Starts mcplab; resolves once it printed its URL. */
-export async function startMcplab(extraArgs = []) {
+export async function startMcplab(extraArgs = [], env = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mcplab-browser-'));
   const child = spawn(bin, ['--no-open', '--port', '0', '--data-dir', dataDir, ...extraArgs], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
   });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });

@@ -2,7 +2,9 @@
 //! manual poking: it serves a script of `--steps` identical replies, each `--chunks` pieces of
 //! `--chunk-text`, optionally `--delay-ms` before every streamed event, on 127.0.0.1 (OpenAI
 //! Chat Completions and Anthropic Messages, streaming or not), prints `listening <base_url>`
-//! on stdout and runs until it is killed (SIGINT/SIGTERM).
+//! on stdout and runs until it is killed (SIGINT/SIGTERM). `--script FILE` serves a JSON
+//! script instead (browser tests): an array of `{"reply": ["chunk", …]}` and
+//! `{"call": [{"id": …, "name": …, "arguments": {…}}], "text": ["…"]}` steps.
 //!
 //! ```sh
 //! cargo run --release -p mcplab-testkit --example scripted_llm -- --steps 100 --chunks 2000
@@ -11,20 +13,63 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use mcplab_testkit::llm::{ScriptedLlm, Step};
+use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};
 
 struct Args {
+    script: Option<String>,
     steps: usize,
     chunks: usize,
     chunk_text: String,
     delay_ms: u64,
 }
 
-const USAGE: &str =
-    "usage: scripted_llm [--steps N] [--chunks C] [--chunk-text TEXT] [--delay-ms MS]";
+const USAGE: &str = "usage: scripted_llm [--steps N] [--chunks C] [--chunk-text TEXT] \
+                     [--delay-ms MS] | --script FILE.json";
+
+/// Steps from a JSON script file.
+fn load_script(path: &str) -> Result<Vec<Step>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let steps: Vec<serde_json::Value> =
+        serde_json::from_str(&text).map_err(|e| format!("{path} is not a JSON array: {e}"))?;
+    let strings = |v: &serde_json::Value| -> Vec<String> {
+        v.as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|s| s.as_str().map(str::to_owned))
+            .collect()
+    };
+    steps
+        .iter()
+        .map(|step| {
+            if let Some(reply) = step.get("reply") {
+                return Ok(Step::reply(strings(reply)));
+            }
+            if let Some(calls) = step.get("call").and_then(|c| c.as_array()) {
+                let calls = calls
+                    .iter()
+                    .map(|c| {
+                        let field = |k: &str| c[k].as_str().map(str::to_owned);
+                        match (field("id"), field("name")) {
+                            (Some(id), Some(name)) => {
+                                Ok(ScriptedCall::new(id, name, c["arguments"].clone()))
+                            }
+                            _ => Err(format!("a call needs `id` and `name`: {c}")),
+                        }
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                return Ok(Step::CallTools {
+                    text: strings(&step["text"]),
+                    calls,
+                });
+            }
+            Err(format!("unknown step (use `reply` or `call`): {step}"))
+        })
+        .collect()
+}
 
 fn parse() -> Result<Args, String> {
     let mut args = Args {
+        script: None,
         steps: 100,
         chunks: 20,
         chunk_text: "tok ".into(),
@@ -47,6 +92,7 @@ fn parse() -> Result<Args, String> {
             "--chunks" => args.chunks = number(&value)? as usize,
             "--chunk-text" => args.chunk_text = value,
             "--delay-ms" => args.delay_ms = number(&value)?,
+            "--script" => args.script = Some(value),
             _ => return Err(format!("unknown argument `{flag}`\n{USAGE}")),
         }
     }
@@ -62,13 +108,25 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let reply = Step::reply(vec![args.chunk_text.clone(); args.chunks]);
-    let step = if args.delay_ms > 0 {
-        reply.slow(args.delay_ms)
-    } else {
-        reply
+    let script = match &args.script {
+        Some(path) => match load_script(path) {
+            Ok(steps) => steps,
+            Err(message) => {
+                eprintln!("{message}");
+                return ExitCode::from(2);
+            }
+        },
+        None => {
+            let reply = Step::reply(vec![args.chunk_text.clone(); args.chunks]);
+            let step = if args.delay_ms > 0 {
+                reply.slow(args.delay_ms)
+            } else {
+                reply
+            };
+            vec![step; args.steps]
+        }
     };
-    let llm = ScriptedLlm::start(vec![step; args.steps]).await;
+    let llm = ScriptedLlm::start(script).await;
     {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "listening {}", llm.base_url());

@@ -1,0 +1,83 @@
+// Browser test of the chat playground: the testkit's scripted LLM server (real HTTP, OpenAI
+// streaming format) calls a tool of the built-in demo server; the card shows the result, its
+// frames appear in the traffic panel, and the session survives a reload.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
+
+let llm;
+let mcplab;
+let app;
+const id = (name) => `[data-testid="${name}"]`;
+
+before(async () => {
+  llm = await startScriptedLlm([
+    { call: [{ id: 'call_1', name: 'demo__add', arguments: { a: 2, b: 40 } }] },
+    { reply: ['The answer ', 'is **42**.'] },
+  ]);
+  mcplab = await startMcplab([], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: llm.baseUrl });
+  app = await openApp(mcplab);
+});
+
+after(async () => {
+  await app?.browser.close();
+  await mcplab?.stop();
+  llm?.stop();
+});
+
+test('a chat whose model calls a demo tool', async () => {
+  const { page } = app;
+  // The first run's demo server connects in the background.
+  for (let i = 0; i < 100; i++) {
+    const servers = await mcplab.api('GET', '/api/servers');
+    if (servers.body.some((s) => s.config.name === 'demo' && s.status.state === 'connected')) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await page.click(id('nav-chat'));
+  await page.click(id('chat-new'));
+  const model = page.locator(id('chat-model'));
+  await model.waitFor();
+  const openai = await model.locator('option[value^="openai::"]').first().getAttribute('value');
+  await model.selectOption(openai);
+  await page.check(id('chat-server-demo'));
+  await page.fill(id('chat-input'), 'What is 2 + 40? Use the add tool.');
+  await page.click(id('chat-send'));
+
+  const card = page.locator(`${id('tool-card')}[data-tool="add"]`);
+  await card.waitFor({ timeout: 20000 });
+  await page.waitForSelector(`${id('tool-card')}[data-status="ok"]`, { timeout: 20000 });
+  assert.equal(await card.getAttribute('data-server'), 'demo');
+  assert.match(await card.locator(id('tool-card-result')).innerText(), /42/);
+  await page.waitForFunction(
+    (sel) => [...document.querySelectorAll(sel)].some((m) => m.innerText.includes('The answer is 42')),
+    `${id('chat-message')}[data-role="assistant"]`,
+  );
+  await page.waitForSelector(id('turn-usage'));
+  // The traffic panel batches live frames (100 ms): wait for the call's frames.
+  await page.waitForSelector(`${id('traffic-row')}[data-method="tools/call"]`);
+  await shot(page, '20-chat');
+
+  // The call's frames are in the traffic panel.
+  await card.locator(id('tool-card-frames')).click();
+  await page.waitForSelector(`${id('traffic-row')}[data-method="tools/call"]`);
+  await shot(page, '21-chat-frames');
+});
+
+test('the session survives a reload', async () => {
+  const { page } = app;
+  await page.reload();
+  await page.waitForSelector(`${id('tool-card')}[data-tool="add"][data-status="ok"]`, { timeout: 20000 });
+  await page.waitForFunction(
+    (sel) => [...document.querySelectorAll(sel)].some((m) => m.innerText.includes('The answer is 42')),
+    `${id('chat-message')}[data-role="assistant"]`,
+  );
+  const sessions = await mcplab.api('GET', '/api/sessions');
+  assert.equal(sessions.body.length, 1);
+  const view = await mcplab.api('GET', `/api/sessions/${sessions.body[0].id}`);
+  assert.ok(view.body.turns[0].events.some((e) => e.type === 'toolResult' && !e.isError));
+  await shot(page, '22-chat-reloaded');
+});
+
+test('no page errors were logged', () => {
+  assert.deepEqual(app.errors.filter((e) => !/favicon/.test(e)), []);
+});

@@ -6,7 +6,10 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_core::agent::{DEFAULT_SYSTEM_PROMPT, RecordingSink, TurnConfig, TurnOutcome, run_turn};
+use mcplab_core::agent::{
+    Approvals, DEFAULT_APPROVAL_TIMEOUT, DEFAULT_SYSTEM_PROMPT, RecordingSink, TurnConfig,
+    TurnOutcome, run_turn,
+};
 use mcplab_core::llm::{
     LlmProvider, Message, ModelRef, ProviderConfig, ProviderKind, RetryPolicy, build_provider,
 };
@@ -57,6 +60,8 @@ fn config(kind: ProviderKind, step_limit: u32) -> TurnConfig {
         step_limit,
         servers: vec!["demo".into()],
         tool_timeout: Some(Duration::from_secs(20)),
+        approvals: None,
+        approval_timeout: DEFAULT_APPROVAL_TIMEOUT,
     }
 }
 
@@ -452,4 +457,98 @@ async fn a_disconnected_server_fails_before_calling_the_model() {
     };
     assert!(message.contains("not connected"), "{message}");
     assert!(llm.requests().is_empty());
+}
+
+#[tokio::test]
+async fn approval_allows_with_edited_arguments_or_denies() {
+    let kind = ProviderKind::OpenAi;
+    let manager = demo().await;
+    let llm = ScriptedLlm::start(vec![
+        Step::call_tools([
+            ScriptedCall::new("ok", "demo__add", json!({"a": 1, "b": 1})),
+            ScriptedCall::new("no", "demo__echo", json!({"message": "secret"})),
+        ]),
+        Step::reply(["done"]),
+    ])
+    .await;
+    let approvals = Arc::new(Approvals::default());
+    let mut cfg = config(kind, 10);
+    cfg.approvals = Some(approvals.clone());
+    let sink = Arc::new(RecordingSink::default());
+    let decider = {
+        let (approvals, sink) = (approvals.clone(), sink.clone());
+        tokio::spawn(async move {
+            let mut decided = 0;
+            while decided < 2 {
+                for e in sink.events() {
+                    if let TurnEvent::ApprovalRequested {
+                        turn_id, call_id, ..
+                    } = e
+                        && approvals.is_pending(&turn_id, &call_id)
+                    {
+                        let decision = if call_id == "ok" {
+                            mcplab_protocol::chat::ApprovalDecision::Allow {
+                                arguments: Some(json!({"a": 20, "b": 22})),
+                            }
+                        } else {
+                            mcplab_protocol::chat::ApprovalDecision::Deny {
+                                reason: Some("not now".into()),
+                            }
+                        };
+                        if approvals.decide(&turn_id, &call_id, decision) {
+                            decided += 1;
+                        }
+                    }
+                }
+                tokio::time::sleep(Duration::from_millis(10)).await;
+            }
+        })
+    };
+    let p = provider(&llm, kind);
+    let out = tokio::time::timeout(
+        Duration::from_secs(30),
+        run_turn(
+            p.as_ref(),
+            &manager,
+            &[],
+            Message::user("go"),
+            &cfg,
+            sink.as_ref(),
+            &CancellationToken::new(),
+        ),
+    )
+    .await
+    .unwrap();
+    decider.await.unwrap();
+    let events = sink.events();
+    check_contract(&events);
+    assert!(
+        matches!(out.terminal, TurnEvent::TurnFinished { .. }),
+        "{events:#?}"
+    );
+    let result = |id: &str| {
+        events.iter().find_map(|e| match e {
+            TurnEvent::ToolResult {
+                call_id,
+                result,
+                error,
+                ..
+            } if call_id == id => Some((result.clone(), error.clone())),
+            _ => None,
+        })
+    };
+    let (ok, _) = result("ok").unwrap();
+    assert_eq!(
+        ok.unwrap()["structuredContent"]["sum"],
+        42.0,
+        "the edited arguments ran"
+    );
+    let (denied, why) = result("no").unwrap();
+    assert!(denied.is_none());
+    assert!(why.unwrap().contains("denied"));
+    let fed_back = llm.requests()[1].body.to_string();
+    assert!(
+        fed_back.contains("20 + 22 = 42") && fed_back.contains("not now"),
+        "{fed_back}"
+    );
 }

@@ -38,6 +38,7 @@
 //! | GET | `/api/sessions/{id}/export?format=json\|markdown` | → the session as a download |
 //! | POST | `/api/sessions/{id}/turns` | `TurnRequest` → 202 (idempotent on `turnId`; 409 if another turn runs) |
 //! | POST | `/api/sessions/{id}/turns/{turnId}/cancel` | → 204 |
+//! | POST | `/api/sessions/{id}/turns/{turnId}/approvals/{callId}` | `ApprovalDecision` → 204 (404 if not waiting) |
 //! | GET | `/api/sessions/{id}/events?lastEventId=N` | SSE of `SessionEvent`, `id:` = sequence; `Last-Event-ID` (or the query) replays |
 //!
 //! Errors are `ApiError` with a stable `code`. A failed MCP call is not an HTTP error: it is a

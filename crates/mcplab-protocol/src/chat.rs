@@ -67,6 +67,24 @@ pub enum TurnEvent {
         #[ts(type = "any")]
         arguments: Value,
     },
+    /// Approval is on: the call waits for the user to allow (possibly with edited arguments)
+    /// or deny it. A `toolCall` with the final arguments follows either way.
+    ApprovalRequested {
+        turn_id: String,
+        call_id: String,
+        name: String,
+        server: String,
+        tool: String,
+        #[ts(type = "any")]
+        arguments: Value,
+        timeout_ms: u64,
+    },
+    /// The user (or the timeout) decided.
+    ApprovalResolved {
+        turn_id: String,
+        call_id: String,
+        approved: bool,
+    },
     /// A tool call ended: `result` is the server's exact `CallToolResult`, or `error` says why
     /// there is none (MCP error, timeout, cancelled, unknown tool).
     ToolResult {
@@ -141,6 +159,32 @@ pub struct ChatSettings {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub step_limit: Option<u32>,
+    /// Every tool call waits for the user's approval.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub require_approval: Option<bool>,
+}
+
+/// `POST /api/sessions/{id}/turns/{turnId}/approvals/{callId}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(
+    tag = "decision",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum ApprovalDecision {
+    /// Run the call, with `arguments` instead of the model's when given.
+    Allow {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional, type = "any")]
+        arguments: Option<Value>,
+    },
+    /// Do not run it; the model is told (with the reason, if any).
+    Deny {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        reason: Option<String>,
+    },
 }
 
 /// A session in the list.

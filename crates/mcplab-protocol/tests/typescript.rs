@@ -40,6 +40,7 @@ fn render() -> String {
         StopReason::decl(&cfg),
         TurnEvent::decl(&cfg),
         ChatSettings::decl(&cfg),
+        ApprovalDecision::decl(&cfg),
         SessionSummary::decl(&cfg),
         StoredTurn::decl(&cfg),
         SessionView::decl(&cfg),

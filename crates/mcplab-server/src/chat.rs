@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use mcplab_core::agent::{
-    DEFAULT_STEP_LIMIT, DEFAULT_SYSTEM_PROMPT, EventSink, TurnConfig, run_turn,
+    Approvals, DEFAULT_APPROVAL_TIMEOUT, DEFAULT_STEP_LIMIT, DEFAULT_SYSTEM_PROMPT, EventSink,
+    TurnConfig, run_turn,
 };
 use mcplab_core::llm::{LlmProvider, Message, ModelRef, ProviderConfig, ProviderSettings};
 use mcplab_protocol::chat::{SessionEvent, SessionSummary, StoredTurn, TurnEvent};
@@ -49,6 +50,8 @@ impl LlmSettings {
 /// The live side of one session.
 pub struct SessionRuntime {
     pub events: EventRing,
+    /// Tool calls of this session's turns waiting for the user's approval.
+    pub approvals: Arc<Approvals>,
     running: Mutex<Option<(String, CancellationToken)>>,
     accepted: Mutex<HashSet<String>>,
     /// The running turn so far (events merged); publishing and recording happen under this
@@ -60,6 +63,7 @@ impl SessionRuntime {
     fn new() -> Self {
         Self {
             events: EventRing::with_capacity(SESSION_REPLAY),
+            approvals: Arc::new(Approvals::default()),
             running: Mutex::new(None),
             accepted: Mutex::new(HashSet::new()),
             live: Mutex::new(None),
@@ -254,6 +258,11 @@ pub fn submit_turn(
             step_limit: s.step_limit.unwrap_or(DEFAULT_STEP_LIMIT),
             servers: s.servers.clone(),
             tool_timeout: None,
+            approvals: s
+                .require_approval
+                .unwrap_or(false)
+                .then(|| runtime.approvals.clone()),
+            approval_timeout: DEFAULT_APPROVAL_TIMEOUT,
         };
         let sink = SessionSink {
             runtime: runtime.clone(),

@@ -6,7 +6,45 @@ use std::io::Write;
 use std::sync::Mutex;
 
 use mcplab_core::agent::EventSink;
-use mcplab_protocol::chat::{StopReason, TurnEvent};
+use mcplab_protocol::chat::{ApprovalDecision, StopReason, TurnEvent};
+
+/// Asks on the terminal (stderr prompt, stdin answer) for each tool call that needs approval,
+/// then forwards every event to `inner`.
+pub struct ApprovingSink {
+    pub inner: Box<dyn EventSink>,
+    pub approvals: std::sync::Arc<mcplab_core::agent::Approvals>,
+}
+
+impl EventSink for ApprovingSink {
+    fn emit(&self, event: TurnEvent) {
+        if let TurnEvent::ApprovalRequested {
+            turn_id,
+            call_id,
+            server,
+            tool,
+            arguments,
+            ..
+        } = &event
+        {
+            let approvals = self.approvals.clone();
+            let (turn_id, call_id) = (turn_id.clone(), call_id.clone());
+            let question = format!("allow {server}/{tool} {arguments}? [y/N] ");
+            // Blocking stdin read off the runtime; the agent waits on the approval broker.
+            tokio::task::spawn_blocking(move || {
+                eprint!("{question}");
+                let mut line = String::new();
+                let _ = std::io::stdin().read_line(&mut line);
+                let decision = if matches!(line.trim(), "y" | "Y" | "yes") {
+                    ApprovalDecision::Allow { arguments: None }
+                } else {
+                    ApprovalDecision::Deny { reason: None }
+                };
+                approvals.decide(&turn_id, &call_id, decision);
+            });
+        }
+        self.inner.emit(event);
+    }
+}
 
 /// Prints events as JSON Lines on stdout.
 pub struct JsonLinesSink;
@@ -98,7 +136,15 @@ impl EventSink for TerminalSink {
                 self.end_line();
                 eprintln!("cancelled");
             }
-            TurnEvent::TurnStarted { .. } | TurnEvent::TraceStep { .. } => {}
+            TurnEvent::ApprovalResolved {
+                approved: false, ..
+            } => {
+                eprintln!("✗ denied");
+            }
+            TurnEvent::TurnStarted { .. }
+            | TurnEvent::TraceStep { .. }
+            | TurnEvent::ApprovalRequested { .. }
+            | TurnEvent::ApprovalResolved { .. } => {}
         }
     }
 }

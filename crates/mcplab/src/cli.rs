@@ -176,6 +176,9 @@ pub struct ChatArgs {
     /// Most model steps per turn (each step may call tools).
     #[arg(long, default_value_t = 10)]
     pub max_steps: u32,
+    /// Ask before every tool call (y to allow; anything else denies and tells the model).
+    #[arg(long)]
+    pub approve: bool,
 }
 
 #[derive(Subcommand, Debug)]

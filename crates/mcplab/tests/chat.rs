@@ -188,3 +188,36 @@ async fn ctrl_c_cancels_the_turn() {
     );
     assert!(String::from_utf8_lossy(&o.stderr).contains("cancelled"));
 }
+
+#[tokio::test]
+async fn approve_asks_before_each_tool_call() {
+    for (answer, ran) in [("y\n", true), ("n\n", false)] {
+        let llm = ScriptedLlm::start(vec![
+            Step::call_tools([ScriptedCall::new("c1", "cli__add", json!({"a": 2, "b": 3}))]),
+            Step::reply(["done"]),
+        ])
+        .await;
+        let dir = tempfile::tempdir().unwrap();
+        let o = finish(
+            chat(
+                &llm,
+                &[
+                    "--demo",
+                    "--approve",
+                    "--model",
+                    "openai::gpt-4o-mini",
+                    "add",
+                ],
+            ),
+            dir.path(),
+            answer,
+        )
+        .await;
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{err}");
+        assert!(err.contains("allow cli/add"), "{err}");
+        let fed_back = llm.requests()[1].body.to_string();
+        assert_eq!(fed_back.contains("2 + 3 = 5"), ran, "{fed_back}");
+        assert_eq!(fed_back.contains("denied"), !ran, "{fed_back}");
+    }
+}

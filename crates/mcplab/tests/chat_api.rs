@@ -402,3 +402,62 @@ async fn providers_list_and_keys_stay_on_the_server() {
     assert_eq!(s, 204);
     app.manager.shutdown().await;
 }
+
+#[tokio::test]
+async fn tool_calls_wait_for_approval() {
+    let llm = ScriptedLlm::start(vec![
+        Step::call_tools([ScriptedCall::new(
+            "c1",
+            "demo__add",
+            json!({"a": 1, "b": 2}),
+        )]),
+        Step::reply(["ok"]),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start(&llm, dir.path()).await;
+    let settings =
+        json!({"model": "openai::gpt-4o-mini", "servers": ["demo"], "requireApproval": true});
+    let (_, created) = app
+        .call("POST", "/api/sessions", Some(json!({"settings": settings})))
+        .await;
+    let id = created["summary"]["id"].as_str().unwrap().to_owned();
+    let mut live = app.events(&id, None).await;
+    app.call(
+        "POST",
+        &format!("/api/sessions/{id}/turns"),
+        Some(json!({"turnId": "t", "message": "add"})),
+    )
+    .await;
+    let seen = read_until(&mut live, |v| v["event"]["type"] == "approvalRequested").await;
+    assert!(
+        !seen.iter().any(|(_, v)| v["event"]["type"] == "toolResult"),
+        "nothing ran before approval"
+    );
+    let (s, _) = app
+        .call(
+            "POST",
+            &format!("/api/sessions/{id}/turns/t/approvals/nope"),
+            Some(json!({"decision": "allow"})),
+        )
+        .await;
+    assert_eq!(s, 404);
+    let (s, _) = app
+        .call(
+            "POST",
+            &format!("/api/sessions/{id}/turns/t/approvals/c1"),
+            Some(json!({"decision": "allow", "arguments": {"a": 40, "b": 2}})),
+        )
+        .await;
+    assert_eq!(s, 204);
+    let rest = read_until(&mut live, is_terminal).await;
+    let result = rest
+        .iter()
+        .find(|(_, v)| v["event"]["type"] == "toolResult")
+        .unwrap();
+    assert_eq!(
+        result.1["event"]["result"]["structuredContent"]["sum"],
+        42.0
+    );
+    app.manager.shutdown().await;
+}

@@ -136,7 +136,7 @@ export type TokenUsage = { inputTokens: number, outputTokens: number, reasoningT
 
 export type StopReason = "completed" | "stepLimit" | "maxTokens";
 
-export type TurnEvent = { "type": "turnStarted", turnId: string, model: string, } | { "type": "textDelta", turnId: string, text: string, } | { "type": "reasoningDelta", turnId: string, text: string, } | { "type": "toolCall", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, } | { "type": "toolResult", turnId: string, callId: string, server: string, tool: string, durationMs: number, isError: boolean, result: any, error: string | null, } | { "type": "traceStep", turnId: string, step: number, model: string, finishReason: string, usage: TokenUsage, } | { "type": "turnFinished", turnId: string, reason: StopReason, usage: TokenUsage, } | { "type": "turnFailed", turnId: string, 
+export type TurnEvent = { "type": "turnStarted", turnId: string, model: string, } | { "type": "textDelta", turnId: string, text: string, } | { "type": "reasoningDelta", turnId: string, text: string, } | { "type": "toolCall", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, } | { "type": "approvalRequested", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, timeoutMs: number, } | { "type": "approvalResolved", turnId: string, callId: string, approved: boolean, } | { "type": "toolResult", turnId: string, callId: string, server: string, tool: string, durationMs: number, isError: boolean, result: any, error: string | null, } | { "type": "traceStep", turnId: string, step: number, model: string, finishReason: string, usage: TokenUsage, } | { "type": "turnFinished", turnId: string, reason: StopReason, usage: TokenUsage, } | { "type": "turnFailed", turnId: string, 
 /**
  * `auth`, `rate_limit`, `context_length`, `network`, `server`, `bad_response`,
  * `truncated`, `not_configured`, `internal`.
@@ -155,7 +155,13 @@ servers: Array<string>, systemPrompt?: string, temperature?: number, maxTokens?:
 /**
  * Most model steps per turn (default 10).
  */
-stepLimit?: number, };
+stepLimit?: number, 
+/**
+ * Every tool call waits for the user's approval.
+ */
+requireApproval?: boolean, };
+
+export type ApprovalDecision = { "decision": "allow", arguments?: any, } | { "decision": "deny", reason?: string, };
 
 export type SessionSummary = { id: string, title: string, createdMs: number, updatedMs: number, settings: ChatSettings, };
 

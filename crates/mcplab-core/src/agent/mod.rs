@@ -3,10 +3,12 @@
 //! servers and feeds results back, and the [`EventSink`] every consumer implements. It never
 //! prints and never knows about HTTP.
 
+mod approval;
 mod catalog;
 mod sink;
 mod turn;
 
+pub use approval::{Approvals, DEFAULT_APPROVAL_TIMEOUT};
 pub use catalog::{CatalogEntry, ToolCatalog, model_tool_name};
 pub use sink::{EventSink, RecordingSink};
 pub use turn::{DEFAULT_STEP_LIMIT, DEFAULT_SYSTEM_PROMPT, TurnConfig, TurnOutcome, run_turn};

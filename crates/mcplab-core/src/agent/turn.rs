@@ -3,6 +3,7 @@
 //! reached. The contract: exactly one terminal event per turn, exactly one `toolResult` per
 //! `toolCall`, and a provider stream that stops early is a failure, never a success.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
@@ -10,6 +11,7 @@ use mcplab_protocol::chat::{StopReason, TokenUsage, TurnEvent};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
+use super::approval::Approvals;
 use super::catalog::ToolCatalog;
 use super::sink::EventSink;
 use crate::llm::{
@@ -17,6 +19,7 @@ use crate::llm::{
     Usage,
 };
 use crate::mcp::{ConnectionManager, McpError, RequestOptions};
+use mcplab_protocol::chat::ApprovalDecision;
 
 pub const DEFAULT_SYSTEM_PROMPT: &str = "You are a helpful assistant with access to MCP tools.";
 pub const DEFAULT_STEP_LIMIT: u32 = 10;
@@ -34,6 +37,10 @@ pub struct TurnConfig {
     pub servers: Vec<String>,
     /// Per tool call; `None` uses the server's request timeout.
     pub tool_timeout: Option<Duration>,
+    /// When set, every tool call waits here for the user's approval.
+    pub approvals: Option<Arc<Approvals>>,
+    /// How long a call waits for approval before it is denied.
+    pub approval_timeout: Duration,
 }
 
 /// What a turn produced.
@@ -287,6 +294,35 @@ async fn run_tool(
         Some(e) => (e.server.clone(), e.tool.clone()),
         None => (String::new(), name.to_owned()),
     };
+    let mut arguments = arguments.clone();
+    let mut denied = None;
+    if let Some(approvals) = cfg.approvals.as_ref().filter(|_| !server.is_empty()) {
+        let wait = approvals.register(&turn_id, call_id, cfg.approval_timeout, cancel);
+        sink.emit(TurnEvent::ApprovalRequested {
+            turn_id: turn_id.clone(),
+            call_id: call_id.to_owned(),
+            name: name.to_owned(),
+            server: server.clone(),
+            tool: tool.clone(),
+            arguments: arguments.clone(),
+            timeout_ms: cfg.approval_timeout.as_millis() as u64,
+        });
+        let decision = wait.await;
+        approvals.forget(&turn_id, call_id);
+        match decision {
+            ApprovalDecision::Allow {
+                arguments: Some(edited),
+            } => arguments = edited,
+            ApprovalDecision::Allow { arguments: None } => {}
+            ApprovalDecision::Deny { reason } => denied = Some(reason),
+        }
+        sink.emit(TurnEvent::ApprovalResolved {
+            turn_id: turn_id.clone(),
+            call_id: call_id.to_owned(),
+            approved: denied.is_none(),
+        });
+    }
+    let arguments = &arguments;
     sink.emit(TurnEvent::ToolCall {
         turn_id: turn_id.clone(),
         call_id: call_id.to_owned(),
@@ -296,7 +332,12 @@ async fn run_tool(
         arguments: arguments.clone(),
     });
     let started = Instant::now();
-    let outcome = if server.is_empty() {
+    let outcome = if let Some(reason) = denied {
+        Err(match reason {
+            Some(r) => format!("the user denied this tool call: {r}"),
+            None => "the user denied this tool call".to_owned(),
+        })
+    } else if server.is_empty() {
         Err(format!(
             "the model called `{name}`, which is not one of the offered tools"
         ))

@@ -204,6 +204,7 @@ mod tests {
                 temperature: None,
                 max_tokens: None,
                 step_limit: None,
+                require_approval: None,
             },
         }
     }

@@ -12,7 +12,8 @@ use axum::response::{IntoResponse, Response};
 use futures::Stream;
 use mcplab_core::llm::{ProviderConfig, ProviderKind};
 use mcplab_protocol::chat::{
-    NewSession, ProviderInput, ProviderView, SessionPatch, SessionSummary, SessionView, TurnRequest,
+    ApprovalDecision, NewSession, ProviderInput, ProviderView, SessionPatch, SessionSummary,
+    SessionView, TurnRequest,
 };
 use serde_json::Value;
 
@@ -165,6 +166,25 @@ pub async fn submit(
             "model_unavailable",
             m,
         )),
+    }
+}
+
+pub async fn approve(
+    State(state): State<Arc<AppState>>,
+    Path((id, turn_id, call_id)): Path<(String, String, String)>,
+    Json(decision): Json<ApprovalDecision>,
+) -> Result<StatusCode, ApiFailure> {
+    if state
+        .chats
+        .runtime(&id)
+        .approvals
+        .decide(&turn_id, &call_id, decision)
+    {
+        Ok(StatusCode::NO_CONTENT)
+    } else {
+        Err(ApiFailure::not_found(format!(
+            "tool call {call_id} of turn {turn_id} is not waiting for approval"
+        )))
     }
 }
 

@@ -68,6 +68,10 @@ pub fn api() -> Router<Arc<AppState>> {
         .route("/sessions/{id}/export", get(chat::export))
         .route("/sessions/{id}/turns", post(chat::submit))
         .route("/sessions/{id}/turns/{turn_id}/cancel", post(chat::cancel))
+        .route(
+            "/sessions/{id}/turns/{turn_id}/approvals/{call_id}",
+            post(chat::approve),
+        )
         .route("/sessions/{id}/events", get(chat::events))
         .route("/llm/providers", get(chat::providers))
         .route(

@@ -5,12 +5,16 @@
 use std::collections::HashMap;
 use std::io::{BufRead, IsTerminal, Write};
 
-use mcplab_core::agent::{DEFAULT_SYSTEM_PROMPT, EventSink, TurnConfig, run_turn};
+use std::sync::Arc;
+
+use mcplab_core::agent::{
+    Approvals, DEFAULT_APPROVAL_TIMEOUT, DEFAULT_SYSTEM_PROMPT, EventSink, TurnConfig, run_turn,
+};
 use mcplab_core::llm::{LlmProvider, Message, ModelRef, ProviderConfig, ProviderSettings};
 use mcplab_protocol::chat::TurnEvent;
 use tokio_util::sync::CancellationToken;
 
-use crate::chat_output::{JsonLinesSink, TerminalSink};
+use crate::chat_output::{ApprovingSink, JsonLinesSink, TerminalSink};
 use crate::cli::{ChatArgs, Global};
 use crate::failure::{EXIT_CALL, EXIT_INTERRUPTED, Failure};
 use crate::session::Session;
@@ -65,10 +69,18 @@ async fn converse(
     provider: &dyn LlmProvider,
     model: ModelRef,
 ) -> Result<(), Failure> {
-    let sink: Box<dyn EventSink> = if global.json {
+    let printer: Box<dyn EventSink> = if global.json {
         Box::new(JsonLinesSink)
     } else {
         Box::new(TerminalSink::default())
+    };
+    let approvals = args.approve.then(|| Arc::new(Approvals::default()));
+    let sink: Box<dyn EventSink> = match &approvals {
+        Some(a) => Box::new(ApprovingSink {
+            inner: printer,
+            approvals: a.clone(),
+        }),
+        None => printer,
     };
     let mut history: Vec<Message> = Vec::new();
     let mut next = args.prompt.clone();
@@ -95,6 +107,8 @@ async fn converse(
             step_limit: args.max_steps,
             servers: session.server_names(),
             tool_timeout: None,
+            approvals: approvals.clone(),
+            approval_timeout: DEFAULT_APPROVAL_TIMEOUT,
         };
         // Ctrl-C cancels this turn; the next one gets a fresh token.
         let cancel = CancellationToken::new();

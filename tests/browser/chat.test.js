@@ -14,6 +14,8 @@ before(async () => {
   llm = await startScriptedLlm([
     { call: [{ id: 'call_1', name: 'demo__add', arguments: { a: 2, b: 40 } }] },
     { reply: ['The answer ', 'is **42**.'] },
+    { call: [{ id: 'call_2', name: 'demo__add', arguments: { a: 1, b: 1 } }] },
+    { reply: ['Approved and done.'] },
   ]);
   mcplab = await startMcplab([], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: llm.baseUrl });
   app = await openApp(mcplab);
@@ -76,6 +78,31 @@ test('the session survives a reload', async () => {
   const view = await mcplab.api('GET', `/api/sessions/${sessions.body[0].id}`);
   assert.ok(view.body.turns[0].events.some((e) => e.type === 'toolResult' && !e.isError));
   await shot(page, '22-chat-reloaded');
+});
+
+test('a tool call waits for approval and runs with edited arguments', async () => {
+  const { page } = app;
+  await page.click(id('chat-new'));
+  const model = page.locator(id('chat-model'));
+  const openai = await model.locator('option[value^="openai::"]').first().getAttribute('value');
+  await model.selectOption(openai);
+  await page.check(id('chat-server-demo'));
+  await page.check(id('chat-require-approval'));
+  await page.fill(id('chat-input'), 'add one and one');
+  await page.click(id('chat-send'));
+  const form = page.locator(id('approval-form'));
+  await form.waitFor({ timeout: 20000 });
+  await page.waitForSelector(`${id('tool-card')}[data-status="approval"]`);
+  await form.locator(id('approval-args')).fill('{"a": 20, "b": 22}');
+  await shot(page, '23-chat-approval');
+  await form.locator(id('approval-allow')).click();
+  const card = page.locator(`${id('tool-card')}[data-status="ok"]`).last();
+  await card.waitFor({ timeout: 20000 });
+  assert.match(await card.locator(id('tool-card-result')).innerText(), /42/);
+  await page.waitForFunction(
+    (sel) => [...document.querySelectorAll(sel)].some((m) => m.innerText.includes('Approved and done.')),
+    `${id('chat-message')}[data-role="assistant"]`,
+  );
 });
 
 test('no page errors were logged', () => {

@@ -2,6 +2,7 @@
 // sends the session cookie, decodes `ApiError` bodies and turns transport failures into
 // `ApiFailure`s with a message a person can act on.
 import type {
+  ApprovalDecision,
   ApiError,
   CallOutcome,
   CompleteRequest,
@@ -122,6 +123,8 @@ export const api = {
   /** 202 once accepted; posting the same `turnId` again is harmless. 409: another turn runs. */
   startTurn: (id: string, turnId: string, message: string) => request<void>('POST', `${ses(id)}/turns`, { turnId, message }),
   cancelTurn: (id: string, turnId: string) => request<void>('POST', `${ses(id)}/turns/${seg(turnId)}/cancel`),
+  decideApproval: (id: string, turnId: string, callId: string, decision: ApprovalDecision) =>
+    request<void>('POST', `${ses(id)}/turns/${seg(turnId)}/approvals/${seg(callId)}`, decision),
   /** Path of the session's SSE stream (see `openSessionStream` in events.ts). */
   sessionEventsPath: (id: string) => `${ses(id)}/events`,
 

@@ -155,7 +155,7 @@ function SessionPane({ id, providers, noModel }: { id: string; providers: Provid
           </EmptyState>
         </div>
       ) : (
-        <Conversation turns={chat.turns} onRetry={(t) => void chat.send(t.user)} canRetry={!running && disabledReason === null} />
+        <Conversation turns={chat.turns} onRetry={(t) => void chat.send(t.user)} canRetry={!running && disabledReason === null} sessionId={chat.summary?.id} />
       )}
       {chat.stream === 'reconnecting' && <div className="chat-note small muted">Reconnecting to the live stream…</div>}
       {chat.actionError && (

@@ -15,7 +15,7 @@ const REASON: Record<StopReason, string | null> = {
   maxTokens: 'Stopped at the max tokens limit: the answer may be cut off.',
 };
 
-export function Conversation({ turns, onRetry, canRetry }: { turns: ChatTurn[]; onRetry: (t: ChatTurn) => void; canRetry: boolean }) {
+export function Conversation({ turns, onRetry, canRetry, sessionId }: { turns: ChatTurn[]; onRetry: (t: ChatTurn) => void; canRetry: boolean; sessionId?: string }) {
   const ref = useRef<HTMLDivElement>(null);
   const follow = useRef(true);
   const onScroll = () => {
@@ -31,14 +31,14 @@ export function Conversation({ turns, onRetry, canRetry }: { turns: ChatTurn[]; 
     <div className="chat-scroll" ref={ref} onScroll={onScroll}>
       <div className="chat-turns">
         {turns.map((t) => (
-          <Turn key={t.turnId} turn={t} onRetry={() => onRetry(t)} canRetry={canRetry} />
+          <Turn key={t.turnId} turn={t} onRetry={() => onRetry(t)} canRetry={canRetry} sessionId={sessionId} />
         ))}
       </div>
     </div>
   );
 }
 
-function Turn({ turn, onRetry, canRetry }: { turn: ChatTurn; onRetry: () => void; canRetry: boolean }) {
+function Turn({ turn, onRetry, canRetry, sessionId }: { turn: ChatTurn; onRetry: () => void; canRetry: boolean; sessionId?: string }) {
   const running = turn.status === 'running';
   const empty = turn.items.length === 0;
   const last = turn.items[turn.items.length - 1];
@@ -60,7 +60,7 @@ function Turn({ turn, onRetry, canRetry }: { turn: ChatTurn; onRetry: () => void
                 <div className="wrap small">{item.text}</div>
               </details>
             ) : (
-              <ToolCard key={item.callId} item={item} turnEnded={!running} />
+              <ToolCard key={item.callId} item={item} turnEnded={!running} sessionId={sessionId} turnId={turn.turnId} />
             ),
           )}
           {busy && (

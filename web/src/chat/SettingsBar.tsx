@@ -80,6 +80,10 @@ export function SettingsBar({ settings, providers, onChange, error }: { settings
             </label>
           ))}
         </fieldset>
+        <label className="chat-approval small" title="Each tool call waits for you to allow (arguments editable) or deny it">
+          <input type="checkbox" checked={settings.requireApproval ?? false} onChange={(e) => set({ requireApproval: e.target.checked })} data-testid="chat-require-approval" />{' '}
+          Ask before each tool call
+        </label>
       </div>
       <details className="chat-more">
         <summary className="small muted">System prompt &amp; limits</summary>

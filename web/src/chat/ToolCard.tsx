@@ -10,6 +10,7 @@ import { setPref } from '../settings/prefs';
 import { setTrafficFilter } from '../traffic/store';
 import { JsonTree } from '../ui/JsonTree';
 import { Spinner } from '../ui/Spinner';
+import { ApprovalForm } from './ApprovalForm';
 import { toolStatus, type ToolOutcome, type TurnItem } from './turns';
 
 type ToolItem = Extract<TurnItem, { kind: 'tool' }>;
@@ -28,15 +29,17 @@ export function showFrames(server: string): void {
 }
 
 /** `turnEnded`: the turn is over, so a call without a result will never get one. */
-export function ToolCard({ item, turnEnded }: { item: ToolItem; turnEnded: boolean }) {
+export function ToolCard({ item, turnEnded, sessionId, turnId }: { item: ToolItem; turnEnded: boolean; sessionId?: string; turnId?: string }) {
   const status = toolStatus(item);
   const lost = status === 'running' && turnEnded;
   const waiting = useHumanQueue().filter((p) => p.request.server === item.server);
   const tool: Tool = { name: item.tool };
-  const label = status === 'running' ? (lost ? 'no result' : 'running') : status === 'ok' ? 'ok' : 'error';
+  const awaiting = !turnEnded && item.approval?.pending === true;
+  const denied = item.approval?.approved === false;
+  const label = awaiting ? 'awaiting approval' : denied ? 'denied' : status === 'running' ? (lost ? 'no result' : 'running') : status === 'ok' ? 'ok' : 'error';
 
   return (
-    <div className={`tool-card tool-${lost ? 'error' : status}`} data-testid="tool-card" data-status={lost ? 'error' : status} data-server={item.server} data-tool={item.tool}>
+    <div className={`tool-card tool-${lost ? 'error' : status}`} data-testid="tool-card" data-status={awaiting ? 'approval' : lost ? 'error' : status} data-server={item.server} data-tool={item.tool}>
       <div className="tool-card-head">
         <span className="tool-card-status" aria-label={label} title={label}>
           {status === 'running' && !lost ? <Spinner small /> : status === 'ok' ? '✓' : '✗'}
@@ -64,7 +67,8 @@ export function ToolCard({ item, turnEnded }: { item: ToolItem; turnEnded: boole
           {item.server} asked for {waiting[0].request.kind === 'sampling' ? 'a sampling approval' : 'your input'} — answer it in the dialog.
         </div>
       )}
-      <details className="tool-card-args" open>
+      {awaiting && sessionId && turnId && <ApprovalForm sessionId={sessionId} turnId={turnId} callId={item.callId} args={item.arguments} />}
+      <details className="tool-card-args" open={!awaiting}>
         <summary className="small muted">arguments</summary>
         <JsonTree value={item.arguments ?? {}} expandDepth={3} />
       </details>

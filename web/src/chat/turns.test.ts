@@ -108,3 +108,23 @@ describe('view with a live turn', () => {
     expect(turns[0].partial).toBeFalsy();
   });
 });
+
+describe('approval', () => {
+  it('a call waits for approval, then runs with the final arguments', () => {
+    const t = (ev: Record<string, unknown>) => ({ kind: 'turn', event: { turnId: 'a', ...ev } }) as SessionEvent;
+    const turns = fold([
+      { kind: 'userMessage', turnId: 'a', text: 'go' },
+      t({ type: 'approvalRequested', callId: 'c', name: 'demo__add', server: 'demo', tool: 'add', arguments: { a: 1 }, timeoutMs: 1000 }),
+    ]);
+    const item = turns[0].items[0];
+    expect(item.kind === 'tool' && item.approval?.pending).toBe(true);
+    const after = [
+      t({ type: 'approvalResolved', callId: 'c', approved: true }),
+      t({ type: 'toolCall', callId: 'c', name: 'demo__add', server: 'demo', tool: 'add', arguments: { a: 40 } }),
+    ].reduce(applySessionEvent, turns);
+    const done = after[0].items[0];
+    expect(after[0].items).toHaveLength(1);
+    expect(done.kind === 'tool' && done.approval?.pending).toBe(false);
+    expect(done.kind === 'tool' && done.arguments).toEqual({ a: 40 });
+  });
+});

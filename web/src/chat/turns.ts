@@ -14,7 +14,17 @@ export interface ToolOutcome {
 export type TurnItem =
   | { kind: 'text'; text: string }
   | { kind: 'reasoning'; text: string }
-  | { kind: 'tool'; callId: string; name: string; server: string; tool: string; arguments: unknown; outcome?: ToolOutcome };
+  | {
+      kind: 'tool';
+      callId: string;
+      name: string;
+      server: string;
+      tool: string;
+      arguments: unknown;
+      outcome?: ToolOutcome;
+      /** Set when the session asks before each call. */
+      approval?: { pending: boolean; approved?: boolean; timeoutMs: number };
+    };
 
 export type TurnStatus = 'running' | 'finished' | 'failed' | 'cancelled' | 'interrupted';
 
@@ -65,8 +75,27 @@ export function applyTurnEvent(turn: ChatTurn, ev: TurnEvent): ChatTurn {
     case 'reasoningDelta':
       if (ended || !ev.text) return turn;
       return { ...turn, items: appendText(turn.items, ev.type === 'textDelta' ? 'text' : 'reasoning', ev.text) };
-    case 'toolCall':
+    case 'approvalRequested':
       if (turn.items.some((i) => i.kind === 'tool' && i.callId === ev.callId)) return turn;
+      return {
+        ...turn,
+        items: [
+          ...turn.items,
+          { kind: 'tool', callId: ev.callId, name: ev.name, server: ev.server, tool: ev.tool, arguments: ev.arguments, approval: { pending: true, timeoutMs: ev.timeoutMs } },
+        ],
+      };
+    case 'approvalResolved':
+      return {
+        ...turn,
+        items: turn.items.map((i) =>
+          i.kind === 'tool' && i.callId === ev.callId && i.approval ? { ...i, approval: { ...i.approval, pending: false, approved: ev.approved } } : i,
+        ),
+      };
+    case 'toolCall':
+      if (turn.items.some((i) => i.kind === 'tool' && i.callId === ev.callId)) {
+        // After an approval: the call runs with the final (possibly edited) arguments.
+        return { ...turn, items: turn.items.map((i) => (i.kind === 'tool' && i.callId === ev.callId && !i.outcome ? { ...i, arguments: ev.arguments } : i)) };
+      }
       return {
         ...turn,
         items: [...turn.items, { kind: 'tool', callId: ev.callId, name: ev.name, server: ev.server, tool: ev.tool, arguments: ev.arguments }],

@@ -435,6 +435,20 @@ async fn elicitation_during_a_chat_tool_call() {
     );
     let fed_back = llm.requests()[1].body.to_string();
     assert!(fed_back.contains("Katherine"), "{fed_back}");
+    let asked = events
+        .iter()
+        .position(|e| matches!(e, TurnEvent::HumanRequested { call_id, .. } if call_id == "e1"));
+    let answered = events
+        .iter()
+        .position(|e| matches!(e, TurnEvent::HumanResolved { outcome, .. } if outcome == "accept"));
+    let result = events
+        .iter()
+        .position(|e| matches!(e, TurnEvent::ToolResult { .. }));
+    assert!(
+        asked < answered && answered < result,
+        "the elicitation appears in the turn, in order: {events:#?}"
+    );
+    assert!(asked.is_some());
 }
 
 #[tokio::test]

@@ -85,6 +85,20 @@ pub enum TurnEvent {
         call_id: String,
         approved: bool,
     },
+    /// The server asked a person something (elicitation or sampling) while the call ran; the
+    /// request is answered through the host's human-request API.
+    HumanRequested {
+        turn_id: String,
+        call_id: String,
+        request: crate::HumanRequest,
+    },
+    /// That request was answered (`outcome`: accept, decline, cancel, timeout).
+    HumanResolved {
+        turn_id: String,
+        call_id: String,
+        id: u64,
+        outcome: String,
+    },
     /// A tool call ended: `result` is the server's exact `CallToolResult`, or `error` says why
     /// there is none (MCP error, timeout, cancelled, unknown tool).
     ToolResult {

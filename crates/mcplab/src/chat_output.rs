@@ -141,10 +141,15 @@ impl EventSink for TerminalSink {
             } => {
                 eprintln!("✗ denied");
             }
+            TurnEvent::HumanRequested { request, .. } => {
+                self.end_line();
+                eprintln!("… {} asks for {:?}", request.server, request.kind);
+            }
             TurnEvent::TurnStarted { .. }
             | TurnEvent::TraceStep { .. }
             | TurnEvent::ApprovalRequested { .. }
-            | TurnEvent::ApprovalResolved { .. } => {}
+            | TurnEvent::ApprovalResolved { .. }
+            | TurnEvent::HumanResolved { .. } => {}
         }
     }
 }

@@ -110,6 +110,10 @@ export function applyTurnEvent(turn: ChatTurn, ev: TurnEvent): ChatTurn {
       });
       return found ? { ...turn, items } : turn;
     }
+    case 'humanRequested':
+    case 'humanResolved':
+      // Shown by the tool card from the host's human-request queue (answered in the dialog).
+      return turn;
     case 'traceStep':
       return { ...turn, steps: turn.steps + 1, model: turn.model ?? ev.model, stepUsage: addUsage(turn.stepUsage, ev.usage) };
     case 'turnFinished':

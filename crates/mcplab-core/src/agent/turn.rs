@@ -355,13 +355,14 @@ async fn run_tool(
                     cancel: Some(cancel.clone()),
                     progress: None,
                 };
-                conn.request(
+                let call = conn.request(
                     "tools/call",
                     Some(json!({"name": tool, "arguments": args})),
                     opts,
-                )
-                .await
-                .map_err(|e| e.to_string())
+                );
+                with_human_requests(manager, sink, &turn_id, call_id, &server, call)
+                    .await
+                    .map_err(|e| e.to_string())
             }
         }
     };
@@ -397,6 +398,63 @@ async fn run_tool(
         error,
     });
     part
+}
+
+/// Awaits `call`, meanwhile putting the elicitation and sampling requests its server raises
+/// (and their answers) into the turn, so every consumer of the turn sees them in place.
+async fn with_human_requests<T>(
+    manager: &ConnectionManager,
+    sink: &dyn EventSink,
+    turn_id: &str,
+    call_id: &str,
+    server: &str,
+    call: impl Future<Output = T>,
+) -> T {
+    use mcplab_protocol::ServerEvent;
+    use tokio::sync::broadcast::error::RecvError;
+    let mut events = manager.subscribe();
+    let emit = |event: Result<ServerEvent, RecvError>| match event {
+        Ok(ServerEvent::HumanRequested { request }) if request.server == server => {
+            sink.emit(TurnEvent::HumanRequested {
+                turn_id: turn_id.to_owned(),
+                call_id: call_id.to_owned(),
+                request,
+            });
+        }
+        Ok(ServerEvent::HumanResolved {
+            server: s,
+            id,
+            outcome,
+        }) if s == server => {
+            sink.emit(TurnEvent::HumanResolved {
+                turn_id: turn_id.to_owned(),
+                call_id: call_id.to_owned(),
+                id,
+                outcome,
+            });
+        }
+        _ => {}
+    };
+    tokio::pin!(call);
+    loop {
+        tokio::select! {
+            // Events first, so a request and its answer are in the turn before the result.
+            biased;
+            event = events.recv() => {
+                if matches!(event, Err(RecvError::Closed)) {
+                    return call.await;
+                }
+                emit(event);
+            }
+            result = &mut call => {
+                // Whatever arrived while the result was being delivered.
+                while let Ok(event) = events.try_recv() {
+                    emit(Ok(event));
+                }
+                return result;
+            }
+        }
+    }
 }
 
 /// What the model sees of a `CallToolResult`: text blocks, descriptions of other blocks,

@@ -163,6 +163,24 @@ pub fn provider_settings(state: &AppState) -> ProviderSettings {
     settings
 }
 
+/// The title of a session nobody named yet.
+pub const DEFAULT_TITLE: &str = "New chat";
+
+/// The first line of a message, cut to 60 characters at a word boundary.
+fn title_from(text: &str) -> String {
+    let line = text
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
+    if line.chars().count() <= 60 {
+        return line.to_owned();
+    }
+    let cut: String = line.chars().take(60).collect();
+    let cut = cut.rsplit_once(' ').map_or(cut.as_str(), |(head, _)| head);
+    format!("{cut}…")
+}
+
 /// Why a turn could not start.
 pub enum SubmitError {
     /// Another turn is running.
@@ -233,6 +251,15 @@ pub fn submit_turn(
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .insert(turn_id.clone());
+    }
+    // A new session is named after its first message.
+    if session.title == DEFAULT_TITLE {
+        let title = title_from(&text);
+        if !title.is_empty() {
+            let _ = state
+                .store
+                .update_session(&session.id, Some(&title), None, now_ms());
+        }
     }
     runtime.record(SessionEvent::UserMessage {
         turn_id: turn_id.clone(),

@@ -242,6 +242,11 @@ async fn a_session_runs_turns_streams_them_and_keeps_them() {
         "{md}"
     );
 
+    let (_, list) = app.call("GET", "/api/sessions", None).await;
+    assert_eq!(
+        list[0]["title"], "add 2 and 3",
+        "a new session is named after its first message"
+    );
     let (s, _) = app
         .call(
             "PATCH",

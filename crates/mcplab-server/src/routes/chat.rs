@@ -56,7 +56,7 @@ pub async fn create(
         title: req
             .title
             .filter(|t| !t.trim().is_empty())
-            .unwrap_or_else(|| "New chat".into()),
+            .unwrap_or_else(|| crate::chat::DEFAULT_TITLE.into()),
         id: id.clone(),
         created_ms: now,
         updated_ms: now,

@@ -3,6 +3,7 @@
 //! the environment or the home directory, no globals: callers hand in every dependency.
 
 pub mod agent;
+pub mod apps;
 pub mod config;
 pub mod llm;
 pub mod mcp;

@@ -44,17 +44,6 @@ pub fn model_tool_name(server: &str, tool: &str) -> String {
     name
 }
 
-/// Whether a tool may be offered to the model (MCP Apps `_meta.ui.visibility`).
-fn visible_to_model(tool: &Value) -> bool {
-    match tool
-        .pointer("/_meta/ui/visibility")
-        .and_then(Value::as_array)
-    {
-        Some(v) => v.iter().any(|x| x == "model"),
-        None => true,
-    }
-}
-
 impl ToolCatalog {
     /// Builds the catalog from `(server, tools/list result tools)` pairs, in order.
     pub fn build<'a>(servers: impl IntoIterator<Item = (&'a str, &'a [Value])>) -> Self {
@@ -64,7 +53,7 @@ impl ToolCatalog {
                 let Some(tool_name) = tool.get("name").and_then(Value::as_str) else {
                     continue;
                 };
-                if !visible_to_model(tool) {
+                if !crate::apps::visibility(tool).model {
                     continue;
                 }
                 let mut name = model_tool_name(server, tool_name);

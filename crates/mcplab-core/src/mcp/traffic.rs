@@ -82,9 +82,11 @@ impl TrafficLog {
             ring.dropped += 1;
         }
         ring.frames.push_back(frame.clone());
-        drop(rings);
+        // Broadcast under the lock too, so live subscribers get frames in sequence order
+        // (concurrent recorders would otherwise race between numbering and sending).
         // No subscribers is normal (e.g. a CLI call without --trace).
         let _ = self.live.send(frame.clone());
+        drop(rings);
         frame
     }
 
@@ -138,6 +140,36 @@ mod tests {
         let f = log.record("a", Direction::Inbound, FrameKind::Message, b"ok\xff");
         assert!(matches!(f.kind, FrameKind::Unparsable { .. }));
         assert!(f.text.starts_with("ok"));
+    }
+
+    #[tokio::test]
+    async fn concurrent_recorders_broadcast_in_sequence_order() {
+        let log = std::sync::Arc::new(TrafficLog::new(100_000));
+        let mut rx = log.subscribe();
+        let threads: Vec<_> = (0..4)
+            .map(|t| {
+                let log = log.clone();
+                std::thread::spawn(move || {
+                    for _ in 0..500 {
+                        log.record(
+                            &format!("s{t}"),
+                            Direction::Inbound,
+                            FrameKind::Message,
+                            b"{}",
+                        );
+                    }
+                })
+            })
+            .collect();
+        for t in threads {
+            t.join().unwrap();
+        }
+        let mut last = 0;
+        for _ in 0..2000 {
+            let seq = rx.recv().await.unwrap().seq;
+            assert!(seq > last, "frame {seq} arrived after {last}");
+            last = seq;
+        }
     }
 
     #[tokio::test]

@@ -11,15 +11,13 @@ use mcplab_core::agent::{
     Approvals, DEFAULT_APPROVAL_TIMEOUT, DEFAULT_STEP_LIMIT, DEFAULT_SYSTEM_PROMPT, EventSink,
     TurnConfig, run_turn,
 };
-use mcplab_core::llm::{LlmProvider, Message, ModelRef, ProviderConfig, ProviderSettings};
+use mcplab_core::llm::{LlmProvider, Message, ModelRef, ProviderSettings};
 use mcplab_protocol::chat::{SessionEvent, SessionSummary, StoredTurn, TurnEvent};
 use tokio_util::sync::CancellationToken;
 
 use crate::AppState;
 use crate::events::EventRing;
 
-/// Settings key of provider configs entered in the UI.
-pub const PROVIDERS_KEY: &str = "providers";
 /// Events kept per session for replay.
 const SESSION_REPLAY: usize = 5_000;
 
@@ -155,9 +153,8 @@ impl ChatHub {
 /// Environment settings merged with the providers stored in Settings.
 pub fn provider_settings(state: &AppState) -> ProviderSettings {
     let mut settings = state.llm.env.clone();
-    if let Ok(Some(v)) = state.store.setting(PROVIDERS_KEY)
-        && let Ok(list) = serde_json::from_value::<Vec<ProviderConfig>>(v)
-    {
+    if let Ok(list) = state.store.provider_configs() {
+        // Invalid stored entries were refused when saved; any left are skipped here.
         let _ = settings.merge_stored(list);
     }
     settings

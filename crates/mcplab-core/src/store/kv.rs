@@ -8,6 +8,10 @@ use rusqlite::{OptionalExtension, params};
 use serde_json::Value;
 
 use super::{Store, StoreError, encode};
+use crate::llm::ProviderConfig;
+
+/// Settings key of the stored model providers.
+const PROVIDERS_SETTING: &str = "providers";
 
 impl Store {
     /// The setting `key`, if set.
@@ -28,6 +32,26 @@ impl Store {
             "INSERT INTO settings (key, value) VALUES (?1, ?2)
              ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             params![key, json],
+        )?;
+        Ok(())
+    }
+
+    /// The model providers entered in Settings (keys, base URLs, custom endpoints).
+    pub fn provider_configs(&self) -> Result<Vec<ProviderConfig>, StoreError> {
+        match self.setting(PROVIDERS_SETTING)? {
+            Some(v) => serde_json::from_value(v)
+                .map_err(|e| StoreError::Corrupt(format!("setting {PROVIDERS_SETTING}: {e}"))),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Replaces the stored model providers.
+    pub fn set_provider_configs(&self, providers: &[ProviderConfig]) -> Result<(), StoreError> {
+        let json = encode("provider settings", providers)?;
+        self.conn().execute(
+            "INSERT INTO settings (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            params![PROVIDERS_SETTING, json],
         )?;
         Ok(())
     }

@@ -18,9 +18,7 @@ use mcplab_protocol::chat::{
 use serde_json::Value;
 
 use crate::AppState;
-use crate::chat::{
-    PROVIDERS_KEY, SubmitError, now_ms, provider_settings, submit_turn, to_markdown,
-};
+use crate::chat::{SubmitError, now_ms, provider_settings, submit_turn, to_markdown};
 use crate::error::ApiFailure;
 
 pub async fn list(
@@ -220,19 +218,15 @@ pub async fn events(
     ))
 }
 
-fn stored_providers(state: &AppState) -> Vec<ProviderConfig> {
-    state
-        .store
-        .setting(PROVIDERS_KEY)
-        .ok()
-        .flatten()
-        .and_then(|v| serde_json::from_value(v).ok())
-        .unwrap_or_default()
+fn stored_providers(state: &AppState) -> Result<Vec<ProviderConfig>, ApiFailure> {
+    Ok(state.store.provider_configs()?)
 }
 
 pub async fn providers(State(state): State<Arc<AppState>>) -> Json<Vec<ProviderView>> {
     let settings = provider_settings(&state);
+    // The list still renders when the stored entries cannot be read; they just aren't marked.
     let custom: Vec<String> = stored_providers(&state)
+        .unwrap_or_default()
         .into_iter()
         .filter(|p| p.kind.builtin_id() != Some(p.id.as_str()))
         .map(|p| p.id)
@@ -266,7 +260,7 @@ pub async fn put_provider(
 ) -> Result<Json<Vec<ProviderView>>, ApiFailure> {
     let kind: ProviderKind = serde_json::from_value(Value::String(input.kind.clone()))
         .map_err(|_| ApiFailure::bad_request(format!("unknown provider kind `{}`", input.kind)))?;
-    let mut stored = stored_providers(&state);
+    let mut stored = stored_providers(&state)?;
     let previous_key = stored
         .iter()
         .find(|p| p.id == id)
@@ -283,10 +277,7 @@ pub async fn put_provider(
         .map_err(|e| ApiFailure::bad_request(e.to_string()))?;
     stored.retain(|p| p.id != id);
     stored.push(config);
-    let value = serde_json::to_value(&stored).map_err(|e| {
-        ApiFailure::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
-    })?;
-    state.store.set_setting(PROVIDERS_KEY, &value)?;
+    state.store.set_provider_configs(&stored)?;
     Ok(providers(State(state)).await)
 }
 
@@ -294,7 +285,7 @@ pub async fn delete_provider(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiFailure> {
-    let mut stored = stored_providers(&state);
+    let mut stored = stored_providers(&state)?;
     let before = stored.len();
     stored.retain(|p| p.id != id);
     if stored.len() == before {
@@ -302,7 +293,6 @@ pub async fn delete_provider(
             "no stored settings for provider `{id}`"
         )));
     }
-    let value = serde_json::to_value(&stored).unwrap_or(Value::Array(vec![]));
-    state.store.set_setting(PROVIDERS_KEY, &value)?;
+    state.store.set_provider_configs(&stored)?;
     Ok(StatusCode::NO_CONTENT)
 }

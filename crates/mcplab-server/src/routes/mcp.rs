@@ -217,7 +217,7 @@ pub async fn read_resource(
     Path(n): Path<String>,
     Json(req): Json<UriRequest>,
 ) -> Result<Json<CallOutcome>, ApiFailure> {
-    simple(&s, &n, "resources/read", Some(json!({ "uri": req.uri }))).await
+    uri_request(&s, &n, "resources/read", req).await
 }
 
 pub async fn subscribe(
@@ -225,13 +225,7 @@ pub async fn subscribe(
     Path(n): Path<String>,
     Json(req): Json<UriRequest>,
 ) -> Result<Json<CallOutcome>, ApiFailure> {
-    simple(
-        &s,
-        &n,
-        "resources/subscribe",
-        Some(json!({ "uri": req.uri })),
-    )
-    .await
+    uri_request(&s, &n, "resources/subscribe", req).await
 }
 
 pub async fn unsubscribe(
@@ -239,13 +233,17 @@ pub async fn unsubscribe(
     Path(n): Path<String>,
     Json(req): Json<UriRequest>,
 ) -> Result<Json<CallOutcome>, ApiFailure> {
-    simple(
-        &s,
-        &n,
-        "resources/unsubscribe",
-        Some(json!({ "uri": req.uri })),
-    )
-    .await
+    uri_request(&s, &n, "resources/unsubscribe", req).await
+}
+
+/// The resource requests whose only parameter is the URI.
+async fn uri_request(
+    s: &AppState,
+    n: &str,
+    method: &str,
+    req: UriRequest,
+) -> Result<Json<CallOutcome>, ApiFailure> {
+    simple(s, n, method, Some(json!({ "uri": req.uri }))).await
 }
 
 pub async fn get_prompt(

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use mcplab_core::agent::{
     Approvals, DEFAULT_APPROVAL_TIMEOUT, DEFAULT_SYSTEM_PROMPT, EventSink, TurnConfig, run_turn,
 };
-use mcplab_core::llm::{LlmProvider, Message, ModelRef, ProviderConfig, ProviderSettings};
+use mcplab_core::llm::{LlmProvider, Message, ModelRef, ProviderSettings};
 use mcplab_protocol::chat::TurnEvent;
 use tokio_util::sync::CancellationToken;
 
@@ -20,9 +20,6 @@ use crate::failure::{EXIT_CALL, EXIT_INTERRUPTED, Failure};
 use crate::session::Session;
 use crate::settings::DataDir;
 use crate::target;
-
-/// Settings key of provider configs entered in the UI (custom endpoints, keys).
-const PROVIDERS_KEY: &str = "providers";
 
 pub async fn run(args: ChatArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
     let model = ModelRef::parse(&args.model).map_err(|e| Failure::usage(e.to_string()))?;
@@ -47,8 +44,7 @@ fn provider_for(
     let env: HashMap<String, String> = std::env::vars().collect();
     let mut settings = ProviderSettings::from_env(&env);
     if let Ok(store) = data.store()
-        && let Ok(Some(stored)) = store.setting(PROVIDERS_KEY)
-        && let Ok(list) = serde_json::from_value::<Vec<ProviderConfig>>(stored)
+        && let Ok(list) = store.provider_configs()
     {
         for (config, problem) in settings.merge_stored(list) {
             eprintln!("ignoring stored provider `{}`: {problem}", config.id);

@@ -17,7 +17,7 @@ use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
 use mcplab_protocol::chat::{StopReason, TurnEvent};
 use mcplab_protocol::{HumanAnswer, ServerEvent};
 use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};
-use serde_json::json;
+use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 const KINDS: [ProviderKind; 2] = [ProviderKind::OpenAi, ProviderKind::Anthropic];
@@ -62,6 +62,7 @@ fn config(kind: ProviderKind, step_limit: u32) -> TurnConfig {
         tool_timeout: Some(Duration::from_secs(20)),
         approvals: None,
         approval_timeout: DEFAULT_APPROVAL_TIMEOUT,
+        context: Vec::new(),
     }
 }
 
@@ -565,4 +566,103 @@ async fn approval_allows_with_edited_arguments_or_denies() {
         fed_back.contains("20 + 22 = 42") && fed_back.contains("not now"),
         "{fed_back}"
     );
+}
+
+#[tokio::test]
+async fn streamed_tool_arguments_become_partial_input_events() {
+    for kind in KINDS {
+        let manager = demo().await;
+        let args = json!({"message": "streamed in pieces"});
+        let llm = ScriptedLlm::start(vec![
+            Step::call_tools([ScriptedCall {
+                fragments: 6,
+                ..ScriptedCall::new("c1", "demo__echo", args.clone())
+            }]),
+            Step::reply(["ok"]),
+        ])
+        .await;
+        let (_, events) = turn(
+            &llm,
+            kind,
+            &manager,
+            &config(kind, 10),
+            "echo",
+            &CancellationToken::new(),
+        )
+        .await;
+        let call_at = events
+            .iter()
+            .position(|e| matches!(e, TurnEvent::ToolCall { .. }))
+            .expect("a tool call");
+        let partials: Vec<(usize, String)> = events
+            .iter()
+            .enumerate()
+            .filter_map(|(i, e)| match e {
+                TurnEvent::ToolInputPartial {
+                    turn_id,
+                    call_id,
+                    name,
+                    server,
+                    tool,
+                    arguments_text,
+                } => {
+                    assert_eq!(
+                        (
+                            turn_id.as_str(),
+                            call_id.as_str(),
+                            name.as_str(),
+                            server.as_str(),
+                            tool.as_str()
+                        ),
+                        ("t1", "c1", "demo__echo", "demo", "echo"),
+                        "{kind:?}"
+                    );
+                    Some((i, arguments_text.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        assert!(
+            partials.len() >= 3,
+            "{kind:?}: the arguments streamed in pieces: {partials:?}"
+        );
+        assert!(
+            partials.iter().all(|(i, _)| *i < call_at),
+            "{kind:?}: partial input precedes the call"
+        );
+        let texts: Vec<&str> = partials.iter().map(|(_, t)| t.as_str()).collect();
+        for pair in texts.windows(2) {
+            assert_ne!(pair[0], pair[1], "{kind:?}: one event per distinct text");
+            assert!(pair[1].starts_with(pair[0]), "{kind:?}: {pair:?}");
+        }
+        assert_eq!(texts.last().copied(), Some(args.to_string().as_str()));
+        manager.shutdown().await;
+    }
+}
+
+#[tokio::test]
+async fn app_context_reaches_the_model_as_system_text() {
+    let kind = ProviderKind::OpenAi;
+    let manager = demo().await;
+    let llm = ScriptedLlm::start(vec![Step::reply(["noted"])]).await;
+    let mut cfg = config(kind, 10);
+    cfg.context = vec![
+        "Context from the app: the counter is at 7".into(),
+        "  ".into(),
+    ];
+    turn(&llm, kind, &manager, &cfg, "hi", &CancellationToken::new()).await;
+    let body = &llm.requests()[0].body;
+    let system: Vec<&Value> = body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "system")
+        .collect();
+    let text = system
+        .iter()
+        .map(|m| m["content"].to_string())
+        .collect::<String>();
+    assert!(text.contains("the counter is at 7"), "{body}");
+    assert!(text.contains(DEFAULT_SYSTEM_PROMPT), "{body}");
+    manager.shutdown().await;
 }

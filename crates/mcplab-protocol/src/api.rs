@@ -19,11 +19,14 @@
 //! | POST | `/api/servers/{name}/complete` | `CompleteRequest` → `CallOutcome` |
 //! | POST | `/api/servers/{name}/log-level` | `LogLevelRequest` → `CallOutcome` |
 //! | POST | `/api/servers/{name}/ping` | → `CallOutcome` |
+//! | POST | `/api/servers/{name}/apps/resource` | `AppResourceRequest` → `AppResourceView` (a `ui://` resource read, decoded, with its sandbox CSP; 400 `not_a_ui_resource`, 502 `bad_ui_resource`) |
+//! | POST | `/api/servers/{name}/apps/tools/call` | `AppToolCallRequest` → `CallOutcome` (a UI calls a tool of its own server; 404 `unknown_tool`, 403 `tool_not_visible_to_app` / `tool_not_widget_accessible`) |
 //! | GET | `/api/servers/{name}/traffic` | → `TrafficSnapshotView` |
 //! | DELETE | `/api/servers/{name}/traffic` | → 204 |
 //! | GET | `/api/human` | → `HumanRequest[]` (pending) |
 //! | POST | `/api/human/{id}` | `HumanAnswer` → 204 (404 if no longer pending) |
 //! | GET/PUT | `/api/settings/roots` | `RootView[]` |
+//! | GET | `/api/host` | → `HostInfo` (version, sandbox origin) |
 //! | GET | `/api/prefs` | → `{ [key]: JSON }` |
 //! | PUT | `/api/prefs/{key}` | JSON → 204 |
 //! | GET | `/api/events` | SSE of `HostEvent`, `id:` = sequence; `Last-Event-ID` replays |
@@ -39,6 +42,8 @@
 //! | POST | `/api/sessions/{id}/turns` | `TurnRequest` → 202 (idempotent on `turnId`; 409 if another turn runs) |
 //! | POST | `/api/sessions/{id}/turns/{turnId}/cancel` | → 204 |
 //! | POST | `/api/sessions/{id}/turns/{turnId}/approvals/{callId}` | `ApprovalDecision` → 204 (404 if not waiting) |
+//! | PUT | `/api/sessions/{id}/app-context/{key}` | `AppContextInput` → 204 (an app's model context or widget state, given to the model from the next turn; last write wins) |
+//! | DELETE | `/api/sessions/{id}/app-context/{key}` | → 204 (idempotent; 404 only if the session does not exist) |
 //! | GET | `/api/sessions/{id}/events?lastEventId=N` | SSE of `SessionEvent`, `id:` = sequence; `Last-Event-ID` (or the query) replays |
 //!
 //! Errors are `ApiError` with a stable `code`. A failed MCP call is not an HTTP error: it is a
@@ -200,12 +205,99 @@ pub enum HostEvent {
     Resync,
 }
 
+/// `POST /api/servers/{name}/apps/resource`: fetch a `ui://` resource to render.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AppResourceRequest {
+    pub uri: String,
+}
+
+/// Which protocol a UI resource speaks, from its MIME type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub enum AppResourceKind {
+    /// `text/html;profile=mcp-app` (or plain `text/html`).
+    #[serde(rename = "mcpApp")]
+    McpApp,
+    /// `text/html+skybridge`.
+    #[serde(rename = "openaiWidget")]
+    OpenAiWidget,
+    #[serde(rename = "unknown")]
+    Unknown,
+}
+
+/// `GET /api/host`: about this mcplab process.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HostInfo {
+    pub version: String,
+    /// The sandbox origin app HTML runs in (`http://127.0.0.1:<port>`); `null` when no sandbox
+    /// listener runs, and then no app can be shown.
+    pub sandbox_origin: Option<String>,
+}
+
+/// A UI resource ready for the sandbox.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AppResourceView {
+    pub uri: String,
+    pub mime_type: Option<String>,
+    pub kind: AppResourceKind,
+    /// The HTML document (`text`, or the base64 `blob` decoded).
+    pub html: String,
+    /// `_meta.ui` of the content item merged over the `resources/list` entry's.
+    #[ts(type = "any")]
+    pub ui_meta: Value,
+    /// The Content-Security-Policy the sandbox applies (for display).
+    pub csp: String,
+    /// The declared domains after sanitizing, or null when nothing was declared (restrictive
+    /// default). Pass this object to the sandbox page, which rebuilds the CSP from it.
+    #[ts(
+        type = "{ connectDomains: string[]; resourceDomains: string[]; frameDomains: string[]; baseUriDomains: string[] } | null"
+    )]
+    pub declared_csp: Option<Value>,
+    /// The inner iframe's `allow` attribute, possibly empty.
+    pub allow: String,
+    /// Declared CSP entries that were refused, with why.
+    pub rejected: Vec<String>,
+    pub prefers_border: Option<bool>,
+    /// The content item's full `_meta`, or null.
+    #[ts(type = "any")]
+    pub content_meta: Value,
+}
+
+/// The kind of UI calling a tool through `/apps/tools/call`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+pub enum AppUiKind {
+    #[serde(rename = "mcpApp")]
+    McpApp,
+    #[serde(rename = "openaiWidget")]
+    OpenAiWidget,
+    #[serde(rename = "mcpUi")]
+    McpUi,
+}
+
+/// `POST /api/servers/{name}/apps/tools/call`: a rendered UI calls a tool of its own server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AppToolCallRequest {
+    pub name: String,
+    #[serde(default)]
+    #[ts(type = "Record<string, any>")]
+    pub arguments: Value,
+    pub ui: AppUiKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub call_id: Option<String>,
+}
+
 /// Every API error.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ApiError {
     /// Stable machine code: `bad_request`, `not_found`, `conflict`, `unauthorized`,
-    /// `forbidden`, `invalid_config`, `connect_failed`, `internal`.
+    /// `forbidden`, `invalid_config`, `connect_failed`, `not_connected`, `mcp_error`,
+    /// `model_unavailable`, `internal`; for apps `not_a_ui_resource`, `bad_ui_resource`,
+    /// `unknown_tool`, `tool_not_visible_to_app`, `tool_not_widget_accessible`.
     pub code: String,
     /// What happened and what to do, for people.
     pub message: String,

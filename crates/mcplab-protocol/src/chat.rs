@@ -67,6 +67,18 @@ pub enum TurnEvent {
         #[ts(type = "any")]
         arguments: Value,
     },
+    /// The model is still streaming a tool call's arguments: `argumentsText` is the JSON text
+    /// so far (possibly incomplete). Live only: never stored with the turn; at most one per
+    /// call per distinct text, always before the call's `toolCall`.
+    ToolInputPartial {
+        turn_id: String,
+        call_id: String,
+        name: String,
+        /// Empty when the name is not one of the offered tools.
+        server: String,
+        tool: String,
+        arguments_text: String,
+    },
     /// Approval is on: the call waits for the user to allow (possibly with edited arguments)
     /// or deny it. A `toolCall` with the final arguments follows either way.
     ApprovalRequested {
@@ -235,6 +247,60 @@ pub struct SessionView {
     /// The session stream's sequence number this view includes: open the stream with
     /// `?lastEventId=` this value to continue exactly after it.
     pub last_event_id: u64,
+    /// What apps gave the model (sorted by key); sent with every following turn. Always
+    /// present on the wire; optional in TypeScript so older fixtures still type-check.
+    #[serde(default)]
+    #[ts(as = "Option<Vec<AppContextEntry>>", optional)]
+    pub app_context: Vec<AppContextEntry>,
+}
+
+/// Where an app's context came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum AppContextSource {
+    /// MCP Apps `ui/update-model-context`.
+    ModelContext,
+    /// OpenAI Apps SDK `setWidgetState`.
+    WidgetState,
+}
+
+/// `PUT /api/sessions/{id}/app-context/{key}`: what one app wants the model to know.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AppContextInput {
+    pub server: String,
+    pub tool: String,
+    /// The tool call whose result the app renders.
+    pub call_id: String,
+    pub source: AppContextSource,
+    /// MCP content blocks (only text blocks reach the model).
+    #[serde(default = "empty_array")]
+    #[ts(type = "any[]")]
+    pub content: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "any")]
+    pub structured_content: Option<Value>,
+}
+
+/// One app's context in a session (the latest write for its key).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AppContextEntry {
+    pub key: String,
+    pub server: String,
+    pub tool: String,
+    pub call_id: String,
+    pub source: AppContextSource,
+    #[serde(default = "empty_array")]
+    #[ts(type = "any[]")]
+    pub content: Value,
+    #[ts(type = "any")]
+    pub structured_content: Option<Value>,
+    pub updated_at_ms: u64,
+}
+
+fn empty_array() -> Value {
+    Value::Array(Vec::new())
 }
 
 /// `POST /api/sessions`.
@@ -283,6 +349,10 @@ pub enum SessionEvent {
     },
     Turn {
         event: TurnEvent,
+    },
+    /// The session's app context changed; `entries` is all of it now (sorted by key).
+    AppContext {
+        entries: Vec<AppContextEntry>,
     },
     Resync,
 }

@@ -1,18 +1,20 @@
 //! Chat sessions at the edge: each session has a replayable event stream and at most one
 //! running turn. A turn is submitted with a client-chosen id (submitting the same id again is
 //! a no-op), runs the core agent loop in a task, streams its events to the session's stream,
-//! and is stored (events merged, model messages kept) when it ends, however it ends.
+//! and is stored (events merged, model messages kept) when it ends, however it ends. Apps
+//! rendered in the session keep context for the model here too (in memory, per key, last
+//! write wins); every turn starts with the current entries as system messages.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use mcplab_core::agent::{
     Approvals, DEFAULT_APPROVAL_TIMEOUT, DEFAULT_STEP_LIMIT, DEFAULT_SYSTEM_PROMPT, EventSink,
-    TurnConfig, run_turn,
+    TurnConfig, app_context_message, run_turn,
 };
 use mcplab_core::llm::{LlmProvider, Message, ModelRef, ProviderSettings};
-use mcplab_protocol::chat::{SessionEvent, SessionSummary, StoredTurn, TurnEvent};
+use mcplab_protocol::chat::{AppContextEntry, SessionEvent, SessionSummary, StoredTurn, TurnEvent};
 use tokio_util::sync::CancellationToken;
 
 use crate::AppState;
@@ -55,6 +57,15 @@ pub struct SessionRuntime {
     /// The running turn so far (events merged); publishing and recording happen under this
     /// lock, so a snapshot and the stream's sequence number always agree.
     live: Mutex<Option<StoredTurn>>,
+    /// App context by key; changed (and published) only while `live` is held, like turns.
+    app_context: Mutex<BTreeMap<String, AppContextEntry>>,
+}
+
+/// What a session view shows of the live side, consistent with one stream position.
+pub struct RuntimeSnapshot {
+    pub live_turn: Option<StoredTurn>,
+    pub app_context: Vec<AppContextEntry>,
+    pub last_event_id: u64,
 }
 
 impl SessionRuntime {
@@ -65,13 +76,47 @@ impl SessionRuntime {
             running: Mutex::new(None),
             accepted: Mutex::new(HashSet::new()),
             live: Mutex::new(None),
+            app_context: Mutex::new(BTreeMap::new()),
         }
     }
 
-    /// The running turn so far and the sequence number of the last event it includes.
-    pub fn snapshot(&self) -> (Option<StoredTurn>, u64) {
+    /// The running turn so far, the app context, and the sequence number of the last event
+    /// they include.
+    pub fn snapshot(&self) -> RuntimeSnapshot {
         let live = self.live.lock().unwrap_or_else(|p| p.into_inner());
-        (live.clone(), self.events.last_seq())
+        RuntimeSnapshot {
+            live_turn: live.clone(),
+            app_context: self.app_context(),
+            last_event_id: self.events.last_seq(),
+        }
+    }
+
+    /// The app context entries, sorted by key.
+    pub fn app_context(&self) -> Vec<AppContextEntry> {
+        let map = self.app_context.lock().unwrap_or_else(|p| p.into_inner());
+        map.values().cloned().collect()
+    }
+
+    /// Sets (or, with `None`, removes) the entry for `key` and publishes the new set when it
+    /// changed. Returns whether it changed.
+    pub fn set_app_context(&self, key: &str, entry: Option<AppContextEntry>) -> bool {
+        let _live = self.live.lock().unwrap_or_else(|p| p.into_inner());
+        let entries = {
+            let mut map = self.app_context.lock().unwrap_or_else(|p| p.into_inner());
+            let changed = match entry {
+                Some(e) => {
+                    map.insert(key.to_owned(), e);
+                    true
+                }
+                None => map.remove(key).is_some(),
+            };
+            if !changed {
+                return false;
+            }
+            map.values().cloned().collect()
+        };
+        self.events.publish(&SessionEvent::AppContext { entries });
+        true
     }
 
     /// Publishes `event` and records it into the running turn, atomically.
@@ -91,7 +136,7 @@ impl SessionRuntime {
                     merge_into(&mut turn.events, event);
                 }
             }
-            SessionEvent::Resync => {}
+            SessionEvent::AppContext { .. } | SessionEvent::Resync => {}
         }
     }
 
@@ -186,9 +231,11 @@ pub enum SubmitError {
     Model(String),
 }
 
-/// Appends `event`, merging consecutive text or reasoning deltas.
+/// Appends `event`, merging consecutive text or reasoning deltas and dropping the live-only
+/// `toolInputPartial` (its `toolCall` follows with the final arguments).
 fn merge_into(events: &mut Vec<TurnEvent>, event: TurnEvent) {
     match (events.last_mut(), event) {
+        (_, TurnEvent::ToolInputPartial { .. }) => {}
         (Some(TurnEvent::TextDelta { text, .. }), TurnEvent::TextDelta { text: more, .. })
         | (
             Some(TurnEvent::ReasoningDelta { text, .. }),
@@ -287,6 +334,11 @@ pub fn submit_turn(
                 .unwrap_or(false)
                 .then(|| runtime.approvals.clone()),
             approval_timeout: DEFAULT_APPROVAL_TIMEOUT,
+            context: runtime
+                .app_context()
+                .iter()
+                .filter_map(app_context_message)
+                .collect(),
         };
         let sink = SessionSink {
             runtime: runtime.clone(),
@@ -302,7 +354,7 @@ pub fn submit_turn(
         )
         .await;
         // Stored before the live record is dropped, so a view never misses the turn.
-        let turn = runtime.snapshot().0.unwrap_or(StoredTurn {
+        let turn = runtime.snapshot().live_turn.unwrap_or(StoredTurn {
             turn_id: turn_id.clone(),
             user: text,
             events: Vec::new(),
@@ -363,4 +415,36 @@ pub fn to_markdown(summary: &SessionSummary, turns: &[StoredTurn]) -> String {
         md.push_str("\n\n");
     }
     md
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partial_tool_input_is_live_only() {
+        let mut events = Vec::new();
+        for text in ["{", "{\"a\":1}"] {
+            merge_into(
+                &mut events,
+                TurnEvent::ToolInputPartial {
+                    turn_id: "t".into(),
+                    call_id: "c".into(),
+                    name: "demo__echo".into(),
+                    server: "demo".into(),
+                    tool: "echo".into(),
+                    arguments_text: text.into(),
+                },
+            );
+        }
+        merge_into(
+            &mut events,
+            TurnEvent::TextDelta {
+                turn_id: "t".into(),
+                text: "ok".into(),
+            },
+        );
+        assert_eq!(events.len(), 1, "{events:?}");
+        assert!(matches!(events[0], TurnEvent::TextDelta { .. }));
+    }
 }

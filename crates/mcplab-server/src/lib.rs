@@ -8,6 +8,7 @@ pub mod chat;
 mod error;
 pub mod events;
 mod routes;
+pub mod sandbox;
 pub mod security;
 
 use std::collections::HashMap;
@@ -34,6 +35,9 @@ pub struct AppState {
     pub llm: chat::LlmSettings,
     /// Live chat sessions.
     pub chats: chat::ChatHub,
+    /// The sandbox origin UI HTML runs in (`http://127.0.0.1:<port>`), once its listener is
+    /// bound; unset when no sandbox runs (apps then say so instead of rendering).
+    pub sandbox_origin: std::sync::OnceLock<String>,
 }
 
 impl AppState {
@@ -53,6 +57,7 @@ impl AppState {
             calls: Mutex::new(HashMap::new()),
             llm: chat::LlmSettings::new(providers),
             chats: chat::ChatHub::default(),
+            sandbox_origin: std::sync::OnceLock::new(),
         })
     }
 }

@@ -101,6 +101,17 @@ pub async fn check_host_and_origin(
             return forbidden("cross-origin requests are not allowed");
         }
     }
+    // A subresource request from another site or origin (e.g. an `<img>` in an app running on
+    // the sandbox origin, which is same-site because only the port differs) carries the
+    // cookie but no Origin; the browser's fetch metadata says where it came from.
+    let fetched_from_elsewhere = request
+        .headers()
+        .get("sec-fetch-site")
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|site| matches!(site, "same-site" | "cross-site"));
+    if fetched_from_elsewhere && request.uri().path().starts_with("/api") {
+        return forbidden("requests from other origins are not allowed");
+    }
     next.run(request).await
 }
 

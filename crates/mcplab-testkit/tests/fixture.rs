@@ -190,6 +190,13 @@ async fn tools_list_has_every_tool_with_rich_schemas() {
         "app_only_increment",
         "show_counter_app",
         "bump_counter",
+        "show_probe_app",
+        "show_csp_breaker",
+        "secret_model_only",
+        "show_openai_widget",
+        "widget_increment",
+        "show_mcp_ui",
+        "show_mcp_ui_url",
     ] {
         assert!(tools.contains_key(name), "missing tool {name}");
     }

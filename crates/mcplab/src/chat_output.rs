@@ -145,7 +145,9 @@ impl EventSink for TerminalSink {
                 self.end_line();
                 eprintln!("… {} asks for {:?}", request.server, request.kind);
             }
+            // Live argument streaming is for UIs that render it; the call line follows.
             TurnEvent::TurnStarted { .. }
+            | TurnEvent::ToolInputPartial { .. }
             | TurnEvent::TraceStep { .. }
             | TurnEvent::ApprovalRequested { .. }
             | TurnEvent::ApprovalResolved { .. }

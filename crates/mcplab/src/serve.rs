@@ -82,12 +82,20 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
     let env: std::collections::HashMap<String, String> = std::env::vars().collect();
     let providers = mcplab_core::llm::ProviderSettings::from_env(&env);
     let state = AppState::new(manager.clone(), store.clone(), security, providers);
+    let sandbox_ip = host.unwrap_or(IpAddr::from([127, 0, 0, 1]));
+    let sandbox = bind_sandbox(sandbox_ip, port).await?;
+    let sandbox_port = sandbox.local_addr().map(|a| a.port()).unwrap_or_default();
+    let sandbox_config =
+        mcplab_server::sandbox::SandboxConfig::loopback(port, sandbox_port, extra_host.as_deref());
     let shown_host = match host {
         Some(h) if !h.is_loopback() => h.to_string(),
         _ => "127.0.0.1".to_owned(),
     };
     let url = format!("http://{shown_host}:{port}/auth?token={token}");
     println!("mcplab is listening on http://{shown_host}:{port}");
+    let sandbox_origin = format!("http://{shown_host}:{sandbox_port}");
+    println!("app sandbox origin: {sandbox_origin}");
+    let _ = state.sandbox_origin.set(sandbox_origin);
     println!("open {url}");
 
     let servers = store.servers().map_err(store_err)?;
@@ -117,9 +125,12 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
     let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
         let _ = tcp.set_nodelay(true);
     });
+    let sandbox_app = mcplab_server::sandbox::sandbox_router(sandbox_config);
+    let sandbox_task = tokio::spawn(async move { axum::serve(sandbox, sandbox_app).await });
     let result = axum::serve(listener, router(state))
         .with_graceful_shutdown(shutdown)
         .await;
+    sandbox_task.abort();
     manager.shutdown().await;
     result.map_err(|e| Failure::usage(format!("the web server failed: {e}")))
 }
@@ -180,6 +191,19 @@ async fn bind(
         "ports {DEFAULT_PORT}-{} are all busy; choose one with --port",
         DEFAULT_PORT + PORT_ATTEMPTS - 1
     )))
+}
+
+/// Binds the sandbox origin's listener: the port after the inspector's when free, else any
+/// free port (the UI learns the origin from `/api/host`).
+async fn bind_sandbox(ip: IpAddr, host_port: u16) -> Result<TcpListener, Failure> {
+    if let Some(next) = host_port.checked_add(1)
+        && let Ok(l) = TcpListener::bind(SocketAddr::new(ip, next)).await
+    {
+        return Ok(l);
+    }
+    TcpListener::bind(SocketAddr::new(ip, 0))
+        .await
+        .map_err(|e| Failure::usage(format!("cannot open the app sandbox listener on {ip}: {e}")))
 }
 
 fn open_browser(url: &str) {

@@ -39,7 +39,7 @@ export class ApiFailure extends Error {
 export const UNAUTHORIZED_HINT =
   'This browser is not signed in to mcplab. Open the URL that mcplab printed in the terminal (it contains a one-time token).';
 
-async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
     res = await fetch(path, {

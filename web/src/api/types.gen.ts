@@ -121,10 +121,58 @@ export type RootView = { uri: string, name?: string, };
 
 export type HostEvent = { "kind": "server", event: ServerEvent, } | { "kind": "traffic", frame: TrafficFrame, } | { "kind": "resync" };
 
+export type AppResourceRequest = { uri: string, };
+
+export type AppResourceKind = "mcpApp" | "openaiWidget" | "unknown";
+
+export type HostInfo = { version: string, 
+/**
+ * The sandbox origin app HTML runs in (`http://127.0.0.1:<port>`); `null` when no sandbox
+ * listener runs, and then no app can be shown.
+ */
+sandboxOrigin: string | null, };
+
+export type AppResourceView = { uri: string, mimeType: string | null, kind: AppResourceKind, 
+/**
+ * The HTML document (`text`, or the base64 `blob` decoded).
+ */
+html: string, 
+/**
+ * `_meta.ui` of the content item merged over the `resources/list` entry's.
+ */
+uiMeta: any, 
+/**
+ * The Content-Security-Policy the sandbox applies (for display).
+ */
+csp: string, 
+/**
+ * The declared domains after sanitizing, or null when nothing was declared (restrictive
+ * default). Pass this object to the sandbox page, which rebuilds the CSP from it.
+ */
+declaredCsp: { connectDomains: string[]; resourceDomains: string[]; frameDomains: string[]; baseUriDomains: string[] } | null, 
+/**
+ * The inner iframe's `allow` attribute, possibly empty.
+ */
+allow: string, 
+/**
+ * Declared CSP entries that were refused, with why.
+ */
+rejected: Array<string>, prefersBorder: boolean | null, 
+/**
+ * The content item's full `_meta`, or null.
+ */
+contentMeta: any, };
+
+export type AppUiKind = "mcpApp" | "openaiWidget" | "mcpUi";
+
+export type AppToolCallRequest = { name: string, arguments: Record<string, any>, ui: AppUiKind, callId?: string, };
+
 export type ApiError = { 
 /**
  * Stable machine code: `bad_request`, `not_found`, `conflict`, `unauthorized`,
- * `forbidden`, `invalid_config`, `connect_failed`, `internal`.
+ * `forbidden`, `invalid_config`, `connect_failed`, `not_connected`, `mcp_error`,
+ * `model_unavailable`, `internal`; for apps `not_a_ui_resource`, `bad_ui_resource`,
+ * `unknown_tool`, `tool_not_visible_to_app`, `tool_not_widget_accessible`.
  */
 code: string, 
 /**
@@ -136,7 +184,11 @@ export type TokenUsage = { inputTokens: number, outputTokens: number, reasoningT
 
 export type StopReason = "completed" | "stepLimit" | "maxTokens";
 
-export type TurnEvent = { "type": "turnStarted", turnId: string, model: string, } | { "type": "textDelta", turnId: string, text: string, } | { "type": "reasoningDelta", turnId: string, text: string, } | { "type": "toolCall", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, } | { "type": "approvalRequested", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, timeoutMs: number, } | { "type": "approvalResolved", turnId: string, callId: string, approved: boolean, } | { "type": "humanRequested", turnId: string, callId: string, request: HumanRequest, } | { "type": "humanResolved", turnId: string, callId: string, id: number, outcome: string, } | { "type": "toolResult", turnId: string, callId: string, server: string, tool: string, durationMs: number, isError: boolean, result: any, error: string | null, } | { "type": "traceStep", turnId: string, step: number, model: string, finishReason: string, usage: TokenUsage, } | { "type": "turnFinished", turnId: string, reason: StopReason, usage: TokenUsage, } | { "type": "turnFailed", turnId: string, 
+export type TurnEvent = { "type": "turnStarted", turnId: string, model: string, } | { "type": "textDelta", turnId: string, text: string, } | { "type": "reasoningDelta", turnId: string, text: string, } | { "type": "toolCall", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, } | { "type": "toolInputPartial", turnId: string, callId: string, name: string, 
+/**
+ * Empty when the name is not one of the offered tools.
+ */
+server: string, tool: string, argumentsText: string, } | { "type": "approvalRequested", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, timeoutMs: number, } | { "type": "approvalResolved", turnId: string, callId: string, approved: boolean, } | { "type": "humanRequested", turnId: string, callId: string, request: HumanRequest, } | { "type": "humanResolved", turnId: string, callId: string, id: number, outcome: string, } | { "type": "toolResult", turnId: string, callId: string, server: string, tool: string, durationMs: number, isError: boolean, result: any, error: string | null, } | { "type": "traceStep", turnId: string, step: number, model: string, finishReason: string, usage: TokenUsage, } | { "type": "turnFinished", turnId: string, reason: StopReason, usage: TokenUsage, } | { "type": "turnFailed", turnId: string, 
 /**
  * `auth`, `rate_limit`, `context_length`, `network`, `server`, `bad_response`,
  * `truncated`, `not_configured`, `internal`.
@@ -167,6 +219,20 @@ export type SessionSummary = { id: string, title: string, createdMs: number, upd
 
 export type StoredTurn = { turnId: string, user: string, events: Array<TurnEvent>, };
 
+export type AppContextSource = "modelContext" | "widgetState";
+
+export type AppContextInput = { server: string, tool: string, 
+/**
+ * The tool call whose result the app renders.
+ */
+callId: string, source: AppContextSource, 
+/**
+ * MCP content blocks (only text blocks reach the model).
+ */
+content: any[], structuredContent?: any, };
+
+export type AppContextEntry = { key: string, server: string, tool: string, callId: string, source: AppContextSource, content: any[], structuredContent: any, updatedAtMs: number, };
+
 export type SessionView = { summary: SessionSummary, turns: Array<StoredTurn>, 
 /**
  * The turn running now, if any.
@@ -180,7 +246,12 @@ liveTurn: StoredTurn | null,
  * The session stream's sequence number this view includes: open the stream with
  * `?lastEventId=` this value to continue exactly after it.
  */
-lastEventId: number, };
+lastEventId: number, 
+/**
+ * What apps gave the model (sorted by key); sent with every following turn. Always
+ * present on the wire; optional in TypeScript so older fixtures still type-check.
+ */
+appContext?: Array<AppContextEntry>, };
 
 export type NewSession = { title?: string, settings: ChatSettings, };
 
@@ -188,7 +259,7 @@ export type SessionPatch = { title?: string, settings?: ChatSettings, };
 
 export type TurnRequest = { turnId: string, message: string, };
 
-export type SessionEvent = { "kind": "userMessage", turnId: string, text: string, } | { "kind": "turn", event: TurnEvent, } | { "kind": "resync" };
+export type SessionEvent = { "kind": "userMessage", turnId: string, text: string, } | { "kind": "turn", event: TurnEvent, } | { "kind": "appContext", entries: Array<AppContextEntry>, } | { "kind": "resync" };
 
 export type ProviderView = { id: string, kind: string, displayName: string, usable: boolean, 
 /**

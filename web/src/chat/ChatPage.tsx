@@ -11,6 +11,8 @@ import { EmptyState, ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
 import { navigate, useRouteArg } from '../ui/route';
 import { Composer } from './Composer';
+import { AppContextBar } from './AppContextBar';
+import { ChatAppsContext } from './appsContext';
 import { Conversation } from './Conversation';
 import { SessionList } from './SessionList';
 import { SettingsBar } from './SettingsBar';
@@ -155,8 +157,11 @@ function SessionPane({ id, providers, noModel }: { id: string; providers: Provid
           </EmptyState>
         </div>
       ) : (
-        <Conversation turns={chat.turns} onRetry={(t) => void chat.send(t.user)} canRetry={!running && disabledReason === null} sessionId={chat.summary?.id} />
+        <ChatAppsContext.Provider value={{ sessionId: id, followUp: chat.followUp, appContext: chat.appContext }}>
+          <Conversation turns={chat.turns} onRetry={(t) => void chat.send(t.user)} canRetry={!running && disabledReason === null} sessionId={chat.summary?.id} />
+        </ChatAppsContext.Provider>
       )}
+      <AppContextBar sessionId={id} entries={chat.appContext} queued={chat.queued} />
       {chat.stream === 'reconnecting' && <div className="chat-note small muted">Reconnecting to the live stream…</div>}
       {chat.actionError && (
         <div className="inline-error small" role="alert" data-testid="chat-action-error">

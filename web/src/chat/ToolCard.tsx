@@ -3,6 +3,10 @@
 // tools/call frames. While the call runs, a pending elicitation or sampling request from the
 // same server is noted here (the dialog itself is the shared human-in-the-loop one).
 import type { Tool } from '../api/client';
+import { AppFrame } from '../apps/AppFrame';
+import { appsApi } from '../apps/api';
+import { uiLink, useServerTool } from '../apps/linkage';
+import { useChatApps } from './appsContext';
 import type { CallOutcome } from '../api/types.gen';
 import { useHumanQueue } from '../human/store';
 import { ToolResult } from '../inspector/ToolResult';
@@ -33,7 +37,10 @@ export function ToolCard({ item, turnEnded, sessionId, turnId }: { item: ToolIte
   const status = toolStatus(item);
   const lost = status === 'running' && turnEnded;
   const waiting = useHumanQueue().filter((p) => p.request.server === item.server);
-  const tool: Tool = { name: item.tool };
+  const listed = useServerTool(item.server, item.tool);
+  const tool: Tool = listed ?? { name: item.tool };
+  const link = uiLink(listed);
+  const chatApps = useChatApps();
   const awaiting = !turnEnded && item.approval?.pending === true;
   const denied = item.approval?.approved === false;
   const label = awaiting ? 'awaiting approval' : denied ? 'denied' : status === 'running' ? (lost ? 'no result' : 'running') : status === 'ok' ? 'ok' : 'error';
@@ -72,12 +79,71 @@ export function ToolCard({ item, turnEnded, sessionId, turnId }: { item: ToolIte
         <summary className="small muted">arguments</summary>
         <JsonTree value={item.arguments ?? {}} expandDepth={3} />
       </details>
+      {link && !denied && (
+        <ToolCardApp item={item} tool={tool} link={link} lost={lost} chatApps={chatApps} />
+      )}
       {item.outcome && (
         <div className="tool-card-result" data-testid="tool-card-result">
-          <ToolResult outcome={asOutcome(item.outcome)} tool={tool} />
+          <ToolResult outcome={asOutcome(item.outcome)} tool={tool} server={item.server} onFollowUp={chatApps?.followUp} />
         </div>
       )}
       {lost && <div className="inline-error small">The turn ended before this call returned a result.</div>}
     </div>
+  );
+}
+
+/** The app of a tool call that has a UI, wired to the chat session. */
+function ToolCardApp({
+  item,
+  tool,
+  link,
+  lost,
+  chatApps,
+}: {
+  item: ToolItem;
+  tool: Tool;
+  link: NonNullable<ReturnType<typeof uiLink>>;
+  lost: boolean;
+  chatApps: ReturnType<typeof useChatApps>;
+}) {
+  const key = (source: string) => `${item.callId}:${source}`;
+  const stored = chatApps?.appContext.find((e) => e.key === key('widgetState'));
+  const outcome = item.outcome;
+  const put = (source: 'modelContext' | 'widgetState', content: unknown[], structuredContent?: Record<string, unknown> | null) => {
+    if (!chatApps) return;
+    void appsApi
+      .putContext(chatApps.sessionId, key(source), {
+        server: item.server,
+        tool: item.tool,
+        callId: item.callId,
+        source,
+        content,
+        structuredContent: structuredContent ?? null,
+      })
+      .catch(() => undefined);
+  };
+  return (
+    <AppFrame
+      server={item.server}
+      tool={tool}
+      link={link}
+      callId={item.callId}
+      partialArgs={item.partialArgs}
+      args={item.partialArgs === undefined && item.arguments !== undefined ? ((item.arguments ?? {}) as Record<string, unknown>) : undefined}
+      result={outcome && !outcome.error ? (outcome.result as Record<string, unknown> | null) : undefined}
+      cancelled={outcome?.error ?? (lost ? 'The turn ended before the call returned.' : undefined)}
+      widgetState={(stored?.structuredContent as { widgetState?: unknown } | null | undefined)?.widgetState}
+      onFollowUp={chatApps?.followUp}
+      onModelContext={(u) => put('modelContext', u.content, u.structuredContent)}
+      onWidgetState={(state) => {
+        if (!chatApps) return;
+        if (state === null || state === undefined) void appsApi.deleteContext(chatApps.sessionId, key('widgetState')).catch(() => undefined);
+        else {
+          // The Apps SDK's structured form decides what the model sees: only `modelContent`.
+          const forModel = state && typeof state === 'object' && 'modelContent' in state ? (state as { modelContent: unknown }).modelContent : state;
+          put('widgetState', [], { widgetState: forModel });
+        }
+      }}
+    />
   );
 }

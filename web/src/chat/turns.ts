@@ -21,6 +21,8 @@ export type TurnItem =
       server: string;
       tool: string;
       arguments: unknown;
+      /** The arguments as the model streams them (until the complete call arrives). */
+      partialArgs?: string;
       outcome?: ToolOutcome;
       /** Set when the session asks before each call. */
       approval?: { pending: boolean; approved?: boolean; timeoutMs: number };
@@ -75,7 +77,29 @@ export function applyTurnEvent(turn: ChatTurn, ev: TurnEvent): ChatTurn {
     case 'reasoningDelta':
       if (ended || !ev.text) return turn;
       return { ...turn, items: appendText(turn.items, ev.type === 'textDelta' ? 'text' : 'reasoning', ev.text) };
+    case 'toolInputPartial': {
+      if (ended) return turn;
+      const known = turn.items.find((i) => i.kind === 'tool' && i.callId === ev.callId);
+      if (!known) {
+        return {
+          ...turn,
+          items: [...turn.items, { kind: 'tool', callId: ev.callId, name: ev.name, server: ev.server, tool: ev.tool, arguments: undefined, partialArgs: ev.argumentsText }],
+        };
+      }
+      if (known.kind !== 'tool' || known.partialArgs === undefined || known.outcome) return turn;
+      return { ...turn, items: turn.items.map((i) => (i === known ? { ...known, partialArgs: ev.argumentsText } : i)) };
+    }
     case 'approvalRequested':
+      if (turn.items.some((i) => i.kind === 'tool' && i.callId === ev.callId && i.partialArgs !== undefined)) {
+        return {
+          ...turn,
+          items: turn.items.map((i) =>
+            i.kind === 'tool' && i.callId === ev.callId
+              ? { ...i, arguments: ev.arguments, partialArgs: undefined, approval: { pending: true, timeoutMs: ev.timeoutMs } }
+              : i,
+          ),
+        };
+      }
       if (turn.items.some((i) => i.kind === 'tool' && i.callId === ev.callId)) return turn;
       return {
         ...turn,
@@ -94,7 +118,10 @@ export function applyTurnEvent(turn: ChatTurn, ev: TurnEvent): ChatTurn {
     case 'toolCall':
       if (turn.items.some((i) => i.kind === 'tool' && i.callId === ev.callId)) {
         // After an approval: the call runs with the final (possibly edited) arguments.
-        return { ...turn, items: turn.items.map((i) => (i.kind === 'tool' && i.callId === ev.callId && !i.outcome ? { ...i, arguments: ev.arguments } : i)) };
+        return {
+          ...turn,
+          items: turn.items.map((i) => (i.kind === 'tool' && i.callId === ev.callId && !i.outcome ? { ...i, arguments: ev.arguments, partialArgs: undefined } : i)),
+        };
       }
       return {
         ...turn,

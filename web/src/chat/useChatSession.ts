@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { ApiFailure, api, errorMessage } from '../api/client';
 import { openSessionStream, type StreamState } from '../api/events';
-import type { SessionSummary } from '../api/types.gen';
+import type { AppContextEntry, SessionSummary } from '../api/types.gen';
 import { reloadSessions, upsertSession } from './store';
 import { applySessionEvent, fromView, runningTurn, type ChatTurn } from './turns';
 
@@ -17,9 +17,23 @@ export interface ChatSessionState {
   stream: StreamState;
   /** A send or cancel that the API refused (409 while a turn runs…). */
   actionError: string | null;
+  /** What apps gave the model for its next turn (model context, widget state). */
+  appContext: AppContextEntry[];
+  /** Follow-up messages from apps, sent when the running turn ends. */
+  queued: string[];
 }
 
-const INITIAL: ChatSessionState = { summary: null, turns: [], loading: true, error: null, notFound: false, stream: 'connecting', actionError: null };
+const INITIAL: ChatSessionState = {
+  summary: null,
+  turns: [],
+  loading: true,
+  error: null,
+  notFound: false,
+  stream: 'connecting',
+  actionError: null,
+  appContext: [],
+  queued: [],
+};
 
 export function useChatSession(id: string) {
   const [state, setState] = useState<ChatSessionState>(INITIAL);
@@ -45,6 +59,7 @@ export function useChatSession(id: string) {
           ...s,
           summary: view.summary,
           turns: fromView(view, s.turns),
+          appContext: view.appContext ?? [],
           loading: false,
           error: null,
           notFound: false,
@@ -53,6 +68,10 @@ export function useChatSession(id: string) {
         closeStream.current = openSessionStream(`${api.sessionEventsPath(id)}?lastEventId=${view.lastEventId}`, {
           onEvent: (ev) => {
             if (mine !== loadSeq.current) return;
+            if (ev.kind === 'appContext') {
+              setState((s) => ({ ...s, appContext: ev.entries }));
+              return;
+            }
             setState((s) => ({ ...s, turns: applySessionEvent(s.turns, ev) }));
             if (ev.kind === 'turn' && (ev.event.type === 'turnFinished' || ev.event.type === 'turnFailed' || ev.event.type === 'turnCancelled')) {
               // The session may have been renamed or moved up the list.
@@ -104,6 +123,23 @@ export function useChatSession(id: string) {
     [id],
   );
 
+  /** An app's follow-up message: sent now, or queued until the running turn ends. */
+  const followUp = useCallback(
+    async (text: string) => {
+      if (runningTurn(latest.current.turns)) setState((s) => ({ ...s, queued: [...s.queued, text] }));
+      else await send(text);
+    },
+    [send],
+  );
+
+  const running = runningTurn(state.turns);
+  useEffect(() => {
+    if (running || state.queued.length === 0 || state.loading) return;
+    const [next, ...rest] = state.queued;
+    setState((s) => ({ ...s, queued: rest }));
+    void send(next);
+  }, [running, state.queued, state.loading, send]);
+
   const cancel = useCallback(async () => {
     const running = runningTurn(latest.current.turns);
     if (!running) return;
@@ -116,5 +152,5 @@ export function useChatSession(id: string) {
 
   const setSummary = useCallback((summary: SessionSummary) => setState((s) => ({ ...s, summary })), []);
 
-  return { ...state, running: runningTurn(state.turns), reload, send, cancel, setSummary };
+  return { ...state, running, reload, send, followUp, cancel, setSummary };
 }

@@ -1,6 +1,8 @@
 // One tool: its schema as a form, the call with progress and cancel, the result, and the
 // server's call history.
 import { useRef, useState } from 'react';
+import { AppFrame } from '../apps/AppFrame';
+import { uiLink } from '../apps/linkage';
 import { api, errorMessage, type Tool } from '../api/client';
 import { useServerEvents } from '../api/events';
 import type { CallOutcome } from '../api/types.gen';
@@ -36,6 +38,10 @@ export function ToolDetail({
   const [httpError, setHttpError] = useState<string | null>(null);
   const [cancelling, setCancelling] = useState(false);
   const history = useHistory(server);
+  // The app of the last call (tools with a UI): mounted when the call starts, so it gets the
+  // input first and the result when it arrives.
+  const [appRun, setAppRun] = useState<{ callId: string; args: Record<string, unknown> } | null>(null);
+  const link = uiLink(tool);
 
   useServerEvents((e) => {
     if (e.type === 'progress' && e.server === server && callId !== null && e.token === callId) {
@@ -49,6 +55,7 @@ export function ToolDetail({
     setProgress(null);
     setOutcome(null);
     setHttpError(null);
+    if (link) setAppRun({ callId: id, args });
     try {
       const out = await api.callTool(server, { name: tool.name, arguments: args, callId: id });
       setOutcome(out);
@@ -114,7 +121,19 @@ export function ToolDetail({
         )}
       </div>
       {httpError && <ErrorState title="The call did not go through" message={httpError} testId="tool-http-error" />}
-      {outcome && <ToolResult outcome={outcome} tool={tool} />}
+      {link && appRun && (
+        <AppFrame
+          key={appRun.callId}
+          server={server}
+          tool={tool}
+          link={link}
+          callId={appRun.callId}
+          args={appRun.args}
+          result={outcome?.result as Record<string, unknown> | null | undefined}
+          cancelled={outcome?.error ? outcome.error.message : httpError ?? undefined}
+        />
+      )}
+      {outcome && <ToolResult outcome={outcome} tool={tool} server={server} />}
       <History
         entries={history}
         currentTool={tool.name}

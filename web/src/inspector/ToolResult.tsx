@@ -3,15 +3,29 @@
 import { useMemo, useState } from 'react';
 import type { Tool } from '../api/client';
 import type { CallOutcome } from '../api/types.gen';
+import { McpUiResource } from '../apps/McpUiResource';
+import { embeddedUiResources } from '../apps/linkage';
 import { JsonTree } from '../ui/JsonTree';
 import { validateAgainst } from '../ui/schema';
 import { ContentView } from './ContentView';
 
-export function ToolResult({ outcome, tool }: { outcome: CallOutcome; tool: Tool }) {
+export function ToolResult({
+  outcome,
+  tool,
+  server,
+  onFollowUp,
+}: {
+  outcome: CallOutcome;
+  tool: Tool;
+  /** Where the call ran; MCP-UI resources in the result render (and act) against it. */
+  server?: string;
+  onFollowUp?: (text: string) => Promise<void> | void;
+}) {
   const [raw, setRaw] = useState(false);
   const result = outcome.result as Record<string, any> | null;
   const isError = !!outcome.error || !!result?.isError;
   const structured = result?.structuredContent;
+  const uiResources = useMemo(() => (server ? embeddedUiResources(result) : []), [server, result]);
   const schemaErrors = useMemo(() => {
     if (structured === undefined || !tool.outputSchema) return null;
     return validateAgainst(tool.outputSchema, structured);
@@ -38,6 +52,9 @@ export function ToolResult({ outcome, tool }: { outcome: CallOutcome; tool: Tool
           {outcome.error.data !== null && outcome.error.data !== undefined && <JsonTree value={outcome.error.data} />}
         </div>
       )}
+      {server &&
+        !raw &&
+        uiResources.map((r, i) => <McpUiResource key={`${r.uri}#${i}`} server={server} resource={r} onFollowUp={onFollowUp} />)}
       {result &&
         (raw ? (
           <JsonTree value={result} expandDepth={4} />

@@ -8,7 +8,7 @@ export interface LogEntry {
   n: number;
   ts: number;
   server: string;
-  source: 'log' | 'stderr';
+  source: 'log' | 'stderr' | 'app';
   level: string;
   logger?: string;
   text: string;
@@ -35,6 +35,11 @@ function onEvent(e: ServerEvent): void {
   } else if (e.type === 'stderr') {
     push([{ n: n++, ts: Date.now(), server: e.server, source: 'stderr', level: 'stderr', text: e.line }]);
   }
+}
+
+/** A `notifications/message` an app sent to its host (shown with the server's log). */
+export function pushAppLog(server: string, level: string, logger: string, data: unknown): void {
+  push([{ n: n++, ts: Date.now(), server, source: 'app', level, logger, text: dataText(data) }]);
 }
 
 /** Adds stderr lines the servers wrote before this page loaded. */

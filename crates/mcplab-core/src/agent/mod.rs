@@ -1,14 +1,17 @@
 //! The agent loop, UI-agnostic: the tool catalog (model-facing names, collisions, MCP Apps
 //! visibility), the turn loop that streams a model, runs the tools it calls on the right
-//! servers and feeds results back, and the [`EventSink`] every consumer implements. It never
-//! prints and never knows about HTTP.
+//! servers and feeds results back (streaming partial tool input as it comes), app context as
+//! extra system messages, and the [`EventSink`] every consumer implements. It never prints and
+//! never knows about HTTP.
 
 mod approval;
 mod catalog;
+mod context;
 mod sink;
 mod turn;
 
 pub use approval::{Approvals, DEFAULT_APPROVAL_TIMEOUT};
 pub use catalog::{CatalogEntry, ToolCatalog, model_tool_name};
+pub use context::app_context_message;
 pub use sink::{EventSink, RecordingSink};
 pub use turn::{DEFAULT_STEP_LIMIT, DEFAULT_SYSTEM_PROMPT, TurnConfig, TurnOutcome, run_turn};

@@ -1,7 +1,8 @@
-//! One chat turn: stream a model step, run the tools it called (concurrently, each on its own
-//! server), feed the results back, and repeat until the model stops or the step limit is
-//! reached. The contract: exactly one terminal event per turn, exactly one `toolResult` per
-//! `toolCall`, and a provider stream that stops early is a failure, never a success.
+//! One chat turn: stream a model step (tool arguments announced as they stream), run the tools
+//! it called (concurrently, each on its own server), feed the results back, and repeat until
+//! the model stops or the step limit is reached. The contract: exactly one terminal event per
+//! turn, exactly one `toolResult` per `toolCall`, and a provider stream that stops early is a
+//! failure, never a success.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -41,6 +42,9 @@ pub struct TurnConfig {
     pub approvals: Option<Arc<Approvals>>,
     /// How long a call waits for approval before it is denied.
     pub approval_timeout: Duration,
+    /// Extra system messages after the prompt and server instructions, e.g. app context
+    /// (see [`super::app_context_message`]); blank ones are skipped.
+    pub context: Vec<String>,
 }
 
 /// What a turn produced.
@@ -127,6 +131,7 @@ pub async fn run_turn(
         };
         let mut stream = provider.stream(request, cancel.child_token());
         let (mut text, mut reasoning, mut calls) = (String::new(), String::new(), Vec::new());
+        let mut partials = PartialInputs::default();
         let mut finished: Option<(FinishReason, Usage)> = None;
         let mut failure: Option<LlmError> = None;
         while let Some(item) = stream.next().await {
@@ -145,7 +150,17 @@ pub async fn run_turn(
                         text: t,
                     });
                 }
-                Ok(StreamEvent::ToolCallPartial { .. }) => {}
+                Ok(StreamEvent::ToolCallPartial {
+                    id,
+                    name,
+                    arguments_so_far,
+                }) => {
+                    if let Some(event) =
+                        partials.event(&turn_id, &catalog, id, name, arguments_so_far)
+                    {
+                        sink.emit(event);
+                    }
+                }
                 Ok(StreamEvent::ToolCall {
                     id,
                     name,
@@ -275,7 +290,58 @@ async fn prepare(
         ));
     }
     let catalog = ToolCatalog::build(lists.iter().map(|(s, t)| (s.as_str(), t.as_slice())));
+    system.extend(cfg.context.iter().filter(|c| !c.trim().is_empty()).cloned());
     Ok((catalog, system))
+}
+
+/// The tool-call arguments streamed so far in one model step, per call id, so each distinct
+/// text becomes at most one `toolInputPartial` (providers repeat chunks, e.g. a closing one
+/// that adds nothing).
+#[derive(Default)]
+struct PartialInputs {
+    /// `(call id, name, last arguments text emitted)`.
+    seen: Vec<(String, String, String)>,
+}
+
+impl PartialInputs {
+    fn event(
+        &mut self,
+        turn_id: &str,
+        catalog: &ToolCatalog,
+        id: String,
+        name: String,
+        arguments_text: String,
+    ) -> Option<TurnEvent> {
+        let name = match self.seen.iter_mut().find(|p| p.0 == id) {
+            Some(p) => {
+                if !name.is_empty() {
+                    p.1 = name;
+                }
+                if p.2 == arguments_text {
+                    return None;
+                }
+                p.2.clone_from(&arguments_text);
+                p.1.clone()
+            }
+            None => {
+                self.seen
+                    .push((id.clone(), name.clone(), arguments_text.clone()));
+                name
+            }
+        };
+        let (server, tool) = catalog
+            .resolve(&name)
+            .map(|e| (e.server.clone(), e.tool.clone()))
+            .unwrap_or_default();
+        Some(TurnEvent::ToolInputPartial {
+            turn_id: turn_id.to_owned(),
+            call_id: id,
+            name,
+            server,
+            tool,
+            arguments_text,
+        })
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -506,6 +572,43 @@ fn tool_result_part(call_id: &str, result: &Value, is_error: bool) -> Part {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn partial_inputs_are_emitted_once_per_distinct_text() {
+        let tools = vec![json!({"name": "echo"})];
+        let catalog = ToolCatalog::build([("demo", tools.as_slice())]);
+        let mut p = PartialInputs::default();
+        let mut ev = |id: &str, name: &str, text: &str| {
+            p.event("t", &catalog, id.into(), name.into(), text.into())
+        };
+        let first = ev("c1", "demo__echo", "").unwrap();
+        assert!(matches!(
+            first,
+            TurnEvent::ToolInputPartial { ref server, ref tool, .. } if server == "demo" && tool == "echo"
+        ));
+        assert!(ev("c1", "", "").is_none(), "same text again");
+        let Some(TurnEvent::ToolInputPartial {
+            name,
+            arguments_text,
+            ..
+        }) = ev("c1", "", "{\"te")
+        else {
+            panic!("a new text is emitted")
+        };
+        assert_eq!(
+            (name.as_str(), arguments_text.as_str()),
+            ("demo__echo", "{\"te")
+        );
+        assert!(ev("c1", "", "{\"te").is_none());
+        let Some(TurnEvent::ToolInputPartial { server, tool, .. }) = ev("c2", "nope", "{}") else {
+            panic!("another call has its own texts")
+        };
+        assert_eq!(
+            (server.as_str(), tool.as_str()),
+            ("", ""),
+            "unknown names resolve to nothing"
+        );
+    }
 
     #[test]
     fn tool_results_become_text_for_the_model() {

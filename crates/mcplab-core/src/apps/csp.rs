@@ -77,12 +77,7 @@ fn list(v: Option<&Value>, rejected: &mut Vec<String>) -> Vec<String> {
 /// The declared domains of a resource's merged `_meta.ui` (see `resource_ui_meta`).
 fn declared(ui_meta: &Value, rejected: &mut Vec<String>) -> Option<CspDomains> {
     if let Some(csp) = ui_meta.get("csp").filter(|c| c.is_object()) {
-        return Some(CspDomains {
-            connect: list(csp.get("connectDomains"), rejected),
-            resource: list(csp.get("resourceDomains"), rejected),
-            frame: list(csp.get("frameDomains"), rejected),
-            base_uri: list(csp.get("baseUriDomains"), rejected),
-        });
+        return Some(camel_case_domains(csp, rejected));
     }
     let widget = ui_meta.get("openaiWidgetCsp").filter(|c| c.is_object())?;
     Some(CspDomains {
@@ -91,6 +86,39 @@ fn declared(ui_meta: &Value, rejected: &mut Vec<String>) -> Option<CspDomains> {
         frame: list(widget.get("frame_domains"), rejected),
         base_uri: Vec::new(),
     })
+}
+
+/// The sanitized domains as the camelCase object of `_meta.ui.csp`
+/// (`{connectDomains, resourceDomains, frameDomains, baseUriDomains}`), e.g. for a sandbox
+/// page URL; [`csp_from_declared`] reads it back.
+pub fn csp_domains_json(domains: &CspDomains) -> Value {
+    serde_json::json!({
+        "connectDomains": domains.connect,
+        "resourceDomains": domains.resource,
+        "frameDomains": domains.frame,
+        "baseUriDomains": domains.base_uri,
+    })
+}
+
+/// Reads a declared-CSP object (camelCase keys, as [`csp_domains_json`] writes it) back into
+/// domains, sanitizing every entry again: whoever sent it (a browser building a sandbox URL)
+/// is not trusted. `null` or a non-object means nothing was declared (`None`, the restrictive
+/// default); refused entries are returned with why.
+pub fn csp_from_declared(declared: &Value) -> (Option<CspDomains>, Vec<String>) {
+    let mut rejected = Vec::new();
+    let domains = declared
+        .is_object()
+        .then(|| camel_case_domains(declared, &mut rejected));
+    (domains, rejected)
+}
+
+fn camel_case_domains(csp: &Value, rejected: &mut Vec<String>) -> CspDomains {
+    CspDomains {
+        connect: list(csp.get("connectDomains"), rejected),
+        resource: list(csp.get("resourceDomains"), rejected),
+        frame: list(csp.get("frameDomains"), rejected),
+        base_uri: list(csp.get("baseUriDomains"), rejected),
+    }
 }
 
 fn directive(name: &str, base: &[&str], extra: &[String]) -> String {
@@ -217,6 +245,42 @@ mod tests {
         assert_eq!(p.declared.unwrap().connect, ["https://ok.example"]);
         assert_eq!(p.rejected.len(), 7, "{:?}", p.rejected);
         assert!(!p.csp.contains("evil") && !p.csp.contains("unsafe-eval"));
+    }
+
+    #[test]
+    fn declared_json_round_trips_and_is_sanitized_again() {
+        let meta = json!({"openaiWidgetCsp": {
+            "connect_domains": ["https://api.example"],
+            "resource_domains": ["https://*.cdn.example"],
+        }});
+        let p = sandbox_policy(&meta);
+        let json = csp_domains_json(p.declared.as_ref().unwrap());
+        assert_eq!(
+            json,
+            json!({"connectDomains": ["https://api.example"],
+                   "resourceDomains": ["https://*.cdn.example"],
+                   "frameDomains": [], "baseUriDomains": []})
+        );
+        let (back, rejected) = csp_from_declared(&json);
+        assert!(rejected.is_empty());
+        assert_eq!(back.as_ref(), p.declared.as_ref());
+        assert_eq!(build_csp(back.as_ref()), p.csp);
+
+        // A tampered object loses what is unsafe; nothing declared stays nothing.
+        let tampered = json!({"connectDomains": ["https://ok.example", "https://x; script-src *"],
+                              "frameDomains": "https://not-a-list.example"});
+        let (d, rejected) = csp_from_declared(&tampered);
+        let d = d.unwrap();
+        assert_eq!(d.connect, ["https://ok.example"]);
+        assert!(d.frame.is_empty());
+        assert_eq!(rejected.len(), 1, "{rejected:?}");
+        assert_eq!(csp_from_declared(&Value::Null), (None, vec![]));
+        assert_eq!(
+            csp_from_declared(&json!("https://a.example")),
+            (None, vec![])
+        );
+        let (empty, _) = csp_from_declared(&json!({}));
+        assert_eq!(empty, Some(CspDomains::default()));
     }
 
     #[test]

@@ -62,9 +62,11 @@ pub struct Visibility {
     pub app: bool,
 }
 
-/// A tool's visibility; an absent or malformed list means both.
+/// A tool's visibility; an absent or malformed list means both. The OpenAI Apps SDK's
+/// `"openai/visibility": "private"` hides a tool from the model too (its widget may still
+/// call it when `openai/widgetAccessible` says so).
 pub fn visibility(tool: &Value) -> Visibility {
-    match tool
+    let mut v = match tool
         .pointer("/_meta/ui/visibility")
         .and_then(Value::as_array)
     {
@@ -76,7 +78,15 @@ pub fn visibility(tool: &Value) -> Visibility {
             model: true,
             app: true,
         },
+    };
+    if tool
+        .pointer("/_meta/openai~1visibility")
+        .and_then(Value::as_str)
+        == Some("private")
+    {
+        v.model = false;
     }
+    v
 }
 
 /// The `_meta.ui` of a UI resource: the `resources/read` content item's wins over the
@@ -145,6 +155,14 @@ mod tests {
                 app: true
             }
         );
+    }
+
+    #[test]
+    fn openai_private_tools_are_hidden_from_the_model() {
+        let private =
+            json!({"_meta": {"openai/visibility": "private", "openai/widgetAccessible": true}});
+        assert!(!visibility(&private).model);
+        assert!(visibility(&json!({"_meta": {"openai/visibility": "public"}})).model);
     }
 
     #[test]

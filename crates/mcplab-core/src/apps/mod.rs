@@ -1,11 +1,19 @@
 //! The host side of MCP Apps and OpenAI Apps SDK widgets, as pure functions over the JSON the
 //! server sent: which UI a tool renders (`_meta.ui.resourceUri`, the deprecated
-//! `"ui/resourceUri"`, `openai/outputTemplate`), who may call it (visibility), and the
-//! sandbox's Content-Security-Policy and `allow` attribute built from the resource's declared
-//! domains and permissions. No I/O: fetching and serving live with the callers.
+//! `"ui/resourceUri"`, `openai/outputTemplate`), who may call it (visibility, and which tools a
+//! rendered UI may call), reading a UI resource (protocol from its MIME type, HTML from `text`
+//! or `blob`), and the sandbox's Content-Security-Policy and `allow` attribute built from the
+//! resource's declared domains and permissions. No I/O: fetching and serving live with the
+//! callers.
 
+mod access;
 mod csp;
 mod linkage;
+mod resource;
 
-pub use csp::{CspDomains, SandboxPolicy, build_csp, sandbox_policy};
+pub use access::{AppCallRefusal, AppCaller, app_may_call, check_app_call};
+pub use csp::{
+    CspDomains, SandboxPolicy, build_csp, csp_domains_json, csp_from_declared, sandbox_policy,
+};
 pub use linkage::{UiKind, UiLink, Visibility, resource_ui_meta, ui_link, visibility};
+pub use resource::{prefers_border, ui_kind_of_mime, ui_resource_html};

@@ -32,15 +32,18 @@ fn view(state: &AppState, id: &str) -> Result<SessionView, ApiFailure> {
     let runtime = state.chats.runtime(id);
     // Snapshot first: a turn that finishes in between is then in the store, and the view may
     // show it twice only as stored + live with the same id, which the UI dedupes by turn id.
-    let (live_turn, last_event_id) = runtime.snapshot();
+    let snapshot = runtime.snapshot();
     let turns: Vec<_> = state.store.turns(id)?.into_iter().map(|(t, _)| t).collect();
-    let live_turn = live_turn.filter(|l| !turns.iter().any(|t| t.turn_id == l.turn_id));
+    let live_turn = snapshot
+        .live_turn
+        .filter(|l| !turns.iter().any(|t| t.turn_id == l.turn_id));
     Ok(SessionView {
         summary,
         turns,
         running_turn: runtime.running_turn(),
         live_turn,
-        last_event_id,
+        last_event_id: snapshot.last_event_id,
+        app_context: snapshot.app_context,
     })
 }
 

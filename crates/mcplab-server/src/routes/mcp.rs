@@ -21,7 +21,7 @@ use tokio_util::sync::CancellationToken;
 use crate::AppState;
 use crate::error::ApiFailure;
 
-fn conn(state: &AppState, name: &str) -> Result<Arc<Connection>, ApiFailure> {
+pub(super) fn conn(state: &AppState, name: &str) -> Result<Arc<Connection>, ApiFailure> {
     Ok(state.manager.get(name)?)
 }
 
@@ -71,7 +71,7 @@ async fn simple(
     Ok(Json(outcome(r, started)))
 }
 
-async fn listing(
+pub(super) async fn listing(
     state: &AppState,
     name: &str,
     method: &str,
@@ -135,15 +135,22 @@ pub async fn call_tool(
     Path(name): Path<String>,
     Json(req): Json<ToolCallRequest>,
 ) -> Result<Json<CallOutcome>, ApiFailure> {
-    let c = conn(&state, &name)?;
+    run_tool_call(&state, &name, req).await.map(Json)
+}
+
+/// `tools/call` on server `name`, cancellable and with progress under the caller's `callId`
+/// (shared by the inspector's and the apps' call routes).
+pub(super) async fn run_tool_call(
+    state: &AppState,
+    name: &str,
+    req: ToolCallRequest,
+) -> Result<CallOutcome, ApiFailure> {
+    let c = conn(state, name)?;
     let cancel = CancellationToken::new();
-    let mut guard = CallGuard {
-        state: &state,
-        key: None,
-    };
+    let mut guard = CallGuard { state, key: None };
     let mut progress = None;
     if let Some(call_id) = &req.call_id {
-        let key = (name.clone(), call_id.clone());
+        let key = (name.to_owned(), call_id.clone());
         let mut calls = state.calls.lock().unwrap_or_else(|p| p.into_inner());
         if calls.contains_key(&key) {
             return Err(ApiFailure::new(
@@ -158,7 +165,7 @@ pub async fn call_tool(
         // Progress is re-published under the caller's callId so the UI can match it.
         let (tx, mut rx) = mpsc::unbounded_channel::<ProgressUpdate>();
         let events = state.events.clone();
-        let (server, token) = (name.clone(), Value::String(call_id.clone()));
+        let (server, token) = (name.to_owned(), Value::String(call_id.clone()));
         tokio::spawn(async move {
             while let Some(u) = rx.recv().await {
                 events.publish_server(ServerEvent::Progress {
@@ -190,7 +197,7 @@ pub async fn call_tool(
         )
         .await;
     drop(guard);
-    Ok(Json(outcome(r, started)))
+    Ok(outcome(r, started))
 }
 
 pub async fn cancel_call(

@@ -1,6 +1,8 @@
 //! The `/api` route table (documented in `mcplab_protocol::api`). Handlers are thin: they
 //! parse, call core, and map the outcome; the modules split them by resource.
 
+mod app_context;
+mod apps;
 mod chat;
 mod mcp;
 mod servers;
@@ -51,12 +53,15 @@ pub fn api() -> Router<Arc<AppState>> {
         .route("/servers/{name}/complete", post(mcp::complete))
         .route("/servers/{name}/log-level", post(mcp::log_level))
         .route("/servers/{name}/ping", post(mcp::ping))
+        .route("/servers/{name}/apps/resource", post(apps::resource))
+        .route("/servers/{name}/apps/tools/call", post(apps::call_tool))
         .route("/human", get(settings::pending_human))
         .route("/human/{id}", post(settings::answer_human))
         .route(
             "/settings/roots",
             get(settings::roots).put(settings::set_roots),
         )
+        .route("/host", get(settings::host))
         .route("/prefs", get(settings::prefs))
         .route("/prefs/{key}", put(settings::set_pref))
         .route("/events", get(events::stream))
@@ -71,6 +76,10 @@ pub fn api() -> Router<Arc<AppState>> {
         .route(
             "/sessions/{id}/turns/{turn_id}/approvals/{call_id}",
             post(chat::approve),
+        )
+        .route(
+            "/sessions/{id}/app-context/{key}",
+            put(app_context::put).delete(app_context::remove),
         )
         .route("/sessions/{id}/events", get(chat::events))
         .route("/llm/providers", get(chat::providers))

@@ -87,3 +87,11 @@ pub async fn set_pref(
     state.store.set_pref(&key, &value)?;
     Ok(StatusCode::NO_CONTENT)
 }
+
+/// `GET /api/host`: the version and the sandbox origin apps render in.
+pub async fn host(State(state): State<Arc<AppState>>) -> Json<mcplab_protocol::api::HostInfo> {
+    Json(mcplab_protocol::api::HostInfo {
+        version: env!("CARGO_PKG_VERSION").to_owned(),
+        sandbox_origin: state.sandbox_origin.get().cloned(),
+    })
+}

@@ -83,6 +83,7 @@ pub(super) async fn spawn(
             post(|s, m, u, h, b| chat(Api::Anthropic, s, m, u, h, b)),
         )
         .route("/v1/models", get(list_models))
+        .route("/__requests", get(recorded_bodies))
         .fallback(unknown)
         .layer(DefaultBodyLimit::max(64 << 20))
         .with_state(state);
@@ -100,6 +101,15 @@ pub(super) async fn spawn(
         }
     });
     addr
+}
+
+/// The bodies of the chat requests received so far, in order: lets a test in another process
+/// (the browser tests) assert on what the provider layer sent.
+async fn recorded_bodies(State(state): State<AppState>) -> axum::Json<Value> {
+    let log = lock(&state.log);
+    axum::Json(Value::Array(
+        log.requests.iter().map(|r| r.body.clone()).collect(),
+    ))
 }
 
 fn lock(log: &Mutex<Log>) -> std::sync::MutexGuard<'_, Log> {

@@ -105,6 +105,7 @@ async fn converse(
             tool_timeout: None,
             approvals: approvals.clone(),
             approval_timeout: DEFAULT_APPROVAL_TIMEOUT,
+            context: Vec::new(),
         };
         // Ctrl-C cancels this turn; the next one gets a fresh token.
         let cancel = CancellationToken::new();

@@ -1,0 +1,199 @@
+//! The sandbox origin: a second loopback listener that serves nothing but the two proxy pages
+//! UI HTML from servers runs in (DESIGN.md §2 "Apps", §3). `/mcp-app-proxy.html` hosts MCP Apps
+//! and OpenAI widgets; `/mcp-ui-proxy.html` hosts legacy MCP-UI resources. Each page is sent
+//! with a `Content-Security-Policy` header built here from what the resource declared (the
+//! `csp` query, sanitized again: the browser is not trusted to have done it), which the app's
+//! srcdoc document inherits, plus `frame-ancestors` so only the mcplab host page can embed it.
+//! It has no `/api`, no token, no cookies of its own, and answers only on its own Host names.
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use mcplab_core::apps::{build_csp, csp_from_declared};
+use serde::Deserialize;
+
+const APP_PROXY: &str = include_str!("mcp_app_proxy.html");
+const UI_PROXY: &str = include_str!("mcp_ui_proxy.html");
+const HOSTS_MARKER: &str = "/*MCPLAB_HOST_ORIGINS*/[]";
+
+/// A CSP for a first try: everything allowed, clearly not what a real host does.
+pub const PERMISSIVE_CSP: &str = "default-src * data: blob: 'unsafe-inline' 'unsafe-eval'; \
+     script-src * data: blob: 'unsafe-inline' 'unsafe-eval'; style-src * data: blob: 'unsafe-inline'; \
+     img-src * data: blob:; media-src * data: blob:; font-src * data:; connect-src * data: blob:; \
+     frame-src * data: blob:; worker-src * data: blob:";
+
+/// Who may embed the sandbox pages, and under which Host names the sandbox answers.
+#[derive(Debug, Clone)]
+pub struct SandboxConfig {
+    /// Origins of the mcplab host page (`http://127.0.0.1:6274`, `http://localhost:6274`…).
+    pub host_origins: Vec<String>,
+    /// `Host` header values the sandbox listener accepts (`127.0.0.1:<port>`…).
+    pub allowed_hosts: Vec<String>,
+}
+
+impl SandboxConfig {
+    /// The usual loopback names for a host page on `host_port` and the sandbox on
+    /// `sandbox_port`, plus `extra` (the `--host` address) when given.
+    pub fn loopback(host_port: u16, sandbox_port: u16, extra: Option<&str>) -> Self {
+        let mut names = vec!["127.0.0.1".to_owned(), "localhost".to_owned()];
+        if let Some(e) = extra.filter(|e| !names.iter().any(|n| n == e)) {
+            names.push(e.to_owned());
+        }
+        Self {
+            host_origins: names
+                .iter()
+                .map(|n| format!("http://{n}:{host_port}"))
+                .collect(),
+            allowed_hosts: names
+                .iter()
+                .map(|n| format!("{n}:{sandbox_port}"))
+                .collect(),
+        }
+    }
+}
+
+/// The sandbox listener's router.
+pub fn sandbox_router(config: SandboxConfig) -> Router {
+    Router::new()
+        .route("/mcp-app-proxy.html", get(app_proxy))
+        .route("/mcp-ui-proxy.html", get(ui_proxy))
+        .fallback(|| async {
+            (
+                StatusCode::NOT_FOUND,
+                "the sandbox origin serves only its proxy pages",
+            )
+        })
+        .layer(axum::middleware::from_fn_with_state(
+            Arc::new(config.clone()),
+            check_host,
+        ))
+        .with_state(Arc::new(config))
+}
+
+async fn check_host(
+    State(cfg): State<Arc<SandboxConfig>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let host = request
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if !cfg.allowed_hosts.contains(&host) {
+        return (StatusCode::FORBIDDEN, "this Host is not allowed").into_response();
+    }
+    next.run(request).await
+}
+
+#[derive(Deserialize)]
+struct AppProxyQuery {
+    /// The resource's declared CSP domains as JSON (camelCase), absent when nothing declared.
+    csp: Option<String>,
+    /// `permissive` relaxes the CSP for a first try (labelled as such in the UI).
+    mode: Option<String>,
+}
+
+/// The CSP for an MCP App / widget page: what the resource declared (re-sanitized), or the
+/// permissive policy when asked for.
+pub fn app_csp(declared_json: Option<&str>, permissive: bool) -> Result<String, String> {
+    if permissive {
+        return Ok(PERMISSIVE_CSP.to_owned());
+    }
+    let declared = match declared_json.map(str::trim).filter(|s| !s.is_empty()) {
+        None => serde_json::Value::Null,
+        Some(s) => serde_json::from_str(s)
+            .map_err(|e| format!("the csp parameter is not JSON ({e}); it must be the resource's declared `_meta.ui.csp`"))?,
+    };
+    let (domains, _rejected) = csp_from_declared(&declared);
+    Ok(build_csp(domains.as_ref()))
+}
+
+async fn app_proxy(
+    State(cfg): State<Arc<SandboxConfig>>,
+    Query(q): Query<AppProxyQuery>,
+) -> Response {
+    let permissive = q.mode.as_deref() == Some("permissive");
+    match app_csp(q.csp.as_deref(), permissive) {
+        Ok(csp) => page(&cfg, APP_PROXY, &csp),
+        Err(why) => (StatusCode::BAD_REQUEST, why).into_response(),
+    }
+}
+
+#[derive(Deserialize)]
+struct UiProxyQuery {
+    url: Option<String>,
+    mode: Option<String>,
+}
+
+/// The origin of an `http(s)` URL, for `frame-src`; `None` when it is not one.
+fn http_origin(url: &str) -> Option<String> {
+    let (scheme, rest) = url.split_once("://")?;
+    if !matches!(scheme, "http" | "https") {
+        return None;
+    }
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let ok = !authority.is_empty()
+        && authority
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | ':' | '[' | ']'));
+    ok.then(|| format!("{scheme}://{authority}"))
+}
+
+async fn ui_proxy(
+    State(cfg): State<Arc<SandboxConfig>>,
+    Query(q): Query<UiProxyQuery>,
+) -> Response {
+    if q.mode.as_deref() == Some("permissive") {
+        return page(&cfg, UI_PROXY, PERMISSIVE_CSP);
+    }
+    let csp = match q.url.as_deref() {
+        Some(url) => match http_origin(url) {
+            Some(origin) => format!(
+                "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
+                 frame-src {origin}; object-src 'none'; base-uri 'none'"
+            ),
+            None => {
+                return (
+                    StatusCode::BAD_REQUEST,
+                    "the url parameter must be an http(s) URL",
+                )
+                    .into_response();
+            }
+        },
+        None => build_csp(None),
+    };
+    page(&cfg, UI_PROXY, &csp)
+}
+
+/// A proxy page with the host origins filled in and the security headers set.
+fn page(cfg: &SandboxConfig, template: &str, csp: &str) -> Response {
+    let hosts = serde_json::to_string(&cfg.host_origins).unwrap_or_else(|_| "[]".into());
+    // JSON of plain origins cannot contain `</script>`, but escape `<` anyway.
+    let body = template.replacen(HOSTS_MARKER, &hosts.replace('<', "\\u003c"), 1);
+    let ancestors = std::iter::once("'self'".to_owned())
+        .chain(cfg.host_origins.iter().cloned())
+        .collect::<Vec<_>>()
+        .join(" ");
+    let policy = format!("{csp}; frame-ancestors {ancestors}");
+    let mut headers = HeaderMap::new();
+    let mut set = |name: header::HeaderName, value: &str| {
+        if let Ok(v) = HeaderValue::from_str(value) {
+            headers.insert(name, v);
+        }
+    };
+    set(header::CONTENT_TYPE, "text/html; charset=utf-8");
+    set(header::CONTENT_SECURITY_POLICY, &policy);
+    set(header::CACHE_CONTROL, "no-store");
+    set(header::X_CONTENT_TYPE_OPTIONS, "nosniff");
+    set(header::REFERRER_POLICY, "no-referrer");
+    (headers, body).into_response()
+}
+
+#[cfg(test)]
+mod tests;

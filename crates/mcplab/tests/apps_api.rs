@@ -1,0 +1,476 @@
+//! The apps API in process (`router(state).oneshot(...)`) against the real demo server
+//! (`mcplab demo-server` over stdio) and, for chat, the testkit's scripted LLM server over real
+//! HTTP: `ui://` resources read and given their sandbox policy, tool calls made by rendered
+//! UIs (refused before anything is sent unless the UI kind may call the tool of its own
+//! server), app context reaching the model, and partial tool input kept live-only.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use mcplab_core::apps::{AppCaller, app_may_call, build_csp, csp_from_declared};
+use mcplab_core::llm::ProviderSettings;
+use mcplab_core::mcp::sse::SseParser;
+use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+use mcplab_core::store::Store;
+use mcplab_server::{AppState, Security, router};
+use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+const TOKEN: &str = "apps-test-token-0123456789";
+const PORT: u16 = 6274;
+const HOST: &str = "127.0.0.1:6274";
+const UI_URI: &str = "ui://mcplab-demo/counter.html";
+
+/// App state; with `llm`, OpenAI is configured to talk to that scripted server.
+fn state(llm: Option<&ScriptedLlm>) -> Arc<AppState> {
+    let store = Arc::new(Store::open_in_memory().unwrap());
+    let manager = ConnectionManager::new(ManagerOptions::default());
+    let env: HashMap<String, String> = llm.map_or_else(HashMap::new, |llm| {
+        HashMap::from([
+            ("OPENAI_API_KEY".to_owned(), "sk-test-key".to_owned()),
+            ("OPENAI_BASE_URL".to_owned(), llm.base_url()),
+        ])
+    });
+    AppState::new(
+        manager,
+        store,
+        Security::new(TOKEN.into(), PORT, None),
+        ProviderSettings::from_env(&env),
+    )
+}
+
+fn demo_config(name: &str) -> Value {
+    json!({"name": name, "type": "stdio", "command": env!("CARGO_BIN_EXE_mcplab"), "args": ["demo-server"]})
+}
+
+fn req(method: &str, path: &str) -> axum::http::request::Builder {
+    Request::builder()
+        .method(method)
+        .uri(path)
+        .header(header::HOST, HOST)
+        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+}
+
+async fn authed(
+    app: &axum::Router,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let body = body.map_or(Body::empty(), |b| Body::from(b.to_string()));
+    let resp = app
+        .clone()
+        .oneshot(req(method, path).body(body).unwrap())
+        .await
+        .unwrap();
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
+}
+
+async fn connected(app: &axum::Router, name: &str) {
+    let (s, v) = authed(app, "POST", "/api/servers", Some(demo_config(name))).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    let (_, v) = authed(app, "POST", &format!("/api/servers/{name}/connect"), None).await;
+    assert_eq!(v["status"]["state"], "connected", "{v}");
+}
+
+/// An app tool call through the API.
+async fn app_call(app: &axum::Router, server: &str, body: Value) -> (StatusCode, Value) {
+    let path = format!("/api/servers/{server}/apps/tools/call");
+    authed(app, "POST", &path, Some(body)).await
+}
+
+#[tokio::test]
+async fn a_ui_resource_is_read_decoded_and_given_its_sandbox_policy() {
+    let app = router(state(None));
+    connected(&app, "demo").await;
+    let path = "/api/servers/demo/apps/resource";
+
+    let (s, v) = authed(&app, "POST", path, Some(json!({"uri": UI_URI}))).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["uri"], UI_URI);
+    assert_eq!(v["mimeType"], "text/html;profile=mcp-app");
+    assert_eq!(v["kind"], "mcpApp");
+    assert!(
+        v["html"].as_str().unwrap().contains("mcplab-demo counter"),
+        "{v}"
+    );
+    // `_meta.ui.csp` is declared (empty): the declared template with no external origin.
+    let csp = v["csp"].as_str().unwrap();
+    assert!(csp.contains("connect-src 'self';"), "{csp}");
+    assert!(
+        csp.contains("frame-src 'none'") && !csp.contains("https:"),
+        "{csp}"
+    );
+    assert_eq!(
+        v["declaredCsp"],
+        json!({"connectDomains": [], "resourceDomains": [], "frameDomains": [], "baseUriDomains": []})
+    );
+    assert_eq!(v["rejected"], json!([]));
+    assert_eq!(v["allow"], "");
+    assert_eq!(v["prefersBorder"], true);
+    assert_eq!(v["uiMeta"]["prefersBorder"], true);
+    assert_eq!(v["contentMeta"]["ui"]["csp"], json!({}));
+    // The sandbox page rebuilds exactly this policy from the object the browser passes on.
+    let (declared, rejected) = csp_from_declared(&v["declaredCsp"]);
+    assert!(rejected.is_empty());
+    assert_eq!(build_csp(declared.as_ref()), csp);
+
+    let (s, v) = authed(&app, "POST", path, Some(json!({"uri": "demo://readme"}))).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    assert_eq!(v["code"], "not_a_ui_resource");
+    assert!(v["message"].as_str().unwrap().contains("ui://"), "{v}");
+
+    let missing = json!({"uri": "ui://mcplab-demo/missing.html"});
+    let (s, v) = authed(&app, "POST", path, Some(missing)).await;
+    assert_eq!(s, StatusCode::BAD_GATEWAY, "{v}");
+    assert_eq!(v["code"], "mcp_error");
+    assert!(
+        v["message"].as_str().unwrap().contains("missing.html"),
+        "{v}"
+    );
+
+    authed(&app, "POST", "/api/servers", Some(demo_config("idle"))).await;
+    let (s, v) = authed(
+        &app,
+        "POST",
+        "/api/servers/idle/apps/resource",
+        Some(json!({"uri": UI_URI})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CONFLICT, "{v}");
+    assert_eq!(v["code"], "not_connected");
+}
+
+#[tokio::test]
+async fn apps_call_only_the_tools_of_their_own_server_that_they_may_call() {
+    let state = state(None);
+    let app = router(state.clone());
+    connected(&app, "demo").await;
+    connected(&app, "other").await;
+
+    let (s, v) = app_call(
+        &app,
+        "demo",
+        json!({"name": "app_only_increment", "ui": "mcpApp", "callId": "a1"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert!(v["error"].is_null(), "{v}");
+    assert_eq!(
+        v["result"]["content"][0]["text"], "The counter is now 1.",
+        "{v}"
+    );
+    assert!(
+        state.calls.lock().unwrap().is_empty(),
+        "the cancel handle is gone"
+    );
+    let (s, v) = app_call(
+        &app,
+        "demo",
+        json!({"name": "app_only_increment", "ui": "mcpUi"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["result"]["content"][0]["text"], "The counter is now 2.");
+    // Explicitly listed for apps: a widget may call it too.
+    let (s, _) = app_call(
+        &app,
+        "demo",
+        json!({"name": "app_only_increment", "ui": "openaiWidget"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK);
+
+    // `echo` has default visibility: fine for MCP Apps, not opted in for widgets.
+    let echo = json!({"name": "echo", "arguments": {"message": "hi"}, "ui": "mcpApp"});
+    let (s, v) = app_call(&app, "demo", echo).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let (s, v) = app_call(
+        &app,
+        "demo",
+        json!({"name": "echo", "arguments": {"message": "widget"}, "ui": "openaiWidget"}),
+    )
+    .await;
+    assert_eq!(s, StatusCode::FORBIDDEN, "{v}");
+    assert_eq!(v["code"], "tool_not_widget_accessible");
+    assert!(v["message"].as_str().unwrap().contains("`echo`"), "{v}");
+
+    // Unknown here, including another server's tool under its model-facing name.
+    for name in ["nope", "other__echo"] {
+        let (s, v) = app_call(&app, "demo", json!({"name": name, "ui": "mcpApp"})).await;
+        assert_eq!(s, StatusCode::NOT_FOUND, "{v}");
+        assert_eq!(v["code"], "unknown_tool");
+        let message = v["message"].as_str().unwrap();
+        assert!(
+            message.contains(&format!("`{name}`")) && message.contains("server `demo`"),
+            "{message}"
+        );
+    }
+
+    // Refusals were decided before anything reached the server.
+    let (_, traffic) = authed(&app, "GET", "/api/servers/demo/traffic", None).await;
+    let sent: Vec<&str> = traffic["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["text"].as_str())
+        .filter(|t| t.contains("\"method\":\"tools/call\""))
+        .collect();
+    assert_eq!(sent.len(), 4, "{sent:#?}");
+    assert!(
+        !sent
+            .iter()
+            .any(|t| t.contains("widget") || t.contains("nope"))
+    );
+
+    // Each call goes to the server in the path: `other` has its own counter.
+    let (_, v) = app_call(
+        &app,
+        "other",
+        json!({"name": "app_only_increment", "ui": "mcpApp"}),
+    )
+    .await;
+    assert_eq!(v["result"]["content"][0]["text"], "The counter is now 1.");
+
+    // A model-only tool (visibility ["model"]) is refused to apps by the same decision.
+    let (_, listed) = authed(&app, "GET", "/api/servers/demo/tools", None).await;
+    let mut echo = listed["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "echo")
+        .unwrap()
+        .clone();
+    assert_eq!(app_may_call(&echo, AppCaller::McpApp), Ok(()));
+    echo["_meta"] = json!({"ui": {"visibility": ["model"]}});
+    let refused = app_may_call(&echo, AppCaller::McpApp).unwrap_err();
+    assert_eq!(refused.code(), "tool_not_visible_to_app");
+
+    let (s, v) = app_call(&app, "absent", json!({"name": "echo", "ui": "mcpApp"})).await;
+    assert_eq!(s, StatusCode::CONFLICT, "{v}");
+    assert_eq!(v["code"], "not_connected");
+}
+
+/// Waits until the session has `turns` stored turns and none running.
+async fn wait_for_turns(app: &axum::Router, id: &str, turns: usize) -> Value {
+    tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            let (_, v) = authed(app, "GET", &format!("/api/sessions/{id}"), None).await;
+            if v["runningTurn"].is_null() && v["turns"].as_array().map(Vec::len) == Some(turns) {
+                return v;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("the turn ends in time")
+}
+
+/// The session's events from the start of its ring until one matches `done`.
+async fn session_events(app: &axum::Router, id: &str, done: impl Fn(&Value) -> bool) -> Vec<Value> {
+    let resp = app
+        .clone()
+        .oneshot(
+            req("GET", &format!("/api/sessions/{id}/events?lastEventId=0"))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
+    let mut body = resp.into_body();
+    let mut parser = SseParser::new();
+    let mut seen = Vec::new();
+    tokio::time::timeout(Duration::from_secs(30), async {
+        loop {
+            let frame = body.frame().await.expect("stream open").unwrap();
+            let Ok(chunk) = frame.into_data() else {
+                continue;
+            };
+            for e in parser.feed(&chunk) {
+                if e.data.is_empty() {
+                    continue;
+                }
+                let v: Value = serde_json::from_str(&e.data).unwrap();
+                let stop = done(&v);
+                seen.push(v);
+                if stop {
+                    return;
+                }
+            }
+        }
+    })
+    .await
+    .expect("the event arrives");
+    seen
+}
+
+fn system_text(request_body: &Value) -> String {
+    request_body["messages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| m["role"] == "system")
+        .map(|m| m["content"].to_string())
+        .collect()
+}
+
+#[tokio::test]
+async fn app_context_is_given_to_the_model_until_it_is_removed() {
+    let llm = ScriptedLlm::start(vec![Step::reply(["one"]), Step::reply(["two"])]).await;
+    let app = router(state(Some(&llm)));
+    let (s, created) = authed(
+        &app,
+        "POST",
+        "/api/sessions",
+        Some(json!({"settings": {"model": "openai::gpt-4o-mini"}})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let id = created["summary"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(created["appContext"], json!([]));
+    let ctx = format!("/api/sessions/{id}/app-context/call-1");
+    let input = json!({
+        "server": "demo", "tool": "show_counter_app", "callId": "call-1", "source": "modelContext",
+        "content": [{"type": "text", "text": "The counter app shows a count of 42."}],
+        "structuredContent": {"count": 42},
+    });
+
+    let (s, v) = authed(&app, "PUT", &ctx, Some(input.clone())).await;
+    assert_eq!(s, StatusCode::NO_CONTENT, "{v}");
+    let (s, _) = authed(
+        &app,
+        "PUT",
+        "/api/sessions/nope/app-context/k",
+        Some(input.clone()),
+    )
+    .await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    let mut bad = input.clone();
+    bad["content"] = json!("just text");
+    let (s, v) = authed(&app, "PUT", &ctx, Some(bad)).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+
+    let (_, view) = authed(&app, "GET", &format!("/api/sessions/{id}"), None).await;
+    let entries = view["appContext"].as_array().unwrap();
+    assert_eq!(entries.len(), 1, "{view}");
+    assert_eq!(entries[0]["key"], "call-1");
+    assert_eq!(entries[0]["source"], "modelContext");
+    assert_eq!(entries[0]["structuredContent"], json!({"count": 42}));
+    assert!(entries[0]["updatedAtMs"].as_u64().unwrap() > 0);
+    let events = session_events(&app, &id, |e| e["kind"] == "appContext").await;
+    assert_eq!(
+        events.last().unwrap()["entries"][0]["tool"],
+        "show_counter_app"
+    );
+
+    let turn = |n: u32| json!({"turnId": format!("t{n}"), "message": format!("turn {n}")});
+    let (s, _) = authed(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/turns"),
+        Some(turn(1)),
+    )
+    .await;
+    assert_eq!(s, StatusCode::ACCEPTED);
+    wait_for_turns(&app, &id, 1).await;
+    let system = system_text(&llm.requests()[0].body);
+    assert!(
+        system.contains(
+            "Context from the app of tool `show_counter_app` on server `demo` \
+             (ui/update-model-context), not shown to the user as a message:"
+        ),
+        "{system}"
+    );
+    assert!(
+        system.contains("The counter app shows a count of 42."),
+        "{system}"
+    );
+    assert!(
+        system.contains("structuredContent: {\\\"count\\\":42}"),
+        "{system}"
+    );
+
+    let (s, _) = authed(&app, "DELETE", &ctx, None).await;
+    assert_eq!(s, StatusCode::NO_CONTENT);
+    let (s, _) = authed(&app, "DELETE", &ctx, None).await;
+    assert_eq!(s, StatusCode::NO_CONTENT, "deleting again is harmless");
+    let (_, view) = authed(&app, "GET", &format!("/api/sessions/{id}"), None).await;
+    assert_eq!(view["appContext"], json!([]));
+    let events = session_events(&app, &id, |e| {
+        e["kind"] == "appContext" && e["entries"] == json!([])
+    })
+    .await;
+    assert!(events.iter().any(|e| e["kind"] == "turn"));
+
+    let (s, _) = authed(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/turns"),
+        Some(turn(2)),
+    )
+    .await;
+    assert_eq!(s, StatusCode::ACCEPTED);
+    wait_for_turns(&app, &id, 2).await;
+    let second = llm.requests()[1].body.to_string();
+    assert!(!second.contains("Context from the app"), "{second}");
+    assert!(second.contains("turn 2"), "{second}");
+}
+
+#[tokio::test]
+async fn partial_tool_input_streams_live_but_is_not_stored() {
+    let call = ScriptedCall {
+        fragments: 5,
+        ..ScriptedCall::new("c1", "demo__echo", json!({"message": "in pieces"}))
+    };
+    let llm = ScriptedLlm::start(vec![Step::call_tools([call]), Step::reply(["done"])]).await;
+    let app = router(state(Some(&llm)));
+    connected(&app, "demo").await;
+    let (_, created) = authed(
+        &app,
+        "POST",
+        "/api/sessions",
+        Some(json!({"settings": {"model": "openai::gpt-4o-mini", "servers": ["demo"]}})),
+    )
+    .await;
+    let id = created["summary"]["id"].as_str().unwrap().to_owned();
+    let (s, _) = authed(
+        &app,
+        "POST",
+        &format!("/api/sessions/{id}/turns"),
+        Some(json!({"turnId": "t1", "message": "echo"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::ACCEPTED);
+    let live = session_events(&app, &id, |e| e["event"]["type"] == "turnFinished").await;
+    let partials: Vec<&Value> = live
+        .iter()
+        .filter(|e| e["event"]["type"] == "toolInputPartial")
+        .map(|e| &e["event"])
+        .collect();
+    assert!(partials.len() >= 3, "{live:#?}");
+    assert_eq!(partials[0]["server"], "demo");
+    assert_eq!(partials[0]["tool"], "echo");
+    assert_eq!(
+        partials.last().unwrap()["argumentsText"],
+        json!({"message": "in pieces"}).to_string()
+    );
+    let view = wait_for_turns(&app, &id, 1).await;
+    let stored = view["turns"][0]["events"].as_array().unwrap();
+    assert!(stored.iter().any(|e| e["type"] == "toolCall"), "{view}");
+    assert!(
+        !stored.iter().any(|e| e["type"] == "toolInputPartial"),
+        "partial input is live-only: {view}"
+    );
+}

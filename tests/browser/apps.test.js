@@ -1,0 +1,220 @@
+// Browser tests of the apps host: the demo server's MCP App driven by the scripted LLM in a
+// chat (input, result, an app-only tool call from a click, a follow-up message that starts a
+// turn, model context that reaches the next provider request), the sandbox's security
+// (probes from inside an app), CSP violations, an OpenAI Apps SDK widget through the
+// `window.openai` shim, and legacy MCP-UI resources with each action type.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
+
+let llm;
+let mcplab;
+let app;
+let probe;
+const id = (name) => `[data-testid="${name}"]`;
+
+const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
+
+/** A loopback origin the apps did not declare; it answers everything with CORS allowed, so
+ * only the sandbox's CSP can stop an app from reaching it. */
+function startProbeServer() {
+  const hits = [];
+  const server = http.createServer((req, res) => {
+    hits.push(req.url);
+    if (req.url.endsWith('.png')) {
+      res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'image/png' });
+      res.end(PIXEL);
+      return;
+    }
+    res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/plain' });
+    res.end('reachable');
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      resolve({ url: `http://127.0.0.1:${server.address().port}`, hits, close: () => server.close() });
+    });
+  });
+}
+
+async function waitConnected(name) {
+  for (let i = 0; i < 150; i++) {
+    const servers = await mcplab.api('GET', '/api/servers');
+    if (servers.body.some((s) => s.config.name === name && s.status.state === 'connected')) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`server ${name} did not connect`);
+}
+
+/** The app document inside the sandbox proxy inside `frameSel`. */
+function appDoc(page, frameSel = id('app-iframe')) {
+  return page.frameLocator(frameSel).last().frameLocator('iframe');
+}
+
+async function llmRequests() {
+  const res = await fetch(`${llm.baseUrl.replace(/\/v1\/?$/, '')}/__requests`);
+  return res.json();
+}
+
+function systemText(body) {
+  return (body.messages ?? []).filter((m) => m.role === 'system').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
+}
+
+before(async () => {
+  probe = await startProbeServer();
+  llm = await startScriptedLlm([
+    { call: [{ id: 'call_app', name: 'demo__show_counter_app', arguments: {} }] },
+    { reply: ['Here is the counter app.'] },
+    { reply: ['That number is lovely.'] },
+    { call: [{ id: 'call_widget', name: 'demo__show_openai_widget', arguments: { topic: 'cats' } }] },
+    { reply: ['Here is the widget.'] },
+    { reply: ['Cats are great.'] },
+  ]);
+  mcplab = await startMcplab([], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: llm.baseUrl });
+  app = await openApp(mcplab);
+  await waitConnected('demo');
+});
+
+after(async () => {
+  await app?.browser.close();
+  await mcplab?.stop();
+  llm?.stop();
+  probe?.close();
+});
+
+test('the model calls the counter tool, the app renders, calls an app-only tool and talks back', async () => {
+  const { page } = app;
+  await page.click(id('nav-chat'));
+  await page.click(id('chat-new'));
+  const model = page.locator(id('chat-model'));
+  await model.waitFor();
+  await model.selectOption(await model.locator('option[value^="openai::"]').first().getAttribute('value'));
+  await page.check(id('chat-server-demo'));
+  await page.fill(id('chat-input'), 'Show me the counter.');
+  await page.click(id('chat-send'));
+
+  const frame = page.locator(`${id('tool-card')}[data-tool="show_counter_app"] ${id('app-frame')}`);
+  await frame.waitFor({ timeout: 20000 });
+  await page.waitForSelector(`${id('app-frame')}[data-status="ready"]`, { timeout: 20000 });
+  const doc = appDoc(page);
+  // The app got its input and its result (structuredContent.count).
+  await doc.locator('#input').filter({ hasText: '{}' }).waitFor();
+  await doc.locator('#result').filter({ hasText: 'structuredContent' }).waitFor();
+  const before = Number(await doc.locator('#count').innerText());
+  assert.ok(Number.isFinite(before));
+
+  // A click inside the app calls the app-only tool through the host.
+  await doc.locator('#increment').click();
+  await doc.locator('#count').filter({ hasText: String(before + 1) }).waitFor();
+  await doc.locator('#status').filter({ hasText: 'Incremented' }).waitFor();
+
+  // Model context: kept, shown to the user, and given to the model with the next request.
+  await doc.locator('#context').click();
+  await page.waitForSelector(`${id('chat-app-context-entry')}[data-source="modelContext"]`);
+  assert.match(await page.locator(id('chat-app-context')).innerText(), new RegExp(`count of ${before + 1}`));
+
+  // A follow-up message from the app starts the next turn.
+  await doc.locator('#message').click();
+  await page.waitForFunction(
+    (sel) => [...document.querySelectorAll(sel)].some((m) => m.innerText.includes('That number is lovely')),
+    `${id('chat-message')}[data-role="assistant"]`,
+  );
+  const bodies = await llmRequests();
+  assert.equal(bodies.length, 3);
+  const third = bodies[2];
+  assert.match(systemText(third), new RegExp(`The counter app shows a count of ${before + 1}`));
+  const lastUser = third.messages.filter((m) => m.role === 'user').pop();
+  assert.match(JSON.stringify(lastUser.content), new RegExp(`counter is at ${before + 1}`));
+  // The app-only tool is never offered to the model.
+  assert.ok(!JSON.stringify(third.tools).includes('app_only_increment'));
+  await shot(page, '40-app-in-chat');
+});
+
+test('an OpenAI widget runs on window.openai: globals, widget state, callTool, follow-up', async () => {
+  const { page } = app;
+  await page.fill(id('chat-input'), 'Show the widget about cats.');
+  await page.click(id('chat-send'));
+  const sel = `${id('tool-card')}[data-tool="show_openai_widget"] ${id('app-iframe')}`;
+  await page.waitForSelector(`${id('tool-card')}[data-tool="show_openai_widget"] ${id('app-frame')}[data-status="ready"]`, { timeout: 20000 });
+  const doc = appDoc(page, sel);
+  await doc.locator('#g-toolOutput').filter({ hasText: 'alpha' }).waitFor();
+  assert.match(await doc.locator('#g-toolInput').innerText(), /cats/);
+  assert.match(await doc.locator('#g-toolResponseMetadata').innerText(), /for the widget only/);
+  assert.match(await doc.locator('#g-theme').innerText(), /light|dark/);
+
+  await doc.locator('#call').click();
+  await doc.locator('#call-result').filter({ hasText: 'count' }).waitFor();
+  await doc.locator('#call-forbidden').click();
+  await doc.locator('#call-forbidden-result').filter({ hasText: /widget|not/i }).waitFor();
+
+  await doc.locator('#set-state').click();
+  await page.waitForSelector(`${id('chat-app-context-entry')}[data-source="widgetState"]`);
+  await doc.locator('#follow-up').click();
+  await page.waitForFunction(
+    (s) => [...document.querySelectorAll(s)].some((m) => m.innerText.includes('Cats are great')),
+    `${id('chat-message')}[data-role="assistant"]`,
+  );
+  const bodies = await llmRequests();
+  const last = bodies[bodies.length - 1];
+  assert.match(systemText(last), /widget state/i);
+  assert.match(systemText(last), /clicks/);
+  await shot(page, '41-openai-widget');
+});
+
+async function callOnToolsPage(page, tool, args = {}) {
+  await page.click(id('nav-tools'));
+  await page.click(id(`tool-item-${tool}`));
+  await page.locator(id('tool-form')).waitFor();
+  for (const [k, v] of Object.entries(args)) await page.fill(`#root_${k}`, String(v));
+  await page.click(id('tool-call'));
+}
+
+test('the sandbox keeps an app away from the host, the API, other tools and undeclared origins', async () => {
+  const { page } = app;
+  await callOnToolsPage(page, 'show_probe_app', { hostOrigin: mcplab.base, probeUrl: probe.url, otherTool: 'list_files' });
+  await page.waitForSelector(`${id('app-frame')}[data-status="ready"]`, { timeout: 20000 });
+  const doc = appDoc(page);
+  await doc.locator('#probes-done').filter({ hasText: 'done' }).waitFor({ timeout: 20000 });
+  for (const name of ['cookie', 'storage', 'top', 'api', 'external', 'img', 'modelOnly', 'otherServer']) {
+    const verdict = JSON.parse(await doc.locator(`#probe-${name}`).innerText());
+    assert.equal(verdict.blocked, true, `${name}: ${verdict.detail}`);
+  }
+  assert.deepEqual(probe.hits, [], 'the undeclared origin was never reached');
+  await page.waitForSelector(`${id('app-violation')}[data-directive="connect-src"]`);
+  await shot(page, '42-app-probes');
+});
+
+test('CSP violations of an app are listed with directive and URL', async () => {
+  const { page } = app;
+  await callOnToolsPage(page, 'show_csp_breaker', { probeUrl: probe.url });
+  await page.waitForSelector(`${id('app-violation')}[data-directive="connect-src"]`, { timeout: 20000 });
+  await page.waitForSelector(`${id('app-violation')}[data-directive="img-src"]`);
+  assert.match(await page.locator(id('app-violations')).innerText(), new RegExp(probe.url.replace(/[.:/]/g, '\\$&')));
+  assert.deepEqual(probe.hits, []);
+});
+
+test('MCP-UI resources render through the proxy and every action type works', async () => {
+  const { page } = app;
+  await callOnToolsPage(page, 'show_mcp_ui');
+  const html = page.locator(`${id('mcp-ui-resource')}[data-mime="text/html"]`);
+  await html.waitFor({ timeout: 20000 });
+  const doc = page.frameLocator(`${id('mcp-ui-resource')}[data-mime="text/html"] iframe`).frameLocator('iframe');
+  await doc.locator('#act-tool').click();
+  await doc.locator('#responses').filter({ hasText: 'count' }).waitFor();
+  await doc.locator('#act-notify').click();
+  await page.locator(id('mcp-ui-notification')).filter({ hasText: 'Saved!' }).waitFor();
+  await doc.locator('#act-prompt').click();
+  await page.locator(id('mcp-ui-note')).filter({ hasText: 'Summarize the counter' }).waitFor();
+  await doc.locator('#act-intent').click();
+  await page.locator(id('mcp-ui-note')).filter({ hasText: 'add_to_cart' }).waitFor();
+  await doc.locator('#act-link').click();
+  await page.locator(id('app-confirm-detail')).filter({ hasText: 'https://example.com/docs' }).waitFor();
+  await page.click(id('app-confirm-cancel'));
+  await doc.locator('#responses').filter({ hasText: 'opened' }).waitFor();
+  // The Remote DOM resource renders host components.
+  await page.locator(id('mcp-ui-resource')).filter({ hasText: 'Remote DOM says hi' }).waitFor({ timeout: 10000 }).catch(async () => {
+    const remote = page.frameLocator(`${id('mcp-ui-resource')}[data-mime^="application/vnd.mcp-ui.remote-dom"] iframe`);
+    await remote.locator('text=Remote DOM says hi').waitFor({ timeout: 10000 });
+  });
+  await shot(page, '43-mcp-ui');
+});

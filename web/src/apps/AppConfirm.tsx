@@ -1,0 +1,36 @@
+// The host's confirmation for what an app may only do with the user's consent: open a link,
+// save files. The app's request waits (it gets `isError` when the user says no).
+import { Button } from '../ui/Button';
+import { Modal } from '../ui/Modal';
+
+export interface ConfirmRequest {
+  kind: 'link' | 'download';
+  title: string;
+  detail: string;
+  resolve: (ok: boolean) => void;
+}
+
+export function AppConfirm({ request, onDone }: { request: ConfirmRequest; onDone: (ok: boolean) => void }) {
+  return (
+    <Modal
+      title={request.title}
+      onCancel={() => onDone(false)}
+      testId="app-confirm"
+      footer={
+        <>
+          <Button onClick={() => onDone(false)} data-testid="app-confirm-cancel">
+            Cancel
+          </Button>
+          <Button variant="primary" onClick={() => onDone(true)} data-testid="app-confirm-ok">
+            {request.kind === 'link' ? 'Open' : 'Save'}
+          </Button>
+        </>
+      }
+    >
+      <p className="small muted">{request.kind === 'link' ? 'The app wants to open this address in a new tab:' : 'The app wants to save:'}</p>
+      <p className="mono app-confirm-detail" data-testid="app-confirm-detail">
+        {request.detail}
+      </p>
+    </Modal>
+  );
+}

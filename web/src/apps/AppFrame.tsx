@@ -1,0 +1,483 @@
+// One rendered app (MCP App or OpenAI Apps SDK widget) for one tool call. The HTML comes from
+// the server through `/apps/resource`, runs only inside the sandbox proxy on the second
+// loopback origin, and talks to mcplab through the published ext-apps `AppBridge` (created
+// without an MCP client: every request the app makes is answered by a handler here, and tool
+// calls go through `/apps/tools/call`, where the server enforces same-server + visibility).
+// The frame follows the app's size, honours display-mode requests the host offers, confirms
+// links and downloads with the user, shows CSP violations, and tears the app down on close.
+import { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
+import './apps.css';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { ApiFailure, api, errorMessage, type Tool } from '../api/client';
+import type { AppResourceView } from '../api/types.gen';
+import { pushAppLog } from '../logs/store';
+import { appsApi, proxyUrl } from './api';
+import { AppConfirm, type ConfirmRequest } from './AppConfirm';
+import {
+  HOST_INFO,
+  HostTransport,
+  contentText,
+  defaultConditions,
+  hostCapabilities,
+  hostContext,
+  openableUrl,
+  type BridgeMessage,
+  type CspViolation,
+  type DisplayMode,
+  type HostConditions,
+} from './host';
+import { cspReporterSource, decodeBase64Utf8, prepareAppHtml } from './html';
+import type { UiLink } from './linkage';
+import { openaiShimSource } from './openaiShim';
+import { parsePartialJson } from './partialJson';
+
+export interface ModelContextUpdate {
+  content: unknown[];
+  structuredContent?: Record<string, unknown>;
+}
+
+export interface AppFrameProps {
+  server: string;
+  tool: Tool;
+  link: UiLink;
+  callId: string;
+  /** The model's arguments so far, while they stream. */
+  partialArgs?: string;
+  /** The complete arguments (once known). */
+  args?: Record<string, unknown>;
+  /** The call's `CallToolResult` once it ended. */
+  result?: Record<string, unknown> | null;
+  /** Why the call ended without a result (failed, cancelled, denied). */
+  cancelled?: string;
+  conditions?: HostConditions;
+  /** The widget state stored for this call (OpenAI widgets). */
+  widgetState?: unknown;
+  /** `ui/message` / `sendFollowUpMessage`: absent where there is no conversation. */
+  onFollowUp?: (text: string) => Promise<void> | void;
+  onModelContext?: (update: ModelContextUpdate) => void;
+  onWidgetState?: (state: unknown) => void;
+  /** Every bridge message, for debug views. */
+  onBridgeMessage?: (m: BridgeMessage) => void;
+  /** Everything the app was told about its host (initial context and each change). */
+  onHostContext?: (ctx: Record<string, unknown>) => void;
+}
+
+const INIT_TIMEOUT_MS = 15_000;
+const TEARDOWN_TIMEOUT_MS = 2_000;
+
+type Status = 'loading' | 'starting' | 'ready' | 'closed' | 'failed';
+
+export function AppFrame(props: AppFrameProps) {
+  const { server, link, callId } = props;
+  const conditions = useMemo(() => props.conditions ?? defaultConditions(), [props.conditions]);
+  const [resource, setResource] = useState<AppResourceView | null>(null);
+  const [origin, setOrigin] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [status, setStatus] = useState<Status>('loading');
+  const [mode, setMode] = useState<DisplayMode>('inline');
+  const [height, setHeight] = useState(160);
+  const [violations, setViolations] = useState<CspViolation[]>([]);
+  const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const iframeRef = useRef<HTMLIFrameElement>(null);
+  const bridgeRef = useRef<AppBridge | null>(null);
+  const initialized = useRef(false);
+  const sent = useRef({ partial: '', input: false, result: false, cancelled: false });
+  const latest = useRef(props);
+  const modeRef = useRef(mode);
+  const conditionsRef = useRef(conditions);
+  useEffect(() => {
+    latest.current = props;
+    modeRef.current = mode;
+    conditionsRef.current = conditions;
+  });
+
+  const kind = resource?.kind === 'openaiWidget' || link.kind === 'openaiWidget' ? 'openaiWidget' : 'mcpApp';
+  const permissive = conditions.cspMode === 'permissive';
+
+  useEffect(() => {
+    let live = true;
+    setStatus('loading');
+    setError(null);
+    Promise.all([appsApi.host(), appsApi.resource(server, link.uri)]).then(
+      ([host, res]) => {
+        if (!live) return;
+        if (!host.sandboxOrigin) {
+          setError('The app sandbox is not running, so mcplab cannot show this app. Start mcplab with `mcplab serve`.');
+          setStatus('failed');
+          return;
+        }
+        setOrigin(host.sandboxOrigin);
+        setResource(res);
+        setStatus('starting');
+      },
+      (e) => {
+        if (!live) return;
+        setError(`Could not load ${link.uri}: ${errorMessage(e)}`);
+        setStatus('failed');
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [server, link.uri, attempt]);
+
+  const toolInfo = useMemo(() => ({ id: callId, tool: { ...props.tool } }), [callId, props.tool]);
+
+  const request = useCallback((r: Omit<ConfirmRequest, 'resolve'>) => {
+    return new Promise<boolean>((resolve) => setConfirm({ ...r, resolve }));
+  }, []);
+
+  // The bridge lives as long as the proxy frame (one per resource load / CSP mode).
+  useEffect(() => {
+    const frame = iframeRef.current;
+    const win = frame?.contentWindow;
+    if (!resource || !origin || !frame || !win) return;
+    initialized.current = false;
+    sent.current = { partial: '', input: false, result: false, cancelled: false };
+    setViolations([]);
+    const ctx0 = hostContext(conditionsRef.current, modeRef.current, toolInfo);
+    const permissions = (resource.uiMeta as Record<string, any> | null)?.permissions;
+    const bridge = new AppBridge(null, HOST_INFO, hostCapabilities({ csp: resource.declaredCsp ?? undefined, permissions }), {
+      hostContext: ctx0,
+    });
+    bridgeRef.current = bridge;
+    latest.current.onHostContext?.(ctx0 as Record<string, unknown>);
+    let resourceSent = false;
+
+    const intercept = (m: Record<string, any>): boolean => {
+      const method = m.method;
+      if (method === 'ui/notifications/sandbox-csp-violation') {
+        const v = m.params ?? {};
+        setViolations((prev) =>
+          prev.some((p) => p.directive === v.directive && p.blockedUri === v.blockedUri) ? prev : [...prev, v],
+        );
+        return true;
+      }
+      if (method === 'openai/setWidgetState') {
+        latest.current.onWidgetState?.(m.params?.state ?? null);
+        return true;
+      }
+      if (method === 'openai/requestModal') {
+        setNotice(`The widget asked for a modal${m.params?.title ? ` “${m.params.title}”` : ''}; mcplab shows widgets inline only.`);
+        return true;
+      }
+      if (method === 'openai/requestClose') {
+        void close();
+        return true;
+      }
+      return false;
+    };
+    const transport = new HostTransport(win, (msg) => latest.current.onBridgeMessage?.(msg), intercept);
+
+    bridge.addEventListener('sandboxready', () => {
+      if (resourceSent) return;
+      resourceSent = true;
+      const scripts = [cspReporterSource()];
+      if (kind === 'openaiWidget' || conditionsRef.current.openaiShim) {
+        const p = latest.current;
+        scripts.push(
+          openaiShimSource({
+            performHandshake: kind === 'openaiWidget',
+            toolInput: p.args ?? null,
+            toolOutput: (p.result?.structuredContent as Record<string, unknown> | undefined) ?? null,
+            toolResponseMetadata: (p.result?._meta as Record<string, unknown> | undefined) ?? null,
+            widgetState: p.widgetState ?? null,
+          }),
+        );
+      }
+      void bridge.sendSandboxResourceReady({ html: prepareAppHtml(resource.html, { scripts }), permissions });
+    });
+    bridge.addEventListener('initialized', () => {
+      initialized.current = true;
+      setStatus('ready');
+      // Conditions may have changed while the app started: tell it the difference.
+      const now = hostContext(conditionsRef.current, modeRef.current, toolInfo);
+      bridge.setHostContext(now);
+      deliver();
+    });
+    bridge.addEventListener('sizechange', ({ height: h }) => {
+      if (typeof h === 'number' && h > 0) setHeight(Math.ceil(h));
+    });
+    bridge.addEventListener('loggingmessage', (p) => {
+      pushAppLog(server, p.level, p.logger ?? `app ${link.uri}`, p.data);
+    });
+    bridge.addEventListener('requestteardown', () => void close());
+
+    bridge.oncalltool = async (params) => {
+      try {
+        const outcome = await appsApi.callTool(server, {
+          name: params.name,
+          arguments: (params.arguments ?? {}) as Record<string, unknown>,
+          ui: kind,
+          callId: undefined,
+        });
+        if (outcome.error) throw new Error(outcome.error.message);
+        return outcome.result as any;
+      } catch (e) {
+        throw new Error(e instanceof ApiFailure ? e.message : errorMessage(e), { cause: e });
+      }
+    };
+    bridge.onreadresource = async (params) => {
+      const outcome = await api.readResource(server, params.uri);
+      if (outcome.error) throw new Error(outcome.error.message);
+      return outcome.result as any;
+    };
+    bridge.onlistresources = async () => (await api.resources(server)) as any;
+    bridge.onlistresourcetemplates = async () => (await api.resourceTemplates(server)) as any;
+    bridge.onlistprompts = async () => (await api.prompts(server)) as any;
+    bridge.onmessage = async (params) => {
+      const text = contentText(params.content);
+      const follow = latest.current.onFollowUp;
+      if (!follow) {
+        setNotice(`The app asked to send a message (“${text.slice(0, 200)}”); there is no conversation here — render it in Chat to continue.`);
+        return { isError: true };
+      }
+      await follow(text);
+      return {};
+    };
+    bridge.onupdatemodelcontext = async (params) => {
+      latest.current.onModelContext?.({
+        content: (params.content ?? []) as unknown[],
+        structuredContent: params.structuredContent as Record<string, unknown> | undefined,
+      });
+      return {};
+    };
+    bridge.onopenlink = async ({ url }) => {
+      const u = openableUrl(url);
+      if (!u) {
+        setNotice(`The app asked to open “${url}”, which is not an http(s) or mailto link; refused.`);
+        return { isError: true };
+      }
+      const ok = await request({ kind: 'link', title: 'Open a link from the app?', detail: u.href });
+      if (!ok) return { isError: true };
+      window.open(u.href, '_blank', 'noopener,noreferrer');
+      return {};
+    };
+    bridge.ondownloadfile = async ({ contents }) => {
+      const files = (contents ?? []).map(downloadable).filter((f): f is Download => f !== null);
+      if (!files.length) return { isError: true };
+      const ok = await request({ kind: 'download', title: 'Save files from the app?', detail: files.map((f) => f.name).join(', ') });
+      if (!ok) return { isError: true };
+      files.forEach(save);
+      return {};
+    };
+    bridge.onrequestdisplaymode = async ({ mode: wanted }) => {
+      const offered = conditionsRef.current.availableDisplayModes;
+      const declared = bridge.getAppCapabilities()?.availableDisplayModes;
+      if (!offered.includes(wanted) || (declared && !declared.includes(wanted))) return { mode: modeRef.current };
+      setMode(wanted);
+      return { mode: wanted };
+    };
+
+    let closedByUs = false;
+    const close = async () => {
+      if (closedByUs) return;
+      closedByUs = true;
+      try {
+        await Promise.race([bridge.teardownResource({}), new Promise((r) => setTimeout(r, TEARDOWN_TIMEOUT_MS))]);
+      } catch {
+        /* the app may already be gone */
+      }
+      setStatus('closed');
+    };
+    closeRef.current = close;
+
+    const timer = window.setTimeout(() => {
+      if (!initialized.current) {
+        setError(`The app did not finish ui/initialize within ${INIT_TIMEOUT_MS / 1000} s (see the bridge messages and the browser console).`);
+      }
+    }, INIT_TIMEOUT_MS);
+    bridge.connect(transport as any).catch((e) => setError(`Could not connect to the app: ${errorMessage(e)}`));
+    return () => {
+      window.clearTimeout(timer);
+      closeRef.current = null;
+      if (!closedByUs && initialized.current) void bridge.teardownResource({}).catch(() => undefined);
+      void bridge.close().catch(() => undefined);
+      bridgeRef.current = null;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [resource, origin, permissive, conditions.openaiShim]);
+
+  const closeRef = useRef<null | (() => Promise<void>)>(null);
+
+  // Tool input, partial input, result and cancellation, each sent once, in order.
+  const deliver = useCallback(() => {
+    const bridge = bridgeRef.current;
+    if (!bridge || !initialized.current) return;
+    const p = latest.current;
+    const s = sent.current;
+    if (!s.input && p.args === undefined && p.partialArgs && p.partialArgs !== s.partial) {
+      const partial = parsePartialJson(p.partialArgs);
+      if (partial) {
+        s.partial = p.partialArgs;
+        void bridge.sendToolInputPartial({ arguments: partial });
+      }
+    }
+    if (!s.input && p.args !== undefined) {
+      s.input = true;
+      void bridge.sendToolInput({ arguments: p.args });
+    }
+    if (s.input && !s.result && p.result) {
+      s.result = true;
+      void bridge.sendToolResult(p.result as any);
+    }
+    if (!s.result && !s.cancelled && p.cancelled !== undefined) {
+      s.cancelled = true;
+      void bridge.sendToolCancelled({ reason: p.cancelled });
+    }
+  }, []);
+  useEffect(deliver, [deliver, props.partialArgs, props.args, props.result, props.cancelled, status]);
+
+  // Emulated conditions and display mode changes reach the app as host-context-changed.
+  useEffect(() => {
+    const bridge = bridgeRef.current;
+    if (!bridge || !initialized.current) return;
+    const ctx = hostContext(conditions, mode, toolInfo);
+    bridge.setHostContext(ctx);
+    latest.current.onHostContext?.(ctx as Record<string, unknown>);
+  }, [conditions, mode, toolInfo]);
+
+  const src = origin && resource ? proxyUrl(origin, resource.declaredCsp, permissive) : null;
+  const prefersBorder = resource?.prefersBorder !== false;
+  const frameHeight = mode === 'inline' ? Math.min(height, conditions.maxHeight ?? Number.POSITIVE_INFINITY) : undefined;
+
+  return (
+    <div
+      className={`app-frame app-mode-${mode}${prefersBorder ? ' app-bordered' : ''}`}
+      data-testid="app-frame"
+      data-status={status}
+      data-kind={kind}
+      data-display-mode={mode}
+      data-uri={link.uri}
+    >
+      <div className="app-frame-bar">
+        <span className={`badge ${kind === 'openaiWidget' ? 'badge-info' : 'badge-ok'}`}>{kind === 'openaiWidget' ? 'ChatGPT widget' : 'MCP App'}</span>
+        <span className="mono small app-frame-uri" title={resource?.csp ?? ''}>
+          {link.uri}
+        </span>
+        {permissive && (
+          <span className="badge badge-err" data-testid="app-csp-permissive" title="Every origin is allowed: not what a real host does">
+            permissive CSP
+          </span>
+        )}
+        <span className="spacer" />
+        {status === 'ready' && mode !== 'inline' && (
+          <button type="button" className="linkish small" data-testid="app-inline" onClick={() => setMode('inline')}>
+            back inline
+          </button>
+        )}
+        {status === 'ready' && mode === 'inline' && conditions.availableDisplayModes.includes('fullscreen') && (
+          <button type="button" className="linkish small" data-testid="app-fullscreen" onClick={() => setMode('fullscreen')}>
+            fullscreen
+          </button>
+        )}
+        {status !== 'closed' && status !== 'failed' && (
+          <button type="button" className="linkish small" data-testid="app-close" onClick={() => void closeRef.current?.()}>
+            close
+          </button>
+        )}
+        {(status === 'closed' || status === 'failed' || error) && (
+          <button type="button" className="linkish small" data-testid="app-reload" onClick={() => setAttempt((a) => a + 1)}>
+            reload
+          </button>
+        )}
+      </div>
+      {error && (
+        <div className="inline-error small" data-testid="app-error" role="alert">
+          {error}
+        </div>
+      )}
+      {resource && resource.rejected.length > 0 && (
+        <div className="small muted" data-testid="app-csp-rejected">
+          Ignored CSP entries: {resource.rejected.join('; ')}
+        </div>
+      )}
+      {notice && (
+        <div className="app-notice small" data-testid="app-notice" role="status">
+          {notice}
+          <button type="button" className="linkish small" onClick={() => setNotice(null)}>
+            dismiss
+          </button>
+        </div>
+      )}
+      {status === 'closed' ? (
+        <div className="muted small app-closed" data-testid="app-closed">
+          The app was closed.
+        </div>
+      ) : (
+        src && (
+          <iframe
+            key={`${src}#${attempt}`}
+            ref={iframeRef}
+            className="app-iframe"
+            data-testid="app-iframe"
+            title={`App ${link.uri}`}
+            src={src}
+            sandbox="allow-scripts allow-same-origin allow-forms"
+            allow={resource?.allow || undefined}
+            referrerPolicy="strict-origin"
+            style={{ height: frameHeight, width: mode === 'inline' && conditions.width ? conditions.width : undefined }}
+          />
+        )
+      )}
+      {violations.length > 0 && (
+        <div className="app-violations small" data-testid="app-violations" role="alert">
+          <strong>Blocked by the app's Content-Security-Policy</strong> (declare the origin in <code>_meta.ui.csp</code> if the app needs it):
+          <ul>
+            {violations.map((v, i) => (
+              <li key={i} data-testid="app-violation" data-directive={v.directive}>
+                <code>{v.directive}</code> blocked <code>{v.blockedUri || '(inline)'}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {confirm && (
+        <AppConfirm
+          request={confirm}
+          onDone={(ok) => {
+            confirm.resolve(ok);
+            setConfirm(null);
+          }}
+        />
+      )}
+    </div>
+  );
+}
+
+interface Download {
+  name: string;
+  blob: Blob;
+}
+
+function downloadable(item: any): Download | null {
+  const r = item?.type === 'resource' ? item.resource : null;
+  if (!r || typeof r.uri !== 'string') return null;
+  const last = r.uri.split(/[/\\]/).filter(Boolean).pop() ?? 'download';
+  const name = last.replace(/[^\w.\- ]+/g, '_').slice(0, 120) || 'download';
+  const type = typeof r.mimeType === 'string' ? r.mimeType : 'application/octet-stream';
+  if (typeof r.text === 'string') return { name, blob: new Blob([r.text], { type }) };
+  if (typeof r.blob === 'string') {
+    try {
+      const bin = atob(r.blob);
+      const bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+      return { name, blob: new Blob([bytes], { type }) };
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
+
+function save(f: Download): void {
+  const url = URL.createObjectURL(f.blob);
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = f.name;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export { decodeBase64Utf8 };

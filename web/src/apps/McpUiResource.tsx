@@ -1,0 +1,147 @@
+// A legacy MCP-UI resource embedded in a tool result (`ui://…` with `text/html`,
+// `text/uri-list` or `application/vnd.mcp-ui.remote-dom…`), rendered with @mcp-ui/client 6.1.0.
+// HTML and URLs go through mcplab's MCP-UI proxy page on the sandbox origin (never srcdoc in
+// this page); Remote DOM scripts run in the library's own opaque-origin sandbox iframe and
+// only describe host components. Actions: `tool` calls the tool on the same server (the
+// server refuses tools not visible to apps), `prompt` and `intent` become a follow-up
+// message, `link` opens after confirmation, `notify` shows a notification.
+import { UIResourceRenderer, basicComponentLibrary, remoteButtonDefinition, remoteCardDefinition, remoteImageDefinition, remoteStackDefinition, remoteTextDefinition, type UIActionResult } from '@mcp-ui/client';
+import { useCallback, useEffect, useState } from 'react';
+import './apps.css';
+import { errorMessage } from '../api/client';
+import { appsApi } from './api';
+import { AppConfirm, type ConfirmRequest } from './AppConfirm';
+import { openableUrl, type CspViolation } from './host';
+
+export interface McpUiResourceProps {
+  server: string;
+  resource: Record<string, any>;
+  onFollowUp?: (text: string) => Promise<void> | void;
+}
+
+const REMOTE_ELEMENTS = [remoteButtonDefinition, remoteCardDefinition, remoteImageDefinition, remoteStackDefinition, remoteTextDefinition];
+
+export function McpUiResource({ server, resource, onFollowUp }: McpUiResourceProps) {
+  const [proxy, setProxy] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [notes, setNotes] = useState<{ n: number; text: string; kind: 'notify' | 'info' | 'error' }[]>([]);
+  const [violations, setViolations] = useState<CspViolation[]>([]);
+  const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
+
+  useEffect(() => {
+    let live = true;
+    appsApi.host().then(
+      (h) => {
+        if (!live) return;
+        if (h.sandboxOrigin) setProxy(new URL('/mcp-ui-proxy.html', h.sandboxOrigin).toString());
+        else setError('The app sandbox is not running, so this MCP-UI resource cannot be shown.');
+      },
+      (e) => live && setError(errorMessage(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  const note = useCallback((text: string, kind: 'notify' | 'info' | 'error') => {
+    setNotes((prev) => [...prev.slice(-4), { n: Date.now() + Math.random(), text, kind }]);
+  }, []);
+
+  const onUIAction = useCallback(
+    async (action: UIActionResult | { type: string; payload: any }): Promise<unknown> => {
+      const p = (action as { payload?: any }).payload ?? {};
+      switch (action.type) {
+        case 'mcplab-csp-violation': {
+          const v = p as CspViolation;
+          setViolations((prev) => (prev.some((x) => x.directive === v.directive && x.blockedUri === v.blockedUri) ? prev : [...prev, v]));
+          return undefined;
+        }
+        case 'tool': {
+          const outcome = await appsApi.callTool(server, { name: String(p.toolName ?? ''), arguments: p.params ?? {}, ui: 'mcpUi', callId: undefined });
+          if (outcome.error) throw new Error(outcome.error.message);
+          note(`Called ${p.toolName}`, 'info');
+          return outcome.result;
+        }
+        case 'prompt':
+        case 'intent': {
+          const text =
+            action.type === 'prompt' ? String(p.prompt ?? '') : `Intent: ${String(p.intent ?? '')}. Parameters: ${JSON.stringify(p.params ?? {})}`;
+          if (!onFollowUp) {
+            note(`The resource asked to send “${text}”; there is no conversation here.`, 'info');
+            return { sent: false };
+          }
+          await onFollowUp(text);
+          return { sent: true };
+        }
+        case 'link': {
+          const u = openableUrl(String(p.url ?? ''));
+          if (!u) throw new Error('only http(s) and mailto links can be opened');
+          const ok = await new Promise<boolean>((resolve) => setConfirm({ kind: 'link', title: 'Open a link from the MCP-UI resource?', detail: u.href, resolve }));
+          if (!ok) return { opened: false };
+          window.open(u.href, '_blank', 'noopener,noreferrer');
+          return { opened: true };
+        }
+        case 'notify':
+          note(String(p.message ?? ''), 'notify');
+          return { shown: true };
+        default:
+          return undefined;
+      }
+    },
+    [server, onFollowUp, note],
+  );
+
+  const handle = useCallback(
+    (a: UIActionResult) =>
+      onUIAction(a).catch((e) => {
+        note(`${a.type} failed: ${errorMessage(e)}`, 'error');
+        throw e;
+      }),
+    [onUIAction, note],
+  );
+
+  return (
+    <div className="app-frame app-bordered mcp-ui" data-testid="mcp-ui-resource" data-uri={resource.uri} data-mime={resource.mimeType}>
+      <div className="app-frame-bar">
+        <span className="badge badge-warn">MCP-UI</span>
+        <span className="mono small app-frame-uri">{resource.uri}</span>
+        <span className="muted small">{resource.mimeType}</span>
+      </div>
+      {error && <div className="inline-error small">{error}</div>}
+      {proxy && (
+        <UIResourceRenderer
+          resource={resource}
+          onUIAction={handle}
+          htmlProps={{ proxy, autoResizeIframe: { height: true }, style: { width: '100%', height: 240, border: 0 }, iframeProps: { 'data-testid': 'mcp-ui-iframe' } as any }}
+          remoteDomProps={{ library: basicComponentLibrary, remoteElements: REMOTE_ELEMENTS }}
+        />
+      )}
+      {notes.map((n) => (
+        <div key={n.n} className={n.kind === 'error' ? 'inline-error small' : 'app-notice small'} data-testid={n.kind === 'notify' ? 'mcp-ui-notification' : 'mcp-ui-note'} role="status">
+          {n.text}
+        </div>
+      ))}
+      {violations.length > 0 && (
+        <div className="app-violations small" data-testid="app-violations" role="alert">
+          <strong>Blocked by the sandbox's Content-Security-Policy:</strong>
+          <ul>
+            {violations.map((v, i) => (
+              <li key={i} data-testid="app-violation" data-directive={v.directive}>
+                <code>{v.directive}</code> blocked <code>{v.blockedUri || '(inline)'}</code>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
+      {confirm && (
+        <AppConfirm
+          request={confirm}
+          onDone={(ok) => {
+            confirm.resolve(ok);
+            setConfirm(null);
+          }}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,227 @@
+// What mcplab tells an app about its host: the honest `hostCapabilities`, the full
+// `hostContext` built from the emulated host conditions (theme, style variables, locale, time
+// zone, display modes, container size, platform, device capabilities, safe area, user agent),
+// and the transport that sits between `AppBridge` and the sandbox proxy. The transport
+// records every message (for the debug view) and takes out the messages that are not for the
+// bridge: the proxy's CSP violation reports and the `window.openai` shim's own methods.
+import { PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { McpUiHostCapabilities, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
+
+export type DisplayMode = 'inline' | 'fullscreen' | 'pip';
+export const DISPLAY_MODES: DisplayMode[] = ['inline', 'fullscreen', 'pip'];
+
+export interface SafeArea {
+  top: number;
+  right: number;
+  bottom: number;
+  left: number;
+}
+
+/** The host an app is shown in: mcplab's own defaults, or an emulated device (playground). */
+export interface HostConditions {
+  theme: 'light' | 'dark';
+  locale: string;
+  timeZone: string;
+  platform: 'web' | 'desktop' | 'mobile';
+  deviceType: 'mobile' | 'tablet' | 'desktop';
+  hover: boolean;
+  touch: boolean;
+  safeArea: SafeArea;
+  /** Inline frame height limit in px; undefined = unbounded. */
+  maxHeight?: number;
+  /** Fixed frame width in px (emulated device); undefined = the available width. */
+  width?: number;
+  /** Modes the host offers. */
+  availableDisplayModes: DisplayMode[];
+  cspMode: 'declared' | 'permissive';
+  /** Inject the `window.openai` shim into MCP Apps too. */
+  openaiShim: boolean;
+}
+
+export const HOST_INFO = { name: 'mcplab', version: '0.1.0' };
+
+function pageTheme(): 'light' | 'dark' {
+  const set = document.documentElement.getAttribute('data-theme');
+  if (set === 'light' || set === 'dark') return set;
+  return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+/** mcplab's own conditions: the page's theme and the browser's locale and input devices. */
+export function defaultConditions(): HostConditions {
+  const mq = (q: string) => window.matchMedia?.(q).matches ?? false;
+  return {
+    theme: pageTheme(),
+    locale: navigator.language || 'en-US',
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+    platform: 'web',
+    deviceType: 'desktop',
+    hover: mq('(hover: hover)'),
+    touch: mq('(pointer: coarse)'),
+    safeArea: { top: 0, right: 0, bottom: 0, left: 0 },
+    maxHeight: 640,
+    availableDisplayModes: [...DISPLAY_MODES],
+    cspMode: 'declared',
+    openaiShim: false,
+  };
+}
+
+/** Spec style variables from the host page's own CSS custom properties. */
+export function styleVariables(theme: 'light' | 'dark'): Record<string, string> {
+  const css = getComputedStyle(document.documentElement);
+  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
+  const dark = theme === 'dark';
+  return {
+    '--color-background-primary': v('--bg', dark ? '#16181d' : '#ffffff'),
+    '--color-background-secondary': v('--code-bg', dark ? '#1d2027' : '#f4f5f8'),
+    '--color-text-primary': v('--fg', dark ? '#e3e6ec' : '#1d2330'),
+    '--color-text-secondary': v('--muted', dark ? '#9aa3b2' : '#5b6475'),
+    '--color-border-primary': v('--border', dark ? '#2d323c' : '#dde1e8'),
+    '--color-ring-primary': v('--accent', dark ? '#6b93ff' : '#3563e9'),
+    '--font-sans': v('--font', 'system-ui, sans-serif'),
+    '--font-mono': v('--mono', 'ui-monospace, monospace'),
+    '--border-radius-md': v('--radius', '6px'),
+  };
+}
+
+export interface ToolInfo {
+  id?: string | number;
+  tool: { name: string; [k: string]: unknown };
+}
+
+/** The full host context for `ui/initialize` and `host-context-changed`. */
+export function hostContext(c: HostConditions, displayMode: DisplayMode, toolInfo?: ToolInfo): McpUiHostContext {
+  const containerDimensions: Record<string, number> = {};
+  if (displayMode === 'inline') {
+    if (c.maxHeight !== undefined) containerDimensions.maxHeight = c.maxHeight;
+    if (c.width !== undefined) containerDimensions.width = c.width;
+  } else if (displayMode === 'fullscreen') {
+    containerDimensions.height = c.width !== undefined && c.maxHeight !== undefined ? c.maxHeight : window.innerHeight;
+    containerDimensions.width = c.width ?? window.innerWidth;
+  } else {
+    containerDimensions.maxHeight = 320;
+    containerDimensions.width = 360;
+  }
+  const ctx: McpUiHostContext & Record<string, unknown> = {
+    theme: c.theme,
+    styles: { variables: styleVariables(c.theme) as McpUiHostContext['styles'] extends { variables?: infer V } ? V : never },
+    displayMode,
+    availableDisplayModes: c.availableDisplayModes,
+    containerDimensions: containerDimensions as McpUiHostContext['containerDimensions'],
+    locale: c.locale,
+    timeZone: c.timeZone,
+    userAgent: `mcplab/${HOST_INFO.version}`,
+    platform: c.platform,
+    deviceCapabilities: { touch: c.touch, hover: c.hover },
+    safeAreaInsets: { ...c.safeArea },
+    // Not in the spec's schema (it allows extra keys): the `window.openai` shim reads it.
+    deviceType: c.deviceType,
+  };
+  if (toolInfo) ctx.toolInfo = toolInfo as McpUiHostContext['toolInfo'];
+  return ctx;
+}
+
+/** What the host really supports (every handler below exists). */
+export function hostCapabilities(sandbox: { csp?: unknown; permissions?: unknown }): McpUiHostCapabilities {
+  return {
+    openLinks: {},
+    downloadFile: {},
+    serverTools: {},
+    serverResources: {},
+    logging: {},
+    updateModelContext: { text: {}, structuredContent: {} },
+    message: { text: {} },
+    sandbox: sandbox as McpUiHostCapabilities['sandbox'],
+  };
+}
+
+export interface BridgeMessage {
+  n: number;
+  at: number;
+  dir: 'toApp' | 'fromApp';
+  method?: string;
+  id?: string | number;
+  message: unknown;
+}
+
+export interface CspViolation {
+  directive: string;
+  blockedUri: string;
+  sourceFile?: string | null;
+  line?: number | null;
+}
+
+type Json = Record<string, unknown>;
+type TransportMessage = Parameters<NonNullable<PostMessageTransport['onmessage']>>[0];
+
+/**
+ * `PostMessageTransport` bound to the proxy frame, with a tap: every message is reported to
+ * `onRecord`, and `intercept` may consume a message (return true) before the bridge sees it.
+ */
+export class HostTransport {
+  private inner: PostMessageTransport;
+  private n = 0;
+  onmessage?: PostMessageTransport['onmessage'];
+  onclose?: () => void;
+  onerror?: (e: Error) => void;
+
+  constructor(
+    target: Window,
+    private onRecord: (m: BridgeMessage) => void,
+    private intercept: (m: Json) => boolean,
+  ) {
+    this.inner = new PostMessageTransport(target, target);
+    this.inner.onmessage = (message, extra) => {
+      const m = message as unknown as Json;
+      this.record('fromApp', m);
+      if (this.intercept(m)) return;
+      this.onmessage?.(message, extra);
+    };
+    this.inner.onclose = () => this.onclose?.();
+    this.inner.onerror = (e) => this.onerror?.(e);
+  }
+
+  private record(dir: BridgeMessage['dir'], m: Json): void {
+    this.onRecord({
+      n: this.n++,
+      at: performance.now(),
+      dir,
+      method: typeof m.method === 'string' ? m.method : undefined,
+      id: typeof m.id === 'string' || typeof m.id === 'number' ? m.id : undefined,
+      message: m,
+    });
+  }
+
+  start(): Promise<void> {
+    return this.inner.start();
+  }
+
+  send(message: TransportMessage): Promise<void> {
+    this.record('toApp', message as unknown as Json);
+    return this.inner.send(message);
+  }
+
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
+
+/** The text of MCP content blocks (what `ui/message` and model context carry). */
+export function contentText(content: unknown): string {
+  if (!Array.isArray(content)) {
+    return content && typeof content === 'object' && typeof (content as Json).text === 'string' ? ((content as Json).text as string) : '';
+  }
+  return content
+    .map((b) => (b && typeof b === 'object' && (b as Json).type === 'text' && typeof (b as Json).text === 'string' ? ((b as Json).text as string) : ''))
+    .filter(Boolean)
+    .join('\n');
+}
+
+/** Whether a URL may be opened from an app (after the user confirms). */
+export function openableUrl(url: string): URL | null {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'https:' || u.protocol === 'http:' || u.protocol === 'mailto:' ? u : null;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,16 @@
+// What a tool card needs to host an app inside a chat session: where to send the app's
+// follow-up messages and model context, and what the session already holds for it.
+import { createContext, useContext } from 'react';
+import type { AppContextEntry } from '../api/types.gen';
+
+export interface ChatApps {
+  sessionId: string;
+  followUp: (text: string) => Promise<void>;
+  appContext: AppContextEntry[];
+}
+
+export const ChatAppsContext = createContext<ChatApps | null>(null);
+
+export function useChatApps(): ChatApps | null {
+  return useContext(ChatAppsContext);
+}

@@ -169,6 +169,48 @@ async function callOnToolsPage(page, tool, args = {}) {
   await page.click(id('tool-call'));
 }
 
+test('display modes, links, logging, host context and teardown of an MCP App', async () => {
+  const { page } = app;
+  await callOnToolsPage(page, 'show_counter_app');
+  const frame = page.locator(id('app-frame'));
+  await page.waitForSelector(`${id('app-frame')}[data-status="ready"]`, { timeout: 20000 });
+  const doc = appDoc(page);
+  // The app was told the full host context in ui/initialize.
+  const told = JSON.parse(await doc.locator('#host-context').innerText());
+  for (const key of ['theme', 'styles', 'displayMode', 'availableDisplayModes', 'containerDimensions', 'locale', 'timeZone', 'platform', 'deviceCapabilities', 'safeAreaInsets', 'userAgent', 'toolInfo']) {
+    assert.ok(key in told, `hostContext.${key}`);
+  }
+  assert.equal(told.toolInfo.tool.name, 'show_counter_app');
+
+  // Display mode requests are honoured and announced with host-context-changed.
+  await doc.locator('#fullscreen').click();
+  await doc.locator('#display-mode-answer').filter({ hasText: 'fullscreen' }).waitFor();
+  assert.equal(await frame.getAttribute('data-display-mode'), 'fullscreen');
+  await doc.locator('#display-mode').filter({ hasText: 'fullscreen' }).waitFor();
+  await doc.locator('#pip').click();
+  await doc.locator('#display-mode-answer').filter({ hasText: 'pip' }).waitFor();
+  assert.equal(await frame.getAttribute('data-display-mode'), 'pip');
+  await doc.locator('#inline').click();
+  await doc.locator('#display-mode').filter({ hasText: 'inline' }).waitFor();
+  assert.equal(await frame.getAttribute('data-display-mode'), 'inline');
+
+  // A link opens only after the user confirms; declining tells the app so.
+  await doc.locator('#open-link').click();
+  await page.locator(id('app-confirm-detail')).filter({ hasText: 'https://modelcontextprotocol.io/' }).waitFor();
+  await page.click(id('app-confirm-cancel'));
+  await doc.locator('#status').filter({ hasText: 'isError' }).waitFor();
+
+  // App log messages land in the server's log view.
+  await doc.locator('#log').click();
+  await doc.locator('#status').filter({ hasText: 'Sent a log message' }).waitFor();
+
+  // Closing sends ui/resource-teardown first; the app answers and the frame goes away.
+  await page.click(id('app-close'));
+  await page.waitForSelector(id('app-closed'));
+  await page.click(id('nav-logs'));
+  await page.waitForFunction(() => document.body.innerText.includes('hello from the counter app'));
+});
+
 test('the sandbox keeps an app away from the host, the API, other tools and undeclared origins', async () => {
   const { page } = app;
   await callOnToolsPage(page, 'show_probe_app', { hostOrigin: mcplab.base, probeUrl: probe.url, otherTool: 'list_files' });

@@ -518,3 +518,41 @@ async fn event_stream_replays_after_last_event_id() {
     read_until(&mut stale, &mut parser, &mut got, |v| v["kind"] == "resync").await;
     manager.shutdown().await;
 }
+
+/// An app on the sandbox origin is same-site with the host (only the port differs), so a
+/// subresource it loads from `/api` carries the cookie without an Origin header; fetch
+/// metadata gives it away and it is refused. The UI's own same-origin requests pass.
+#[tokio::test]
+async fn api_requests_from_another_origin_of_the_same_site_are_refused() {
+    let app = router(state());
+    let cookie = format!("mcplab_token={TOKEN}");
+    for site in ["same-site", "cross-site"] {
+        let b = req("GET", "/api/servers", None)
+            .header(header::COOKIE, &cookie)
+            .header("sec-fetch-site", site);
+        let (status, body, _) = send(&app, b, None).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{site}");
+        assert_eq!(body["code"], "forbidden");
+    }
+    for site in ["same-origin", "none"] {
+        let b = req("GET", "/api/servers", None)
+            .header(header::COOKIE, &cookie)
+            .header("sec-fetch-site", site);
+        let (status, _, _) = send(&app, b, None).await;
+        assert_eq!(status, StatusCode::OK, "{site}");
+    }
+}
+
+#[tokio::test]
+async fn host_info_reports_the_sandbox_origin_once_set() {
+    let st = state();
+    let app = router(st.clone());
+    let (status, body) = authed(&app, "GET", "/api/host", None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(body["sandboxOrigin"], Value::Null);
+    st.sandbox_origin
+        .set("http://127.0.0.1:6275".into())
+        .unwrap();
+    let (_, body) = authed(&app, "GET", "/api/host", None).await;
+    assert_eq!(body["sandboxOrigin"], "http://127.0.0.1:6275");
+}

@@ -16,16 +16,15 @@ import { AppConfirm, type ConfirmRequest } from './AppConfirm';
 import {
   HOST_INFO,
   HostTransport,
-  contentText,
   defaultConditions,
   hostCapabilities,
   hostContext,
-  openableUrl,
   type BridgeMessage,
   type CspViolation,
   type DisplayMode,
   type HostConditions,
 } from './host';
+import { contentText, openableUrl } from './content';
 import { cspReporterSource, decodeBase64Utf8, prepareAppHtml } from './html';
 import type { UiLink } from './linkage';
 import { openaiShimSource } from './openaiShim';

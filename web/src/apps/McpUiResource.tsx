@@ -11,7 +11,8 @@ import './apps.css';
 import { errorMessage } from '../api/client';
 import { appsApi } from './api';
 import { AppConfirm, type ConfirmRequest } from './AppConfirm';
-import { openableUrl, type CspViolation } from './host';
+import { openableUrl } from './content';
+import type { CspViolation } from './host';
 
 export interface McpUiResourceProps {
   server: string;

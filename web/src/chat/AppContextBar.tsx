@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { errorMessage } from '../api/client';
 import type { AppContextEntry } from '../api/types.gen';
 import { appsApi } from '../apps/api';
-import { contentText } from '../apps/host';
+import { contentText } from '../apps/content';
 
 function preview(e: AppContextEntry): string {
   const text = contentText(e.content);

@@ -3,7 +3,7 @@
 // tools/call frames. While the call runs, a pending elicitation or sampling request from the
 // same server is noted here (the dialog itself is the shared human-in-the-loop one).
 import type { Tool } from '../api/client';
-import { AppFrame } from '../apps/AppFrame';
+import { AppFrame } from '../apps/lazy';
 import { appsApi } from '../apps/api';
 import { uiLink, useServerTool } from '../apps/linkage';
 import { useChatApps } from './appsContext';

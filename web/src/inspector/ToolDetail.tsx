@@ -1,7 +1,7 @@
 // One tool: its schema as a form, the call with progress and cancel, the result, and the
 // server's call history.
 import { useRef, useState } from 'react';
-import { AppFrame } from '../apps/AppFrame';
+import { AppFrame } from '../apps/lazy';
 import { uiLink } from '../apps/linkage';
 import { api, errorMessage, type Tool } from '../api/client';
 import { useServerEvents } from '../api/events';

@@ -3,7 +3,7 @@
 import { useMemo, useState } from 'react';
 import type { Tool } from '../api/client';
 import type { CallOutcome } from '../api/types.gen';
-import { McpUiResource } from '../apps/McpUiResource';
+import { McpUiResource } from '../apps/lazy';
 import { embeddedUiResources } from '../apps/linkage';
 import { JsonTree } from '../ui/JsonTree';
 import { validateAgainst } from '../ui/schema';

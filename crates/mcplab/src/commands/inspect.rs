@@ -232,19 +232,10 @@ fn tool_flags(t: &Value) -> String {
     if hint("openWorldHint") == Some(true) {
         f.push("open-world");
     }
-    let meta = t.get("_meta");
-    let ui = meta.and_then(|m| m.get("ui"));
-    if ui.and_then(|u| u.get("resourceUri")).is_some()
-        || meta.and_then(|m| m.get("ui/resourceUri")).is_some()
-        || meta.and_then(|m| m.get("openai/outputTemplate")).is_some()
-    {
+    if mcplab_core::apps::ui_link(t).is_some() {
         f.push("ui");
     }
-    if let Some(vis) = ui
-        .and_then(|u| u.get("visibility"))
-        .and_then(Value::as_array)
-        && !vis.iter().any(|v| v == "model")
-    {
+    if !mcplab_core::apps::visibility(t).model {
         f.push("app-only");
     }
     if t.get("outputSchema").is_some() {

@@ -1,12 +1,22 @@
-import { StrictMode } from 'react';
+import { StrictMode, lazy, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
 import { applyTheme, initialTheme } from './settings/theme';
 import './styles.css';
 
+// `#/render/<spec>` is the headless renderer's page: the app alone, no shell.
+const RenderPage = lazy(() => import('./render/RenderPage').then((m) => ({ default: m.RenderPage })));
+const rendering = window.location.hash.startsWith('#/render/');
+
 applyTheme(initialTheme());
 createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
+  rendering ? (
+    <Suspense fallback={null}>
+      <RenderPage />
+    </Suspense>
+  ) : (
+    <StrictMode>
+      <App />
+    </StrictMode>
+  ),
 );

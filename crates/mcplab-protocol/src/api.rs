@@ -235,6 +235,30 @@ pub struct HostInfo {
     pub sandbox_origin: Option<String>,
 }
 
+/// What to render headless (`mcplab apps render`, the playground's screenshot): call `tool`
+/// on `server` with `arguments` and show its app under the emulated host `conditions` in a
+/// `width`×`height` viewport. The web page `#/render/<base64url JSON of this>` does the work
+/// and publishes `window.__mcplabRenderReport`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AppRenderSpec {
+    pub server: String,
+    pub tool: String,
+    #[serde(default)]
+    #[ts(type = "Record<string, unknown>")]
+    pub arguments: Value,
+    /// Emulated host conditions (the web's `HostConditions`; missing keys take defaults).
+    #[serde(default)]
+    #[ts(type = "Record<string, unknown>")]
+    pub conditions: Value,
+    pub width: u32,
+    pub height: u32,
+    /// How long the app may take to initialize and get its result (default 20 s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub timeout_ms: Option<u64>,
+}
+
 /// A UI resource ready for the sandbox.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]

@@ -38,6 +38,7 @@ fn render() -> String {
         AppResourceRequest::decl(&cfg),
         AppResourceKind::decl(&cfg),
         HostInfo::decl(&cfg),
+        AppRenderSpec::decl(&cfg),
         AppResourceView::decl(&cfg),
         AppUiKind::decl(&cfg),
         AppToolCallRequest::decl(&cfg),

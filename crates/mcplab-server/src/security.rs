@@ -153,6 +153,17 @@ pub async fn require_token(
 #[derive(serde::Deserialize)]
 pub struct AuthQuery {
     token: Option<String>,
+    /// Where to go after signing in: a path on this origin (`/…`, never `//…`), e.g. the
+    /// headless renderer's `/#/render/<spec>`.
+    next: Option<String>,
+}
+
+/// `next` when it is a plain path on this origin, else `/`.
+fn local_path(next: Option<&str>) -> &str {
+    match next {
+        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.starts_with("/\\") && !n.contains(['\r', '\n']) => n,
+        _ => "/",
+    }
 }
 
 /// `/auth?token=…`: sets the HttpOnly, SameSite=Strict cookie and redirects to a clean URL.
@@ -163,7 +174,8 @@ pub async fn auth_redirect(
     match q.token {
         Some(t) if state.security.token_matches(&t) => {
             let cookie = format!("{COOKIE}={t}; HttpOnly; SameSite=Strict; Path=/");
-            ([(header::SET_COOKIE, cookie)], Redirect::to("/")).into_response()
+            let to = local_path(q.next.as_deref());
+            ([(header::SET_COOKIE, cookie)], Redirect::to(to)).into_response()
         }
         _ => (
             StatusCode::UNAUTHORIZED,

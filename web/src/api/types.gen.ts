@@ -132,6 +132,16 @@ export type HostInfo = { version: string,
  */
 sandboxOrigin: string | null, };
 
+export type AppRenderSpec = { server: string, tool: string, arguments: Record<string, unknown>, 
+/**
+ * Emulated host conditions (the web's `HostConditions`; missing keys take defaults).
+ */
+conditions: Record<string, unknown>, width: number, height: number, 
+/**
+ * How long the app may take to initialize and get its result (default 20 s).
+ */
+timeoutMs?: number, };
+
 export type AppResourceView = { uri: string, mimeType: string | null, kind: AppResourceKind, 
 /**
  * The HTML document (`text`, or the base64 `blob` decoded).

@@ -7,7 +7,7 @@
 // links and downloads with the user, shows CSP violations, and tears the app down on close.
 import { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
 import './apps.css';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiFailure, api, errorMessage, type Tool } from '../api/client';
 import type { AppResourceView } from '../api/types.gen';
 import { pushAppLog } from '../logs/store';
@@ -24,6 +24,7 @@ import {
   type DisplayMode,
   type HostConditions,
 } from './host';
+import { HostConditionsContext } from './conditionsContext';
 import { contentText, openableUrl } from './content';
 import { cspReporterSource, decodeBase64Utf8, prepareAppHtml } from './html';
 import type { UiLink } from './linkage';
@@ -59,23 +60,51 @@ export interface AppFrameProps {
   onBridgeMessage?: (m: BridgeMessage) => void;
   /** Everything the app was told about its host (initial context and each change). */
   onHostContext?: (ctx: Record<string, unknown>) => void;
+  /** Only the app: no bar, border, notices or lists (headless render; the report has them). */
+  chromeless?: boolean;
+  /** Status, errors and violations as they change (playground panels, headless render). */
+  onDiagnostics?: (d: AppDiagnostics) => void;
+}
+
+export interface AppError {
+  kind: string;
+  message: string;
+  source?: string | null;
+  line?: number | null;
+}
+
+export interface AppDiagnostics {
+  status: Status;
+  error: string | null;
+  appErrors: AppError[];
+  violations: CspViolation[];
+  /** The tool result (or cancellation) has been sent to the app. */
+  delivered: boolean;
+  resource: AppResourceView | null;
 }
 
 const INIT_TIMEOUT_MS = 15_000;
 const TEARDOWN_TIMEOUT_MS = 2_000;
 
-type Status = 'loading' | 'starting' | 'ready' | 'closed' | 'failed';
+export type Status = 'loading' | 'starting' | 'ready' | 'closed' | 'failed';
 
 export function AppFrame(props: AppFrameProps) {
   const { server, link, callId } = props;
-  const conditions = useMemo(() => props.conditions ?? defaultConditions(), [props.conditions]);
+  const contextual = useContext(HostConditionsContext);
+  const conditions = useMemo(() => props.conditions ?? contextual ?? defaultConditions(), [props.conditions, contextual]);
   const [resource, setResource] = useState<AppResourceView | null>(null);
   const [origin, setOrigin] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<Status>('loading');
-  const [mode, setMode] = useState<DisplayMode>('inline');
+  const [mode, setMode] = useState<DisplayMode>(conditions.displayMode ?? 'inline');
+  // The host (playground control) changing the mode wins over what the app asked for.
+  useEffect(() => {
+    if (conditions.displayMode) setMode(conditions.displayMode);
+  }, [conditions.displayMode]);
   const [height, setHeight] = useState(160);
   const [violations, setViolations] = useState<CspViolation[]>([]);
+  const [appErrors, setAppErrors] = useState<AppError[]>([]);
+  const [delivered, setDelivered] = useState(false);
   const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
@@ -136,6 +165,8 @@ export function AppFrame(props: AppFrameProps) {
     initialized.current = false;
     sent.current = { partial: '', input: false, result: false, cancelled: false };
     setViolations([]);
+    setAppErrors([]);
+    setDelivered(false);
     const ctx0 = hostContext(conditionsRef.current, modeRef.current, toolInfo);
     const permissions = (resource.uiMeta as Record<string, any> | null)?.permissions;
     const bridge = new AppBridge(null, HOST_INFO, hostCapabilities({ csp: resource.declaredCsp ?? undefined, permissions }), {
@@ -152,6 +183,11 @@ export function AppFrame(props: AppFrameProps) {
         setViolations((prev) =>
           prev.some((p) => p.directive === v.directive && p.blockedUri === v.blockedUri) ? prev : [...prev, v],
         );
+        return true;
+      }
+      if (method === 'ui/notifications/sandbox-app-error') {
+        const e = (m.params ?? {}) as AppError;
+        setAppErrors((prev) => (prev.length >= 50 ? prev : [...prev, e]));
         return true;
       }
       if (method === 'openai/setWidgetState') {
@@ -320,11 +356,11 @@ export function AppFrame(props: AppFrameProps) {
     }
     if (s.input && !s.result && p.result) {
       s.result = true;
-      void bridge.sendToolResult(p.result as any);
+      void bridge.sendToolResult(p.result as any).then(() => setDelivered(true));
     }
     if (!s.result && !s.cancelled && p.cancelled !== undefined) {
       s.cancelled = true;
-      void bridge.sendToolCancelled({ reason: p.cancelled });
+      void bridge.sendToolCancelled({ reason: p.cancelled }).then(() => setDelivered(true));
     }
   }, []);
   useEffect(deliver, [deliver, props.partialArgs, props.args, props.result, props.cancelled, status]);
@@ -338,20 +374,24 @@ export function AppFrame(props: AppFrameProps) {
     latest.current.onHostContext?.(ctx as Record<string, unknown>);
   }, [conditions, mode, toolInfo]);
 
+  useEffect(() => {
+    latest.current.onDiagnostics?.({ status, error, appErrors, violations, delivered, resource });
+  }, [status, error, appErrors, violations, delivered, resource]);
+
   const src = origin && resource ? proxyUrl(origin, resource.declaredCsp, permissive) : null;
   const prefersBorder = resource?.prefersBorder !== false;
   const frameHeight = mode === 'inline' ? Math.min(height, conditions.maxHeight ?? Number.POSITIVE_INFINITY) : undefined;
 
   return (
     <div
-      className={`app-frame app-mode-${mode}${prefersBorder ? ' app-bordered' : ''}`}
+      className={`app-frame app-mode-${mode}${prefersBorder && !props.chromeless ? ' app-bordered' : ''}${props.chromeless ? ' app-chromeless' : ''}`}
       data-testid="app-frame"
       data-status={status}
       data-kind={kind}
       data-display-mode={mode}
       data-uri={link.uri}
     >
-      <div className="app-frame-bar">
+      {!props.chromeless && <div className="app-frame-bar">
         <span className={`badge ${kind === 'openaiWidget' ? 'badge-info' : 'badge-ok'}`}>{kind === 'openaiWidget' ? 'ChatGPT widget' : 'MCP App'}</span>
         <span className="mono small app-frame-uri" title={resource?.csp ?? ''}>
           {link.uri}
@@ -382,7 +422,7 @@ export function AppFrame(props: AppFrameProps) {
             reload
           </button>
         )}
-      </div>
+      </div>}
       {error && (
         <div className="inline-error small" data-testid="app-error" role="alert">
           {error}
@@ -421,7 +461,7 @@ export function AppFrame(props: AppFrameProps) {
           />
         )
       )}
-      {violations.length > 0 && (
+      {violations.length > 0 && !props.chromeless && (
         <div className="app-violations small" data-testid="app-violations" role="alert">
           <strong>Blocked by the app's Content-Security-Policy</strong> (declare the origin in <code>_meta.ui.csp</code> if the app needs it):
           <ul>
@@ -432,6 +472,20 @@ export function AppFrame(props: AppFrameProps) {
             ))}
           </ul>
         </div>
+      )}
+      {appErrors.length > 0 && !props.chromeless && (
+        <details className="app-errors small" data-testid="app-errors" open>
+          <summary>
+            The app reported {appErrors.length} error{appErrors.length === 1 ? '' : 's'}
+          </summary>
+          <ul>
+            {appErrors.map((e, i) => (
+              <li key={i} data-testid="app-error-row" data-kind={e.kind}>
+                <code>{e.kind}</code> <span className="mono">{e.message.split('\n')[0]}</span>
+              </li>
+            ))}
+          </ul>
+        </details>
       )}
       {confirm && (
         <AppConfirm

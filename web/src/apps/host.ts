@@ -33,6 +33,8 @@ export interface HostConditions {
   width?: number;
   /** Modes the host offers. */
   availableDisplayModes: DisplayMode[];
+  /** The mode the host puts the app in (the app may ask for another). */
+  displayMode?: DisplayMode;
   cspMode: 'declared' | 'permissive';
   /** Inject the `window.openai` shim into MCP Apps too. */
   openaiShim: boolean;

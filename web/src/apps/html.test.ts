@@ -81,8 +81,8 @@ describe('cspReporterSource', () => {
   it('posts deduplicated violations to the parent', () => {
     const doc = new EventTarget();
     const posted: unknown[] = [];
-    const win = { parent: { postMessage: (m: unknown, t: string) => posted.push([m, t]) } };
-    new Function('window', 'document', cspReporterSource())(win, doc);
+    const win = Object.assign(new EventTarget(), { parent: { postMessage: (m: unknown, t: string) => posted.push([m, t]) } });
+    new Function('window', 'document', 'console', cspReporterSource())(win, doc, { error: () => undefined });
     const violation = (blocked: string) =>
       Object.assign(new Event('securitypolicyviolation'), {
         effectiveDirective: 'img-src', violatedDirective: 'img-src', blockedURI: blocked,
@@ -96,6 +96,27 @@ describe('cspReporterSource', () => {
       directive: 'img-src', blockedUri: 'https://a.example/x.png', sourceFile: 'about:srcdoc',
       line: 3, sample: '', disposition: 'enforce',
     } }, '*']);
+  });
+});
+
+describe('app error reporting', () => {
+  it('reports uncaught errors, rejections and console.error, not resource load errors', () => {
+    const doc = new EventTarget();
+    const posted: any[] = [];
+    const win = Object.assign(new EventTarget(), { parent: { postMessage: (m: unknown) => posted.push(m) } });
+    const fakeConsole = { error: (..._a: unknown[]) => undefined };
+    new Function('window', 'document', 'console', cspReporterSource())(win, doc, fakeConsole);
+    win.dispatchEvent(Object.assign(new Event('error'), { message: 'boom', filename: 'about:srcdoc', lineno: 7, error: null }));
+    const img = Object.assign(new Event('error'), { message: '' });
+    Object.defineProperty(img, 'target', { value: { tagName: 'IMG' } });
+    win.dispatchEvent(img);
+    win.dispatchEvent(Object.assign(new Event('unhandledrejection'), { reason: 'nope' }));
+    fakeConsole.error('bad', { a: 1 });
+    expect(posted.map((m) => m.mcplabAppError)).toEqual([
+      { kind: 'error', message: 'boom', source: 'about:srcdoc', line: 7 },
+      { kind: 'unhandledrejection', message: 'nope', source: null, line: null },
+      { kind: 'console.error', message: 'bad {"a":1}', source: null, line: null },
+    ]);
   });
 });
 

@@ -75,16 +75,40 @@ export function prepareAppHtml(html: string, opts: { scripts: string[] }): strin
 export function cspReporterSource(): string {
   return `(function () {
   var seen = {};
+  var post = function (m) { try { window.parent.postMessage(m, "*"); } catch (err) { /* parent gone */ } };
   document.addEventListener("securitypolicyviolation", function (e) {
     var directive = e.effectiveDirective || e.violatedDirective;
     var key = directive + " " + e.blockedURI;
     if (Object.prototype.hasOwnProperty.call(seen, key)) return;
     seen[key] = true;
-    try {
-      window.parent.postMessage({ mcplabCspViolation: { directive: directive, blockedUri: e.blockedURI,
-        sourceFile: e.sourceFile, line: e.lineNumber, sample: e.sample, disposition: e.disposition } }, "*");
-    } catch (err) { /* parent gone */ }
+    post({ mcplabCspViolation: { directive: directive, blockedUri: e.blockedURI,
+      sourceFile: e.sourceFile, line: e.lineNumber, sample: e.sample, disposition: e.disposition } });
   });
+  var errors = 0;
+  var report = function (kind, message, source, line) {
+    if (errors++ >= 50) return;
+    post({ mcplabAppError: { kind: kind, message: String(message).slice(0, 2000), source: source || null, line: typeof line === "number" ? line : null } });
+  };
+  window.addEventListener("error", function (e) {
+    if (e && e.target && e.target !== window && e.target.tagName) return; // resource load errors: CSP/network, reported elsewhere
+    report("error", e.error && e.error.stack ? e.error.stack : e.message, e.filename, e.lineno);
+  }, true);
+  window.addEventListener("unhandledrejection", function (e) {
+    var r = e.reason;
+    report("unhandledrejection", r && r.stack ? r.stack : String(r));
+  });
+  var original = console.error;
+  console.error = function () {
+    try {
+      var parts = [];
+      for (var i = 0; i < arguments.length; i++) {
+        var a = arguments[i];
+        parts.push(a instanceof Error ? (a.stack || a.message) : typeof a === "string" ? a : JSON.stringify(a));
+      }
+      report("console.error", parts.join(" "));
+    } catch (err) { /* unserializable */ }
+    return original.apply(console, arguments);
+  };
 })();
 `;
 }

@@ -1,0 +1,165 @@
+// The headless render page (`#/render/<base64url JSON AppRenderSpec>`), used by
+// `mcplab apps render` and the playground's screenshot: calls the tool directly (no model),
+// shows only its app under the given host conditions, and publishes
+// `window.__mcplabRenderReport`, a promise of what happened (initialized, errors, CSP
+// violations, bridge messages, host context, tool result) once the app has its result and
+// has settled, or once it failed or timed out. It never rejects.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { api, errorMessage, type Tool } from '../api/client';
+import type { AppRenderSpec, CallOutcome } from '../api/types.gen';
+import { AppFrame } from '../apps/lazy';
+import type { AppDiagnostics } from '../apps/AppFrame';
+import { defaultConditions, type BridgeMessage, type HostConditions } from '../apps/host';
+import { decodeBase64Utf8 } from '../apps/html';
+import { serverTools, uiLink } from '../apps/linkage';
+
+const SETTLE_MS = 600;
+const DEFAULT_TIMEOUT_MS = 20_000;
+
+export interface RenderReport {
+  initialized: boolean;
+  error: string | null;
+  appErrors: AppDiagnostics['appErrors'];
+  cspViolations: AppDiagnostics['violations'];
+  bridgeMessages: { n: number; atMs: number; dir: string; method?: string; id?: string | number }[];
+  hostContext: Record<string, unknown>;
+  toolResult: unknown;
+  toolError: string | null;
+  durationMs: number;
+}
+
+declare global {
+  interface Window {
+    __mcplabRenderReport?: Promise<RenderReport>;
+  }
+}
+
+export function parseSpec(hash: string): AppRenderSpec | string {
+  const encoded = hash.replace(/^#\/render\//, '');
+  try {
+    const spec = JSON.parse(decodeBase64Utf8(decodeURIComponent(encoded))) as AppRenderSpec;
+    if (!spec || typeof spec.server !== 'string' || typeof spec.tool !== 'string') return 'the render spec needs `server` and `tool`';
+    return spec;
+  } catch (e) {
+    return `the render spec is not base64url JSON: ${errorMessage(e)}`;
+  }
+}
+
+export function RenderPage() {
+  const spec = useMemo(() => parseSpec(window.location.hash), []);
+  if (typeof spec === 'string') {
+    window.__mcplabRenderReport = Promise.resolve(emptyReport(spec));
+    return (
+      <div className="inline-error" data-testid="render-error">
+        {spec}
+      </div>
+    );
+  }
+  return <Render spec={spec} />;
+}
+
+function emptyReport(error: string): RenderReport {
+  return { initialized: false, error, appErrors: [], cspViolations: [], bridgeMessages: [], hostContext: {}, toolResult: null, toolError: null, durationMs: 0 };
+}
+
+function Render({ spec }: { spec: AppRenderSpec }) {
+  const started = useRef(performance.now());
+  const resolveRef = useRef<((r: RenderReport) => void) | null>(null);
+  const report = useRef<RenderReport>(emptyReport(null as unknown as string));
+  const [tool, setTool] = useState<Tool | null>(null);
+  const [outcome, setOutcome] = useState<CallOutcome | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const callId = useMemo(() => `render-${Math.random().toString(36).slice(2)}`, []);
+  const conditions = useMemo<HostConditions>(() => ({ ...defaultConditions(), ...(spec.conditions as Partial<HostConditions>) }), [spec]);
+
+  const finish = (error: string | null) => {
+    const resolve = resolveRef.current;
+    if (!resolve) return;
+    resolveRef.current = null;
+    report.current.error = error;
+    report.current.durationMs = Math.round(performance.now() - started.current);
+    resolve(report.current);
+    document.body.dataset.renderDone = 'true';
+  };
+
+  // Publish the promise before anything can finish.
+  if (!window.__mcplabRenderReport) {
+    report.current.error = null;
+    window.__mcplabRenderReport = new Promise((resolve) => (resolveRef.current = resolve));
+  }
+
+  useEffect(() => {
+    document.documentElement.setAttribute('data-theme', conditions.theme);
+    const timer = window.setTimeout(() => finish(`timed out after ${(spec.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000} s`), spec.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+    serverTools(spec.server)
+      .then((tools) => {
+        const t = tools.find((x) => x.name === spec.tool);
+        if (!t) throw new Error(`server \`${spec.server}\` has no tool \`${spec.tool}\``);
+        if (!uiLink(t)) throw new Error(`tool \`${spec.tool}\` has no UI (no _meta.ui.resourceUri or openai/outputTemplate)`);
+        setTool(t);
+        return api.callTool(spec.server, { name: spec.tool, arguments: (spec.arguments ?? {}) as Record<string, unknown>, callId });
+      })
+      .then((out) => {
+        setOutcome(out);
+        report.current.toolResult = out.result ?? null;
+        report.current.toolError = out.error ? out.error.message : null;
+      })
+      .catch((e) => {
+        setFailure(errorMessage(e));
+        finish(errorMessage(e));
+      });
+    return () => window.clearTimeout(timer);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  const settle = useRef<number | undefined>(undefined);
+  const onDiagnostics = (d: AppDiagnostics) => {
+    report.current.appErrors = d.appErrors;
+    report.current.cspViolations = d.violations;
+    if (d.status === 'ready') report.current.initialized = true;
+    if (d.status === 'failed' || d.error) {
+      finish(d.error ?? 'the app failed');
+      return;
+    }
+    if (d.status === 'ready' && d.delivered) {
+      window.clearTimeout(settle.current);
+      settle.current = window.setTimeout(() => finish(null), SETTLE_MS);
+    }
+  };
+  const onBridgeMessage = (m: BridgeMessage) => {
+    if (report.current.bridgeMessages.length >= 2000) return;
+    report.current.bridgeMessages.push({ n: m.n, atMs: Math.round(m.at - started.current), dir: m.dir, method: m.method, id: m.id });
+  };
+  const onHostContext = (ctx: Record<string, unknown>) => {
+    report.current.hostContext = { ...report.current.hostContext, ...ctx };
+  };
+
+  const link = uiLink(tool);
+  return (
+    <div className="render-page" style={{ width: spec.width }}>
+      {failure && (
+        <div className="inline-error" data-testid="render-error">
+          {failure}
+        </div>
+      )}
+      {tool && link && (
+        <div data-testid="render-app" className="render-app">
+          <AppFrame
+            server={spec.server}
+            tool={tool}
+            link={link}
+            callId={callId}
+            args={(spec.arguments ?? {}) as Record<string, unknown>}
+            result={outcome && !outcome.error ? (outcome.result as Record<string, unknown> | null) : undefined}
+            cancelled={outcome?.error ? outcome.error.message : undefined}
+            conditions={{ ...conditions, width: spec.width, maxHeight: conditions.maxHeight ?? spec.height }}
+            chromeless
+            onDiagnostics={onDiagnostics}
+            onBridgeMessage={onBridgeMessage}
+            onHostContext={onHostContext}
+          />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -26,6 +26,10 @@
 //! | GET | `/api/human` | → `HumanRequest[]` (pending) |
 //! | POST | `/api/human/{id}` | `HumanAnswer` → 204 (404 if no longer pending) |
 //! | GET/PUT | `/api/settings/roots` | `RootView[]` |
+//! | GET | `/api/app-scenarios` | → `AppScenario[]` (newest first) |
+//! | POST | `/api/app-scenarios` | `AppScenarioInput` → `AppScenario` (400 `bad_request` without a name, server or tool) |
+//! | PUT | `/api/app-scenarios/{id}` | `AppScenarioInput` → `AppScenario` (404 if unknown) |
+//! | DELETE | `/api/app-scenarios/{id}` | → 204 (404 if unknown) |
 //! | GET | `/api/host` | → `HostInfo` (version, sandbox origin) |
 //! | GET | `/api/prefs` | → `{ [key]: JSON }` |
 //! | PUT | `/api/prefs/{key}` | JSON → 204 |
@@ -257,6 +261,38 @@ pub struct AppRenderSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub timeout_ms: Option<u64>,
+}
+
+/// A saved app playground scenario: a tool input plus emulated host conditions.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AppScenario {
+    pub id: String,
+    pub name: String,
+    pub server: String,
+    pub tool: String,
+    #[ts(type = "Record<string, unknown>")]
+    pub arguments: Value,
+    /// The web's `HostConditions` (device, theme, locale…), kept as given.
+    #[ts(type = "Record<string, unknown>")]
+    pub conditions: Value,
+    pub created_ms: u64,
+    pub updated_ms: u64,
+}
+
+/// `POST /api/app-scenarios`, `PUT /api/app-scenarios/{id}`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AppScenarioInput {
+    pub name: String,
+    pub server: String,
+    pub tool: String,
+    #[serde(default)]
+    #[ts(type = "Record<string, unknown>")]
+    pub arguments: Value,
+    #[serde(default)]
+    #[ts(type = "Record<string, unknown>")]
+    pub conditions: Value,
 }
 
 /// A UI resource ready for the sandbox.

@@ -38,6 +38,8 @@ fn render() -> String {
         AppResourceRequest::decl(&cfg),
         AppResourceKind::decl(&cfg),
         HostInfo::decl(&cfg),
+        AppScenario::decl(&cfg),
+        AppScenarioInput::decl(&cfg),
         AppRenderSpec::decl(&cfg),
         AppResourceView::decl(&cfg),
         AppUiKind::decl(&cfg),

@@ -132,6 +132,14 @@ export type HostInfo = { version: string,
  */
 sandboxOrigin: string | null, };
 
+export type AppScenario = { id: string, name: string, server: string, tool: string, arguments: Record<string, unknown>, 
+/**
+ * The web's `HostConditions` (device, theme, locale…), kept as given.
+ */
+conditions: Record<string, unknown>, createdMs: number, updatedMs: number, };
+
+export type AppScenarioInput = { name: string, server: string, tool: string, arguments: Record<string, unknown>, conditions: Record<string, unknown>, };
+
 export type AppRenderSpec = { server: string, tool: string, arguments: Record<string, unknown>, 
 /**
  * Emulated host conditions (the web's `HostConditions`; missing keys take defaults).

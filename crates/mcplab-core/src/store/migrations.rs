@@ -39,6 +39,17 @@ const MIGRATIONS: &[&str] = &[
          PRIMARY KEY (session_id, turn_id),
          UNIQUE (session_id, seq)
      ) STRICT;",
+    // 3: app playground scenarios (tool input + emulated host conditions, JSON text).
+    "CREATE TABLE app_scenarios (
+         id         TEXT PRIMARY KEY NOT NULL,
+         name       TEXT NOT NULL,
+         server     TEXT NOT NULL,
+         tool       TEXT NOT NULL,
+         arguments  TEXT NOT NULL,
+         conditions TEXT NOT NULL,
+         created_ms INTEGER NOT NULL,
+         updated_ms INTEGER NOT NULL
+     ) STRICT;",
 ];
 
 /// The schema version this build produces and understands.

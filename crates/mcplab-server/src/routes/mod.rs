@@ -5,6 +5,7 @@ mod app_context;
 mod apps;
 mod chat;
 mod mcp;
+mod scenarios;
 mod servers;
 mod settings;
 
@@ -62,6 +63,14 @@ pub fn api() -> Router<Arc<AppState>> {
             get(settings::roots).put(settings::set_roots),
         )
         .route("/host", get(settings::host))
+        .route(
+            "/app-scenarios",
+            get(scenarios::list).post(scenarios::create),
+        )
+        .route(
+            "/app-scenarios/{id}",
+            put(scenarios::replace).delete(scenarios::remove),
+        )
         .route("/prefs", get(settings::prefs))
         .route("/prefs/{key}", put(settings::set_pref))
         .route("/events", get(events::stream))

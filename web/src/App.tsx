@@ -5,6 +5,7 @@ import { Group, Panel, Separator } from 'react-resizable-panels';
 import { UNAUTHORIZED_HINT, errorMessage, ApiFailure } from './api/client';
 import { events, useStreamState } from './api/events';
 import { ChatPage } from './chat/ChatPage';
+import { PlaygroundPage } from './playground/PlaygroundPage';
 import { HumanDialogs } from './human/HumanDialogs';
 import { startHumanStore } from './human/store';
 import { PromptsPage } from './inspector/PromptsPage';
@@ -24,7 +25,7 @@ import { Button } from './ui/Button';
 import { ErrorState } from './ui/States';
 import { PAGES, navigate, usePage, type Page } from './ui/route';
 
-const LABELS: Record<Page, string> = { servers: 'Servers', tools: 'Tools', resources: 'Resources', prompts: 'Prompts', chat: 'Chat', logs: 'Logs', settings: 'Settings' };
+const LABELS: Record<Page, string> = { servers: 'Servers', tools: 'Tools', resources: 'Resources', prompts: 'Prompts', playground: 'Playground', chat: 'Chat', logs: 'Logs', settings: 'Settings' };
 
 function start() {
   events.start();
@@ -110,6 +111,7 @@ function Shell() {
             {page === 'tools' && <ToolsPage />}
             {page === 'resources' && <ResourcesPage />}
             {page === 'prompts' && <PromptsPage />}
+            {page === 'playground' && <PlaygroundPage />}
             {page === 'chat' && <ChatPage />}
             {page === 'logs' && <LogsPage />}
             {page === 'settings' && <SettingsPage />}

@@ -38,6 +38,8 @@ export interface HostConditions {
   cspMode: 'declared' | 'permissive';
   /** Inject the `window.openai` shim into MCP Apps too. */
   openaiShim: boolean;
+  /** Host style variables to send instead of mcplab's own (`--color-background-primary`…). */
+  styleOverrides?: Record<string, string>;
 }
 
 export const HOST_INFO = { name: 'mcplab', version: '0.1.0' };
@@ -67,21 +69,33 @@ export function defaultConditions(): HostConditions {
   };
 }
 
-/** Spec style variables from the host page's own CSS custom properties. */
+/** mcplab's palettes as spec style variables (fixed per theme, so an emulated theme gets its
+ * own colours whatever the page's theme is). */
+const PALETTES: Record<'light' | 'dark', Record<string, string>> = {
+  light: {
+    '--color-background-primary': '#ffffff',
+    '--color-background-secondary': '#f4f5f8',
+    '--color-text-primary': '#1d2330',
+    '--color-text-secondary': '#5b6475',
+    '--color-border-primary': '#dde1e8',
+    '--color-ring-primary': '#3563e9',
+  },
+  dark: {
+    '--color-background-primary': '#16181d',
+    '--color-background-secondary': '#1d2027',
+    '--color-text-primary': '#e3e6ec',
+    '--color-text-secondary': '#9aa3b2',
+    '--color-border-primary': '#2d323c',
+    '--color-ring-primary': '#6b93ff',
+  },
+};
+
 export function styleVariables(theme: 'light' | 'dark'): Record<string, string> {
-  const css = getComputedStyle(document.documentElement);
-  const v = (name: string, fallback: string) => css.getPropertyValue(name).trim() || fallback;
-  const dark = theme === 'dark';
   return {
-    '--color-background-primary': v('--bg', dark ? '#16181d' : '#ffffff'),
-    '--color-background-secondary': v('--code-bg', dark ? '#1d2027' : '#f4f5f8'),
-    '--color-text-primary': v('--fg', dark ? '#e3e6ec' : '#1d2330'),
-    '--color-text-secondary': v('--muted', dark ? '#9aa3b2' : '#5b6475'),
-    '--color-border-primary': v('--border', dark ? '#2d323c' : '#dde1e8'),
-    '--color-ring-primary': v('--accent', dark ? '#6b93ff' : '#3563e9'),
-    '--font-sans': v('--font', 'system-ui, sans-serif'),
-    '--font-mono': v('--mono', 'ui-monospace, monospace'),
-    '--border-radius-md': v('--radius', '6px'),
+    ...PALETTES[theme],
+    '--font-sans': "system-ui, -apple-system, 'Segoe UI', Roboto, Ubuntu, Cantarell, 'Noto Sans', sans-serif",
+    '--font-mono': "ui-monospace, SFMono-Regular, 'SF Mono', Menlo, Consolas, 'DejaVu Sans Mono', monospace",
+    '--border-radius-md': '6px',
   };
 }
 
@@ -105,7 +119,7 @@ export function hostContext(c: HostConditions, displayMode: DisplayMode, toolInf
   }
   const ctx: McpUiHostContext & Record<string, unknown> = {
     theme: c.theme,
-    styles: { variables: styleVariables(c.theme) as McpUiHostContext['styles'] extends { variables?: infer V } ? V : never },
+    styles: { variables: { ...styleVariables(c.theme), ...(c.styleOverrides ?? {}) } } as McpUiHostContext['styles'],
     displayMode,
     availableDisplayModes: c.availableDisplayModes,
     containerDimensions: containerDimensions as McpUiHostContext['containerDimensions'],

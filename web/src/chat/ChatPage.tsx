@@ -114,7 +114,7 @@ function NoModel({ providers }: { providers: ProviderView[] }) {
   );
 }
 
-function SessionPane({ id, providers, noModel }: { id: string; providers: ProviderView[]; noModel: boolean }) {
+export function SessionPane({ id, providers, noModel }: { id: string; providers: ProviderView[]; noModel: boolean }) {
   const chat = useChatSession(id);
   const [settingsError, setSettingsError] = useState<string | null>(null);
 

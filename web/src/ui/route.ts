@@ -2,7 +2,7 @@
 // A page may take one sub-path segment (`#/chat/<sessionId>`), read with `useRouteArg`.
 import { useSyncExternalStore } from 'react';
 
-export const PAGES = ['servers', 'tools', 'resources', 'prompts', 'chat', 'logs', 'settings'] as const;
+export const PAGES = ['servers', 'tools', 'resources', 'prompts', 'playground', 'chat', 'logs', 'settings'] as const;
 export type Page = (typeof PAGES)[number];
 
 function parts(): string[] {

@@ -128,3 +128,19 @@ describe('approval', () => {
     expect(done.kind === 'tool' && done.arguments).toEqual({ a: 40 });
   });
 });
+
+describe('streamed tool input', () => {
+  it('a call appears while its arguments stream, then takes the final arguments', () => {
+    const partial = (text: string) =>
+      turn({ type: 'toolInputPartial', turnId: 't1', callId: 'c1', name: 'demo__show', server: 'demo', tool: 'show', argumentsText: text });
+    let turns = fold([{ kind: 'userMessage', turnId: 't1', text: 'go' }, partial('{"ci'), partial('{"city":"Par')]);
+    let item = turns[0].items[0];
+    expect(item.kind === 'tool' && item.partialArgs).toBe('{"city":"Par');
+    expect(item.kind === 'tool' && item.arguments).toBeUndefined();
+    turns = [turn({ type: 'toolCall', turnId: 't1', callId: 'c1', name: 'demo__show', server: 'demo', tool: 'show', arguments: { city: 'Paris' } }), partial('{"late')].reduce(applySessionEvent, turns);
+    item = turns[0].items[0];
+    expect(turns[0].items).toHaveLength(1);
+    expect(item.kind === 'tool' && item.partialArgs).toBeUndefined();
+    expect(item.kind === 'tool' && item.arguments).toEqual({ city: 'Paris' });
+  });
+});

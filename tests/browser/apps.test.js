@@ -260,3 +260,16 @@ test('MCP-UI resources render through the proxy and every action type works', as
   });
   await shot(page, '43-mcp-ui');
 });
+
+test('an MCP-UI text/uri-list resource is framed through the proxy', async () => {
+  const { page } = app;
+  const before = probe.hits.length;
+  await callOnToolsPage(page, 'show_mcp_ui_url', { url: `${probe.url}/widget` });
+  await page.waitForSelector(`${id('mcp-ui-resource')}[data-mime="text/uri-list"]`, { timeout: 20000 });
+  const inner = page.frameLocator(`${id('mcp-ui-resource')}[data-mime="text/uri-list"] iframe`).frameLocator('iframe');
+  await inner.locator('body').filter({ hasText: 'reachable' }).waitFor({ timeout: 10000 });
+  assert.ok(probe.hits.slice(before).includes('/widget'));
+  // The URL is framed from the sandbox origin, never from the host page.
+  const src = await page.locator(`${id('mcp-ui-resource')}[data-mime="text/uri-list"] iframe`).first().getAttribute('src');
+  assert.ok(!src.startsWith(mcplab.base), src);
+});

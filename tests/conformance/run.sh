@@ -15,12 +15,22 @@ suite="$npm_dir/node_modules/@modelcontextprotocol/conformance/dist/index.js"
 export MCPLAB_BIN="${MCPLAB_BIN:-$root/target/debug/mcplab}"
 [ -x "$MCPLAB_BIN" ] || { echo "conformance: $MCPLAB_BIN not built" >&2; exit 2; }
 
-scenarios=(initialize tools_call elicitation-sep1034-client-defaults sse-retry)
+scenarios=(initialize tools_call elicitation-sep1034-client-defaults sse-retry
+  # Authorization (issue 7): every auth scenario of the suite, the draft and extension ones
+  # included.
+  auth/metadata-default auth/metadata-var1 auth/metadata-var2 auth/metadata-var3
+  auth/basic-cimd auth/scope-from-www-authenticate auth/scope-from-scopes-supported
+  auth/scope-omitted-when-undefined auth/scope-step-up auth/scope-retry-limit
+  auth/token-endpoint-auth-basic auth/token-endpoint-auth-post auth/token-endpoint-auth-none
+  auth/pre-registration auth/2025-03-26-oauth-metadata-backcompat
+  auth/2025-03-26-oauth-endpoint-fallback auth/resource-mismatch auth/offline-access-scope
+  auth/offline-access-not-supported auth/client-credentials-jwt auth/client-credentials-basic
+  auth/cross-app-access-complete-flow)
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT
 passed=0; failed=0
 for s in "${scenarios[@]}"; do
-  dir="$out/$s"
+  dir="$out/${s//\//_}"
   mkdir -p "$dir"
   PATH="$node22:$PATH" timeout 120 node "$suite" client \
     --command "$root/tests/conformance/client.sh" --scenario "$s" \

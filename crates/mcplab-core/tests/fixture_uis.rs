@@ -70,6 +70,7 @@ async fn ui_tools_carry_linkage_and_visibility_meta() {
         ("show_counter_app", "ui://mcplab-demo/counter.html"),
         ("show_probe_app", "ui://mcplab-demo/probe.html"),
         ("show_csp_breaker", "ui://mcplab-demo/csp-breaker.html"),
+        ("show_broken_app", "ui://mcplab-demo/broken.html"),
     ] {
         let meta = &tools[tool]["_meta"];
         assert_eq!(meta["ui"]["resourceUri"], uri, "{tool}");
@@ -149,6 +150,12 @@ async fn ui_resources_are_listed_and_read_with_their_meta() {
             MCP_APP,
             json!({ "ui": { "csp": { "connectDomains": ["https://allowed.example"] } } }),
             &["id=\"fetch-outcome\"", "id=\"img-outcome\""][..],
+        ),
+        (
+            "ui://mcplab-demo/broken.html",
+            MCP_APP,
+            json!({ "ui": { "csp": {} } }),
+            &["throw new Error(\"mcplab-demo broken app"][..],
         ),
         (
             "ui://mcplab-demo/openai-widget.html",

@@ -21,8 +21,16 @@
 //! | POST | `/api/servers/{name}/ping` | → `CallOutcome` |
 //! | POST | `/api/servers/{name}/apps/resource` | `AppResourceRequest` → `AppResourceView` (a `ui://` resource read, decoded, with its sandbox CSP; 400 `not_a_ui_resource`, 502 `bad_ui_resource`) |
 //! | POST | `/api/servers/{name}/apps/tools/call` | `AppToolCallRequest` → `CallOutcome` (a UI calls a tool of its own server; 404 `unknown_tool`, 403 `tool_not_visible_to_app` / `tool_not_widget_accessible`) |
+//! | POST | `/api/apps/render` | `AppRenderSpec` → `AppRenderResult` (the app rendered in headless Chromium against this server: PNG of the app frame and the render page's report; one render at a time; 503 `renderer_unavailable` / `chromium_not_found` / `render_busy`, 504 `render_timeout`, 502 `render_failed`) |
 //! | GET | `/api/servers/{name}/traffic` | → `TrafficSnapshotView` |
 //! | DELETE | `/api/servers/{name}/traffic` | → 204 |
+//! | GET | `/api/servers/{name}/oauth` | → `OAuthStatusView` (what is stored for an http/sse server, tokens masked; `pendingAuthorizationUrl` while a connection waits for the browser; the latest flow's steps) |
+//! | DELETE | `/api/servers/{name}/oauth` | → 204 (sign out: tokens and client registration forgotten, the server disconnected) |
+//! | POST | `/api/servers/{name}/oauth/authorize` | `OAuthAuthorizeRequest` (optional body; `force` forgets the tokens first) → `OAuthAuthorizeResult`: `authorizationUrl` (open it; the connection goes on after the redirect, status on `/api/events`), `connected` or `failed`; 400 `bad_request` for servers that do not use OAuth |
+//! | POST | `/api/oauth/debug` | `OAuthDebugRequest` → 202 `OAuthDebugStarted` (a step-by-step flow for a URL; 400 `bad_request` for a non-http(s) URL) |
+//! | GET | `/api/oauth/debug/{runId}` | → `OAuthDebugRun` (the run so far or finished; 404 `not_found`: the newest 20 runs are kept) |
+//! | GET | `/api/oauth/debug/{runId}/events?lastEventId=N` | SSE of `OAuthDebugEvent`: every `step` in order, then one `finished` with the whole run; `id:` = sequence, `Last-Event-ID` (or the query) replays, `resync` when too late |
+//! | POST | `/api/oauth/debug/{runId}/cancel` | → 204 (the run ends `cancelled`) |
 //! | GET | `/api/human` | → `HumanRequest[]` (pending) |
 //! | POST | `/api/human/{id}` | `HumanAnswer` → 204 (404 if no longer pending) |
 //! | GET/PUT | `/api/settings/roots` | `RootView[]` |
@@ -49,6 +57,14 @@
 //! | PUT | `/api/sessions/{id}/app-context/{key}` | `AppContextInput` → 204 (an app's model context or widget state, given to the model from the next turn; last write wins) |
 //! | DELETE | `/api/sessions/{id}/app-context/{key}` | → 204 (idempotent; 404 only if the session does not exist) |
 //! | GET | `/api/sessions/{id}/events?lastEventId=N` | SSE of `SessionEvent`, `id:` = sequence; `Last-Event-ID` (or the query) replays |
+//!
+//! Outside `/api`, without the launch token: `GET /oauth/callback?code=…&state=…` (or
+//! `error=…`) is mcplab's loopback redirect URI for OAuth sign-ins started by the web UI. It
+//! accepts only the `state` of a pending sign-in (400 otherwise, used once) and redirects the
+//! browser to `/#/servers/{name}` (a server's sign-in) or `/#/oauth/{runId}` (a debugger run).
+//! An interactive debugger run records a `browser` step whose `data.authorizationUrl` the page
+//! opens (a popup or a new tab); a server's connection that needs a sign-in publishes
+//! `ServerEvent::AuthorizationRequired {server, url}` on `/api/events`.
 //!
 //! Errors are `ApiError` with a stable `code`. A failed MCP call is not an HTTP error: it is a
 //! `CallOutcome` with `error` set, so the UI can show it beside the frames it caused.
@@ -261,6 +277,17 @@ pub struct AppRenderSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub timeout_ms: Option<u64>,
+}
+
+/// `POST /api/apps/render`: the app frame as a PNG and the render page's report
+/// (`initialized`, `error`, `appErrors`, `cspViolations`, `bridgeMessages`, `hostContext`,
+/// `toolResult`, `toolError`, `durationMs`, plus `pageErrors` of the page around the app).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct AppRenderResult {
+    pub png_base64: String,
+    #[ts(type = "any")]
+    pub report: Value,
 }
 
 /// A saved app playground scenario: a tool input plus emulated host conditions.

@@ -7,6 +7,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::oauth::OAuthConfig;
+
 /// One configured server, keyed by a user-chosen name.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
@@ -38,12 +40,17 @@ pub enum ServerTransport {
         url: String,
         #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
         headers: BTreeMap<String, String>,
+        /// OAuth settings; absent: discover and register when the server answers 401.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        oauth: Option<OAuthConfig>,
     },
     /// The legacy HTTP+SSE transport (protocol 2024-11-05).
     Sse {
         url: String,
         #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
         headers: BTreeMap<String, String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        oauth: Option<OAuthConfig>,
     },
 }
 
@@ -60,6 +67,16 @@ impl ServerTransport {
                 s
             }
             ServerTransport::Http { url, .. } | ServerTransport::Sse { url, .. } => url.clone(),
+        }
+    }
+
+    /// The OAuth settings of an http/sse server (None for stdio or when unset).
+    pub fn oauth(&self) -> Option<&OAuthConfig> {
+        match self {
+            ServerTransport::Stdio { .. } => None,
+            ServerTransport::Http { oauth, .. } | ServerTransport::Sse { oauth, .. } => {
+                oauth.as_ref()
+            }
         }
     }
 

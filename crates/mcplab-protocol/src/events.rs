@@ -111,6 +111,9 @@ pub enum ServerEvent {
     },
     /// The server listed our roots.
     RootsListed { server: String, count: usize },
+    /// Connecting needs the user to sign in: open `url` in a browser; the redirect back to
+    /// mcplab continues the connection (its status follows as usual).
+    AuthorizationRequired { server: String, url: String },
 }
 
 impl ServerEvent {
@@ -125,7 +128,8 @@ impl ServerEvent {
             | ServerEvent::ResourceUpdated { server, .. }
             | ServerEvent::Cancelled { server, .. }
             | ServerEvent::HumanResolved { server, .. }
-            | ServerEvent::RootsListed { server, .. } => server,
+            | ServerEvent::RootsListed { server, .. }
+            | ServerEvent::AuthorizationRequired { server, .. } => server,
             ServerEvent::HumanRequested { request } => &request.server,
         }
     }

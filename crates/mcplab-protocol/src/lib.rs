@@ -7,6 +7,7 @@ pub mod api;
 pub mod chat;
 pub mod config;
 pub mod events;
+pub mod oauth;
 pub mod traffic;
 
 pub use config::{ServerConfig, ServerTransport};

@@ -3,6 +3,7 @@
 
 use mcplab_protocol::api::*;
 use mcplab_protocol::chat::*;
+use mcplab_protocol::oauth::*;
 use mcplab_protocol::*;
 use ts_rs::{Config, TS};
 
@@ -13,6 +14,27 @@ fn render() -> String {
         <serde_json::Value as TS>::decl(&cfg),
         ServerConfig::decl(&cfg),
         ServerTransport::decl(&cfg),
+        OAuthConfig::decl(&cfg),
+        EnterpriseIdp::decl(&cfg),
+        OAuthRevision::decl(&cfg),
+        RegistrationMethod::decl(&cfg),
+        OAuthGrant::decl(&cfg),
+        OAuthParty::decl(&cfg),
+        OAuthStepKind::decl(&cfg),
+        OAuthPhase::decl(&cfg),
+        OAuthHttpExchange::decl(&cfg),
+        OAuthStep::decl(&cfg),
+        OAuthProbeTransport::decl(&cfg),
+        OAuthDebugRequest::decl(&cfg),
+        OAuthDebugStarted::decl(&cfg),
+        OAuthRunState::decl(&cfg),
+        OAuthTokenSummary::decl(&cfg),
+        OAuthFailure::decl(&cfg),
+        OAuthDebugRun::decl(&cfg),
+        OAuthDebugEvent::decl(&cfg),
+        OAuthStatusView::decl(&cfg),
+        OAuthAuthorizeRequest::decl(&cfg),
+        OAuthAuthorizeResult::decl(&cfg),
         ServerStatus::decl(&cfg),
         HumanRequestKind::decl(&cfg),
         HumanRequest::decl(&cfg),
@@ -41,6 +63,7 @@ fn render() -> String {
         AppScenario::decl(&cfg),
         AppScenarioInput::decl(&cfg),
         AppRenderSpec::decl(&cfg),
+        AppRenderResult::decl(&cfg),
         AppResourceView::decl(&cfg),
         AppUiKind::decl(&cfg),
         AppToolCallRequest::decl(&cfg),

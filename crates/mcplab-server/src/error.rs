@@ -66,3 +66,21 @@ impl From<McpError> for ApiFailure {
         }
     }
 }
+
+impl From<mcplab_core::render::RenderError> for ApiFailure {
+    fn from(e: mcplab_core::render::RenderError) -> Self {
+        use mcplab_core::render::RenderError as R;
+        let (status, code) = match &e {
+            R::ChromiumNotFound { .. } => (StatusCode::SERVICE_UNAVAILABLE, "chromium_not_found"),
+            R::Launch { .. } => (StatusCode::SERVICE_UNAVAILABLE, "chromium_failed"),
+            R::ReportTimeout { .. } => (StatusCode::GATEWAY_TIMEOUT, "render_timeout"),
+            R::NoReport { .. }
+            | R::Navigation(_)
+            | R::Page(_)
+            | R::Cdp(_)
+            | R::Command { .. }
+            | R::CommandTimeout { .. } => (StatusCode::BAD_GATEWAY, "render_failed"),
+        };
+        Self::new(status, code, e.to_string())
+    }
+}

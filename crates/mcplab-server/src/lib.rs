@@ -7,6 +7,7 @@ mod assets;
 pub mod chat;
 mod error;
 pub mod events;
+pub mod oauth;
 mod routes;
 pub mod sandbox;
 pub mod security;
@@ -38,6 +39,22 @@ pub struct AppState {
     /// The sandbox origin UI HTML runs in (`http://127.0.0.1:<port>`), once its listener is
     /// bound; unset when no sandbox runs (apps then say so instead of rendering).
     pub sandbox_origin: std::sync::OnceLock<String>,
+    /// What `POST /api/apps/render` needs to render against this server, set by the binary
+    /// once it is bound; unset, renders answer 503.
+    pub render_host: std::sync::OnceLock<RenderHost>,
+    /// One headless render at a time per process.
+    pub render_slot: tokio::sync::Semaphore,
+    /// Pending OAuth sign-ins (by `state`) and the OAuth debugger's runs.
+    pub oauth: Arc<oauth::OAuthState>,
+}
+
+/// This server as the headless renderer sees it.
+#[derive(Debug, Clone)]
+pub struct RenderHost {
+    /// Where Chromium reaches this server, e.g. `http://127.0.0.1:6274`.
+    pub self_origin: String,
+    /// The Chromium binary; `None` when none was found at startup.
+    pub chromium: Option<std::path::PathBuf>,
 }
 
 impl AppState {
@@ -49,6 +66,22 @@ impl AppState {
         providers: mcplab_core::llm::ProviderSettings,
     ) -> Arc<Self> {
         let events = EventHub::start(&manager);
+        let oauth = Arc::new(oauth::OAuthState::default());
+        if manager.oauth().is_none() {
+            // Connections sign in through this browser, back to this origin's callback.
+            let agent = Arc::new(oauth::BrowserAgent::for_servers(
+                oauth.clone(),
+                events.clone(),
+                security.origin(),
+            ));
+            let user_agent = concat!("mcplab/", env!("CARGO_PKG_VERSION"));
+            let credentials: Arc<dyn mcplab_core::oauth::CredentialStore> = store.clone();
+            if let Ok(host) =
+                mcplab_core::oauth::OAuthHost::new(credentials, agent, "mcplab", user_agent)
+            {
+                manager.set_oauth(host);
+            }
+        }
         Arc::new(Self {
             manager,
             store,
@@ -58,6 +91,9 @@ impl AppState {
             llm: chat::LlmSettings::new(providers),
             chats: chat::ChatHub::default(),
             sandbox_origin: std::sync::OnceLock::new(),
+            render_host: std::sync::OnceLock::new(),
+            render_slot: tokio::sync::Semaphore::new(1),
+            oauth,
         })
     }
 }
@@ -71,6 +107,9 @@ pub fn router(state: Arc<AppState>) -> Router {
     Router::new()
         .nest("/api", api)
         .route("/auth", axum::routing::get(security::auth_redirect))
+        // No API token here: the authorization server's redirect cannot carry one; only a
+        // pending `state` is accepted.
+        .route(oauth::CALLBACK_PATH, axum::routing::get(oauth::callback))
         .fallback(assets::serve)
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),

@@ -51,6 +51,11 @@ impl Security {
         &self.token
     }
 
+    /// This server's loopback origin (`http://127.0.0.1:<port>`), e.g. for OAuth redirects.
+    pub fn origin(&self) -> String {
+        format!("http://{}", self.allowed_hosts[0])
+    }
+
     fn token_matches(&self, candidate: &str) -> bool {
         candidate.as_bytes().ct_eq(self.token.as_bytes()).into()
     }
@@ -161,7 +166,14 @@ pub struct AuthQuery {
 /// `next` when it is a plain path on this origin, else `/`.
 fn local_path(next: Option<&str>) -> &str {
     match next {
-        Some(n) if n.starts_with('/') && !n.starts_with("//") && !n.starts_with("/\\") && !n.contains(['\r', '\n']) => n,
+        Some(n)
+            if n.starts_with('/')
+                && !n.starts_with("//")
+                && !n.starts_with("/\\")
+                && !n.contains(['\r', '\n']) =>
+        {
+            n
+        }
         _ => "/",
     }
 }

@@ -1,9 +1,12 @@
 //! Test and demo fixtures for mcplab. It owns the fixture MCP server (`mcplab-demo`), which
-//! the binary ships as `mcplab demo-server` and the integration tests drive in process. It
-//! must never write anything but protocol frames to stdout: logging goes to stderr.
+//! the binary ships as `mcplab demo-server` and the integration tests drive in process, the
+//! scripted LLM server (`llm`) and an OAuth-protected MCP server with its authorization server
+//! (`oauth`). It must never write anything but protocol frames to stdout: logging goes to
+//! stderr.
 
 mod fixture;
 pub mod llm;
+pub mod oauth;
 
 pub use fixture::FixtureServer;
 

@@ -192,6 +192,7 @@ async fn tools_list_has_every_tool_with_rich_schemas() {
         "bump_counter",
         "show_probe_app",
         "show_csp_breaker",
+        "show_broken_app",
         "secret_model_only",
         "show_openai_widget",
         "widget_increment",

@@ -41,11 +41,25 @@ pub struct Global {
     /// How to answer elicitation requests. Default: ask on a terminal, decline otherwise.
     #[arg(long, global = true, value_enum, value_name = "MODE")]
     pub elicitation: Option<ElicitationMode>,
+    /// OAuth when a server answers 401: interactive (default: sign in in the browser),
+    /// non-interactive (CI: follow the authorization server's redirect without a browser) or off.
+    #[arg(
+        long,
+        global = true,
+        value_enum,
+        env = "MCPLAB_OAUTH",
+        value_name = "MODE"
+    )]
+    pub oauth: Option<crate::cli_oauth::OAuthMode>,
     /// A root offered to servers (roots/list); repeatable.
     #[arg(long = "root", global = true, value_name = "PATH")]
     pub roots: Vec<PathBuf>,
     #[command(flatten)]
     pub serve: ServeArgs,
+    /// Chromium for headless app rendering (`apps render`, the web's screenshot button).
+    /// Default: chromium, chromium-browser or google-chrome on PATH.
+    #[arg(long, global = true, env = "MCPLAB_CHROMIUM", value_name = "PATH")]
+    pub chromium: Option<PathBuf>,
 }
 
 /// Flags of the web inspector (`mcplab` / `mcplab serve`).
@@ -101,6 +115,8 @@ pub struct TargetArgs {
     /// Transport for --url.
     #[arg(long, global = true, value_enum, default_value_t = RemoteTransport::Http)]
     pub transport: RemoteTransport,
+    #[command(flatten)]
+    pub oauth: crate::cli_oauth::OAuthTargetArgs,
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -151,6 +167,12 @@ pub enum Command {
     Servers(ServersCmd),
     /// Chat with an LLM that can call the servers' tools.
     Chat(ChatArgs),
+    /// MCP Apps: render a tool's app headless.
+    #[command(subcommand)]
+    Apps(AppsCmd),
+    /// OAuth: debug a server's authorization setup step by step, sign in, sign out, status.
+    #[command(subcommand)]
+    Oauth(crate::cli_oauth::OauthCmd),
     /// Run the built-in demo MCP server on stdio (try: mcplab --stdio "mcplab demo-server" tools list).
     DemoServer,
 }
@@ -179,6 +201,89 @@ pub struct ChatArgs {
     /// Ask before every tool call (y to allow; anything else denies and tells the model).
     #[arg(long)]
     pub approve: bool,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum AppsCmd {
+    /// Call a tool and render its app in headless Chromium under emulated host conditions;
+    /// write a PNG of the app frame and a JSON report.
+    #[command(after_help = RENDER_HELP)]
+    Render(RenderArgs),
+}
+
+const RENDER_HELP: &str = "\
+The report (JSON) holds the render page's findings: initialized, error, appErrors, \
+cspViolations, bridgeMessages, hostContext, toolResult, toolError, durationMs; plus pageErrors \
+(errors of the page around the app), png {path, width, height} and the spec rendered. \
+--json prints it instead of the summary. --timeout SECS bounds the render (default 20).
+
+Exit codes: 0 the app initialized, got its result and threw nothing; 1 it did not initialize, \
+threw (appErrors), the tool call failed, or the render did not finish; 2 usage or config error \
+(no Chromium included); 3 connection failure; 130 interrupted.
+
+Example: mcplab apps render --demo --tool show_counter_app --device mobile --theme dark \
+--locale ja-JP --out shot.png";
+
+#[derive(Args, Debug)]
+pub struct RenderArgs {
+    /// The tool whose app to render (it must link a UI, e.g. `_meta.ui.resourceUri`).
+    #[arg(long)]
+    pub tool: String,
+    /// Tool arguments as a JSON object.
+    #[arg(long, value_name = "JSON")]
+    pub args: Option<String>,
+    /// One argument as key=value, typed by the tool's input schema; dotted keys nest.
+    #[arg(short = 'a', long = "arg", value_name = "KEY=VALUE")]
+    pub pairs: Vec<String>,
+    /// mobile (430x932, touch), tablet (820x1180, touch), desktop (1280x800, hover) or WIDTHxHEIGHT.
+    #[arg(long, default_value = "desktop", value_name = "DEVICE")]
+    pub device: String,
+    /// Swap the device's width and height (landscape).
+    #[arg(long)]
+    pub rotate: bool,
+    /// The theme the host reports (and the page's preferred colour scheme).
+    #[arg(long, value_enum, default_value_t = RenderTheme::Light)]
+    pub theme: RenderTheme,
+    /// The locale the host reports (BCP 47), e.g. ja-JP.
+    #[arg(long, default_value = "en-US")]
+    pub locale: String,
+    /// The time zone the host reports (IANA), e.g. Europe/Paris.
+    #[arg(long, default_value = "UTC", value_name = "ZONE")]
+    pub timezone: String,
+    /// The display mode the host puts the app in.
+    #[arg(long, value_enum, default_value_t = DisplayMode::Inline)]
+    pub display_mode: DisplayMode,
+    /// The app's CSP: as it declared, or permissive (for a first try; violations still listed).
+    #[arg(long, value_enum, default_value_t = CspMode::Declared)]
+    pub csp: CspMode,
+    /// Inject the window.openai shim into MCP Apps too.
+    #[arg(long)]
+    pub openai_shim: bool,
+    /// Where to write the screenshot of the app frame (PNG).
+    #[arg(long, short = 'o', value_name = "FILE")]
+    pub out: PathBuf,
+    /// Where to write the JSON report (default: <out>.json).
+    #[arg(long, value_name = "FILE")]
+    pub report: Option<PathBuf>,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RenderTheme {
+    Light,
+    Dark,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DisplayMode {
+    Inline,
+    Fullscreen,
+    Pip,
+}
+
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CspMode {
+    Declared,
+    Permissive,
 }
 
 #[derive(Subcommand, Debug)]

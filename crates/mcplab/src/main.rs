@@ -5,9 +5,11 @@
 mod args;
 mod chat_output;
 mod cli;
+mod cli_oauth;
 mod commands;
 mod elicit;
 mod failure;
+mod oauth_agent;
 mod output;
 mod progress;
 mod serve;

@@ -2,6 +2,7 @@
 //! first run), applies `--config` and ad-hoc targets, binds loopback (next free port when the
 //! default is busy), prints the one-time URL with the launch token, connects the servers in
 //! the background, opens the browser, and on Ctrl-C/SIGTERM stops every server it started.
+//! `start_sandbox` and `serve_app` are the listener plumbing `apps render` reuses.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
@@ -11,8 +12,10 @@ use mcplab_core::config::parse_mcp_servers;
 use mcplab_core::mcp::{ConnectionManager, ManagerOptions, RootEntry};
 use mcplab_protocol::api::RootView;
 use mcplab_protocol::{ServerConfig, ServerTransport};
-use mcplab_server::{AppState, Security, generate_token, router};
+use mcplab_server::sandbox::SandboxConfig;
+use mcplab_server::{AppState, RenderHost, Security, generate_token, router};
 use tokio::net::TcpListener;
+use tokio::task::JoinHandle;
 
 use crate::cli::Global;
 use crate::failure::Failure;
@@ -84,18 +87,24 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
     let state = AppState::new(manager.clone(), store.clone(), security, providers);
     let sandbox_ip = host.unwrap_or(IpAddr::from([127, 0, 0, 1]));
     let sandbox = bind_sandbox(sandbox_ip, port).await?;
-    let sandbox_port = sandbox.local_addr().map(|a| a.port()).unwrap_or_default();
-    let sandbox_config =
-        mcplab_server::sandbox::SandboxConfig::loopback(port, sandbox_port, extra_host.as_deref());
     let shown_host = match host {
         Some(h) if !h.is_loopback() => h.to_string(),
         _ => "127.0.0.1".to_owned(),
     };
     let url = format!("http://{shown_host}:{port}/auth?token={token}");
     println!("mcplab is listening on http://{shown_host}:{port}");
-    let sandbox_origin = format!("http://{shown_host}:{sandbox_port}");
+    let (sandbox_origin, sandbox_task) =
+        start_sandbox(&state, sandbox, port, &shown_host, extra_host.as_deref());
     println!("app sandbox origin: {sandbox_origin}");
-    let _ = state.sandbox_origin.set(sandbox_origin);
+    // Chromium reaches us on loopback unless we listen on one other address only.
+    let self_host = match host {
+        Some(h) if !h.is_loopback() && !h.is_unspecified() => h.to_string(),
+        _ => "127.0.0.1".to_owned(),
+    };
+    let _ = state.render_host.set(RenderHost {
+        self_origin: format!("http://{self_host}:{port}"),
+        chromium: crate::settings::chromium(global.chromium.as_deref()),
+    });
     println!("open {url}");
 
     let servers = store.servers().map_err(store_err)?;
@@ -120,19 +129,46 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         crate::session::wait_for_stop_signal().await;
         eprintln!("stopping: disconnecting servers");
     };
+    let result = serve_app(listener, state, shutdown).await;
+    sandbox_task.abort();
+    manager.shutdown().await;
+    result.map_err(|e| Failure::usage(format!("the web server failed: {e}")))
+}
+
+/// Serves the app sandbox origin on `listener` for the host on `host_port`, records its origin
+/// in `state`, and returns the origin and the serving task (abort it to stop). Shared by
+/// `serve` and `apps render`.
+pub fn start_sandbox(
+    state: &AppState,
+    listener: TcpListener,
+    host_port: u16,
+    shown_host: &str,
+    extra_host: Option<&str>,
+) -> (String, JoinHandle<std::io::Result<()>>) {
+    let sandbox_port = listener.local_addr().map(|a| a.port()).unwrap_or_default();
+    let config = SandboxConfig::loopback(host_port, sandbox_port, extra_host);
+    let origin = format!("http://{shown_host}:{sandbox_port}");
+    let _ = state.sandbox_origin.set(origin.clone());
+    let app = mcplab_server::sandbox::sandbox_router(config);
+    let task = tokio::spawn(async move { axum::serve(listener, app).await });
+    (origin, task)
+}
+
+/// Serves `router(state)` on `listener` until `shutdown` completes. Shared by `serve` and
+/// `apps render`.
+pub async fn serve_app(
+    listener: TcpListener,
+    state: Arc<AppState>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
     // Events are small writes: without TCP_NODELAY, Nagle plus delayed ACKs can hold one back
     // for ~40 ms.
     let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
         let _ = tcp.set_nodelay(true);
     });
-    let sandbox_app = mcplab_server::sandbox::sandbox_router(sandbox_config);
-    let sandbox_task = tokio::spawn(async move { axum::serve(sandbox, sandbox_app).await });
-    let result = axum::serve(listener, router(state))
+    axum::serve(listener, router(state))
         .with_graceful_shutdown(shutdown)
-        .await;
-    sandbox_task.abort();
-    manager.shutdown().await;
-    result.map_err(|e| Failure::usage(format!("the web server failed: {e}")))
+        .await
 }
 
 fn demo_server() -> Result<ServerConfig, Failure> {
@@ -206,7 +242,7 @@ async fn bind_sandbox(ip: IpAddr, host_port: u16) -> Result<TcpListener, Failure
         .map_err(|e| Failure::usage(format!("cannot open the app sandbox listener on {ip}: {e}")))
 }
 
-fn open_browser(url: &str) {
+pub(crate) fn open_browser(url: &str) {
     let opener = if cfg!(target_os = "macos") {
         "open"
     } else {

@@ -1,6 +1,7 @@
 //! One CLI session with one server: connects with a deadline, answers what the server asks
 //! (elicitation per `--elicitation`, sampling declined, roots from `--root`), prints
-//! `--trace` frames and server logs to stderr, turns Ctrl-C into `notifications/cancelled`,
+//! `--trace` frames and server logs to stderr, signs in with OAuth when a remote server answers
+//! 401 (per `--oauth`), turns Ctrl-C into `notifications/cancelled`,
 //! and always closes the connection (and the server's process group) before returning.
 
 use std::io::IsTerminal;
@@ -11,7 +12,7 @@ use mcplab_core::mcp::{
     Connection, ConnectionManager, ManagerOptions, McpError, RequestOptions, RootEntry,
 };
 use mcplab_protocol::{
-    Direction, FrameKind, HumanAnswer, HumanRequestKind, ServerConfig, ServerEvent,
+    Direction, FrameKind, HumanAnswer, HumanRequestKind, ServerConfig, ServerEvent, ServerTransport,
 };
 use serde_json::Value;
 use tokio::sync::mpsc;
@@ -58,6 +59,13 @@ impl Session {
             opts.connect_timeout = opts.connect_timeout.max(opts.request_timeout);
         }
         let manager = ConnectionManager::new(opts);
+        // Remote servers may answer 401: sign in (stdio-only sessions skip opening the store).
+        let remote = configs
+            .iter()
+            .any(|c| !matches!(c.transport, ServerTransport::Stdio { .. }));
+        if remote && let Some(host) = crate::oauth_agent::host(global)? {
+            manager.set_oauth(host);
+        }
         let roots = global
             .roots
             .iter()

@@ -1,6 +1,6 @@
 //! Settings precedence for the binary: flag, then environment (clap reads `MCPLAB_DATA_DIR`
 //! for the flag), then the platform default. This is the only place that looks at the home
-//! directory.
+//! directory. The Chromium lookup (flag, `MCPLAB_CHROMIUM`, then PATH) lives here too.
 
 use std::path::{Path, PathBuf};
 
@@ -47,4 +47,38 @@ fn platform_default() -> Option<PathBuf> {
         return Some(PathBuf::from(xdg).join("mcplab"));
     }
     home.map(|h| h.join(".local/share/mcplab"))
+}
+
+/// Names tried on PATH for Chromium, in order.
+const CHROMIUM_NAMES: [&str; 4] = [
+    "chromium",
+    "chromium-browser",
+    "google-chrome",
+    "google-chrome-stable",
+];
+
+/// The Chromium for headless rendering: `--chromium` (clap merges `MCPLAB_CHROMIUM` into the
+/// flag), taken as given so a wrong path is reported as such; else the first of
+/// [`CHROMIUM_NAMES`] on PATH; else `None`.
+pub fn chromium(flag: Option<&Path>) -> Option<PathBuf> {
+    if let Some(p) = flag {
+        return Some(p.to_owned());
+    }
+    let path = std::env::var_os("PATH")?;
+    CHROMIUM_NAMES.iter().find_map(|name| {
+        std::env::split_paths(&path)
+            .map(|dir| dir.join(name))
+            .find(|candidate| candidate.is_file())
+    })
+}
+
+/// [`chromium`], or the usage error that says how to get one.
+pub fn require_chromium(flag: Option<&Path>) -> Result<PathBuf, Failure> {
+    chromium(flag).ok_or_else(|| {
+        Failure::usage(format!(
+            "Chromium not found on PATH (looked for {}) — install the `chromium` package or \
+             pass --chromium PATH (or set MCPLAB_CHROMIUM)",
+            CHROMIUM_NAMES.join(", ")
+        ))
+    })
 }

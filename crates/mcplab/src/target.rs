@@ -44,14 +44,17 @@ pub fn ad_hoc(args: &TargetArgs, name: &str) -> Result<Option<ServerConfig>, Fai
         if let Some(token) = &args.bearer {
             headers.insert("Authorization".into(), format!("Bearer {token}"));
         }
+        let oauth = args.oauth.config()?;
         match args.transport {
             RemoteTransport::Http => ServerTransport::Http {
                 url: url.clone(),
                 headers,
+                oauth,
             },
             RemoteTransport::Sse => ServerTransport::Sse {
                 url: url.clone(),
                 headers,
+                oauth,
             },
         }
     } else {
@@ -60,6 +63,12 @@ pub fn ad_hoc(args: &TargetArgs, name: &str) -> Result<Option<ServerConfig>, Fai
         }
         if !args.headers.is_empty() {
             return Err(Failure::usage("--header goes with --url"));
+        }
+        if !args.oauth.is_empty() {
+            return Err(Failure::usage(
+                "the --oauth-… settings go with --url (configured servers keep theirs: \
+                 `mcplab servers add NAME --url URL --oauth-…`)",
+            ));
         }
         return Ok(None);
     };

@@ -215,6 +215,7 @@ async fn server_everything_over_streamable_http() {
             ServerTransport::Http {
                 url: format!("http://127.0.0.1:{}/mcp", server.port),
                 headers: BTreeMap::new(),
+                oauth: None,
             },
         ))
         .await
@@ -233,6 +234,7 @@ async fn server_everything_over_legacy_sse() {
             ServerTransport::Sse {
                 url: format!("http://127.0.0.1:{}/sse", server.port),
                 headers: BTreeMap::new(),
+                oauth: None,
             },
         ))
         .await

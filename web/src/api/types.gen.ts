@@ -7,9 +7,210 @@ export type ServerConfig = { name: string,
 /**
  * Per-request timeout in milliseconds; progress notifications reset it.
  */
-timeoutMs?: number | null, } & ({ "type": "stdio", command: string, args?: Array<string>, env?: { [key in string]: string }, cwd?: string | null, } | { "type": "http", url: string, headers?: { [key in string]: string }, } | { "type": "sse", url: string, headers?: { [key in string]: string }, });
+timeoutMs?: number | null, } & ({ "type": "stdio", command: string, args?: Array<string>, env?: { [key in string]: string }, cwd?: string | null, } | { "type": "http", url: string, headers?: { [key in string]: string }, 
+/**
+ * OAuth settings; absent: discover and register when the server answers 401.
+ */
+oauth?: OAuthConfig | null, } | { "type": "sse", url: string, headers?: { [key in string]: string }, oauth?: OAuthConfig | null, });
 
-export type ServerTransport = { "type": "stdio", command: string, args?: Array<string>, env?: { [key in string]: string }, cwd?: string | null, } | { "type": "http", url: string, headers?: { [key in string]: string }, } | { "type": "sse", url: string, headers?: { [key in string]: string }, };
+export type ServerTransport = { "type": "stdio", command: string, args?: Array<string>, env?: { [key in string]: string }, cwd?: string | null, } | { "type": "http", url: string, headers?: { [key in string]: string }, 
+/**
+ * OAuth settings; absent: discover and register when the server answers 401.
+ */
+oauth?: OAuthConfig | null, } | { "type": "sse", url: string, headers?: { [key in string]: string }, oauth?: OAuthConfig | null, };
+
+export type OAuthConfig = { 
+/**
+ * A pre-registered client id (used instead of registering).
+ */
+clientId?: string, 
+/**
+ * The pre-registered client's secret, if it has one.
+ */
+clientSecret?: string, 
+/**
+ * An HTTPS URL serving this client's Client ID Metadata Document; used as the client id
+ * when the authorization server supports it.
+ */
+clientMetadataUrl?: string, 
+/**
+ * Space-separated scopes to request instead of the ones the server asks for.
+ */
+scope?: string, 
+/**
+ * How to get a client id (default `auto`: pre-registered, else CIMD, else DCR).
+ */
+registration?: RegistrationMethod, 
+/**
+ * The protocol revision whose rules to follow (default: the latest, with the older
+ * revisions' fallbacks).
+ */
+revision?: OAuthRevision, 
+/**
+ * The grant (default `authorizationCode`; `clientCredentials` is the SEP-1046 extension
+ * for machine-to-machine clients).
+ */
+grant?: OAuthGrant, 
+/**
+ * A PKCS#8 PEM EC P-256 key for `private_key_jwt` client authentication (ES256).
+ */
+privateKeyPem?: string, 
+/**
+ * The enterprise identity provider of the `crossAppAccess` grant (SEP-990 extension).
+ */
+enterprise?: EnterpriseIdp, 
+/**
+ * Set to true to never run OAuth for this server (a 401 is then just an error).
+ */
+disabled?: boolean, };
+
+export type EnterpriseIdp = { 
+/**
+ * The identity provider's token endpoint (RFC 8693 token exchange).
+ */
+tokenEndpoint: string, 
+/**
+ * This client's id at the identity provider.
+ */
+clientId?: string, clientSecret?: string, 
+/**
+ * The user's ID token from the identity provider (the subject of the exchange).
+ */
+idToken: string, };
+
+export type OAuthRevision = "2025-03-26" | "2025-06-18" | "2025-11-25";
+
+export type RegistrationMethod = "auto" | "cimd" | "dcr" | "pre";
+
+export type OAuthGrant = "authorizationCode" | "clientCredentials" | "crossAppAccess";
+
+export type OAuthParty = "client" | "mcpServer" | "authorizationServer" | "identityProvider" | "browser";
+
+export type OAuthStepKind = "http" | "discovered" | "chose" | "browser" | "warning" | "failed" | "done";
+
+export type OAuthPhase = "probe" | "resourceMetadata" | "authServerMetadata" | "registration" | "authorization" | "token" | "refresh" | "stepUp" | "verify";
+
+export type OAuthHttpExchange = { method: string, url: string, requestHeaders: Array<[string, string]>, requestBody: string | null, 
+/**
+ * None when no response arrived (see `error`).
+ */
+status: number | null, responseHeaders: Array<[string, string]>, 
+/**
+ * The response body (text, at most 64 KiB).
+ */
+responseBody: string | null, 
+/**
+ * Why no response arrived (connection refused, timeout…).
+ */
+error: string | null, durationMs: number, };
+
+export type OAuthStep = { 
+/**
+ * 1, 2, 3… within the flow.
+ */
+seq: number, 
+/**
+ * Unix time in milliseconds.
+ */
+atMs: number, kind: OAuthStepKind, phase: OAuthPhase, 
+/**
+ * One line: what happened.
+ */
+title: string, 
+/**
+ * More words: why, what it means.
+ */
+detail: string | null, 
+/**
+ * The arrow of the sequence diagram (`client` → `client` for the client's own notes).
+ */
+from: OAuthParty, to: OAuthParty, http: OAuthHttpExchange | null, 
+/**
+ * What was discovered or chosen, as JSON (secrets masked).
+ */
+data: any, 
+/**
+ * For failures and warnings: what to change, in plain words.
+ */
+fix: string | null, };
+
+export type OAuthProbeTransport = "http" | "sse";
+
+export type OAuthDebugRequest = { url: string, transport?: OAuthProbeTransport, 
+/**
+ * Rules to follow; absent: the latest revision with the older ones' fallbacks.
+ */
+revision?: OAuthRevision, registration?: RegistrationMethod, clientId?: string, clientSecret?: string, clientMetadataUrl?: string, 
+/**
+ * Space-separated scopes to request instead of the ones the server asks for.
+ */
+scope?: string, 
+/**
+ * True (default): the authorization URL is opened in this browser and the redirect comes
+ * back to mcplab's `/oauth/callback`. False: mcplab fetches the authorization URL itself
+ * and follows the redirect (for authorization servers that approve without a person).
+ */
+interactive: boolean, };
+
+export type OAuthDebugStarted = { runId: string, };
+
+export type OAuthRunState = "running" | "succeeded" | "failed" | "cancelled";
+
+export type OAuthTokenSummary = { tokenType: string, 
+/**
+ * Masked.
+ */
+accessToken: string, scope: string | null, expiresInSecs: number | null, hasRefreshToken: boolean, clientId: string, registration: RegistrationMethod, 
+/**
+ * The `resource` parameter sent (RFC 8707), if any.
+ */
+resource: string | null, issuer: string | null, };
+
+export type OAuthFailure = { message: string, 
+/**
+ * What to change, in plain words.
+ */
+fix: string | null, };
+
+export type OAuthDebugRun = { id: string, 
+/**
+ * The request, client secret masked.
+ */
+request: OAuthDebugRequest, state: OAuthRunState, steps: Array<OAuthStep>, result: OAuthTokenSummary | null, failure: OAuthFailure | null, startedMs: number, finishedMs: number | null, };
+
+export type OAuthDebugEvent = { "kind": "step", step: OAuthStep, } | { "kind": "finished", run: OAuthDebugRun, } | { "kind": "resync" };
+
+export type OAuthStatusView = { server: string, 
+/**
+ * False for stdio servers, servers with their own `Authorization` header, and servers
+ * whose OAuth is disabled.
+ */
+applicable: boolean, url: string | null, 
+/**
+ * An access token is stored.
+ */
+signedIn: boolean, 
+/**
+ * Masked.
+ */
+accessToken: string | null, expiresAtMs: number | null, hasRefreshToken: boolean, scope: string | null, clientId: string | null, registration: RegistrationMethod | null, issuer: string | null, 
+/**
+ * A sign-in waiting for the browser: open this URL to continue it.
+ */
+pendingAuthorizationUrl: string | null, 
+/**
+ * The steps of the latest flow for this server since mcplab started (empty if none).
+ */
+lastSteps: Array<OAuthStep>, };
+
+export type OAuthAuthorizeRequest = { 
+/**
+ * Forget the stored tokens first (the client registration is kept), so the user signs in
+ * again.
+ */
+force?: boolean, };
+
+export type OAuthAuthorizeResult = { "outcome": "authorizationUrl", url: string, } | { "outcome": "connected" } | { "outcome": "failed", message: string, };
 
 export type ServerStatus = { "state": "connecting" } | { "state": "connected" } | { "state": "failed", message: string, } | { "state": "disconnected" };
 
@@ -31,7 +232,7 @@ timeoutMs: number, };
 
 export type HumanAnswer = { "action": "accept", content: JsonValue, } | { "action": "decline", reason?: string | null, } | { "action": "cancel" };
 
-export type ServerEvent = { "type": "status", server: string, status: ServerStatus, } | { "type": "stderr", server: string, line: string, } | { "type": "log", server: string, level: string, logger?: string | null, data: JsonValue, } | { "type": "progress", server: string, token: JsonValue, progress: number, total?: number | null, message?: string | null, } | { "type": "listChanged", server: string, list: string, } | { "type": "resourceUpdated", server: string, uri: string, } | { "type": "cancelled", server: string, requestId: JsonValue, reason?: string | null, } | { "type": "humanRequested", request: HumanRequest, } | { "type": "humanResolved", server: string, id: number, outcome: string, } | { "type": "rootsListed", server: string, count: number, };
+export type ServerEvent = { "type": "status", server: string, status: ServerStatus, } | { "type": "stderr", server: string, line: string, } | { "type": "log", server: string, level: string, logger?: string | null, data: JsonValue, } | { "type": "progress", server: string, token: JsonValue, progress: number, total?: number | null, message?: string | null, } | { "type": "listChanged", server: string, list: string, } | { "type": "resourceUpdated", server: string, uri: string, } | { "type": "cancelled", server: string, requestId: JsonValue, reason?: string | null, } | { "type": "humanRequested", request: HumanRequest, } | { "type": "humanResolved", server: string, id: number, outcome: string, } | { "type": "rootsListed", server: string, count: number, } | { "type": "authorizationRequired", server: string, url: string, };
 
 export type Direction = "outbound" | "inbound";
 
@@ -149,6 +350,8 @@ conditions: Record<string, unknown>, width: number, height: number,
  * How long the app may take to initialize and get its result (default 20 s).
  */
 timeoutMs?: number, };
+
+export type AppRenderResult = { pngBase64: string, report: any, };
 
 export type AppResourceView = { uri: string, mimeType: string | null, kind: AppResourceKind, 
 /**

@@ -1,12 +1,7 @@
 // The playground's screenshot: the server renders the same input under the same conditions in
 // headless Chromium (`POST /api/apps/render`) and the PNG is saved as a download.
 import { request } from '../api/client';
-import type { AppRenderSpec } from '../api/types.gen';
-
-export interface AppRenderResult {
-  pngBase64: string;
-  report: unknown;
-}
+import type { AppRenderResult, AppRenderSpec } from '../api/types.gen';
 
 export async function screenshot(spec: AppRenderSpec): Promise<AppRenderResult> {
   const result = await request<AppRenderResult>('POST', '/api/apps/render', spec);

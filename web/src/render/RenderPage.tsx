@@ -14,6 +14,7 @@ import { decodeBase64Utf8 } from '../apps/html';
 import { serverTools, uiLink } from '../apps/linkage';
 
 const SETTLE_MS = 600;
+const THROW_GRACE_MS = 1500;
 const DEFAULT_TIMEOUT_MS = 20_000;
 
 export interface RenderReport {
@@ -113,6 +114,7 @@ function Render({ spec }: { spec: AppRenderSpec }) {
   }, []);
 
   const settle = useRef<number | undefined>(undefined);
+  const thrown = useRef<number | undefined>(undefined);
   const onDiagnostics = (d: AppDiagnostics) => {
     report.current.appErrors = d.appErrors;
     report.current.cspViolations = d.violations;
@@ -120,6 +122,13 @@ function Render({ spec }: { spec: AppRenderSpec }) {
     if (d.status === 'failed' || d.error) {
       finish(d.error ?? 'the app failed');
       return;
+    }
+    // An app that throws before finishing ui/initialize will not recover: give it a moment
+    // (a handshake may still be in flight), then report instead of waiting for the timeout.
+    if (d.appErrors.length > 0 && d.status !== 'ready' && thrown.current === undefined) {
+      thrown.current = window.setTimeout(() => {
+        if (!report.current.initialized) finish(`the app threw before it initialized: ${d.appErrors[0].message.split('\n')[0]}`);
+      }, THROW_GRACE_MS);
     }
     if (d.status === 'ready' && d.delivered) {
       window.clearTimeout(settle.current);

@@ -1,10 +1,14 @@
 //! The `mcpServers` JSON format. Accepts the shapes real hosts write: `{"mcpServers": {…}}`
 //! (Claude Desktop, Cursor, Windsurf), `{"servers": {…}}` (VS Code), stdio entries with
 //! `command`/`args`/`env`/`cwd`, and remote entries with `url`/`headers` and a `type` of
-//! `http`, `streamable-http`, `streamableHttp` or `sse`. Unknown fields are ignored, as hosts do.
+//! `http`, `streamable-http`, `streamableHttp` or `sse`, with OAuth settings under `oauth`
+//! (ours, a superset of Claude Code's `{clientId, callbackPort}`; `scopes` may be an array) or
+//! Cursor's `auth` (`CLIENT_ID`, `CLIENT_SECRET`, `scopes`). Unknown fields are ignored, as
+//! hosts do.
 
 use std::collections::BTreeMap;
 
+use mcplab_protocol::oauth::OAuthConfig;
 use mcplab_protocol::{ServerConfig, ServerTransport};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -32,6 +36,18 @@ struct Entry {
     kind: Option<String>,
     #[serde(rename = "timeoutMs", alias = "timeout")]
     timeout_ms: Option<u64>,
+    oauth: Option<Value>,
+    /// Cursor's OAuth settings.
+    auth: Option<CursorAuth>,
+}
+
+#[derive(Deserialize)]
+struct CursorAuth {
+    #[serde(rename = "CLIENT_ID")]
+    client_id: Option<String>,
+    #[serde(rename = "CLIENT_SECRET")]
+    client_secret: Option<String>,
+    scopes: Option<Vec<String>>,
 }
 
 /// Parses an `mcpServers` file. `source_name` is used in error messages (usually the path).
@@ -125,12 +141,34 @@ pub fn parse_mcp_servers(text: &str, source_name: &str) -> Result<Vec<ServerConf
                     ));
                 }
                 let headers = entry.headers.unwrap_or_default();
+                let oauth = match (entry.oauth, entry.auth) {
+                    (Some(value), _) => Some(
+                        oauth_settings(value)
+                            .map_err(|e| invalid(line, format!("{}: {e}", field(".oauth"))))?,
+                    ),
+                    (None, Some(auth)) => Some(OAuthConfig {
+                        client_id: auth.client_id,
+                        client_secret: auth.client_secret,
+                        scope: auth.scopes.map(|s| s.join(" ")),
+                        ..OAuthConfig::default()
+                    }),
+                    (None, None) => None,
+                }
+                .filter(|o| !o.is_empty());
                 match entry.kind.as_deref() {
                     None
                     | Some("http" | "streamable-http" | "streamableHttp" | "streamable_http") => {
-                        ServerTransport::Http { url, headers }
+                        ServerTransport::Http {
+                            url,
+                            headers,
+                            oauth,
+                        }
                     }
-                    Some("sse") => ServerTransport::Sse { url, headers },
+                    Some("sse") => ServerTransport::Sse {
+                        url,
+                        headers,
+                        oauth,
+                    },
                     Some(other) => {
                         return Err(invalid(
                             line,
@@ -175,10 +213,22 @@ pub fn render_mcp_servers(servers: &[ServerConfig]) -> Value {
                 }
                 e
             }
-            ServerTransport::Http { url, headers } | ServerTransport::Sse { url, headers } => {
+            ServerTransport::Http {
+                url,
+                headers,
+                oauth,
+            }
+            | ServerTransport::Sse {
+                url,
+                headers,
+                oauth,
+            } => {
                 let mut e = json!({ "type": s.transport.kind(), "url": url });
                 if !headers.is_empty() {
                     e["headers"] = json!(headers);
+                }
+                if let Some(oauth) = oauth.as_ref().filter(|o| !o.is_empty()) {
+                    e["oauth"] = json!(oauth);
                 }
                 e
             }
@@ -189,6 +239,26 @@ pub fn render_mcp_servers(servers: &[ServerConfig]) -> Value {
         map.insert(s.name.clone(), entry);
     }
     json!({ "mcpServers": map })
+}
+
+/// Our `oauth` object; `scopes` (an array or a string, as some hosts write it) becomes `scope`.
+fn oauth_settings(mut value: Value) -> Result<OAuthConfig, String> {
+    if let Some(obj) = value.as_object_mut()
+        && let Some(scopes) = obj.remove("scopes")
+        && !obj.contains_key("scope")
+    {
+        let joined = match scopes {
+            Value::Array(items) => items
+                .iter()
+                .filter_map(Value::as_str)
+                .collect::<Vec<_>>()
+                .join(" "),
+            Value::String(text) => text,
+            _ => return Err("`scopes` must be an array of strings".into()),
+        };
+        obj.insert("scope".into(), Value::String(joined));
+    }
+    serde_json::from_value(value).map_err(|e| strip_position(&e.to_string()))
 }
 
 /// Server names become CLI arguments, file keys and (later) tool-name prefixes.
@@ -271,6 +341,32 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(err.starts_with("f.json:2:"), "{err}");
+    }
+
+    #[test]
+    fn oauth_settings_round_trip_and_host_shapes_are_read() {
+        let text = r#"{"mcpServers": {
+            "ours": {"url": "https://a.test/mcp", "oauth": {"clientId": "c", "clientSecret": "s",
+                     "scopes": ["read", "write"], "registration": "pre", "revision": "2025-06-18"}},
+            "claude": {"type": "http", "url": "https://b.test/mcp", "oauth": {"clientId": "x", "callbackPort": 8080}},
+            "cursor": {"url": "https://c.test/mcp", "auth": {"CLIENT_ID": "y", "scopes": ["a"]}}
+        }}"#;
+        let parsed = parse_mcp_servers(text, "f").unwrap();
+        let oauth = |i: usize| parsed[i].transport.oauth().cloned().unwrap();
+        assert_eq!(oauth(2).client_id.as_deref(), Some("c"));
+        assert_eq!(oauth(2).scope.as_deref(), Some("read write"));
+        assert_eq!(
+            oauth(2).revision,
+            Some(mcplab_protocol::oauth::OAuthRevision::V2025_06_18)
+        );
+        assert_eq!(oauth(0).client_id.as_deref(), Some("x"));
+        assert_eq!(oauth(1).client_id.as_deref(), Some("y"));
+        assert_eq!(oauth(1).scope.as_deref(), Some("a"));
+        let rendered = render_mcp_servers(&parsed).to_string();
+        assert_eq!(parse_mcp_servers(&rendered, "f").unwrap(), parsed);
+        let bad = r#"{"mcpServers": {"x": {"url": "https://a.test", "oauth": {"registration": "magic"}}}}"#;
+        let err = parse_mcp_servers(bad, "f").unwrap_err().to_string();
+        assert!(err.contains("mcpServers.x.oauth"), "{err}");
     }
 
     #[test]

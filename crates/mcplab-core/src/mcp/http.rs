@@ -25,15 +25,63 @@ use tokio_util::task::TaskTracker;
 
 use super::sse::SseParser;
 use super::wire::{WireEnd, WireEvent, synthetic_error_for};
+use crate::oauth::{AuthSendError, AuthSession, send_authorized};
 
 /// Where an HTTP-based MCP server lives and what every request to it carries.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct HttpTarget {
     pub url: Url,
     /// Extra request headers, sent on every request (e.g. API keys).
     pub headers: Vec<(String, String)>,
     /// Sent as `Authorization: Bearer <token>` when set.
     pub bearer: Option<String>,
+    /// OAuth: the token to send, and what to do on 401 / 403 `insufficient_scope`.
+    pub auth: Option<Arc<AuthSession>>,
+}
+
+impl std::fmt::Debug for HttpTarget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let names: Vec<&str> = self.headers.iter().map(|(k, _)| k.as_str()).collect();
+        f.debug_struct("HttpTarget")
+            .field("url", &self.url.as_str())
+            .field("headers", &names)
+            .field("bearer", &self.bearer.as_ref().map(|_| "…"))
+            .field("oauth", &self.auth.is_some())
+            .finish()
+    }
+}
+
+/// Sends what `build` makes, through the target's OAuth session when it has one.
+pub(crate) async fn send_with_auth(
+    target: &HttpTarget,
+    build: impl Fn() -> RequestBuilder,
+) -> Result<Response, SendFailure> {
+    send_authorized(target.auth.as_deref(), build)
+        .await
+        .map_err(|e| match e {
+            AuthSendError::Http(err) => SendFailure::Unreachable(describe_error(&err)),
+            AuthSendError::Auth(err) => {
+                SendFailure::Unauthorized(format!("authorization failed: {err}"))
+            }
+        })
+}
+
+/// Why a request got no response to look at.
+pub(crate) enum SendFailure {
+    /// The server could not be reached (the words say how).
+    Unreachable(String),
+    /// OAuth could not get a token the server accepts (the words say why and what to fix).
+    Unauthorized(String),
+}
+
+impl SendFailure {
+    /// The message for the user, naming `url` for unreachable servers.
+    pub(crate) fn message(self, url: &Url) -> String {
+        match self {
+            SendFailure::Unreachable(why) => format!("could not reach {url}: {why}"),
+            SendFailure::Unauthorized(why) => why,
+        }
+    }
 }
 
 impl HttpTarget {
@@ -284,6 +332,12 @@ async fn run(target: HttpTarget, client: reqwest::Client, end: WireEnd, cancel: 
     for problem in problems {
         shared.out.note(problem).await;
     }
+    if let Some(auth) = &shared.target.auth {
+        let inbound = shared.out.inbound.clone();
+        auth.attach_notes(Arc::new(move |note| {
+            let _ = inbound.try_send(WireEvent::Note(note));
+        }));
+    }
     let reason = loop {
         let frame = tokio::select! {
             _ = cancel.cancelled() => break "disconnected",
@@ -324,10 +378,14 @@ async fn end_session(shared: &Shared) {
     if get(&shared.session_id).is_none() {
         return;
     }
-    let request = shared
+    let mut request = shared
         .request(Method::DELETE)
-        .timeout(SHUTDOWN_STEP_TIMEOUT)
-        .send();
+        .timeout(SHUTDOWN_STEP_TIMEOUT);
+    // The courtesy DELETE never starts an authorization; it carries the token there is.
+    if let Some(token) = shared.target.auth.as_ref().and_then(|a| a.current_token()) {
+        request = request.bearer_auth(token);
+    }
+    let request = request.send();
     if let Ok(Ok(resp)) = tokio::time::timeout(SHUTDOWN_STEP_TIMEOUT, request).await
         && !resp.status().is_success()
         && resp.status() != StatusCode::METHOD_NOT_ALLOWED
@@ -370,21 +428,21 @@ async fn post_and_read(
     headers_done: oneshot::Sender<()>,
     token: &CancellationToken,
 ) {
-    let send = shared
-        .request(Method::POST)
-        .header(ACCEPT, ACCEPT_BOTH)
-        .header(CONTENT_TYPE, "application/json")
-        .body(frame.clone())
-        .send();
+    let send = send_with_auth(&shared.target, || {
+        shared
+            .request(Method::POST)
+            .header(ACCEPT, ACCEPT_BOTH)
+            .header(CONTENT_TYPE, "application/json")
+            .body(frame.clone())
+    });
     let resp = tokio::select! {
         _ = token.cancelled() => return,
         resp = send => resp,
     };
     let resp = match resp {
         Ok(resp) => resp,
-        Err(err) => {
-            let url = &shared.target.url;
-            let message = format!("could not reach {url}: {}", describe_error(&err));
+        Err(failure) => {
+            let message = failure.message(&shared.target.url);
             return shared.out.fail(frame, message).await;
         }
     };
@@ -561,18 +619,19 @@ async fn read_response_stream(
             _ = token.cancelled() => return,
             _ = tokio::time::sleep(delay) => {}
         }
-        let send = shared
-            .request(Method::GET)
-            .header(ACCEPT, "text/event-stream")
-            .header(LAST_EVENT_ID, last_id.as_str())
-            .send();
+        let send = send_with_auth(&shared.target, || {
+            shared
+                .request(Method::GET)
+                .header(ACCEPT, "text/event-stream")
+                .header(LAST_EVENT_ID, last_id.as_str())
+        });
         let resp = tokio::select! {
             _ = token.cancelled() => return,
             resp = send => resp,
         };
         let before = frames;
         why = match resp {
-            Err(err) => describe_error(&err),
+            Err(failure) => failure.message(&shared.target.url),
             Ok(resp) if resp.status() == StatusCode::METHOD_NOT_ALLOWED => {
                 let message = "the response stream ended before the answer and the server \
                                does not allow resuming it (GET returned 405); retry the request";
@@ -612,15 +671,19 @@ async fn standalone_stream(shared: Arc<Shared>, mut ready: Option<oneshot::Sende
     let mut failures = 0;
     let peek = FramePeek::default();
     loop {
-        let mut req = shared
-            .request(Method::GET)
-            .header(ACCEPT, "text/event-stream");
-        if let Some(last_id) = parser.last_event_id() {
-            req = req.header(LAST_EVENT_ID, last_id);
-        }
+        let last_id = parser.last_event_id().map(str::to_owned);
+        let send = send_with_auth(&shared.target, || {
+            let req = shared
+                .request(Method::GET)
+                .header(ACCEPT, "text/event-stream");
+            match &last_id {
+                Some(id) => req.header(LAST_EVENT_ID, id.as_str()),
+                None => req,
+            }
+        });
         let resp = tokio::select! {
             _ = token.cancelled() => return,
-            resp = req.send() => resp,
+            resp = send => resp,
         };
         // Answered (whatever the outcome): the first frames may go out now.
         if let Some(ready) = ready.take() {
@@ -628,7 +691,7 @@ async fn standalone_stream(shared: Arc<Shared>, mut ready: Option<oneshot::Sende
         }
         let mut frames = 0;
         let why = match resp {
-            Err(err) => describe_error(&err),
+            Err(failure) => failure.message(&shared.target.url),
             Ok(resp) if resp.status() == StatusCode::METHOD_NOT_ALLOWED => {
                 let message = "the server offers no standalone SSE stream (GET returned 405); \
                                server-initiated messages arrive only on POST responses";
@@ -727,8 +790,9 @@ pub(crate) fn status_problem(
 ) -> String {
     let advice = match status.as_u16() {
         401 | 403 => {
-            ": the server requires authorization; set a bearer token or an Authorization \
-             header (or sign in with OAuth) and reconnect"
+            ": the server requires authorization; sign in with OAuth (mcplab does so by \
+             itself unless OAuth is off for this server), or set a bearer token or an \
+             Authorization header, and reconnect"
         }
         404 if session.is_some() => {
             ": the server no longer knows this session (it expired or the server restarted); \

@@ -17,7 +17,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::http::{
     BodyKind, FramePeek, HttpTarget, Outlet, body_excerpt, body_kind, describe_error,
-    status_problem,
+    send_with_auth, status_problem,
 };
 use super::sse::SseParser;
 use super::wire::{WireEnd, WireEvent};
@@ -36,7 +36,19 @@ pub async fn spawn_legacy_sse(
 ) -> Result<tokio::task::JoinHandle<()>, String> {
     let (base, problems) = target.base_headers();
     let url = &target.url;
-    let connect = tokio::time::timeout(connect_timeout, connect(&client, url, &base));
+    if let Some(auth) = &target.auth {
+        let inbound = end.inbound.clone();
+        auth.attach_notes(Arc::new(move |note| {
+            let _ = inbound.try_send(WireEvent::Note(note));
+        }));
+    }
+    let connect = connect(&client, &target, &base);
+    // Time spent waiting for a person to sign in does not count against the deadline.
+    let connect = super::manager::bounded(
+        connect,
+        connect_timeout,
+        target.auth.as_ref().map(|a| a.waiting()),
+    );
     let connected = tokio::select! {
         _ = cancel.cancelled() => return Err("the connection was cancelled".to_string()),
         connected = connect => connected,
@@ -67,6 +79,7 @@ pub async fn spawn_legacy_sse(
         base,
         endpoint,
         out,
+        target,
     });
     Ok(tokio::spawn(run(shared, stream, parser, outbound, cancel)))
 }
@@ -81,16 +94,18 @@ struct Connected {
 
 async fn connect(
     client: &reqwest::Client,
-    url: &Url,
+    target: &HttpTarget,
     base: &HeaderMap,
 ) -> Result<Connected, String> {
-    let resp = client
-        .get(url.clone())
-        .headers(base.clone())
-        .header(ACCEPT, "text/event-stream")
-        .send()
-        .await
-        .map_err(|err| format!("could not reach {url}: {}", describe_error(&err)))?;
+    let url = &target.url;
+    let resp = send_with_auth(target, || {
+        client
+            .get(url.clone())
+            .headers(base.clone())
+            .header(ACCEPT, "text/event-stream")
+    })
+    .await
+    .map_err(|failure| failure.message(url))?;
     let status = resp.status();
     if !status.is_success() {
         let excerpt = body_excerpt(resp).await;
@@ -164,6 +179,8 @@ struct Shared {
     base: HeaderMap,
     endpoint: Url,
     out: Outlet,
+    /// For its OAuth session.
+    target: HttpTarget,
 }
 
 async fn run(
@@ -217,22 +234,22 @@ async fn run(
 /// POSTs one frame to the endpoint. The answer arrives on the event stream; the POST's own
 /// body (usually "Accepted") is ignored unless the status says the frame was refused.
 async fn post(shared: Arc<Shared>, frame: Bytes, headers_done: oneshot::Sender<()>) {
-    let send = shared
-        .client
-        .post(shared.endpoint.clone())
-        .headers(shared.base.clone())
-        .header(CONTENT_TYPE, "application/json")
-        .body(frame.clone())
-        .send();
+    let send = send_with_auth(&shared.target, || {
+        shared
+            .client
+            .post(shared.endpoint.clone())
+            .headers(shared.base.clone())
+            .header(CONTENT_TYPE, "application/json")
+            .body(frame.clone())
+    });
     let resp = tokio::select! {
         _ = shared.out.cancel.cancelled() => return,
         resp = send => resp,
     };
     let _ = headers_done.send(());
     match resp {
-        Err(err) => {
-            let endpoint = &shared.endpoint;
-            let message = format!("could not deliver to {endpoint}: {}", describe_error(&err));
+        Err(failure) => {
+            let message = failure.message(&shared.endpoint);
             shared.out.fail(&frame, message).await;
         }
         Ok(resp) if !resp.status().is_success() => {
@@ -322,6 +339,7 @@ mod tests {
             url,
             headers: Vec::new(),
             bearer: None,
+            auth: None,
         }
     }
 

@@ -7,9 +7,10 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
+use mcplab_protocol::oauth::OAuthConfig;
 use mcplab_protocol::{ServerConfig, ServerEvent, ServerStatus, ServerTransport};
 use rmcp::service::serve_client_with_ct;
-use tokio::sync::broadcast;
+use tokio::sync::{broadcast, watch};
 use tokio_util::sync::CancellationToken;
 
 use super::broker::{Broker, DEFAULT_HUMAN_TIMEOUT};
@@ -22,6 +23,7 @@ use super::legacy_sse::spawn_legacy_sse;
 use super::stdio::{StderrTail, StdioSpec, spawn_stdio};
 use super::traffic::{DEFAULT_RING_CAPACITY, TrafficLog};
 use super::wire::wire_pair;
+use crate::oauth::{AuthSession, OAuthHost};
 
 /// Default per-request timeout (reset by progress).
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
@@ -88,6 +90,8 @@ pub struct ConnectionManager {
     /// Built on first use: loading the system's CA certificates costs start-up time that
     /// stdio-only sessions should not pay, and can fail on machines without any.
     http: std::sync::OnceLock<Result<reqwest::Client, String>>,
+    /// OAuth for http/sse servers; without it a 401 is just an error.
+    oauth: std::sync::OnceLock<Arc<OAuthHost>>,
 }
 
 impl ConnectionManager {
@@ -100,8 +104,18 @@ impl ConnectionManager {
             slots: Mutex::new(HashMap::new()),
             roots: Arc::new(RwLock::new(Vec::new())),
             http: std::sync::OnceLock::new(),
+            oauth: std::sync::OnceLock::new(),
             opts,
         })
+    }
+
+    /// Enables OAuth for http/sse servers (once; later calls are ignored).
+    pub fn set_oauth(&self, host: Arc<OAuthHost>) {
+        let _ = self.oauth.set(host);
+    }
+
+    pub fn oauth(&self) -> Option<&Arc<OAuthHost>> {
+        self.oauth.get()
     }
 
     pub fn traffic(&self) -> &Arc<TrafficLog> {
@@ -271,7 +285,7 @@ impl ConnectionManager {
                     "the in-process server stopped".to_owned()
                 });
                 let stderr = Arc::new(StderrTail::new(STDERR_LINES));
-                self.handshake(config, wire, None, stderr, CancellationToken::new())
+                self.handshake(config, wire, None, stderr, CancellationToken::new(), None)
                     .await
             }
             None => self.open(config).await,
@@ -391,6 +405,7 @@ impl ConnectionManager {
         }
         let transport_cancel = CancellationToken::new();
         let mut child = None;
+        let mut waiting = None;
         match &config.transport {
             ServerTransport::Stdio {
                 command,
@@ -425,12 +440,24 @@ impl ConnectionManager {
                     hook,
                 )?);
             }
-            ServerTransport::Http { url, headers } => {
-                let target = http_target(&name, url, headers)?;
+            ServerTransport::Http {
+                url,
+                headers,
+                oauth,
+            } => {
+                let mut target = http_target(&name, url, headers)?;
+                target.auth = self.auth_session(&name, &target, oauth.as_ref());
+                waiting = target.auth.as_ref().map(|a| a.waiting());
                 spawn_streamable_http(target, self.http_client()?, end, transport_cancel.clone());
             }
-            ServerTransport::Sse { url, headers } => {
-                let target = http_target(&name, url, headers)?;
+            ServerTransport::Sse {
+                url,
+                headers,
+                oauth,
+            } => {
+                let mut target = http_target(&name, url, headers)?;
+                target.auth = self.auth_session(&name, &target, oauth.as_ref());
+                waiting = target.auth.as_ref().map(|a| a.waiting());
                 spawn_legacy_sse(
                     target,
                     self.http_client()?,
@@ -447,8 +474,26 @@ impl ConnectionManager {
             }
         }
 
-        self.handshake(config, wire, child, stderr, transport_cancel)
+        self.handshake(config, wire, child, stderr, transport_cancel, waiting)
             .await
+    }
+
+    /// The OAuth session for an http/sse server: none without an OAuth host, when the config
+    /// disables it, or when the user sends their own `Authorization` header.
+    fn auth_session(
+        &self,
+        name: &str,
+        target: &HttpTarget,
+        settings: Option<&OAuthConfig>,
+    ) -> Option<Arc<AuthSession>> {
+        let own_header = target
+            .headers
+            .iter()
+            .any(|(k, _)| k.trim().eq_ignore_ascii_case("authorization"));
+        if own_header || target.bearer.is_some() {
+            return None;
+        }
+        self.oauth.get()?.session(name, &target.url, settings)
     }
 
     /// Runs `initialize` over `wire` with a deadline and builds the connection; on failure
@@ -460,6 +505,7 @@ impl ConnectionManager {
         child: Option<super::stdio::ChildGuard>,
         stderr: Arc<StderrTail>,
         transport_cancel: CancellationToken,
+        waiting: Option<watch::Receiver<bool>>,
     ) -> Result<Connection, McpError> {
         let name = config.name.clone();
         let raw = RawResults::default();
@@ -475,9 +521,11 @@ impl ConnectionManager {
             human_timeout: self.opts.human_timeout,
         };
         let ct = CancellationToken::new();
-        let started = tokio::time::timeout(
-            self.opts.connect_timeout,
+        // Time spent waiting for a person to sign in (OAuth) does not count.
+        let started = bounded(
             serve_client_with_ct(handler, transport, ct.clone()),
+            self.opts.connect_timeout,
+            waiting,
         )
         .await;
         let failure = match started {
@@ -526,6 +574,32 @@ impl ConnectionManager {
     }
 }
 
+/// Runs `fut` with a deadline of `limit`, which stops while `waiting` is true and starts again
+/// when it turns false. `Err(())` when the deadline passed.
+pub(crate) async fn bounded<F: std::future::Future>(
+    fut: F,
+    limit: Duration,
+    mut waiting: Option<watch::Receiver<bool>>,
+) -> Result<F::Output, ()> {
+    tokio::pin!(fut);
+    let mut deadline = tokio::time::Instant::now() + limit;
+    loop {
+        tokio::select! {
+            out = &mut fut => return Ok(out),
+            _ = tokio::time::sleep_until(deadline) => {
+                let Some(w) = waiting.as_mut().filter(|w| *w.borrow()) else {
+                    return Err(());
+                };
+                tokio::select! {
+                    out = &mut fut => return Ok(out),
+                    _ = w.wait_for(|busy| !*busy) => {}
+                }
+                deadline = tokio::time::Instant::now() + limit;
+            }
+        }
+    }
+}
+
 fn tail_of(stderr: &StderrTail, n: usize) -> Vec<String> {
     let lines = stderr.lines();
     let skip = lines.len().saturating_sub(n);
@@ -552,5 +626,6 @@ fn http_target(
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect(),
         bearer: None,
+        auth: None,
     })
 }

@@ -39,7 +39,16 @@ const MIGRATIONS: &[&str] = &[
          PRIMARY KEY (session_id, turn_id),
          UNIQUE (session_id, seq)
      ) STRICT;",
-    // 3: app playground scenarios (tool input + emulated host conditions, JSON text).
+    // 3: OAuth credentials (client registration and tokens) per server name and server URL,
+    // as JSON. The file is 0600; the values are never shown unmasked.
+    "CREATE TABLE oauth_credentials (
+         server     TEXT NOT NULL,
+         url        TEXT NOT NULL,
+         value      TEXT NOT NULL,
+         updated_ms INTEGER NOT NULL,
+         PRIMARY KEY (server, url)
+     ) STRICT;",
+    // 4: app playground scenarios (tool input + emulated host conditions, JSON text).
     "CREATE TABLE app_scenarios (
          id         TEXT PRIMARY KEY NOT NULL,
          name       TEXT NOT NULL,

@@ -10,6 +10,7 @@
 mod chat;
 mod kv;
 mod migrations;
+mod oauth;
 mod scenarios;
 mod servers;
 #[cfg(test)]

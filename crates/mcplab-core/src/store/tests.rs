@@ -34,6 +34,7 @@ fn http(name: &str, url: &str) -> ServerConfig {
         transport: ServerTransport::Http {
             url: url.to_string(),
             headers: BTreeMap::from([("Authorization".to_string(), "Bearer t".to_string())]),
+            oauth: None,
         },
         timeout_ms: None,
     }

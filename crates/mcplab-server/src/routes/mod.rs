@@ -5,6 +5,8 @@ mod app_context;
 mod apps;
 mod chat;
 mod mcp;
+mod oauth;
+mod render;
 mod scenarios;
 mod servers;
 mod settings;
@@ -56,6 +58,16 @@ pub fn api() -> Router<Arc<AppState>> {
         .route("/servers/{name}/ping", post(mcp::ping))
         .route("/servers/{name}/apps/resource", post(apps::resource))
         .route("/servers/{name}/apps/tools/call", post(apps::call_tool))
+        .route("/apps/render", post(render::render))
+        .route(
+            "/servers/{name}/oauth",
+            get(oauth::status).delete(oauth::sign_out),
+        )
+        .route("/servers/{name}/oauth/authorize", post(oauth::authorize))
+        .route("/oauth/debug", post(oauth::debug_start))
+        .route("/oauth/debug/{id}", get(oauth::debug_get))
+        .route("/oauth/debug/{id}/events", get(oauth::debug_events))
+        .route("/oauth/debug/{id}/cancel", post(oauth::debug_cancel))
         .route("/human", get(settings::pending_human))
         .route("/human/{id}", post(settings::answer_human))
         .route(

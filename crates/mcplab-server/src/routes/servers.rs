@@ -79,6 +79,8 @@ pub async fn remove(
     state.store.server(&name)?;
     state.manager.disconnect(&name).await;
     state.store.delete_server(&name)?;
+    // Its sign-ins go with it (a new server of that name must not inherit them).
+    state.store.clear_oauth_credentials(&name)?;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -201,7 +201,12 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
             }
             Ok(())
         }
-        Command::Servers(_) | Command::DemoServer | Command::Serve | Command::Chat(_) => {
+        Command::Servers(_)
+        | Command::DemoServer
+        | Command::Serve
+        | Command::Chat(_)
+        | Command::Oauth(_)
+        | Command::Apps(_) => {
             unreachable!("handled without a session")
         }
     }

@@ -1,8 +1,11 @@
 //! Runs a parsed command. Commands that talk to a server open a [`Session`], do their one
-//! job, print, and close it; `servers` edits the config file; `demo-server` serves.
+//! job, print, and close it; `servers` edits the config file; `demo-server` serves; `apps
+//! render` also serves the API to a headless browser for its one render.
 
+mod apps;
 mod chat;
 mod inspect;
+mod oauth;
 mod servers;
 
 use crate::cli::{Cli, Command};
@@ -16,6 +19,8 @@ pub async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Serve => crate::serve::run(&cli.global, &data).await,
         Command::Servers(cmd) => servers::run(cmd, &cli.global, &data),
         Command::Chat(args) => chat::run(args, &cli.global, &data).await,
+        Command::Oauth(cmd) => oauth::run(cmd, &cli.global, &data).await,
+        Command::Apps(cmd) => apps::run(cmd, &cli.global, &data).await,
         Command::DemoServer => mcplab_testkit::serve_stdio()
             .await
             .map_err(|e| Failure::call(format!("demo server stopped: {e}"))),

@@ -53,6 +53,7 @@ pub fn run(cmd: ServersCmd, global: &Global, data: &DataDir) -> Result<(), Failu
         }
         ServersCmd::Remove { name } => {
             store.delete_server(&name).map_err(store_err)?;
+            store.clear_oauth_credentials(&name).map_err(store_err)?;
             eprintln!("removed `{name}`");
             Ok(())
         }

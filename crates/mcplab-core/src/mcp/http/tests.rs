@@ -70,6 +70,7 @@ fn start(url: Url) -> (Wire, CancellationToken, tokio::task::JoinHandle<()>) {
         url,
         headers: vec![("X-Api-Key".into(), "k1".into())],
         bearer: Some("tok".into()),
+        auth: None,
     };
     let handle = spawn_streamable_http(target, reqwest::Client::new(), end, cancel.clone());
     (wire, cancel, handle)

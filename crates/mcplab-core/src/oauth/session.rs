@@ -1,0 +1,421 @@
+//! OAuth inside a connection. [`OAuthHost`] is what a process provides once (the credential
+//! store, the user agent, the HTTP client, the latest flow's steps per server); an
+//! [`AuthSession`] is one connection's view: the current token, refreshed before it expires,
+//! and the single place where a 401 (authorize, or refresh) or a 403 `insufficient_scope`
+//! (step up) is handled while the wire's other requests wait. [`send_authorized`] is what the
+//! HTTP and SSE wires call for every request. Repeated authorizations without a request
+//! succeeding in between stop at [`MAX_AUTHORIZATIONS_IN_A_ROW`](super::MAX_AUTHORIZATIONS_IN_A_ROW).
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use mcplab_protocol::oauth::{OAuthConfig, OAuthStep};
+use reqwest::{RequestBuilder, Response};
+use tokio::sync::watch;
+use url::Url;
+
+use super::agent::UserAgent;
+use super::challenge::BearerChallenge;
+use super::credentials::{CredentialStore, Credentials};
+use super::flow::{Flow, FlowOptions, Rules};
+use super::http::OAuthHttp;
+use super::steps::{StepLog, summary};
+use super::{MAX_AUTHORIZATIONS_IN_A_ROW, OAuthError};
+
+/// Where a connection's diagnostics go (the wire's traffic notes).
+pub type NoteFn = Arc<dyn Fn(String) + Send + Sync>;
+
+/// What the process provides for OAuth: storage, the person's browser, HTTP.
+pub struct OAuthHost {
+    store: Arc<dyn CredentialStore>,
+    agent: Arc<dyn UserAgent>,
+    http: OAuthHttp,
+    client_name: String,
+    history: Mutex<HashMap<String, Vec<OAuthStep>>>,
+}
+
+impl OAuthHost {
+    /// `client_name` is what dynamic registration calls this client (e.g. "mcplab").
+    pub fn new(
+        store: Arc<dyn CredentialStore>,
+        agent: Arc<dyn UserAgent>,
+        client_name: &str,
+        user_agent: &str,
+    ) -> Result<Arc<Self>, OAuthError> {
+        Ok(Arc::new(Self {
+            store,
+            agent,
+            http: OAuthHttp::new(user_agent)?,
+            client_name: client_name.into(),
+            history: Mutex::new(HashMap::new()),
+        }))
+    }
+
+    pub fn store(&self) -> &Arc<dyn CredentialStore> {
+        &self.store
+    }
+
+    pub fn agent(&self) -> &Arc<dyn UserAgent> {
+        &self.agent
+    }
+
+    pub fn http(&self) -> &OAuthHttp {
+        &self.http
+    }
+
+    pub fn client_name(&self) -> &str {
+        &self.client_name
+    }
+
+    /// The steps of the latest flow (or refresh) for `server` since this process started.
+    pub fn last_steps(&self, server: &str) -> Vec<OAuthStep> {
+        self.history
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(server)
+            .cloned()
+            .unwrap_or_default()
+    }
+
+    /// Forgets the server's tokens and registrations; returns how many URLs had some.
+    pub fn sign_out(&self, server: &str) -> Result<usize, OAuthError> {
+        self.store.clear_credentials(server)
+    }
+
+    /// A connection's session for `server` at `url`; None when `settings` disable OAuth.
+    pub fn session(
+        self: &Arc<Self>,
+        server: &str,
+        url: &Url,
+        settings: Option<&OAuthConfig>,
+    ) -> Option<Arc<AuthSession>> {
+        if settings.is_some_and(|s| s.disabled) {
+            return None;
+        }
+        let opts = settings
+            .map(|s| FlowOptions::from_config(s, &self.client_name))
+            .unwrap_or_else(|| FlowOptions {
+                client_name: self.client_name.clone(),
+                ..FlowOptions::default()
+            });
+        let (creds, load_error) = match self.store.load_credentials(server, url.as_str()) {
+            Ok(creds) => (creds, None),
+            Err(e) => (None, Some(e.to_string())),
+        };
+        let (waiting, _) = watch::channel(false);
+        Some(Arc::new(AuthSession {
+            host: self.clone(),
+            server: server.into(),
+            url: url.clone(),
+            opts,
+            state: tokio::sync::Mutex::new(State {
+                creds,
+                origin: Origin::Stored,
+                refresh_failed: false,
+            }),
+            failures: AtomicU32::new(0),
+            proven: AtomicBool::new(false),
+            waiting,
+            notes: Mutex::new(None),
+            load_error,
+        }))
+    }
+
+    /// A step log for a flow of `server` that also keeps the steps as its latest history and
+    /// passes one-line summaries to `notes`.
+    fn flow_log(self: &Arc<Self>, server: &str, notes: Option<NoteFn>) -> StepLog {
+        self.history
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(server.into(), Vec::new());
+        let host = Arc::downgrade(self);
+        let server = server.to_string();
+        StepLog::with_sink(Arc::new(move |step: &OAuthStep| {
+            if let Some(host) = host.upgrade() {
+                host.history
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .entry(server.clone())
+                    .or_default()
+                    .push(step.clone());
+            }
+            if let Some(notes) = &notes {
+                notes(format!("oauth: {}", summary(step)));
+            }
+        }))
+    }
+}
+
+/// Where the current token came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Origin {
+    Stored,
+    Refreshed,
+    Authorized,
+}
+
+struct State {
+    creds: Option<Credentials>,
+    origin: Origin,
+    refresh_failed: bool,
+}
+
+impl State {
+    fn token(&self) -> Option<&str> {
+        self.creds
+            .as_ref()
+            .and_then(|c| c.tokens.as_ref())
+            .map(|t| t.access_token.as_str())
+    }
+}
+
+/// One connection's OAuth state.
+pub struct AuthSession {
+    host: Arc<OAuthHost>,
+    server: String,
+    url: Url,
+    opts: FlowOptions,
+    state: tokio::sync::Mutex<State>,
+    /// Authorizations since a request last succeeded with a token.
+    failures: AtomicU32,
+    /// A request succeeded with the current token.
+    proven: AtomicBool,
+    waiting: watch::Sender<bool>,
+    notes: Mutex<Option<NoteFn>>,
+    load_error: Option<String>,
+}
+
+impl AuthSession {
+    /// Where this session's diagnostics go; the wire sets it when it starts.
+    pub fn attach_notes(&self, notes: NoteFn) {
+        if let Some(e) = &self.load_error {
+            notes(format!("oauth: {e}"));
+        }
+        *self.notes.lock().unwrap_or_else(PoisonError::into_inner) = Some(notes);
+    }
+
+    /// True while the flow waits for a person (connect deadlines pause meanwhile).
+    pub fn waiting(&self) -> watch::Receiver<bool> {
+        self.waiting.subscribe()
+    }
+
+    fn notes(&self) -> Option<NoteFn> {
+        self.notes
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// The access token to send, refreshed first when it is about to expire.
+    pub async fn bearer(&self) -> Option<String> {
+        let mut st = self.state.lock().await;
+        let needs = st
+            .creds
+            .as_ref()
+            .and_then(|c| c.tokens.as_ref())
+            .is_some_and(|t| t.needs_refresh() && t.refresh_token.is_some());
+        if needs && !st.refresh_failed {
+            self.refresh(&mut st).await;
+        }
+        st.token().map(str::to_owned)
+    }
+
+    /// The current access token, without refreshing or waiting (None while a flow runs).
+    pub fn current_token(&self) -> Option<String> {
+        self.state
+            .try_lock()
+            .ok()
+            .and_then(|st| st.token().map(str::to_owned))
+    }
+
+    /// A request with the current token succeeded.
+    pub fn succeeded(&self) {
+        self.failures.store(0, Ordering::SeqCst);
+        self.proven.store(true, Ordering::SeqCst);
+    }
+
+    /// Handles a 401 (`status` 401) or a 403 `insufficient_scope` for a request that carried
+    /// `used` (None: no token). Ok means: send the request again.
+    pub async fn handle(
+        &self,
+        status: u16,
+        challenge: Option<&BearerChallenge>,
+        used: Option<&str>,
+    ) -> Result<(), OAuthError> {
+        let mut st = self.state.lock().await;
+        if st.token() != used && st.token().is_some() {
+            // Another request already got a new token while this one waited.
+            return Ok(());
+        }
+        let step_up = status == 403;
+        if !step_up && used.is_some() {
+            match (st.origin, self.proven.load(Ordering::SeqCst)) {
+                (Origin::Authorized, false) => return Err(self.rejected_fresh_token(&st)),
+                // A refreshed token that never worked: sign in again instead.
+                (Origin::Refreshed, false) => {}
+                _ if !st.refresh_failed && self.refresh(&mut st).await => return Ok(()),
+                _ => {}
+            }
+        }
+        let n = self.failures.fetch_add(1, Ordering::SeqCst) + 1;
+        if n > MAX_AUTHORIZATIONS_IN_A_ROW {
+            return Err(self.retry_limit(challenge, step_up, n - 1));
+        }
+        let notes = self.notes();
+        let log = self.host.flow_log(&self.server, notes);
+        let flow = self.flow(&log);
+        let creds = flow
+            .authorize(challenge, st.creds.as_ref(), step_up)
+            .await?;
+        if let Err(e) = self.host.store.save_credentials(&self.server, &creds) {
+            log.warn(
+                mcplab_protocol::oauth::OAuthPhase::Token,
+                format!("The tokens could not be stored ({e}); they last for this connection"),
+                "check that the data directory is writable",
+            );
+        }
+        st.creds = Some(creds);
+        st.origin = Origin::Authorized;
+        st.refresh_failed = false;
+        self.proven.store(false, Ordering::SeqCst);
+        Ok(())
+    }
+
+    fn flow<'a>(&'a self, log: &'a StepLog) -> Flow<'a> {
+        Flow {
+            http: &self.host.http,
+            log,
+            opts: &self.opts,
+            rules: Rules::new(self.opts.revision),
+            server: &self.url,
+            server_name: &self.server,
+            agent: self.host.agent.as_ref(),
+            waiting: Some(&self.waiting),
+        }
+    }
+
+    /// Refreshes the tokens; false when it did not work (then a full flow follows).
+    async fn refresh(&self, st: &mut State) -> bool {
+        let Some(creds) = st.creds.clone() else {
+            return false;
+        };
+        let log = self.host.flow_log(&self.server, self.notes());
+        match self.flow(&log).refresh(&creds).await {
+            Ok(next) => {
+                let _ = self.host.store.save_credentials(&self.server, &next);
+                st.creds = Some(next);
+                st.origin = Origin::Refreshed;
+                self.proven.store(false, Ordering::SeqCst);
+                true
+            }
+            Err(_) => {
+                st.refresh_failed = true;
+                false
+            }
+        }
+    }
+
+    fn rejected_fresh_token(&self, st: &State) -> OAuthError {
+        let creds = st.creds.as_ref();
+        let resource = creds
+            .and_then(|c| c.resource.clone())
+            .unwrap_or_else(|| self.url.to_string());
+        let issuer = creds
+            .and_then(|c| c.issuer.clone())
+            .unwrap_or_else(|| "the authorization server".into());
+        OAuthError::setup(
+            "the server rejected (401) the access token the authorization server had just \
+             issued",
+            format!(
+                "make the server accept tokens issued by {issuer} for the resource {resource} \
+                 (check its token validation and audience checks)"
+            ),
+        )
+    }
+
+    fn retry_limit(
+        &self,
+        challenge: Option<&BearerChallenge>,
+        step_up: bool,
+        n: u32,
+    ) -> OAuthError {
+        let scope = challenge
+            .and_then(|c| c.scope.clone())
+            .unwrap_or_else(|| "(none named)".into());
+        let (message, fix) = if step_up {
+            (
+                format!(
+                    "the server still answers 403 insufficient_scope (asking for scope {scope}) \
+                     after {n} authorizations in a row; giving up"
+                ),
+                "grant those scopes to this client and user at the authorization server, or \
+                 check which scope the server requires for this request"
+                    .to_string(),
+            )
+        } else {
+            (
+                format!(
+                    "the server still answers 401 after {n} authorizations in a row; giving up"
+                ),
+                "check that the server accepts the tokens its authorization server issues"
+                    .to_string(),
+            )
+        };
+        if let Some(notes) = self.notes() {
+            notes(format!("oauth: {message} (fix: {fix})"));
+        }
+        OAuthError::RetryLimit { message, fix }
+    }
+}
+
+/// Why [`send_authorized`] could not get a response.
+#[derive(Debug)]
+pub enum AuthSendError {
+    Http(reqwest::Error),
+    Auth(OAuthError),
+}
+
+/// Sends the request `build` makes, with the session's token when there is a session; on 401,
+/// or 403 with `insufficient_scope`, lets the session authorize (or refresh, or step up) and
+/// sends it again. Other answers come back as they are.
+pub async fn send_authorized(
+    auth: Option<&AuthSession>,
+    build: impl Fn() -> RequestBuilder,
+) -> Result<Response, AuthSendError> {
+    let Some(auth) = auth else {
+        return build().send().await.map_err(AuthSendError::Http);
+    };
+    loop {
+        let token = auth.bearer().await;
+        let mut req = build();
+        if let Some(token) = &token {
+            req = req.bearer_auth(token);
+        }
+        let resp = req.send().await.map_err(AuthSendError::Http)?;
+        let status = resp.status().as_u16();
+        let challenge = BearerChallenge::from_headers(resp.headers());
+        // A 401 that asks for another scheme only (Basic, an API key…) is not OAuth's to
+        // answer; a 401 without any challenge may be (2025-03-26 servers need not send one).
+        let other_scheme = challenge.is_none()
+            && resp
+                .headers()
+                .contains_key(reqwest::header::WWW_AUTHENTICATE);
+        let again = match status {
+            401 => !other_scheme,
+            403 => challenge
+                .as_ref()
+                .is_some_and(BearerChallenge::insufficient_scope),
+            _ => false,
+        };
+        if !again {
+            if resp.status().is_success() && token.is_some() {
+                auth.succeeded();
+            }
+            return Ok(resp);
+        }
+        auth.handle(status, challenge.as_ref(), token.as_deref())
+            .await
+            .map_err(AuthSendError::Auth)?;
+    }
+}

@@ -1,0 +1,222 @@
+//! The headless renderer against real Chromium (`/usr/bin/chromium`, or `MCPLAB_CHROMIUM`)
+//! and a stand-in render page served on loopback: sign-in redirect, the spec in the URL,
+//! device emulation, the report awaited, the screenshot clipped to the app box, top-page errors
+//! collected (and an iframe's not), a page without a report, and a missing binary. Chromium's
+//! profile lives under a temp dir of the test's own, checked empty afterwards (nothing leaked).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use axum::Router;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::{Html, IntoResponse, Redirect, Response};
+use axum::routing::get;
+use mcplab_core::render::{RenderError, png_size, render};
+use mcplab_protocol::api::AppRenderSpec;
+use serde_json::{Value, json};
+
+const TOKEN: &str = "render-test-token";
+
+fn chromium() -> PathBuf {
+    let path = std::env::var_os("MCPLAB_CHROMIUM")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("/usr/bin/chromium"));
+    assert!(
+        path.is_file(),
+        "these tests need Chromium at {} (apt-get install chromium)",
+        path.display()
+    );
+    path
+}
+
+/// The stand-in for the web UI's render page: decodes the spec from the hash, shows a box of
+/// the spec's width and 300 px high, logs an error from the top page and from an iframe, and
+/// publishes a report of what it saw. `with_report: false` publishes nothing.
+const PAGE: &str = r#"<!doctype html><meta charset=utf-8>
+<meta name="viewport" content="width=device-width, initial-scale=1"><body style="margin:0">
+<script>
+const b64 = location.hash.replace('#/render/', '').replace(/-/g, '+').replace(/_/g, '/');
+const spec = JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(b64), c => c.charCodeAt(0))));
+const box = document.createElement('div');
+box.dataset.testid = 'render-app';
+box.style.cssText = `width:${spec.width}px;height:300px;background:rgb(10,200,30)`;
+document.body.append(box);
+const frame = document.createElement('iframe');
+frame.srcdoc = '<script>console.error("from the iframe")<\/script>';
+frame.style.display = 'none';
+document.body.append(frame);
+console.error('top page says', 42);
+if (WITH_REPORT) {
+  window.__mcplabRenderReport = new Promise(resolve => setTimeout(() => resolve({
+    initialized: true, error: null, appErrors: [], spec,
+    innerWidth: innerWidth, innerHeight: innerHeight,
+    maxTouchPoints: navigator.maxTouchPoints,
+    dark: matchMedia('(prefers-color-scheme: dark)').matches,
+    timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone,
+  }), 300));
+}
+setTimeout(() => { throw new Error('late top-page failure'); }, 0);
+</script>"#;
+
+#[derive(serde::Deserialize)]
+struct AuthQuery {
+    token: String,
+    next: String,
+}
+
+async fn serve(with_report: bool) -> String {
+    async fn auth(Query(q): Query<AuthQuery>) -> Response {
+        if q.token != TOKEN || !q.next.starts_with("/#/render/") {
+            return StatusCode::UNAUTHORIZED.into_response();
+        }
+        Redirect::to(&q.next).into_response()
+    }
+    async fn page(State(with_report): State<bool>) -> Html<String> {
+        Html(PAGE.replace("WITH_REPORT", &with_report.to_string()))
+    }
+    let app = Router::new()
+        .route("/auth", get(auth))
+        .route("/", get(page))
+        .with_state(with_report);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    format!("http://{addr}")
+}
+
+fn spec(width: u32, height: u32, conditions: Value, timeout_ms: Option<u64>) -> AppRenderSpec {
+    AppRenderSpec {
+        server: "demo".into(),
+        tool: "show_counter_app".into(),
+        arguments: json!({"by": 2}),
+        conditions,
+        width,
+        height,
+        timeout_ms,
+    }
+}
+
+/// Chromium profiles are created under one temp dir of this test binary's own (tempfile's
+/// process-wide override), so a leaked one can be seen; tests that start Chromium hold
+/// [`ONE_BROWSER`] so they do not see each other's live profile.
+static ONE_BROWSER: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+fn own_tmpdir() -> PathBuf {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    let dir = DIR
+        .get_or_init(|| {
+            let dir =
+                std::env::temp_dir().join(format!("mcplab-render-test-{}", std::process::id()));
+            let _ = tempfile::env::override_temp_dir(&dir);
+            dir
+        })
+        .clone();
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Asserts nothing of Chromium is left in `dir`, then removes it (the next test makes it anew).
+fn assert_clean_and_remove(dir: &std::path::Path) {
+    assert_eq!(chromium_profiles_left(dir), Vec::<String>::new());
+    std::fs::remove_dir(dir).expect("the temp dir is empty");
+}
+
+fn chromium_profiles_left(dir: &std::path::Path) -> Vec<String> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| n.starts_with("mcplab-chromium-"))
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn renders_the_page_in_the_emulated_device_and_clips_to_the_app_box() {
+    let _one = ONE_BROWSER.lock().await;
+    let tmp = own_tmpdir();
+    let origin = serve(true).await;
+    let conditions = json!({
+        "deviceType": "mobile", "touch": true, "theme": "dark", "timeZone": "Asia/Tokyo",
+    });
+    let spec = spec(430, 932, conditions, Some(5_000));
+    let out = render(&chromium(), &origin, TOKEN, &spec).await.unwrap();
+
+    assert_eq!(png_size(&out.png), Some((430, 300)), "{}", out.report);
+    let r = &out.report;
+    assert_eq!(r["initialized"], true);
+    assert_eq!(r["spec"]["arguments"], json!({"by": 2}), "{r}");
+    assert_eq!(r["spec"]["conditions"]["theme"], "dark");
+    assert_eq!(r["innerWidth"], 430, "{r}");
+    assert_eq!(r["innerHeight"], 932, "{r}");
+    assert!(r["maxTouchPoints"].as_u64().unwrap() > 0, "{r}");
+    assert_eq!(r["dark"], true, "{r}");
+    assert_eq!(r["timeZone"], "Asia/Tokyo", "{r}");
+
+    let errors = r["pageErrors"].as_array().unwrap();
+    let messages: Vec<&str> = errors
+        .iter()
+        .filter_map(|e| e["message"].as_str())
+        .collect();
+    assert!(
+        errors
+            .iter()
+            .any(|e| e["kind"] == "console" && e["message"] == "top page says 42"),
+        "{messages:?}"
+    );
+    assert!(
+        errors.iter().any(|e| e["kind"] == "exception"
+            && e["message"]
+                .as_str()
+                .unwrap()
+                .contains("late top-page failure")),
+        "{messages:?}"
+    );
+    assert!(
+        !messages.iter().any(|m| m.contains("from the iframe")),
+        "{messages:?}"
+    );
+    assert_clean_and_remove(&tmp);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_without_a_report_is_a_clear_error_not_a_hang() {
+    let _one = ONE_BROWSER.lock().await;
+    let tmp = own_tmpdir();
+    let origin = serve(false).await;
+    let started = Instant::now();
+    let err = render(
+        &chromium(),
+        &origin,
+        TOKEN,
+        &spec(800, 600, json!({}), Some(500)),
+    )
+    .await
+    .unwrap_err();
+    assert!(matches!(err, RenderError::NoReport { .. }), "{err}");
+    assert!(
+        err.to_string().contains("npm --prefix web run build"),
+        "{err}"
+    );
+    assert!(started.elapsed() < Duration::from_secs(20));
+    assert_clean_and_remove(&tmp);
+}
+
+#[tokio::test]
+async fn a_missing_chromium_says_how_to_get_one() {
+    let missing = PathBuf::from("/nonexistent/chromium");
+    let err = render(
+        &missing,
+        "http://127.0.0.1:1",
+        TOKEN,
+        &spec(1, 1, json!({}), None),
+    )
+    .await
+    .unwrap_err();
+    assert!(matches!(err, RenderError::ChromiumNotFound { .. }), "{err}");
+    let text = err.to_string();
+    assert!(
+        text.contains("/nonexistent/chromium") && text.contains("--chromium PATH"),
+        "{text}"
+    );
+}

@@ -1,0 +1,394 @@
+//! The OAuth routes of the local API against the testkit's real authorization server and
+//! protected MCP server: the loopback callback (no API token, only a pending state), the
+//! debugger's runs (non-interactive and interactive through the callback, steps live on SSE),
+//! and a configured server's sign-in, status and sign-out. In process with
+//! `router(state).oneshot(...)`, and over a real socket where a browser's redirects must land.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use mcplab_core::llm::ProviderSettings;
+use mcplab_core::mcp::sse::SseParser;
+use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+use mcplab_core::store::Store;
+use mcplab_server::{AppState, Security, router};
+use mcplab_testkit::oauth::{OAuthTestConfig, OAuthTestServer};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+const TOKEN: &str = "test-token-0123456789";
+
+fn state(port: u16) -> Arc<AppState> {
+    let store = Arc::new(Store::open_in_memory().unwrap());
+    let manager = ConnectionManager::new(ManagerOptions::default());
+    let providers = ProviderSettings::from_env(&std::collections::HashMap::new());
+    AppState::new(
+        manager,
+        store,
+        Security::new(TOKEN.into(), port, None),
+        providers,
+    )
+}
+
+async fn send(
+    app: &axum::Router,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+    token: bool,
+) -> (StatusCode, Value, axum::http::HeaderMap) {
+    let mut b = Request::builder()
+        .method(method)
+        .uri(path)
+        .header(header::HOST, "127.0.0.1:6274");
+    if token {
+        b = b.header(header::AUTHORIZATION, format!("Bearer {TOKEN}"));
+    }
+    if body.is_some() {
+        b = b.header(header::CONTENT_TYPE, "application/json");
+    }
+    let body = body.map_or(Body::empty(), |v| Body::from(v.to_string()));
+    let resp = app.clone().oneshot(b.body(body).unwrap()).await.unwrap();
+    let status = resp.status();
+    let headers = resp.headers().clone();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    let value = serde_json::from_slice(&bytes)
+        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
+    (status, value, headers)
+}
+
+/// The router on a real loopback port, as a browser reaches it.
+async fn serve() -> (String, Arc<AppState>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let state = state(port);
+    let app = router(state.clone());
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    (format!("http://127.0.0.1:{port}"), state)
+}
+
+fn api() -> reqwest::Client {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert(
+        reqwest::header::AUTHORIZATION,
+        format!("Bearer {TOKEN}").parse().unwrap(),
+    );
+    reqwest::Client::builder()
+        .default_headers(headers)
+        .build()
+        .unwrap()
+}
+
+/// A browser: carries no API token; redirects are followed by [`browse`].
+fn browser() -> reqwest::Client {
+    reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap()
+}
+
+/// Follows redirects from `url` like a browser and returns the last `Location` (fragments
+/// included, which HTTP clients drop).
+async fn browse(url: &str) -> String {
+    let client = browser();
+    let mut url = reqwest::Url::parse(url).unwrap();
+    let mut last = String::new();
+    for _ in 0..5 {
+        let resp = client.get(url.clone()).send().await.unwrap();
+        let Some(location) = resp.headers().get(reqwest::header::LOCATION) else {
+            break;
+        };
+        last = location.to_str().unwrap().to_string();
+        url = url.join(&last).unwrap();
+        if url.fragment().is_some() {
+            break;
+        }
+    }
+    last
+}
+
+async fn wait_run(
+    client: &reqwest::Client,
+    base: &str,
+    id: &str,
+    pred: impl Fn(&Value) -> bool,
+) -> Value {
+    tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            let run: Value = client
+                .get(format!("{base}/api/oauth/debug/{id}"))
+                .send()
+                .await
+                .unwrap()
+                .json()
+                .await
+                .unwrap();
+            if pred(&run) {
+                return run;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("the run got there")
+}
+
+#[tokio::test]
+async fn callback_needs_no_token_but_a_pending_state() {
+    let app = router(state(6274));
+    let (s, body, _) = send(
+        &app,
+        "GET",
+        "/oauth/callback?code=abc&state=unknown",
+        None,
+        false,
+    )
+    .await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(
+        body.as_str()
+            .unwrap()
+            .contains("unknown or already finished"),
+        "{body}"
+    );
+    let (s, body, _) = send(&app, "GET", "/oauth/callback?code=abc", None, false).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST);
+    assert!(body.as_str().unwrap().contains("no state"), "{body}");
+    // The debugger itself is behind the token like all of /api.
+    let req = json!({"url": "http://127.0.0.1:1/mcp"});
+    let (s, body, _) = send(&app, "POST", "/api/oauth/debug", Some(req), false).await;
+    assert_eq!(s, StatusCode::UNAUTHORIZED, "{body}");
+    let bad = json!({"url": "ftp://x"});
+    let (s, body, _) = send(&app, "POST", "/api/oauth/debug", Some(bad), true).await;
+    assert_eq!(
+        (s, body["code"].as_str()),
+        (StatusCode::BAD_REQUEST, Some("bad_request"))
+    );
+    let (s, _, _) = send(&app, "GET", "/api/oauth/debug/nope", None, true).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+}
+
+#[tokio::test]
+async fn non_interactive_debug_run_streams_its_steps() {
+    let server = OAuthTestServer::start(OAuthTestConfig::default()).await;
+    let (base, _state) = serve().await;
+    let client = api();
+    let started: Value = client
+        .post(format!("{base}/api/oauth/debug"))
+        .json(&json!({"url": server.mcp_url(), "interactive": false, "revision": "2025-11-25"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = started["runId"].as_str().unwrap().to_string();
+    let mut events = client
+        .get(format!("{base}/api/oauth/debug/{id}/events?lastEventId=0"))
+        .send()
+        .await
+        .unwrap();
+    let mut parser = SseParser::new();
+    let mut steps = Vec::new();
+    let finished = tokio::time::timeout(Duration::from_secs(20), async {
+        loop {
+            let chunk = events.chunk().await.unwrap().expect("stream open");
+            for e in parser.feed(&chunk) {
+                if e.data.is_empty() {
+                    continue;
+                }
+                let v: Value = serde_json::from_str(&e.data).unwrap();
+                match v["kind"].as_str() {
+                    Some("step") => steps.push(v["step"].clone()),
+                    Some("finished") => return v["run"].clone(),
+                    other => panic!("unexpected event {other:?}"),
+                }
+            }
+        }
+    })
+    .await
+    .expect("finished");
+    assert_eq!(finished["state"], "succeeded", "{finished}");
+    assert_eq!(finished["steps"].as_array().unwrap().len(), steps.len());
+    let seqs: Vec<u64> = steps.iter().map(|s| s["seq"].as_u64().unwrap()).collect();
+    assert_eq!(seqs, (1..=steps.len() as u64).collect::<Vec<_>>());
+    assert!(
+        finished["result"]["accessToken"]
+            .as_str()
+            .unwrap()
+            .contains('…')
+    );
+    assert_eq!(finished["request"]["revision"], "2025-11-25");
+    let whole = wait_run(&client, &base, &id, |r| r["state"] != "running").await;
+    assert_eq!(whole, finished);
+}
+
+#[tokio::test]
+async fn interactive_debug_run_finishes_through_the_callback() {
+    let server = OAuthTestServer::start(OAuthTestConfig::default()).await;
+    let (base, _state) = serve().await;
+    let client = api();
+    let started: Value = client
+        .post(format!("{base}/api/oauth/debug"))
+        .json(&json!({"url": server.mcp_url(), "clientSecret": "s3cr3t-s3cr3t-s3cr3t"}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = started["runId"].as_str().unwrap().to_string();
+    let waiting = wait_run(&client, &base, &id, |r| {
+        r["steps"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|s| s["kind"] == "browser")
+    })
+    .await;
+    assert_eq!(waiting["request"]["clientSecret"], "s3cr… (20 chars)");
+    let step = waiting["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["kind"] == "browser")
+        .unwrap()
+        .clone();
+    let url = step["data"]["authorizationUrl"].as_str().unwrap();
+    assert!(
+        step["data"]["redirectUri"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{base}/oauth/callback"))
+    );
+    // The browser: authorization endpoint → our callback → the UI.
+    assert_eq!(
+        browse(url).await,
+        format!("/#/oauth/{id}"),
+        "back to the UI"
+    );
+    let done = wait_run(&client, &base, &id, |r| r["state"] != "running").await;
+    assert_eq!(done["state"], "succeeded", "{done}");
+    // The state was used once: coming back again is refused.
+    let callback = done["steps"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["title"] == "The redirect came back with a code and the expected state")
+        .unwrap();
+    let state = callback["data"]["state"].as_str().unwrap();
+    let again = browser()
+        .get(format!("{base}/oauth/callback?code=x&state={state}"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), reqwest::StatusCode::BAD_REQUEST);
+}
+
+#[tokio::test]
+async fn server_sign_in_status_and_sign_out() {
+    let server = OAuthTestServer::start(OAuthTestConfig::default()).await;
+    let (base, state) = serve().await;
+    let client = api();
+    let config = json!({"name": "remote", "type": "http", "url": server.mcp_url()});
+    let resp = client
+        .post(format!("{base}/api/servers"))
+        .json(&config)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), reqwest::StatusCode::CREATED);
+
+    let result: Value = client
+        .post(format!("{base}/api/servers/remote/oauth/authorize"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(result["outcome"], "authorizationUrl", "{result}");
+    let url = result["url"].as_str().unwrap();
+    let status: Value = client
+        .get(format!("{base}/api/servers/remote/oauth"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(status["pendingAuthorizationUrl"], url);
+    assert_eq!(status["signedIn"], false);
+
+    assert_eq!(browse(url).await, "/#/servers/remote");
+    tokio::time::timeout(Duration::from_secs(20), async {
+        while state.manager.get("remote").is_err() {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    })
+    .await
+    .expect("the connection went on after the redirect");
+    let status: Value = client
+        .get(format!("{base}/api/servers/remote/oauth"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(status["signedIn"], true, "{status}");
+    assert_eq!(status["registration"], "dcr");
+    assert!(status["accessToken"].as_str().unwrap().contains('…'));
+    assert!(status["pendingAuthorizationUrl"].is_null());
+    assert!(!status["lastSteps"].as_array().unwrap().is_empty());
+
+    // Signed in and connected: authorizing again just says so.
+    let result: Value = client
+        .post(format!("{base}/api/servers/remote/oauth/authorize"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(result["outcome"], "connected");
+
+    let resp = client
+        .delete(format!("{base}/api/servers/remote/oauth"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), reqwest::StatusCode::NO_CONTENT);
+    let status: Value = client
+        .get(format!("{base}/api/servers/remote/oauth"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(status["signedIn"], false);
+    assert!(
+        status["clientId"].is_null(),
+        "the registration is forgotten too"
+    );
+    assert!(state.manager.get("remote").is_err(), "disconnected");
+
+    // Stdio servers do not sign in.
+    let demo = json!({"name": "local", "type": "stdio", "command": "true"});
+    client
+        .post(format!("{base}/api/servers"))
+        .json(&demo)
+        .send()
+        .await
+        .unwrap();
+    let resp = client
+        .post(format!("{base}/api/servers/local/oauth/authorize"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), reqwest::StatusCode::BAD_REQUEST);
+}

@@ -191,3 +191,29 @@ test('the screenshot button saves a PNG of the app at the device width', async (
   assert.equal(png.readUInt32BE(16), 430, 'PNG width');
   assert.ok(png.readUInt32BE(20) > 50 && png.readUInt32BE(20) <= 932, 'PNG height');
 });
+
+test('a window.openai widget gets openai:set_globals for each emulation change', async () => {
+  const { page } = app;
+  await page.selectOption(id('emu-theme'), 'light');
+  await runTool('show_openai_widget', { topic: 'emulation' });
+  const widget = doc();
+  await widget.locator('#g-toolOutput').filter({ hasText: 'alpha' }).waitFor();
+  const events = async () => Number(await widget.locator('#globals-events').innerText());
+  const before = await events();
+  await page.selectOption(id('emu-theme'), 'dark');
+  await widget.locator('#g-theme').filter({ hasText: 'dark' }).waitFor();
+  await page.selectOption(id('emu-locale'), 'fr-FR');
+  await widget.locator('#g-locale').filter({ hasText: 'fr-FR' }).waitFor();
+  await page.fill(id('emu-max-height'), '420');
+  await widget.locator('#g-maxHeight').filter({ hasText: '420' }).waitFor();
+  await page.selectOption(id('emu-safe-area'), 'android-gesture');
+  await widget.locator('#g-safeArea').filter({ hasText: '48' }).waitFor();
+  await page.selectOption(id('emu-device'), 'tablet');
+  await widget.locator('#g-userAgent').filter({ hasText: 'tablet' }).waitFor();
+  assert.ok((await events()) >= before + 5, 'one openai:set_globals per change at least');
+  // Widget state shows in its panel with the time it changed.
+  await widget.locator('#set-state').click();
+  await page.click(id('debug-tab-state'));
+  await page.waitForSelector(id('debug-widget-state-at'));
+  assert.match(await page.locator(id('debug-state')).innerText(), /clicks/);
+});

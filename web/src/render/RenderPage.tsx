@@ -4,7 +4,7 @@
 // `window.__mcplabRenderReport`, a promise of what happened (initialized, errors, CSP
 // violations, bridge messages, host context, tool result) once the app has its result and
 // has settled, or once it failed or timed out. It never rejects.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { Component, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, errorMessage, type Tool } from '../api/client';
 import type { AppRenderSpec, CallOutcome } from '../api/types.gen';
 import { AppFrame } from '../apps/lazy';
@@ -83,15 +83,20 @@ function Render({ spec }: { spec: AppRenderSpec }) {
     document.body.dataset.renderDone = 'true';
   };
 
-  // Publish the promise before anything can finish.
+  // Publish the promise before anything can finish, with a deadline that does not depend on
+  // this component staying mounted (a failed chunk load unmounts the tree).
   if (!window.__mcplabRenderReport) {
     report.current.error = null;
     window.__mcplabRenderReport = new Promise((resolve) => (resolveRef.current = resolve));
+    const ms = spec.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    window.setTimeout(() => finish(`timed out after ${ms / 1000} s`), ms);
+    window.addEventListener('error', (e) => {
+      if (!report.current.initialized && /chunk|module|import/i.test(String(e.message))) finish(`the render page failed: ${e.message}`);
+    });
   }
 
   useEffect(() => {
     document.documentElement.setAttribute('data-theme', conditions.theme);
-    const timer = window.setTimeout(() => finish(`timed out after ${(spec.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000} s`), spec.timeoutMs ?? DEFAULT_TIMEOUT_MS);
     serverTools(spec.server)
       .then((tools) => {
         const t = tools.find((x) => x.name === spec.tool);
@@ -109,7 +114,6 @@ function Render({ spec }: { spec: AppRenderSpec }) {
         setFailure(errorMessage(e));
         finish(errorMessage(e));
       });
-    return () => window.clearTimeout(timer);
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 
@@ -153,6 +157,7 @@ function Render({ spec }: { spec: AppRenderSpec }) {
       )}
       {tool && link && (
         <div data-testid="render-app" className="render-app">
+          <RenderBoundary onError={(m) => finish(`the app host failed: ${m}`)}>
           <AppFrame
             server={spec.server}
             tool={tool}
@@ -167,8 +172,23 @@ function Render({ spec }: { spec: AppRenderSpec }) {
             onBridgeMessage={onBridgeMessage}
             onHostContext={onHostContext}
           />
+          </RenderBoundary>
         </div>
       )}
     </div>
   );
+}
+
+/** Ends the render with the error instead of leaving a blank page and a pending report. */
+class RenderBoundary extends Component<{ onError: (message: string) => void; children: ReactNode }, { failed: string | null }> {
+  state = { failed: null as string | null };
+  static getDerivedStateFromError(e: unknown) {
+    return { failed: e instanceof Error ? e.message : String(e) };
+  }
+  componentDidCatch(e: unknown) {
+    this.props.onError(e instanceof Error ? e.message : String(e));
+  }
+  render() {
+    return this.state.failed ? <div className="inline-error">{this.state.failed}</div> : this.props.children;
+  }
 }

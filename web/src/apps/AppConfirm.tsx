@@ -1,5 +1,6 @@
 // The host's confirmation for what an app may only do with the user's consent: open a link,
 // save files. The app's request waits (it gets `isError` when the user says no).
+import { useCallback, useState, type ReactNode } from 'react';
 import { Button } from '../ui/Button';
 import { Modal } from '../ui/Modal';
 
@@ -33,4 +34,20 @@ export function AppConfirm({ request, onDone }: { request: ConfirmRequest; onDon
       </p>
     </Modal>
   );
+}
+
+/** The dialog element to render, and `ask`, which shows it and resolves with the answer. */
+export function useConfirm(): [ReactNode, (r: Omit<ConfirmRequest, 'resolve'>) => Promise<boolean>] {
+  const [pending, setPending] = useState<ConfirmRequest | null>(null);
+  const ask = useCallback((r: Omit<ConfirmRequest, 'resolve'>) => new Promise<boolean>((resolve) => setPending({ ...r, resolve })), []);
+  const dialog = pending && (
+    <AppConfirm
+      request={pending}
+      onDone={(ok) => {
+        pending.resolve(ok);
+        setPending(null);
+      }}
+    />
+  );
+  return [dialog, ask];
 }

@@ -12,7 +12,8 @@ import { ApiFailure, api, errorMessage, type Tool } from '../api/client';
 import type { AppResourceView } from '../api/types.gen';
 import { pushAppLog } from '../logs/store';
 import { appsApi, proxyUrl } from './api';
-import { AppConfirm, type ConfirmRequest } from './AppConfirm';
+import { useConfirm } from './AppConfirm';
+import { Violations } from './Violations';
 import {
   HOST_INFO,
   HostTransport,
@@ -105,7 +106,7 @@ export function AppFrame(props: AppFrameProps) {
   const [violations, setViolations] = useState<CspViolation[]>([]);
   const [appErrors, setAppErrors] = useState<AppError[]>([]);
   const [delivered, setDelivered] = useState(false);
-  const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
+  const [confirmDialog, ask] = useConfirm();
   const [notice, setNotice] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
   const iframeRef = useRef<HTMLIFrameElement>(null);
@@ -152,10 +153,6 @@ export function AppFrame(props: AppFrameProps) {
   }, [server, link.uri, attempt]);
 
   const toolInfo = useMemo(() => ({ id: callId, tool: { ...props.tool } }), [callId, props.tool]);
-
-  const request = useCallback((r: Omit<ConfirmRequest, 'resolve'>) => {
-    return new Promise<boolean>((resolve) => setConfirm({ ...r, resolve }));
-  }, []);
 
   // The bridge lives as long as the proxy frame (one per resource load / CSP mode).
   useEffect(() => {
@@ -285,7 +282,7 @@ export function AppFrame(props: AppFrameProps) {
         setNotice(`The app asked to open “${url}”, which is not an http(s) or mailto link; refused.`);
         return { isError: true };
       }
-      const ok = await request({ kind: 'link', title: 'Open a link from the app?', detail: u.href });
+      const ok = await ask({ kind: 'link', title: 'Open a link from the app?', detail: u.href });
       if (!ok) return { isError: true };
       window.open(u.href, '_blank', 'noopener,noreferrer');
       return {};
@@ -293,7 +290,7 @@ export function AppFrame(props: AppFrameProps) {
     bridge.ondownloadfile = async ({ contents }) => {
       const files = (contents ?? []).map(downloadable).filter((f): f is Download => f !== null);
       if (!files.length) return { isError: true };
-      const ok = await request({ kind: 'download', title: 'Save files from the app?', detail: files.map((f) => f.name).join(', ') });
+      const ok = await ask({ kind: 'download', title: 'Save files from the app?', detail: files.map((f) => f.name).join(', ') });
       if (!ok) return { isError: true };
       files.forEach(save);
       return {};
@@ -461,17 +458,15 @@ export function AppFrame(props: AppFrameProps) {
           />
         )
       )}
-      {violations.length > 0 && !props.chromeless && (
-        <div className="app-violations small" data-testid="app-violations" role="alert">
-          <strong>Blocked by the app's Content-Security-Policy</strong> (declare the origin in <code>_meta.ui.csp</code> if the app needs it):
-          <ul>
-            {violations.map((v, i) => (
-              <li key={i} data-testid="app-violation" data-directive={v.directive}>
-                <code>{v.directive}</code> blocked <code>{v.blockedUri || '(inline)'}</code>
-              </li>
-            ))}
-          </ul>
-        </div>
+      {!props.chromeless && (
+        <Violations
+          violations={violations}
+          title={
+            <>
+              <strong>Blocked by the app's Content-Security-Policy</strong> (declare the origin in <code>_meta.ui.csp</code> if the app needs it):
+            </>
+          }
+        />
       )}
       {appErrors.length > 0 && !props.chromeless && (
         <details className="app-errors small" data-testid="app-errors" open>
@@ -487,15 +482,7 @@ export function AppFrame(props: AppFrameProps) {
           </ul>
         </details>
       )}
-      {confirm && (
-        <AppConfirm
-          request={confirm}
-          onDone={(ok) => {
-            confirm.resolve(ok);
-            setConfirm(null);
-          }}
-        />
-      )}
+      {confirmDialog}
     </div>
   );
 }

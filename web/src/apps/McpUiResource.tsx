@@ -10,7 +10,8 @@ import { useCallback, useEffect, useState } from 'react';
 import './apps.css';
 import { errorMessage } from '../api/client';
 import { appsApi } from './api';
-import { AppConfirm, type ConfirmRequest } from './AppConfirm';
+import { useConfirm } from './AppConfirm';
+import { Violations } from './Violations';
 import { openableUrl } from './content';
 import type { CspViolation } from './host';
 
@@ -27,7 +28,7 @@ export function McpUiResource({ server, resource, onFollowUp }: McpUiResourcePro
   const [error, setError] = useState<string | null>(null);
   const [notes, setNotes] = useState<{ n: number; text: string; kind: 'notify' | 'info' | 'error' }[]>([]);
   const [violations, setViolations] = useState<CspViolation[]>([]);
-  const [confirm, setConfirm] = useState<ConfirmRequest | null>(null);
+  const [confirmDialog, ask] = useConfirm();
 
   useEffect(() => {
     let live = true;
@@ -77,7 +78,7 @@ export function McpUiResource({ server, resource, onFollowUp }: McpUiResourcePro
         case 'link': {
           const u = openableUrl(String(p.url ?? ''));
           if (!u) throw new Error('only http(s) and mailto links can be opened');
-          const ok = await new Promise<boolean>((resolve) => setConfirm({ kind: 'link', title: 'Open a link from the MCP-UI resource?', detail: u.href, resolve }));
+          const ok = await ask({ kind: 'link', title: 'Open a link from the MCP-UI resource?', detail: u.href });
           if (!ok) return { opened: false };
           window.open(u.href, '_blank', 'noopener,noreferrer');
           return { opened: true };
@@ -89,7 +90,7 @@ export function McpUiResource({ server, resource, onFollowUp }: McpUiResourcePro
           return undefined;
       }
     },
-    [server, onFollowUp, note],
+    [server, onFollowUp, note, ask],
   );
 
   const handle = useCallback(
@@ -122,27 +123,8 @@ export function McpUiResource({ server, resource, onFollowUp }: McpUiResourcePro
           {n.text}
         </div>
       ))}
-      {violations.length > 0 && (
-        <div className="app-violations small" data-testid="app-violations" role="alert">
-          <strong>Blocked by the sandbox's Content-Security-Policy:</strong>
-          <ul>
-            {violations.map((v, i) => (
-              <li key={i} data-testid="app-violation" data-directive={v.directive}>
-                <code>{v.directive}</code> blocked <code>{v.blockedUri || '(inline)'}</code>
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
-      {confirm && (
-        <AppConfirm
-          request={confirm}
-          onDone={(ok) => {
-            confirm.resolve(ok);
-            setConfirm(null);
-          }}
-        />
-      )}
+      <Violations violations={violations} title={<strong>Blocked by the sandbox's Content-Security-Policy:</strong>} />
+      {confirmDialog}
     </div>
   );
 }

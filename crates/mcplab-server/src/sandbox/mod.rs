@@ -18,6 +18,8 @@ use serde::Deserialize;
 
 const APP_PROXY: &str = include_str!("mcp_app_proxy.html");
 const UI_PROXY: &str = include_str!("mcp_ui_proxy.html");
+const COMMON: &str = include_str!("proxy_common.js");
+const COMMON_MARKER: &str = "  /*MCPLAB_PROXY_COMMON*/\n";
 const HOSTS_MARKER: &str = "/*MCPLAB_HOST_ORIGINS*/[]";
 
 /// A CSP for a first try: everything allowed, clearly not what a real host does.
@@ -175,7 +177,11 @@ async fn ui_proxy(
 fn page(cfg: &SandboxConfig, template: &str, csp: &str) -> Response {
     let hosts = serde_json::to_string(&cfg.host_origins).unwrap_or_else(|_| "[]".into());
     // JSON of plain origins cannot contain `</script>`, but escape `<` anyway.
-    let body = template.replacen(HOSTS_MARKER, &hosts.replace('<', "\\u003c"), 1);
+    let body = template.replacen(COMMON_MARKER, COMMON, 1).replacen(
+        HOSTS_MARKER,
+        &hosts.replace('<', "\\u003c"),
+        1,
+    );
     let ancestors = std::iter::once("'self'".to_owned())
         .chain(cfg.host_origins.iter().cloned())
         .collect::<Vec<_>>()

@@ -26,7 +26,7 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
-echo "== build (binaries and the scripted LLM example the browser tests use)"
+echo "== build (binaries and the examples the browser tests use: scripted LLM, OAuth test server)"
 cargo build --workspace --locked --bins --examples
 
 echo "== conformance (official client suite)"

@@ -41,6 +41,35 @@ export async function startScriptedLlm(steps) {
   };
 }
 
+export const oauthServerBin = process.env.OAUTH_SERVER_BIN || path.join(root, 'target/debug/examples/oauth_server');
+
+/**
+ * Starts the testkit's OAuth setup (an MCP server behind a loopback authorization server that
+ * approves at once) with one of its presets (`dcr`, `pre`, `cimd`, `broken-resource`, …);
+ * resolves with the MCP server's URL and the issuer.
+ */
+export async function startOAuthServer(preset = 'dcr') {
+  const child = spawn(oauthServerBin, ['--preset', preset], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const { url, issuer } = await new Promise((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`the OAuth test server (${preset}) did not start`)), 15000);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/^listening (\S+)$/m);
+      const i = out.match(/^issuer (\S+)$/m);
+      if (m && i) { clearTimeout(timer); resolve({ url: m[1], issuer: i[1] }); }
+    });
+    child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`oauth_server exited (${code})`)); });
+  });
+  return {
+    url,
+    issuer,
+    stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+    },
+  };
+}
+
 /** Starts mcplab; resolves once it printed its URL. */
 export async function startMcplab(extraArgs = [], env = {}) {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'mcplab-browser-'));

@@ -13,6 +13,7 @@ import { ResourcesPage } from './inspector/ResourcesPage';
 import { ToolsPage } from './inspector/ToolsPage';
 import { LogsPage } from './logs/LogsPage';
 import { startLogsStore } from './logs/store';
+import { OAuthPage } from './oauth/OAuthPage';
 import { ServerSelector } from './servers/ServerSelector';
 import { ServersPage } from './servers/ServersPage';
 import { startServersStore, useServers } from './servers/store';
@@ -25,7 +26,7 @@ import { Button } from './ui/Button';
 import { ErrorState } from './ui/States';
 import { PAGES, navigate, usePage, type Page } from './ui/route';
 
-const LABELS: Record<Page, string> = { servers: 'Servers', tools: 'Tools', resources: 'Resources', prompts: 'Prompts', playground: 'Playground', chat: 'Chat', logs: 'Logs', settings: 'Settings' };
+const LABELS: Record<Page, string> = { servers: 'Servers', tools: 'Tools', resources: 'Resources', prompts: 'Prompts', playground: 'Playground', chat: 'Chat', logs: 'Logs', oauth: 'OAuth', settings: 'Settings' };
 
 function start() {
   events.start();
@@ -114,6 +115,7 @@ function Shell() {
             {page === 'playground' && <PlaygroundPage />}
             {page === 'chat' && <ChatPage />}
             {page === 'logs' && <LogsPage />}
+            {page === 'oauth' && <OAuthPage />}
             {page === 'settings' && <SettingsPage />}
           </main>
         </Panel>

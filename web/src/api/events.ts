@@ -1,8 +1,8 @@
 // The one event-stream client: a single EventSource on `/api/events` shared by every feature.
 // EventSource reconnects by itself and sends `Last-Event-ID`, so the server replays what was
 // missed; when it cannot (`resync`) or when the stream had to be reopened from scratch, every
-// subscriber of `onResync` reloads its state from the API. A chat session has a stream of its
-// own (`openSessionStream`) with the same rules.
+// subscriber of `onResync` reloads its state from the API. A chat session and an OAuth debugger
+// run each have a stream of their own (`openSessionStream`) with the same rules.
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import type { HostEvent, ServerEvent, SessionEvent, TrafficFrame } from './types.gen';
 import { ApiFailure, api } from './client';
@@ -125,19 +125,21 @@ export function useResync(handler: () => void): void {
   useEffect(() => events.onResync(() => ref.current()), []);
 }
 
-export interface SessionStreamHandlers {
-  onEvent: (e: SessionEvent) => void;
+export interface SessionStreamHandlers<E = SessionEvent> {
+  onEvent: (e: E) => void;
   /** The server said `resync`, or the stream had to be reopened without `Last-Event-ID`. */
   onResync: () => void;
   onState?: (s: StreamState) => void;
 }
 
 /**
- * Opens the SSE stream of one chat session (`GET /api/sessions/{id}/events`). EventSource
+ * Opens a numbered SSE stream of its own: a chat session's (`GET /api/sessions/{id}/events`)
+ * or an OAuth debugger run's (`GET /api/oauth/debug/{id}/events`, with `E` =
+ * `OAuthDebugEvent`). Both carry `{kind: …}` JSON with `resync` meaning "reload". EventSource
  * resumes by itself with `Last-Event-ID`; when the browser gives up (closed), the stream is
  * reopened after a backoff and the caller is told to reload. Returns the closer.
  */
-export function openSessionStream(path: string, h: SessionStreamHandlers): () => void {
+export function openSessionStream<E extends { kind: string } = SessionEvent>(path: string, h: SessionStreamHandlers<E>): () => void {
   let es: EventSource | null = null;
   let closed = false;
   let retries = 0;
@@ -152,9 +154,9 @@ export function openSessionStream(path: string, h: SessionStreamHandlers): () =>
       h.onState?.('open');
     };
     source.onmessage = (msg) => {
-      let ev: SessionEvent;
+      let ev: E;
       try {
-        ev = JSON.parse(msg.data) as SessionEvent;
+        ev = JSON.parse(msg.data) as E;
       } catch {
         return;
       }

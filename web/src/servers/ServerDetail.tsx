@@ -1,10 +1,11 @@
-// What is known about one server: failure, initialize result (server info, protocol
-// version, capabilities), instructions, and its stderr.
+// What is known about one server: failure, sign-in (remote servers), initialize result
+// (server info, protocol version, capabilities), instructions, and its stderr.
 import { useEffect, useRef } from 'react';
 import type { ServerView } from '../api/types.gen';
 import { CopyButton } from '../ui/CopyButton';
 import { JsonTree } from '../ui/JsonTree';
 import { Markdown } from '../ui/Markdown';
+import { ServerOAuth } from './ServerOAuth';
 import { StatusBadge } from './StatusBadge';
 
 export function ServerDetail({ view }: { view: ServerView }) {
@@ -28,6 +29,7 @@ export function ServerDetail({ view }: { view: ServerView }) {
           <pre className="state-message">{view.status.message}</pre>
         </div>
       )}
+      {view.config.type !== 'stdio' && <ServerOAuth key={view.config.name} view={view} />}
       {info ? (
         <>
           <dl className="kv-grid" data-testid="server-info">

@@ -1,15 +1,17 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { api, errorMessage } from '../api/client';
 import type { ServerConfig, ServerView } from '../api/types.gen';
 import { Button } from '../ui/Button';
 import { download } from '../ui/CopyButton';
 import { EmptyState, ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
+import { useRouteArg } from '../ui/route';
 import { ImportDialog } from './ImportDialog';
 import { ServerDetail } from './ServerDetail';
 import { ServerForm } from './ServerForm';
 import { StatusBadge } from './StatusBadge';
-import { reloadServers, removeServer, selectServer, upsertServer, useSelectedServer, useServers } from './store';
+import { signIn } from './signIn';
+import { reloadServers, removeServer, selectServer, upsertServer, usePendingSignIn, useSelectedServer, useServers } from './store';
 
 export function describe(c: ServerConfig): string {
   return c.type === 'stdio' ? [c.command, ...(c.args ?? [])].join(' ') : c.url;
@@ -21,6 +23,11 @@ export function ServersPage() {
   const [form, setForm] = useState<{ existing?: ServerConfig } | null>(null);
   const [importing, setImporting] = useState(false);
   const [pageError, setPageError] = useState<string | null>(null);
+  // `#/servers/<name>` (where a sign-in's redirect lands) selects that server.
+  const arg = useRouteArg();
+  useEffect(() => {
+    if (arg) selectServer(arg);
+  }, [arg]);
 
   const doExport = async () => {
     setPageError(null);
@@ -80,6 +87,20 @@ function ServerRow({ view, selected, onEdit }: { view: ServerView; selected: boo
   const [busy, setBusy] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
+  const pending = usePendingSignIn(name);
+
+  const doSignIn = async () => {
+    setBusy('signin');
+    setError(null);
+    try {
+      const r = await signIn(name);
+      if (r.outcome === 'failed') setError(r.message);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(null);
+    }
+  };
 
   const act = async (what: 'connect' | 'disconnect' | 'reconnect' | 'delete') => {
     setBusy(what);
@@ -111,6 +132,16 @@ function ServerRow({ view, selected, onEdit }: { view: ServerView; selected: boo
       {view.status.state === 'failed' && (
         <div className="server-failure" data-testid={`failure-${name}`}>
           {view.status.message}
+        </div>
+      )}
+      {pending && (
+        <div className="signin-required" data-testid={`signin-required-${name}`} data-opened={pending.opened}>
+          <strong>{pending.opened ? 'Waiting for the sign-in' : 'Sign-in required'}</strong>
+          <span className="muted">{pending.opened ? 'finish it in the tab that opened' : 'the server asks for OAuth authorization'}</span>
+          <span className="spacer" />
+          <Button small variant="primary" onClick={doSignIn} busy={busy === 'signin'} data-testid={`signin-${name}`}>
+            {pending.opened ? 'Open again' : 'Sign in'}
+          </Button>
         </div>
       )}
       {error && (

@@ -1,6 +1,8 @@
 // Converts between a ServerConfig and the add/edit form's fields. The bearer token is a
-// form convenience: it is stored as an `Authorization: Bearer …` header.
-import type { ServerConfig } from '../api/types.gen';
+// form convenience: it is stored as an `Authorization: Bearer …` header. OAuth settings of
+// http/sse servers map to `oauth` (omitted when nothing is set); settings the form does not
+// show (grant, private key, enterprise IdP) are kept as they were.
+import type { OAuthConfig, OAuthRevision, RegistrationMethod, ServerConfig } from '../api/types.gen';
 
 export type Pair = { key: string; value: string };
 
@@ -16,9 +18,44 @@ export interface ConfigForm {
   headers: Pair[];
   bearer: string;
   timeoutMs: string;
+  oauthClientId: string;
+  oauthClientSecret: string;
+  oauthMetadataUrl: string;
+  oauthScope: string;
+  /** '' = not set (auto). */
+  oauthRegistration: '' | RegistrationMethod;
+  /** '' = not set (the latest revision with fallbacks). */
+  oauthRevision: '' | OAuthRevision;
+  oauthDisabled: boolean;
+  /** OAuth settings the form has no fields for, kept on save. */
+  oauthRest: OAuthConfig;
 }
 
-export const emptyForm: ConfigForm = { name: '', type: 'stdio', command: '', args: '', env: [], cwd: '', url: '', headers: [], bearer: '', timeoutMs: '' };
+export const emptyForm: ConfigForm = {
+  name: '',
+  type: 'stdio',
+  command: '',
+  args: '',
+  env: [],
+  cwd: '',
+  url: '',
+  headers: [],
+  bearer: '',
+  timeoutMs: '',
+  oauthClientId: '',
+  oauthClientSecret: '',
+  oauthMetadataUrl: '',
+  oauthScope: '',
+  oauthRegistration: '',
+  oauthRevision: '',
+  oauthDisabled: false,
+  oauthRest: {},
+};
+
+/** True when the form sets any OAuth field (the OAuth section then starts open). */
+export function hasOAuthSettings(f: ConfigForm): boolean {
+  return !!(f.oauthClientId || f.oauthClientSecret || f.oauthMetadataUrl || f.oauthScope || f.oauthRegistration || f.oauthRevision || f.oauthDisabled || Object.keys(f.oauthRest).length);
+}
 
 const toPairs = (m?: Record<string, string>): Pair[] => Object.entries(m ?? {}).map(([key, value]) => ({ key, value }));
 
@@ -41,6 +78,15 @@ export function configToForm(c: ServerConfig): ConfigForm {
     const auth = headers.find((h) => h.key.toLowerCase() === 'authorization' && /^Bearer\s+/i.test(h.value));
     if (auth) f.bearer = auth.value.replace(/^Bearer\s+/i, '');
     f.headers = headers.filter((h) => h !== auth);
+    const { clientId, clientSecret, clientMetadataUrl, scope, registration, revision, disabled, ...rest } = c.oauth ?? {};
+    f.oauthClientId = clientId ?? '';
+    f.oauthClientSecret = clientSecret ?? '';
+    f.oauthMetadataUrl = clientMetadataUrl ?? '';
+    f.oauthScope = scope ?? '';
+    f.oauthRegistration = registration ?? '';
+    f.oauthRevision = revision ?? '';
+    f.oauthDisabled = !!disabled;
+    f.oauthRest = rest;
   }
   return f;
 }
@@ -72,9 +118,45 @@ export function formToConfig(f: ConfigForm): { config: ServerConfig } | { errors
     }
     const headers = fromPairs(f.headers.filter((h) => !(f.bearer.trim() && h.key.trim().toLowerCase() === 'authorization')));
     if (f.bearer.trim()) headers.Authorization = `Bearer ${f.bearer.trim()}`;
-    config = { name, type: f.type, url, headers };
+    const oauth = formToOAuth(f, errors);
+    config = { name, type: f.type, url, headers, ...(oauth ? { oauth } : {}) };
   }
   if (Object.keys(errors).length) return { errors };
   if (timeoutMs !== undefined) config.timeoutMs = timeoutMs;
   return { config };
+}
+
+function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '127.0.0.1' || host === '[::1]';
+}
+
+/** The `oauth` object (undefined when nothing is set); problems go to `errors`. */
+function formToOAuth(f: ConfigForm, errors: Partial<Record<keyof ConfigForm, string>>): OAuthConfig | undefined {
+  const o: OAuthConfig = { ...f.oauthRest };
+  const set = <K extends keyof OAuthConfig>(k: K, v: OAuthConfig[K] | undefined) => {
+    if (v === undefined || v === '' || v === false) delete o[k];
+    else o[k] = v;
+  };
+  set('clientId', f.oauthClientId.trim());
+  set('clientSecret', f.oauthClientSecret.trim());
+  set('clientMetadataUrl', f.oauthMetadataUrl.trim());
+  set('scope', f.oauthScope.trim().split(/\s+/).filter(Boolean).join(' '));
+  set('registration', f.oauthRegistration || undefined);
+  set('revision', f.oauthRevision || undefined);
+  set('disabled', f.oauthDisabled);
+  const cimd = f.oauthMetadataUrl.trim();
+  if (cimd) {
+    try {
+      const u = new URL(cimd);
+      if ((u.protocol !== 'https:' && !(u.protocol === 'http:' && isLoopback(u.hostname))) || u.pathname === '/') {
+        errors.oauthMetadataUrl = 'An https:// URL with a path, e.g. https://example.com/client.json';
+      }
+    } catch {
+      errors.oauthMetadataUrl = 'Not a valid URL';
+    }
+  }
+  if (f.oauthRegistration === 'pre' && !f.oauthClientId.trim()) errors.oauthClientId = 'Pre-registration needs the client id';
+  if (f.oauthRegistration === 'cimd' && !cimd) errors.oauthMetadataUrl = 'Give the Client ID Metadata Document URL';
+  if (f.oauthClientSecret.trim() && !f.oauthClientId.trim()) errors.oauthClientId = 'A client secret goes with a client id';
+  return Object.keys(o).length ? o : undefined;
 }

@@ -1,10 +1,12 @@
 // The configured servers and their live status. Loaded from `/api/servers`, kept current by
 // `status` and `stderr` events, reloaded on resync. Also holds the server the inspector
-// pages work on (persisted in prefs).
+// pages work on (persisted in prefs), and the sign-ins waiting for the browser
+// (`authorizationRequired` events, until the connection is no longer `connecting`).
 import { useEffect } from 'react';
 import { api, errorMessage } from '../api/client';
 import { events } from '../api/events';
 import type { ServerEvent, ServerView } from '../api/types.gen';
+import { oauthApi } from '../oauth/api';
 import { createStore, useStore } from '../ui/store';
 import { getPref, setPref, usePref } from '../settings/prefs';
 
@@ -16,6 +18,46 @@ export interface ServersState {
 
 export const serversStore = createStore<ServersState>({ list: null, error: null, loading: false });
 
+/** A connection waiting for its sign-in: the authorization URL, and whether a tab was opened for it. */
+export interface PendingSignIn {
+  url: string;
+  opened: boolean;
+}
+
+export const signInStore = createStore<Record<string, PendingSignIn>>({});
+
+export function setPendingSignIn(name: string, p: PendingSignIn | null): void {
+  signInStore.set((m) => {
+    if (!p) {
+      if (!(name in m)) return m;
+      const { [name]: _gone, ...rest } = m;
+      return rest;
+    }
+    return { ...m, [name]: p };
+  });
+}
+
+export function usePendingSignIn(name: string): PendingSignIn | undefined {
+  return useStore(signInStore)[name];
+}
+
+/** After a (re)load: connections that wait for a sign-in since before this page listened. */
+function findPendingSignIns(list: ServerView[]): void {
+  for (const v of list) {
+    if (v.config.type === 'stdio') continue;
+    if (v.status.state !== 'connecting') {
+      setPendingSignIn(v.config.name, null);
+      continue;
+    }
+    oauthApi.status(v.config.name).then(
+      (st) => {
+        if (st.pendingAuthorizationUrl && !signInStore.get()[v.config.name]) setPendingSignIn(v.config.name, { url: st.pendingAuthorizationUrl, opened: false });
+      },
+      () => undefined,
+    );
+  }
+}
+
 const STDERR_KEEP = 500;
 
 export async function reloadServers(): Promise<void> {
@@ -23,6 +65,7 @@ export async function reloadServers(): Promise<void> {
   try {
     const list = await api.servers();
     serversStore.set({ list, error: null, loading: false });
+    findPendingSignIns(list);
   } catch (e) {
     serversStore.set((s) => ({ ...s, error: errorMessage(e), loading: false }));
   }
@@ -69,7 +112,13 @@ function refreshOne(name: string): void {
 }
 
 function onEvent(e: ServerEvent): void {
+  if (e.type === 'authorizationRequired') {
+    const had = signInStore.get()[e.server];
+    setPendingSignIn(e.server, { url: e.url, opened: had?.opened ?? false });
+    return;
+  }
   if (e.type === 'status') {
+    if (e.status.state !== 'connecting') setPendingSignIn(e.server, null);
     const known = serversStore.get().list?.some((v) => v.config.name === e.server);
     if (!known) {
       refreshOne(e.server);

@@ -1,8 +1,9 @@
 // Hash routing: `#/tools` etc. Enough for a handful of pages, and it works from any base path.
-// A page may take one sub-path segment (`#/chat/<sessionId>`), read with `useRouteArg`.
+// A page may take one sub-path segment (`#/chat/<sessionId>`, `#/oauth/<runId>`,
+// `#/servers/<name>`), read with `useRouteArg`.
 import { useSyncExternalStore } from 'react';
 
-export const PAGES = ['servers', 'tools', 'resources', 'prompts', 'playground', 'chat', 'logs', 'settings'] as const;
+export const PAGES = ['servers', 'tools', 'resources', 'prompts', 'playground', 'chat', 'logs', 'oauth', 'settings'] as const;
 export type Page = (typeof PAGES)[number];
 
 function parts(): string[] {

@@ -165,18 +165,42 @@ impl SessionRuntime {
     }
 }
 
+/// The live side of every open session. With a store, a session's runtime starts with the
+/// app context saved for it (what apps gave the model survives a restart).
 #[derive(Default)]
 pub struct ChatHub {
     sessions: Mutex<HashMap<String, Arc<SessionRuntime>>>,
+    store: Option<Arc<mcplab_core::store::Store>>,
 }
 
 impl ChatHub {
+    pub fn with_store(store: Arc<mcplab_core::store::Store>) -> Self {
+        Self {
+            sessions: Mutex::default(),
+            store: Some(store),
+        }
+    }
+
     pub fn runtime(&self, id: &str) -> Arc<SessionRuntime> {
         self.sessions
             .lock()
             .unwrap_or_else(|p| p.into_inner())
             .entry(id.to_owned())
-            .or_insert_with(|| Arc::new(SessionRuntime::new()))
+            .or_insert_with(|| {
+                let rt = SessionRuntime::new();
+                let saved = self.store.as_ref().map(|s| s.app_context(id));
+                match saved {
+                    Some(Ok(entries)) => {
+                        let mut map = rt.app_context.lock().unwrap_or_else(|p| p.into_inner());
+                        map.extend(entries.into_iter().map(|e| (e.key.clone(), e)));
+                    }
+                    Some(Err(error)) => {
+                        tracing::warn!(%error, session = id, "could not load the session's app context");
+                    }
+                    None => {}
+                }
+                Arc::new(rt)
+            })
             .clone()
     }
 

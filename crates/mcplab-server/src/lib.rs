@@ -82,6 +82,7 @@ impl AppState {
                 manager.set_oauth(host);
             }
         }
+        let chats = chat::ChatHub::with_store(store.clone());
         Arc::new(Self {
             manager,
             store,
@@ -89,7 +90,7 @@ impl AppState {
             security,
             calls: Mutex::new(HashMap::new()),
             llm: chat::LlmSettings::new(providers),
-            chats: chat::ChatHub::default(),
+            chats,
             sandbox_origin: std::sync::OnceLock::new(),
             render_host: std::sync::OnceLock::new(),
             render_slot: tokio::sync::Semaphore::new(1),

@@ -474,3 +474,62 @@ async fn partial_tool_input_streams_live_but_is_not_stored() {
         "partial input is live-only: {view}"
     );
 }
+
+/// What apps gave the model is saved with the session: a new process over the same database
+/// shows it and gives it to the model again.
+#[tokio::test]
+async fn app_context_survives_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mcplab.db");
+    let fresh = || {
+        AppState::new(
+            ConnectionManager::new(ManagerOptions::default()),
+            Arc::new(Store::open(&path).unwrap()),
+            Security::new(TOKEN.into(), PORT, None),
+            ProviderSettings::from_env(&HashMap::new()),
+        )
+    };
+    let id = {
+        let app = router(fresh());
+        let (s, created) = authed(
+            &app,
+            "POST",
+            "/api/sessions",
+            Some(json!({"settings": {"model": "openai::gpt-4o-mini"}})),
+        )
+        .await;
+        assert_eq!(s, StatusCode::CREATED, "{created}");
+        let id = created["summary"]["id"].as_str().unwrap().to_owned();
+        let input = json!({
+            "server": "demo", "tool": "show_openai_widget", "callId": "c9", "source": "widgetState",
+            "content": [], "structuredContent": {"widgetState": {"clicks": 3}},
+        });
+        let (s, _) = authed(
+            &app,
+            "PUT",
+            &format!("/api/sessions/{id}/app-context/c9:widgetState"),
+            Some(input),
+        )
+        .await;
+        assert_eq!(s, StatusCode::NO_CONTENT);
+        id
+    };
+    let app = router(fresh());
+    let (_, view) = authed(&app, "GET", &format!("/api/sessions/{id}"), None).await;
+    assert_eq!(
+        view["appContext"][0]["structuredContent"]["widgetState"]["clicks"],
+        3,
+        "{view}"
+    );
+    let (s, _) = authed(
+        &app,
+        "DELETE",
+        &format!("/api/sessions/{id}/app-context/c9:widgetState"),
+        None,
+    )
+    .await;
+    assert_eq!(s, StatusCode::NO_CONTENT);
+    let app = router(fresh());
+    let (_, view) = authed(&app, "GET", &format!("/api/sessions/{id}"), None).await;
+    assert_eq!(view["appContext"], json!([]));
+}

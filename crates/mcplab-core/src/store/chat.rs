@@ -2,7 +2,7 @@
 //! holds the user's text, the turn's events (as the UI replays them) and the model messages it
 //! added to the conversation (what the next turn sends). Deleting a session deletes its turns.
 
-use mcplab_protocol::chat::{ChatSettings, SessionSummary, StoredTurn, TurnEvent};
+use mcplab_protocol::chat::{AppContextEntry, ChatSettings, SessionSummary, StoredTurn, TurnEvent};
 use rusqlite::{OptionalExtension, params};
 
 use super::{Store, StoreError, encode};
@@ -28,6 +28,36 @@ fn to_summary(row: (String, String, i64, i64, String)) -> Result<SessionSummary,
 }
 
 impl Store {
+    /// What apps gave the model in session `id` (empty for an unknown session).
+    pub fn app_context(&self, id: &str) -> Result<Vec<AppContextEntry>, StoreError> {
+        let json: Option<String> = self
+            .conn()
+            .query_row(
+                "SELECT app_context FROM chat_sessions WHERE id = ?1",
+                [id],
+                |r| r.get(0),
+            )
+            .optional()?;
+        match json {
+            Some(json) => decode(&format!("app context of session {id}"), &json),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Replaces what apps gave the model in session `id`; [`StoreError::NotFound`] if the
+    /// session does not exist.
+    pub fn set_app_context(&self, id: &str, entries: &[AppContextEntry]) -> Result<(), StoreError> {
+        let json = encode("app context", entries)?;
+        let n = self.conn().execute(
+            "UPDATE chat_sessions SET app_context = ?2 WHERE id = ?1",
+            params![id, json],
+        )?;
+        if n == 0 {
+            return Err(StoreError::NotFound(format!("chat session {id}")));
+        }
+        Ok(())
+    }
+
     /// Adds a session.
     pub fn create_session(&self, s: &SessionSummary) -> Result<(), StoreError> {
         let settings = encode("chat settings", &s.settings)?;
@@ -265,5 +295,38 @@ mod tests {
             store.delete_session("a"),
             Err(StoreError::NotFound(_))
         ));
+    }
+
+    #[test]
+    fn app_context_is_kept_with_the_session_and_survives_reopen() {
+        use mcplab_protocol::chat::AppContextSource;
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("db.sqlite");
+        let entry = AppContextEntry {
+            key: "c1:modelContext".into(),
+            server: "demo".into(),
+            tool: "show_counter_app".into(),
+            call_id: "c1".into(),
+            source: AppContextSource::ModelContext,
+            content: serde_json::json!([{"type": "text", "text": "count is 3"}]),
+            structured_content: Some(serde_json::json!({"count": 3})),
+            updated_at_ms: 7,
+        };
+        {
+            let store = Store::open(&path).unwrap();
+            store.create_session(&summary("a", 1)).unwrap();
+            assert!(store.app_context("a").unwrap().is_empty());
+            store
+                .set_app_context("a", std::slice::from_ref(&entry))
+                .unwrap();
+            assert!(matches!(
+                store.set_app_context("nope", &[]),
+                Err(StoreError::NotFound(_))
+            ));
+        }
+        let store = Store::open(&path).unwrap();
+        assert_eq!(store.app_context("a").unwrap(), vec![entry]);
+        store.delete_session("a").unwrap();
+        assert!(store.app_context("a").unwrap().is_empty());
     }
 }

@@ -59,6 +59,9 @@ const MIGRATIONS: &[&str] = &[
          created_ms INTEGER NOT NULL,
          updated_ms INTEGER NOT NULL
      ) STRICT;",
+    // 5: what apps gave the model in a chat session (`ui/update-model-context`, widget state),
+    // as a JSON array of `AppContextEntry`, so it survives a restart.
+    "ALTER TABLE chat_sessions ADD COLUMN app_context TEXT NOT NULL DEFAULT '[]';",
 ];
 
 /// The schema version this build produces and understands.

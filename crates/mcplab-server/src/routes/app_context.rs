@@ -1,6 +1,6 @@
 //! App context of a chat session: what a rendered app asked the host to tell the model
 //! (`ui/update-model-context`, OpenAI `setWidgetState`), kept per key in the session's
-//! runtime, shown in the session view, announced on the session stream, and given to the model
+//! runtime and saved with the session, shown in the session view, announced on the session stream, and given to the model
 //! from the next turn on.
 
 use std::sync::Arc;
@@ -46,7 +46,10 @@ pub async fn put(
         structured_content: input.structured_content.filter(|v| !v.is_null()),
         updated_at_ms: now_ms(),
     };
-    state.chats.runtime(&id).set_app_context(&key, Some(entry));
+    let rt = state.chats.runtime(&id);
+    if rt.set_app_context(&key, Some(entry)) {
+        state.store.set_app_context(&id, &rt.app_context())?;
+    }
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -55,6 +58,9 @@ pub async fn remove(
     Path((id, key)): Path<(String, String)>,
 ) -> Result<StatusCode, ApiFailure> {
     state.store.session(&id)?;
-    state.chats.runtime(&id).set_app_context(&key, None);
+    let rt = state.chats.runtime(&id);
+    if rt.set_app_context(&key, None) {
+        state.store.set_app_context(&id, &rt.app_context())?;
+    }
     Ok(StatusCode::NO_CONTENT)
 }

@@ -200,6 +200,13 @@ test('display modes, links, logging, host context and teardown of an MCP App', a
   await page.click(id('app-confirm-cancel'));
   await doc.locator('#status').filter({ hasText: 'isError' }).waitFor();
 
+  // The app may list the server tools it can call: app-only ones yes, model-only ones no.
+  await doc.locator('#list-tools').click();
+  await doc.locator('#status').filter({ hasText: 'tools/list:' }).waitFor();
+  const listed = await doc.locator('#status').innerText();
+  assert.match(listed, /app_only_increment/);
+  assert.doesNotMatch(listed, /secret_model_only/);
+
   // App log messages land in the server's log view.
   await doc.locator('#log').click();
   await doc.locator('#status').filter({ hasText: 'Sent a log message' }).waitFor();

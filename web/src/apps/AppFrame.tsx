@@ -28,7 +28,8 @@ import {
 import { HostConditionsContext } from './conditionsContext';
 import { contentText, openableUrl } from './content';
 import { cspReporterSource, decodeBase64Utf8, prepareAppHtml } from './html';
-import type { UiLink } from './linkage';
+import { appMayCall, serverTools, type UiLink } from './linkage';
+import { events } from '../api/events';
 import { openaiShimSource } from './openaiShim';
 import { parsePartialJson } from './partialJson';
 
@@ -256,6 +257,10 @@ export function AppFrame(props: AppFrameProps) {
       if (outcome.error) throw new Error(outcome.error.message);
       return outcome.result as any;
     };
+    // Draft spec: an app may list the server tools it can call (AppBridge 2.0.4 has no handler).
+    (bridge as unknown as { setRequestHandler: (m: string, h: () => Promise<unknown>) => void }).setRequestHandler('tools/list', async () => ({
+      tools: (await serverTools(server)).filter((t) => appMayCall(t, kind)),
+    }));
     bridge.onlistresources = async () => (await api.resources(server)) as any;
     bridge.onlistresourcetemplates = async () => (await api.resourceTemplates(server)) as any;
     bridge.onlistprompts = async () => (await api.prompts(server)) as any;
@@ -303,6 +308,14 @@ export function AppFrame(props: AppFrameProps) {
       return { mode: wanted };
     };
 
+    // The server's list changes reach the app (after it initialized).
+    const stopListening = events.onServerEvent((e) => {
+      if (e.type !== 'listChanged' || e.server !== server || !initialized.current) return;
+      if (e.list.startsWith('tools')) void bridge.sendToolListChanged();
+      else if (e.list.startsWith('resources')) void bridge.sendResourceListChanged();
+      else if (e.list.startsWith('prompts')) void bridge.sendPromptListChanged();
+    });
+
     let closedByUs = false;
     const close = async () => {
       if (closedByUs) return;
@@ -323,6 +336,7 @@ export function AppFrame(props: AppFrameProps) {
     }, INIT_TIMEOUT_MS);
     bridge.connect(transport as any).catch((e) => setError(`Could not connect to the app: ${errorMessage(e)}`));
     return () => {
+      stopListening();
       window.clearTimeout(timer);
       closeRef.current = null;
       if (!closedByUs && initialized.current) void bridge.teardownResource({}).catch(() => undefined);

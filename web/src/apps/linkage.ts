@@ -27,6 +27,16 @@ export function uiLink(tool: Tool | undefined | null): UiLink | null {
   return null;
 }
 
+/** Whether a UI of `kind` may call `tool` (mirrors the server's `core::apps::app_may_call`,
+ * which is what enforces it): MCP Apps need `"app"` visibility (absent means model and app);
+ * OpenAI widgets need `openai/widgetAccessible` or an explicit `"app"`. */
+export function appMayCall(tool: Tool, kind: UiKind): boolean {
+  const meta = (tool as { _meta?: Record<string, any> })._meta ?? {};
+  const visibility = Array.isArray(meta.ui?.visibility) ? (meta.ui.visibility as unknown[]) : null;
+  if (kind === 'openaiWidget') return meta['openai/widgetAccessible'] === true || !!visibility?.includes('app');
+  return visibility === null || visibility.includes('app');
+}
+
 /** MCP-UI (legacy) resources embedded in a tool result: `ui://` embedded resources. */
 export function embeddedUiResources(result: unknown): Record<string, any>[] {
   const content = (result as { content?: unknown } | null)?.content;

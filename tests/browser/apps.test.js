@@ -200,6 +200,12 @@ test('display modes, links, logging, host context and teardown of an MCP App', a
   await page.click(id('app-confirm-cancel'));
   await doc.locator('#status').filter({ hasText: 'isError' }).waitFor();
 
+  // mcplab's own theme switch reaches the app as host-context-changed.
+  for (let i = 0; i < 3 && (await page.locator('html').getAttribute('data-theme')) !== 'dark'; i++) await page.click(id('theme-toggle'));
+  await doc.locator('html[data-theme="dark"]').waitFor();
+  for (let i = 0; i < 3 && (await page.locator('html').getAttribute('data-theme')) !== 'light'; i++) await page.click(id('theme-toggle'));
+  await doc.locator('html[data-theme="light"]').waitFor();
+
   // The app may list the server tools it can call: app-only ones yes, model-only ones no.
   await doc.locator('#list-tools').click();
   await doc.locator('#status').filter({ hasText: 'tools/list:' }).waitFor();

@@ -19,6 +19,7 @@ import {
   HostTransport,
   defaultConditions,
   hostCapabilities,
+  resolveTheme,
   hostContext,
   type BridgeMessage,
   type CspViolation,
@@ -26,6 +27,8 @@ import {
   type HostConditions,
 } from './host';
 import { HostConditionsContext } from './conditionsContext';
+import { usePref } from '../settings/prefs';
+import { initialTheme, type ThemePref } from '../settings/theme';
 import { contentText, openableUrl } from './content';
 import { cspReporterSource, decodeBase64Utf8, prepareAppHtml } from './html';
 import { appMayCall, serverTools, type UiLink } from './linkage';
@@ -93,7 +96,12 @@ export type Status = 'loading' | 'starting' | 'ready' | 'closed' | 'failed';
 export function AppFrame(props: AppFrameProps) {
   const { server, link, callId } = props;
   const contextual = useContext(HostConditionsContext);
-  const conditions = useMemo(() => props.conditions ?? contextual ?? defaultConditions(), [props.conditions, contextual]);
+  // mcplab's own theme switch reaches apps shown with the default conditions.
+  const themePref = usePref<ThemePref>('theme', initialTheme());
+  const conditions = useMemo(
+    () => props.conditions ?? contextual ?? { ...defaultConditions(), theme: resolveTheme(themePref) },
+    [props.conditions, contextual, themePref],
+  );
   const [resource, setResource] = useState<AppResourceView | null>(null);
   const [origin, setOrigin] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);

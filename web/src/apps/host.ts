@@ -44,10 +44,14 @@ export interface HostConditions {
 
 export const HOST_INFO = { name: 'mcplab', version: '0.1.0' };
 
-function pageTheme(): 'light' | 'dark' {
-  const set = document.documentElement.getAttribute('data-theme');
-  if (set === 'light' || set === 'dark') return set;
+/** The theme a preference means here: `system` follows the browser. */
+export function resolveTheme(pref: string | null): 'light' | 'dark' {
+  if (pref === 'light' || pref === 'dark') return pref;
   return window.matchMedia?.('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+}
+
+function pageTheme(): 'light' | 'dark' {
+  return resolveTheme(document.documentElement.getAttribute('data-theme'));
 }
 
 /** mcplab's own conditions: the page's theme and the browser's locale and input devices. */

@@ -517,8 +517,7 @@ async fn app_context_survives_a_restart() {
     let app = router(fresh());
     let (_, view) = authed(&app, "GET", &format!("/api/sessions/{id}"), None).await;
     assert_eq!(
-        view["appContext"][0]["structuredContent"]["widgetState"]["clicks"],
-        3,
+        view["appContext"][0]["structuredContent"]["widgetState"]["clicks"], 3,
         "{view}"
     );
     let (s, _) = authed(

@@ -314,7 +314,13 @@ export function PlaygroundPage() {
         </HostConditionsContext.Provider>
       </section>
       <aside className="pg-right">
-        <DebugPanels debug={debug} />
+        {mode === 'chat' ? (
+          <p className="small muted pg-debug-note" data-testid="pg-debug-chat-note">
+            The debug panels follow direct runs. In chat mode, each app is in its tool card (its traffic in the Traffic panel); model context and widget state show above the message box.
+          </p>
+        ) : (
+          <DebugPanels debug={debug} />
+        )}
       </aside>
     </div>
   );

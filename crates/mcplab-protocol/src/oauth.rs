@@ -302,6 +302,21 @@ pub struct OAuthDebugRequest {
     pub interactive: bool,
 }
 
+impl OAuthDebugRequest {
+    /// The client settings this run uses, as a server's OAuth config would give them.
+    pub fn oauth_config(&self) -> OAuthConfig {
+        OAuthConfig {
+            client_id: self.client_id.clone(),
+            client_secret: self.client_secret.clone(),
+            client_metadata_url: self.client_metadata_url.clone(),
+            scope: self.scope.clone(),
+            registration: self.registration,
+            revision: self.revision,
+            ..OAuthConfig::default()
+        }
+    }
+}
+
 fn default_true() -> bool {
     true
 }

@@ -12,8 +12,8 @@ use mcplab_core::oauth::{
     debug_run, mask_secret, new_step,
 };
 use mcplab_protocol::oauth::{
-    OAuthConfig, OAuthDebugEvent, OAuthDebugRequest, OAuthDebugRun, OAuthFailure, OAuthPhase,
-    OAuthRunState, OAuthStep, OAuthStepKind,
+    OAuthDebugEvent, OAuthDebugRequest, OAuthDebugRun, OAuthFailure, OAuthPhase, OAuthRunState,
+    OAuthStep, OAuthStepKind,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -85,15 +85,7 @@ pub fn start(app: &Arc<AppState>, request: OAuthDebugRequest) -> Result<String, 
                 request.url
             ))
         })?;
-    let config = OAuthConfig {
-        client_id: request.client_id.clone(),
-        client_secret: request.client_secret.clone(),
-        client_metadata_url: request.client_metadata_url.clone(),
-        scope: request.scope.clone(),
-        registration: request.registration,
-        revision: request.revision,
-        ..OAuthConfig::default()
-    };
+    let config = request.oauth_config();
     let opts = DebugOptions {
         url,
         transport: request.transport.unwrap_or_default(),

@@ -160,15 +160,7 @@ async fn debug(args: OauthDebugArgs, global: &Global) -> Result<(), Failure> {
         scope: args.scope,
         interactive: !(args.non_interactive || global.oauth == Some(OAuthMode::NonInteractive)),
     };
-    let config = OAuthConfig {
-        client_id: request.client_id.clone(),
-        client_secret: request.client_secret.clone(),
-        client_metadata_url: request.client_metadata_url.clone(),
-        scope: request.scope.clone(),
-        registration: request.registration,
-        revision: request.revision,
-        ..OAuthConfig::default()
-    };
+    let config = request.oauth_config();
     let opts = DebugOptions {
         url,
         transport: transport(global),

@@ -213,6 +213,18 @@ test('display modes, links, logging, host context and teardown of an MCP App', a
   assert.match(listed, /app_only_increment/);
   assert.doesNotMatch(listed, /secret_model_only/);
 
+  // A download is saved only after the user confirms it, under the resource's last path segment.
+  await doc.locator('#download').click();
+  await page.locator(id('app-confirm-detail')).filter({ hasText: 'count.txt' }).waitFor();
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(id('app-confirm-ok'))]);
+  assert.equal(download.suggestedFilename(), 'count.txt');
+  const { readFileSync } = await import('node:fs');
+  assert.match(readFileSync(await download.path(), 'utf8'), /^count=\d+/);
+  await doc.locator('#status').filter({ hasText: 'ui/download-file answered: {}' }).waitFor();
+  await doc.locator('#download').click();
+  await page.click(id('app-confirm-cancel'));
+  await doc.locator('#status').filter({ hasText: 'isError' }).waitFor();
+
   // App log messages land in the server's log view.
   await doc.locator('#log').click();
   await doc.locator('#status').filter({ hasText: 'Sent a log message' }).waitFor();

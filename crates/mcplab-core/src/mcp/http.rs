@@ -16,8 +16,8 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use bytes::Bytes;
-use reqwest::header::{ACCEPT, AUTHORIZATION, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
-use reqwest::{Method, RequestBuilder, Response, StatusCode, Url};
+use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
+use reqwest::{Method, RequestBuilder, Response, StatusCode};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
@@ -25,107 +25,17 @@ use tokio_util::task::TaskTracker;
 
 use super::sse::SseParser;
 use super::wire::{WireEnd, WireEvent, synthetic_error_for};
-use crate::oauth::{AuthSendError, AuthSession, send_authorized};
+mod response;
+mod target;
 
-/// Where an HTTP-based MCP server lives and what every request to it carries.
-#[derive(Clone)]
-pub struct HttpTarget {
-    pub url: Url,
-    /// Extra request headers, sent on every request (e.g. API keys).
-    pub headers: Vec<(String, String)>,
-    /// Sent as `Authorization: Bearer <token>` when set.
-    pub bearer: Option<String>,
-    /// OAuth: the token to send, and what to do on 401 / 403 `insufficient_scope`.
-    pub auth: Option<Arc<AuthSession>>,
-}
-
-impl std::fmt::Debug for HttpTarget {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let names: Vec<&str> = self.headers.iter().map(|(k, _)| k.as_str()).collect();
-        f.debug_struct("HttpTarget")
-            .field("url", &self.url.as_str())
-            .field("headers", &names)
-            .field("bearer", &self.bearer.as_ref().map(|_| "…"))
-            .field("oauth", &self.auth.is_some())
-            .finish()
-    }
-}
-
-/// Sends what `build` makes, through the target's OAuth session when it has one.
-pub(crate) async fn send_with_auth(
-    target: &HttpTarget,
-    build: impl Fn() -> RequestBuilder,
-) -> Result<Response, SendFailure> {
-    send_authorized(target.auth.as_deref(), build)
-        .await
-        .map_err(|e| match e {
-            AuthSendError::Http(err) => SendFailure::Unreachable(describe_error(&err)),
-            AuthSendError::Auth(err) => {
-                SendFailure::Unauthorized(format!("authorization failed: {err}"))
-            }
-        })
-}
-
-/// Why a request got no response to look at.
-pub(crate) enum SendFailure {
-    /// The server could not be reached (the words say how).
-    Unreachable(String),
-    /// OAuth could not get a token the server accepts (the words say why and what to fix).
-    Unauthorized(String),
-}
-
-impl SendFailure {
-    /// The message for the user, naming `url` for unreachable servers.
-    pub(crate) fn message(self, url: &Url) -> String {
-        match self {
-            SendFailure::Unreachable(why) => format!("could not reach {url}: {why}"),
-            SendFailure::Unauthorized(why) => why,
-        }
-    }
-}
-
-impl HttpTarget {
-    /// The headers every request carries, plus a note for each header that cannot be sent.
-    pub(crate) fn base_headers(&self) -> (HeaderMap, Vec<String>) {
-        let mut map = HeaderMap::new();
-        let mut problems = Vec::new();
-        for (name, value) in &self.headers {
-            match (
-                HeaderName::from_bytes(name.trim().as_bytes()),
-                HeaderValue::from_str(value.trim()),
-            ) {
-                (Ok(name), Ok(value)) => {
-                    map.append(name, value);
-                }
-                _ => problems.push(format!(
-                    "header `{name}` was not sent: its name or value is not valid in HTTP"
-                )),
-            }
-        }
-        if let Some(token) = &self.bearer {
-            match HeaderValue::from_str(&format!("Bearer {}", token.trim())) {
-                Ok(mut value) => {
-                    value.set_sensitive(true);
-                    map.insert(AUTHORIZATION, value);
-                }
-                Err(_) => problems.push(
-                    "the bearer token was not sent: it contains characters not valid in HTTP"
-                        .to_string(),
-                ),
-            }
-        }
-        (map, problems)
-    }
-}
+pub(crate) use response::{BodyKind, body_excerpt, body_kind, describe_error, status_problem};
+pub use target::HttpTarget;
+pub(crate) use target::send_with_auth;
 
 /// Reconnect delay when the stream never sent `retry` (the spec leaves it to the client).
 pub(crate) const DEFAULT_RETRY: Duration = Duration::from_millis(1000);
 /// Consecutive reconnect attempts that delivered no frame before a stream is given up.
 pub(crate) const MAX_RECONNECT_FAILURES: u32 = 5;
-/// Bounds on reading an error body for the excerpt shown to the user.
-const EXCERPT_TIMEOUT: Duration = Duration::from_secs(5);
-const EXCERPT_READ_LIMIT: usize = 16 * 1024;
-const EXCERPT_CHARS: usize = 300;
 /// Bounds on the courtesy `DELETE` and the final `Closed` at shutdown.
 const SHUTDOWN_STEP_TIMEOUT: Duration = Duration::from_secs(3);
 /// How long a notification or response may hold back the frames after it (see `keep_order`).
@@ -732,95 +642,6 @@ async fn standalone_stream(shared: Arc<Shared>, mut ready: Option<oneshot::Sende
             _ = tokio::time::sleep(delay) => {}
         }
     }
-}
-
-pub(crate) enum BodyKind {
-    EventStream,
-    Json,
-    Other(String),
-}
-
-pub(crate) fn body_kind(resp: &Response) -> BodyKind {
-    let Some(value) = resp.headers().get(CONTENT_TYPE) else {
-        // No content type: try JSON, which also shows the user whatever came.
-        return BodyKind::Json;
-    };
-    let raw = String::from_utf8_lossy(value.as_bytes());
-    let essence = raw
-        .split(';')
-        .next()
-        .unwrap_or("")
-        .trim()
-        .to_ascii_lowercase();
-    match essence.as_str() {
-        "text/event-stream" => BodyKind::EventStream,
-        "application/json" => BodyKind::Json,
-        other if other.ends_with("+json") => BodyKind::Json,
-        other => BodyKind::Other(other.to_string()),
-    }
-}
-
-/// The start of an error body, bounded in size and time, on one line.
-pub(crate) async fn body_excerpt(mut resp: Response) -> String {
-    let mut body = Vec::new();
-    let read = async {
-        while body.len() < EXCERPT_READ_LIMIT {
-            match resp.chunk().await {
-                Ok(Some(chunk)) => body.extend_from_slice(&chunk),
-                _ => break,
-            }
-        }
-    };
-    let _ = tokio::time::timeout(EXCERPT_TIMEOUT, read).await;
-    let text = String::from_utf8_lossy(&body);
-    let mut excerpt: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if let Some((cut, _)) = excerpt.char_indices().nth(EXCERPT_CHARS) {
-        excerpt.truncate(cut);
-        excerpt.push('…');
-    }
-    excerpt
-}
-
-/// A non-2xx answer in words the user can act on.
-pub(crate) fn status_problem(
-    status: StatusCode,
-    excerpt: &str,
-    url: &Url,
-    session: Option<&str>,
-) -> String {
-    let advice = match status.as_u16() {
-        401 | 403 => {
-            ": the server requires authorization; sign in with OAuth (mcplab does so by \
-             itself unless OAuth is off for this server), or set a bearer token or an \
-             Authorization header, and reconnect"
-        }
-        404 if session.is_some() => {
-            ": the server no longer knows this session (it expired or the server restarted); \
-             reconnect to start a new one"
-        }
-        404 => ": nothing answers at this URL; check the endpoint path (often /mcp)",
-        _ => "",
-    };
-    let mut message = format!("HTTP {status} from {url}{advice}");
-    if !excerpt.is_empty() {
-        message.push_str(&format!(" (server said: {excerpt})"));
-    }
-    message
-}
-
-/// A reqwest error with its causes, which carry the useful part ("connection refused").
-pub(crate) fn describe_error(err: &reqwest::Error) -> String {
-    let mut message = err.to_string();
-    let mut source = std::error::Error::source(err);
-    while let Some(cause) = source {
-        message.push_str(": ");
-        message.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    if err.is_timeout() {
-        message.push_str(" (timed out)");
-    }
-    message
 }
 
 #[cfg(test)]

@@ -5,6 +5,8 @@ use axum::body::Body;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response as Reply};
 use futures::StreamExt;
+use reqwest::Url;
+use reqwest::header::HeaderValue;
 use std::convert::Infallible;
 
 /// One request as a scripted server saw it.

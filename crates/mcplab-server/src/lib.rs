@@ -3,6 +3,7 @@
 //! allow-list, Origin check) and the embedded web UI. It calls core; it spawns nothing itself
 //! and reads no environment: the binary hands it everything in [`AppState`].
 
+mod app_tools;
 mod assets;
 pub mod chat;
 mod error;
@@ -36,6 +37,8 @@ pub struct AppState {
     pub llm: chat::LlmSettings,
     /// Live chat sessions.
     pub chats: chat::ChatHub,
+    /// `tools/list` per server for the app-call check (dropped on `list_changed`).
+    pub(crate) app_tools: Arc<app_tools::AppToolsCache>,
     /// The sandbox origin UI HTML runs in (`http://127.0.0.1:<port>`), once its listener is
     /// bound; unset when no sandbox runs (apps then say so instead of rendering).
     pub sandbox_origin: std::sync::OnceLock<String>,
@@ -83,6 +86,7 @@ impl AppState {
             }
         }
         let chats = chat::ChatHub::with_store(store.clone());
+        let app_tools = app_tools::AppToolsCache::start(&manager);
         Arc::new(Self {
             manager,
             store,
@@ -91,6 +95,7 @@ impl AppState {
             calls: Mutex::new(HashMap::new()),
             llm: chat::LlmSettings::new(providers),
             chats,
+            app_tools,
             sandbox_origin: std::sync::OnceLock::new(),
             render_host: std::sync::OnceLock::new(),
             render_slot: tokio::sync::Semaphore::new(1),

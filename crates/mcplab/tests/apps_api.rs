@@ -532,3 +532,55 @@ async fn app_context_survives_a_restart() {
     let (_, view) = authed(&app, "GET", &format!("/api/sessions/{id}"), None).await;
     assert_eq!(view["appContext"], json!([]));
 }
+
+/// A polling app costs one `tools/list`, not one per call; when the server says its tools
+/// changed, the next app call sees the new list.
+#[tokio::test]
+async fn app_calls_reuse_the_tool_list_until_the_server_changes_it() {
+    let state = state(None);
+    let app = router(state.clone());
+    connected(&app, "demo").await;
+    let lists = || {
+        state
+            .manager
+            .traffic()
+            .snapshot("demo")
+            .frames
+            .iter()
+            .filter(|f| f.text.contains(r#""method":"tools/list""#))
+            .count()
+    };
+    let before = lists();
+    for _ in 0..3 {
+        let (s, v) = app_call(
+            &app,
+            "demo",
+            json!({"name": "app_only_increment", "ui": "mcpApp"}),
+        )
+        .await;
+        assert_eq!(s, StatusCode::OK, "{v}");
+    }
+    assert_eq!(lists(), before + 1, "one tools/list for three app calls");
+
+    let (s, v) = app_call(&app, "demo", json!({"name": "extra_tool", "ui": "mcpApp"})).await;
+    assert_eq!(s, StatusCode::NOT_FOUND, "{v}");
+    // The server adds `extra_tool` and sends notifications/tools/list_changed.
+    let (s, v) = authed(
+        &app,
+        "POST",
+        "/api/servers/demo/tools/call",
+        Some(json!({"name": "toggle_extra_tool", "arguments": {}})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let mut last = Value::Null;
+    for _ in 0..100 {
+        let (s, v) = app_call(&app, "demo", json!({"name": "extra_tool", "ui": "mcpApp"})).await;
+        if s == StatusCode::OK {
+            return;
+        }
+        last = v;
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    panic!("the new tool never became callable: {last}");
+}

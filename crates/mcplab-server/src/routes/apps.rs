@@ -123,10 +123,17 @@ pub async fn call_tool(
         AppUiKind::OpenAiWidget => AppCaller::OpenAiWidget,
         AppUiKind::McpUi => AppCaller::McpUi,
     };
-    // The current list, not a cache: visibility may change with `tools/list_changed`.
-    let Json(listed) = mcp::listing(&state, &name, "tools/list", "tools").await?;
-    let tools = listed["tools"].as_array().map(Vec::as_slice).unwrap_or(&[]);
-    check_app_call(tools, &name, &req.name, caller).map_err(refused)?;
+    // Cached until the server says its tools changed (or reconnects): a polling app would
+    // otherwise cost a `tools/list` per call.
+    let tools = match state.app_tools.get(&name) {
+        Ok(tools) => tools,
+        Err(generation) => {
+            let Json(listed) = mcp::listing(&state, &name, "tools/list", "tools").await?;
+            let list = listed["tools"].as_array().cloned().unwrap_or_default();
+            state.app_tools.store(&name, generation, list)
+        }
+    };
+    check_app_call(&tools, &name, &req.name, caller).map_err(refused)?;
     let call = ToolCallRequest {
         name: req.name,
         arguments: req.arguments,

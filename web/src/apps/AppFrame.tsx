@@ -30,7 +30,7 @@ import { HostConditionsContext } from './conditionsContext';
 import { usePref } from '../settings/prefs';
 import { initialTheme, type ThemePref } from '../settings/theme';
 import { contentText, openableUrl } from './content';
-import { cspReporterSource, decodeBase64Utf8, prepareAppHtml } from './html';
+import { cspReporterSource, prepareAppHtml } from './html';
 import { appMayCall, serverTools, type UiLink } from './linkage';
 import { events } from '../api/events';
 import { openaiShimSource } from './openaiShim';
@@ -120,6 +120,7 @@ export function AppFrame(props: AppFrameProps) {
   const [attempt, setAttempt] = useState(0);
   const iframeRef = useRef<HTMLIFrameElement>(null);
   const bridgeRef = useRef<AppBridge | null>(null);
+  const closeRef = useRef<null | (() => Promise<void>)>(null);
   const initialized = useRef(false);
   const sent = useRef({ partial: '', input: false, result: false, cancelled: false });
   const latest = useRef(props);
@@ -354,8 +355,6 @@ export function AppFrame(props: AppFrameProps) {
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [resource, origin, permissive, conditions.openaiShim]);
 
-  const closeRef = useRef<null | (() => Promise<void>)>(null);
-
   // Tool input, partial input, result and cancellation, each sent once, in order.
   const deliver = useCallback(() => {
     const bridge = bridgeRef.current;
@@ -542,4 +541,3 @@ function save(f: Download): void {
   setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
-export { decodeBase64Utf8 };

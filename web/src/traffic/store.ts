@@ -5,7 +5,8 @@ import { api, errorMessage } from '../api/client';
 import { events } from '../api/events';
 import type { TrafficFrame } from '../api/types.gen';
 import { createStore, useStore } from '../ui/store';
-import { FrameIndex, mergeBySeq, type TrafficFilter } from './frames';
+import { FrameIndex, findToolCall, mergeBySeq, type TrafficFilter } from './frames';
+import { showTraffic } from './visibility';
 
 const MAX_ROWS = 200_000;
 
@@ -118,7 +119,7 @@ export function useTraffic(): TrafficState {
 }
 
 /** The panel's filters, here so other pages can point the panel at frames (chat's "frames"). */
-export const trafficFilterStore = createStore<TrafficFilter>({ server: '', direction: '', method: '', search: '' });
+export const trafficFilterStore = createStore<TrafficFilter>({ server: '', direction: '', method: '', search: '', call: null });
 
 export function setTrafficFilter(p: Partial<TrafficFilter>): void {
   trafficFilterStore.set((f) => ({ ...f, ...p }));
@@ -126,4 +127,17 @@ export function setTrafficFilter(p: Partial<TrafficFilter>): void {
 
 export function useTrafficFilter(): TrafficFilter {
   return useStore(trafficFilterStore);
+}
+
+/**
+ * Points the panel at one tool call's frames (request, progress, cancellation, response) and
+ * opens it. The call is found by server, tool and exact arguments, newest first; when its
+ * frames are not (or no longer) recorded, the panel shows the server's tools/call frames and
+ * says so by the absent call chip.
+ */
+export function showCallFrames(server: string, tool: string, args: unknown): boolean {
+  const call = findToolCall(index.rows, server, tool, args);
+  setTrafficFilter(call ? { server: '', direction: '', method: '', search: '', call } : { server, method: 'tools/call', direction: '', search: '', call: null });
+  showTraffic();
+  return call !== null;
 }

@@ -1,0 +1,46 @@
+// One row of the traffic list: time, server, direction, method (a response shows the method it
+// answers), id, size and latency.
+import type { FrameRow } from './frames';
+import { fmtSize, fmtTime } from './time';
+
+export const ROW_H = 22;
+
+export function TrafficRow({ row, selected, top, onClick }: { row: FrameRow; selected: boolean; top: number; onClick: () => void }) {
+  const f = row.frame;
+  const label = row.type === 'note' ? f.text : row.type === 'unparsable' ? 'unparsable' : (row.method ?? (row.type === 'response' ? 'response' : row.type));
+  return (
+    <div
+      className={`traffic-row t-${row.type}${selected ? ' selected' : ''}`}
+      style={{ transform: `translateY(${top}px)`, height: ROW_H }}
+      onClick={onClick}
+      role="option"
+      aria-selected={selected}
+      data-testid="traffic-row"
+      data-seq={f.seq}
+      data-direction={f.direction}
+      data-method={row.method ?? ''}
+    >
+      <span className="c-time">{fmtTime(f.tsMs)}</span>
+      <span className="c-server" title={f.server}>
+        {f.server}
+      </span>
+      <span className={`c-dir dir-${f.direction}`} title={f.direction === 'outbound' ? 'sent to the server' : 'received from the server'}>
+        {f.direction === 'outbound' ? '→' : '←'}
+      </span>
+      <span className="c-method" title={label}>
+        {(row.type === 'response' || row.type === 'error') && <span className="reply-mark">↩ </span>}
+        {label}
+        {row.type === 'error' && <span className="badge badge-err">error</span>}
+        {row.type === 'unparsable' && (
+          <span className="badge badge-err" title={row.problem}>
+            !
+          </span>
+        )}
+        {f.kind === 'synthetic' && <span className="badge badge-warn">synthetic</span>}
+      </span>
+      <span className="c-id">{row.id ?? ''}</span>
+      <span className="c-size">{fmtSize(row.size)}</span>
+      <span className="c-lat">{row.latencyMs !== undefined ? `${row.latencyMs} ms` : row.type === 'request' ? '…' : ''}</span>
+    </div>
+  );
+}

@@ -10,12 +10,13 @@ let mcplab;
 let app;
 let dcr;
 let broken;
+let open;
 
 const id = (name) => `[data-testid="${name}"]`;
 const PHASES = ['probe', 'resourceMetadata', 'authServerMetadata', 'registration', 'authorization', 'token', 'verify'];
 
 before(async () => {
-  [dcr, broken] = await Promise.all([startOAuthServer('dcr'), startOAuthServer('broken-resource')]);
+  [dcr, broken, open] = await Promise.all([startOAuthServer('dcr'), startOAuthServer('broken-resource'), startOAuthServer('open')]);
   mcplab = await startMcplab();
   app = await openApp(mcplab);
   // More room for the page: the traffic panel is not what these tests look at.
@@ -29,6 +30,7 @@ after(async () => {
   await mcplab?.stop();
   dcr?.stop();
   broken?.stop();
+  open?.stop();
 });
 
 /** The run id from `#/oauth/<runId>`. */
@@ -183,6 +185,19 @@ test('a broken setup shows the failing step with the fix in plain words', async 
   await page.waitForSelector(`${id('oauth-step')}.focused[data-seq="${seq}"]`);
   await page.evaluate(() => document.querySelector('.page-wrap').scrollTo(0, 0));
   await shot(page, 'oauth-04-broken-resource');
+});
+
+test('a server that asks for no authorization is reported as not required, not failed', async () => {
+  const { page } = app;
+  await startRun(page, open.url, { interactive: false });
+  await page.waitForSelector(`${id('oauth-run')}[data-state="notRequired"]`, { timeout: 30000 });
+  await page.waitForSelector(id('oauth-not-required'));
+  assert.equal(await page.locator(`${id('oauth-step')}[data-kind="failed"]`).count(), 0);
+  assert.equal(await page.locator(id('oauth-failure-message')).count(), 0);
+  // Nothing was registered or authorized: the authorization server never saw the client.
+  assert.equal(await page.locator(`${id('oauth-step')}[data-phase="registration"]`).count(), 0);
+  assert.equal(await page.locator(`${id('oauth-step')}[data-phase="authorization"]`).count(), 0);
+  await shot(page, 'oauth-05-not-required');
 });
 
 test('Servers page: an OAuth server asks for a sign-in, signs in through the callback, and signs out', async () => {

@@ -154,7 +154,7 @@ interactive: boolean, };
 
 export type OAuthDebugStarted = { runId: string, };
 
-export type OAuthRunState = "running" | "succeeded" | "failed" | "cancelled";
+export type OAuthRunState = "running" | "succeeded" | "failed" | "cancelled" | "notRequired";
 
 export type OAuthTokenSummary = { tokenType: string, 
 /**

@@ -49,20 +49,18 @@ function Tools({ server, tool: selected, select }: { server: string; tool: strin
         className: running.has(t.name) ? 'running' : undefined,
         content: (
           <>
-            <span className="item-name">
-              {t.title ?? t.name}
-              {running.has(t.name) && <Loader size={12} className="spin" aria-label="call running" data-testid={`tool-running-${t.name}`} />}
+            <span className="item-top">
+              <span className="item-name">
+                {t.title ?? t.name}
+                {running.has(t.name) && <Loader size={12} className="spin" aria-label="call running" data-testid={`tool-running-${t.name}`} />}
+              </span>
+              {toolBadges(t).map((b) => (
+                <span key={b.key} className={`badge badge-${b.tone ?? 'plain'}`} title={b.title} data-testid={`tool-badge-${b.key}`}>
+                  {b.label}
+                </span>
+              ))}
             </span>
             {t.title && <span className="item-sub mono">{t.name}</span>}
-            {toolBadges(t).length > 0 && (
-              <span className="badges">
-                {toolBadges(t).map((b) => (
-                  <span key={b.key} className={`badge badge-${b.tone ?? 'plain'}`} title={b.title} data-testid={`tool-badge-${b.key}`}>
-                    {b.label}
-                  </span>
-                ))}
-              </span>
-            )}
             {t.description && <span className="item-desc">{t.description}</span>}
           </>
         ),

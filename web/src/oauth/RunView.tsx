@@ -16,6 +16,7 @@ const STATE_LABEL: Record<OAuthDebugRun['state'], string> = {
   succeeded: 'succeeded',
   failed: 'failed',
   cancelled: 'cancelled',
+  notRequired: 'no authorization required',
 };
 
 export function RunView({ run, waitingUrl, onReuse }: { run: OAuthDebugRun; waitingUrl: string | null; onReuse: () => void }) {
@@ -118,6 +119,14 @@ export function RunView({ run, waitingUrl, onReuse }: { run: OAuthDebugRun; wait
           <div className="oauth-callout-body">
             <div className="oauth-callout-title">Cancelled</div>
             <div className="small muted">The run was stopped before it finished.</div>
+          </div>
+        </div>
+      )}
+      {run.state === 'notRequired' && (
+        <div className="oauth-callout" data-testid="oauth-not-required">
+          <div className="oauth-callout-body">
+            <div className="oauth-callout-title">No authorization required</div>
+            <div className="small muted">The server answered without asking for a token and publishes no OAuth metadata: clients connect to it without signing in. The discovery steps below are for information.</div>
           </div>
         </div>
       )}

@@ -8,8 +8,8 @@ use std::io::Write as _;
 use std::sync::Arc;
 
 use mcplab_core::oauth::{
-    CredentialStore, DebugOptions, FlowOptions, NonInteractiveAgent, OAuthError, OAuthHttp,
-    StepLog, UserAgent, debug_run, mask_secret,
+    CredentialStore, DebugOptions, DebugOutcome, FlowOptions, NonInteractiveAgent, OAuthError,
+    OAuthHttp, StepLog, UserAgent, debug_run, mask_secret,
 };
 use mcplab_protocol::ServerTransport;
 use mcplab_protocol::oauth::{
@@ -183,13 +183,16 @@ async fn debug(args: OauthDebugArgs, global: &Global) -> Result<(), Failure> {
     let run = OAuthDebugRun {
         id: "cli".into(),
         request: shown,
-        state: if outcome.is_ok() {
-            OAuthRunState::Succeeded
-        } else {
-            OAuthRunState::Failed
+        state: match &outcome {
+            Ok(DebugOutcome::Authorized { .. }) => OAuthRunState::Succeeded,
+            Ok(DebugOutcome::NotRequired) => OAuthRunState::NotRequired,
+            Err(_) => OAuthRunState::Failed,
         },
         steps: log.steps(),
-        result: outcome.as_ref().ok().map(|o| o.summary.clone()),
+        result: match &outcome {
+            Ok(DebugOutcome::Authorized { summary, .. }) => Some(summary.clone()),
+            _ => None,
+        },
         failure: outcome.as_ref().err().map(OAuthError::failure),
         started_ms,
         finished_ms: Some(now_ms()),
@@ -213,6 +216,8 @@ async fn debug(args: OauthDebugArgs, global: &Global) -> Result<(), Failure> {
                 "no"
             },
         );
+    } else if run.state == OAuthRunState::NotRequired {
+        println!("\nno authorization required: the server answered without asking for it");
     }
     outcome.map(|_| ()).map_err(flow_failure)
 }

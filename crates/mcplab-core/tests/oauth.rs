@@ -477,6 +477,7 @@ async fn a_server_that_asks_for_nothing_needs_no_authorization() {
     // debugger says so (neutral), and registers nothing.
     let server = OAuthTestServer::start(OAuthTestConfig {
         prm: PrmMode::None,
+        metadata: MetadataMode::Missing,
         open_methods: vec!["initialize".into(), "notifications/initialized".into()],
         ..OAuthTestConfig::default()
     })

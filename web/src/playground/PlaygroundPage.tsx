@@ -235,11 +235,11 @@ export function PlaygroundPage() {
       </aside>
       <section className="pg-center">
         <div className="pg-toolbar">
-          <div className="pg-mode" role="tablist">
-            <button type="button" className={mode === 'direct' ? 'active' : ''} onClick={() => setMode('direct')} data-testid="pg-mode-direct">
+          <div className="pg-mode" role="group" aria-label="Mode">
+            <button type="button" className={mode === 'direct' ? 'active' : ''} aria-pressed={mode === 'direct'} onClick={() => setMode('direct')} data-testid="pg-mode-direct">
               Direct
             </button>
-            <button type="button" className={mode === 'chat' ? 'active' : ''} onClick={() => setMode('chat')} data-testid="pg-mode-chat">
+            <button type="button" className={mode === 'chat' ? 'active' : ''} aria-pressed={mode === 'chat'} onClick={() => setMode('chat')} data-testid="pg-mode-chat">
               Chat
             </button>
           </div>
@@ -275,7 +275,7 @@ export function PlaygroundPage() {
           {mode === 'chat' ? (
             <PlaygroundChat server={server} />
           ) : (
-            <div className="pg-stage">
+            <div className="pg-stage" tabIndex={0} aria-label="Emulated device">
               <div
                 className={`device device-${c.theme}`}
                 data-testid="pg-device"

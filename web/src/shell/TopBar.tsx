@@ -90,8 +90,9 @@ export function TopBar({ page, trafficOpen, onToggleTraffic, onPalette }: { page
           {stream === 'unauthorized' ? 'signed out' : 'reconnecting…'}
         </span>
       )}
-      <Button small variant="ghost" onClick={onPalette} data-testid="palette-open" aria-label="Go to… (Ctrl+K)" title="Go to a page, server, tool, resource or prompt (Ctrl+K)" aria-keyshortcuts="Control+K Meta+K">
+      <Button small variant="ghost" onClick={onPalette} data-testid="palette-open" title="Go to a page, server, tool, resource or prompt (Ctrl+K)" aria-keyshortcuts="Control+K Meta+K">
         <Search size={15} aria-hidden="true" />
+        <span className="sr-only">Go to…</span>
         <kbd className="topbar-kbd">Ctrl K</kbd>
       </Button>
       <Button small variant="ghost" onClick={onToggleTraffic} aria-pressed={trafficOpen} data-testid="traffic-toggle" title="Traffic panel" aria-label="Traffic">

@@ -94,7 +94,7 @@ export function SamplingDialog({ pending, queued }: { pending: PendingHuman; que
           value={text}
           onChange={(e) => setText(e.target.value)}
           data-testid="sampling-reply"
-          autoFocus
+          data-autofocus
           onKeyDown={(e) => {
             if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && text.trim()) accept();
           }}

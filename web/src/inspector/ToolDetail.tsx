@@ -2,7 +2,7 @@
 // from the calls store, "send anyway" for arguments the schema rejects, the result (or the
 // tool's last call, after a reload), saved requests and the history.
 import { useRef, useState } from 'react';
-import { Play, Save, Send, X } from 'lucide-react';
+import { ListTree, Play, Save, Send, X } from 'lucide-react';
 import { AppFrame } from '../apps/lazy';
 import { uiLink } from '../apps/linkage';
 import type { Tool } from '../api/client';
@@ -10,6 +10,7 @@ import { Button } from '../ui/Button';
 import { Markdown } from '../ui/Markdown';
 import { SchemaForm, type SchemaFormHandle } from '../ui/SchemaForm';
 import { ErrorState } from '../ui/States';
+import { showCallFrames } from '../traffic/store';
 import { cancelToolCall, startToolCall, useToolCall } from './calls';
 import { useLastCall, saveRequest, useSavedRequests } from './history';
 import { getDraft, setDraft } from './selection';
@@ -92,6 +93,11 @@ export function ToolDetail({ server, tool, onSelect }: { server: string; tool: T
           const v = formRef.current?.current();
           if (v?.ok) saveRequest(server, { name, tool: tool.name, args: v.value, savedAt: Date.now() });
         }} defaultName={`${tool.name} ${savedForTool + 1}`} />}
+        {(call ?? last) && (
+          <Button variant="ghost" onClick={() => showCallFrames(server, tool.name, (call ?? last)!.args)} data-testid="tool-frames" title="Show the frames of this call in the traffic panel">
+            <ListTree size={14} aria-hidden="true" /> Frames
+          </Button>
+        )}
         {running && call && <CallProgressBar progress={call.progress} />}
       </div>
       {rejected && !running && (

@@ -55,8 +55,20 @@ export function CommandPalette({ onClose }: { onClose: () => void }) {
   const [q, setQ] = useState('');
   const [active, setActive] = useState(0);
   const shown = useMemo(() => {
-    const words = q.toLowerCase().split(/\s+/).filter(Boolean);
-    return entries.filter((e) => words.every((w) => `${e.kind} ${e.label} ${e.detail ?? ''}`.toLowerCase().includes(w))).slice(0, MAX_SHOWN);
+    const text = q.trim().toLowerCase();
+    const words = text.split(/\s+/).filter(Boolean);
+    // Best first: the exact name, then names that start with the text, then the rest.
+    const rank = (e: Entry) => {
+      const label = e.label.toLowerCase();
+      const key = e.id.slice(e.id.lastIndexOf(':') + 1).toLowerCase();
+      return label === text || key === text ? 0 : label.startsWith(text) || key.startsWith(text) ? 1 : label.includes(text) ? 2 : 3;
+    };
+    return entries
+      .filter((e) => words.every((w) => `${e.kind} ${e.label} ${e.detail ?? ''}`.toLowerCase().includes(w)))
+      .map((e, i) => ({ e, r: rank(e), i }))
+      .sort((a, b) => a.r - b.r || a.i - b.i)
+      .slice(0, MAX_SHOWN)
+      .map((x) => x.e);
   }, [entries, q]);
   const pick = (e: Entry | undefined) => {
     if (!e) return;
@@ -75,7 +87,7 @@ export function CommandPalette({ onClose }: { onClose: () => void }) {
   return (
     <Modal title="Go to…" onCancel={onClose} testId="command-palette">
       <input
-        autoFocus
+        data-autofocus
         className="palette-input"
         placeholder="Page, server, tool, resource or prompt"
         value={q}

@@ -14,7 +14,7 @@ import { EmptyState, ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
 import { matches, type FrameRow, type TrafficFilter } from './frames';
 import { FrameDetail } from './FrameDetail';
-import { clearTraffic, index, setPaused, setTrafficFilter, useTraffic, useTrafficFilter } from './store';
+import { clearTraffic, editTrafficFilter, index, setPaused, useTraffic, useTrafficFilter } from './store';
 import { ROW_H, TrafficRow } from './TrafficRow';
 
 function filtering(f: TrafficFilter): boolean {
@@ -70,13 +70,13 @@ export function TrafficPanel({ onClose }: { onClose?: () => void }) {
     if (rows[next]) select(rows[next]);
   };
   const jump = (r: FrameRow) => {
-    if (!rows.includes(r)) setTrafficFilter({ server: '', direction: '', method: '', search: '', call: null });
+    if (!rows.includes(r)) editTrafficFilter({ server: '', direction: '', method: '', search: '', call: null });
     select(r);
   };
   const onlyThisCall = (r: FrameRow) => {
     const req = r.type === 'request' ? r : r.pair;
     if (!req?.id || req.frame.direction !== 'outbound') return undefined;
-    return () => setTrafficFilter({ server: '', direction: '', method: '', search: '', call: { server: req.frame.server, id: req.id!, progressToken: req.token, label: `${req.method ?? 'request'} #${req.id}` } });
+    return () => editTrafficFilter({ server: '', direction: '', method: '', search: '', call: { server: req.frame.server, id: req.id!, progressToken: req.token, label: `${req.method ?? 'request'} #${req.id}` } });
   };
 
   const methods = useMemo(() => {
@@ -95,7 +95,7 @@ export function TrafficPanel({ onClose }: { onClose?: () => void }) {
     }
   };
   const doExport = () => download(`mcplab-traffic-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify(rows.map((r) => r.frame), null, 2));
-  const set = setTrafficFilter;
+  const set = editTrafficFilter;
 
   return (
     <section className="traffic" data-testid="traffic-panel" aria-label="Traffic" onKeyDown={onKeyDown}>

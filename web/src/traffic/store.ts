@@ -49,6 +49,7 @@ function flush(): void {
   if (trafficStore.get().paused) held.push(...batch);
   else append(batch);
   bump();
+  retryPendingCall();
 }
 
 function onFrame(f: TrafficFrame): void {
@@ -125,6 +126,12 @@ export function setTrafficFilter(p: Partial<TrafficFilter>): void {
   trafficFilterStore.set((f) => ({ ...f, ...p }));
 }
 
+/** A person changed the filters: stop waiting for a call's frames to replace them. */
+export function editTrafficFilter(p: Partial<TrafficFilter>): void {
+  pendingCall = null;
+  setTrafficFilter(p);
+}
+
 export function useTrafficFilter(): TrafficFilter {
   return useStore(trafficFilterStore);
 }
@@ -138,6 +145,25 @@ export function useTrafficFilter(): TrafficFilter {
 export function showCallFrames(server: string, tool: string, args: unknown): boolean {
   const call = findToolCall(index.rows, server, tool, args);
   setTrafficFilter(call ? { server: '', direction: '', method: '', search: '', call } : { server, method: 'tools/call', direction: '', search: '', call: null });
+  // The call's frames may still be on their way (live frames are batched): look again as they
+  // arrive, for a little while.
+  pendingCall = call ? null : { server, tool, args, until: Date.now() + PENDING_CALL_MS };
   showTraffic();
   return call !== null;
+}
+
+const PENDING_CALL_MS = 3000;
+let pendingCall: { server: string; tool: string; args: unknown; until: number } | null = null;
+
+function retryPendingCall(): void {
+  if (!pendingCall) return;
+  const p = pendingCall;
+  if (Date.now() > p.until) {
+    pendingCall = null;
+    return;
+  }
+  const call = findToolCall(index.rows, p.server, p.tool, p.args);
+  if (!call) return;
+  pendingCall = null;
+  setTrafficFilter({ server: '', direction: '', method: '', search: '', call });
 }

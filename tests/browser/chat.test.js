@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
+import { frames, sent, waitConnected } from './ui_helpers.js';
 
 let llm;
 let mcplab;
@@ -30,11 +31,7 @@ after(async () => {
 test('a chat whose model calls a demo tool', async () => {
   const { page } = app;
   // The first run's demo server connects in the background.
-  for (let i = 0; i < 100; i++) {
-    const servers = await mcplab.api('GET', '/api/servers');
-    if (servers.body.some((s) => s.config.name === 'demo' && s.status.state === 'connected')) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitConnected(mcplab, ['demo']);
   await page.click(id('nav-chat'));
   await page.click(id('chat-new'));
   const model = page.locator(id('chat-model'));
@@ -55,13 +52,20 @@ test('a chat whose model calls a demo tool', async () => {
     `${id('chat-message')}[data-role="assistant"]`,
   );
   await page.waitForSelector(id('turn-usage'));
-  // The traffic panel batches live frames (100 ms): wait for the call's frames.
-  await page.waitForSelector(`${id('traffic-row')}[data-method="tools/call"]`);
+  // Chat needs the width: the traffic panel starts closed here.
+  assert.equal(await page.locator(id('traffic-panel')).count(), 0);
   await shot(page, '20-chat');
 
-  // The call's frames are in the traffic panel.
+  // "frames" opens the panel on exactly this call's frames: its request and its response.
   await card.locator(id('tool-card-frames')).click();
-  await page.waitForSelector(`${id('traffic-row')}[data-method="tools/call"]`);
+  await page.waitForSelector(id('traffic-filter-call'));
+  const call = (await sent(mcplab, 'demo', 'tools/call')).at(-1);
+  assert.equal(call.msg.params.name, 'add');
+  const mine = (await frames(mcplab, 'demo')).filter((f) => f.msg?.id === call.msg.id && (f.direction === 'outbound' ? f.msg.method === 'tools/call' : 'result' in f.msg));
+  assert.equal(mine.length, 2);
+  await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel).length === n, [id('traffic-row'), 2]);
+  const shown = await page.locator(id('traffic-row')).evaluateAll((els) => els.map((e) => Number(e.dataset.seq)).sort((a, b) => a - b));
+  assert.deepEqual(shown, mine.map((f) => f.seq));
   await shot(page, '21-chat-frames');
 });
 

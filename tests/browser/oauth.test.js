@@ -21,6 +21,7 @@ before(async () => {
   app = await openApp(mcplab);
   // More room for the page: the traffic panel is not what these tests look at.
   const { page } = app;
+  await page.click(id('nav-oauth'));
   await page.waitForSelector(id('traffic-toggle'));
   if ((await page.getAttribute(id('traffic-toggle'), 'aria-pressed')) === 'true') await page.click(id('traffic-toggle'));
 });

@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { waitConnected } from './ui_helpers.js';
 import { startMcplab, openApp, shot } from './harness.js';
 
 let mcplab;
@@ -25,12 +26,7 @@ before(async () => {
   });
   mcplab = await startMcplab();
   app = await openApp(mcplab);
-  for (let i = 0; i < 150; i++) {
-    const servers = await mcplab.api('GET', '/api/servers');
-    if (servers.body.some((s) => s.config.name === 'demo' && s.status.state === 'connected')) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await app.page.click(id('traffic-toggle'));
+  await waitConnected(mcplab, ['demo']);
 });
 
 after(async () => {

@@ -1,8 +1,8 @@
 // The app: boot (prefs first, then the stores and the event stream) and the shell — header,
 // the current page, the traffic panel (docked or overlay), the command palette and the
 // human-in-the-loop dialogs over all.
-import { useEffect, useState } from 'react';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { useCallback, useEffect, useState } from 'react';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { UNAUTHORIZED_HINT, errorMessage, ApiFailure } from './api/client';
 import { events, useStreamState } from './api/events';
 import { createQueryClient, useQueryInvalidation } from './api/queries';
@@ -30,9 +30,9 @@ import { ErrorState } from './ui/States';
 import { usePage, type Page } from './ui/route';
 import { TRAFFIC_OVERLAY_QUERY, useMediaQuery } from './ui/useMediaQuery';
 
-function start() {
+function start(queryClient: QueryClient) {
   events.start();
-  startServersStore();
+  startServersStore(queryClient);
   startTrafficStore();
   startLogsStore();
   startHumanStore();
@@ -42,17 +42,17 @@ function start() {
 export function App() {
   const [boot, setBoot] = useState<{ state: 'loading' | 'ready' } | { state: 'error'; message: string; unauthorized: boolean }>({ state: 'loading' });
   const [queryClient] = useState(createQueryClient);
-  const attempt = () => {
+  const attempt = useCallback(() => {
     setBoot({ state: 'loading' });
     loadPrefs().then(
       () => {
-        start();
+        start(queryClient);
         setBoot({ state: 'ready' });
       },
       (e) => setBoot({ state: 'error', message: errorMessage(e), unauthorized: e instanceof ApiFailure && e.unauthorized }),
     );
-  };
-  useEffect(attempt, []);
+  }, [queryClient]);
+  useEffect(attempt, [attempt]);
 
   if (boot.state === 'error') {
     return (

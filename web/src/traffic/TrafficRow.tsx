@@ -2,6 +2,7 @@
 // answers), id, size and latency.
 import type { FrameRow } from './frames';
 import { fmtSize, fmtTime } from './time';
+import { ArrowLeft, ArrowRight, CornerDownLeft } from 'lucide-react';
 
 export const ROW_H = 22;
 
@@ -25,10 +26,10 @@ export function TrafficRow({ row, selected, top, onClick }: { row: FrameRow; sel
         {f.server}
       </span>
       <span className={`c-dir dir-${f.direction}`} title={f.direction === 'outbound' ? 'sent to the server' : 'received from the server'}>
-        {f.direction === 'outbound' ? '→' : '←'}
+        {f.direction === 'outbound' ? <ArrowRight size={12} aria-label="sent" /> : <ArrowLeft size={12} aria-label="received" />}
       </span>
       <span className="c-method" title={label}>
-        {(row.type === 'response' || row.type === 'error') && <span className="reply-mark">↩ </span>}
+        {(row.type === 'response' || row.type === 'error') && <CornerDownLeft size={11} className="reply-mark" aria-label="reply" />}
         {label}
         {row.type === 'error' && <span className="badge badge-err">error</span>}
         {row.type === 'unparsable' && (

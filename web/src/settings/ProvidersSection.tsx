@@ -66,7 +66,8 @@ function ProviderRow({ p }: { p: ProviderView }) {
   return (
     <div className={`provider-row${p.usable ? ' usable' : ''}`} data-testid={`provider-row-${p.id}`} data-usable={p.usable}>
       <div className="provider-head">
-        <span className={`dot ${p.usable ? 'dot-ok' : 'dot-err'}`} aria-hidden="true" />
+        {/* Red only for a provider someone set up that does not work; untouched ones are grey. */}
+        <span className={`dot ${p.usable ? 'dot-ok' : p.keyHint || p.custom ? 'dot-err' : 'dot-cancelled'}`} aria-hidden="true" />
         <strong>{p.displayName}</strong>
         <span className="badge mono">{p.id}</span>
         {p.custom && <span className="badge badge-info">custom · {p.kind}</span>}

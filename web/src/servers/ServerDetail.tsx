@@ -7,6 +7,8 @@ import { JsonTree } from '../ui/JsonTree';
 import { Markdown } from '../ui/Markdown';
 import { ServerOAuth } from './ServerOAuth';
 import { StatusBadge } from './StatusBadge';
+import { ArrowRight } from 'lucide-react';
+import { routeHash } from '../ui/route';
 
 export function ServerDetail({ view }: { view: ServerView }) {
   const info = (view.info ?? null) as Record<string, any> | null;
@@ -53,6 +55,15 @@ export function ServerDetail({ view }: { view: ServerView }) {
               </span>
             </dd>
           </dl>
+          <div className="toolbar" data-testid="server-explore">
+            {(['tools', 'resources', 'prompts'] as const)
+              .filter((k) => caps[k])
+              .map((k) => (
+                <a key={k} className="btn btn-sm" href={routeHash(k, view.config.name)} data-testid={`server-explore-${k}`}>
+                  Open its {k} <ArrowRight size={13} aria-hidden="true" />
+                </a>
+              ))}
+          </div>
           {typeof info.instructions === 'string' && info.instructions.trim() && (
             <section>
               <h3>Instructions</h3>

@@ -60,9 +60,14 @@ fn preset(name: &str) -> Option<OAuthTestConfig> {
         "open" => OAuthTestConfig {
             prm: PrmMode::None,
             metadata: MetadataMode::Missing,
-            open_methods: ["initialize", "notifications/initialized", "ping", "tools/list"]
-                .map(String::from)
-                .to_vec(),
+            open_methods: [
+                "initialize",
+                "notifications/initialized",
+                "ping",
+                "tools/list",
+            ]
+            .map(String::from)
+            .to_vec(),
             ..base
         },
         _ => return None,

@@ -34,7 +34,7 @@ pub struct DebugOptions {
 pub enum DebugOutcome {
     /// The flow obtained a token and the server accepted it.
     Authorized {
-        credentials: Credentials,
+        credentials: Box<Credentials>,
         summary: OAuthTokenSummary,
     },
     /// The server answered without asking for authorization and publishes no protected
@@ -98,7 +98,7 @@ pub async fn debug_run(
     done.data = serde_json::to_value(&summary).ok();
     log.push(done);
     Ok(DebugOutcome::Authorized {
-        credentials,
+        credentials: Box::new(credentials),
         summary,
     })
 }

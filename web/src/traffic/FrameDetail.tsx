@@ -9,6 +9,12 @@ import { Button } from '../ui/Button';
 import type { FrameRow } from './frames';
 import { fmtTime } from './time';
 
+/** What the linked frame is to this one. */
+function pairLabel(row: FrameRow): string {
+  if (row.type === 'request') return row.pair ? 'Response' : 'Cancellation';
+  return row.type === 'notification' ? 'Cancelled request' : 'Request';
+}
+
 export function FrameDetail({ row, onClose, onJump, onOnlyThisCall }: { row: FrameRow; onClose: () => void; onJump: (r: FrameRow) => void; onOnlyThisCall?: () => void }) {
   const [raw, setRaw] = useState(false);
   const parsed = useMemo(() => {
@@ -19,7 +25,7 @@ export function FrameDetail({ row, onClose, onJump, onOnlyThisCall }: { row: Fra
     }
   }, [row]);
   const f = row.frame;
-  const pair = row.pair;
+  const pair = row.pair ?? row.cancelledBy;
   return (
     <div className="frame-detail" data-testid="frame-detail" data-seq={f.seq}>
       <div className="frame-detail-head">
@@ -31,7 +37,7 @@ export function FrameDetail({ row, onClose, onJump, onOnlyThisCall }: { row: Fra
         {pair && (
           <Button small variant="ghost" onClick={() => onJump(pair)} data-testid="frame-jump-pair" title={`Show frame #${pair.frame.seq}`}>
             {row.type === 'request' ? <ArrowDownRight size={13} aria-hidden="true" /> : <ArrowUpLeft size={13} aria-hidden="true" />}
-            {row.type === 'request' ? 'Response' : 'Request'} #{pair.frame.seq}
+            {pairLabel(row)} #{pair.frame.seq}
           </Button>
         )}
         {onOnlyThisCall && (

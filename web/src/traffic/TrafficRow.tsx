@@ -41,7 +41,9 @@ export function TrafficRow({ row, selected, top, onClick }: { row: FrameRow; sel
       </span>
       <span className="c-id">{row.id ?? ''}</span>
       <span className="c-size">{fmtSize(row.size)}</span>
-      <span className="c-lat">{row.latencyMs !== undefined ? `${row.latencyMs} ms` : row.type === 'request' ? '…' : ''}</span>
+      <span className="c-lat" title={row.cancelledBy ? `cancelled by frame #${row.cancelledBy.frame.seq}` : undefined}>
+        {row.latencyMs !== undefined ? `${row.latencyMs} ms` : row.cancelledBy ? 'cancelled' : row.type === 'request' ? '…' : ''}
+      </span>
     </div>
   );
 }

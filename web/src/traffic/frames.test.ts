@@ -100,3 +100,14 @@ describe('frames of one call', () => {
     expect(res.pair).toBe(req);
   });
 });
+
+describe('cancellation', () => {
+  it('links a cancelled request and its notifications/cancelled', () => {
+    const ix = new FrameIndex();
+    const req = ix.add(frame('s', 'outbound', '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"slow"}}'));
+    const cancel = ix.add(frame('s', 'outbound', '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}'));
+    expect(req.cancelledBy).toBe(cancel);
+    expect(cancel.pair).toBe(req);
+    expect(req.latencyMs).toBeUndefined();
+  });
+});

@@ -24,6 +24,8 @@ export interface FrameRow {
   token?: string;
   /** `notifications/cancelled`: the id of the request it cancels (JSON text). */
   refId?: string;
+  /** A request that was cancelled before it was answered: the cancellation. */
+  cancelledBy?: FrameRow;
 }
 
 export function utf8Length(s: string): number {
@@ -116,6 +118,14 @@ export class FrameIndex {
         row.latencyMs = Math.max(0, frame.tsMs - req.frame.tsMs);
         req.latencyMs = row.latencyMs;
         req.pair = row;
+        row.pair = req;
+      }
+    }
+    if (row.type === 'notification' && row.method === 'notifications/cancelled' && row.refId !== undefined) {
+      // The cancelled request was sent in the same direction as its cancellation.
+      const req = this.pending.get(this.key(frame.server, frame.direction, row.refId));
+      if (req) {
+        req.cancelledBy = row;
         row.pair = req;
       }
     }

@@ -64,4 +64,17 @@ describe('SchemaForm', () => {
     expect(container.textContent).not.toMatch(/Tags-1/);
     expect(container.querySelectorAll('.array-item-index')).toHaveLength(2);
   });
+
+  it('shows an optional object as absent until added, so its required children do not look required', () => {
+    const ref = createRef<SchemaFormHandle>();
+    const { container } = render(
+      <SchemaForm ref={ref} schema={{ type: 'object', properties: { name: { type: 'string' }, extra: { type: 'object', title: 'Extra', properties: { x: { type: 'string' } }, required: ['x'] } } }} />,
+    );
+    expect(container.querySelector('#root_extra_x')).toBeNull();
+    let v: unknown;
+    act(() => {
+      v = ref.current!.submit();
+    });
+    expect(v).toEqual({});
+  });
 });

@@ -198,7 +198,13 @@ export function SchemaForm({
         <Form
           ref={formRef}
           schema={form.schema as RJSFSchema}
-          uiSchema={{ ...form.uiSchema, 'ui:submitButtonOptions': { norender: true } }}
+          uiSchema={{
+            ...form.uiSchema,
+            'ui:submitButtonOptions': { norender: true },
+            // An optional object starts absent (an "add" control), so its required children do
+            // not look required and nothing is sent for it unless it is filled in.
+            'ui:globalOptions': { enableOptionalDataFieldForType: ['object'] },
+          }}
           validator={validator}
           formData={data}
           onChange={(e) => {

@@ -44,11 +44,11 @@ test('a deep link only selects; a running call survives switching tool and page'
   await go(page, '#/tools/demo/slow_task');
   await page.waitForSelector(id('tool-detail'));
   assert.equal(await heading(page), 'slow_task');
-  await setArgs(page, '{"steps": 6, "step_ms": 400}');
+  await setArgs(page, '{"steps": 10, "step_ms": 600}');
   assert.equal((await sent(mcplab, 'demo', 'tools/call')).length, callsBefore, 'opening the URL called nothing');
 
   await page.click(id('tool-call'));
-  await page.waitForFunction((sel) => /\d+ \/ 6/.test(document.querySelector(sel)?.textContent ?? ''), id('tool-progress'));
+  await page.waitForFunction((sel) => /\d+ \/ 10/.test(document.querySelector(sel)?.textContent ?? ''), id('tool-progress'));
   await page.click(id('tool-item-echo'));
   await page.waitForFunction(() => document.querySelector('[data-testid="tool-detail"] h2')?.textContent === 'echo');
   await page.waitForSelector(id('tool-running-slow_task'));
@@ -68,7 +68,7 @@ test('a deep link only selects; a running call survives switching tool and page'
   await page.waitForSelector(id('prompts-page'));
   await waitUntil(async () => (await lastCall('slow_task')).answered, 'the server to answer slow_task');
   await page.click(id('nav-tools'));
-  await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.includes('Finished all 6 steps'), id('tool-result'));
+  await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.includes('Finished all 10 steps'), id('tool-result'));
   assert.equal(await page.locator(id('tool-cancel')).count(), 0);
 });
 
@@ -94,15 +94,15 @@ test('a reload keeps the selection, the form values and the last result; history
   // Drafts are written after a pause in typing: wait until the server has them.
   await waitUntil(async () => {
     const prefs = (await mcplab.api('GET', '/api/prefs')).body;
-    return prefs['drafts.tool.demo']?.slow_task?.steps === 6 && prefs['toolLast.demo']?.slow_task;
+    return prefs['drafts.tool.demo']?.slow_task?.steps === 10 && prefs['toolLast.demo']?.slow_task;
   }, 'the draft and the last call in prefs');
   await page.reload();
   await page.waitForSelector(id('tool-detail'));
   assert.equal(await heading(page), 'slow_task');
   await page.waitForSelector(id('tool-last-call'));
   assert.equal(await page.getAttribute(id('tool-result'), 'data-status'), 'cancelled');
-  assert.equal(await page.inputValue('#root_steps'), '6');
-  assert.equal(await page.inputValue('#root_step_ms'), '400');
+  assert.equal(await page.inputValue('#root_steps'), '10');
+  assert.equal(await page.inputValue('#root_step_ms'), '600');
 
   await page.click(`${id('tool-history')} summary`);
   const rows = page.locator(id('history-row'));
@@ -113,17 +113,17 @@ test('a reload keeps the selection, the form values and the last result; history
   assert.match(await rows.nth(1).locator(id('history-show')).evaluate((b) => String(!b.disabled)), /true/);
 
   await page.click(id('tool-save'));
-  await page.fill(id('tool-save-name'), 'six steps');
+  await page.fill(id('tool-save-name'), 'ten steps');
   await page.click(id('tool-save-confirm'));
-  await page.waitForSelector(`${id('saved-row')}[data-name="six steps"]`);
-  await waitUntil(async () => (await mcplab.api('GET', '/api/prefs')).body['savedRequests.demo']?.[0]?.name === 'six steps', 'the saved request in prefs');
+  await page.waitForSelector(`${id('saved-row')}[data-name="ten steps"]`);
+  await waitUntil(async () => (await mcplab.api('GET', '/api/prefs')).body['savedRequests.demo']?.[0]?.name === 'ten steps', 'the saved request in prefs');
   const before = (await sent(mcplab, 'demo', 'tools/call')).length;
-  await page.click(`${id('saved-row')}[data-name="six steps"] ${id('saved-run')}`);
+  await page.click(`${id('saved-row')}[data-name="ten steps"] ${id('saved-run')}`);
   const calls = await waitUntil(async () => {
     const c = await sent(mcplab, 'demo', 'tools/call');
     return c.length === before + 1 && c;
   }, 'the saved request to be sent');
-  assert.deepEqual(calls.at(-1).msg.params.arguments, { steps: 6, step_ms: 400 });
+  assert.deepEqual(calls.at(-1).msg.params.arguments, { steps: 10, step_ms: 600 });
   await page.click(id('tool-cancel'));
   await page.waitForSelector(`${id('tool-result')}[data-status="cancelled"]`);
   await shot(page, 'state-03-history-saved');

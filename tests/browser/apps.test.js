@@ -113,8 +113,15 @@ test('the model calls the counter tool, the app renders, calls an app-only tool 
   await page.waitForSelector(`${id('chat-app-context-entry')}[data-source="modelContext"]`);
   assert.match(await page.locator(id('chat-app-context')).innerText(), new RegExp(`count of ${before + 1}`));
 
-  // A follow-up message from the app starts the next turn.
+  // A follow-up message from the app waits for the user: nothing reaches the model until the
+  // user says send (judged on the scripted LLM's request log), and the turn says who sent it.
   await doc.locator('#message').click();
+  const ask = page.locator(`${id('tool-card')}[data-tool="show_counter_app"] ${id('app-message-ask')}`);
+  await ask.waitFor();
+  assert.match(await ask.locator(id('app-message-text')).innerText(), new RegExp(`counter is at ${before + 1}`));
+  assert.match(await ask.innerText(), /ui:\/\/mcplab-demo\/counter\.html/);
+  assert.equal((await llmRequests()).length, 2, 'the app message reached the model before the user agreed');
+  await ask.locator(id('app-message-send')).click();
   await page.waitForFunction(
     (sel) => [...document.querySelectorAll(sel)].some((m) => m.innerText.includes('That number is lovely')),
     `${id('chat-message')}[data-role="assistant"]`,
@@ -125,6 +132,7 @@ test('the model calls the counter tool, the app renders, calls an app-only tool 
   assert.match(systemText(third), new RegExp(`The counter app shows a count of ${before + 1}`));
   const lastUser = third.messages.filter((m) => m.role === 'user').pop();
   assert.match(JSON.stringify(lastUser.content), new RegExp(`counter is at ${before + 1}`));
+  assert.match(JSON.stringify(lastUser.content), /Message from the app ui:\/\/mcplab-demo\/counter\.html of server \\"demo\\"/);
   // The app-only tool is never offered to the model.
   assert.ok(!JSON.stringify(third.tools).includes('app_only_increment'));
   await shot(page, '40-app-in-chat');
@@ -150,6 +158,8 @@ test('an OpenAI widget runs on window.openai: globals, widget state, callTool, f
   await doc.locator('#set-state').click();
   await page.waitForSelector(`${id('chat-app-context-entry')}[data-source="widgetState"]`);
   await doc.locator('#follow-up').click();
+  const widgetAsk = page.locator(`${id('tool-card')}[data-tool="show_openai_widget"] ${id('app-message-ask')}`);
+  await widgetAsk.locator(id('app-message-always')).click();
   await page.waitForFunction(
     (s) => [...document.querySelectorAll(s)].some((m) => m.innerText.includes('Cats are great')),
     `${id('chat-message')}[data-role="assistant"]`,

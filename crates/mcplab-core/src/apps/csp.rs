@@ -69,7 +69,7 @@ fn list(v: Option<&Value>, own: &OwnOrigins, rejected: &mut Vec<String>) -> Vec<
     for item in v.and_then(Value::as_array).into_iter().flatten() {
         match item.as_str().map(check_origin) {
             Some(Ok(o)) => match own.refusal(&o) {
-                Some(why) => rejected.push(why),
+                Some(why) => rejected.push(format!("{why}; dropped")),
                 None if !out.contains(&o) => out.push(o),
                 None => {}
             },

@@ -44,8 +44,8 @@ impl OwnOrigins {
         let host = host.trim_end_matches('.').to_ascii_lowercase();
         let why = |what: &str| {
             format!(
-                "`{origin}` names {what}; apps may not load from, connect to or frame mcplab \
-                 itself or other apps, so the entry was dropped"
+                "`{origin}` names {what}: apps may not load from, connect to or frame mcplab \
+                 itself or other apps"
             )
         };
         if host == "*.localhost" {
@@ -114,7 +114,7 @@ mod tests {
         ] {
             let why = own().refusal(origin);
             assert!(why.is_some(), "{origin} must be refused");
-            assert!(why.unwrap().contains("dropped"));
+            assert!(why.unwrap().contains("may not"));
         }
     }
 

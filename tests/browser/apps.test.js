@@ -5,37 +5,14 @@
 // `window.openai` shim, and legacy MCP-UI resources with each action type.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
+import { startProbeServer } from './sinks.js';
 
 let llm;
 let mcplab;
 let app;
 let probe;
 const id = (name) => `[data-testid="${name}"]`;
-
-const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
-
-/** A loopback origin the apps did not declare; it answers everything with CORS allowed, so
- * only the sandbox's CSP can stop an app from reaching it. */
-function startProbeServer() {
-  const hits = [];
-  const server = http.createServer((req, res) => {
-    hits.push(req.url);
-    if (req.url.endsWith('.png')) {
-      res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'image/png' });
-      res.end(PIXEL);
-      return;
-    }
-    res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/plain' });
-    res.end('reachable');
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      resolve({ url: `http://127.0.0.1:${server.address().port}`, hits, close: () => server.close() });
-    });
-  });
-}
 
 async function waitConnected(name) {
   for (let i = 0; i < 150; i++) {
@@ -115,8 +92,14 @@ test('the model calls the counter tool, the app renders, calls an app-only tool 
 
   // A follow-up message from the app waits for the user: nothing reaches the model until the
   // user says send (judged on the scripted LLM's request log), and the turn says who sent it.
-  await doc.locator('#message').click();
+  // Declined first: the app hears isError and the model hears nothing.
   const ask = page.locator(`${id('tool-card')}[data-tool="show_counter_app"] ${id('app-message-ask')}`);
+  await doc.locator('#message').click();
+  await ask.locator(id('app-message-decline')).click();
+  await doc.locator('#status').filter({ hasText: 'did not send the message (isError)' }).waitFor();
+  await ask.waitFor({ state: 'detached' });
+  assert.equal((await llmRequests()).length, 2, 'a declined app message reached the model');
+  await doc.locator('#message').click();
   await ask.waitFor();
   assert.match(await ask.locator(id('app-message-text')).innerText(), new RegExp(`counter is at ${before + 1}`));
   assert.match(await ask.innerText(), /ui:\/\/mcplab-demo\/counter\.html/);
@@ -252,11 +235,18 @@ test('the sandbox keeps an app away from the host, the API, other tools and unde
   await page.waitForSelector(`${id('app-frame')}[data-status="ready"]`, { timeout: 20000 });
   const doc = appDoc(page);
   await doc.locator('#probes-done').filter({ hasText: 'done' }).waitFor({ timeout: 20000 });
+  // The app's own verdicts (a probe with no answer says null, which fails here)…
   for (const name of ['cookie', 'storage', 'top', 'api', 'external', 'img', 'modelOnly', 'otherServer']) {
     const verdict = JSON.parse(await doc.locator(`#probe-${name}`).innerText());
     assert.equal(verdict.blocked, true, `${name}: ${verdict.detail}`);
   }
+  // …and what the other side saw: the undeclared origin got no request, and the server got
+  // no call of the model-only tool or of the other server's tool.
   assert.deepEqual(probe.hits, [], 'the undeclared origin was never reached');
+  const traffic = await mcplab.api('GET', '/api/servers/demo/traffic');
+  const calls = traffic.body.frames.map((f) => f.text).filter((t) => t.includes('"tools/call"'));
+  assert.ok(calls.some((t) => t.includes('show_probe_app')), 'the probe app\'s own call is in the traffic');
+  assert.ok(!calls.some((t) => t.includes('secret_model_only') || t.includes('list_files')), calls.join('\n'));
   await page.waitForSelector(`${id('app-violation')}[data-directive="connect-src"]`);
   await shot(page, '42-app-probes');
 });

@@ -267,7 +267,8 @@ export function AppFrame(props: AppFrameProps) {
         if (outcome.error) throw new Error(outcome.error.message);
         return outcome.result as any;
       } catch (e) {
-        throw new Error(e instanceof ApiFailure ? e.message : errorMessage(e), { cause: e });
+        // The API's code first (`tool_not_visible_to_app: …`): apps can tell refusals apart.
+        throw new Error(e instanceof ApiFailure ? `${e.code}: ${e.message}` : errorMessage(e), { cause: e });
       }
     };
     bridge.onreadresource = async (params) => {

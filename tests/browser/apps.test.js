@@ -244,9 +244,12 @@ test('the sandbox keeps an app away from the host, the API, other tools and unde
   // no call of the model-only tool or of the other server's tool.
   assert.deepEqual(probe.hits, [], 'the undeclared origin was never reached');
   const traffic = await mcplab.api('GET', '/api/servers/demo/traffic');
-  const calls = traffic.body.frames.map((f) => f.text).filter((t) => t.includes('"tools/call"'));
-  assert.ok(calls.some((t) => t.includes('show_probe_app')), 'the probe app\'s own call is in the traffic');
-  assert.ok(!calls.some((t) => t.includes('secret_model_only') || t.includes('list_files')), calls.join('\n'));
+  const called = traffic.body.frames
+    .map((f) => JSON.parse(f.text))
+    .filter((m) => m.method === 'tools/call')
+    .map((m) => m.params.name);
+  assert.ok(called.includes('show_probe_app'), `the probe app's own call is in the traffic: ${called}`);
+  assert.ok(!called.includes('secret_model_only') && !called.includes('list_files'), `refused calls reached the server: ${called}`);
   await page.waitForSelector(`${id('app-violation')}[data-directive="connect-src"]`);
   await shot(page, '42-app-probes');
 });

@@ -109,6 +109,7 @@ export function AppFrame(props: AppFrameProps) {
   );
   const [resource, setResource] = useState<AppResourceView | null>(null);
   const [origin, setOrigin] = useState<string | null>(null);
+  const [sharedOrigin, setSharedOrigin] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<Status>('loading');
   const [mode, setMode] = useState<DisplayMode>(conditions.displayMode ?? 'inline');
@@ -157,6 +158,7 @@ export function AppFrame(props: AppFrameProps) {
         }
         // A fresh origin for every load: nothing this app leaves behind is seen by another.
         setOrigin(appOrigin(template));
+        setSharedOrigin(!host.sandboxPerApp);
         setResource(res);
         setStatus('starting');
       },
@@ -426,6 +428,15 @@ export function AppFrame(props: AppFrameProps) {
         <span className="mono small app-frame-uri" title={resource?.csp ?? ''}>
           {link.uri}
         </span>
+        {sharedOrigin && (
+          <span
+            className="badge badge-warn"
+            data-testid="app-origin-shared"
+            title="mcplab listens on a non-loopback --host, so every app shares one origin on the UI's site: apps on the same page are not isolated from each other."
+          >
+            shared origin
+          </span>
+        )}
         {permissive && (
           <span className="badge badge-err" data-testid="app-csp-permissive" title="Every origin is allowed: not what a real host does">
             permissive CSP

@@ -127,6 +127,41 @@ async fn a_ui_resource_is_read_decoded_and_given_its_sandbox_policy() {
     assert!(rejected.is_empty());
     assert_eq!(build_csp(declared.as_ref()), csp);
 
+    // Declared entries naming mcplab itself are dropped, each with the reason shown to the user.
+    let declare = json!({"name": "declare_hostile_csp", "arguments": {"csp": {
+        "frameDomains": [format!("http://127.0.0.1:{PORT}"), "https://player.example"],
+        "resourceDomains": ["http://*.localhost:6275", format!("http://localhost:{PORT}")],
+        "connectDomains": ["http://127.0.0.1:7393"],
+    }}});
+    let (s, v) = authed(&app, "POST", "/api/servers/demo/tools/call", Some(declare)).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let hostile = json!({"uri": "ui://mcplab-demo/hostile.html"});
+    let (s, v) = authed(&app, "POST", path, Some(hostile)).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let rejected: Vec<&str> = v["rejected"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(rejected.len(), 3, "{rejected:?}");
+    assert!(
+        rejected
+            .iter()
+            .all(|r| r.contains("may not load from, connect to or frame mcplab"))
+    );
+    assert_eq!(
+        v["declaredCsp"],
+        json!({"connectDomains": ["http://127.0.0.1:7393"], "resourceDomains": [],
+               "frameDomains": ["https://player.example"], "baseUriDomains": []})
+    );
+    let csp = v["csp"].as_str().unwrap();
+    assert!(
+        !csp.contains(&PORT.to_string()) && !csp.contains("localhost"),
+        "{csp}"
+    );
+    assert!(csp.ends_with("form-action 'none'"), "{csp}");
+
     let (s, v) = authed(&app, "POST", path, Some(json!({"uri": "demo://readme"}))).await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
     assert_eq!(v["code"], "not_a_ui_resource");

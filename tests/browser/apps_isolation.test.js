@@ -180,6 +180,11 @@ test("declared origins naming mcplab are dropped and the app's requests there ge
     const hits = probe.hits.slice(before);
     return hits.includes('/declared-C.png') && hits.includes('/framed-C');
   });
+  // An app's request to another loopback port is cross-site (the app is on *.localhost), so it
+  // carries none of mcplab's cookies (review finding 1, attack B).
+  for (const r of probe.requests.filter((x) => x.url.endsWith('-C.png') || x.url.endsWith('framed-C'))) {
+    assert.ok(!/mcplab/i.test(r.cookie), `the app handed ${r.url} a cookie: ${r.cookie}`);
+  }
   // (the browser's response log sees the app frame's requests at all)…
   await waitFor('the response log to show the app frame', () => responses.some((u) => u.endsWith('/declared-C.png')));
   // …mcplab's own origins were not: the browser got no response from them for the app.

@@ -5,11 +5,14 @@ import http from 'node:http';
 
 const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
-/** Starts the probe server on a free loopback port; `hits` lists the request paths. */
+/** Starts the probe server on a free loopback port; `hits` lists the request paths,
+ * `requests` each one's path and `Cookie` header (what a page handed a foreign listener). */
 export function startProbeServer() {
   const hits = [];
+  const requests = [];
   const server = http.createServer((req, res) => {
     hits.push(req.url);
+    requests.push({ url: req.url, cookie: req.headers.cookie ?? '' });
     if (req.url.endsWith('.png')) {
       res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'image/png' });
       res.end(PIXEL);
@@ -20,7 +23,7 @@ export function startProbeServer() {
   });
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
-      resolve({ url: `http://127.0.0.1:${server.address().port}`, hits, close: () => server.close() });
+      resolve({ url: `http://127.0.0.1:${server.address().port}`, hits, requests, close: () => server.close() });
     });
   });
 }

@@ -114,10 +114,12 @@ impl AppState {
     /// mcplab's own origins, which no app may declare: from the sandbox once it runs, else
     /// the UI's port alone.
     pub fn own_origins(&self) -> mcplab_core::apps::OwnOrigins {
-        match self.sandbox.get() {
-            Some(s) => s.own.clone(),
-            None => mcplab_core::apps::OwnOrigins::loopback(&[self.security.port()], None),
+        if let Some(s) = self.sandbox.get() {
+            return s.own.clone();
         }
+        let origin = self.security.origin();
+        let port = origin.rsplit(':').next().and_then(|p| p.parse().ok());
+        mcplab_core::apps::OwnOrigins::loopback(port.as_slice(), None)
     }
 }
 

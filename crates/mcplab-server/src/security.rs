@@ -56,15 +56,6 @@ impl Security {
         format!("http://{}", self.allowed_hosts[0])
     }
 
-    /// The port this server answers on.
-    pub fn port(&self) -> u16 {
-        self.allowed_hosts[0]
-            .rsplit(':')
-            .next()
-            .and_then(|p| p.parse().ok())
-            .unwrap_or_default()
-    }
-
     fn token_matches(&self, candidate: &str) -> bool {
         candidate.as_bytes().ct_eq(self.token.as_bytes()).into()
     }

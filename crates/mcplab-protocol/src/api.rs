@@ -38,7 +38,7 @@
 //! | POST | `/api/app-scenarios` | `AppScenarioInput` → `AppScenario` (400 `bad_request` without a name, server or tool) |
 //! | PUT | `/api/app-scenarios/{id}` | `AppScenarioInput` → `AppScenario` (404 if unknown) |
 //! | DELETE | `/api/app-scenarios/{id}` | → 204 (404 if unknown) |
-//! | GET | `/api/host` | → `HostInfo` (version, sandbox origin) |
+//! | GET | `/api/host` | → `HostInfo` (version, the app origin template `http://{label}.localhost:<port>`) |
 //! | GET | `/api/prefs` | → `{ [key]: JSON }` |
 //! | PUT | `/api/prefs/{key}` | JSON → 204 |
 //! | GET | `/api/events` | SSE of `HostEvent`, `id:` = sequence; `Last-Event-ID` replays |
@@ -250,9 +250,13 @@ pub enum AppResourceKind {
 #[serde(rename_all = "camelCase")]
 pub struct HostInfo {
     pub version: String,
-    /// The sandbox origin app HTML runs in (`http://127.0.0.1:<port>`); `null` when no sandbox
-    /// listener runs, and then no app can be shown.
-    pub sandbox_origin: Option<String>,
+    /// Where app HTML runs: `http://{label}.localhost:<port>`, where the UI puts a fresh random
+    /// label (16–32 of `[a-z0-9]`) for every rendered app, so each app has an origin of its own
+    /// on another site than the UI. Without `{label}` every app shares that one origin (mcplab
+    /// bound to a non-loopback `--host`). `null` when no sandbox runs: no app can be shown.
+    pub sandbox_origin_template: Option<String>,
+    /// Whether each app gets its own origin (false: shared, weaker isolation).
+    pub sandbox_per_app: bool,
 }
 
 /// What to render headless (`mcplab apps render`, the playground's screenshot): call `tool`

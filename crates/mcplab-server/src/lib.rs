@@ -39,9 +39,9 @@ pub struct AppState {
     pub chats: chat::ChatHub,
     /// `tools/list` per server for the app-call check (dropped on `list_changed`).
     pub(crate) app_tools: Arc<app_tools::AppToolsCache>,
-    /// The sandbox origin UI HTML runs in (`http://127.0.0.1:<port>`), once its listener is
-    /// bound; unset when no sandbox runs (apps then say so instead of rendering).
-    pub sandbox_origin: std::sync::OnceLock<String>,
+    /// Where app HTML runs (one origin per app, `http://<label>.localhost:<port>`), set once
+    /// the sandbox listener is bound; unset when no sandbox runs (apps then say so).
+    pub sandbox: std::sync::OnceLock<sandbox::SandboxOrigins>,
     /// What `POST /api/apps/render` needs to render against this server, set by the binary
     /// once it is bound; unset, renders answer 503.
     pub render_host: std::sync::OnceLock<RenderHost>,
@@ -96,11 +96,30 @@ impl AppState {
             llm: chat::LlmSettings::new(providers),
             chats,
             app_tools,
-            sandbox_origin: std::sync::OnceLock::new(),
+            sandbox: std::sync::OnceLock::new(),
             render_host: std::sync::OnceLock::new(),
             render_slot: tokio::sync::Semaphore::new(1),
             oauth,
         })
+    }
+}
+
+impl AppState {
+    /// The host page's CSP `frame-src` source for app proxies (`http://*.localhost:<port>`),
+    /// `None` before the sandbox runs (then no frame is needed).
+    pub fn sandbox_frame_src(&self) -> Option<&str> {
+        self.sandbox.get().map(|s| s.frame_src.as_str())
+    }
+
+    /// mcplab's own origins, which no app may declare: from the sandbox once it runs, else
+    /// the UI's port alone.
+    pub fn own_origins(&self) -> mcplab_core::apps::OwnOrigins {
+        if let Some(s) = self.sandbox.get() {
+            return s.own.clone();
+        }
+        let origin = self.security.origin();
+        let port = origin.rsplit(':').next().and_then(|p| p.parse().ok());
+        mcplab_core::apps::OwnOrigins::loopback(port.as_slice(), None)
     }
 }
 

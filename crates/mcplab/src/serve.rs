@@ -94,8 +94,15 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
     let url = format!("http://{shown_host}:{port}/auth?token={token}");
     println!("mcplab is listening on http://{shown_host}:{port}");
     let (sandbox_origin, sandbox_task) =
-        start_sandbox(&state, sandbox, port, &shown_host, extra_host.as_deref());
-    println!("app sandbox origin: {sandbox_origin}");
+        start_sandbox(&state, sandbox, port, extra_host.as_deref());
+    println!("apps run on: {sandbox_origin}");
+    if extra_host.is_some() {
+        eprintln!(
+            "WARNING: with a non-loopback --host, every app shares the one origin \
+             {sandbox_origin}, on the same site as the UI: a hostile app can reach other apps \
+             shown on the same page. Listen on loopback for one origin per app."
+        );
+    }
     // Chromium reaches us on loopback unless we listen on one other address only.
     let self_host = match host {
         Some(h) if !h.is_loopback() && !h.is_unspecified() => h.to_string(),
@@ -135,20 +142,24 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
     result.map_err(|e| Failure::usage(format!("the web server failed: {e}")))
 }
 
-/// Serves the app sandbox origin on `listener` for the host on `host_port`, records its origin
-/// in `state`, and returns the origin and the serving task (abort it to stop). Shared by
-/// `serve` and `apps render`.
+/// Serves the app sandbox on `listener` for the host on `host_port`: one origin per app
+/// (`http://<label>.localhost:<port>`), or, with a non-loopback `extra_host`, the one origin
+/// `http://<extra_host>:<port>` for every app. Records the origins in `state` and returns the
+/// origin template and the serving task (abort it to stop). Shared by `serve` and `apps render`.
 pub fn start_sandbox(
     state: &AppState,
     listener: TcpListener,
     host_port: u16,
-    shown_host: &str,
     extra_host: Option<&str>,
 ) -> (String, JoinHandle<std::io::Result<()>>) {
     let sandbox_port = listener.local_addr().map(|a| a.port()).unwrap_or_default();
-    let config = SandboxConfig::loopback(host_port, sandbox_port, extra_host);
-    let origin = format!("http://{shown_host}:{sandbox_port}");
-    let _ = state.sandbox_origin.set(origin.clone());
+    let config = match extra_host {
+        Some(h) => SandboxConfig::shared(host_port, sandbox_port, h),
+        None => SandboxConfig::loopback(host_port, sandbox_port),
+    };
+    let origins = config.origins();
+    let origin = origins.template.clone();
+    let _ = state.sandbox.set(origins);
     let app = mcplab_server::sandbox::sandbox_router(config);
     let task = tokio::spawn(async move { axum::serve(listener, app).await });
     (origin, task)

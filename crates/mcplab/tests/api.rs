@@ -544,15 +544,20 @@ async fn api_requests_from_another_origin_of_the_same_site_are_refused() {
 }
 
 #[tokio::test]
-async fn host_info_reports_the_sandbox_origin_once_set() {
+async fn host_info_reports_the_app_origins_once_set() {
     let st = state();
     let app = router(st.clone());
     let (status, body) = authed(&app, "GET", "/api/host", None).await;
     assert_eq!(status, StatusCode::OK);
-    assert_eq!(body["sandboxOrigin"], Value::Null);
-    st.sandbox_origin
-        .set("http://127.0.0.1:6275".into())
-        .unwrap();
+    assert_eq!(body["sandboxOriginTemplate"], Value::Null);
+    assert_eq!(st.sandbox_frame_src(), None);
+    let config = mcplab_server::sandbox::SandboxConfig::loopback(PORT, 6275);
+    st.sandbox.set(config.origins()).unwrap();
     let (_, body) = authed(&app, "GET", "/api/host", None).await;
-    assert_eq!(body["sandboxOrigin"], "http://127.0.0.1:6275");
+    assert_eq!(
+        body["sandboxOriginTemplate"],
+        "http://{label}.localhost:6275"
+    );
+    assert_eq!(body["sandboxPerApp"], true);
+    assert_eq!(st.sandbox_frame_src(), Some("http://*.localhost:6275"));
 }

@@ -328,10 +328,16 @@ export type AppResourceKind = "mcpApp" | "openaiWidget" | "unknown";
 
 export type HostInfo = { version: string, 
 /**
- * The sandbox origin app HTML runs in (`http://127.0.0.1:<port>`); `null` when no sandbox
- * listener runs, and then no app can be shown.
+ * Where app HTML runs: `http://{label}.localhost:<port>`, where the UI puts a fresh random
+ * label (16–32 of `[a-z0-9]`) for every rendered app, so each app has an origin of its own
+ * on another site than the UI. Without `{label}` every app shares that one origin (mcplab
+ * bound to a non-loopback `--host`). `null` when no sandbox runs: no app can be shown.
  */
-sandboxOrigin: string | null, };
+sandboxOriginTemplate: string | null, 
+/**
+ * Whether each app gets its own origin (false: shared, weaker isolation).
+ */
+sandboxPerApp: boolean, };
 
 export type AppScenario = { id: string, name: string, server: string, tool: string, arguments: Record<string, unknown>, 
 /**

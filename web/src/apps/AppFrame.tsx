@@ -1,22 +1,26 @@
 // One rendered app (MCP App or OpenAI Apps SDK widget) for one tool call. The HTML comes from
-// the server through `/apps/resource`, runs only inside the sandbox proxy on the second
-// loopback origin, and talks to mcplab through the published ext-apps `AppBridge` (created
-// without an MCP client: every request the app makes is answered by a handler here, and tool
-// calls go through `/apps/tools/call`, where the server enforces same-server + visibility).
-// The frame follows the app's size, honours display-mode requests the host offers, confirms
-// links and downloads with the user, shows CSP violations, and tears the app down on close.
+// the server through `/apps/resource`, runs only inside the sandbox proxy on an origin of its
+// own (`http://<fresh label>.localhost:<port>`, another site than the UI), and talks to mcplab
+// through the published ext-apps `AppBridge` (created without an MCP client: every request the
+// app makes is answered by a handler here, and tool calls go through `/apps/tools/call`, where
+// the server enforces same-server + visibility) over a transport bound to this frame's window,
+// origin and nonce. The frame follows the app's size, honours display-mode requests the host
+// offers, confirms links and downloads with the user, asks before an app's message becomes a
+// chat turn, shows CSP violations, and tears the app down on close.
 import { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
 import './apps.css';
 import { useCallback, useContext, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiFailure, api, errorMessage, type Tool } from '../api/client';
 import type { AppResourceView } from '../api/types.gen';
 import { pushAppLog } from '../logs/store';
-import { appsApi, proxyUrl } from './api';
+import { appOrigin, appsApi, proxyUrl, uiSiteProblem } from './api';
+import { appIdentity, type AppMessageChannel } from './appMessages';
+import { useAppMessages } from './AppMessageAsk';
+import { ProxyTransport } from './transport';
 import { useConfirm } from './AppConfirm';
 import { Violations } from './Violations';
 import {
   HOST_INFO,
-  HostTransport,
   defaultConditions,
   hostCapabilities,
   resolveTheme,
@@ -57,8 +61,9 @@ export interface AppFrameProps {
   conditions?: HostConditions;
   /** The widget state stored for this call (OpenAI widgets). */
   widgetState?: unknown;
-  /** `ui/message` / `sendFollowUpMessage`: absent where there is no conversation. */
-  onFollowUp?: (text: string) => Promise<void> | void;
+  /** Where `ui/message` / `sendFollowUpMessage` go (after the user agrees): absent where
+   * there is no conversation. */
+  onFollowUp?: AppMessageChannel;
   onModelContext?: (update: ModelContextUpdate) => void;
   onWidgetState?: (state: unknown) => void;
   /** Every bridge message, for debug views. */
@@ -104,6 +109,7 @@ export function AppFrame(props: AppFrameProps) {
   );
   const [resource, setResource] = useState<AppResourceView | null>(null);
   const [origin, setOrigin] = useState<string | null>(null);
+  const [sharedOrigin, setSharedOrigin] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [status, setStatus] = useState<Status>('loading');
   const [mode, setMode] = useState<DisplayMode>(conditions.displayMode ?? 'inline');
@@ -116,6 +122,7 @@ export function AppFrame(props: AppFrameProps) {
   const [appErrors, setAppErrors] = useState<AppError[]>([]);
   const [delivered, setDelivered] = useState(false);
   const [confirmDialog, ask] = useConfirm();
+  const [messageAsk, postAppMessage] = useAppMessages();
   const [notice, setNotice] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
   const iframeRef = useRef<HTMLIFrameElement>(null);
@@ -142,12 +149,16 @@ export function AppFrame(props: AppFrameProps) {
     Promise.all([appsApi.host(), appsApi.resource(server, link.uri)]).then(
       ([host, res]) => {
         if (!live) return;
-        if (!host.sandboxOrigin) {
-          setError('The app sandbox is not running, so mcplab cannot show this app. Start mcplab with `mcplab serve`.');
+        const template = host.sandboxOriginTemplate;
+        const problem = template ? uiSiteProblem(host.sandboxPerApp) : 'The app sandbox is not running, so mcplab cannot show this app. Start mcplab with `mcplab serve`.';
+        if (!template || problem) {
+          setError(problem);
           setStatus('failed');
           return;
         }
-        setOrigin(host.sandboxOrigin);
+        // A fresh origin for every load: nothing this app leaves behind is seen by another.
+        setOrigin(appOrigin(template));
+        setSharedOrigin(!host.sandboxPerApp);
         setResource(res);
         setStatus('starting');
       },
@@ -211,7 +222,7 @@ export function AppFrame(props: AppFrameProps) {
       }
       return false;
     };
-    const transport = new HostTransport(win, (msg) => latest.current.onBridgeMessage?.(msg), intercept);
+    const transport = new ProxyTransport(win, origin, (msg) => latest.current.onBridgeMessage?.(msg), intercept);
 
     bridge.addEventListener('sandboxready', () => {
       if (resourceSent) return;
@@ -258,7 +269,8 @@ export function AppFrame(props: AppFrameProps) {
         if (outcome.error) throw new Error(outcome.error.message);
         return outcome.result as any;
       } catch (e) {
-        throw new Error(e instanceof ApiFailure ? e.message : errorMessage(e), { cause: e });
+        // The API's code first (`tool_not_visible_to_app: …`): apps can tell refusals apart.
+        throw new Error(e instanceof ApiFailure ? `${e.code}: ${e.message}` : errorMessage(e), { cause: e });
       }
     };
     bridge.onreadresource = async (params) => {
@@ -275,13 +287,15 @@ export function AppFrame(props: AppFrameProps) {
     bridge.onlistprompts = async () => (await api.prompts(server)) as any;
     bridge.onmessage = async (params) => {
       const text = contentText(params.content);
-      const follow = latest.current.onFollowUp;
-      if (!follow) {
+      const channel = latest.current.onFollowUp;
+      if (!channel) {
         setNotice(`The app asked to send a message (“${text.slice(0, 200)}”); there is no conversation here — render it in Chat to continue.`);
         return { isError: true };
       }
-      await follow(text);
-      return {};
+      const outcome = await postAppMessage(channel, appIdentity(server, link.uri), text);
+      if (outcome.sent) return {};
+      setNotice(outcome.why);
+      return { isError: true };
     };
     bridge.onupdatemodelcontext = async (params) => {
       latest.current.onModelContext?.({
@@ -414,6 +428,15 @@ export function AppFrame(props: AppFrameProps) {
         <span className="mono small app-frame-uri" title={resource?.csp ?? ''}>
           {link.uri}
         </span>
+        {sharedOrigin && (
+          <span
+            className="badge badge-warn"
+            data-testid="app-origin-shared"
+            title="mcplab listens on a non-loopback --host, so every app shares one origin on the UI's site: apps on the same page are not isolated from each other."
+          >
+            shared origin
+          </span>
+        )}
         {permissive && (
           <span className="badge badge-err" data-testid="app-csp-permissive" title="Every origin is allowed: not what a real host does">
             permissive CSP
@@ -479,6 +502,7 @@ export function AppFrame(props: AppFrameProps) {
           />
         )
       )}
+      {messageAsk}
       {!props.chromeless && (
         <Violations
           violations={violations}

@@ -1,15 +1,18 @@
 // A legacy MCP-UI resource embedded in a tool result (`ui://…` with `text/html`,
 // `text/uri-list` or `application/vnd.mcp-ui.remote-dom…`), rendered with @mcp-ui/client 6.1.0.
-// HTML and URLs go through mcplab's MCP-UI proxy page on the sandbox origin (never srcdoc in
-// this page); Remote DOM scripts run in the library's own opaque-origin sandbox iframe and
-// only describe host components. Actions: `tool` calls the tool on the same server (the
-// server refuses tools not visible to apps), `prompt` and `intent` become a follow-up
-// message, `link` opens after confirmation, `notify` shows a notification.
+// HTML and URLs go through mcplab's MCP-UI proxy page on an origin of this resource's own
+// (`http://<fresh label>.localhost:<port>`; never srcdoc in this page, and the sandbox refuses
+// URLs naming mcplab itself); Remote DOM scripts run in the library's own opaque-origin sandbox
+// iframe and only describe host components. Actions: `tool` calls the tool on the same server
+// (the server refuses tools not visible to apps), `prompt` and `intent` become a follow-up
+// message once the user agrees, `link` opens after confirmation, `notify` shows a notification.
 import { UIResourceRenderer, basicComponentLibrary, remoteButtonDefinition, remoteCardDefinition, remoteImageDefinition, remoteStackDefinition, remoteTextDefinition, type UIActionResult } from '@mcp-ui/client';
 import { useCallback, useEffect, useState } from 'react';
 import './apps.css';
 import { errorMessage } from '../api/client';
-import { appsApi } from './api';
+import { appOrigin, appsApi, uiSiteProblem } from './api';
+import { appIdentity, type AppMessageChannel } from './appMessages';
+import { useAppMessages } from './AppMessageAsk';
 import { useConfirm } from './AppConfirm';
 import { Violations } from './Violations';
 import { openableUrl } from './content';
@@ -18,7 +21,7 @@ import type { CspViolation } from './host';
 export interface McpUiResourceProps {
   server: string;
   resource: Record<string, any>;
-  onFollowUp?: (text: string) => Promise<void> | void;
+  onFollowUp?: AppMessageChannel;
 }
 
 const REMOTE_ELEMENTS = [remoteButtonDefinition, remoteCardDefinition, remoteImageDefinition, remoteStackDefinition, remoteTextDefinition];
@@ -29,14 +32,17 @@ export function McpUiResource({ server, resource, onFollowUp }: McpUiResourcePro
   const [notes, setNotes] = useState<{ n: number; text: string; kind: 'notify' | 'info' | 'error' }[]>([]);
   const [violations, setViolations] = useState<CspViolation[]>([]);
   const [confirmDialog, ask] = useConfirm();
+  const [messageAsk, postAppMessage] = useAppMessages();
 
   useEffect(() => {
     let live = true;
     appsApi.host().then(
       (h) => {
         if (!live) return;
-        if (h.sandboxOrigin) setProxy(new URL('/mcp-ui-proxy.html', h.sandboxOrigin).toString());
-        else setError('The app sandbox is not running, so this MCP-UI resource cannot be shown.');
+        const template = h.sandboxOriginTemplate;
+        const problem = template ? uiSiteProblem(h.sandboxPerApp) : 'The app sandbox is not running, so this MCP-UI resource cannot be shown.';
+        if (template && !problem) setProxy(new URL('/mcp-ui-proxy.html', appOrigin(template)).toString());
+        else setError(problem);
       },
       (e) => live && setError(errorMessage(e)),
     );
@@ -72,8 +78,9 @@ export function McpUiResource({ server, resource, onFollowUp }: McpUiResourcePro
             note(`The resource asked to send “${text}”; there is no conversation here.`, 'info');
             return { sent: false };
           }
-          await onFollowUp(text);
-          return { sent: true };
+          const outcome = await postAppMessage(onFollowUp, appIdentity(server, String(resource.uri ?? '')), text);
+          if (!outcome.sent) note(outcome.why, 'info');
+          return { sent: outcome.sent };
         }
         case 'link': {
           const u = openableUrl(String(p.url ?? ''));
@@ -90,7 +97,7 @@ export function McpUiResource({ server, resource, onFollowUp }: McpUiResourcePro
           return undefined;
       }
     },
-    [server, onFollowUp, note, ask],
+    [server, resource.uri, onFollowUp, note, ask, postAppMessage],
   );
 
   const handle = useCallback(
@@ -123,6 +130,7 @@ export function McpUiResource({ server, resource, onFollowUp }: McpUiResourcePro
           {n.text}
         </div>
       ))}
+      {messageAsk}
       <Violations violations={violations} title={<strong>Blocked by the sandbox's Content-Security-Policy:</strong>} />
       {confirmDialog}
     </div>

@@ -5,6 +5,7 @@
 import { useMemo, useState } from 'react';
 import type { Tool } from '../api/client';
 import type { CallOutcome } from '../api/types.gen';
+import type { AppMessageChannel } from '../apps/appMessages';
 import { McpUiResource } from '../apps/lazy';
 import { embeddedUiResources } from '../apps/linkage';
 import { Button } from '../ui/Button';
@@ -26,7 +27,7 @@ export function ToolResult({
   tool: Tool;
   /** Where the call ran; MCP-UI resources in the result render (and act) against it. */
   server?: string;
-  onFollowUp?: (text: string) => Promise<void> | void;
+  onFollowUp?: AppMessageChannel;
 }) {
   const [raw, setRaw] = useState(false);
   const result = outcome.result as Record<string, any> | null;

@@ -201,7 +201,7 @@ async fn render_with(
         Security::new(token.clone(), port, None),
         mcplab_core::llm::ProviderSettings::default(),
     );
-    let (_, sandbox_task) = start_sandbox(&state, sandbox, port, "127.0.0.1", None);
+    let (_, sandbox_task) = start_sandbox(&state, sandbox, port, None);
     let stop = CancellationToken::new();
     let stopped = stop.clone();
     let app_task = tokio::spawn(serve_app(listener, state, async move {

@@ -15,6 +15,7 @@ use mcplab_core::llm::{
 };
 use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
 use mcplab_protocol::chat::{StopReason, TurnEvent};
+use mcplab_protocol::host::{ElicitationMode, ServerTools};
 use mcplab_protocol::{HumanAnswer, ServerEvent};
 use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};
 use serde_json::{Value, json};
@@ -58,10 +59,11 @@ fn config(kind: ProviderKind, step_limit: u32) -> TurnConfig {
         temperature: None,
         max_tokens: Some(1024),
         step_limit,
-        servers: vec!["demo".into()],
+        servers: [("demo".to_owned(), ServerTools::default())].into(),
         tool_timeout: Some(Duration::from_secs(20)),
         approvals: None,
         approval_timeout: DEFAULT_APPROVAL_TIMEOUT,
+        elicitation: ElicitationMode::Ask,
         context: Vec::new(),
     }
 }

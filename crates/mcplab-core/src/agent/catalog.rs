@@ -157,4 +157,70 @@ mod tests {
         let names: Vec<_> = catalog.specs().into_iter().map(|s| s.name).collect();
         assert_eq!(names, ["s__b", "s__c"]);
     }
+
+    /// The rules in `tests/vectors/model_rules.json`, which the web's tests read too.
+    #[test]
+    fn shared_vectors() {
+        use crate::apps::{AppCaller, app_may_call, ui_link, visibility};
+        let v: Value =
+            serde_json::from_str(include_str!("../../tests/vectors/model_rules.json")).unwrap();
+        let cases = |key: &str| v[key].as_array().unwrap().clone();
+        for c in cases("uiLink") {
+            let got = ui_link(&c["tool"]).map(|l| {
+                let kind = match l.kind {
+                    crate::apps::UiKind::McpApp => "mcpApp",
+                    crate::apps::UiKind::OpenAiWidget => "openaiWidget",
+                };
+                json!({"uri": l.uri, "kind": kind})
+            });
+            assert_eq!(
+                got.unwrap_or(Value::Null),
+                c["expect"],
+                "uiLink: {}",
+                c["name"]
+            );
+        }
+        for c in cases("visibility") {
+            let got = visibility(&c["tool"]);
+            let got = json!({"model": got.model, "app": got.app});
+            assert_eq!(got, c["expect"], "visibility: {}", c["name"]);
+        }
+        for c in cases("appMayCall") {
+            let may = |caller| app_may_call(&c["tool"], caller).is_ok();
+            let got = json!({"mcpApp": may(AppCaller::McpApp), "openaiWidget": may(AppCaller::OpenAiWidget)});
+            assert_eq!(got, c["expect"], "appMayCall: {}", c["name"]);
+            assert_eq!(
+                may(AppCaller::McpUi),
+                may(AppCaller::McpApp),
+                "{}",
+                c["name"]
+            );
+        }
+        for c in cases("catalog") {
+            let servers: Vec<(String, Vec<Value>, ServerTools)> = c["servers"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|s| {
+                    let filter = serde_json::from_value(s["filter"].clone()).unwrap_or_default();
+                    let tools = s["tools"].as_array().unwrap().clone();
+                    (s["name"].as_str().unwrap().to_owned(), tools, filter)
+                })
+                .collect();
+            let catalog = ToolCatalog::build(
+                servers
+                    .iter()
+                    .map(|(n, t, f)| (n.as_str(), t.as_slice(), f)),
+            );
+            let got: Vec<Value> = catalog
+                .entries()
+                .iter()
+                .map(|e| json!([e.name, e.server, e.tool]))
+                .collect();
+            assert_eq!(Value::Array(got), c["expect"], "catalog: {}", c["name"]);
+            for e in catalog.entries() {
+                assert_eq!(catalog.resolve(&e.name).unwrap().tool, e.tool);
+            }
+        }
+    }
 }

@@ -354,3 +354,38 @@ fn new_id() -> String {
     }
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcplab_protocol::chat::ChatSettings;
+    use mcplab_protocol::host::ApprovalMode;
+
+    #[test]
+    fn sessions_stored_before_host_configs_get_one_from_their_settings() {
+        let record = SessionRecord {
+            id: "old".into(),
+            title: "An old chat".into(),
+            created_ms: 1,
+            updated_ms: 2,
+            settings: ChatSettings {
+                model: "openai::gpt-4o-mini".into(),
+                servers: vec!["demo".into()],
+                system_prompt: None,
+                temperature: None,
+                max_tokens: None,
+                step_limit: Some(3),
+                require_approval: Some(true),
+            },
+            host_config: None,
+        };
+        let s = summary(record.clone());
+        assert_eq!(s.host_config.step_limit, 3);
+        assert_eq!(s.host_config.approval.mode, ApprovalMode::Always);
+        assert!(s.host_config.servers.contains_key("demo"));
+        assert_eq!(
+            s.host_hash,
+            host::hash(&host::from_settings(&record.settings))
+        );
+    }
+}

@@ -426,40 +426,44 @@ async fn provider_errors_are_typed() {
     );
 }
 
-/// Cancels the turn when the first text delta arrives (so the cancel is mid-stream by
-/// construction, not by timing).
-struct CancelOnFirstText {
+/// Cancels the turn when the first event `trigger` matches arrives (so the cancel happens at
+/// that point by construction, not by timing).
+struct CancelOn {
     inner: RecordingSink,
     cancel: CancellationToken,
+    trigger: fn(&TurnEvent) -> bool,
 }
 
-impl EventSink for CancelOnFirstText {
+impl EventSink for CancelOn {
     fn emit(&self, event: TurnEvent) {
-        if matches!(event, TurnEvent::TextDelta { .. }) {
+        if (self.trigger)(&event) {
             self.cancel.cancel();
         }
         self.inner.emit(event);
     }
 }
 
-#[tokio::test]
-async fn cancel_mid_stream() {
-    let kind = ProviderKind::OpenAi;
-    let manager = demo().await;
-    let llm = ScriptedLlm::start(vec![Step::reply(["a", "b", "c", "d", "e", "f"]).slow(300)]).await;
+async fn turn_cancelled_on(
+    llm: &ScriptedLlm,
+    kind: ProviderKind,
+    manager: &ConnectionManager,
+    prompt: &str,
+    trigger: fn(&TurnEvent) -> bool,
+) -> (TurnOutcome, Vec<TurnEvent>) {
     let cancel = CancellationToken::new();
-    let sink = CancelOnFirstText {
+    let sink = CancelOn {
         inner: RecordingSink::default(),
         cancel: cancel.clone(),
+        trigger,
     };
-    let p = provider(&llm, kind);
+    let p = provider(llm, kind);
     let out = tokio::time::timeout(
         Duration::from_secs(30),
         run_turn(
             p.as_ref(),
-            &manager,
+            manager,
             &[],
-            Message::user("hi"),
+            Message::user(prompt),
             &config(kind, 10),
             &sink,
             &cancel,
@@ -469,6 +473,18 @@ async fn cancel_mid_stream() {
     .expect("the turn ends in time");
     let events = sink.inner.events();
     check_contract(&events);
+    (out, events)
+}
+
+#[tokio::test]
+async fn cancel_mid_stream() {
+    let kind = ProviderKind::OpenAi;
+    let manager = demo().await;
+    let llm = ScriptedLlm::start(vec![Step::reply(["a", "b", "c", "d", "e", "f"]).slow(300)]).await;
+    let (out, events) = turn_cancelled_on(&llm, kind, &manager, "hi", |e| {
+        matches!(e, TurnEvent::TextDelta { .. })
+    })
+    .await;
     assert!(
         matches!(out.terminal, TurnEvent::TurnCancelled { .. }),
         "{:?}",
@@ -499,13 +515,11 @@ async fn cancel_mid_tool_cancels_the_mcp_request() {
         json!({"steps": 100, "step_ms": 100}),
     )])])
     .await;
-    let cancel = CancellationToken::new();
-    let c = cancel.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(800)).await;
-        c.cancel();
-    });
-    let (out, events) = turn(&llm, kind, &manager, &config(kind, 10), "slow", &cancel).await;
+    // Cancelled at the tool's first progress report: the call is running on the server.
+    let (out, events) = turn_cancelled_on(&llm, kind, &manager, "slow", |e| {
+        matches!(e, TurnEvent::ToolProgress { .. })
+    })
+    .await;
     assert!(
         matches!(out.terminal, TurnEvent::TurnCancelled { .. }),
         "{events:#?}"

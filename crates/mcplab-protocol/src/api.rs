@@ -48,12 +48,13 @@
 //! | GET | `/api/sessions` | → `SessionSummary[]` (newest first) |
 //! | POST | `/api/sessions` | `NewSession` → `SessionView` |
 //! | GET | `/api/sessions/{id}` | → `SessionView` (full history) |
-//! | PATCH | `/api/sessions/{id}` | `SessionPatch` → `SessionSummary` (rename, settings) |
+//! | PATCH | `/api/sessions/{id}` | `SessionPatch` → `SessionSummary` (rename, HostConfig) |
 //! | DELETE | `/api/sessions/{id}` | → 204 |
 //! | GET | `/api/sessions/{id}/export?format=json\|markdown` | → the session as a download |
-//! | POST | `/api/sessions/{id}/turns` | `TurnRequest` → 202 (idempotent on `turnId`; 409 if another turn runs) |
+//! | POST | `/api/sessions/{id}/turns` | `TurnRequest` → 202 (idempotent on `turnId`; 409 if another turn runs; `replaces` retries the last turn) |
 //! | POST | `/api/sessions/{id}/turns/{turnId}/cancel` | → 204 |
 //! | POST | `/api/sessions/{id}/turns/{turnId}/approvals/{callId}` | `ApprovalDecision` → 204 (404 if not waiting) |
+//! | POST | `/api/host-config/parse` | `HostConfigText` → `HostConfigView` (JSON or YAML, checked; canonical JSON and hash; 400 says what to fix) |
 //! | PUT | `/api/sessions/{id}/app-context/{key}` | `AppContextInput` → 204 (an app's model context or widget state, given to the model from the next turn; last write wins) |
 //! | DELETE | `/api/sessions/{id}/app-context/{key}` | → 204 (idempotent; 404 only if the session does not exist) |
 //! | GET | `/api/sessions/{id}/events?lastEventId=N` | SSE of `SessionEvent`, `id:` = sequence; `Last-Event-ID` (or the query) replays |

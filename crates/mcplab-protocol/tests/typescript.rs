@@ -3,6 +3,7 @@
 
 use mcplab_protocol::api::*;
 use mcplab_protocol::chat::*;
+use mcplab_protocol::host::*;
 use mcplab_protocol::oauth::*;
 use mcplab_protocol::*;
 use ts_rs::{Config, TS};
@@ -71,6 +72,19 @@ fn render() -> String {
         TokenUsage::decl(&cfg),
         StopReason::decl(&cfg),
         TurnEvent::decl(&cfg),
+        HostConfig::decl(&cfg),
+        ServerTools::decl(&cfg),
+        ApprovalMode::decl(&cfg),
+        ApprovalPolicy::decl(&cfg),
+        ElicitationMode::decl(&cfg),
+        ElicitationPolicy::decl(&cfg),
+        DeviceKind::decl(&cfg),
+        ThemeChoice::decl(&cfg),
+        DisplayMode::decl(&cfg),
+        CspMode::decl(&cfg),
+        AppHostProfile::decl(&cfg),
+        HostConfigText::decl(&cfg),
+        HostConfigView::decl(&cfg),
         ChatSettings::decl(&cfg),
         ApprovalDecision::decl(&cfg),
         SessionSummary::decl(&cfg),

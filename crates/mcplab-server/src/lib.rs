@@ -33,10 +33,8 @@ pub struct AppState {
     pub security: Security,
     /// In-flight tool calls by (server, callId), so the UI can cancel them.
     pub calls: Mutex<HashMap<(String, String), CancellationToken>>,
-    /// LLM provider settings from the environment.
-    pub llm: chat::LlmSettings,
-    /// Live chat sessions.
-    pub chats: chat::ChatHub,
+    /// Chat sessions: stored and live, turns, provider settings (core's session runtime).
+    pub sessions: Arc<mcplab_core::session::SessionHub>,
     /// `tools/list` per server for the app-call check (dropped on `list_changed`).
     pub(crate) app_tools: Arc<app_tools::AppToolsCache>,
     /// Where app HTML runs (one origin per app, `http://<label>.localhost:<port>`), set once
@@ -85,7 +83,11 @@ impl AppState {
                 manager.set_oauth(host);
             }
         }
-        let chats = chat::ChatHub::with_store(store.clone());
+        let sessions = Arc::new(mcplab_core::session::SessionHub::new(
+            store.clone(),
+            manager.clone(),
+            mcplab_core::session::LlmSettings::new(providers),
+        ));
         let app_tools = app_tools::AppToolsCache::start(&manager);
         Arc::new(Self {
             manager,
@@ -93,8 +95,7 @@ impl AppState {
             events,
             security,
             calls: Mutex::new(HashMap::new()),
-            llm: chat::LlmSettings::new(providers),
-            chats,
+            sessions,
             app_tools,
             sandbox: std::sync::OnceLock::new(),
             render_host: std::sync::OnceLock::new(),

@@ -178,16 +178,28 @@ pub enum Command {
 }
 
 #[derive(Args, Debug)]
+#[command(after_help = CHAT_HELP)]
 pub struct ChatArgs {
     /// The model as provider::model, e.g. openai::gpt-4.1-mini, anthropic::claude-sonnet-4-5,
     /// ollama::llama3.2 (keys from OPENAI_API_KEY, ANTHROPIC_API_KEY, …).
     #[arg(long, short = 'm', env = "MCPLAB_MODEL")]
-    pub model: String,
+    pub model: Option<String>,
     /// The first message (omit with -i to start with a prompt).
     pub prompt: Option<String>,
     /// Keep chatting: read further messages from the terminal (empty line or /exit ends).
     #[arg(short = 'i', long)]
     pub interactive: bool,
+    /// Run under this HostConfig (JSON or YAML, as the web's chat settings export it); the
+    /// flags below override its keys.
+    #[arg(long, value_name = "FILE")]
+    pub host_config: Option<PathBuf>,
+    /// Print the HostConfig this chat would run under (canonical JSON; its SHA-256 on stderr)
+    /// and exit.
+    #[arg(long)]
+    pub print_host_config: bool,
+    /// Keep the session in the data directory: it shows up in the browser's Chat page.
+    #[arg(long)]
+    pub save: bool,
     /// System prompt.
     #[arg(long)]
     pub system: Option<String>,
@@ -195,13 +207,19 @@ pub struct ChatArgs {
     pub temperature: Option<f64>,
     #[arg(long)]
     pub max_tokens: Option<u32>,
-    /// Most model steps per turn (each step may call tools).
-    #[arg(long, default_value_t = 10)]
-    pub max_steps: u32,
+    /// Most model steps per turn (each step may call tools; default 10).
+    #[arg(long)]
+    pub max_steps: Option<u32>,
     /// Ask before every tool call (y to allow; anything else denies and tells the model).
     #[arg(long)]
     pub approve: bool,
 }
+
+const CHAT_HELP: &str = "\
+The servers are the target flags' (--demo, --stdio, --url, --server …); without any, the \
+host config's `servers` (configured names). Their tool filters (allow/deny) come from the host \
+config. Exit codes: 0 the turn finished, 1 it failed, 2 usage or config error, 3 connection \
+failure, 130 interrupted.";
 
 #[derive(Subcommand, Debug)]
 pub enum AppsCmd {

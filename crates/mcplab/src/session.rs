@@ -133,11 +133,6 @@ impl Session {
         &self.manager
     }
 
-    /// Names of the connected servers.
-    pub fn server_names(&self) -> Vec<String> {
-        self.conns.iter().map(|c| c.name().to_owned()).collect()
-    }
-
     pub fn connection(&self) -> &Connection {
         &self.conns[0]
     }

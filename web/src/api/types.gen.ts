@@ -415,12 +415,83 @@ export type TurnEvent = { "type": "turnStarted", turnId: string, model: string, 
 /**
  * Empty when the name is not one of the offered tools.
  */
-server: string, tool: string, argumentsText: string, } | { "type": "approvalRequested", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, timeoutMs: number, } | { "type": "approvalResolved", turnId: string, callId: string, approved: boolean, } | { "type": "humanRequested", turnId: string, callId: string, request: HumanRequest, } | { "type": "humanResolved", turnId: string, callId: string, id: number, outcome: string, } | { "type": "toolResult", turnId: string, callId: string, server: string, tool: string, durationMs: number, isError: boolean, result: any, error: string | null, } | { "type": "traceStep", turnId: string, step: number, model: string, finishReason: string, usage: TokenUsage, } | { "type": "turnFinished", turnId: string, reason: StopReason, usage: TokenUsage, } | { "type": "turnFailed", turnId: string, 
+server: string, tool: string, argumentsText: string, } | { "type": "approvalRequested", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, timeoutMs: number, } | { "type": "approvalResolved", turnId: string, callId: string, approved: boolean, } | { "type": "humanRequested", turnId: string, callId: string, request: HumanRequest, } | { "type": "humanResolved", turnId: string, callId: string, id: number, outcome: string, } | { "type": "toolResult", turnId: string, callId: string, server: string, tool: string, durationMs: number, isError: boolean, result: any, error: string | null, } | { "type": "toolProgress", turnId: string, callId: string, progress: number, total: number | null, message: string | null, } | { "type": "traceStep", turnId: string, step: number, model: string, finishReason: string, usage: TokenUsage, } | { "type": "turnFinished", turnId: string, reason: StopReason, usage: TokenUsage, } | { "type": "turnFailed", turnId: string, 
 /**
  * `auth`, `rate_limit`, `context_length`, `network`, `server`, `bad_response`,
  * `truncated`, `not_configured`, `internal`.
  */
 kind: string, message: string, usage: TokenUsage, } | { "type": "turnCancelled", turnId: string, usage: TokenUsage, };
+
+export type HostConfig = { 
+/**
+ * The shape's version ([`HOST_CONFIG_VERSION`]).
+ */
+version: number, 
+/**
+ * `provider::model`, e.g. `openai::gpt-4.1-mini`; empty until one is chosen.
+ */
+model: string, systemPrompt: string, 
+/**
+ * Sampling temperature; `null` leaves it to the provider.
+ */
+temperature: number | null, 
+/**
+ * Output token limit per step; `null` leaves it to the provider.
+ */
+maxTokens: number | null, 
+/**
+ * Most model steps per turn (each step may call tools).
+ */
+stepLimit: number, 
+/**
+ * The servers whose tools (and instructions) the model gets, by configured name, each
+ * with the tools it offers.
+ */
+servers: { [key in string]: ServerTools }, approval: ApprovalPolicy, elicitation: ElicitationPolicy, appHost: AppHostProfile, };
+
+export type ServerTools = { allow: Array<string> | null, deny: Array<string>, };
+
+export type ApprovalMode = "never" | "always";
+
+export type ApprovalPolicy = { mode: ApprovalMode, 
+/**
+ * How long a call waits before it is denied.
+ */
+timeoutSecs: number, };
+
+export type ElicitationMode = "ask" | "acceptDefaults" | "decline" | "cancel";
+
+export type ElicitationPolicy = { mode: ElicitationMode, };
+
+export type DeviceKind = "desktop" | "tablet" | "mobile";
+
+export type ThemeChoice = "system" | "light" | "dark";
+
+export type DisplayMode = "inline" | "fullscreen" | "pip";
+
+export type CspMode = "declared" | "permissive";
+
+export type AppHostProfile = { device: DeviceKind, theme: ThemeChoice, 
+/**
+ * BCP 47, e.g. `de-DE`; `null` is the viewer's own.
+ */
+locale: string | null, 
+/**
+ * IANA, e.g. `Europe/Berlin`; `null` is the viewer's own.
+ */
+timeZone: string | null, 
+/**
+ * The modes offered to apps (at least one).
+ */
+displayModes: Array<DisplayMode>, cspMode: CspMode, 
+/**
+ * Give MCP Apps `window.openai` too (OpenAI widgets always get it).
+ */
+windowOpenai: boolean, };
+
+export type HostConfigText = { text: string, };
+
+export type HostConfigView = { hostConfig: HostConfig, canonical: string, hash: string, };
 
 export type ChatSettings = { 
 /**
@@ -442,7 +513,19 @@ requireApproval?: boolean, };
 
 export type ApprovalDecision = { "decision": "allow", arguments?: any, } | { "decision": "deny", reason?: string, };
 
-export type SessionSummary = { id: string, title: string, createdMs: number, updatedMs: number, settings: ChatSettings, };
+export type SessionSummary = { id: string, title: string, createdMs: number, updatedMs: number, 
+/**
+ * How the session's turns run.
+ */
+hostConfig: HostConfig, 
+/**
+ * SHA-256 (hex) of the HostConfig's canonical JSON.
+ */
+hostHash: string, 
+/**
+ * The HostConfig in the older `ChatSettings` form (derived; kept for older clients).
+ */
+settings: ChatSettings, };
 
 export type StoredTurn = { turnId: string, user: string, events: Array<TurnEvent>, };
 
@@ -480,13 +563,34 @@ lastEventId: number,
  */
 appContext?: Array<AppContextEntry>, };
 
-export type NewSession = { title?: string, settings: ChatSettings, };
+export type NewSession = { title?: string, 
+/**
+ * Any keys left out take their defaults.
+ */
+hostConfig?: Partial<HostConfig>, 
+/**
+ * The older form; used only when `hostConfig` is absent.
+ */
+settings?: ChatSettings, };
 
-export type SessionPatch = { title?: string, settings?: ChatSettings, };
+export type SessionPatch = { title?: string, 
+/**
+ * Replaces the whole HostConfig (keys left out take their defaults).
+ */
+hostConfig?: HostConfig, 
+/**
+ * The older form: changes the keys it has in the current HostConfig.
+ */
+settings?: ChatSettings, };
 
-export type TurnRequest = { turnId: string, message: string, };
+export type TurnRequest = { turnId: string, message: string, 
+/**
+ * Retry: this turn replaces the session's last turn (which failed or was stopped). The
+ * model does not see the replaced turn, and the new one takes its place when stored.
+ */
+replaces?: string, };
 
-export type SessionEvent = { "kind": "userMessage", turnId: string, text: string, } | { "kind": "turn", event: TurnEvent, } | { "kind": "appContext", entries: Array<AppContextEntry>, } | { "kind": "resync" };
+export type SessionEvent = { "kind": "userMessage", turnId: string, text: string, replaces?: string, } | { "kind": "turn", event: TurnEvent, } | { "kind": "appContext", entries: Array<AppContextEntry>, } | { "kind": "resync" };
 
 export type ProviderView = { id: string, kind: string, displayName: string, usable: boolean, 
 /**

@@ -88,7 +88,7 @@ function SessionRow({ s, selected, onSelect, onDeleted }: { s: SessionSummary; s
         <button type="button" className="session-main" onClick={onSelect} aria-current={selected || undefined} data-testid={`session-item-${s.id}`}>
           <span className="session-title">{s.title || 'Untitled chat'}</span>
           <span className="session-sub small muted">
-            {when(s.updatedMs)} · {s.settings.model ? s.settings.model.split('::').pop() : 'no model'}
+            {when(s.updatedMs)} · {s.hostConfig.model ? s.hostConfig.model.split('::').pop() : 'no model'}
           </span>
         </button>
       )}

@@ -1,7 +1,8 @@
 // One tool call the model made: server, tool, arguments, status, duration, and the result
 // rendered exactly as on the Tools page. "frames" points the traffic panel at this call's
-// frames. While the call runs, a pending elicitation or sampling request from the
-// same server is noted here (the dialog itself is the shared human-in-the-loop one).
+// frames. While the call runs, its progress (the server's notifications/progress)
+// and a pending elicitation or sampling request from the same server are noted here (the
+// dialog itself is the shared human-in-the-loop one).
 import type { Tool } from '../api/client';
 import { AppFrame } from '../apps/lazy';
 import { appsApi } from '../apps/api';
@@ -65,6 +66,7 @@ export function ToolCard({ item, turnEnded, sessionId, turnId }: { item: ToolIte
           </button>
         )}
       </div>
+      {status === 'running' && !lost && item.progress && <ToolProgress progress={item.progress} />}
       {status === 'running' && !lost && waiting.length > 0 && (
         <div className="tool-card-waiting small" data-testid="tool-card-waiting" role="status">
           {item.server} asked for {waiting[0].request.kind === 'sampling' ? 'a sampling approval' : 'your input'} — answer it in the dialog.
@@ -84,6 +86,21 @@ export function ToolCard({ item, turnEnded, sessionId, turnId }: { item: ToolIte
         </div>
       )}
       {lost && <div className="inline-error small">The turn ended before this call returned a result.</div>}
+    </div>
+  );
+}
+
+/** A running call's latest `notifications/progress`: a bar when the total is known. */
+function ToolProgress({ progress }: { progress: NonNullable<ToolItem['progress']> }) {
+  const { progress: done, total, message } = progress;
+  const label = total ? `${done} / ${total}` : `${done}`;
+  return (
+    <div className="tool-card-progress small" data-testid="tool-card-progress" role="status">
+      {total ? <progress max={total} value={Math.min(done, total)} aria-label="progress" /> : <Spinner small />}
+      <span className="muted">
+        {label}
+        {message ? ` · ${message}` : ''}
+      </span>
     </div>
   );
 }

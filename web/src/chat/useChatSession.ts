@@ -6,6 +6,7 @@ import { ApiFailure, api, errorMessage } from '../api/client';
 import { createAppMessageChannel } from '../apps/appMessages';
 import { openSessionStream, type StreamState } from '../api/events';
 import type { AppContextEntry, SessionSummary } from '../api/types.gen';
+import { chatApi } from './api';
 import { reloadSessions, upsertSession } from './store';
 import { applySessionEvent, fromView, runningTurn, type ChatTurn } from './turns';
 
@@ -106,13 +107,15 @@ export function useChatSession(id: string) {
     };
   }, [id, reload]);
 
+  /** Sends `text` as a new turn; a retry names the (failed) turn it replaces, which leaves the
+   * conversation so the model sees the message once. */
   const send = useCallback(
-    async (text: string) => {
+    async (text: string, replaces?: string) => {
       const turnId = crypto.randomUUID();
       // Shown at once; the stream's userMessage for the same id is then a no-op.
-      setState((s) => ({ ...s, actionError: null, turns: applySessionEvent(s.turns, { kind: 'userMessage', turnId, text }) }));
+      setState((s) => ({ ...s, actionError: null, turns: applySessionEvent(s.turns, { kind: 'userMessage', turnId, text, replaces }) }));
       try {
-        await api.startTurn(id, turnId, text);
+        await chatApi.startTurn(id, { turnId, message: text, replaces });
       } catch (e) {
         const msg = errorMessage(e);
         setState((s) => ({

@@ -103,6 +103,7 @@ pub fn api() -> Router<Arc<AppState>> {
             put(app_context::put).delete(app_context::remove),
         )
         .route("/sessions/{id}/events", get(chat::events))
+        .route("/host-config/parse", post(chat::parse_host_config))
         .route("/llm/providers", get(chat::providers))
         .route(
             "/llm/providers/{id}",

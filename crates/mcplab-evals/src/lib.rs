@@ -9,3 +9,5 @@
 pub mod matching;
 pub mod suite;
 pub mod trace;
+pub mod checks;
+pub mod verdict;

@@ -153,7 +153,9 @@ struct Walk {
 
 impl Walk {
     fn node(&mut self, node: &Node, pointer: String, depth: usize) -> Result<Value, SyntaxError> {
-        let position = node.span().start().map(|m| Position {
+        // A block mapping's own mark falls after its first key; people look for the key.
+        let first_key = node.as_mapping().and_then(|m| m.keys().next()).and_then(|k| k.span().start());
+        let position = first_key.or(node.span().start()).map(|m| Position {
             line: m.line(),
             column: m.column(),
         });

@@ -11,3 +11,5 @@ pub mod suite;
 pub mod trace;
 pub mod checks;
 pub mod verdict;
+pub mod run;
+pub mod stats;

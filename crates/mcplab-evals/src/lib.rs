@@ -13,3 +13,6 @@ pub mod checks;
 pub mod verdict;
 pub mod run;
 pub mod stats;
+pub mod compare;
+pub mod gates;
+pub mod shard;

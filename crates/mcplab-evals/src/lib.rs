@@ -16,3 +16,4 @@ pub mod stats;
 pub mod compare;
 pub mod gates;
 pub mod shard;
+pub mod prices;

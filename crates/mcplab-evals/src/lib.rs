@@ -17,3 +17,4 @@ pub mod compare;
 pub mod gates;
 pub mod shard;
 pub mod prices;
+pub mod report;

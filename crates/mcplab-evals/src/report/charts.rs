@@ -7,17 +7,22 @@ use std::fmt::Write;
 use super::{escape, pct};
 use crate::stats::CellSummary;
 
-const LABEL_W: f64 = 260.0;
+const LABEL_W: f64 = 330.0;
 const PLOT_W: f64 = 420.0;
 const ROW_H: f64 = 22.0;
 
+/// "case · model", shortened to fit the label column (the full names are in the table).
 fn label(c: &CellSummary) -> String {
-    format!("{} · {}", c.case_id, c.model)
+    let full = format!("{} · {}", c.case_id, c.model);
+    match full.char_indices().nth(50) {
+        Some((cut, _)) => format!("{}…", &full[..cut]),
+        None => full,
+    }
 }
 
 fn frame(rows: usize, title: &str, body: &str, axis: &str) -> String {
     let h = rows as f64 * ROW_H + 40.0;
-    let w = LABEL_W + PLOT_W + 80.0;
+    let w = LABEL_W + PLOT_W + 200.0;
     format!(
         "<svg role=\"img\" aria-label=\"{t}\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\"><title>{t}</title>{axis}{body}</svg>",
         t = escape(title)

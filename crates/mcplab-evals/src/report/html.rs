@@ -15,7 +15,7 @@ use crate::stats::{CellSummary, RunSummary};
 const STYLE: &str = "body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d2430;background:#fff}\
 h1{font-size:20px}h2{font-size:16px;margin-top:28px}table{border-collapse:collapse}\
 td,th{border-bottom:1px solid #e3e6ea;padding:4px 10px;text-align:left;vertical-align:top}\
-.num{text-align:right;font-variant-numeric:tabular-nums}.pass{color:#137333}.fail{color:#b3261e}.insufficient{color:#8a5a00}\
+.num{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}.pass{color:#137333}.fail{color:#b3261e}.insufficient{color:#8a5a00}\
 .dot{display:inline-block;width:9px;height:9px;border-radius:50%;margin-right:2px}.dot.p{background:#1e8e3e}.dot.f{background:#d93025}.dot.e{background:#9aa0a6}\
 svg .lbl,svg .val,svg .tick,svg .na{font:12px system-ui,sans-serif;fill:#3c4043}svg .ok{fill:#81c995}svg .bad{fill:#f28b82}\
 svg .ci{stroke:#202124;stroke-width:1.5;fill:none}svg .grid{stroke:#e8eaed}svg .llm{fill:#8ab4f8}svg .mcp{fill:#fdd663}svg .p95{stroke:#202124;stroke-width:2}\

@@ -18,3 +18,4 @@ pub mod gates;
 pub mod shard;
 pub mod prices;
 pub mod report;
+pub mod import;

@@ -143,7 +143,7 @@ fn operator(map: &Map<String, Value>, expected: &Value, actual: Option<&Value>, 
         ("$exact", Some(a)) => walk(arg, Some(a), &ArgOptions { mode: ArgumentMode::Exact, ..*opts }, path, out),
         ("$partial", Some(a)) => walk(arg, Some(a), &ArgOptions { mode: ArgumentMode::Partial, ..*opts }, path, out),
         ("$literal", Some(a)) => {
-            if arg != a {
+            if !json_equal(arg, a) {
                 miss(out, &path, expected, Some(a), "not equal to the literal value".into());
             }
         }
@@ -174,6 +174,16 @@ fn operator(map: &Map<String, Value>, expected: &Value, actual: Option<&Value>, 
         }
         ("$contains", Some(a)) => contains(arg, expected, a, opts, path, out),
         (other, Some(a)) => miss(out, &path, expected, Some(a), format!("invalid matcher operator `{other}`")),
+    }
+}
+
+/// Structural equality with numbers compared by value (`2` equals `2.0`), as JSON means them.
+fn json_equal(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64().zip(y.as_f64()).is_some_and(|(x, y)| x == y),
+        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_equal(x, y)),
+        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w))),
+        _ => a == b,
     }
 }
 

@@ -6,7 +6,10 @@ fn main() {
         std::process::exit(2);
     };
     let text = std::fs::read_to_string(&path).unwrap_or_default();
-    let stem = std::path::Path::new(&path).file_stem().and_then(|s| s.to_str()).unwrap_or("imported");
+    let stem = std::path::Path::new(&path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("imported");
     match mcplab_evals::import::import(&text, stem) {
         Ok(i) => print!("{}", mcplab_evals::import::to_yaml(&i.suite, &i.notes)),
         Err(e) => {

@@ -111,11 +111,23 @@ fn contains(needle: &TextNeedle, answer: &str) -> (bool, String) {
     let found = if needle.case_sensitive() {
         answer.contains(needle.text())
     } else {
-        answer.to_lowercase().contains(&needle.text().to_lowercase())
+        answer
+            .to_lowercase()
+            .contains(&needle.text().to_lowercase())
     };
     match found {
-        true => (true, format!("the answer contains {}", quote(needle.text()))),
-        false => (false, format!("the answer does not contain {}; answer: {}", quote(needle.text()), quote(answer))),
+        true => (
+            true,
+            format!("the answer contains {}", quote(needle.text())),
+        ),
+        false => (
+            false,
+            format!(
+                "the answer does not contain {}; answer: {}",
+                quote(needle.text()),
+                quote(answer)
+            ),
+        ),
     }
 }
 
@@ -125,10 +137,19 @@ fn finished(turns: &[TurnTrace]) -> (bool, String) {
     }
     for (i, t) in turns.iter().enumerate() {
         let problem = match &t.end {
-            TurnEnd::Finished { reason: StopReason::Completed } => continue,
-            TurnEnd::Finished { reason: StopReason::StepLimit } => "stopped at the step limit".to_string(),
-            TurnEnd::Finished { reason: StopReason::MaxTokens } => "stopped at the output token limit".to_string(),
-            TurnEnd::Failed { error_kind, message } => format!("failed ({error_kind}): {message}"),
+            TurnEnd::Finished {
+                reason: StopReason::Completed,
+            } => continue,
+            TurnEnd::Finished {
+                reason: StopReason::StepLimit,
+            } => "stopped at the step limit".to_string(),
+            TurnEnd::Finished {
+                reason: StopReason::MaxTokens,
+            } => "stopped at the output token limit".to_string(),
+            TurnEnd::Failed {
+                error_kind,
+                message,
+            } => format!("failed ({error_kind}): {message}"),
             TurnEnd::Cancelled => "was cancelled".to_string(),
             TurnEnd::TimedOut => "timed out".to_string(),
             TurnEnd::Unfinished => "has no end recorded".to_string(),
@@ -146,10 +167,10 @@ fn json_in(answer: &str) -> Option<Value> {
     }
     if let Some(start) = trimmed.find("```json") {
         let rest = &trimmed[start + 7..];
-        if let Some(end) = rest.find("```") {
-            if let Ok(v) = serde_json::from_str(rest[..end].trim()) {
-                return Some(v);
-            }
+        if let Some(end) = rest.find("```")
+            && let Ok(v) = serde_json::from_str(rest[..end].trim())
+        {
+            return Some(v);
         }
     }
     let (start, end) = (trimmed.find('{')?, trimmed.rfind('}')?);
@@ -158,7 +179,10 @@ fn json_in(answer: &str) -> Option<Value> {
 
 fn answer_json(check: &JsonPathCheck, answer: &str) -> (bool, String) {
     let Some(doc) = json_in(answer) else {
-        return (false, format!("the answer holds no JSON; answer: {}", quote(answer)));
+        return (
+            false,
+            format!("the answer holds no JSON; answer: {}", quote(answer)),
+        );
     };
     let path = match serde_json_path::JsonPath::parse(&check.path) {
         Ok(p) => p,
@@ -166,14 +190,32 @@ fn answer_json(check: &JsonPathCheck, answer: &str) -> (bool, String) {
     };
     let nodes = path.query(&doc).all();
     if nodes.is_empty() {
-        return (false, format!("{} matches nothing in the answer's JSON {}", check.path, brief(&doc)));
+        return (
+            false,
+            format!(
+                "{} matches nothing in the answer's JSON {}",
+                check.path,
+                brief(&doc)
+            ),
+        );
     }
     let opts = ArgOptions::default();
-    if nodes.iter().any(|n| args::matches(&check.equals, Some(n), &opts)) {
+    if nodes
+        .iter()
+        .any(|n| args::matches(&check.equals, Some(n), &opts))
+    {
         (true, format!("{} matches", check.path))
     } else {
         let found: Vec<String> = nodes.iter().map(|n| brief(n)).collect();
-        (false, format!("{}: expected {}, found {}", check.path, brief(&check.equals), found.join(", ")))
+        (
+            false,
+            format!(
+                "{}: expected {}, found {}",
+                check.path,
+                brief(&check.equals),
+                found.join(", ")
+            ),
+        )
     }
 }
 
@@ -198,30 +240,57 @@ fn tool_result(check: &ToolResultCheck, calls: Vec<&ToolCallTrace>) -> (bool, St
         }
     }
     match best {
-        None => (false, format!("no call of {} returned a result", check.tool)),
+        None => (
+            false,
+            format!("no call of {} returned a result", check.tool),
+        ),
         Some(m) => {
             let details: Vec<String> = m
                 .iter()
-                .map(|m| format!("{}: expected {}, got {}", m.path, brief(&m.expected), m.actual.as_ref().map_or("nothing".into(), brief)))
+                .map(|m| {
+                    format!(
+                        "{}: expected {}, got {}",
+                        m.path,
+                        brief(&m.expected),
+                        m.actual.as_ref().map_or("nothing".into(), brief)
+                    )
+                })
                 .collect();
-            (false, format!("no result of {} matches: {}", check.tool, details.join("; ")))
+            (
+                false,
+                format!(
+                    "no result of {} matches: {}",
+                    check.tool,
+                    details.join("; ")
+                ),
+            )
         }
     }
 }
 
-fn app_rendered(check: &AppRenderedCheck, calls: Vec<&ToolCallTrace>, renders: &[AppRender]) -> (bool, String) {
+fn app_rendered(
+    check: &AppRenderedCheck,
+    calls: Vec<&ToolCallTrace>,
+    renders: &[AppRender],
+) -> (bool, String) {
     let ids: Vec<&str> = calls
         .iter()
         .filter(|c| check.tool.as_ref().is_none_or(|t| t == &c.tool))
         .map(|c| c.call_id.as_str())
         .collect();
-    let in_scope: Vec<&AppRender> = renders.iter().filter(|r| ids.contains(&r.call_id.as_str())).collect();
+    let in_scope: Vec<&AppRender> = renders
+        .iter()
+        .filter(|r| ids.contains(&r.call_id.as_str()))
+        .collect();
     let what = check.tool.as_deref().unwrap_or("any tool with a UI");
     if let Some(tool) = &check.tool {
         if ids.is_empty() {
             return (false, format!("{tool} was not called"));
         }
-        if let Some(missing) = ids.iter().find(|id| !in_scope.iter().any(|r| &r.call_id == *id)) {
+        if let Some(missing) = ids
+            .iter()
+            .find(|id| !in_scope.iter().any(|r| &r.call_id == *id))
+        {
             return (false, format!("no render report for {tool} call {missing}"));
         }
     } else if in_scope.is_empty() {
@@ -232,10 +301,24 @@ fn app_rendered(check: &AppRenderedCheck, calls: Vec<&ToolCallTrace>, renders: &
             return (false, format!("the app of {} did not initialize", r.tool));
         }
         if let Some(v) = r.csp_violations.first() {
-            return (false, format!("the app of {} had {} CSP violation(s), first: {v}", r.tool, r.csp_violations.len()));
+            return (
+                false,
+                format!(
+                    "the app of {} had {} CSP violation(s), first: {v}",
+                    r.tool,
+                    r.csp_violations.len()
+                ),
+            );
         }
         if let Some(e) = r.errors.first() {
-            return (false, format!("the app of {} had {} error(s), first: {e}", r.tool, r.errors.len()));
+            return (
+                false,
+                format!(
+                    "the app of {} had {} error(s), first: {e}",
+                    r.tool,
+                    r.errors.len()
+                ),
+            );
         }
     }
     (true, format!("{} app(s) rendered cleanly", in_scope.len()))

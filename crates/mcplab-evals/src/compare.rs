@@ -72,11 +72,17 @@ pub struct Comparison {
 impl Comparison {
     /// Cells whose pass rate dropped significantly.
     pub fn regressions(&self) -> Vec<&CellComparison> {
-        self.cells.iter().filter(|c| c.significance == Some(Significance::Worse)).collect()
+        self.cells
+            .iter()
+            .filter(|c| c.significance == Some(Significance::Worse))
+            .collect()
     }
     /// Cells present on both sides that lack the samples to decide.
     pub fn undecided(&self) -> Vec<&CellComparison> {
-        self.cells.iter().filter(|c| c.significance == Some(Significance::InsufficientData)).collect()
+        self.cells
+            .iter()
+            .filter(|c| c.significance == Some(Significance::InsufficientData))
+            .collect()
     }
     pub fn count(&self, change: Change) -> usize {
         self.cells.iter().filter(|c| c.change == change).count()
@@ -94,7 +100,11 @@ pub fn compare(base: &RunSummary, run: &RunSummary, min_samples: u64) -> Compari
             None => one_side(r, Change::New),
         })
         .collect();
-    for b in base.cells.iter().filter(|b| !run.cells.iter().any(|r| key(r) == key(b))) {
+    for b in base
+        .cells
+        .iter()
+        .filter(|b| !run.cells.iter().any(|r| key(r) == key(b)))
+    {
         cells.push(one_side(b, Change::Removed));
     }
     Comparison { min_samples, cells }
@@ -106,7 +116,11 @@ fn one_side(c: &CellSummary, change: Change) -> CellComparison {
         case_id: c.case_id.clone(),
         model: c.model.clone(),
         change,
-        base: if change == Change::Removed { counts } else { None },
+        base: if change == Change::Removed {
+            counts
+        } else {
+            None
+        },
         run: if change == Change::New { counts } else { None },
         difference: None,
         interval: None,

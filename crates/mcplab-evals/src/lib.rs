@@ -6,16 +6,16 @@
 //! own (no files, network, clocks or processes): the runner drives turns through the session
 //! runtime and hands finished traces here.
 
-pub mod matching;
-pub mod suite;
-pub mod trace;
 pub mod checks;
-pub mod verdict;
-pub mod run;
-pub mod stats;
 pub mod compare;
 pub mod gates;
-pub mod shard;
+pub mod import;
+pub mod matching;
 pub mod prices;
 pub mod report;
-pub mod import;
+pub mod run;
+pub mod shard;
+pub mod stats;
+pub mod suite;
+pub mod trace;
+pub mod verdict;

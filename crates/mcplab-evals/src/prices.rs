@@ -39,7 +39,9 @@ pub struct PriceTable {
 
 #[derive(Debug, thiserror::Error)]
 pub enum PriceError {
-    #[error("price table: {0} (expected {{\"version\": 1, \"prices\": {{\"provider::model\": {{\"input\": …, \"output\": …, \"source\": …, \"date\": …}}}}}})")]
+    #[error(
+        "price table: {0} (expected {{\"version\": 1, \"prices\": {{\"provider::model\": {{\"input\": …, \"output\": …, \"source\": …, \"date\": …}}}}}})"
+    )]
     Parse(#[from] serde_json::Error),
     #[error("price table: {model}: {problem}")]
     Invalid { model: String, problem: String },
@@ -55,10 +57,15 @@ impl PriceTable {
     pub fn parse(text: &str) -> Result<PriceTable, PriceError> {
         let table: PriceTable = serde_json::from_str(text)?;
         for (model, p) in &table.prices {
-            let invalid = |problem: &str| PriceError::Invalid { model: model.clone(), problem: problem.into() };
+            let invalid = |problem: &str| PriceError::Invalid {
+                model: model.clone(),
+                problem: problem.into(),
+            };
             let all = [Some(p.input), Some(p.output), p.cached_input];
             if all.iter().flatten().any(|v| !v.is_finite() || *v < 0.0) {
-                return Err(invalid("prices are numbers ≥ 0 (dollars per million tokens)"));
+                return Err(invalid(
+                    "prices are numbers ≥ 0 (dollars per million tokens)",
+                ));
             }
             if !model.contains("::") {
                 return Err(invalid("models are written provider::model"));

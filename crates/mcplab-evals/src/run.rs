@@ -63,7 +63,10 @@ pub struct IterationRecord {
 impl IterationRecord {
     /// The record of a judged iteration.
     pub fn judged(unit: Unit, trace: &Trace, verdict: &Verdict) -> IterationRecord {
-        let whole = verdict.tool_calls.iter().find(|m| m.scope == crate::verdict::Scoped::Case);
+        let whole = verdict
+            .tool_calls
+            .iter()
+            .find(|m| m.scope == crate::verdict::Scoped::Case);
         let usage = trace.usage();
         IterationRecord {
             unit,
@@ -86,7 +89,14 @@ impl IterationRecord {
 
     /// An iteration that could not run (server unreachable, provider down, …).
     pub fn errored(unit: Unit, reason: String) -> IterationRecord {
-        IterationRecord { unit, outcome: Outcome::Errored { reason: reason.clone() }, failures: vec![reason], metrics: Metrics::default() }
+        IterationRecord {
+            unit,
+            outcome: Outcome::Errored {
+                reason: reason.clone(),
+            },
+            failures: vec![reason],
+            metrics: Metrics::default(),
+        }
     }
 }
 
@@ -114,7 +124,12 @@ pub struct RunRecord {
 
 /// The cases to run, with their resolved settings (skipped cases left out).
 pub fn resolved_cases(suite: &Suite) -> Vec<ResolvedCase> {
-    suite.cases.iter().filter(|c| !c.skip).map(|c| ResolvedCase::new(suite, c)).collect()
+    suite
+        .cases
+        .iter()
+        .filter(|c| !c.skip)
+        .map(|c| ResolvedCase::new(suite, c))
+        .collect()
 }
 
 /// Every unit of a suite, in canonical order (cases in file order, models, iterations).
@@ -123,7 +138,11 @@ pub fn plan(cases: &[ResolvedCase]) -> Vec<Unit> {
     for case in cases {
         for model in &case.models {
             for iteration in 0..case.repeat {
-                units.push(Unit { case_id: case.id.clone(), model: model.clone(), iteration });
+                units.push(Unit {
+                    case_id: case.id.clone(),
+                    model: model.clone(),
+                    iteration,
+                });
             }
         }
     }
@@ -135,7 +154,11 @@ pub fn case_infos(suite: &Suite) -> Vec<CaseInfo> {
     resolved_cases(suite)
         .into_iter()
         .zip(suite.cases.iter().filter(|c| !c.skip))
-        .map(|(r, c)| CaseInfo { id: r.id, title: c.title.clone(), pass_threshold: r.pass_threshold })
+        .map(|(r, c)| CaseInfo {
+            id: r.id,
+            title: c.title.clone(),
+            pass_threshold: r.pass_threshold,
+        })
         .collect()
 }
 
@@ -155,11 +178,24 @@ fn canonical_json(v: &serde_json::Value) -> String {
             keys.sort();
             let parts: Vec<String> = keys
                 .into_iter()
-                .map(|k| format!("{}:{}", serde_json::Value::String(k.clone()), canonical_json(&map[k])))
+                .map(|k| {
+                    format!(
+                        "{}:{}",
+                        serde_json::Value::String(k.clone()),
+                        canonical_json(&map[k])
+                    )
+                })
                 .collect();
             format!("{{{}}}", parts.join(","))
         }
-        serde_json::Value::Array(items) => format!("[{}]", items.iter().map(canonical_json).collect::<Vec<_>>().join(",")),
+        serde_json::Value::Array(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(canonical_json)
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
         other => other.to_string(),
     }
 }

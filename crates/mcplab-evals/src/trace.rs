@@ -57,10 +57,19 @@ pub struct ToolCallTrace {
 
 /// How a turn ended.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum TurnEnd {
-    Finished { reason: StopReason },
-    Failed { error_kind: String, message: String },
+    Finished {
+        reason: StopReason,
+    },
+    Failed {
+        error_kind: String,
+        message: String,
+    },
     Cancelled,
     /// The per-iteration deadline passed.
     TimedOut,
@@ -110,7 +119,13 @@ impl TurnTrace {
         for event in events {
             match event {
                 TurnEvent::TextDelta { text, .. } => text_since_call.push_str(text),
-                TurnEvent::ToolCall { call_id, server, tool, arguments, .. } => {
+                TurnEvent::ToolCall {
+                    call_id,
+                    server,
+                    tool,
+                    arguments,
+                    ..
+                } => {
                     text_since_call.clear();
                     turn.tool_calls.push(ToolCallTrace {
                         call_id: call_id.clone(),
@@ -123,9 +138,21 @@ impl TurnTrace {
                         duration_ms: 0,
                     });
                 }
-                TurnEvent::ToolResult { call_id, duration_ms, is_error, result, error, .. } => {
+                TurnEvent::ToolResult {
+                    call_id,
+                    duration_ms,
+                    is_error,
+                    result,
+                    error,
+                    ..
+                } => {
                     turn.mcp_ms += duration_ms;
-                    if let Some(call) = turn.tool_calls.iter_mut().rev().find(|c| &c.call_id == call_id) {
+                    if let Some(call) = turn
+                        .tool_calls
+                        .iter_mut()
+                        .rev()
+                        .find(|c| &c.call_id == call_id)
+                    {
                         call.result = result.clone();
                         call.is_error = *is_error || error.is_some();
                         call.error = error.clone();
@@ -140,8 +167,16 @@ impl TurnTrace {
                     turn.end = TurnEnd::Finished { reason: *reason };
                     turn.usage = usage.clone();
                 }
-                TurnEvent::TurnFailed { kind, message, usage, .. } => {
-                    turn.end = TurnEnd::Failed { error_kind: kind.clone(), message: message.clone() };
+                TurnEvent::TurnFailed {
+                    kind,
+                    message,
+                    usage,
+                    ..
+                } => {
+                    turn.end = TurnEnd::Failed {
+                        error_kind: kind.clone(),
+                        message: message.clone(),
+                    };
                     turn.usage = usage.clone();
                 }
                 TurnEvent::TurnCancelled { usage, .. } => {
@@ -195,31 +230,91 @@ mod tests {
     use serde_json::json;
 
     fn usage(i: u64, o: u64) -> TokenUsage {
-        TokenUsage { input_tokens: i, output_tokens: o, reasoning_tokens: 0 }
+        TokenUsage {
+            input_tokens: i,
+            output_tokens: o,
+            reasoning_tokens: 0,
+        }
     }
 
     #[test]
     fn events_become_a_turn() {
         let t = |s: &str| s.to_string();
         let events = vec![
-            TurnEvent::TurnStarted { turn_id: t("1"), model: t("m") },
-            TurnEvent::TextDelta { turn_id: t("1"), text: t("Let me add. ") },
-            TurnEvent::ToolCall { turn_id: t("1"), call_id: t("c1"), name: t("demo__add"), server: t("demo"), tool: t("add"), arguments: json!({"a": 2, "b": 40}) },
-            TurnEvent::ToolResult { turn_id: t("1"), call_id: t("c1"), server: t("demo"), tool: t("add"), duration_ms: 7, is_error: false, result: Some(json!({"content": []})), error: None },
-            TurnEvent::TraceStep { turn_id: t("1"), step: 1, model: t("m"), finish_reason: t("tool_calls"), usage: usage(10, 5) },
-            TurnEvent::TextDelta { turn_id: t("1"), text: t("The sum ") },
-            TurnEvent::TextDelta { turn_id: t("1"), text: t("is 42.") },
-            TurnEvent::TraceStep { turn_id: t("1"), step: 2, model: t("m"), finish_reason: t("stop"), usage: usage(20, 6) },
-            TurnEvent::TurnFinished { turn_id: t("1"), reason: StopReason::Completed, usage: usage(30, 11) },
+            TurnEvent::TurnStarted {
+                turn_id: t("1"),
+                model: t("m"),
+            },
+            TurnEvent::TextDelta {
+                turn_id: t("1"),
+                text: t("Let me add. "),
+            },
+            TurnEvent::ToolCall {
+                turn_id: t("1"),
+                call_id: t("c1"),
+                name: t("demo__add"),
+                server: t("demo"),
+                tool: t("add"),
+                arguments: json!({"a": 2, "b": 40}),
+            },
+            TurnEvent::ToolResult {
+                turn_id: t("1"),
+                call_id: t("c1"),
+                server: t("demo"),
+                tool: t("add"),
+                duration_ms: 7,
+                is_error: false,
+                result: Some(json!({"content": []})),
+                error: None,
+            },
+            TurnEvent::TraceStep {
+                turn_id: t("1"),
+                step: 1,
+                model: t("m"),
+                finish_reason: t("tool_calls"),
+                usage: usage(10, 5),
+            },
+            TurnEvent::TextDelta {
+                turn_id: t("1"),
+                text: t("The sum "),
+            },
+            TurnEvent::TextDelta {
+                turn_id: t("1"),
+                text: t("is 42."),
+            },
+            TurnEvent::TraceStep {
+                turn_id: t("1"),
+                step: 2,
+                model: t("m"),
+                finish_reason: t("stop"),
+                usage: usage(20, 6),
+            },
+            TurnEvent::TurnFinished {
+                turn_id: t("1"),
+                reason: StopReason::Completed,
+                usage: usage(30, 11),
+            },
         ];
-        let turn = TurnTrace::from_events("add", &events, TurnTiming { latency_ms: 100, llm_ms: 90 });
+        let turn = TurnTrace::from_events(
+            "add",
+            &events,
+            TurnTiming {
+                latency_ms: 100,
+                llm_ms: 90,
+            },
+        );
         assert_eq!(turn.answer, "The sum is 42.");
         assert_eq!(turn.steps, 2);
         assert_eq!(turn.usage, usage(30, 11));
         assert_eq!(turn.mcp_ms, 7);
         assert_eq!(turn.tool_calls.len(), 1);
         assert_eq!(turn.tool_calls[0].result, Some(json!({"content": []})));
-        assert_eq!(turn.end, TurnEnd::Finished { reason: StopReason::Completed });
+        assert_eq!(
+            turn.end,
+            TurnEnd::Finished {
+                reason: StopReason::Completed
+            }
+        );
     }
 
     #[test]

@@ -40,13 +40,26 @@ impl ResolvedCase {
                 .turns
                 .iter()
                 .map(|t| {
-                    let layered = crate::suite::ToolCallOptions { forbidden: Vec::new(), ..defaults.tool_calls.clone() };
-                    let base = if t.tool_calls().is_some() { &layered } else { &no_defaults };
-                    (Expectation::resolve(base, t.tool_calls()), t.checks().to_vec())
+                    let layered = crate::suite::ToolCallOptions {
+                        forbidden: Vec::new(),
+                        ..defaults.tool_calls.clone()
+                    };
+                    let base = if t.tool_calls().is_some() {
+                        &layered
+                    } else {
+                        &no_defaults
+                    };
+                    (
+                        Expectation::resolve(base, t.tool_calls()),
+                        t.checks().to_vec(),
+                    )
                 })
                 .collect(),
             judge: case.judge.clone().or_else(|| defaults.judge.clone()),
-            pass_threshold: case.pass_threshold.or(defaults.pass_threshold).unwrap_or(1.0),
+            pass_threshold: case
+                .pass_threshold
+                .or(defaults.pass_threshold)
+                .unwrap_or(1.0),
             repeat: case.repeat.or(suite.repeat).unwrap_or(1),
             models: case.models.clone().unwrap_or_else(|| suite.models.clone()),
         }
@@ -59,7 +72,9 @@ impl ResolvedCase {
 pub enum Scoped {
     Case,
     /// 0-based turn index.
-    Turn { turn: usize },
+    Turn {
+        turn: usize,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -82,9 +97,17 @@ pub struct ScopedCheck {
 
 /// What the judge model said (the runner calls it; this crate only applies it).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "status", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "status",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum JudgeVerdict {
-    Scored { score: f64, reason: String, model: String },
+    Scored {
+        score: f64,
+        reason: String,
+        model: String,
+    },
     /// The judge could not grade (provider error, unparsable reply).
     Error { message: String },
 }
@@ -102,12 +125,18 @@ pub struct JudgeOutcome {
 
 /// How an iteration came out.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "status", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "status",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum Outcome {
     Passed,
     Failed,
     /// Not a measurement of the model: counted apart from pass rates.
-    Errored { reason: String },
+    Errored {
+        reason: String,
+    },
 }
 
 impl Outcome {
@@ -141,12 +170,29 @@ impl Verdict {
             out.push(format!("error: {reason}"));
         }
         for m in &self.tool_calls {
-            out.extend(m.result.diffs.iter().filter(|d| d.fails()).map(|d| format!("{}{}", scope(&m.scope), d.describe())));
+            out.extend(
+                m.result
+                    .diffs
+                    .iter()
+                    .filter(|d| d.fails())
+                    .map(|d| format!("{}{}", scope(&m.scope), d.describe())),
+            );
         }
         for c in self.checks.iter().filter(|c| !c.result.passed) {
-            out.push(format!("{}{}: {}", scope(&c.scope), c.result.check, c.result.reason));
+            out.push(format!(
+                "{}{}: {}",
+                scope(&c.scope),
+                c.result.check,
+                c.result.reason
+            ));
         }
-        if let Some(JudgeOutcome { verdict: JudgeVerdict::Scored { score, reason, .. }, threshold, gating: true, passed: Some(false) }) = &self.judge {
+        if let Some(JudgeOutcome {
+            verdict: JudgeVerdict::Scored { score, reason, .. },
+            threshold,
+            gating: true,
+            passed: Some(false),
+        }) = &self.judge
+        {
             out.push(format!("judge: {score:.2} < {threshold}: {reason}"));
         }
         out
@@ -154,65 +200,124 @@ impl Verdict {
 }
 
 /// Turn failure kinds that say the provider or the host failed, not the model.
-const ERROR_KINDS: [&str; 7] = ["auth", "rate_limit", "network", "server", "not_configured", "internal", "truncated"];
+const ERROR_KINDS: [&str; 7] = [
+    "auth",
+    "rate_limit",
+    "network",
+    "server",
+    "not_configured",
+    "internal",
+    "truncated",
+];
 
 /// Judge one iteration's trace against its case.
 pub fn judge_iteration(case: &ResolvedCase, trace: &Trace, judge: Option<JudgeVerdict>) -> Verdict {
-    let all = Scope { turns: &trace.turns, cost_usd: trace.cost_usd, app_renders: &trace.app_renders };
+    let all = Scope {
+        turns: &trace.turns,
+        cost_usd: trace.cost_usd,
+        app_renders: &trace.app_renders,
+    };
     let mut tool_calls = Vec::new();
     let mut checks = Vec::new();
     if let Some(exp) = &case.whole {
         let calls: Vec<_> = trace.tool_calls().collect();
-        tool_calls.push(ScopedMatch { scope: Scoped::Case, result: match_calls(exp, &calls) });
+        tool_calls.push(ScopedMatch {
+            scope: Scoped::Case,
+            result: match_calls(exp, &calls),
+        });
     }
     for check in &case.checks {
-        checks.push(ScopedCheck { scope: Scoped::Case, result: checks::evaluate(check, &all) });
+        checks.push(ScopedCheck {
+            scope: Scoped::Case,
+            result: checks::evaluate(check, &all),
+        });
     }
     for (i, (exp, turn_checks)) in case.turns.iter().enumerate() {
         let turns = trace.turns.get(i..=i).unwrap_or_default();
-        let scope = Scope { turns, cost_usd: None, app_renders: &trace.app_renders };
+        let scope = Scope {
+            turns,
+            cost_usd: None,
+            app_renders: &trace.app_renders,
+        };
         if let Some(exp) = exp {
             let calls: Vec<_> = turns.iter().flat_map(|t| t.tool_calls.iter()).collect();
-            tool_calls.push(ScopedMatch { scope: Scoped::Turn { turn: i }, result: match_calls(exp, &calls) });
+            tool_calls.push(ScopedMatch {
+                scope: Scoped::Turn { turn: i },
+                result: match_calls(exp, &calls),
+            });
         }
         for check in turn_checks {
-            checks.push(ScopedCheck { scope: Scoped::Turn { turn: i }, result: checks::evaluate(check, &scope) });
+            checks.push(ScopedCheck {
+                scope: Scoped::Turn { turn: i },
+                result: checks::evaluate(check, &scope),
+            });
         }
     }
     let judge = case.judge.as_ref().map(|j| apply_judge(j, judge));
     let outcome = decide(trace, &tool_calls, &checks, judge.as_ref());
-    Verdict { outcome, tool_calls, checks, judge }
+    Verdict {
+        outcome,
+        tool_calls,
+        checks,
+        judge,
+    }
 }
 
 fn apply_judge(config: &Judge, verdict: Option<JudgeVerdict>) -> JudgeOutcome {
-    let verdict = verdict.unwrap_or(JudgeVerdict::Error { message: "the judge was not run".into() });
+    let verdict = verdict.unwrap_or(JudgeVerdict::Error {
+        message: "the judge was not run".into(),
+    });
     let passed = match &verdict {
         JudgeVerdict::Scored { score, .. } => Some(*score >= config.threshold()),
         JudgeVerdict::Error { .. } => None,
     };
-    JudgeOutcome { verdict, threshold: config.threshold(), gating: config.gating, passed }
+    JudgeOutcome {
+        verdict,
+        threshold: config.threshold(),
+        gating: config.gating,
+        passed,
+    }
 }
 
-fn decide(trace: &Trace, calls: &[ScopedMatch], checks: &[ScopedCheck], judge: Option<&JudgeOutcome>) -> Outcome {
+fn decide(
+    trace: &Trace,
+    calls: &[ScopedMatch],
+    checks: &[ScopedCheck],
+    judge: Option<&JudgeOutcome>,
+) -> Outcome {
     for (i, t) in trace.turns.iter().enumerate() {
         let reason = match &t.end {
             TurnEnd::TimedOut => Some("the iteration timed out".to_string()),
             TurnEnd::Cancelled => Some("the turn was cancelled".to_string()),
             TurnEnd::Unfinished => Some("the turn has no end recorded".to_string()),
-            TurnEnd::Failed { error_kind, message } if ERROR_KINDS.contains(&error_kind.as_str()) => {
+            TurnEnd::Failed {
+                error_kind,
+                message,
+            } if ERROR_KINDS.contains(&error_kind.as_str()) => {
                 Some(format!("{error_kind}: {message}"))
             }
             _ => None,
         };
         if let Some(reason) = reason {
-            return Outcome::Errored { reason: format!("turn {}: {reason}", i + 1) };
+            return Outcome::Errored {
+                reason: format!("turn {}: {reason}", i + 1),
+            };
         }
     }
     if trace.turns.is_empty() {
-        return Outcome::Errored { reason: "no turn was recorded".into() };
+        return Outcome::Errored {
+            reason: "no turn was recorded".into(),
+        };
     }
-    if let Some(JudgeOutcome { gating: true, verdict: JudgeVerdict::Error { message }, .. }) = judge {
-        return Outcome::Errored { reason: format!("the gating judge could not grade: {message}") };
+    if let Some(JudgeOutcome {
+        gating: true,
+        verdict: JudgeVerdict::Error { message },
+        ..
+    }) = judge
+    {
+        return Outcome::Errored {
+            reason: format!("the gating judge could not grade: {message}"),
+        };
     }
     let judge_ok = judge.is_none_or(|j| !j.gating || j.passed == Some(true));
     if calls.iter().all(|m| m.result.passed) && checks.iter().all(|c| c.result.passed) && judge_ok {

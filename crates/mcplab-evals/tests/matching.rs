@@ -25,9 +25,15 @@ fn turn(calls: Vec<ToolCallTrace>, answer: &str) -> TurnTrace {
         user: "u".into(),
         tool_calls: calls,
         answer: answer.into(),
-        end: TurnEnd::Finished { reason: StopReason::Completed },
+        end: TurnEnd::Finished {
+            reason: StopReason::Completed,
+        },
         steps: 2,
-        usage: TokenUsage { input_tokens: 100, output_tokens: 20, reasoning_tokens: 0 },
+        usage: TokenUsage {
+            input_tokens: 100,
+            output_tokens: 20,
+            reasoning_tokens: 0,
+        },
         latency_ms: 1000,
         llm_ms: 900,
         mcp_ms: 5,
@@ -36,21 +42,37 @@ fn turn(calls: Vec<ToolCallTrace>, answer: &str) -> TurnTrace {
 
 /// A one-case suite whose case has `tool_calls` (YAML, indented under `toolCalls:`).
 fn verdict(tool_calls: &str, calls: Vec<ToolCallTrace>) -> Verdict {
-    let text = format!("version: 1\nid: s\ncases:\n  - id: c\n    turns: [go]\n    toolCalls:\n{tool_calls}");
+    let text = format!(
+        "version: 1\nid: s\ncases:\n  - id: c\n    turns: [go]\n    toolCalls:\n{tool_calls}"
+    );
     let suite = parse_suite(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     let case = ResolvedCase::new(&suite, &suite.cases[0]);
-    let trace = Trace { turns: vec![turn(calls, "done")], cost_usd: None, app_renders: vec![] };
+    let trace = Trace {
+        turns: vec![turn(calls, "done")],
+        cost_usd: None,
+        app_renders: vec![],
+    };
     judge_iteration(&case, &trace, None)
 }
 
 fn diffs(v: &Verdict) -> Vec<String> {
-    v.tool_calls.iter().flat_map(|m| m.result.diffs.iter().map(|d| d.describe())).collect()
+    v.tool_calls
+        .iter()
+        .flat_map(|m| m.result.diffs.iter().map(|d| d.describe()))
+        .collect()
 }
 
 #[test]
 fn any_order_pairs_every_expected_call() {
-    let spec = "      expected:\n        - { tool: add, arguments: { a: 1 } }\n        - { tool: echo }\n";
-    let v = verdict(spec, vec![call("echo", json!({"message": "x"})), call("add", json!({"a": 1, "b": 2}))]);
+    let spec =
+        "      expected:\n        - { tool: add, arguments: { a: 1 } }\n        - { tool: echo }\n";
+    let v = verdict(
+        spec,
+        vec![
+            call("echo", json!({"message": "x"})),
+            call("add", json!({"a": 1, "b": 2})),
+        ],
+    );
     assert_eq!(v.outcome, Outcome::Passed, "{:?}", diffs(&v));
 }
 
@@ -58,8 +80,12 @@ fn any_order_pairs_every_expected_call() {
 fn any_order_finds_the_pairing_a_greedy_matcher_misses() {
     // The loose expectation comes first; a first-fit matcher gives it the {a: 1} call and
     // then reports the strict one missing.
-    let spec = "      expected:\n        - { tool: add }\n        - { tool: add, arguments: { a: 1 } }\n";
-    let v = verdict(spec, vec![call("add", json!({"a": 1})), call("add", json!({"a": 2}))]);
+    let spec =
+        "      expected:\n        - { tool: add }\n        - { tool: add, arguments: { a: 1 } }\n";
+    let v = verdict(
+        spec,
+        vec![call("add", json!({"a": 1})), call("add", json!({"a": 2}))],
+    );
     assert_eq!(v.outcome, Outcome::Passed, "{:?}", diffs(&v));
 }
 
@@ -69,19 +95,41 @@ fn in_order_reports_out_of_order() {
     let v = verdict(spec, vec![call("echo", json!({})), call("add", json!({}))]);
     assert_eq!(v.outcome, Outcome::Failed);
     let m = &v.tool_calls[0].result;
-    assert!(matches!(m.diffs[0], CallDiff::OutOfOrder { .. }), "{:?}", m.diffs);
-    assert_eq!(diffs(&v)[0], "Out of order: add (expected #1) came as call #2");
+    assert!(
+        matches!(m.diffs[0], CallDiff::OutOfOrder { .. }),
+        "{:?}",
+        m.diffs
+    );
+    assert_eq!(
+        diffs(&v)[0],
+        "Out of order: add (expected #1) came as call #2"
+    );
     // Interleaved extras are fine in order.
-    let v = verdict(spec, vec![call("add", json!({})), call("get_image", json!({})), call("echo", json!({}))]);
+    let v = verdict(
+        spec,
+        vec![
+            call("add", json!({})),
+            call("get_image", json!({})),
+            call("echo", json!({})),
+        ],
+    );
     assert_eq!(v.outcome, Outcome::Passed, "{:?}", diffs(&v));
 }
 
 #[test]
 fn exact_order_allows_nothing_else() {
-    let spec = "      order: exact\n      expected:\n        - { tool: add }\n        - { tool: echo }\n";
+    let spec =
+        "      order: exact\n      expected:\n        - { tool: add }\n        - { tool: echo }\n";
     let v = verdict(spec, vec![call("add", json!({})), call("echo", json!({}))]);
     assert_eq!(v.outcome, Outcome::Passed);
-    let v = verdict(spec, vec![call("add", json!({})), call("add", json!({})), call("echo", json!({}))]);
+    let v = verdict(
+        spec,
+        vec![
+            call("add", json!({})),
+            call("add", json!({})),
+            call("echo", json!({})),
+        ],
+    );
     assert_eq!(v.outcome, Outcome::Failed);
     assert_eq!(diffs(&v), vec![r#"Extra: add {} (call #2)"#]);
 }
@@ -89,11 +137,18 @@ fn exact_order_allows_nothing_else() {
 #[test]
 fn argument_mismatch_names_the_path_and_both_values() {
     let spec = "      expected:\n        - tool: create_order\n          arguments:\n            customer: { name: Ada, email: ada@example.com }\n";
-    let got = json!({"customer": {"name": "Ada", "email": "bob@example.com", "phone": "1"}, "items": []});
+    let got =
+        json!({"customer": {"name": "Ada", "email": "bob@example.com", "phone": "1"}, "items": []});
     let v = verdict(spec, vec![call("create_order", got)]);
     let m = &v.tool_calls[0].result;
-    let CallDiff::ArgumentMismatch { mismatches, .. } = &m.diffs[0] else { panic!("{:?}", m.diffs) };
-    assert_eq!(mismatches.len(), 1, "partial matching ignores `phone` and `items`: {mismatches:?}");
+    let CallDiff::ArgumentMismatch { mismatches, .. } = &m.diffs[0] else {
+        panic!("{:?}", m.diffs)
+    };
+    assert_eq!(
+        mismatches.len(),
+        1,
+        "partial matching ignores `phone` and `items`: {mismatches:?}"
+    );
     assert_eq!(mismatches[0].path, "$.customer.email");
     assert_eq!(mismatches[0].expected, json!("ada@example.com"));
     assert_eq!(mismatches[0].actual, Some(json!("bob@example.com")));
@@ -105,9 +160,17 @@ fn argument_mismatch_names_the_path_and_both_values() {
 #[test]
 fn exact_arguments_reject_extra_keys_at_any_depth() {
     let spec = "      arguments: exact\n      expected:\n        - { tool: add, arguments: { a: 1, b: { c: 2 } } }\n";
-    assert_eq!(verdict(spec, vec![call("add", json!({"a": 1, "b": {"c": 2}}))]).outcome, Outcome::Passed);
-    let v = verdict(spec, vec![call("add", json!({"a": 1, "b": {"c": 2, "d": 3}}))]);
-    let CallDiff::ArgumentMismatch { mismatches, .. } = &v.tool_calls[0].result.diffs[0] else { panic!() };
+    assert_eq!(
+        verdict(spec, vec![call("add", json!({"a": 1, "b": {"c": 2}}))]).outcome,
+        Outcome::Passed
+    );
+    let v = verdict(
+        spec,
+        vec![call("add", json!({"a": 1, "b": {"c": 2, "d": 3}}))],
+    );
+    let CallDiff::ArgumentMismatch { mismatches, .. } = &v.tool_calls[0].result.diffs[0] else {
+        panic!()
+    };
     assert_eq!(mismatches[0].path, "$.b.d");
     assert!(mismatches[0].reason.contains("unexpected key"));
 }
@@ -139,9 +202,21 @@ fn matchers_alternatives_regex_tolerance_text_types_optional() {
     bad["never"] = json!(null);
     bad["weird key"] = json!("text");
     let v = verdict(spec, vec![call("t", bad)]);
-    let CallDiff::ArgumentMismatch { mismatches, .. } = &v.tool_calls[0].result.diffs[0] else { panic!() };
+    let CallDiff::ArgumentMismatch { mismatches, .. } = &v.tool_calls[0].result.diffs[0] else {
+        panic!()
+    };
     let paths: Vec<&str> = mismatches.iter().map(|m| m.path.as_str()).collect();
-    assert_eq!(paths, vec!["$.unit", "$.temp", "$.days", "$.maybe", "$.never", r#"$["weird key"]"#]);
+    assert_eq!(
+        paths,
+        vec![
+            "$.unit",
+            "$.temp",
+            "$.days",
+            "$.maybe",
+            "$.never",
+            r#"$["weird key"]"#
+        ]
+    );
 }
 
 #[test]
@@ -155,29 +230,59 @@ fn nested_partial_matching_and_contains() {
                 - { sku: MUG-01, quantity: 2 }
 "#;
     let items = json!({"items": [{"sku": "MUG-01", "quantity": 2}, {"sku": "TEE-XL", "quantity": 1}, {"sku": "X", "quantity": 9}]});
-    assert_eq!(verdict(spec, vec![call("create_order", items)]).outcome, Outcome::Passed);
-    let v = verdict(spec, vec![call("create_order", json!({"items": [{"sku": "MUG-01", "quantity": 3}]}))]);
+    assert_eq!(
+        verdict(spec, vec![call("create_order", items)]).outcome,
+        Outcome::Passed
+    );
+    let v = verdict(
+        spec,
+        vec![call(
+            "create_order",
+            json!({"items": [{"sku": "MUG-01", "quantity": 3}]}),
+        )],
+    );
     assert_eq!(v.outcome, Outcome::Failed);
 }
 
 #[test]
 fn case_and_whitespace_options_and_per_tool_overrides() {
     let spec = "      ignoreCase: true\n      perTool:\n        echo: { ignoreCase: false, ignoreWhitespace: true }\n      expected:\n        - { tool: add, arguments: { op: PLUS } }\n        - { tool: echo, arguments: { message: 'a b' } }\n";
-    let ok = vec![call("add", json!({"op": "plus"})), call("echo", json!({"message": " a   b "}))];
+    let ok = vec![
+        call("add", json!({"op": "plus"})),
+        call("echo", json!({"message": " a   b "})),
+    ];
     assert_eq!(verdict(spec, ok).outcome, Outcome::Passed);
-    let case_differs = vec![call("add", json!({"op": "plus"})), call("echo", json!({"message": "A B"}))];
+    let case_differs = vec![
+        call("add", json!({"op": "plus"})),
+        call("echo", json!({"message": "A B"})),
+    ];
     assert_eq!(verdict(spec, case_differs).outcome, Outcome::Failed);
 }
 
 #[test]
 fn numbers_compare_by_value_and_with_tolerance() {
     let spec = "      numberTolerance: 0.01\n      expected:\n        - { tool: add, arguments: { a: 0.3 } }\n";
-    assert_eq!(verdict(spec, vec![call("add", json!({"a": 0.30000000000000004}))]).outcome, Outcome::Passed);
-    assert_eq!(verdict(spec, vec![call("add", json!({"a": 0.305}))]).outcome, Outcome::Passed);
-    assert_eq!(verdict(spec, vec![call("add", json!({"a": 0.32}))]).outcome, Outcome::Failed);
+    assert_eq!(
+        verdict(spec, vec![call("add", json!({"a": 0.30000000000000004}))]).outcome,
+        Outcome::Passed
+    );
+    assert_eq!(
+        verdict(spec, vec![call("add", json!({"a": 0.305}))]).outcome,
+        Outcome::Passed
+    );
+    assert_eq!(
+        verdict(spec, vec![call("add", json!({"a": 0.32}))]).outcome,
+        Outcome::Failed
+    );
     let strict = "      expected:\n        - { tool: add, arguments: { a: 2 } }\n";
-    assert_eq!(verdict(strict, vec![call("add", json!({"a": 2.0}))]).outcome, Outcome::Passed);
-    assert_eq!(verdict(strict, vec![call("add", json!({"a": "2"}))]).outcome, Outcome::Failed);
+    assert_eq!(
+        verdict(strict, vec![call("add", json!({"a": 2.0}))]).outcome,
+        Outcome::Passed
+    );
+    assert_eq!(
+        verdict(strict, vec![call("add", json!({"a": "2"}))]).outcome,
+        Outcome::Failed
+    );
 }
 
 #[test]
@@ -186,8 +291,18 @@ fn extra_call_allowance() {
     let one_extra = vec![call("add", json!({})), call("echo", json!({}))];
     let v = verdict(spec, one_extra);
     assert_eq!(v.outcome, Outcome::Passed);
-    assert!(matches!(v.tool_calls[0].result.diffs[0], CallDiff::Extra { tolerated: true, .. }));
-    let two_extra = vec![call("add", json!({})), call("echo", json!({})), call("add", json!({}))];
+    assert!(matches!(
+        v.tool_calls[0].result.diffs[0],
+        CallDiff::Extra {
+            tolerated: true,
+            ..
+        }
+    ));
+    let two_extra = vec![
+        call("add", json!({})),
+        call("echo", json!({})),
+        call("add", json!({})),
+    ];
     let v = verdict(spec, two_extra);
     assert_eq!(v.outcome, Outcome::Failed);
     assert_eq!(diffs(&v)[1], "Extra: add {} (call #3)");
@@ -196,9 +311,18 @@ fn extra_call_allowance() {
 #[test]
 fn optional_calls_may_be_missing() {
     let spec = "      extraCalls: 0\n      expected:\n        - { tool: add }\n        - { tool: echo, optional: true }\n";
-    assert_eq!(verdict(spec, vec![call("add", json!({}))]).outcome, Outcome::Passed);
-    assert_eq!(verdict(spec, vec![call("add", json!({})), call("echo", json!({}))]).outcome, Outcome::Passed);
-    assert_eq!(verdict(spec, vec![call("echo", json!({}))]).outcome, Outcome::Failed);
+    assert_eq!(
+        verdict(spec, vec![call("add", json!({}))]).outcome,
+        Outcome::Passed
+    );
+    assert_eq!(
+        verdict(spec, vec![call("add", json!({})), call("echo", json!({}))]).outcome,
+        Outcome::Passed
+    );
+    assert_eq!(
+        verdict(spec, vec![call("echo", json!({}))]).outcome,
+        Outcome::Failed
+    );
 }
 
 #[test]
@@ -216,13 +340,25 @@ fn forbidden_tools_and_negative_cases() {
 
 #[test]
 fn missing_call_is_missing() {
-    let v = verdict("      expected:\n        - { tool: add, arguments: { a: 1 } }\n", vec![call("echo", json!({}))]);
-    assert_eq!(diffs(&v), vec![r#"Missing: add {"a":1}"#, "Extra: echo {} (call #1) (tolerated)"]);
+    let v = verdict(
+        "      expected:\n        - { tool: add, arguments: { a: 1 } }\n",
+        vec![call("echo", json!({}))],
+    );
+    assert_eq!(
+        diffs(&v),
+        vec![
+            r#"Missing: add {"a":1}"#,
+            "Extra: echo {} (call #1) (tolerated)"
+        ]
+    );
     assert_eq!(v.failures(), vec![r#"Missing: add {"a":1}"#]);
 }
 
 #[test]
 fn server_name_narrows_the_match() {
     let spec = "      expected:\n        - { tool: add, server: other }\n";
-    assert_eq!(verdict(spec, vec![call("add", json!({}))]).outcome, Outcome::Failed);
+    assert_eq!(
+        verdict(spec, vec![call("add", json!({}))]).outcome,
+        Outcome::Failed
+    );
 }

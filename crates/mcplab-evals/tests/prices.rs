@@ -4,7 +4,11 @@ use mcplab_evals::prices::PriceTable;
 use mcplab_protocol::chat::TokenUsage;
 
 fn usage(input: u64, output: u64) -> TokenUsage {
-    TokenUsage { input_tokens: input, output_tokens: output, reasoning_tokens: 0 }
+    TokenUsage {
+        input_tokens: input,
+        output_tokens: output,
+        reasoning_tokens: 0,
+    }
 }
 
 const TABLE: &str = r#"{"version": 1, "prices": {
@@ -22,9 +26,19 @@ fn cost_is_tokens_times_price_per_million() {
     assert!((t.cost("openai::m", &usage(1000, 500), 400).unwrap() - 0.0054).abs() < 1e-12);
     // No cached price: cached tokens cost as input. 2,000,000 in × 3 + 100,000 out × 15 (/M)
     // = 6 + 1.5 = $7.50.
-    assert!((t.cost("anthropic::n", &usage(2_000_000, 100_000), 10).unwrap() - 7.5).abs() < 1e-9);
+    assert!(
+        (t.cost("anthropic::n", &usage(2_000_000, 100_000), 10)
+            .unwrap()
+            - 7.5)
+            .abs()
+            < 1e-9
+    );
     // Reasoning tokens are part of output tokens: not billed again.
-    let reasoning = TokenUsage { input_tokens: 0, output_tokens: 1_000_000, reasoning_tokens: 900_000 };
+    let reasoning = TokenUsage {
+        input_tokens: 0,
+        output_tokens: 1_000_000,
+        reasoning_tokens: 900_000,
+    };
     assert_eq!(t.cost("openai::m", &reasoning, 0), Some(8.0));
     // Unknown model: no price, no guess.
     assert_eq!(t.cost("openai::gpt-unknown", &usage(1, 1), 0), None);
@@ -42,9 +56,19 @@ fn overrides_replace_and_add() {
 #[test]
 fn bad_tables_are_refused_with_the_model_named() {
     let negative = r#"{"version": 1, "prices": {"a::b": {"input": -1, "output": 1, "source": "s", "date": "d"}}}"#;
-    assert!(PriceTable::parse(negative).unwrap_err().to_string().contains("a::b"));
+    assert!(
+        PriceTable::parse(negative)
+            .unwrap_err()
+            .to_string()
+            .contains("a::b")
+    );
     let no_source = r#"{"version": 1, "prices": {"a::b": {"input": 1, "output": 1, "source": "", "date": "d"}}}"#;
-    assert!(PriceTable::parse(no_source).unwrap_err().to_string().contains("source"));
+    assert!(
+        PriceTable::parse(no_source)
+            .unwrap_err()
+            .to_string()
+            .contains("source")
+    );
     assert!(PriceTable::parse(r#"{"version": 1, "prices": {"a::b": {"input": 1}}}"#).is_err());
 }
 

@@ -18,10 +18,22 @@ fn it(case: &str, model: &str, i: u32, outcome: Outcome) -> IterationRecord {
         Outcome::Errored { reason } => vec![reason.clone()],
     };
     IterationRecord {
-        unit: Unit { case_id: case.into(), model: model.into(), iteration: i },
+        unit: Unit {
+            case_id: case.into(),
+            model: model.into(),
+            iteration: i,
+        },
         outcome,
         failures,
-        metrics: Metrics { latency_ms: 1500, llm_ms: 1400, mcp_ms: 100, cost_usd: Some(0.002), input_tokens: 300, output_tokens: 40, ..Metrics::default() },
+        metrics: Metrics {
+            latency_ms: 1500,
+            llm_ms: 1400,
+            mcp_ms: 100,
+            cost_usd: Some(0.002),
+            input_tokens: 300,
+            output_tokens: 40,
+            ..Metrics::default()
+        },
     }
 }
 
@@ -30,16 +42,40 @@ fn run() -> RunRecord {
     let mut its = Vec::new();
     for i in 0..4 {
         its.push(it("add", "openai::gpt-4.1-mini", i, Outcome::Passed));
-        its.push(it("add", &model_b, i, if i < 1 { Outcome::Passed } else { Outcome::Failed }));
-        its.push(it("echo", "openai::gpt-4.1-mini", i, Outcome::Errored { reason: format!("network: {HOSTILE}") }));
+        its.push(it(
+            "add",
+            &model_b,
+            i,
+            if i < 1 {
+                Outcome::Passed
+            } else {
+                Outcome::Failed
+            },
+        ));
+        its.push(it(
+            "echo",
+            "openai::gpt-4.1-mini",
+            i,
+            Outcome::Errored {
+                reason: format!("network: {HOSTILE}"),
+            },
+        ));
     }
     RunRecord {
         suite_id: "demo-basics".into(),
         suite_hash: "0123456789abcdef".into(),
         shard: None,
         cases: vec![
-            CaseInfo { id: "add".into(), title: None, pass_threshold: 0.75 },
-            CaseInfo { id: "echo".into(), title: None, pass_threshold: 1.0 },
+            CaseInfo {
+                id: "add".into(),
+                title: None,
+                pass_threshold: 0.75,
+            },
+            CaseInfo {
+                id: "echo".into(),
+                title: None,
+                pass_threshold: 1.0,
+            },
         ],
         planned: its.iter().map(|i| i.unit.clone()).collect(),
         iterations: its,
@@ -53,19 +89,55 @@ fn junit_parses_and_names_case_and_model() {
     let doc = roxmltree::Document::parse(&xml).unwrap_or_else(|e| panic!("{e}\n{xml}"));
     let root = doc.root_element();
     assert_eq!(root.tag_name().name(), "testsuites");
-    assert_eq!((root.attribute("tests"), root.attribute("failures"), root.attribute("errors")), (Some("3"), Some("1"), Some("1")));
-    let cases: Vec<_> = doc.descendants().filter(|n| n.has_tag_name("testcase")).collect();
+    assert_eq!(
+        (
+            root.attribute("tests"),
+            root.attribute("failures"),
+            root.attribute("errors")
+        ),
+        (Some("3"), Some("1"), Some("1"))
+    );
+    let cases: Vec<_> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("testcase"))
+        .collect();
     let names: Vec<&str> = cases.iter().filter_map(|c| c.attribute("name")).collect();
     let model_b = format!("evil::{}", HOSTILE.replace('\u{1}', "\u{FFFD}"));
-    assert_eq!(names, vec!["add [openai::gpt-4.1-mini]".to_string(), format!("add [{model_b}]"), "echo [openai::gpt-4.1-mini]".to_string()]);
+    assert_eq!(
+        names,
+        vec![
+            "add [openai::gpt-4.1-mini]".to_string(),
+            format!("add [{model_b}]"),
+            "echo [openai::gpt-4.1-mini]".to_string()
+        ]
+    );
     assert_eq!(cases[0].attribute("classname"), Some("demo-basics.add"));
-    assert!(cases[0].children().all(|c| !c.has_tag_name("failure") && !c.has_tag_name("error")));
-    let failure = cases[1].children().find(|c| c.has_tag_name("failure")).expect("failing cell has <failure>");
-    assert_eq!(failure.attribute("message"), Some("pass rate 1/4 is under the threshold 75.0%"));
+    assert!(
+        cases[0]
+            .children()
+            .all(|c| !c.has_tag_name("failure") && !c.has_tag_name("error"))
+    );
+    let failure = cases[1]
+        .children()
+        .find(|c| c.has_tag_name("failure"))
+        .expect("failing cell has <failure>");
+    assert_eq!(
+        failure.attribute("message"),
+        Some("pass rate 1/4 is under the threshold 75.0%")
+    );
     let body = failure.text().unwrap_or_default();
-    assert!(body.contains("iteration 2: Missing: add {\"a\":1} <script>alert('x')</script>"), "{body}");
-    let error = cases[2].children().find(|c| c.has_tag_name("error")).expect("all-errored cell has <error>");
-    assert_eq!(error.attribute("message"), Some("no iteration completed (4 errored)"));
+    assert!(
+        body.contains("iteration 2: Missing: add {\"a\":1} <script>alert('x')</script>"),
+        "{body}"
+    );
+    let error = cases[2]
+        .children()
+        .find(|c| c.has_tag_name("error"))
+        .expect("all-errored cell has <error>");
+    assert_eq!(
+        error.attribute("message"),
+        Some("no iteration completed (4 errored)")
+    );
     assert_eq!(cases[0].attribute("time"), Some("6.000"));
 }
 
@@ -73,11 +145,22 @@ fn junit_parses_and_names_case_and_model() {
 fn html_is_self_contained_and_escaped() {
     let run = run();
     let s = summarize(&run);
-    let gates = evaluate(&Gates { min_pass_rate: Some(0.9), ..Gates::default() }, &s, None, &[]);
+    let gates = evaluate(
+        &Gates {
+            min_pass_rate: Some(0.9),
+            ..Gates::default()
+        },
+        &s,
+        None,
+        &[],
+    );
     let cmp = compare(&s, &s, 2);
     let html = html_report(&run, &s, Some(&gates), Some(&cmp));
     let lower = html.to_lowercase();
-    assert!(!lower.contains("<script"), "no script, and hostile text is escaped");
+    assert!(
+        !lower.contains("<script"),
+        "no script, and hostile text is escaped"
+    );
     for external in ["src=", "href=", "url(", "@import", "http://", "https://"] {
         assert!(!lower.contains(external), "{external} in the report");
     }
@@ -89,7 +172,8 @@ fn html_is_self_contained_and_escaped() {
     let mut charts = 0;
     while let Some(start) = rest.find("<svg") {
         let end = rest[start..].find("</svg>").expect("closed svg") + start + 6;
-        roxmltree::Document::parse(&rest[start..end]).unwrap_or_else(|e| panic!("{e}: {}", &rest[start..end]));
+        roxmltree::Document::parse(&rest[start..end])
+            .unwrap_or_else(|e| panic!("{e}: {}", &rest[start..end]));
         charts += 1;
         rest = &rest[end..];
     }
@@ -99,7 +183,10 @@ fn html_is_self_contained_and_escaped() {
 #[test]
 fn events_are_single_json_lines() {
     let run = run();
-    let mut progress = Progress { planned: run.planned.len() as u64, ..Progress::default() };
+    let mut progress = Progress {
+        planned: run.planned.len() as u64,
+        ..Progress::default()
+    };
     let record = run.iterations[1].clone();
     progress.record(&record);
     let event = RunEvent::IterationFinished { record, progress };
@@ -112,8 +199,15 @@ fn events_are_single_json_lines() {
     assert_eq!(v["caseId"], "add");
     assert_eq!(v["progress"]["finished"], 1);
     let s = summarize(&run);
-    let done = RunEvent::RunFinished { run_id: "r1".into(), summary: Box::new(s.clone()), gates: evaluate(&Gates::default(), &s, None, &[]) };
+    let done = RunEvent::RunFinished {
+        run_id: "r1".into(),
+        summary: Box::new(s.clone()),
+        gates: evaluate(&Gates::default(), &s, None, &[]),
+    };
     let v: serde_json::Value = serde_json::from_str(&done.to_line()).unwrap();
     assert_eq!(v["type"], "runFinished");
-    assert_eq!(v["gates"]["exitCode"], 3, "4 of 12 iterations errored: invalid");
+    assert_eq!(
+        v["gates"]["exitCode"], 3,
+        "4 of 12 iterations errored: invalid"
+    );
 }

@@ -22,7 +22,10 @@ fn wilson_matches_newcombe_1998_table() {
     ];
     for (x, n, lo, hi) in table {
         let w = wilson(x, n, Z95).unwrap();
-        assert!(close(w.low, lo, 5e-5) && close(w.high, hi, 5e-5), "{x}/{n}: {w:?} vs ({lo}, {hi})");
+        assert!(
+            close(w.low, lo, 5e-5) && close(w.high, hi, 5e-5),
+            "{x}/{n}: {w:?} vs ({lo}, {hi})"
+        );
     }
     assert_eq!(wilson(0, 0, Z95), None);
 }
@@ -44,7 +47,10 @@ fn newcombe_matches_newcombe_1998_table() {
     ];
     for ((x1, n1), (x2, n2), lo, hi) in table {
         let d = newcombe(x1, n1, x2, n2, Z95).unwrap();
-        assert!(close(d.low, lo, 5e-5) && close(d.high, hi, 5e-5), "{x1}/{n1} − {x2}/{n2}: {d:?} vs ({lo}, {hi})");
+        assert!(
+            close(d.low, lo, 5e-5) && close(d.high, hi, 5e-5),
+            "{x1}/{n1} − {x2}/{n2}: {d:?} vs ({lo}, {hi})"
+        );
     }
 }
 
@@ -53,16 +59,28 @@ fn pass_at_k_hand_checked() {
     // n=10, c=3, k=1: 1 − C(7,1)/C(10,1) = 1 − 7/10 = 0.3.
     assert!(close(pass_at_k(10, 3, 1).unwrap(), 0.3, 1e-12));
     // k=5: 1 − C(7,5)/C(10,5) = 1 − 21/252 = 0.916666…
-    assert!(close(pass_at_k(10, 3, 5).unwrap(), 1.0 - 21.0 / 252.0, 1e-12));
+    assert!(close(
+        pass_at_k(10, 3, 5).unwrap(),
+        1.0 - 21.0 / 252.0,
+        1e-12
+    ));
     // k=2: 1 − C(7,2)/C(10,2) = 1 − 21/45.
-    assert!(close(pass_at_k(10, 3, 2).unwrap(), 1.0 - 21.0 / 45.0, 1e-12));
+    assert!(close(
+        pass_at_k(10, 3, 2).unwrap(),
+        1.0 - 21.0 / 45.0,
+        1e-12
+    ));
     // More tries than failures: certain.
     assert_eq!(pass_at_k(10, 8, 3), Some(1.0));
     assert_eq!(pass_at_k(5, 0, 3), Some(0.0));
     assert_eq!(pass_at_k(3, 1, 4), None);
     // n=200, c=13, k=100 (large binomials): 1 − C(187,100)/C(200,100), computed with exact
     // integer binomials (Python's math.comb) = 0.9999194971988055.
-    assert!(close(pass_at_k(200, 13, 100).unwrap(), 0.999_919_497_198_805_5, 1e-12));
+    assert!(close(
+        pass_at_k(200, 13, 100).unwrap(),
+        0.999_919_497_198_805_5,
+        1e-12
+    ));
 }
 
 #[test]
@@ -89,9 +107,20 @@ fn percentiles_interpolate_between_ranks() {
     assert_eq!(percentile(&[], 50.0), None);
 }
 
-fn record(case: &str, model: &str, i: u32, outcome: Outcome, latency: u64, cost: Option<f64>) -> IterationRecord {
+fn record(
+    case: &str,
+    model: &str,
+    i: u32,
+    outcome: Outcome,
+    latency: u64,
+    cost: Option<f64>,
+) -> IterationRecord {
     IterationRecord {
-        unit: Unit { case_id: case.into(), model: model.into(), iteration: i },
+        unit: Unit {
+            case_id: case.into(),
+            model: model.into(),
+            iteration: i,
+        },
         outcome,
         failures: vec![],
         metrics: Metrics {
@@ -117,13 +146,24 @@ fn a_run_summary_from_a_hand_built_table() {
         record("a", "m", 1, Outcome::Failed, 200, Some(0.01)),
         record("a", "m", 2, Outcome::Passed, 300, Some(0.01)),
         record("a", "m", 3, Outcome::Passed, 400, Some(0.01)),
-        IterationRecord::errored(Unit { case_id: "a".into(), model: "m".into(), iteration: 4 }, "rate limit".into()),
+        IterationRecord::errored(
+            Unit {
+                case_id: "a".into(),
+                model: "m".into(),
+                iteration: 4,
+            },
+            "rate limit".into(),
+        ),
     ];
     let run = RunRecord {
         suite_id: "s".into(),
         suite_hash: "h".into(),
         shard: None,
-        cases: vec![CaseInfo { id: "a".into(), title: None, pass_threshold: 0.75 }],
+        cases: vec![CaseInfo {
+            id: "a".into(),
+            title: None,
+            pass_threshold: 0.75,
+        }],
         planned: its.iter().map(|i| i.unit.clone()).collect(),
         iterations: its,
     };
@@ -133,7 +173,10 @@ fn a_run_summary_from_a_hand_built_table() {
     assert_eq!(c.pass_rate, Some(0.75));
     assert_eq!(c.passed, Some(true), "0.75 ≥ threshold 0.75");
     assert!(c.flaky);
-    assert_eq!(c.dots, vec![Some(true), Some(false), Some(true), Some(true), None]);
+    assert_eq!(
+        c.dots,
+        vec![Some(true), Some(false), Some(true), Some(true), None]
+    );
     // pass^2 = C(3,2)/C(4,2) = 0.5; pass@2 = 1 − C(1,2)/C(4,2) = 1.
     assert_eq!(c.pass_hat_k[&2], 0.5);
     assert_eq!(c.pass_at_k[&2], 1.0);
@@ -154,7 +197,10 @@ fn a_run_summary_from_a_hand_built_table() {
 
 #[test]
 fn an_unpriced_iteration_makes_the_cost_unknown() {
-    let its = vec![record("a", "m", 0, Outcome::Passed, 100, Some(0.5)), record("a", "m", 1, Outcome::Passed, 100, None)];
+    let its = vec![
+        record("a", "m", 0, Outcome::Passed, 100, Some(0.5)),
+        record("a", "m", 1, Outcome::Passed, 100, None),
+    ];
     let run = RunRecord {
         suite_id: "s".into(),
         suite_hash: "h".into(),

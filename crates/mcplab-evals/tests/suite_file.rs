@@ -10,11 +10,19 @@ fn examples() -> Vec<(PathBuf, String)> {
     let mut out: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("yaml" | "json")))
+        .filter(|p| {
+            matches!(
+                p.extension().and_then(|e| e.to_str()),
+                Some("yaml" | "json")
+            )
+        })
         .map(|p| (p.clone(), std::fs::read_to_string(&p).unwrap()))
         .collect();
     out.sort();
-    assert!(out.len() >= 2, "examples/evals should hold the example suites");
+    assert!(
+        out.len() >= 2,
+        "examples/evals should hold the example suites"
+    );
     out
 }
 
@@ -30,7 +38,10 @@ fn the_examples_load() {
 fn the_published_schema_accepts_the_examples_and_rejects_a_bad_suite() {
     let schema = suite_schema();
     let validator = jsonschema::validator_for(&schema).expect("the schema compiles");
-    let limits = yaml::Limits { max_depth: 64, max_nodes: 100_000 };
+    let limits = yaml::Limits {
+        max_depth: 64,
+        max_nodes: 100_000,
+    };
     for (path, text) in examples() {
         let (doc, _) = yaml::parse(&text, limits).unwrap();
         let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
@@ -44,7 +55,8 @@ fn the_published_schema_accepts_the_examples_and_rejects_a_bad_suite() {
     assert!(!validator.is_valid(&bad));
     let missing_cases = serde_json::json!({ "version": 1, "id": "x" });
     assert!(!validator.is_valid(&missing_cases));
-    let wrong_version = serde_json::json!({ "version": 2, "id": "x", "cases": [{ "id": "a", "turns": ["hi"] }] });
+    let wrong_version =
+        serde_json::json!({ "version": 2, "id": "x", "cases": [{ "id": "a", "turns": ["hi"] }] });
     assert!(!validator.is_valid(&wrong_version));
 }
 
@@ -105,11 +117,18 @@ fn every_error_at_once_with_lines() {
     ];
     for (i, want) in expect.iter().enumerate() {
         let got = lines.get(i).map(String::as_str).unwrap_or("<none>");
-        assert!(got.starts_with(want), "error {i}:\n  got  {got}\n  want {want}…\nall:\n{}", lines.join("\n"));
+        assert!(
+            got.starts_with(want),
+            "error {i}:\n  got  {got}\n  want {want}…\nall:\n{}",
+            lines.join("\n")
+        );
     }
     assert_eq!(lines.len(), expect.len(), "{}", lines.join("\n"));
     let shown = errors.to_string();
-    assert!(shown.starts_with("20 problems in the suite file:\n"), "{shown}");
+    assert!(
+        shown.starts_with("20 problems in the suite file:\n"),
+        "{shown}"
+    );
 }
 
 #[test]
@@ -119,23 +138,41 @@ fn syntax_errors_name_their_line() {
     assert!(e.0[0].position.is_some_and(|p| p.line >= 5), "{e}");
     assert!(e.0[0].message.starts_with("not valid YAML"), "{e}");
     let dup = parse_suite("version: 1\nid: x\nid: y\ncases: []\n").unwrap_err();
-    assert_eq!(dup.0[0].to_string(), "3:1: duplicate key `id` (first at line 2)");
+    assert_eq!(
+        dup.0[0].to_string(),
+        "3:1: duplicate key `id` (first at line 2)"
+    );
 }
 
 #[test]
 fn a_future_version_is_refused_alone() {
     let e = parse_suite("version: 2\nid: x\nwhatever: 1\ncases: []\n").unwrap_err();
     assert_eq!(e.0.len(), 1, "{e}");
-    assert!(e.0[0].to_string().starts_with("1:1: version: suite version 2 is not supported"), "{e}");
+    assert!(
+        e.0[0]
+            .to_string()
+            .starts_with("1:1: version: suite version 2 is not supported"),
+        "{e}"
+    );
 }
 
 #[test]
 fn input_is_bounded() {
-    let limits = LoadLimits { max_bytes: 1000, ..LoadLimits::default() };
-    let big = format!("version: 1\nid: x\ndescription: {}\ncases: []\n", "x".repeat(2000));
+    let limits = LoadLimits {
+        max_bytes: 1000,
+        ..LoadLimits::default()
+    };
+    let big = format!(
+        "version: 1\nid: x\ndescription: {}\ncases: []\n",
+        "x".repeat(2000)
+    );
     let e = parse_suite_with(&big, limits).unwrap_err();
     assert!(e.0[0].message.contains("over the 1000-byte limit"), "{e}");
-    let deep = format!("version: 1\nid: x\ncases:\n  - id: a\n    turns: [hi]\n    toolCalls:\n      expected:\n        - tool: t\n          arguments: {{ a: {}1{} }}\n", "[".repeat(100), "]".repeat(100));
+    let deep = format!(
+        "version: 1\nid: x\ncases:\n  - id: a\n    turns: [hi]\n    toolCalls:\n      expected:\n        - tool: t\n          arguments: {{ a: {}1{} }}\n",
+        "[".repeat(100),
+        "]".repeat(100)
+    );
     let e = parse_suite(&deep).unwrap_err();
     assert!(e.0[0].message.contains("nested deeper than"), "{e}");
 }
@@ -145,5 +182,8 @@ fn json_and_yaml_give_the_same_suite() {
     let yaml_text = "version: 1\nid: x\nmodels: [openai::gpt-4.1-mini]\ncases:\n  - id: a\n    turns: [hi]\n    checks:\n      - maxTokens: 10\n";
     let json_text = r#"{"version": 1, "id": "x", "models": ["openai::gpt-4.1-mini"],
         "cases": [{"id": "a", "turns": ["hi"], "checks": [{"maxTokens": 10}]}]}"#;
-    assert_eq!(parse_suite(yaml_text).unwrap(), parse_suite(json_text).unwrap());
+    assert_eq!(
+        parse_suite(yaml_text).unwrap(),
+        parse_suite(json_text).unwrap()
+    );
 }

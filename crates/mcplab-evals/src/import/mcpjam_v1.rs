@@ -16,14 +16,41 @@ fn text<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
 pub fn convert(doc: &Value) -> Result<(Suite, Notes), ImportError> {
     match doc.get("schemaVersion") {
         Some(Value::String(v)) if v == "1" => {}
-        Some(other) => return Err(ImportError::Unrecognized(format!("schemaVersion {other}: only \"1\" is known"))),
-        None => return Err(ImportError::Unrecognized("no `schemaVersion` (an MCPJam suite file starts with schemaVersion: \"1\")".into())),
+        Some(other) => {
+            return Err(ImportError::Unrecognized(format!(
+                "schemaVersion {other}: only \"1\" is known"
+            )));
+        }
+        None => {
+            return Err(ImportError::Unrecognized(
+                "no `schemaVersion` (an MCPJam suite file starts with schemaVersion: \"1\")".into(),
+            ));
+        }
     }
     let mut notes = Notes(Vec::new());
-    notes.unknown_keys(doc, &["schemaVersion", "mode", "reportingMode", "suite", "target", "defaults", "provenance", "cases"], "");
+    notes.unknown_keys(
+        doc,
+        &[
+            "schemaVersion",
+            "mode",
+            "reportingMode",
+            "suite",
+            "target",
+            "defaults",
+            "provenance",
+            "cases",
+        ],
+        "",
+    );
     for (key, expected) in [("mode", "agentWorkflow"), ("reportingMode", "standard")] {
         if let Some(v) = text(doc, key).filter(|v| *v != expected) {
-            notes.add(key, NoteKind::Dropped, format!("`{v}` has no mcplab equivalent (runs are agent workflows, fully reported)"));
+            notes.add(
+                key,
+                NoteKind::Dropped,
+                format!(
+                    "`{v}` has no mcplab equivalent (runs are agent workflows, fully reported)"
+                ),
+            );
         }
     }
     let meta = doc.get("suite").cloned().unwrap_or_default();
@@ -31,10 +58,26 @@ pub fn convert(doc: &Value) -> Result<(Suite, Notes), ImportError> {
     let source_id = text(&meta, "id").unwrap_or_default();
     let id = safe_id(source_id, "imported-suite");
     if id != source_id {
-        notes.add("suite.id", NoteKind::Info, format!("id `{source_id}` written as `{id}`: history joins on it"));
+        notes.add(
+            "suite.id",
+            NoteKind::Info,
+            format!("id `{source_id}` written as `{id}`: history joins on it"),
+        );
     }
     let defaults = doc.get("defaults").cloned().unwrap_or_default();
-    notes.unknown_keys(&defaults, &["model", "provider", "repetitions", "passThreshold", "validity", "toolPolicy", "captureLevel"], "defaults");
+    notes.unknown_keys(
+        &defaults,
+        &[
+            "model",
+            "provider",
+            "repetitions",
+            "passThreshold",
+            "validity",
+            "toolPolicy",
+            "captureLevel",
+        ],
+        "defaults",
+    );
     let provider = text(&defaults, "provider");
     let model_ref = |model: &str, path: &str, notes: &mut Notes| match provider {
         Some(p) => Some(format!("{p}::{model}")),
@@ -45,20 +88,39 @@ pub fn convert(doc: &Value) -> Result<(Suite, Notes), ImportError> {
             None
         }
     };
-    let models: Vec<String> = text(&defaults, "model").and_then(|m| model_ref(m, "defaults.model", &mut notes)).into_iter().collect();
+    let models: Vec<String> = text(&defaults, "model")
+        .and_then(|m| model_ref(m, "defaults.model", &mut notes))
+        .into_iter()
+        .collect();
     let mut gates = Gates::default();
     validity(&defaults, &mut gates, &mut notes);
     if defaults.get("toolPolicy").is_some() {
-        notes.add("defaults.toolPolicy", NoteKind::Dropped, "tool allow/deny lists belong to the host configuration: set them in `host`");
+        notes.add(
+            "defaults.toolPolicy",
+            NoteKind::Dropped,
+            "tool allow/deny lists belong to the host configuration: set them in `host`",
+        );
     }
     if text(&defaults, "captureLevel").is_some_and(|c| c != "full") {
-        notes.add("defaults.captureLevel", NoteKind::Dropped, "mcplab always records full traces");
+        notes.add(
+            "defaults.captureLevel",
+            NoteKind::Dropped,
+            "mcplab always records full traces",
+        );
     }
     if doc.get("provenance").is_some() {
-        notes.add("provenance", NoteKind::Dropped, "import provenance is not kept in mcplab suites");
+        notes.add(
+            "provenance",
+            NoteKind::Dropped,
+            "import provenance is not kept in mcplab suites",
+        );
     }
     let servers = servers(doc, &mut notes);
-    let cases_in = doc.get("cases").and_then(Value::as_array).cloned().unwrap_or_default();
+    let cases_in = doc
+        .get("cases")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     let mut cases = Vec::new();
     for (i, c) in cases_in.iter().enumerate() {
         cases.push(case(c, i, &model_ref, &mut notes));
@@ -72,10 +134,16 @@ pub fn convert(doc: &Value) -> Result<(Suite, Notes), ImportError> {
         mcp_servers: None,
         host: None,
         models,
-        repeat: defaults.get("repetitions").and_then(Value::as_u64).map(|r| r.max(1) as u32),
+        repeat: defaults
+            .get("repetitions")
+            .and_then(Value::as_u64)
+            .map(|r| r.max(1) as u32),
         concurrency: None,
         timeout_seconds: None,
-        defaults: Defaults { pass_threshold: defaults.get("passThreshold").and_then(Value::as_f64), ..Defaults::default() },
+        defaults: Defaults {
+            pass_threshold: defaults.get("passThreshold").and_then(Value::as_f64),
+            ..Defaults::default()
+        },
         gates,
         cases,
     };
@@ -83,8 +151,18 @@ pub fn convert(doc: &Value) -> Result<(Suite, Notes), ImportError> {
 }
 
 fn validity(defaults: &Value, gates: &mut Gates, notes: &mut Notes) {
-    let Some(v) = defaults.get("validity") else { return };
-    notes.unknown_keys(v, &["minEligibleTrials", "minCompletionRate", "maxEvaluatorErrorRate"], "defaults.validity");
+    let Some(v) = defaults.get("validity") else {
+        return;
+    };
+    notes.unknown_keys(
+        v,
+        &[
+            "minEligibleTrials",
+            "minCompletionRate",
+            "maxEvaluatorErrorRate",
+        ],
+        "defaults.validity",
+    );
     if let Some(rate) = v.get("minCompletionRate").and_then(Value::as_f64) {
         // Rounded so 1 − 0.9 reads 0.1, not 0.09999999999999998.
         let max = ((1.0 - rate) * 1e9).round() / 1e9;
@@ -94,10 +172,18 @@ fn validity(defaults: &Value, gates: &mut Gates, notes: &mut Notes) {
         ));
     }
     if v.get("minEligibleTrials").is_some() {
-        notes.add("defaults.validity.minEligibleTrials", NoteKind::Dropped, "no equivalent; gates.minSamples governs regression decisions only");
+        notes.add(
+            "defaults.validity.minEligibleTrials",
+            NoteKind::Dropped,
+            "no equivalent; gates.minSamples governs regression decisions only",
+        );
     }
     if v.get("maxEvaluatorErrorRate").is_some() {
-        notes.add("defaults.validity.maxEvaluatorErrorRate", NoteKind::Dropped, "a gating judge that fails makes its iteration errored, counted by gates.maxErrorRate");
+        notes.add(
+            "defaults.validity.maxEvaluatorErrorRate",
+            NoteKind::Dropped,
+            "a gating judge that fails makes its iteration errored, counted by gates.maxErrorRate",
+        );
     }
 }
 
@@ -105,36 +191,78 @@ fn servers(doc: &Value, notes: &mut Notes) -> Vec<String> {
     let target = doc.get("target").cloned().unwrap_or_default();
     notes.unknown_keys(&target, &["servers", "environment"], "target");
     if let Some(env) = text(&target, "environment") {
-        notes.add("target.environment", NoteKind::Dropped, format!("run environment `{env}`: name the servers under `servers` or `mcpServers`"));
+        notes.add(
+            "target.environment",
+            NoteKind::Dropped,
+            format!("run environment `{env}`: name the servers under `servers` or `mcpServers`"),
+        );
     }
-    let list = target.get("servers").and_then(Value::as_array).cloned().unwrap_or_default();
+    let list = target
+        .get("servers")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
     list.iter()
         .enumerate()
         .filter_map(|(i, s)| {
             let path = format!("target.servers[{i}]");
             notes.unknown_keys(s, &["name", "id"], &path);
             if let Some(id) = text(s, "id") {
-                notes.add(&format!("{path}.id"), NoteKind::Info, format!("server id `{id}` is not used: mcplab finds servers by configured name"));
+                notes.add(
+                    &format!("{path}.id"),
+                    NoteKind::Info,
+                    format!(
+                        "server id `{id}` is not used: mcplab finds servers by configured name"
+                    ),
+                );
             }
             text(s, "name").map(str::to_string)
         })
         .collect()
 }
 
-fn case(c: &Value, i: usize, model_ref: &dyn Fn(&str, &str, &mut Notes) -> Option<String>, notes: &mut Notes) -> Case {
+fn case(
+    c: &Value,
+    i: usize,
+    model_ref: &dyn Fn(&str, &str, &mut Notes) -> Option<String>,
+    notes: &mut Notes,
+) -> Case {
     let path = format!("cases[{i}]");
     notes.unknown_keys(
         c,
-        &["id", "title", "steps", "assertions", "expectedOutput", "isNegativeTest", "model", "repetitions", "passThreshold", "disabled", "import"],
+        &[
+            "id",
+            "title",
+            "steps",
+            "assertions",
+            "expectedOutput",
+            "isNegativeTest",
+            "model",
+            "repetitions",
+            "passThreshold",
+            "disabled",
+            "import",
+        ],
         &path,
     );
     let source_id = text(c, "id").unwrap_or_default();
     let id = safe_id(source_id, &format!("case-{}", i + 1));
     if id != source_id {
-        notes.add(&format!("{path}.id"), NoteKind::Info, format!("id `{source_id}` written as `{id}`"));
+        notes.add(
+            &format!("{path}.id"),
+            NoteKind::Info,
+            format!("id `{source_id}` written as `{id}`"),
+        );
     }
-    let steps = c.get("steps").and_then(Value::as_array).cloned().unwrap_or_default();
-    let prompts = steps.iter().filter(|s| text(s, "kind") == Some("prompt")).count();
+    let steps = c
+        .get("steps")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    let prompts = steps
+        .iter()
+        .filter(|s| text(s, "kind") == Some("prompt"))
+        .count();
     let mut whole = Collected::default();
     let mut turns: Vec<(String, Collected)> = Vec::new();
     for (k, step) in steps.iter().enumerate() {
@@ -165,10 +293,26 @@ fn case(c: &Value, i: usize, model_ref: &dyn Fn(&str, &str, &mut Notes) -> Optio
             other => notes.add(&at, NoteKind::Dropped, format!("unknown step kind {other:?}")),
         }
     }
-    for (k, p) in c.get("assertions").and_then(Value::as_array).cloned().unwrap_or_default().iter().enumerate() {
-        predicates::add(p, &format!("{path}.assertions[{k}]"), prompts, &mut whole, notes);
+    for (k, p) in c
+        .get("assertions")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .enumerate()
+    {
+        predicates::add(
+            p,
+            &format!("{path}.assertions[{k}]"),
+            prompts,
+            &mut whole,
+            notes,
+        );
     }
-    let negative = c.get("isNegativeTest").and_then(Value::as_bool).unwrap_or(false);
+    let negative = c
+        .get("isNegativeTest")
+        .and_then(Value::as_bool)
+        .unwrap_or(false);
     if negative && !whole.calls.is_empty() {
         notes.add(&format!("{path}.isNegativeTest"), NoteKind::Approximated, "a negative test that also expects tool calls: the expected calls are kept and `none` is not set");
     }
@@ -176,10 +320,18 @@ fn case(c: &Value, i: usize, model_ref: &dyn Fn(&str, &str, &mut Notes) -> Optio
         notes.add(&format!("{path}.expectedOutput"), NoteKind::Dropped, "reference output for MCPJam's judge: write a `judge` rubric with a grading model instead");
     }
     if c.get("import").is_some() {
-        notes.add(&format!("{path}.import"), NoteKind::Dropped, "import status is not kept");
+        notes.add(
+            &format!("{path}.import"),
+            NoteKind::Dropped,
+            "import status is not kept",
+        );
     }
     if turns.is_empty() {
-        notes.add(&format!("{path}.steps"), NoteKind::Approximated, "no prompt step: an empty user turn was written; edit it");
+        notes.add(
+            &format!("{path}.steps"),
+            NoteKind::Approximated,
+            "no prompt step: an empty user turn was written; edit it",
+        );
         turns.push((String::new(), Collected::default()));
     }
     Case {
@@ -187,16 +339,27 @@ fn case(c: &Value, i: usize, model_ref: &dyn Fn(&str, &str, &mut Notes) -> Optio
         title: text(c, "title").map(str::to_string),
         turns: turns
             .into_iter()
-            .map(|(user, col)| match (col.tool_calls(false), col.checks.is_empty()) {
-                (None, true) => Turn::Text(user),
-                (tool_calls, _) => Turn::Detailed(DetailedTurn { user, tool_calls, checks: col.checks }),
-            })
+            .map(
+                |(user, col)| match (col.tool_calls(false), col.checks.is_empty()) {
+                    (None, true) => Turn::Text(user),
+                    (tool_calls, _) => Turn::Detailed(DetailedTurn {
+                        user,
+                        tool_calls,
+                        checks: col.checks,
+                    }),
+                },
+            )
             .collect(),
         tool_calls: whole.tool_calls(negative && whole.calls.is_empty()),
         checks: whole.checks,
         judge: None,
-        models: text(c, "model").and_then(|m| model_ref(m, &format!("{path}.model"), notes)).map(|m| vec![m]),
-        repeat: c.get("repetitions").and_then(Value::as_u64).map(|r| r.max(1) as u32),
+        models: text(c, "model")
+            .and_then(|m| model_ref(m, &format!("{path}.model"), notes))
+            .map(|m| vec![m]),
+        repeat: c
+            .get("repetitions")
+            .and_then(Value::as_u64)
+            .map(|r| r.max(1) as u32),
         pass_threshold: c.get("passThreshold").and_then(Value::as_f64),
         skip: c.get("disabled").and_then(Value::as_bool).unwrap_or(false),
     }

@@ -72,14 +72,26 @@ pub(crate) struct Notes(pub Vec<ImportNote>);
 
 impl Notes {
     pub fn add(&mut self, path: &str, kind: NoteKind, message: impl Into<String>) {
-        self.0.push(ImportNote { path: path.to_string(), kind, message: message.into() });
+        self.0.push(ImportNote {
+            path: path.to_string(),
+            kind,
+            message: message.into(),
+        });
     }
     /// Every key of `obj` not in `known`, as dropped.
     pub fn unknown_keys(&mut self, obj: &Value, known: &[&str], path: &str) {
         if let Some(map) = obj.as_object() {
             for key in map.keys().filter(|k| !known.contains(&k.as_str())) {
-                let at = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
-                self.add(&at, NoteKind::Dropped, format!("`{key}` is not part of the format; left out"));
+                let at = if path.is_empty() {
+                    key.clone()
+                } else {
+                    format!("{path}.{key}")
+                };
+                self.add(
+                    &at,
+                    NoteKind::Dropped,
+                    format!("`{key}` is not part of the format; left out"),
+                );
             }
         }
     }
@@ -90,13 +102,20 @@ impl Notes {
 pub fn import(text: &str, name: &str) -> Result<Imported, ImportError> {
     let trimmed = text.trim_start();
     let (format, suite, notes) = if trimmed.starts_with('[') {
-        let doc: Value = serde_json::from_str(trimmed).map_err(|e| ImportError::Syntax(format!("not valid JSON: {e}")))?;
+        let doc: Value = serde_json::from_str(trimmed)
+            .map_err(|e| ImportError::Syntax(format!("not valid JSON: {e}")))?;
         let (suite, notes) = tests_json::convert(&doc, name)?;
         (SourceFormat::McpjamTestsJson, suite, notes)
     } else {
-        let limits = suite::yaml::Limits { max_depth: 64, max_nodes: 500_000 };
+        let limits = suite::yaml::Limits {
+            max_depth: 64,
+            max_nodes: 500_000,
+        };
         let (doc, _) = suite::yaml::parse(text, limits).map_err(|e| {
-            let at = e.position.map(|p| format!("{}:{}: ", p.line, p.column)).unwrap_or_default();
+            let at = e
+                .position
+                .map(|p| format!("{}:{}: ", p.line, p.column))
+                .unwrap_or_default();
             ImportError::Syntax(format!("{at}{}", e.message))
         })?;
         let (suite, notes) = mcpjam_v1::convert(&doc)?;
@@ -105,7 +124,11 @@ pub fn import(text: &str, name: &str) -> Result<Imported, ImportError> {
     // What we write must load: a converter bug should surface here, not in the user's CI.
     let yaml = to_yaml(&suite, &[]);
     suite::parse_suite(&yaml).map_err(ImportError::Invalid)?;
-    Ok(Imported { format, suite, notes: notes.0 })
+    Ok(Imported {
+        format,
+        suite,
+        notes: notes.0,
+    })
 }
 
 /// The suite as YAML, with the notes as comments at the top.
@@ -120,7 +143,11 @@ pub fn to_yaml(suite: &Suite, notes: &[ImportNote]) -> String {
                 NoteKind::Info => "note",
             };
             for (i, line) in format!("{}: {}", n.path, n.message).lines().enumerate() {
-                let lead = if i == 0 { format!("# - {kind}: ") } else { "#   ".to_string() };
+                let lead = if i == 0 {
+                    format!("# - {kind}: ")
+                } else {
+                    "#   ".to_string()
+                };
                 head.push_str(&format!("{lead}{line}\n"));
             }
         }
@@ -161,12 +188,24 @@ fn to_yaml_value(v: &Value) -> Yaml {
 pub(crate) fn safe_id(text: &str, fallback: &str) -> String {
     let mut id: String = text
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') { c.to_ascii_lowercase() } else { '-' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
         .collect();
     while id.contains("--") {
         id = id.replace("--", "-");
     }
-    let id = id.trim_matches(|c: char| !c.is_ascii_alphanumeric()).to_string();
+    let id = id
+        .trim_matches(|c: char| !c.is_ascii_alphanumeric())
+        .to_string();
     let id: String = id.chars().take(128).collect();
-    if id.is_empty() { fallback.to_string() } else { id }
+    if id.is_empty() {
+        fallback.to_string()
+    } else {
+        id
+    }
 }

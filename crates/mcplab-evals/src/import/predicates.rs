@@ -6,7 +6,10 @@
 use serde_json::{Map, Value, json};
 
 use super::{NoteKind, Notes};
-use crate::suite::{AppRenderedCheck, ArgumentMode, Check, DetailedNeedle, ExpectedCall, On, TextNeedle, ToolCallExpectations};
+use crate::suite::{
+    AppRenderedCheck, ArgumentMode, Check, DetailedNeedle, ExpectedCall, On, TextNeedle,
+    ToolCallExpectations,
+};
 
 /// What a scope collects from its predicates.
 #[derive(Debug, Default)]
@@ -22,7 +25,12 @@ impl Collected {
         if self.calls.is_empty() && self.forbidden.is_empty() && !none {
             return None;
         }
-        Some(ToolCallExpectations { expected: self.calls.clone(), forbidden: self.forbidden.clone(), none, ..Default::default() })
+        Some(ToolCallExpectations {
+            expected: self.calls.clone(),
+            forbidden: self.forbidden.clone(),
+            none,
+            ..Default::default()
+        })
     }
 }
 
@@ -30,7 +38,12 @@ impl Collected {
 /// user turns (for `turnCountUnder`).
 pub fn add(p: &Value, path: &str, prompts: usize, into: &mut Collected, notes: &mut Notes) {
     let kind = p.get("type").and_then(Value::as_str).unwrap_or_default();
-    let tool = || p.get("toolName").and_then(Value::as_str).unwrap_or_default().to_string();
+    let tool = || {
+        p.get("toolName")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    };
     let known: &[&str] = match kind {
         "toolCalledWith" => &["type", "toolName", "args", "minCount"],
         "toolCalledAtLeastOnce" | "toolNeverCalled" | "firstToolWas" => &["type", "toolName"],
@@ -48,17 +61,41 @@ pub fn add(p: &Value, path: &str, prompts: usize, into: &mut Collected, notes: &
         "toolCalledAtLeastOnce" => {
             let tool = tool();
             if into.calls.iter().any(|c| c.tool == tool) {
-                notes.add(path, NoteKind::Info, format!("already covered by an expected call of `{tool}`"));
+                notes.add(
+                    path,
+                    NoteKind::Info,
+                    format!("already covered by an expected call of `{tool}`"),
+                );
             } else {
-                into.calls.push(ExpectedCall { tool, server: None, arguments: None, argument_mode: None, optional: false });
+                into.calls.push(ExpectedCall {
+                    tool,
+                    server: None,
+                    arguments: None,
+                    argument_mode: None,
+                    optional: false,
+                });
             }
         }
         "toolNeverCalled" => into.forbidden.push(tool()),
         "firstToolWas" => into.checks.push(Check::FirstTool(tool())),
         "responseContains" => {
-            let text = p.get("needle").and_then(Value::as_str).unwrap_or_default().to_string();
-            let case_sensitive = p.get("caseSensitive").and_then(Value::as_bool).unwrap_or(false);
-            let needle = if case_sensitive { TextNeedle::Detailed(DetailedNeedle { text, case_sensitive }) } else { TextNeedle::Text(text) };
+            let text = p
+                .get("needle")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_string();
+            let case_sensitive = p
+                .get("caseSensitive")
+                .and_then(Value::as_bool)
+                .unwrap_or(false);
+            let needle = if case_sensitive {
+                TextNeedle::Detailed(DetailedNeedle {
+                    text,
+                    case_sensitive,
+                })
+            } else {
+                TextNeedle::Text(text)
+            };
             into.checks.push(Check::AnswerContains(needle));
         }
         "responseMatches" => {
@@ -76,34 +113,78 @@ pub fn add(p: &Value, path: &str, prompts: usize, into: &mut Collected, notes: &
         "tokenBudgetUnder" => {
             let tokens = p.get("tokens").and_then(Value::as_u64).unwrap_or(1);
             into.checks.push(Check::MaxTokens(tokens.saturating_sub(1)));
-            notes.add(path, NoteKind::Info, format!("\"under {tokens} tokens\" is written `maxTokens: {}` (at most)", tokens.saturating_sub(1)));
+            notes.add(
+                path,
+                NoteKind::Info,
+                format!(
+                    "\"under {tokens} tokens\" is written `maxTokens: {}` (at most)",
+                    tokens.saturating_sub(1)
+                ),
+            );
         }
         "widgetRendered" | "widgetNoConsoleErrors" => {
-            let tool = p.get("toolName").and_then(Value::as_str).map(str::to_string);
-            into.checks.push(Check::AppRendered(AppRenderedCheck { tool }));
+            let tool = p
+                .get("toolName")
+                .and_then(Value::as_str)
+                .map(str::to_string);
+            into.checks
+                .push(Check::AppRendered(AppRenderedCheck { tool }));
             notes.add(path, NoteKind::Approximated, format!(
                 "`{kind}` became `appRendered`, which is stricter: the app must initialize with no CSP violation and no error"
             ));
         }
-        "widgetRenderLatencyUnder" => notes.add(path, NoteKind::Dropped, "mcplab does not measure app render latency"),
+        "widgetRenderLatencyUnder" => notes.add(
+            path,
+            NoteKind::Dropped,
+            "mcplab does not measure app render latency",
+        ),
         "turnCountUnder" => {
             let turns = p.get("turns").and_then(Value::as_u64).unwrap_or(0) as usize;
             if prompts < turns {
-                notes.add(path, NoteKind::Info, format!("always holds: the case has {prompts} user turn(s), under {turns}"));
+                notes.add(
+                    path,
+                    NoteKind::Info,
+                    format!("always holds: the case has {prompts} user turn(s), under {turns}"),
+                );
             } else {
-                notes.add(path, NoteKind::Dropped, format!("can never hold: the case has {prompts} user turn(s), not under {turns}"));
+                notes.add(
+                    path,
+                    NoteKind::Dropped,
+                    format!(
+                        "can never hold: the case has {prompts} user turn(s), not under {turns}"
+                    ),
+                );
             }
         }
-        other => notes.add(path, NoteKind::Dropped, format!("unknown predicate type `{other}`")),
+        other => notes.add(
+            path,
+            NoteKind::Dropped,
+            format!("unknown predicate type `{other}`"),
+        ),
     }
 }
 
 fn called_with(p: &Value, path: &str, into: &mut Collected, notes: &mut Notes) {
-    let tool = p.get("toolName").and_then(Value::as_str).unwrap_or_default().to_string();
+    let tool = p
+        .get("toolName")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
     let matcher = p.get("args").cloned().unwrap_or(json!({}));
-    notes.unknown_keys(&matcher, &["args", "argumentMatching"], &format!("{path}.args"));
-    let args = matcher.get("args").and_then(Value::as_object).cloned().unwrap_or_default();
-    let mode = matcher.get("argumentMatching").and_then(Value::as_str).unwrap_or("partial");
+    notes.unknown_keys(
+        &matcher,
+        &["args", "argumentMatching"],
+        &format!("{path}.args"),
+    );
+    let args = matcher
+        .get("args")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let mode = matcher
+        .get("argumentMatching")
+        .and_then(Value::as_str)
+        .unwrap_or("partial");
     let (arguments, argument_mode) = match mode {
         "ignore" => (None, Some(ArgumentMode::Ignore)),
         "exact" => (Some(json!({ "$literal": Value::Object(args) })), None),
@@ -114,9 +195,19 @@ fn called_with(p: &Value, path: &str, into: &mut Collected, notes: &mut Notes) {
             "another predicate also expects `{tool}`: mcplab pairs each expected call with a call of its own, so this now needs a separate call"
         ));
     }
-    let count = p.get("minCount").and_then(Value::as_u64).unwrap_or(1).max(1);
+    let count = p
+        .get("minCount")
+        .and_then(Value::as_u64)
+        .unwrap_or(1)
+        .max(1);
     for _ in 0..count {
-        into.calls.push(ExpectedCall { tool: tool.clone(), server: None, arguments: arguments.clone(), argument_mode, optional: false });
+        into.calls.push(ExpectedCall {
+            tool: tool.clone(),
+            server: None,
+            arguments: arguments.clone(),
+            argument_mode,
+            optional: false,
+        });
     }
 }
 
@@ -125,10 +216,15 @@ fn called_with(p: &Value, path: &str, into: &mut Collected, notes: &mut Notes) {
 fn partial(args: &Map<String, Value>) -> Map<String, Value> {
     args.iter()
         .map(|(k, v)| {
-            let placeholder = v.as_str().map(|s| s.trim().to_lowercase()).and_then(|s| match s.as_str() {
-                "any" | "string" | "number" | "boolean" | "object" | "array" | "null" => Some(format!("<{s}>")),
-                _ => None,
-            });
+            let placeholder =
+                v.as_str()
+                    .map(|s| s.trim().to_lowercase())
+                    .and_then(|s| match s.as_str() {
+                        "any" | "string" | "number" | "boolean" | "object" | "array" | "null" => {
+                            Some(format!("<{s}>"))
+                        }
+                        _ => None,
+                    });
             let m = match placeholder {
                 Some(p) => Value::String(p),
                 None => literal(v),

@@ -10,23 +10,48 @@ use super::{ImportError, NoteKind, Notes, safe_id};
 use crate::suite::{Case, ExpectedCall, Suite, SuiteVersion, ToolCallExpectations, Turn};
 
 pub fn convert(doc: &Value, name: &str) -> Result<(Suite, Notes), ImportError> {
-    let tests = doc.as_array().ok_or_else(|| ImportError::Unrecognized("tests.json is an array of tests".into()))?;
+    let tests = doc
+        .as_array()
+        .ok_or_else(|| ImportError::Unrecognized("tests.json is an array of tests".into()))?;
     let mut notes = Notes(Vec::new());
     notes.add("", NoteKind::Info, "tests.json names no servers (they were in environment.json): import those with `mcplab servers import` and list their names under `servers`");
     let model_of = |t: &Value| {
-        let provider = t.get("provider").and_then(Value::as_str).unwrap_or_default();
+        let provider = t
+            .get("provider")
+            .and_then(Value::as_str)
+            .unwrap_or_default();
         let model = t.get("model").and_then(Value::as_str).unwrap_or_default();
         (!provider.is_empty() && !model.is_empty()).then(|| format!("{provider}::{model}"))
     };
     let models: Vec<Option<String>> = tests.iter().map(model_of).collect();
-    let shared_model = models.first().cloned().flatten().filter(|m| models.iter().all(|x| x.as_deref() == Some(m.as_str())));
-    let runs: Vec<u64> = tests.iter().map(|t| t.get("runs").and_then(Value::as_u64).unwrap_or(1).max(1)).collect();
+    let shared_model = models
+        .first()
+        .cloned()
+        .flatten()
+        .filter(|m| models.iter().all(|x| x.as_deref() == Some(m.as_str())));
+    let runs: Vec<u64> = tests
+        .iter()
+        .map(|t| t.get("runs").and_then(Value::as_u64).unwrap_or(1).max(1))
+        .collect();
     let repeat = most_common(&runs);
     let mut used = BTreeMap::new();
     let mut cases = Vec::new();
     for (i, t) in tests.iter().enumerate() {
         let path = format!("[{i}]");
-        notes.unknown_keys(t, &["title", "query", "runs", "model", "provider", "expectedToolCalls", "judgeRequirement", "advancedConfig"], &path);
+        notes.unknown_keys(
+            t,
+            &[
+                "title",
+                "query",
+                "runs",
+                "model",
+                "provider",
+                "expectedToolCalls",
+                "judgeRequirement",
+                "advancedConfig",
+            ],
+            &path,
+        );
         let title = t.get("title").and_then(Value::as_str).unwrap_or_default();
         let mut id = safe_id(title, &format!("test-{}", i + 1));
         let n = used.entry(id.clone()).or_insert(0);
@@ -35,7 +60,12 @@ pub fn convert(doc: &Value, name: &str) -> Result<(Suite, Notes), ImportError> {
             id = format!("{id}-{n}");
         }
         let mut names: Vec<String> = Vec::new();
-        for tool in t.get("expectedToolCalls").and_then(Value::as_array).map(Vec::as_slice).unwrap_or_default() {
+        for tool in t
+            .get("expectedToolCalls")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default()
+        {
             let tool = tool.as_str().unwrap_or_default().to_string();
             if names.contains(&tool) {
                 notes.add(&format!("{path}.expectedToolCalls"), NoteKind::Info, format!("`{tool}` listed twice; MCPJam needed it called once, so it is expected once"));
@@ -44,7 +74,11 @@ pub fn convert(doc: &Value, name: &str) -> Result<(Suite, Notes), ImportError> {
             }
         }
         if names.is_empty() {
-            notes.add(&path, NoteKind::Info, "no expected tool calls: this test always passed in MCPJam; add expectations");
+            notes.add(
+                &path,
+                NoteKind::Info,
+                "no expected tool calls: this test always passed in MCPJam; add expectations",
+            );
         }
         if let Some(req) = t.get("judgeRequirement").and_then(Value::as_str) {
             notes.add(&format!("{path}.judgeRequirement"), NoteKind::Dropped, format!(
@@ -58,22 +92,41 @@ pub fn convert(doc: &Value, name: &str) -> Result<(Suite, Notes), ImportError> {
         }
         let model = models[i].clone();
         if model.is_none() {
-            notes.add(&path, NoteKind::Dropped, "no provider/model: add the case's model under `models`");
+            notes.add(
+                &path,
+                NoteKind::Dropped,
+                "no provider/model: add the case's model under `models`",
+            );
         }
         cases.push(Case {
             id,
             title: Some(title.to_string()).filter(|t| !t.is_empty()),
-            turns: vec![Turn::Text(t.get("query").and_then(Value::as_str).unwrap_or_default().to_string())],
+            turns: vec![Turn::Text(
+                t.get("query")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_string(),
+            )],
             tool_calls: (!names.is_empty()).then(|| ToolCallExpectations {
                 expected: names
                     .into_iter()
-                    .map(|tool| ExpectedCall { tool, server: None, arguments: None, argument_mode: None, optional: false })
+                    .map(|tool| ExpectedCall {
+                        tool,
+                        server: None,
+                        arguments: None,
+                        argument_mode: None,
+                        optional: false,
+                    })
                     .collect(),
                 ..Default::default()
             }),
             checks: Vec::new(),
             judge: None,
-            models: if shared_model.is_some() { None } else { model.map(|m| vec![m]) },
+            models: if shared_model.is_some() {
+                None
+            } else {
+                model.map(|m| vec![m])
+            },
             repeat: (runs[i] != repeat).then_some(runs[i] as u32),
             pass_threshold: None,
             skip: false,
@@ -82,7 +135,11 @@ pub fn convert(doc: &Value, name: &str) -> Result<(Suite, Notes), ImportError> {
     if cases.is_empty() {
         return Err(ImportError::Unrecognized("tests.json holds no test".into()));
     }
-    notes.add("", NoteKind::Info, "expected tool names are matched as MCP tool names; drop any server prefix they carry");
+    notes.add(
+        "",
+        NoteKind::Info,
+        "expected tool names are matched as MCP tool names; drop any server prefix they carry",
+    );
     let suite = Suite {
         version: SuiteVersion,
         id: safe_id(name, "imported-tests"),
@@ -108,5 +165,8 @@ fn most_common(values: &[u64]) -> u64 {
     for v in values {
         *counts.entry(*v).or_default() += 1;
     }
-    counts.iter().max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0))).map_or(1, |(v, _)| *v)
+    counts
+        .iter()
+        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(a.0)))
+        .map_or(1, |(v, _)| *v)
 }

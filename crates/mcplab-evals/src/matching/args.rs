@@ -46,11 +46,27 @@ pub struct Mismatch {
 }
 
 const PLACEHOLDERS: [&str; 8] = [
-    "<any>", "<string>", "<number>", "<integer>", "<boolean>", "<object>", "<array>", "<null>",
+    "<any>",
+    "<string>",
+    "<number>",
+    "<integer>",
+    "<boolean>",
+    "<object>",
+    "<array>",
+    "<null>",
 ];
 const OPERATORS: [&str; 11] = [
-    "$anyOf", "$regex", "$approx", "$tolerance", "$like", "$optional", "$absent", "$exact",
-    "$partial", "$literal", "$contains",
+    "$anyOf",
+    "$regex",
+    "$approx",
+    "$tolerance",
+    "$like",
+    "$optional",
+    "$absent",
+    "$exact",
+    "$partial",
+    "$literal",
+    "$contains",
 ];
 /// Compiled regexes are bounded so a suite cannot make us build a huge automaton.
 const REGEX_SIZE_LIMIT: usize = 1 << 20;
@@ -67,7 +83,13 @@ pub fn matches(expected: &Value, actual: Option<&Value>, opts: &ArgOptions) -> b
     match_value(expected, actual, opts).is_empty()
 }
 
-fn miss(out: &mut Vec<Mismatch>, path: &str, expected: &Value, actual: Option<&Value>, reason: String) {
+fn miss(
+    out: &mut Vec<Mismatch>,
+    path: &str,
+    expected: &Value,
+    actual: Option<&Value>,
+    reason: String,
+) {
     out.push(Mismatch {
         path: path.to_string(),
         expected: expected.clone(),
@@ -76,11 +98,17 @@ fn miss(out: &mut Vec<Mismatch>, path: &str, expected: &Value, actual: Option<&V
     });
 }
 
-fn walk(expected: &Value, actual: Option<&Value>, opts: &ArgOptions, path: String, out: &mut Vec<Mismatch>) {
-    if let Value::Object(map) = expected {
-        if map.keys().any(|k| k.starts_with('$')) {
-            return operator(map, expected, actual, opts, path, out);
-        }
+fn walk(
+    expected: &Value,
+    actual: Option<&Value>,
+    opts: &ArgOptions,
+    path: String,
+    out: &mut Vec<Mismatch>,
+) {
+    if let Value::Object(map) = expected
+        && map.keys().any(|k| k.starts_with('$'))
+    {
+        return operator(map, expected, actual, opts, path, out);
     }
     let Some(actual) = actual else {
         return miss(out, &path, expected, None, "missing".into());
@@ -102,9 +130,22 @@ fn walk(expected: &Value, actual: Option<&Value>, opts: &ArgOptions, path: Strin
     }
 }
 
-fn object(map: &Map<String, Value>, expected: &Value, actual: &Value, opts: &ArgOptions, path: String, out: &mut Vec<Mismatch>) {
+fn object(
+    map: &Map<String, Value>,
+    expected: &Value,
+    actual: &Value,
+    opts: &ArgOptions,
+    path: String,
+    out: &mut Vec<Mismatch>,
+) {
     let Value::Object(got) = actual else {
-        return miss(out, &path, expected, Some(actual), format!("expected an object, found {}", kind(actual)));
+        return miss(
+            out,
+            &path,
+            expected,
+            Some(actual),
+            format!("expected an object, found {}", kind(actual)),
+        );
     };
     for (key, want) in map {
         walk(want, got.get(key), opts, child(&path, key), out);
@@ -112,15 +153,34 @@ fn object(map: &Map<String, Value>, expected: &Value, actual: &Value, opts: &Arg
     if opts.mode == ArgumentMode::Exact {
         for (key, value) in got {
             if !map.contains_key(key) {
-                miss(out, &child(&path, key), &Value::Null, Some(value), "unexpected key (arguments are matched exactly)".into());
+                miss(
+                    out,
+                    &child(&path, key),
+                    &Value::Null,
+                    Some(value),
+                    "unexpected key (arguments are matched exactly)".into(),
+                );
             }
         }
     }
 }
 
-fn array(items: &[Value], expected: &Value, actual: &Value, opts: &ArgOptions, path: String, out: &mut Vec<Mismatch>) {
+fn array(
+    items: &[Value],
+    expected: &Value,
+    actual: &Value,
+    opts: &ArgOptions,
+    path: String,
+    out: &mut Vec<Mismatch>,
+) {
     let Value::Array(got) = actual else {
-        return miss(out, &path, expected, Some(actual), format!("expected an array, found {}", kind(actual)));
+        return miss(
+            out,
+            &path,
+            expected,
+            Some(actual),
+            format!("expected an array, found {}", kind(actual)),
+        );
     };
     if items.len() != got.len() {
         let reason = format!("expected {} item(s), found {}", items.len(), got.len());
@@ -131,26 +191,67 @@ fn array(items: &[Value], expected: &Value, actual: &Value, opts: &ArgOptions, p
     }
 }
 
-fn operator(map: &Map<String, Value>, expected: &Value, actual: Option<&Value>, opts: &ArgOptions, path: String, out: &mut Vec<Mismatch>) {
+fn operator(
+    map: &Map<String, Value>,
+    expected: &Value,
+    actual: Option<&Value>,
+    opts: &ArgOptions,
+    path: String,
+    out: &mut Vec<Mismatch>,
+) {
     let first = map.keys().next().map(String::as_str).unwrap_or_default();
-    let op = if map.contains_key("$approx") { "$approx" } else { first };
+    let op = if map.contains_key("$approx") {
+        "$approx"
+    } else {
+        first
+    };
     let arg = map.get(op).unwrap_or(&Value::Null);
     match (op, actual) {
         ("$optional", None) | ("$absent", None) => {}
         ("$optional", Some(_)) => walk(arg, actual, opts, path, out),
         ("$absent", Some(a)) => miss(out, &path, expected, Some(a), "must be absent".into()),
         (_, None) => miss(out, &path, expected, None, "missing".into()),
-        ("$exact", Some(a)) => walk(arg, Some(a), &ArgOptions { mode: ArgumentMode::Exact, ..*opts }, path, out),
-        ("$partial", Some(a)) => walk(arg, Some(a), &ArgOptions { mode: ArgumentMode::Partial, ..*opts }, path, out),
+        ("$exact", Some(a)) => walk(
+            arg,
+            Some(a),
+            &ArgOptions {
+                mode: ArgumentMode::Exact,
+                ..*opts
+            },
+            path,
+            out,
+        ),
+        ("$partial", Some(a)) => walk(
+            arg,
+            Some(a),
+            &ArgOptions {
+                mode: ArgumentMode::Partial,
+                ..*opts
+            },
+            path,
+            out,
+        ),
         ("$literal", Some(a)) => {
             if !json_equal(arg, a) {
-                miss(out, &path, expected, Some(a), "not equal to the literal value".into());
+                miss(
+                    out,
+                    &path,
+                    expected,
+                    Some(a),
+                    "not equal to the literal value".into(),
+                );
             }
         }
         ("$anyOf", Some(a)) => {
             let alternatives = arg.as_array().map(Vec::as_slice).unwrap_or_default();
             if !alternatives.iter().any(|alt| matches(alt, Some(a), opts)) {
-                miss(out, &path, expected, Some(a), format!("matches none of the {} alternatives", alternatives.len()));
+                miss(
+                    out,
+                    &path,
+                    expected,
+                    Some(a),
+                    format!("matches none of the {} alternatives", alternatives.len()),
+                );
             }
         }
         ("$regex", Some(a)) => {
@@ -159,44 +260,95 @@ fn operator(map: &Map<String, Value>, expected: &Value, actual: Option<&Value>, 
             }
         }
         ("$approx", Some(a)) => {
-            let tolerance = map.get("$tolerance").and_then(Value::as_f64).unwrap_or(opts.tolerance);
+            let tolerance = map
+                .get("$tolerance")
+                .and_then(Value::as_f64)
+                .unwrap_or(opts.tolerance);
             match (arg.as_f64(), a.as_f64()) {
                 (Some(want), Some(have)) if (want - have).abs() <= tolerance => {}
-                (Some(want), Some(have)) => miss(out, &path, expected, Some(a), format!("{have} is not within {tolerance} of {want}")),
-                _ => miss(out, &path, expected, Some(a), format!("expected a number, found {}", kind(a))),
+                (Some(want), Some(have)) => miss(
+                    out,
+                    &path,
+                    expected,
+                    Some(a),
+                    format!("{have} is not within {tolerance} of {want}"),
+                ),
+                _ => miss(
+                    out,
+                    &path,
+                    expected,
+                    Some(a),
+                    format!("expected a number, found {}", kind(a)),
+                ),
             }
         }
         ("$like", Some(a)) => {
-            let loose = ArgOptions { ignore_case: true, ignore_whitespace: true, ..*opts };
+            let loose = ArgOptions {
+                ignore_case: true,
+                ignore_whitespace: true,
+                ..*opts
+            };
             if let Some(reason) = scalar(arg, a, &loose) {
                 miss(out, &path, expected, Some(a), reason);
             }
         }
         ("$contains", Some(a)) => contains(arg, expected, a, opts, path, out),
-        (other, Some(a)) => miss(out, &path, expected, Some(a), format!("invalid matcher operator `{other}`")),
+        (other, Some(a)) => miss(
+            out,
+            &path,
+            expected,
+            Some(a),
+            format!("invalid matcher operator `{other}`"),
+        ),
     }
 }
 
 /// Structural equality with numbers compared by value (`2` equals `2.0`), as JSON means them.
 fn json_equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64().zip(y.as_f64()).is_some_and(|(x, y)| x == y),
-        (Value::Array(x), Value::Array(y)) => x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_equal(x, y)),
-        (Value::Object(x), Value::Object(y)) => x.len() == y.len() && x.iter().all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w))),
+        (Value::Number(x), Value::Number(y)) => {
+            x == y || x.as_f64().zip(y.as_f64()).is_some_and(|(x, y)| x == y)
+        }
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| json_equal(x, y))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| json_equal(v, w)))
+        }
         _ => a == b,
     }
 }
 
 /// `{$contains: [m1, m2]}`: an array with a distinct element matching each, in any order.
-fn contains(arg: &Value, expected: &Value, actual: &Value, opts: &ArgOptions, path: String, out: &mut Vec<Mismatch>) {
+fn contains(
+    arg: &Value,
+    expected: &Value,
+    actual: &Value,
+    opts: &ArgOptions,
+    path: String,
+    out: &mut Vec<Mismatch>,
+) {
     let wanted = arg.as_array().map(Vec::as_slice).unwrap_or_default();
     let Value::Array(got) = actual else {
-        return miss(out, &path, expected, Some(actual), format!("expected an array, found {}", kind(actual)));
+        return miss(
+            out,
+            &path,
+            expected,
+            Some(actual),
+            format!("expected an array, found {}", kind(actual)),
+        );
     };
-    let pairing = bipartite::max_matching(wanted.len(), got.len(), |i, j| matches(&wanted[i], Some(&got[j]), opts));
+    let pairing = bipartite::max_matching(wanted.len(), got.len(), |i, j| {
+        matches(&wanted[i], Some(&got[j]), opts)
+    });
     let unmatched = pairing.iter().filter(|p| p.is_none()).count();
     if unmatched > 0 {
-        let reason = format!("{unmatched} of {} expected item(s) not found in the array", wanted.len());
+        let reason = format!(
+            "{unmatched} of {} expected item(s) not found in the array",
+            wanted.len()
+        );
         miss(out, &path, expected, Some(actual), reason);
     }
 }
@@ -205,7 +357,10 @@ fn regex_mismatch(pattern: &Value, actual: &Value) -> Option<String> {
     let Some(text) = actual.as_str() else {
         return Some(format!("expected a string, found {}", kind(actual)));
     };
-    match RegexBuilder::new(pattern.as_str().unwrap_or_default()).size_limit(REGEX_SIZE_LIMIT).build() {
+    match RegexBuilder::new(pattern.as_str().unwrap_or_default())
+        .size_limit(REGEX_SIZE_LIMIT)
+        .build()
+    {
         Ok(re) if re.is_match(text) => None,
         Ok(_) => Some("does not match the pattern".into()),
         Err(e) => Some(format!("invalid pattern: {}", regex_error(&e))),
@@ -232,7 +387,9 @@ fn scalar(expected: &Value, actual: &Value, opts: &ArgOptions) -> Option<String>
             }
             match (want.as_f64(), have.as_f64()) {
                 (Some(w), Some(h)) if (w - h).abs() <= opts.tolerance => None,
-                _ if opts.tolerance > 0.0 => Some(format!("{have} is not within {} of {want}", opts.tolerance)),
+                _ if opts.tolerance > 0.0 => {
+                    Some(format!("{have} is not within {} of {want}", opts.tolerance))
+                }
                 _ => Some(format!("{have} ≠ {want}")),
             }
         }
@@ -248,7 +405,11 @@ fn normalize(s: &str, opts: &ArgOptions) -> String {
     } else {
         s.to_string()
     };
-    if opts.ignore_case { s.to_lowercase() } else { s }
+    if opts.ignore_case {
+        s.to_lowercase()
+    } else {
+        s
+    }
 }
 
 fn placeholder(name: &str, actual: &Value) -> bool {
@@ -308,13 +469,21 @@ fn check(m: &Value, at: String, out: &mut Vec<(String, String)>) {
                 check(item, format!("{at}/{i}"), out);
             }
         }
-        Value::Object(map) if map.keys().any(|k| k.starts_with('$')) => check_operator(map, at, out),
+        Value::Object(map) if map.keys().any(|k| k.starts_with('$')) => {
+            check_operator(map, at, out)
+        }
         Value::Object(map) => {
             for (k, v) in map {
-                check(v, format!("{at}/{}", crate::suite::yaml::escape_pointer(k)), out);
+                check(
+                    v,
+                    format!("{at}/{}", crate::suite::yaml::escape_pointer(k)),
+                    out,
+                );
             }
         }
-        Value::String(s) if s.starts_with('<') && s.ends_with('>') && !PLACEHOLDERS.contains(&s.as_str()) => {
+        Value::String(s)
+            if s.starts_with('<') && s.ends_with('>') && !PLACEHOLDERS.contains(&s.as_str()) =>
+        {
             out.push((at, format!("`{s}` is not a type placeholder (known: {}); write {{$literal: \"{s}\"}} for the text itself", PLACEHOLDERS.join(", "))));
         }
         _ => {}
@@ -323,11 +492,23 @@ fn check(m: &Value, at: String, out: &mut Vec<(String, String)>) {
 
 fn check_operator(map: &Map<String, Value>, at: String, out: &mut Vec<(String, String)>) {
     let keys: Vec<&str> = map.keys().map(String::as_str).collect();
-    let unknown: Vec<&str> = keys.iter().copied().filter(|k| !OPERATORS.contains(k)).collect();
+    let unknown: Vec<&str> = keys
+        .iter()
+        .copied()
+        .filter(|k| !OPERATORS.contains(k))
+        .collect();
     if !unknown.is_empty() {
-        let plain: Vec<&str> = unknown.iter().copied().filter(|k| !k.starts_with('$')).collect();
+        let plain: Vec<&str> = unknown
+            .iter()
+            .copied()
+            .filter(|k| !k.starts_with('$'))
+            .collect();
         let message = if plain.is_empty() {
-            format!("unknown matcher operator `{}` (known: {})", unknown.join("`, `"), OPERATORS.join(", "))
+            format!(
+                "unknown matcher operator `{}` (known: {})",
+                unknown.join("`, `"),
+                OPERATORS.join(", ")
+            )
         } else {
             "an operator object takes only its `$` keys; to match a key that starts with `$`, wrap the object in {$literal: …}".to_string()
         };
@@ -335,7 +516,10 @@ fn check_operator(map: &Map<String, Value>, at: String, out: &mut Vec<(String, S
     }
     let approx = keys.contains(&"$approx");
     if keys.len() > 1 && !(approx && keys.len() == 2 && keys.contains(&"$tolerance")) {
-        return out.push((at, format!("one operator per object, found {}", keys.join(", "))));
+        return out.push((
+            at,
+            format!("one operator per object, found {}", keys.join(", ")),
+        ));
     }
     let op = if approx { "$approx" } else { keys[0] };
     let arg = &map[op];
@@ -345,24 +529,35 @@ fn check_operator(map: &Map<String, Value>, at: String, out: &mut Vec<(String, S
             Some(items) if !items.is_empty() => check(arg, inner, out),
             _ => out.push((inner, format!("`{op}` takes a non-empty list"))),
         },
-        "$regex" => match arg.as_str().map(|p| RegexBuilder::new(p).size_limit(REGEX_SIZE_LIMIT).build()) {
+        "$regex" => match arg
+            .as_str()
+            .map(|p| RegexBuilder::new(p).size_limit(REGEX_SIZE_LIMIT).build())
+        {
             Some(Ok(_)) => {}
-            Some(Err(e)) => out.push((inner, format!("invalid regular expression: {}", regex_error(&e)))),
+            Some(Err(e)) => out.push((
+                inner,
+                format!("invalid regular expression: {}", regex_error(&e)),
+            )),
             None => out.push((inner, "`$regex` takes a string".into())),
         },
         "$approx" => {
             if !arg.is_number() {
                 out.push((inner, "`$approx` takes a number".into()));
             }
-            if let Some(t) = map.get("$tolerance") {
-                if t.as_f64().is_none_or(|t| t < 0.0) {
-                    out.push((format!("{at}/$tolerance"), "`$tolerance` takes a number ≥ 0".into()));
-                }
+            if let Some(t) = map.get("$tolerance")
+                && t.as_f64().is_none_or(|t| t < 0.0)
+            {
+                out.push((
+                    format!("{at}/$tolerance"),
+                    "`$tolerance` takes a number ≥ 0".into(),
+                ));
             }
         }
         "$tolerance" => out.push((at, "`$tolerance` goes with `$approx`".into())),
         "$like" if !arg.is_string() => out.push((inner, "`$like` takes a string".into())),
-        "$absent" if arg != &Value::Bool(true) => out.push((inner, "`$absent` takes `true`".into())),
+        "$absent" if arg != &Value::Bool(true) => {
+            out.push((inner, "`$absent` takes `true`".into()))
+        }
         "$optional" | "$exact" | "$partial" => check(arg, inner, out),
         _ => {}
     }

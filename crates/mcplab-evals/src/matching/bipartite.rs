@@ -5,7 +5,11 @@
 
 /// For each left item, the right item it is paired with. Left items are tried in order and
 /// each prefers the earliest compatible right item, so results are deterministic.
-pub fn max_matching(left: usize, right: usize, compatible: impl Fn(usize, usize) -> bool) -> Vec<Option<usize>> {
+pub fn max_matching(
+    left: usize,
+    right: usize,
+    compatible: impl Fn(usize, usize) -> bool,
+) -> Vec<Option<usize>> {
     let edges: Vec<Vec<usize>> = (0..left)
         .map(|i| (0..right).filter(|&j| compatible(i, j)).collect())
         .collect();

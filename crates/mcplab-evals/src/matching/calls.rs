@@ -8,7 +8,9 @@ use serde_json::Value;
 
 use super::args::{self, ArgOptions, Mismatch};
 use super::bipartite;
-use crate::suite::{ArgumentMode, ExpectedCall, ExtraCalls, Order, ToolCallExpectations, ToolCallOptions};
+use crate::suite::{
+    ArgumentMode, ExpectedCall, ExtraCalls, Order, ToolCallExpectations, ToolCallOptions,
+};
 use crate::trace::ToolCallTrace;
 
 /// Expectations with every option resolved.
@@ -23,7 +25,10 @@ pub struct Expectation {
 
 impl Expectation {
     /// Layer `case` over `defaults`; `None` when neither expects anything of tool calls.
-    pub fn resolve(defaults: &ToolCallOptions, case: Option<&ToolCallExpectations>) -> Option<Expectation> {
+    pub fn resolve(
+        defaults: &ToolCallOptions,
+        case: Option<&ToolCallExpectations>,
+    ) -> Option<Expectation> {
         let forbidden_default = !defaults.forbidden.is_empty();
         let case = match case {
             Some(c) => c,
@@ -38,7 +43,10 @@ impl Expectation {
             .expected
             .iter()
             .map(|call| {
-                let tool = own.per_tool.get(&call.tool).or_else(|| defaults.per_tool.get(&call.tool));
+                let tool = own
+                    .per_tool
+                    .get(&call.tool)
+                    .or_else(|| defaults.per_tool.get(&call.tool));
                 let opts = ArgOptions {
                     mode: call
                         .argument_mode
@@ -46,7 +54,10 @@ impl Expectation {
                         .or(own.arguments)
                         .or(defaults.arguments)
                         .unwrap_or(ArgumentMode::Partial),
-                    ignore_case: pick(tool.and_then(|t| t.ignore_case), pick_opt(own.ignore_case, defaults.ignore_case)),
+                    ignore_case: pick(
+                        tool.and_then(|t| t.ignore_case),
+                        pick_opt(own.ignore_case, defaults.ignore_case),
+                    ),
                     ignore_whitespace: pick(
                         tool.and_then(|t| t.ignore_whitespace),
                         pick_opt(own.ignore_whitespace, defaults.ignore_whitespace),
@@ -62,7 +73,10 @@ impl Expectation {
             .collect();
         Some(Expectation {
             order: own.order.or(defaults.order).unwrap_or(Order::Any),
-            extra_calls: own.extra_calls.or(defaults.extra_calls).unwrap_or(ExtraCalls::Unlimited),
+            extra_calls: own
+                .extra_calls
+                .or(defaults.extra_calls)
+                .unwrap_or(ExtraCalls::Unlimited),
             forbidden,
             none: case.none,
             calls,
@@ -89,16 +103,27 @@ pub struct CallView {
 
 /// One difference between the expected and the actual calls.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
 pub enum CallDiff {
     /// An expected call that did not happen (nor anything like it).
     Missing { expected: CallView },
     /// A call nobody expected; `tolerated` when within the allowance of extra calls.
     Extra { actual: CallView, tolerated: bool },
     /// The expected call happened, but not where the order required.
-    OutOfOrder { expected: CallView, actual: CallView },
+    OutOfOrder {
+        expected: CallView,
+        actual: CallView,
+    },
     /// The tool was called, with different arguments.
-    ArgumentMismatch { expected: CallView, actual: CallView, mismatches: Vec<Mismatch> },
+    ArgumentMismatch {
+        expected: CallView,
+        actual: CallView,
+        mismatches: Vec<Mismatch>,
+    },
     /// A forbidden tool was called.
     Forbidden { actual: CallView },
 }
@@ -106,7 +131,13 @@ pub enum CallDiff {
 impl CallDiff {
     /// Whether this difference fails the expectation.
     pub fn fails(&self) -> bool {
-        !matches!(self, CallDiff::Extra { tolerated: true, .. })
+        !matches!(
+            self,
+            CallDiff::Extra {
+                tolerated: true,
+                ..
+            }
+        )
     }
 
     /// One line for people.
@@ -127,17 +158,36 @@ impl CallDiff {
                 expected.index + 1,
                 actual.index + 1
             ),
-            CallDiff::ArgumentMismatch { expected, actual, mismatches } => {
+            CallDiff::ArgumentMismatch {
+                expected,
+                actual,
+                mismatches,
+            } => {
                 let details: Vec<String> = mismatches
                     .iter()
                     .map(|m| {
                         let got = m.actual.as_ref().map_or("nothing".to_string(), brief);
-                        format!("{}: expected {}, got {} ({})", m.path, brief(&m.expected), got, m.reason)
+                        format!(
+                            "{}: expected {}, got {} ({})",
+                            m.path,
+                            brief(&m.expected),
+                            got,
+                            m.reason
+                        )
                     })
                     .collect();
-                format!("Argument mismatch in {} (call #{}): {}", expected.tool, actual.index + 1, details.join("; "))
+                format!(
+                    "Argument mismatch in {} (call #{}): {}",
+                    expected.tool,
+                    actual.index + 1,
+                    details.join("; ")
+                )
             }
-            CallDiff::Forbidden { actual } => format!("Forbidden: {} was called (call #{})", actual.tool, actual.index + 1),
+            CallDiff::Forbidden { actual } => format!(
+                "Forbidden: {} was called (call #{})",
+                actual.tool,
+                actual.index + 1
+            ),
         }
     }
 }
@@ -175,7 +225,8 @@ pub fn match_calls(exp: &Expectation, actual: &[&ToolCallTrace]) -> CallMatch {
     let compatible = |i: usize, j: usize| compatible(&exp.calls[i], actual[j]);
     let pairs: Vec<Option<usize>> = match exp.order {
         Order::Any => {
-            let sorted = bipartite::max_matching(order.len(), actual.len(), |a, j| compatible(order[a], j));
+            let sorted =
+                bipartite::max_matching(order.len(), actual.len(), |a, j| compatible(order[a], j));
             let mut pairs = vec![None; exp.calls.len()];
             for (a, p) in sorted.into_iter().enumerate() {
                 pairs[order[a]] = p;
@@ -197,7 +248,11 @@ fn compatible((call, opts): &(ExpectedCall, ArgOptions), actual: &ToolCallTrace)
 }
 
 /// The subsequence alignment with the most required, then optional, calls paired.
-fn align(exp: &Expectation, n_actual: usize, compatible: impl Fn(usize, usize) -> bool) -> Vec<Option<usize>> {
+fn align(
+    exp: &Expectation,
+    n_actual: usize,
+    compatible: impl Fn(usize, usize) -> bool,
+) -> Vec<Option<usize>> {
     let n = exp.calls.len();
     let m = n_actual;
     // best[i][j]: (required, optional) paired using expected[i..] and actual[j..].
@@ -207,7 +262,11 @@ fn align(exp: &Expectation, n_actual: usize, compatible: impl Fn(usize, usize) -
             let mut b = best[i + 1][j].max(best[i][j + 1]);
             if compatible(i, j) {
                 let (r, o) = best[i + 1][j + 1];
-                let take = if exp.calls[i].0.optional { (r, o + 1) } else { (r + 1, o) };
+                let take = if exp.calls[i].0.optional {
+                    (r, o + 1)
+                } else {
+                    (r + 1, o)
+                };
                 b = b.max(take);
             }
             best[i][j] = b;
@@ -217,7 +276,11 @@ fn align(exp: &Expectation, n_actual: usize, compatible: impl Fn(usize, usize) -
     let (mut i, mut j) = (0, 0);
     while i < n && j < m {
         let (r, o) = best[i + 1][j + 1];
-        let take = if exp.calls[i].0.optional { (r, o + 1) } else { (r + 1, o) };
+        let take = if exp.calls[i].0.optional {
+            (r, o + 1)
+        } else {
+            (r + 1, o)
+        };
         if compatible(i, j) && best[i][j] == take {
             pairs[i] = Some(j);
             i += 1;
@@ -232,11 +295,21 @@ fn align(exp: &Expectation, n_actual: usize, compatible: impl Fn(usize, usize) -
 }
 
 fn expected_view(i: usize, call: &ExpectedCall) -> CallView {
-    CallView { index: i, tool: call.tool.clone(), server: call.server.clone(), arguments: call.arguments.clone() }
+    CallView {
+        index: i,
+        tool: call.tool.clone(),
+        server: call.server.clone(),
+        arguments: call.arguments.clone(),
+    }
 }
 
 fn actual_view(j: usize, call: &ToolCallTrace) -> CallView {
-    CallView { index: j, tool: call.tool.clone(), server: Some(call.server.clone()), arguments: Some(call.arguments.clone()) }
+    CallView {
+        index: j,
+        tool: call.tool.clone(),
+        server: Some(call.server.clone()),
+        arguments: Some(call.arguments.clone()),
+    }
 }
 
 fn explain(exp: &Expectation, actual: &[&ToolCallTrace], pairs: &[Option<usize>]) -> CallMatch {
@@ -254,9 +327,14 @@ fn explain(exp: &Expectation, actual: &[&ToolCallTrace], pairs: &[Option<usize>]
         missed += 1;
         let expected = expected_view(i, call);
         let ordered = exp.order != Order::Any;
-        if let Some(j) = (0..actual.len()).find(|&j| ordered && compatible(&exp.calls[i], actual[j])) {
+        if let Some(j) =
+            (0..actual.len()).find(|&j| ordered && compatible(&exp.calls[i], actual[j]))
+        {
             used[j] = true;
-            diffs.push(CallDiff::OutOfOrder { expected, actual: actual_view(j, actual[j]) });
+            diffs.push(CallDiff::OutOfOrder {
+                expected,
+                actual: actual_view(j, actual[j]),
+            });
             continue;
         }
         let same_tool = (0..actual.len())
@@ -264,13 +342,20 @@ fn explain(exp: &Expectation, actual: &[&ToolCallTrace], pairs: &[Option<usize>]
             .filter(|&j| call.server.as_ref().is_none_or(|s| s == &actual[j].server))
             .map(|j| {
                 let want = call.arguments.clone().unwrap_or(Value::Null);
-                (j, args::match_value(&want, Some(&actual[j].arguments), opts))
+                (
+                    j,
+                    args::match_value(&want, Some(&actual[j].arguments), opts),
+                )
             })
             .min_by_key(|(_, m)| m.len());
         match same_tool {
             Some((j, mismatches)) => {
                 used[j] = true;
-                diffs.push(CallDiff::ArgumentMismatch { expected, actual: actual_view(j, actual[j]), mismatches });
+                diffs.push(CallDiff::ArgumentMismatch {
+                    expected,
+                    actual: actual_view(j, actual[j]),
+                    mismatches,
+                });
             }
             None => diffs.push(CallDiff::Missing { expected }),
         }
@@ -283,10 +368,15 @@ fn explain(exp: &Expectation, actual: &[&ToolCallTrace], pairs: &[Option<usize>]
     let mut extras = 0usize;
     for (j, call) in actual.iter().enumerate() {
         if exp.forbidden.iter().any(|f| f == &call.tool) {
-            diffs.push(CallDiff::Forbidden { actual: actual_view(j, call) });
+            diffs.push(CallDiff::Forbidden {
+                actual: actual_view(j, call),
+            });
         } else if !used[j] {
             extras += 1;
-            diffs.push(CallDiff::Extra { actual: actual_view(j, call), tolerated: extras <= allowance });
+            diffs.push(CallDiff::Extra {
+                actual: actual_view(j, call),
+                tolerated: extras <= allowance,
+            });
         }
     }
     let passed = diffs.iter().all(|d| !d.fails());

@@ -22,7 +22,12 @@ svg .ci{stroke:#202124;stroke-width:1.5;fill:none}svg .grid{stroke:#e8eaed}svg .
 pre{white-space:pre-wrap;margin:0}.muted{color:#5f6368}";
 
 /// The report page.
-pub fn html_report(run: &RunRecord, s: &RunSummary, gates: Option<&GateReport>, comparison: Option<&Comparison>) -> String {
+pub fn html_report(
+    run: &RunRecord,
+    s: &RunSummary,
+    gates: Option<&GateReport>,
+    comparison: Option<&Comparison>,
+) -> String {
     let mut h = String::new();
     let title = format!("mcplab eval · {}", run.suite_id);
     let _ = write!(
@@ -38,7 +43,12 @@ pub fn html_report(run: &RunRecord, s: &RunSummary, gates: Option<&GateReport>, 
         gate_table(&mut h, g);
     }
     matrix(&mut h, s);
-    let _ = write!(h, "<h2>Pass rate</h2>{}<h2>Latency</h2><p class=\"muted\">Bars: p50 LLM time (blue) and MCP time (yellow); tick: p95 of the whole iteration.</p>{}", pass_rate_chart(&s.cells), latency_chart(&s.cells));
+    let _ = write!(
+        h,
+        "<h2>Pass rate</h2>{}<h2>Latency</h2><p class=\"muted\">Bars: p50 LLM time (blue) and MCP time (yellow); tick: p95 of the whole iteration.</p>{}",
+        pass_rate_chart(&s.cells),
+        latency_chart(&s.cells)
+    );
     failures(&mut h, run);
     if let Some(c) = comparison {
         compare_table(&mut h, c);
@@ -53,7 +63,14 @@ fn opt(v: Option<f64>, f: impl Fn(f64) -> String) -> String {
 
 fn overview(h: &mut String, run: &RunRecord, s: &RunSummary) {
     let rate = match (s.pass_rate, s.interval) {
-        (Some(r), Some(i)) => format!("{} ({}/{}; 95% CI {}–{})", pct(r), s.passes, s.completed, pct(i.low), pct(i.high)),
+        (Some(r), Some(i)) => format!(
+            "{} ({}/{}; 95% CI {}–{})",
+            pct(r),
+            s.passes,
+            s.completed,
+            pct(i.low),
+            pct(i.high)
+        ),
         _ => "—".into(),
     };
     let cost = match s.cost_usd {
@@ -61,14 +78,57 @@ fn overview(h: &mut String, run: &RunRecord, s: &RunSummary) {
         None => format!("unknown ({} iteration(s) without a price)", s.unpriced),
     };
     let rows = [
-        ("Suite", format!("{} ({})", run.suite_id, run.suite_hash.get(..12).unwrap_or(&run.suite_hash))),
-        ("Iterations", format!("{} finished of {} planned; {} errored", s.finished, s.planned, s.errors)),
+        (
+            "Suite",
+            format!(
+                "{} ({})",
+                run.suite_id,
+                run.suite_hash.get(..12).unwrap_or(&run.suite_hash)
+            ),
+        ),
+        (
+            "Iterations",
+            format!(
+                "{} finished of {} planned; {} errored",
+                s.finished, s.planned, s.errors
+            ),
+        ),
         ("Pass rate", rate),
-        ("Tool calls", format!("precision {} · recall {}", opt(s.precision, pct), opt(s.recall, pct))),
-        ("Tokens", format!("{} in · {} out", s.input_tokens, s.output_tokens)),
+        (
+            "Tool calls",
+            format!(
+                "precision {} · recall {}",
+                opt(s.precision, pct),
+                opt(s.recall, pct)
+            ),
+        ),
+        (
+            "Tokens",
+            format!("{} in · {} out", s.input_tokens, s.output_tokens),
+        ),
         ("Cost", cost),
-        ("Latency", format!("p50 {} · p95 {} (LLM p50 {} · MCP p50 {})", ms(s.latency.p50), ms(s.latency.p95), ms(s.llm.p50), ms(s.mcp.p50))),
-        ("Flaky", if s.flaky.is_empty() { "none".into() } else { s.flaky.iter().map(|(c, m)| format!("{c} on {m}")).collect::<Vec<_>>().join(", ") }),
+        (
+            "Latency",
+            format!(
+                "p50 {} · p95 {} (LLM p50 {} · MCP p50 {})",
+                ms(s.latency.p50),
+                ms(s.latency.p95),
+                ms(s.llm.p50),
+                ms(s.mcp.p50)
+            ),
+        ),
+        (
+            "Flaky",
+            if s.flaky.is_empty() {
+                "none".into()
+            } else {
+                s.flaky
+                    .iter()
+                    .map(|(c, m)| format!("{c} on {m}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            },
+        ),
     ];
     h.push_str("<table>");
     for (k, v) in rows {
@@ -84,7 +144,11 @@ fn ms(v: Option<f64>) -> String {
 fn gate_table(h: &mut String, g: &GateReport) {
     let _ = write!(h, "<h2>Gates (exit code {})</h2>", g.exit_code);
     for reason in &g.invalid {
-        let _ = write!(h, "<p class=\"insufficient\">Invalid run: {}</p>", escape(reason));
+        let _ = write!(
+            h,
+            "<p class=\"insufficient\">Invalid run: {}</p>",
+            escape(reason)
+        );
     }
     h.push_str("<table><tr><th>Gate</th><th>Status</th><th>Why</th></tr>");
     for r in &g.gates {
@@ -93,7 +157,12 @@ fn gate_table(h: &mut String, g: &GateReport) {
             GateStatus::Fail => ("fail", "FAIL"),
             GateStatus::InsufficientData => ("insufficient", "insufficient data"),
         };
-        let _ = write!(h, "<tr><td>{}</td><td class=\"{class}\">{word}</td><td>{}</td></tr>", escape(&r.gate), escape(&r.reason));
+        let _ = write!(
+            h,
+            "<tr><td>{}</td><td class=\"{class}\">{word}</td><td>{}</td></tr>",
+            escape(&r.gate),
+            escape(&r.reason)
+        );
     }
     h.push_str("</table>");
 }
@@ -121,14 +190,20 @@ fn row(h: &mut String, c: &CellSummary) {
         Some(false) => "fail",
         None => "insufficient",
     };
-    let hat: Vec<String> = c.pass_hat_k.iter().filter(|(k, _)| **k > 1).map(|(k, v)| format!("^{k} {v:.2}")).collect();
+    let hat: Vec<String> = c
+        .pass_hat_k
+        .iter()
+        .filter(|(k, _)| **k > 1)
+        .map(|(k, v)| format!("^{k} {v:.2}"))
+        .collect();
     let _ = write!(
         h,
         "<tr><td>{}</td><td>{}</td><td>{dots}</td><td class=\"num {class}\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
         escape(&c.case_id),
         escape(&c.model),
         opt(c.pass_rate, pct),
-        c.interval.map_or("—".into(), |i| format!("{}–{}", pct(i.low), pct(i.high))),
+        c.interval
+            .map_or("—".into(), |i| format!("{}–{}", pct(i.low), pct(i.high))),
         escape(&hat.join(" ")),
         ms(c.latency.p50),
         opt(c.mean_tokens, |t| format!("{t:.0}")),
@@ -137,7 +212,11 @@ fn row(h: &mut String, c: &CellSummary) {
 }
 
 fn failures(h: &mut String, run: &RunRecord) {
-    let failing: Vec<_> = run.iterations.iter().filter(|i| !i.outcome.is_pass()).collect();
+    let failing: Vec<_> = run
+        .iterations
+        .iter()
+        .filter(|i| !i.outcome.is_pass())
+        .collect();
     if failing.is_empty() {
         return;
     }
@@ -157,15 +236,26 @@ fn failures(h: &mut String, run: &RunRecord) {
 }
 
 fn compare_table(h: &mut String, c: &Comparison) {
-    let _ = write!(h, "<h2>Compared with the baseline</h2><p class=\"muted\">Regression: the 95% Newcombe interval of the difference is below zero with at least {} completed iterations on each side.</p>", c.min_samples);
+    let _ = write!(
+        h,
+        "<h2>Compared with the baseline</h2><p class=\"muted\">Regression: the 95% Newcombe interval of the difference is below zero with at least {} completed iterations on each side.</p>",
+        c.min_samples
+    );
     h.push_str("<table><tr><th>Case</th><th>Model</th><th>Change</th><th class=\"num\">Base</th><th class=\"num\">Run</th><th class=\"num\">Difference (95% CI)</th><th>Verdict</th></tr>");
     for cell in &c.cells {
         let counts = |x: Option<(u64, u64)>| x.map_or("—".into(), |(p, n)| format!("{p}/{n}"));
         let diff = match (cell.difference, cell.interval) {
-            (Some(d), Some(i)) => format!("{:+.1} ({:+.1} to {:+.1}) points", d * 100.0, i.low * 100.0, i.high * 100.0),
+            (Some(d), Some(i)) => format!(
+                "{:+.1} ({:+.1} to {:+.1}) points",
+                d * 100.0,
+                i.low * 100.0,
+                i.high * 100.0
+            ),
             _ => "—".into(),
         };
-        let verdict = cell.significance.map_or("—".to_string(), |s| format!("{s:?}"));
+        let verdict = cell
+            .significance
+            .map_or("—".to_string(), |s| format!("{s:?}"));
         let _ = write!(
             h,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",

@@ -10,7 +10,11 @@ use crate::stats::{CellSummary, RunSummary};
 
 /// The run as a JUnit XML document.
 pub fn junit_xml(run: &RunRecord, summary: &RunSummary) -> String {
-    let failures = summary.cells.iter().filter(|c| c.passed == Some(false)).count();
+    let failures = summary
+        .cells
+        .iter()
+        .filter(|c| c.passed == Some(false))
+        .count();
     let errors = summary.cells.iter().filter(|c| c.passed.is_none()).count();
     let total_ms: u64 = run.iterations.iter().map(|i| i.metrics.latency_ms).sum();
     let suite = escape(&run.suite_id);
@@ -27,7 +31,11 @@ pub fn junit_xml(run: &RunRecord, summary: &RunSummary) -> String {
         summary.cells.len(),
         total_ms as f64 / 1000.0
     );
-    let _ = writeln!(x, "    <properties>\n      <property name=\"suiteHash\" value=\"{}\"/>", escape(&run.suite_hash));
+    let _ = writeln!(
+        x,
+        "    <properties>\n      <property name=\"suiteHash\" value=\"{}\"/>",
+        escape(&run.suite_hash)
+    );
     if let Some(rate) = summary.pass_rate {
         let _ = writeln!(x, "      <property name=\"passRate\" value=\"{rate:.4}\"/>");
     }
@@ -40,7 +48,11 @@ pub fn junit_xml(run: &RunRecord, summary: &RunSummary) -> String {
 }
 
 fn testcase(x: &mut String, run: &RunRecord, cell: &CellSummary) {
-    let its: Vec<_> = run.iterations.iter().filter(|i| i.unit.case_id == cell.case_id && i.unit.model == cell.model).collect();
+    let its: Vec<_> = run
+        .iterations
+        .iter()
+        .filter(|i| i.unit.case_id == cell.case_id && i.unit.model == cell.model)
+        .collect();
     let ms: u64 = its.iter().map(|i| i.metrics.latency_ms).sum();
     let _ = writeln!(
         x,
@@ -63,15 +75,34 @@ fn testcase(x: &mut String, run: &RunRecord, cell: &CellSummary) {
     match cell.passed {
         Some(true) => {}
         Some(false) => {
-            let message = format!("pass rate {}/{} is under the threshold {}", cell.passes, cell.n, pct(cell.pass_threshold));
-            let _ = writeln!(x, "      <failure message=\"{}\" type=\"EvalFailure\">{}</failure>", escape(&message), escape(&details));
+            let message = format!(
+                "pass rate {}/{} is under the threshold {}",
+                cell.passes,
+                cell.n,
+                pct(cell.pass_threshold)
+            );
+            let _ = writeln!(
+                x,
+                "      <failure message=\"{}\" type=\"EvalFailure\">{}</failure>",
+                escape(&message),
+                escape(&details)
+            );
         }
         None => {
             let message = format!("no iteration completed ({} errored)", cell.errors);
-            let _ = writeln!(x, "      <error message=\"{}\" type=\"EvalError\">{}</error>", escape(&message), escape(&details));
+            let _ = writeln!(
+                x,
+                "      <error message=\"{}\" type=\"EvalError\">{}</error>",
+                escape(&message),
+                escape(&details)
+            );
         }
     }
-    let _ = writeln!(x, "      <system-out>{}</system-out>\n    </testcase>", escape(&stats));
+    let _ = writeln!(
+        x,
+        "      <system-out>{}</system-out>\n    </testcase>",
+        escape(&stats)
+    );
 }
 
 fn stats_line(c: &CellSummary) -> String {

@@ -44,5 +44,8 @@ pub fn newcombe(x1: u64, n1: u64, x2: u64, n2: u64, z: f64) -> Option<Interval> 
     let d = p1 - p2;
     let low = d - ((p1 - w1.low).powi(2) + (w2.high - p2).powi(2)).sqrt();
     let high = d + ((w1.high - p1).powi(2) + (p2 - w2.low).powi(2)).sqrt();
-    Some(Interval { low: low.max(-1.0), high: high.min(1.0) })
+    Some(Interval {
+        low: low.max(-1.0),
+        high: high.min(1.0),
+    })
 }

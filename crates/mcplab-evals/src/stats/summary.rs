@@ -22,7 +22,10 @@ pub struct Latency {
 
 impl Latency {
     fn of(values: &[f64]) -> Latency {
-        Latency { p50: percentile(values, 50.0), p95: percentile(values, 95.0) }
+        Latency {
+            p50: percentile(values, 50.0),
+            p95: percentile(values, 95.0),
+        }
     }
 }
 
@@ -128,9 +131,15 @@ pub fn summarize(run: &RunRecord) -> RunSummary {
     let cells: Vec<CellSummary> = order
         .iter()
         .map(|(case, model)| {
-            let mut its = by_cell.remove(&(case.clone(), model.clone())).unwrap_or_default();
+            let mut its = by_cell
+                .remove(&(case.clone(), model.clone()))
+                .unwrap_or_default();
             its.sort_by_key(|i| i.unit.iteration);
-            let threshold = run.cases.iter().find(|c| &c.id == case).map_or(1.0, |c| c.pass_threshold);
+            let threshold = run
+                .cases
+                .iter()
+                .find(|c| &c.id == case)
+                .map_or(1.0, |c| c.pass_threshold);
             cell(case, model, &its, threshold)
         })
         .collect();
@@ -139,8 +148,13 @@ pub fn summarize(run: &RunRecord) -> RunSummary {
 
 fn cell(case: &str, model: &str, its: &[&IterationRecord], threshold: f64) -> CellSummary {
     let completed: Vec<&&IterationRecord> = its.iter().filter(|i| !i.outcome.is_error()).collect();
-    let (n, passes) = (completed.len() as u64, completed.iter().filter(|i| i.outcome.is_pass()).count() as u64);
-    let lat = |f: fn(&IterationRecord) -> u64| completed.iter().map(|i| f(i) as f64).collect::<Vec<f64>>();
+    let (n, passes) = (
+        completed.len() as u64,
+        completed.iter().filter(|i| i.outcome.is_pass()).count() as u64,
+    );
+    let lat = |f: fn(&IterationRecord) -> u64| {
+        completed.iter().map(|i| f(i) as f64).collect::<Vec<f64>>()
+    };
     let pass_rate = ratio(passes, n);
     CellSummary {
         case_id: case.to_string(),
@@ -150,32 +164,60 @@ fn cell(case: &str, model: &str, its: &[&IterationRecord], threshold: f64) -> Ce
         errors: its.len() as u64 - n,
         pass_rate,
         interval: wilson(passes, n, Z95),
-        pass_at_k: KS.iter().filter_map(|&k| pass_at_k(n, passes, k).map(|v| (k, v))).collect(),
-        pass_hat_k: KS.iter().filter_map(|&k| pass_hat_k(n, passes, k).map(|v| (k, v))).collect(),
+        pass_at_k: KS
+            .iter()
+            .filter_map(|&k| pass_at_k(n, passes, k).map(|v| (k, v)))
+            .collect(),
+        pass_hat_k: KS
+            .iter()
+            .filter_map(|&k| pass_hat_k(n, passes, k).map(|v| (k, v)))
+            .collect(),
         flaky: passes > 0 && passes < n,
         passed: pass_rate.map(|r| r >= threshold),
         pass_threshold: threshold,
         mean_tokens: (n > 0).then(|| {
-            completed.iter().map(|i| (i.metrics.input_tokens + i.metrics.output_tokens) as f64).sum::<f64>() / n as f64
+            completed
+                .iter()
+                .map(|i| (i.metrics.input_tokens + i.metrics.output_tokens) as f64)
+                .sum::<f64>()
+                / n as f64
         }),
         cost_usd: total_cost(its.iter().copied()),
         latency: Latency::of(&lat(|i| i.metrics.latency_ms)),
         llm: Latency::of(&lat(|i| i.metrics.llm_ms)),
         mcp: Latency::of(&lat(|i| i.metrics.mcp_ms)),
-        dots: its.iter().map(|i| if i.outcome.is_error() { None } else { Some(i.outcome.is_pass()) }).collect(),
+        dots: its
+            .iter()
+            .map(|i| {
+                if i.outcome.is_error() {
+                    None
+                } else {
+                    Some(i.outcome.is_pass())
+                }
+            })
+            .collect(),
     }
 }
 
 fn whole(run: &RunRecord, cells: Vec<CellSummary>) -> RunSummary {
     let its = &run.iterations;
     let completed: Vec<&IterationRecord> = its.iter().filter(|i| !i.outcome.is_error()).collect();
-    let (n, passes) = (completed.len() as u64, completed.iter().filter(|i| i.outcome.is_pass()).count() as u64);
+    let (n, passes) = (
+        completed.len() as u64,
+        completed.iter().filter(|i| i.outcome.is_pass()).count() as u64,
+    );
     let sum = |f: fn(&IterationRecord) -> u64| its.iter().map(f).sum::<u64>();
     let matched = sum(|i| u64::from(i.metrics.calls_matched));
     let unexpected = sum(|i| u64::from(i.metrics.calls_unexpected));
     let missed = sum(|i| u64::from(i.metrics.calls_missed));
-    let lat = |f: fn(&IterationRecord) -> u64| completed.iter().map(|i| f(i) as f64).collect::<Vec<f64>>();
-    let flaky = cells.iter().filter(|c| c.flaky).map(|c| (c.case_id.clone(), c.model.clone())).collect();
+    let lat = |f: fn(&IterationRecord) -> u64| {
+        completed.iter().map(|i| f(i) as f64).collect::<Vec<f64>>()
+    };
+    let flaky = cells
+        .iter()
+        .filter(|c| c.flaky)
+        .map(|c| (c.case_id.clone(), c.model.clone()))
+        .collect();
     RunSummary {
         planned: run.planned.len() as u64,
         finished: its.len() as u64,
@@ -190,7 +232,10 @@ fn whole(run: &RunRecord, cells: Vec<CellSummary>) -> RunSummary {
         input_tokens: sum(|i| i.metrics.input_tokens),
         output_tokens: sum(|i| i.metrics.output_tokens),
         cost_usd: total_cost(its.iter()),
-        unpriced: its.iter().filter(|i| i.metrics.cost_usd.is_none() && !i.outcome.is_error()).count() as u64,
+        unpriced: its
+            .iter()
+            .filter(|i| i.metrics.cost_usd.is_none() && !i.outcome.is_error())
+            .count() as u64,
         latency: Latency::of(&lat(|i| i.metrics.latency_ms)),
         llm: Latency::of(&lat(|i| i.metrics.llm_ms)),
         mcp: Latency::of(&lat(|i| i.metrics.mcp_ms)),

@@ -4,8 +4,8 @@
 
 use std::fmt;
 
-use jsonschema::error::ValidationErrorKind;
 use jsonschema::ValidationError;
+use jsonschema::error::ValidationErrorKind;
 use serde_json::Value;
 
 use super::model::Suite;
@@ -59,7 +59,11 @@ impl fmt::Display for SuiteError {
 impl fmt::Display for SuiteErrors {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.0.len();
-        writeln!(f, "{n} problem{} in the suite file:", if n == 1 { "" } else { "s" })?;
+        writeln!(
+            f,
+            "{n} problem{} in the suite file:",
+            if n == 1 { "" } else { "s" }
+        )?;
         for e in &self.0 {
             writeln!(f, "  {e}")?;
         }
@@ -85,16 +89,27 @@ pub fn parse_suite_with(text: &str, limits: LoadLimits) -> Result<Suite, SuiteEr
     }
     let (doc, positions) = yaml::parse(
         text,
-        yaml::Limits { max_depth: limits.max_depth, max_nodes: limits.max_nodes },
+        yaml::Limits {
+            max_depth: limits.max_depth,
+            max_nodes: limits.max_nodes,
+        },
     )
-    .map_err(|e| SuiteErrors(vec![SuiteError { position: e.position, path: String::new(), message: e.message }]))?;
+    .map_err(|e| {
+        SuiteErrors(vec![SuiteError {
+            position: e.position,
+            path: String::new(),
+            message: e.message,
+        }])
+    })?;
     let mut errors = Vec::new();
     if let Some(v) = doc.get("version").filter(|v| *v != &Value::from(1)) {
         // Said first and alone: the rest of a future-version file is not ours to judge.
         return Err(SuiteErrors(vec![located(
             &positions,
             "/version",
-            format!("suite version {v} is not supported: this mcplab reads version 1 (a newer mcplab may read it)"),
+            format!(
+                "suite version {v} is not supported: this mcplab reads version 1 (a newer mcplab may read it)"
+            ),
         )]));
     }
     schema_errors(&doc, &positions, &mut errors);
@@ -105,7 +120,11 @@ pub fn parse_suite_with(text: &str, limits: LoadLimits) -> Result<Suite, SuiteEr
         match serde_json::from_value::<Suite>(doc) {
             Ok(suite) => return Ok(suite),
             // The schema is generated from these types, so this means a gap between the two.
-            Err(e) => errors.push(SuiteError { position: None, path: String::new(), message: e.to_string() }),
+            Err(e) => errors.push(SuiteError {
+                position: None,
+                path: String::new(),
+                message: e.to_string(),
+            }),
         }
     }
     errors.sort_by_key(|e| e.position.map(|p| (p.line, p.column)));
@@ -114,11 +133,19 @@ pub fn parse_suite_with(text: &str, limits: LoadLimits) -> Result<Suite, SuiteEr
 }
 
 fn one(message: String) -> SuiteErrors {
-    SuiteErrors(vec![SuiteError { position: None, path: String::new(), message }])
+    SuiteErrors(vec![SuiteError {
+        position: None,
+        path: String::new(),
+        message,
+    }])
 }
 
 fn located(positions: &Positions, pointer: &str, message: String) -> SuiteError {
-    SuiteError { position: positions.key(pointer), path: human_path(pointer), message }
+    SuiteError {
+        position: positions.key(pointer),
+        path: human_path(pointer),
+        message,
+    }
 }
 
 /// `/cases/0/turns/1` → `cases[0].turns[1]`.
@@ -142,14 +169,25 @@ fn schema_errors(doc: &Value, positions: &Positions, out: &mut Vec<SuiteError>) 
     let schema = suite_schema();
     let validator = match jsonschema::validator_for(&schema) {
         Ok(v) => v,
-        Err(e) => return out.push(SuiteError { position: None, path: String::new(), message: format!("internal: the suite schema does not compile: {e}") }),
+        Err(e) => {
+            return out.push(SuiteError {
+                position: None,
+                path: String::new(),
+                message: format!("internal: the suite schema does not compile: {e}"),
+            });
+        }
     };
     for error in validator.iter_errors(doc) {
         describe(&error, &schema, positions, out);
     }
 }
 
-fn describe(error: &ValidationError<'_>, schema: &Value, positions: &Positions, out: &mut Vec<SuiteError>) {
+fn describe(
+    error: &ValidationError<'_>,
+    schema: &Value,
+    positions: &Positions,
+    out: &mut Vec<SuiteError>,
+) {
     let pointer = error.instance_path().to_string();
     match error.kind() {
         ValidationErrorKind::AdditionalProperties { unexpected } => {
@@ -161,27 +199,53 @@ fn describe(error: &ValidationError<'_>, schema: &Value, positions: &Positions, 
                     None if known.is_empty() => String::new(),
                     None => format!(" (expected one of: {})", known.join(", ")),
                 };
-                out.push(located(positions, &at, format!("unknown key `{key}`{hint}")));
+                out.push(located(
+                    positions,
+                    &at,
+                    format!("unknown key `{key}`{hint}"),
+                ));
             }
         }
         ValidationErrorKind::Required { property } => {
-            let name = property.as_str().map_or_else(|| property.to_string(), str::to_string);
-            out.push(located(positions, &pointer, format!("missing required key `{name}`")));
+            let name = property
+                .as_str()
+                .map_or_else(|| property.to_string(), str::to_string);
+            out.push(located(
+                positions,
+                &pointer,
+                format!("missing required key `{name}`"),
+            ));
         }
         ValidationErrorKind::OneOfNotValid { context } | ValidationErrorKind::AnyOf { context } => {
             alternatives(error, context, schema, positions, out)
         }
-        ValidationErrorKind::OneOfMultipleValid { .. } => {
-            out.push(located(positions, &pointer, "ambiguous: matches more than one form".into()))
-        }
+        ValidationErrorKind::OneOfMultipleValid { .. } => out.push(located(
+            positions,
+            &pointer,
+            "ambiguous: matches more than one form".into(),
+        )),
         ValidationErrorKind::Type { .. } => {
             let found = crate::matching::args::kind(error.instance());
-            out.push(located(positions, &pointer, format!("{error} (found {found})")))
+            out.push(located(
+                positions,
+                &pointer,
+                format!("{error} (found {found})"),
+            ))
         }
-        ValidationErrorKind::Constant { expected_value } if **expected_value == Value::Bool(true) => out.push(
-            located(positions, &pointer, "write `true` (`false` turns nothing on: remove the check instead)".into()),
-        ),
-        ValidationErrorKind::Pattern { pattern } => out.push(located(positions, &pointer, pattern_message(pattern, error))),
+        ValidationErrorKind::Constant { expected_value }
+            if **expected_value == Value::Bool(true) =>
+        {
+            out.push(located(
+                positions,
+                &pointer,
+                "write `true` (`false` turns nothing on: remove the check instead)".into(),
+            ))
+        }
+        ValidationErrorKind::Pattern { pattern } => out.push(located(
+            positions,
+            &pointer,
+            pattern_message(pattern, error),
+        )),
         _ => out.push(located(positions, &pointer, error.to_string())),
     }
 }
@@ -205,21 +269,31 @@ fn alternatives(
             })
         })
         .collect();
-    if let Value::Object(map) = error.instance().as_ref() {
-        if map.len() == 1 && names.len() == context.len() {
-            let key = map.keys().next().map(String::as_str).unwrap_or_default();
-            if !names.iter().any(|n| n == key) {
-                let at = format!("{pointer}/{}", yaml::escape_pointer(key));
-                let message = format!("unknown check `{key}` (expected one of: {})", names.join(", "));
-                return out.push(located(positions, &at, message));
-            }
+    if let Value::Object(map) = error.instance().as_ref()
+        && map.len() == 1
+        && names.len() == context.len()
+    {
+        let key = map.keys().next().map(String::as_str).unwrap_or_default();
+        if !names.iter().any(|n| n == key) {
+            let at = format!("{pointer}/{}", yaml::escape_pointer(key));
+            let message = format!(
+                "unknown check `{key}` (expected one of: {})",
+                names.join(", ")
+            );
+            return out.push(located(positions, &at, message));
         }
     }
     let depth = |branch: &Vec<ValidationError<'static>>| {
-        let d = branch.iter().map(|e| e.instance_path().to_string().matches('/').count()).min().unwrap_or(0);
+        let d = branch
+            .iter()
+            .map(|e| e.instance_path().to_string().matches('/').count())
+            .min()
+            .unwrap_or(0);
         let type_mismatch_here = branch.iter().any(|e| {
-            matches!(e.kind(), ValidationErrorKind::Type { .. } | ValidationErrorKind::Constant { .. })
-                && e.instance_path().to_string() == pointer
+            matches!(
+                e.kind(),
+                ValidationErrorKind::Type { .. } | ValidationErrorKind::Constant { .. }
+            ) && e.instance_path().to_string() == pointer
         });
         (!type_mismatch_here, d, usize::MAX - branch.len())
     };
@@ -235,7 +309,9 @@ fn alternatives(
                 .flatten()
                 .filter(|e| e.instance_path().to_string() == pointer)
                 .filter_map(|e| match e.kind() {
-                    ValidationErrorKind::Type { kind: jsonschema::error::TypeKind::Single(t) } => Some(format!("{t}")),
+                    ValidationErrorKind::Type {
+                        kind: jsonschema::error::TypeKind::Single(t),
+                    } => Some(format!("{t}")),
                     _ => None,
                 })
                 .collect();
@@ -255,7 +331,9 @@ fn pattern_message(pattern: &str, error: &ValidationError<'_>) -> String {
     if pattern.contains("::") {
         format!("{value} is not a model: write `provider::model`, e.g. `openai::gpt-4.1-mini`")
     } else if pattern.starts_with("^[A-Za-z0-9][A-Za-z0-9_.-]") {
-        format!("{value} is not a valid id: 1–128 letters, digits, `-`, `_` or `.`, starting with a letter or digit")
+        format!(
+            "{value} is not a valid id: 1–128 letters, digits, `-`, `_` or `.`, starting with a letter or digit"
+        )
     } else {
         error.to_string()
     }
@@ -288,7 +366,9 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 /// The keys the schema object at `keyword_path` (ending in `/additionalProperties`) allows.
 fn known_keys(schema: &Value, keyword_path: &str) -> Vec<String> {
-    let object_path = keyword_path.strip_suffix("/additionalProperties").unwrap_or(keyword_path);
+    let object_path = keyword_path
+        .strip_suffix("/additionalProperties")
+        .unwrap_or(keyword_path);
     let resolved = resolve(schema, object_path);
     resolved
         .and_then(|s| s.get("properties"))

@@ -14,7 +14,9 @@ pub use case::{
     ArgumentMode, Case, DetailedTurn, ExpectedCall, ExtraCalls, Judge, Order, ToolCallExpectations,
     ToolCallOptions, ToolOverride, Turn,
 };
-pub use check::{AppRenderedCheck, Check, DetailedNeedle, JsonPathCheck, TextNeedle, ToolResultCheck};
+pub use check::{
+    AppRenderedCheck, Check, DetailedNeedle, JsonPathCheck, TextNeedle, ToolResultCheck,
+};
 pub use load::{LoadLimits, SuiteError, SuiteErrors, parse_suite, parse_suite_with};
 pub use model::{Defaults, Gates, HostSpec, On, PassHatKGate, SCHEMA_ID, Suite, SuiteVersion};
 pub use schema::suite_schema;

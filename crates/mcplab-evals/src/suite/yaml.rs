@@ -63,12 +63,19 @@ pub struct SyntaxError {
 /// Parse one YAML/JSON document into a value and its positions.
 pub fn parse(text: &str, limits: Limits) -> Result<(Value, Positions), SyntaxError> {
     match count_documents(text) {
-        Ok(0) => return Err(error(None, "the file is empty: a suite needs at least `version`, `id` and `cases`")),
+        Ok(0) => {
+            return Err(error(
+                None,
+                "the file is empty: a suite needs at least `version`, `id` and `cases`",
+            ));
+        }
         Ok(1) => {}
         Ok(n) => {
             return Err(error(
                 None,
-                &format!("the file holds {n} YAML documents; a suite file is exactly one (put each suite in its own file)"),
+                &format!(
+                    "the file holds {n} YAML documents; a suite file is exactly one (put each suite in its own file)"
+                ),
             ));
         }
         // The marked loader below reports the same syntax error with its position.
@@ -103,14 +110,22 @@ fn load_error(e: marked_yaml::LoadError) -> SyntaxError {
         })
     };
     match &e {
-        TopLevelMustBeMapping(m) => error(at(m), "the top level must be a mapping (`version: 1`, `id: …`, `cases: …`)"),
+        TopLevelMustBeMapping(m) => error(
+            at(m),
+            "the top level must be a mapping (`version: 1`, `id: …`, `cases: …`)",
+        ),
         TopLevelMustBeSequence(m) => error(at(m), "the top level must be a sequence"),
-        UnexpectedAnchor(m) => error(at(m), "anchors and aliases (`&name`, `*name`) are not supported: write the value out"),
+        UnexpectedAnchor(m) => error(
+            at(m),
+            "anchors and aliases (`&name`, `*name`) are not supported: write the value out",
+        ),
         MappingKeyMustBeScalar(m) => error(at(m), "mapping keys must be plain strings"),
         UnexpectedTag(m) => error(at(m), "YAML tags (`!tag`) are not supported"),
         ScanError(m, _) => {
             let text = e.to_string();
-            let message = text.split_once(": ").map_or(text.as_str(), |(_, rest)| rest);
+            let message = text
+                .split_once(": ")
+                .map_or(text.as_str(), |(_, rest)| rest);
             error(at(m), &format!("not valid YAML: {message}"))
         }
         DuplicateKey(inner) => {
@@ -121,7 +136,7 @@ fn load_error(e: marked_yaml::LoadError) -> SyntaxError {
                 .map(|m| format!(" (first at line {})", m.line()))
                 .unwrap_or_default();
             error(
-                inner.key.span().start().and_then(|m| at(m)),
+                inner.key.span().start().and_then(at),
                 &format!("duplicate key `{}`{first}", inner.key.as_str()),
             )
         }
@@ -154,7 +169,10 @@ struct Walk {
 impl Walk {
     fn node(&mut self, node: &Node, pointer: String, depth: usize) -> Result<Value, SyntaxError> {
         // A block mapping's own mark falls after its first key; people look for the key.
-        let first_key = node.as_mapping().and_then(|m| m.keys().next()).and_then(|k| k.span().start());
+        let first_key = node
+            .as_mapping()
+            .and_then(|m| m.keys().next())
+            .and_then(|k| k.span().start());
         let position = first_key.or(node.span().start()).map(|m| Position {
             line: m.line(),
             column: m.column(),
@@ -163,7 +181,10 @@ impl Walk {
         if self.nodes > self.limits.max_nodes {
             return Err(error(
                 position,
-                &format!("the file has more than {} values; split the suite", self.limits.max_nodes),
+                &format!(
+                    "the file has more than {} values; split the suite",
+                    self.limits.max_nodes
+                ),
             ));
         }
         if depth > self.limits.max_depth {
@@ -219,17 +240,19 @@ fn scalar(text: &str, plain: bool) -> Result<Value, String> {
         "true" | "True" | "TRUE" => return Ok(Value::Bool(true)),
         "false" | "False" | "FALSE" => return Ok(Value::Bool(false)),
         ".inf" | ".Inf" | ".INF" | "+.inf" | "-.inf" | ".nan" | ".NaN" | ".NAN" => {
-            return Err(format!("`{text}` has no JSON form: quote it if you mean the text"));
+            return Err(format!(
+                "`{text}` has no JSON form: quote it if you mean the text"
+            ));
         }
         _ => {}
     }
     if let Some(n) = integer(text) {
         return Ok(Value::Number(n));
     }
-    if is_float(text) {
-        if let Some(n) = text.parse::<f64>().ok().and_then(Number::from_f64) {
-            return Ok(Value::Number(n));
-        }
+    if is_float(text)
+        && let Some(n) = text.parse::<f64>().ok().and_then(Number::from_f64)
+    {
+        return Ok(Value::Number(n));
     }
     Ok(Value::String(text.to_string()))
 }
@@ -308,7 +331,13 @@ mod tests {
         let (_, pos) = parse("a:\n  b: [1, 2]\n  c: x\n", LIMITS).unwrap();
         assert_eq!(pos.key("/a/c"), Some(Position { line: 3, column: 3 }));
         assert_eq!(pos.value("/a/c"), Some(Position { line: 3, column: 6 }));
-        assert_eq!(pos.value("/a/b/1"), Some(Position { line: 2, column: 10 }));
+        assert_eq!(
+            pos.value("/a/b/1"),
+            Some(Position {
+                line: 2,
+                column: 10
+            })
+        );
         // A missing child falls back to its parent.
         assert_eq!(pos.value("/a/zzz"), pos.value("/a"));
     }
@@ -333,9 +362,19 @@ mod tests {
     #[test]
     fn depth_and_size_are_bounded() {
         let deep = format!("a: {}1{}\n", "[".repeat(40), "]".repeat(40));
-        assert!(parse(&deep, LIMITS).unwrap_err().message.contains("deeper than 32"));
+        assert!(
+            parse(&deep, LIMITS)
+                .unwrap_err()
+                .message
+                .contains("deeper than 32")
+        );
         let wide = format!("a: [{}]\n", vec!["1"; 2000].join(","));
-        assert!(parse(&wide, LIMITS).unwrap_err().message.contains("more than 1000"));
+        assert!(
+            parse(&wide, LIMITS)
+                .unwrap_err()
+                .message
+                .contains("more than 1000")
+        );
         // The parser's own recursion guard holds for pathological nesting.
         let bomb = format!("a: {}\n", "[".repeat(200_000));
         assert!(parse(&bomb, LIMITS).is_err());

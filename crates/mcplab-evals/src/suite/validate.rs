@@ -62,6 +62,7 @@ pub fn semantic_errors(doc: &Value) -> Vec<(String, String)> {
                 &mut out,
             );
             checks(turn.get("checks"), &format!("{at}/checks"), &mut out);
+            per_iteration_only(turn.get("checks"), &format!("{at}/checks"), &mut out);
         }
     }
     out
@@ -166,6 +167,23 @@ fn checks(list: Option<&Value>, at: &str, out: &mut Vec<(String, String)>) {
         }
         if let Some(m) = check.pointer("/toolResult/matches") {
             matcher(m, &format!("{at}/toolResult/matches"), out);
+        }
+    }
+}
+
+/// Cost is measured per iteration, so a turn cannot check it.
+fn per_iteration_only(list: Option<&Value>, at: &str, out: &mut Vec<(String, String)>) {
+    let items = list
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    for (i, check) in items.iter().enumerate() {
+        if check.get("maxCostUsd").is_some() {
+            out.push((
+                format!("{at}/{i}/maxCostUsd"),
+                "cost is measured per iteration: put `maxCostUsd` on the case, not on a turn"
+                    .into(),
+            ));
         }
     }
 }

@@ -187,3 +187,47 @@ fn json_and_yaml_give_the_same_suite() {
         parse_suite(json_text).unwrap()
     );
 }
+
+#[test]
+fn a_server_named_twice_is_an_error() {
+    let text = "version: 1\nid: x\nservers: [demo, demo]\nmcpServers:\n  demo: { command: mcplab, args: [demo-server] }\ncases:\n  - id: a\n    turns: [hi]\n";
+    let lines: Vec<String> = parse_suite(text)
+        .unwrap_err()
+        .0
+        .iter()
+        .map(|e| e.to_string())
+        .collect();
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert!(
+        lines[0].starts_with("3:11: servers[0]: server `demo` is both a configured server"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[1].starts_with("3:17: servers[1]: server \"demo\" is listed twice"),
+        "{lines:?}"
+    );
+    assert!(
+        lines[2].starts_with("3:17: servers[1]: server `demo` is both"),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn command_line_gates_override_the_suite_gates() {
+    use mcplab_evals::suite::Gates;
+    let suite = Gates {
+        min_pass_rate: Some(0.9),
+        max_cost_usd: Some(1.0),
+        ..Gates::default()
+    };
+    let cli = Gates {
+        min_pass_rate: Some(0.5),
+        no_regression: Some(true),
+        ..Gates::default()
+    };
+    let g = suite.with_overrides(&cli);
+    assert_eq!(
+        (g.min_pass_rate, g.max_cost_usd, g.no_regression),
+        (Some(0.5), Some(1.0), Some(true))
+    );
+}

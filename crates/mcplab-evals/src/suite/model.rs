@@ -127,6 +127,23 @@ impl Gates {
     fn is_empty(&self) -> bool {
         *self == Gates::default()
     }
+
+    /// These gates with every gate `overrides` sets replacing ours (command-line gates over
+    /// the suite's).
+    pub fn with_overrides(&self, overrides: &Gates) -> Gates {
+        Gates {
+            min_pass_rate: overrides.min_pass_rate.or(self.min_pass_rate),
+            min_pass_hat_k: overrides
+                .min_pass_hat_k
+                .clone()
+                .or_else(|| self.min_pass_hat_k.clone()),
+            max_cost_usd: overrides.max_cost_usd.or(self.max_cost_usd),
+            max_p95_latency_ms: overrides.max_p95_latency_ms.or(self.max_p95_latency_ms),
+            no_regression: overrides.no_regression.or(self.no_regression),
+            min_samples: overrides.min_samples.or(self.min_samples),
+            max_error_rate: overrides.max_error_rate.or(self.max_error_rate),
+        }
+    }
 }
 
 /// `minPassHatK: { k: 3, min: 0.8 }`.

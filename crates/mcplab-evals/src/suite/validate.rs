@@ -15,6 +15,17 @@ use crate::matching::validate_matcher;
 pub fn semantic_errors(doc: &Value) -> Vec<(String, String)> {
     let mut out = Vec::new();
     duplicates(doc.get("models"), "/models", "model", &mut out);
+    duplicates(doc.get("servers"), "/servers", "server", &mut out);
+    if let Some(inline) = doc.get("mcpServers").and_then(Value::as_object) {
+        for (i, name) in strings(doc.get("servers")).iter().enumerate() {
+            if inline.contains_key(*name) {
+                out.push((
+                    format!("/servers/{i}"),
+                    format!("server `{name}` is both a configured server and defined in `mcpServers`: keep one"),
+                ));
+            }
+        }
+    }
     if let Some(defaults) = doc.get("defaults") {
         checks(defaults.get("checks"), "/defaults/checks", &mut out);
     }

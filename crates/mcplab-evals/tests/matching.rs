@@ -362,3 +362,10 @@ fn server_name_narrows_the_match() {
         Outcome::Failed
     );
 }
+
+#[test]
+fn a_second_call_that_never_happened_is_missing_not_out_of_order() {
+    let spec = "      order: in-order\n      expected:\n        - { tool: add }\n        - { tool: add }\n";
+    let v = verdict(spec, vec![call("add", json!({}))]);
+    assert_eq!(diffs(&v), vec!["Missing: add"]);
+}

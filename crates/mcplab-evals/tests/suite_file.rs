@@ -237,10 +237,17 @@ fn command_line_gates_override_the_suite_gates() {
 #[test]
 fn the_committed_schema_is_current() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("suite.schema.json");
-    let generated = format!("{}\n", serde_json::to_string_pretty(&suite_schema()).unwrap());
+    let generated = format!(
+        "{}\n",
+        serde_json::to_string_pretty(&suite_schema()).unwrap()
+    );
     if std::env::var_os("MCPLAB_WRITE_SCHEMA").is_some() {
         std::fs::write(&path, &generated).unwrap();
     }
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
-    assert!(committed == generated, "{} is stale: regenerate it (MCPLAB_WRITE_SCHEMA=1 cargo test -p mcplab-evals --test suite_file)", path.display());
+    assert!(
+        committed == generated,
+        "{} is stale: regenerate it (MCPLAB_WRITE_SCHEMA=1 cargo test -p mcplab-evals --test suite_file)",
+        path.display()
+    );
 }

@@ -317,6 +317,7 @@ fn explain(exp: &Expectation, actual: &[&ToolCallTrace], pairs: &[Option<usize>]
     for j in pairs.iter().flatten() {
         used[*j] = true;
     }
+
     let matched = pairs.iter().flatten().count() as u32;
     let mut diffs = Vec::new();
     let mut missed = 0;
@@ -326,9 +327,10 @@ fn explain(exp: &Expectation, actual: &[&ToolCallTrace], pairs: &[Option<usize>]
         }
         missed += 1;
         let expected = expected_view(i, call);
+        // A call paired with (or explaining) another expectation is not this one out of order.
         let ordered = exp.order != Order::Any;
         if let Some(j) =
-            (0..actual.len()).find(|&j| ordered && compatible(&exp.calls[i], actual[j]))
+            (0..actual.len()).find(|&j| ordered && !used[j] && compatible(&exp.calls[i], actual[j]))
         {
             used[j] = true;
             diffs.push(CallDiff::OutOfOrder {

@@ -222,7 +222,13 @@ pub fn match_calls(exp: &Expectation, actual: &[&ToolCallTrace]) -> CallMatch {
         .filter(|&i| !exp.calls[i].0.optional)
         .chain((0..exp.calls.len()).filter(|&i| exp.calls[i].0.optional))
         .collect();
-    let compatible = |i: usize, j: usize| compatible(&exp.calls[i], actual[j]);
+    // Each (expected, actual) pair is judged once: alignment and diagnosis look it up.
+    let table: Vec<Vec<bool>> = exp
+        .calls
+        .iter()
+        .map(|call| actual.iter().map(|a| compatible(call, a)).collect())
+        .collect();
+    let compatible = |i: usize, j: usize| table[i][j];
     let pairs: Vec<Option<usize>> = match exp.order {
         Order::Any => {
             let sorted =
@@ -235,7 +241,7 @@ pub fn match_calls(exp: &Expectation, actual: &[&ToolCallTrace]) -> CallMatch {
         }
         Order::InOrder | Order::Exact => align(exp, actual.len(), compatible),
     };
-    explain(exp, actual, &pairs)
+    explain(exp, actual, &pairs, &table)
 }
 
 fn compatible((call, opts): &(ExpectedCall, ArgOptions), actual: &ToolCallTrace) -> bool {
@@ -312,7 +318,12 @@ fn actual_view(j: usize, call: &ToolCallTrace) -> CallView {
     }
 }
 
-fn explain(exp: &Expectation, actual: &[&ToolCallTrace], pairs: &[Option<usize>]) -> CallMatch {
+fn explain(
+    exp: &Expectation,
+    actual: &[&ToolCallTrace],
+    pairs: &[Option<usize>],
+    table: &[Vec<bool>],
+) -> CallMatch {
     let mut used = vec![false; actual.len()];
     for j in pairs.iter().flatten() {
         used[*j] = true;
@@ -329,9 +340,7 @@ fn explain(exp: &Expectation, actual: &[&ToolCallTrace], pairs: &[Option<usize>]
         let expected = expected_view(i, call);
         // A call paired with (or explaining) another expectation is not this one out of order.
         let ordered = exp.order != Order::Any;
-        if let Some(j) =
-            (0..actual.len()).find(|&j| ordered && !used[j] && compatible(&exp.calls[i], actual[j]))
-        {
+        if let Some(j) = (0..actual.len()).find(|&j| ordered && !used[j] && table[i][j]) {
             used[j] = true;
             diffs.push(CallDiff::OutOfOrder {
                 expected,

@@ -369,3 +369,85 @@ fn a_second_call_that_never_happened_is_missing_not_out_of_order() {
     let v = verdict(spec, vec![call("add", json!({}))]);
     assert_eq!(diffs(&v), vec!["Missing: add"]);
 }
+
+#[test]
+fn a_saved_session_becomes_a_case_its_own_trace_passes() {
+    use mcplab_evals::suite::case_from_turns;
+    use mcplab_protocol::chat::{StoredTurn, TurnEvent};
+    let s = |x: &str| x.to_string();
+    let args = json!({"message": "<b>hi</b>", "opts": {"$weird": 1}});
+    let stored = vec![StoredTurn {
+        turn_id: s("t1"),
+        user: s("echo <b>hi</b>"),
+        events: vec![
+            TurnEvent::ToolCall {
+                turn_id: s("t1"),
+                call_id: s("c1"),
+                name: s("demo__echo"),
+                server: s("demo"),
+                tool: s("echo"),
+                arguments: args.clone(),
+            },
+            TurnEvent::ToolResult {
+                turn_id: s("t1"),
+                call_id: s("c1"),
+                server: s("demo"),
+                tool: s("echo"),
+                duration_ms: 3,
+                is_error: false,
+                result: None,
+                error: None,
+            },
+            TurnEvent::ToolCall {
+                turn_id: s("t1"),
+                call_id: s("c2"),
+                name: s("demo__fail"),
+                server: s("demo"),
+                tool: s("fail"),
+                arguments: json!({}),
+            },
+            TurnEvent::ToolResult {
+                turn_id: s("t1"),
+                call_id: s("c2"),
+                server: s("demo"),
+                tool: s("fail"),
+                duration_ms: 3,
+                is_error: true,
+                result: None,
+                error: None,
+            },
+        ],
+    }];
+    let case = case_from_turns("saved", Some("Saved from chat"), &stored);
+    let mut suite = parse_suite("version: 1\nid: s\ncases:\n  - id: x\n    turns: [q]\n").unwrap();
+    suite.cases = vec![case];
+    // What is written loads back (the literal-looking values were escaped).
+    let text = mcplab_evals::import::to_yaml(&suite, &[]);
+    assert_eq!(
+        parse_suite(&text).unwrap_or_else(|e| panic!("{e}\n{text}")),
+        suite
+    );
+    let resolved = ResolvedCase::new(&suite, &suite.cases[0]);
+    let replay = Trace {
+        turns: vec![turn(vec![call("echo", args)], "done")],
+        cost_usd: None,
+        app_renders: vec![],
+    };
+    let v = judge_iteration(&resolved, &replay, None);
+    assert_eq!(v.outcome, Outcome::Passed, "{:?}", v.failures());
+    let different = Trace {
+        turns: vec![turn(
+            vec![call(
+                "echo",
+                json!({"message": "bye", "opts": {"$weird": 1}}),
+            )],
+            "done",
+        )],
+        cost_usd: None,
+        app_renders: vec![],
+    };
+    assert_eq!(
+        judge_iteration(&resolved, &different, None).outcome,
+        Outcome::Failed
+    );
+}

@@ -455,6 +455,26 @@ fn child(path: &str, key: &str) -> String {
     }
 }
 
+/// A matcher for `v` as it is: nested objects still match partially, but no string or key in
+/// it means a placeholder or an operator (those are wrapped in `$literal`).
+pub fn plain_matcher(v: &Value) -> Value {
+    match v {
+        Value::String(s) if s.starts_with('<') && s.ends_with('>') => {
+            serde_json::json!({ "$literal": v })
+        }
+        Value::Object(map) if map.keys().any(|k| k.starts_with('$')) => {
+            serde_json::json!({ "$literal": v })
+        }
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .map(|(k, v)| (k.clone(), plain_matcher(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(plain_matcher).collect()),
+        other => other.clone(),
+    }
+}
+
 /// Problems with a matcher as written: `(JSON pointer below the matcher, message)`.
 pub fn validate_matcher(matcher: &Value) -> Vec<(String, String)> {
     let mut out = Vec::new();

@@ -189,7 +189,11 @@ fn events_are_single_json_lines() {
     };
     let record = run.iterations[1].clone();
     progress.record(&record);
-    let event = RunEvent::IterationFinished { record, progress };
+    let event = RunEvent::IterationFinished {
+        record,
+        verdict: None,
+        progress,
+    };
     let line = event.to_line();
     assert!(!line.contains('\n'));
     let back: RunEvent = serde_json::from_str(&line).unwrap();
@@ -210,4 +214,70 @@ fn events_are_single_json_lines() {
         v["gates"]["exitCode"], 3,
         "4 of 12 iterations errored: invalid"
     );
+}
+
+#[test]
+fn an_iteration_event_carries_its_verdict() {
+    use mcplab_evals::trace::{ToolCallTrace, Trace, TurnEnd, TurnTrace};
+    use mcplab_evals::verdict::{ResolvedCase, judge_iteration};
+    use mcplab_protocol::chat::{StopReason, TokenUsage};
+    let suite = mcplab_evals::suite::parse_suite(
+        "version: 1\nid: s\ncases:\n  - id: c\n    turns:\n      - user: q\n        checks: [{ answerContains: x }]\n    toolCalls:\n      expected: [{ tool: add, arguments: { a: 1 } }]\n",
+    )
+    .unwrap();
+    let call = ToolCallTrace {
+        call_id: "1".into(),
+        server: "d".into(),
+        tool: "add".into(),
+        arguments: serde_json::json!({"a": 2}),
+        result: None,
+        is_error: false,
+        error: None,
+        duration_ms: 1,
+    };
+    let turn = TurnTrace {
+        user: "q".into(),
+        tool_calls: vec![call],
+        answer: "y".into(),
+        end: TurnEnd::Finished {
+            reason: StopReason::Completed,
+        },
+        steps: 1,
+        usage: TokenUsage::default(),
+        latency_ms: 1,
+        llm_ms: 1,
+        mcp_ms: 0,
+    };
+    let trace = Trace {
+        turns: vec![turn],
+        cost_usd: None,
+        app_renders: vec![],
+    };
+    let verdict = judge_iteration(&ResolvedCase::new(&suite, &suite.cases[0]), &trace, None);
+    let unit = Unit {
+        case_id: "c".into(),
+        model: "m::x".into(),
+        iteration: 0,
+    };
+    let record = IterationRecord::judged(unit, &trace, &verdict);
+    assert_eq!(record.failures.len(), 2, "{:?}", record.failures);
+    let event = RunEvent::IterationFinished {
+        record,
+        verdict: Some(Box::new(verdict)),
+        progress: Progress::default(),
+    };
+    let line = event.to_line();
+    let back: RunEvent = serde_json::from_str(&line).unwrap_or_else(|e| panic!("{e}: {line}"));
+    assert_eq!(back, event);
+    let v: serde_json::Value = serde_json::from_str(&line).unwrap();
+    assert_eq!(
+        v["verdict"]["toolCalls"][0]["diffs"][0]["kind"],
+        "argumentMismatch"
+    );
+    assert_eq!(
+        v["verdict"]["toolCalls"][0]["diffs"][0]["mismatches"][0]["path"],
+        "$.a"
+    );
+    assert_eq!(v["verdict"]["checks"][0]["scope"], "turn");
+    assert_eq!(v["verdict"]["checks"][0]["turn"], 0);
 }

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 use crate::gates::GateReport;
 use crate::run::{IterationRecord, Shard, Unit};
 use crate::stats::RunSummary;
+use crate::verdict::Verdict;
 
 /// The running tally after an iteration.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,6 +55,9 @@ pub enum RunEvent {
     IterationFinished {
         #[serde(flatten)]
         record: IterationRecord,
+        /// The expected-vs-actual detail (tool-call diffs, checks, judge), for live views.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        verdict: Option<Box<Verdict>>,
         progress: Progress,
     },
     /// Something the user should know that does not stop the run (a server reconnected…).

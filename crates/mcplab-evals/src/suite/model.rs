@@ -63,7 +63,7 @@ pub struct Suite {
 }
 
 /// The `$id` of the published schema.
-pub const SCHEMA_ID: &str = "https://mcplab.dev/schemas/eval-suite/v1.json";
+pub const SCHEMA_ID: &str = "urn:mcplab:eval-suite:v1";
 
 /// What every case inherits unless it says otherwise.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -63,10 +63,21 @@ pub struct IterationRecord {
 impl IterationRecord {
     /// The record of a judged iteration.
     pub fn judged(unit: Unit, trace: &Trace, verdict: &Verdict) -> IterationRecord {
-        let whole = verdict
+        // Tool-call counts from the whole-case expectation, else summed over the turns'
+        // (never both: they judge the same calls).
+        let whole: Vec<_> = verdict
             .tool_calls
             .iter()
-            .find(|m| m.scope == crate::verdict::Scoped::Case);
+            .filter(|m| m.scope == crate::verdict::Scoped::Case)
+            .collect();
+        let scoped = if whole.is_empty() {
+            verdict.tool_calls.iter().collect()
+        } else {
+            whole
+        };
+        let count = |f: fn(&crate::matching::CallMatch) -> u32| {
+            scoped.iter().map(|m| f(&m.result)).sum::<u32>()
+        };
         let usage = trace.usage();
         IterationRecord {
             unit,
@@ -80,9 +91,9 @@ impl IterationRecord {
                 llm_ms: trace.llm_ms(),
                 mcp_ms: trace.mcp_ms(),
                 steps: trace.steps(),
-                calls_matched: whole.map_or(0, |m| m.result.matched),
-                calls_unexpected: whole.map_or(0, |m| m.result.unmatched_actual),
-                calls_missed: whole.map_or(0, |m| m.result.missed_expected),
+                calls_matched: count(|m| m.matched),
+                calls_unexpected: count(|m| m.unmatched_actual),
+                calls_missed: count(|m| m.missed_expected),
             },
         }
     }

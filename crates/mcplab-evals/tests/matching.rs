@@ -451,3 +451,37 @@ fn a_saved_session_becomes_a_case_its_own_trace_passes() {
         Outcome::Failed
     );
 }
+
+#[test]
+fn per_turn_expectations_count_toward_precision_and_recall() {
+    use mcplab_evals::run::{IterationRecord, Unit};
+    let text = "version: 1\nid: s\ncases:\n  - id: c\n    turns:\n      - user: a\n        toolCalls: { expected: [{ tool: add }] }\n      - user: b\n        toolCalls: { expected: [{ tool: echo }] }\n";
+    let suite = parse_suite(text).unwrap();
+    let case = ResolvedCase::new(&suite, &suite.cases[0]);
+    let trace = Trace {
+        turns: vec![
+            turn(vec![call("add", json!({}))], "x"),
+            turn(vec![call("get_image", json!({}))], "y"),
+        ],
+        cost_usd: None,
+        app_renders: vec![],
+    };
+    let v = judge_iteration(&case, &trace, None);
+    let r = IterationRecord::judged(
+        Unit {
+            case_id: "c".into(),
+            model: "m::m".into(),
+            iteration: 0,
+        },
+        &trace,
+        &v,
+    );
+    assert_eq!(
+        (
+            r.metrics.calls_matched,
+            r.metrics.calls_unexpected,
+            r.metrics.calls_missed
+        ),
+        (1, 1, 1)
+    );
+}

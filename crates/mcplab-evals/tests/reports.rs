@@ -261,6 +261,11 @@ fn an_iteration_event_carries_its_verdict() {
     };
     let record = IterationRecord::judged(unit, &trace, &verdict);
     assert_eq!(record.failures.len(), 2, "{:?}", record.failures);
+    let m = &record.metrics;
+    assert_eq!(
+        (m.calls_matched, m.calls_unexpected, m.calls_missed),
+        (0, 1, 1)
+    );
     let event = RunEvent::IterationFinished {
         record,
         verdict: Some(Box::new(verdict)),

@@ -5,7 +5,7 @@
 
 use mcplab_protocol::chat::{StoredTurn, TurnEvent};
 
-use crate::matching::args::plain_matcher;
+use crate::matching::plain_matcher;
 
 use super::case::{Case, DetailedTurn, ExpectedCall, Order, ToolCallExpectations, Turn};
 

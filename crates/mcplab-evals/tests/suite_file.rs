@@ -251,3 +251,25 @@ fn the_committed_schema_is_current() {
         path.display()
     );
 }
+
+#[test]
+fn common_mistakes_read_plainly() {
+    let text = "version: 1\nid: x\nrepeat: \"3\"\nhost: 5\ncases:\n  - id: a\n    turns: hi\n    toolCalls:\n      extraCalls: many\n    checks:\n      - maxSteps: \"3\"\n      - toolResult: { tool: add }\n";
+    let lines: Vec<String> = parse_suite(text)
+        .unwrap_err()
+        .0
+        .iter()
+        .map(|e| e.to_string())
+        .collect();
+    assert_eq!(
+        lines,
+        vec![
+            "3:1: repeat: expected integer, found a string",
+            "4:1: host: expected string or object, found a number",
+            "7:5: cases[0].turns: expected array, found a string",
+            "9:7: cases[0].toolCalls.extraCalls: expected integer or \"unlimited\", found a string",
+            "11:9: cases[0].checks[0].maxSteps: expected integer, found a string",
+            "12:9: cases[0].checks[1].toolResult: missing required key `matches`",
+        ]
+    );
+}

@@ -224,12 +224,21 @@ fn describe(
             &pointer,
             "ambiguous: matches more than one form".into(),
         )),
-        ValidationErrorKind::Type { .. } => {
+        ValidationErrorKind::Type { kind } => {
             let found = crate::matching::args::kind(error.instance());
+            // Optional fields allow null too; nobody means to write null, so do not offer it.
+            let wanted: Vec<String> = match kind {
+                jsonschema::error::TypeKind::Single(t) => vec![t.to_string()],
+                jsonschema::error::TypeKind::Multiple(set) => set
+                    .iter()
+                    .map(|t| t.to_string())
+                    .filter(|t| t != "null")
+                    .collect(),
+            };
             out.push(located(
                 positions,
                 &pointer,
-                format!("{error} (found {found})"),
+                format!("expected {}, found {found}", wanted.join(" or ")),
             ))
         }
         ValidationErrorKind::Constant { expected_value }
@@ -263,8 +272,14 @@ fn alternatives(
     let names: Vec<String> = context
         .iter()
         .filter_map(|branch| {
+            // A form's name is the key it requires of this very object (a deeper missing key
+            // means the form was recognized).
             branch.iter().find_map(|e| match e.kind() {
-                ValidationErrorKind::Required { property } => property.as_str().map(str::to_string),
+                ValidationErrorKind::Required { property }
+                    if e.instance_path().to_string() == pointer =>
+                {
+                    property.as_str().map(str::to_string)
+                }
                 _ => None,
             })
         })
@@ -312,6 +327,9 @@ fn alternatives(
                     ValidationErrorKind::Type {
                         kind: jsonschema::error::TypeKind::Single(t),
                     } => Some(format!("{t}")),
+                    ValidationErrorKind::Constant { expected_value } => {
+                        Some(expected_value.to_string())
+                    }
                     _ => None,
                 })
                 .collect();

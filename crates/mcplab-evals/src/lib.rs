@@ -10,6 +10,7 @@ pub mod checks;
 pub mod compare;
 pub mod gates;
 pub mod import;
+pub mod judge;
 pub mod matching;
 pub mod prices;
 pub mod report;

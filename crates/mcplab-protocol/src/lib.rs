@@ -10,6 +10,7 @@ pub mod events;
 pub mod host;
 pub mod oauth;
 pub mod traffic;
+pub mod xray;
 
 pub use config::{ServerConfig, ServerTransport};
 pub use events::{HumanAnswer, HumanRequest, HumanRequestKind, ServerEvent, ServerStatus};

@@ -5,6 +5,7 @@ use mcplab_protocol::api::*;
 use mcplab_protocol::chat::*;
 use mcplab_protocol::host::*;
 use mcplab_protocol::oauth::*;
+use mcplab_protocol::xray::*;
 use mcplab_protocol::*;
 use ts_rs::{Config, TS};
 
@@ -71,6 +72,9 @@ fn render() -> String {
         ApiError::decl(&cfg),
         TokenUsage::decl(&cfg),
         StopReason::decl(&cfg),
+        HttpExchange::decl(&cfg),
+        StepTokens::decl(&cfg),
+        StepXray::decl(&cfg),
         TurnEvent::decl(&cfg),
         HostConfig::decl(&cfg),
         ServerTools::decl(&cfg),

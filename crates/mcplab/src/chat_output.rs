@@ -153,6 +153,8 @@ impl EventSink for TerminalSink {
             | TurnEvent::ToolInputPartial { .. }
             | TurnEvent::ToolProgress { .. }
             | TurnEvent::TraceStep { .. }
+            | TurnEvent::StepXray { .. }
+            | TurnEvent::TurnTiming { .. }
             | TurnEvent::ApprovalRequested { .. }
             | TurnEvent::ApprovalResolved { .. }
             | TurnEvent::HumanResolved { .. } => {}

@@ -10,6 +10,7 @@ mod catalog;
 mod context;
 mod elicitation;
 mod sink;
+mod timing;
 mod tools;
 mod turn;
 

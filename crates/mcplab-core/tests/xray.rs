@@ -37,8 +37,12 @@ async fn demo() -> Arc<ConnectionManager> {
 }
 
 fn provider(base_url: &str, kind: ProviderKind) -> Arc<dyn LlmProvider> {
+    provider_named("scripted", base_url, kind)
+}
+
+fn provider_named(id: &str, base_url: &str, kind: ProviderKind) -> Arc<dyn LlmProvider> {
     let config = ProviderConfig {
-        id: "scripted".into(),
+        id: id.into(),
         kind,
         base_url: Some(base_url.into()),
         api_key: Some(KEY.into()),
@@ -66,6 +70,7 @@ fn config(kind: ProviderKind) -> TurnConfig {
         approval_timeout: DEFAULT_APPROVAL_TIMEOUT,
         elicitation: ElicitationMode::Ask,
         context: Vec::new(),
+        prices: mcplab_core::agent::shipped_prices(),
     }
 }
 
@@ -163,6 +168,10 @@ async fn the_xray_is_what_the_provider_received_byte_for_byte() {
                 "the demo server's tools were offered"
             );
             assert!(x.ttft_ms.is_some(), "something streamed");
+            assert_eq!(
+                x.cost, None,
+                "`scripted::` models are not in the price table"
+            );
         }
         let last = &steps[1].exchanges[0].response_body;
         assert!(
@@ -256,4 +265,57 @@ async fn an_unreachable_provider_and_a_broken_stream_show_in_the_xray() {
             .is_some_and(|e| e.contains("broke off")),
         "{sent:?}"
     );
+}
+
+#[tokio::test]
+async fn each_step_is_priced_from_the_table_by_the_providers_usage() {
+    let llm = ScriptedLlm::start(vec![
+        Step::call_tools([ScriptedCall::new(
+            "call_1",
+            "demo__add",
+            json!({"a": 2, "b": 40}),
+        )]),
+        Step::reply(["42"]),
+    ])
+    .await;
+    // The scripted server plays `openai`, so the model is `openai::gpt-4o-mini`: $0.15 in and
+    // $0.60 out per million tokens in the shipped table.
+    let provider = provider_named("openai", &llm.base_url(), ProviderKind::OpenAi);
+    let manager = demo().await;
+    let sink = RecordingSink::default();
+    let mut cfg = config(ProviderKind::OpenAi);
+    cfg.model = ModelRef::parse("openai::gpt-4o-mini").unwrap();
+    tokio::time::timeout(
+        Duration::from_secs(30),
+        run_turn(
+            provider.as_ref(),
+            &manager,
+            &[],
+            Message::user("add 2 and 40"),
+            &cfg,
+            &sink,
+            &CancellationToken::new(),
+        ),
+    )
+    .await
+    .expect("the turn ends in time");
+    let steps = xrays(&sink.events());
+    let received = llm.requests();
+    assert_eq!(steps.len(), 2);
+    for (x, r) in steps.iter().zip(&received) {
+        let usage = r.usage.expect("answered with content");
+        let by_hand = f64::from(usage.input_tokens) * 0.15 / 1e6
+            + f64::from(usage.output_tokens) * 0.60 / 1e6;
+        let cost = x.cost.as_ref().expect("gpt-4o-mini has a price");
+        assert!(
+            (cost.usd - by_hand).abs() < 1e-12,
+            "{} vs {by_hand}",
+            cost.usd
+        );
+        assert_eq!(cost.source, "https://openai.com/api/pricing/");
+        assert!(!cost.estimated);
+    }
+    let total = mcplab_core::agent::cost::total_cost(&steps).unwrap();
+    let sum: f64 = steps.iter().map(|x| x.cost.as_ref().unwrap().usd).sum();
+    assert!((total - sum).abs() < 1e-15);
 }

@@ -63,6 +63,19 @@ pub struct StepTokens {
     pub tool_definition_tokens: u64,
 }
 
+/// What one step cost, in US dollars, by the price table entry named by `source` and `date`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct StepCost {
+    pub usd: f64,
+    /// The tokens it was computed from were estimates (the provider reported no usage).
+    pub estimated: bool,
+    /// Where the price comes from (the provider's pricing page).
+    pub source: String,
+    /// When the price was read there (YYYY-MM-DD).
+    pub date: String,
+}
+
 /// One model step seen from outside: what was sent, what came back, when, and what it cost in
 /// tokens.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
@@ -78,6 +91,9 @@ pub struct StepXray {
     pub ttft_ms: Option<u64>,
     pub duration_ms: u64,
     pub tokens: StepTokens,
+    /// What the step cost by the price table; `None` when the model has no price there ("no
+    /// price": never a guess).
+    pub cost: Option<StepCost>,
     /// Empty when the request never reached the network (e.g. cancelled before it left).
     pub exchanges: Vec<HttpExchange>,
 }

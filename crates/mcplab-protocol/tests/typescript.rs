@@ -74,6 +74,7 @@ fn render() -> String {
         StopReason::decl(&cfg),
         HttpExchange::decl(&cfg),
         StepTokens::decl(&cfg),
+        StepCost::decl(&cfg),
         StepXray::decl(&cfg),
         TurnEvent::decl(&cfg),
         HostConfig::decl(&cfg),

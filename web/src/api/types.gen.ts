@@ -482,6 +482,20 @@ requestBytes: number,
  */
 toolDefinitionTokens: number, };
 
+export type StepCost = { usd: number, 
+/**
+ * The tokens it was computed from were estimates (the provider reported no usage).
+ */
+estimated: boolean, 
+/**
+ * Where the price comes from (the provider's pricing page).
+ */
+source: string, 
+/**
+ * When the price was read there (YYYY-MM-DD).
+ */
+date: string, };
+
 export type StepXray = { step: number, 
 /**
  * `provider::model`.
@@ -496,6 +510,11 @@ startedMs: number,
  * when nothing streamed.
  */
 ttftMs: number | null, durationMs: number, tokens: StepTokens, 
+/**
+ * What the step cost by the price table; `None` when the model has no price there ("no
+ * price": never a guess).
+ */
+cost: StepCost | null, 
 /**
  * Empty when the request never reached the network (e.g. cancelled before it left).
  */

@@ -9,6 +9,7 @@ use std::time::Instant;
 use mcplab_protocol::chat::TurnEvent;
 use mcplab_protocol::xray::StepXray;
 
+use super::cost::step_cost;
 use super::turn::TurnConfig;
 use crate::llm::xray::{Capture, step_tokens};
 use crate::llm::{StreamEvent, Usage};
@@ -104,13 +105,16 @@ impl StepWatch {
         if exchanges.is_empty() && !finished {
             return None;
         }
+        let model = cfg.model.to_string();
+        let tokens = step_tokens(usage, &exchanges, self.tool_count, self.output_bytes);
         Some(StepXray {
             step: self.step,
-            model: cfg.model.to_string(),
+            cost: step_cost(&cfg.prices, &model, &tokens),
+            model,
             started_ms: self.started_ms,
             ttft_ms: self.first,
             duration_ms: self.started.elapsed().as_millis() as u64,
-            tokens: step_tokens(usage, &exchanges, self.tool_count, self.output_bytes),
+            tokens,
             exchanges,
         })
     }

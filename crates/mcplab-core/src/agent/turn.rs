@@ -14,6 +14,8 @@ use mcplab_protocol::host::{ApprovalMode, ElicitationMode, HostConfig, ServerToo
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use mcplab_evals::prices::PriceTable;
+
 use super::approval::Approvals;
 use super::catalog::ToolCatalog;
 use super::sink::EventSink;
@@ -49,6 +51,8 @@ pub struct TurnConfig {
     /// Extra system messages after the prompt and server instructions, e.g. app context
     /// (see [`super::app_context_message`]); blank ones are skipped.
     pub context: Vec<String>,
+    /// What steps cost (dollars per million tokens by `provider::model`).
+    pub prices: Arc<PriceTable>,
 }
 
 impl TurnConfig {
@@ -73,8 +77,14 @@ impl TurnConfig {
             approval_timeout: Duration::from_secs(host.approval.timeout_secs),
             elicitation: host.elicitation.mode,
             context: Vec::new(),
+            prices: shipped_prices(),
         }
     }
+}
+
+/// The price table shipped with mcplab; empty (every cost "no price") if it cannot be read.
+pub fn shipped_prices() -> Arc<PriceTable> {
+    Arc::new(PriceTable::shipped().unwrap_or_default())
 }
 
 /// What a turn produced.

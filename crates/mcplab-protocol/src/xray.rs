@@ -97,3 +97,41 @@ pub struct StepXray {
     /// Empty when the request never reached the network (e.g. cancelled before it left).
     pub exchanges: Vec<HttpExchange>,
 }
+
+/// One tool call as a turn summary shows it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SummaryCall {
+    pub server: String,
+    pub tool: String,
+    #[ts(type = "unknown")]
+    pub arguments: serde_json::Value,
+    /// `None` while (or when) no result came.
+    pub is_error: Option<bool>,
+}
+
+/// One turn of one model (a column of a comparison) in a few figures: what it called, in
+/// which order and with what, how many steps and tokens, what it cost, how long it took and how
+/// it ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TurnSummary {
+    /// `provider::model`.
+    pub model: String,
+    pub calls: Vec<SummaryCall>,
+    pub steps: u32,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// Some step's tokens are estimates (its provider reported no usage).
+    pub tokens_estimated: bool,
+    /// The sum of the steps' costs; `None` ("no price") when a step's model has none.
+    pub cost_usd: Option<f64>,
+    pub ttft_ms: Option<u64>,
+    pub duration_ms: Option<u64>,
+    /// `completed`, `stepLimit`, `maxTokens`, `failed` (see `failure`), `cancelled`, or
+    /// `running` when the turn has not ended.
+    pub ended: String,
+    pub failure: Option<String>,
+    /// The answer text.
+    pub answer: String,
+}

@@ -75,6 +75,8 @@ fn render() -> String {
         HttpExchange::decl(&cfg),
         StepTokens::decl(&cfg),
         StepCost::decl(&cfg),
+        SummaryCall::decl(&cfg),
+        TurnSummary::decl(&cfg),
         StepXray::decl(&cfg),
         TurnEvent::decl(&cfg),
         HostConfig::decl(&cfg),

@@ -496,6 +496,35 @@ source: string,
  */
 date: string, };
 
+export type SummaryCall = { server: string, tool: string, arguments: unknown, 
+/**
+ * `None` while (or when) no result came.
+ */
+isError: boolean | null, };
+
+export type TurnSummary = { 
+/**
+ * `provider::model`.
+ */
+model: string, calls: Array<SummaryCall>, steps: number, inputTokens: number, outputTokens: number, 
+/**
+ * Some step's tokens are estimates (its provider reported no usage).
+ */
+tokensEstimated: boolean, 
+/**
+ * The sum of the steps' costs; `None` ("no price") when a step's model has none.
+ */
+costUsd: number | null, ttftMs: number | null, durationMs: number | null, 
+/**
+ * `completed`, `stepLimit`, `maxTokens`, `failed` (see `failure`), `cancelled`, or
+ * `running` when the turn has not ended.
+ */
+ended: string, failure: string | null, 
+/**
+ * The answer text.
+ */
+answer: string, };
+
 export type StepXray = { step: number, 
 /**
  * `provider::model`.

@@ -11,7 +11,8 @@ import { initialTheme, type ThemePref } from '../settings/theme';
 import { Button } from '../ui/Button';
 import { EmptyState, ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
-import { navigate, useRouteArg } from '../ui/route';
+import { navigate, useRouteArg, useRouteArgs } from '../ui/route';
+import { ComparePane, CompareStart } from './ComparePane';
 import { Composer } from './Composer';
 import { AppContextBar } from './AppContextBar';
 import { ChatAppsContext } from './appsContext';
@@ -30,6 +31,8 @@ function open(id: string | null, replace = false): void {
 
 export function ChatPage() {
   const arg = useRouteArg();
+  const args = useRouteArgs();
+  const compare = arg === 'compare' ? args.slice(1) : null;
   const sessions = useSessions();
   const providers = useProviders();
   const { list: servers } = useServers();
@@ -80,7 +83,9 @@ export function ChatPage() {
         )}
         {noModel && <NoModel providers={providers.list ?? []} />}
         {providers.error && !providers.list && <div className="inline-error small">Could not load model providers: {providers.error}</div>}
-        {arg ? (
+        {compare ? (
+          <ComparePane key={compare.join('/')} ids={compare} />
+        ) : arg ? (
           <SessionPane key={arg} id={arg} providers={providers.list ?? []} noModel={noModel} />
         ) : sessions.list && sessions.list.length === 0 ? (
           <EmptyState title="No chats yet" testId="chat-empty">
@@ -168,6 +173,7 @@ export function SessionPane({ id, providers, noModel }: { id: string; providers:
   return (
     <div className="chat-session" data-testid="chat-session" data-session-id={id} data-host-hash={summary.hostHash}>
       <SettingsBar key={id} config={host} hash={summary.hostHash} providers={providers} onChange={changeHost} error={settingsError} />
+      <CompareStart host={host} providers={providers} />
       {chat.turns.length === 0 ? (
         <div className="chat-scroll">
           <EmptyState title={summary.title || 'New chat'} testId="chat-start">

@@ -5,6 +5,7 @@
 // the scripted server's own log); the compare view survives a reload.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
 import { waitConnected } from './ui_helpers.js';
 
@@ -88,6 +89,14 @@ test('two models side by side from one composer, compared and x-rayed', async ()
   assert.deepEqual(JSON.parse(shown), logged);
   assert.ok(!(await xray.innerText()).includes('sk-test'), 'the key is masked');
   await column(1).locator(id('xray-diff')).first().waitFor();
+
+  // The compared turn saved as an eval suite: one case, run on both models.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(id('compare-save-eval'))]);
+  const suite = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  assert.deepEqual(suite.models, [openai, anthropic]);
+  assert.equal(suite.cases.length, 1);
+  assert.match(JSON.stringify(suite.cases[0]), /What is 2 \+ 40\?/);
+  assert.match(JSON.stringify(suite.cases[0]), /"b":40/);
 
   // Reloaded, the compare view comes back with both columns and their turns.
   await page.reload();

@@ -45,7 +45,7 @@ export function ComparePane({ ids }: { ids: string[] }) {
           <CompareColumn key={id} id={id} index={i} report={report} />
         ))}
       </div>
-      <Comparison columns={ids.map((id) => columns[id] ?? { model: '', turns: [], running: false })} />
+      <Comparison ids={ids} columns={ids.map((id) => columns[id] ?? { model: '', turns: [], running: false })} />
       <Composer
         running={running}
         disabledReason={null}
@@ -88,13 +88,26 @@ function CompareColumn({ id, index, report }: { id: string; index: number; repor
   );
 }
 
-function Comparison({ columns }: { columns: ColumnState[] }) {
+function Comparison({ ids, columns }: { ids: string[]; columns: ColumnState[] }) {
   const n = Math.max(0, ...columns.map((c) => c.turns.length));
   if (n === 0) return null;
   return (
     <div className="compare-table-wrap" data-testid="compare-table">
       {Array.from({ length: n }, (_, t) => (
-        <TurnComparison key={t} index={t} models={columns.map((c) => c.model)} figs={columns.map((c) => figures(c.turns[t]))} />
+        <div key={t}>
+          <TurnComparison index={t} models={columns.map((c) => c.model)} figs={columns.map((c) => figures(c.turns[t]))} />
+          {columns.every((c) => c.turns[t] && c.turns[t].status !== 'running') && (
+            <a
+              className="btn btn-ghost btn-sm"
+              href={`/api/compare/eval-suite?sessions=${ids.map(encodeURIComponent).join(',')}&turn=${t + 1}`}
+              download
+              data-testid="compare-save-eval"
+              title="An eval suite file: this conversation up to this turn as a case, run on every compared model"
+            >
+              Save as eval case
+            </a>
+          )}
+        </div>
       ))}
     </div>
   );

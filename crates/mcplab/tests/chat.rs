@@ -529,3 +529,78 @@ async fn xray_prints_what_the_provider_received() {
     assert!(!err.contains("sk-test"), "the key is masked: {err}");
     assert!(err.contains("authorization: Bearer "), "{err}");
 }
+
+/// Four "models" that behave differently — the right call, the wrong tool, the wrong
+/// arguments, the right call slowly — compared from the CLI in one run: every column ends, and
+/// each deviation from the first column is marked where it happened.
+#[tokio::test]
+async fn compare_four_models_right_wrong_tool_wrong_args_slow() {
+    let add = |b: i64| ScriptedCall::new("c1", "cli__add", json!({"a": 2, "b": b}));
+    let right = ScriptedLlm::start(vec![Step::call_tools([add(3)]), Step::reply(["5"])]).await;
+    let wrong_tool = ScriptedLlm::start(vec![
+        Step::call_tools([ScriptedCall::new(
+            "c1",
+            "cli__echo",
+            json!({"message": "2+3"}),
+        )]),
+        Step::reply(["2+3"]),
+    ])
+    .await;
+    let wrong_args = ScriptedLlm::start(vec![Step::call_tools([add(4)]), Step::reply(["6"])]).await;
+    let slow = ScriptedLlm::start(vec![
+        Step::call_tools([add(3)]).slow(150),
+        Step::reply(["5"]).slow(150),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "--demo",
+        "--compare",
+        "-m",
+        "openai::right",
+        "-m",
+        "anthropic::wrong-tool",
+        "-m",
+        "deepseek::wrong-args",
+        "-m",
+        "xai::slow",
+        "add 2 and 3",
+    ];
+    let mut cmd = chat(&right, &args);
+    cmd.env("ANTHROPIC_BASE_URL", wrong_tool.base_url())
+        .env("DEEPSEEK_BASE_URL", wrong_args.base_url())
+        .env("DEEPSEEK_API_KEY", "sk-ds-test")
+        .env("XAI_BASE_URL", slow.base_url())
+        .env("XAI_API_KEY", "sk-xai-test");
+    let o = finish(cmd, dir.path(), "").await;
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert_eq!(o.status.code(), Some(0), "{err}\n{out}");
+    let call = out
+        .lines()
+        .find(|l| l.starts_with("call 1"))
+        .unwrap_or_else(|| panic!("{out}"));
+    let cells: Vec<&str> = call
+        .split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    assert_eq!(
+        cells,
+        [
+            "call 1",
+            r#"≠ cli/add {"a":2,"b":3}"#,
+            r#"≠ cli/echo {"message":"2+3"}"#,
+            r#"≠ cli/add {"a":2,"b":4}"#,
+            r#"cli/add {"a":2,"b":3}"#,
+        ],
+        "{out}"
+    );
+    let ended = out.lines().find(|l| l.starts_with("ended")).unwrap();
+    assert_eq!(ended.matches("completed").count(), 4, "{ended}");
+    // Test model names are not in the price table: no price, never a guess.
+    let cost = out.lines().find(|l| l.starts_with("cost")).unwrap();
+    assert_eq!(cost.matches("no price").count(), 4, "{cost}");
+}

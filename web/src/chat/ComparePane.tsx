@@ -11,6 +11,7 @@ import type { HostConfig, ProviderView } from '../api/types.gen';
 import { Button } from '../ui/Button';
 import { Loading } from '../ui/Spinner';
 import { navigate } from '../ui/route';
+import { AppHostConditions } from './AppHostConditions';
 import { ChatAppsContext } from './appsContext';
 import { Composer } from './Composer';
 import { Conversation } from './Conversation';
@@ -82,7 +83,11 @@ function CompareColumn({ id, index, report }: { id: string; index: number; repor
       {chat.error && <div className="inline-error small">{chat.error}</div>}
       {chat.actionError && <div className="inline-error small">{chat.actionError}</div>}
       <ChatAppsContext.Provider value={{ sessionId: id, followUp: chat.followUp, appContext: chat.appContext }}>
-        <Conversation turns={chat.turns} onRetry={(t) => void chat.send(t.user, t.turnId)} canRetry={!isRunning} sessionId={id} />
+        {chat.summary && (
+          <AppHostConditions profile={chat.summary.hostConfig.appHost}>
+            <Conversation turns={chat.turns} onRetry={(t) => void chat.send(t.user, t.turnId)} canRetry={!isRunning} sessionId={id} />
+          </AppHostConditions>
+        )}
       </ChatAppsContext.Provider>
     </div>
   );

@@ -1,0 +1,136 @@
+//! Attacks on the HTTP edge (issue 11, review findings 1, 12, 13, 14), in process with
+//! `router(state).oneshot(...)`: what the server answers is the verdict.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use mcplab_core::llm::ProviderSettings;
+use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+use mcplab_core::store::Store;
+use mcplab_server::{AppState, Security, router};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+const TOKEN: &str = "test-token-0123456789";
+const PORT: u16 = 6274;
+const HOST: &str = "127.0.0.1:6274";
+
+fn state() -> Arc<AppState> {
+    let store = Arc::new(Store::open_in_memory().unwrap());
+    let manager = ConnectionManager::new(ManagerOptions::default());
+    AppState::new(
+        manager,
+        store,
+        Security::new(TOKEN.into(), PORT, None),
+        ProviderSettings::from_env(&std::collections::HashMap::new()),
+    )
+}
+
+async fn send(
+    app: &axum::Router,
+    request: Request<Body>,
+) -> (StatusCode, Value, axum::http::HeaderMap) {
+    let resp = app.clone().oneshot(request).await.unwrap();
+    let status = resp.status();
+    let headers = resp.headers().clone();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        headers,
+    )
+}
+
+#[tokio::test]
+async fn a_request_with_only_cookies_is_refused_even_with_same_origin_headers() {
+    let app = router(state());
+    let request = Request::get("/api/servers")
+        .header(header::HOST, HOST)
+        .header(header::ORIGIN, format!("http://{HOST}"))
+        .header("sec-fetch-site", "same-origin")
+        .header("sec-fetch-mode", "cors")
+        .header(
+            header::COOKIE,
+            format!("mcplab_token={TOKEN}; session={TOKEN}"),
+        )
+        .body(Body::empty())
+        .unwrap();
+    let (status, body, _) = send(&app, request).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    assert_eq!(body["code"], "unauthorized");
+}
+
+#[tokio::test]
+async fn a_request_with_two_host_headers_is_refused() {
+    let app = router(state());
+    for hosts in [[HOST, "evil.example"], ["evil.example", HOST]] {
+        let request = Request::get("/api/servers")
+            .header(header::HOST, hosts[0])
+            .header(header::HOST, hosts[1])
+            .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+            .body(Body::empty())
+            .unwrap();
+        let (status, body, _) = send(&app, request).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{hosts:?}: {body}");
+    }
+}
+
+#[tokio::test]
+async fn next_with_a_control_character_stays_on_this_origin() {
+    let app = router(state());
+    for next in [
+        "/%09/evil.example/x",
+        "/%0d%0a/evil.example",
+        "/%7f/evil.example",
+        "/%20/evil.example",
+    ] {
+        let request = Request::get(format!("/auth?token={TOKEN}&next={next}"))
+            .header(header::HOST, HOST)
+            .body(Body::empty())
+            .unwrap();
+        let (_, _, headers) = send(&app, request).await;
+        assert_eq!(headers[header::LOCATION], "/", "{next}");
+    }
+}
+
+#[tokio::test]
+async fn changing_a_providers_base_url_drops_its_stored_key() {
+    let st = state();
+    let app = router(st.clone());
+    let put = |body: Value| {
+        Request::put("/api/llm/providers/mine")
+            .header(header::HOST, HOST)
+            .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap()
+    };
+    let key_of = |st: &AppState| {
+        st.store
+            .provider_configs()
+            .unwrap()
+            .into_iter()
+            .find(|p| p.id == "mine")
+            .and_then(|p| p.api_key)
+    };
+    let first = json!({"kind": "openai_compatible", "baseUrl": "http://127.0.0.1:9/v1", "apiKey": "sk-first"});
+    let (s, v, _) = send(&app, put(first)).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(key_of(&st).as_deref(), Some("sk-first"));
+    // Same base URL, no key: the stored key stays (editing the model list).
+    let same =
+        json!({"kind": "openai_compatible", "baseUrl": "http://127.0.0.1:9/v1", "models": ["m"]});
+    send(&app, put(same)).await;
+    assert_eq!(key_of(&st).as_deref(), Some("sk-first"));
+    // Another host without the key: the key must not follow the requests there.
+    let moved = json!({"kind": "openai_compatible", "baseUrl": "http://evil.example/v1"});
+    let (s, v, _) = send(&app, put(moved)).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(key_of(&st), None, "the key was dropped");
+    // Entered again with the new URL, it is kept.
+    let again = json!({"kind": "openai_compatible", "baseUrl": "http://127.0.0.1:10/v1", "apiKey": "sk-second"});
+    send(&app, put(again)).await;
+    assert_eq!(key_of(&st).as_deref(), Some("sk-second"));
+}

@@ -220,3 +220,134 @@ async fn a_missing_chromium_says_how_to_get_one() {
         "{text}"
     );
 }
+
+/// The stand-in render page that waits for the test: it asks `/hold` (answered only once the
+/// test released it) before it publishes its report, so Chromium is alive while the test looks
+/// at it.
+const HOLDING_PAGE: &str = r#"<!doctype html><meta charset=utf-8><body>
+<div data-testid="render-app" style="width:100px;height:100px;background:#0a0"></div>
+<script>
+window.__mcplabRenderReport = fetch('/hold').then(r => r.text()).then(t => ({ initialized: true, error: null, held: t }));
+</script>"#;
+
+struct Hold {
+    reached: tokio::sync::Notify,
+    release: tokio::sync::Notify,
+}
+
+async fn serve_holding(hold: std::sync::Arc<Hold>) -> String {
+    async fn auth(Query(q): Query<AuthQuery>) -> Response {
+        if q.token != TOKEN {
+            return StatusCode::UNAUTHORIZED.into_response();
+        }
+        Redirect::to(&q.next).into_response()
+    }
+    async fn held(State(hold): State<std::sync::Arc<Hold>>) -> &'static str {
+        hold.reached.notify_one();
+        hold.release.notified().await;
+        "released"
+    }
+    let app = Router::new()
+        .route("/auth", get(auth))
+        .route("/", get(|| async { Html(HOLDING_PAGE) }))
+        .route("/hold", get(held))
+        .with_state(hold);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    format!("http://{addr}")
+}
+
+/// Pids of the processes whose command line names `dir` (Chromium's, by its profile path).
+fn processes_naming(dir: &std::path::Path) -> Vec<(u32, String)> {
+    let needle = dir.display().to_string();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_string_lossy().parse::<u32>().ok())
+        .filter_map(|pid| {
+            let raw = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+            let cmdline = String::from_utf8_lossy(&raw).replace('\0', " ");
+            cmdline.contains(&needle).then_some((pid, cmdline))
+        })
+        .collect()
+}
+
+/// Inodes of the TCP sockets in LISTEN state on this machine.
+fn listening_socket_inodes() -> std::collections::HashSet<String> {
+    let mut inodes = std::collections::HashSet::new();
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        let Ok(text) = std::fs::read_to_string(table) else {
+            continue;
+        };
+        for line in text.lines().skip(1) {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            if fields.get(3) == Some(&"0A") {
+                inodes.insert(fields[9].to_owned());
+            }
+        }
+    }
+    inodes
+}
+
+/// Socket inodes among the open file descriptors of `pid`.
+fn socket_inodes_of(pid: u32) -> Vec<String> {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return Vec::new();
+    };
+    fds.flatten()
+        .filter_map(|fd| std::fs::read_link(fd.path()).ok())
+        .filter_map(|target| {
+            let t = target.to_string_lossy().into_owned();
+            t.strip_prefix("socket:[")
+                .and_then(|s| s.strip_suffix(']'))
+                .map(str::to_owned)
+        })
+        .collect()
+}
+
+/// Review finding 5: another local user read the launch token through the renderer's
+/// unauthenticated DevTools TCP port. Chromium must be driven over a pipe, listen on no TCP
+/// port, and carry no secret on its command line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_gets_no_secret_in_argv_and_listens_on_no_devtools_port() {
+    let _one = ONE_BROWSER.lock().await;
+    let tmp = own_tmpdir();
+    let hold = std::sync::Arc::new(Hold {
+        reached: tokio::sync::Notify::new(),
+        release: tokio::sync::Notify::new(),
+    });
+    let origin = serve_holding(hold.clone()).await;
+    let spec = spec(200, 200, json!({}), Some(15_000));
+    let running = tokio::spawn({
+        let spec = spec.clone();
+        async move { render(&chromium(), &origin, TOKEN, &spec).await }
+    });
+    tokio::time::timeout(Duration::from_secs(30), hold.reached.notified())
+        .await
+        .expect("the page loaded and asked /hold");
+
+    let processes = processes_naming(&tmp);
+    assert!(!processes.is_empty(), "Chromium's processes were found");
+    let listening = listening_socket_inodes();
+    for (pid, cmdline) in &processes {
+        let open: Vec<String> = socket_inodes_of(*pid)
+            .into_iter()
+            .filter(|i| listening.contains(i))
+            .collect();
+        assert!(open.is_empty(), "pid {pid} listens on TCP: {cmdline}");
+        assert!(!cmdline.contains(TOKEN), "the secret is in argv: {cmdline}");
+        assert!(
+            !cmdline.contains("--remote-debugging-port"),
+            "a DevTools TCP port was asked for: {cmdline}"
+        );
+    }
+    hold.release.notify_one();
+    let out = tokio::time::timeout(Duration::from_secs(30), running)
+        .await
+        .expect("the render finishes")
+        .unwrap()
+        .unwrap();
+    assert_eq!(out.report["held"], "released", "{}", out.report);
+    assert_clean_and_remove(&tmp);
+}

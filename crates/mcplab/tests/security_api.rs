@@ -77,21 +77,114 @@ async fn a_request_with_two_host_headers_is_refused() {
     }
 }
 
+fn post_json(path: &str, body: Value) -> Request<Body> {
+    Request::post(path)
+        .header(header::HOST, HOST)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap()
+}
+
+fn get(path: &str, bearer: Option<&str>) -> Request<Body> {
+    let b = Request::get(path).header(header::HOST, HOST);
+    let b = match bearer {
+        Some(t) => b.header(header::AUTHORIZATION, format!("Bearer {t}")),
+        None => b,
+    };
+    b.body(Body::empty()).unwrap()
+}
+
+/// A fresh login code, minted the way `mcplab open` does (with the launch secret).
+async fn login_code(app: &axum::Router) -> String {
+    let request = Request::post("/api/login-codes")
+        .header(header::HOST, HOST)
+        .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+        .body(Body::empty())
+        .unwrap();
+    let (status, body, _) = send(app, request).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let code = body["code"].as_str().unwrap().to_owned();
+    assert_eq!(body["url"], format!("http://{HOST}/auth?code={code}"));
+    assert_eq!(body["expiresInSecs"], 120);
+    code
+}
+
+async fn body_text(app: &axum::Router, request: Request<Body>) -> (StatusCode, String) {
+    let resp = app.clone().oneshot(request).await.unwrap();
+    assert!(
+        resp.headers().get(header::SET_COOKIE).is_none(),
+        "no cookie is ever set"
+    );
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The sign-in lifecycle: a code opens the sign-in page, is exchanged once for a session
+/// secret that opens the API, and is refused afterwards with what to do. No cookie anywhere.
+#[tokio::test]
+async fn a_login_code_signs_in_once_and_never_sets_a_cookie() {
+    let app = router(state());
+    let code = login_code(&app).await;
+    let (status, _) = body_text(&app, get(&format!("/auth?code={code}"), None)).await;
+    assert_eq!(status, StatusCode::OK, "the sign-in page");
+
+    let exchange = |code: &str| {
+        post_json(
+            "/api/session",
+            json!({"code": code, "next": "/#/render/abc"}),
+        )
+    };
+    let (status, granted, headers) = send(&app, exchange(&code)).await;
+    assert_eq!(status, StatusCode::OK, "{granted}");
+    assert!(headers.get(header::SET_COOKIE).is_none());
+    assert_eq!(granted["next"], "/#/render/abc");
+    let secret = granted["secret"].as_str().unwrap();
+    assert_ne!(secret, TOKEN, "the browser never gets the launch secret");
+    let (status, _, _) = send(&app, get("/api/servers", Some(secret))).await;
+    assert_eq!(status, StatusCode::OK);
+
+    // Used: the exchange and the page both refuse, and say what to do.
+    let (status, body, _) = send(&app, exchange(&code)).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(body["code"], "login_code_invalid");
+    let (status, page) = body_text(&app, get(&format!("/auth?code={code}"), None)).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(
+        page.contains("login-refused") && page.contains("newest URL"),
+        "{page}"
+    );
+    assert!(page.contains("mcplab open"), "{page}");
+    // The old link shape, with the launch secret, signs nobody in either.
+    let (status, _) = body_text(&app, get(&format!("/auth?token={TOKEN}"), None)).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    // A login code is not a bearer.
+    let fresh = login_code(&app).await;
+    let (status, _, _) = send(&app, get("/api/servers", Some(&fresh))).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+/// Review finding 12: `next=/%09/evil.example` landed the browser on another host.
 #[tokio::test]
 async fn next_with_a_control_character_stays_on_this_origin() {
     let app = router(state());
     for next in [
-        "/%09/evil.example/x",
-        "/%0d%0a/evil.example",
-        "/%7f/evil.example",
-        "/%20/evil.example",
+        "/\t/evil.example/x",
+        "/\r\n/evil.example",
+        "/\u{7f}/evil.example",
+        "/ /evil.example",
+        "//evil.example",
+        "/\\evil.example",
+        "https://evil.example/",
     ] {
-        let request = Request::get(format!("/auth?token={TOKEN}&next={next}"))
-            .header(header::HOST, HOST)
-            .body(Body::empty())
-            .unwrap();
-        let (_, _, headers) = send(&app, request).await;
-        assert_eq!(headers[header::LOCATION], "/", "{next}");
+        let code = login_code(&app).await;
+        let (status, granted, _) = send(
+            &app,
+            post_json("/api/session", json!({"code": code, "next": next})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{granted}");
+        assert_eq!(granted["next"], "/", "{next:?}");
     }
 }
 

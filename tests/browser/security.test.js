@@ -170,19 +170,22 @@ test('a cross-site deep link to #/render/<spec> calls no tool', async () => {
   const marker = `deep-link-${Date.now()}`;
   const spec = { server: 'demo', tool: 'show_counter_app', arguments: { marker }, conditions: { cspMode: 'permissive' }, width: 400, height: 300 };
   const encoded = Buffer.from(JSON.stringify(spec)).toString('base64url');
-  const callsBefore = await toolCalls();
-  // The signed-in tab visits another site, which sends it to the deep link.
-  await page.goto(`${sink.otherSite}/evil.html?to=${encodeURIComponent(`${mcplab.base}/#/render/${encoded}`)}`);
-  await page.waitForURL((u) => u.href.startsWith(mcplab.base));
-  // The render page settles (the report says what happened) …
-  await page.waitForFunction(() => window.__mcplabRenderReport !== undefined, null, { timeout: 15000 });
-  const report = await page.evaluate(() => window.__mcplabRenderReport);
-  // … and the MCP server never saw a tools/call for it.
-  const callsAfter = await toolCalls();
-  assert.deepEqual(callsAfter, callsBefore, 'no tools/call reached the server');
-  assert.ok(report.error, `the page says why it refused: ${JSON.stringify(report)}`);
-  await page.waitForSelector(id('render-error'));
-  await shot(page, 'security-02-deep-link-refused');
+  // The old form (the spec itself) and an id-shaped value the server never issued.
+  for (const [name, target] of [['spec', encoded], ['forged-id', 'ab'.repeat(16)]]) {
+    const callsBefore = await toolCalls();
+    // The signed-in tab visits another site, which sends it to the deep link.
+    await page.goto(`${sink.otherSite}/evil.html?to=${encodeURIComponent(`${mcplab.base}/#/render/${target}`)}`);
+    await page.waitForURL((u) => u.href.startsWith(mcplab.base));
+    // The render page settles (the report says what happened) …
+    await page.waitForFunction(() => window.__mcplabRenderReport !== undefined, null, { timeout: 15000 });
+    const report = await page.evaluate(() => window.__mcplabRenderReport);
+    // … and the MCP server never saw a tools/call for it.
+    const callsAfter = await toolCalls();
+    assert.deepEqual(callsAfter, callsBefore, `${name}: no tools/call reached the server`);
+    assert.ok(report.error, `${name}: the page says why it refused: ${JSON.stringify(report)}`);
+    await page.waitForSelector(id('render-error'));
+    await shot(page, `security-02-deep-link-refused-${name}`);
+  }
   await page.goto(`${mcplab.base}/#/servers`);
   await page.reload();
   await assertSignedIn(page);

@@ -9,6 +9,7 @@ use http_body_util::BodyExt;
 use mcplab_core::llm::ProviderSettings;
 use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
 use mcplab_core::store::Store;
+use mcplab_protocol::api::AppRenderSpec;
 use mcplab_server::{AppState, Security, router};
 use serde_json::{Value, json};
 use tower::ServiceExt;
@@ -226,4 +227,95 @@ async fn changing_a_providers_base_url_drops_its_stored_key() {
     let again = json!({"kind": "openai_compatible", "baseUrl": "http://127.0.0.1:10/v1", "apiKey": "sk-second"});
     send(&app, put(again)).await;
     assert_eq!(key_of(&st).as_deref(), Some("sk-second"));
+}
+
+/// Review finding 3: a render spec comes only from the server, once. The render URL carries a
+/// login code and an id, never the spec or the launch secret.
+#[tokio::test]
+async fn a_render_spec_is_handed_out_once_by_id() {
+    let st = state();
+    let app = router(st.clone());
+    let spec = AppRenderSpec {
+        server: "demo".into(),
+        tool: "show_counter_app".into(),
+        arguments: json!({"marker": "m"}),
+        conditions: json!({}),
+        width: 100,
+        height: 100,
+        timeout_ms: None,
+    };
+    let url = st.render_sign_in_url("http://127.0.0.1:6274", spec.clone());
+    assert!(!url.contains(TOKEN) && !url.contains("marker"), "{url}");
+    let query: std::collections::HashMap<String, String> = url::Url::parse(&url)
+        .unwrap()
+        .query_pairs()
+        .into_owned()
+        .collect();
+    let id = query["next"]
+        .strip_prefix("/#/render/")
+        .expect(&url)
+        .to_owned();
+    // The code in the URL signs Chromium in and sends it to the render page.
+    let (status, granted, _) = send(
+        &app,
+        post_json(
+            "/api/session",
+            json!({"code": query["code"], "next": query["next"]}),
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(granted["next"], format!("/#/render/{id}"));
+    let secret = granted["secret"].as_str().unwrap();
+
+    let path = format!("/api/render-specs/{id}");
+    let (status, _, _) = send(&app, get(&path, None)).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "the spec needs a bearer");
+    let (status, got, _) = send(&app, get(&path, Some(secret))).await;
+    assert_eq!(status, StatusCode::OK, "{got}");
+    assert_eq!(got, json!(spec));
+    let (status, again, _) = send(&app, get(&path, Some(secret))).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "single use: {again}");
+    let (status, _, _) = send(
+        &app,
+        get(
+            "/api/render-specs/abababababababababababababababab",
+            Some(secret),
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+/// Every main-origin response, the API's and the errors' included, defends the page.
+#[tokio::test]
+async fn every_main_origin_response_carries_the_defence_headers() {
+    let st = state();
+    st.sandbox_origin
+        .set("http://127.0.0.1:6275".into())
+        .unwrap();
+    let app = router(st);
+    for request in [
+        get("/", None),
+        get("/api/servers", None),
+        get("/api/servers", Some(TOKEN)),
+        get("/auth?code=nope", None),
+        Request::get("/")
+            .header(header::HOST, "evil.example")
+            .body(Body::empty())
+            .unwrap(),
+    ] {
+        let path = request.uri().to_string();
+        let (_, _, headers) = send(&app, request).await;
+        let csp = headers[header::CONTENT_SECURITY_POLICY].to_str().unwrap();
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert!(csp.contains("script-src 'self';"), "{path}: {csp}");
+        assert!(
+            csp.contains("frame-src http://127.0.0.1:6275;"),
+            "{path}: {csp}"
+        );
+        assert_eq!(headers[header::X_FRAME_OPTIONS], "DENY", "{path}");
+        assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff", "{path}");
+        assert_eq!(headers[header::REFERRER_POLICY], "no-referrer", "{path}");
+    }
 }

@@ -309,7 +309,10 @@ async fn every_main_origin_response_carries_the_defence_headers() {
         let (_, _, headers) = send(&app, request).await;
         let csp = headers[header::CONTENT_SECURITY_POLICY].to_str().unwrap();
         assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
-        assert!(csp.contains("script-src 'self' 'unsafe-eval';"), "{path}: {csp}");
+        assert!(
+            csp.contains("script-src 'self' 'unsafe-eval' 'sha256-"),
+            "{path}: {csp}"
+        );
         assert!(
             csp.contains("frame-src http://127.0.0.1:6275;"),
             "{path}: {csp}"

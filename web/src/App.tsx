@@ -28,6 +28,9 @@ import { PAGES, navigate, usePage, type Page } from './ui/route';
 
 const LABELS: Record<Page, string> = { servers: 'Servers', tools: 'Tools', resources: 'Resources', prompts: 'Prompts', playground: 'Playground', chat: 'Chat', logs: 'Logs', oauth: 'OAuth', settings: 'Settings' };
 
+const LANDED_HINT =
+  'The authorization server sent this tab back to mcplab, and mcplab took the answer: the tab that started the sign-in shows the result. This tab is not signed in to mcplab (each tab signs in on its own), so you can close it.';
+
 function start() {
   events.start();
   startServersStore();
@@ -51,12 +54,15 @@ export function App() {
   useEffect(attempt, []);
 
   if (boot.state === 'error') {
+    // A tab the authorization server sent back (`/oauth/callback` → `#/oauth/…`, `#/servers/…`)
+    // that was opened without this page's sign-in: the result is in the tab that started it.
+    const landed = boot.unauthorized && /^#\/(oauth|servers)\/./.test(window.location.hash);
     return (
       <div className="boot">
         <div className="brand">mcplab</div>
         <ErrorState
-          title={boot.unauthorized ? 'Not signed in' : 'Cannot reach mcplab'}
-          message={boot.message}
+          title={landed ? 'Sign-in finished' : boot.unauthorized ? 'Not signed in' : 'Cannot reach mcplab'}
+          message={landed ? LANDED_HINT : boot.message}
           onRetry={attempt}
           testId={boot.unauthorized ? 'unauthorized' : 'boot-error'}
         />

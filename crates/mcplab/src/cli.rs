@@ -142,6 +142,12 @@ pub enum ElicitationMode {
 pub enum Command {
     /// Serve the web inspector (the default when no command is given).
     Serve,
+    /// Open the running inspector in the browser with a new one-time login URL.
+    Open {
+        /// Only print the URL (valid once, for 2 minutes).
+        #[arg(long)]
+        print: bool,
+    },
     /// List or call tools.
     #[command(subcommand)]
     Tools(ToolsCmd),

@@ -9,6 +9,7 @@ mod cli_oauth;
 mod commands;
 mod elicit;
 mod failure;
+mod launch;
 mod oauth_agent;
 mod output;
 mod progress;

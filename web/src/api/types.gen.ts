@@ -359,6 +359,12 @@ timeoutMs?: number, };
 
 export type AppRenderResult = { pngBase64: string, report: any, };
 
+export type SessionRequest = { code: string, next?: string, };
+
+export type SessionGranted = { secret: string, next: string, };
+
+export type LoginCode = { code: string, url: string, expiresInSecs: number, };
+
 export type AppResourceView = { uri: string, mimeType: string | null, kind: AppResourceKind, 
 /**
  * The HTML document (`text`, or the base64 `blob` decoded).

@@ -1,16 +1,16 @@
-// The headless render page (`#/render/<base64url JSON AppRenderSpec>`), used by
-// `mcplab apps render` and the playground's screenshot: calls the tool directly (no model),
-// shows only its app under the given host conditions, and publishes
-// `window.__mcplabRenderReport`, a promise of what happened (initialized, errors, CSP
-// violations, bridge messages, host context, tool result) once the app has its result and
-// has settled, or once it failed or timed out. It never rejects.
+// The headless render page (`#/render/<id>`), used by `mcplab apps render` and the
+// playground's screenshot. The id names a spec the server registered for this render (single
+// use): nothing in the URL says what to call, so a deep link someone else wrote calls nothing.
+// It calls the spec's tool directly (no model), shows only its app under the given host
+// conditions, and publishes `window.__mcplabRenderReport`, a promise of what happened
+// (initialized, errors, CSP violations, bridge messages, host context, tool result) once the
+// app has its result and has settled, or once it failed or timed out. It never rejects.
 import { Component, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { api, errorMessage, type Tool } from '../api/client';
 import type { AppRenderSpec, CallOutcome } from '../api/types.gen';
 import { AppFrame } from '../apps/lazy';
 import type { AppDiagnostics } from '../apps/AppFrame';
 import { defaultConditions, type BridgeMessage, type HostConditions } from '../apps/host';
-import { decodeBase64Utf8 } from '../apps/html';
 import { serverTools, uiLink } from '../apps/linkage';
 
 const SETTLE_MS = 600;
@@ -35,21 +35,25 @@ declare global {
   }
 }
 
-export function parseSpec(hash: string): AppRenderSpec | string {
-  const encoded = hash.replace(/^#\/render\//, '');
-  try {
-    const spec = JSON.parse(decodeBase64Utf8(decodeURIComponent(encoded))) as AppRenderSpec;
-    if (!spec || typeof spec.server !== 'string' || typeof spec.tool !== 'string') return 'the render spec needs `server` and `tool`';
-    return spec;
-  } catch (e) {
-    return `the render spec is not base64url JSON: ${errorMessage(e)}`;
-  }
+/** The render id in `#/render/<id>`, or null. */
+export function renderIdOf(hash: string): string | null {
+  const id = hash.replace(/^#\/render\/?/, '');
+  return /^[0-9a-f]{16,64}$/.test(id) ? id : null;
 }
 
 export function RenderPage() {
-  const spec = useMemo(() => parseSpec(window.location.hash), []);
+  const [spec, setSpec] = useState<AppRenderSpec | string | null>(null);
+  useEffect(() => {
+    const id = renderIdOf(window.location.hash);
+    if (!id) {
+      setSpec('this render page has no valid render id: renders are started by `mcplab apps render` or the playground’s screenshot, never by a link');
+      return;
+    }
+    api.renderSpec(id).then(setSpec, (e) => setSpec(`the render was refused: ${errorMessage(e)}`));
+  }, []);
+  if (spec === null) return null;
   if (typeof spec === 'string') {
-    window.__mcplabRenderReport = Promise.resolve(emptyReport(spec));
+    window.__mcplabRenderReport ??= Promise.resolve(emptyReport(spec));
     return (
       <div className="inline-error" data-testid="render-error">
         {spec}

@@ -204,6 +204,7 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
         Command::Servers(_)
         | Command::DemoServer
         | Command::Serve
+        | Command::Open { .. }
         | Command::Chat(_)
         | Command::Oauth(_)
         | Command::Apps(_) => {

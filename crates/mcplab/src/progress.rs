@@ -1,44 +1,82 @@
-//! A one-line progress bar on stderr for requests that report progress. It draws only when
-//! stderr is a terminal, so scripts and `--json` output stay clean.
+//! Stderr for people: a one-line progress bar for requests that report progress, and whole
+//! lines (server logs, stderr, traces) written so they never collide with the bar — the bar
+//! is cleared before a line and drawn again after it. The bar draws only when stderr is a
+//! terminal, so scripts and `--json` output stay clean. Each line is one write, so lines of
+//! different sources do not interleave mid-line.
 
 use std::io::{IsTerminal, Write};
+use std::sync::{Arc, Mutex};
 
 use mcplab_core::mcp::ProgressUpdate;
 
 const WIDTH: usize = 30;
 
-pub struct ProgressBar {
-    enabled: bool,
-    drawn: bool,
+/// The shared stderr of one CLI run.
+#[derive(Clone)]
+pub struct Terminal {
+    inner: Arc<Mutex<Bar>>,
 }
 
-impl ProgressBar {
+struct Bar {
+    enabled: bool,
+    /// The bar's text while one is drawn.
+    drawn: Option<String>,
+}
+
+impl Terminal {
     pub fn for_stderr() -> Self {
         Self {
-            enabled: std::io::stderr().is_terminal(),
-            drawn: false,
+            inner: Arc::new(Mutex::new(Bar {
+                enabled: std::io::stderr().is_terminal(),
+                drawn: None,
+            })),
         }
     }
 
-    pub fn update(&mut self, u: &ProgressUpdate) {
-        if !self.enabled {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Bar> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Draws (or redraws) the bar for `u`.
+    pub fn progress(&self, u: &ProgressUpdate) {
+        let mut bar = self.lock();
+        if !bar.enabled {
             return;
         }
         let line = render(u);
-        let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r\x1b[2K{line}");
-        let _ = err.flush();
-        self.drawn = true;
+        write_err(&format!("\r\x1b[2K{line}"));
+        bar.drawn = Some(line);
     }
 
-    pub fn finish(&mut self) {
-        if self.drawn {
-            let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\r\x1b[2K");
-            let _ = err.flush();
-            self.drawn = false;
+    /// Removes the bar.
+    pub fn finish(&self) {
+        let mut bar = self.lock();
+        if bar.drawn.take().is_some() {
+            write_err("\r\x1b[2K");
         }
     }
+
+    /// Writes one whole line (`text` without its newline), keeping the bar below it.
+    pub fn line(&self, text: &str) {
+        let bar = self.lock();
+        let mut out = String::with_capacity(text.len() + 16);
+        if bar.drawn.is_some() {
+            out.push_str("\r\x1b[2K");
+        }
+        out.push_str(text);
+        out.push('\n');
+        if let Some(b) = &bar.drawn {
+            out.push_str(b);
+        }
+        write_err(&out);
+    }
+}
+
+/// One write to stderr; a closed stderr has nobody left to tell.
+fn write_err(text: &str) {
+    let mut err = std::io::stderr().lock();
+    let _ = err.write_all(text.as_bytes());
+    let _ = err.flush();
 }
 
 /// The bar's text, without terminal control codes.

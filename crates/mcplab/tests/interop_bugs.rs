@@ -71,7 +71,16 @@ async fn b1_optional_anyof_elicitation() {
         ("cancel", "cancel"),
         ("accept-defaults", "accept"),
     ] {
-        let o = run(&["--elicitation", mode, "--stdio", &srv, "tools", "call", "ask"]).await;
+        let o = run(&[
+            "--elicitation",
+            mode,
+            "--stdio",
+            &srv,
+            "tools",
+            "call",
+            "ask",
+        ])
+        .await;
         assert_eq!(code(&o), 0, "{mode}: {}{}", out(&o), err(&o));
         let answer: Value = serde_json::from_str(out(&o).lines().next().unwrap()).unwrap();
         assert_eq!(answer["action"], action, "{mode}: {answer}");
@@ -138,7 +147,11 @@ async fn b2_server_text_cannot_drive_the_terminal() {
         assert!(out(&o).contains("\\x1b"), "{args:?}: {}", out(&o));
     }
     let o = run(&["--stdio", &srv, "tools", "call", "echo"]).await;
-    assert!(err(&o).contains("\\x1b]0;pwned"), "stderr line: {}", err(&o));
+    assert!(
+        err(&o).contains("\\x1b]0;pwned"),
+        "stderr line: {}",
+        err(&o)
+    );
     assert!(err(&o).contains("log \\x1b[2J"), "log line: {}", err(&o));
     let o = run(&["--raw", "--stdio", &srv, "tools", "list"]).await;
     assert!(o.stdout.contains(&0x1b), "--raw keeps the bytes");
@@ -157,7 +170,14 @@ async fn b3_global_config_is_read_by_every_command() {
     // The only server of the file is the default target.
     let o = run(&["--config", f, "ping"]).await;
     assert_eq!(code(&o), 0, "{}", err(&o));
-    let o = run(&["--config", "/does/not/exist.json", "--server", "raw", "ping"]).await;
+    let o = run(&[
+        "--config",
+        "/does/not/exist.json",
+        "--server",
+        "raw",
+        "ping",
+    ])
+    .await;
     assert_eq!(code(&o), 2);
     assert!(err(&o).contains("/does/not/exist.json"), "{}", err(&o));
 }
@@ -213,7 +233,11 @@ async fn b7_ctrl_c_during_subscribe_unsubscribes() {
         .await
         .unwrap()
         .unwrap();
-    assert_eq!(status.code(), Some(0), "Ctrl-C is the documented way to stop");
+    assert_eq!(
+        status.code(),
+        Some(0),
+        "Ctrl-C is the documented way to stop"
+    );
     let seen: Vec<Value> = std::fs::read_to_string(&log)
         .unwrap()
         .lines()
@@ -247,7 +271,11 @@ async fn b11_tools_call_saves_binary_content_with_output() {
     .await;
     assert_eq!(code(&o), 0, "{}", err(&o));
     let bytes = std::fs::read(&file).unwrap();
-    assert!(bytes.starts_with(b"\x89PNG"), "{:?}", &bytes[..8.min(bytes.len())]);
+    assert!(
+        bytes.starts_with(b"\x89PNG"),
+        "{:?}",
+        &bytes[..8.min(bytes.len())]
+    );
 }
 
 #[tokio::test]
@@ -268,7 +296,11 @@ async fn b14_no_internal_names_in_messages() {
     let o = run(&["--url", &url, "--oauth", "off", "tools", "list"]).await;
     assert_eq!(code(&o), 3);
     assert!(!err(&o).contains("to cli"), "{}", err(&o));
-    assert!(err(&o).contains(&format!("127.0.0.1:{port}")), "{}", err(&o));
+    assert!(
+        err(&o).contains(&format!("127.0.0.1:{port}")),
+        "{}",
+        err(&o)
+    );
     let o = run(&["--url", "not a url", "tools", "list"]).await;
     assert_eq!(code(&o), 2);
     assert!(!err(&o).contains("`cli`"), "{}", err(&o));
@@ -279,9 +311,8 @@ async fn b16_trace_lines_are_whole_and_before_the_result() {
     for _ in 0..3 {
         let dir = tempfile::tempdir().unwrap();
         let demo = format!("{BIN} demo-server");
-        let cmd = format!(
-            "'{BIN}' --trace --stdio '{demo}' tools call echo -a message=hi 2>&1; true"
-        );
+        let cmd =
+            format!("'{BIN}' --trace --stdio '{demo}' tools call echo -a message=hi 2>&1; true");
         let o = Command::new("sh")
             .arg("-c")
             .arg(cmd)
@@ -301,7 +332,10 @@ async fn b16_trace_lines_are_whole_and_before_the_result() {
             .rposition(|l| l.starts_with("[trace") && l.contains("Echo: hi"))
             .unwrap_or_else(|| panic!("{text}"));
         assert!(response_trace < result_at, "{text}");
-        assert!(last_trace < result_at || lines[last_trace].contains("··"), "{text}");
+        assert!(
+            last_trace < result_at || lines[last_trace].contains("··"),
+            "{text}"
+        );
         for l in &lines {
             assert!(
                 !l.contains("[trace") || l.starts_with("[trace"),
@@ -313,8 +347,15 @@ async fn b16_trace_lines_are_whole_and_before_the_result() {
 
 #[tokio::test]
 async fn b17_missing_cwd_is_named() {
-    let o = run(&["--cwd", "/nonexistent-dir", "--stdio", "python3 x.py", "ping"]).await;
-    assert_eq!(code(&o), 3, "{}", err(&o));
+    let o = run(&[
+        "--cwd",
+        "/nonexistent-dir",
+        "--stdio",
+        "python3 x.py",
+        "ping",
+    ])
+    .await;
+    assert_eq!(code(&o), 2, "a config error: {}", err(&o));
     assert!(err(&o).contains("/nonexistent-dir"), "{}", err(&o));
     assert!(!err(&o).contains("command not found"), "{}", err(&o));
 }
@@ -330,7 +371,15 @@ async fn b18_default_decline_does_not_claim_a_flag() {
 #[tokio::test]
 async fn b19_json_errors_are_json_on_stderr() {
     let demo = format!("{BIN} demo-server");
-    let o = run(&["--json", "--stdio", &demo, "resources", "read", "demo://nope"]).await;
+    let o = run(&[
+        "--json",
+        "--stdio",
+        &demo,
+        "resources",
+        "read",
+        "demo://nope",
+    ])
+    .await;
     assert_eq!(code(&o), 1);
     assert!(out(&o).is_empty(), "{}", out(&o));
     let e: Value = serde_json::from_str(err(&o).trim()).expect("stderr is JSON");
@@ -363,11 +412,7 @@ async fn g5_missing_capability_reads_as_such() {
     let srv = raw("nocaps");
     let o = run(&["--stdio", &srv, "resources", "list"]).await;
     assert_eq!(code(&o), 0, "{}", err(&o));
-    assert!(
-        err(&o).contains("does not offer resources"),
-        "{}",
-        err(&o)
-    );
+    assert!(err(&o).contains("does not offer resources"), "{}", err(&o));
     let o = run(&["--json", "--stdio", &srv, "prompts", "list"]).await;
     assert_eq!(code(&o), 0, "{}", err(&o));
     let v: Value = serde_json::from_str(&out(&o)).unwrap();
@@ -379,7 +424,14 @@ async fn g5_missing_capability_reads_as_such() {
 
 #[tokio::test]
 async fn g7_text_and_structured_content_shown_once() {
-    let o = run(&["--stdio", &raw("dup-structured"), "tools", "call", "weather"]).await;
+    let o = run(&[
+        "--stdio",
+        &raw("dup-structured"),
+        "tools",
+        "call",
+        "weather",
+    ])
+    .await;
     assert_eq!(code(&o), 0, "{}", err(&o));
     assert_eq!(out(&o).matches("20.5").count(), 1, "{}", out(&o));
 }

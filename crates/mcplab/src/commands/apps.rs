@@ -230,9 +230,9 @@ fn render_failure(e: RenderError) -> Failure {
         RenderError::ChromiumNotFound { .. } | RenderError::Launch { .. } => EXIT_USAGE,
         _ => EXIT_CALL,
     };
-    Failure {
-        code,
-        message: e.to_string(),
+    match code {
+        EXIT_USAGE => Failure::usage(e.to_string()),
+        _ => Failure::call(e.to_string()),
     }
 }
 

@@ -222,9 +222,13 @@ fn flow_failure(e: OAuthError) -> Failure {
         OAuthError::Cancelled => EXIT_INTERRUPTED,
         _ => EXIT_CONNECT,
     };
-    Failure {
-        code,
-        message: e.to_string(),
+    match code {
+        EXIT_INTERRUPTED => Failure {
+            code,
+            kind: "interrupted",
+            ..Failure::connect(e.to_string())
+        },
+        _ => Failure::connect(e.to_string()),
     }
 }
 

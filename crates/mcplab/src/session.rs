@@ -84,6 +84,18 @@ impl Session {
 
     /// Connects every server in `configs` (none is fine: a chat without tools).
     pub async fn open_all(global: &Global, configs: Vec<ServerConfig>) -> Result<Self, Failure> {
+        Self::open_recorded(global, configs)
+            .await
+            .map_err(|(failure, _)| failure)
+    }
+
+    /// [`Session::open_all`] that, when connecting fails, also hands back every frame
+    /// recorded until then (`mcplab check` judges them).
+    pub async fn open_recorded(
+        global: &Global,
+        configs: Vec<ServerConfig>,
+    ) -> Result<Self, (Failure, Vec<mcplab_protocol::TrafficFrame>)> {
+        let fail = |f: Failure| (f, Vec::new());
         let labels: Vec<(String, String)> = configs
             .iter()
             .map(|c| {
@@ -104,9 +116,9 @@ impl Session {
         };
         if let Some(secs) = global.timeout {
             if !(secs > 0.0 && secs.is_finite()) {
-                return Err(Failure::usage(
+                return Err(fail(Failure::usage(
                     "--timeout must be a positive number of seconds",
-                ));
+                )));
             }
             opts.request_timeout = Duration::from_secs_f64(secs);
             opts.connect_timeout = opts.connect_timeout.max(opts.request_timeout);
@@ -116,7 +128,7 @@ impl Session {
         let remote = configs
             .iter()
             .any(|c| !matches!(c.transport, ServerTransport::Stdio { .. }));
-        if remote && let Some(host) = crate::oauth_agent::host(global)? {
+        if remote && let Some(host) = crate::oauth_agent::host(global).map_err(fail)? {
             manager.set_oauth(host);
         }
         let roots = global
@@ -170,6 +182,7 @@ impl Session {
         let mut conns = Vec::new();
         for config in configs {
             let label = target::label(&config);
+            let name = config.name.clone();
             let connected = tokio::select! {
                 r = manager.connect(config) => r,
                 _ = interrupted.cancelled() => Err(McpError::Cancelled),
@@ -177,14 +190,16 @@ impl Session {
             match connected {
                 Ok(conn) => conns.push(conn),
                 Err(e) => {
+                    let frames = manager.traffic().snapshot(&name).frames;
                     manager.shutdown().await;
                     for t in background {
                         t.abort();
                     }
-                    return Err(match e {
+                    let failure = match e {
                         McpError::Cancelled => Failure::silent(EXIT_INTERRUPTED),
                         e => connect_failure(e, label, voice.stderr),
-                    });
+                    };
+                    return Err((failure, frames));
                 }
             }
         }

@@ -244,7 +244,8 @@ pub fn tool_result(result: &Value) -> String {
         out.push_str(&content_block(block));
         out.push('\n');
     }
-    if let Some(sc) = structured {
+    let wrapped = structured.is_some_and(|sc| wraps_text(result, sc));
+    if let Some(sc) = structured.filter(|_| !wrapped) {
         out.push_str("structuredContent:\n");
         out.push_str(&json(sc));
         out.push('\n');
@@ -253,6 +254,26 @@ pub fn tool_result(result: &Value) -> String {
         out.push_str("(empty result)\n");
     }
     out
+}
+
+/// Whether `structured` is `{"result": X}` where X is what a text block says: how Python's
+/// FastMCP wraps a tool's plain return value. The text alone says it.
+fn wraps_text(result: &Value, structured: &Value) -> bool {
+    let Some(obj) = structured.as_object().filter(|o| o.len() == 1) else {
+        return false;
+    };
+    let Some(inner) = obj.get("result") else {
+        return false;
+    };
+    result
+        .get("content")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .any(|b| {
+            str_of(b, "type") == "text"
+                && (inner.as_str() == Some(str_of(b, "text")) || repeats(b, inner))
+        })
 }
 
 /// Whether a text block carries the same JSON as `structured`.
@@ -314,6 +335,9 @@ mod tests {
         let s = tool_result(&r);
         assert_eq!(s.matches("20.5").count(), 1, "{s}");
         assert!(s.contains("note"), "{s}");
+        let wrapped = json!({"content": [{"type": "text", "text": "done"}],
+                             "structuredContent": {"result": "done"}});
+        assert_eq!(tool_result(&wrapped), "done\n");
     }
 
     #[test]

@@ -365,17 +365,14 @@ fn connect_failure(e: McpError, label: String, stderr_shown: bool) -> Failure {
             stderr_tail,
             ..
         } => {
-            let tail = if stderr_shown {
-                Vec::new()
-            } else {
-                stderr_tail
-            };
+            let shown = stderr_shown && !stderr_tail.is_empty();
+            let tail = if shown { Vec::new() } else { stderr_tail };
             let mut f = Failure::from(McpError::Connect {
                 server: label,
                 message,
                 stderr_tail: tail,
             });
-            if stderr_shown && !f.message.is_empty() {
+            if shown {
                 f.message.push_str(" (the server's stderr is above)");
             }
             f

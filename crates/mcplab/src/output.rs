@@ -43,6 +43,27 @@ impl Stdout {
     }
 }
 
+/// `println!` for commands that return `Result<_, Failure>`: a closed stdout returns
+/// [`Failure::stdout_closed`] from the enclosing function instead of panicking.
+macro_rules! outln {
+    ($($arg:tt)*) => {
+        if let Err(f) = $crate::output::print_stdout(&format!("{}\n", format_args!($($arg)*))) {
+            return Err(f);
+        }
+    };
+}
+pub(crate) use outln;
+
+/// `print!` with the same closed-stdout handling as [`outln!`].
+macro_rules! out {
+    ($($arg:tt)*) => {
+        if let Err(f) = $crate::output::print_stdout(&format!($($arg)*)) {
+            return Err(f);
+        }
+    };
+}
+pub(crate) use out;
+
 /// Writes `text` to stdout as is. A closed pipe ends the command quietly with status 0
 /// ([`Failure::stdout_closed`]): the reader took what it wanted. Other commands (chat) call
 /// this too so no `println!` can panic on EPIPE.

@@ -260,9 +260,9 @@ fn finish(
     std::fs::write(report_path, format!("{text}\n"))
         .map_err(|e| Failure::usage(format!("cannot write {}: {e}", report_path.display())))?;
     if json_out {
-        println!("{text}");
+        crate::output::outln!("{text}");
     } else {
-        print!("{}", summary(&report, &args.out, report_path));
+        crate::output::out!("{}", summary(&report, &args.out, report_path));
     }
     match verdict(&report) {
         None => Ok(()),

@@ -196,9 +196,9 @@ async fn debug(args: OauthDebugArgs, global: &Global) -> Result<(), Failure> {
     };
     if global.json {
         let event = OAuthDebugEvent::Finished { run };
-        println!("{}", serde_json::to_string(&event).unwrap_or_default());
+        crate::output::outln!("{}", serde_json::to_string(&event).unwrap_or_default());
     } else if let Some(summary) = &run.result {
-        println!(
+        crate::output::outln!(
             "\nauthorized: {} token {}, scope {}, expires in {}, refresh token: {}",
             summary.token_type,
             summary.access_token,
@@ -267,7 +267,7 @@ async fn login(global: &Global, data: &DataDir) -> Result<(), Failure> {
     };
     if !global.json {
         let scope = creds.tokens.as_ref().and_then(|t| t.scope.clone());
-        println!(
+        crate::output::outln!(
             "\nsigned in to {name} as client {} (scope {})",
             creds.client.client_id,
             scope.as_deref().unwrap_or("(none)")
@@ -283,8 +283,8 @@ fn logout(global: &Global, data: &DataDir) -> Result<(), Failure> {
         .clear_oauth_credentials(&config.name)
         .map_err(|e| Failure::usage(e.to_string()))?;
     match removed {
-        0 => println!("nothing was stored for {}", config.name),
-        _ => println!(
+        0 => crate::output::outln!("nothing was stored for {}", config.name),
+        _ => crate::output::outln!(
             "signed out of {}: its tokens and client registration are forgotten",
             config.name
         ),
@@ -319,14 +319,14 @@ fn status(global: &Global, data: &DataDir) -> Result<(), Failure> {
         })
         .collect();
     if global.json {
-        println!(
+        crate::output::outln!(
             "{}",
             serde_json::to_string_pretty(&views).unwrap_or_default()
         );
         return Ok(());
     }
     if views.is_empty() {
-        println!("no sign-ins stored");
+        crate::output::outln!("no sign-ins stored");
         return Ok(());
     }
     let rows: Vec<Vec<String>> = views
@@ -353,7 +353,7 @@ fn status(global: &Global, data: &DataDir) -> Result<(), Failure> {
             ]
         })
         .collect();
-    print!(
+    crate::output::out!(
         "{}",
         output::table(
             &[

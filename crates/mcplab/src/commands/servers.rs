@@ -20,9 +20,9 @@ pub fn run(cmd: ServersCmd, global: &Global, data: &DataDir) -> Result<(), Failu
         ServersCmd::List => {
             let servers = store.servers().map_err(store_err)?;
             if global.json {
-                println!("{}", output::json(&render_mcp_servers(&servers)));
+                crate::output::outln!("{}", output::json(&render_mcp_servers(&servers)));
             } else if servers.is_empty() {
-                println!(
+                crate::output::outln!(
                     "no servers configured (add one with `mcplab servers add NAME --stdio \"cmd\"`)"
                 );
             } else {
@@ -36,7 +36,7 @@ pub fn run(cmd: ServersCmd, global: &Global, data: &DataDir) -> Result<(), Failu
                         ]
                     })
                     .collect();
-                print!("{}", output::table(&["name", "transport", "target"], &rows));
+                crate::output::out!("{}", output::table(&["name", "transport", "target"], &rows));
             }
             Ok(())
         }
@@ -96,7 +96,7 @@ pub fn run(cmd: ServersCmd, global: &Global, data: &DataDir) -> Result<(), Failu
         }
         ServersCmd::Export => {
             let servers = store.servers().map_err(store_err)?;
-            println!("{}", output::json(&render_mcp_servers(&servers)));
+            crate::output::outln!("{}", output::json(&render_mcp_servers(&servers)));
             Ok(())
         }
     }

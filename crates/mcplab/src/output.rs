@@ -47,9 +47,7 @@ impl Stdout {
 /// [`Failure::stdout_closed`] from the enclosing function instead of panicking.
 macro_rules! outln {
     ($($arg:tt)*) => {
-        if let Err(f) = $crate::output::print_stdout(&format!("{}\n", format_args!($($arg)*))) {
-            return Err(f);
-        }
+        $crate::output::print_stdout(&format!("{}\n", format_args!($($arg)*)))?
     };
 }
 pub(crate) use outln;
@@ -57,9 +55,7 @@ pub(crate) use outln;
 /// `print!` with the same closed-stdout handling as [`outln!`].
 macro_rules! out {
     ($($arg:tt)*) => {
-        if let Err(f) = $crate::output::print_stdout(&format!($($arg)*)) {
-            return Err(f);
-        }
+        $crate::output::print_stdout(&format!($($arg)*))?
     };
 }
 pub(crate) use out;

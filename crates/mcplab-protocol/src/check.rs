@@ -63,3 +63,25 @@ impl CheckReport {
             .count()
     }
 }
+
+/// One tool the checker should call, with its arguments.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckCall {
+    pub name: String,
+    #[serde(default)]
+    #[ts(type = "unknown")]
+    pub arguments: serde_json::Value,
+}
+
+/// `POST /api/servers/{name}/check`: what to exercise besides the listings.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckRequest {
+    /// Tools to call (none by default: tools may have side effects).
+    #[serde(default)]
+    pub calls: Vec<CheckCall>,
+    /// Estimated tokens of the tool list per turn above which it warns (default 10000).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token_budget: Option<u64>,
+}

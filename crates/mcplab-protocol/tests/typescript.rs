@@ -47,6 +47,8 @@ fn render() -> String {
         Severity::decl(&cfg),
         Finding::decl(&cfg),
         CheckReport::decl(&cfg),
+        CheckCall::decl(&cfg),
+        CheckRequest::decl(&cfg),
         ServerView::decl(&cfg),
         ImportRequest::decl(&cfg),
         ImportResult::decl(&cfg),

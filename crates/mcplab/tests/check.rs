@@ -215,3 +215,87 @@ async fn well_behaved_servers_have_no_errors() {
         );
     }
 }
+
+/// The API: `POST /api/servers/{name}/check` on a connected server points findings at frames,
+/// and a listing of an undeclared capability is empty with a note (G5).
+#[tokio::test]
+async fn api_check_route_and_absent_capabilities() {
+    use axum::body::Body;
+    use axum::http::{Request, header};
+    use http_body_util::BodyExt;
+    use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+    use tower::ServiceExt;
+
+    const TOKEN: &str = "test-token-0123456789";
+    let store = std::sync::Arc::new(mcplab_core::store::Store::open_in_memory().unwrap());
+    let manager = ConnectionManager::new(ManagerOptions::default());
+    let state = mcplab_server::AppState::new(
+        manager.clone(),
+        store,
+        mcplab_server::Security::new(TOKEN.into(), 6274, None),
+        mcplab_core::llm::ProviderSettings::from_env(&Default::default()),
+    );
+    let app = mcplab_server::router(state);
+    let post = |path: &str, body: Value, method: &str| {
+        Request::builder()
+            .method(method)
+            .uri(path)
+            .header(header::HOST, "127.0.0.1:6274")
+            .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap()
+    };
+    let config = |name: &str, mode: &str| mcplab_protocol::ServerConfig {
+        name: name.into(),
+        transport: mcplab_protocol::ServerTransport::Stdio {
+            command: "python3".into(),
+            args: vec![
+                repo().join("tests/interop/rawsrv.py").display().to_string(),
+                mode.into(),
+            ],
+            env: Default::default(),
+            cwd: None,
+        },
+        timeout_ms: None,
+    };
+    manager.connect(config("bad", "bad-results")).await.unwrap();
+    let body = serde_json::json!({"calls": [{"name": "string_is_error"}]});
+    let resp = app
+        .clone()
+        .oneshot(post("/api/servers/bad/check", body, "POST"))
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    let report: Value =
+        serde_json::from_slice(&resp.into_body().collect().await.unwrap().to_bytes()).unwrap();
+    let finding = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "is-error")
+        .unwrap_or_else(|| panic!("{report}"));
+    let seq = finding["frameSeq"].as_u64().unwrap();
+    let frames = manager.traffic().snapshot("bad").frames;
+    let frame = frames.iter().find(|f| f.seq == seq).unwrap();
+    assert!(frame.text.contains("\"isError\": \"no\""), "{}", frame.text);
+
+    manager.connect(config("bare", "nocaps")).await.unwrap();
+    let resp = app
+        .clone()
+        .oneshot(post("/api/servers/bare/resources", Value::Null, "GET"))
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    let listed: Value =
+        serde_json::from_slice(&resp.into_body().collect().await.unwrap().to_bytes()).unwrap();
+    assert_eq!(listed["resources"], serde_json::json!([]), "{listed}");
+    assert!(
+        listed["note"]
+            .as_str()
+            .unwrap()
+            .contains("does not offer resources"),
+        "{listed}"
+    );
+    manager.shutdown().await;
+}

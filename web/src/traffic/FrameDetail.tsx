@@ -2,9 +2,10 @@ import { useMemo, useState } from 'react';
 import { JsonTree } from '../ui/JsonTree';
 import { CopyButton } from '../ui/CopyButton';
 import { Button } from '../ui/Button';
+import type { Finding } from '../api/types.gen';
 import type { FrameRow } from './frames';
 
-export function FrameDetail({ row, onClose }: { row: FrameRow; onClose: () => void }) {
+export function FrameDetail({ row, findings, onClose }: { row: FrameRow; findings?: Finding[]; onClose: () => void }) {
   const [raw, setRaw] = useState(false);
   const parsed = useMemo(() => {
     try {
@@ -36,6 +37,16 @@ export function FrameDetail({ row, onClose }: { row: FrameRow; onClose: () => vo
         <div className="inline-error" data-testid="frame-unparsable">
           Not a valid JSON-RPC message: {row.problem ?? (!parsed.ok ? parsed.error : '')}
         </div>
+      )}
+      {findings && (
+        <ul className="inline-error" data-testid="frame-findings">
+          {findings.map((x, i) => (
+            <li key={i}>
+              {x.severity} · {x.rule}: {x.message}
+              {x.path ? ` (at ${x.path})` : ''} — fix: {x.fix}
+            </li>
+          ))}
+        </ul>
       )}
       <div className="frame-detail-body">
         {parsed.ok && !raw ? <JsonTree value={parsed.value} expandDepth={3} /> : <pre className="raw">{f.text}</pre>}

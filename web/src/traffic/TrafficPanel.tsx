@@ -1,14 +1,17 @@
 // The traffic panel beside every page: every JSON-RPC frame, virtualized, with filters,
-// pause, clear, export, and a detail pane for the selected frame.
+// pause, clear, export, and a detail pane for the selected frame; frames a server check found
+// fault with carry a warning badge.
 import { useMemo, useRef, useState, useEffect, useCallback } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Group, Panel, Separator } from 'react-resizable-panels';
 import { errorMessage } from '../api/client';
+import { useFrameFindings } from '../servers/check';
 import { useServers } from '../servers/store';
 import { Button } from '../ui/Button';
 import { download } from '../ui/CopyButton';
 import { EmptyState, ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
+import type { Finding } from '../api/types.gen';
 import { matches, type FrameRow, type TrafficFilter } from './frames';
 import { FrameDetail } from './FrameDetail';
 import { clearTraffic, index, setPaused, setTrafficFilter, useTraffic, useTrafficFilter } from './store';
@@ -19,6 +22,7 @@ export function TrafficPanel() {
   const state = useTraffic();
   const { list } = useServers();
   const filter = useTrafficFilter();
+  const findings = useFrameFindings();
   const [selected, setSelected] = useState<FrameRow | null>(null);
   const [follow, setFollow] = useState(true);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -158,7 +162,7 @@ export function TrafficPanel() {
                   {virt.getVirtualItems().map((vi) => {
                     const r = rows[vi.index];
                     return (
-                      <Row key={r.frame.seq} row={r} selected={r === selected} top={vi.start} onClick={() => { setSelected(r); setFollow(false); }} />
+                      <Row key={r.frame.seq} row={r} findings={findings.get(r.frame.seq)} selected={r === selected} top={vi.start} onClick={() => { setSelected(r); setFollow(false); }} />
                     );
                   })}
                 </div>
@@ -170,7 +174,7 @@ export function TrafficPanel() {
           <>
             <Separator className="resize-handle resize-handle-h" />
             <Panel defaultSize="35%" minSize="15%">
-              <FrameDetail row={selected} onClose={() => setSelected(null)} />
+              <FrameDetail row={selected} findings={findings.get(selected.frame.seq)} onClose={() => setSelected(null)} />
             </Panel>
           </>
         )}
@@ -188,7 +192,7 @@ export function fmtSize(n: number): string {
   return n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`;
 }
 
-function Row({ row, selected, top, onClick }: { row: FrameRow; selected: boolean; top: number; onClick: () => void }) {
+function Row({ row, findings, selected, top, onClick }: { row: FrameRow; findings?: Finding[]; selected: boolean; top: number; onClick: () => void }) {
   const f = row.frame;
   const label =
     row.type === 'note' ? f.text : row.type === 'unparsable' ? 'unparsable' : row.method ?? (row.type === 'response' ? 'response' : row.type);
@@ -215,6 +219,11 @@ function Row({ row, selected, top, onClick }: { row: FrameRow; selected: boolean
         {row.type === 'error' && <span className="badge badge-err">error</span>}
         {row.type === 'unparsable' && <span className="badge badge-err" title={row.problem}>!</span>}
         {f.kind === 'synthetic' && <span className="badge badge-warn">synthetic</span>}
+        {findings && (
+          <span className="badge badge-warn" title={findings.map((x) => `${x.rule}: ${x.message}`).join('\n')} data-testid="traffic-finding">
+            ⚠ {findings.length}
+          </span>
+        )}
       </span>
       <span className="c-id">{row.id ?? ''}</span>
       <span className="c-size">{fmtSize(row.size)}</span>

@@ -127,6 +127,11 @@ pub async fn check_connection(
         }
     }
     for (name, args) in &opts.calls {
+        let args = if args.is_null() {
+            json!({})
+        } else {
+            args.clone()
+        };
         let params = json!({"name": name, "arguments": args});
         let outcome = match req("tools/call", Some(params)).await {
             Ok(r) if r.get("isError") == Some(&Value::Bool(true)) => "isError".to_owned(),

@@ -22,6 +22,7 @@ the file named by RAWSRV_LOG when that is set, so tests judge by what the server
                     without declaring prompts
   many-tools        300 tools with long descriptions
   bad-message       a response with an invalid field type (serverInfo.name is a number)
+  noproto           an initialize result without protocolVersion
 """
 
 import json
@@ -190,7 +191,10 @@ def main():
             info = {"name": 42 if "bad-message" in MODES else "rawsrv", "version": "1"}
             if "ansi" in MODES:
                 info["name"] = f"raw{ESC}[31msrv"
-            result(id_, {"protocolVersion": version, "capabilities": capabilities(), "serverInfo": info})
+            init = {"protocolVersion": version, "capabilities": capabilities(), "serverInfo": info}
+            if "noproto" in MODES:
+                del init["protocolVersion"]
+            result(id_, init)
         elif method == "ping":
             result(id_, {})
         elif method == "tools/list":

@@ -11,6 +11,9 @@ use mcplab_core::mcp::ProgressUpdate;
 
 const WIDTH: usize = 30;
 
+/// Where the terminal's text goes: stderr, or a buffer in tests.
+type Sink = Box<dyn Write + Send>;
+
 /// The shared stderr of one CLI run.
 #[derive(Clone)]
 pub struct Terminal {
@@ -21,14 +24,29 @@ struct Bar {
     enabled: bool,
     /// The bar's text while one is drawn.
     drawn: Option<String>,
+    sink: Sink,
+}
+
+impl Bar {
+    /// One write; a closed stderr has nobody left to tell.
+    fn write(&mut self, text: &str) {
+        let _ = self.sink.write_all(text.as_bytes());
+        let _ = self.sink.flush();
+    }
 }
 
 impl Terminal {
     pub fn for_stderr() -> Self {
+        Self::new(std::io::stderr().is_terminal(), Box::new(std::io::stderr()))
+    }
+
+    /// A terminal writing to `sink`; `bar` says whether progress bars are drawn.
+    fn new(bar: bool, sink: Sink) -> Self {
         Self {
             inner: Arc::new(Mutex::new(Bar {
-                enabled: std::io::stderr().is_terminal(),
+                enabled: bar,
                 drawn: None,
+                sink,
             })),
         }
     }
@@ -44,7 +62,7 @@ impl Terminal {
             return;
         }
         let line = render(u);
-        write_err(&format!("\r\x1b[2K{line}"));
+        bar.write(&format!("\r\x1b[2K{line}"));
         bar.drawn = Some(line);
     }
 
@@ -52,13 +70,13 @@ impl Terminal {
     pub fn finish(&self) {
         let mut bar = self.lock();
         if bar.drawn.take().is_some() {
-            write_err("\r\x1b[2K");
+            bar.write("\r\x1b[2K");
         }
     }
 
     /// Writes one whole line (`text` without its newline), keeping the bar below it.
     pub fn line(&self, text: &str) {
-        let bar = self.lock();
+        let mut bar = self.lock();
         let mut out = String::with_capacity(text.len() + 16);
         if bar.drawn.is_some() {
             out.push_str("\r\x1b[2K");
@@ -68,15 +86,8 @@ impl Terminal {
         if let Some(b) = &bar.drawn {
             out.push_str(b);
         }
-        write_err(&out);
+        bar.write(&out);
     }
-}
-
-/// One write to stderr; a closed stderr has nobody left to tell.
-fn write_err(text: &str) {
-    let mut err = std::io::stderr().lock();
-    let _ = err.write_all(text.as_bytes());
-    let _ = err.flush();
 }
 
 /// The bar's text, without terminal control codes.
@@ -106,6 +117,46 @@ pub fn render(u: &ProgressUpdate) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A sink the test can read back.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn b15_log_lines_clear_the_bar_and_redraw_it_below() {
+        let sink = Shared::default();
+        let term = Terminal::new(true, Box::new(sink.clone()));
+        let step = ProgressUpdate {
+            progress: 1.0,
+            total: Some(3.0),
+            message: Some("step 1/3".into()),
+        };
+        term.progress(&step);
+        term.line("[server warning] warning at step 1");
+        term.finish();
+        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        let bar = render(&step);
+        assert_eq!(
+            text,
+            format!("\r\x1b[2K{bar}\r\x1b[2K[server warning] warning at step 1\n{bar}\r\x1b[2K")
+        );
+        // Without a terminal there is no bar, only the line.
+        let sink = Shared::default();
+        let term = Terminal::new(false, Box::new(sink.clone()));
+        term.progress(&step);
+        term.line("x");
+        assert_eq!(sink.0.lock().unwrap().as_slice(), b"x\n");
+    }
 
     #[test]
     fn renders_fraction_and_message() {

@@ -304,6 +304,11 @@ async fn b14_no_internal_names_in_messages() {
     let o = run(&["--url", "not a url", "tools", "list"]).await;
     assert_eq!(code(&o), 2);
     assert!(!err(&o).contains("`cli`"), "{}", err(&o));
+    // An initialize result without protocolVersion is described, not Debug-printed.
+    let o = run(&["--stdio", &raw("noproto"), "tools", "list"]).await;
+    assert_eq!(code(&o), 3);
+    assert!(!err(&o).contains("CustomResult"), "{}", err(&o));
+    assert!(err(&o).contains("protocolVersion"), "{}", err(&o));
 }
 
 #[tokio::test]

@@ -323,7 +323,11 @@ export type ImportRequest = {
  */
 json: string, };
 
-export type ImportResult = { added: Array<string>, replaced: Array<string>, };
+export type ImportResult = { added: Array<string>, replaced: Array<string>, 
+/**
+ * What was skipped, renamed or cannot be honoured (`envFile`, `${…}`), one line each.
+ */
+warnings: Array<string>, };
 
 export type ToolCallRequest = { name: string, arguments: Record<string, any>, callId?: string, 
 /**

@@ -10,10 +10,11 @@
 //! | PUT | `/api/servers/{name}` | `ServerConfig` → `ServerView` (replace; rename by a new `name`) |
 //! | DELETE | `/api/servers/{name}` | → 204 (disconnects first) |
 //! | GET | `/api/servers/{name}` | → `ServerView` |
-//! | POST | `/api/servers/import` | `ImportRequest` → `ImportResult` |
+//! | POST | `/api/servers/import` | `ImportRequest` → `ImportResult` (JSONC accepted; entries that cannot be used are skipped with a warning; 400 only when nothing can be read) |
 //! | GET | `/api/servers/export` | → `mcpServers` JSON document |
 //! | POST | `/api/servers/{name}/connect`, `/disconnect`, `/reconnect` | → `ServerView` |
-//! | GET | `/api/servers/{name}/tools`, `/resources`, `/resource-templates`, `/prompts` | → the protocol result with every page merged (`{tools: [...]}` …) |
+//! | GET | `/api/servers/{name}/tools`, `/resources`, `/resource-templates`, `/prompts` | → the protocol result with every page merged (`{tools: [...]}` …); for a capability the server does not declare, an empty list and a `note` saying so |
+//! | POST | `/api/servers/{name}/check` | `CheckRequest` → `CheckReport` (`mcplab check` on the connected server: its traffic so far is judged too; findings point at frames by `seq`) |
 //! | POST | `/api/servers/{name}/tools/call` | `ToolCallRequest` → `CallOutcome` |
 //! | POST | `/api/servers/{name}/calls/{callId}/cancel` | → 204 (sends `notifications/cancelled`) |
 //! | POST | `/api/servers/{name}/resources/read` | `UriRequest` → `CallOutcome` |
@@ -114,6 +115,9 @@ pub struct ImportRequest {
 pub struct ImportResult {
     pub added: Vec<String>,
     pub replaced: Vec<String>,
+    /// What was skipped, renamed or cannot be honoured (`envFile`, `${…}`), one line each.
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 /// `tools/call`. `callId` (client-chosen, unique per server) lets the UI cancel the call and

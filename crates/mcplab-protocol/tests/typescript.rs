@@ -3,6 +3,7 @@
 
 use mcplab_protocol::api::*;
 use mcplab_protocol::chat::*;
+use mcplab_protocol::check::*;
 use mcplab_protocol::host::*;
 use mcplab_protocol::oauth::*;
 use mcplab_protocol::*;
@@ -44,6 +45,11 @@ fn render() -> String {
         Direction::decl(&cfg),
         FrameKind::decl(&cfg),
         TrafficFrame::decl(&cfg),
+        Severity::decl(&cfg),
+        Finding::decl(&cfg),
+        CheckReport::decl(&cfg),
+        CheckCall::decl(&cfg),
+        CheckRequest::decl(&cfg),
         ServerView::decl(&cfg),
         ImportRequest::decl(&cfg),
         ImportResult::decl(&cfg),

@@ -37,7 +37,7 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
     if store.is_new() {
         store.insert_server(&demo_server()?).map_err(store_err)?;
     }
-    if let Some(file) = &global.serve.config {
+    if let Some(file) = &global.target.config {
         let text = std::fs::read_to_string(file)
             .map_err(|e| Failure::usage(format!("cannot read {}: {e}", file.display())))?;
         for s in parse_mcp_servers(&text, &file.display().to_string()).map_err(Failure::config)? {

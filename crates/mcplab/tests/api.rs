@@ -252,6 +252,23 @@ async fn servers_crud_connect_call_and_traffic() {
         bad["message"].as_str().unwrap().contains("mcpServers.r"),
         "{bad}"
     );
+    // B9: one bad entry is skipped with a warning; JSONC is accepted (B8).
+    let (s, partial) = authed(
+        &app,
+        "POST",
+        "/api/servers/import",
+        Some(json!({"json": "{\"servers\": {// c\n\"ok\": {\"command\": \"x\"}, \"bad\": {},}}"})),
+    )
+    .await;
+    assert_eq!(s, StatusCode::OK, "{partial}");
+    assert_eq!(partial["added"], json!(["ok"]));
+    assert!(
+        partial["warnings"][0]
+            .as_str()
+            .unwrap()
+            .contains("skipped `bad`"),
+        "{partial}"
+    );
 
     let broken = json!({"name": "broken", "type": "stdio", "command": "sh", "args": ["-c", "echo 'missing API_KEY' >&2; exit 1"]});
     authed(&app, "POST", "/api/servers", Some(broken)).await;

@@ -7,6 +7,8 @@ import type {
   ApprovalDecision,
   ApiError,
   CallOutcome,
+  CheckReport,
+  CheckRequest,
   CompleteRequest,
   HumanAnswer,
   HumanRequest,
@@ -124,6 +126,8 @@ export const api = {
   complete: (name: string, body: CompleteRequest) => request<CallOutcome>('POST', `${srv(name)}/complete`, body),
   setLogLevel: (name: string, level: string) => request<CallOutcome>('POST', `${srv(name)}/log-level`, { level }),
   ping: (name: string) => request<CallOutcome>('POST', `${srv(name)}/ping`),
+  /** `mcplab check` on the connected server (its traffic so far included). */
+  check: (name: string, body: CheckRequest = { calls: [] }) => request<CheckReport>('POST', `${srv(name)}/check`, body),
 
   traffic: (name: string) => request<TrafficSnapshotView>('GET', `${srv(name)}/traffic`),
   clearTraffic: (name: string) => request<void>('DELETE', `${srv(name)}/traffic`),

@@ -230,9 +230,9 @@ fn render_failure(e: RenderError) -> Failure {
         RenderError::ChromiumNotFound { .. } | RenderError::Launch { .. } => EXIT_USAGE,
         _ => EXIT_CALL,
     };
-    Failure {
-        code,
-        message: e.to_string(),
+    match code {
+        EXIT_USAGE => Failure::usage(e.to_string()),
+        _ => Failure::call(e.to_string()),
     }
 }
 
@@ -264,9 +264,9 @@ fn finish(
     std::fs::write(report_path, format!("{text}\n"))
         .map_err(|e| Failure::usage(format!("cannot write {}: {e}", report_path.display())))?;
     if json_out {
-        println!("{text}");
+        crate::output::outln!("{text}");
     } else {
-        print!("{}", summary(&report, &args.out, report_path));
+        crate::output::out!("{}", summary(&report, &args.out, report_path));
     }
     match verdict(&report) {
         None => Ok(()),

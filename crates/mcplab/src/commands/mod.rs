@@ -4,6 +4,7 @@
 
 mod apps;
 mod chat;
+mod check;
 mod inspect;
 mod oauth;
 mod open;
@@ -23,6 +24,7 @@ pub async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Oauth(cmd) => oauth::run(cmd, &cli.global, &data).await,
         Command::Apps(cmd) => apps::run(cmd, &cli.global, &data).await,
         Command::Open { print } => open::run(&data, print).await,
+        Command::Check(args) => check::run(args, &cli.global, &data).await,
         Command::DemoServer => mcplab_testkit::serve_stdio()
             .await
             .map_err(|e| Failure::call(format!("demo server stopped: {e}"))),

@@ -7,18 +7,17 @@ use std::time::Duration;
 
 use mcplab_protocol::api::LoginCode;
 
-use crate::failure::{EXIT_CONNECT, Failure};
+use crate::failure::Failure;
 use crate::launch::{Launch, open_browser};
 use crate::settings::DataDir;
 
 pub async fn run(data: &DataDir, print_only: bool) -> Result<(), Failure> {
     let launch = Launch::read(data)?;
-    let unreachable = |why: String| Failure {
-        code: EXIT_CONNECT,
-        message: format!(
+    let unreachable = |why: String| {
+        Failure::connect(format!(
             "cannot reach mcplab at {} ({why}); is it still running? Start it with `mcplab serve`",
             launch.url
-        ),
+        ))
     };
     let response = reqwest::Client::new()
         .post(format!("{}/api/login-codes", launch.url))
@@ -28,14 +27,11 @@ pub async fn run(data: &DataDir, print_only: bool) -> Result<(), Failure> {
         .await
         .map_err(|e| unreachable(e.to_string()))?;
     if response.status() == reqwest::StatusCode::UNAUTHORIZED {
-        return Err(Failure {
-            code: EXIT_CONNECT,
-            message: format!(
-                "the mcplab at {} did not accept the launch secret in launch.json (another \
-                 program took its port after it stopped?); restart mcplab",
-                launch.url
-            ),
-        });
+        return Err(Failure::connect(format!(
+            "the mcplab at {} did not accept the launch secret in launch.json (another \
+             program took its port after it stopped?); restart mcplab",
+            launch.url
+        )));
     }
     if !response.status().is_success() {
         return Err(unreachable(format!("HTTP {}", response.status())));

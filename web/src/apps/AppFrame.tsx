@@ -126,8 +126,14 @@ export function AppFrame(props: AppFrameProps) {
     onLog: props.onAppLog,
   });
 
+  // Closing removes the frame (and ends its session): the page remembers it until a reload.
+  const [closedAttempt, setClosedAttempt] = useState<number | null>(null);
+  const sessionClosed = snap?.status === 'closed';
+  useEffect(() => {
+    if (sessionClosed) setClosedAttempt(attempt);
+  }, [sessionClosed, attempt]);
   const loadError = load.error ? load.error.message : null;
-  const status = statusOf(load.isFetching, loadError, snap);
+  const status = closedAttempt === attempt ? 'closed' : statusOf(load.isFetching, loadError, snap);
   const error = loadError ?? snap?.error ?? null;
   const mode = snap?.mode ?? conditions.displayMode ?? 'inline';
   const violations = snap?.violations ?? NONE;

@@ -1,7 +1,7 @@
 // The playground's emulation is pixel-honest: the live preview and `mcplab apps render` of the
 // same spec agree on what the app itself reports (the demo's environment app measures its own
 // document: innerWidth/innerHeight, `matchMedia('(prefers-color-scheme: dark)')`, its computed
-// background, direction and language) and on the pixels (the PNG's and the live frame's
+// background, direction and language, the browser locale and time zone) and on the pixels (the PNG's and the live frame's
 // background colour). The browser here has no colour-scheme emulation of its own (as a
 // person's browser: the system says light), so only the playground can make the app dark.
 // Also: the device's bezel lies outside the emulated screen, large devices are scaled to fit
@@ -53,7 +53,7 @@ async function liveEnv() {
 async function renderHeadless(args) {
   const dir = mkdtempSync(path.join(scratch, 'render-'));
   const out = path.join(dir, 'env.png');
-  const child = spawn(bin, ['apps', 'render', '--demo', '--tool', 'show_env_app', '--data-dir', dir, '--out', out, ...args], {
+  const child = spawn(bin, ['apps', 'render', '--demo', '--tool', 'show_env_app', '--timeout', '60', '--data-dir', dir, '--out', out, ...args], {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -112,19 +112,21 @@ async function runEnvApp() {
   await page.waitForSelector(`${id('app-frame')}[data-status="ready"]`, { timeout: 20000 });
 }
 
-test('the live preview and the headless PNG agree: viewport, colour scheme, background, direction', async () => {
-  await emulate({ device: 'mobile', theme: 'dark', locale: 'ar-SA', timeZone: 'UTC' });
+test('the live preview and the headless PNG agree: viewport, colour scheme, background, locale, direction', async () => {
+  await emulate({ device: 'mobile', theme: 'dark', locale: 'ar-SA', timeZone: 'Asia/Tokyo' });
   await runEnvApp();
   const live = await liveEnv();
-  const { report, png } = await renderHeadless(['--device', 'mobile', '--theme', 'dark', '--locale', 'ar-SA', '--timezone', 'UTC']);
+  const { report, png } = await renderHeadless(['--device', 'mobile', '--theme', 'dark', '--locale', 'ar-SA', '--timezone', 'Asia/Tokyo']);
   const headless = reportedEnv(report);
 
   // The app's viewport is the emulated width, in both.
   assert.equal(live.innerWidth, 430, `live innerWidth ${JSON.stringify(live)}`);
-  const keys = ['innerWidth', 'innerHeight', 'prefersDark', 'background', 'dir', 'lang', 'hostTheme', 'hostLocale'];
+  const keys = ['innerWidth', 'innerHeight', 'prefersDark', 'background', 'dir', 'lang', 'language', 'timeZone', 'hostTheme', 'hostLocale'];
   const pick = (e) => Object.fromEntries(keys.map((k) => [k, e[k]]));
   assert.deepEqual(pick(live), pick(headless), 'what the app reports live and headless');
   assert.equal(live.prefersDark, true, 'the app prefers the emulated dark scheme although the browser prefers light');
+  // …and it has the emulated locale and time zone, not the browser's (en-US, the machine's).
+  assert.deepEqual([live.language, live.timeZone, live.dir], ['ar-SA', 'Asia/Tokyo', 'rtl']);
 
   // The pixels agree too: the PNG is the app's viewport, painted in the app's background.
   const headlessPixel = await pngPixel(readFileSync(png), 4, 4);

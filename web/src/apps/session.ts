@@ -14,6 +14,7 @@ import type { AppResourceView } from '../api/types.gen';
 import { contentText, openableUrl } from './content';
 import { downloadable, type Download } from './downloads';
 import { HOST_INFO, hostCapabilities, hostContext, type BridgeMessage, type CspViolation, type DisplayMode, type HostConditions, type ToolInfo } from './host';
+import { environmentShimSource } from './environmentShim';
 import { cspReporterSource, prepareAppHtml } from './html';
 import { appMayCall, type UiKind } from './linkage';
 import { openaiShimSource } from './openaiShim';
@@ -336,11 +337,13 @@ export class AppSession {
   }
 
   /** The resource goes to the proxy once (its first ready signal), with the scripts that run
-   * before the app's own. */
+   * before the app's own: the CSP reporter, the emulated locale and time zone, and the
+   * `window.openai` shim where it applies. */
   private sendResource(permissions: unknown): void {
     if (this.resourceSent) return;
     this.resourceSent = true;
-    const scripts = [cspReporterSource()];
+    const { locale, timeZone } = this.conditions;
+    const scripts = [cspReporterSource(), environmentShimSource({ locale, timeZone })];
     if (this.opts.kind === 'openaiWidget' || this.conditions.openaiShim) {
       const p = this.call;
       scripts.push(

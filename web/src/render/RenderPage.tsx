@@ -6,12 +6,14 @@
 // (initialized, errors, CSP violations, bridge messages, host context, tool result) once the
 // app has its result and has settled, or once it failed or timed out. It never rejects.
 import { Component, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { api, errorMessage, type Tool } from '../api/client';
+import { createQueryClient } from '../api/queries';
 import type { AppRenderSpec, CallOutcome } from '../api/types.gen';
 import { AppFrame } from '../apps/lazy';
 import type { AppDiagnostics } from '../apps/AppFrame';
 import { defaultConditions, type BridgeMessage, type HostConditions } from '../apps/host';
-import { serverTools, uiLink } from '../apps/linkage';
+import { fetchServerTools, uiLink } from '../apps/linkage';
 
 const SETTLE_MS = 600;
 const THROW_GRACE_MS = 1500;
@@ -24,6 +26,8 @@ export interface RenderReport {
   cspViolations: AppDiagnostics['violations'];
   bridgeMessages: { n: number; atMs: number; dir: string; method?: string; id?: string | number }[];
   hostContext: Record<string, unknown>;
+  /** The app's own log lines (`notifications/message`), the first 200. */
+  appLogs: { level: string; logger: string; data: unknown }[];
   toolResult: unknown;
   toolError: string | null;
   durationMs: number;
@@ -60,14 +64,24 @@ export function RenderPage() {
       </div>
     );
   }
-  return <Render spec={spec} />;
+  return <RenderWithCache spec={spec} />;
+}
+
+/** The render page has no shell: it brings its own query cache (the app host reads tools from it). */
+function RenderWithCache({ spec }: { spec: AppRenderSpec }) {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Render spec={spec} queryClient={queryClient} />
+    </QueryClientProvider>
+  );
 }
 
 function emptyReport(error: string): RenderReport {
-  return { initialized: false, error, appErrors: [], cspViolations: [], bridgeMessages: [], hostContext: {}, toolResult: null, toolError: null, durationMs: 0 };
+  return { initialized: false, error, appErrors: [], cspViolations: [], bridgeMessages: [], hostContext: {}, appLogs: [], toolResult: null, toolError: null, durationMs: 0 };
 }
 
-function Render({ spec }: { spec: AppRenderSpec }) {
+function Render({ spec, queryClient }: { spec: AppRenderSpec; queryClient: QueryClient }) {
   const started = useRef(performance.now());
   const resolveRef = useRef<((r: RenderReport) => void) | null>(null);
   const report = useRef<RenderReport>(emptyReport(null as unknown as string));
@@ -101,7 +115,7 @@ function Render({ spec }: { spec: AppRenderSpec }) {
 
   useEffect(() => {
     document.documentElement.setAttribute('data-theme', conditions.theme);
-    serverTools(spec.server)
+    fetchServerTools(queryClient, spec.server)
       .then((tools) => {
         const t = tools.find((x) => x.name === spec.tool);
         if (!t) throw new Error(`server \`${spec.server}\` has no tool \`${spec.tool}\``);
@@ -147,6 +161,9 @@ function Render({ spec }: { spec: AppRenderSpec }) {
     if (report.current.bridgeMessages.length >= 2000) return;
     report.current.bridgeMessages.push({ n: m.n, atMs: Math.round(m.at - started.current), dir: m.dir, method: m.method, id: m.id });
   };
+  const onAppLog = (entry: RenderReport['appLogs'][number]) => {
+    if (report.current.appLogs.length < 200) report.current.appLogs.push(entry);
+  };
   const onHostContext = (ctx: Record<string, unknown>) => {
     report.current.hostContext = { ...report.current.hostContext, ...ctx };
   };
@@ -175,6 +192,7 @@ function Render({ spec }: { spec: AppRenderSpec }) {
             onDiagnostics={onDiagnostics}
             onBridgeMessage={onBridgeMessage}
             onHostContext={onHostContext}
+            onAppLog={onAppLog}
           />
           </RenderBoundary>
         </div>

@@ -159,9 +159,8 @@ test('another loopback port cannot frame the signed-in UI', async () => {
     assert.equal(res.headers.get('x-content-type-options'), 'nosniff', p);
     const csp = res.headers.get('content-security-policy') ?? '';
     assert.match(csp, /frame-ancestors 'none'/, p);
-    // Scripts from mcplab's own files and one hashed library script: nothing else inline (eval
-    // stays for the schema validator).
-    assert.match(csp, /script-src 'self' 'unsafe-eval' 'sha256-[A-Za-z0-9+/=]+';/, p);
+    // Scripts from mcplab's own files only, nothing inline (eval stays for the schema validator).
+    assert.match(csp, /script-src 'self' 'unsafe-eval';/, p);
   }
   await page.goto(`${mcplab.base}/#/servers`);
   await assertSignedIn(page);

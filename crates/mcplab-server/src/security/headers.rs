@@ -15,19 +15,14 @@ use axum::response::Response;
 
 use crate::AppState;
 
-/// The one inline script the page may run: @mcp-ui/client 6.1.0's Remote DOM host document
-/// (a sandboxed `srcdoc` frame, which inherits this policy). `web/src/apps/remoteDomCsp.test.ts`
-/// recomputes it from the installed library and fails when it changes.
-pub const REMOTE_DOM_SCRIPT: &str = "'sha256-mNq7qoI7uwjRkDG8ZQj/Xpp5/KT4OU52XK6OHiuaxxM='";
-
 /// The main origin's policy; `frame_src` is where app frames may come from
-/// ([`AppState::frame_src`]). Scripts only from this origin's files and the one known inline
-/// script, never any other inline script; `eval` is allowed because the JSON Schema validator
+/// ([`AppState::frame_src`]). Scripts only from this origin's files, never inline (MCP-UI
+/// Remote DOM runs on the sandbox origin, not in a srcdoc frame of this page); `eval` is allowed because the JSON Schema validator
 /// (Ajv, under the tool forms and result checks) compiles schemas to functions — an
 /// interpreter-based validator would let it go.
 pub fn content_security_policy(frame_src: &str) -> String {
     format!(
-        "default-src 'self'; script-src 'self' 'unsafe-eval' {REMOTE_DOM_SCRIPT}; \
+        "default-src 'self'; script-src 'self' 'unsafe-eval'; \
          style-src 'self' 'unsafe-inline'; \
          img-src 'self' data:; media-src 'self' data:; font-src 'self' data:; \
          connect-src 'self'; frame-src {frame_src}; object-src 'none'; base-uri 'none'; \
@@ -64,7 +59,7 @@ mod tests {
         let csp = content_security_policy("http://*.localhost:6275");
         for directive in [
             "default-src 'self'",
-            "script-src 'self' 'unsafe-eval' 'sha256-",
+            "script-src 'self' 'unsafe-eval';",
             "connect-src 'self'",
             "frame-src http://*.localhost:6275;",
             "object-src 'none'",
@@ -78,5 +73,6 @@ mod tests {
             .find(|d| d.trim().starts_with("script-src"))
             .unwrap();
         assert!(!script_src.contains("unsafe-inline"), "{script_src}");
+        assert!(!script_src.contains("sha256-"), "no inline script by hash: {script_src}");
     }
 }

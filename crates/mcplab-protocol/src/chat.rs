@@ -427,7 +427,8 @@ pub struct ProviderView {
     pub custom: bool,
 }
 
-/// `PUT /api/llm/providers/{id}`: add or change a provider (a key of `null` keeps the stored one).
+/// `PUT /api/llm/providers/{id}`: add or change a provider (a key of `null` keeps the stored one,
+/// unless the base URL changed: then the key must be entered again).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderInput {

@@ -5,6 +5,7 @@
 
 pub mod api;
 pub mod chat;
+pub mod check;
 pub mod config;
 pub mod events;
 pub mod host;

@@ -3,6 +3,7 @@
 
 use mcplab_protocol::api::*;
 use mcplab_protocol::chat::*;
+use mcplab_protocol::check::*;
 use mcplab_protocol::host::*;
 use mcplab_protocol::oauth::*;
 use mcplab_protocol::xray::*;
@@ -45,6 +46,11 @@ fn render() -> String {
         Direction::decl(&cfg),
         FrameKind::decl(&cfg),
         TrafficFrame::decl(&cfg),
+        Severity::decl(&cfg),
+        Finding::decl(&cfg),
+        CheckReport::decl(&cfg),
+        CheckCall::decl(&cfg),
+        CheckRequest::decl(&cfg),
         ServerView::decl(&cfg),
         ImportRequest::decl(&cfg),
         ImportResult::decl(&cfg),
@@ -66,6 +72,9 @@ fn render() -> String {
         AppScenarioInput::decl(&cfg),
         AppRenderSpec::decl(&cfg),
         AppRenderResult::decl(&cfg),
+        SessionRequest::decl(&cfg),
+        SessionGranted::decl(&cfg),
+        LoginCode::decl(&cfg),
         AppResourceView::decl(&cfg),
         AppUiKind::decl(&cfg),
         AppToolCallRequest::decl(&cfg),

@@ -21,6 +21,11 @@ const loaders: { [K in ListKind]: (server: string) => Promise<ItemOf<K>[]> } = {
 
 export const listKey = (kind: ListKind, server: string) => ['list', server, kind] as const;
 
+/** The query for one of a server's lists (shared by hooks and `fetchQuery` outside React). */
+export function listQuery<K extends ListKind>(kind: K, server: string) {
+  return { queryKey: listKey(kind, server), queryFn: () => loaders[kind](server) as Promise<ItemOf<K>[]> };
+}
+
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
@@ -42,11 +47,7 @@ export interface ListState<T> {
 export function useServerList<K extends ListKind>(server: string | null, kind: K): ListState<ItemOf<K>> {
   const view = useServer(server);
   const connected = view?.status.state === 'connected';
-  const q = useQuery({
-    queryKey: listKey(kind, server ?? ''),
-    queryFn: () => loaders[kind](server ?? '') as Promise<ItemOf<K>[]>,
-    enabled: !!server && connected,
-  });
+  const q = useQuery({ ...listQuery(kind, server ?? ''), enabled: !!server && connected });
   return {
     data: q.data ?? null,
     error: q.error ? errorMessage(q.error) : null,

@@ -252,6 +252,60 @@ tsMs: number, direction: Direction,
  */
 text: string, } & ({ "kind": "message" } | { "kind": "unparsable", error: string, } | { "kind": "synthetic" } | { "kind": "note" });
 
+export type Severity = "error" | "warning" | "info";
+
+export type Finding = { severity: Severity, 
+/**
+ * A stable rule id, e.g. `schema`, `tool-name`, `output-schema`.
+ */
+rule: string, message: string, 
+/**
+ * The spec section (a URL into the negotiated revision).
+ */
+spec: string, 
+/**
+ * What the server's author should change.
+ */
+fix: string, 
+/**
+ * The traffic frame the finding is about (its `seq` in the traffic log).
+ */
+frameSeq?: number | null, 
+/**
+ * The offending part of the frame (or the whole frame), cut to a readable length.
+ */
+excerpt?: string | null, 
+/**
+ * Where in the message (a JSON pointer), when it is one place.
+ */
+path?: string | null, };
+
+export type CheckReport = { server: string, 
+/**
+ * The revision the server negotiated (None when connecting failed).
+ */
+protocolVersion?: string | null, 
+/**
+ * What was exercised, in order (e.g. `tools/list: 2 pages, 14 tools`).
+ */
+exercised: Array<string>, 
+/**
+ * Every rule that was checked (JUnit test cases), passed or not.
+ */
+rules: Array<string>, findings: Array<Finding>, };
+
+export type CheckCall = { name: string, arguments: unknown, };
+
+export type CheckRequest = { 
+/**
+ * Tools to call (none by default: tools may have side effects).
+ */
+calls: Array<CheckCall>, 
+/**
+ * Estimated tokens of the tool list per turn above which it warns (default 10000).
+ */
+tokenBudget?: number | null, };
+
 export type ServerView = { config: ServerConfig, status: ServerStatus, 
 /**
  * The server's `initialize` result (protocolVersion, capabilities, serverInfo,
@@ -269,7 +323,11 @@ export type ImportRequest = {
  */
 json: string, };
 
-export type ImportResult = { added: Array<string>, replaced: Array<string>, };
+export type ImportResult = { added: Array<string>, replaced: Array<string>, 
+/**
+ * What was skipped, renamed or cannot be honoured (`envFile`, `${…}`), one line each.
+ */
+warnings: Array<string>, };
 
 export type ToolCallRequest = { name: string, arguments: Record<string, any>, callId?: string, 
 /**
@@ -358,6 +416,12 @@ conditions: Record<string, unknown>, width: number, height: number,
 timeoutMs?: number, };
 
 export type AppRenderResult = { pngBase64: string, report: any, };
+
+export type SessionRequest = { code: string, next?: string, };
+
+export type SessionGranted = { secret: string, next: string, };
+
+export type LoginCode = { code: string, url: string, expiresInSecs: number, };
 
 export type AppResourceView = { uri: string, mimeType: string | null, kind: AppResourceKind, 
 /**

@@ -1,10 +1,12 @@
 // What is known about one server: failure, sign-in (remote servers), initialize result
-// (server info, protocol version, capabilities), instructions, and its stderr.
+// (server info, protocol version, capabilities), instructions, the checker's findings, and
+// its stderr.
 import { useEffect, useRef } from 'react';
 import type { ServerView } from '../api/types.gen';
 import { CopyButton } from '../ui/CopyButton';
 import { JsonTree } from '../ui/JsonTree';
 import { Markdown } from '../ui/Markdown';
+import { ServerCheck } from './ServerCheck';
 import { ServerOAuth } from './ServerOAuth';
 import { StatusBadge } from './StatusBadge';
 import { ArrowRight } from 'lucide-react';
@@ -78,6 +80,7 @@ export function ServerDetail({ view }: { view: ServerView }) {
       ) : (
         view.status.state !== 'failed' && <p className="muted small">Connect to see the server's info, capabilities and instructions.</p>
       )}
+      <ServerCheck view={view} />
       <section>
         <div className="section-head">
           <h3>stderr</h3>

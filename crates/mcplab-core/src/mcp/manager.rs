@@ -11,18 +11,19 @@ use mcplab_protocol::oauth::OAuthConfig;
 use mcplab_protocol::{ServerConfig, ServerEvent, ServerStatus, ServerTransport};
 use rmcp::service::serve_client_with_ct;
 use tokio::sync::{broadcast, watch};
+use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use super::broker::{Broker, DEFAULT_HUMAN_TIMEOUT};
 use super::connection::Connection;
 use super::error::McpError;
 use super::frame_transport::{FrameTransport, RawResults};
-use super::handler::{ClientIdentity, ClientSide, RootEntry, Roots};
+use super::handler::{ClientIdentity, ClientSide, RootEntry, Roots, SUPPORTED_PROTOCOL_VERSIONS};
 use super::http::{HttpTarget, spawn_streamable_http};
 use super::legacy_sse::spawn_legacy_sse;
 use super::stdio::{StderrTail, StdioSpec, spawn_stdio};
 use super::traffic::{DEFAULT_RING_CAPACITY, TrafficLog};
-use super::wire::wire_pair;
+use super::wire::{TRANSPORT_ERROR_CODE, wire_pair};
 use crate::oauth::{AuthSession, OAuthHost};
 
 /// Default per-request timeout (reset by progress).
@@ -285,7 +286,8 @@ impl ConnectionManager {
                     "the in-process server stopped".to_owned()
                 });
                 let stderr = Arc::new(StderrTail::new(STDERR_LINES));
-                self.handshake(config, wire, None, stderr, CancellationToken::new(), None)
+                let cancel = CancellationToken::new();
+                self.handshake(config, wire, None, stderr, (cancel, None), None)
                     .await
             }
             None => self.open(config).await,
@@ -404,6 +406,8 @@ impl ConnectionManager {
             slot.stderr = Some(stderr.clone());
         }
         let transport_cancel = CancellationToken::new();
+        // B12: the streamable HTTP task ends the session with DELETE; closing waits for it.
+        let mut transport_task = None;
         let mut child = None;
         let mut waiting = None;
         match &config.transport {
@@ -448,7 +452,12 @@ impl ConnectionManager {
                 let mut target = http_target(&name, url, headers)?;
                 target.auth = self.auth_session(&name, &target, oauth.as_ref());
                 waiting = target.auth.as_ref().map(|a| a.waiting());
-                spawn_streamable_http(target, self.http_client()?, end, transport_cancel.clone());
+                transport_task = Some(spawn_streamable_http(
+                    target,
+                    self.http_client()?,
+                    end,
+                    transport_cancel.clone(),
+                ));
             }
             ServerTransport::Sse {
                 url,
@@ -474,7 +483,8 @@ impl ConnectionManager {
             }
         }
 
-        self.handshake(config, wire, child, stderr, transport_cancel, waiting)
+        let transport = (transport_cancel, transport_task);
+        self.handshake(config, wire, child, stderr, transport, waiting)
             .await
     }
 
@@ -504,7 +514,7 @@ impl ConnectionManager {
         wire: super::wire::Wire,
         child: Option<super::stdio::ChildGuard>,
         stderr: Arc<StderrTail>,
-        transport_cancel: CancellationToken,
+        (transport_cancel, transport_task): (CancellationToken, Option<JoinHandle<()>>),
         waiting: Option<watch::Receiver<bool>>,
     ) -> Result<Connection, McpError> {
         let name = config.name.clone();
@@ -529,6 +539,19 @@ impl ConnectionManager {
         )
         .await;
         let failure = match started {
+            // B13: a revision we do not speak is refused, as the spec says a client should.
+            Ok(Ok(mut service)) if !speaks(&raw.first().unwrap_or_default()) => {
+                let _ = service.close_with_timeout(Duration::from_secs(2)).await;
+                let version = raw
+                    .first()
+                    .and_then(|v| v.get("protocolVersion").cloned())
+                    .unwrap_or_default();
+                format!(
+                    "the server answered protocol version {version}, which mcplab does not \
+                     support (it speaks {}); the server should answer with one of these",
+                    SUPPORTED_PROTOCOL_VERSIONS.join(", ")
+                )
+            }
             Ok(Ok(service)) => {
                 let peer = service.peer().clone();
                 let initialize = raw.first().unwrap_or_default();
@@ -548,9 +571,12 @@ impl ConnectionManager {
                     timeout,
                     initialize,
                     transport_cancel,
+                    transport_task: std::sync::Mutex::new(transport_task),
                 });
             }
-            Ok(Err(e)) => raw.closed_reason().unwrap_or_else(|| e.to_string()),
+            Ok(Err(e)) => raw
+                .closed_reason()
+                .unwrap_or_else(|| describe_init_error(e)),
             Err(_) => {
                 ct.cancel();
                 format!(
@@ -597,6 +623,46 @@ pub(crate) async fn bounded<F: std::future::Future>(
                 deadline = tokio::time::Instant::now() + limit;
             }
         }
+    }
+}
+
+/// Whether the `initialize` result names a protocol revision mcplab speaks.
+fn speaks(initialize: &serde_json::Value) -> bool {
+    initialize
+        .get("protocolVersion")
+        .and_then(serde_json::Value::as_str)
+        .is_some_and(|v| SUPPORTED_PROTOCOL_VERSIONS.contains(&v))
+}
+
+/// B14: a failed handshake in words, not rmcp's Debug output or error-code prefixes.
+fn describe_init_error(e: rmcp::service::ClientInitializeError) -> String {
+    use rmcp::model::ServerResult;
+    use rmcp::service::ClientInitializeError as E;
+    match e {
+        E::ExpectedInitResult(Some(ServerResult::CustomResult(custom))) => {
+            let why = serde_json::from_value::<rmcp::model::InitializeResult>(custom.0.clone())
+                .err()
+                .map_or_else(|| "unexpected shape".to_owned(), |e| e.to_string());
+            format!(
+                "the server's `initialize` result is not valid ({why}): {}",
+                custom.0
+            )
+        }
+        E::ExpectedInitResult(other) => format!(
+            "the server answered `initialize` with something else: {}",
+            other.map_or_else(
+                || "nothing".into(),
+                |r| serde_json::to_string(&r).unwrap_or_default()
+            )
+        ),
+        E::JsonRpcError(data) if i64::from(data.code.0) == TRANSPORT_ERROR_CODE => {
+            data.message.into_owned()
+        }
+        E::JsonRpcError(data) => format!(
+            "the server answered `initialize` with error {}: {}",
+            data.code.0, data.message
+        ),
+        other => other.to_string(),
     }
 }
 

@@ -90,6 +90,10 @@ pub struct ServerView {
     pub info: Option<Value>,
     /// The last lines the server wrote to stderr (stdio servers).
     pub stderr: Vec<String>,
+    /// The protocol era and revision in use while connected, and how they were chosen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub era: Option<crate::era::EraView>,
 }
 
 /// Import servers from an `mcpServers` document (Claude Desktop, Cursor, VS Code shapes).
@@ -123,6 +127,10 @@ pub struct ToolCallRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub timeout_ms: Option<u64>,
+    /// Whether the call may become a task (default `auto`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub task: Option<crate::tasks::TaskMode>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]

@@ -115,8 +115,18 @@ pub struct TargetArgs {
     /// Transport for --url.
     #[arg(long, global = true, value_enum, default_value_t = RemoteTransport::Http)]
     pub transport: RemoteTransport,
+    /// Protocol revision: auto (try 2026-07-28 via server/discover, fall back to the
+    /// initialize handshake), 2026-07-28, 2025-11-25, 2025-06-18 or 2025-03-26. Overrides a
+    /// configured server's setting.
+    #[arg(long, global = true, value_name = "REVISION", value_parser = parse_protocol)]
+    pub protocol: Option<mcplab_protocol::ProtocolChoice>,
     #[command(flatten)]
     pub oauth: crate::cli_oauth::OAuthTargetArgs,
+}
+
+fn parse_protocol(text: &str) -> Result<mcplab_protocol::ProtocolChoice, String> {
+    mcplab_protocol::ProtocolChoice::parse(text)
+        .ok_or_else(|| "expected auto, 2026-07-28, 2025-11-25, 2025-06-18 or 2025-03-26".to_owned())
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]

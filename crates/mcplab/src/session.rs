@@ -161,6 +161,7 @@ impl Session {
                     timeout: None,
                     cancel: Some(self.interrupted.clone()),
                     progress: Some(tx),
+                    ..RequestOptions::default()
                 },
             )
             .await;

@@ -76,6 +76,7 @@ pub fn ad_hoc(args: &TargetArgs, name: &str) -> Result<Option<ServerConfig>, Fai
         name: name.to_owned(),
         transport,
         timeout_ms: None,
+        protocol: args.protocol.unwrap_or_default(),
     }))
 }
 
@@ -91,11 +92,14 @@ pub fn resolve_many(args: &TargetArgs, data: &DataDir) -> Result<Vec<ServerConfi
     args.servers
         .iter()
         .map(|name| {
-            store.server(name).map_err(|_| {
-                Failure::usage(format!(
-                    "no server named `{name}` is configured (see `mcplab servers list`)"
-                ))
-            })
+            store
+                .server(name)
+                .map(|c| with_protocol(c, args))
+                .map_err(|_| {
+                    Failure::usage(format!(
+                        "no server named `{name}` is configured (see `mcplab servers list`)"
+                    ))
+                })
         })
         .collect()
 }
@@ -118,6 +122,7 @@ pub fn resolve(args: &TargetArgs, data: &DataDir) -> Result<ServerConfig, Failur
         return servers
             .into_iter()
             .find(|s| &s.name == name)
+            .map(|c| with_protocol(c, args))
             .ok_or_else(|| {
                 Failure::usage(format!(
                     "no server named `{name}` is configured (see `mcplab servers list`)"
@@ -125,7 +130,10 @@ pub fn resolve(args: &TargetArgs, data: &DataDir) -> Result<ServerConfig, Failur
             });
     }
     match servers.len() {
-        1 => Ok(servers.into_iter().next().expect("one server")),
+        1 => Ok(with_protocol(
+            servers.into_iter().next().expect("one server"),
+            args,
+        )),
         0 => Err(Failure::usage(
             "no target: pass --stdio \"cmd args…\", --url URL, --server NAME or --demo \
              (add servers with `mcplab servers add`)",
@@ -138,6 +146,14 @@ pub fn resolve(args: &TargetArgs, data: &DataDir) -> Result<ServerConfig, Failur
             )))
         }
     }
+}
+
+/// A configured server with `--protocol` applied when given.
+fn with_protocol(mut config: ServerConfig, args: &TargetArgs) -> ServerConfig {
+    if let Some(protocol) = args.protocol {
+        config.protocol = protocol;
+    }
+    config
 }
 
 fn pairs(items: &[String], sep: char, flag: &str) -> Result<BTreeMap<String, String>, Failure> {

@@ -419,7 +419,7 @@ async fn run_tool(
                 let opts = RequestOptions {
                     timeout: cfg.tool_timeout,
                     cancel: Some(cancel.clone()),
-                    progress: None,
+                    ..Default::default()
                 };
                 let call = conn.request(
                     "tools/call",

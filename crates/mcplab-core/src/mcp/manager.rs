@@ -9,18 +9,23 @@ use std::time::Duration;
 
 use mcplab_protocol::oauth::OAuthConfig;
 use mcplab_protocol::{ServerConfig, ServerEvent, ServerStatus, ServerTransport};
-use rmcp::service::serve_client_with_ct;
+use rmcp::service::serve_client_with_lifecycle_and_ct;
 use tokio::sync::{broadcast, watch};
 use tokio_util::sync::CancellationToken;
 
 use super::broker::{Broker, DEFAULT_HUMAN_TIMEOUT};
 use super::connection::Connection;
 use super::error::McpError;
-use super::frame_transport::{FrameTransport, RawResults};
+use super::frame_transport::{FrameTransport, HeaderRecorder, RawResults};
 use super::handler::{ClientIdentity, ClientSide, RootEntry, Roots};
 use super::http::{HttpTarget, spawn_streamable_http};
 use super::legacy_sse::spawn_legacy_sse;
+use super::modern::cache::ResponseCache;
+use super::modern::era::{Outcome, Plan, describe, not_modern, summary_from_discovery};
+use super::modern::headers::ToolHeaders;
+use super::modern::http::{ModernHttp, spawn_modern_http};
 use super::stdio::{StderrTail, StdioSpec, spawn_stdio};
+use super::tasks::TaskRegistry;
 use super::traffic::{DEFAULT_RING_CAPACITY, TrafficLog};
 use super::wire::wire_pair;
 use crate::oauth::{AuthSession, OAuthHost};
@@ -92,6 +97,23 @@ pub struct ConnectionManager {
     http: std::sync::OnceLock<Result<reqwest::Client, String>>,
     /// OAuth for http/sse servers; without it a 401 is just an error.
     oauth: std::sync::OnceLock<Arc<OAuthHost>>,
+    /// Tasks of every server, kept across reconnects.
+    tasks: Arc<TaskRegistry>,
+}
+
+/// How a handshake should open the session (see [`Plan`]).
+struct EraSetup {
+    plan: Plan,
+    /// `x-mcp-header` designations shared with the 2026-07-28 HTTP wire.
+    tools: Option<Arc<ToolHeaders>>,
+    /// Why `auto` fell back to the legacy wire after HTTP discovery.
+    fell_back: Option<String>,
+}
+
+/// A failed handshake; `not_modern` says the server answered discovery like a legacy one.
+struct HandshakeFailure {
+    error: McpError,
+    not_modern: Option<String>,
 }
 
 impl ConnectionManager {
@@ -105,6 +127,7 @@ impl ConnectionManager {
             roots: Arc::new(RwLock::new(Vec::new())),
             http: std::sync::OnceLock::new(),
             oauth: std::sync::OnceLock::new(),
+            tasks: Arc::default(),
             opts,
         })
     }
@@ -120,6 +143,11 @@ impl ConnectionManager {
 
     pub fn traffic(&self) -> &Arc<TrafficLog> {
         &self.traffic
+    }
+
+    /// Every task the process knows of, per server.
+    pub fn tasks(&self) -> &Arc<TaskRegistry> {
+        &self.tasks
     }
 
     pub fn broker(&self) -> &Arc<Broker> {
@@ -243,6 +271,7 @@ impl ConnectionManager {
                 cwd: None,
             },
             timeout_ms: None,
+            protocol: Default::default(),
         };
         let io: InProcessIo = (Box::new(read), Box::new(write));
         self.connect_via(config, Some(io)).await
@@ -285,8 +314,27 @@ impl ConnectionManager {
                     "the in-process server stopped".to_owned()
                 });
                 let stderr = Arc::new(StderrTail::new(STDERR_LINES));
-                self.handshake(config, wire, None, stderr, CancellationToken::new(), None)
-                    .await
+                match Plan::new(config.protocol, "stdio") {
+                    Ok(plan) => {
+                        let setup = EraSetup {
+                            plan,
+                            tools: None,
+                            fell_back: None,
+                        };
+                        self.handshake(
+                            config,
+                            wire,
+                            None,
+                            stderr,
+                            CancellationToken::new(),
+                            None,
+                            setup,
+                        )
+                        .await
+                        .map_err(|f| f.error)
+                    }
+                    Err(message) => Err(McpError::InvalidConfig(message)),
+                }
             }
             None => self.open(config).await,
         };
@@ -397,6 +445,83 @@ impl ConnectionManager {
     }
 
     async fn open(&self, config: ServerConfig) -> Result<Connection, McpError> {
+        let plan = Plan::new(config.protocol, config.transport.kind()).map_err(|message| {
+            McpError::InvalidConfig(format!("server `{}`: {message}", config.name))
+        })?;
+        if !matches!(config.transport, ServerTransport::Http { .. }) || !plan.modern_wire() {
+            return self.open_with(config, plan, None).await;
+        }
+        let auto = config.protocol.is_auto();
+        match self.open_modern_http(config.clone(), plan).await {
+            Ok(conn) => Ok(conn),
+            Err(HandshakeFailure {
+                not_modern: Some(why),
+                ..
+            }) if auto => {
+                let legacy = Plan::Initialize(super::modern::LEGACY_REVISION.into());
+                self.open_with(config, legacy, Some(why)).await
+            }
+            Err(HandshakeFailure {
+                error,
+                not_modern: Some(why),
+            }) => Err(McpError::Connect {
+                server: config.name.clone(),
+                message: format!(
+                    "{why}: the server does not speak 2026-07-28 (protocol is pinned to \
+                     2026-07-28; choose `auto` or a 2025 revision). Underlying error: {error}"
+                ),
+                stderr_tail: Vec::new(),
+            }),
+            Err(failure) => Err(failure.error),
+        }
+    }
+
+    /// Streamable HTTP with the 2026-07-28 wire and `server/discover`.
+    async fn open_modern_http(
+        &self,
+        config: ServerConfig,
+        plan: Plan,
+    ) -> Result<Connection, HandshakeFailure> {
+        let ServerTransport::Http {
+            url,
+            headers,
+            oauth,
+        } = &config.transport
+        else {
+            unreachable!("open_modern_http is only called for http servers");
+        };
+        let failed = |error| HandshakeFailure {
+            error,
+            not_modern: None,
+        };
+        let (wire, end) = wire_pair();
+        let stderr = Arc::new(StderrTail::new(STDERR_LINES));
+        let transport_cancel = CancellationToken::new();
+        let mut target = http_target(&config.name, url, headers).map_err(failed)?;
+        target.auth = self.auth_session(&config.name, &target, oauth.as_ref());
+        let waiting = target.auth.as_ref().map(|a| a.waiting());
+        let tools = ToolHeaders::new();
+        let shared = ModernHttp {
+            tools: tools.clone(),
+        };
+        let client = self.http_client().map_err(failed)?;
+        spawn_modern_http(target, client, end, transport_cancel.clone(), shared);
+        let setup = EraSetup {
+            plan,
+            tools: Some(tools),
+            fell_back: None,
+        };
+        self.handshake(config, wire, None, stderr, transport_cancel, waiting, setup)
+            .await
+    }
+
+    /// Every transport with the legacy wires (and stdio in any era).
+    async fn open_with(
+        &self,
+        config: ServerConfig,
+        plan: Plan,
+        fell_back: Option<String>,
+    ) -> Result<Connection, McpError> {
         let name = config.name.clone();
         let (wire, end) = wire_pair();
         let stderr = Arc::new(StderrTail::new(STDERR_LINES));
@@ -474,8 +599,22 @@ impl ConnectionManager {
             }
         }
 
-        self.handshake(config, wire, child, stderr, transport_cancel, waiting)
-            .await
+        let setup = EraSetup {
+            plan,
+            tools: None,
+            fell_back,
+        };
+        self.handshake(
+            config,
+            wire,
+            child,
+            stderr,
+            transport_cancel,
+            waiting,
+            setup,
+        )
+        .await
+        .map_err(|f| f.error)
     }
 
     /// The OAuth session for an http/sse server: none without an OAuth host, when the config
@@ -498,6 +637,7 @@ impl ConnectionManager {
 
     /// Runs `initialize` over `wire` with a deadline and builds the connection; on failure
     /// stops the transport and the child and returns a message that quotes its stderr.
+    #[allow(clippy::too_many_arguments)]
     async fn handshake(
         &self,
         config: ServerConfig,
@@ -506,32 +646,58 @@ impl ConnectionManager {
         stderr: Arc<StderrTail>,
         transport_cancel: CancellationToken,
         waiting: Option<watch::Receiver<bool>>,
-    ) -> Result<Connection, McpError> {
+        setup: EraSetup,
+    ) -> Result<Connection, HandshakeFailure> {
         let name = config.name.clone();
         let raw = RawResults::default();
-        let transport = FrameTransport::new(name.clone(), wire, self.traffic.clone(), raw.clone());
-        let progress = Arc::default();
+        let mut transport =
+            FrameTransport::new(name.clone(), wire, self.traffic.clone(), raw.clone());
+        if let Some(tools) = &setup.tools {
+            transport = transport.with_headers(HeaderRecorder::new(tools.clone()));
+        }
+        let cache = Arc::new(ResponseCache::default());
         let handler = ClientSide {
             server: name.clone(),
+            protocol_version: setup.plan.handler_version(),
+            cache: cache.clone(),
+            tasks: self.tasks.clone(),
             identity: self.opts.identity.clone(),
             events: self.events.clone(),
             broker: self.broker.clone(),
             roots: self.roots.clone(),
-            progress: Arc::clone(&progress),
+            progress: Arc::default(),
             human_timeout: self.opts.human_timeout,
         };
+        let answerer = handler.clone();
         let ct = CancellationToken::new();
+        let lifecycle = setup.plan.lifecycle();
         // Time spent waiting for a person to sign in (OAuth) does not count.
         let started = bounded(
-            serve_client_with_ct(handler, transport, ct.clone()),
+            serve_client_with_lifecycle_and_ct(handler, transport, lifecycle, ct.clone()),
             self.opts.connect_timeout,
             waiting,
         )
         .await;
+        let mut not_modern_why = None;
         let failure = match started {
             Ok(Ok(service)) => {
                 let peer = service.peer().clone();
-                let initialize = raw.first().unwrap_or_default();
+                let revision = peer
+                    .peer_info()
+                    .map(|i| i.protocol_version.to_string())
+                    .unwrap_or_else(|| setup.plan.handler_version());
+                let era = describe(Outcome {
+                    choice: config.protocol,
+                    transport: config.transport.kind(),
+                    revision: revision.clone(),
+                    first_result: raw.first(),
+                    first_error: raw.first_error(),
+                    fell_back: setup.fell_back,
+                });
+                let initialize = match &era.discovery {
+                    Some(discovery) => summary_from_discovery(&revision, discovery),
+                    None => raw.first().unwrap_or_default(),
+                };
                 let timeout = config
                     .timeout_ms
                     .map(Duration::from_millis)
@@ -542,19 +708,34 @@ impl ConnectionManager {
                     service: tokio::sync::Mutex::new(Some(service)),
                     peer,
                     raw,
-                    progress,
+                    progress: answerer.progress.clone(),
                     child,
                     stderr,
                     timeout,
                     initialize,
                     transport_cancel,
+                    era,
+                    cache,
+                    tool_headers: setup.tools,
+                    answerer,
+                    log_level: Default::default(),
+                    task_support: Default::default(),
+                    tasks: self.tasks.clone(),
+                    traffic: self.traffic.clone(),
                 });
             }
-            Ok(Err(e)) => raw.closed_reason().unwrap_or_else(|| e.to_string()),
+            Ok(Err(e)) => {
+                not_modern_why = not_modern(&e);
+                raw.closed_reason().unwrap_or_else(|| e.to_string())
+            }
             Err(_) => {
                 ct.cancel();
+                let first = match setup.plan {
+                    Plan::Initialize(_) => "initialize",
+                    _ => "server/discover or initialize",
+                };
                 format!(
-                    "no answer to `initialize` within {}s (is it an MCP server? does it write \
+                    "no answer to `{first}` within {}s (is it an MCP server? does it write \
                      anything but JSON-RPC to stdout?)",
                     self.opts.connect_timeout.as_secs()
                 )
@@ -566,10 +747,13 @@ impl ConnectionManager {
             child.wait_exit(Duration::from_millis(300)).await;
             child.shutdown().await;
         }
-        Err(McpError::Connect {
-            server: name,
-            message: failure,
-            stderr_tail: tail_of(&stderr, 20),
+        Err(HandshakeFailure {
+            error: McpError::Connect {
+                server: name,
+                message: failure,
+                stderr_tail: tail_of(&stderr, 20),
+            },
+            not_modern: not_modern_why,
         })
     }
 }

@@ -193,6 +193,8 @@ pub(super) async fn run_tool_call(
                 timeout: req.timeout_ms.map(Duration::from_millis),
                 cancel: Some(cancel),
                 progress,
+                task: req.task.unwrap_or_default(),
+                ..Default::default()
             },
         )
         .await;

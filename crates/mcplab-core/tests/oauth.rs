@@ -272,7 +272,11 @@ async fn repeated_insufficient_scope_stops_at_the_retry_limit() {
     let server = OAuthTestServer::start(OAuthTestConfig {
         challenge_scope: true,
         impossible_scope: Some("mcp:admin".into()),
-        open_methods: vec!["initialize".into(), "notifications/initialized".into()],
+        open_methods: vec![
+            "server/discover".into(),
+            "initialize".into(),
+            "notifications/initialized".into(),
+        ],
         ..OAuthTestConfig::default()
     })
     .await;

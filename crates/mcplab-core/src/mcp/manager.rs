@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use mcplab_protocol::oauth::OAuthConfig;
-use mcplab_protocol::{ServerConfig, ServerEvent, ServerStatus, ServerTransport};
+use mcplab_protocol::{ProtocolChoice, ServerConfig, ServerEvent, ServerStatus, ServerTransport};
 use rmcp::service::serve_client_with_lifecycle_and_ct;
 use tokio::sync::{broadcast, watch};
 use tokio_util::sync::CancellationToken;
@@ -262,6 +262,22 @@ impl ConnectionManager {
         R: tokio::io::AsyncRead + Unpin + Send + 'static,
         W: tokio::io::AsyncWrite + Unpin + Send + 'static,
     {
+        self.connect_io_with(name, ProtocolChoice::Auto, read, write)
+            .await
+    }
+
+    /// [`Self::connect_io`] speaking the given protocol revision.
+    pub async fn connect_io_with<R, W>(
+        self: &Arc<Self>,
+        name: &str,
+        protocol: ProtocolChoice,
+        read: R,
+        write: W,
+    ) -> Result<Arc<Connection>, McpError>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
         let config = ServerConfig {
             name: name.to_owned(),
             transport: ServerTransport::Stdio {
@@ -271,7 +287,7 @@ impl ConnectionManager {
                 cwd: None,
             },
             timeout_ms: None,
-            protocol: Default::default(),
+            protocol,
         };
         let io: InProcessIo = (Box::new(read), Box::new(write));
         self.connect_via(config, Some(io)).await

@@ -120,6 +120,19 @@ impl Session {
                 }
             }
         }
+        if let Some(level) = global.log_level {
+            let level = format!("{level:?}").to_lowercase();
+            for conn in &conns {
+                conn.set_log_level(Some(level.clone()));
+                if !conn.is_modern() {
+                    // Best effort: the server may not log at all (it says so in the traffic).
+                    let params = Some(serde_json::json!({ "level": level }));
+                    let _ = conn
+                        .request("logging/setLevel", params, RequestOptions::default())
+                        .await;
+                }
+            }
+        }
         Ok(Self {
             manager,
             conns,
@@ -144,6 +157,18 @@ impl Session {
 
     /// Sends a request with a progress bar on a terminal and Ctrl-C cancellation.
     pub async fn request(&self, method: &str, params: Option<Value>) -> Result<Value, Failure> {
+        self.request_with(method, params, RequestOptions::default())
+            .await
+    }
+
+    /// [`Self::request`] with other options (task mode, cache bypass…); timeout, cancellation
+    /// and progress are the session's.
+    pub async fn request_with(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        base: RequestOptions,
+    ) -> Result<Value, Failure> {
         let (tx, mut rx) = mpsc::unbounded_channel();
         let bar = tokio::spawn(async move {
             let mut bar = ProgressBar::for_stderr();
@@ -161,7 +186,7 @@ impl Session {
                     timeout: None,
                     cancel: Some(self.interrupted.clone()),
                     progress: Some(tx),
-                    ..RequestOptions::default()
+                    ..base
                 },
             )
             .await;

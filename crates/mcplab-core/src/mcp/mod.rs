@@ -11,6 +11,7 @@ pub mod http;
 pub mod legacy_sse;
 pub mod manager;
 pub mod modern;
+pub mod skills;
 pub mod sse;
 pub mod stdio;
 pub mod task_flow;

@@ -74,6 +74,17 @@ impl Connection {
         known(self)
     }
 
+    /// Records (and announces) the task a `tools/call` returned.
+    pub(crate) fn task_created(&self, tool: Option<&str>, created: &Value) -> Option<TaskView> {
+        let flavor = match created.get("task") {
+            Some(_) => TaskFlavor::Experimental,
+            None => TaskFlavor::Extension,
+        };
+        let view = self.tasks.created(&self.name, tool, flavor, created)?;
+        self.publish(&view, &RequestOptions::default());
+        Some(view)
+    }
+
     /// Waits for the task a `tools/call` returned and gives back the call's final result.
     pub(crate) async fn wait_for_task(
         &self,
@@ -81,13 +92,8 @@ impl Connection {
         created: &Value,
         opts: &RequestOptions,
     ) -> Result<Value, McpError> {
-        let flavor = match created.get("task") {
-            Some(_) => TaskFlavor::Experimental,
-            None => TaskFlavor::Extension,
-        };
         let view = self
-            .tasks
-            .created(&self.name, tool, flavor, created)
+            .task_created(tool, created)
             .ok_or_else(|| McpError::InvalidRequest("the task result has no taskId".into()))?;
         self.publish(&view, opts);
         let deadline = tokio::time::Instant::now()

@@ -8,12 +8,18 @@ use mcplab_protocol::ServerEvent;
 use serde_json::{Value, json};
 
 use crate::args;
-use crate::cli::{Command, CompleteArgs, Global, PromptsCmd, ResourcesCmd, ToolsCmd};
+use crate::cli::{Command, CompleteArgs, Global, PromptsCmd, ResourcesCmd, TaskArg, ToolsCmd};
 use crate::failure::{EXIT_CALL, Failure};
 use crate::output;
 use crate::session::Session;
+use crate::settings::DataDir;
 
-pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), Failure> {
+pub async fn run(
+    command: Command,
+    global: &Global,
+    s: &Session,
+    data: &DataDir,
+) -> Result<(), Failure> {
     let json = global.json;
     match command {
         Command::Tools(ToolsCmd::List) => {
@@ -31,7 +37,13 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
             }
             Ok(())
         }
-        Command::Tools(ToolsCmd::Call { name, args, pairs }) => {
+        Command::Tools(ToolsCmd::Call {
+            name,
+            args,
+            pairs,
+            task,
+            no_wait,
+        }) => {
             let schema = if pairs.is_empty() {
                 None
             } else {
@@ -49,12 +61,27 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
             };
             let arguments = args::build(args.as_deref(), &pairs, schema.as_ref())?;
             let started = Instant::now();
-            let r = s
-                .request(
+            let opts = mcplab_core::mcp::RequestOptions {
+                task: match task {
+                    TaskArg::Auto => mcplab_protocol::TaskMode::Auto,
+                    TaskArg::Force => mcplab_protocol::TaskMode::Force,
+                    TaskArg::Never => mcplab_protocol::TaskMode::Never,
+                },
+                no_wait,
+                ..Default::default()
+            };
+            let called = s
+                .request_with(
                     "tools/call",
                     Some(json!({ "name": name, "arguments": arguments })),
+                    opts,
                 )
-                .await?;
+                .await;
+            super::tasks::remember(data, s);
+            let r = called?;
+            if mcplab_core::mcp::modern::mrtr::is_task(&r) {
+                return super::tasks::print_created(&r, json);
+            }
             let is_error = r.get("isError").and_then(Value::as_bool) == Some(true);
             if json {
                 println!("{}", output::json(&r));
@@ -182,6 +209,13 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
         }
         Command::LogLevel { level } => {
             let level = format!("{level:?}").to_lowercase();
+            if s.connection().is_modern() {
+                return Err(Failure::usage(format!(
+                    "protocol 2026-07-28 has no logging/setLevel: the level travels in each \
+                     request's _meta; pass --log-level {level} with the command whose logs you \
+                     want (logging is deprecated in 2026-07-28)"
+                )));
+            }
             let r = s
                 .request("logging/setLevel", Some(json!({ "level": level })))
                 .await?;
@@ -193,11 +227,26 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
             Ok(())
         }
         Command::Info => {
-            let info = s.connection().initialize_result();
+            let conn = s.connection();
+            let info = conn.initialize_result();
             if json {
-                println!("{}", output::json(info));
+                let mut v = info.clone();
+                v["mcplab/era"] = serde_json::to_value(conn.era()).unwrap_or_default();
+                println!("{}", output::json(&v));
             } else {
                 print_info(info);
+                let era = conn.era();
+                let name = match era.era {
+                    mcplab_protocol::Era::Modern => "modern",
+                    mcplab_protocol::Era::Legacy => "legacy",
+                };
+                println!("era:       {name} ({})", era.how);
+                if !era.supported.is_empty() {
+                    println!("versions:  {}", era.supported.join(", "));
+                }
+                for (tool, why) in conn.rejected_tools() {
+                    println!("rejected:  {tool}: {why}");
+                }
             }
             Ok(())
         }
@@ -206,7 +255,10 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
         | Command::Serve
         | Command::Chat(_)
         | Command::Oauth(_)
-        | Command::Apps(_) => {
+        | Command::Apps(_)
+        | Command::Tasks(_)
+        | Command::Skills(_)
+        | Command::Listen(_) => {
             unreachable!("handled without a session")
         }
     }
@@ -361,6 +413,18 @@ async fn subscribe(
     json: bool,
 ) -> Result<(), Failure> {
     use tokio::sync::broadcast::error::RecvError;
+    if s.connection().is_modern() {
+        // 2026-07-28 replaced resources/subscribe with subscriptions/listen.
+        let args = crate::cli::ListenArgs {
+            tools: false,
+            prompts: false,
+            resources: false,
+            resource_uris: vec![uri.to_owned()],
+            task_ids: Vec::new(),
+            count,
+        };
+        return super::listen::watch(s, args, json, true).await;
+    }
     let mut events = s.subscribe();
     s.request("resources/subscribe", Some(json!({ "uri": uri })))
         .await?;

@@ -5,8 +5,11 @@
 mod apps;
 mod chat;
 mod inspect;
+mod listen;
 mod oauth;
 mod servers;
+mod skills;
+mod tasks;
 
 use crate::cli::{Cli, Command};
 use crate::failure::Failure;
@@ -26,7 +29,12 @@ pub async fn run(cli: Cli) -> Result<(), Failure> {
             .map_err(|e| Failure::call(format!("demo server stopped: {e}"))),
         command => {
             let session = Session::open(&cli.global, &data).await?;
-            let result = inspect::run(command, &cli.global, &session).await;
+            let result = match command {
+                Command::Tasks(cmd) => tasks::run(cmd, &cli.global, &session, &data).await,
+                Command::Skills(cmd) => skills::run(cmd, &cli.global, &session).await,
+                Command::Listen(args) => listen::run(args, &cli.global, &session).await,
+                command => inspect::run(command, &cli.global, &session, &data).await,
+            };
             session.close().await;
             result
         }

@@ -482,6 +482,34 @@ impl Flow<'_> {
         url
     }
 
+    /// The authorization response's `iss` against the issuer recorded from the validated
+    /// metadata: a present `iss` must equal it exactly (no case folding, default-port,
+    /// trailing-slash or percent-encoding normalization), advertised or not; an absent one is
+    /// an error only when the metadata advertises `authorization_response_iss_parameter_supported`.
+    fn check_iss(&self, found: &Discovery, params: &CallbackParams) -> Result<(), OAuthError> {
+        let advertised = found
+            .metadata
+            .authorization_response_iss_parameter_supported
+            == Some(true);
+        match (&params.iss, found.issuer.as_deref()) {
+            (Some(iss), Some(issuer)) if iss != issuer => Err(OAuthError::setup(
+                format!(
+                    "the redirect's `iss` {iss} is not the issuer {issuer} recorded from the \
+                     authorization server's metadata (RFC 9207; compared exactly, without \
+                     normalization): the response may come from another authorization server \
+                     (mix-up) and was rejected"
+                ),
+                "the authorization server must send exactly its metadata's `issuer` in `iss`",
+            )),
+            (None, _) if advertised => Err(OAuthError::setup(
+                "the authorization server advertises authorization_response_iss_parameter_supported \
+                 but the redirect carries no `iss`; the response was rejected (RFC 9207)",
+                "the authorization server must include `iss` in every authorization response",
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// Validates the redirect's parameters and returns the code.
     fn check_callback(
         &self,
@@ -496,23 +524,14 @@ impl Flow<'_> {
                 "the authorization server must return the `state` parameter unchanged",
             ));
         }
+        // RFC 9207 §2.4 as 2026-07-28 requires it, before anything else of the response is
+        // used (error responses included).
+        self.check_iss(found, params)?;
         if let Some(error) = &params.error {
             return Err(OAuthError::Denied {
                 error: error.clone(),
                 description: params.error_description.clone(),
             });
-        }
-        if found
-            .metadata
-            .authorization_response_iss_parameter_supported
-            == Some(true)
-            && let (Some(iss), Some(issuer)) = (&params.iss, found.issuer.as_ref())
-            && !super::metadata::same_issuer(iss, issuer)
-        {
-            return Err(OAuthError::setup(
-                format!("the redirect's `iss` {iss} is not the issuer {issuer} (RFC 9207)"),
-                "the authorization server must send its own issuer identifier in `iss`",
-            ));
         }
         let Some(code) = params.code.clone().filter(|c| !c.is_empty()) else {
             return Err(OAuthError::setup(

@@ -147,7 +147,8 @@ script_for() {
       auth/offline-access-scope | auth/offline-access-not-supported | \
       auth/iss-supported | auth/iss-not-advertised | auth/iss-supported-missing | \
       auth/iss-wrong-issuer | auth/iss-unexpected | auth/iss-normalized | \
-      auth/metadata-issuer-mismatch | auth/authorization-server-migration) echo s_auth_generic ;;
+      auth/metadata-issuer-mismatch | auth/authorization-server-migration | auth/dpop | \
+      auth/dpop-nonce) echo s_auth_generic ;;
     *) return 2 ;;
   esac
 }

@@ -248,12 +248,14 @@ impl Flow<'_> {
         if let Some(resource) = &found.resource {
             form.push(("resource".into(), resource.clone()));
         }
+        let dpop = self.dpop_key(&found, previous)?;
         let auth = ClientAuth {
             client_id: &client.client_id,
             client_secret: client.client_secret.as_deref(),
             method: auth_method,
             private_key_pem: self.opts.private_key_pem.as_deref(),
             audience: found.issuer_text(),
+            dpop: dpop.as_ref(),
         };
         let tokens = token_request(self, OAuthPhase::Token, &found.token_endpoint, form, &auth)
             .await
@@ -294,6 +296,14 @@ impl Flow<'_> {
         if let Some(resource) = &creds.resource {
             form.push(("resource".into(), resource.clone()));
         }
+        // A DPoP-bound refresh token must be presented with the same key.
+        let dpop = creds
+            .tokens
+            .as_ref()
+            .and_then(|t| t.dpop_key.as_deref())
+            .map(super::dpop::DpopKey::from_stored)
+            .transpose()
+            .map_err(fail)?;
         let auth = ClientAuth {
             client_id: &creds.client.client_id,
             client_secret: creds.client.client_secret.as_deref(),
@@ -303,6 +313,7 @@ impl Flow<'_> {
                 .issuer
                 .as_deref()
                 .unwrap_or(creds.token_endpoint.as_str()),
+            dpop: dpop.as_ref(),
         };
         let mut tokens = token_request(self, OAuthPhase::Refresh, &endpoint, form, &auth)
             .await
@@ -317,6 +328,47 @@ impl Flow<'_> {
         let mut next = creds.clone();
         next.tokens = Some(tokens);
         Ok(next)
+    }
+
+    /// The DPoP key for this authorization when the authorization server supports DPoP with
+    /// ES256 (the previous one when there is one, so tokens stay bound to one key).
+    pub(crate) fn dpop_key(
+        &self,
+        found: &Discovery,
+        previous: Option<&Credentials>,
+    ) -> Result<Option<super::dpop::DpopKey>, OAuthError> {
+        let algorithms = found.metadata.dpop_signing_alg_values_supported.as_ref();
+        if !super::dpop::supported(algorithms) {
+            if algorithms.is_some() {
+                self.log.warn(
+                    OAuthPhase::AuthServerMetadata,
+                    format!(
+                        "The authorization server supports DPoP only with {algorithms:?}; mcplab \
+                         signs proofs with ES256, so it asks for Bearer tokens"
+                    ),
+                    "add ES256 to dpop_signing_alg_values_supported",
+                );
+            }
+            return Ok(None);
+        }
+        let stored = previous
+            .and_then(|p| p.tokens.as_ref())
+            .and_then(|t| t.dpop_key.as_deref());
+        let key = match stored {
+            Some(text) => super::dpop::DpopKey::from_stored(text)?,
+            None => super::dpop::DpopKey::generate()?,
+        };
+        self.log.chose(
+            OAuthPhase::AuthServerMetadata,
+            "Use DPoP-bound tokens (RFC 9449)",
+            format!(
+                "the authorization server advertises dpop_signing_alg_values_supported with \
+                 ES256; every token request and MCP request carries a proof signed with the \
+                 key {}",
+                key.jwk()
+            ),
+        );
+        Ok(Some(key))
     }
 
     /// PKCE S256 is required; the metadata must allow it.
@@ -658,6 +710,7 @@ mod scope_tests {
             resource: None,
             client: ClientRegistration::pre("c".into(), None),
             tokens: Some(TokenSet {
+                dpop_key: None,
                 access_token: "a".into(),
                 token_type: "Bearer".into(),
                 refresh_token: None,

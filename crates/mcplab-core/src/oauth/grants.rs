@@ -55,12 +55,14 @@ async fn finish(
     scope: Option<String>,
 ) -> Result<Credentials, OAuthError> {
     let method = choose_auth_method(flow, &found.metadata, &client)?;
+    let dpop = flow.dpop_key(found, None)?;
     let auth = ClientAuth {
         client_id: &client.client_id,
         client_secret: client.client_secret.as_deref(),
         method,
         private_key_pem: flow.opts.private_key_pem.as_deref(),
         audience: found.issuer_text(),
+        dpop: dpop.as_ref(),
     };
     let tokens = token_request(flow, OAuthPhase::Token, &found.token_endpoint, form, &auth).await?;
     let mut client = client;

@@ -113,6 +113,11 @@ s_auth_cross_app() {
     --oauth-idp-client-id "$(ctx idp_client_id)" --oauth-id-token "$(ctx idp_id_token)" \
     tools list
 }
+# Workload identity federation: the JWT bearer grant with the workload's JWT.
+s_auth_wif() {
+  auth --oauth-grant workload-identity --oauth-client-id "$(ctx client_id)" \
+    --oauth-assertion "$(ctx valid_jwt)" tools list
+}
 # Everything else is discovery, registration, scopes, issuer checks and token auth: one
 # authorized call.
 s_auth_generic() { auth tools list; }
@@ -137,7 +142,9 @@ script_for() {
     auth/scope-step-up) echo s_auth_step_up ;;
     auth/client-credentials-basic) echo s_auth_cc_basic ;;
     auth/client-credentials-jwt) echo s_auth_cc_jwt ;;
-    auth/cross-app-access-complete-flow) echo s_auth_cross_app ;;
+    auth/cross-app-access-complete-flow | auth/enterprise-managed-authorization)
+      echo s_auth_cross_app ;;
+    auth/wif-jwt-bearer) echo s_auth_wif ;;
     auth/metadata-default | auth/metadata-var[123] | auth/basic-cimd | \
       auth/scope-from-www-authenticate | auth/scope-from-scopes-supported | \
       auth/scope-omitted-when-undefined | auth/scope-retry-limit | \

@@ -98,6 +98,8 @@ pub struct FlowOptions {
     pub private_key_pem: Option<String>,
     /// The identity provider of the cross-app access grant.
     pub enterprise: Option<EnterpriseIdp>,
+    /// The workload's JWT for the workload identity grant.
+    pub assertion: Option<String>,
     /// `client_name` for dynamic registration.
     pub client_name: String,
 }
@@ -114,6 +116,7 @@ impl Default for FlowOptions {
             grant: OAuthGrant::AuthorizationCode,
             private_key_pem: None,
             enterprise: None,
+            assertion: None,
             client_name: "mcplab".into(),
         }
     }
@@ -132,6 +135,7 @@ impl FlowOptions {
             grant: config.grant.unwrap_or(OAuthGrant::AuthorizationCode),
             private_key_pem: text(&config.private_key_pem),
             enterprise: config.enterprise.clone(),
+            assertion: text(&config.assertion),
             client_name: client_name.into(),
         }
     }
@@ -181,6 +185,10 @@ impl Flow<'_> {
             OAuthGrant::CrossAppAccess => {
                 let scope = self.select_scope(&found, challenge, previous, false);
                 return super::grants::cross_app_access(self, &found, scope).await;
+            }
+            OAuthGrant::WorkloadIdentity => {
+                let scope = self.select_scope(&found, challenge, previous, false);
+                return super::grants::workload_identity(self, &found, scope).await;
             }
             OAuthGrant::AuthorizationCode => {}
         }

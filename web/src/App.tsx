@@ -18,6 +18,8 @@ import { ServerSelector } from './servers/ServerSelector';
 import { ServersPage } from './servers/ServersPage';
 import { startServersStore, useServers } from './servers/store';
 import { SettingsPage } from './settings/SettingsPage';
+import { SkillsPage } from './skills/SkillsPage';
+import { TasksPage } from './tasks/TasksPage';
 import { loadPrefs, setPref, usePref } from './settings/prefs';
 import { nextTheme, useTheme } from './settings/theme';
 import { TrafficPanel } from './traffic/TrafficPanel';
@@ -26,7 +28,7 @@ import { Button } from './ui/Button';
 import { ErrorState } from './ui/States';
 import { PAGES, navigate, usePage, type Page } from './ui/route';
 
-const LABELS: Record<Page, string> = { servers: 'Servers', tools: 'Tools', resources: 'Resources', prompts: 'Prompts', playground: 'Playground', chat: 'Chat', logs: 'Logs', oauth: 'OAuth', settings: 'Settings' };
+const LABELS: Record<Page, string> = { servers: 'Servers', tools: 'Tools', resources: 'Resources', prompts: 'Prompts', tasks: 'Tasks', skills: 'Skills', playground: 'Playground', chat: 'Chat', logs: 'Logs', oauth: 'OAuth', settings: 'Settings' };
 
 function start() {
   events.start();
@@ -87,7 +89,7 @@ function Shell() {
           ))}
         </nav>
         <span className="spacer" />
-        {(page === 'tools' || page === 'resources' || page === 'prompts') && <ServerSelector />}
+        {(page === 'tools' || page === 'resources' || page === 'prompts' || page === 'tasks' || page === 'skills') && <ServerSelector />}
         {(stream === 'reconnecting' || stream === 'unauthorized') && (
           <span className={`stream-state stream-${stream}`} data-testid="stream-state" title={stream === 'unauthorized' ? UNAUTHORIZED_HINT : 'Live events'}>
             {stream === 'unauthorized' ? 'signed out' : 'reconnecting…'}
@@ -112,6 +114,8 @@ function Shell() {
             {page === 'tools' && <ToolsPage />}
             {page === 'resources' && <ResourcesPage />}
             {page === 'prompts' && <PromptsPage />}
+            {page === 'tasks' && <TasksPage />}
+            {page === 'skills' && <SkillsPage />}
             {page === 'playground' && <PlaygroundPage />}
             {page === 'chat' && <ChatPage />}
             {page === 'logs' && <LogsPage />}

@@ -10,8 +10,10 @@ import { CompletingInput } from './CompletingInput';
 import { ContentView } from './ContentView';
 import { NeedsServer } from './NeedsServer';
 import { useServerList } from './useServerList';
+import { cachedLoader } from '../modern/cacheInfo';
+import { ListCacheHint } from '../modern/ListCacheHint';
 
-const loadPrompts = (s: string) => api.prompts(s).then((r) => r.prompts ?? []);
+const loadPrompts = cachedLoader<Prompt>('prompts', 'prompts', 'prompts');
 
 export function PromptsPage() {
   return <NeedsServer>{(server) => <Prompts key={server} server={server} />}</NeedsServer>;
@@ -48,6 +50,7 @@ function Prompts({ server }: { server: string }) {
             ↻
           </Button>
         </div>
+        <ListCacheHint server={server} list="prompts" reload={prompts.reload} />
         {prompts.error ? (
           <ErrorState title="Could not list prompts" message={prompts.error} onRetry={prompts.reload} />
         ) : !prompts.data ? (

@@ -8,8 +8,10 @@ import { NeedsServer } from './NeedsServer';
 import { ResourceViewer } from './ResourceViewer';
 import { TemplateForm } from './TemplateForm';
 import { useServerList } from './useServerList';
+import { cachedLoader } from '../modern/cacheInfo';
+import { ListCacheHint } from '../modern/ListCacheHint';
 
-const loadResources = (s: string) => api.resources(s).then((r) => r.resources ?? []);
+const loadResources = cachedLoader<Resource>('resources', 'resources', 'resources');
 const loadTemplates = (s: string) => api.resourceTemplates(s).then((r) => r.resourceTemplates ?? []);
 
 type Selection = { kind: 'resource'; uri: string } | { kind: 'template'; template: ResourceTemplate } | null;
@@ -55,6 +57,7 @@ function Resources({ server }: { server: string }) {
             ↻
           </Button>
         </div>
+        <ListCacheHint server={server} list="resources" reload={resources.reload} />
         <div className="list-section">Resources {resources.data && <span className="muted">({resources.data.length})</span>}</div>
         {resources.error ? (
           <ErrorState title="Could not list resources" message={resources.error} onRetry={resources.reload} />

@@ -1,5 +1,5 @@
 import { useMemo, useState } from 'react';
-import { api, type Tool } from '../api/client';
+import type { Tool } from '../api/client';
 import { EmptyState, ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
 import { Button } from '../ui/Button';
@@ -7,8 +7,10 @@ import { NeedsServer } from './NeedsServer';
 import { ToolDetail } from './ToolDetail';
 import { toolBadges } from './toolMeta';
 import { useServerList } from './useServerList';
+import { cachedLoader } from '../modern/cacheInfo';
+import { ListCacheHint } from '../modern/ListCacheHint';
 
-const loadTools = (s: string) => api.tools(s).then((r) => r.tools ?? []);
+const loadTools = cachedLoader<Tool>('tools', 'tools', 'tools');
 
 export function ToolsPage() {
   return <NeedsServer>{(server) => <Tools key={server} server={server} />}</NeedsServer>;
@@ -37,6 +39,7 @@ function Tools({ server }: { server: string }) {
             ↻
           </Button>
         </div>
+        <ListCacheHint server={server} list="tools" reload={tools.reload} />
         {tools.error ? (
           <ErrorState title="Could not list tools" message={tools.error} onRetry={tools.reload} />
         ) : !tools.data ? (

@@ -5,6 +5,7 @@ import type { ServerView } from '../api/types.gen';
 import { CopyButton } from '../ui/CopyButton';
 import { JsonTree } from '../ui/JsonTree';
 import { Markdown } from '../ui/Markdown';
+import { ServerEra } from './ServerEra';
 import { ServerOAuth } from './ServerOAuth';
 import { StatusBadge } from './StatusBadge';
 
@@ -40,6 +41,10 @@ export function ServerDetail({ view }: { view: ServerView }) {
             </dd>
             <dt>Protocol</dt>
             <dd className="mono">{info.protocolVersion ?? '?'}</dd>
+            <dt>Era</dt>
+            <dd>
+              <ServerEra view={view} />
+            </dd>
             <dt>Capabilities</dt>
             <dd>
               <span className="badges">

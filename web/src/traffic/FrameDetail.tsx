@@ -37,6 +37,18 @@ export function FrameDetail({ row, onClose }: { row: FrameRow; onClose: () => vo
           Not a valid JSON-RPC message: {row.problem ?? (!parsed.ok ? parsed.error : '')}
         </div>
       )}
+      {f.headers && f.headers.length > 0 && (
+        <table className="frame-headers small mono" data-testid="frame-headers">
+          <tbody>
+            {f.headers.map(([k, v]) => (
+              <tr key={k}>
+                <th>{k}</th>
+                <td>{v}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       <div className="frame-detail-body">
         {parsed.ok && !raw ? <JsonTree value={parsed.value} expandDepth={3} /> : <pre className="raw">{f.text}</pre>}
       </div>

@@ -3,7 +3,7 @@
 // `#/servers/<name>`), read with `useRouteArg`.
 import { useSyncExternalStore } from 'react';
 
-export const PAGES = ['servers', 'tools', 'resources', 'prompts', 'playground', 'chat', 'logs', 'oauth', 'settings'] as const;
+export const PAGES = ['servers', 'tools', 'resources', 'prompts', 'tasks', 'skills', 'playground', 'chat', 'logs', 'oauth', 'settings'] as const;
 export type Page = (typeof PAGES)[number];
 
 function parts(): string[] {

@@ -76,6 +76,8 @@ pub struct Connection {
     pub(crate) task_support: std::sync::Mutex<std::collections::HashMap<String, String>>,
     pub(crate) tasks: Arc<TaskRegistry>,
     pub(crate) traffic: Arc<TrafficLog>,
+    /// Open `subscriptions/listen` requests by key (2026-07-28).
+    pub(crate) listens: std::sync::Mutex<std::collections::HashMap<String, CancellationToken>>,
 }
 
 impl std::fmt::Debug for Connection {
@@ -349,6 +351,7 @@ impl Connection {
     /// Closes the session: stops the service, ends the transport, and stops the child's whole
     /// process group (gracefully first). Safe to call more than once.
     pub async fn close(&self) {
+        self.stop_listening();
         if let Some(mut service) = self.service.lock().await.take() {
             let _ = service.close_with_timeout(Duration::from_secs(2)).await;
         }

@@ -57,6 +57,10 @@ pub struct ManagerOptions {
     /// How long a stdio server gets to exit after its stdin closes (and after SIGTERM)
     /// before the next, harsher step. A one-shot CLI call wants this short.
     pub stop_grace: Duration,
+    /// 2026-07-28: open a `subscriptions/listen` for the list changes a server announces as
+    /// soon as it connects (the web inspector refreshes its lists on them; a one-shot CLI call
+    /// does not need them).
+    pub listen_for_changes: bool,
 }
 
 impl Default for ManagerOptions {
@@ -71,6 +75,7 @@ impl Default for ManagerOptions {
             human_timeout: DEFAULT_HUMAN_TIMEOUT,
             traffic_capacity: DEFAULT_RING_CAPACITY,
             stop_grace: super::stdio::DEFAULT_STOP_GRACE,
+            listen_for_changes: false,
         }
     }
 }
@@ -374,6 +379,13 @@ impl ConnectionManager {
                 }
                 self.set_status(&name, generation, ServerStatus::Connected);
                 self.watch(name, generation, conn.clone());
+                if self.opts.listen_for_changes && conn.is_modern() {
+                    let listening = conn.clone();
+                    tokio::spawn(async move {
+                        // Best effort: a failure is in the traffic view; lists still refresh on demand.
+                        let _ = listening.listen_for_list_changes().await;
+                    });
+                }
                 Ok(conn)
             }
             Err(e) => {
@@ -738,6 +750,7 @@ impl ConnectionManager {
                     task_support: Default::default(),
                     tasks: self.tasks.clone(),
                     traffic: self.traffic.clone(),
+                    listens: Default::default(),
                 });
             }
             Ok(Err(e)) => {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use mcplab_core::mcp::{Connection, McpError, ProgressUpdate, RequestOptions};
 use mcplab_protocol::ServerEvent;
@@ -77,8 +77,29 @@ pub(super) async fn listing(
     method: &str,
     key: &str,
 ) -> Result<Json<Value>, ApiFailure> {
+    listing_with(state, name, method, key, ListQuery::default()).await
+}
+
+/// `?fresh=true`: bypass the 2026-07-28 cache (the fresh answer is kept).
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct ListQuery {
+    #[serde(default)]
+    fresh: bool,
+}
+
+async fn listing_with(
+    state: &AppState,
+    name: &str,
+    method: &str,
+    key: &str,
+    query: ListQuery,
+) -> Result<Json<Value>, ApiFailure> {
     let c = conn(state, name)?;
-    c.list_all(method, key, RequestOptions::default())
+    let opts = RequestOptions {
+        bypass_cache: query.fresh,
+        ..Default::default()
+    };
+    c.list_all(method, key, opts)
         .await
         .map(Json)
         .map_err(|e| ApiFailure::new(StatusCode::BAD_GATEWAY, "mcp_error", e.to_string()))
@@ -87,29 +108,33 @@ pub(super) async fn listing(
 pub async fn tools(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
+    Query(q): Query<ListQuery>,
 ) -> Result<Json<Value>, ApiFailure> {
-    listing(&s, &n, "tools/list", "tools").await
+    listing_with(&s, &n, "tools/list", "tools", q).await
 }
 
 pub async fn resources(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
+    Query(q): Query<ListQuery>,
 ) -> Result<Json<Value>, ApiFailure> {
-    listing(&s, &n, "resources/list", "resources").await
+    listing_with(&s, &n, "resources/list", "resources", q).await
 }
 
 pub async fn templates(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
+    Query(q): Query<ListQuery>,
 ) -> Result<Json<Value>, ApiFailure> {
-    listing(&s, &n, "resources/templates/list", "resourceTemplates").await
+    listing_with(&s, &n, "resources/templates/list", "resourceTemplates", q).await
 }
 
 pub async fn prompts(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
+    Query(q): Query<ListQuery>,
 ) -> Result<Json<Value>, ApiFailure> {
-    listing(&s, &n, "prompts/list", "prompts").await
+    listing_with(&s, &n, "prompts/list", "prompts", q).await
 }
 
 /// Removes the call's cancel handle when the call ends, however it ends.
@@ -229,12 +254,15 @@ pub async fn read_resource(
     uri_request(&s, &n, "resources/read", req).await
 }
 
+/// `resources/subscribe`, or in 2026-07-28 a `subscriptions/listen` for the uri.
 pub async fn subscribe(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
     Json(req): Json<UriRequest>,
 ) -> Result<Json<CallOutcome>, ApiFailure> {
-    uri_request(&s, &n, "resources/subscribe", req).await
+    let c = conn(&s, &n)?;
+    let started = Instant::now();
+    Ok(Json(outcome(c.subscribe_resource(&req.uri).await, started)))
 }
 
 pub async fn unsubscribe(
@@ -242,7 +270,12 @@ pub async fn unsubscribe(
     Path(n): Path<String>,
     Json(req): Json<UriRequest>,
 ) -> Result<Json<CallOutcome>, ApiFailure> {
-    uri_request(&s, &n, "resources/unsubscribe", req).await
+    let c = conn(&s, &n)?;
+    let started = Instant::now();
+    Ok(Json(outcome(
+        c.unsubscribe_resource(&req.uri).await,
+        started,
+    )))
 }
 
 /// The resource requests whose only parameter is the URI.
@@ -284,6 +317,13 @@ pub async fn log_level(
     Path(n): Path<String>,
     Json(req): Json<LogLevelRequest>,
 ) -> Result<Json<CallOutcome>, ApiFailure> {
+    let c = conn(&s, &n)?;
+    if c.is_modern() {
+        // 2026-07-28 has no logging/setLevel: the level goes in every request's `_meta`.
+        c.set_log_level(Some(req.level.clone()));
+        let note = json!({ "io.modelcontextprotocol/logLevel": req.level });
+        return Ok(Json(outcome(Ok(note), Instant::now())));
+    }
     simple(
         &s,
         &n,

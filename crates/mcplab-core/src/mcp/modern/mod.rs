@@ -9,6 +9,7 @@ pub mod cache;
 pub mod era;
 pub mod headers;
 pub mod http;
+pub mod listen;
 pub mod mrtr;
 
 use mcplab_protocol::ServerEvent;

@@ -187,8 +187,13 @@ pub enum Command {
     /// OAuth: debug a server's authorization setup step by step, sign in, sign out, status.
     #[command(subcommand)]
     Oauth(crate::cli_oauth::OauthCmd),
-    /// Run the built-in demo MCP server on stdio (try: mcplab --stdio "mcplab demo-server" tools list).
-    DemoServer,
+    /// Run the built-in demo MCP server on stdio (try: mcplab --stdio "mcplab demo-server" tools list),
+    /// or over streamable HTTP at http://ADDR/mcp with --http ADDR (both protocol eras).
+    DemoServer {
+        /// Serve streamable HTTP on this address (e.g. 127.0.0.1:3001) instead of stdio.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
+    },
     /// Tasks: long-running tool calls (the 2026-07-28 tasks extension, 2025-11-25 tasks).
     #[command(subcommand)]
     Tasks(TasksCmd),

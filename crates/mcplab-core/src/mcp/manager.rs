@@ -241,7 +241,8 @@ impl ConnectionManager {
             .values()
             .filter_map(|s| s.conn.clone())
             .collect();
-        for c in conns {
+        // 2026-07-28 removed this notification: servers ask for roots with each request.
+        for c in conns.iter().filter(|c| !c.is_modern()) {
             let _ = c.notify("notifications/roots/list_changed", None).await;
         }
     }

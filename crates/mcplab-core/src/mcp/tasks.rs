@@ -55,6 +55,8 @@ impl TaskRegistry {
             .iter_mut()
             .find(|t| t.task_id == view.task_id)?;
         task.tool = tool.map(str::to_owned).or(task.tool.take());
+        // A status notification may have introduced the task before this result did.
+        task.flavor = flavor;
         Some(task.clone())
     }
 

@@ -251,7 +251,7 @@ pub async fn run(
             Ok(())
         }
         Command::Servers(_)
-        | Command::DemoServer
+        | Command::DemoServer { .. }
         | Command::Serve
         | Command::Chat(_)
         | Command::Oauth(_)

@@ -24,9 +24,10 @@ pub async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Chat(args) => chat::run(args, &cli.global, &data).await,
         Command::Oauth(cmd) => oauth::run(cmd, &cli.global, &data).await,
         Command::Apps(cmd) => apps::run(cmd, &cli.global, &data).await,
-        Command::DemoServer => mcplab_testkit::serve_stdio()
+        Command::DemoServer { http: None } => mcplab_testkit::serve_stdio()
             .await
             .map_err(|e| Failure::call(format!("demo server stopped: {e}"))),
+        Command::DemoServer { http: Some(addr) } => demo_http(addr).await,
         command => {
             let session = Session::open(&cli.global, &data).await?;
             let result = match command {
@@ -39,4 +40,24 @@ pub async fn run(cli: Cli) -> Result<(), Failure> {
             result
         }
     }
+}
+
+/// `demo-server --http ADDR`: the demo server over streamable HTTP until Ctrl-C.
+async fn demo_http(addr: std::net::SocketAddr) -> Result<(), Failure> {
+    let listener = tokio::net::TcpListener::bind(addr)
+        .await
+        .map_err(|e| Failure::usage(format!("cannot listen on {addr}: {e}")))?;
+    let bound = listener
+        .local_addr()
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    eprintln!("mcplab demo server: http://{bound}/mcp (Ctrl-C to stop)");
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let stop = cancel.clone();
+    tokio::spawn(async move {
+        let _ = tokio::signal::ctrl_c().await;
+        stop.cancel();
+    });
+    mcplab_testkit::serve_http(listener, cancel)
+        .await
+        .map_err(|e| Failure::call(format!("demo server stopped: {e}")))
 }

@@ -126,10 +126,12 @@ pub fn describe(o: Outcome<'_>) -> EraView {
                 .collect()
         })
         .unwrap_or_default();
+    // The newest legacy revision the server names (revisions are dates).
     let alternative = supported
         .iter()
         .filter_map(|v| ProtocolChoice::for_revision(v))
-        .find(|c| c.era() == Some(Era::Legacy));
+        .filter(|c| c.era() == Some(Era::Legacy))
+        .max_by_key(|c| c.as_str());
     let how = how(&o, era);
     EraView {
         era,

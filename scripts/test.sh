@@ -14,6 +14,8 @@ npm_install() { # DIR: install when missing or when the lock file changed
   fi
 }
 npm_install tests/npm
+echo "== python: the MCP SDK 2.x for the 2026-07-28 interop tests"
+tests/interop/python/setup.sh
 
 echo "== web: typecheck, lint, unit tests, build"
 npm_install web

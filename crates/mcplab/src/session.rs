@@ -47,6 +47,8 @@ impl Session {
             // A one-shot call should not wait long for a server that ignores stdin EOF
             // (SIGTERM is the polite next step).
             stop_grace: Duration::from_millis(200),
+            // One command needs no 2026-07-28 listen stream (`listen` opens its own).
+            listen_for_changes: false,
             ..ManagerOptions::default()
         };
         if let Some(secs) = global.timeout {

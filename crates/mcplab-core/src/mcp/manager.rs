@@ -75,7 +75,7 @@ impl Default for ManagerOptions {
             human_timeout: DEFAULT_HUMAN_TIMEOUT,
             traffic_capacity: DEFAULT_RING_CAPACITY,
             stop_grace: super::stdio::DEFAULT_STOP_GRACE,
-            listen_for_changes: false,
+            listen_for_changes: true,
         }
     }
 }
@@ -760,13 +760,14 @@ impl ConnectionManager {
             }
             Err(_) => {
                 ct.cancel();
-                let first = match setup.plan {
-                    Plan::Initialize(_) => "initialize",
-                    _ => "server/discover or initialize",
+                let probe = match setup.plan {
+                    Plan::Initialize(_) => "",
+                    Plan::Discover => " (sent as the 2026-07-28 `server/discover`)",
+                    Plan::Auto => " or to the `server/discover` probe before it",
                 };
                 format!(
-                    "no answer to `{first}` within {}s (is it an MCP server? does it write \
-                     anything but JSON-RPC to stdout?)",
+                    "no answer to `initialize`{probe} within {}s (is it an MCP server? does it \
+                     write anything but JSON-RPC to stdout?)",
                     self.opts.connect_timeout.as_secs()
                 )
             }

@@ -308,7 +308,7 @@ mod tests {
 
     #[test]
     fn token_responses_are_read_with_their_quirks() {
-        let t = read_tokens(
+        let t = read_tokens_t(
             Some(&json!({"access_token": "a", "token_type": "bearer", "expires_in": "60", "scope": ""})),
             "",
         )
@@ -319,12 +319,15 @@ mod tests {
         let no_type = read_tokens_t(Some(&json!({"access_token": "a"})), "").unwrap();
         assert_eq!(no_type.token_type, "Bearer");
         assert!(read_tokens_t(Some(&json!({"token_type": "Bearer"})), "").is_err());
-        let dpop = read_tokens(
-            Some(&json!({"access_token": "a", "token_type": "DPoP"})),
-            "",
+        let dpop = json!({"access_token": "a", "token_type": "DPoP"});
+        // A DPoP token is refused unless a proof was sent for it.
+        let refused = read_tokens(Some(&dpop), "", false);
+        assert!(refused.unwrap_err().to_string().contains("Bearer"));
+        assert_eq!(
+            read_tokens(Some(&dpop), "", true).unwrap().token_type,
+            "DPoP"
         );
-        assert!(dpop.unwrap_err().to_string().contains("Bearer"));
-        assert!(read_tokens(None, "<html>").is_err());
+        assert!(read_tokens_t(None, "<html>").is_err());
     }
 
     #[test]

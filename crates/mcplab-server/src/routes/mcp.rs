@@ -337,5 +337,16 @@ pub async fn ping(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
 ) -> Result<Json<CallOutcome>, ApiFailure> {
+    let c = conn(&s, &n)?;
+    if c.is_modern() {
+        // 2026-07-28 removed `ping`: `server/discover`, never from the cache, answers instead.
+        let started = Instant::now();
+        let opts = RequestOptions {
+            bypass_cache: true,
+            ..Default::default()
+        };
+        let r = c.request("server/discover", None, opts).await;
+        return Ok(Json(outcome(r, started)));
+    }
     simple(&s, &n, "ping", None).await
 }

@@ -199,9 +199,25 @@ pub async fn run(
         Command::Complete(c) => complete(s, c, json).await,
         Command::Ping => {
             let started = Instant::now();
-            let r = s.request("ping", None).await?;
+            // 2026-07-28 removed `ping`; `server/discover` (never from the cache) is the
+            // cheapest request every such server must answer.
+            let modern = s.connection().is_modern();
+            let r = if modern {
+                let opts = mcplab_core::mcp::RequestOptions {
+                    bypass_cache: true,
+                    ..Default::default()
+                };
+                s.request_with("server/discover", None, opts).await?
+            } else {
+                s.request("ping", None).await?
+            };
             if json {
                 println!("{}", output::json(&r));
+            } else if modern {
+                println!(
+                    "pong ({} ms, server/discover: 2026-07-28 has no ping)",
+                    started.elapsed().as_millis()
+                );
             } else {
                 println!("pong ({} ms)", started.elapsed().as_millis());
             }
@@ -210,11 +226,15 @@ pub async fn run(
         Command::LogLevel { level } => {
             let level = format!("{level:?}").to_lowercase();
             if s.connection().is_modern() {
-                return Err(Failure::usage(format!(
-                    "protocol 2026-07-28 has no logging/setLevel: the level travels in each \
-                     request's _meta; pass --log-level {level} with the command whose logs you \
-                     want (logging is deprecated in 2026-07-28)"
-                )));
+                eprintln!(
+                    "nothing sent: protocol 2026-07-28 has no logging/setLevel (logging is \
+                     deprecated there); the level travels in each request's _meta, so pass \
+                     --log-level {level} with the command whose logs you want"
+                );
+                if json {
+                    println!("{{}}");
+                }
+                return Ok(());
             }
             let r = s
                 .request("logging/setLevel", Some(json!({ "level": level })))

@@ -104,6 +104,19 @@ pub enum TurnEvent {
         call_id: String,
         request: crate::HumanRequest,
     },
+    /// Progress of a running tool call: `notifications/progress`, or the status of the task the
+    /// call became (the turn waits on the task instead of a request timeout).
+    ToolProgress {
+        turn_id: String,
+        call_id: String,
+        progress: f64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        total: Option<f64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        message: Option<String>,
+    },
     /// That request was answered (`outcome`: accept, decline, cancel, timeout).
     HumanResolved {
         turn_id: String,

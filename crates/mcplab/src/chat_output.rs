@@ -146,7 +146,15 @@ impl EventSink for TerminalSink {
                 eprintln!("… {} asks for {:?}", request.server, request.kind);
             }
             // Live argument streaming is for UIs that render it; the call line follows.
+            TurnEvent::ToolProgress {
+                message: Some(message),
+                ..
+            } => {
+                self.end_line();
+                eprintln!("  … {message}");
+            }
             TurnEvent::TurnStarted { .. }
+            | TurnEvent::ToolProgress { .. }
             | TurnEvent::ToolInputPartial { .. }
             | TurnEvent::TraceStep { .. }
             | TurnEvent::ApprovalRequested { .. }

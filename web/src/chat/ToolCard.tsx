@@ -62,6 +62,11 @@ export function ToolCard({ item, turnEnded, sessionId, turnId }: { item: ToolIte
         </span>
         <span className={`badge ${status === 'ok' ? 'badge-ok' : status === 'error' || lost ? 'badge-err' : 'badge-info'}`}>{label}</span>
         {item.outcome && <span className="muted small">{item.outcome.durationMs} ms</span>}
+        {!item.outcome && item.progress && (
+          <span className="muted small" data-testid="tool-progress">
+            {item.progress}
+          </span>
+        )}
         <span className="spacer" />
         {item.server && (
           <button type="button" className="linkish small" onClick={() => showFrames(item.server)} data-testid="tool-card-frames" title="Show this server's tools/call frames in the traffic panel">

@@ -26,6 +26,8 @@ export type TurnItem =
       outcome?: ToolOutcome;
       /** Set when the session asks before each call. */
       approval?: { pending: boolean; approved?: boolean; timeoutMs: number };
+      /** The latest progress (or task status) while the call runs. */
+      progress?: string;
     };
 
 export type TurnStatus = 'running' | 'finished' | 'failed' | 'cancelled' | 'interrupted';
@@ -141,6 +143,13 @@ export function applyTurnEvent(turn: ChatTurn, ev: TurnEvent): ChatTurn {
     case 'humanResolved':
       // Shown by the tool card from the host's human-request queue (answered in the dialog).
       return turn;
+    case 'toolProgress': {
+      const text = ev.message ?? (ev.total ? `${ev.progress} / ${ev.total}` : String(ev.progress));
+      return {
+        ...turn,
+        items: turn.items.map((i) => (i.kind === 'tool' && i.callId === ev.callId && !i.outcome ? { ...i, progress: text } : i)),
+      };
+    }
     case 'traceStep':
       return { ...turn, steps: turn.steps + 1, model: turn.model ?? ev.model, stepUsage: addUsage(turn.stepUsage, ev.usage) };
     case 'turnFinished':

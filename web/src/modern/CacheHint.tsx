@@ -2,6 +2,7 @@
 // "bypass cache" action that lists again without the cache. Nothing for legacy lists, which
 // carry no hints.
 import { Button } from '../ui/Button';
+import './modern.css';
 import type { CacheInfo } from './api';
 
 function duration(ms: number): string {

@@ -1,7 +1,7 @@
 // The last cache facts per server and list, written by the list loaders and read by the
 // list headers; plus a one-shot "next load bypasses the cache" flag per list.
 import { useSyncExternalStore } from 'react';
-import type { CacheInfo } from './api';
+import { cacheInfo, modernApi, type CacheInfo } from './api';
 
 const infos = new Map<string, CacheInfo>();
 const bypass = new Set<string>();
@@ -36,7 +36,6 @@ export function useCacheInfo(server: string, list: string): CacheInfo | null {
 /** A list loader that asks with or without the cache and keeps the list's cache facts. */
 export function cachedLoader<T>(path: string, key: string, list: string) {
   return async (server: string): Promise<T[]> => {
-    const { modernApi, cacheInfo } = await import('./api');
     const r = await modernApi.list<Record<string, unknown>>(server, path, takeBypass(server, list));
     noteCacheInfo(server, list, cacheInfo(r));
     return (r[key] as T[] | undefined) ?? [];

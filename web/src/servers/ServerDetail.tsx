@@ -41,10 +41,6 @@ export function ServerDetail({ view }: { view: ServerView }) {
             </dd>
             <dt>Protocol</dt>
             <dd className="mono">{info.protocolVersion ?? '?'}</dd>
-            <dt>Era</dt>
-            <dd>
-              <ServerEra view={view} />
-            </dd>
             <dt>Capabilities</dt>
             <dd>
               <span className="badges">
@@ -58,6 +54,7 @@ export function ServerDetail({ view }: { view: ServerView }) {
               </span>
             </dd>
           </dl>
+          <ServerEra view={view} />
           {typeof info.instructions === 'string' && info.instructions.trim() && (
             <section>
               <h3>Instructions</h3>

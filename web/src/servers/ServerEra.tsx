@@ -8,6 +8,7 @@ import type { ProtocolChoice, ServerView } from '../api/types.gen';
 import { modernApi } from '../modern/api';
 import { Button } from '../ui/Button';
 import { JsonTree } from '../ui/JsonTree';
+import '../modern/modern.css';
 import { upsertServer } from './store';
 
 /** Features of the server that 2026-07-28 deprecates (or the transport, deprecated earlier). */

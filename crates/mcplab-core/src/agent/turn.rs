@@ -416,9 +416,13 @@ async fn run_tool(
                 } else {
                     json!({})
                 };
+                // Progress (and a task's status) reaches the turn; a task is waited on as
+                // long as it lives, each poll bounded by the tool timeout.
+                let (progress_tx, progress) = tokio::sync::mpsc::unbounded_channel();
                 let opts = RequestOptions {
                     timeout: cfg.tool_timeout,
                     cancel: Some(cancel.clone()),
+                    progress: Some(progress_tx),
                     ..Default::default()
                 };
                 let call = conn.request(
@@ -426,7 +430,8 @@ async fn run_tool(
                     Some(json!({"name": tool, "arguments": args})),
                     opts,
                 );
-                with_human_requests(manager, sink, &turn_id, call_id, &server, call)
+                let ids = (turn_id.as_str(), call_id);
+                with_human_requests(manager, sink, ids, &server, progress, call)
                     .await
                     .map_err(|e| e.to_string())
             }
@@ -471,9 +476,9 @@ async fn run_tool(
 async fn with_human_requests<T>(
     manager: &ConnectionManager,
     sink: &dyn EventSink,
-    turn_id: &str,
-    call_id: &str,
+    (turn_id, call_id): (&str, &str),
     server: &str,
+    mut progress: tokio::sync::mpsc::UnboundedReceiver<crate::mcp::ProgressUpdate>,
     call: impl Future<Output = T>,
 ) -> T {
     use mcplab_protocol::ServerEvent;
@@ -511,6 +516,15 @@ async fn with_human_requests<T>(
                     return call.await;
                 }
                 emit(event);
+            }
+            Some(update) = progress.recv() => {
+                sink.emit(TurnEvent::ToolProgress {
+                    turn_id: turn_id.to_owned(),
+                    call_id: call_id.to_owned(),
+                    progress: update.progress,
+                    total: update.total,
+                    message: update.message,
+                });
             }
             result = &mut call => {
                 // Whatever arrived while the result was being delivered.

@@ -104,19 +104,6 @@ pub enum TurnEvent {
         call_id: String,
         request: crate::HumanRequest,
     },
-    /// Progress of a running tool call: `notifications/progress`, or the status of the task the
-    /// call became (the turn waits on the task instead of a request timeout).
-    ToolProgress {
-        turn_id: String,
-        call_id: String,
-        progress: f64,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
-        total: Option<f64>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        #[ts(optional)]
-        message: Option<String>,
-    },
     /// That request was answered (`outcome`: accept, decline, cancel, timeout).
     HumanResolved {
         turn_id: String,
@@ -136,6 +123,16 @@ pub enum TurnEvent {
         #[ts(type = "any")]
         result: Option<Value>,
         error: Option<String>,
+    },
+    /// A running tool call reported progress (`notifications/progress`, or the status of the
+    /// task the call became: the turn waits on the task instead of a request timeout). Live only: never
+    /// stored with the turn (its `toolResult` follows).
+    ToolProgress {
+        turn_id: String,
+        call_id: String,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
     },
     /// One model step finished.
     TraceStep {
@@ -176,7 +173,10 @@ impl TurnEvent {
     }
 }
 
-/// How a chat session talks to the model.
+/// How a chat session talks to the model: the older, smaller form of
+/// [`crate::host::HostConfig`], still accepted when creating or changing a session (and still
+/// reported in [`SessionSummary::settings`], derived from the HostConfig) so older clients keep
+/// working.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ChatSettings {
@@ -234,6 +234,11 @@ pub struct SessionSummary {
     pub title: String,
     pub created_ms: u64,
     pub updated_ms: u64,
+    /// How the session's turns run.
+    pub host_config: crate::host::HostConfig,
+    /// SHA-256 (hex) of the HostConfig's canonical JSON.
+    pub host_hash: String,
+    /// The HostConfig in the older `ChatSettings` form (derived; kept for older clients).
     pub settings: ChatSettings,
 }
 
@@ -323,7 +328,14 @@ pub struct NewSession {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub title: Option<String>,
-    pub settings: ChatSettings,
+    /// Any keys left out take their defaults.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "Partial<HostConfig>")]
+    pub host_config: Option<crate::host::HostConfig>,
+    /// The older form; used only when `hostConfig` is absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub settings: Option<ChatSettings>,
 }
 
 /// `PATCH /api/sessions/{id}`.
@@ -333,6 +345,11 @@ pub struct SessionPatch {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub title: Option<String>,
+    /// Replaces the whole HostConfig (keys left out take their defaults).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub host_config: Option<crate::host::HostConfig>,
+    /// The older form: changes the keys it has in the current HostConfig.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub settings: Option<ChatSettings>,
@@ -344,6 +361,11 @@ pub struct SessionPatch {
 pub struct TurnRequest {
     pub turn_id: String,
     pub message: String,
+    /// Retry: this turn replaces the session's last turn (which failed or was stopped). The
+    /// model does not see the replaced turn, and the new one takes its place when stored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub replaces: Option<String>,
 }
 
 /// One event on `GET /api/sessions/{id}/events` (SSE, `id:` = sequence, `Last-Event-ID`
@@ -355,10 +377,14 @@ pub struct TurnRequest {
     rename_all_fields = "camelCase"
 )]
 pub enum SessionEvent {
-    /// A turn was accepted (its user message).
+    /// A turn was accepted (its user message); `replaces` names the turn it retries, which
+    /// leaves the conversation.
     UserMessage {
         turn_id: String,
         text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        replaces: Option<String>,
     },
     Turn {
         event: TurnEvent,
@@ -388,7 +414,8 @@ pub struct ProviderView {
     pub custom: bool,
 }
 
-/// `PUT /api/llm/providers/{id}`: add or change a provider (a key of `null` keeps the stored one).
+/// `PUT /api/llm/providers/{id}`: add or change a provider (a key of `null` keeps the stored one,
+/// unless the base URL changed: then the key must be entered again).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderInput {

@@ -6,6 +6,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { errorMessage } from '../api/client';
 import type { SkillLoadView } from '../api/types.gen';
 import { NeedsServer } from '../inspector/NeedsServer';
+import { useSelectedServer } from '../servers/store';
 import { modernApi, type Skill } from '../modern/api';
 import { Button } from '../ui/Button';
 import { JsonTree } from '../ui/JsonTree';
@@ -14,7 +15,8 @@ import { Loading } from '../ui/Spinner';
 import { EmptyState, ErrorState } from '../ui/States';
 
 export function SkillsPage() {
-  return <NeedsServer>{(server) => <Skills key={server} server={server} />}</NeedsServer>;
+  const server = useSelectedServer();
+  return <NeedsServer server={server}>{(server) => <Skills key={server} server={server} />}</NeedsServer>;
 }
 
 function Skills({ server }: { server: string }) {

@@ -6,6 +6,7 @@ import { errorMessage } from '../api/client';
 import { useResync, useServerEvents } from '../api/events';
 import type { TaskView } from '../api/types.gen';
 import { NeedsServer } from '../inspector/NeedsServer';
+import { useSelectedServer } from '../servers/store';
 import { modernApi } from '../modern/api';
 import { Button } from '../ui/Button';
 import { JsonTree } from '../ui/JsonTree';
@@ -13,7 +14,8 @@ import { Loading } from '../ui/Spinner';
 import { EmptyState, ErrorState } from '../ui/States';
 
 export function TasksPage() {
-  return <NeedsServer>{(server) => <Tasks key={server} server={server} />}</NeedsServer>;
+  const server = useSelectedServer();
+  return <NeedsServer server={server}>{(server) => <Tasks key={server} server={server} />}</NeedsServer>;
 }
 
 function merge(list: TaskView[], task: TaskView): TaskView[] {

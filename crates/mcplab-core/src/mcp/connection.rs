@@ -23,6 +23,9 @@ use super::tasks::TaskRegistry;
 use super::traffic::TrafficLog;
 use super::wire::TRANSPORT_ERROR_CODE;
 
+/// How long closing waits for the HTTP transport task to end its session.
+const TRANSPORT_STOP_WAIT: Duration = Duration::from_secs(8);
+
 /// Most pages a listing follows before concluding the server is looping.
 const MAX_PAGES: usize = 1000;
 
@@ -78,6 +81,8 @@ pub struct Connection {
     pub(crate) traffic: Arc<TrafficLog>,
     /// Open `subscriptions/listen` requests by key (2026-07-28).
     pub(crate) listens: std::sync::Mutex<std::collections::HashMap<String, CancellationToken>>,
+    /// The streamable HTTP task, awaited on close so its `DELETE` goes out before a CLI exits.
+    pub(crate) transport_task: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
 }
 
 impl std::fmt::Debug for Connection {
@@ -356,6 +361,15 @@ impl Connection {
             let _ = service.close_with_timeout(Duration::from_secs(2)).await;
         }
         self.transport_cancel.cancel();
+        let task = self
+            .transport_task
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(task) = task {
+            // Bounded: the task's own steps (stop requests, DELETE) each have deadlines.
+            let _ = tokio::time::timeout(TRANSPORT_STOP_WAIT, task).await;
+        }
         if let Some(child) = &self.child {
             child.shutdown().await;
         }

@@ -11,13 +11,14 @@ use mcplab_protocol::oauth::OAuthConfig;
 use mcplab_protocol::{ProtocolChoice, ServerConfig, ServerEvent, ServerStatus, ServerTransport};
 use rmcp::service::serve_client_with_lifecycle_and_ct;
 use tokio::sync::{broadcast, watch};
+use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use super::broker::{Broker, DEFAULT_HUMAN_TIMEOUT};
 use super::connection::Connection;
 use super::error::McpError;
 use super::frame_transport::{FrameTransport, HeaderRecorder, RawResults};
-use super::handler::{ClientIdentity, ClientSide, RootEntry, Roots};
+use super::handler::{ClientIdentity, ClientSide, RootEntry, Roots, SUPPORTED_PROTOCOL_VERSIONS};
 use super::http::{HttpTarget, spawn_streamable_http};
 use super::legacy_sse::spawn_legacy_sse;
 use super::modern::cache::ResponseCache;
@@ -27,7 +28,7 @@ use super::modern::http::{ModernHttp, spawn_modern_http};
 use super::stdio::{StderrTail, StdioSpec, spawn_stdio};
 use super::tasks::TaskRegistry;
 use super::traffic::{DEFAULT_RING_CAPACITY, TrafficLog};
-use super::wire::wire_pair;
+use super::wire::{TRANSPORT_ERROR_CODE, wire_pair};
 use crate::oauth::{AuthSession, OAuthHost};
 
 /// Default per-request timeout (reset by progress).
@@ -343,17 +344,10 @@ impl ConnectionManager {
                             tools: None,
                             fell_back: None,
                         };
-                        self.handshake(
-                            config,
-                            wire,
-                            None,
-                            stderr,
-                            CancellationToken::new(),
-                            None,
-                            setup,
-                        )
-                        .await
-                        .map_err(|f| f.error)
+                        let transport = (CancellationToken::new(), None);
+                        self.handshake(config, wire, None, stderr, transport, None, setup)
+                            .await
+                            .map_err(|f| f.error)
                     }
                     Err(message) => Err(McpError::InvalidConfig(message)),
                 }
@@ -540,7 +534,8 @@ impl ConnectionManager {
             tools: Some(tools),
             fell_back: None,
         };
-        self.handshake(config, wire, None, stderr, transport_cancel, waiting, setup)
+        let transport = (transport_cancel, None);
+        self.handshake(config, wire, None, stderr, transport, waiting, setup)
             .await
     }
 
@@ -558,6 +553,8 @@ impl ConnectionManager {
             slot.stderr = Some(stderr.clone());
         }
         let transport_cancel = CancellationToken::new();
+        // B12: the streamable HTTP task ends the session with DELETE; closing waits for it.
+        let mut transport_task = None;
         let mut child = None;
         let mut waiting = None;
         match &config.transport {
@@ -602,7 +599,12 @@ impl ConnectionManager {
                 let mut target = http_target(&name, url, headers)?;
                 target.auth = self.auth_session(&name, &target, oauth.as_ref());
                 waiting = target.auth.as_ref().map(|a| a.waiting());
-                spawn_streamable_http(target, self.http_client()?, end, transport_cancel.clone());
+                transport_task = Some(spawn_streamable_http(
+                    target,
+                    self.http_client()?,
+                    end,
+                    transport_cancel.clone(),
+                ));
             }
             ServerTransport::Sse {
                 url,
@@ -633,17 +635,10 @@ impl ConnectionManager {
             tools: None,
             fell_back,
         };
-        self.handshake(
-            config,
-            wire,
-            child,
-            stderr,
-            transport_cancel,
-            waiting,
-            setup,
-        )
-        .await
-        .map_err(|f| f.error)
+        let transport = (transport_cancel, transport_task);
+        self.handshake(config, wire, child, stderr, transport, waiting, setup)
+            .await
+            .map_err(|f| f.error)
     }
 
     /// The OAuth session for an http/sse server: none without an OAuth host, when the config
@@ -673,7 +668,7 @@ impl ConnectionManager {
         wire: super::wire::Wire,
         child: Option<super::stdio::ChildGuard>,
         stderr: Arc<StderrTail>,
-        transport_cancel: CancellationToken,
+        (transport_cancel, transport_task): (CancellationToken, Option<JoinHandle<()>>),
         waiting: Option<watch::Receiver<bool>>,
         setup: EraSetup,
     ) -> Result<Connection, HandshakeFailure> {
@@ -709,6 +704,24 @@ impl ConnectionManager {
         .await;
         let mut not_modern_why = None;
         let failure = match started {
+            // B13: a revision we do not speak is refused, as the spec says a client should.
+            // (A 2026-07-28 handshake is `server/discover`, whose result names no single
+            // revision; the era module judged it.)
+            Ok(Ok(mut service))
+                if !discovered(&raw.first().unwrap_or_default())
+                    && !speaks(&raw.first().unwrap_or_default()) =>
+            {
+                let _ = service.close_with_timeout(Duration::from_secs(2)).await;
+                let version = raw
+                    .first()
+                    .and_then(|v| v.get("protocolVersion").cloned())
+                    .unwrap_or_default();
+                format!(
+                    "the server answered protocol version {version}, which mcplab does not \
+                     support (it speaks {}); the server should answer with one of these",
+                    SUPPORTED_PROTOCOL_VERSIONS.join(", ")
+                )
+            }
             Ok(Ok(service)) => {
                 let peer = service.peer().clone();
                 let revision = peer
@@ -752,11 +765,13 @@ impl ConnectionManager {
                     tasks: self.tasks.clone(),
                     traffic: self.traffic.clone(),
                     listens: Default::default(),
+                    transport_task: std::sync::Mutex::new(transport_task),
                 });
             }
             Ok(Err(e)) => {
                 not_modern_why = not_modern(&e);
-                raw.closed_reason().unwrap_or_else(|| e.to_string())
+                raw.closed_reason()
+                    .unwrap_or_else(|| describe_init_error(e))
             }
             Err(_) => {
                 ct.cancel();
@@ -812,6 +827,51 @@ pub(crate) async fn bounded<F: std::future::Future>(
                 deadline = tokio::time::Instant::now() + limit;
             }
         }
+    }
+}
+
+/// Whether the first result is a `server/discover` result (2026-07-28) rather than `initialize`'s.
+fn discovered(first: &serde_json::Value) -> bool {
+    first.get("protocolVersion").is_none() && first.get("supportedVersions").is_some()
+}
+
+/// Whether the `initialize` result names a protocol revision mcplab speaks.
+fn speaks(initialize: &serde_json::Value) -> bool {
+    initialize
+        .get("protocolVersion")
+        .and_then(serde_json::Value::as_str)
+        .is_some_and(|v| SUPPORTED_PROTOCOL_VERSIONS.contains(&v))
+}
+
+/// B14: a failed handshake in words, not rmcp's Debug output or error-code prefixes.
+fn describe_init_error(e: rmcp::service::ClientInitializeError) -> String {
+    use rmcp::model::ServerResult;
+    use rmcp::service::ClientInitializeError as E;
+    match e {
+        E::ExpectedInitResult(Some(ServerResult::CustomResult(custom))) => {
+            let why = serde_json::from_value::<rmcp::model::InitializeResult>(custom.0.clone())
+                .err()
+                .map_or_else(|| "unexpected shape".to_owned(), |e| e.to_string());
+            format!(
+                "the server's `initialize` result is not valid ({why}): {}",
+                custom.0
+            )
+        }
+        E::ExpectedInitResult(other) => format!(
+            "the server answered `initialize` with something else: {}",
+            other.map_or_else(
+                || "nothing".into(),
+                |r| serde_json::to_string(&r).unwrap_or_default()
+            )
+        ),
+        E::JsonRpcError(data) if i64::from(data.code.0) == TRANSPORT_ERROR_CODE => {
+            data.message.into_owned()
+        }
+        E::JsonRpcError(data) => format!(
+            "the server answered `initialize` with error {}: {}",
+            data.code.0, data.message
+        ),
+        other => other.to_string(),
     }
 }
 

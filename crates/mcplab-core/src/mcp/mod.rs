@@ -22,6 +22,8 @@ pub mod wire;
 pub use broker::Broker;
 pub use connection::{CACHE_MARKER, Connection, RequestOptions};
 pub use error::McpError;
-pub use handler::{ClientIdentity, PROTOCOL_VERSION, ProgressUpdate, RootEntry};
+pub use handler::{
+    ClientIdentity, PROTOCOL_VERSION, ProgressUpdate, RootEntry, SUPPORTED_PROTOCOL_VERSIONS,
+};
 pub use manager::{ConnectionManager, ManagerOptions};
 pub use traffic::TrafficLog;

@@ -66,9 +66,8 @@ impl Connection {
         if let Some(level) = known(self) {
             return Some(level);
         }
-        if self.initialize.pointer("/capabilities/tasks").is_none() {
-            return None;
-        }
+        // A server without the tasks capability has no task support to learn.
+        self.initialize.pointer("/capabilities/tasks")?;
         let listing = self.list_all("tools/list", "tools", RequestOptions::default());
         let _ = Box::pin(listing).await;
         known(self)

@@ -122,9 +122,9 @@ pub async fn watch(
         }
     };
     stop.cancel();
-    match tokio::time::timeout(std::time::Duration::from_secs(3), listening).await {
-        Ok(Ok(Ok(_))) => eprintln!("the server ended the subscription"),
-        _ => {}
+    let ended = tokio::time::timeout(std::time::Duration::from_secs(3), listening).await;
+    if let Ok(Ok(Ok(_))) = ended {
+        eprintln!("the server ended the subscription");
     }
     outcome
 }

@@ -871,6 +871,8 @@ fn describe_init_error(e: rmcp::service::ClientInitializeError) -> String {
             "the server answered `initialize` with error {}: {}",
             data.code.0, data.message
         ),
+        // `auto` on stdio: the handshake that decides is the fallback `initialize`.
+        E::LegacyFallbackFailed { fallback, .. } => describe_init_error(*fallback),
         other => other.to_string(),
     }
 }

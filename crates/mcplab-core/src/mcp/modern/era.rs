@@ -73,8 +73,17 @@ impl Plan {
 /// JSON-RPC error that is not a modern one, or an HTTP answer without one), the words for it.
 /// Transport failures (unreachable, closed) are not: there is nothing to fall back to.
 pub fn not_modern(error: &ClientInitializeError) -> Option<String> {
-    let ClientInitializeError::JsonRpcError(data) = error else {
-        return None;
+    let data = match error {
+        ClientInitializeError::JsonRpcError(data) => data,
+        // A lax legacy server answers an unknown method with some other result (often `{}`).
+        ClientInitializeError::ExpectedInitResult(_) => {
+            return Some("server/discover got a result that is not a discover result".into());
+        }
+        // An error about the request that names no id (e.g. "session required").
+        ClientInitializeError::UncorrelatedErrorResponse { .. } => {
+            return Some("server/discover got an error without the request's id".into());
+        }
+        _ => return None,
     };
     let code = i64::from(data.code.0);
     let modern = [

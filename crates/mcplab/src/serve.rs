@@ -59,7 +59,11 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         }
     };
 
-    let mut opts = ManagerOptions::default();
+    let mut opts = ManagerOptions {
+        // 2026-07-28 servers announce list changes only to clients that listen for them.
+        listen_for_changes: true,
+        ..ManagerOptions::default()
+    };
     if let Some(secs) = global.timeout.filter(|s| *s > 0.0 && s.is_finite()) {
         opts.request_timeout = Duration::from_secs_f64(secs);
     }
@@ -213,6 +217,7 @@ fn demo_server() -> Result<ServerConfig, Failure> {
             cwd: None,
         },
         timeout_ms: None,
+        protocol: Default::default(),
     })
 }
 

@@ -9,6 +9,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorMessage } from '../api/client';
 import type { HostConfig, ProviderView } from '../api/types.gen';
 import { Button } from '../ui/Button';
+import { download } from '../ui/CopyButton';
 import { Loading } from '../ui/Spinner';
 import { navigate } from '../ui/route';
 import { AppHostConditions } from './AppHostConditions';
@@ -101,20 +102,47 @@ function Comparison({ ids, columns }: { ids: string[]; columns: ColumnState[] })
       {Array.from({ length: n }, (_, t) => (
         <div key={t}>
           <TurnComparison index={t} models={columns.map((c) => c.model)} figs={columns.map((c) => figures(c.turns[t]))} />
-          {columns.every((c) => c.turns[t] && c.turns[t].status !== 'running') && (
-            <a
-              className="btn btn-ghost btn-sm"
-              href={`/api/compare/eval-suite?sessions=${ids.map(encodeURIComponent).join(',')}&turn=${t + 1}`}
-              download
-              data-testid="compare-save-eval"
-              title="An eval suite file: this conversation up to this turn as a case, run on every compared model"
-            >
-              Save as eval case
-            </a>
-          )}
+          {columns.every((c) => c.turns[t] && c.turns[t].status !== 'running') && <SaveEvalCase ids={ids} turn={t + 1} />}
         </div>
       ))}
     </div>
+  );
+}
+
+/** Fetched with the bearer and offered as a file (a plain `<a download>` link carries none). */
+function SaveEvalCase({ ids, turn }: { ids: string[]; turn: number }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const save = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const file = await api.compareEvalSuite(ids, turn);
+      download(file.filename ?? 'compare-eval.json', file.text, file.type);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Button
+        small
+        variant="ghost"
+        busy={busy}
+        onClick={() => void save()}
+        data-testid="compare-save-eval"
+        title="An eval suite file: this conversation up to this turn as a case, run on every compared model"
+      >
+        Save as eval case
+      </Button>
+      {error && (
+        <span className="inline-error small" role="alert" data-testid="compare-save-eval-error">
+          {error}
+        </span>
+      )}
+    </>
   );
 }
 

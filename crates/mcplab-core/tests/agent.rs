@@ -65,6 +65,7 @@ fn config(kind: ProviderKind, step_limit: u32) -> TurnConfig {
         approval_timeout: DEFAULT_APPROVAL_TIMEOUT,
         elicitation: ElicitationMode::Ask,
         context: Vec::new(),
+        prices: mcplab_core::agent::shipped_prices(),
     }
 }
 

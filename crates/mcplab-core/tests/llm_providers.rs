@@ -8,7 +8,7 @@ use std::time::Duration;
 use futures::StreamExt;
 use mcplab_core::llm::{
     ChatRequest, FinishReason, LlmError, LlmProvider, Message, ModelRef, Part, ProviderConfig,
-    ProviderKind, RetryPolicy, Role, StreamEvent, ToolSpec, build_provider,
+    ProviderKind, RetryPolicy, Role, StreamEvent, ToolSpec, build_provider, xray::Capture,
 };
 use mcplab_testkit::llm::{Api, RecordedRequest, ScriptedCall, ScriptedLlm, Step};
 use serde_json::{Value, json};
@@ -68,6 +68,8 @@ fn request(kind: ProviderKind, messages: Vec<Message>) -> ChatRequest {
         }],
         temperature: Some(0.5),
         max_tokens: Some(1000),
+        // Every provider test goes through the x-ray relay: it must change nothing.
+        capture: Some(Capture::new()),
     }
 }
 

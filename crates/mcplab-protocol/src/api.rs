@@ -68,6 +68,7 @@
 //! | PATCH | `/api/sessions/{id}` | `SessionPatch` → `SessionSummary` (rename, HostConfig) |
 //! | DELETE | `/api/sessions/{id}` | → 204 |
 //! | GET | `/api/sessions/{id}/export?format=json\|markdown` | → the session as a download |
+//! | GET | `/api/compare/eval-suite?sessions=ID,ID&turn=N` | → an eval suite file (JSON): the first column's turns up to N as one case, run on every column's model |
 //! | POST | `/api/sessions/{id}/turns` | `TurnRequest` → 202 (idempotent on `turnId`; 409 if another turn runs; `replaces` retries the last turn) |
 //! | POST | `/api/sessions/{id}/turns/{turnId}/cancel` | → 204 |
 //! | POST | `/api/sessions/{id}/turns/{turnId}/approvals/{callId}` | `ApprovalDecision` → 204 (404 if not waiting) |

@@ -142,6 +142,20 @@ pub enum TurnEvent {
         finish_reason: String,
         usage: TokenUsage,
     },
+    /// What one model step sent and received at the HTTP layer (secrets masked), its timing
+    /// and token accounting. One per step that reached the provider, after its `traceStep`
+    /// (a step that failed has no `traceStep`: its x-ray comes before `turnFailed`).
+    StepXray {
+        turn_id: String,
+        xray: crate::xray::StepXray,
+    },
+    /// How long the turn took (`durationMs`, from its start to its end) and when its first
+    /// token arrived (`ttftMs`, `None` if none did). Right before the terminal event.
+    TurnTiming {
+        turn_id: String,
+        duration_ms: u64,
+        ttft_ms: Option<u64>,
+    },
     TurnFinished {
         turn_id: String,
         reason: StopReason,

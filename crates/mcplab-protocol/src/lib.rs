@@ -14,6 +14,7 @@ pub mod oauth;
 pub mod skills;
 pub mod tasks;
 pub mod traffic;
+pub mod xray;
 
 pub use config::{ServerConfig, ServerTransport};
 pub use era::{Era, EraView, ProtocolChoice};

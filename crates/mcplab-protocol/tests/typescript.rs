@@ -6,6 +6,7 @@ use mcplab_protocol::chat::*;
 use mcplab_protocol::check::*;
 use mcplab_protocol::host::*;
 use mcplab_protocol::oauth::*;
+use mcplab_protocol::xray::*;
 use mcplab_protocol::*;
 use ts_rs::{Config, TS};
 
@@ -90,6 +91,12 @@ fn render() -> String {
         ApiError::decl(&cfg),
         TokenUsage::decl(&cfg),
         StopReason::decl(&cfg),
+        HttpExchange::decl(&cfg),
+        StepTokens::decl(&cfg),
+        StepCost::decl(&cfg),
+        SummaryCall::decl(&cfg),
+        TurnSummary::decl(&cfg),
+        StepXray::decl(&cfg),
         TurnEvent::decl(&cfg),
         HostConfig::decl(&cfg),
         ServerTools::decl(&cfg),

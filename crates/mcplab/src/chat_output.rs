@@ -1,12 +1,14 @@
 //! Terminal sinks for chat turns: a human printer (answer text streamed to stdout, tool
 //! activity and reasoning to stderr) and JSON Lines (`--json`, one `TurnEvent` per line, the
-//! same events the browser gets).
+//! same events the browser gets). With `--xray` the human printer also shows each model step's
+//! x-ray (the request as the provider received it and the raw response) on stderr.
 
 use std::io::Write;
 use std::sync::Mutex;
 
 use mcplab_core::agent::EventSink;
 use mcplab_protocol::chat::{ApprovalDecision, StopReason, TurnEvent};
+use mcplab_protocol::xray::StepXray;
 
 /// Asks on the terminal (stderr prompt, stdin answer) for each tool call that needs approval,
 /// then forwards every event to `inner`.
@@ -64,9 +66,31 @@ impl EventSink for JsonLinesSink {
 pub struct TerminalSink {
     /// Whether the last thing on stdout was answer text without a newline yet.
     mid_line: Mutex<bool>,
+    /// Print each step's x-ray.
+    xray: bool,
+    /// The running turn's step costs (`None`: a step without a price).
+    costs: Mutex<Vec<Option<f64>>>,
 }
 
 impl TerminalSink {
+    pub fn new(xray: bool) -> Self {
+        Self {
+            xray,
+            ..Self::default()
+        }
+    }
+
+    /// The turn's cost so far as shown: dollars, or "no price" when a step had none.
+    fn turn_cost(&self) -> String {
+        let costs = std::mem::take(&mut *lock(&self.costs));
+        let total: Option<f64> = costs.iter().try_fold(0.0, |sum, c| c.map(|usd| sum + usd));
+        match total {
+            _ if costs.is_empty() => "no price".into(),
+            Some(usd) => format!("${usd:.6}"),
+            None => "no price".into(),
+        }
+    }
+
     fn end_line(&self) {
         let mut mid = self.mid_line.lock().unwrap_or_else(|p| p.into_inner());
         if *mid {
@@ -126,9 +150,18 @@ impl EventSink for TerminalSink {
                     StopReason::MaxTokens => " — the model hit its output token limit",
                 };
                 eprintln!(
-                    "[{} in / {} out tokens{why}]",
-                    usage.input_tokens, usage.output_tokens
+                    "[{} in / {} out tokens · {}{why}]",
+                    usage.input_tokens,
+                    usage.output_tokens,
+                    self.turn_cost()
                 );
+            }
+            TurnEvent::StepXray { xray, .. } => {
+                lock(&self.costs).push(xray.cost.as_ref().map(|c| c.usd));
+                if self.xray {
+                    self.end_line();
+                    eprint!("{}", xray_text(&xray));
+                }
             }
             TurnEvent::TurnFailed { kind, message, .. } => {
                 self.end_line();
@@ -161,9 +194,69 @@ impl EventSink for TerminalSink {
             | TurnEvent::ToolInputPartial { .. }
             | TurnEvent::ToolProgress { .. }
             | TurnEvent::TraceStep { .. }
+            | TurnEvent::TurnTiming { .. }
             | TurnEvent::ApprovalRequested { .. }
             | TurnEvent::ApprovalResolved { .. }
             | TurnEvent::HumanResolved { .. } => {}
         }
     }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// A step's x-ray for the terminal: sizes, tokens and cost, then every exchange with its
+/// headers and bodies exactly as captured (masked).
+pub fn xray_text(x: &StepXray) -> String {
+    let t = &x.tokens;
+    let est = if t.estimated { " (estimated)" } else { "" };
+    let cost = match &x.cost {
+        Some(c) => format!("${:.6} (price {} of {})", c.usd, c.source, c.date),
+        None => "no price".into(),
+    };
+    let ttft = x.ttft_ms.map_or("-".into(), |ms| format!("{ms} ms"));
+    let mut out = format!(
+        "── x-ray step {} · {} · first token {ttft} · {} ms\n   \
+         tokens {} in / {} out{est} · tools: {} definitions, {} B of {} B sent (~{} tokens) · {cost}\n",
+        x.step,
+        x.model,
+        x.duration_ms,
+        t.input_tokens,
+        t.output_tokens,
+        t.tool_count,
+        t.tool_definition_bytes,
+        t.request_bytes,
+        t.tool_definition_tokens,
+    );
+    for e in &x.exchanges {
+        let cut = |yes: bool| if yes { " (truncated)" } else { "" };
+        out.push_str(&format!("→ attempt {} {} {}\n", e.attempt, e.method, e.url));
+        for (k, v) in &e.request_headers {
+            out.push_str(&format!("{k}: {v}\n"));
+        }
+        out.push_str(&format!(
+            "\n{}\n── {} B{}\n",
+            e.request_body,
+            e.request_bytes,
+            cut(e.request_truncated)
+        ));
+        match e.status {
+            Some(status) => out.push_str(&format!("← {status} ({} ms)\n", e.duration_ms)),
+            None => out.push_str("← no response\n"),
+        }
+        for (k, v) in &e.response_headers {
+            out.push_str(&format!("{k}: {v}\n"));
+        }
+        out.push_str(&format!(
+            "\n{}\n── {} B{}\n",
+            e.response_body.trim_end(),
+            e.response_bytes,
+            cut(e.response_truncated)
+        ));
+        if let Some(error) = &e.error {
+            out.push_str(&format!("✗ {error}\n"));
+        }
+    }
+    out
 }

@@ -307,9 +307,19 @@ pub struct CheckArgs {
 #[command(after_help = CHAT_HELP)]
 pub struct ChatArgs {
     /// The model as provider::model, e.g. openai::gpt-4.1-mini, anthropic::claude-sonnet-4-5,
-    /// ollama::llama3.2 (keys from OPENAI_API_KEY, ANTHROPIC_API_KEY, …).
+    /// ollama::llama3.2 (keys from OPENAI_API_KEY, ANTHROPIC_API_KEY, …). With --compare,
+    /// give it 2–4 times.
     #[arg(long, short = 'm', env = "MCPLAB_MODEL")]
-    pub model: Option<String>,
+    pub model: Vec<String>,
+    /// Send the prompt to every --model at once and compare the turns: tools called and their
+    /// arguments (differences marked), steps, tokens, cost, time to first token, total time,
+    /// how each ended.
+    #[arg(long)]
+    pub compare: bool,
+    /// Print each model step's x-ray: the request as the provider received it (secrets masked)
+    /// and the raw streamed response, with sizes, tokens and cost.
+    #[arg(long)]
+    pub xray: bool,
     /// The first message (omit with -i to start with a prompt).
     pub prompt: Option<String>,
     /// Keep chatting: read further messages from the terminal (empty line or /exit ends).

@@ -392,3 +392,215 @@ async fn api_get(data: &std::path::Path, path: &str) -> Value {
     server.abort();
     v
 }
+
+/// Two scripted "models" behind two providers: one calls the right tool with the right
+/// arguments, the other the same tool with wrong ones. The comparison shows both, marks the
+/// differing call, and prices the turns from the table (hand-computed from the servers' usage).
+#[tokio::test]
+async fn compare_runs_two_models_side_by_side() {
+    let right = ScriptedLlm::start(vec![
+        Step::call_tools([ScriptedCall::new("c1", "cli__add", json!({"a": 2, "b": 3}))]),
+        Step::reply(["The sum is 5."]),
+    ])
+    .await;
+    let wrong = ScriptedLlm::start(vec![
+        Step::call_tools([ScriptedCall::new("c1", "cli__add", json!({"a": 2, "b": 4}))]),
+        Step::reply(["It is 6."]),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "--demo",
+        "--compare",
+        "-m",
+        "openai::gpt-4o-mini",
+        "-m",
+        "anthropic::claude-haiku-4-5",
+        "add 2 and 3",
+    ];
+    let mut cmd = chat(&right, &args);
+    cmd.env("ANTHROPIC_BASE_URL", wrong.base_url());
+    let o = finish(cmd, dir.path(), "").await;
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert_eq!(o.status.code(), Some(0), "{err}\n{out}");
+    assert!(
+        out.contains("The sum is 5.") && out.contains("It is 6."),
+        "{out}"
+    );
+    let line = |name: &str| {
+        out.lines()
+            .find(|l| l.starts_with(name))
+            .unwrap_or_else(|| panic!("no `{name}` row: {out}"))
+            .to_owned()
+    };
+    let call = line("call 1");
+    assert!(
+        call.contains(r#"≠ cli/add {"a":2,"b":4}"#) && call.contains(r#"cli/add {"a":2,"b":3}"#),
+        "{call}"
+    );
+    assert!(line("steps").contains("2  ") && line("ended").matches("completed").count() == 2);
+    // By hand: gpt-4o-mini $0.15/$0.60, claude-haiku-4-5 $1/$5 per million tokens.
+    let cost = |llm: &ScriptedLlm, input: f64, output: f64| -> f64 {
+        llm.requests()
+            .iter()
+            .map(|r| r.usage.unwrap())
+            .map(|u| {
+                f64::from(u.input_tokens) * input / 1e6 + f64::from(u.output_tokens) * output / 1e6
+            })
+            .sum()
+    };
+    let (a, b) = (cost(&right, 0.15, 0.60), cost(&wrong, 1.0, 5.0));
+    let row = line("cost");
+    assert!(
+        row.contains(&format!("${a:.6}")) && row.contains(&format!("${b:.6}")),
+        "{row} vs ${a:.6} ${b:.6}"
+    );
+
+    // The same as JSON Lines: every event tagged with its column, then the comparison.
+    let right = ScriptedLlm::start(vec![Step::reply(["one"])]).await;
+    let wrong = ScriptedLlm::start(vec![Step::reply(["two"])]).await;
+    let mut cmd = chat(
+        &right,
+        &[
+            "--json",
+            "--compare",
+            "-m",
+            "openai::gpt-4o-mini",
+            "-m",
+            "anthropic::claude-haiku-4-5",
+            "hi",
+        ],
+    );
+    cmd.env("ANTHROPIC_BASE_URL", wrong.base_url());
+    let o = finish(cmd, dir.path(), "").await;
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let lines: Vec<Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
+        .collect();
+    let (last, events) = lines.split_last().unwrap();
+    assert!(
+        events
+            .iter()
+            .any(|e| e["column"] == 1 && e["event"]["type"] == "turnFinished")
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| e["column"] == 2 && e["model"] == "anthropic::claude-haiku-4-5")
+    );
+    let columns = last["comparison"]["columns"].as_array().unwrap();
+    assert_eq!(columns[0]["answer"], "one");
+    assert_eq!(columns[1]["answer"], "two");
+}
+
+/// `--xray` prints the request as the scripted server received it, byte for byte, with the
+/// API key masked.
+#[tokio::test]
+async fn xray_prints_what_the_provider_received() {
+    let llm = ScriptedLlm::start(vec![Step::reply(["hello"])]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let o = finish(
+        chat(&llm, &["--xray", "--model", "openai::gpt-4o-mini", "hi"]),
+        dir.path(),
+        "",
+    )
+    .await;
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    let received = String::from_utf8(llm.requests()[0].raw_body.clone()).unwrap();
+    assert!(
+        err.contains(&received),
+        "the body as received:\n{received}\n---\n{err}"
+    );
+    assert!(
+        err.contains("── x-ray step 1 · openai::gpt-4o-mini"),
+        "{err}"
+    );
+    assert!(err.contains("data: [DONE]"), "the raw stream: {err}");
+    assert!(!err.contains("sk-test"), "the key is masked: {err}");
+    assert!(err.contains("authorization: Bearer "), "{err}");
+}
+
+/// Four "models" that behave differently — the right call, the wrong tool, the wrong
+/// arguments, the right call slowly — compared from the CLI in one run: every column ends, and
+/// each deviation from the first column is marked where it happened.
+#[tokio::test]
+async fn compare_four_models_right_wrong_tool_wrong_args_slow() {
+    let add = |b: i64| ScriptedCall::new("c1", "cli__add", json!({"a": 2, "b": b}));
+    let right = ScriptedLlm::start(vec![Step::call_tools([add(3)]), Step::reply(["5"])]).await;
+    let wrong_tool = ScriptedLlm::start(vec![
+        Step::call_tools([ScriptedCall::new(
+            "c1",
+            "cli__echo",
+            json!({"message": "2+3"}),
+        )]),
+        Step::reply(["2+3"]),
+    ])
+    .await;
+    let wrong_args = ScriptedLlm::start(vec![Step::call_tools([add(4)]), Step::reply(["6"])]).await;
+    let slow = ScriptedLlm::start(vec![
+        Step::call_tools([add(3)]).slow(150),
+        Step::reply(["5"]).slow(150),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let args = [
+        "--demo",
+        "--compare",
+        "-m",
+        "openai::right",
+        "-m",
+        "anthropic::wrong-tool",
+        "-m",
+        "deepseek::wrong-args",
+        "-m",
+        "xai::slow",
+        "add 2 and 3",
+    ];
+    let mut cmd = chat(&right, &args);
+    cmd.env("ANTHROPIC_BASE_URL", wrong_tool.base_url())
+        .env("DEEPSEEK_BASE_URL", wrong_args.base_url())
+        .env("DEEPSEEK_API_KEY", "sk-ds-test")
+        .env("XAI_BASE_URL", slow.base_url())
+        .env("XAI_API_KEY", "sk-xai-test");
+    let o = finish(cmd, dir.path(), "").await;
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert_eq!(o.status.code(), Some(0), "{err}\n{out}");
+    let call = out
+        .lines()
+        .find(|l| l.starts_with("call 1"))
+        .unwrap_or_else(|| panic!("{out}"));
+    let cells: Vec<&str> = call
+        .split("  ")
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+        .collect();
+    assert_eq!(
+        cells,
+        [
+            "call 1",
+            r#"≠ cli/add {"a":2,"b":3}"#,
+            r#"≠ cli/echo {"message":"2+3"}"#,
+            r#"≠ cli/add {"a":2,"b":4}"#,
+            r#"cli/add {"a":2,"b":3}"#,
+        ],
+        "{out}"
+    );
+    let ended = out.lines().find(|l| l.starts_with("ended")).unwrap();
+    assert_eq!(ended.matches("completed").count(), 4, "{ended}");
+    // Test model names are not in the price table: no price, never a guess.
+    let cost = out.lines().find(|l| l.starts_with("cost")).unwrap();
+    assert_eq!(cost.matches("no price").count(), 4, "{cost}");
+}

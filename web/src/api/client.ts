@@ -150,6 +150,8 @@ export const api = {
   deleteSession: (id: string) => request<void>('DELETE', ses(id)),
   /** The session as a JSON or Markdown document, to save as a file. */
   exportSession: (id: string, format: 'json' | 'markdown') => requestDownload(`${ses(id)}/export?format=${format}`),
+  /** A compared turn as an eval suite file (one case, run on every column's model). */
+  compareEvalSuite: (ids: string[], turn: number) => requestDownload(`/api/compare/eval-suite?sessions=${ids.map(seg).join(',')}&turn=${turn}`),
   /** 202 once accepted; posting the same `turnId` again is harmless. 409: another turn runs. */
   startTurn: (id: string, turnId: string, message: string) => request<void>('POST', `${ses(id)}/turns`, { turnId, message }),
   cancelTurn: (id: string, turnId: string) => request<void>('POST', `${ses(id)}/turns/${seg(turnId)}/cancel`),

@@ -605,11 +605,149 @@ export type TokenUsage = { inputTokens: number, outputTokens: number, reasoningT
 
 export type StopReason = "completed" | "stepLimit" | "maxTokens";
 
+export type HttpExchange = { 
+/**
+ * 1 for the first attempt of the step, 2 for its first retry, …
+ */
+attempt: number, method: string, 
+/**
+ * The provider URL (secret query parameters masked).
+ */
+url: string, 
+/**
+ * As sent, in order; `Authorization`, API-key and cookie values masked.
+ */
+requestHeaders: Array<[string, string]>, 
+/**
+ * The body exactly as sent (UTF-8; a cut body ends where the cap fell).
+ */
+requestBody: string, 
+/**
+ * The whole body's size in bytes, also when `requestBody` was cut.
+ */
+requestBytes: number, requestTruncated: boolean, 
+/**
+ * The size of the body's `tools` value (the tool definitions as the provider got them),
+ * measured on the whole body; 0 without tools.
+ */
+toolDefinitionBytes: number, 
+/**
+ * `None` when no response arrived (see `error`).
+ */
+status: number | null, responseHeaders: Array<[string, string]>, 
+/**
+ * The body as received (a streamed response: every event, in order), decompressed.
+ */
+responseBody: string, 
+/**
+ * Bytes received so far (the whole body once the step ended).
+ */
+responseBytes: number, responseTruncated: boolean, 
+/**
+ * Why the exchange broke off (connection refused, reset, …).
+ */
+error: string | null, 
+/**
+ * From sending the request to the end of the response (or the break).
+ */
+durationMs: number, };
+
+export type StepTokens = { inputTokens: number, outputTokens: number, reasoningTokens: number, 
+/**
+ * The provider reported no usage: these are estimates (about 4 bytes a token, from the
+ * captured request and the streamed answer).
+ */
+estimated: boolean, 
+/**
+ * How many tools were offered.
+ */
+toolCount: number, 
+/**
+ * The size of the tool definitions in the request body as sent (the `tools` array).
+ */
+toolDefinitionBytes: number, 
+/**
+ * The request body's size.
+ */
+requestBytes: number, 
+/**
+ * The tool definitions' share of the input tokens (an estimate by their share of the
+ * request body's bytes).
+ */
+toolDefinitionTokens: number, };
+
+export type StepCost = { usd: number, 
+/**
+ * The tokens it was computed from were estimates (the provider reported no usage).
+ */
+estimated: boolean, 
+/**
+ * Where the price comes from (the provider's pricing page).
+ */
+source: string, 
+/**
+ * When the price was read there (YYYY-MM-DD).
+ */
+date: string, };
+
+export type SummaryCall = { server: string, tool: string, arguments: unknown, 
+/**
+ * `None` while (or when) no result came.
+ */
+isError: boolean | null, };
+
+export type TurnSummary = { 
+/**
+ * `provider::model`.
+ */
+model: string, calls: Array<SummaryCall>, steps: number, inputTokens: number, outputTokens: number, 
+/**
+ * Some step's tokens are estimates (its provider reported no usage).
+ */
+tokensEstimated: boolean, 
+/**
+ * The sum of the steps' costs; `None` ("no price") when a step's model has none.
+ */
+costUsd: number | null, ttftMs: number | null, durationMs: number | null, 
+/**
+ * `completed`, `stepLimit`, `maxTokens`, `failed` (see `failure`), `cancelled`, or
+ * `running` when the turn has not ended.
+ */
+ended: string, failure: string | null, 
+/**
+ * The answer text.
+ */
+answer: string, };
+
+export type StepXray = { step: number, 
+/**
+ * `provider::model`.
+ */
+model: string, 
+/**
+ * When the step's request started, in ms after the turn started.
+ */
+startedMs: number, 
+/**
+ * From the request to the first streamed token (text, reasoning or tool call); `None`
+ * when nothing streamed.
+ */
+ttftMs: number | null, durationMs: number, tokens: StepTokens, 
+/**
+ * What the step cost by the price table; `None` when the model has no price there ("no
+ * price": never a guess).
+ */
+cost: StepCost | null, 
+/**
+ * Empty when the request never reached the network (e.g. cancelled before it left).
+ */
+exchanges: Array<HttpExchange>, };
+
 export type TurnEvent = { "type": "turnStarted", turnId: string, model: string, } | { "type": "textDelta", turnId: string, text: string, } | { "type": "reasoningDelta", turnId: string, text: string, } | { "type": "toolCall", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, } | { "type": "toolInputPartial", turnId: string, callId: string, name: string, 
 /**
  * Empty when the name is not one of the offered tools.
  */
-server: string, tool: string, argumentsText: string, } | { "type": "approvalRequested", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, timeoutMs: number, } | { "type": "approvalResolved", turnId: string, callId: string, approved: boolean, } | { "type": "humanRequested", turnId: string, callId: string, request: HumanRequest, } | { "type": "humanResolved", turnId: string, callId: string, id: number, outcome: string, } | { "type": "toolResult", turnId: string, callId: string, server: string, tool: string, durationMs: number, isError: boolean, result: any, error: string | null, } | { "type": "toolProgress", turnId: string, callId: string, progress: number, total: number | null, message: string | null, } | { "type": "traceStep", turnId: string, step: number, model: string, finishReason: string, usage: TokenUsage, } | { "type": "turnFinished", turnId: string, reason: StopReason, usage: TokenUsage, } | { "type": "turnFailed", turnId: string, 
+server: string, tool: string, argumentsText: string, } | { "type": "approvalRequested", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, timeoutMs: number, } | { "type": "approvalResolved", turnId: string, callId: string, approved: boolean, } | { "type": "humanRequested", turnId: string, callId: string, request: HumanRequest, } | { "type": "humanResolved", turnId: string, callId: string, id: number, outcome: string, } | { "type": "toolResult", turnId: string, callId: string, server: string, tool: string, durationMs: number, isError: boolean, result: any, error: string | null, } | { "type": "toolProgress", turnId: string, callId: string, progress: number, total: number | null, message: string | null, } | { "type": "traceStep", turnId: string, step: number, model: string, finishReason: string, usage: TokenUsage, } | { "type": "stepXray", turnId: string, xray: StepXray, } | { "type": "turnTiming", turnId: string, durationMs: number, ttftMs: number | null, } | { "type": "turnFinished", turnId: string, reason: StopReason, usage: TokenUsage, } | { "type": "turnFailed", turnId: string, 
 /**
  * `auth`, `rate_limit`, `context_length`, `network`, `server`, `bad_response`,
  * `truncated`, `not_configured`, `internal`.

@@ -1,24 +1,23 @@
 // The chat playground (`#/chat`, `#/chat/<sessionId>`): sessions on the left, the open
 // session in the middle (settings, messages, composer); the traffic panel stays beside it.
 import './chat.css';
-import { useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { errorMessage, api } from '../api/client';
 import type { HostConfig, ProviderView, SessionSummary } from '../api/types.gen';
-import { HostConditionsContext } from '../apps/conditionsContext';
 import { useServers } from '../servers/store';
-import { getPref, setPref, usePref } from '../settings/prefs';
-import { initialTheme, type ThemePref } from '../settings/theme';
+import { getPref, setPref } from '../settings/prefs';
 import { Button } from '../ui/Button';
 import { EmptyState, ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
-import { navigate, useRouteArg } from '../ui/route';
+import { navigate, useRouteArg, useRouteArgs } from '../ui/route';
+import { ComparePane, CompareStart } from './ComparePane';
+import { AppHostConditions } from './AppHostConditions';
 import { Composer } from './Composer';
 import { AppContextBar } from './AppContextBar';
 import { ChatAppsContext } from './appsContext';
 import { Conversation } from './Conversation';
 import { SessionList } from './SessionList';
 import { SettingsBar } from './SettingsBar';
-import { appConditions, isDefaultAppHost } from './hostConfig';
 import { defaultModel, reloadProviders, reloadSessions, updateHostConfig, upsertSession, useProviders, useSessions } from './store';
 import { useChatSession } from './useChatSession';
 
@@ -30,6 +29,8 @@ function open(id: string | null, replace = false): void {
 
 export function ChatPage() {
   const arg = useRouteArg();
+  const args = useRouteArgs();
+  const compare = arg === 'compare' ? args.slice(1) : null;
   const sessions = useSessions();
   const providers = useProviders();
   const { list: servers } = useServers();
@@ -80,7 +81,9 @@ export function ChatPage() {
         )}
         {noModel && <NoModel providers={providers.list ?? []} />}
         {providers.error && !providers.list && <div className="inline-error small">Could not load model providers: {providers.error}</div>}
-        {arg ? (
+        {compare ? (
+          <ComparePane key={compare.join('/')} ids={compare} />
+        ) : arg ? (
           <SessionPane key={arg} id={arg} providers={providers.list ?? []} noModel={noModel} />
         ) : sessions.list && sessions.list.length === 0 ? (
           <EmptyState title="No chats yet" testId="chat-empty">
@@ -168,6 +171,7 @@ export function SessionPane({ id, providers, noModel }: { id: string; providers:
   return (
     <div className="chat-session" data-testid="chat-session" data-session-id={id} data-host-hash={summary.hostHash}>
       <SettingsBar key={id} config={host} hash={summary.hostHash} providers={providers} onChange={changeHost} error={settingsError} />
+      <CompareStart host={host} providers={providers} />
       {chat.turns.length === 0 ? (
         <div className="chat-scroll">
           <EmptyState title={summary.title || 'New chat'} testId="chat-start">
@@ -191,23 +195,4 @@ export function SessionPane({ id, providers, noModel }: { id: string; providers:
       <Composer running={running} disabledReason={disabledReason} onSend={(t) => void chat.send(t)} onStop={chat.cancel} />
     </div>
   );
-}
-
-/** Apps in the chat render under the session's app host profile, unless a page around the
- * chat emulates a host of its own (the playground) or the profile is the default one (apps
- * then follow mcplab's own conditions, theme switch included). */
-function AppHostConditions({ profile, children }: { profile: HostConfig['appHost']; children: ReactNode }) {
-  const outer = useContext(HostConditionsContext);
-  const themePref = usePref<ThemePref>('theme', initialTheme());
-  const conditions = useMemo(() => {
-    const dark = themePref === 'dark' || (themePref === 'system' && (window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false));
-    const viewer = {
-      theme: dark ? ('dark' as const) : ('light' as const),
-      locale: navigator.language || 'en-US',
-      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
-    };
-    return appConditions(profile, viewer);
-  }, [profile, themePref]);
-  if (outer || isDefaultAppHost(profile)) return <>{children}</>;
-  return <HostConditionsContext.Provider value={conditions}>{children}</HostConditionsContext.Provider>;
 }

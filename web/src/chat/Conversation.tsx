@@ -8,6 +8,8 @@ import { Markdown } from '../ui/Markdown';
 import { Spinner } from '../ui/Spinner';
 import { ToolCard } from './ToolCard';
 import { shownUsage, type ChatTurn } from './turns';
+import { XrayPanel } from './XrayPanel';
+import { turnCost, usd } from './xray';
 
 const REASON: Record<StopReason, string | null> = {
   completed: null,
@@ -96,18 +98,21 @@ function TurnEnd({ turn, onRetry, canRetry }: { turn: ChatTurn; onRetry: () => v
           </Button>
         </div>
       )}
-      {turn.status !== 'running' && <Usage usage={shownUsage(turn)} steps={turn.steps} model={turn.model} />}
+      {turn.status !== 'running' && <Usage turn={turn} usage={shownUsage(turn)} steps={turn.steps} model={turn.model} />}
+      {turn.xrays && turn.xrays.length > 0 && <XrayPanel xrays={turn.xrays} />}
     </>
   );
 }
 
-function Usage({ usage, steps, model }: { usage: TokenUsage; steps: number; model: string | null }) {
+function Usage({ turn, usage, steps, model }: { turn: ChatTurn; usage: TokenUsage; steps: number; model: string | null }) {
   return (
     <div className="turn-usage small muted" data-testid="turn-usage" title="Tokens used by this turn (all steps)">
       {usage.inputTokens.toLocaleString()} in · {usage.outputTokens.toLocaleString()} out
       {usage.reasoningTokens > 0 && ` · ${usage.reasoningTokens.toLocaleString()} reasoning`}
       {steps > 0 && ` · ${steps} step${steps === 1 ? '' : 's'}`}
       {model && ` · ${model}`}
+      {turn.xrays && turn.xrays.length > 0 && ` · ${usd(turnCost(turn.xrays))}`}
+      {turn.timing && ` · first token ${turn.timing.ttftMs ?? '-'} ms · ${turn.timing.durationMs} ms`}
     </div>
   );
 }

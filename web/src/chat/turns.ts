@@ -2,7 +2,7 @@
 // builds a turn from its stored events (GET /api/sessions/{id}) and keeps it current from the
 // live stream, so a reloaded page and a live one can never disagree. Folding is tolerant of
 // an event seen twice around a reload (a second toolCall, result or end is ignored).
-import type { SessionEvent, SessionView, StopReason, StoredTurn, TokenUsage, TurnEvent } from '../api/types.gen';
+import type { SessionEvent, SessionView, StepXray, StopReason, StoredTurn, TokenUsage, TurnEvent } from '../api/types.gen';
 
 export interface ToolOutcome {
   durationMs: number;
@@ -47,6 +47,10 @@ export interface ChatTurn {
   failure: { kind: string; message: string } | null;
   /** Running when the page loaded: what happened before that is not known here. */
   partial?: boolean;
+  /** What each model step sent and received (the x-ray), in step order. */
+  xrays?: StepXray[];
+  /** From `turnTiming`: the whole turn and its first token. */
+  timing?: { durationMs: number; ttftMs: number | null };
 }
 
 export const ZERO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
@@ -156,6 +160,11 @@ export function applyTurnEvent(turn: ChatTurn, ev: TurnEvent): ChatTurn {
       return turn;
     case 'traceStep':
       return { ...turn, steps: turn.steps + 1, model: turn.model ?? ev.model, stepUsage: addUsage(turn.stepUsage, ev.usage) };
+    case 'stepXray':
+      if ((turn.xrays ?? []).some((x) => x.step === ev.xray.step)) return turn;
+      return { ...turn, xrays: [...(turn.xrays ?? []), ev.xray] };
+    case 'turnTiming':
+      return { ...turn, timing: { durationMs: ev.durationMs, ttftMs: ev.ttftMs } };
     case 'turnFinished':
       return ended ? turn : { ...turn, status: 'finished', reason: ev.reason, usage: ev.usage };
     case 'turnFailed':

@@ -8,8 +8,10 @@
 mod approval;
 mod catalog;
 mod context;
+pub mod cost;
 mod elicitation;
 mod sink;
+mod timing;
 mod tools;
 mod turn;
 
@@ -18,4 +20,6 @@ pub use catalog::{CatalogEntry, ToolCatalog, model_tool_name};
 pub use context::app_context_message;
 pub use elicitation::answer_by_policy;
 pub use sink::{EventSink, RecordingSink};
-pub use turn::{DEFAULT_STEP_LIMIT, DEFAULT_SYSTEM_PROMPT, TurnConfig, TurnOutcome, run_turn};
+pub use turn::{
+    DEFAULT_STEP_LIMIT, DEFAULT_SYSTEM_PROMPT, TurnConfig, TurnOutcome, run_turn, shipped_prices,
+};

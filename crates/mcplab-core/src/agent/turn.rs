@@ -14,13 +14,16 @@ use mcplab_protocol::host::{ApprovalMode, ElicitationMode, HostConfig, ServerToo
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use mcplab_evals::prices::PriceTable;
+
 use super::approval::Approvals;
 use super::catalog::ToolCatalog;
 use super::sink::EventSink;
+use super::timing::{StepWatch, TurnClock, step_xray};
 use super::tools::{PartialInputs, ToolRun};
 use crate::llm::{
     ChatRequest, FinishReason, LlmError, LlmProvider, Message, ModelRef, Part, Role, StreamEvent,
-    Usage,
+    Usage, xray::Capture,
 };
 use crate::mcp::{ConnectionManager, McpError, RequestOptions};
 
@@ -48,6 +51,8 @@ pub struct TurnConfig {
     /// Extra system messages after the prompt and server instructions, e.g. app context
     /// (see [`super::app_context_message`]); blank ones are skipped.
     pub context: Vec<String>,
+    /// What steps cost (dollars per million tokens by `provider::model`).
+    pub prices: Arc<PriceTable>,
 }
 
 impl TurnConfig {
@@ -72,8 +77,14 @@ impl TurnConfig {
             approval_timeout: Duration::from_secs(host.approval.timeout_secs),
             elicitation: host.elicitation.mode,
             context: Vec::new(),
+            prices: shipped_prices(),
         }
     }
+}
+
+/// The price table shipped with mcplab; empty (every cost "no price") if it cannot be read.
+pub fn shipped_prices() -> Arc<PriceTable> {
+    Arc::new(PriceTable::shipped().unwrap_or_default())
 }
 
 /// What a turn produced.
@@ -113,7 +124,8 @@ struct Step {
     reasoning: String,
     calls: Vec<(String, String, Value)>,
     reason: FinishReason,
-    usage: TokenUsage,
+    /// As the provider reported it (`None`s: not reported).
+    usage: Usage,
 }
 
 /// Runs one turn. `history` is the conversation so far; `user` the new message.
@@ -129,11 +141,13 @@ pub async fn run_turn(
     let turn_id = cfg.turn_id.clone();
     let mut usage = TokenUsage::default();
     let mut new_messages = vec![user];
+    let clock = TurnClock::start();
     sink.emit(TurnEvent::TurnStarted {
         turn_id: turn_id.clone(),
         model: cfg.model.to_string(),
     });
     let finish = |terminal: TurnEvent, messages: Vec<Message>| {
+        sink.emit(clock.timing(&turn_id));
         sink.emit(terminal.clone());
         TurnOutcome { messages, terminal }
     };
@@ -166,6 +180,7 @@ pub async fn run_turn(
     for step_no in 1..=cfg.step_limit.max(1) {
         let mut messages = history.to_vec();
         messages.extend(new_messages.iter().cloned());
+        let capture = Capture::new();
         let request = ChatRequest {
             model: cfg.model.clone(),
             system: system.clone(),
@@ -173,22 +188,36 @@ pub async fn run_turn(
             tools: catalog.specs(),
             temperature: cfg.temperature,
             max_tokens: cfg.max_tokens,
+            capture: Some(capture.clone()),
         };
-        let step = match stream_step(provider, request, &catalog, cfg, sink, cancel).await {
+        let mut watch = StepWatch::start(&clock, step_no, catalog.specs().len());
+        let streamed =
+            stream_step(provider, request, &catalog, cfg, sink, cancel, &mut watch).await;
+        let step = match streamed {
             Ok(step) => step,
-            Err(e) if matches!(e, LlmError::Cancelled) || cancel.is_cancelled() => {
-                return finish(cancelled(usage), new_messages);
+            Err(e) => {
+                clock.saw_first_token(&watch);
+                if let Some(x) = watch.xray(cfg, &Usage::default(), &capture, false) {
+                    sink.emit(step_xray(&turn_id, x));
+                }
+                if matches!(e, LlmError::Cancelled) || cancel.is_cancelled() {
+                    return finish(cancelled(usage), new_messages);
+                }
+                return finish(failed(error_kind(&e), e.to_string(), usage), new_messages);
             }
-            Err(e) => return finish(failed(error_kind(&e), e.to_string(), usage), new_messages),
         };
-        usage.add(&step.usage);
+        clock.saw_first_token(&watch);
+        usage.add(&usage_of(&step.usage));
         sink.emit(TurnEvent::TraceStep {
             turn_id: turn_id.clone(),
             step: step_no,
             model: cfg.model.to_string(),
             finish_reason: format!("{:?}", step.reason),
-            usage: step.usage.clone(),
+            usage: usage_of(&step.usage),
         });
+        if let Some(x) = watch.xray(cfg, &step.usage, &capture, true) {
+            sink.emit(step_xray(&turn_id, x));
+        }
         new_messages.push(assistant_message(&step));
 
         if step.calls.is_empty() {
@@ -198,7 +227,7 @@ pub async fn run_turn(
                 StopReason::Completed
             };
             let t = TurnEvent::TurnFinished {
-                turn_id,
+                turn_id: turn_id.clone(),
                 reason,
                 usage,
             };
@@ -220,7 +249,7 @@ pub async fn run_turn(
         }
     }
     let t = TurnEvent::TurnFinished {
-        turn_id,
+        turn_id: turn_id.clone(),
         reason: StopReason::StepLimit,
         usage,
     };
@@ -236,13 +265,16 @@ async fn stream_step(
     cfg: &TurnConfig,
     sink: &dyn EventSink,
     cancel: &CancellationToken,
+    watch: &mut StepWatch,
 ) -> Result<Step, LlmError> {
     let turn_id = &cfg.turn_id;
     let mut stream = provider.stream(request, cancel.child_token());
     let (mut text, mut reasoning, mut calls) = (String::new(), String::new(), Vec::new());
     let mut partials = PartialInputs::default();
     while let Some(item) = stream.next().await {
-        match item? {
+        let item = item?;
+        watch.saw(&item);
+        match item {
             StreamEvent::TextDelta(t) => {
                 text.push_str(&t);
                 sink.emit(TurnEvent::TextDelta {
@@ -277,7 +309,7 @@ async fn stream_step(
                     reasoning,
                     calls,
                     reason,
-                    usage: usage_of(&usage),
+                    usage,
                 });
             }
         }

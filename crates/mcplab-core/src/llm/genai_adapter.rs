@@ -29,6 +29,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::genai_errors::classify;
 use super::providers::{ProviderConfig, ProviderKind};
+use super::xray::{Capture, Relay};
 use super::{
     ChatRequest, FinishReason, LlmError, LlmProvider, Message, Part, Role, StreamEvent, Usage,
 };
@@ -38,6 +39,11 @@ pub struct GenaiProvider {
     id: String,
     kind: ProviderKind,
     client: genai::Client,
+    /// Talks to a step's x-ray relay on loopback (never through a proxy, nothing pooled:
+    /// each relay lives for one step).
+    relay_client: genai::Client,
+    /// What the relay sends on with (the shared client: its pool, its proxy settings).
+    http: reqwest::Client,
     endpoint: String,
     api_key: String,
 }
@@ -60,16 +66,28 @@ impl GenaiProvider {
             .ok_or_else(|| LlmError::NotConfigured {
                 message: format!("provider `{}` has no base URL", config.id),
             })?;
+        let not_configured = |e: &dyn std::fmt::Display| LlmError::NotConfigured {
+            message: e.to_string(),
+        };
         let client = genai::Client::builder()
-            .with_reqwest(http)
+            .with_reqwest(http.clone())
             .build()
-            .map_err(|e| LlmError::NotConfigured {
-                message: e.to_string(),
-            })?;
+            .map_err(|e| not_configured(&e))?;
+        let loopback = reqwest::Client::builder()
+            .no_proxy()
+            .pool_max_idle_per_host(0)
+            .build()
+            .map_err(|e| not_configured(&e))?;
+        let relay_client = genai::Client::builder()
+            .with_reqwest(loopback)
+            .build()
+            .map_err(|e| not_configured(&e))?;
         Ok(Self {
             id: config.id.clone(),
             kind: config.kind,
             client,
+            relay_client,
+            http,
             endpoint: endpoint_for(config.kind, &base),
             api_key: config.api_key.clone().unwrap_or_default(),
         })
@@ -107,13 +125,26 @@ impl LlmProvider for GenaiProvider {
     ) -> BoxStream<'static, Result<StreamEvent, LlmError>> {
         let target = self.target(&request.model.model);
         let (genai_request, options) = to_genai(self.kind, &request);
+        let (client, xray) = match &request.capture {
+            Some(capture) => (
+                self.relay_client.clone(),
+                Some(XrayStart {
+                    http: self.http.clone(),
+                    capture: capture.clone(),
+                }),
+            ),
+            None => (self.client.clone(), None),
+        };
         let step = Step {
             phase: Phase::Start(Some(Box::new(Start {
-                client: self.client.clone(),
+                client,
                 target,
                 request: genai_request,
                 options,
+                xray,
             }))),
+            relay: None,
+            capture: request.capture.clone(),
             cancel,
             end: end_signal(self.kind),
             pending: VecDeque::new(),
@@ -375,6 +406,30 @@ struct Start {
     target: ServiceTarget,
     request: GenaiRequest,
     options: ChatOptions,
+    /// Set when the step is captured: the request goes through a relay.
+    xray: Option<XrayStart>,
+}
+
+struct XrayStart {
+    http: reqwest::Client,
+    capture: Capture,
+}
+
+impl Start {
+    /// Points the request at a new relay in front of the provider (when captured).
+    async fn through_relay(&mut self) -> Result<Option<Relay>, LlmError> {
+        let Some(x) = self.xray.take() else {
+            return Ok(None);
+        };
+        let upstream = self.target.endpoint.base_url().to_owned();
+        let relay = Relay::start(&upstream, x.http, x.capture)
+            .await
+            .map_err(|e| LlmError::Network {
+                message: format!("could not start the x-ray relay on 127.0.0.1: {e}"),
+            })?;
+        self.target.endpoint = Endpoint::from_owned(relay.endpoint().to_owned());
+        Ok(Some(relay))
+    }
 }
 
 enum Phase {
@@ -386,6 +441,9 @@ enum Phase {
 /// One model step's stream state.
 struct Step {
     phase: Phase,
+    /// The step's x-ray relay, alive as long as the step.
+    relay: Option<Relay>,
+    capture: Option<Capture>,
     cancel: CancellationToken,
     end: EndSignal,
     pending: VecDeque<Result<StreamEvent, LlmError>>,
@@ -403,10 +461,14 @@ impl Step {
             match &mut self.phase {
                 Phase::Done => return None,
                 Phase::Start(start) => {
-                    let Some(start) = start.take() else {
+                    let Some(mut start) = start.take() else {
                         self.phase = Phase::Done;
                         continue;
                     };
+                    match start.through_relay().await {
+                        Ok(relay) => self.relay = relay,
+                        Err(e) => return self.fail(e),
+                    }
                     let opened = tokio::select! {
                         biased;
                         _ = self.cancel.cancelled() => Err(LlmError::Cancelled),
@@ -418,7 +480,10 @@ impl Step {
                     };
                     match opened {
                         Ok(response) => self.phase = Phase::Streaming(response.stream),
-                        Err(e) => return self.fail(e),
+                        Err(e) => {
+                            let e = self.real_transport_error(e);
+                            return self.fail(e);
+                        }
                     }
                 }
                 Phase::Streaming(stream) => {
@@ -432,7 +497,10 @@ impl Step {
                     };
                     match item {
                         Some(Ok(event)) => self.on_event(event),
-                        Some(Err(e)) => return self.fail(classify(&e)),
+                        Some(Err(e)) => {
+                            let e = self.real_transport_error(classify(&e));
+                            return self.fail(e);
+                        }
                         None => {
                             return self.fail(LlmError::Truncated {
                                 message: "the connection closed before the provider's \
@@ -443,6 +511,20 @@ impl Step {
                     }
                 }
             }
+        }
+    }
+
+    /// Through the relay, a provider that cannot be reached looks like a dropped loopback
+    /// connection to genai; the capture knows the real reason.
+    fn real_transport_error(&self, error: LlmError) -> LlmError {
+        match (
+            &error,
+            self.capture.as_ref().and_then(Capture::transport_error),
+        ) {
+            (LlmError::Network { .. } | LlmError::Truncated { .. }, Some(message)) => {
+                LlmError::Network { message }
+            }
+            _ => error,
         }
     }
 

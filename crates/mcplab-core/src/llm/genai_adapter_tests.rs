@@ -17,6 +17,7 @@ fn request(messages: Vec<Message>) -> ChatRequest {
         }],
         temperature: Some(0.2),
         max_tokens: Some(64),
+        capture: None,
     }
 }
 

@@ -245,6 +245,11 @@ fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     number("retry-after").map(Duration::from_secs_f64)
 }
 
+/// A transport error as one line for people (its causes included, clipped).
+pub(super) fn describe(e: &reqwest::Error) -> String {
+    clip(&chain(e))
+}
+
 /// An error and its sources, `: `-joined (reqwest's own message omits the cause).
 fn chain(e: &(dyn StdError + 'static)) -> String {
     let mut out = e.to_string();

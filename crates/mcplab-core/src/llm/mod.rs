@@ -7,6 +7,7 @@ mod genai_errors;
 mod providers;
 mod retry;
 mod types;
+pub mod xray;
 
 pub use genai_adapter::GenaiProvider;
 pub use providers::{

@@ -114,6 +114,8 @@ pub struct ChatRequest {
     pub tools: Vec<ToolSpec>,
     pub temperature: Option<f64>,
     pub max_tokens: Option<u32>,
+    /// Where to record the step's HTTP exchanges (the x-ray); `None` sends directly.
+    pub capture: Option<super::xray::Capture>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]

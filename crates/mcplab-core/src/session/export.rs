@@ -1,5 +1,7 @@
 //! A session as a file: JSON (the whole session view, HostConfig and its hash included) or
-//! Markdown (the conversation for people to read, with the model and host hash on top).
+//! Markdown (the conversation for people to read, with the model and host hash on top, and
+//! under each turn its steps, tokens, cost, time to first token and total time). The JSON
+//! holds every event, so each step's x-ray goes with it.
 
 use mcplab_protocol::chat::{SessionSummary, StoredTurn, TurnEvent};
 
@@ -61,9 +63,37 @@ pub fn to_markdown(summary: &SessionSummary, turns: &[StoredTurn]) -> String {
         for e in &t.events {
             push_event(&mut md, e);
         }
+        md.push_str(&figures_line(&summary.host_config.model, &t.events));
         md.push_str("\n\n");
     }
     md
+}
+
+/// `*2 steps · 120 in / 8 out tokens · $0.000042 · first token 210 ms · 380 ms*` (nothing for a
+/// turn recorded before x-rays existed).
+fn figures_line(model: &str, events: &[TurnEvent]) -> String {
+    let s = super::compare::summarize(model, events);
+    if s.steps == 0 {
+        return String::new();
+    }
+    let est = if s.tokens_estimated {
+        " (estimated)"
+    } else {
+        ""
+    };
+    let cost = s
+        .cost_usd
+        .map_or("no price".to_owned(), |usd| format!("${usd:.6}"));
+    let ms = |v: Option<u64>| v.map_or("-".to_owned(), |ms| format!("{ms} ms"));
+    format!(
+        "\n\n*{} step{} · {} in / {} out tokens{est} · {cost} · first token {} · {}*",
+        s.steps,
+        if s.steps == 1 { "" } else { "s" },
+        s.input_tokens,
+        s.output_tokens,
+        ms(s.ttft_ms),
+        ms(s.duration_ms)
+    )
 }
 
 fn push_event(md: &mut String, e: &TurnEvent) {
@@ -97,5 +127,58 @@ fn push_event(md: &mut String, e: &TurnEvent) {
         }
         TurnEvent::TurnCancelled { .. } => md.push_str("\n\n*Cancelled.*\n"),
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use mcplab_protocol::xray::{StepCost, StepTokens, StepXray};
+
+    use super::*;
+
+    fn step(n: u32, input: u64, output: u64, usd: Option<f64>) -> TurnEvent {
+        TurnEvent::StepXray {
+            turn_id: "t".into(),
+            xray: StepXray {
+                step: n,
+                model: "openai::gpt-4o-mini".into(),
+                started_ms: 0,
+                ttft_ms: Some(5),
+                duration_ms: 10,
+                tokens: StepTokens {
+                    input_tokens: input,
+                    output_tokens: output,
+                    ..StepTokens::default()
+                },
+                cost: usd.map(|usd| StepCost {
+                    usd,
+                    estimated: false,
+                    source: "s".into(),
+                    date: "d".into(),
+                }),
+                exchanges: Vec::new(),
+            },
+        }
+    }
+
+    #[test]
+    fn each_turn_ends_with_its_figures() {
+        let timing = TurnEvent::TurnTiming {
+            turn_id: "t".into(),
+            duration_ms: 380,
+            ttft_ms: Some(210),
+        };
+        let events = [
+            step(1, 100, 5, Some(0.000018)),
+            step(2, 120, 3, Some(0.0000198)),
+            timing.clone(),
+        ];
+        assert_eq!(
+            figures_line("m", &events),
+            "\n\n*2 steps · 220 in / 8 out tokens · $0.000038 · first token 210 ms · 380 ms*"
+        );
+        let unpriced = [step(1, 1, 1, None), timing];
+        assert!(figures_line("m", &unpriced).contains("· no price ·"));
+        assert_eq!(figures_line("m", &[]), "", "turns from before the x-ray");
     }
 }

@@ -5,6 +5,7 @@
 //! provider settings, title naming and export. It knows nothing of HTTP or terminals: the
 //! server serves its streams as SSE, the CLI prints its events.
 
+pub mod compare;
 mod export;
 pub mod host;
 mod hub;

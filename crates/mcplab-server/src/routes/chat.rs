@@ -1,6 +1,7 @@
 //! Chat sessions (CRUD, export), turns (idempotent submit, retry, cancel, approvals), the
 //! per-session event stream, HostConfig files (parse/check), and the model providers the
-//! picker offers (keys stay on the server). The work is core's `SessionHub`; this is HTTP.
+//! picker offers (keys stay on the server), and a compared turn as an eval suite file. The work
+//! is core's `SessionHub`; this is HTTP.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -12,7 +13,7 @@ use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use futures::Stream;
 use mcplab_core::llm::{ProviderConfig, ProviderKind};
-use mcplab_core::session::{SessionError, host};
+use mcplab_core::session::{SessionError, compare, host};
 use mcplab_protocol::chat::{
     ApprovalDecision, NewSession, ProviderInput, ProviderView, SessionPatch, SessionSummary,
     SessionView, TurnRequest,
@@ -94,6 +95,58 @@ pub async fn export(
             (header::CONTENT_DISPOSITION, disposition),
         ],
         export.body,
+    )
+        .into_response())
+}
+
+#[derive(serde::Deserialize)]
+pub struct EvalSuiteQuery {
+    /// The compared sessions (the columns), comma-separated, first column first.
+    sessions: String,
+    /// The compared turn, counted from 1: the first column's turns up to it become the case.
+    turn: usize,
+}
+
+/// A compared turn as an eval suite (one case, run on every column's model), as a download.
+pub async fn compare_eval_suite(
+    State(state): State<Arc<AppState>>,
+    Query(q): Query<EvalSuiteQuery>,
+) -> Result<Response, ApiFailure> {
+    let ids: Vec<&str> = q.sessions.split(',').filter(|s| !s.is_empty()).collect();
+    if !(1..=4).contains(&ids.len()) {
+        return Err(ApiFailure::bad_request(
+            "name 1 to 4 compared sessions: ?sessions=ID,ID&turn=N",
+        ));
+    }
+    let views = ids
+        .iter()
+        .map(|id| state.sessions.view(id))
+        .collect::<Result<Vec<_>, _>>()?;
+    let first = &views[0];
+    let turns = &first.turns[..q.turn.min(first.turns.len())];
+    let models: Vec<String> = views
+        .iter()
+        .map(|v| v.summary.host_config.model.clone())
+        .collect();
+    let text = compare::eval_suite(
+        &first.summary.id,
+        &first.summary.title,
+        &first.summary.host_config,
+        turns,
+        &models,
+    )
+    .ok_or_else(|| {
+        ApiFailure::bad_request("that turn is not stored yet: save it once it has ended")
+    })?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                "attachment; filename=\"compare-eval.json\"".to_owned(),
+            ),
+        ],
+        text,
     )
         .into_response())
 }

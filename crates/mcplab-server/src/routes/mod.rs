@@ -112,6 +112,7 @@ pub fn api() -> Router<Arc<AppState>> {
             get(chat::one).patch(chat::patch).delete(chat::remove),
         )
         .route("/sessions/{id}/export", get(chat::export))
+        .route("/compare/eval-suite", get(chat::compare_eval_suite))
         .route("/sessions/{id}/turns", post(chat::submit))
         .route("/sessions/{id}/turns/{turn_id}/cancel", post(chat::cancel))
         .route(

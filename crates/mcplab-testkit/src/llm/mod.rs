@@ -155,6 +155,8 @@ pub struct RecordedRequest {
     pub headers: Vec<(String, String)>,
     /// The JSON body (`Value::Null` for a body-less request, a string if it was not JSON).
     pub body: Value,
+    /// The body exactly as received, byte for byte.
+    pub raw_body: Vec<u8>,
     /// The usage this request was answered with; `None` when it was answered with an error.
     pub usage: Option<Usage>,
 }

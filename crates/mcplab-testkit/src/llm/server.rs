@@ -122,6 +122,7 @@ fn record(
     uri: &Uri,
     headers: &HeaderMap,
     body: Value,
+    raw_body: &[u8],
 ) -> RecordedRequest {
     RecordedRequest {
         api,
@@ -135,6 +136,7 @@ fn record(
             })
             .collect(),
         body,
+        raw_body: raw_body.to_vec(),
         usage: None,
     }
 }
@@ -164,7 +166,7 @@ async fn chat(
 ) -> Response {
     let body: Value = serde_json::from_slice(&raw)
         .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&raw).into_owned()));
-    let mut recorded = record(api, &method, &uri, &headers, body.clone());
+    let mut recorded = record(api, &method, &uri, &headers, body.clone(), &raw);
     let (fault, max_tokens) = match api {
         Api::OpenAi => (openai::validate(&body), openai::max_tokens(&body)),
         Api::Anthropic => (anthropic::validate(&body), anthropic::max_tokens(&body)),
@@ -393,7 +395,7 @@ async fn list_models(
     let api = api_of(&headers);
     lock(&state.log)
         .model_requests
-        .push(record(api, &method, &uri, &headers, Value::Null));
+        .push(record(api, &method, &uri, &headers, Value::Null, &[]));
     // The OpenAI list shape, with the fields of Anthropic's model objects and page alongside, so
     // either client parses it.
     let data: Vec<Value> = state

@@ -23,6 +23,8 @@ use crate::session::Session;
 use crate::settings::DataDir;
 use crate::target;
 
+mod compare;
+
 pub async fn run(args: ChatArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
     let targets = target::resolve_many(&global.target, data)?;
     let host = host_config(&args, global, &targets)?;
@@ -39,11 +41,14 @@ pub async fn run(args: ChatArgs, global: &Global, data: &DataDir) -> Result<(), 
             "choose a model: --model provider::model (or `model` in --host-config)",
         ));
     }
+    let models = compare::models(&args, &host)?;
     // Stored providers (Settings) are used with or without --save; a missing store is fine.
     let saved_settings = data.store().ok().map(Arc::new);
     let llm = llm_settings(saved_settings.as_deref());
-    llm.provider_for(saved_settings.as_deref(), &host.model)
-        .map_err(|e| Failure::usage(e.to_string()))?;
+    for model in &models {
+        llm.provider_for(saved_settings.as_deref(), model)
+            .map_err(|e| Failure::usage(e.to_string()))?;
+    }
     let sessions = if args.save {
         saved_settings.clone().ok_or_else(|| {
             Failure::usage("--save needs the data directory's store, which could not be opened")
@@ -59,7 +64,11 @@ pub async fn run(args: ChatArgs, global: &Global, data: &DataDir) -> Result<(), 
         SessionHub::new(sessions, session.manager().clone(), llm)
             .with_provider_store(saved_settings),
     );
-    let result = converse(&args, &global, &session, &hub, host).await;
+    let result = if args.compare {
+        compare::run(&args, &global, &session, &hub, host, models).await
+    } else {
+        converse(&args, &global, &session, &hub, host).await
+    };
     session.close().await;
     result
 }
@@ -82,7 +91,7 @@ fn host_config(
         }
         None => HostConfig::default(),
     };
-    if let Some(m) = &args.model {
+    if let Some(m) = args.model.first() {
         host.model.clone_from(m);
     }
     if let Some(s) = &args.system {
@@ -191,7 +200,7 @@ async fn converse(
     let printer: Arc<dyn EventSink> = if global.json {
         Arc::new(JsonLinesSink)
     } else {
-        Arc::new(TerminalSink::default())
+        Arc::new(TerminalSink::new(args.xray))
     };
     let asks = created.summary.host_config.approval.mode == ApprovalMode::Always;
     let sink: Arc<dyn EventSink> = if asks {

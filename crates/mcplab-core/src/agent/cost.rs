@@ -1,0 +1,93 @@
+//! What a model step cost, from the evals price table (`mcplab_evals::prices`, dollars per
+//! million tokens per `provider::model`, each with its source and date). A model the table
+//! does not list has no cost (`None`, shown as "no price"), never a guess; a turn or a session
+//! costs the sum of its steps only when every step has a price. It prices; it never decides
+//! how a turn goes.
+
+use mcplab_evals::prices::PriceTable;
+use mcplab_protocol::chat::TokenUsage;
+use mcplab_protocol::xray::{StepCost, StepTokens, StepXray};
+
+/// The cost of a step of `model` that used `tokens` (`None`: the model has no price).
+pub fn step_cost(prices: &PriceTable, model: &str, tokens: &StepTokens) -> Option<StepCost> {
+    let price = prices.price(model)?;
+    let usage = TokenUsage {
+        input_tokens: tokens.input_tokens,
+        output_tokens: tokens.output_tokens,
+        reasoning_tokens: tokens.reasoning_tokens,
+    };
+    // The providers' usage as mapped here does not split cached input out: all of it is
+    // billed at the input price.
+    let usd = prices.cost(model, &usage, 0)?;
+    Some(StepCost {
+        usd,
+        estimated: tokens.estimated,
+        source: price.source.clone(),
+        date: price.date.clone(),
+    })
+}
+
+/// The sum of the steps' costs; `None` when any step has no price (or there are no steps).
+pub fn total_cost<'a>(steps: impl IntoIterator<Item = &'a StepXray>) -> Option<f64> {
+    let mut total = None;
+    for step in steps {
+        total = Some(total.unwrap_or(0.0) + step.cost.as_ref()?.usd);
+    }
+    total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(input: u64, output: u64) -> StepTokens {
+        StepTokens {
+            input_tokens: input,
+            output_tokens: output,
+            ..StepTokens::default()
+        }
+    }
+
+    #[test]
+    fn costs_follow_the_price_table_by_hand() {
+        let prices = PriceTable::shipped().unwrap();
+        // gpt-4o-mini: $0.15 in, $0.60 out per million.
+        // 1000 × 0.15 / 1e6 + 20 × 0.60 / 1e6 = 0.00015 + 0.000012 = 0.000162
+        let c = step_cost(&prices, "openai::gpt-4o-mini", &tokens(1000, 20)).unwrap();
+        assert!((c.usd - 0.000162).abs() < 1e-12, "{}", c.usd);
+        assert_eq!(c.source, "https://openai.com/api/pricing/");
+        assert_eq!(c.date, "2025-04-14");
+        // claude-sonnet-4-5: $3 in, $15 out. 12345 × 3 / 1e6 + 678 × 15 / 1e6
+        // = 0.037035 + 0.01017 = 0.047205
+        let c = step_cost(&prices, "anthropic::claude-sonnet-4-5", &tokens(12345, 678)).unwrap();
+        assert!((c.usd - 0.047205).abs() < 1e-12, "{}", c.usd);
+        assert!(step_cost(&prices, "scripted::gpt-4o-mini", &tokens(1, 1)).is_none());
+        assert!(step_cost(&prices, "openai::no-such-model", &tokens(1, 1)).is_none());
+    }
+
+    fn step(cost: Option<f64>) -> StepXray {
+        StepXray {
+            step: 1,
+            model: "m".into(),
+            started_ms: 0,
+            ttft_ms: None,
+            duration_ms: 0,
+            tokens: StepTokens::default(),
+            cost: cost.map(|usd| StepCost {
+                usd,
+                estimated: false,
+                source: "s".into(),
+                date: "d".into(),
+            }),
+            exchanges: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn a_total_needs_every_step_priced() {
+        let sum = total_cost(&[step(Some(0.25)), step(Some(0.5))]).unwrap();
+        assert!((sum - 0.75).abs() < 1e-12);
+        assert_eq!(total_cost(&[step(Some(0.25)), step(None)]), None);
+        assert_eq!(total_cost(&[]), None);
+    }
+}

@@ -1,0 +1,27 @@
+// Apps in a chat render under the session's app host profile (shared by the single chat and
+// the compare columns).
+import { useContext, useMemo, type ReactNode } from 'react';
+import type { HostConfig } from '../api/types.gen';
+import { HostConditionsContext } from '../apps/conditionsContext';
+import { usePref } from '../settings/prefs';
+import { initialTheme, type ThemePref } from '../settings/theme';
+import { appConditions, isDefaultAppHost } from './hostConfig';
+
+/** Apps in the chat render under the session's app host profile, unless a page around the
+ * chat emulates a host of its own (the playground) or the profile is the default one (apps
+ * then follow mcplab's own conditions, theme switch included). */
+export function AppHostConditions({ profile, children }: { profile: HostConfig['appHost']; children: ReactNode }) {
+  const outer = useContext(HostConditionsContext);
+  const themePref = usePref<ThemePref>('theme', initialTheme());
+  const conditions = useMemo(() => {
+    const dark = themePref === 'dark' || (themePref === 'system' && (window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false));
+    const viewer = {
+      theme: dark ? ('dark' as const) : ('light' as const),
+      locale: navigator.language || 'en-US',
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+    };
+    return appConditions(profile, viewer);
+  }, [profile, themePref]);
+  if (outer || isDefaultAppHost(profile)) return <>{children}</>;
+  return <HostConditionsContext.Provider value={conditions}>{children}</HostConditionsContext.Provider>;
+}

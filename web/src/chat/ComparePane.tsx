@@ -1,0 +1,277 @@
+// Compare mode (`#/chat/compare/<id>/<id>…`): 2–4 chat sessions side by side, each its own
+// HostConfig (here: the same one with another model), one composer sending the same message
+// to every column at once. Each column streams, stops and retries on its own and keeps its own
+// history (they are ordinary sessions, so they persist, reload and export like any chat).
+// Under the columns, per turn, the aligned comparison: calls in order with their arguments
+// (a call that differs from the first column's is marked), steps, tokens, cost, time to first
+// token, total time and how the turn ended.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { api, errorMessage } from '../api/client';
+import type { HostConfig, ProviderView } from '../api/types.gen';
+import { Button } from '../ui/Button';
+import { download } from '../ui/CopyButton';
+import { Loading } from '../ui/Spinner';
+import { navigate } from '../ui/route';
+import { AppHostConditions } from './AppHostConditions';
+import { ChatAppsContext } from './appsContext';
+import { Composer } from './Composer';
+import { Conversation } from './Conversation';
+import { upsertSession } from './store';
+import type { ChatTurn } from './turns';
+import { useChatSession } from './useChatSession';
+import { differing, figures, usd, type ColumnFigures } from './xray';
+
+interface ColumnState {
+  model: string;
+  turns: ChatTurn[];
+  running: boolean;
+}
+
+interface Controls {
+  send: (text: string) => unknown;
+  cancel: () => unknown;
+}
+
+export function ComparePane({ ids }: { ids: string[] }) {
+  const controls = useRef(new Map<string, Controls>());
+  const [columns, setColumns] = useState<Record<string, ColumnState>>({});
+  const report = useCallback((id: string, s: ColumnState, c: Controls) => {
+    controls.current.set(id, c);
+    setColumns((all) => (all[id]?.turns === s.turns && all[id]?.running === s.running && all[id]?.model === s.model ? all : { ...all, [id]: s }));
+  }, []);
+  const running = ids.some((id) => columns[id]?.running);
+  return (
+    <div className="chat-compare" data-testid="chat-compare">
+      <div className="compare-columns" style={{ gridTemplateColumns: `repeat(${ids.length}, minmax(0, 1fr))` }}>
+        {ids.map((id, i) => (
+          <CompareColumn key={id} id={id} index={i} report={report} />
+        ))}
+      </div>
+      <Comparison ids={ids} columns={ids.map((id) => columns[id] ?? { model: '', turns: [], running: false })} />
+      <Composer
+        running={running}
+        disabledReason={null}
+        onSend={(text) => ids.forEach((id) => void controls.current.get(id)?.send(text))}
+        onStop={() => Promise.all(ids.map((id) => controls.current.get(id)?.cancel()))}
+      />
+    </div>
+  );
+}
+
+function CompareColumn({ id, index, report }: { id: string; index: number; report: (id: string, s: ColumnState, c: Controls) => void }) {
+  const chat = useChatSession(id);
+  const model = chat.summary?.hostConfig.model ?? '';
+  const isRunning = chat.running !== null;
+  useEffect(() => {
+    report(id, { model, turns: chat.turns, running: isRunning }, { send: chat.send, cancel: chat.cancel });
+  }, [id, model, chat.turns, isRunning, chat.send, chat.cancel, report]);
+  if (chat.loading) return <Loading label="Loading…" />;
+  return (
+    <div className="compare-column" data-testid="compare-column" data-column={index + 1} data-model={model}>
+      <div className="compare-column-head">
+        <strong>
+          {index + 1}. {model}
+        </strong>
+        {isRunning && (
+          <Button small onClick={() => void chat.cancel()} data-testid="compare-stop">
+            Stop
+          </Button>
+        )}
+        <a className="small" href={`#/chat/${encodeURIComponent(id)}`}>
+          open alone
+        </a>
+      </div>
+      {chat.error && <div className="inline-error small">{chat.error}</div>}
+      {chat.actionError && <div className="inline-error small">{chat.actionError}</div>}
+      <ChatAppsContext.Provider value={{ sessionId: id, followUp: chat.followUp, appContext: chat.appContext }}>
+        {chat.summary && (
+          <AppHostConditions profile={chat.summary.hostConfig.appHost}>
+            <Conversation turns={chat.turns} onRetry={(t) => void chat.send(t.user, t.turnId)} canRetry={!isRunning} sessionId={id} />
+          </AppHostConditions>
+        )}
+      </ChatAppsContext.Provider>
+    </div>
+  );
+}
+
+function Comparison({ ids, columns }: { ids: string[]; columns: ColumnState[] }) {
+  const n = Math.max(0, ...columns.map((c) => c.turns.length));
+  if (n === 0) return null;
+  return (
+    <div className="compare-table-wrap" data-testid="compare-table">
+      {Array.from({ length: n }, (_, t) => (
+        <div key={t}>
+          <TurnComparison index={t} models={columns.map((c) => c.model)} figs={columns.map((c) => figures(c.turns[t]))} />
+          {columns.every((c) => c.turns[t] && c.turns[t].status !== 'running') && <SaveEvalCase ids={ids} turn={t + 1} />}
+        </div>
+      ))}
+    </div>
+  );
+}
+
+/** Fetched with the bearer and offered as a file (a plain `<a download>` link carries none). */
+function SaveEvalCase({ ids, turn }: { ids: string[]; turn: number }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const save = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const file = await api.compareEvalSuite(ids, turn);
+      download(file.filename ?? 'compare-eval.json', file.text, file.type);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      <Button
+        small
+        variant="ghost"
+        busy={busy}
+        onClick={() => void save()}
+        data-testid="compare-save-eval"
+        title="An eval suite file: this conversation up to this turn as a case, run on every compared model"
+      >
+        Save as eval case
+      </Button>
+      {error && (
+        <span className="inline-error small" role="alert" data-testid="compare-save-eval-error">
+          {error}
+        </span>
+      )}
+    </>
+  );
+}
+
+function TurnComparison({ index, models, figs }: { index: number; models: string[]; figs: (ColumnFigures | null)[] }) {
+  const diff = differing(figs);
+  const most = Math.max(0, ...figs.map((f) => f?.calls.length ?? 0));
+  const ms = (v: number | null | undefined) => (v == null ? '-' : `${v} ms`);
+  const row = (name: string, cell: (f: ColumnFigures) => string, testId: string) => (
+    <tr data-testid={testId}>
+      <th scope="row">{name}</th>
+      {figs.map((f, i) => (
+        <td key={i}>{f ? cell(f) : '-'}</td>
+      ))}
+    </tr>
+  );
+  return (
+    <table className="compare-table small" data-testid="compare-turn" data-turn={index + 1}>
+      <caption>Turn {index + 1}</caption>
+      <thead>
+        <tr>
+          <th />
+          {models.map((m, i) => (
+            <th key={i} scope="col">
+              {i + 1}. {m}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {Array.from({ length: most }, (_, c) => (
+          <tr key={c} data-testid="compare-call-row">
+            <th scope="row">call {c + 1}</th>
+            {figs.map((f, i) => {
+              const call = f?.calls[c];
+              const differs = diff[i]?.[c] ?? false;
+              return (
+                <td key={i} className={differs ? 'compare-differs' : undefined} data-differs={differs ? 'true' : 'false'} data-testid="compare-call">
+                  {call ? (
+                    <>
+                      {differs && <span aria-label="differs">≠ </span>}
+                      <code>{call.name}</code> <code className="wrap">{call.args}</code>
+                    </>
+                  ) : (
+                    '-'
+                  )}
+                </td>
+              );
+            })}
+          </tr>
+        ))}
+        {row('steps', (f) => String(f.steps), 'compare-steps')}
+        {row('tokens in / out', (f) => `${f.inputTokens} / ${f.outputTokens}${f.estimated ? ' (est.)' : ''}`, 'compare-tokens')}
+        {row('cost', (f) => usd(f.cost), 'compare-cost')}
+        {row('first token', (f) => ms(f.ttftMs), 'compare-ttft')}
+        {row('total time', (f) => ms(f.durationMs), 'compare-duration')}
+        {row('ended', (f) => f.ended, 'compare-ended')}
+      </tbody>
+    </table>
+  );
+}
+
+/** Starts a comparison from a session's HostConfig: one new session per chosen model. */
+export function CompareStart({ host, providers }: { host: HostConfig; providers: ProviderView[] }) {
+  const [open, setOpen] = useState(false);
+  const [models, setModels] = useState<string[]>([]);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const options = providers.filter((p) => p.usable).flatMap((p) => p.models.map((m) => `${p.id}::${m}`));
+  if (!open) {
+    return (
+      <Button
+        small
+        onClick={() => {
+          setModels([host.model, options.find((m) => m !== host.model) ?? host.model]);
+          setOpen(true);
+        }}
+        data-testid="compare-start"
+        title="Send the same messages to 2–4 models side by side"
+      >
+        Compare…
+      </Button>
+    );
+  }
+  const start = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      const ids: string[] = [];
+      for (const model of models) {
+        const view = await api.createSession({ title: `compare: ${model}`, hostConfig: { ...host, model } });
+        upsertSession(view.summary);
+        ids.push(view.summary.id);
+      }
+      navigate('chat', 'compare', ...ids);
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div className="compare-start" data-testid="compare-form">
+      {models.map((m, i) => (
+        <select key={i} value={m} aria-label={`Model ${i + 1}`} data-testid="compare-model" onChange={(e) => setModels(models.map((x, j) => (j === i ? e.target.value : x)))}>
+          {!options.includes(m) && <option value={m}>{m || 'choose a model…'}</option>}
+          {options.map((o) => (
+            <option key={o} value={o}>
+              {o}
+            </option>
+          ))}
+        </select>
+      ))}
+      {models.length < 4 && (
+        <Button small onClick={() => setModels([...models, models[models.length - 1]])} data-testid="compare-add">
+          + column
+        </Button>
+      )}
+      {models.length > 2 && (
+        <Button small onClick={() => setModels(models.slice(0, -1))}>
+          − column
+        </Button>
+      )}
+      <Button small variant="primary" onClick={() => void start()} busy={busy} data-testid="compare-go">
+        Compare
+      </Button>
+      <Button small onClick={() => setOpen(false)}>
+        Cancel
+      </Button>
+      {error && <div className="inline-error small">{error}</div>}
+    </div>
+  );
+}

@@ -1,0 +1,69 @@
+// A turn's x-ray beside its messages: per model step what the provider received (headers
+// masked, the body as sent) and the raw streamed answer, with sizes (the tool definitions'
+// share), tokens (estimates marked), cost (source and date, or "no price"), copy as curl, and
+// what changed in the request since the previous step.
+import type { StepXray } from '../api/types.gen';
+import { CopyButton } from '../ui/CopyButton';
+import { asCurl, bodyDiff, bytes, turnCost, usd } from './xray';
+
+export function XrayPanel({ xrays }: { xrays: StepXray[] }) {
+  return (
+    <details className="chat-xray small" data-testid="turn-xray">
+      <summary>
+        X-ray: {xrays.length} step{xrays.length === 1 ? '' : 's'} · {usd(turnCost(xrays))}
+      </summary>
+      {xrays.map((x, i) => (
+        <Step key={x.step} x={x} prev={xrays[i - 1]} />
+      ))}
+    </details>
+  );
+}
+
+function Step({ x, prev }: { x: StepXray; prev?: StepXray }) {
+  const t = x.tokens;
+  const sent = x.exchanges[x.exchanges.length - 1];
+  const before = prev?.exchanges[prev.exchanges.length - 1];
+  const diff = sent && before ? bodyDiff(before.requestBody, sent.requestBody) : null;
+  return (
+    <section className="xray-step" data-testid="xray-step" data-step={x.step}>
+      <div className="xray-head">
+        <strong>Step {x.step}</strong> · {x.model} · first token {x.ttftMs ?? '-'} ms · {x.durationMs} ms
+      </div>
+      <div data-testid="xray-tokens">
+        {t.inputTokens} in / {t.outputTokens} out{t.estimated ? ' (estimated)' : ''} · tools: {t.toolCount} definitions, {bytes(t.toolDefinitionBytes)} of {bytes(t.requestBytes)} (~{t.toolDefinitionTokens} tokens) ·{' '}
+        <span data-testid="xray-cost" title={x.cost ? `price from ${x.cost.source}, ${x.cost.date}` : 'this model is not in the price table'}>
+          {x.cost ? `${usd(x.cost.usd)} (${x.cost.date})` : 'no price'}
+        </span>
+      </div>
+      {x.exchanges.map((e) => (
+        <div key={e.attempt} className="xray-exchange">
+          <div>
+            → attempt {e.attempt}: {e.method} <code>{e.url}</code> <CopyButton text={() => asCurl(e)} label="Copy as curl" testId="xray-curl" />
+          </div>
+          <pre className="xray-headers">{e.requestHeaders.map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>
+          <pre className="xray-body" data-testid="xray-request">
+            {e.requestBody}
+          </pre>
+          <div className="muted">
+            {bytes(e.requestBytes)} sent{e.requestTruncated ? ' (truncated)' : ''} · ← {e.status ?? 'no response'} · {bytes(e.responseBytes)} received{e.responseTruncated ? ' (truncated)' : ''}
+            {e.error && <span className="inline-error"> {e.error}</span>}
+          </div>
+          <details>
+            <summary>Raw response</summary>
+            <pre className="xray-body" data-testid="xray-response">
+              {e.responseBody}
+            </pre>
+          </details>
+        </div>
+      ))}
+      {diff && (
+        <details data-testid="xray-diff">
+          <summary>
+            Changed since step {prev?.step}: +{diff.added.length} / −{diff.removed.length} lines
+          </summary>
+          <pre className="xray-body">{[...diff.removed.map((l) => `- ${l}`), ...diff.added.map((l) => `+ ${l}`)].join('\n')}</pre>
+        </details>
+      )}
+    </section>
+  );
+}

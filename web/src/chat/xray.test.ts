@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import type { HttpExchange, StepXray } from '../api/types.gen';
+import { asCurl, bodyDiff, differing, figures, turnCost } from './xray';
+import { newTurn } from './turns';
+
+const exchange: HttpExchange = {
+  attempt: 1,
+  method: 'POST',
+  url: 'http://127.0.0.1:9/v1/chat/completions',
+  requestHeaders: [
+    ['authorization', 'Bearer sk-t… (7 chars)'],
+    ['content-type', 'application/json'],
+    ['host', '127.0.0.1:9'],
+  ],
+  requestBody: `{"model":"m","messages":[{"role":"user","content":"it's"}]}`,
+  requestBytes: 60,
+  requestTruncated: false,
+  toolDefinitionBytes: 0,
+  status: 200,
+  responseHeaders: [],
+  responseBody: '',
+  responseBytes: 0,
+  responseTruncated: false,
+  error: null,
+  durationMs: 1,
+};
+
+const step = (usd: number | null): StepXray => ({
+  step: 1,
+  model: 'openai::gpt-4o-mini',
+  startedMs: 0,
+  ttftMs: 1,
+  durationMs: 2,
+  tokens: { inputTokens: 1000, outputTokens: 20, reasoningTokens: 0, estimated: false, toolCount: 0, toolDefinitionBytes: 0, requestBytes: 60, toolDefinitionTokens: 0 },
+  cost: usd === null ? null : { usd, estimated: false, source: 's', date: 'd' },
+  exchanges: [exchange],
+});
+
+describe('x-ray helpers', () => {
+  it('copies as curl with the masked headers, quoting the body, without host', () => {
+    const curl = asCurl(exchange);
+    expect(curl).toContain(`-H 'authorization: Bearer sk-t… (7 chars)'`);
+    expect(curl).not.toContain('host:');
+    expect(curl).toContain(`"content":"it'\\''s"`);
+  });
+
+  it('diffs two request bodies by pretty lines', () => {
+    const d = bodyDiff('{"messages":[1]}', '{"messages":[1,2]}');
+    expect(d.added).toEqual(['    1,', '    2']);
+    expect(d.removed).toEqual(['    1']);
+  });
+
+  it('sums a turn only when every step is priced', () => {
+    expect(turnCost([step(0.25), step(0.5)])).toBeCloseTo(0.75, 12);
+    expect(turnCost([step(0.25), step(null)])).toBeNull();
+    expect(turnCost([])).toBeNull();
+  });
+
+  it('marks calls that differ from the first column, not a key order', () => {
+    const withCall = (args: unknown) => ({
+      ...newTurn('t', 'u'),
+      items: [{ kind: 'tool' as const, callId: 'c', name: 'demo__add', server: 'demo', tool: 'add', arguments: args }],
+    });
+    const cols = [figures(withCall({ a: 2, b: 3 })), figures(withCall({ b: 3, a: 2 })), figures(withCall({ a: 2, b: 4 })), figures(newTurn('t', 'u'))];
+    expect(differing(cols)).toEqual([[true], [false], [true], []]);
+  });
+});

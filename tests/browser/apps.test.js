@@ -7,6 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
 import { startProbeServer } from './sinks.js';
+import { frames } from './ui_helpers.js';
 
 let llm;
 let mcplab;
@@ -243,10 +244,10 @@ test('the sandbox keeps an app away from the host, the API, other tools and unde
   // …and what the other side saw: the undeclared origin got no request, and the server got
   // no call of the model-only tool or of the other server's tool.
   assert.deepEqual(probe.hits, [], 'the undeclared origin was never reached');
-  const traffic = await mcplab.api('GET', '/api/servers/demo/traffic');
-  const called = traffic.body.frames
-    .map((f) => JSON.parse(f.text))
-    .filter((m) => m.method === 'tools/call')
+  // Frames that are not JSON-RPC (notes on the wire) carry no call.
+  const called = (await frames(mcplab, 'demo'))
+    .map((f) => f.msg)
+    .filter((m) => m?.method === 'tools/call')
     .map((m) => m.params.name);
   assert.ok(called.includes('show_probe_app'), `the probe app's own call is in the traffic: ${called}`);
   assert.ok(!called.includes('secret_model_only') && !called.includes('list_files'), `refused calls reached the server: ${called}`);

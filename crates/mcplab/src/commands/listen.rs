@@ -105,20 +105,20 @@ pub async fn watch(
                 .request("resources/read", Some(json!({ "uri": uri })))
                 .await?;
             if json {
-                println!(
+                crate::output::outln!(
                     "{}",
                     serde_json::to_string(&json!({ "updated": uri, "result": r }))
                         .unwrap_or_default()
                 );
             } else {
                 for c in r["contents"].as_array().into_iter().flatten() {
-                    println!("{}", output::resource_contents(c, "── updated"));
+                    crate::output::outln!("{}", output::resource_contents(c, "── updated"));
                 }
             }
         } else if json {
-            println!("{}", serde_json::to_string(&line).unwrap_or_default());
+            crate::output::outln!("{}", serde_json::to_string(&line).unwrap_or_default());
         } else {
-            println!("{}", line["method"].as_str().unwrap_or("?"));
+            crate::output::outln!("{}", line["method"].as_str().unwrap_or("?"));
         }
     };
     stop.cancel();

@@ -40,8 +40,8 @@ pub async fn run(data: &DataDir, print_only: bool) -> Result<(), Failure> {
         .json()
         .await
         .map_err(|e| unreachable(format!("an unreadable answer: {e}")))?;
-    println!("open {}", code.url);
-    println!(
+    crate::output::outln!("open {}", code.url);
+    crate::output::outln!(
         "  (valid once, for {} minutes)",
         code.expires_in_secs.div_ceil(60)
     );

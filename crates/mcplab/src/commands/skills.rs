@@ -13,7 +13,7 @@ pub async fn run(cmd: SkillsCmd, global: &Global, s: &Session) -> Result<(), Fai
         SkillsCmd::List => {
             let r = s.list_all("skills/list", "skills").await?;
             if global.json {
-                println!("{}", output::json(&r));
+                crate::output::outln!("{}", output::json(&r));
             } else {
                 let rows: Vec<Vec<String>> = r["skills"]
                     .as_array()
@@ -38,7 +38,7 @@ pub async fn run(cmd: SkillsCmd, global: &Global, s: &Session) -> Result<(), Fai
                         ]
                     })
                     .collect();
-                print!(
+                crate::output::out!(
                     "{}",
                     output::table(&["name", "files", "uri", "description"], &rows)
                 );
@@ -48,7 +48,7 @@ pub async fn run(cmd: SkillsCmd, global: &Global, s: &Session) -> Result<(), Fai
         SkillsCmd::Read { skill } => {
             let loaded = conn.load_skill(&skill).await?;
             if global.json {
-                println!(
+                crate::output::outln!(
                     "{}",
                     output::json(&serde_json::to_value(&loaded).unwrap_or_default())
                 );
@@ -59,9 +59,14 @@ pub async fn run(cmd: SkillsCmd, global: &Global, s: &Session) -> Result<(), Fai
                     } else {
                         "NOT verified"
                     };
-                    println!("── {} ({} B, {}, {mark})", file.uri, file.size, file.digest);
+                    crate::output::outln!(
+                        "── {} ({} B, {}, {mark})",
+                        file.uri,
+                        file.size,
+                        file.digest
+                    );
                     if let Some(text) = &file.text {
-                        println!("{}", visible(text));
+                        crate::output::outln!("{}", visible(text));
                     }
                 }
             }

@@ -60,10 +60,10 @@ fn stored(data: &DataDir, s: &Session) -> Vec<String> {
 /// Prints a task handle returned by `tools call --no-wait`.
 pub fn print_created(result: &Value, json: bool) -> Result<(), Failure> {
     if json {
-        println!("{}", output::json(result));
+        crate::output::outln!("{}", output::json(result));
     } else {
         let task = mcplab_core::mcp::tasks::task_object(result);
-        println!(
+        crate::output::outln!(
             "task {} is {} (see `mcplab tasks get {}` / `tasks result`)",
             task["taskId"].as_str().unwrap_or("?"),
             task["status"].as_str().unwrap_or("?"),
@@ -73,7 +73,7 @@ pub fn print_created(result: &Value, json: bool) -> Result<(), Failure> {
     Ok(())
 }
 
-fn print_task(t: &TaskView) {
+fn print_task(t: &TaskView) -> Result<(), Failure> {
     let tool = t
         .tool
         .as_deref()
@@ -84,7 +84,14 @@ fn print_task(t: &TaskView) {
         .as_deref()
         .map(|m| format!(": {m}"))
         .unwrap_or_default();
-    println!("{}{tool}  {}{message}", t.task_id, t.status);
+    // The status message is the server's text: made harmless for the terminal.
+    crate::output::outln!(
+        "{}{tool}  {}{}",
+        t.task_id,
+        t.status,
+        output::safe(&message)
+    );
+    Ok(())
 }
 
 pub async fn run(
@@ -112,26 +119,28 @@ pub async fn run(
                 }
             }
             if json {
-                println!(
+                crate::output::outln!(
                     "{}",
                     output::json(&serde_json::to_value(&views).unwrap_or_default())
                 );
             } else if views.is_empty() {
-                println!("no tasks known for this server");
+                crate::output::outln!("no tasks known for this server");
             } else {
-                views.iter().for_each(print_task);
+                for view in &views {
+                    print_task(view)?;
+                }
             }
             Ok(())
         }
         TasksCmd::Get { id } => {
             let view = conn.refresh_task(&id).await?;
             if json {
-                println!(
+                crate::output::outln!(
                     "{}",
                     output::json(&serde_json::to_value(&view).unwrap_or_default())
                 );
             } else {
-                print_task(&view);
+                print_task(&view)?;
             }
             Ok(())
         }
@@ -152,9 +161,9 @@ pub async fn run(
             }
             let r = conn.task_result(&id, opts).await?;
             if json {
-                println!("{}", output::json(&r));
+                crate::output::outln!("{}", output::json(&r));
             } else {
-                print!("{}", output::tool_result(&r));
+                crate::output::out!("{}", output::tool_result(&r));
             }
             if r.get("isError").and_then(Value::as_bool) == Some(true) {
                 Err(Failure::silent(EXIT_CALL))
@@ -165,9 +174,11 @@ pub async fn run(
         TasksCmd::Cancel { id } => {
             let r = conn.cancel_task(&id).await?;
             if json {
-                println!("{}", output::json(&r));
+                crate::output::outln!("{}", output::json(&r));
             } else {
-                println!("asked the server to cancel task {id} (cancellation is cooperative)");
+                crate::output::outln!(
+                    "asked the server to cancel task {id} (cancellation is cooperative)"
+                );
             }
             Ok(())
         }

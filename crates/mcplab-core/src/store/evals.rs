@@ -404,10 +404,16 @@ mod tests {
             store.create_eval_run(&run("r1", "suite", 9)),
             Err(StoreError::Conflict(_))
         ));
-        store.save_eval_iteration(&iteration("r1", 1, "failed")).unwrap();
-        store.save_eval_iteration(&iteration("r1", 0, "passed")).unwrap();
+        store
+            .save_eval_iteration(&iteration("r1", 1, "failed"))
+            .unwrap();
+        store
+            .save_eval_iteration(&iteration("r1", 0, "passed"))
+            .unwrap();
         // A unit written again replaces its row.
-        store.save_eval_iteration(&iteration("r1", 1, "passed")).unwrap();
+        store
+            .save_eval_iteration(&iteration("r1", 1, "passed"))
+            .unwrap();
         let listed = store.eval_iterations("r1", false).unwrap();
         assert_eq!(listed.len(), 2);
         assert_eq!((listed[0].iteration, listed[1].iteration), (0, 1));
@@ -423,7 +429,9 @@ mod tests {
         store
             .finish_eval_run("r1", "finished", 50, &json!({"summary": {}}))
             .unwrap();
-        store.set_eval_recording("r1", &json!({"servers": {}})).unwrap();
+        store
+            .set_eval_recording("r1", &json!({"servers": {}}))
+            .unwrap();
         let r1 = store.eval_run("r1").unwrap();
         assert_eq!(r1.status, "finished");
         assert_eq!(r1.finished_ms, Some(50));
@@ -443,9 +451,6 @@ mod tests {
 
         store.delete_eval_run("r1").unwrap();
         assert!(store.eval_iterations("r1", true).unwrap().is_empty());
-        assert!(matches!(
-            store.eval_run("r1"),
-            Err(StoreError::NotFound(_))
-        ));
+        assert!(matches!(store.eval_run("r1"), Err(StoreError::NotFound(_))));
     }
 }

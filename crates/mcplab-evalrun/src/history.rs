@@ -132,3 +132,122 @@ pub fn summary_of(run: &StoredRun) -> RunSummary {
         .and_then(|r| serde_json::from_value(r["summary"].clone()).ok())
         .unwrap_or_else(|| summarize(&run.record))
 }
+
+/// How one iteration differs between two runs (e.g. a live run and its recording).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TraceDifference {
+    #[serde(flatten)]
+    pub unit: Unit,
+    /// `passed`, `failed`, `errored`, or `None` when that run has no such iteration.
+    pub base: Option<String>,
+    pub run: Option<String>,
+    pub differences: Vec<String>,
+}
+
+/// Per iteration present in either run, where the tool calls, the answers or the outcomes of
+/// `base` and `run` differ (iterations that agree are left out).
+pub fn trace_differences(
+    store: &Store,
+    base: &str,
+    run: &str,
+) -> Result<Vec<TraceDifference>, HistoryError> {
+    let rows =
+        |id: &str| -> Result<std::collections::BTreeMap<Unit, (String, Value)>, HistoryError> {
+            Ok(store
+                .eval_iterations(id, true)?
+                .into_iter()
+                .map(|r| {
+                    let unit = Unit {
+                        case_id: r.case_id,
+                        model: r.model,
+                        iteration: r.iteration,
+                    };
+                    (unit, (r.outcome, r.detail.unwrap_or(Value::Null)))
+                })
+                .collect())
+        };
+    let (a, b) = (rows(base)?, rows(run)?);
+    let mut units: Vec<&Unit> = a.keys().chain(b.keys()).collect();
+    units.sort();
+    units.dedup();
+    let mut out = Vec::new();
+    for unit in units {
+        let (left, right) = (a.get(unit), b.get(unit));
+        let differences = match (left, right) {
+            (Some((lo, ld)), Some((ro, rd))) => {
+                let mut d = Vec::new();
+                if lo != ro {
+                    d.push(format!("outcome {lo} → {ro}"));
+                }
+                d.extend(call_differences(&ld["trace"], &rd["trace"]));
+                if ld["trace"]["turns"]
+                    .as_array()
+                    .and_then(|t| t.last())
+                    .map(|t| &t["answer"])
+                    != rd["trace"]["turns"]
+                        .as_array()
+                        .and_then(|t| t.last())
+                        .map(|t| &t["answer"])
+                {
+                    d.push("the final answer differs".into());
+                }
+                d
+            }
+            (Some(_), None) => vec!["only in the base run".into()],
+            (None, Some(_)) => vec!["only in the compared run".into()],
+            (None, None) => Vec::new(),
+        };
+        if !differences.is_empty() {
+            out.push(TraceDifference {
+                unit: unit.clone(),
+                base: left.map(|l| l.0.clone()),
+                run: right.map(|r| r.0.clone()),
+                differences,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// `server/tool(arguments)` per call, per turn.
+fn calls(trace: &Value) -> Vec<Vec<String>> {
+    trace["turns"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|t| {
+            t["toolCalls"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(|c| {
+                    format!(
+                        "{}/{}({})",
+                        c["server"].as_str().unwrap_or(""),
+                        c["tool"].as_str().unwrap_or(""),
+                        c["arguments"]
+                    )
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn call_differences(a: &Value, b: &Value) -> Vec<String> {
+    let (a, b) = (calls(a), calls(b));
+    let mut out = Vec::new();
+    for turn in 0..a.len().max(b.len()) {
+        let empty = Vec::new();
+        let (x, y) = (a.get(turn).unwrap_or(&empty), b.get(turn).unwrap_or(&empty));
+        if x != y {
+            out.push(format!(
+                "turn {}: [{}] → [{}]",
+                turn + 1,
+                x.join(", "),
+                y.join(", ")
+            ));
+        }
+    }
+    out
+}

@@ -7,6 +7,7 @@
 //! finished iteration is stored at once. `history` reads stored runs back. It neither prints
 //! nor serves HTTP: the CLI and the web server consume its events.
 
+pub mod authoring;
 mod execute;
 pub mod history;
 mod iteration;
@@ -19,7 +20,10 @@ mod retry;
 pub mod runner;
 mod servers;
 
-pub use history::{HistoryError, RunHeader, StoredRun, compare_runs, load_run, resolve_run_id};
+pub use history::{
+    HistoryError, RunHeader, StoredRun, TraceDifference, compare_runs, load_run, resolve_run_id,
+    summary_of, trace_differences,
+};
 pub use observe::{RecordedError, RecordedEvent, RecordedStep};
 pub use prepare::{Overrides, PrepareError, Prepared, SuiteText, prepare};
 pub use render::AppRenderer;

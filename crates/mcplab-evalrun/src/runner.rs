@@ -535,12 +535,7 @@ fn conclude(
     let gates = gates::evaluate(&all_gates, &summary, comparison.as_ref(), problems);
     let result = json!({ "summary": summary, "gates": gates, "comparison": comparison });
     store
-        .finish_eval_run(
-            &run_id,
-            status.as_str(),
-            now_ms(),
-            &result,
-        )
+        .finish_eval_run(&run_id, status.as_str(), now_ms(), &result)
         .map_err(|e| RunError::Store(e.to_string()))?;
     sink.event(&RunEvent::RunFinished {
         run_id: run_id.clone(),

@@ -206,7 +206,8 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
         | Command::Serve
         | Command::Chat(_)
         | Command::Oauth(_)
-        | Command::Apps(_) => {
+        | Command::Apps(_)
+        | Command::Eval(_) => {
             unreachable!("handled without a session")
         }
     }

@@ -4,6 +4,7 @@
 
 mod apps;
 mod chat;
+pub mod eval;
 mod inspect;
 mod oauth;
 mod servers;
@@ -21,6 +22,7 @@ pub async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Chat(args) => chat::run(args, &cli.global, &data).await,
         Command::Oauth(cmd) => oauth::run(cmd, &cli.global, &data).await,
         Command::Apps(cmd) => apps::run(cmd, &cli.global, &data).await,
+        Command::Eval(cmd) => eval::run(cmd, &cli.global, &data).await,
         Command::DemoServer => mcplab_testkit::serve_stdio()
             .await
             .map_err(|e| Failure::call(format!("demo server stopped: {e}"))),

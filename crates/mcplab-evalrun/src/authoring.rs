@@ -62,7 +62,7 @@ pub fn append_case(text: &str, mut case: Case) -> Result<(String, String), Strin
     let (doc, _) = suite::yaml::parse(text, limits).map_err(|e| e.message)?;
     if doc
         .as_object()
-        .and_then(|o| o.keys().last())
+        .and_then(|o| o.keys().next_back())
         .map(String::as_str)
         != Some("cases")
     {

@@ -158,6 +158,9 @@ impl EventSink for Collect {
                 | TurnEvent::TurnFailed { .. }
                 | TurnEvent::TurnCancelled { .. }
         );
+        // Not collapsed into a guard: an over-limit delta must be dropped, not fall through
+        // to the push arm.
+        #[allow(clippy::collapsible_match)]
         match (events.last_mut(), event) {
             (_, TurnEvent::ToolInputPartial { .. } | TurnEvent::ToolProgress { .. }) => {}
             (

@@ -43,11 +43,17 @@ impl ServerHealth {
         let mut done = Vec::new();
         for name in &self.names {
             let status = self.manager.status(name);
-            if matches!(status, Some(ServerStatus::Connected)) {
+            if self.connected(name) {
                 continue;
             }
             let why = match status {
                 Some(ServerStatus::Failed { message }) => message,
+                Some(ServerStatus::Connected) => self
+                    .manager
+                    .get(name)
+                    .ok()
+                    .and_then(|c| c.closed_reason())
+                    .unwrap_or_else(|| "its connection closed".into()),
                 Some(other) => format!("{other:?}").to_lowercase(),
                 None => "never connected".into(),
             };
@@ -64,9 +70,16 @@ impl ServerHealth {
     }
 
     fn all_connected(&self) -> bool {
-        self.names
-            .iter()
-            .all(|n| matches!(self.manager.status(n), Some(ServerStatus::Connected)))
+        self.names.iter().all(|n| self.connected(n))
+    }
+
+    /// Connected, and its transport not closed (the status follows a close a moment later).
+    fn connected(&self, name: &str) -> bool {
+        matches!(self.manager.status(name), Some(ServerStatus::Connected))
+            && self
+                .manager
+                .get(name)
+                .is_ok_and(|c| c.closed_reason().is_none())
     }
 
     /// The connections now.

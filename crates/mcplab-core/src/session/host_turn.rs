@@ -93,22 +93,25 @@ mod tests {
         host.approval.mode = ApprovalMode::Always;
         host.elicitation.mode = ElicitationMode::Ask;
         let model = ModelRef::parse("openai::m").unwrap();
-        let turn = |attendance| HostTurn {
-            host: &host,
-            turn_id: "t".into(),
-            model: model.clone(),
-            attendance,
-            context: vec!["ctx".into()],
+        let config = |host: &HostConfig, attendance| {
+            HostTurn {
+                host,
+                turn_id: "t".into(),
+                model: model.clone(),
+                attendance,
+                context: vec!["ctx".into()],
+            }
+            .config()
         };
-        let person = turn(Attendance::Person(Arc::new(Approvals::default()))).config();
+        let person = config(&host, Attendance::Person(Arc::new(Approvals::default())));
         assert!(person.approvals.is_some());
         assert_eq!(person.elicitation, ElicitationMode::Ask);
         assert_eq!(person.context, ["ctx"]);
-        let nobody = turn(Attendance::Unattended).config();
+        let nobody = config(&host, Attendance::Unattended);
         assert!(nobody.approvals.is_none());
         assert_eq!(nobody.elicitation, ElicitationMode::Decline);
         host.elicitation.mode = ElicitationMode::AcceptDefaults;
-        let nobody = turn(Attendance::Unattended).config();
+        let nobody = config(&host, Attendance::Unattended);
         assert_eq!(nobody.elicitation, ElicitationMode::AcceptDefaults);
     }
 }

@@ -21,7 +21,7 @@ use crate::settings::DataDir;
 pub enum EvalCmd {
     /// Run a suite (an mcplab suite file, or an MCPJam suite/tests.json) and judge it.
     #[command(after_help = RUN_HELP)]
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Print the suite file's JSON Schema (for editors).
     Schema,
     /// Write a starter suite for the target servers: one case per tool, one negative case.
@@ -196,7 +196,7 @@ pub struct MergeArgs {
 
 pub async fn run(cmd: EvalCmd, global: &Global, data: &DataDir) -> Result<(), Failure> {
     match cmd {
-        EvalCmd::Run(args) => run::run(args, global, data).await,
+        EvalCmd::Run(args) => run::run(*args, global, data).await,
         EvalCmd::Schema => authoring::schema(),
         EvalCmd::Init(args) => authoring::init(args, global, data).await,
         EvalCmd::Import(args) => authoring::import(args),

@@ -7,6 +7,7 @@ mod app_tools;
 mod assets;
 pub mod chat;
 mod error;
+pub mod evals;
 pub mod events;
 pub mod oauth;
 mod routes;
@@ -47,6 +48,8 @@ pub struct AppState {
     pub render_slot: tokio::sync::Semaphore,
     /// Pending OAuth sign-ins (by `state`) and the OAuth debugger's runs.
     pub oauth: Arc<oauth::OAuthState>,
+    /// Eval runs started from the Evals page (their streams and cancel tokens).
+    pub evals: evals::EvalRuns,
 }
 
 /// This server as the headless renderer sees it.
@@ -101,6 +104,7 @@ impl AppState {
             render_host: std::sync::OnceLock::new(),
             render_slot: tokio::sync::Semaphore::new(1),
             oauth,
+            evals: evals::EvalRuns::default(),
         })
     }
 }

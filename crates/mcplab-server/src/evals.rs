@@ -88,7 +88,11 @@ pub fn start(app: &Arc<AppState>, launch: Launch) -> Result<String, String> {
     );
     let env = RunEnv {
         store: app.store.clone(),
-        manager: ConnectionManager::new(ManagerOptions::default()),
+        // Nobody reads this manager's traffic back: a small ring keeps memory flat.
+        manager: ConnectionManager::new(ManagerOptions {
+            traffic_capacity: 1_024,
+            ..ManagerOptions::default()
+        }),
         providers,
         http: reqwest::Client::new(),
         prices,

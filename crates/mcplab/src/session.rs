@@ -47,6 +47,9 @@ impl Session {
             // A one-shot call should not wait long for a server that ignores stdin EOF
             // (SIGTERM is the polite next step).
             stop_grace: Duration::from_millis(200),
+            // Nothing in the CLI reads the ring back (`--trace` subscribes live): a small one
+            // keeps memory flat over a long `eval run`.
+            traffic_capacity: 1_024,
             ..ManagerOptions::default()
         };
         if let Some(secs) = global.timeout {

@@ -1,9 +1,9 @@
 // Browser test of the Evals page: a suites folder set in the page, a suite saved from the page
 // (a malformed one refused with its line), a run launched with repeat 2 against the testkit's
 // scripted LLM (real HTTP) and the built-in demo server as a child process, live progress
-// over the run's event stream, then the stored run's matrix: two green dots for the passing
-// case; a failing iteration's "Missing" difference on the other. What the page shows is
-// checked against what the API stored.
+// over the run's event stream, then the stored run's matrix: one green and one red dot, and the
+// failing iteration's "Missing" difference; a second run compared with the first (Fixed).
+// What the page shows is checked against what the API stored.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -44,6 +44,11 @@ before(async () => {
     { call: [{ id: 'c1', name: 'demo__add', arguments: { a: 2, b: 40 } }] },
     { reply: ['The sum is 42.'] },
     { reply: ['It is 42.'] },
+    // The second run: both iterations pass.
+    { call: [{ id: 'c2', name: 'demo__add', arguments: { a: 2, b: 40 } }] },
+    { reply: ['The sum is 42.'] },
+    { call: [{ id: 'c3', name: 'demo__add', arguments: { a: 2, b: 40 } }] },
+    { reply: ['The sum is 42.'] },
   ]);
   mcplab = await startMcplab([], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: llm.baseUrl });
   app = await openApp(mcplab);
@@ -115,6 +120,23 @@ test('suites from a folder, saved from the page, run with live progress and show
   assert.match(await failed.innerText(), /Missing: add/);
   await page.waitForSelector(`${id('evals-run-item')}[data-run="${runId}"]`);
   await shot(page, '60-evals');
+
+  // A second run that passes both times, compared with the first: the cell is Fixed.
+  await page.click(id('evals-run'));
+  await page.waitForFunction(
+    ([sel, first]) => [...document.querySelectorAll(sel)].some((e) => e.getAttribute('data-run') !== first),
+    [id('evals-run-item'), runId],
+    { timeout: 60000 },
+  );
+  const runs = (await mcplab.api('GET', '/api/evals/runs')).body;
+  assert.equal(runs.length, 2);
+  const second = runs.find((r) => r.id !== runId);
+  assert.equal(second.status, 'finished');
+  for (const r of [runId, second.id]) await page.check(`${id('evals-compare-pick')}[data-run="${r}"]`);
+  const row = page.locator(id('evals-compare-row'));
+  await row.waitFor();
+  assert.equal(await row.getAttribute('data-change'), 'fixed');
+  assert.match(await row.innerText(), /1\/2[\s\S]*2\/2/);
   // The two refusals above are the only failed requests.
   assert.deepEqual(app.errors.filter((e) => !e.includes('status of 400')), []);
   assert.equal(app.errors.length, 2);

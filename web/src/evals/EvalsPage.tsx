@@ -8,6 +8,7 @@ import { Button } from '../ui/Button';
 import { EmptyState } from '../ui/States';
 import { evalsApi, pct, type RunListItem, type SuiteEntry } from './api';
 import { RunLauncher } from './RunLauncher';
+import { CompareView } from './CompareView';
 import { RunView } from './RunView';
 import './evals.css';
 
@@ -28,6 +29,11 @@ export function EvalsPage() {
   const [selected, setSelected] = useState<string | null>(null);
   const [runs, setRuns] = useState<RunListItem[]>([]);
   const [shown, setShown] = useState<string | null>(null);
+  // Two runs ticked for compare: the older is the base.
+  const [picked, setPicked] = useState<string[]>([]);
+  const togglePick = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
+  const startedOf = (id: string) => runs.find((r) => r.id === id)?.startedMs ?? 0;
+  const [base, run] = [...picked].sort((a, b) => startedOf(a) - startedOf(b));
 
   const reloadSuites = useCallback(() => {
     evalsApi.suites().then(
@@ -99,9 +105,11 @@ export function EvalsPage() {
             New suite
           </Button>
           <h2>Runs</h2>
+          {runs.length > 1 && <p className="muted small">Tick two runs to compare them.</p>}
           <ul className="evals-list" data-testid="evals-runs">
             {runs.map((r) => (
-              <li key={r.id}>
+              <li key={r.id} className="evals-run-row">
+                <input type="checkbox" checked={picked.includes(r.id)} onChange={() => togglePick(r.id)} aria-label={`Compare run ${r.id}`} data-testid="evals-compare-pick" data-run={r.id} />
                 <button type="button" className={shown === r.id ? 'active' : ''} onClick={() => setShown(r.id)} data-testid="evals-run-item" data-run={r.id}>
                   {r.title || r.suiteId} <span className="muted small">{r.status} · {pct(r.passRate)} · {new Date(r.startedMs).toLocaleString()}</span>
                 </button>
@@ -133,6 +141,7 @@ export function EvalsPage() {
               }}
             />
           )}
+          {picked.length === 2 && base && run && <CompareView key={`${base} ${run}`} base={base} run={run} />}
           {shown && <RunView key={shown} id={shown} />}
         </section>
       </div>

@@ -70,6 +70,23 @@ export interface ShownRun {
   gates: { exitCode: number; gates: { gate: string; status: string; reason: string }[] } | null;
 }
 
+export interface Compared {
+  base: string;
+  run: string;
+  comparison: {
+    cells: {
+      caseId: string;
+      model: string;
+      change: string;
+      base: [number, number] | null;
+      run: [number, number] | null;
+      difference: number | null;
+      interval: Interval | null;
+      significance: string | null;
+    }[];
+  };
+}
+
 /** One item of `GET /api/evals/runs/{id}/events`. */
 export type RunStreamEvent =
   | { kind: 'run'; event: { type: string; progress?: Progress; message?: string } & Partial<IterationRecord> }
@@ -88,6 +105,8 @@ export const evalsApi = {
   cancel: (id: string) => request<void>('POST', `/api/evals/runs/${encodeURIComponent(id)}/cancel`),
   runs: () => request<RunListItem[]>('GET', '/api/evals/runs'),
   run: (id: string) => request<ShownRun>('GET', `/api/evals/runs/${encodeURIComponent(id)}`),
+  compare: (base: string, run: string) =>
+    request<Compared>('GET', `/api/evals/compare?base=${encodeURIComponent(base)}&run=${encodeURIComponent(run)}`),
   eventsPath: (id: string) => `/api/evals/runs/${encodeURIComponent(id)}/events`,
 };
 

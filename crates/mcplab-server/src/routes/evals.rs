@@ -261,3 +261,29 @@ pub async fn show_run(
         "comparison": result["comparison"],
     })))
 }
+
+#[derive(Deserialize)]
+pub struct CompareQuery {
+    base: String,
+    run: String,
+}
+
+/// `GET /api/evals/compare?base=A&run=B`: per case × model, Fixed / Regressed / Still failing
+/// / Still passing / New / Removed, with the difference's interval and significance.
+pub async fn compare(
+    State(app): State<Arc<AppState>>,
+    Query(q): Query<CompareQuery>,
+) -> Result<Json<Value>, ApiFailure> {
+    let not_found = |e: mcplab_evalrun::HistoryError| ApiFailure::not_found(e.to_string());
+    let load = |id: &str| {
+        let id = resolve_run_id(&app.store, id).map_err(not_found)?;
+        load_run(&app.store, &id).map_err(not_found)
+    };
+    let (base, run) = (load(&q.base)?, load(&q.run)?);
+    let comparison = mcplab_evalrun::compare_runs(&base.record, &run.record, None);
+    Ok(Json(json!({
+        "base": base.row.id,
+        "run": run.row.id,
+        "comparison": comparison,
+    })))
+}

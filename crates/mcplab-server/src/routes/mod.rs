@@ -123,5 +123,6 @@ pub fn api() -> Router<Arc<AppState>> {
         .route("/evals/runs/{id}", get(evals::show_run))
         .route("/evals/runs/{id}/events", get(evals::run_events))
         .route("/evals/runs/{id}/cancel", post(evals::cancel_run))
+        .route("/evals/compare", get(evals::compare))
         .route("/health", get(|| async { "ok" }))
 }

@@ -49,6 +49,9 @@ before(async () => {
     { reply: ['The sum is 42.'] },
     { call: [{ id: 'c3', name: 'demo__add', arguments: { a: 2, b: 40 } }] },
     { reply: ['The sum is 42.'] },
+    // A chat turn, saved as a case.
+    { call: [{ id: 'c4', name: 'demo__add', arguments: { a: 7, b: 8 } }] },
+    { reply: ['It is 15.'] },
   ]);
   mcplab = await startMcplab([], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: llm.baseUrl });
   app = await openApp(mcplab);
@@ -140,4 +143,29 @@ test('suites from a folder, saved from the page, run with live progress and show
   // The two refusals above are the only failed requests.
   assert.deepEqual(app.errors.filter((e) => !e.includes('status of 400')), []);
   assert.equal(app.errors.length, 2);
+});
+
+test('a chat session is saved as a case of a suite from the Chat page', async () => {
+  const { page } = app;
+  await page.click(id('nav-chat'));
+  await page.click(id('chat-new'));
+  const model = page.locator(id('chat-model'));
+  await model.waitFor();
+  const openai = await model.locator('option[value^="openai::"]').first().getAttribute('value');
+  await model.selectOption(openai);
+  await page.check(id('chat-server-demo'));
+  await page.fill(id('chat-input'), 'What is 7 + 8? Use the add tool.');
+  await page.click(id('chat-send'));
+  await page.waitForSelector(`${id('tool-card')}[data-status="ok"]`, { timeout: 30000 });
+  await page.click(id('chat-save-case-open'), { timeout: 30000 });
+  await page.selectOption(id('chat-save-case-suite'), 'page.yaml');
+  await page.click(id('chat-save-case-save'));
+  await page.waitForFunction((sel) => /Added case/.test(document.querySelector(sel)?.textContent ?? ''), id('chat-save-case-note'));
+  const text = readFileSync(path.join(folder, 'page.yaml'), 'utf8');
+  assert.ok(text.startsWith(suite(ADD)), 'the rest of the file is kept');
+  assert.match(text, /What is 7 \+ 8\? Use the add tool\./);
+  assert.match(text, /tool: add/);
+  // The suite still loads, with both cases.
+  const listed = (await mcplab.api('GET', '/api/evals/suites')).body;
+  assert.deepEqual(listed.find((x) => x.name === 'page.yaml').error, undefined);
 });

@@ -100,6 +100,8 @@ export const evalsApi = {
   suites: () => request<SuiteEntry[]>('GET', '/api/evals/suites'),
   suite: (name: string) => request<{ name: string; text: string }>('GET', `/api/evals/suites/${encodeURIComponent(name)}`),
   saveSuite: (name: string, text: string) => request<{ name: string }>('PUT', `/api/evals/suites/${encodeURIComponent(name)}`, { text }),
+  addCase: (suite: string, sessionId: string) =>
+    request<{ caseId: string }>('POST', `/api/evals/suites/${encodeURIComponent(suite)}/cases`, { sessionId }),
   start: (body: { suite: string; models: string[]; repeat?: number; concurrency?: number }) =>
     request<{ runId: string }>('POST', '/api/evals/runs', body),
   cancel: (id: string) => request<void>('POST', `/api/evals/runs/${encodeURIComponent(id)}/cancel`),

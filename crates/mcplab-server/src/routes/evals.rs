@@ -287,3 +287,27 @@ pub async fn compare(
         "comparison": comparison,
     })))
 }
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CaseInput {
+    session_id: String,
+}
+
+/// `POST /api/evals/suites/{name}/cases`: a saved chat session appended to the suite as a case
+/// (its user turns, the tool calls it made as expected calls); the rest of the file is kept.
+pub async fn add_case(
+    State(app): State<Arc<AppState>>,
+    Path(name): Path<String>,
+    Json(input): Json<CaseInput>,
+) -> Result<Json<Value>, ApiFailure> {
+    let path = suite_path(&app, &name)?;
+    let text = SuiteText::read(&path).map_err(|e| ApiFailure::not_found(e.to_string()))?;
+    let case = mcplab_evalrun::authoring::case_from_session(&app.store, &input.session_id, None)
+        .map_err(ApiFailure::bad_request)?;
+    let (updated, id) = mcplab_evalrun::authoring::append_case(&text.text, case)
+        .map_err(|why| ApiFailure::bad_request(format!("{name}: {why}")))?;
+    std::fs::write(&path, updated)
+        .map_err(|e| ApiFailure::bad_request(format!("cannot write {}: {e}", path.display())))?;
+    Ok(Json(json!({ "name": name, "caseId": id })))
+}

@@ -119,6 +119,7 @@ pub fn api() -> Router<Arc<AppState>> {
             "/evals/suites/{name}",
             get(evals::get_suite).put(evals::put_suite),
         )
+        .route("/evals/suites/{name}/cases", post(evals::add_case))
         .route("/evals/runs", get(evals::list_runs).post(evals::start_run))
         .route("/evals/runs/{id}", get(evals::show_run))
         .route("/evals/runs/{id}/events", get(evals::run_events))

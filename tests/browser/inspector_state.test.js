@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMcplab, openApp, shot } from './harness.js';
-import { frames, id, sent, waitConnected, waitUntil } from './ui_helpers.js';
+import { frames, id, navTo, sent, waitConnected, waitUntil } from './ui_helpers.js';
 
 let mcplab;
 let app;
@@ -52,9 +52,9 @@ test('a deep link only selects; a running call survives switching tool and page'
   await page.click(id('tool-item-echo'));
   await page.waitForFunction(() => document.querySelector('[data-testid="tool-detail"] h2')?.textContent === 'echo');
   await page.waitForSelector(id('tool-running-slow_task'));
-  await page.click(id('nav-resources'));
+  await navTo(page, 'resources');
   await page.waitForSelector(id('resources-page'));
-  await page.click(id('nav-tools'));
+  await navTo(page, 'tools');
   // Back on Tools: the remembered tool, and the running call with its progress and Cancel.
   await page.waitForFunction(() => document.querySelector('[data-testid="tool-detail"] h2')?.textContent === 'echo');
   assert.match(page.url(), /#\/tools\/demo\/echo$/);
@@ -64,10 +64,10 @@ test('a deep link only selects; a running call survives switching tool and page'
   await shot(page, 'state-01-running-call-after-navigation');
 
   // It finishes while another page is shown; its result is there on return.
-  await page.click(id('nav-prompts'));
+  await navTo(page, 'prompts');
   await page.waitForSelector(id('prompts-page'));
   await waitUntil(async () => (await lastCall('slow_task')).answered, 'the server to answer slow_task');
-  await page.click(id('nav-tools'));
+  await navTo(page, 'tools');
   await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.includes('Finished all 10 steps'), id('tool-result'));
   assert.equal(await page.locator(id('tool-cancel')).count(), 0);
 });
@@ -77,9 +77,9 @@ test('a call cancelled after coming back to it ends as a neutral "cancelled"', a
   const cancelsBefore = (await sent(mcplab, 'demo', 'notifications/cancelled')).length;
   await page.click(id('tool-call'));
   await page.waitForSelector(id('tool-progress'));
-  await page.click(id('nav-logs'));
+  await navTo(page, 'logs');
   await page.waitForSelector(id('logs-page'));
-  await page.click(id('nav-tools'));
+  await navTo(page, 'tools');
   await page.click(id('tool-cancel'));
   await page.waitForSelector(`${id('tool-result')}[data-status="cancelled"]`);
   assert.equal(await page.getAttribute(id('tool-result'), 'data-error'), 'false');

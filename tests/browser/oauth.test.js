@@ -150,7 +150,10 @@ test('interactive debugger run: the sign-in tab goes through the authorization s
     await page.waitForSelector(`${id('oauth-run')}[data-state="succeeded"][data-run-id="${runId2}"]`, { timeout: 30000 });
     assert.equal(await page.locator(id('oauth-awaiting-browser')).count(), 0);
     await signIn.waitForURL((u) => u.hash === `#/oauth/${runId2}`, { timeout: 30000 });
-    await signIn.waitForSelector(`${id('oauth-run')}[data-state="succeeded"]`);
+    // Opened by a plain link (no opener, so no copy of this tab's sign-in): it says where the
+    // result is instead of showing mcplab.
+    await signIn.waitForSelector(id('unauthorized'));
+    assert.match(await signIn.innerText(id('unauthorized')), /tab that started the sign-in/);
     await signIn.close();
   } finally {
     await page.evaluate(() => {

@@ -23,6 +23,29 @@ export async function waitUntil(check, what, { timeout = 30000, interval = 100 }
   }
 }
 
+/**
+ * Clicks the top bar's link to `target` and waits until that page is shown (its link marked
+ * current and the hash on it). A click that did not navigate (a layout shift under the pointer
+ * between Playwright's hit test and the click) is clicked once more; a second miss throws with
+ * the URL and the page's visible text, so a CI log says where the page was instead.
+ */
+export async function navTo(page, target, { timeout = 10000 } = {}) {
+  const shown = () =>
+    page
+      .waitForFunction(
+        (t) => window.location.hash.startsWith(`#/${t}`) && document.querySelector(`[data-testid="nav-${t}"]`)?.getAttribute('aria-current') === 'page',
+        target,
+        { timeout },
+      )
+      .then(() => true, () => false);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await page.click(id(`nav-${target}`));
+    if (await shown()) return;
+  }
+  const text = await page.evaluate(() => document.body.innerText.replace(/\s+/g, ' ').slice(0, 400)).catch(() => '?');
+  throw new Error(`the ${target} page did not show after clicking its link twice; at ${page.url()}: ${text}`);
+}
+
 /** Waits until every named server is connected; throws with their states otherwise. */
 export async function waitConnected(mcplab, names, timeout = 30000) {
   let states = {};

@@ -19,6 +19,7 @@ import { LogsPage } from './logs/LogsPage';
 import { startLogsStore } from './logs/store';
 import { OAuthPage } from './oauth/OAuthPage';
 import { ServersPage } from './servers/ServersPage';
+import { SkillsPage } from './skills/SkillsPage';
 import { startServersStore } from './servers/store';
 import { SettingsPage } from './settings/SettingsPage';
 import { loadPrefs } from './settings/prefs';
@@ -26,10 +27,14 @@ import { CommandPalette } from './shell/CommandPalette';
 import { TopBar } from './shell/TopBar';
 import { TrafficDock } from './shell/TrafficDock';
 import { startTrafficStore } from './traffic/store';
+import { TasksPage } from './tasks/TasksPage';
 import { setTrafficOpen, useTrafficOpen } from './traffic/visibility';
 import { ErrorState } from './ui/States';
 import { usePage, type Page } from './ui/route';
 import { TRAFFIC_OVERLAY_QUERY, useMediaQuery } from './ui/useMediaQuery';
+
+const LANDED_HINT =
+  'The authorization server sent this tab back to mcplab, and mcplab took the answer: the tab that started the sign-in shows the result. This tab is not signed in to mcplab (each tab signs in on its own), so you can close it.';
 
 function start(queryClient: QueryClient) {
   events.start();
@@ -56,12 +61,15 @@ export function App() {
   useEffect(attempt, [attempt]);
 
   if (boot.state === 'error') {
+    // A tab the authorization server sent back (`/oauth/callback` → `#/oauth/…`, `#/servers/…`)
+    // that was opened without this page's sign-in: the result is in the tab that started it.
+    const landed = boot.unauthorized && /^#\/(oauth|servers)\/./.test(window.location.hash);
     return (
       <div className="boot">
         <h1 className="brand">mcplab</h1>
         <ErrorState
-          title={boot.unauthorized ? 'Not signed in' : 'Cannot reach mcplab'}
-          message={boot.message}
+          title={landed ? 'Sign-in finished' : boot.unauthorized ? 'Not signed in' : 'Cannot reach mcplab'}
+          message={landed ? LANDED_HINT : boot.message}
           onRetry={attempt}
           testId={boot.unauthorized ? 'unauthorized' : 'boot-error'}
           prose
@@ -82,6 +90,8 @@ const PAGE_COMPONENTS: Record<Page, () => React.ReactNode> = {
   tools: ToolsPage,
   resources: ResourcesPage,
   prompts: PromptsPage,
+  tasks: TasksPage,
+  skills: SkillsPage,
   playground: PlaygroundPage,
   chat: ChatPage,
   evals: EvalsPage,

@@ -2,15 +2,19 @@
 //!
 //! | method | path | body → reply |
 //! |---|---|---|
+//! | POST | `/api/session` | `SessionRequest` → `SessionGranted` (no bearer needed: the one-time login code is the credential; 401 `login_code_invalid` when it was used or expired) |
+//! | POST | `/api/login-codes` | → `LoginCode` (a fresh one-time login code and its URL, for `mcplab open` and scripts) |
+//! | GET | `/api/render-specs/{id}` | → `AppRenderSpec` (the spec a render registered; single use, 404 `not_found` afterwards or after 2 minutes) |
 //! | GET | `/api/servers` | → `ServerView[]` |
 //! | POST | `/api/servers` | `ServerConfig` → `ServerView` (add; 409 if the name exists) |
 //! | PUT | `/api/servers/{name}` | `ServerConfig` → `ServerView` (replace; rename by a new `name`) |
 //! | DELETE | `/api/servers/{name}` | → 204 (disconnects first) |
 //! | GET | `/api/servers/{name}` | → `ServerView` |
-//! | POST | `/api/servers/import` | `ImportRequest` → `ImportResult` |
+//! | POST | `/api/servers/import` | `ImportRequest` → `ImportResult` (JSONC accepted; entries that cannot be used are skipped with a warning; 400 only when nothing can be read) |
 //! | GET | `/api/servers/export` | → `mcpServers` JSON document |
 //! | POST | `/api/servers/{name}/connect`, `/disconnect`, `/reconnect` | → `ServerView` |
-//! | GET | `/api/servers/{name}/tools`, `/resources`, `/resource-templates`, `/prompts` | → the protocol result with every page merged (`{tools: [...]}` …) |
+//! | GET | `/api/servers/{name}/tools`, `/resources`, `/resource-templates`, `/prompts` | → the protocol result with every page merged (`{tools: [...]}` …); for a capability the server does not declare, an empty list and a `note` saying so |
+//! | POST | `/api/servers/{name}/check` | `CheckRequest` → `CheckReport` (`mcplab check` on the connected server: its traffic so far is judged too; findings point at frames by `seq`) |
 //! | POST | `/api/servers/{name}/tools/call` | `ToolCallRequest` → `CallOutcome` |
 //! | POST | `/api/servers/{name}/calls/{callId}/cancel` | → 204 (sends `notifications/cancelled`) |
 //! | POST | `/api/servers/{name}/resources/read` | `UriRequest` → `CallOutcome` |
@@ -19,6 +23,19 @@
 //! | POST | `/api/servers/{name}/complete` | `CompleteRequest` → `CallOutcome` |
 //! | POST | `/api/servers/{name}/log-level` | `LogLevelRequest` → `CallOutcome` |
 //! | POST | `/api/servers/{name}/ping` | → `CallOutcome` |
+//! | GET | `/api/servers/{name}/tasks` | → `TaskView[]` (tasks the process knows for the server, newest first; a 2025-11-25 server's `tasks/list` merged in) |
+//! | POST | `/api/servers/{name}/tasks/{taskId}/refresh` | → `TaskView` (`tasks/get` now) |
+//! | POST | `/api/servers/{name}/tasks/{taskId}/cancel` | → `CallOutcome` (`tasks/cancel`) |
+//! | POST | `/api/servers/{name}/tasks/{taskId}/result` | → `CallOutcome` (the final result; 2025-11-25: `tasks/result`) |
+//! | GET | `/api/servers/{name}/skills` | → the `skills/list` result with every page merged (reads no skill file) |
+//! | POST | `/api/servers/{name}/skills/load` | `UriRequest` (a skill's `SKILL.md` uri or name) → `SkillLoadView` (every file read and checked against the manifest; `problem` says why it must not be used) |
+//! | POST | `/api/servers/{name}/protocol` | `ProtocolSwitch` → `ServerView` (the config's protocol changed and the server reconnected) |
+//!
+//! The list routes take `?fresh=true` to bypass the 2026-07-28 cache (`ttlMs`); a merged list
+//! carries the first page's `ttlMs`/`cacheScope` and, when a page came from the cache,
+//! `"mcplab/cache": {ageMs, ttlMs}`. On a 2026-07-28 server `resources/subscribe` opens a
+//! `subscriptions/listen` request for the uri and `unsubscribe` closes it; `log-level` sets the
+//! level sent in every request's `_meta`.
 //! | POST | `/api/servers/{name}/apps/resource` | `AppResourceRequest` → `AppResourceView` (a `ui://` resource read, decoded, with its sandbox CSP; 400 `not_a_ui_resource`, 502 `bad_ui_resource`) |
 //! | POST | `/api/servers/{name}/apps/tools/call` | `AppToolCallRequest` → `CallOutcome` (a UI calls a tool of its own server; 404 `unknown_tool`, 403 `tool_not_visible_to_app` / `tool_not_widget_accessible`) |
 //! | POST | `/api/apps/render` | `AppRenderSpec` → `AppRenderResult` (the app rendered in headless Chromium against this server: PNG of the app frame and the render page's report; one render at a time; 503 `renderer_unavailable` / `chromium_not_found` / `render_busy`, 504 `render_timeout`, 502 `render_failed`) |
@@ -59,6 +76,11 @@
 //! | DELETE | `/api/sessions/{id}/app-context/{key}` | → 204 (idempotent; 404 only if the session does not exist) |
 //! | GET | `/api/sessions/{id}/events?lastEventId=N` | SSE of `SessionEvent`, `id:` = sequence; `Last-Event-ID` (or the query) replays |
 //!
+//! Every `/api` request but `POST /api/session` needs `Authorization: Bearer <secret>`: the
+//! launch secret (scripts, from the data directory's `launch.json`) or a session secret from
+//! `POST /api/session`. Cookies are never a credential. `GET /auth?code=…&next=…` serves the
+//! page that exchanges a live login code (a refusal page when the code was used or expired).
+//!
 //! Outside `/api`, without the launch token: `GET /oauth/callback?code=…&state=…` (or
 //! `error=…`) is mcplab's loopback redirect URI for OAuth sign-ins started by the web UI. It
 //! accepts only the `state` of a pending sign-in (400 otherwise, used once) and redirects the
@@ -91,6 +113,17 @@ pub struct ServerView {
     pub info: Option<Value>,
     /// The last lines the server wrote to stderr (stdio servers).
     pub stderr: Vec<String>,
+    /// The protocol era and revision in use while connected, and how they were chosen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub era: Option<crate::era::EraView>,
+}
+
+/// `POST /api/servers/{name}/protocol`: speak another revision (or `auto`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ProtocolSwitch {
+    pub protocol: crate::era::ProtocolChoice,
 }
 
 /// Import servers from an `mcpServers` document (Claude Desktop, Cursor, VS Code shapes).
@@ -106,6 +139,9 @@ pub struct ImportRequest {
 pub struct ImportResult {
     pub added: Vec<String>,
     pub replaced: Vec<String>,
+    /// What was skipped, renamed or cannot be honoured (`envFile`, `${…}`), one line each.
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 /// `tools/call`. `callId` (client-chosen, unique per server) lets the UI cancel the call and
@@ -124,6 +160,10 @@ pub struct ToolCallRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub timeout_ms: Option<u64>,
+    /// Whether the call may become a task (default `auto`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub task: Option<crate::tasks::TaskMode>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
@@ -260,10 +300,40 @@ pub struct HostInfo {
     pub sandbox_per_app: bool,
 }
 
+/// `POST /api/session`: a one-time login code (from the URL mcplab printed or opened) and
+/// where the page wants to go after signing in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionRequest {
+    pub code: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub next: Option<String>,
+}
+
+/// The session secret for `Authorization: Bearer` (keep it in `sessionStorage`), and the path
+/// on this origin to go to (`next` when it was a plain same-origin path, else `/`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionGranted {
+    pub secret: String,
+    pub next: String,
+}
+
+/// `POST /api/login-codes`: a fresh one-time login code and the URL that uses it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LoginCode {
+    pub code: String,
+    pub url: String,
+    pub expires_in_secs: u64,
+}
+
 /// What to render headless (`mcplab apps render`, the playground's screenshot): call `tool`
 /// on `server` with `arguments` and show its app under the emulated host `conditions` in a
-/// `width`×`height` viewport. The web page `#/render/<base64url JSON of this>` does the work
-/// and publishes `window.__mcplabRenderReport`.
+/// `width`×`height` viewport. The server registers it under a single-use render id; the web
+/// page `#/render/<id>` fetches it (`GET /api/render-specs/{id}`), does the work and publishes
+/// `window.__mcplabRenderReport`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AppRenderSpec {

@@ -124,7 +124,8 @@ pub enum TurnEvent {
         result: Option<Value>,
         error: Option<String>,
     },
-    /// A running tool call reported progress (`notifications/progress`). Live only: never
+    /// A running tool call reported progress (`notifications/progress`, or the status of the
+    /// task the call became: the turn waits on the task instead of a request timeout). Live only: never
     /// stored with the turn (its `toolResult` follows).
     ToolProgress {
         turn_id: String,
@@ -413,7 +414,8 @@ pub struct ProviderView {
     pub custom: bool,
 }
 
-/// `PUT /api/llm/providers/{id}`: add or change a provider (a key of `null` keeps the stored one).
+/// `PUT /api/llm/providers/{id}`: add or change a provider (a key of `null` keeps the stored one,
+/// unless the base URL changed: then the key must be entered again).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderInput {

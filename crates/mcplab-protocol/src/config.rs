@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::era::ProtocolChoice;
 use crate::oauth::OAuthConfig;
 
 /// One configured server, keyed by a user-chosen name.
@@ -19,6 +20,11 @@ pub struct ServerConfig {
     /// Per-request timeout in milliseconds; progress notifications reset it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
+    /// The protocol revision to speak; `auto` (the default) tries 2026-07-28 through
+    /// `server/discover` and falls back to the `initialize` handshake.
+    #[serde(default, skip_serializing_if = "ProtocolChoice::is_auto")]
+    #[ts(as = "Option<ProtocolChoice>", optional)]
+    pub protocol: ProtocolChoice,
 }
 
 /// The transport and its parameters.

@@ -43,4 +43,9 @@ pub struct TrafficFrame {
     pub kind: FrameKind,
     /// The exact text (invalid UTF-8 is replaced, and noted in `kind`).
     pub text: String,
+    /// HTTP headers that carried protocol meaning for this frame (2026-07-28 streamable HTTP:
+    /// `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), as sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub headers: Option<Vec<(String, String)>>,
 }

@@ -3,6 +3,7 @@
 
 use mcplab_protocol::api::*;
 use mcplab_protocol::chat::*;
+use mcplab_protocol::check::*;
 use mcplab_protocol::host::*;
 use mcplab_protocol::oauth::*;
 use mcplab_protocol::*;
@@ -14,6 +15,16 @@ fn render() -> String {
     let decls = [
         <serde_json::Value as TS>::decl(&cfg),
         ServerConfig::decl(&cfg),
+        ProtocolChoice::decl(&cfg),
+        Era::decl(&cfg),
+        EraView::decl(&cfg),
+        ProtocolSwitch::decl(&cfg),
+        TaskFlavor::decl(&cfg),
+        TaskMode::decl(&cfg),
+        TaskStatusEntry::decl(&cfg),
+        TaskView::decl(&cfg),
+        SkillFileView::decl(&cfg),
+        SkillLoadView::decl(&cfg),
         ServerTransport::decl(&cfg),
         OAuthConfig::decl(&cfg),
         EnterpriseIdp::decl(&cfg),
@@ -44,6 +55,11 @@ fn render() -> String {
         Direction::decl(&cfg),
         FrameKind::decl(&cfg),
         TrafficFrame::decl(&cfg),
+        Severity::decl(&cfg),
+        Finding::decl(&cfg),
+        CheckReport::decl(&cfg),
+        CheckCall::decl(&cfg),
+        CheckRequest::decl(&cfg),
         ServerView::decl(&cfg),
         ImportRequest::decl(&cfg),
         ImportResult::decl(&cfg),
@@ -65,6 +81,9 @@ fn render() -> String {
         AppScenarioInput::decl(&cfg),
         AppRenderSpec::decl(&cfg),
         AppRenderResult::decl(&cfg),
+        SessionRequest::decl(&cfg),
+        SessionGranted::decl(&cfg),
+        LoginCode::decl(&cfg),
         AppResourceView::decl(&cfg),
         AppUiKind::decl(&cfg),
         AppToolCallRequest::decl(&cfg),

@@ -1,6 +1,7 @@
 //! The HTTP edge of mcplab: the `/api` routes over the core's connection manager and store,
-//! the host event stream, the security checks of DESIGN.md §3 (per-launch token, Host
-//! allow-list, Origin check) and the embedded web UI. It calls core; it spawns nothing itself
+//! the host event stream, the security checks of DESIGN.md §3 (bearer secrets from one-time
+//! login codes, never cookies; Host allow-list; Origin check; the host page's CSP) and the
+//! embedded web UI. It calls core; it spawns nothing itself
 //! and reads no environment: the binary hands it everything in [`AppState`].
 
 mod app_tools;
@@ -10,6 +11,7 @@ mod error;
 pub mod evals;
 pub mod events;
 pub mod oauth;
+mod render_specs;
 mod routes;
 pub mod sandbox;
 pub mod security;
@@ -20,6 +22,7 @@ use std::sync::{Arc, Mutex};
 use axum::Router;
 use mcplab_core::mcp::ConnectionManager;
 use mcplab_core::store::Store;
+use mcplab_protocol::api::AppRenderSpec;
 use tokio_util::sync::CancellationToken;
 
 pub use error::ApiFailure;
@@ -46,6 +49,8 @@ pub struct AppState {
     pub render_host: std::sync::OnceLock<RenderHost>,
     /// One headless render at a time per process.
     pub render_slot: tokio::sync::Semaphore,
+    /// Render specs registered for the render page (`#/render/<id>`), single use.
+    pub(crate) render_specs: render_specs::RenderSpecs,
     /// Pending OAuth sign-ins (by `state`) and the OAuth debugger's runs.
     pub oauth: Arc<oauth::OAuthState>,
     /// Eval runs started from the Evals page (their streams and cancel tokens).
@@ -103,9 +108,30 @@ impl AppState {
             sandbox: std::sync::OnceLock::new(),
             render_host: std::sync::OnceLock::new(),
             render_slot: tokio::sync::Semaphore::new(1),
+            render_specs: render_specs::RenderSpecs::default(),
             oauth,
             evals: evals::EvalRuns::default(),
         })
+    }
+
+    /// The main page's CSP `frame-src`: where app frames may come from. The one place that
+    /// says it (the sandbox listener's origin(s)); `'none'` while no sandbox runs.
+    pub fn frame_src(&self) -> String {
+        self.sandbox_frame_src()
+            .map(str::to_owned)
+            .unwrap_or_else(|| "'none'".to_owned())
+    }
+
+    /// Registers `spec` for the render page and returns the URL that headless Chromium opens
+    /// on `origin` (this server as Chromium reaches it): a one-time login code, then
+    /// `/#/render/<id>`. Neither the launch secret nor the spec is in the URL.
+    pub fn render_sign_in_url(&self, origin: &str, spec: AppRenderSpec) -> String {
+        let id = self.render_specs.register(spec);
+        let code = self.security.credentials().mint_login_code();
+        format!(
+            "{}/auth?code={code}&next=%2F%23%2Frender%2F{id}",
+            origin.trim_end_matches('/')
+        )
     }
 }
 
@@ -128,15 +154,19 @@ impl AppState {
     }
 }
 
-/// The whole application: `/auth`, `/api/*` behind the security layer, and the UI.
+/// The whole application: `/auth`, `/api/*` behind the security layer, and the UI; every
+/// response carries the main origin's defence headers.
 pub fn router(state: Arc<AppState>) -> Router {
-    let api = routes::api().route_layer(axum::middleware::from_fn_with_state(
-        state.clone(),
-        security::require_token,
-    ));
+    let api = routes::api()
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            security::signin::require_bearer,
+        ))
+        // The login code in the body is the credential here.
+        .route("/session", axum::routing::post(security::signin::exchange));
     Router::new()
         .nest("/api", api)
-        .route("/auth", axum::routing::get(security::auth_redirect))
+        .route("/auth", axum::routing::get(security::signin::page))
         // No API token here: the authorization server's redirect cannot carry one; only a
         // pending `state` is accepted.
         .route(oauth::CALLBACK_PATH, axum::routing::get(oauth::callback))
@@ -144,6 +174,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             security::check_host_and_origin,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            security::headers::add,
         ))
         .with_state(state)
 }

@@ -33,6 +33,13 @@ pub struct Global {
     /// Print every JSON-RPC frame to stderr as it crosses the wire.
     #[arg(long, global = true)]
     pub trace: bool,
+    /// Print server text byte for byte, terminal control sequences included (by default they
+    /// are shown as visible escapes such as `\x1b`, so a server cannot drive your terminal).
+    #[arg(long, global = true)]
+    pub raw: bool,
+    /// Do not show what a stdio server writes to stderr (shown live, dimmed, by default).
+    #[arg(long, global = true)]
+    pub quiet_stderr: bool,
     /// Per-request timeout in seconds (progress notifications reset it).
     #[arg(long, global = true, value_name = "SECS")]
     pub timeout: Option<f64>,
@@ -54,6 +61,10 @@ pub struct Global {
     /// A root offered to servers (roots/list); repeatable.
     #[arg(long = "root", global = true, value_name = "PATH")]
     pub roots: Vec<PathBuf>,
+    /// Minimum level of the server's log messages: sent with logging/setLevel (2025 revisions)
+    /// or in every request's _meta (2026-07-28, where a request without it gets no logs).
+    #[arg(long, global = true, value_enum, value_name = "LEVEL")]
+    pub log_level: Option<LogLevel>,
     #[command(flatten)]
     pub serve: ServeArgs,
     /// Chromium for headless app rendering (`apps render`, the web's screenshot button).
@@ -71,9 +82,6 @@ pub struct ServeArgs {
     /// Do not open the browser.
     #[arg(long, global = true)]
     pub no_open: bool,
-    /// An mcpServers file whose servers are added to the configured ones.
-    #[arg(long, global = true, value_name = "FILE")]
-    pub config: Option<PathBuf>,
     /// Listen on this address instead of 127.0.0.1. Anything but loopback exposes the
     /// inspector (which can start processes) to your network: only with good reason.
     #[arg(long, global = true, value_name = "ADDR")]
@@ -82,6 +90,10 @@ pub struct ServeArgs {
 
 #[derive(Args, Debug, Clone, Default)]
 pub struct TargetArgs {
+    /// An mcpServers file (Claude Desktop, Cursor, VS Code) whose servers are added to the
+    /// configured ones for this run (--server NAME picks one; a missing file is an error).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
     /// A configured server (repeatable for `chat` and the inspector).
     #[arg(long = "server", short = 's', global = true, value_name = "NAME", conflicts_with_all = ["stdio", "url", "demo"])]
     pub servers: Vec<String>,
@@ -115,8 +127,18 @@ pub struct TargetArgs {
     /// Transport for --url.
     #[arg(long, global = true, value_enum, default_value_t = RemoteTransport::Http)]
     pub transport: RemoteTransport,
+    /// Protocol revision: auto (try 2026-07-28 via server/discover, fall back to the
+    /// initialize handshake), 2026-07-28, 2025-11-25, 2025-06-18 or 2025-03-26. Overrides a
+    /// configured server's setting.
+    #[arg(long, global = true, value_name = "REVISION", value_parser = parse_protocol)]
+    pub protocol: Option<mcplab_protocol::ProtocolChoice>,
     #[command(flatten)]
     pub oauth: crate::cli_oauth::OAuthTargetArgs,
+}
+
+fn parse_protocol(text: &str) -> Result<mcplab_protocol::ProtocolChoice, String> {
+    mcplab_protocol::ProtocolChoice::parse(text)
+        .ok_or_else(|| "expected auto, 2026-07-28, 2025-11-25, 2025-06-18 or 2025-03-26".to_owned())
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -142,6 +164,12 @@ pub enum ElicitationMode {
 pub enum Command {
     /// Serve the web inspector (the default when no command is given).
     Serve,
+    /// Open the running inspector in the browser with a new one-time login URL.
+    Open {
+        /// Only print the URL (valid once, for 2 minutes).
+        #[arg(long)]
+        print: bool,
+    },
     /// List or call tools.
     #[command(subcommand)]
     Tools(ToolsCmd),
@@ -162,6 +190,10 @@ pub enum Command {
     },
     /// Show the server's initialize result: name, version, protocol, capabilities, instructions.
     Info,
+    /// Lint an MCP server: connect, exercise what it advertises, and report every deviation
+    /// from the spec revision it negotiated (exit 1 when there are errors).
+    #[command(after_help = CHECK_HELP)]
+    Check(CheckArgs),
     /// Manage the configured servers.
     #[command(subcommand)]
     Servers(ServersCmd),
@@ -176,8 +208,102 @@ pub enum Command {
     /// Evals: run suites against models and servers, read stored runs, write suites.
     #[command(subcommand)]
     Eval(crate::commands::eval::EvalCmd),
-    /// Run the built-in demo MCP server on stdio (try: mcplab --stdio "mcplab demo-server" tools list).
-    DemoServer,
+    /// Run the built-in demo MCP server on stdio (try: mcplab --stdio "mcplab demo-server" tools list),
+    /// or over streamable HTTP at http://ADDR/mcp with --http ADDR (both protocol eras).
+    DemoServer {
+        /// Serve streamable HTTP on this address (e.g. 127.0.0.1:3001) instead of stdio.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
+    },
+    /// Tasks: long-running tool calls (the 2026-07-28 tasks extension, 2025-11-25 tasks).
+    #[command(subcommand)]
+    Tasks(TasksCmd),
+    /// Skills the server offers (the skills extension): list them, or load one and verify it.
+    #[command(subcommand)]
+    Skills(SkillsCmd),
+    /// 2026-07-28 subscriptions/listen: print the change notifications opted in to until
+    /// Ctrl-C (or --count).
+    Listen(ListenArgs),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TasksCmd {
+    /// Tasks mcplab started on this server (and, for 2025-11-25 servers, tasks/list), each
+    /// polled now.
+    List,
+    /// Poll one task (tasks/get).
+    Get { id: String },
+    /// The result of a task: waits until it finishes (2025-11-25: tasks/result).
+    Result { id: String },
+    /// Ask the server to cancel a task (tasks/cancel).
+    Cancel { id: String },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum SkillsCmd {
+    /// List the server's skills (skills/list); reads no skill file.
+    List,
+    /// Load a skill (its name or SKILL.md uri): read SKILL.md and every file of its manifest,
+    /// verifying size, digest and frontmatter; stops at the first mismatch (exit 1).
+    Read { skill: String },
+}
+
+#[derive(Args, Debug)]
+pub struct ListenArgs {
+    /// notifications/tools/list_changed.
+    #[arg(long)]
+    pub tools: bool,
+    /// notifications/prompts/list_changed.
+    #[arg(long)]
+    pub prompts: bool,
+    /// notifications/resources/list_changed.
+    #[arg(long)]
+    pub resources: bool,
+    /// notifications/resources/updated for this uri; repeatable.
+    #[arg(long = "resource", value_name = "URI")]
+    pub resource_uris: Vec<String>,
+    /// notifications/tasks for this task; repeatable.
+    #[arg(long = "task", value_name = "ID")]
+    pub task_ids: Vec<String>,
+    /// Stop after this many notifications.
+    #[arg(long)]
+    pub count: Option<usize>,
+}
+
+/// Whether a `tools call` may become a task.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TaskArg {
+    /// Let the server decide (2026-07-28); augment when the tool requires it (2025-11-25).
+    #[default]
+    Auto,
+    /// Ask for a task wherever the protocol allows.
+    Force,
+    /// Never (2026-07-28: the request does not declare the tasks extension).
+    Never,
+}
+
+const CHECK_HELP: &str = "\
+Each message is validated against the official JSON Schema of the negotiated revision; tool \
+names and input/output schemas (JSON Schema 2020-12), pagination, list_changed, annotations, \
+content types, isError, stdout noise, capability/behaviour mismatches and the token cost of \
+the tool list are checked too. Tools are only called when named with --call.
+
+Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage, 3 connection failure.
+
+Example: mcplab check --stdio \"python server.py\" --call 'echo={\"text\":\"hi\"}' --junit check.xml";
+
+#[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Also call this tool and check its result: NAME, or NAME=JSON with its arguments.
+    /// Repeatable. No tool is called otherwise (tools may have side effects).
+    #[arg(long = "call", value_name = "TOOL[=JSON]")]
+    pub calls: Vec<String>,
+    /// Write the findings as JUnit XML (one test case per rule) for CI.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Estimated tokens of the tool list per model turn above which it warns.
+    #[arg(long, default_value_t = 10_000, value_name = "TOKENS")]
+    pub token_budget: usize,
 }
 
 #[derive(Args, Debug)]
@@ -320,6 +446,15 @@ pub enum ToolsCmd {
         /// One argument as key=value, typed by the tool's input schema; dotted keys nest.
         #[arg(short = 'a', long = "arg", value_name = "KEY=VALUE")]
         pairs: Vec<String>,
+        /// Whether the call may become a task.
+        #[arg(long, value_enum, default_value_t = TaskArg::Auto)]
+        task: TaskArg,
+        /// When the call becomes a task, print the task and return at once (see `tasks`).
+        #[arg(long)]
+        no_wait: bool,
+        /// Write the first binary content (image, audio, embedded blob) to this file.
+        #[arg(long, short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
     },
 }
 

@@ -1,7 +1,9 @@
 //! `mcplab` / `mcplab serve`: the web inspector. Opens the store (seeding the demo server on
 //! first run), applies `--config` and ad-hoc targets, binds loopback (next free port when the
-//! default is busy), prints the one-time URL with the launch token, connects the servers in
-//! the background, opens the browser, and on Ctrl-C/SIGTERM stops every server it started.
+//! default is busy, said loudly), records the launch secret in the data directory
+//! (`launch.json`, 0600), prints a one-time login URL, connects the servers in the background,
+//! opens the browser on another one-time code (through a 0600 redirect file, never in argv),
+//! and on Ctrl-C/SIGTERM stops every server it started and removes its launch record.
 //! `start_sandbox` and `serve_app` are the listener plumbing `apps render` reuses.
 
 use std::net::{IpAddr, SocketAddr};
@@ -13,12 +15,14 @@ use mcplab_core::mcp::{ConnectionManager, ManagerOptions, RootEntry};
 use mcplab_protocol::api::RootView;
 use mcplab_protocol::{ServerConfig, ServerTransport};
 use mcplab_server::sandbox::SandboxConfig;
+use mcplab_server::security::LOGIN_CODE_TTL;
 use mcplab_server::{AppState, RenderHost, Security, generate_token, router};
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
 use crate::cli::Global;
 use crate::failure::Failure;
+use crate::launch::{Launch, open_browser};
 use crate::settings::DataDir;
 use crate::target;
 
@@ -33,7 +37,7 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
     if store.is_new() {
         store.insert_server(&demo_server()?).map_err(store_err)?;
     }
-    if let Some(file) = &global.serve.config {
+    if let Some(file) = &global.target.config {
         let text = std::fs::read_to_string(file)
             .map_err(|e| Failure::usage(format!("cannot read {}: {e}", file.display())))?;
         for s in parse_mcp_servers(&text, &file.display().to_string()).map_err(Failure::config)? {
@@ -55,7 +59,11 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         }
     };
 
-    let mut opts = ManagerOptions::default();
+    let mut opts = ManagerOptions {
+        // 2026-07-28 servers announce list changes only to clients that listen for them.
+        listen_for_changes: true,
+        ..ManagerOptions::default()
+    };
     if let Some(secs) = global.timeout.filter(|s| *s > 0.0 && s.is_finite()) {
         opts.request_timeout = Duration::from_secs_f64(secs);
     }
@@ -79,9 +87,8 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
 
     let (listener, host) = bind(&global.serve.host, global.serve.port).await?;
     let port = listener.local_addr().map(|a| a.port()).unwrap_or_default();
-    let token = generate_token();
     let extra_host = host.filter(|h| !h.is_loopback()).map(|h| h.to_string());
-    let security = Security::new(token.clone(), port, extra_host.as_deref());
+    let security = Security::new(generate_token(), port, extra_host.as_deref());
     let env: std::collections::HashMap<String, String> = std::env::vars().collect();
     let providers = mcplab_core::llm::ProviderSettings::from_env(&env);
     let state = AppState::new(manager.clone(), store.clone(), security, providers);
@@ -91,8 +98,8 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         Some(h) if !h.is_loopback() => h.to_string(),
         _ => "127.0.0.1".to_owned(),
     };
-    let url = format!("http://{shown_host}:{port}/auth?token={token}");
-    println!("mcplab is listening on http://{shown_host}:{port}");
+    let base = format!("http://{shown_host}:{port}");
+    println!("mcplab is listening on {base}");
     let (sandbox_origin, sandbox_task) =
         start_sandbox(&state, sandbox, port, extra_host.as_deref());
     println!("apps run on: {sandbox_origin}");
@@ -112,7 +119,19 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         self_origin: format!("http://{self_host}:{port}"),
         chromium: crate::settings::chromium(global.chromium.as_deref()),
     });
-    println!("open {url}");
+    let credentials = state.security.credentials();
+    Launch {
+        url: base.clone(),
+        secret: credentials.launch_secret().to_owned(),
+        pid: std::process::id(),
+    }
+    .write(data)?;
+    let login_url = |code: String| format!("{base}/auth?code={code}");
+    println!("open {}", login_url(credentials.mint_login_code()));
+    println!(
+        "  (valid once, for {} minutes; `mcplab open` opens a new one)",
+        LOGIN_CODE_TTL.as_secs() / 60
+    );
 
     let servers = store.servers().map_err(store_err)?;
     for cfg in servers {
@@ -129,7 +148,10 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         });
     }
     if !global.serve.no_open {
-        open_browser(&url);
+        // A code of its own: the printed one stays usable in another browser.
+        if let Err(e) = open_browser(data, &login_url(credentials.mint_login_code())) {
+            eprintln!("{}", e.message);
+        }
     }
 
     let shutdown = async {
@@ -137,6 +159,7 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         eprintln!("stopping: disconnecting servers");
     };
     let result = serve_app(listener, state, shutdown).await;
+    Launch::remove_if_ours(data);
     sandbox_task.abort();
     manager.shutdown().await;
     result.map_err(|e| Failure::usage(format!("the web server failed: {e}")))
@@ -194,6 +217,7 @@ fn demo_server() -> Result<ServerConfig, Failure> {
             cwd: None,
         },
         timeout_ms: None,
+        protocol: Default::default(),
     })
 }
 
@@ -211,8 +235,10 @@ async fn bind(
     };
     if !ip.is_loopback() {
         eprintln!(
-            "WARNING: listening on {ip}, not loopback: anyone who can reach this address and \
-             learns the token can start processes on this machine."
+            "WARNING: listening on {ip}, not loopback. mcplab speaks plain HTTP: the login code \
+             and the session secret travel in clear text, so anyone who can see this network's \
+             traffic can take over this mcplab and start processes on this machine. Use it only \
+             on a network you trust (an SSH tunnel to 127.0.0.1 is safer)."
         );
     }
     let chosen = host.as_ref().map(|_| ip);
@@ -226,7 +252,12 @@ async fn bind(
         match TcpListener::bind(SocketAddr::new(ip, p)).await {
             Ok(l) => {
                 if p != DEFAULT_PORT {
-                    eprintln!("port {DEFAULT_PORT} is busy; using {p}");
+                    eprintln!(
+                        "WARNING: port {DEFAULT_PORT} is busy; using {p} instead. Something else \
+                         listens on {DEFAULT_PORT}: links and bookmarks to \
+                         127.0.0.1:{DEFAULT_PORT} reach that program, not this mcplab, so do not \
+                         sign in there. Choose the port with --port."
+                    );
                 }
                 return Ok((l, chosen));
             }
@@ -251,21 +282,4 @@ async fn bind_sandbox(ip: IpAddr, host_port: u16) -> Result<TcpListener, Failure
     TcpListener::bind(SocketAddr::new(ip, 0))
         .await
         .map_err(|e| Failure::usage(format!("cannot open the app sandbox listener on {ip}: {e}")))
-}
-
-pub(crate) fn open_browser(url: &str) {
-    let opener = if cfg!(target_os = "macos") {
-        "open"
-    } else {
-        "xdg-open"
-    };
-    let spawned = std::process::Command::new(opener)
-        .arg(url)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn();
-    if spawned.is_err() {
-        eprintln!("could not open a browser; open the URL above yourself");
-    }
 }

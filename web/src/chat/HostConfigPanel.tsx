@@ -5,7 +5,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { errorMessage, type Tool } from '../api/client';
 import type { AppHostProfile, DisplayMode, ElicitationMode, HostConfig } from '../api/types.gen';
-import { serverTools } from '../apps/linkage';
+import { useQueryClient } from '@tanstack/react-query';
+import { fetchServerTools } from '../apps/linkage';
 import { Button } from '../ui/Button';
 import { chatApi } from './api';
 import { exportFile, modelVisible, offers, serverNames, shortHash, toggleTool } from './hostConfig';
@@ -68,16 +69,17 @@ export function HostConfigPanel({ config, hash, onChange }: { config: HostConfig
 function ToolFilter({ server, config, onChange }: { server: string; config: HostConfig; onChange: (c: HostConfig) => void }) {
   const [tools, setTools] = useState<Tool[] | null>(null);
   const [error, setError] = useState<string | null>(null);
+  const queryClient = useQueryClient();
   useEffect(() => {
     let live = true;
-    serverTools(server).then(
+    fetchServerTools(queryClient, server).then(
       (t) => live && setTools(t),
       (e) => live && setError(errorMessage(e)),
     );
     return () => {
       live = false;
     };
-  }, [server]);
+  }, [queryClient, server]);
   const filter = config.servers[server];
   const listed = new Set((tools ?? []).map((t) => t.name));
   // Tools the server shows to apps only never reach a model, whatever the filter says.

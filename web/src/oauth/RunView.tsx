@@ -7,6 +7,7 @@ import { Button } from '../ui/Button';
 import { CopyButton } from '../ui/CopyButton';
 import { Spinner } from '../ui/Spinner';
 import { oauthApi } from './api';
+import { openSignInTab } from './popup';
 import { SequenceDiagram } from './SequenceDiagram';
 import { StepList } from './StepList';
 import { PHASE_LABEL, duration, failingStep } from './steps';
@@ -84,7 +85,16 @@ export function RunView({ run, waitingUrl, onReuse }: { run: OAuthDebugRun; wait
               and approve, that tab returns here and the run goes on.
             </div>
           </div>
-          <a className="btn btn-primary oauth-open-btn" href={waitingUrl} target="_blank" rel="noopener noreferrer" data-testid="oauth-open-authorization">
+          <a
+            className="btn btn-primary oauth-open-btn"
+            href={waitingUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            onClick={(e) => {
+              if (openSignInTab(waitingUrl)) e.preventDefault();
+            }}
+            data-testid="oauth-open-authorization"
+          >
             Open the authorization page ↗
           </a>
         </div>

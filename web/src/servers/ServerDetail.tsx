@@ -1,10 +1,13 @@
 // What is known about one server: failure, sign-in (remote servers), initialize result
-// (server info, protocol version, capabilities), instructions, and its stderr.
+// (server info, protocol version, capabilities), instructions, the checker's findings, and
+// its stderr.
 import { useEffect, useRef } from 'react';
 import type { ServerView } from '../api/types.gen';
 import { CopyButton } from '../ui/CopyButton';
 import { JsonTree } from '../ui/JsonTree';
 import { Markdown } from '../ui/Markdown';
+import { ServerEra } from './ServerEra';
+import { ServerCheck } from './ServerCheck';
 import { ServerOAuth } from './ServerOAuth';
 import { StatusBadge } from './StatusBadge';
 import { ArrowRight } from 'lucide-react';
@@ -55,6 +58,7 @@ export function ServerDetail({ view }: { view: ServerView }) {
               </span>
             </dd>
           </dl>
+          <ServerEra view={view} />
           <div className="toolbar" data-testid="server-explore">
             {(['tools', 'resources', 'prompts'] as const)
               .filter((k) => caps[k])
@@ -78,6 +82,7 @@ export function ServerDetail({ view }: { view: ServerView }) {
       ) : (
         view.status.state !== 'failed' && <p className="muted small">Connect to see the server's info, capabilities and instructions.</p>
       )}
+      <ServerCheck view={view} />
       <section>
         <div className="section-head">
           <h3>stderr</h3>

@@ -6,6 +6,7 @@ import { ArrowDownRight, ArrowUpLeft, Filter, X } from 'lucide-react';
 import { JsonTree } from '../ui/JsonTree';
 import { CopyButton } from '../ui/CopyButton';
 import { Button } from '../ui/Button';
+import type { Finding } from '../api/types.gen';
 import type { FrameRow } from './frames';
 import { fmtTime } from './time';
 
@@ -15,7 +16,7 @@ function pairLabel(row: FrameRow): string {
   return row.type === 'notification' ? 'Cancelled request' : 'Request';
 }
 
-export function FrameDetail({ row, onClose, onJump, onOnlyThisCall }: { row: FrameRow; onClose: () => void; onJump: (r: FrameRow) => void; onOnlyThisCall?: () => void }) {
+export function FrameDetail({ row, findings, onClose, onJump, onOnlyThisCall }: { row: FrameRow; findings?: Finding[]; onClose: () => void; onJump: (r: FrameRow) => void; onOnlyThisCall?: () => void }) {
   const [raw, setRaw] = useState(false);
   const parsed = useMemo(() => {
     try {
@@ -59,6 +60,28 @@ export function FrameDetail({ row, onClose, onJump, onOnlyThisCall }: { row: Fra
         <div className="inline-error" data-testid="frame-unparsable">
           Not a valid JSON-RPC message: {row.problem ?? (!parsed.ok ? parsed.error : '')}
         </div>
+      )}
+      {f.headers && f.headers.length > 0 && (
+        <table className="frame-headers small mono" data-testid="frame-headers">
+          <tbody>
+            {f.headers.map(([k, v]) => (
+              <tr key={k}>
+                <th>{k}</th>
+                <td>{v}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+      {findings && (
+        <ul className="inline-error" data-testid="frame-findings">
+          {findings.map((x, i) => (
+            <li key={i}>
+              {x.severity} · {x.rule}: {x.message}
+              {x.path ? ` (at ${x.path})` : ''} — fix: {x.fix}
+            </li>
+          ))}
+        </ul>
       )}
       <div className="frame-detail-body" data-testid="frame-body">
         {parsed.ok && !raw ? <JsonTree value={parsed.value} expandDepth={Infinity} /> : <pre className="raw">{parsed.ok ? JSON.stringify(parsed.value, null, 2) : f.text}</pre>}

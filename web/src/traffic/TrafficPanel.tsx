@@ -1,11 +1,13 @@
 // The traffic panel beside every page: every JSON-RPC frame, virtualized, with filters (one
 // call's frames included), pause, clear, export, and a detail pane for the selected frame,
-// which stays scrolled into view. ↑/↓ move the selection from anywhere in the panel.
+// which stays scrolled into view; frames a server check found fault with carry a warning
+// badge. ↑/↓ move the selection from anywhere in the panel.
 import { useMemo, useRef, useState, useEffect, useCallback, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Group, Panel, Separator } from 'react-resizable-panels';
 import { Download, Eraser, Pause, Play, X } from 'lucide-react';
 import { errorMessage } from '../api/client';
+import { useFrameFindings } from '../servers/check';
 import { useServers } from '../servers/store';
 import { Button } from '../ui/Button';
 import { download } from '../ui/CopyButton';
@@ -25,6 +27,7 @@ export function TrafficPanel({ onClose }: { onClose?: () => void }) {
   const state = useTraffic();
   const { list } = useServers();
   const filter = useTrafficFilter();
+  const findings = useFrameFindings();
   const [selected, setSelected] = useState<FrameRow | null>(null);
   const [follow, setFollow] = useState(true);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -187,7 +190,7 @@ export function TrafficPanel({ onClose }: { onClose?: () => void }) {
                 <div style={{ height: virt.getTotalSize(), position: 'relative' }}>
                   {virt.getVirtualItems().map((vi) => {
                     const r = rows[vi.index];
-                    return <TrafficRow key={r.frame.seq} row={r} selected={r === selected} top={vi.start} onClick={() => select(r)} />;
+                    return <TrafficRow key={r.frame.seq} row={r} findings={findings.get(r.frame.seq)} selected={r === selected} top={vi.start} onClick={() => select(r)} />;
                   })}
                 </div>
               </div>
@@ -198,7 +201,7 @@ export function TrafficPanel({ onClose }: { onClose?: () => void }) {
           <>
             <Separator className="resize-handle resize-handle-h" />
             <Panel defaultSize="40%" minSize="15%">
-              <FrameDetail row={selected} onClose={() => select(null)} onJump={jump} onOnlyThisCall={onlyThisCall(selected)} />
+              <FrameDetail row={selected} findings={findings.get(selected.frame.seq)} onClose={() => select(null)} onJump={jump} onOnlyThisCall={onlyThisCall(selected)} />
             </Panel>
           </>
         )}

@@ -1,12 +1,13 @@
 // One row of the traffic list: time, server, direction, method (a response shows the method it
 // answers), id, size and latency.
+import type { Finding } from '../api/types.gen';
 import type { FrameRow } from './frames';
 import { fmtSize, fmtTime } from './time';
 import { ArrowLeft, ArrowRight, CornerDownLeft } from 'lucide-react';
 
 export const ROW_H = 22;
 
-export function TrafficRow({ row, selected, top, onClick }: { row: FrameRow; selected: boolean; top: number; onClick: () => void }) {
+export function TrafficRow({ row, findings, selected, top, onClick }: { row: FrameRow; findings?: Finding[]; selected: boolean; top: number; onClick: () => void }) {
   const f = row.frame;
   const label = row.type === 'note' ? f.text : row.type === 'unparsable' ? 'unparsable' : (row.method ?? (row.type === 'response' ? 'response' : row.type));
   return (
@@ -38,6 +39,11 @@ export function TrafficRow({ row, selected, top, onClick }: { row: FrameRow; sel
           </span>
         )}
         {f.kind === 'synthetic' && <span className="badge badge-warn">synthetic</span>}
+        {findings && (
+          <span className="badge badge-warn" title={findings.map((x) => `${x.rule}: ${x.message}`).join('\n')} data-testid="traffic-finding">
+            ⚠ {findings.length}
+          </span>
+        )}
       </span>
       <span className="c-id">{row.id ?? ''}</span>
       <span className="c-size">{fmtSize(row.size)}</span>

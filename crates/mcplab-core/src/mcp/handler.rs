@@ -27,6 +27,10 @@ use super::broker::{Broker, BrokerError};
 /// servers (and the conformance suite) do not speak yet, so it is set explicitly.
 pub const PROTOCOL_VERSION: &str = "2025-11-25";
 
+/// Every revision mcplab speaks; a server answering `initialize` with another is refused.
+pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] =
+    &["2024-11-05", "2025-03-26", "2025-06-18", PROTOCOL_VERSION];
+
 /// The MCP Apps extension identifier declared in our capabilities.
 pub const UI_EXTENSION: &str = "io.modelcontextprotocol/ui";
 
@@ -58,8 +62,15 @@ pub struct ClientIdentity {
     pub version: String,
 }
 
+#[derive(Clone)]
 pub struct ClientSide {
     pub(crate) server: String,
+    /// The revision asked for in `initialize` (legacy era; the modern era sets it per request).
+    pub(crate) protocol_version: String,
+    /// Results to forget when the server says they changed.
+    pub(crate) cache: Arc<super::modern::cache::ResponseCache>,
+    /// Tasks of this server, updated by `notifications/tasks`.
+    pub(crate) tasks: Arc<super::tasks::TaskRegistry>,
     pub(crate) identity: ClientIdentity,
     pub(crate) events: broadcast::Sender<ServerEvent>,
     pub(crate) broker: Arc<Broker>,
@@ -73,7 +84,7 @@ impl ClientSide {
         let _ = self.events.send(event);
     }
 
-    async fn elicit(&self, params: Value) -> Result<ClientResult, ErrorData> {
+    pub(crate) async fn elicit(&self, params: Value) -> Result<ClientResult, ErrorData> {
         let answer = self
             .broker
             .ask(
@@ -93,7 +104,7 @@ impl ClientSide {
         Ok(ClientResult::ElicitResult(result))
     }
 
-    async fn sample(&self, params: Value) -> Result<ClientResult, ErrorData> {
+    pub(crate) async fn sample(&self, params: Value) -> Result<ClientResult, ErrorData> {
         let answer = self
             .broker
             .ask(
@@ -136,7 +147,7 @@ impl ClientSide {
         }
     }
 
-    fn list_roots(&self) -> Result<ClientResult, ErrorData> {
+    pub(crate) fn list_roots(&self) -> Result<ClientResult, ErrorData> {
         let roots = self.roots.read().unwrap_or_else(|p| p.into_inner()).clone();
         let roots: Vec<Value> = roots
             .iter()
@@ -172,11 +183,20 @@ impl Service<RoleClient> for ClientSide {
                 self.sample(params).await
             }
             ServerRequest::ListRootsRequest(_) => self.list_roots(),
-            ServerRequest::CustomRequest(r) => Err(ErrorData::new(
-                ErrorCode::METHOD_NOT_FOUND,
-                format!("mcplab does not implement `{}`", r.method),
-                None,
-            )),
+            // rmcp's typed params are narrower than the spec's schemas (an optional field as
+            // `anyOf [T, null]`, nested objects, new fields): a known method whose params it
+            // could not type arrives here and is still answered, from the raw params.
+            ServerRequest::CustomRequest(r) => match r.method.as_str() {
+                "elicitation/create" => self.elicit(known_params(r.params)?).await,
+                "sampling/createMessage" => self.sample(known_params(r.params)?).await,
+                "roots/list" => self.list_roots(),
+                "ping" => Ok(ClientResult::empty(())),
+                _ => Err(ErrorData::new(
+                    ErrorCode::METHOD_NOT_FOUND,
+                    format!("mcplab does not implement `{}`", r.method),
+                    None,
+                )),
+            },
             _ => Err(ErrorData::new(
                 ErrorCode::METHOD_NOT_FOUND,
                 "mcplab does not implement this request",
@@ -191,6 +211,7 @@ impl Service<RoleClient> for ClientSide {
         _context: NotificationContext<RoleClient>,
     ) -> Result<(), ErrorData> {
         let server = self.server.clone();
+        self.forget_changed(&notification);
         match notification {
             ServerNotification::ProgressNotification(n) => {
                 let p = n.params;
@@ -250,25 +271,34 @@ impl Service<RoleClient> for ClientSide {
                     reason: n.params.reason,
                 });
             }
-            // Task and subscription notifications belong to protocol revisions we do not
-            // negotiate; custom notifications are visible in the traffic view.
-            _ => {}
+            // Tasks and subscription acknowledgements (2026-07-28, the tasks extension) and
+            // 2025-11-25 task status; custom notifications are visible in the traffic view.
+            other => self.modern_notification(other),
         }
         Ok(())
     }
 
     fn get_info(&self) -> ClientConfig {
         let info = json!({
-            "protocolVersion": PROTOCOL_VERSION,
-            "capabilities": {
-                "roots": { "listChanged": true },
-                "sampling": {},
-                "elicitation": { "form": {}, "url": {} },
-                "extensions": { UI_EXTENSION: { "mimeTypes": ["text/html;profile=mcp-app"] } },
-            },
+            "protocolVersion": self.protocol_version,
+            "capabilities": super::modern::client_capabilities(),
             "clientInfo": { "name": self.identity.name, "version": self.identity.version },
         });
         serde_json::from_value(info).expect("the client info literal matches the MCP schema")
+    }
+}
+
+/// The params of a request we answer from raw JSON: they must at least be an object.
+fn known_params(params: Option<Value>) -> Result<Value, ErrorData> {
+    match params {
+        Some(p @ Value::Object(_)) => Ok(p),
+        other => Err(ErrorData::invalid_params(
+            format!(
+                "the request's params must be an object, got {}",
+                other.unwrap_or(Value::Null)
+            ),
+            None,
+        )),
     }
 }
 

@@ -8,21 +8,27 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use mcplab_protocol::oauth::OAuthConfig;
-use mcplab_protocol::{ServerConfig, ServerEvent, ServerStatus, ServerTransport};
-use rmcp::service::serve_client_with_ct;
+use mcplab_protocol::{ProtocolChoice, ServerConfig, ServerEvent, ServerStatus, ServerTransport};
+use rmcp::service::serve_client_with_lifecycle_and_ct;
 use tokio::sync::{broadcast, watch};
+use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use super::broker::{Broker, DEFAULT_HUMAN_TIMEOUT};
 use super::connection::Connection;
 use super::error::McpError;
-use super::frame_transport::{FrameTransport, RawResults};
-use super::handler::{ClientIdentity, ClientSide, RootEntry, Roots};
+use super::frame_transport::{FrameTransport, HeaderRecorder, RawResults};
+use super::handler::{ClientIdentity, ClientSide, RootEntry, Roots, SUPPORTED_PROTOCOL_VERSIONS};
 use super::http::{HttpTarget, spawn_streamable_http};
 use super::legacy_sse::spawn_legacy_sse;
+use super::modern::cache::ResponseCache;
+use super::modern::era::{Outcome, Plan, describe, not_modern, summary_from_discovery};
+use super::modern::headers::ToolHeaders;
+use super::modern::http::{ModernHttp, spawn_modern_http};
 use super::stdio::{StderrTail, StdioSpec, spawn_stdio};
+use super::tasks::TaskRegistry;
 use super::traffic::{DEFAULT_RING_CAPACITY, TrafficLog};
-use super::wire::wire_pair;
+use super::wire::{TRANSPORT_ERROR_CODE, wire_pair};
 use crate::oauth::{AuthSession, OAuthHost};
 
 /// Default per-request timeout (reset by progress).
@@ -52,6 +58,10 @@ pub struct ManagerOptions {
     /// How long a stdio server gets to exit after its stdin closes (and after SIGTERM)
     /// before the next, harsher step. A one-shot CLI call wants this short.
     pub stop_grace: Duration,
+    /// 2026-07-28: open a `subscriptions/listen` for the list changes a server announces as
+    /// soon as it connects (the web inspector refreshes its lists on them; a one-shot CLI call
+    /// does not need them).
+    pub listen_for_changes: bool,
 }
 
 impl Default for ManagerOptions {
@@ -66,6 +76,7 @@ impl Default for ManagerOptions {
             human_timeout: DEFAULT_HUMAN_TIMEOUT,
             traffic_capacity: DEFAULT_RING_CAPACITY,
             stop_grace: super::stdio::DEFAULT_STOP_GRACE,
+            listen_for_changes: true,
         }
     }
 }
@@ -92,6 +103,23 @@ pub struct ConnectionManager {
     http: std::sync::OnceLock<Result<reqwest::Client, String>>,
     /// OAuth for http/sse servers; without it a 401 is just an error.
     oauth: std::sync::OnceLock<Arc<OAuthHost>>,
+    /// Tasks of every server, kept across reconnects.
+    tasks: Arc<TaskRegistry>,
+}
+
+/// How a handshake should open the session (see [`Plan`]).
+struct EraSetup {
+    plan: Plan,
+    /// `x-mcp-header` designations shared with the 2026-07-28 HTTP wire.
+    tools: Option<Arc<ToolHeaders>>,
+    /// Why `auto` fell back to the legacy wire after HTTP discovery.
+    fell_back: Option<String>,
+}
+
+/// A failed handshake; `not_modern` says the server answered discovery like a legacy one.
+struct HandshakeFailure {
+    error: McpError,
+    not_modern: Option<String>,
 }
 
 impl ConnectionManager {
@@ -105,6 +133,7 @@ impl ConnectionManager {
             roots: Arc::new(RwLock::new(Vec::new())),
             http: std::sync::OnceLock::new(),
             oauth: std::sync::OnceLock::new(),
+            tasks: Arc::default(),
             opts,
         })
     }
@@ -120,6 +149,11 @@ impl ConnectionManager {
 
     pub fn traffic(&self) -> &Arc<TrafficLog> {
         &self.traffic
+    }
+
+    /// Every task the process knows of, per server.
+    pub fn tasks(&self) -> &Arc<TaskRegistry> {
+        &self.tasks
     }
 
     pub fn broker(&self) -> &Arc<Broker> {
@@ -208,7 +242,8 @@ impl ConnectionManager {
             .values()
             .filter_map(|s| s.conn.clone())
             .collect();
-        for c in conns {
+        // 2026-07-28 removed this notification: servers ask for roots with each request.
+        for c in conns.iter().filter(|c| !c.is_modern()) {
             let _ = c.notify("notifications/roots/list_changed", None).await;
         }
     }
@@ -234,6 +269,22 @@ impl ConnectionManager {
         R: tokio::io::AsyncRead + Unpin + Send + 'static,
         W: tokio::io::AsyncWrite + Unpin + Send + 'static,
     {
+        self.connect_io_with(name, ProtocolChoice::Auto, read, write)
+            .await
+    }
+
+    /// [`Self::connect_io`] speaking the given protocol revision.
+    pub async fn connect_io_with<R, W>(
+        self: &Arc<Self>,
+        name: &str,
+        protocol: ProtocolChoice,
+        read: R,
+        write: W,
+    ) -> Result<Arc<Connection>, McpError>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
         let config = ServerConfig {
             name: name.to_owned(),
             transport: ServerTransport::Stdio {
@@ -243,6 +294,7 @@ impl ConnectionManager {
                 cwd: None,
             },
             timeout_ms: None,
+            protocol,
         };
         let io: InProcessIo = (Box::new(read), Box::new(write));
         self.connect_via(config, Some(io)).await
@@ -285,8 +337,20 @@ impl ConnectionManager {
                     "the in-process server stopped".to_owned()
                 });
                 let stderr = Arc::new(StderrTail::new(STDERR_LINES));
-                self.handshake(config, wire, None, stderr, CancellationToken::new(), None)
-                    .await
+                match Plan::new(config.protocol, "stdio") {
+                    Ok(plan) => {
+                        let setup = EraSetup {
+                            plan,
+                            tools: None,
+                            fell_back: None,
+                        };
+                        let transport = (CancellationToken::new(), None);
+                        self.handshake(config, wire, None, stderr, transport, None, setup)
+                            .await
+                            .map_err(|f| f.error)
+                    }
+                    Err(message) => Err(McpError::InvalidConfig(message)),
+                }
             }
             None => self.open(config).await,
         };
@@ -310,6 +374,13 @@ impl ConnectionManager {
                 }
                 self.set_status(&name, generation, ServerStatus::Connected);
                 self.watch(name, generation, conn.clone());
+                if self.opts.listen_for_changes && conn.is_modern() {
+                    let listening = conn.clone();
+                    tokio::spawn(async move {
+                        // Best effort: a failure is in the traffic view; lists still refresh on demand.
+                        let _ = listening.listen_for_list_changes().await;
+                    });
+                }
                 Ok(conn)
             }
             Err(e) => {
@@ -397,6 +468,84 @@ impl ConnectionManager {
     }
 
     async fn open(&self, config: ServerConfig) -> Result<Connection, McpError> {
+        let plan = Plan::new(config.protocol, config.transport.kind()).map_err(|message| {
+            McpError::InvalidConfig(format!("server `{}`: {message}", config.name))
+        })?;
+        if !matches!(config.transport, ServerTransport::Http { .. }) || !plan.modern_wire() {
+            return self.open_with(config, plan, None).await;
+        }
+        let auto = config.protocol.is_auto();
+        match self.open_modern_http(config.clone(), plan).await {
+            Ok(conn) => Ok(conn),
+            Err(HandshakeFailure {
+                not_modern: Some(why),
+                ..
+            }) if auto => {
+                let legacy = Plan::Initialize(super::modern::LEGACY_REVISION.into());
+                self.open_with(config, legacy, Some(why)).await
+            }
+            Err(HandshakeFailure {
+                error,
+                not_modern: Some(why),
+            }) => Err(McpError::Connect {
+                server: config.name.clone(),
+                message: format!(
+                    "{why}: the server does not speak 2026-07-28 (protocol is pinned to \
+                     2026-07-28; choose `auto` or a 2025 revision). Underlying error: {error}"
+                ),
+                stderr_tail: Vec::new(),
+            }),
+            Err(failure) => Err(failure.error),
+        }
+    }
+
+    /// Streamable HTTP with the 2026-07-28 wire and `server/discover`.
+    async fn open_modern_http(
+        &self,
+        config: ServerConfig,
+        plan: Plan,
+    ) -> Result<Connection, HandshakeFailure> {
+        let ServerTransport::Http {
+            url,
+            headers,
+            oauth,
+        } = &config.transport
+        else {
+            unreachable!("open_modern_http is only called for http servers");
+        };
+        let failed = |error| HandshakeFailure {
+            error,
+            not_modern: None,
+        };
+        let (wire, end) = wire_pair();
+        let stderr = Arc::new(StderrTail::new(STDERR_LINES));
+        let transport_cancel = CancellationToken::new();
+        let mut target = http_target(&config.name, url, headers).map_err(failed)?;
+        target.auth = self.auth_session(&config.name, &target, oauth.as_ref());
+        let waiting = target.auth.as_ref().map(|a| a.waiting());
+        let tools = ToolHeaders::new();
+        let shared = ModernHttp {
+            tools: tools.clone(),
+        };
+        let client = self.http_client().map_err(failed)?;
+        spawn_modern_http(target, client, end, transport_cancel.clone(), shared);
+        let setup = EraSetup {
+            plan,
+            tools: Some(tools),
+            fell_back: None,
+        };
+        let transport = (transport_cancel, None);
+        self.handshake(config, wire, None, stderr, transport, waiting, setup)
+            .await
+    }
+
+    /// Every transport with the legacy wires (and stdio in any era).
+    async fn open_with(
+        &self,
+        config: ServerConfig,
+        plan: Plan,
+        fell_back: Option<String>,
+    ) -> Result<Connection, McpError> {
         let name = config.name.clone();
         let (wire, end) = wire_pair();
         let stderr = Arc::new(StderrTail::new(STDERR_LINES));
@@ -404,6 +553,8 @@ impl ConnectionManager {
             slot.stderr = Some(stderr.clone());
         }
         let transport_cancel = CancellationToken::new();
+        // B12: the streamable HTTP task ends the session with DELETE; closing waits for it.
+        let mut transport_task = None;
         let mut child = None;
         let mut waiting = None;
         match &config.transport {
@@ -448,7 +599,12 @@ impl ConnectionManager {
                 let mut target = http_target(&name, url, headers)?;
                 target.auth = self.auth_session(&name, &target, oauth.as_ref());
                 waiting = target.auth.as_ref().map(|a| a.waiting());
-                spawn_streamable_http(target, self.http_client()?, end, transport_cancel.clone());
+                transport_task = Some(spawn_streamable_http(
+                    target,
+                    self.http_client()?,
+                    end,
+                    transport_cancel.clone(),
+                ));
             }
             ServerTransport::Sse {
                 url,
@@ -474,8 +630,15 @@ impl ConnectionManager {
             }
         }
 
-        self.handshake(config, wire, child, stderr, transport_cancel, waiting)
+        let setup = EraSetup {
+            plan,
+            tools: None,
+            fell_back,
+        };
+        let transport = (transport_cancel, transport_task);
+        self.handshake(config, wire, child, stderr, transport, waiting, setup)
             .await
+            .map_err(|f| f.error)
     }
 
     /// The OAuth session for an http/sse server: none without an OAuth host, when the config
@@ -498,40 +661,85 @@ impl ConnectionManager {
 
     /// Runs `initialize` over `wire` with a deadline and builds the connection; on failure
     /// stops the transport and the child and returns a message that quotes its stderr.
+    #[allow(clippy::too_many_arguments)]
     async fn handshake(
         &self,
         config: ServerConfig,
         wire: super::wire::Wire,
         child: Option<super::stdio::ChildGuard>,
         stderr: Arc<StderrTail>,
-        transport_cancel: CancellationToken,
+        (transport_cancel, transport_task): (CancellationToken, Option<JoinHandle<()>>),
         waiting: Option<watch::Receiver<bool>>,
-    ) -> Result<Connection, McpError> {
+        setup: EraSetup,
+    ) -> Result<Connection, HandshakeFailure> {
         let name = config.name.clone();
         let raw = RawResults::default();
-        let transport = FrameTransport::new(name.clone(), wire, self.traffic.clone(), raw.clone());
-        let progress = Arc::default();
+        let mut transport =
+            FrameTransport::new(name.clone(), wire, self.traffic.clone(), raw.clone());
+        if let Some(tools) = &setup.tools {
+            transport = transport.with_headers(HeaderRecorder::new(tools.clone()));
+        }
+        let cache = Arc::new(ResponseCache::default());
         let handler = ClientSide {
             server: name.clone(),
+            protocol_version: setup.plan.handler_version(),
+            cache: cache.clone(),
+            tasks: self.tasks.clone(),
             identity: self.opts.identity.clone(),
             events: self.events.clone(),
             broker: self.broker.clone(),
             roots: self.roots.clone(),
-            progress: Arc::clone(&progress),
+            progress: Arc::default(),
             human_timeout: self.opts.human_timeout,
         };
+        let answerer = handler.clone();
         let ct = CancellationToken::new();
+        let lifecycle = setup.plan.lifecycle();
         // Time spent waiting for a person to sign in (OAuth) does not count.
         let started = bounded(
-            serve_client_with_ct(handler, transport, ct.clone()),
+            serve_client_with_lifecycle_and_ct(handler, transport, lifecycle, ct.clone()),
             self.opts.connect_timeout,
             waiting,
         )
         .await;
+        let mut not_modern_why = None;
         let failure = match started {
+            // B13: a revision we do not speak is refused, as the spec says a client should.
+            // (A 2026-07-28 handshake is `server/discover`, whose result names no single
+            // revision; the era module judged it.)
+            Ok(Ok(mut service))
+                if !discovered(&raw.first().unwrap_or_default())
+                    && !speaks(&raw.first().unwrap_or_default()) =>
+            {
+                let _ = service.close_with_timeout(Duration::from_secs(2)).await;
+                let version = raw
+                    .first()
+                    .and_then(|v| v.get("protocolVersion").cloned())
+                    .unwrap_or_default();
+                format!(
+                    "the server answered protocol version {version}, which mcplab does not \
+                     support (it speaks {}); the server should answer with one of these",
+                    SUPPORTED_PROTOCOL_VERSIONS.join(", ")
+                )
+            }
             Ok(Ok(service)) => {
                 let peer = service.peer().clone();
-                let initialize = raw.first().unwrap_or_default();
+                let revision = peer
+                    .peer_info()
+                    .map(|i| i.protocol_version.to_string())
+                    .unwrap_or_else(|| setup.plan.handler_version());
+                let era = describe(Outcome {
+                    choice: config.protocol,
+                    transport: config.transport.kind(),
+                    revision: revision.clone(),
+                    first_result: raw.first(),
+                    first_error: raw.first_error(),
+                    fell_back: setup.fell_back,
+                });
+                let initialize = match &era.discovery {
+                    Some(discovery) => summary_from_discovery(&revision, discovery),
+                    None => raw.first().unwrap_or_default(),
+                };
                 let timeout = config
                     .timeout_ms
                     .map(Duration::from_millis)
@@ -542,20 +750,39 @@ impl ConnectionManager {
                     service: tokio::sync::Mutex::new(Some(service)),
                     peer,
                     raw,
-                    progress,
+                    progress: answerer.progress.clone(),
                     child,
                     stderr,
                     timeout,
                     initialize,
                     transport_cancel,
+                    era,
+                    cache,
+                    tool_headers: setup.tools,
+                    answerer,
+                    log_level: Default::default(),
+                    task_support: Default::default(),
+                    tasks: self.tasks.clone(),
+                    traffic: self.traffic.clone(),
+                    listens: Default::default(),
+                    transport_task: std::sync::Mutex::new(transport_task),
                 });
             }
-            Ok(Err(e)) => raw.closed_reason().unwrap_or_else(|| e.to_string()),
+            Ok(Err(e)) => {
+                not_modern_why = not_modern(&e);
+                raw.closed_reason()
+                    .unwrap_or_else(|| describe_init_error(e))
+            }
             Err(_) => {
                 ct.cancel();
+                let probe = match setup.plan {
+                    Plan::Initialize(_) => "",
+                    Plan::Discover => " (sent as the 2026-07-28 `server/discover`)",
+                    Plan::Auto => " or to the `server/discover` probe before it",
+                };
                 format!(
-                    "no answer to `initialize` within {}s (is it an MCP server? does it write \
-                     anything but JSON-RPC to stdout?)",
+                    "no answer to `initialize`{probe} within {}s (is it an MCP server? does it \
+                     write anything but JSON-RPC to stdout?)",
                     self.opts.connect_timeout.as_secs()
                 )
             }
@@ -566,10 +793,13 @@ impl ConnectionManager {
             child.wait_exit(Duration::from_millis(300)).await;
             child.shutdown().await;
         }
-        Err(McpError::Connect {
-            server: name,
-            message: failure,
-            stderr_tail: tail_of(&stderr, 20),
+        Err(HandshakeFailure {
+            error: McpError::Connect {
+                server: name,
+                message: failure,
+                stderr_tail: tail_of(&stderr, 20),
+            },
+            not_modern: not_modern_why,
         })
     }
 }
@@ -597,6 +827,53 @@ pub(crate) async fn bounded<F: std::future::Future>(
                 deadline = tokio::time::Instant::now() + limit;
             }
         }
+    }
+}
+
+/// Whether the first result is a `server/discover` result (2026-07-28) rather than `initialize`'s.
+fn discovered(first: &serde_json::Value) -> bool {
+    first.get("protocolVersion").is_none() && first.get("supportedVersions").is_some()
+}
+
+/// Whether the `initialize` result names a protocol revision mcplab speaks.
+fn speaks(initialize: &serde_json::Value) -> bool {
+    initialize
+        .get("protocolVersion")
+        .and_then(serde_json::Value::as_str)
+        .is_some_and(|v| SUPPORTED_PROTOCOL_VERSIONS.contains(&v))
+}
+
+/// B14: a failed handshake in words, not rmcp's Debug output or error-code prefixes.
+fn describe_init_error(e: rmcp::service::ClientInitializeError) -> String {
+    use rmcp::model::ServerResult;
+    use rmcp::service::ClientInitializeError as E;
+    match e {
+        E::ExpectedInitResult(Some(ServerResult::CustomResult(custom))) => {
+            let why = serde_json::from_value::<rmcp::model::InitializeResult>(custom.0.clone())
+                .err()
+                .map_or_else(|| "unexpected shape".to_owned(), |e| e.to_string());
+            format!(
+                "the server's `initialize` result is not valid ({why}): {}",
+                custom.0
+            )
+        }
+        E::ExpectedInitResult(other) => format!(
+            "the server answered `initialize` with something else: {}",
+            other.map_or_else(
+                || "nothing".into(),
+                |r| serde_json::to_string(&r).unwrap_or_default()
+            )
+        ),
+        E::JsonRpcError(data) if i64::from(data.code.0) == TRANSPORT_ERROR_CODE => {
+            data.message.into_owned()
+        }
+        E::JsonRpcError(data) => format!(
+            "the server answered `initialize` with error {}: {}",
+            data.code.0, data.message
+        ),
+        // `auto` on stdio: the handshake that decides is the fallback `initialize`.
+        E::LegacyFallbackFailed { fallback, .. } => describe_init_error(*fallback),
+        other => other.to_string(),
     }
 }
 

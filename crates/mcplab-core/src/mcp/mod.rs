@@ -10,14 +10,20 @@ pub mod handler;
 pub mod http;
 pub mod legacy_sse;
 pub mod manager;
+pub mod modern;
+pub mod skills;
 pub mod sse;
 pub mod stdio;
+pub mod task_flow;
+pub mod tasks;
 pub mod traffic;
 pub mod wire;
 
 pub use broker::Broker;
-pub use connection::{Connection, RequestOptions};
+pub use connection::{CACHE_MARKER, Connection, RequestOptions};
 pub use error::McpError;
-pub use handler::{ClientIdentity, PROTOCOL_VERSION, ProgressUpdate, RootEntry};
+pub use handler::{
+    ClientIdentity, PROTOCOL_VERSION, ProgressUpdate, RootEntry, SUPPORTED_PROTOCOL_VERSIONS,
+};
 pub use manager::{ConnectionManager, ManagerOptions};
 pub use traffic::TrafficLog;

@@ -53,6 +53,18 @@ impl TrafficLog {
         kind: FrameKind,
         bytes: &[u8],
     ) -> TrafficFrame {
+        self.record_with_headers(server, direction, kind, bytes, None)
+    }
+
+    /// [`Self::record`] for a frame whose HTTP headers carried protocol meaning (2026-07-28).
+    pub fn record_with_headers(
+        &self,
+        server: &str,
+        direction: Direction,
+        kind: FrameKind,
+        bytes: &[u8],
+        headers: Option<Vec<(String, String)>>,
+    ) -> TrafficFrame {
         let ts_ms = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_millis() as u64)
@@ -75,6 +87,7 @@ impl TrafficLog {
             direction,
             kind,
             text,
+            headers,
         };
         let ring = rings.entry(server.to_owned()).or_default();
         if ring.frames.len() == self.capacity {

@@ -205,14 +205,19 @@ pub async fn put_provider(
     let kind: ProviderKind = serde_json::from_value(Value::String(input.kind.clone()))
         .map_err(|_| ApiFailure::bad_request(format!("unknown provider kind `{}`", input.kind)))?;
     let mut stored = stored_providers(&state)?;
+    let base_url = input.base_url.filter(|u| !u.trim().is_empty());
+    // A stored key stays only while the requests go where they went when it was entered: a
+    // new base URL without the key again must not send the old key to the new host.
+    let normalized = |u: Option<&str>| u.map(|u| u.trim().trim_end_matches('/').to_owned());
     let previous_key = stored
         .iter()
         .find(|p| p.id == id)
+        .filter(|p| normalized(p.base_url.as_deref()) == normalized(base_url.as_deref()))
         .and_then(|p| p.api_key.clone());
     let config = ProviderConfig {
         id: id.clone(),
         kind,
-        base_url: input.base_url.filter(|u| !u.trim().is_empty()),
+        base_url,
         api_key: input.api_key.filter(|k| !k.is_empty()).or(previous_key),
         models: input.models,
     };

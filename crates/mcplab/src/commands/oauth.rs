@@ -199,9 +199,9 @@ async fn debug(args: OauthDebugArgs, global: &Global) -> Result<(), Failure> {
     };
     if global.json {
         let event = OAuthDebugEvent::Finished { run };
-        println!("{}", serde_json::to_string(&event).unwrap_or_default());
+        crate::output::outln!("{}", serde_json::to_string(&event).unwrap_or_default());
     } else if let Some(summary) = &run.result {
-        println!(
+        crate::output::outln!(
             "\nauthorized: {} token {}, scope {}, expires in {}, refresh token: {}",
             summary.token_type,
             summary.access_token,
@@ -227,9 +227,13 @@ fn flow_failure(e: OAuthError) -> Failure {
         OAuthError::Cancelled => EXIT_INTERRUPTED,
         _ => EXIT_CONNECT,
     };
-    Failure {
-        code,
-        message: e.to_string(),
+    match code {
+        EXIT_INTERRUPTED => Failure {
+            code,
+            kind: "interrupted",
+            ..Failure::connect(e.to_string())
+        },
+        _ => Failure::connect(e.to_string()),
     }
 }
 
@@ -268,7 +272,7 @@ async fn login(global: &Global, data: &DataDir) -> Result<(), Failure> {
     };
     if !global.json {
         let scope = creds.tokens.as_ref().and_then(|t| t.scope.clone());
-        println!(
+        crate::output::outln!(
             "\nsigned in to {name} as client {} (scope {})",
             creds.client.client_id,
             scope.as_deref().unwrap_or("(none)")
@@ -284,8 +288,8 @@ fn logout(global: &Global, data: &DataDir) -> Result<(), Failure> {
         .clear_oauth_credentials(&config.name)
         .map_err(|e| Failure::usage(e.to_string()))?;
     match removed {
-        0 => println!("nothing was stored for {}", config.name),
-        _ => println!(
+        0 => crate::output::outln!("nothing was stored for {}", config.name),
+        _ => crate::output::outln!(
             "signed out of {}: its tokens and client registration are forgotten",
             config.name
         ),
@@ -320,14 +324,14 @@ fn status(global: &Global, data: &DataDir) -> Result<(), Failure> {
         })
         .collect();
     if global.json {
-        println!(
+        crate::output::outln!(
             "{}",
             serde_json::to_string_pretty(&views).unwrap_or_default()
         );
         return Ok(());
     }
     if views.is_empty() {
-        println!("no sign-ins stored");
+        crate::output::outln!("no sign-ins stored");
         return Ok(());
     }
     let rows: Vec<Vec<String>> = views
@@ -354,7 +358,7 @@ fn status(global: &Global, data: &DataDir) -> Result<(), Failure> {
             ]
         })
         .collect();
-    print!(
+    crate::output::out!(
         "{}",
         output::table(
             &[

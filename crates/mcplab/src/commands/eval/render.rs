@@ -31,7 +31,7 @@ struct Inner {
 
 struct Served {
     origin: String,
-    token: String,
+    state: Arc<AppState>,
     stop: CancellationToken,
 }
 
@@ -78,7 +78,11 @@ impl AppRenderer for CliRenderer {
                 .acquire()
                 .await
                 .map_err(|e| e.to_string())?;
-            mcplab_core::render::render(&inner.chromium, &served.origin, &served.token, &spec)
+            // Chromium gets a one-time code and a single-use render id; the spec stays here.
+            let url = served
+                .state
+                .render_sign_in_url(&served.origin, spec.clone());
+            mcplab_core::render::render(&inner.chromium, &url, &spec)
                 .await
                 .map(|r| r.report)
                 .map_err(|e| e.to_string())
@@ -105,23 +109,23 @@ async fn serve(
     for s in &servers {
         store.insert_server(s).map_err(|e| e.to_string())?;
     }
-    let token = generate_token();
     let state = AppState::new(
         manager,
         Arc::new(store),
-        Security::new(token.clone(), port, None),
+        Security::new(generate_token(), port, None),
         mcplab_core::llm::ProviderSettings::default(),
     );
     let (_, sandbox_task) = start_sandbox(&state, sandbox, port, None);
     let stop = CancellationToken::new();
     let stopped = stop.clone();
+    let serving = state.clone();
     tokio::spawn(async move {
-        let _ = serve_app(listener, state, async move { stopped.cancelled().await }).await;
+        let _ = serve_app(listener, serving, async move { stopped.cancelled().await }).await;
         sandbox_task.abort();
     });
     Ok(Served {
         origin: format!("http://127.0.0.1:{port}"),
-        token,
+        state,
         stop,
     })
 }

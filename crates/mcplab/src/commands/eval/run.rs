@@ -22,7 +22,7 @@ use super::RunArgs;
 use super::output::{CliSink, RunFile, summary_text, write_reports};
 use super::render::CliRenderer;
 use crate::cli::{ElicitationMode, Global};
-use crate::failure::{EXIT_CONNECT, Failure};
+use crate::failure::Failure;
 use crate::session::Session;
 use crate::settings::{self, DataDir};
 
@@ -120,10 +120,7 @@ pub async fn run(args: RunArgs, global: &Global, data: &DataDir) -> Result<(), F
     sink.finish();
     session.close().await;
     let outcome = result.map_err(|e| match e {
-        RunError::Servers(m) => Failure {
-            code: EXIT_CONNECT,
-            message: m,
-        },
+        RunError::Servers(m) => Failure::connect(m),
         RunError::Usage(m) | RunError::Store(m) => Failure::usage(m),
     })?;
     finish(&args, global.json, outcome, suite_gates)

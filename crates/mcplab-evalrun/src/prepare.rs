@@ -316,6 +316,7 @@ mod tests {
                     cwd: None,
                 },
                 timeout_ms: None,
+                protocol: Default::default(),
             })
             .unwrap();
         store

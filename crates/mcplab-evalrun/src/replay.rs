@@ -2,7 +2,9 @@
 //! that streams each recorded step again, and each server is a small in-process MCP server
 //! (newline-delimited JSON-RPC, connected through the connection manager like any stdio
 //! server) that answers `initialize` and `tools/list` as recorded and each `tools/call` with
-//! the recorded result of the same call. Every iteration gets its own model and servers, so
+//! the recorded result of the same call. It always speaks the handshake era (2025-11-25, the
+//! version the client asks for), whichever era the recorded server spoke: a tool call's result
+//! is the same in both. Every iteration gets its own model and servers, so
 //! concurrency cannot mix two iterations' recordings. The turn loop in between is the real one.
 
 use std::collections::{BTreeMap, VecDeque};
@@ -12,6 +14,7 @@ use futures::StreamExt;
 use futures::stream::BoxStream;
 use mcplab_core::llm::{ChatRequest, LlmError, LlmProvider, StreamEvent};
 use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+use mcplab_protocol::ProtocolChoice;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -133,7 +136,7 @@ pub async fn replay_servers(
         tokio::spawn(serve(server, recorded.clone(), mine));
         let (read, write) = tokio::io::split(client);
         manager
-            .connect_io(name, read, write)
+            .connect_io_with(name, ProtocolChoice::V2025_11_25, read, write)
             .await
             .map_err(|e| format!("the recorded server `{name}` did not start: {e}"))?;
     }
@@ -154,7 +157,7 @@ async fn serve(io: tokio::io::DuplexStream, recorded: ServerRecording, calls: Ve
         };
         let params = msg.get("params").cloned().unwrap_or(Value::Null);
         let answer = match msg["method"].as_str().unwrap_or_default() {
-            "initialize" => Ok(recorded.initialize.clone()),
+            "initialize" => Ok(initialize(&recorded.initialize, &params)),
             "ping" => Ok(json!({})),
             "tools/list" => Ok(json!({ "tools": recorded.tools })),
             "tools/call" => call(&mut unused, &params),
@@ -172,6 +175,16 @@ async fn serve(io: tokio::io::DuplexStream, recorded: ServerRecording, calls: Ve
             return;
         }
     }
+}
+
+/// The recorded `initialize` result (or a 2026-07-28 discovery's initialize-shaped summary)
+/// answering with the version the client asked for.
+fn initialize(recorded: &Value, params: &Value) -> Value {
+    let mut result = recorded.clone();
+    if let (Some(fields), Some(asked)) = (result.as_object_mut(), params.get("protocolVersion")) {
+        fields.insert("protocolVersion".into(), asked.clone());
+    }
+    result
 }
 
 /// The arguments as the turn loop sends them (`{}` for anything but an object).

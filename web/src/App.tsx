@@ -7,6 +7,7 @@ import { UNAUTHORIZED_HINT, errorMessage, ApiFailure } from './api/client';
 import { events, useStreamState } from './api/events';
 import { createQueryClient, useQueryInvalidation } from './api/queries';
 import { ChatPage } from './chat/ChatPage';
+import { EvalsPage } from './evals/EvalsPage';
 import { PlaygroundPage } from './playground/PlaygroundPage';
 import { HumanDialogs } from './human/HumanDialogs';
 import { startHumanStore } from './human/store';
@@ -93,6 +94,7 @@ const PAGE_COMPONENTS: Record<Page, () => React.ReactNode> = {
   skills: SkillsPage,
   playground: PlaygroundPage,
   chat: ChatPage,
+  evals: EvalsPage,
   logs: LogsPage,
   oauth: OAuthPage,
   settings: SettingsPage,

@@ -160,7 +160,7 @@ fn finished(turns: &[TurnTrace]) -> (bool, String) {
 }
 
 /// The JSON an answer carries: all of it, a fenced ```json block, or the outermost braces.
-pub(crate) fn json_in(answer: &str) -> Option<Value> {
+pub fn json_in(answer: &str) -> Option<Value> {
     let trimmed = answer.trim();
     if let Ok(v) = serde_json::from_str(trimmed) {
         return Some(v);

@@ -1,6 +1,7 @@
 //! Gates: the suite's (or the command line's) conditions on a run — minimum pass rate, minimum
 //! pass^k per case × model, maximum cost, maximum p95 latency, no regression against a
-//! baseline — each evaluated to pass, fail or insufficient data with its reason; plus the run's
+//! baseline — and, always, every case × model reaching its case's pass threshold; each
+//! evaluated to pass, fail or insufficient data with its reason; plus the run's
 //! validity (finished what it planned, errors within the allowed rate). The exit code: 0 every
 //! gate holds, 1 a gate fails, 3 the run is invalid or a gate could not be decided.
 
@@ -64,6 +65,10 @@ pub fn evaluate(
     }
     if gates.no_regression == Some(true) {
         results.push(no_regression(comparison));
+    }
+    // Always: each case's own pass threshold is a condition of the suite.
+    if !summary.cells.is_empty() {
+        results.push(case_thresholds(summary));
     }
     let invalid = validity(gates, summary, runner_problems);
     let exit_code = if !invalid.is_empty() {
@@ -199,6 +204,40 @@ fn max_p95(max: u64, s: &RunSummary) -> GateResult {
             GateStatus::InsufficientData,
             "no iteration completed".into(),
         ),
+    }
+}
+
+/// Every case × model with completed iterations reaches its case's pass threshold (cells
+/// without any are the validity check's business).
+fn case_thresholds(s: &RunSummary) -> GateResult {
+    let gate = "passThreshold".to_string();
+    let failing: Vec<String> = s
+        .cells
+        .iter()
+        .filter(|c| c.passed == Some(false))
+        .map(|c| {
+            format!(
+                "{} on {}: {}/{} < {}",
+                c.case_id,
+                c.model,
+                c.passes,
+                c.n,
+                pct(c.pass_threshold)
+            )
+        })
+        .collect();
+    if failing.is_empty() {
+        result(
+            gate,
+            GateStatus::Pass,
+            "every case × model reached its pass threshold".into(),
+        )
+    } else {
+        result(
+            gate,
+            GateStatus::Fail,
+            format!("under the case's pass threshold: {}", failing.join("; ")),
+        )
     }
 }
 

@@ -175,11 +175,11 @@ pub fn case_infos(suite: &Suite) -> Vec<CaseInfo> {
 
 /// A stable hash of a suite: SHA-256 of its canonical JSON (keys in a fixed order).
 pub fn suite_hash(suite: &Suite) -> String {
-    use sha2::{Digest, Sha256};
     let value = serde_json::to_value(suite).unwrap_or_default();
     let canonical = canonical_json(&value);
-    let digest = Sha256::digest(canonical.as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
+    // ring, as for the HostConfig hash: one SHA-256 implementation in the workspace.
+    let digest = ring::digest::digest(&ring::digest::SHA256, canonical.as_bytes());
+    digest.as_ref().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 fn canonical_json(v: &serde_json::Value) -> String {

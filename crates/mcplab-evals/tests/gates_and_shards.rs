@@ -133,6 +133,8 @@ fn gates_pass_fail_and_insufficient_data() {
             GateStatus::Fail,
             GateStatus::Pass,
             GateStatus::Pass,
+            GateStatus::Fail,
+            // passThreshold: 3/10 is under the case's threshold.
             GateStatus::Fail
         ]
     );

@@ -8,6 +8,7 @@ mod app_tools;
 mod assets;
 pub mod chat;
 mod error;
+pub mod evals;
 pub mod events;
 pub mod oauth;
 mod render_specs;
@@ -52,6 +53,8 @@ pub struct AppState {
     pub(crate) render_specs: render_specs::RenderSpecs,
     /// Pending OAuth sign-ins (by `state`) and the OAuth debugger's runs.
     pub oauth: Arc<oauth::OAuthState>,
+    /// Eval runs started from the Evals page (their streams and cancel tokens).
+    pub evals: evals::EvalRuns,
 }
 
 /// This server as the headless renderer sees it.
@@ -107,6 +110,7 @@ impl AppState {
             render_slot: tokio::sync::Semaphore::new(1),
             render_specs: render_specs::RenderSpecs::default(),
             oauth,
+            evals: evals::EvalRuns::default(),
         })
     }
 

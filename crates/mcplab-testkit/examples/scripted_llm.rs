@@ -4,7 +4,9 @@
 //! Chat Completions and Anthropic Messages, streaming or not), prints `listening <base_url>`
 //! on stdout and runs until it is killed (SIGINT/SIGTERM). `--script FILE` serves a JSON
 //! script instead (browser tests): an array of `{"reply": ["chunk", …]}` and
-//! `{"call": [{"id": …, "name": …, "arguments": {…}}], "text": ["…"]}` steps.
+//! `{"call": [{"id": …, "name": …, "arguments": {…}}], "text": ["…"]}` steps; `--rules FILE`
+//! answers by content (`[{"model"?, "contains"?, "steps": […]}]`, see `llm::Rules`), for
+//! concurrent conversations (eval runs).
 //!
 //! ```sh
 //! cargo run --release -p mcplab-testkit --example scripted_llm -- --steps 100 --chunks 2000
@@ -13,10 +15,11 @@
 use std::io::Write;
 use std::process::ExitCode;
 
-use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};
+use mcplab_testkit::llm::{Rules, ScriptedLlm, Step, step_from_json};
 
 struct Args {
     script: Option<String>,
+    rules: Option<String>,
     steps: usize,
     chunks: usize,
     chunk_text: String,
@@ -24,52 +27,28 @@ struct Args {
 }
 
 const USAGE: &str = "usage: scripted_llm [--steps N] [--chunks C] [--chunk-text TEXT] \
-                     [--delay-ms MS] | --script FILE.json";
+                     [--delay-ms MS] | --script FILE.json | --rules FILE.json";
 
 /// Steps from a JSON script file.
 fn load_script(path: &str) -> Result<Vec<Step>, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
     let steps: Vec<serde_json::Value> =
         serde_json::from_str(&text).map_err(|e| format!("{path} is not a JSON array: {e}"))?;
-    let strings = |v: &serde_json::Value| -> Vec<String> {
-        v.as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(|s| s.as_str().map(str::to_owned))
-            .collect()
-    };
-    steps
-        .iter()
-        .map(|step| {
-            if let Some(reply) = step.get("reply") {
-                return Ok(Step::reply(strings(reply)));
-            }
-            if let Some(calls) = step.get("call").and_then(|c| c.as_array()) {
-                let calls = calls
-                    .iter()
-                    .map(|c| {
-                        let field = |k: &str| c[k].as_str().map(str::to_owned);
-                        match (field("id"), field("name")) {
-                            (Some(id), Some(name)) => {
-                                Ok(ScriptedCall::new(id, name, c["arguments"].clone()))
-                            }
-                            _ => Err(format!("a call needs `id` and `name`: {c}")),
-                        }
-                    })
-                    .collect::<Result<Vec<_>, _>>()?;
-                return Ok(Step::CallTools {
-                    text: strings(&step["text"]),
-                    calls,
-                });
-            }
-            Err(format!("unknown step (use `reply` or `call`): {step}"))
-        })
-        .collect()
+    steps.iter().map(step_from_json).collect()
+}
+
+/// Rules from a JSON rules file.
+fn load_rules(path: &str) -> Result<Rules, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("cannot read {path}: {e}"))?;
+    let doc: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{path} is not JSON: {e}"))?;
+    Rules::from_json(&doc).map_err(|e| format!("{path}: {e}"))
 }
 
 fn parse() -> Result<Args, String> {
     let mut args = Args {
         script: None,
+        rules: None,
         steps: 100,
         chunks: 20,
         chunk_text: "tok ".into(),
@@ -93,6 +72,7 @@ fn parse() -> Result<Args, String> {
             "--chunk-text" => args.chunk_text = value,
             "--delay-ms" => args.delay_ms = number(&value)?,
             "--script" => args.script = Some(value),
+            "--rules" => args.rules = Some(value),
             _ => return Err(format!("unknown argument `{flag}`\n{USAGE}")),
         }
     }
@@ -126,7 +106,16 @@ async fn main() -> ExitCode {
             vec![step; args.steps]
         }
     };
-    let llm = ScriptedLlm::start(script).await;
+    let llm = match &args.rules {
+        Some(path) => match load_rules(path) {
+            Ok(rules) => ScriptedLlm::start_with_rules(rules).await,
+            Err(message) => {
+                eprintln!("{message}");
+                return ExitCode::from(2);
+            }
+        },
+        None => ScriptedLlm::start(script).await,
+    };
     {
         let mut out = std::io::stdout().lock();
         let _ = writeln!(out, "listening {}", llm.base_url());

@@ -205,6 +205,9 @@ pub enum Command {
     /// OAuth: debug a server's authorization setup step by step, sign in, sign out, status.
     #[command(subcommand)]
     Oauth(crate::cli_oauth::OauthCmd),
+    /// Evals: run suites against models and servers, read stored runs, write suites.
+    #[command(subcommand)]
+    Eval(crate::commands::eval::EvalCmd),
     /// Run the built-in demo MCP server on stdio (try: mcplab --stdio "mcplab demo-server" tools list),
     /// or over streamable HTTP at http://ADDR/mcp with --http ADDR (both protocol eras).
     DemoServer {

@@ -84,16 +84,26 @@ impl Session {
 
     /// Connects every server in `configs` (none is fine: a chat without tools).
     pub async fn open_all(global: &Global, configs: Vec<ServerConfig>) -> Result<Self, Failure> {
-        Self::open_recorded(global, configs)
+        // Only `check` reads the ring back (`--trace` subscribes live): a small one keeps
+        // memory flat over a long `eval run`.
+        Self::open_with_ring(global, configs, 1_024)
             .await
             .map_err(|(failure, _)| failure)
     }
 
-    /// [`Session::open_all`] that, when connecting fails, also hands back every frame
-    /// recorded until then (`mcplab check` judges them).
+    /// [`Session::open_all`] that keeps the whole traffic ring and, when connecting fails,
+    /// also hands back every frame recorded until then (`mcplab check` judges them).
     pub async fn open_recorded(
         global: &Global,
         configs: Vec<ServerConfig>,
+    ) -> Result<Self, (Failure, Vec<mcplab_protocol::TrafficFrame>)> {
+        Self::open_with_ring(global, configs, ManagerOptions::default().traffic_capacity).await
+    }
+
+    async fn open_with_ring(
+        global: &Global,
+        configs: Vec<ServerConfig>,
+        traffic_capacity: usize,
     ) -> Result<Self, (Failure, Vec<mcplab_protocol::TrafficFrame>)> {
         let fail = |f: Failure| (f, Vec::new());
         let labels: Vec<(String, String)> = configs
@@ -112,6 +122,7 @@ impl Session {
             // A one-shot call should not wait long for a server that ignores stdin EOF
             // (SIGTERM is the polite next step).
             stop_grace: Duration::from_millis(200),
+            traffic_capacity,
             // One command needs no 2026-07-28 listen stream (`listen` opens its own).
             listen_for_changes: false,
             ..ManagerOptions::default()

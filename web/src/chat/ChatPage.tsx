@@ -20,6 +20,7 @@ import { SessionList } from './SessionList';
 import { SettingsBar } from './SettingsBar';
 import { defaultModel, reloadProviders, reloadSessions, updateHostConfig, upsertSession, useProviders, useSessions } from './store';
 import { useChatSession } from './useChatSession';
+import { SaveAsCase } from '../evals/SaveAsCase';
 
 function open(id: string | null, replace = false): void {
   if (id) setPref('chatSession', id);
@@ -185,6 +186,7 @@ export function SessionPane({ id, providers, noModel }: { id: string; providers:
           </AppHostConditions>
         </ChatAppsContext.Provider>
       )}
+      {chat.turns.length > 0 && !running && <SaveAsCase sessionId={id} />}
       <AppContextBar sessionId={id} entries={chat.appContext} queued={chat.queued} />
       {chat.stream === 'reconnecting' && <div className="chat-note small muted">Reconnecting to the live stream…</div>}
       {chat.actionError && (

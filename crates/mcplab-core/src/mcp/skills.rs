@@ -8,14 +8,16 @@
 use base64::Engine as _;
 use mcplab_protocol::{SkillFileView, SkillLoadView};
 use serde_json::{Map, Value, json};
-use sha2::{Digest, Sha256};
 
 use super::connection::{Connection, RequestOptions};
 use super::error::McpError;
 
 /// `sha256:` and 64 lowercase hex digits.
 pub fn digest_of(bytes: &[u8]) -> String {
-    format!("sha256:{}", hex::encode(Sha256::digest(bytes)))
+    format!(
+        "sha256:{}",
+        hex::encode(ring::digest::digest(&ring::digest::SHA256, bytes))
+    )
 }
 
 /// The YAML frontmatter of a `SKILL.md` (between the leading `---` lines) as JSON.

@@ -11,7 +11,6 @@ use base64::engine::general_purpose::{STANDARD, URL_SAFE_NO_PAD};
 use ring::rand::SystemRandom;
 use ring::signature::{ECDSA_P256_SHA256_FIXED_SIGNING, EcdsaKeyPair, KeyPair};
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use url::Url;
 
 use super::OAuthError;
@@ -97,7 +96,10 @@ impl DpopKey {
             "iat": super::now_ms() / 1000,
         });
         if let Some(token) = access_token {
-            claims["ath"] = json!(URL_SAFE_NO_PAD.encode(Sha256::digest(token.as_bytes())));
+            claims["ath"] = json!(URL_SAFE_NO_PAD.encode(ring::digest::digest(
+                &ring::digest::SHA256,
+                token.as_bytes()
+            )));
         }
         if let Some(nonce) = nonce {
             claims["nonce"] = json!(nonce);

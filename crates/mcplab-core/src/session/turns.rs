@@ -10,9 +10,10 @@ use std::sync::Arc;
 use mcplab_protocol::chat::{SessionEvent, StoredTurn, TurnEvent, TurnRequest};
 use tokio::task::JoinHandle;
 
+use super::host_turn::{Attendance, HostTurn};
 use super::hub::{DEFAULT_TITLE, SessionError, SessionHub};
 use super::runtime::{Claim, SessionSink};
-use crate::agent::{EventSink, TurnConfig, app_context_message, run_turn};
+use crate::agent::{EventSink, app_context_message};
 use crate::llm::Message;
 use crate::oauth::now_ms;
 
@@ -85,28 +86,31 @@ impl SessionHub {
         let id = id.to_owned();
         let handle = tokio::spawn(async move {
             let history = hub.history(&id, replaces.as_deref());
-            let mut cfg =
-                TurnConfig::from_host(&host, req.turn_id.clone(), model, runtime.approvals.clone());
-            cfg.context = runtime
-                .app_context()
-                .iter()
-                .filter_map(app_context_message)
-                .collect();
+            let turn = HostTurn {
+                host: &host,
+                turn_id: req.turn_id.clone(),
+                model,
+                attendance: Attendance::Person(runtime.approvals.clone()),
+                context: runtime
+                    .app_context()
+                    .iter()
+                    .filter_map(app_context_message)
+                    .collect(),
+            };
             let sink = SessionSink {
                 runtime: runtime.clone(),
                 observer,
             };
-            let user = Message::user(req.message.clone());
-            let outcome = run_turn(
-                provider.as_ref(),
-                &hub.manager,
-                &history,
-                user,
-                &cfg,
-                &sink,
-                &cancel,
-            )
-            .await;
+            let outcome = turn
+                .run(
+                    provider.as_ref(),
+                    &hub.manager,
+                    &history,
+                    req.message.clone(),
+                    &sink,
+                    &cancel,
+                )
+                .await;
             // Stored before the live record is dropped, so a view never misses the turn.
             let turn = runtime.live_turn().unwrap_or(StoredTurn {
                 turn_id: req.turn_id,

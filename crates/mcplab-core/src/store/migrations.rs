@@ -65,6 +65,36 @@ pub(super) const MIGRATIONS: &[&str] = &[
     // 6: a chat session's HostConfig (JSON). NULL for sessions stored before: the session
     // runtime builds their HostConfig from `settings`.
     "ALTER TABLE chat_sessions ADD COLUMN host_config TEXT;",
+    // 7: eval runs and their iterations. A run row is written when the run starts (its plan
+    // and the HostConfig hash it runs under) and completed when it ends; each iteration is
+    // written as it finishes, with its full trace, so a crash loses only those in flight.
+    // JSON columns are the evals crate's records, kept as given.
+    "CREATE TABLE eval_runs (
+         id          TEXT PRIMARY KEY NOT NULL,
+         suite_id    TEXT NOT NULL,
+         suite_hash  TEXT NOT NULL,
+         host_hash   TEXT NOT NULL,
+         title       TEXT,
+         source      TEXT,
+         status      TEXT NOT NULL,
+         started_ms  INTEGER NOT NULL,
+         finished_ms INTEGER,
+         header      TEXT NOT NULL,
+         result      TEXT,
+         recording   TEXT
+     ) STRICT;
+     CREATE INDEX eval_runs_by_suite ON eval_runs (suite_id, started_ms);
+     CREATE TABLE eval_iterations (
+         run_id      TEXT NOT NULL REFERENCES eval_runs(id) ON DELETE CASCADE,
+         case_id     TEXT NOT NULL,
+         model       TEXT NOT NULL,
+         iteration   INTEGER NOT NULL,
+         outcome     TEXT NOT NULL,
+         record      TEXT NOT NULL,
+         detail      TEXT,
+         finished_ms INTEGER NOT NULL,
+         PRIMARY KEY (run_id, case_id, model, iteration)
+     ) STRICT;",
 ];
 
 /// The schema version this build produces and understands.

@@ -1,6 +1,6 @@
 //! mcplab's durable state: one SQLite file in the data directory holding server configs,
 //! settings and UI preferences, chat sessions and their turns, OAuth credentials and app
-//! playground scenarios (later: eval runs). It owns the connection, the
+//! playground scenarios, and eval runs with their iterations. It owns the connection, the
 //! pragmas that make it durable, the schema migrations and the row ↔ value mapping. It must not
 //! pick the data directory, seed defaults or know about HTTP: callers hand in a path and decide
 //! what a first run means (see [`Store::is_new`]).
@@ -9,6 +9,7 @@
 //! its own committed transaction before the call returns, in WAL mode with `synchronous=FULL`.
 
 mod chat;
+mod evals;
 mod kv;
 mod migrations;
 mod oauth;
@@ -24,6 +25,7 @@ use std::time::Duration;
 use rusqlite::Connection;
 
 pub use chat::SessionRecord;
+pub use evals::{EvalIterationRow, EvalRunRow};
 
 /// How long a statement waits for another process's lock before failing with `SQLITE_BUSY`.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);

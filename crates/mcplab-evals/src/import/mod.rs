@@ -153,14 +153,18 @@ pub fn to_yaml(suite: &Suite, notes: &[ImportNote]) -> String {
         }
     }
     let value = serde_json::to_value(suite).unwrap_or(Value::Null);
+    format!("{head}{}\n", value_to_yaml(&value))
+}
+
+/// A JSON value as a block-style YAML document (no `---` line, no trailing newline).
+pub fn value_to_yaml(value: &Value) -> String {
     let mut body = String::new();
     let mut emitter = YamlEmitter::new(&mut body);
     emitter.multiline_strings(true);
     // Emitting into a String cannot fail but for a formatter error, which we would surface as
     // an empty document that then fails to load.
-    let _ = emitter.dump(&to_yaml_value(&value));
-    let body = body.strip_prefix("---\n").unwrap_or(&body);
-    format!("{head}{body}\n")
+    let _ = emitter.dump(&to_yaml_value(value));
+    body.strip_prefix("---\n").unwrap_or(&body).to_string()
 }
 
 fn to_yaml_value(v: &Value) -> Yaml {
@@ -185,7 +189,7 @@ fn to_yaml_value(v: &Value) -> Yaml {
 
 /// An id mcplab accepts, from any text: letters, digits, `-`, `_`, `.`; starting with a
 /// letter or digit; at most 128 characters.
-pub(crate) fn safe_id(text: &str, fallback: &str) -> String {
+pub fn safe_id(text: &str, fallback: &str) -> String {
     let mut id: String = text
         .chars()
         .map(|c| {

@@ -5,6 +5,7 @@
 
 use std::borrow::Cow;
 
+use mcplab_protocol::host::HostConfig;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -160,10 +161,11 @@ pub struct PassHatKGate {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum HostSpec {
-    /// Path of a HostConfig JSON/YAML file, relative to the suite file.
+    /// Path of a HostConfig JSON/YAML file (as the Chat page exports it, or `mcplab chat
+    /// --print-host-config` prints it), relative to the suite file.
     File(String),
-    /// A HostConfig object (the session runtime's canonical form).
-    Inline(Map<String, Value>),
+    /// A HostConfig, the session runtime's shape: every key optional, unknown keys refused.
+    Inline(Box<HostConfig>),
 }
 
 /// The format version; only 1 exists.

@@ -4,6 +4,7 @@
 mod app_context;
 mod apps;
 mod chat;
+mod evals;
 mod mcp;
 mod modern;
 mod oauth;
@@ -130,5 +131,20 @@ pub fn api() -> Router<Arc<AppState>> {
             "/llm/providers/{id}",
             put(chat::put_provider).delete(chat::delete_provider),
         )
+        .route(
+            "/evals/folder",
+            get(evals::get_folder).put(evals::set_folder),
+        )
+        .route("/evals/suites", get(evals::list_suites))
+        .route(
+            "/evals/suites/{name}",
+            get(evals::get_suite).put(evals::put_suite),
+        )
+        .route("/evals/suites/{name}/cases", post(evals::add_case))
+        .route("/evals/runs", get(evals::list_runs).post(evals::start_run))
+        .route("/evals/runs/{id}", get(evals::show_run))
+        .route("/evals/runs/{id}/events", get(evals::run_events))
+        .route("/evals/runs/{id}/cancel", post(evals::cancel_run))
+        .route("/evals/compare", get(evals::compare))
         .route("/health", get(|| async { "ok" }))
 }

@@ -4,7 +4,9 @@
 //! consumes the next [`Step`] of a script a test builds in code, so the provider layer of the
 //! product is exercised over HTTP for real. It owns the script, the request log and the
 //! server's lifetime; it must never reach the internet, never guess what a test meant (an
-//! exhausted script answers 500), and never outlive its [`ScriptedLlm`] handle.
+//! exhausted script answers 500), and never outlive its [`ScriptedLlm`] handle. Instead of a
+//! script, [`Rules`] answer by what a request asks (model, user text, position in the turn),
+//! so concurrent conversations each get their own answers.
 //!
 //! Usage numbers are derived, so tests can predict them: input tokens are the raw request body's
 //! length in bytes divided by four, rounded up; output tokens are the number of scripted pieces
@@ -16,7 +18,10 @@
 mod anthropic;
 mod openai;
 mod plan;
+mod rules;
 mod server;
+
+pub use rules::{Rule, Rules, step_from_json};
 
 use std::{
     net::SocketAddr,
@@ -182,6 +187,14 @@ impl ScriptedLlm {
     /// Bind 127.0.0.1:0 and serve `script`, listing [`DEFAULT_MODELS`].
     pub async fn start(script: Vec<Step>) -> ScriptedLlm {
         Self::start_with_models(script, DEFAULT_MODELS.iter().map(|m| m.to_string())).await
+    }
+
+    /// Bind 127.0.0.1:0 and answer by `rules` (see [`Rules`]): requests in any order, as
+    /// concurrent eval iterations send them. A request no rule matches gets a 500.
+    pub async fn start_with_rules(rules: Rules) -> ScriptedLlm {
+        let llm = Self::start(Vec::new()).await;
+        llm.lock().rules = Some(rules);
+        llm
     }
 
     /// Bind 127.0.0.1:0 and serve `script`, listing `models` on `GET /v1/models`.

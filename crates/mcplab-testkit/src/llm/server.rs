@@ -33,6 +33,8 @@ const FLUSH_BEFORE_ABORT: Duration = Duration::from_millis(20);
 /// The script and everything received.
 pub(super) struct Log {
     pub script: VecDeque<Step>,
+    /// Answers by content once the script is used up.
+    pub rules: Option<super::Rules>,
     pub consumed: usize,
     pub requests: Vec<RecordedRequest>,
     pub model_requests: Vec<RecordedRequest>,
@@ -42,6 +44,7 @@ impl Log {
     pub fn new(script: Vec<Step>) -> Log {
         Log {
             script: script.into(),
+            rules: None,
             consumed: 0,
             requests: Vec::new(),
             model_requests: Vec::new(),
@@ -183,7 +186,11 @@ async fn chat(
                 retry_after: None,
                 delay: None,
             }
-        } else if let Some(step) = log.script.pop_front() {
+        } else if let Some(step) = log
+            .script
+            .pop_front()
+            .or_else(|| log.rules.as_ref().and_then(|r| r.answer(&body)))
+        {
             log.consumed += 1;
             let resolved = plan::resolve(step);
             match resolved.base {

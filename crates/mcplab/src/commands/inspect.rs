@@ -293,6 +293,7 @@ pub async fn run(
         | Command::Chat(_)
         | Command::Oauth(_)
         | Command::Apps(_)
+        | Command::Eval(_)
         | Command::Tasks(_)
         | Command::Skills(_)
         | Command::Listen(_)

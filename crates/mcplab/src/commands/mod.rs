@@ -5,6 +5,7 @@
 mod apps;
 mod chat;
 mod check;
+pub mod eval;
 mod inspect;
 mod listen;
 mod oauth;
@@ -26,6 +27,7 @@ pub async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Chat(args) => chat::run(args, &cli.global, &data).await,
         Command::Oauth(cmd) => oauth::run(cmd, &cli.global, &data).await,
         Command::Apps(cmd) => apps::run(cmd, &cli.global, &data).await,
+        Command::Eval(cmd) => eval::run(cmd, &cli.global, &data).await,
         Command::Open { print } => open::run(&data, print).await,
         Command::Check(args) => check::run(args, &cli.global, &data).await,
         Command::DemoServer { http: None } => mcplab_testkit::serve_stdio()

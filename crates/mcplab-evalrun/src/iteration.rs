@@ -1,0 +1,425 @@
+//! One iteration: a case on a model, the n-th time. Live, it makes sure the servers are up,
+//! runs the case's turns with the model (see `execute`), renders the apps of UI tool calls when
+//! a check asks for it, asks the judge, prices the tokens and has the evals crate judge the
+//! trace; a server that went away meanwhile, or a render that could not happen, makes it
+//! errored rather than failed. Replayed, the same turns run against the recording. Either
+//! way the result is the record (for statistics) and the detail (trace, verdict, events,
+//! requests, recording) the store keeps.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use mcplab_core::llm::ModelRef;
+use mcplab_core::store::Store;
+use mcplab_evals::prices::PriceTable;
+use mcplab_evals::run::{IterationRecord, Unit};
+use mcplab_evals::trace::{AppRender, Trace};
+use mcplab_evals::verdict::{JudgeVerdict, Outcome, ResolvedCase, Verdict, judge_iteration};
+use mcplab_protocol::host::HostConfig;
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+use crate::execute::{TurnRun, Turns};
+use crate::observe::ObservedProvider;
+use crate::providers::{Providers, judge};
+use crate::render::{AppRenderer, app_render, spec_for};
+use crate::replay::{
+    IterationRecording, RecordedCall, RecordedTiming, ReplayProvider, RunRecording, replay_servers,
+};
+use crate::servers::ServerHealth;
+
+/// A case as the runner needs it.
+pub struct CaseRun {
+    pub resolved: ResolvedCase,
+    pub turns: Vec<String>,
+    /// Some check renders apps.
+    pub render: bool,
+}
+
+/// Where iterations get their model and servers.
+pub enum Mode {
+    Live {
+        providers: Providers,
+        health: ServerHealth,
+        record: bool,
+    },
+    Replay {
+        run: RunRecording,
+        store: Arc<Store>,
+        run_id: String,
+    },
+}
+
+/// What every iteration of a run shares.
+pub struct Shared {
+    pub host: HostConfig,
+    pub cases: HashMap<String, CaseRun>,
+    pub prices: PriceTable,
+    /// Each server's tools (to know which have a UI).
+    pub tools: BTreeMap<String, Vec<Value>>,
+    pub timeout: Duration,
+    pub mode: Mode,
+    /// The renderer, or why there is none.
+    pub renderer: Result<Arc<dyn AppRenderer>, String>,
+    /// Why the run is incomplete (servers that could not be reconnected …).
+    pub problems: Mutex<Vec<String>>,
+    /// Tells the user something that does not stop the run.
+    pub warn: Arc<dyn Fn(String) + Send + Sync>,
+}
+
+impl Shared {
+    fn problem(&self, why: &str) {
+        let mut p = self.problems.lock().unwrap_or_else(|e| e.into_inner());
+        if !p.iter().any(|x| x == why) {
+            p.push(why.to_owned());
+        }
+    }
+}
+
+/// A finished iteration.
+pub struct Finished {
+    pub record: IterationRecord,
+    pub verdict: Option<Verdict>,
+    pub detail: Value,
+}
+
+/// Runs `unit`; `None` when the run was cancelled before it finished (nothing to keep).
+pub async fn run_unit(
+    shared: &Shared,
+    unit: &Unit,
+    cancel: &CancellationToken,
+) -> Option<Finished> {
+    if cancel.is_cancelled() {
+        return None;
+    }
+    let Some(case) = shared.cases.get(&unit.case_id) else {
+        return Some(errored(
+            unit,
+            format!("no case `{}` in the suite", unit.case_id),
+        ));
+    };
+    match &shared.mode {
+        Mode::Live {
+            providers,
+            health,
+            record,
+        } => live(shared, case, unit, (providers, health, *record), cancel).await,
+        Mode::Replay { run, store, run_id } => {
+            replay(shared, case, unit, (run, store, run_id), cancel).await
+        }
+    }
+}
+
+fn errored(unit: &Unit, reason: String) -> Finished {
+    let record = IterationRecord::errored(unit.clone(), reason);
+    Finished {
+        detail: json!({ "record": record }),
+        record,
+        verdict: None,
+    }
+}
+
+fn tag(unit: &Unit) -> String {
+    format!("{}/{}/{}", unit.case_id, unit.model, unit.iteration + 1)
+}
+
+async fn live(
+    shared: &Shared,
+    case: &CaseRun,
+    unit: &Unit,
+    (providers, health, record): (&Providers, &ServerHealth, bool),
+    cancel: &CancellationToken,
+) -> Option<Finished> {
+    match health.ensure().await {
+        Ok(notes) => notes.into_iter().for_each(|n| (shared.warn)(n)),
+        Err(why) => {
+            shared.problem(&why);
+            return Some(errored(unit, why));
+        }
+    }
+    let before = health.snapshot();
+    let (model, provider) = match providers.get(&unit.model) {
+        Ok(p) => p,
+        Err(e) => return Some(errored(unit, e)),
+    };
+    let observed = Arc::new(ObservedProvider::new(provider, record));
+    let turns = Turns {
+        host: &shared.host,
+        model: &model,
+        tag: tag(unit),
+        provider: &observed,
+        manager: health.manager(),
+        deadline: Instant::now() + shared.timeout,
+    };
+    let runs = turns.run(&case.turns, cancel).await.ok()?;
+    let mut trace = trace_of(&runs);
+    let mut unmeasured = None;
+    if case.render {
+        match render_apps(shared, &trace).await {
+            Ok(renders) => trace.app_renders = renders,
+            Err(why) => unmeasured = Some(why),
+        }
+    }
+    trace.cost_usd = shared.prices.cost(&unit.model, &trace.usage(), 0);
+    let judged = match &case.resolved.judge {
+        Some(j) => Some(judge(providers, j, &trace, cancel).await),
+        None => None,
+    };
+    if cancel.is_cancelled() {
+        return None;
+    }
+    let lost = health.lost_since(&before);
+    let seen = observed.take();
+    let recording = record.then(|| IterationRecording {
+        steps: seen.steps,
+        calls: calls_of(&trace),
+        timings: timings_of(&runs),
+    });
+    let mut parts = Parts::judge(unit, case, trace, judged);
+    if !lost.is_empty() {
+        let why = format!(
+            "server {} went away during the iteration (it is reconnected for the next ones)",
+            lost.join(", ")
+        );
+        parts.errored(why);
+    } else if let Some(why) = unmeasured {
+        parts.errored(why);
+    }
+    Some(parts.finish(&runs, seen.requests, recording))
+}
+
+/// The verdict and record of a trace, before the detail is written.
+struct Parts {
+    trace: Trace,
+    verdict: Verdict,
+    record: IterationRecord,
+}
+
+impl Parts {
+    fn judge(unit: &Unit, case: &CaseRun, trace: Trace, judged: Option<JudgeVerdict>) -> Parts {
+        let verdict = judge_iteration(&case.resolved, &trace, judged);
+        let record = IterationRecord::judged(unit.clone(), &trace, &verdict);
+        Parts {
+            trace,
+            verdict,
+            record,
+        }
+    }
+
+    /// Not a measurement of the model after all.
+    fn errored(&mut self, reason: String) {
+        let outcome = Outcome::Errored {
+            reason: reason.clone(),
+        };
+        self.record.outcome = outcome.clone();
+        self.record.failures.insert(0, format!("error: {reason}"));
+        self.verdict.outcome = outcome;
+    }
+
+    fn finish(
+        self,
+        runs: &[TurnRun],
+        requests: Vec<Value>,
+        recording: Option<IterationRecording>,
+    ) -> Finished {
+        let turns: Vec<Value> = runs
+            .iter()
+            .map(|r| {
+                json!({
+                    "user": r.user,
+                    "events": r.events,
+                    "latencyMs": r.timing.latency_ms,
+                    "llmMs": r.timing.llm_ms,
+                    "timedOut": r.timed_out,
+                })
+            })
+            .collect();
+        let detail = json!({
+            "record": self.record,
+            "turns": turns,
+            "trace": self.trace,
+            "verdict": self.verdict,
+            "requests": requests,
+            "recording": recording,
+            // The provider's exact HTTP request, once the LLM layer captures it.
+            "xray": null,
+        });
+        Finished {
+            record: self.record,
+            verdict: Some(self.verdict),
+            detail,
+        }
+    }
+}
+
+fn trace_of(runs: &[TurnRun]) -> Trace {
+    Trace {
+        turns: runs.iter().map(TurnRun::trace).collect(),
+        cost_usd: None,
+        app_renders: Vec::new(),
+    }
+}
+
+fn calls_of(trace: &Trace) -> Vec<RecordedCall> {
+    trace
+        .tool_calls()
+        .map(|c| RecordedCall {
+            call_id: c.call_id.clone(),
+            server: c.server.clone(),
+            tool: c.tool.clone(),
+            arguments: c.arguments.clone(),
+            result: c.result.clone(),
+            error: c.error.clone(),
+            duration_ms: c.duration_ms,
+        })
+        .collect()
+}
+
+fn timings_of(runs: &[TurnRun]) -> Vec<RecordedTiming> {
+    runs.iter()
+        .map(|r| RecordedTiming {
+            latency_ms: r.timing.latency_ms,
+            llm_ms: r.timing.llm_ms,
+        })
+        .collect()
+}
+
+/// Renders the app of every tool call with a UI; `Err` when there is no renderer.
+async fn render_apps(shared: &Shared, trace: &Trace) -> Result<Vec<AppRender>, String> {
+    let renderer = shared
+        .renderer
+        .as_ref()
+        .map_err(|why| format!("the appRendered check could not be measured: {why}"))?;
+    let mut renders = Vec::new();
+    for call in trace.tool_calls() {
+        let has_ui = shared.tools.get(&call.server).is_some_and(|tools| {
+            tools.iter().any(|t| {
+                t["name"].as_str() == Some(call.tool.as_str())
+                    && mcplab_core::apps::ui_link(t).is_some()
+            })
+        });
+        if !has_ui {
+            continue;
+        }
+        let spec = spec_for(
+            &shared.host.app_host,
+            &call.server,
+            &call.tool,
+            &call.arguments,
+        );
+        let render = match renderer.render(spec).await {
+            Ok(report) => app_render(&call.call_id, &call.server, &call.tool, &report),
+            Err(e) => AppRender {
+                call_id: call.call_id.clone(),
+                server: call.server.clone(),
+                tool: call.tool.clone(),
+                initialized: false,
+                csp_violations: Vec::new(),
+                errors: vec![format!("the render failed: {e}")],
+            },
+        };
+        renders.push(render);
+    }
+    Ok(renders)
+}
+
+/// What the stored run holds for one unit.
+struct Stored {
+    record: IterationRecord,
+    detail: Value,
+}
+
+fn stored(store: &Store, run_id: &str, unit: &Unit) -> Result<Stored, String> {
+    let row = store
+        .eval_iteration(run_id, &unit.case_id, &unit.model, unit.iteration)
+        .map_err(|_| {
+            format!(
+                "the recorded run {run_id} has no iteration {} of `{}` on {}: replay the same \
+                 cases, models and repeat it ran",
+                unit.iteration + 1,
+                unit.case_id,
+                unit.model
+            )
+        })?;
+    let record = serde_json::from_value(row.record)
+        .map_err(|e| format!("the recorded iteration cannot be read: {e}"))?;
+    Ok(Stored {
+        record,
+        detail: row.detail.unwrap_or(Value::Null),
+    })
+}
+
+async fn replay(
+    shared: &Shared,
+    case: &CaseRun,
+    unit: &Unit,
+    (run, store, run_id): (&RunRecording, &Arc<Store>, &String),
+    cancel: &CancellationToken,
+) -> Option<Finished> {
+    let old = match stored(store, run_id, unit) {
+        Ok(s) => s,
+        Err(why) => return Some(errored(unit, why)),
+    };
+    if old.record.outcome.is_error() {
+        // An errored iteration recorded no answer to play back: it stays what it was.
+        let verdict = serde_json::from_value(old.detail["verdict"].clone()).ok();
+        return Some(Finished {
+            record: old.record,
+            verdict,
+            detail: old.detail,
+        });
+    }
+    let Ok(rec) = serde_json::from_value::<IterationRecording>(old.detail["recording"].clone())
+    else {
+        return Some(errored(
+            unit,
+            format!("run {run_id} was not recorded: run the suite with --record to replay it"),
+        ));
+    };
+    let manager = match replay_servers(run, &rec.calls).await {
+        Ok(m) => m,
+        Err(why) => return Some(errored(unit, why)),
+    };
+    let model = ModelRef::parse(&unit.model).ok()?;
+    let provider = Arc::new(ReplayProvider::new(&model.provider, rec.steps.clone()));
+    let observed = Arc::new(ObservedProvider::new(provider, false));
+    let turns = Turns {
+        host: &shared.host,
+        model: &model,
+        tag: tag(unit),
+        provider: &observed,
+        manager: &manager,
+        deadline: Instant::now() + shared.timeout,
+    };
+    let runs = turns.run(&case.turns, cancel).await;
+    manager.shutdown().await;
+    let runs = runs.ok()?;
+    let mut trace = trace_of(&runs);
+    restore(&mut trace, &rec);
+    trace.app_renders =
+        serde_json::from_value(old.detail["trace"]["appRenders"].clone()).unwrap_or_default();
+    trace.cost_usd = shared.prices.cost(&unit.model, &trace.usage(), 0);
+    let judged = serde_json::from_value(old.detail["verdict"]["judge"]["verdict"].clone()).ok();
+    let parts = Parts::judge(unit, case, trace, judged);
+    Some(parts.finish(&runs, observed.take().requests, Some(rec)))
+}
+
+/// Puts the recorded clocks and tool errors back, so checks and gates on them decide as they
+/// did when recorded.
+fn restore(trace: &mut Trace, rec: &IterationRecording) {
+    for (turn, timing) in trace.turns.iter_mut().zip(&rec.timings) {
+        turn.latency_ms = timing.latency_ms;
+        turn.llm_ms = timing.llm_ms;
+        for call in &mut turn.tool_calls {
+            if let Some(r) = rec.calls.iter().find(|r| r.call_id == call.call_id) {
+                call.duration_ms = r.duration_ms;
+                if r.error.is_some() {
+                    call.error.clone_from(&r.error);
+                    call.is_error = true;
+                }
+            }
+        }
+        turn.mcp_ms = turn.tool_calls.iter().map(|c| c.duration_ms).sum();
+    }
+}

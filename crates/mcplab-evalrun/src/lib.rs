@@ -1,0 +1,34 @@
+//! mcplab-evalrun: the eval runner. It reads a suite (mcplab's or MCPJam's format) and gets it
+//! ready against the store's servers (`prepare`), then runs its plan (`runner`): each iteration
+//! runs the case's user turns through core's session runtime — the same HostConfig and turn
+//! loop as the chat, nobody attending — with the run's models (behind a run-wide retry budget
+//! for rate limits) and servers (reconnected when they go away), or plays a recorded run back
+//! with no API key and no live server (`replay`); the evals crate judges each trace, and every
+//! finished iteration is stored at once. `history` reads stored runs back. It neither prints
+//! nor serves HTTP: the CLI and the web server consume its events.
+
+pub mod authoring;
+mod execute;
+pub mod history;
+mod iteration;
+mod observe;
+pub mod prepare;
+mod providers;
+pub mod render;
+pub mod replay;
+mod retry;
+pub mod runner;
+mod servers;
+
+pub use history::{
+    HistoryError, RunHeader, StoredRun, TraceDifference, compare_runs, load_run, resolve_run_id,
+    summary_of, trace_differences,
+};
+pub use observe::{RecordedError, RecordedEvent, RecordedStep};
+pub use prepare::{Overrides, PrepareError, Prepared, SuiteText, prepare};
+pub use render::AppRenderer;
+pub use retry::RetryBudget;
+pub use runner::{
+    DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT, RunEnv, RunError, RunOutcome, RunSink, RunSpec,
+    RunStatus, new_run_id, run,
+};

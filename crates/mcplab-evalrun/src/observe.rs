@@ -1,0 +1,302 @@
+//! What the runner sees of the model while an iteration runs, without changing what the model
+//! sees: an [`LlmProvider`] wrapper that times each step (LLM time), keeps the request each
+//! step sent (provider-neutral: system messages, conversation, tool names, parameters), and,
+//! when recording, each step's streamed answer (text, reasoning, tool calls, finish, usage, or
+//! the error) so a replay can play it back. The recorded shapes live here too.
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures::StreamExt;
+use futures::stream::BoxStream;
+use mcplab_core::llm::{
+    ChatRequest, FinishReason, LlmError, LlmProvider, StreamEvent, ToolSpec, Usage,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
+
+/// The most request text kept per iteration; later steps keep only their size.
+const REQUEST_BUDGET: usize = 256 * 1024;
+
+/// One recorded stream item (partial tool input is not kept: the complete call is).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "camelCase")]
+pub enum RecordedEvent {
+    Text {
+        text: String,
+    },
+    Reasoning {
+        text: String,
+    },
+    ToolCall {
+        id: String,
+        name: String,
+        arguments: Value,
+    },
+    Finish {
+        reason: FinishReason,
+        usage: Usage,
+    },
+}
+
+/// A provider error, enough to raise the same one again.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordedError {
+    pub kind: String,
+    pub message: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<u16>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after_ms: Option<u64>,
+}
+
+/// One model step as it streamed.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RecordedStep {
+    pub events: Vec<RecordedEvent>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<RecordedError>,
+}
+
+impl RecordedError {
+    pub fn of(e: &LlmError) -> RecordedError {
+        let (kind, status, retry_after) = match e {
+            LlmError::Auth { .. } => ("auth", None, None),
+            LlmError::RateLimit { retry_after, .. } => ("rate_limit", None, *retry_after),
+            LlmError::ContextLength { .. } => ("context_length", None, None),
+            LlmError::Network { .. } => ("network", None, None),
+            LlmError::Server { status, .. } => ("server", Some(*status), None),
+            LlmError::BadResponse { .. } => ("bad_response", None, None),
+            LlmError::Truncated { .. } => ("truncated", None, None),
+            LlmError::Cancelled => ("cancelled", None, None),
+            LlmError::NotConfigured { .. } => ("not_configured", None, None),
+        };
+        RecordedError {
+            kind: kind.into(),
+            message: message_of(e),
+            status,
+            retry_after_ms: retry_after.map(|d| d.as_millis() as u64),
+        }
+    }
+
+    /// The same error again.
+    pub fn to_error(&self) -> LlmError {
+        let message = self.message.clone();
+        match self.kind.as_str() {
+            "auth" => LlmError::Auth { message },
+            "rate_limit" => LlmError::RateLimit {
+                retry_after: self.retry_after_ms.map(Duration::from_millis),
+                message,
+            },
+            "context_length" => LlmError::ContextLength { message },
+            "network" => LlmError::Network { message },
+            "server" => LlmError::Server {
+                status: self.status.unwrap_or(500),
+                message,
+            },
+            "truncated" => LlmError::Truncated { message },
+            "cancelled" => LlmError::Cancelled,
+            "not_configured" => LlmError::NotConfigured { message },
+            _ => LlmError::BadResponse { message },
+        }
+    }
+}
+
+/// The message inside an error (without the variant's prefix), so a replayed error reads the
+/// same as the recorded one.
+fn message_of(e: &LlmError) -> String {
+    match e {
+        LlmError::Auth { message }
+        | LlmError::RateLimit { message, .. }
+        | LlmError::ContextLength { message }
+        | LlmError::Network { message }
+        | LlmError::Server { message, .. }
+        | LlmError::BadResponse { message }
+        | LlmError::Truncated { message }
+        | LlmError::NotConfigured { message } => message.clone(),
+        LlmError::Cancelled => "cancelled".into(),
+    }
+}
+
+/// What the wrapper saw over one iteration.
+#[derive(Debug, Default)]
+pub struct Observed {
+    /// Time spent streaming model steps.
+    pub llm: Duration,
+    /// Per step, the request as sent (or only its size, past the budget).
+    pub requests: Vec<Value>,
+    /// Per step, the streamed answer (when recording).
+    pub steps: Vec<RecordedStep>,
+    request_bytes: usize,
+}
+
+/// Wraps the iteration's provider; `record` keeps each step's answer.
+pub struct ObservedProvider {
+    inner: Arc<dyn LlmProvider>,
+    record: bool,
+    seen: Arc<Mutex<Observed>>,
+}
+
+impl ObservedProvider {
+    pub fn new(inner: Arc<dyn LlmProvider>, record: bool) -> Self {
+        Self {
+            inner,
+            record,
+            seen: Arc::default(),
+        }
+    }
+
+    /// What was seen so far (taken out).
+    pub fn take(&self) -> Observed {
+        std::mem::take(&mut *lock(&self.seen))
+    }
+
+    /// LLM time so far.
+    pub fn llm_time(&self) -> Duration {
+        lock(&self.seen).llm
+    }
+}
+
+fn lock(m: &Mutex<Observed>) -> std::sync::MutexGuard<'_, Observed> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The request as JSON (tool schemas left out: the tool list is recorded once per run).
+fn request_json(r: &ChatRequest) -> Value {
+    json!({
+        "model": r.model.to_string(),
+        "system": r.system,
+        "messages": r.messages,
+        "tools": r.tools.iter().map(|t: &ToolSpec| t.name.as_str()).collect::<Vec<_>>(),
+        "temperature": r.temperature,
+        "maxTokens": r.max_tokens,
+    })
+}
+
+impl LlmProvider for ObservedProvider {
+    fn id(&self) -> &str {
+        self.inner.id()
+    }
+
+    fn stream(
+        &self,
+        request: ChatRequest,
+        cancel: CancellationToken,
+    ) -> BoxStream<'static, Result<StreamEvent, LlmError>> {
+        {
+            let mut seen = lock(&self.seen);
+            let json = request_json(&request);
+            let size = json.to_string().len();
+            let kept = if seen.request_bytes + size <= REQUEST_BUDGET {
+                seen.request_bytes += size;
+                json
+            } else {
+                json!({ "omitted": true, "bytes": size })
+            };
+            seen.requests.push(kept);
+        }
+        let seen = self.seen.clone();
+        let record = self.record;
+        let started = Instant::now();
+        let mut step = RecordedStep::default();
+        let mut done = false;
+        self.inner
+            .stream(request, cancel)
+            .map(move |item| {
+                if record {
+                    match &item {
+                        Ok(e) => step.events.extend(recorded(e)),
+                        Err(e) => step.error = Some(RecordedError::of(e)),
+                    }
+                }
+                let last = matches!(item, Ok(StreamEvent::Finish { .. }) | Err(_));
+                if last && !done {
+                    done = true;
+                    let mut seen = lock(&seen);
+                    seen.llm += started.elapsed();
+                    if record {
+                        seen.steps.push(std::mem::take(&mut step));
+                    }
+                }
+                item
+            })
+            .boxed()
+    }
+}
+
+fn recorded(e: &StreamEvent) -> Option<RecordedEvent> {
+    Some(match e {
+        StreamEvent::TextDelta(t) => RecordedEvent::Text { text: t.clone() },
+        StreamEvent::ReasoningDelta(t) => RecordedEvent::Reasoning { text: t.clone() },
+        StreamEvent::ToolCallPartial { .. } => return None,
+        StreamEvent::ToolCall {
+            id,
+            name,
+            arguments,
+        } => RecordedEvent::ToolCall {
+            id: id.clone(),
+            name: name.clone(),
+            arguments: arguments.clone(),
+        },
+        StreamEvent::Finish { reason, usage } => RecordedEvent::Finish {
+            reason: reason.clone(),
+            usage: usage.clone(),
+        },
+    })
+}
+
+impl RecordedEvent {
+    /// The stream event this records.
+    pub fn to_event(&self) -> StreamEvent {
+        match self.clone() {
+            RecordedEvent::Text { text } => StreamEvent::TextDelta(text),
+            RecordedEvent::Reasoning { text } => StreamEvent::ReasoningDelta(text),
+            RecordedEvent::ToolCall {
+                id,
+                name,
+                arguments,
+            } => StreamEvent::ToolCall {
+                id,
+                name,
+                arguments,
+            },
+            RecordedEvent::Finish { reason, usage } => StreamEvent::Finish { reason, usage },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn errors_come_back_the_same() {
+        let errors = [
+            LlmError::Auth {
+                message: "bad key".into(),
+            },
+            LlmError::RateLimit {
+                retry_after: Some(Duration::from_secs(2)),
+                message: "slow down".into(),
+            },
+            LlmError::Server {
+                status: 503,
+                message: "busy".into(),
+            },
+            LlmError::Truncated {
+                message: "cut".into(),
+            },
+            LlmError::NotConfigured {
+                message: "no key".into(),
+            },
+        ];
+        for e in errors {
+            let back = RecordedError::of(&e).to_error();
+            assert_eq!(back, e);
+            assert_eq!(back.to_string(), e.to_string());
+        }
+    }
+}

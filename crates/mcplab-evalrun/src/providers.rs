@@ -1,0 +1,115 @@
+//! The run's models: one provider per provider id, built from the provider settings the caller
+//! merged (environment and Settings) without the provider layer's own retries, and wrapped in
+//! the run's retry budget instead; checked before the run starts so a missing key is a usage
+//! error, not a thousand errored iterations. Also the judge: its grading model called with the
+//! evals crate's prompt, its reply read by the evals crate.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use futures::StreamExt;
+use mcplab_core::llm::{
+    ChatRequest, LlmProvider, Message, ModelRef, ProviderSettings, RetryPolicy, StreamEvent,
+    build_provider,
+};
+use mcplab_evals::judge::{judge_prompt, parse_judge_reply};
+use mcplab_evals::suite::Judge;
+use mcplab_evals::trace::Trace;
+use mcplab_evals::verdict::JudgeVerdict;
+use tokio_util::sync::CancellationToken;
+
+use crate::retry::{BudgetedProvider, RetryBudget, RetryNotice};
+
+pub struct Providers {
+    settings: ProviderSettings,
+    http: reqwest::Client,
+    budget: Arc<RetryBudget>,
+    notice: RetryNotice,
+    built: Mutex<HashMap<String, Arc<dyn LlmProvider>>>,
+}
+
+impl Providers {
+    pub fn new(
+        settings: ProviderSettings,
+        http: reqwest::Client,
+        budget: Arc<RetryBudget>,
+        notice: RetryNotice,
+    ) -> Self {
+        Self {
+            settings,
+            http,
+            budget,
+            notice,
+            built: Mutex::default(),
+        }
+    }
+
+    /// The provider for `model` (`provider::model`), or what is wrong with it.
+    pub fn get(&self, model: &str) -> Result<(ModelRef, Arc<dyn LlmProvider>), String> {
+        let model = ModelRef::parse(model).map_err(|e| e.to_string())?;
+        let mut built = self.built.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(p) = built.get(&model.provider) {
+            return Ok((model, p.clone()));
+        }
+        let config = self.settings.get(&model.provider).ok_or_else(|| {
+            format!(
+                "no provider `{}` for model `{model}`: use one of {} (keys from the environment \
+                 or Settings)",
+                model.provider,
+                self.settings
+                    .providers()
+                    .iter()
+                    .map(|p| p.id.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )
+        })?;
+        let inner = build_provider(config, &self.http, RetryPolicy::none())
+            .map_err(|e| format!("model `{model}`: {e}"))?;
+        let provider: Arc<dyn LlmProvider> = Arc::new(BudgetedProvider::new(
+            inner,
+            self.budget.clone(),
+            self.notice.clone(),
+        ));
+        built.insert(model.provider.clone(), provider.clone());
+        Ok((model, provider))
+    }
+}
+
+/// Most output the judge may write, in tokens.
+const JUDGE_MAX_TOKENS: u32 = 600;
+
+/// Grades `trace` with the judge's model; any failure is a judge error, never a score.
+pub async fn judge(
+    providers: &Providers,
+    judge: &Judge,
+    trace: &Trace,
+    cancel: &CancellationToken,
+) -> JudgeVerdict {
+    let error = |message: String| JudgeVerdict::Error { message };
+    let (model, provider) = match providers.get(&judge.model) {
+        Ok(p) => p,
+        Err(e) => return error(e),
+    };
+    let (system, user) = judge_prompt(judge, trace);
+    let request = ChatRequest {
+        model,
+        system: vec![system],
+        messages: vec![Message::user(user)],
+        tools: Vec::new(),
+        temperature: Some(0.0),
+        max_tokens: Some(JUDGE_MAX_TOKENS),
+        capture: None,
+    };
+    let mut stream = provider.stream(request, cancel.child_token());
+    let mut reply = String::new();
+    while let Some(item) = stream.next().await {
+        match item {
+            Ok(StreamEvent::TextDelta(t)) => reply.push_str(&t),
+            Ok(StreamEvent::Finish { .. }) => return parse_judge_reply(&reply, &judge.model),
+            Ok(_) => {}
+            Err(e) => return error(format!("the judge model failed: {e}")),
+        }
+    }
+    error("the judge model's answer ended early".into())
+}

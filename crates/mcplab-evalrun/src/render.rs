@@ -1,0 +1,138 @@
+//! The `appRendered` check's renderer, as the runner sees it: something that renders a tool's
+//! app in headless Chromium under the host's app profile and says whether it initialized,
+//! which CSP violations and errors it had. The CLI and the web server provide it (they own
+//! the HTTP edge the render page needs, as `mcplab apps render` does); without one — no
+//! Chromium — the check cannot be measured and the iteration is errored with that reason.
+
+use futures::future::BoxFuture;
+use mcplab_evals::trace::AppRender;
+use mcplab_protocol::api::AppRenderSpec;
+use mcplab_protocol::host::{AppHostProfile, DeviceKind, ThemeChoice};
+use serde_json::{Value, json};
+
+/// Renders one tool call's app; `Err` when the render could not happen at all.
+pub trait AppRenderer: Send + Sync {
+    fn render(&self, spec: AppRenderSpec) -> BoxFuture<'static, Result<Value, String>>;
+}
+
+/// The render spec for a call under `profile`: the device's viewport and the conditions the
+/// render page applies (the chat's `appConditions`, with a light theme, `en-US` and UTC
+/// standing in for what the profile leaves to the viewer).
+pub fn spec_for(
+    profile: &AppHostProfile,
+    server: &str,
+    tool: &str,
+    arguments: &Value,
+) -> AppRenderSpec {
+    let (platform, width, height, touch) = match profile.device {
+        DeviceKind::Desktop => ("web", 1280, 800, false),
+        DeviceKind::Tablet => ("mobile", 820, 1180, true),
+        DeviceKind::Mobile => ("mobile", 430, 932, true),
+    };
+    let device = match profile.device {
+        DeviceKind::Desktop => "desktop",
+        DeviceKind::Tablet => "tablet",
+        DeviceKind::Mobile => "mobile",
+    };
+    let theme = match profile.theme {
+        ThemeChoice::Dark => "dark",
+        ThemeChoice::Light | ThemeChoice::System => "light",
+    };
+    let conditions = json!({
+        "theme": theme,
+        "locale": profile.locale.clone().unwrap_or_else(|| "en-US".into()),
+        "timeZone": profile.time_zone.clone().unwrap_or_else(|| "UTC".into()),
+        "platform": platform,
+        "deviceType": device,
+        "hover": !touch,
+        "touch": touch,
+        "safeArea": { "top": 0, "right": 0, "bottom": 0, "left": 0 },
+        "maxHeight": height,
+        "width": width,
+        "availableDisplayModes": profile.display_modes,
+        "displayMode": "inline",
+        "cspMode": profile.csp_mode,
+        "openaiShim": profile.window_openai,
+    });
+    AppRenderSpec {
+        server: server.to_owned(),
+        tool: tool.to_owned(),
+        arguments: arguments.clone(),
+        conditions,
+        width,
+        height,
+        timeout_ms: None,
+    }
+}
+
+/// What the check needs from the render page's report.
+pub fn app_render(call_id: &str, server: &str, tool: &str, report: &Value) -> AppRender {
+    let list = |key: &str, field: &str| -> Vec<String> {
+        report[key]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|v| {
+                v[field]
+                    .as_str()
+                    .map(str::to_owned)
+                    .unwrap_or_else(|| v.to_string())
+            })
+            .collect()
+    };
+    let mut errors = list("appErrors", "message");
+    errors.extend(list("pageErrors", "message"));
+    if let Some(e) = report["toolError"].as_str() {
+        errors.push(format!("the tool call failed: {e}"));
+    }
+    if let Some(e) = report["error"].as_str() {
+        errors.push(e.to_owned());
+    }
+    let csp_violations = report["cspViolations"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|v| {
+            format!(
+                "{} blocked {}",
+                v["directive"].as_str().unwrap_or("?"),
+                v["blockedUri"].as_str().unwrap_or("?")
+            )
+        })
+        .collect();
+    AppRender {
+        call_id: call_id.to_owned(),
+        server: server.to_owned(),
+        tool: tool.to_owned(),
+        initialized: report["initialized"] == true,
+        csp_violations,
+        errors,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_report_becomes_what_the_check_reads() {
+        let report = json!({
+            "initialized": true,
+            "appErrors": [{"kind": "error", "message": "boom"}],
+            "cspViolations": [{"directive": "connect-src", "blockedUri": "https://x.test"}],
+            "toolError": null,
+            "error": null,
+        });
+        let r = app_render("c1", "demo", "show", &report);
+        assert!(r.initialized);
+        assert_eq!(r.errors, ["boom"]);
+        assert_eq!(r.csp_violations, ["connect-src blocked https://x.test"]);
+        let mobile = AppHostProfile {
+            device: DeviceKind::Mobile,
+            ..AppHostProfile::default()
+        };
+        let spec = spec_for(&mobile, "demo", "show", &json!({}));
+        assert_eq!((spec.width, spec.height), (430, 932));
+        assert_eq!(spec.conditions["touch"], true);
+    }
+}

@@ -1,0 +1,119 @@
+//! Eval runs started from the Evals page: each `POST /api/evals/runs` prepares the suite (errors
+//! answer at once), then runs it on a task of its own with `mcplab-evalrun` — its own
+//! connection manager, so a run never disconnects the servers the user is working with — and
+//! publishes every run event on the run's numbered stream. The newest [`MAX_LIVE`] runs stay
+//! here for their streams and cancel buttons; results live in the store, not here.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+
+use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+use mcplab_evalrun::{AppRenderer, Prepared, RunEnv, RunSink, RunSpec};
+use mcplab_evals::prices::PriceTable;
+use mcplab_evals::report::RunEvent;
+use serde_json::json;
+use tokio_util::sync::CancellationToken;
+
+use crate::AppState;
+use crate::events::EventRing;
+
+/// Runs kept for their event streams.
+pub const MAX_LIVE: usize = 16;
+/// Events kept per run for a page that (re)connects late.
+const RING: usize = 20_000;
+
+/// One run started here.
+pub struct LiveRun {
+    pub ring: EventRing,
+    pub cancel: CancellationToken,
+}
+
+/// The runs by id, and their ids oldest first.
+type Kept = (HashMap<String, Arc<LiveRun>>, VecDeque<String>);
+
+/// The runs started here, newest last.
+#[derive(Default)]
+pub struct EvalRuns {
+    kept: Mutex<Kept>,
+}
+
+impl EvalRuns {
+    pub fn get(&self, id: &str) -> Option<Arc<LiveRun>> {
+        let kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        kept.0.get(id).cloned()
+    }
+
+    fn insert(&self, id: String, run: Arc<LiveRun>) {
+        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        kept.0.insert(id.clone(), run);
+        kept.1.push_back(id);
+        while kept.1.len() > MAX_LIVE {
+            if let Some(old) = kept.1.pop_front() {
+                kept.0.remove(&old);
+            }
+        }
+    }
+}
+
+struct RingSink(Arc<LiveRun>);
+
+impl RunSink for RingSink {
+    fn event(&self, event: &RunEvent) {
+        self.0
+            .ring
+            .publish(&json!({ "kind": "run", "event": event }));
+    }
+}
+
+/// What the page may set for a run.
+pub struct Launch {
+    pub prepared: Prepared,
+    pub concurrency: Option<u32>,
+}
+
+/// Starts `launch` and returns its run id at once; the run goes on in the background.
+pub fn start(app: &Arc<AppState>, launch: Launch) -> Result<String, String> {
+    let prices = PriceTable::shipped().map_err(|e| e.to_string())?;
+    let id = mcplab_evalrun::new_run_id();
+    let live = Arc::new(LiveRun {
+        ring: EventRing::with_capacity(RING),
+        cancel: CancellationToken::new(),
+    });
+    app.evals.insert(id.clone(), live.clone());
+    let (providers, _) = app.sessions.provider_settings();
+    // Nobody renders apps for a page-started run yet: that check says so (errored, not passed).
+    let renderer: Result<Arc<dyn AppRenderer>, String> = Err(
+        "app rendering runs from the CLI only for now: use `mcplab eval run` for appRendered checks"
+            .into(),
+    );
+    let env = RunEnv {
+        store: app.store.clone(),
+        // Nobody reads this manager's traffic back: a small ring keeps memory flat.
+        manager: ConnectionManager::new(ManagerOptions {
+            traffic_capacity: 1_024,
+            ..ManagerOptions::default()
+        }),
+        providers,
+        http: reqwest::Client::new(),
+        prices,
+        renderer,
+    };
+    let spec = RunSpec {
+        concurrency: launch.concurrency,
+        run_id: Some(id.clone()),
+        ..RunSpec::new(launch.prepared)
+    };
+    tokio::spawn(async move {
+        let sink = Arc::new(RingSink(live.clone()));
+        let end = match mcplab_evalrun::run(spec, env, sink, live.cancel.clone()).await {
+            Ok(outcome) => json!({
+                "kind": "ended",
+                "status": outcome.status.as_str(),
+                "exitCode": outcome.exit_code(),
+            }),
+            Err(e) => json!({ "kind": "failed", "message": e.to_string() }),
+        };
+        live.ring.publish(&end);
+    });
+    Ok(id)
+}

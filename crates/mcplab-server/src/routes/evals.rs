@@ -1,0 +1,313 @@
+//! `/api/evals`: the suites folder (a directory the user sets; files are read and written only
+//! directly inside it, by plain file name), suites in it (listed, read, saved after they load),
+//! runs (started, streamed, cancelled, listed, shown from the store). Running is
+//! `crate::evals`; judging and storing is `mcplab-evalrun`.
+
+use std::convert::Infallible;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::sse::{Event, Sse};
+use futures::Stream;
+use mcplab_evalrun::{Overrides, SuiteText, load_run, prepare, resolve_run_id, summary_of};
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use crate::AppState;
+use crate::error::ApiFailure;
+use crate::evals::{self, Launch};
+
+const FOLDER_PREF: &str = "evals.folder";
+/// Suites larger than this are refused (the evals crate's own limit is checked on load too).
+const MAX_SUITE_BYTES: usize = 1 << 20;
+
+fn folder(app: &AppState) -> Result<PathBuf, ApiFailure> {
+    let prefs = app.store.prefs()?;
+    prefs
+        .get(FOLDER_PREF)
+        .and_then(Value::as_str)
+        .map(PathBuf::from)
+        .ok_or_else(|| ApiFailure::bad_request("choose a suites folder first (Evals → Folder)"))
+}
+
+/// A plain file name in the folder: no separators, no dot files, a suite extension, and not
+/// a symlink or directory.
+fn suite_path(app: &AppState, name: &str) -> Result<PathBuf, ApiFailure> {
+    let plain = !name.is_empty()
+        && !name.starts_with('.')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'));
+    let ext = [".yaml", ".yml", ".json"].iter().any(|e| name.ends_with(e));
+    if !plain || !ext {
+        return Err(ApiFailure::bad_request(format!(
+            "`{name}` is not a suite file name: use letters, digits, `.`, `-`, `_` and end in \
+             .yaml, .yml or .json"
+        )));
+    }
+    let path = folder(app)?.join(name);
+    // A symlink (or anything but a plain file) could lead out of the folder.
+    match std::fs::symlink_metadata(&path) {
+        Ok(m) if !m.file_type().is_file() => Err(ApiFailure::bad_request(format!(
+            "`{name}` is not a plain file in the suites folder (symlinks are not followed)"
+        ))),
+        _ => Ok(path),
+    }
+}
+
+/// `GET /api/evals/folder`.
+pub async fn get_folder(State(app): State<Arc<AppState>>) -> Result<Json<Value>, ApiFailure> {
+    let f = app.store.prefs()?.get(FOLDER_PREF).cloned();
+    Ok(Json(json!({ "folder": f })))
+}
+
+#[derive(Deserialize)]
+pub struct FolderInput {
+    folder: String,
+}
+
+/// `PUT /api/evals/folder`: an absolute path to an existing directory.
+pub async fn set_folder(
+    State(app): State<Arc<AppState>>,
+    Json(input): Json<FolderInput>,
+) -> Result<Json<Value>, ApiFailure> {
+    let path = PathBuf::from(input.folder.trim());
+    if !path.is_absolute() || !path.is_dir() {
+        return Err(ApiFailure::bad_request(format!(
+            "{} is not an existing directory: give an absolute path",
+            path.display()
+        )));
+    }
+    let canonical = path
+        .canonicalize()
+        .map_err(|e| ApiFailure::bad_request(format!("{}: {e}", path.display())))?;
+    let text = canonical.to_string_lossy().into_owned();
+    app.store.set_pref(FOLDER_PREF, &json!(text))?;
+    Ok(Json(json!({ "folder": text })))
+}
+
+/// `GET /api/evals/suites`: the suite files in the folder, each with its id and title, or why
+/// it does not load.
+pub async fn list_suites(State(app): State<Arc<AppState>>) -> Result<Json<Value>, ApiFailure> {
+    let dir = folder(&app)?;
+    let entries = std::fs::read_dir(&dir)
+        .map_err(|e| ApiFailure::bad_request(format!("cannot read {}: {e}", dir.display())))?;
+    let mut names: Vec<String> = entries
+        .flatten()
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
+        .filter_map(|e| e.file_name().to_str().map(str::to_owned))
+        .filter(|n| suite_path(&app, n).is_ok())
+        .collect();
+    names.sort();
+    let suites: Vec<Value> = names
+        .iter()
+        .map(|name| match SuiteText::read(&dir.join(name)) {
+            Ok(text) => match mcplab_evalrun::prepare::load(&text) {
+                Ok((suite, _, _)) => json!({ "name": name, "id": suite.id, "title": suite.title }),
+                Err(e) => json!({ "name": name, "error": e.to_string() }),
+            },
+            Err(e) => json!({ "name": name, "error": e.to_string() }),
+        })
+        .collect();
+    Ok(Json(json!(suites)))
+}
+
+/// `GET /api/evals/suites/{name}`.
+pub async fn get_suite(
+    State(app): State<Arc<AppState>>,
+    Path(name): Path<String>,
+) -> Result<Json<Value>, ApiFailure> {
+    let path = suite_path(&app, &name)?;
+    let text = SuiteText::read(&path).map_err(|e| ApiFailure::not_found(e.to_string()))?;
+    Ok(Json(json!({ "name": name, "text": text.text })))
+}
+
+#[derive(Deserialize)]
+pub struct SuiteInput {
+    text: String,
+}
+
+/// `PUT /api/evals/suites/{name}`: saved only if it loads (every problem in the answer).
+pub async fn put_suite(
+    State(app): State<Arc<AppState>>,
+    Path(name): Path<String>,
+    Json(input): Json<SuiteInput>,
+) -> Result<Json<Value>, ApiFailure> {
+    let path = suite_path(&app, &name)?;
+    if input.text.len() > MAX_SUITE_BYTES {
+        return Err(ApiFailure::bad_request("the suite is over 1 MiB: split it"));
+    }
+    let text = SuiteText {
+        text: input.text,
+        path: Some(path.clone()),
+    };
+    let (suite, _, _) =
+        mcplab_evalrun::prepare::load(&text).map_err(|e| ApiFailure::bad_request(e.to_string()))?;
+    std::fs::write(&path, &text.text)
+        .map_err(|e| ApiFailure::bad_request(format!("cannot write {}: {e}", path.display())))?;
+    Ok(Json(json!({ "name": name, "id": suite.id })))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunInput {
+    suite: String,
+    #[serde(default)]
+    models: Vec<String>,
+    repeat: Option<u32>,
+    concurrency: Option<u32>,
+}
+
+/// `POST /api/evals/runs`: prepares the suite (its problems answer 400) and starts the run.
+pub async fn start_run(
+    State(app): State<Arc<AppState>>,
+    Json(input): Json<RunInput>,
+) -> Result<(StatusCode, Json<Value>), ApiFailure> {
+    if input.repeat == Some(0) || input.concurrency == Some(0) {
+        return Err(ApiFailure::bad_request(
+            "repeat and concurrency are at least 1",
+        ));
+    }
+    let path = suite_path(&app, &input.suite)?;
+    let text = SuiteText::read(&path).map_err(|e| ApiFailure::bad_request(e.to_string()))?;
+    let overrides = Overrides {
+        models: input.models.into_iter().filter(|m| !m.is_empty()).collect(),
+        repeat: input.repeat,
+        cases: Vec::new(),
+    };
+    let prepared = prepare(&text, &app.store, &overrides)
+        .map_err(|e| ApiFailure::bad_request(e.to_string()))?;
+    let launch = Launch {
+        prepared,
+        concurrency: input.concurrency,
+    };
+    let id = evals::start(&app, launch).map_err(ApiFailure::bad_request)?;
+    Ok((StatusCode::ACCEPTED, Json(json!({ "runId": id }))))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EventsQuery {
+    last_event_id: Option<u64>,
+}
+
+/// `GET /api/evals/runs/{id}/events`: the run's events as SSE (runs started by this process).
+pub async fn run_events(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(q): Query<EventsQuery>,
+    headers: HeaderMap,
+) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiFailure> {
+    let run = app
+        .evals
+        .get(&id)
+        .ok_or_else(|| ApiFailure::not_found(format!("no live eval run `{id}`")))?;
+    Ok(crate::events::sse(&run.ring, &headers, q.last_event_id))
+}
+
+/// `POST /api/evals/runs/{id}/cancel`: stops new iterations; finished ones are kept.
+pub async fn cancel_run(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<StatusCode, ApiFailure> {
+    let run = app
+        .evals
+        .get(&id)
+        .ok_or_else(|| ApiFailure::not_found(format!("no live eval run `{id}`")))?;
+    run.cancel.cancel();
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `GET /api/evals/runs`: stored runs, newest first.
+pub async fn list_runs(State(app): State<Arc<AppState>>) -> Result<Json<Value>, ApiFailure> {
+    let rows = app.store.eval_runs(None, 200)?;
+    let runs: Vec<Value> = rows
+        .iter()
+        .map(|r| {
+            json!({
+                "id": r.id, "suiteId": r.suite_id, "title": r.title, "status": r.status,
+                "hostHash": r.host_hash, "startedMs": r.started_ms, "finishedMs": r.finished_ms,
+                "passRate": r.result.as_ref().map(|v| v["summary"]["passRate"].clone()),
+            })
+        })
+        .collect();
+    Ok(Json(json!(runs)))
+}
+
+/// `GET /api/evals/runs/{id}`: a stored run (`last` or a unique prefix works too), with its
+/// iterations' records and the statistics.
+pub async fn show_run(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiFailure> {
+    let not_found = |e: mcplab_evalrun::HistoryError| ApiFailure::not_found(e.to_string());
+    let id = resolve_run_id(&app.store, &id).map_err(not_found)?;
+    let run = load_run(&app.store, &id).map_err(not_found)?;
+    let summary = summary_of(&run);
+    let result = run.row.result.clone().unwrap_or(Value::Null);
+    Ok(Json(json!({
+        "run": {
+            "id": run.row.id, "suiteId": run.row.suite_id, "suiteHash": run.row.suite_hash,
+            "hostHash": run.row.host_hash, "status": run.row.status,
+            "startedMs": run.row.started_ms, "finishedMs": run.row.finished_ms,
+        },
+        "header": run.header,
+        "record": run.record,
+        "summary": summary,
+        "gates": result["gates"],
+        "comparison": result["comparison"],
+    })))
+}
+
+#[derive(Deserialize)]
+pub struct CompareQuery {
+    base: String,
+    run: String,
+}
+
+/// `GET /api/evals/compare?base=A&run=B`: per case × model, Fixed / Regressed / Still failing
+/// / Still passing / New / Removed, with the difference's interval and significance.
+pub async fn compare(
+    State(app): State<Arc<AppState>>,
+    Query(q): Query<CompareQuery>,
+) -> Result<Json<Value>, ApiFailure> {
+    let not_found = |e: mcplab_evalrun::HistoryError| ApiFailure::not_found(e.to_string());
+    let load = |id: &str| {
+        let id = resolve_run_id(&app.store, id).map_err(not_found)?;
+        load_run(&app.store, &id).map_err(not_found)
+    };
+    let (base, run) = (load(&q.base)?, load(&q.run)?);
+    let comparison = mcplab_evalrun::compare_runs(&base.record, &run.record, None);
+    Ok(Json(json!({
+        "base": base.row.id,
+        "run": run.row.id,
+        "comparison": comparison,
+    })))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CaseInput {
+    session_id: String,
+}
+
+/// `POST /api/evals/suites/{name}/cases`: a saved chat session appended to the suite as a case
+/// (its user turns, the tool calls it made as expected calls); the rest of the file is kept.
+pub async fn add_case(
+    State(app): State<Arc<AppState>>,
+    Path(name): Path<String>,
+    Json(input): Json<CaseInput>,
+) -> Result<Json<Value>, ApiFailure> {
+    let path = suite_path(&app, &name)?;
+    let text = SuiteText::read(&path).map_err(|e| ApiFailure::not_found(e.to_string()))?;
+    let case = mcplab_evalrun::authoring::case_from_session(&app.store, &input.session_id, None)
+        .map_err(ApiFailure::bad_request)?;
+    let (updated, id) = mcplab_evalrun::authoring::append_case(&text.text, case)
+        .map_err(|why| ApiFailure::bad_request(format!("{name}: {why}")))?;
+    std::fs::write(&path, updated)
+        .map_err(|e| ApiFailure::bad_request(format!("cannot write {}: {e}", path.display())))?;
+    Ok(Json(json!({ "name": name, "caseId": id })))
+}

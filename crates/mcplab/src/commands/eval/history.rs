@@ -1,0 +1,328 @@
+//! `mcplab eval runs|show|compare|merge`: stored runs listed, shown and compared (with
+//! `--json` the same as JSON), and the `run.json` files of every shard of a run merged back
+//! into the one run, judged again by its gates.
+
+use std::path::Path;
+
+use mcplab_evalrun::{
+    HistoryError, compare_runs, load_run, resolve_run_id, summary_of, trace_differences,
+};
+use mcplab_evals::compare::{Change, Comparison};
+use mcplab_evals::gates::{self, GateReport};
+use mcplab_evals::report::html_report;
+use mcplab_evals::shard;
+use mcplab_evals::stats::summarize;
+use serde_json::json;
+
+use super::output::{RunFile, summary_text, write, write_reports};
+use super::{CompareArgs, MergeArgs, RunsArgs, ShowArgs};
+use crate::cli::Global;
+use crate::failure::Failure;
+use crate::settings::DataDir;
+
+fn history(e: HistoryError) -> Failure {
+    Failure::usage(e.to_string())
+}
+
+fn time(ms: u64) -> String {
+    // UTC, to the minute: runs are told apart by id, this is for orientation.
+    let secs = ms / 1000;
+    let (days, rem) = (secs / 86_400, secs % 86_400);
+    let (y, m, d) = civil(days as i64);
+    format!(
+        "{y:04}-{m:02}-{d:02} {:02}:{:02}",
+        rem / 3600,
+        rem % 3600 / 60
+    )
+}
+
+/// Days since 1970-01-01 → (year, month, day) (Howard Hinnant's algorithm).
+fn civil(days: i64) -> (i64, u32, u32) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
+    (yoe + era * 400 + i64::from(m <= 2), m, d)
+}
+
+pub fn runs(args: RunsArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
+    let store = data.store()?;
+    let rows = store
+        .eval_runs(args.suite.as_deref(), args.limit)
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    if global.json {
+        let list: Vec<_> = rows
+            .iter()
+            .map(|r| {
+                json!({
+                    "id": r.id, "suiteId": r.suite_id, "suiteHash": r.suite_hash,
+                    "hostHash": r.host_hash, "status": r.status, "startedMs": r.started_ms,
+                    "finishedMs": r.finished_ms,
+                    "passRate": r.result.as_ref().map(|x| &x["summary"]["passRate"]),
+                    "exitCode": r.result.as_ref().map(|x| &x["gates"]["exitCode"]),
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&list).unwrap_or_default()
+        );
+        return Ok(());
+    }
+    if rows.is_empty() {
+        println!("no eval runs yet: mcplab eval run SUITE");
+        return Ok(());
+    }
+    println!(
+        "{:12}  {:16}  {:24}  {:10}  {:>9}  {:>5}",
+        "RUN", "STARTED (UTC)", "SUITE", "STATUS", "PASS", "EXIT"
+    );
+    for r in rows {
+        let pass = r
+            .result
+            .as_ref()
+            .and_then(|x| x["summary"]["passRate"].as_f64())
+            .map_or("—".into(), |p| format!("{:.1}%", p * 100.0));
+        let exit = r
+            .result
+            .as_ref()
+            .and_then(|x| x["gates"]["exitCode"].as_i64())
+            .map_or("—".into(), |c| c.to_string());
+        println!(
+            "{:12}  {:16}  {:24}  {:10}  {:>9}  {:>5}",
+            r.id,
+            time(r.started_ms),
+            r.suite_id,
+            r.status,
+            pass,
+            exit
+        );
+    }
+    Ok(())
+}
+
+pub fn show(args: ShowArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
+    let store = data.store()?;
+    let id = resolve_run_id(&store, &args.run).map_err(history)?;
+    let run = load_run(&store, &id).map_err(history)?;
+    let summary = summary_of(&run);
+    let gates: Option<GateReport> = run
+        .row
+        .result
+        .as_ref()
+        .and_then(|r| serde_json::from_value(r["gates"].clone()).ok());
+    let comparison: Option<Comparison> = run
+        .row
+        .result
+        .as_ref()
+        .and_then(|r| serde_json::from_value(r["comparison"].clone()).ok());
+    if let Some(path) = &args.html {
+        let page = html_report(&run.record, &summary, gates.as_ref(), comparison.as_ref());
+        write(path, &page)?;
+    }
+    if global.json {
+        let out = json!({
+            "run": {
+                "id": run.row.id, "suiteId": run.row.suite_id, "suiteHash": run.row.suite_hash,
+                "hostHash": run.row.host_hash, "status": run.row.status,
+                "startedMs": run.row.started_ms, "finishedMs": run.row.finished_ms,
+            },
+            "header": run.header,
+            "record": run.record,
+            "summary": summary,
+            "gates": gates,
+            "comparison": comparison,
+        });
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        return Ok(());
+    }
+    println!(
+        "{} · started {} UTC · {} · host {}",
+        run.header
+            .suite_title
+            .as_deref()
+            .unwrap_or(&run.row.suite_id),
+        time(run.row.started_ms),
+        run.row.status,
+        run.row.host_hash.get(..12).unwrap_or(&run.row.host_hash)
+    );
+    print!(
+        "{}",
+        summary_text(&id, &run.record, &summary, gates.as_ref())
+    );
+    let failing: Vec<_> = run
+        .record
+        .iterations
+        .iter()
+        .filter(|i| !i.outcome.is_pass())
+        .collect();
+    if !failing.is_empty() {
+        println!("\nnot passed:");
+        for it in failing {
+            let u = &it.unit;
+            println!("  {} [{}] #{}", u.case_id, u.model, u.iteration + 1);
+            for f in &it.failures {
+                println!("    - {f}");
+            }
+        }
+    }
+    Ok(())
+}
+
+pub fn compare(args: CompareArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
+    let store = data.store()?;
+    let base_id = resolve_run_id(&store, &args.base).map_err(history)?;
+    let run_id = resolve_run_id(&store, &args.run).map_err(history)?;
+    let base = load_run(&store, &base_id).map_err(history)?;
+    let run = load_run(&store, &run_id).map_err(history)?;
+    let c = compare_runs(&base.record, &run.record, args.min_samples);
+    let traces = if args.traces {
+        Some(trace_differences(&store, &base_id, &run_id).map_err(history)?)
+    } else {
+        None
+    };
+    if global.json {
+        let out = json!({ "base": base_id, "run": run_id, "comparison": c, "traces": traces });
+        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        return Ok(());
+    }
+    print!("{}", comparison_text(&base_id, &run_id, &c));
+    if let Some(traces) = traces {
+        println!("\nper iteration ({} differ):", traces.len());
+        for t in traces {
+            println!(
+                "  {} [{}] #{}",
+                t.unit.case_id,
+                t.unit.model,
+                t.unit.iteration + 1
+            );
+            for d in t.differences {
+                println!("    - {d}");
+            }
+        }
+    }
+    Ok(())
+}
+
+fn comparison_text(base: &str, run: &str, c: &Comparison) -> String {
+    let mut out = format!(
+        "{run} against {base} (a change counts with ≥ {} iterations a side)\n",
+        c.min_samples
+    );
+    for change in [
+        Change::Regressed,
+        Change::Fixed,
+        Change::StillFailing,
+        Change::New,
+        Change::Removed,
+        Change::StillPassing,
+    ] {
+        let cells: Vec<_> = c.cells.iter().filter(|x| x.change == change).collect();
+        if cells.is_empty() {
+            continue;
+        }
+        out.push_str(&format!("\n{} ({}):\n", change.label(), cells.len()));
+        for x in cells {
+            let side = |v: Option<(u64, u64)>| v.map_or("—".into(), |(p, n)| format!("{p}/{n}"));
+            let diff = match (x.difference, x.interval) {
+                (Some(d), Some(i)) => format!(
+                    "  {:+.1} points (95% CI {:+.1} to {:+.1}){}",
+                    d * 100.0,
+                    i.low * 100.0,
+                    i.high * 100.0,
+                    match x.significance {
+                        Some(mcplab_evals::compare::Significance::InsufficientData) =>
+                            " — insufficient data",
+                        Some(mcplab_evals::compare::Significance::Worse) => " — significant",
+                        Some(mcplab_evals::compare::Significance::Better) => " — significant",
+                        _ => "",
+                    }
+                ),
+                _ => String::new(),
+            };
+            out.push_str(&format!(
+                "  {} [{}]: {} → {}{diff}\n",
+                x.case_id,
+                x.model,
+                side(x.base),
+                side(x.run)
+            ));
+        }
+    }
+    out
+}
+
+/// A shard's `run.json`.
+fn read_run_file(path: &Path) -> Result<RunFile, Failure> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
+    serde_json::from_str(&text).map_err(|e| {
+        Failure::usage(format!(
+            "{} is not the run.json of `mcplab eval run --out DIR`: {e}",
+            path.display()
+        ))
+    })
+}
+
+pub fn merge(args: MergeArgs, global: &Global) -> Result<(), Failure> {
+    let files: Vec<RunFile> = args
+        .shards
+        .iter()
+        .map(|p| read_run_file(p))
+        .collect::<Result<_, _>>()?;
+    let suite_gates = files
+        .first()
+        .map(|f| f.suite_gates.clone())
+        .unwrap_or_default();
+    let ids: Vec<String> = files.iter().map(|f| f.run_id.clone()).collect();
+    let record = shard::merge(files.into_iter().map(|f| f.record).collect())
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    let summary = summarize(&record);
+    let gates = gates::evaluate(&suite_gates, &summary, None, &[]);
+    let file = RunFile {
+        run_id: format!("merged({})", ids.join(",")),
+        record,
+        summary,
+        gates,
+        suite_gates,
+        comparison: None,
+    };
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Failure::usage(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    write_reports(
+        &file,
+        args.junit.as_deref(),
+        args.html.as_deref(),
+        args.out.as_deref(),
+    )?;
+    if global.json {
+        println!("{}", serde_json::to_string(&file).unwrap_or_default());
+    } else {
+        print!(
+            "{}",
+            summary_text(&file.run_id, &file.record, &file.summary, Some(&file.gates))
+        );
+    }
+    match u8::try_from(file.gates.exit_code) {
+        Ok(0) => Ok(()),
+        Ok(c) => Err(Failure::silent(c)),
+        Err(_) => Err(Failure::silent(3)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn times_are_utc_dates() {
+        assert_eq!(time(0), "1970-01-01 00:00");
+        assert_eq!(time(1_709_210_096_000), "2024-02-29 12:34");
+    }
+}

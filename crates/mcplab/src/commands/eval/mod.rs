@@ -1,0 +1,209 @@
+//! `mcplab eval`: run suites (`run`), read stored runs (`runs`, `show`, `compare`), combine
+//! shard results (`merge`) and write suites (`schema`, `init`, `import`, `add-case`). The
+//! clap types of the subcommand live here, so the CLI's own files only name the one variant;
+//! the runner is `mcplab-evalrun`, the pure parts are `mcplab-evals`.
+
+mod authoring;
+mod history;
+mod output;
+mod render;
+mod run;
+
+use std::path::PathBuf;
+
+use clap::{Args, Subcommand};
+
+use crate::cli::Global;
+use crate::failure::Failure;
+use crate::settings::DataDir;
+
+#[derive(Subcommand, Debug)]
+pub enum EvalCmd {
+    /// Run a suite (an mcplab suite file, or an MCPJam suite/tests.json) and judge it.
+    #[command(after_help = RUN_HELP)]
+    Run(Box<RunArgs>),
+    /// Print the suite file's JSON Schema (for editors).
+    Schema,
+    /// Write a starter suite for the target servers: one case per tool, one negative case.
+    Init(InitArgs),
+    /// Convert an MCPJam suite file (v1) or tests.json into an mcplab suite.
+    Import(ImportArgs),
+    /// Turn a saved chat session into a case (printed, or appended to a suite file).
+    AddCase(AddCaseArgs),
+    /// List stored runs, newest first.
+    Runs(RunsArgs),
+    /// Show a stored run: its cells, gates and failing iterations.
+    Show(ShowArgs),
+    /// Compare two stored runs: Fixed, Regressed, Still failing, New, Removed, with intervals.
+    Compare(CompareArgs),
+    /// Merge the results of every shard of a run (`run --shard i/n --out DIR`) into one run.
+    Merge(MergeArgs),
+}
+
+const RUN_HELP: &str = "\
+Exit codes: 0 every gate holds; 1 a gate fails; 2 usage or suite error (every problem of the \
+suite is listed with its line); 3 the run is incomplete or a gate cannot be decided (servers \
+unreachable, too many provider errors, too few iterations); 130 interrupted (finished \
+iterations are kept). A suite without gates passes when every case × model reaches its pass \
+threshold.
+
+--json prints one event per line (runStarted, iterationStarted, iterationFinished, warning, \
+runFinished). --out DIR writes run.json (the run record, summary and gates: what `eval merge` \
+reads), events.jsonl, junit.xml and report.html. Runs are stored in the data directory: \
+`mcplab eval runs`, `mcplab eval show RUN`.";
+
+#[derive(Args, Debug)]
+pub struct RunArgs {
+    /// The suite file (YAML or JSON; MCPJam files are converted on the fly).
+    pub suite: PathBuf,
+    /// Run on this model (provider::model) instead of the suite's; repeatable.
+    #[arg(long = "model", short = 'm', value_name = "MODEL")]
+    pub models: Vec<String>,
+    /// Iterations per case × model (replaces the suite's `repeat`).
+    #[arg(long)]
+    pub repeat: Option<u32>,
+    /// Iterations running at once (default: the suite's, else 4).
+    #[arg(long)]
+    pub concurrency: Option<u32>,
+    /// Run only this case (by id); repeatable.
+    #[arg(long = "case", value_name = "ID")]
+    pub cases: Vec<String>,
+    /// Run the i-th of n deterministic slices of the plan (e.g. 2/4), for CI matrices.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<String>,
+    /// Per-iteration deadline in seconds (replaces the suite's `timeoutSeconds`).
+    #[arg(long, value_name = "SECS")]
+    pub iteration_timeout: Option<u64>,
+    /// Write JUnit XML here (one testcase per case × model).
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Write the self-contained HTML report here.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// Write everything into this directory (run.json, events.jsonl, junit.xml, report.html).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Keep each iteration's model answers and tool results, so the run can be replayed.
+    #[arg(long)]
+    pub record: bool,
+    /// Play a recorded run back: no API key, no live server.
+    #[arg(long, value_name = "RUN", conflicts_with = "record")]
+    pub replay: Option<String>,
+    /// Compare with this stored run (the `noRegression` gate reads it).
+    #[arg(long, value_name = "RUN")]
+    pub baseline: Option<String>,
+    /// Gate: lowest acceptable pass rate (0–1).
+    #[arg(long, value_name = "RATE")]
+    pub min_pass_rate: Option<f64>,
+    /// Gate: most the run may cost, in US dollars.
+    #[arg(long, value_name = "USD")]
+    pub max_cost_usd: Option<f64>,
+    /// Gate: highest acceptable p95 iteration latency, in milliseconds.
+    #[arg(long, value_name = "MS")]
+    pub max_p95_latency_ms: Option<u64>,
+    /// Gate: fail on a significant regression against --baseline.
+    #[arg(long)]
+    pub no_regression: bool,
+    /// A price table (JSON) over the shipped one and the data directory's prices.json.
+    #[arg(long, value_name = "FILE")]
+    pub prices: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct InitArgs {
+    /// Where to write the suite (default: print it).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Models to list in the suite (and to draft cases with --generate).
+    #[arg(long = "model", short = 'm', value_name = "MODEL")]
+    pub models: Vec<String>,
+    /// Ask the (first) model to draft this many more cases from the tools' descriptions.
+    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "5")]
+    pub generate: Option<u32>,
+    /// The suite's id (default: from the server's name).
+    #[arg(long)]
+    pub id: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct ImportArgs {
+    /// The MCPJam file (suite file v1 in YAML/JSON, or tests.json).
+    pub file: PathBuf,
+    /// Where to write the suite (default: print it).
+    #[arg(short = 'o', long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct AddCaseArgs {
+    /// The chat session (its id, as the Chat page or `chat --save` shows it).
+    #[arg(long, value_name = "ID")]
+    pub from_session: String,
+    /// Append the case to this suite file (default: print it).
+    #[arg(long, value_name = "FILE")]
+    pub suite: Option<PathBuf>,
+    /// The case id (default: from the session's title).
+    #[arg(long)]
+    pub id: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct RunsArgs {
+    /// Only runs of this suite id.
+    #[arg(long)]
+    pub suite: Option<String>,
+    #[arg(long, default_value_t = 20)]
+    pub limit: usize,
+}
+
+#[derive(Args, Debug)]
+pub struct ShowArgs {
+    /// The run: its id, a unique prefix, or `last`.
+    pub run: String,
+    /// Write the HTML report of the run here.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// The baseline run.
+    pub base: String,
+    /// The run compared with it.
+    pub run: String,
+    /// Iterations each side needs before a change counts (default: 10).
+    #[arg(long)]
+    pub min_samples: Option<u32>,
+    /// Also list, per iteration, where the tool calls or the outcome differ (e.g. a live run
+    /// against its recording).
+    #[arg(long)]
+    pub traces: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The run.json of every shard.
+    #[arg(required = true)]
+    pub shards: Vec<PathBuf>,
+    /// Write the merged run (run.json, junit.xml, report.html, events.jsonl) here.
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+}
+
+pub async fn run(cmd: EvalCmd, global: &Global, data: &DataDir) -> Result<(), Failure> {
+    match cmd {
+        EvalCmd::Run(args) => run::run(*args, global, data).await,
+        EvalCmd::Schema => authoring::schema(),
+        EvalCmd::Init(args) => authoring::init(args, global, data).await,
+        EvalCmd::Import(args) => authoring::import(args),
+        EvalCmd::AddCase(args) => authoring::add_case(args, data),
+        EvalCmd::Runs(args) => history::runs(args, global, data),
+        EvalCmd::Show(args) => history::show(args, global, data),
+        EvalCmd::Compare(args) => history::compare(args, global, data),
+        EvalCmd::Merge(args) => history::merge(args, global),
+    }
+}

@@ -1,0 +1,131 @@
+//! The `appRendered` check's renderer for `mcplab eval run`: on the first render it serves
+//! this process's API and app sandbox on loopback ports of its own over the run's connections
+//! (the plumbing `mcplab apps render` uses), then renders each app with core's headless
+//! renderer, one at a time. It stops serving when dropped.
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use mcplab_core::mcp::ConnectionManager;
+use mcplab_core::store::Store;
+use mcplab_evalrun::AppRenderer;
+use mcplab_protocol::ServerConfig;
+use mcplab_protocol::api::AppRenderSpec;
+use mcplab_server::{AppState, Security, generate_token};
+use serde_json::Value;
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+use crate::serve::{serve_app, start_sandbox};
+
+struct Inner {
+    manager: Arc<ConnectionManager>,
+    servers: Vec<ServerConfig>,
+    chromium: PathBuf,
+    served: tokio::sync::OnceCell<Result<Served, String>>,
+    one_at_a_time: tokio::sync::Semaphore,
+}
+
+struct Served {
+    origin: String,
+    state: Arc<AppState>,
+    stop: CancellationToken,
+}
+
+impl Drop for Inner {
+    fn drop(&mut self) {
+        if let Some(Ok(s)) = self.served.get() {
+            s.stop.cancel();
+        }
+    }
+}
+
+/// Renders through the run's own connections.
+#[derive(Clone)]
+pub struct CliRenderer(Arc<Inner>);
+
+impl CliRenderer {
+    pub fn new(
+        manager: Arc<ConnectionManager>,
+        servers: Vec<ServerConfig>,
+        chromium: PathBuf,
+    ) -> Self {
+        Self(Arc::new(Inner {
+            manager,
+            servers,
+            chromium,
+            served: tokio::sync::OnceCell::new(),
+            one_at_a_time: tokio::sync::Semaphore::new(1),
+        }))
+    }
+}
+
+impl AppRenderer for CliRenderer {
+    fn render(&self, spec: AppRenderSpec) -> BoxFuture<'static, Result<Value, String>> {
+        let inner = self.0.clone();
+        async move {
+            let served = inner
+                .served
+                .get_or_init(|| serve(inner.manager.clone(), inner.servers.clone()))
+                .await
+                .as_ref()
+                .map_err(Clone::clone)?;
+            let _one = inner
+                .one_at_a_time
+                .acquire()
+                .await
+                .map_err(|e| e.to_string())?;
+            // Chromium gets a one-time code and a single-use render id; the spec stays here.
+            let url = served
+                .state
+                .render_sign_in_url(&served.origin, spec.clone());
+            mcplab_core::render::render(&inner.chromium, &url, &spec)
+                .await
+                .map(|r| r.report)
+                .map_err(|e| e.to_string())
+        }
+        .boxed()
+    }
+}
+
+/// Serves the API and the sandbox for the render page.
+async fn serve(
+    manager: Arc<ConnectionManager>,
+    servers: Vec<ServerConfig>,
+) -> Result<Served, String> {
+    let loopback = IpAddr::from([127, 0, 0, 1]);
+    let bind = |what: &'static str| async move {
+        TcpListener::bind(SocketAddr::new(loopback, 0))
+            .await
+            .map_err(|e| format!("cannot open the {what} listener: {e}"))
+    };
+    let listener = bind("render API").await?;
+    let sandbox = bind("app sandbox").await?;
+    let port = listener.local_addr().map(|a| a.port()).unwrap_or_default();
+    let store = Store::open_in_memory().map_err(|e| e.to_string())?;
+    for s in &servers {
+        store.insert_server(s).map_err(|e| e.to_string())?;
+    }
+    let state = AppState::new(
+        manager,
+        Arc::new(store),
+        Security::new(generate_token(), port, None),
+        mcplab_core::llm::ProviderSettings::default(),
+    );
+    let (_, sandbox_task) = start_sandbox(&state, sandbox, port, None);
+    let stop = CancellationToken::new();
+    let stopped = stop.clone();
+    let serving = state.clone();
+    tokio::spawn(async move {
+        let _ = serve_app(listener, serving, async move { stopped.cancelled().await }).await;
+        sandbox_task.abort();
+    });
+    Ok(Served {
+        origin: format!("http://127.0.0.1:{port}"),
+        state,
+        stop,
+    })
+}

@@ -1,0 +1,194 @@
+//! `mcplab eval run`: the suite prepared against the data directory's servers and providers,
+//! run by `mcplab-evalrun` with this process's connections (server requests declined, OAuth
+//! per `--oauth`, Ctrl-C cancelling), progress printed as it goes, the run stored, the reports
+//! written, and the gates' verdict as the exit code.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcplab_core::llm::ProviderSettings;
+use mcplab_core::store::Store;
+use mcplab_evalrun::{
+    AppRenderer, Overrides, RunEnv, RunError, RunOutcome, RunSpec, SuiteText, prepare,
+};
+use mcplab_evals::prices::PriceTable;
+use mcplab_evals::shard::parse_shard;
+use mcplab_evals::suite::Gates;
+use mcplab_protocol::ServerTransport;
+
+use super::RunArgs;
+use super::output::{CliSink, RunFile, summary_text, write_reports};
+use super::render::CliRenderer;
+use crate::cli::{ElicitationMode, Global};
+use crate::failure::Failure;
+use crate::session::Session;
+use crate::settings::{self, DataDir};
+
+pub async fn run(args: RunArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
+    let store = Arc::new(data.store()?);
+    let file = SuiteText::read(&args.suite).map_err(|e| Failure::usage(e.to_string()))?;
+    let overrides = Overrides {
+        models: args.models.clone(),
+        repeat: args.repeat,
+        cases: args.cases.clone(),
+    };
+    let prepared = prepare(&file, &store, &overrides).map_err(|e| Failure::usage(e.to_string()))?;
+    if let Some(format) = prepared.imported_from {
+        eprintln!(
+            "note: read {} as an {}",
+            args.suite.display(),
+            format.label()
+        );
+    }
+    for note in &prepared.notes {
+        eprintln!("note: {note}");
+    }
+    let shard = args
+        .shard
+        .as_deref()
+        .map(parse_shard)
+        .transpose()
+        .map_err(Failure::usage)?;
+    if args.repeat == Some(0) || args.concurrency == Some(0) {
+        return Err(Failure::usage("--repeat and --concurrency are at least 1"));
+    }
+    let prices = prices(args.prices.as_deref(), data)?;
+    if let Some(dir) = &args.out {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| Failure::usage(format!("cannot create {}: {e}", dir.display())))?;
+    }
+    let gates = Gates {
+        min_pass_rate: args.min_pass_rate,
+        max_cost_usd: args.max_cost_usd,
+        max_p95_latency_ms: args.max_p95_latency_ms,
+        no_regression: args.no_regression.then_some(true),
+        ..Gates::default()
+    };
+    let suite_gates = prepared.suite.gates.with_overrides(&gates);
+
+    // Nobody answers a server's questions during a run: declined, not asked on the terminal.
+    let mut quiet = global.clone();
+    quiet.elicitation = Some(ElicitationMode::Decline);
+    let session = Session::open_all(&quiet, Vec::new()).await?;
+    let remote = prepared
+        .servers
+        .iter()
+        .any(|c| !matches!(c.transport, ServerTransport::Stdio { .. }));
+    if remote && let Some(host) = crate::oauth_agent::host(global)? {
+        session.manager().set_oauth(host);
+    }
+    let renderer: Result<Arc<dyn AppRenderer>, String> =
+        match settings::chromium(global.chromium.as_deref()) {
+            Some(path) if path.is_file() => Ok(Arc::new(CliRenderer::new(
+                session.manager().clone(),
+                prepared.servers.clone(),
+                path,
+            ))),
+            Some(path) => Err(format!(
+                "Chromium not found at {} (pass --chromium PATH or set MCPLAB_CHROMIUM)",
+                path.display()
+            )),
+            None => Err(
+                "Chromium not found on PATH: install the `chromium` package or pass \
+                         --chromium PATH"
+                    .into(),
+            ),
+        };
+    let env = RunEnv {
+        providers: provider_settings(&store),
+        store,
+        manager: session.manager().clone(),
+        http: reqwest::Client::new(),
+        prices,
+        renderer,
+    };
+    let spec = RunSpec {
+        shard,
+        concurrency: args.concurrency,
+        timeout: args.iteration_timeout.map(Duration::from_secs),
+        record: args.record,
+        replay: args.replay.clone(),
+        baseline: args.baseline.clone(),
+        gates,
+        ..RunSpec::new(prepared)
+    };
+    let events = args.out.as_ref().map(|d| d.join("events.jsonl"));
+    let sink = Arc::new(CliSink::new(global.json, events.as_deref())?);
+    let result = mcplab_evalrun::run(spec, env, sink.clone(), session.interrupted.clone()).await;
+    sink.finish();
+    session.close().await;
+    let outcome = result.map_err(|e| match e {
+        RunError::Servers(m) => Failure::connect(m),
+        RunError::Usage(m) | RunError::Store(m) => Failure::usage(m),
+    })?;
+    finish(&args, global.json, outcome, suite_gates)
+}
+
+fn finish(
+    args: &RunArgs,
+    json: bool,
+    outcome: RunOutcome,
+    suite_gates: Gates,
+) -> Result<(), Failure> {
+    let code = outcome.exit_code();
+    let file = RunFile {
+        run_id: outcome.run_id.clone(),
+        record: outcome.record,
+        summary: outcome.summary,
+        gates: outcome.gates,
+        suite_gates,
+        comparison: outcome.comparison,
+    };
+    write_reports(
+        &file,
+        args.junit.as_deref(),
+        args.html.as_deref(),
+        args.out.as_deref(),
+    )?;
+    if !json {
+        print!(
+            "{}",
+            summary_text(&file.run_id, &file.record, &file.summary, Some(&file.gates))
+        );
+        if code == 130 {
+            println!("cancelled: the finished iterations are kept");
+        }
+        println!("stored as run {0} (mcplab eval show {0})", file.run_id);
+    }
+    match u8::try_from(code) {
+        Ok(0) => Ok(()),
+        Ok(c) => Err(Failure::silent(c)),
+        Err(_) => Err(Failure::silent(3)),
+    }
+}
+
+/// The shipped prices, then the data directory's `prices.json`, then `--prices`.
+fn prices(flag: Option<&Path>, data: &DataDir) -> Result<PriceTable, Failure> {
+    let mut table = PriceTable::shipped().map_err(|e| Failure::usage(e.to_string()))?;
+    let user: Option<PathBuf> = data.store_path().parent().map(|d| d.join("prices.json"));
+    for path in user
+        .iter()
+        .filter(|p| p.is_file())
+        .map(PathBuf::as_path)
+        .chain(flag)
+    {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
+        let over = PriceTable::parse(&text)
+            .map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
+        table = table.with_overrides(over);
+    }
+    Ok(table)
+}
+
+/// Provider settings from the environment with those saved in Settings.
+pub fn provider_settings(store: &Store) -> ProviderSettings {
+    let env: HashMap<String, String> = std::env::vars().collect();
+    let mut settings = ProviderSettings::from_env(&env);
+    for (config, problem) in settings.merge_stored(store.provider_configs().unwrap_or_default()) {
+        eprintln!("ignoring stored provider `{}`: {problem}", config.id);
+    }
+    settings
+}

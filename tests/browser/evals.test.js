@@ -1,0 +1,171 @@
+// Browser test of the Evals page: a suites folder set in the page, a suite saved from the page
+// (a malformed one refused with its line), a run launched with repeat 2 against the testkit's
+// scripted LLM (real HTTP) and the built-in demo server as a child process, live progress
+// over the run's event stream, then the stored run's matrix: one green and one red dot, and the
+// failing iteration's "Missing" difference; a second run compared with the first (Fixed).
+// What the page shows is checked against what the API stored.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { bin, startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
+import { id } from './ui_helpers.js';
+
+let llm;
+let mcplab;
+let app;
+let folder;
+
+const suite = (cases) => `version: 1
+id: page-suite
+title: Page suite
+models: [openai::gpt-x]
+mcpServers:
+  demo:
+    command: ${bin}
+    args: [demo-server]
+${cases}`;
+
+const ADD = `cases:
+  - id: add
+    turns: [What is 2 + 40? Use the add tool.]
+    toolCalls:
+      expected:
+        - { tool: add, arguments: { a: 2, b: 40 } }
+    checks:
+      - answerContains: "42"
+`;
+
+before(async () => {
+  // Concurrency 1: the script answers in order. Iteration 1 passes; iteration 2 answers
+  // without the tool, so it fails with "Missing: add".
+  llm = await startScriptedLlm([
+    { call: [{ id: 'c1', name: 'demo__add', arguments: { a: 2, b: 40 } }] },
+    { reply: ['The sum is 42.'] },
+    { reply: ['It is 42.'] },
+    // The second run: both iterations pass.
+    { call: [{ id: 'c2', name: 'demo__add', arguments: { a: 2, b: 40 } }] },
+    { reply: ['The sum is 42.'] },
+    { call: [{ id: 'c3', name: 'demo__add', arguments: { a: 2, b: 40 } }] },
+    { reply: ['The sum is 42.'] },
+    // A chat turn, saved as a case.
+    { call: [{ id: 'c4', name: 'demo__add', arguments: { a: 7, b: 8 } }] },
+    { reply: ['It is 15.'] },
+  ]);
+  mcplab = await startMcplab([], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: llm.baseUrl });
+  app = await openApp(mcplab);
+  folder = mkdtempSync(path.join(tmpdir(), 'mcplab-suites-'));
+  writeFileSync(path.join(folder, 'notes.txt'), 'not a suite');
+});
+
+after(async () => {
+  await app?.browser.close();
+  await mcplab?.stop();
+  llm?.stop();
+  if (folder) rmSync(folder, { recursive: true, force: true });
+});
+
+test('suites from a folder, saved from the page, run with live progress and shown as a matrix', async () => {
+  const { page } = app;
+  await page.click(id('nav-evals'));
+  await page.waitForSelector(id('evals-page'));
+
+  // A folder that does not exist is refused with a reason.
+  await page.fill(id('evals-folder'), path.join(folder, 'missing'));
+  await page.click(id('evals-folder-save'));
+  await page.waitForSelector(id('evals-folder-error'));
+  assert.match(await page.locator(id('evals-folder-error')).innerText(), /not an existing directory/);
+
+  await page.fill(id('evals-folder'), folder);
+  await page.click(id('evals-folder-save'));
+  await page.waitForSelector(id('evals-new-suite') + ':not([disabled])');
+
+  // A malformed suite is refused with its line; nothing is written.
+  await page.click(id('evals-new-suite'));
+  await page.fill(id('evals-file-name'), 'page.yaml');
+  await page.fill(id('evals-editor'), 'version: 1\nid: bad\nrepeat: many\ncases: []\n');
+  await page.click(id('evals-save'));
+  await page.waitForSelector(id('evals-save-error'));
+  assert.match(await page.locator(id('evals-save-error')).innerText(), /3:/);
+  assert.throws(() => readFileSync(path.join(folder, 'page.yaml')));
+
+  await page.fill(id('evals-editor'), suite(ADD));
+  await page.click(id('evals-save'));
+  await page.waitForSelector(id('evals-suite-page.yaml'));
+  assert.equal(readFileSync(path.join(folder, 'page.yaml'), 'utf8'), suite(ADD));
+  assert.equal(await page.locator(id('evals-suite-notes.txt')).count(), 0, 'only suite files are listed');
+
+  await page.click(id('evals-suite-page.yaml'));
+  await page.fill(id('evals-repeat'), '2');
+  await page.fill(id('evals-concurrency'), '1');
+  await page.click(id('evals-run'));
+  await page.waitForSelector(`${id('evals-progress')}[data-finished="2"][data-planned="2"]`, { timeout: 60000 });
+  await page.waitForSelector(id('evals-ended'), { timeout: 30000 });
+  assert.match(await page.locator(id('evals-ended')).innerText(), /exit code 1/);
+
+  // The stored run, as the API has it, is what the matrix shows.
+  const view = page.locator(id('evals-run-view'));
+  await view.waitFor({ timeout: 30000 });
+  const runId = await view.getAttribute('data-run');
+  const stored = await mcplab.api('GET', `/api/evals/runs/${runId}`);
+  assert.equal(stored.status, 200);
+  assert.equal(stored.body.record.iterations.length, 2);
+  assert.equal(stored.body.run.status, 'finished');
+  const cell = page.locator(`${id('evals-cell')}[data-case="add"][data-model="openai::gpt-x"]`);
+  assert.equal(await cell.getAttribute('data-passes'), '1');
+  assert.equal(await cell.getAttribute('data-n'), '2');
+  assert.equal(await cell.locator('.evals-dot.pass').count(), 1);
+  assert.equal(await cell.locator('.evals-dot.fail').count(), 1);
+  await cell.click();
+  const failed = page.locator(`${id('evals-iteration')}[data-outcome="failed"]`);
+  await failed.waitFor();
+  assert.match(await failed.innerText(), /Missing: add/);
+  await page.waitForSelector(`${id('evals-run-item')}[data-run="${runId}"]`);
+  await shot(page, '60-evals');
+
+  // A second run that passes both times, compared with the first: the cell is Fixed.
+  await page.click(id('evals-run'));
+  await page.waitForFunction(
+    ([sel, first]) => [...document.querySelectorAll(sel)].some((e) => e.getAttribute('data-run') !== first),
+    [id('evals-run-item'), runId],
+    { timeout: 60000 },
+  );
+  const runs = (await mcplab.api('GET', '/api/evals/runs')).body;
+  assert.equal(runs.length, 2);
+  const second = runs.find((r) => r.id !== runId);
+  assert.equal(second.status, 'finished');
+  for (const r of [runId, second.id]) await page.check(`${id('evals-compare-pick')}[data-run="${r}"]`);
+  const row = page.locator(id('evals-compare-row'));
+  await row.waitFor();
+  assert.equal(await row.getAttribute('data-change'), 'fixed');
+  assert.match(await row.innerText(), /1\/2[\s\S]*2\/2/);
+  // The two refusals above are the only failed requests.
+  assert.deepEqual(app.errors.filter((e) => !e.includes('status of 400')), []);
+  assert.equal(app.errors.length, 2);
+});
+
+test('a chat session is saved as a case of a suite from the Chat page', async () => {
+  const { page } = app;
+  await page.click(id('nav-chat'));
+  await page.click(id('chat-new'));
+  const model = page.locator(id('chat-model'));
+  await model.waitFor();
+  const openai = await model.locator('option[value^="openai::"]').first().getAttribute('value');
+  await model.selectOption(openai);
+  await page.check(id('chat-server-demo'));
+  await page.fill(id('chat-input'), 'What is 7 + 8? Use the add tool.');
+  await page.click(id('chat-send'));
+  await page.waitForSelector(`${id('tool-card')}[data-status="ok"]`, { timeout: 30000 });
+  await page.click(id('chat-save-case-open'), { timeout: 30000 });
+  await page.selectOption(id('chat-save-case-suite'), 'page.yaml');
+  await page.click(id('chat-save-case-save'));
+  await page.waitForFunction((sel) => /Added case/.test(document.querySelector(sel)?.textContent ?? ''), id('chat-save-case-note'));
+  const text = readFileSync(path.join(folder, 'page.yaml'), 'utf8');
+  assert.ok(text.startsWith(suite(ADD)), 'the rest of the file is kept');
+  assert.match(text, /What is 7 \+ 8\? Use the add tool\./);
+  assert.match(text, /tool: add/);
+  // The suite still loads, with both cases.
+  const listed = (await mcplab.api('GET', '/api/evals/suites')).body;
+  assert.deepEqual(listed.find((x) => x.name === 'page.yaml').error, undefined);
+});

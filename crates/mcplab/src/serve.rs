@@ -183,6 +183,7 @@ fn demo_server() -> Result<ServerConfig, Failure> {
             cwd: None,
         },
         timeout_ms: None,
+        inherit_env: false,
     })
 }
 

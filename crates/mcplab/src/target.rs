@@ -76,6 +76,7 @@ pub fn ad_hoc(args: &TargetArgs, name: &str) -> Result<Option<ServerConfig>, Fai
         name: name.to_owned(),
         transport,
         timeout_ms: None,
+        inherit_env: false,
     }))
 }
 

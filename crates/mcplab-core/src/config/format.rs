@@ -185,6 +185,7 @@ pub fn parse_mcp_servers(text: &str, source_name: &str) -> Result<Vec<ServerConf
             name,
             transport,
             timeout_ms: entry.timeout_ms,
+            inherit_env: false,
         });
     }
     Ok(out)

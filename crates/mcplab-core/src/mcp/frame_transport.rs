@@ -1,7 +1,9 @@
 //! The single place where raw frames become JSON-RPC messages and back. It implements rmcp's
 //! `Transport` over a [`Wire`], records every frame exactly once (outbound as serialized,
 //! inbound as received, unparsable lines included) and keeps the raw `result` of responses so
-//! callers get the server's exact JSON rather than rmcp's typed re-serialization.
+//! callers get the server's exact JSON rather than rmcp's typed re-serialization. A response
+//! that cannot be used (unparsable, over a limit) fails its request at once with a synthetic
+//! error naming why, instead of leaving it to time out.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
@@ -13,8 +15,12 @@ use rmcp::transport::Transport;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use super::peek::peek;
 use super::traffic::TrafficLog;
-use super::wire::{Wire, WireEvent};
+use super::wire::{Wire, WireEvent, bad_response, excerpt};
+
+/// Characters of a frame quoted in an error.
+const EXCERPT_CHARS: usize = 120;
 
 /// How many unclaimed raw results are kept before the oldest is forgotten. Results are
 /// claimed right after the typed response arrives, so this only bounds leaks from requests
@@ -140,6 +146,27 @@ impl FrameTransport {
     }
 }
 
+impl FrameTransport {
+    /// Records an unusable frame and builds the error that fails the request it answers:
+    /// `request`, or the response id found in `bytes`.
+    fn unusable(
+        &self,
+        bytes: &[u8],
+        error: String,
+        why: String,
+        request: Option<Value>,
+    ) -> Option<RxJsonRpcMessage<RoleClient>> {
+        let kind = FrameKind::Unparsable { error };
+        self.traffic
+            .record(&self.server, Direction::Inbound, kind, bytes);
+        let id = request.or_else(|| peek(bytes).response_id().cloned())?;
+        let reply = bad_response(&id, &why);
+        self.traffic
+            .record(&self.server, Direction::Inbound, FrameKind::Synthetic, &reply);
+        serde_json::from_slice(&reply).ok()
+    }
+}
+
 impl Transport<RoleClient> for FrameTransport {
     type Error = WireClosed;
 
@@ -173,16 +200,24 @@ impl Transport<RoleClient> for FrameTransport {
                         return Some(msg);
                     }
                     Err(error) => {
-                        self.traffic.record(
-                            &self.server,
-                            Direction::Inbound,
-                            FrameKind::Unparsable {
-                                error: error.clone(),
-                            },
-                            &bytes,
+                        let why = format!(
+                            "the server sent an unparsable response ({error}); it starts with: {}",
+                            excerpt(&bytes, EXCERPT_CHARS)
                         );
+                        if let Some(failed) = self.unusable(&bytes, error, why, None) {
+                            return Some(failed);
+                        }
                     }
                 },
+                Some(WireEvent::Unusable {
+                    start,
+                    why,
+                    request,
+                }) => {
+                    if let Some(failed) = self.unusable(&start, why.clone(), why, request) {
+                        return Some(failed);
+                    }
+                }
                 Some(WireEvent::Synthetic(bytes)) => {
                     self.traffic.record(
                         &self.server,

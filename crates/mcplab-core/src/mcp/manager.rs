@@ -20,6 +20,7 @@ use super::frame_transport::{FrameTransport, RawResults};
 use super::handler::{ClientIdentity, ClientSide, RootEntry, Roots};
 use super::http::{HttpTarget, spawn_streamable_http};
 use super::legacy_sse::spawn_legacy_sse;
+use super::limits::Limits;
 use super::stdio::{StderrTail, StdioSpec, spawn_stdio};
 use super::traffic::{DEFAULT_RING_CAPACITY, TrafficLog};
 use super::wire::wire_pair;
@@ -52,6 +53,11 @@ pub struct ManagerOptions {
     /// How long a stdio server gets to exit after its stdin closes (and after SIGTERM)
     /// before the next, harsher step. A one-shot CLI call wants this short.
     pub stop_grace: Duration,
+    /// The byte budget: everything a server can make mcplab hold.
+    pub limits: Limits,
+    /// The environment stdio servers' allow-listed variables come from; `None`: this
+    /// process's own. (Tests hand one in; the binary may too.)
+    pub parent_env: Option<Arc<[(std::ffi::OsString, std::ffi::OsString)]>>,
 }
 
 impl Default for ManagerOptions {
@@ -66,6 +72,8 @@ impl Default for ManagerOptions {
             human_timeout: DEFAULT_HUMAN_TIMEOUT,
             traffic_capacity: DEFAULT_RING_CAPACITY,
             stop_grace: super::stdio::DEFAULT_STOP_GRACE,
+            limits: Limits::default(),
+            parent_env: None,
         }
     }
 }
@@ -98,7 +106,10 @@ impl ConnectionManager {
     pub fn new(opts: ManagerOptions) -> Arc<Self> {
         let (events, _) = broadcast::channel(4096);
         Arc::new(Self {
-            traffic: Arc::new(TrafficLog::new(opts.traffic_capacity)),
+            traffic: Arc::new(TrafficLog::with_limits(
+                opts.traffic_capacity,
+                &opts.limits,
+            )),
             broker: Arc::new(Broker::new(events.clone())),
             events,
             slots: Mutex::new(HashMap::new()),
@@ -116,6 +127,11 @@ impl ConnectionManager {
 
     pub fn oauth(&self) -> Option<&Arc<OAuthHost>> {
         self.oauth.get()
+    }
+
+    /// The byte budget this manager enforces.
+    pub fn limits(&self) -> &Limits {
+        &self.opts.limits
     }
 
     pub fn traffic(&self) -> &Arc<TrafficLog> {
@@ -142,6 +158,10 @@ impl ConnectionManager {
                 .map_err(|e| format!("cannot set up the HTTP client: {e}"))
         });
         built.clone().map_err(McpError::InvalidConfig)
+    }
+
+    fn stderr_tail_buffer(&self) -> StderrTail {
+        StderrTail::new(STDERR_LINES, self.opts.limits.stderr_tail_bytes)
     }
 
     fn slots(&self) -> std::sync::MutexGuard<'_, HashMap<String, Slot>> {
@@ -243,6 +263,7 @@ impl ConnectionManager {
                 cwd: None,
             },
             timeout_ms: None,
+            inherit_env: false,
         };
         let io: InProcessIo = (Box::new(read), Box::new(write));
         self.connect_via(config, Some(io)).await
@@ -281,10 +302,11 @@ impl ConnectionManager {
         let opened = match io {
             Some((read, write)) => {
                 let (wire, end) = wire_pair();
-                super::stdio::spawn_line_io(read, write, end, async {
+                let max_line = self.opts.limits.message_bytes;
+                super::stdio::spawn_line_io(read, write, end, max_line, async {
                     "the in-process server stopped".to_owned()
                 });
-                let stderr = Arc::new(StderrTail::new(STDERR_LINES));
+                let stderr = Arc::new(self.stderr_tail_buffer());
                 self.handshake(config, wire, None, stderr, CancellationToken::new(), None)
                     .await
             }
@@ -399,7 +421,7 @@ impl ConnectionManager {
     async fn open(&self, config: ServerConfig) -> Result<Connection, McpError> {
         let name = config.name.clone();
         let (wire, end) = wire_pair();
-        let stderr = Arc::new(StderrTail::new(STDERR_LINES));
+        let stderr = Arc::new(self.stderr_tail_buffer());
         if let Some(slot) = self.slots().get_mut(&name) {
             slot.stderr = Some(stderr.clone());
         }
@@ -423,6 +445,8 @@ impl ConnectionManager {
                     args: args.clone(),
                     env: env.clone(),
                     cwd: cwd.clone(),
+                    inherit_env: config.inherit_env,
+                    parent_env: self.opts.parent_env.clone(),
                 };
                 let events = self.events.clone();
                 let server = name.clone();
@@ -435,6 +459,7 @@ impl ConnectionManager {
                 child = Some(spawn_stdio(
                     &spec,
                     self.opts.stop_grace,
+                    &self.opts.limits,
                     end,
                     stderr.clone(),
                     hook,

@@ -91,6 +91,10 @@ pub(crate) async fn next_message(wire: &mut Wire, notes: &mut Vec<String>) -> (b
         match next(wire).await {
             WireEvent::Frame(f) => return (false, serde_json::from_slice(&f).unwrap()),
             WireEvent::Synthetic(f) => return (true, serde_json::from_slice(&f).unwrap()),
+            // Shaped like the error the frame transport makes of it.
+            WireEvent::Unusable { why, request, .. } => {
+                return (true, serde_json::json!({"id": request, "error": {"message": why}}));
+            }
             WireEvent::Note(note) => notes.push(note),
             WireEvent::Closed(why) => panic!("closed early: {why}"),
         }

@@ -187,7 +187,7 @@ pub struct CallOutcome {
 #[serde(rename_all = "camelCase")]
 pub struct CallError {
     /// `server` (JSON-RPC error), `timeout`, `cancelled`, `transport`, `not_connected`,
-    /// `invalid`.
+    /// `invalid`, `bad_response` (the server's response was unparsable or over a byte limit).
     pub kind: String,
     pub message: String,
     /// JSON-RPC error code for `server` errors.

@@ -260,7 +260,10 @@ mod tests {
         let first = hub.publish(&"x".repeat(150));
         hub.publish(&"y".repeat(150));
         assert!(hub.bytes_held() <= 200, "{}", hub.bytes_held());
-        assert!(hub.resume(Some(first - 1)).0.is_err(), "the first left: resync");
+        assert!(
+            hub.resume(Some(first - 1)).0.is_err(),
+            "the first left: resync"
+        );
         assert_eq!(hub.resume(Some(first)).0.unwrap().len(), 1);
         // One event larger than the bound is still kept (it is the newest).
         hub.publish(&"z".repeat(500));

@@ -52,7 +52,9 @@ impl From<McpError> for Failure {
             | McpError::Transport { .. }
             | McpError::NotConnected(_) => EXIT_CONNECT,
             McpError::Cancelled => EXIT_INTERRUPTED,
-            McpError::Server { .. } | McpError::Timeout { .. } => EXIT_CALL,
+            McpError::Server { .. } | McpError::Timeout { .. } | McpError::BadResponse { .. } => {
+                EXIT_CALL
+            }
         };
         let mut message = e.to_string();
         if let McpError::Server {

@@ -17,7 +17,7 @@ use super::error::McpError;
 use super::frame_transport::RawResults;
 use super::handler::{ClientSide, ProgressListeners, ProgressUpdate};
 use super::stdio::{ChildGuard, StderrTail};
-use super::wire::TRANSPORT_ERROR_CODE;
+use super::wire::{BAD_RESPONSE_CODE, TRANSPORT_ERROR_CODE};
 
 /// Most pages a listing follows before concluding the server is looping.
 const MAX_PAGES: usize = 1000;
@@ -220,6 +220,11 @@ impl Connection {
             ServiceError::McpError(data) if i64::from(data.code.0) == TRANSPORT_ERROR_CODE => {
                 McpError::Transport {
                     message: data.message.into_owned(),
+                }
+            }
+            ServiceError::McpError(data) if i64::from(data.code.0) == BAD_RESPONSE_CODE => {
+                McpError::BadResponse {
+                    message: format!("`{method}` failed: {}", data.message),
                 }
             }
             ServiceError::McpError(data) => McpError::Server {

@@ -161,8 +161,12 @@ impl FrameTransport {
             .record(&self.server, Direction::Inbound, kind, bytes);
         let id = request.or_else(|| peek(bytes).response_id().cloned())?;
         let reply = bad_response(&id, &why);
-        self.traffic
-            .record(&self.server, Direction::Inbound, FrameKind::Synthetic, &reply);
+        self.traffic.record(
+            &self.server,
+            Direction::Inbound,
+            FrameKind::Synthetic,
+            &reply,
+        );
         serde_json::from_slice(&reply).ok()
     }
 }

@@ -59,14 +59,26 @@ pub struct LimitError(String);
 impl Limits {
     /// The names `--limit NAME=VALUE` accepts, with what each bounds.
     pub const NAMES: [(&'static str, &'static str); 8] = [
-        ("message", "largest message (stdio line, HTTP body, SSE event)"),
+        (
+            "message",
+            "largest message (stdio line, HTTP body, SSE event)",
+        ),
         ("traffic", "recorded traffic kept, all servers"),
-        ("preview", "frame/event text shown before the rest is fetched on demand"),
+        (
+            "preview",
+            "frame/event text shown before the rest is fetched on demand",
+        ),
         ("replay", "host events kept for replay (serve)"),
         ("stderr-line", "longest stderr line kept"),
         ("stderr-tail", "stderr kept per server"),
-        ("events", "notifications and stderr lines forwarded per server per second"),
-        ("pending-human", "elicitation/sampling requests waiting per server"),
+        (
+            "events",
+            "notifications and stderr lines forwarded per server per second",
+        ),
+        (
+            "pending-human",
+            "elicitation/sampling requests waiting per server",
+        ),
     ];
 
     /// Applies one `NAME=VALUE` (sizes take `K`/`KiB`, `M`/`MiB`, `G`/`GiB` suffixes).
@@ -84,7 +96,11 @@ impl Limits {
                 .parse::<usize>()
                 .ok()
                 .filter(|n| *n > 0)
-                .ok_or_else(|| LimitError(format!("--limit {name}: `{value}` is not a positive whole number")))
+                .ok_or_else(|| {
+                    LimitError(format!(
+                        "--limit {name}: `{value}` is not a positive whole number"
+                    ))
+                })
         };
         match name {
             "message" => self.message_bytes = size()?,
@@ -125,7 +141,11 @@ pub fn parse_size(text: &str) -> Result<usize, String> {
         "k" | "kb" | "kib" => KIB,
         "m" | "mb" | "mib" => MIB,
         "g" | "gb" | "gib" => 1024 * MIB,
-        other => return Err(format!("unknown unit `{other}` in `{text}` (use K, M or G)")),
+        other => {
+            return Err(format!(
+                "unknown unit `{other}` in `{text}` (use K, M or G)"
+            ));
+        }
     };
     number
         .checked_mul(factor)
@@ -172,7 +192,10 @@ mod tests {
         assert_eq!(limits.message_bytes, MIB);
         assert_eq!(limits.events_per_second, 5);
         let err = limits.set("colour=3").unwrap_err().to_string();
-        assert!(err.contains("unknown limit `colour`") && err.contains("message"), "{err}");
+        assert!(
+            err.contains("unknown limit `colour`") && err.contains("message"),
+            "{err}"
+        );
         assert!(limits.set("traffic").is_err());
         assert!(limits.set("pending-human=0").is_err());
     }

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use mcplab_protocol::oauth::OAuthConfig;
 use mcplab_protocol::{ServerConfig, ServerEvent, ServerStatus, ServerTransport};
-use rmcp::service::serve_client_with_ct;
+use rmcp::service::{ClientInitializeError, serve_client_with_ct};
 use tokio::sync::{broadcast, watch};
 use tokio_util::sync::CancellationToken;
 
@@ -23,7 +23,7 @@ use super::legacy_sse::spawn_legacy_sse;
 use super::limits::Limits;
 use super::stdio::{StderrTail, StdioSpec, spawn_stdio};
 use super::traffic::{DEFAULT_RING_CAPACITY, TrafficLog};
-use super::wire::wire_pair;
+use super::wire::{BAD_RESPONSE_CODE, TRANSPORT_ERROR_CODE, wire_pair};
 use crate::oauth::{AuthSession, OAuthHost};
 
 /// Default per-request timeout (reset by progress).
@@ -106,10 +106,7 @@ impl ConnectionManager {
     pub fn new(opts: ManagerOptions) -> Arc<Self> {
         let (events, _) = broadcast::channel(4096);
         Arc::new(Self {
-            traffic: Arc::new(TrafficLog::with_limits(
-                opts.traffic_capacity,
-                &opts.limits,
-            )),
+            traffic: Arc::new(TrafficLog::with_limits(opts.traffic_capacity, &opts.limits)),
             broker: Arc::new(Broker::new(events.clone())),
             events,
             slots: Mutex::new(HashMap::new()),
@@ -470,7 +467,7 @@ impl ConnectionManager {
                 headers,
                 oauth,
             } => {
-                let mut target = http_target(&name, url, headers)?;
+                let mut target = http_target(&name, url, headers, &self.opts.limits)?;
                 target.auth = self.auth_session(&name, &target, oauth.as_ref());
                 waiting = target.auth.as_ref().map(|a| a.waiting());
                 spawn_streamable_http(target, self.http_client()?, end, transport_cancel.clone());
@@ -480,7 +477,7 @@ impl ConnectionManager {
                 headers,
                 oauth,
             } => {
-                let mut target = http_target(&name, url, headers)?;
+                let mut target = http_target(&name, url, headers, &self.opts.limits)?;
                 target.auth = self.auth_session(&name, &target, oauth.as_ref());
                 waiting = target.auth.as_ref().map(|a| a.waiting());
                 spawn_legacy_sse(
@@ -575,13 +572,21 @@ impl ConnectionManager {
                     transport_cancel,
                 });
             }
+            Ok(Err(ClientInitializeError::JsonRpcError(data)))
+                if [TRANSPORT_ERROR_CODE, BAD_RESPONSE_CODE].contains(&i64::from(data.code.0)) =>
+            {
+                data.message.into_owned()
+            }
             Ok(Err(e)) => raw.closed_reason().unwrap_or_else(|| e.to_string()),
             Err(_) => {
                 ct.cancel();
+                let hint = match child.is_some() {
+                    true => "is it an MCP server? does it write anything but JSON-RPC to stdout?",
+                    false => "is it an MCP server, and is this its MCP endpoint?",
+                };
                 format!(
-                    "no answer to `initialize` within {}s (is it an MCP server? does it write \
-                     anything but JSON-RPC to stdout?)",
-                    self.opts.connect_timeout.as_secs()
+                    "no answer to `initialize` within {} ({hint})",
+                    seconds(self.opts.connect_timeout)
                 )
             }
         };
@@ -625,6 +630,11 @@ pub(crate) async fn bounded<F: std::future::Future>(
     }
 }
 
+/// A duration in seconds for messages: `30s`, `1.5s`.
+fn seconds(d: Duration) -> String {
+    format!("{}s", d.as_secs_f64())
+}
+
 fn tail_of(stderr: &StderrTail, n: usize) -> Vec<String> {
     let lines = stderr.lines();
     let skip = lines.len().saturating_sub(n);
@@ -635,6 +645,7 @@ fn http_target(
     name: &str,
     url: &str,
     headers: &std::collections::BTreeMap<String, String>,
+    limits: &Limits,
 ) -> Result<HttpTarget, McpError> {
     let url = reqwest::Url::parse(url).map_err(|e| {
         McpError::InvalidConfig(format!("server `{name}` has an invalid URL `{url}`: {e}"))
@@ -652,5 +663,6 @@ fn http_target(
             .collect(),
         bearer: None,
         auth: None,
+        max_message: limits.message_bytes,
     })
 }

@@ -21,7 +21,7 @@ pub mod wire;
 pub use broker::Broker;
 pub use connection::{Connection, RequestOptions};
 pub use error::McpError;
-pub use limits::{LimitError, Limits};
 pub use handler::{ClientIdentity, PROTOCOL_VERSION, ProgressUpdate, RootEntry};
+pub use limits::{LimitError, Limits};
 pub use manager::{ConnectionManager, ManagerOptions};
 pub use traffic::TrafficLog;

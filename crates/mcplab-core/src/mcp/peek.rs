@@ -131,7 +131,10 @@ mod tests {
             "[".repeat(100_000),
             "]".repeat(100_000)
         );
-        assert!(serde_json::from_str::<Value>(&deep).is_err(), "serde gives up");
+        assert!(
+            serde_json::from_str::<Value>(&deep).is_err(),
+            "serde gives up"
+        );
         assert_eq!(peek(deep.as_bytes()).response_id(), Some(&json!(7)));
     }
 

@@ -139,7 +139,11 @@ fn kill_and_reap(procs: &[Proc], reap_for: Duration) {
     use nix::sys::signal::{Signal, kill};
     use nix::unistd::Pid;
     let me = std::process::id() as i32;
-    let same = |p: &Proc| stat(p.pid).map(|(e, state)| (e, state)).filter(|(e, _)| e.start == p.start);
+    let same = |p: &Proc| {
+        stat(p.pid)
+            .map(|(e, state)| (e, state))
+            .filter(|(e, _)| e.start == p.start)
+    };
     let mut ours = Vec::new();
     for p in procs {
         let Some((entry, _)) = same(p) else { continue };
@@ -187,9 +191,20 @@ mod tests {
     fn descendants_follow_parent_links_from_every_seed() {
         let table: HashMap<i32, Entry> = [(10, 1), (11, 10), (12, 11), (20, 1), (30, 99)]
             .into_iter()
-            .map(|(pid, ppid)| (pid, Entry { ppid, start: pid as u64 }))
+            .map(|(pid, ppid)| {
+                (
+                    pid,
+                    Entry {
+                        ppid,
+                        start: pid as u64,
+                    },
+                )
+            })
             .collect();
-        let mut found: Vec<i32> = descendants(&table, &[10, 30]).iter().map(|p| p.pid).collect();
+        let mut found: Vec<i32> = descendants(&table, &[10, 30])
+            .iter()
+            .map(|p| p.pid)
+            .collect();
         found.sort();
         assert_eq!(found, [10, 11, 12, 30]);
     }

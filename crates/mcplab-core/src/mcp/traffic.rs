@@ -279,7 +279,12 @@ mod tests {
     #[test]
     fn bytes_stay_within_the_budget_and_the_flooder_pays() {
         let log = small(64 * 1024, 1024);
-        log.record("quiet", Direction::Inbound, FrameKind::Message, b"{\"ok\":1}");
+        log.record(
+            "quiet",
+            Direction::Inbound,
+            FrameKind::Message,
+            b"{\"ok\":1}",
+        );
         let big = vec![b'x'; 10_000];
         for _ in 0..100 {
             log.record("loud", Direction::Inbound, FrameKind::Message, &big);
@@ -287,7 +292,11 @@ mod tests {
         }
         let loud = log.snapshot("loud");
         assert!(loud.dropped > 90, "{}", loud.dropped);
-        assert_eq!(log.snapshot("quiet").frames.len(), 1, "the quiet server keeps its frame");
+        assert_eq!(
+            log.snapshot("quiet").frames.len(),
+            1,
+            "the quiet server keeps its frame"
+        );
         log.clear("loud");
         log.clear("quiet");
         assert_eq!(log.bytes_held(), 0);

@@ -147,16 +147,21 @@ pub async fn traffic_frame(
     State(state): State<Arc<AppState>>,
     Path((name, seq)): Path<(String, u64)>,
 ) -> Result<Json<mcplab_protocol::TrafficFrame>, ApiFailure> {
-    state.manager.traffic().frame(&name, seq).map(Json).ok_or_else(|| {
-        ApiFailure::new(
-            StatusCode::NOT_FOUND,
-            "frame_gone",
-            format!(
-                "frame {seq} of `{name}` is no longer recorded (the traffic ring keeps the \
+    state
+        .manager
+        .traffic()
+        .frame(&name, seq)
+        .map(Json)
+        .ok_or_else(|| {
+            ApiFailure::new(
+                StatusCode::NOT_FOUND,
+                "frame_gone",
+                format!(
+                    "frame {seq} of `{name}` is no longer recorded (the traffic ring keeps the \
                  newest frames within its byte budget; raise it with --limit traffic=SIZE)"
-            ),
-        )
-    })
+                ),
+            )
+        })
 }
 
 pub async fn clear_traffic(

@@ -92,7 +92,9 @@ mod tests {
     }
 
     fn names(env: &[(OsString, OsString)]) -> Vec<String> {
-        env.iter().map(|(k, _)| k.to_string_lossy().into_owned()).collect()
+        env.iter()
+            .map(|(k, _)| k.to_string_lossy().into_owned())
+            .collect()
     }
 
     #[test]
@@ -101,7 +103,10 @@ mod tests {
         configured.insert("OPENAI_API_KEY".to_string(), "given".to_string());
         configured.insert("DEBUG".to_string(), "1".to_string());
         let env = child_environment(parent(), false, &configured);
-        assert_eq!(names(&env), ["DEBUG", "HOME", "LC_ALL", "OPENAI_API_KEY", "PATH"]);
+        assert_eq!(
+            names(&env),
+            ["DEBUG", "HOME", "LC_ALL", "OPENAI_API_KEY", "PATH"]
+        );
         let key = env.iter().find(|(k, _)| k == "OPENAI_API_KEY").unwrap();
         assert_eq!(key.1, "given", "a configured key is passed on");
     }

@@ -259,7 +259,10 @@ mod tests {
             panic!("{:?}", lines[1]);
         };
         assert_eq!(start, b"01234567");
-        assert!(*read > 8 && *read < 16, "reported before the line ended: {read}");
+        assert!(
+            *read > 8 && *read < 16,
+            "reported before the line ended: {read}"
+        );
         assert_eq!(lines[2], Line::Whole(b"next".to_vec()));
         assert_eq!(lines.len(), 3);
     }

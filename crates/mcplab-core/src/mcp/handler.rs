@@ -19,9 +19,10 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleClient, Service};
 use serde_json::{Value, json};
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::mpsc;
 
 use super::broker::{Broker, BrokerError};
+use super::event_gate::EventGate;
 
 /// The protocol version mcplab asks for. rmcp defaults to a newer draft revision that most
 /// servers (and the conformance suite) do not speak yet, so it is set explicitly.
@@ -61,7 +62,8 @@ pub struct ClientIdentity {
 pub struct ClientSide {
     pub(crate) server: String,
     pub(crate) identity: ClientIdentity,
-    pub(crate) events: broadcast::Sender<ServerEvent>,
+    /// Where server events go, rate-limited and size-capped.
+    pub(crate) events: Arc<EventGate>,
     pub(crate) broker: Arc<Broker>,
     pub(crate) roots: Roots,
     pub(crate) progress: ProgressListeners,
@@ -70,7 +72,7 @@ pub struct ClientSide {
 
 impl ClientSide {
     fn emit(&self, event: ServerEvent) {
-        let _ = self.events.send(event);
+        self.events.send(event);
     }
 
     async fn elicit(&self, params: Value) -> Result<ClientResult, ErrorData> {
@@ -83,6 +85,9 @@ impl ClientSide {
                 self.human_timeout,
             )
             .await;
+        if let Err(refused @ BrokerError::TooMany { .. }) = &answer {
+            return Err(ErrorData::new(ErrorCode(-32000), refused.to_string(), None));
+        }
         let body = match answer {
             Ok(HumanAnswer::Accept { content }) => json!({"action": "accept", "content": content}),
             Ok(HumanAnswer::Decline { .. }) => json!({"action": "decline"}),
@@ -133,6 +138,9 @@ impl ClientSide {
                 "the sampling request was withdrawn",
                 None,
             )),
+            Err(refused @ BrokerError::TooMany { .. }) => {
+                Err(ErrorData::new(ErrorCode(-32000), refused.to_string(), None))
+            }
         }
     }
 

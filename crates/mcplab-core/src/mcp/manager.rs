@@ -16,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 use super::broker::{Broker, DEFAULT_HUMAN_TIMEOUT};
 use super::connection::Connection;
 use super::error::McpError;
+use super::event_gate::EventGate;
 use super::frame_transport::{FrameTransport, RawResults};
 use super::handler::{ClientIdentity, ClientSide, RootEntry, Roots};
 use super::http::{HttpTarget, spawn_streamable_http};
@@ -107,7 +108,10 @@ impl ConnectionManager {
         let (events, _) = broadcast::channel(4096);
         Arc::new(Self {
             traffic: Arc::new(TrafficLog::with_limits(opts.traffic_capacity, &opts.limits)),
-            broker: Arc::new(Broker::new(events.clone())),
+            broker: Arc::new(Broker::with_limit(
+                events.clone(),
+                opts.limits.pending_human,
+            )),
             events,
             slots: Mutex::new(HashMap::new()),
             roots: Arc::new(RwLock::new(Vec::new())),
@@ -155,6 +159,11 @@ impl ConnectionManager {
                 .map_err(|e| format!("cannot set up the HTTP client: {e}"))
         });
         built.clone().map_err(McpError::InvalidConfig)
+    }
+
+    /// The rate and size limits on `server`'s events, fresh for each connection.
+    fn gate(&self, server: &str) -> Arc<EventGate> {
+        Arc::new(EventGate::new(server, self.events.clone(), &self.opts.limits))
     }
 
     fn stderr_tail_buffer(&self) -> StderrTail {
@@ -304,7 +313,9 @@ impl ConnectionManager {
                     "the in-process server stopped".to_owned()
                 });
                 let stderr = Arc::new(self.stderr_tail_buffer());
-                self.handshake(config, wire, None, stderr, CancellationToken::new(), None)
+                let gate = self.gate(name.as_str());
+                let cancel = CancellationToken::new();
+                self.handshake(config, wire, None, stderr, gate, cancel, None)
                     .await
             }
             None => self.open(config).await,
@@ -423,6 +434,7 @@ impl ConnectionManager {
             slot.stderr = Some(stderr.clone());
         }
         let transport_cancel = CancellationToken::new();
+        let gate = self.gate(&name);
         let mut child = None;
         let mut waiting = None;
         match &config.transport {
@@ -445,10 +457,10 @@ impl ConnectionManager {
                     inherit_env: config.inherit_env,
                     parent_env: self.opts.parent_env.clone(),
                 };
-                let events = self.events.clone();
+                let gate = gate.clone();
                 let server = name.clone();
                 let hook = Arc::new(move |line: &str| {
-                    let _ = events.send(ServerEvent::Stderr {
+                    gate.send(ServerEvent::Stderr {
                         server: server.clone(),
                         line: line.to_owned(),
                     });
@@ -496,7 +508,7 @@ impl ConnectionManager {
             }
         }
 
-        self.handshake(config, wire, child, stderr, transport_cancel, waiting)
+        self.handshake(config, wire, child, stderr, gate, transport_cancel, waiting)
             .await
     }
 
@@ -526,6 +538,7 @@ impl ConnectionManager {
         wire: super::wire::Wire,
         child: Option<super::stdio::ChildGuard>,
         stderr: Arc<StderrTail>,
+        gate: Arc<EventGate>,
         transport_cancel: CancellationToken,
         waiting: Option<watch::Receiver<bool>>,
     ) -> Result<Connection, McpError> {
@@ -536,7 +549,7 @@ impl ConnectionManager {
         let handler = ClientSide {
             server: name.clone(),
             identity: self.opts.identity.clone(),
-            events: self.events.clone(),
+            events: gate,
             broker: self.broker.clone(),
             roots: self.roots.clone(),
             progress: Arc::clone(&progress),

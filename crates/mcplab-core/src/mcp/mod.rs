@@ -5,6 +5,7 @@
 pub mod broker;
 pub mod connection;
 pub mod error;
+mod event_gate;
 pub mod frame_transport;
 pub mod handler;
 pub mod http;

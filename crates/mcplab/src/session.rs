@@ -49,15 +49,7 @@ impl Session {
             stop_grace: Duration::from_millis(200),
             ..ManagerOptions::default()
         };
-        if let Some(secs) = global.timeout {
-            if !(secs > 0.0 && secs.is_finite()) {
-                return Err(Failure::usage(
-                    "--timeout must be a positive number of seconds",
-                ));
-            }
-            opts.request_timeout = Duration::from_secs_f64(secs);
-            opts.connect_timeout = opts.connect_timeout.max(opts.request_timeout);
-        }
+        global.limits.apply(global.timeout, &mut opts)?;
         let manager = ConnectionManager::new(opts);
         // Remote servers may answer 401: sign in (stdio-only sessions skip opening the store).
         let remote = configs

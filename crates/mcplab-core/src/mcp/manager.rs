@@ -59,6 +59,8 @@ pub struct ManagerOptions {
     /// The environment stdio servers' allow-listed variables come from; `None`: this
     /// process's own. (Tests hand one in; the binary may too.)
     pub parent_env: Option<Arc<[(std::ffi::OsString, std::ffi::OsString)]>>,
+    /// OAuth for a remote server may follow it to internal addresses and plain-http endpoints.
+    pub oauth_allow_private: bool,
 }
 
 impl Default for ManagerOptions {
@@ -75,6 +77,7 @@ impl Default for ManagerOptions {
             stop_grace: super::stdio::DEFAULT_STOP_GRACE,
             limits: Limits::default(),
             parent_env: None,
+            oauth_allow_private: false,
         }
     }
 }
@@ -121,8 +124,12 @@ impl ConnectionManager {
         })
     }
 
-    /// Enables OAuth for http/sse servers (once; later calls are ignored).
+    /// Enables OAuth for http/sse servers (once; later calls are ignored), with this
+    /// manager's choice about internal addresses.
     pub fn set_oauth(&self, host: Arc<OAuthHost>) {
+        if self.opts.oauth_allow_private {
+            host.http().allow_private(true);
+        }
         let _ = self.oauth.set(host);
     }
 

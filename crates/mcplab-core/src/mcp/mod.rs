@@ -25,4 +25,5 @@ pub use error::McpError;
 pub use handler::{ClientIdentity, PROTOCOL_VERSION, ProgressUpdate, RootEntry};
 pub use limits::{LimitError, Limits};
 pub use manager::{ConnectionManager, ManagerOptions};
+pub use process_tree::reap_orphans;
 pub use traffic::TrafficLog;

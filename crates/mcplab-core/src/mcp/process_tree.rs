@@ -7,7 +7,9 @@
 //! were re-parented to mcplab (the binary makes itself a child subreaper) are reaped. A process
 //! that leaves the tree and calls `setsid` between two refreshes is not known and survives;
 //! hostile code can always escape a process tree. This module never signals a process it did
-//! not see descend from a server. Elsewhere than Linux it does nothing.
+//! not see descend from a server. [`reap_orphans`] collects the exit of any other process
+//! re-parented to a subreaper mcplab (a browser started through `xdg-open`, helpers of a
+//! killed renderer), so none stays a zombie. Elsewhere than Linux it does nothing.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::Mutex;
@@ -182,6 +184,48 @@ fn reaped(p: &Proc) -> bool {
 
 #[cfg(not(target_os = "linux"))]
 fn kill_and_reap(_procs: &[Proc], _reap_for: Duration) {}
+
+/// How long an exited child may stay unreaped before it counts as an orphan nobody waits for.
+/// Children tokio spawned are reaped by it within moments of their `SIGCHLD`.
+#[cfg(target_os = "linux")]
+const ORPHAN_GRACE: Duration = Duration::from_secs(1);
+
+/// Reaps, for as long as it runs, exited processes re-parented to this one that nobody else
+/// waits for. For a process that made itself a child subreaper; run it once, on the runtime.
+pub async fn reap_orphans() {
+    #[cfg(target_os = "linux")]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let Ok(mut exits) = signal(SignalKind::child()) else {
+            return;
+        };
+        while exits.recv().await.is_some() {
+            tokio::time::sleep(ORPHAN_GRACE).await;
+            let _ = tokio::task::spawn_blocking(reap_zombie_children).await;
+        }
+    }
+}
+
+/// Reaps every child of ours that is a zombie now.
+#[cfg(target_os = "linux")]
+fn reap_zombie_children() {
+    use nix::sys::wait::{WaitPidFlag, waitpid};
+    use nix::unistd::Pid;
+    let me = std::process::id() as i32;
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    let pids = dir
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok());
+    for pid in pids {
+        if let Some((entry, 'Z')) = stat(pid)
+            && entry.ppid == me
+        {
+            let _ = waitpid(Pid::from_raw(pid), Some(WaitPidFlag::WNOHANG));
+        }
+    }
+}
 
 #[cfg(test)]
 mod tests {

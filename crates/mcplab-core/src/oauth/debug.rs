@@ -44,8 +44,9 @@ pub async fn debug_run(
 ) -> Result<DebugOutcome, OAuthError> {
     let rules = Rules::new(opts.flow.revision);
     let challenge = probe(http, log, &opts.url, opts.transport, rules).await?;
+    let scoped = http.for_server(&opts.url);
     let flow = Flow {
-        http,
+        http: &scoped,
         log,
         opts: &opts.flow,
         rules,
@@ -99,8 +100,9 @@ pub async fn login(
         });
     let rules = Rules::new(opts.revision);
     let challenge = probe(host.http(), log, url, transport, rules).await?;
+    let scoped = host.http().for_server(url);
     let flow = Flow {
-        http: host.http(),
+        http: &scoped,
         log,
         opts: &opts,
         rules,

@@ -19,6 +19,7 @@ mod debug;
 mod discovery;
 mod flow;
 mod grants;
+mod guard;
 mod http;
 mod jwt;
 mod mask;

@@ -186,7 +186,8 @@ mod tests {
             let b = broker.clone();
             tokio::spawn(async move {
                 let kind = HumanRequestKind::Elicitation;
-                b.ask(server, kind, Value::Null, Duration::from_secs(60)).await
+                b.ask(server, kind, Value::Null, Duration::from_secs(60))
+                    .await
             })
         };
         let waiting = [ask("flood"), ask("flood")];

@@ -37,7 +37,11 @@ struct Bucket {
 }
 
 impl EventGate {
-    pub(crate) fn new(server: &str, events: broadcast::Sender<ServerEvent>, limits: &Limits) -> Self {
+    pub(crate) fn new(
+        server: &str,
+        events: broadcast::Sender<ServerEvent>,
+        limits: &Limits,
+    ) -> Self {
         let per_second = f64::from(limits.events_per_second.max(1));
         Self {
             server: server.to_owned(),
@@ -220,9 +224,11 @@ mod tests {
         let mut notes = Vec::new();
         while let Ok(event) = rx.try_recv() {
             match event {
-                ServerEvent::Log { logger: Some(l), data, .. } if l == "mcplab" => {
-                    notes.push(data.as_str().unwrap().to_string())
-                }
+                ServerEvent::Log {
+                    logger: Some(l),
+                    data,
+                    ..
+                } if l == "mcplab" => notes.push(data.as_str().unwrap().to_string()),
                 _ => passed += 1,
             }
         }

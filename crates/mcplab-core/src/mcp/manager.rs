@@ -170,7 +170,11 @@ impl ConnectionManager {
 
     /// The rate and size limits on `server`'s events, fresh for each connection.
     fn gate(&self, server: &str) -> Arc<EventGate> {
-        Arc::new(EventGate::new(server, self.events.clone(), &self.opts.limits))
+        Arc::new(EventGate::new(
+            server,
+            self.events.clone(),
+            &self.opts.limits,
+        ))
     }
 
     fn stderr_tail_buffer(&self) -> StderrTail {

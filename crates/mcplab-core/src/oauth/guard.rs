@@ -106,7 +106,10 @@ pub(crate) async fn refusal(url: &Url) -> Option<String> {
         },
     };
     let internal = addrs.into_iter().find(|ip| !is_public(*ip))?;
-    Some(internal_refusal(url.host_str().unwrap_or_default(), internal))
+    Some(internal_refusal(
+        url.host_str().unwrap_or_default(),
+        internal,
+    ))
 }
 
 fn internal_refusal(host: &str, ip: IpAddr) -> String {
@@ -123,9 +126,8 @@ impl Resolve for PublicOnly {
     fn resolve(&self, name: Name) -> Resolving {
         let host = name.as_str().to_owned();
         Box::pin(async move {
-            let found: Vec<SocketAddr> = tokio::net::lookup_host((host.as_str(), 0))
-                .await?
-                .collect();
+            let found: Vec<SocketAddr> =
+                tokio::net::lookup_host((host.as_str(), 0)).await?.collect();
             if let Some(internal) = found.iter().find(|a| !is_public(a.ip())) {
                 let why = format!("{}; {HOW_TO_ALLOW}", internal_refusal(&host, internal.ip()));
                 return Err(why.into());
@@ -167,7 +169,12 @@ mod tests {
         let http = refusal(&Url::parse("http://auth.example.com/token").unwrap()).await;
         assert!(http.unwrap().contains("must use https"));
         let metadata = Url::parse("https://169.254.169.254/latest/meta-data/").unwrap();
-        assert!(refusal(&metadata).await.unwrap().contains("169.254.169.254"));
+        assert!(
+            refusal(&metadata)
+                .await
+                .unwrap()
+                .contains("169.254.169.254")
+        );
         let public = Url::parse("https://93.184.216.34/.well-known/x").unwrap();
         assert_eq!(refusal(&public).await, None);
     }

@@ -159,9 +159,9 @@ pub struct Size(pub usize);
 impl fmt::Display for Size {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let n = self.0;
-        if n >= MIB && n % MIB == 0 {
+        if n >= MIB && n.is_multiple_of(MIB) {
             write!(f, "{} MiB", n / MIB)
-        } else if n >= KIB && n % KIB == 0 {
+        } else if n >= KIB && n.is_multiple_of(KIB) {
             write!(f, "{} KiB", n / KIB)
         } else {
             write!(f, "{n} bytes")

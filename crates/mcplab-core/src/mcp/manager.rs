@@ -326,8 +326,15 @@ impl ConnectionManager {
                 let stderr = Arc::new(self.stderr_tail_buffer());
                 let gate = self.gate(name.as_str());
                 let cancel = CancellationToken::new();
-                self.handshake(config, wire, None, stderr, gate, cancel, None)
-                    .await
+                let started = Started {
+                    wire,
+                    child: None,
+                    stderr,
+                    gate,
+                    transport_cancel: cancel,
+                    waiting: None,
+                };
+                self.handshake(config, started).await
             }
             None => self.open(config).await,
         };
@@ -519,8 +526,15 @@ impl ConnectionManager {
             }
         }
 
-        self.handshake(config, wire, child, stderr, gate, transport_cancel, waiting)
-            .await
+        let started = Started {
+            wire,
+            child,
+            stderr,
+            gate,
+            transport_cancel,
+            waiting,
+        };
+        self.handshake(config, started).await
     }
 
     /// The OAuth session for an http/sse server: none without an OAuth host, when the config
@@ -546,13 +560,16 @@ impl ConnectionManager {
     async fn handshake(
         &self,
         config: ServerConfig,
-        wire: super::wire::Wire,
-        child: Option<super::stdio::ChildGuard>,
-        stderr: Arc<StderrTail>,
-        gate: Arc<EventGate>,
-        transport_cancel: CancellationToken,
-        waiting: Option<watch::Receiver<bool>>,
+        started: Started,
     ) -> Result<Connection, McpError> {
+        let Started {
+            wire,
+            child,
+            stderr,
+            gate,
+            transport_cancel,
+            waiting,
+        } = started;
         let name = config.name.clone();
         let raw = RawResults::default();
         let transport = FrameTransport::new(name.clone(), wire, self.traffic.clone(), raw.clone());
@@ -626,6 +643,18 @@ impl ConnectionManager {
             stderr_tail: tail_of(&stderr, 20),
         })
     }
+}
+
+/// A transport that was started, ready for the handshake.
+struct Started {
+    wire: super::wire::Wire,
+    child: Option<super::stdio::ChildGuard>,
+    stderr: Arc<StderrTail>,
+    gate: Arc<EventGate>,
+    /// Stops the transport task (HTTP wires).
+    transport_cancel: CancellationToken,
+    /// True while an OAuth sign-in waits for a person (the deadline pauses).
+    waiting: Option<watch::Receiver<bool>>,
 }
 
 /// Runs `fut` with a deadline of `limit`, which stops while `waiting` is true and starts again

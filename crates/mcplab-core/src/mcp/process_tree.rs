@@ -5,8 +5,9 @@
 //! links, plus those seen before that are still alive, are remembered (by pid and start time,
 //! so a reused pid is never mistaken for one). On disconnect they are killed, and those that
 //! were re-parented to mcplab (the binary makes itself a child subreaper) are reaped. A process
-//! that leaves the tree and calls `setsid` between two refreshes is not known and survives;
-//! hostile code can always escape a process tree. This module never signals a process it did
+//! that left the tree between two refreshes (a double fork) is still found on disconnect if it
+//! holds one of the server's stdio pipes, as a daemon that did not close them does; one that
+//! closed them and called `setsid` in between escapes: hostile code can always escape. This module never signals a process it did
 //! not see descend from a server. [`reap_orphans`] collects the exit of any other process
 //! re-parented to a subreaper mcplab (a browser started through `xdg-open`, helpers of a
 //! killed renderer), so none stays a zombie. Elsewhere than Linux it does nothing.
@@ -29,13 +30,20 @@ pub(crate) const REFRESH_EVERY: Duration = Duration::from_secs(2);
 pub(crate) struct ProcessTree {
     root: i32,
     known: Mutex<HashSet<Proc>>,
+    /// Inodes of the server's stdio pipes: whoever holds one descends from the server.
+    pipes: Vec<u64>,
+    /// When the server started: its descendants started no earlier.
+    root_start: u64,
 }
 
 impl ProcessTree {
-    pub(crate) fn new(root: u32) -> Self {
+    pub(crate) fn new(root: u32, pipes: Vec<u64>) -> Self {
+        let root = root as i32;
         Self {
-            root: root as i32,
+            root,
             known: Mutex::new(HashSet::new()),
+            pipes,
+            root_start: start_of(root).unwrap_or(0),
         }
     }
 
@@ -67,7 +75,8 @@ impl ProcessTree {
     /// Kills every known descendant still alive and reaps those that became our children.
     /// Waits at most `reap_for` for them to exit.
     pub(crate) fn kill_all(&self, reap_for: Duration) {
-        let procs = self.known();
+        let mut procs = self.known();
+        procs.extend(pipe_holders(&self.pipes, self.root, self.root_start));
         kill_and_reap(&procs, reap_for);
     }
 }
@@ -141,11 +150,7 @@ fn kill_and_reap(procs: &[Proc], reap_for: Duration) {
     use nix::sys::signal::{Signal, kill};
     use nix::unistd::Pid;
     let me = std::process::id() as i32;
-    let same = |p: &Proc| {
-        stat(p.pid)
-            .map(|(e, state)| (e, state))
-            .filter(|(e, _)| e.start == p.start)
-    };
+    let same = |p: &Proc| stat(p.pid).filter(|(e, _)| e.start == p.start);
     let mut ours = Vec::new();
     for p in procs {
         let Some((entry, _)) = same(p) else { continue };
@@ -184,6 +189,63 @@ fn reaped(p: &Proc) -> bool {
 
 #[cfg(not(target_os = "linux"))]
 fn kill_and_reap(_procs: &[Proc], _reap_for: Duration) {}
+
+/// The inode of the pipe (or other file) behind one of this process's descriptors.
+#[cfg(target_os = "linux")]
+pub(crate) fn inode_of(fd: i32) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(format!("/proc/self/fd/{fd}"))
+        .ok()
+        .map(|m| m.ino())
+}
+
+#[cfg(not(target_os = "linux"))]
+pub(crate) fn inode_of(_fd: i32) -> Option<u64> {
+    None
+}
+
+/// Processes other than `root` and this one, started since `since`, that hold one of `pipes`
+/// (readable ones only: other users' processes are not ours to kill).
+#[cfg(target_os = "linux")]
+fn pipe_holders(pipes: &[u64], root: i32, since: u64) -> Vec<Proc> {
+    if pipes.is_empty() {
+        return Vec::new();
+    }
+    let wanted: Vec<String> = pipes.iter().map(|i| format!("pipe:[{i}]")).collect();
+    let me = std::process::id() as i32;
+    table()
+        .into_iter()
+        .filter(|(pid, e)| *pid != root && *pid != me && e.start >= since)
+        .filter(|(pid, _)| {
+            let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+                return false;
+            };
+            fds.filter_map(Result::ok).any(|fd| {
+                std::fs::read_link(fd.path())
+                    .is_ok_and(|target| wanted.iter().any(|w| target.as_os_str() == w.as_str()))
+            })
+        })
+        .map(|(pid, e)| Proc {
+            pid,
+            start: e.start,
+        })
+        .collect()
+}
+
+#[cfg(not(target_os = "linux"))]
+fn pipe_holders(_pipes: &[u64], _root: i32, _since: u64) -> Vec<Proc> {
+    Vec::new()
+}
+
+#[cfg(target_os = "linux")]
+fn start_of(pid: i32) -> Option<u64> {
+    stat(pid).map(|(e, _)| e.start)
+}
+
+#[cfg(not(target_os = "linux"))]
+fn start_of(_pid: i32) -> Option<u64> {
+    None
+}
 
 /// How long an exited child may stay unreaped before it counts as an orphan nobody waits for.
 /// Children tokio spawned are reaped by it within moments of their `SIGCHLD`.

@@ -27,7 +27,7 @@ use lines::{Line, LineReader, shown_line};
 
 use super::error::McpError;
 use super::limits::{Limits, Size};
-use super::process_tree::{ProcessTree, REFRESH_EVERY};
+use super::process_tree::{ProcessTree, REFRESH_EVERY, inode_of};
 use super::wire::{WireEnd, WireEvent};
 /// How long a child gets to exit after its stdout closed (to learn its exit status).
 const GRACE: Duration = Duration::from_millis(1500);
@@ -68,6 +68,8 @@ pub struct ChildGuard {
     exit: watch::Receiver<Option<String>>,
     /// Descendants that may have left the group.
     tree: Arc<ProcessTree>,
+    /// `shutdown` ran (its work need not be repeated on drop).
+    stopped: std::sync::atomic::AtomicBool,
 }
 
 impl ChildGuard {
@@ -102,6 +104,8 @@ impl ChildGuard {
         let _ = killpg(self.pgid, Signal::SIGKILL);
         let tree = self.tree.clone();
         let _ = tokio::task::spawn_blocking(move || tree.kill_all(REAP_WAIT)).await;
+        self.stopped
+            .store(true, std::sync::atomic::Ordering::SeqCst);
     }
 
     /// The descendants of the server known now, by pid (for tests and diagnostics).
@@ -117,7 +121,9 @@ impl Drop for ChildGuard {
     fn drop(&mut self) {
         // ESRCH (already gone) is the normal case after a graceful shutdown.
         let _ = killpg(self.pgid, Signal::SIGKILL);
-        self.tree.kill_all(Duration::ZERO);
+        if !self.stopped.load(std::sync::atomic::Ordering::SeqCst) {
+            self.tree.kill_all(Duration::ZERO);
+        }
     }
 }
 
@@ -154,6 +160,15 @@ pub fn spawn_stdio(
     let stdin = child.stdin.take();
     let stdout = child.stdout.take();
     let stderr = child.stderr.take();
+    let pipes = {
+        use std::os::fd::AsRawFd;
+        let fds = [
+            stdin.as_ref().map(AsRawFd::as_raw_fd),
+            stdout.as_ref().map(AsRawFd::as_raw_fd),
+            stderr.as_ref().map(AsRawFd::as_raw_fd),
+        ];
+        fds.into_iter().flatten().filter_map(inode_of).collect()
+    };
 
     let (exit_tx, exit_rx) = watch::channel(None);
     tokio::spawn(reap(child, exit_tx));
@@ -161,7 +176,7 @@ pub fn spawn_stdio(
     if let Some(stderr) = stderr {
         tokio::spawn(read_stderr(stderr, limits.stderr_line_bytes, tail, hook));
     }
-    let tree = Arc::new(ProcessTree::new(pid));
+    let tree = Arc::new(ProcessTree::new(pid, pipes));
     tokio::spawn(watch_tree(Arc::downgrade(&tree), exit_rx.clone()));
     if let (Some(stdin), Some(stdout)) = (stdin, stdout) {
         let exit = exit_rx.clone();
@@ -182,6 +197,7 @@ pub fn spawn_stdio(
         grace,
         exit: exit_rx,
         tree,
+        stopped: Default::default(),
     })
 }
 

@@ -122,7 +122,8 @@ async fn an_over_long_response_fails_its_request_at_once() {
 async fn a_deeply_nested_response_fails_at_once() {
     let manager = with_limits(Limits::default());
     let (conn, mut server) = scripted(&manager).await;
-    tokio::spawn(async move {
+    // The server stays: only the refusal can end the wait.
+    let _server = tokio::spawn(async move {
         let request = server.read().await;
         let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
         let reply = format!(

@@ -7,7 +7,13 @@ export type ServerConfig = { name: string,
 /**
  * Per-request timeout in milliseconds; progress notifications reset it.
  */
-timeoutMs?: number | null, } & ({ "type": "stdio", command: string, args?: Array<string>, env?: { [key in string]: string }, cwd?: string | null, } | { "type": "http", url: string, headers?: { [key in string]: string }, 
+timeoutMs?: number | null, 
+/**
+ * stdio servers: start with mcplab's whole environment instead of the allow-list (PATH,
+ * HOME, locale…). `MCPLAB_*` and `*_API_KEY` variables are withheld either way unless
+ * `env` names them.
+ */
+inheritEnv?: boolean, } & ({ "type": "stdio", command: string, args?: Array<string>, env?: { [key in string]: string }, cwd?: string | null, } | { "type": "http", url: string, headers?: { [key in string]: string }, 
 /**
  * OAuth settings; absent: discover and register when the server answers 401.
  */
@@ -248,9 +254,15 @@ seq: number, server: string,
  */
 tsMs: number, direction: Direction, 
 /**
- * The exact text (invalid UTF-8 is replaced, and noted in `kind`).
+ * The exact text (invalid UTF-8 is replaced, and noted in `kind`); only its start when
+ * `fullBytes` is set.
  */
-text: string, } & ({ "kind": "message" } | { "kind": "unparsable", error: string, } | { "kind": "synthetic" } | { "kind": "note" });
+text: string, 
+/**
+ * Set when `text` is only the frame's start: the whole frame's length in bytes. The whole
+ * frame is served by `GET /api/servers/{name}/traffic/{seq}` while it is still recorded.
+ */
+fullBytes?: number, } & ({ "kind": "message" } | { "kind": "unparsable", error: string, } | { "kind": "synthetic" } | { "kind": "note" });
 
 export type ServerView = { config: ServerConfig, status: ServerStatus, 
 /**
@@ -304,7 +316,7 @@ result: any, error: CallError | null, durationMs: number, };
 export type CallError = { 
 /**
  * `server` (JSON-RPC error), `timeout`, `cancelled`, `transport`, `not_connected`,
- * `invalid`.
+ * `invalid`, `bad_response` (the server's response was unparsable or over a byte limit).
  */
 kind: string, message: string, 
 /**

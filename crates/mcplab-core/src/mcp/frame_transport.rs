@@ -10,6 +10,7 @@ use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 use mcplab_protocol::{Direction, FrameKind};
+use rmcp::model::JsonRpcMessage;
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::Value;
@@ -26,6 +27,9 @@ const EXCERPT_CHARS: usize = 120;
 /// claimed right after the typed response arrives, so this only bounds leaks from requests
 /// whose caller went away.
 const RAW_RESULT_CAPACITY: usize = 512;
+/// How many ids of requests sent and not yet answered are remembered (only their results are
+/// kept: a server answering ids nobody asked for cannot fill memory with results).
+const EXPECTED_CAPACITY: usize = 4096;
 
 /// Raw `result` values of responses, keyed by the request id's JSON text.
 #[derive(Clone)]
@@ -47,6 +51,8 @@ impl Default for RawResults {
 struct RawInner {
     by_id: HashMap<String, Value>,
     order: VecDeque<String>,
+    /// Ids of requests sent whose response has not arrived, oldest first.
+    expected: VecDeque<String>,
     first: Option<Value>,
     closed_reason: Option<String>,
 }
@@ -56,9 +62,22 @@ impl RawResults {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Notes that a request with `id` was sent.
+    fn expect(&self, id: String) {
+        let mut inner = self.lock();
+        inner.expected.push_back(id);
+        if inner.expected.len() > EXPECTED_CAPACITY {
+            inner.expected.pop_front();
+        }
+    }
+
     fn put(&self, id: &Value, result: Value) {
         let key = id.to_string();
         let mut inner = self.lock();
+        let Some(at) = inner.expected.iter().position(|k| *k == key) else {
+            return;
+        };
+        inner.expected.remove(at);
         if inner.first.is_none() {
             inner.first = Some(result.clone());
         }
@@ -182,6 +201,10 @@ impl Transport<RoleClient> for FrameTransport {
         let bytes = serde_json::to_vec(&item).map(Bytes::from);
         let traffic = self.traffic.clone();
         let server = self.server.clone();
+        if let JsonRpcMessage::Request(request) = &item {
+            let id = serde_json::to_value(&request.id).unwrap_or(Value::Null);
+            self.raw.expect(id.to_string());
+        }
         async move {
             let bytes = bytes.map_err(|_| WireClosed)?;
             traffic.record(&server, Direction::Outbound, FrameKind::Message, &bytes);
@@ -264,5 +287,25 @@ impl Transport<RoleClient> for FrameTransport {
         // Dropping the sender tells the wire task to shut down (close stdin, DELETE the session).
         self.outbound = None;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn only_results_of_requests_sent_are_kept() {
+        let raw = RawResults::default();
+        // A server answering an id nobody asked for leaves nothing behind.
+        raw.put(&json!(7), json!({"big": "x"}));
+        assert_eq!(raw.take(&json!(7)), None);
+        raw.expect(json!(8).to_string());
+        raw.put(&json!(8), json!({"ok": true}));
+        assert_eq!(raw.take(&json!(8)), Some(json!({"ok": true})));
+        // Answered once: a second answer to the same id is not kept either.
+        raw.put(&json!(8), json!({"again": true}));
+        assert_eq!(raw.take(&json!(8)), None);
     }
 }

@@ -28,7 +28,9 @@ use lines::{Line, LineReader, shown_line};
 use super::error::McpError;
 use super::limits::{Limits, Size};
 use super::process_tree::{ProcessTree, REFRESH_EVERY, inode_of};
-use super::wire::{WireEnd, WireEvent};
+use super::wire::{WireEnd, WireEvent, kept_of_refused};
+/// Read buffer of stdout and stderr (large lines pass in fewer reads).
+const READ_BUFFER: usize = 64 * 1024;
 /// How long a child gets to exit after its stdout closed (to learn its exit status).
 const GRACE: Duration = Duration::from_millis(1500);
 /// Default for how long a child gets to exit after its stdin closes, and again after SIGTERM.
@@ -243,14 +245,14 @@ where
         let _ = write.shutdown().await;
     });
     tokio::spawn(async move {
-        let mut reader = LineReader::new(BufReader::new(read), max_line);
+        let mut reader = LineReader::new(BufReader::with_capacity(READ_BUFFER, read), max_line);
         loop {
             let event = match reader.next().await {
                 Ok(Line::End) => break,
                 Ok(Line::Whole(line)) if line.iter().all(u8::is_ascii_whitespace) => continue,
                 Ok(Line::Whole(line)) => WireEvent::Frame(Bytes::from(line)),
                 Ok(Line::Over { start, read }) => WireEvent::Unusable {
-                    start: Bytes::from(start),
+                    start: kept_of_refused(&start),
                     request: None,
                     why: format!(
                         "the server sent a message over the {} limit ({read} bytes and counting) \
@@ -302,7 +304,7 @@ async fn read_stderr(
     tail: Arc<StderrTail>,
     hook: StderrHook,
 ) {
-    let mut reader = LineReader::new(BufReader::new(stderr), max_line);
+    let mut reader = LineReader::new(BufReader::with_capacity(READ_BUFFER, stderr), max_line);
     while let Ok(Some((line, dropped))) = reader.next_shown().await {
         let line = shown_line(&line, dropped, max_line);
         hook(&line);

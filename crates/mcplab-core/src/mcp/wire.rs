@@ -80,6 +80,15 @@ pub fn synthetic_error_for(frame: &[u8], message: &str) -> Option<Bytes> {
     Some(Bytes::from(serde_json::to_vec(&reply).ok()?))
 }
 
+/// How much of a message refused for its size is kept (to show it and find the request it
+/// answers): the rest is let go at once instead of being copied into the traffic ring.
+pub const KEPT_OF_REFUSED: usize = 64 * 1024;
+
+/// The first [`KEPT_OF_REFUSED`] bytes of `bytes`, in an allocation of their own.
+pub fn kept_of_refused(bytes: &[u8]) -> Bytes {
+    Bytes::copy_from_slice(&bytes[..bytes.len().min(KEPT_OF_REFUSED)])
+}
+
 /// JSON-RPC error code used for synthetic transport errors (implementation-defined range).
 pub const TRANSPORT_ERROR_CODE: i64 = -32099;
 

@@ -10,7 +10,7 @@ use serde_json::Value;
 
 use super::describe_error;
 use crate::mcp::limits::Size;
-use crate::mcp::wire::excerpt;
+use crate::mcp::wire::{KEPT_OF_REFUSED, excerpt};
 
 /// Characters of a body quoted in an error.
 const EXCERPT_CHARS: usize = 120;
@@ -55,28 +55,44 @@ pub(crate) async fn read_json_body(
     max: usize,
     seen: &Seen,
 ) -> Result<JsonBody, String> {
-    let mut body = Vec::new();
+    // Chunks are kept as they come (no reallocation while the body grows) and joined once.
+    let mut chunks: Vec<Bytes> = Vec::new();
+    let mut len = 0;
     while let Some(chunk) = resp
         .chunk()
         .await
         .map_err(|e| format!("reading the response failed: {}", describe_error(&e)))?
     {
-        if body.len() + chunk.len() > max {
-            body.extend_from_slice(&chunk[..max - body.len()]);
+        len += chunk.len();
+        chunks.push(chunk);
+        if len > max {
             let why = format!(
                 "the server's response body ({}) is over the {} message limit; it was not read \
                  further (raise it with --limit message=SIZE)",
                 seen.describe(),
                 Size(max)
             );
-            return Ok(JsonBody::Unusable {
-                start: Bytes::from(body),
-                why,
-            });
+            let start = join(chunks, KEPT_OF_REFUSED);
+            return Ok(JsonBody::Unusable { start, why });
         }
-        body.extend_from_slice(&chunk);
     }
-    Ok(split(Bytes::from(body), seen))
+    Ok(split(join(chunks, len), seen))
+}
+
+/// The chunks' first `limit` bytes as one buffer (the chunks are let go as they are copied).
+fn join(chunks: Vec<Bytes>, limit: usize) -> Bytes {
+    if chunks.len() == 1 && chunks[0].len() <= limit {
+        return chunks.into_iter().next().unwrap_or_default();
+    }
+    let mut out = Vec::with_capacity(limit.min(chunks.iter().map(Bytes::len).sum()));
+    for chunk in chunks {
+        let room = limit - out.len();
+        out.extend_from_slice(&chunk[..chunk.len().min(room)]);
+        if out.len() == limit {
+            break;
+        }
+    }
+    Bytes::from(out)
 }
 
 /// A whole body as frames. A batch is re-serialized per element, so its frames are byte-exact

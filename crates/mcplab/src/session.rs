@@ -218,11 +218,14 @@ async fn print_trace(mut rx: tokio::sync::broadcast::Receiver<mcplab_protocol::T
                     (_, Direction::Outbound) => "→",
                     (_, Direction::Inbound) => "←",
                 };
-                let flag = match &f.kind {
+                let mut flag = match &f.kind {
                     FrameKind::Unparsable { error } => format!(" [unparsable: {error}]"),
                     FrameKind::Synthetic => " [synthetic]".into(),
                     _ => String::new(),
                 };
+                if let Some(full) = f.full_bytes {
+                    flag.push_str(&format!(" … [{full} bytes in all; --limit preview=SIZE]"));
+                }
                 eprintln!("[trace {}] {arrow} {}{flag}", f.server, f.text);
             }
             Err(RecvError::Lagged(n)) => eprintln!("[trace] … {n} frames not shown (too fast)"),

@@ -49,7 +49,10 @@ impl ProcessTree {
 
     /// Looks at the process table again and remembers every descendant seen.
     pub(crate) fn refresh(&self) {
-        let table = table();
+        self.refresh_from(&table());
+    }
+
+    fn refresh_from(&self, table: &HashMap<i32, Entry>) -> Vec<Proc> {
         let mut known = self.known.lock().unwrap_or_else(|p| p.into_inner());
         let seeds: Vec<i32> = std::iter::once(self.root)
             .chain(
@@ -59,25 +62,30 @@ impl ProcessTree {
                     .map(|p| p.pid),
             )
             .collect();
-        *known = descendants(&table, &seeds)
+        *known = descendants(table, &seeds)
             .into_iter()
             .filter(|p| p.pid != self.root)
             .collect();
-    }
-
-    /// The descendants known now (after a refresh).
-    pub(crate) fn known(&self) -> Vec<Proc> {
-        self.refresh();
-        let known = self.known.lock().unwrap_or_else(|p| p.into_inner());
         known.iter().copied().collect()
     }
 
-    /// Kills every known descendant still alive and reaps those that became our children.
-    /// Waits at most `reap_for` for them to exit.
+    /// Everything that descends from the server now: the tree, and the processes holding its
+    /// stdio pipes. Call before stopping it (a dying parent re-parents its children).
+    pub(crate) fn doomed(&self) -> Vec<Proc> {
+        let table = table();
+        let mut procs = self.refresh_from(&table);
+        for p in pipe_holders(&table, &self.pipes, self.root, self.root_start) {
+            if !procs.contains(&p) {
+                procs.push(p);
+            }
+        }
+        procs
+    }
+
+    /// Kills every descendant known now and reaps those that became our children, waiting at
+    /// most `reap_for` for them to exit.
     pub(crate) fn kill_all(&self, reap_for: Duration) {
-        let mut procs = self.known();
-        procs.extend(pipe_holders(&self.pipes, self.root, self.root_start));
-        kill_and_reap(&procs, reap_for);
+        kill_and_reap(&self.doomed(), reap_for);
     }
 }
 
@@ -145,8 +153,9 @@ fn stat(pid: i32) -> Option<(Entry, char)> {
     Some((Entry { ppid, start }, state))
 }
 
+/// Kills `procs` (those still alive as they were) and reaps the ones that are our children.
 #[cfg(target_os = "linux")]
-fn kill_and_reap(procs: &[Proc], reap_for: Duration) {
+pub(crate) fn kill_and_reap(procs: &[Proc], reap_for: Duration) {
     use nix::sys::signal::{Signal, kill};
     use nix::unistd::Pid;
     let me = std::process::id() as i32;
@@ -188,7 +197,7 @@ fn reaped(p: &Proc) -> bool {
 }
 
 #[cfg(not(target_os = "linux"))]
-fn kill_and_reap(_procs: &[Proc], _reap_for: Duration) {}
+pub(crate) fn kill_and_reap(_procs: &[Proc], _reap_for: Duration) {}
 
 /// The inode of the pipe (or other file) behind one of this process's descriptors.
 #[cfg(target_os = "linux")]
@@ -207,15 +216,15 @@ pub(crate) fn inode_of(_fd: i32) -> Option<u64> {
 /// Processes other than `root` and this one, started since `since`, that hold one of `pipes`
 /// (readable ones only: other users' processes are not ours to kill).
 #[cfg(target_os = "linux")]
-fn pipe_holders(pipes: &[u64], root: i32, since: u64) -> Vec<Proc> {
+fn pipe_holders(table: &HashMap<i32, Entry>, pipes: &[u64], root: i32, since: u64) -> Vec<Proc> {
     if pipes.is_empty() {
         return Vec::new();
     }
     let wanted: Vec<String> = pipes.iter().map(|i| format!("pipe:[{i}]")).collect();
     let me = std::process::id() as i32;
-    table()
-        .into_iter()
-        .filter(|(pid, e)| *pid != root && *pid != me && e.start >= since)
+    table
+        .iter()
+        .filter(|(pid, e)| **pid != root && **pid != me && e.start >= since)
         .filter(|(pid, _)| {
             let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
                 return false;
@@ -226,14 +235,14 @@ fn pipe_holders(pipes: &[u64], root: i32, since: u64) -> Vec<Proc> {
             })
         })
         .map(|(pid, e)| Proc {
-            pid,
+            pid: *pid,
             start: e.start,
         })
         .collect()
 }
 
 #[cfg(not(target_os = "linux"))]
-fn pipe_holders(_pipes: &[u64], _root: i32, _since: u64) -> Vec<Proc> {
+fn pipe_holders(_t: &HashMap<i32, Entry>, _pipes: &[u64], _root: i32, _since: u64) -> Vec<Proc> {
     Vec::new()
 }
 

@@ -27,7 +27,7 @@ use lines::{Line, LineReader, shown_line};
 
 use super::error::McpError;
 use super::limits::{Limits, Size};
-use super::process_tree::{ProcessTree, REFRESH_EVERY, inode_of};
+use super::process_tree::{ProcessTree, REFRESH_EVERY, inode_of, kill_and_reap};
 use super::wire::{WireEnd, WireEvent, kept_of_refused};
 /// Read buffer of stdout and stderr (large lines pass in fewer reads).
 const READ_BUFFER: usize = 64 * 1024;
@@ -95,7 +95,7 @@ impl ChildGuard {
     pub async fn shutdown(&self) {
         // Learn the tree while it is whole: a dying parent re-parents its children.
         let tree = self.tree.clone();
-        let _ = tokio::task::spawn_blocking(move || tree.refresh()).await;
+        let doomed = tokio::task::spawn_blocking(move || tree.doomed()).await;
         if self.wait_exit(self.grace).await.is_none() {
             let _ = killpg(self.pgid, Signal::SIGTERM);
             if self.wait_exit(self.grace).await.is_none() {
@@ -104,15 +104,25 @@ impl ChildGuard {
         }
         // Grandchildren may outlive the leader; the group id stays valid while they exist.
         let _ = killpg(self.pgid, Signal::SIGKILL);
+        // Those seen before the stop, and any the tree (or the pipes) shows now.
+        let mut doomed = doomed.unwrap_or_default();
         let tree = self.tree.clone();
-        let _ = tokio::task::spawn_blocking(move || tree.kill_all(REAP_WAIT)).await;
+        let _ = tokio::task::spawn_blocking(move || {
+            for p in tree.doomed() {
+                if !doomed.contains(&p) {
+                    doomed.push(p);
+                }
+            }
+            kill_and_reap(&doomed, REAP_WAIT)
+        })
+        .await;
         self.stopped
             .store(true, std::sync::atomic::Ordering::SeqCst);
     }
 
-    /// The descendants of the server known now, by pid (for tests and diagnostics).
+    /// The descendants of the server now, by pid (for tests and diagnostics).
     pub fn descendants(&self) -> Vec<u32> {
-        self.tree.known().iter().map(|p| p.pid as u32).collect()
+        self.tree.doomed().iter().map(|p| p.pid as u32).collect()
     }
 }
 

@@ -74,12 +74,23 @@ def run_cli(binary, py, mode, kind, data_dir):
     env = dict(os.environ, MCPLAB_DATA_DIR=data_dir)
     started = time.monotonic()
     proc = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    # Drained as it comes (a full pipe would block the CLI's log output), keeping the last lines.
+    tail = []
+
+    def drain():
+        for line in proc.stderr:
+            tail.append(line)
+            del tail[:-20]
+
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
     peak = 0
     while proc.poll() is None:
         peak = max(peak, status_kib(proc.pid, "VmHWM") or 0)
         time.sleep(0.005)
     seconds = time.monotonic() - started
-    err = proc.stderr.read().decode(errors="replace").strip().splitlines()
+    reader.join(timeout=10)
+    err = b"".join(tail).decode(errors="replace").strip().splitlines()
     if target:
         target.stop()
     return peak, proc.returncode, seconds, (err[-1] if err else "")

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every test of mcplab: formatting and lints (Rust and web), the web UI's unit tests and
-# build, unit, integration, interop (against npm's server-everything), black-box CLI and API
+# build, unit, integration, interop (against npm's server-everything and friends, and Python SDK
+# 1.x/2.x servers in venvs that tests/python/setup.sh installs), black-box CLI and API
 # tests, the official MCP client conformance suite, and browser tests (playwright-core driving
 # Debian's Chromium against the real binary). Needs Rust (with cargo-nextest if available),
 # Node >= 20 with npm, and /usr/bin/chromium; installs the npm packages on first use.
@@ -14,6 +15,8 @@ npm_install() { # DIR: install when missing or when the lock file changed
   fi
 }
 npm_install tests/npm
+echo "== python SDK venvs (tests/python: mcp 1.x and 2.x for the interop tests)"
+tests/python/setup.sh
 
 echo "== web: typecheck, lint, unit tests, build"
 npm_install web

@@ -32,7 +32,11 @@ export default defineConfig({
     ),
   },
   test: {
-    environment: 'node',
-    include: ['src/**/*.test.ts'],
+    // Pure logic runs in node; component tests (`*.test.tsx`) render into jsdom with
+    // @testing-library/react.
+    projects: [
+      { extends: true, test: { name: 'unit', environment: 'node', include: ['src/**/*.test.ts'] } },
+      { extends: true, test: { name: 'components', environment: 'jsdom', include: ['src/**/*.test.tsx'], setupFiles: ['src/test/setup.ts'] } },
+    ],
   },
 });

@@ -5,37 +5,14 @@
 // `window.openai` shim, and legacy MCP-UI resources with each action type.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
+import { startProbeServer } from './sinks.js';
 
 let llm;
 let mcplab;
 let app;
 let probe;
 const id = (name) => `[data-testid="${name}"]`;
-
-const PIXEL = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
-
-/** A loopback origin the apps did not declare; it answers everything with CORS allowed, so
- * only the sandbox's CSP can stop an app from reaching it. */
-function startProbeServer() {
-  const hits = [];
-  const server = http.createServer((req, res) => {
-    hits.push(req.url);
-    if (req.url.endsWith('.png')) {
-      res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'image/png' });
-      res.end(PIXEL);
-      return;
-    }
-    res.writeHead(200, { 'access-control-allow-origin': '*', 'content-type': 'text/plain' });
-    res.end('reachable');
-  });
-  return new Promise((resolve) => {
-    server.listen(0, '127.0.0.1', () => {
-      resolve({ url: `http://127.0.0.1:${server.address().port}`, hits, close: () => server.close() });
-    });
-  });
-}
 
 async function waitConnected(name) {
   for (let i = 0; i < 150; i++) {
@@ -113,8 +90,21 @@ test('the model calls the counter tool, the app renders, calls an app-only tool 
   await page.waitForSelector(`${id('chat-app-context-entry')}[data-source="modelContext"]`);
   assert.match(await page.locator(id('chat-app-context')).innerText(), new RegExp(`count of ${before + 1}`));
 
-  // A follow-up message from the app starts the next turn.
+  // A follow-up message from the app waits for the user: nothing reaches the model until the
+  // user says send (judged on the scripted LLM's request log), and the turn says who sent it.
+  // Declined first: the app hears isError and the model hears nothing.
+  const ask = page.locator(`${id('tool-card')}[data-tool="show_counter_app"] ${id('app-message-ask')}`);
   await doc.locator('#message').click();
+  await ask.locator(id('app-message-decline')).click();
+  await doc.locator('#status').filter({ hasText: 'did not send the message (isError)' }).waitFor();
+  await ask.waitFor({ state: 'detached' });
+  assert.equal((await llmRequests()).length, 2, 'a declined app message reached the model');
+  await doc.locator('#message').click();
+  await ask.waitFor();
+  assert.match(await ask.locator(id('app-message-text')).innerText(), new RegExp(`counter is at ${before + 1}`));
+  assert.match(await ask.innerText(), /ui:\/\/mcplab-demo\/counter\.html/);
+  assert.equal((await llmRequests()).length, 2, 'the app message reached the model before the user agreed');
+  await ask.locator(id('app-message-send')).click();
   await page.waitForFunction(
     (sel) => [...document.querySelectorAll(sel)].some((m) => m.innerText.includes('That number is lovely')),
     `${id('chat-message')}[data-role="assistant"]`,
@@ -125,6 +115,7 @@ test('the model calls the counter tool, the app renders, calls an app-only tool 
   assert.match(systemText(third), new RegExp(`The counter app shows a count of ${before + 1}`));
   const lastUser = third.messages.filter((m) => m.role === 'user').pop();
   assert.match(JSON.stringify(lastUser.content), new RegExp(`counter is at ${before + 1}`));
+  assert.match(JSON.stringify(lastUser.content), /Message from the app ui:\/\/mcplab-demo\/counter\.html of server \\"demo\\"/);
   // The app-only tool is never offered to the model.
   assert.ok(!JSON.stringify(third.tools).includes('app_only_increment'));
   await shot(page, '40-app-in-chat');
@@ -150,6 +141,8 @@ test('an OpenAI widget runs on window.openai: globals, widget state, callTool, f
   await doc.locator('#set-state').click();
   await page.waitForSelector(`${id('chat-app-context-entry')}[data-source="widgetState"]`);
   await doc.locator('#follow-up').click();
+  const widgetAsk = page.locator(`${id('tool-card')}[data-tool="show_openai_widget"] ${id('app-message-ask')}`);
+  await widgetAsk.locator(id('app-message-always')).click();
   await page.waitForFunction(
     (s) => [...document.querySelectorAll(s)].some((m) => m.innerText.includes('Cats are great')),
     `${id('chat-message')}[data-role="assistant"]`,
@@ -242,11 +235,21 @@ test('the sandbox keeps an app away from the host, the API, other tools and unde
   await page.waitForSelector(`${id('app-frame')}[data-status="ready"]`, { timeout: 20000 });
   const doc = appDoc(page);
   await doc.locator('#probes-done').filter({ hasText: 'done' }).waitFor({ timeout: 20000 });
+  // The app's own verdicts (a probe with no answer says null, which fails here)…
   for (const name of ['cookie', 'storage', 'top', 'api', 'external', 'img', 'modelOnly', 'otherServer']) {
     const verdict = JSON.parse(await doc.locator(`#probe-${name}`).innerText());
     assert.equal(verdict.blocked, true, `${name}: ${verdict.detail}`);
   }
+  // …and what the other side saw: the undeclared origin got no request, and the server got
+  // no call of the model-only tool or of the other server's tool.
   assert.deepEqual(probe.hits, [], 'the undeclared origin was never reached');
+  const traffic = await mcplab.api('GET', '/api/servers/demo/traffic');
+  const called = traffic.body.frames
+    .map((f) => JSON.parse(f.text))
+    .filter((m) => m.method === 'tools/call')
+    .map((m) => m.params.name);
+  assert.ok(called.includes('show_probe_app'), `the probe app's own call is in the traffic: ${called}`);
+  assert.ok(!called.includes('secret_model_only') && !called.includes('list_files'), `refused calls reached the server: ${called}`);
   await page.waitForSelector(`${id('app-violation')}[data-directive="connect-src"]`);
   await shot(page, '42-app-probes');
 });

@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { waitConnected } from './ui_helpers.js';
 import { startMcplab, openApp, shot, root } from './harness.js';
 
 const pkg = (name) => path.join(root, 'tests/npm/node_modules/@modelcontextprotocol', name, 'dist/index.js');
@@ -30,12 +31,7 @@ before(async () => {
   writeFileSync(config, JSON.stringify({ mcpServers }));
   mcplab = await startMcplab(['--config', config]);
   app = await openApp(mcplab);
-  for (let i = 0; i < 300; i++) {
-    const servers = await mcplab.api('GET', '/api/servers');
-    const up = servers.body.filter((s) => s.status.state === 'connected').map((s) => s.config.name);
-    if (Object.keys(SERVERS).every((n) => up.includes(n))) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitConnected(mcplab, Object.keys(SERVERS), 60000);
 });
 
 after(async () => {

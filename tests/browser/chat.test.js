@@ -1,9 +1,13 @@
 // Browser test of the chat playground: the testkit's scripted LLM server (real HTTP, OpenAI
 // streaming format) calls a tool of the built-in demo server; the card shows the result, its
-// frames appear in the traffic panel, and the session survives a reload.
+// frames appear in the traffic panel, and the session survives a reload. The HostConfig
+// panel's edits reach the provider request the scripted server logged, and the config
+// exports and imports as a file.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
+import { frames, sent, waitConnected } from './ui_helpers.js';
 
 let llm;
 let mcplab;
@@ -16,6 +20,9 @@ before(async () => {
     { reply: ['The answer ', 'is **42**.'] },
     { call: [{ id: 'call_2', name: 'demo__add', arguments: { a: 1, b: 1 } }] },
     { reply: ['Approved and done.'] },
+    { reply: ['Arr, hello.'] },
+    { call: [{ id: 'call_p', name: 'demo__slow_task', arguments: { steps: 20, step_ms: 150 } }] },
+    { reply: ['Slow task done.'] },
   ]);
   mcplab = await startMcplab([], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: llm.baseUrl });
   app = await openApp(mcplab);
@@ -27,14 +34,23 @@ after(async () => {
   llm?.stop();
 });
 
+/** Polls `check` (an async function returning a truthy value when done) until it holds or the
+ * deadline passes; then fails saying what it waited for. */
+async function until(what, check, ms = 20000) {
+  const deadline = Date.now() + ms;
+  let last;
+  while (Date.now() < deadline) {
+    last = await check();
+    if (last) return last;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what} (last seen: ${JSON.stringify(last)})`);
+}
+
 test('a chat whose model calls a demo tool', async () => {
   const { page } = app;
   // The first run's demo server connects in the background.
-  for (let i = 0; i < 100; i++) {
-    const servers = await mcplab.api('GET', '/api/servers');
-    if (servers.body.some((s) => s.config.name === 'demo' && s.status.state === 'connected')) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  await waitConnected(mcplab, ['demo']);
   await page.click(id('nav-chat'));
   await page.click(id('chat-new'));
   const model = page.locator(id('chat-model'));
@@ -55,13 +71,20 @@ test('a chat whose model calls a demo tool', async () => {
     `${id('chat-message')}[data-role="assistant"]`,
   );
   await page.waitForSelector(id('turn-usage'));
-  // The traffic panel batches live frames (100 ms): wait for the call's frames.
-  await page.waitForSelector(`${id('traffic-row')}[data-method="tools/call"]`);
+  // Chat needs the width: the traffic panel starts closed here.
+  assert.equal(await page.locator(id('traffic-panel')).count(), 0);
   await shot(page, '20-chat');
 
-  // The call's frames are in the traffic panel.
+  // "frames" opens the panel on exactly this call's frames: its request and its response.
   await card.locator(id('tool-card-frames')).click();
-  await page.waitForSelector(`${id('traffic-row')}[data-method="tools/call"]`);
+  await page.waitForSelector(id('traffic-filter-call'));
+  const call = (await sent(mcplab, 'demo', 'tools/call')).at(-1);
+  assert.equal(call.msg.params.name, 'add');
+  const mine = (await frames(mcplab, 'demo')).filter((f) => f.msg?.id === call.msg.id && (f.direction === 'outbound' ? f.msg.method === 'tools/call' : 'result' in f.msg));
+  assert.equal(mine.length, 2);
+  await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel).length === n, [id('traffic-row'), 2]);
+  const shown = await page.locator(id('traffic-row')).evaluateAll((els) => els.map((e) => Number(e.dataset.seq)).sort((a, b) => a - b));
+  assert.deepEqual(shown, mine.map((f) => f.seq));
   await shot(page, '21-chat-frames');
 });
 
@@ -105,6 +128,99 @@ test('a tool call waits for approval and runs with edited arguments', async () =
   );
 });
 
+test('the HostConfig panel drives the next turn and round-trips as a file', async () => {
+  const { page } = app;
+  const before = await page.locator(id('chat-session')).getAttribute('data-session-id');
+  await page.click(id('chat-new'));
+  const session = page.locator(`${id('chat-session')}:not([data-session-id="${before}"])`);
+  await session.waitFor();
+  const sessionId = await session.getAttribute('data-session-id');
+  const model = page.locator(id('chat-model'));
+  const openai = await model.locator('option[value^="openai::"]').first().getAttribute('value');
+  await model.selectOption(openai);
+  await page.check(id('chat-server-demo'));
+  const hostOf = async () => (await mcplab.api('GET', `/api/sessions/${sessionId}`)).body.summary;
+  await until('the server choice to be saved', async () => (await hostOf()).hostConfig.servers.demo);
+
+  await page.click(`${id('chat-host-config')} > summary`);
+  const echo = page.locator(id('chat-tool-demo-echo'));
+  await echo.waitFor();
+  assert.equal(await echo.isChecked(), true);
+  await echo.uncheck();
+  await page.selectOption(id('chat-elicitation'), 'decline');
+  await page.selectOption(id('chat-app-device'), 'mobile');
+  await page.click(`${id('chat-session')} .chat-more > summary >> text=System prompt`);
+  await page.fill(id('chat-system-prompt'), 'Reply like a pirate.');
+  await page.fill(id('chat-temperature'), '0.3');
+  await page.locator(id('chat-temperature')).press('Enter');
+  const saved = await until('the edits to be saved', async () => {
+    const r = await check();
+    return r.notYet ? false : r;
+  }).catch(async (e) => {
+    throw new Error(`${e.message}; now: ${JSON.stringify((await hostOf()).hostConfig)}`);
+  });
+  async function check() {
+    const s = await hostOf();
+    const h = s.hostConfig;
+    const done = h.servers.demo?.deny?.includes('echo') && h.systemPrompt === 'Reply like a pirate.' && h.temperature === 0.3 && h.elicitation.mode === 'decline' && h.appHost.device === 'mobile';
+    return done ? s : { notYet: h };
+  }
+  await page.waitForFunction((hash) => document.querySelector('[data-testid="chat-session"]')?.getAttribute('data-host-hash') === hash, saved.hostHash);
+  assert.equal(await page.locator(id('chat-host-hash')).innerText(), saved.hostHash.slice(0, 12));
+  await shot(page, '24-chat-host-config');
+
+  await page.fill(id('chat-input'), 'hello host');
+  await page.click(id('chat-send'));
+  await page.waitForFunction(
+    (sel) => [...document.querySelectorAll(sel)].some((m) => m.innerText.includes('Arr, hello.')),
+    `${id('chat-message')}[data-role="assistant"]`,
+  );
+  const requests = await (await fetch(`${llm.baseUrl.replace(/\/v1\/?$/, '')}/__requests`)).json();
+  const last = requests[requests.length - 1];
+  const tools = last.tools.map((t) => t.function.name);
+  assert.ok(tools.includes('demo__add'), tools.join(', '));
+  assert.ok(!tools.includes('demo__echo'), 'the unticked tool is not offered');
+  assert.equal(last.temperature, 0.3);
+  assert.match(JSON.stringify(last.messages[0]), /Reply like a pirate\./);
+
+  // Export gives the server's config; importing a YAML file replaces it.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click(id('chat-host-export'))]);
+  const exported = JSON.parse(readFileSync(await download.path(), 'utf8'));
+  assert.deepEqual(exported, saved.hostConfig);
+  await page.setInputFiles(id('chat-host-import'), { name: 'host.yaml', mimeType: 'text/yaml', buffer: Buffer.from(`model: ${openai}\nstepLimit: 3\nservers:\n  demo: {}\n`) });
+  const imported = await until('the imported config', async () => {
+    const s = await hostOf();
+    return s.hostConfig.stepLimit === 3 && s;
+  });
+  assert.deepEqual(imported.hostConfig.servers.demo.deny, []);
+  assert.equal(imported.hostConfig.systemPrompt, 'You are a helpful assistant with access to MCP tools.', 'keys the file leaves out take their defaults');
+  await page.setInputFiles(id('chat-host-import'), { name: 'bad.yaml', mimeType: 'text/yaml', buffer: Buffer.from('stepLimt: 3\n') });
+  await page.waitForSelector(`${id('chat-host-import-error')}:has-text("stepLimt")`);
+  assert.equal((await hostOf()).hostConfig.stepLimit, 3, 'a bad file changes nothing');
+  // The form shows the imported values, not what was typed before.
+  assert.equal(await page.inputValue(id('chat-step-limit')), '3');
+  assert.equal(await page.inputValue(id('chat-temperature')), '');
+  await page.click(`${id('chat-host-config')} > summary`);
+  await page.click(`${id('chat-session')} .chat-more > summary >> text=System prompt`);
+});
+
+test('a long tool shows its progress on the card while it runs', async () => {
+  const { page } = app;
+  await page.fill(id('chat-input'), 'run the slow task');
+  await page.click(id('chat-send'));
+  const card = page.locator(`${id('tool-card')}[data-tool="slow_task"]`);
+  const progress = card.locator(id('tool-card-progress'));
+  await progress.waitFor({ timeout: 20000 });
+  assert.match(await progress.innerText(), /\/ 20/);
+  await shot(page, '25-chat-tool-progress');
+  await page.waitForSelector(`${id('tool-card')}[data-tool="slow_task"][data-status="ok"]`, { timeout: 20000 });
+  assert.equal(await progress.count(), 0, 'the bar goes once the result is in');
+});
+
 test('no page errors were logged', () => {
-  assert.deepEqual(app.errors.filter((e) => !/favicon/.test(e)), []);
+  const errors = app.errors.filter((e) => !/favicon/.test(e));
+  // The one refused import above (400) is expected; nothing else is.
+  const refused = errors.findIndex((e) => /status of 400/.test(e));
+  if (refused >= 0) errors.splice(refused, 1);
+  assert.deepEqual(errors, []);
 });

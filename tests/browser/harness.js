@@ -1,8 +1,9 @@
 // Shared setup for the browser tests: starts the real mcplab binary on a free loopback port
 // with a private data directory, launches Debian's Chromium headless through playwright-core,
-// signs in with the one-time token URL, and saves screenshots into tests/browser/output/.
+// signs in with a fresh one-time login URL, and saves screenshots into tests/browser/output/.
+// The API helper uses the launch secret mcplab records in its data directory (launch.json).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -90,7 +91,8 @@ export async function startMcplab(extraArgs = [], env = {}) {
     child.on('exit', (code) => { clearTimeout(timer); reject(new Error(`mcplab exited (${code})\n${stderr}`)); });
   });
   const base = new URL(url).origin;
-  const token = new URL(url).searchParams.get('token');
+  // Written before the URL is printed: the launch secret, for scripts.
+  const token = JSON.parse(readFileSync(path.join(dataDir, 'launch.json'), 'utf8')).secret;
   return {
     url, base, token, dataDir, child,
     stderr: () => stderr,
@@ -113,10 +115,17 @@ export async function startMcplab(extraArgs = [], env = {}) {
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : null };
     },
+    /** A fresh one-time login URL (what `mcplab open` opens). */
+    async loginUrl() {
+      const res = await this.api('POST', '/api/login-codes');
+      if (res.status !== 200) throw new Error(`cannot mint a login code: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.url;
+    },
   };
 }
 
-/** Launches Chromium and opens the app signed in. */
+/** Launches Chromium and opens the app signed in (with a login code of its own, so the
+ * printed URL stays unused for tests that need it). */
 export async function openApp(mcplab, { colorScheme = 'light' } = {}) {
   const browser = await chromium.launch({
     executablePath: chromiumPath,
@@ -129,7 +138,8 @@ export async function openApp(mcplab, { colorScheme = 'light' } = {}) {
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
-  await page.goto(mcplab.url);
+  await page.goto(await mcplab.loginUrl());
+  await page.waitForURL((u) => u.pathname !== '/auth', { timeout: 15000 });
   return { browser, context, page, errors };
 }
 

@@ -3,6 +3,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMcplab, openApp, shot, bin } from './harness.js';
+import { axeViolations } from './ui_helpers.js';
 
 let mcplab;
 let app;
@@ -122,8 +123,18 @@ test('logs, settings and the dark theme', async () => {
   await shot(page, '08-settings-dark');
   await page.click(id('nav-tools'));
   await page.click(id('tool-item-create_order'));
+  await page.waitForSelector('#root_customer_name');
+  // The dark palette is in effect, and its text is readable (axe: contrast included).
+  const luminance = await page.evaluate(() => {
+    const [r, g, b] = getComputedStyle(document.body).backgroundColor.match(/\d+/g).map(Number);
+    return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+  });
+  assert.ok(luminance < 0.2, `dark background (luminance ${luminance})`);
+  assert.deepEqual(await axeViolations(page), []);
   await shot(page, '09-tools-dark');
   await page.click(id('nav-servers'));
+  await page.waitForSelector(id('server-detail-fixture'));
+  assert.deepEqual(await axeViolations(page), []);
   await shot(page, '10-servers-dark');
 });
 

@@ -10,16 +10,18 @@ let mcplab;
 let app;
 let dcr;
 let broken;
+let open;
 
 const id = (name) => `[data-testid="${name}"]`;
 const PHASES = ['probe', 'resourceMetadata', 'authServerMetadata', 'registration', 'authorization', 'token', 'verify'];
 
 before(async () => {
-  [dcr, broken] = await Promise.all([startOAuthServer('dcr'), startOAuthServer('broken-resource')]);
+  [dcr, broken, open] = await Promise.all([startOAuthServer('dcr'), startOAuthServer('broken-resource'), startOAuthServer('open')]);
   mcplab = await startMcplab();
   app = await openApp(mcplab);
   // More room for the page: the traffic panel is not what these tests look at.
   const { page } = app;
+  await page.click(id('nav-oauth'));
   await page.waitForSelector(id('traffic-toggle'));
   if ((await page.getAttribute(id('traffic-toggle'), 'aria-pressed')) === 'true') await page.click(id('traffic-toggle'));
 });
@@ -29,6 +31,7 @@ after(async () => {
   await mcplab?.stop();
   dcr?.stop();
   broken?.stop();
+  open?.stop();
 });
 
 /** The run id from `#/oauth/<runId>`. */
@@ -147,7 +150,10 @@ test('interactive debugger run: the sign-in tab goes through the authorization s
     await page.waitForSelector(`${id('oauth-run')}[data-state="succeeded"][data-run-id="${runId2}"]`, { timeout: 30000 });
     assert.equal(await page.locator(id('oauth-awaiting-browser')).count(), 0);
     await signIn.waitForURL((u) => u.hash === `#/oauth/${runId2}`, { timeout: 30000 });
-    await signIn.waitForSelector(`${id('oauth-run')}[data-state="succeeded"]`);
+    // Opened by a plain link (no opener, so no copy of this tab's sign-in): it says where the
+    // result is instead of showing mcplab.
+    await signIn.waitForSelector(id('unauthorized'));
+    assert.match(await signIn.innerText(id('unauthorized')), /tab that started the sign-in/);
     await signIn.close();
   } finally {
     await page.evaluate(() => {
@@ -183,6 +189,19 @@ test('a broken setup shows the failing step with the fix in plain words', async 
   await page.waitForSelector(`${id('oauth-step')}.focused[data-seq="${seq}"]`);
   await page.evaluate(() => document.querySelector('.page-wrap').scrollTo(0, 0));
   await shot(page, 'oauth-04-broken-resource');
+});
+
+test('a server that asks for no authorization is reported as not required, not failed', async () => {
+  const { page } = app;
+  await startRun(page, open.url, { interactive: false });
+  await page.waitForSelector(`${id('oauth-run')}[data-state="notRequired"]`, { timeout: 30000 });
+  await page.waitForSelector(id('oauth-not-required'));
+  assert.equal(await page.locator(`${id('oauth-step')}[data-kind="failed"]`).count(), 0);
+  assert.equal(await page.locator(id('oauth-failure-message')).count(), 0);
+  // Nothing was registered or authorized: the authorization server never saw the client.
+  assert.equal(await page.locator(`${id('oauth-step')}[data-phase="registration"]`).count(), 0);
+  assert.equal(await page.locator(`${id('oauth-step')}[data-phase="authorization"]`).count(), 0);
+  await shot(page, 'oauth-05-not-required');
 });
 
 test('Servers page: an OAuth server asks for a sign-in, signs in through the callback, and signs out', async () => {

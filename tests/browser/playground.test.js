@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { waitConnected } from './ui_helpers.js';
 import { startMcplab, openApp, shot } from './harness.js';
 
 let mcplab;
@@ -25,12 +26,7 @@ before(async () => {
   });
   mcplab = await startMcplab();
   app = await openApp(mcplab);
-  for (let i = 0; i < 150; i++) {
-    const servers = await mcplab.api('GET', '/api/servers');
-    if (servers.body.some((s) => s.config.name === 'demo' && s.status.state === 'connected')) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  await app.page.click(id('traffic-toggle'));
+  await waitConnected(mcplab, ['demo']);
 });
 
 after(async () => {
@@ -123,8 +119,17 @@ test('every emulation control reaches the app live, without a reload', async () 
   await shot(page, '60-playground-emulation');
 });
 
+/** Clicks inside the app need the device at 100 %: Playwright maps a click into nested
+ * cross-origin frames without the stage's CSS scale (a person's pointer is hit-tested by the
+ * browser and needs nothing). */
+async function actualSize() {
+  await app.page.selectOption(id('pg-zoom'), '1');
+  await app.page.waitForSelector(`${id('pg-zoom-box')}[data-scale="1"]`);
+}
+
 test('display mode requests are honoured when offered and refused when not', async () => {
   const { page } = app;
+  await actualSize();
   await doc().locator('#pip').click();
   await doc().locator('#display-mode-answer').filter({ hasText: 'pip' }).waitFor();
   await waitTold((c) => c.displayMode === 'pip', 'pip');
@@ -212,6 +217,7 @@ test('a window.openai widget gets openai:set_globals for each emulation change',
   await widget.locator('#g-userAgent').filter({ hasText: 'tablet' }).waitFor();
   assert.ok((await events()) >= before + 5, 'one openai:set_globals per change at least');
   // Widget state shows in its panel with the time it changed.
+  await actualSize();
   await widget.locator('#set-state').click();
   await page.click(id('debug-tab-state'));
   await page.waitForSelector(id('debug-widget-state-at'));

@@ -1,17 +1,19 @@
-// The traffic panel with 100,000 recorded frames: every frame is counted, the list stays
-// virtualized (only the rows in view exist), and filtering and scrolling still work.
-// No timing is asserted; the screenshot shows the state.
+// The traffic panel with 100,000 recorded frames: every frame the server recorded reaches the
+// panel (the exact count, in sequence order), the list stays virtualized (only the rows in
+// view exist), and filtering and scrolling still work. No timing is asserted; the screenshot
+// shows the state.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMcplab, openApp, shot } from './harness.js';
+import { frames, id, waitConnected } from './ui_helpers.js';
 
 let mcplab;
 let app;
-const id = (name) => `[data-testid="${name}"]`;
 
 before(async () => {
   mcplab = await startMcplab();
   app = await openApp(mcplab);
+  await waitConnected(mcplab, ['demo']);
 });
 
 after(async () => {
@@ -19,15 +21,45 @@ after(async () => {
   await mcplab?.stop();
 });
 
+/** Sequence numbers of the rows inside the list's viewport, top to bottom. */
+function visibleSeqs(page) {
+  return page.locator(id('traffic-list')).evaluate((list) => {
+    const box = list.getBoundingClientRect();
+    return [...list.querySelectorAll('[data-testid="traffic-row"]')]
+      .map((e) => ({ seq: Number(e.dataset.seq), r: e.getBoundingClientRect() }))
+      .filter(({ r }) => r.bottom > box.top + 1 && r.top < box.bottom - 1)
+      .sort((a, b) => a.r.top - b.r.top)
+      .map(({ seq }) => seq);
+  });
+}
+
+/** Scrolls the list to a fraction of its height and waits until rows are drawn there. */
+async function scrollTo(page, fraction) {
+  await page.locator(id('traffic-list')).evaluate((el, f) => { el.scrollTop = el.scrollHeight * f; }, fraction);
+  await page.waitForFunction(([sel, f]) => {
+    const list = document.querySelector(sel);
+    if (!list) return false;
+    const box = list.getBoundingClientRect();
+    const inView = [...list.querySelectorAll('[data-testid="traffic-row"]')].filter((e) => {
+      const r = e.getBoundingClientRect();
+      return r.bottom > box.top + 1 && r.top < box.bottom - 1;
+    });
+    return Math.abs(list.scrollTop - list.scrollHeight * f) < list.clientHeight + 50 && inView.length > 5;
+  }, [id('traffic-list'), fraction]);
+}
+
+const shownCount = async (page) => Number((await page.innerText(id('traffic-count'))).split('/')[0].replace(/[^0-9]/g, ''));
+
 test('100,000 frames stay virtualized and searchable', async () => {
   const { page } = app;
-  for (let i = 0; i < 100; i++) {
-    const servers = await mcplab.api('GET', '/api/servers');
-    if (servers.body.some((s) => s.config.name === 'demo' && s.status.state === 'connected')) break;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  // 50,000 pings = 100,000 frames (request + response), 32 at a time. Every recorded frame
-  // must reach the panel (none lost or dropped out of order).
+  await page.click(id('nav-tools'));
+  await page.waitForSelector(id('traffic-panel'));
+  // The handshake, before the flood pushes it out of the server's ring.
+  const handshake = await frames(mcplab, 'demo');
+  const initializeFrames = handshake.filter((f) => f.msg?.method?.includes('initialize') || (f.direction === 'inbound' && f.msg?.result?.protocolVersion)).length;
+  assert.ok(initializeFrames >= 2);
+
+  // 50,000 pings = 100,000 frames (request + response), 32 at a time.
   const pings = Number(process.env.PINGS || 50_000);
   let next = 0;
   const worker = async () => {
@@ -38,19 +70,40 @@ test('100,000 frames stay virtualized and searchable', async () => {
     }
   };
   await Promise.all(Array.from({ length: 32 }, worker));
-  const want = pings * 2;
-  await page.waitForFunction(
-    ([sel, n]) => {
-      const text = document.querySelector(sel)?.textContent ?? '';
-      return Number(text.replace(/[^0-9]/g, '')) >= n;
-    },
-    [id('traffic-count'), want],
-    { timeout: 120_000 },
-  );
+
+  // Every frame the server recorded (kept or evicted from its ring) reaches the panel: no more,
+  // no fewer.
+  const snap = (await mcplab.api('GET', '/api/servers/demo/traffic')).body;
+  const recorded = snap.frames.length + snap.dropped;
+  assert.ok(recorded >= pings * 2);
+  const lastSeq = snap.frames.at(-1).seq;
+  await page.waitForFunction(([sel, n]) => Number((document.querySelector(sel)?.textContent ?? '').replace(/[^0-9]/g, '')) >= n, [id('traffic-count'), recorded], {
+    timeout: 120_000,
+  });
+  assert.equal(await shownCount(page), recorded);
+
   const rows = await page.locator(id('traffic-row')).count();
   assert.ok(rows > 0 && rows < 300, `only the rows in view are in the DOM (${rows})`);
+  // In sequence order, at the end (following), in the middle and at the top.
+  const atEnd = await visibleSeqs(page);
+  assert.equal(atEnd.at(-1), lastSeq);
+  for (const where of [0.5, 0]) {
+    await scrollTo(page, where);
+    const seqs = await visibleSeqs(page);
+    assert.ok(seqs.length > 5, `rows in view at ${where}`);
+    assert.deepEqual(seqs, [...seqs].sort((a, b) => a - b), `seq order at ${where}`);
+    assert.equal(new Set(seqs).size, seqs.length, 'no row twice');
+  }
+  assert.equal((await visibleSeqs(page))[0], handshake[0].seq, 'the first frame is still there');
+
+  // A filter shows the matching frames, all of them and only them.
   await page.fill(id('traffic-filter-method'), 'initialize');
-  await page.waitForFunction((sel) => document.querySelectorAll(sel).length <= 3, id('traffic-row'));
+  await page.waitForFunction((sel) => document.querySelectorAll(sel).length < 10, id('traffic-row'));
+  const methods = await page.locator(id('traffic-row')).evaluateAll((els) => els.map((e) => e.dataset.method));
+  assert.ok(methods.length >= 1, 'the filter shows rows');
+  assert.ok(methods.every((m) => m.includes('initialize')), methods.join(', '));
+  assert.equal(methods.length, initializeFrames);
+  assert.equal(await shownCount(page), initializeFrames);
   await page.fill(id('traffic-filter-method'), '');
   await page.locator(id('traffic-list')).evaluate((el) => { el.scrollTop = el.scrollHeight / 2; });
   await page.waitForSelector(id('traffic-row'));

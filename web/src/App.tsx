@@ -1,133 +1,134 @@
-// The shell: header (navigation, server selector, connection state, theme), the current
-// page, the resizable traffic panel beside it, and human-in-the-loop dialogs over all.
-import { useEffect, useState } from 'react';
-import { Group, Panel, Separator } from 'react-resizable-panels';
+// The app: boot (prefs first, then the stores and the event stream) and the shell — header,
+// the current page, the traffic panel (docked or overlay), the command palette and the
+// human-in-the-loop dialogs over all.
+import { useCallback, useEffect, useState } from 'react';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { UNAUTHORIZED_HINT, errorMessage, ApiFailure } from './api/client';
 import { events, useStreamState } from './api/events';
+import { createQueryClient, useQueryInvalidation } from './api/queries';
 import { ChatPage } from './chat/ChatPage';
 import { PlaygroundPage } from './playground/PlaygroundPage';
 import { HumanDialogs } from './human/HumanDialogs';
 import { startHumanStore } from './human/store';
+import { startCallsStore } from './inspector/calls';
 import { PromptsPage } from './inspector/PromptsPage';
 import { ResourcesPage } from './inspector/ResourcesPage';
 import { ToolsPage } from './inspector/ToolsPage';
 import { LogsPage } from './logs/LogsPage';
 import { startLogsStore } from './logs/store';
 import { OAuthPage } from './oauth/OAuthPage';
-import { ServerSelector } from './servers/ServerSelector';
 import { ServersPage } from './servers/ServersPage';
-import { startServersStore, useServers } from './servers/store';
+import { startServersStore } from './servers/store';
 import { SettingsPage } from './settings/SettingsPage';
-import { loadPrefs, setPref, usePref } from './settings/prefs';
-import { nextTheme, useTheme } from './settings/theme';
-import { TrafficPanel } from './traffic/TrafficPanel';
+import { loadPrefs } from './settings/prefs';
+import { CommandPalette } from './shell/CommandPalette';
+import { TopBar } from './shell/TopBar';
+import { TrafficDock } from './shell/TrafficDock';
 import { startTrafficStore } from './traffic/store';
-import { Button } from './ui/Button';
+import { setTrafficOpen, useTrafficOpen } from './traffic/visibility';
 import { ErrorState } from './ui/States';
-import { PAGES, navigate, usePage, type Page } from './ui/route';
+import { usePage, type Page } from './ui/route';
+import { TRAFFIC_OVERLAY_QUERY, useMediaQuery } from './ui/useMediaQuery';
 
-const LABELS: Record<Page, string> = { servers: 'Servers', tools: 'Tools', resources: 'Resources', prompts: 'Prompts', playground: 'Playground', chat: 'Chat', logs: 'Logs', oauth: 'OAuth', settings: 'Settings' };
+const LANDED_HINT =
+  'The authorization server sent this tab back to mcplab, and mcplab took the answer: the tab that started the sign-in shows the result. This tab is not signed in to mcplab (each tab signs in on its own), so you can close it.';
 
-function start() {
+function start(queryClient: QueryClient) {
   events.start();
-  startServersStore();
+  startServersStore(queryClient);
   startTrafficStore();
   startLogsStore();
   startHumanStore();
+  startCallsStore();
 }
 
 export function App() {
   const [boot, setBoot] = useState<{ state: 'loading' | 'ready' } | { state: 'error'; message: string; unauthorized: boolean }>({ state: 'loading' });
-  const attempt = () => {
+  const [queryClient] = useState(createQueryClient);
+  const attempt = useCallback(() => {
     setBoot({ state: 'loading' });
     loadPrefs().then(
       () => {
-        start();
+        start(queryClient);
         setBoot({ state: 'ready' });
       },
       (e) => setBoot({ state: 'error', message: errorMessage(e), unauthorized: e instanceof ApiFailure && e.unauthorized }),
     );
-  };
-  useEffect(attempt, []);
+  }, [queryClient]);
+  useEffect(attempt, [attempt]);
 
   if (boot.state === 'error') {
+    // A tab the authorization server sent back (`/oauth/callback` → `#/oauth/…`, `#/servers/…`)
+    // that was opened without this page's sign-in: the result is in the tab that started it.
+    const landed = boot.unauthorized && /^#\/(oauth|servers)\/./.test(window.location.hash);
     return (
       <div className="boot">
-        <div className="brand">mcplab</div>
+        <h1 className="brand">mcplab</h1>
         <ErrorState
-          title={boot.unauthorized ? 'Not signed in' : 'Cannot reach mcplab'}
-          message={boot.message}
+          title={landed ? 'Sign-in finished' : boot.unauthorized ? 'Not signed in' : 'Cannot reach mcplab'}
+          message={landed ? LANDED_HINT : boot.message}
           onRetry={attempt}
           testId={boot.unauthorized ? 'unauthorized' : 'boot-error'}
+          prose
         />
       </div>
     );
   }
   if (boot.state === 'loading') return <div className="boot" data-testid="booting" />;
-  return <Shell />;
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Shell />
+    </QueryClientProvider>
+  );
+}
+
+const PAGE_COMPONENTS: Record<Page, () => React.ReactNode> = {
+  servers: ServersPage,
+  tools: ToolsPage,
+  resources: ResourcesPage,
+  prompts: PromptsPage,
+  playground: PlaygroundPage,
+  chat: ChatPage,
+  logs: LogsPage,
+  oauth: OAuthPage,
+  settings: SettingsPage,
+};
+
+function usePaletteShortcut(open: () => void): void {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if ((e.ctrlKey || e.metaKey) && !e.altKey && e.key.toLowerCase() === 'k') {
+        e.preventDefault();
+        open();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [open]);
 }
 
 function Shell() {
   const page = usePage();
-  const [theme, setTheme] = useTheme();
   const stream = useStreamState();
-  const { list } = useServers();
-  const trafficOpen = usePref<boolean>('trafficOpen', true);
+  const overlay = useMediaQuery(TRAFFIC_OVERLAY_QUERY);
+  const trafficOpen = useTrafficOpen(page, overlay);
+  const [palette, setPalette] = useState(false);
+  useQueryInvalidation();
+  usePaletteShortcut(() => setPalette(true));
+  const PageView = PAGE_COMPONENTS[page];
 
   return (
     <div className="app">
-      <header className="topbar">
-        <span className="brand">mcplab</span>
-        <nav className="nav" aria-label="Pages">
-          {PAGES.map((p) => (
-            <a key={p} href={`#/${p}`} className={page === p ? 'active' : ''} aria-current={page === p ? 'page' : undefined} data-testid={`nav-${p}`} onClick={() => navigate(p)}>
-              {LABELS[p]}
-              {p === 'servers' && list && <span className="nav-count">{list.length}</span>}
-            </a>
-          ))}
-        </nav>
-        <span className="spacer" />
-        {(page === 'tools' || page === 'resources' || page === 'prompts') && <ServerSelector />}
-        {(stream === 'reconnecting' || stream === 'unauthorized') && (
-          <span className={`stream-state stream-${stream}`} data-testid="stream-state" title={stream === 'unauthorized' ? UNAUTHORIZED_HINT : 'Live events'}>
-            {stream === 'unauthorized' ? 'signed out' : 'reconnecting…'}
-          </span>
-        )}
-        <Button small variant="ghost" onClick={() => setPref('trafficOpen', !trafficOpen)} aria-pressed={trafficOpen} data-testid="traffic-toggle">
-          Traffic
-        </Button>
-        <Button small variant="ghost" onClick={() => setTheme(nextTheme(theme))} data-testid="theme-toggle" title={`Theme: ${theme} (click to change)`} aria-label={`Theme: ${theme}`}>
-          {theme === 'system' ? '◐' : theme === 'light' ? '☀' : '☾'} {theme}
-        </Button>
-      </header>
+      <TopBar page={page} trafficOpen={trafficOpen} onToggleTraffic={() => setTrafficOpen(page, !trafficOpen, overlay)} onPalette={() => setPalette(true)} />
       {stream === 'unauthorized' && (
         <div className="banner banner-error" role="alert" data-testid="unauthorized">
           {UNAUTHORIZED_HINT}
         </div>
       )}
-      <Group orientation="horizontal" className="main-split" id="main-split">
-        <Panel id="page" minSize="30%">
-          <main className="page-wrap">
-            {page === 'servers' && <ServersPage />}
-            {page === 'tools' && <ToolsPage />}
-            {page === 'resources' && <ResourcesPage />}
-            {page === 'prompts' && <PromptsPage />}
-            {page === 'playground' && <PlaygroundPage />}
-            {page === 'chat' && <ChatPage />}
-            {page === 'logs' && <LogsPage />}
-            {page === 'oauth' && <OAuthPage />}
-            {page === 'settings' && <SettingsPage />}
-          </main>
-        </Panel>
-        {trafficOpen && (
-          <>
-            <Separator className="resize-handle resize-handle-v" />
-            <Panel id="traffic" defaultSize="38%" minSize="20%">
-              <TrafficPanel />
-            </Panel>
-          </>
-        )}
-      </Group>
+      <TrafficDock page={page} open={trafficOpen} overlay={overlay}>
+        <PageView />
+      </TrafficDock>
+      {palette && <CommandPalette onClose={() => setPalette(false)} />}
       <HumanDialogs />
     </div>
   );

@@ -1,16 +1,21 @@
 import { StrictMode, lazy, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { SignInPage } from './signin/SignInPage';
 import { applyTheme, initialTheme } from './settings/theme';
 import './styles.css';
 
 // `#/render/<spec>` is the headless renderer's page: the app alone, no shell.
 const RenderPage = lazy(() => import('./render/RenderPage').then((m) => ({ default: m.RenderPage })));
 const rendering = window.location.hash.startsWith('#/render/');
+// `/auth?code=…`: a login URL; the tab signs in, then moves on.
+const signingIn = window.location.pathname === '/auth';
 
 applyTheme(initialTheme());
 createRoot(document.getElementById('root')!).render(
-  rendering ? (
+  signingIn ? (
+    <SignInPage />
+  ) : rendering ? (
     <Suspense fallback={null}>
       <RenderPage />
     </Suspense>

@@ -1,13 +1,18 @@
-//! mcplab's domain: connections to MCP servers, traffic recording, server-initiated request
-//! brokering, `mcpServers` configuration files and the headless app renderer. No HTTP edge, no
+//! mcplab's domain: connections to MCP servers (`mcp`, with traffic recording and the broker for
+//! server-initiated requests), OAuth (`oauth`), LLM providers (`llm`), the turn loop (`agent`),
+//! the chat session runtime and its HostConfig (`session`), the MCP Apps host rules (`apps`),
+//! `mcpServers` configuration files (`config`), the server checker (`check`), the SQLite store (`store`) and the headless app
+//! renderer (`render`). No HTTP edge, no
 //! CLI parsing, no reads of the environment or the home directory, no globals: callers hand in
 //! every dependency.
 
 pub mod agent;
 pub mod apps;
+pub mod check;
 pub mod config;
 pub mod llm;
 pub mod mcp;
 pub mod oauth;
 pub mod render;
+pub mod session;
 pub mod store;

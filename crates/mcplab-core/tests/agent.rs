@@ -7,14 +7,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcplab_core::agent::{
-    Approvals, DEFAULT_APPROVAL_TIMEOUT, DEFAULT_SYSTEM_PROMPT, RecordingSink, TurnConfig,
-    TurnOutcome, run_turn,
+    Approvals, DEFAULT_APPROVAL_TIMEOUT, DEFAULT_SYSTEM_PROMPT, EventSink, RecordingSink,
+    TurnConfig, TurnOutcome, run_turn,
 };
 use mcplab_core::llm::{
     LlmProvider, Message, ModelRef, ProviderConfig, ProviderKind, RetryPolicy, build_provider,
 };
 use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
 use mcplab_protocol::chat::{StopReason, TurnEvent};
+use mcplab_protocol::host::{ElicitationMode, ServerTools};
 use mcplab_protocol::{HumanAnswer, ServerEvent};
 use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};
 use serde_json::{Value, json};
@@ -58,10 +59,11 @@ fn config(kind: ProviderKind, step_limit: u32) -> TurnConfig {
         temperature: None,
         max_tokens: Some(1024),
         step_limit,
-        servers: vec!["demo".into()],
+        servers: [("demo".to_owned(), ServerTools::default())].into(),
         tool_timeout: Some(Duration::from_secs(20)),
         approvals: None,
         approval_timeout: DEFAULT_APPROVAL_TIMEOUT,
+        elicitation: ElicitationMode::Ask,
         context: Vec::new(),
     }
 }
@@ -252,7 +254,101 @@ async fn several_calls_in_one_step_and_unknown_tools() {
     );
     let fed_back = llm.requests()[1].body.to_string();
     assert!(fed_back.contains("Echo: one") && fed_back.contains("Echo: two"));
-    assert!(fed_back.contains("not one of the offered tools"));
+    // The error reaches the model once, marked once (issue 16: it read "Error: Error: …").
+    assert_eq!(
+        fed_back.matches("not one of the offered tools").count(),
+        1,
+        "{fed_back}"
+    );
+    assert!(
+        fed_back.contains("Error: the model called `nope__missing`"),
+        "{fed_back}"
+    );
+    assert!(!fed_back.contains("Error: Error:"), "{fed_back}");
+}
+
+#[tokio::test]
+async fn tool_filters_decide_which_tools_the_model_sees() {
+    let kind = ProviderKind::OpenAi;
+    let manager = demo().await;
+    let llm = ScriptedLlm::start(vec![
+        Step::call_tools([ScriptedCall::new(
+            "c1",
+            "demo__echo",
+            json!({"message": "x"}),
+        )]),
+        Step::reply(["done"]),
+    ])
+    .await;
+    let mut cfg = config(kind, 10);
+    cfg.servers.insert(
+        "demo".into(),
+        ServerTools {
+            allow: Some(vec!["add".into(), "echo".into()]),
+            deny: vec!["echo".into()],
+        },
+    );
+    let (_, events) = turn(&llm, kind, &manager, &cfg, "go", &CancellationToken::new()).await;
+    let offered: Vec<String> = llm.requests()[0].body["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(offered, ["demo__add"], "allow, then deny");
+    let result = events.iter().find_map(|e| match e {
+        TurnEvent::ToolResult { error, .. } => error.clone(),
+        _ => None,
+    });
+    assert!(
+        result.unwrap().contains("not one of the offered tools"),
+        "a denied tool cannot be called by guessing its name"
+    );
+}
+
+#[tokio::test]
+async fn long_tools_report_progress_before_their_result() {
+    let kind = ProviderKind::OpenAi;
+    let manager = demo().await;
+    let llm = ScriptedLlm::start(vec![
+        Step::call_tools([ScriptedCall::new(
+            "p1",
+            "demo__slow_task",
+            json!({"steps": 3, "step_ms": 10}),
+        )]),
+        Step::reply(["done"]),
+    ])
+    .await;
+    let (_, events) = turn(
+        &llm,
+        kind,
+        &manager,
+        &config(kind, 10),
+        "slow",
+        &CancellationToken::new(),
+    )
+    .await;
+    let progress: Vec<(f64, Option<f64>)> = events
+        .iter()
+        .filter_map(|e| match e {
+            TurnEvent::ToolProgress {
+                call_id,
+                progress,
+                total,
+                ..
+            } if call_id == "p1" => Some((*progress, *total)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(progress.len(), 3, "{events:#?}");
+    assert_eq!(progress.last().unwrap().1, Some(3.0));
+    let last_progress = events
+        .iter()
+        .rposition(|e| matches!(e, TurnEvent::ToolProgress { .. }));
+    let result = events
+        .iter()
+        .position(|e| matches!(e, TurnEvent::ToolResult { .. }));
+    assert!(last_progress < result);
 }
 
 #[tokio::test]
@@ -330,22 +426,81 @@ async fn provider_errors_are_typed() {
     );
 }
 
+/// Cancels the turn when the first event `trigger` matches arrives (so the cancel happens at
+/// that point by construction, not by timing).
+struct CancelOn {
+    inner: RecordingSink,
+    cancel: CancellationToken,
+    trigger: fn(&TurnEvent) -> bool,
+}
+
+impl EventSink for CancelOn {
+    fn emit(&self, event: TurnEvent) {
+        if (self.trigger)(&event) {
+            self.cancel.cancel();
+        }
+        self.inner.emit(event);
+    }
+}
+
+async fn turn_cancelled_on(
+    llm: &ScriptedLlm,
+    kind: ProviderKind,
+    manager: &ConnectionManager,
+    prompt: &str,
+    trigger: fn(&TurnEvent) -> bool,
+) -> (TurnOutcome, Vec<TurnEvent>) {
+    let cancel = CancellationToken::new();
+    let sink = CancelOn {
+        inner: RecordingSink::default(),
+        cancel: cancel.clone(),
+        trigger,
+    };
+    let p = provider(llm, kind);
+    let out = tokio::time::timeout(
+        Duration::from_secs(30),
+        run_turn(
+            p.as_ref(),
+            manager,
+            &[],
+            Message::user(prompt),
+            &config(kind, 10),
+            &sink,
+            &cancel,
+        ),
+    )
+    .await
+    .expect("the turn ends in time");
+    let events = sink.inner.events();
+    check_contract(&events);
+    (out, events)
+}
+
 #[tokio::test]
 async fn cancel_mid_stream() {
     let kind = ProviderKind::OpenAi;
     let manager = demo().await;
     let llm = ScriptedLlm::start(vec![Step::reply(["a", "b", "c", "d", "e", "f"]).slow(300)]).await;
-    let cancel = CancellationToken::new();
-    let c = cancel.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(500)).await;
-        c.cancel();
-    });
-    let (out, _) = turn(&llm, kind, &manager, &config(kind, 10), "hi", &cancel).await;
+    let (out, events) = turn_cancelled_on(&llm, kind, &manager, "hi", |e| {
+        matches!(e, TurnEvent::TextDelta { .. })
+    })
+    .await;
     assert!(
         matches!(out.terminal, TurnEvent::TurnCancelled { .. }),
         "{:?}",
         out.terminal
+    );
+    let first_text = events
+        .iter()
+        .position(|e| matches!(e, TurnEvent::TextDelta { .. }));
+    assert!(
+        first_text.is_some(),
+        "text streamed before the cancel: {events:#?}"
+    );
+    assert_ne!(
+        text_of(&events),
+        "abcdef",
+        "the stream was cut, not finished"
     );
 }
 
@@ -360,13 +515,11 @@ async fn cancel_mid_tool_cancels_the_mcp_request() {
         json!({"steps": 100, "step_ms": 100}),
     )])])
     .await;
-    let cancel = CancellationToken::new();
-    let c = cancel.clone();
-    tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(800)).await;
-        c.cancel();
-    });
-    let (out, events) = turn(&llm, kind, &manager, &config(kind, 10), "slow", &cancel).await;
+    // Cancelled at the tool's first progress report: the call is running on the server.
+    let (out, events) = turn_cancelled_on(&llm, kind, &manager, "slow", |e| {
+        matches!(e, TurnEvent::ToolProgress { .. })
+    })
+    .await;
     assert!(
         matches!(out.terminal, TurnEvent::TurnCancelled { .. }),
         "{events:#?}"
@@ -395,6 +548,47 @@ async fn cancel_mid_tool_cancels_the_mcp_request() {
     })
     .await
     .expect("the server was told to cancel");
+}
+
+#[tokio::test]
+async fn the_elicitation_policy_answers_without_a_person() {
+    let kind = ProviderKind::OpenAi;
+    for (mode, outcome, fed) in [
+        (ElicitationMode::Decline, "decline", "decline"),
+        (ElicitationMode::AcceptDefaults, "decline", "decline"),
+        (ElicitationMode::Cancel, "cancel", "cancel"),
+    ] {
+        let manager = demo().await;
+        let llm = ScriptedLlm::start(vec![
+            Step::call_tools([ScriptedCall::new("e1", "demo__elicit_form", json!({}))]),
+            Step::reply(["ok"]),
+        ])
+        .await;
+        let mut cfg = config(kind, 10);
+        cfg.elicitation = mode;
+        // Nobody answers here: only the policy can, or the call would wait five minutes.
+        let (out, events) = turn(
+            &llm,
+            kind,
+            &manager,
+            &cfg,
+            "ask me",
+            &CancellationToken::new(),
+        )
+        .await;
+        assert!(
+            matches!(out.terminal, TurnEvent::TurnFinished { .. }),
+            "{mode:?}"
+        );
+        assert!(
+            events
+                .iter()
+                .any(|e| matches!(e, TurnEvent::HumanResolved { outcome: o, .. } if o == outcome)),
+            "{mode:?}: {events:#?}"
+        );
+        let fed_back = llm.requests()[1].body.to_string().to_lowercase();
+        assert!(fed_back.contains(fed), "{mode:?}: {fed_back}");
+    }
 }
 
 #[tokio::test]

@@ -71,6 +71,7 @@ async fn ui_tools_carry_linkage_and_visibility_meta() {
         ("show_probe_app", "ui://mcplab-demo/probe.html"),
         ("show_csp_breaker", "ui://mcplab-demo/csp-breaker.html"),
         ("show_broken_app", "ui://mcplab-demo/broken.html"),
+        ("show_env_app", "ui://mcplab-demo/env.html"),
     ] {
         let meta = &tools[tool]["_meta"];
         assert_eq!(meta["ui"]["resourceUri"], uri, "{tool}");
@@ -156,6 +157,12 @@ async fn ui_resources_are_listed_and_read_with_their_meta() {
             MCP_APP,
             json!({ "ui": { "csp": {} } }),
             &["throw new Error(\"mcplab-demo broken app"][..],
+        ),
+        (
+            "ui://mcplab-demo/env.html",
+            MCP_APP,
+            json!({ "ui": { "csp": {} } }),
+            &["color-scheme: light dark", "logger: \"env-app\""][..],
         ),
         (
             "ui://mcplab-demo/openai-widget.html",

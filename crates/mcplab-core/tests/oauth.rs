@@ -472,3 +472,37 @@ async fn legacy_sse_transport_signs_in_on_the_stream_request() {
     );
     m.shutdown().await;
 }
+
+#[tokio::test]
+async fn a_server_that_asks_for_nothing_needs_no_authorization() {
+    // initialize is answered without a challenge and no OAuth metadata exists anywhere: the
+    // debugger says so (neutral), and registers nothing.
+    let server = OAuthTestServer::start(OAuthTestConfig {
+        prm: PrmMode::None,
+        metadata: MetadataMode::Missing,
+        open_methods: vec!["initialize".into(), "notifications/initialized".into()],
+        ..OAuthTestConfig::default()
+    })
+    .await;
+    let (outcome, log) = debug(&server, FlowOptions::default()).await;
+    outcome.expect("no authorization required is not a failure");
+    let steps = log.steps();
+    let last = steps.last().unwrap();
+    assert_eq!(last.kind, OAuthStepKind::Done, "{steps:#?}");
+    assert_eq!(last.title, "No authorization required");
+    assert!(steps.iter().all(|s| s.kind != OAuthStepKind::Failed));
+    assert!(server.records().authorize.is_empty());
+}
+
+#[tokio::test]
+async fn an_open_server_with_resource_metadata_is_still_authorized() {
+    let server = OAuthTestServer::start(OAuthTestConfig {
+        prm: PrmMode::WellKnownPath,
+        open_methods: vec!["initialize".into(), "notifications/initialized".into()],
+        ..OAuthTestConfig::default()
+    })
+    .await;
+    let (outcome, log) = debug(&server, FlowOptions::default()).await;
+    outcome.unwrap();
+    assert_eq!(log.steps().last().unwrap().title, "Authorization works");
+}

@@ -1,6 +1,6 @@
 //! The headless renderer against real Chromium (`/usr/bin/chromium`, or `MCPLAB_CHROMIUM`)
-//! and a stand-in render page served on loopback: sign-in redirect, the spec in the URL,
-//! device emulation, the report awaited, the screenshot clipped to the app box, top-page errors
+//! and a stand-in render page served on loopback: sign-in redirect with a one-time code, the
+//! spec fetched by the page (never in the URL), device emulation, the report awaited, the screenshot clipped to the app box, top-page errors
 //! collected (and an iframe's not), a page without a report, and a missing binary. Chromium's
 //! profile lives under a temp dir of the test's own, checked empty afterwards (nothing leaked).
 
@@ -16,7 +16,7 @@ use mcplab_core::render::{RenderError, png_size, render};
 use mcplab_protocol::api::AppRenderSpec;
 use serde_json::{Value, json};
 
-const TOKEN: &str = "render-test-token";
+const CODE: &str = "render-test-code";
 
 fn chromium() -> PathBuf {
     let path = std::env::var_os("MCPLAB_CHROMIUM")
@@ -30,14 +30,14 @@ fn chromium() -> PathBuf {
     path
 }
 
-/// The stand-in for the web UI's render page: decodes the spec from the hash, shows a box of
+/// The stand-in for the web UI's render page: fetches the spec it was given, shows a box of
 /// the spec's width and 300 px high, logs an error from the top page and from an iframe, and
 /// publishes a report of what it saw. `with_report: false` publishes nothing.
 const PAGE: &str = r#"<!doctype html><meta charset=utf-8>
 <meta name="viewport" content="width=device-width, initial-scale=1"><body style="margin:0">
 <script>
-const b64 = location.hash.replace('#/render/', '').replace(/-/g, '+').replace(/_/g, '/');
-const spec = JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(b64), c => c.charCodeAt(0))));
+(async () => {
+const spec = await (await fetch('/spec')).json();
 const box = document.createElement('div');
 box.dataset.testid = 'render-app';
 box.style.cssText = `width:${spec.width}px;height:300px;background:rgb(10,200,30)`;
@@ -57,28 +57,39 @@ if (WITH_REPORT) {
   }), 300));
 }
 setTimeout(() => { throw new Error('late top-page failure'); }, 0);
+})();
 </script>"#;
 
 #[derive(serde::Deserialize)]
 struct AuthQuery {
-    token: String,
+    code: String,
     next: String,
 }
 
-async fn serve(with_report: bool) -> String {
-    async fn auth(Query(q): Query<AuthQuery>) -> Response {
-        if q.token != TOKEN || !q.next.starts_with("/#/render/") {
-            return StatusCode::UNAUTHORIZED.into_response();
-        }
-        Redirect::to(&q.next).into_response()
+async fn auth(Query(q): Query<AuthQuery>) -> Response {
+    if q.code != CODE || !q.next.starts_with("/#/render/") {
+        return StatusCode::UNAUTHORIZED.into_response();
     }
-    async fn page(State(with_report): State<bool>) -> Html<String> {
+    Redirect::to(&q.next).into_response()
+}
+
+/// The URL the renderer opens on `origin`: the stand-in's sign-in, then its render page.
+fn url(origin: &str) -> String {
+    format!("{origin}/auth?code={CODE}&next=%2F%23%2Frender%2Fsome-id")
+}
+
+async fn serve(with_report: bool, spec: &AppRenderSpec) -> String {
+    async fn page(State((with_report, _)): State<(bool, Value)>) -> Html<String> {
         Html(PAGE.replace("WITH_REPORT", &with_report.to_string()))
+    }
+    async fn spec_json(State((_, spec)): State<(bool, Value)>) -> axum::Json<Value> {
+        axum::Json(spec)
     }
     let app = Router::new()
         .route("/auth", get(auth))
         .route("/", get(page))
-        .with_state(with_report);
+        .route("/spec", get(spec_json))
+        .with_state((with_report, json!(spec)));
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await });
@@ -135,12 +146,12 @@ fn chromium_profiles_left(dir: &std::path::Path) -> Vec<String> {
 async fn renders_the_page_in_the_emulated_device_and_clips_to_the_app_box() {
     let _one = ONE_BROWSER.lock().await;
     let tmp = own_tmpdir();
-    let origin = serve(true).await;
     let conditions = json!({
         "deviceType": "mobile", "touch": true, "theme": "dark", "timeZone": "Asia/Tokyo",
     });
     let spec = spec(430, 932, conditions, Some(5_000));
-    let out = render(&chromium(), &origin, TOKEN, &spec).await.unwrap();
+    let origin = serve(true, &spec).await;
+    let out = render(&chromium(), &url(&origin), &spec).await.unwrap();
 
     assert_eq!(png_size(&out.png), Some((430, 300)), "{}", out.report);
     let r = &out.report;
@@ -152,6 +163,17 @@ async fn renders_the_page_in_the_emulated_device_and_clips_to_the_app_box() {
     assert!(r["maxTouchPoints"].as_u64().unwrap() > 0, "{r}");
     assert_eq!(r["dark"], true, "{r}");
     assert_eq!(r["timeZone"], "Asia/Tokyo", "{r}");
+    // Chromium keeps its sandbox where it can; as root it cannot, and the report says so.
+    let uid = std::os::unix::fs::MetadataExt::uid(&std::fs::metadata("/proc/self").unwrap());
+    if uid == 0 {
+        assert_eq!(r["chromiumSandbox"], false, "{r}");
+        assert!(
+            r["warnings"][0].as_str().unwrap().contains("--no-sandbox"),
+            "{r}"
+        );
+    } else {
+        assert_eq!(r["chromiumSandbox"], true, "{r}");
+    }
 
     let errors = r["pageErrors"].as_array().unwrap();
     let messages: Vec<&str> = errors
@@ -183,16 +205,10 @@ async fn renders_the_page_in_the_emulated_device_and_clips_to_the_app_box() {
 async fn a_page_without_a_report_is_a_clear_error_not_a_hang() {
     let _one = ONE_BROWSER.lock().await;
     let tmp = own_tmpdir();
-    let origin = serve(false).await;
+    let spec = spec(800, 600, json!({}), Some(500));
+    let origin = serve(false, &spec).await;
     let started = Instant::now();
-    let err = render(
-        &chromium(),
-        &origin,
-        TOKEN,
-        &spec(800, 600, json!({}), Some(500)),
-    )
-    .await
-    .unwrap_err();
+    let err = render(&chromium(), &url(&origin), &spec).await.unwrap_err();
     assert!(matches!(err, RenderError::NoReport { .. }), "{err}");
     assert!(
         err.to_string().contains("npm --prefix web run build"),
@@ -207,8 +223,7 @@ async fn a_missing_chromium_says_how_to_get_one() {
     let missing = PathBuf::from("/nonexistent/chromium");
     let err = render(
         &missing,
-        "http://127.0.0.1:1",
-        TOKEN,
+        &url("http://127.0.0.1:1"),
         &spec(1, 1, json!({}), None),
     )
     .await
@@ -219,4 +234,132 @@ async fn a_missing_chromium_says_how_to_get_one() {
         text.contains("/nonexistent/chromium") && text.contains("--chromium PATH"),
         "{text}"
     );
+}
+
+/// The stand-in render page that waits for the test: it asks `/hold` (answered only once the
+/// test released it) before it publishes its report, so Chromium is alive while the test looks
+/// at it.
+const HOLDING_PAGE: &str = r#"<!doctype html><meta charset=utf-8><body>
+<div data-testid="render-app" style="width:100px;height:100px;background:#0a0"></div>
+<script>
+window.__mcplabRenderReport = fetch('/hold').then(r => r.text()).then(t => ({ initialized: true, error: null, held: t }));
+</script>"#;
+
+struct Hold {
+    reached: tokio::sync::Notify,
+    release: tokio::sync::Notify,
+}
+
+async fn serve_holding(hold: std::sync::Arc<Hold>) -> String {
+    async fn held(State(hold): State<std::sync::Arc<Hold>>) -> &'static str {
+        hold.reached.notify_one();
+        hold.release.notified().await;
+        "released"
+    }
+    let app = Router::new()
+        .route("/auth", get(auth))
+        .route("/", get(|| async { Html(HOLDING_PAGE) }))
+        .route("/hold", get(held))
+        .with_state(hold);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    format!("http://{addr}")
+}
+
+/// Pids of the processes whose command line names `dir` (Chromium's, by its profile path).
+fn processes_naming(dir: &std::path::Path) -> Vec<(u32, String)> {
+    let needle = dir.display().to_string();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|e| e.file_name().to_string_lossy().parse::<u32>().ok())
+        .filter_map(|pid| {
+            let raw = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+            let cmdline = String::from_utf8_lossy(&raw).replace('\0', " ");
+            cmdline.contains(&needle).then_some((pid, cmdline))
+        })
+        .collect()
+}
+
+/// Inodes of the TCP sockets in LISTEN state on this machine.
+fn listening_socket_inodes() -> std::collections::HashSet<String> {
+    let mut inodes = std::collections::HashSet::new();
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        let Ok(text) = std::fs::read_to_string(table) else {
+            continue;
+        };
+        for line in text.lines().skip(1) {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            if fields.get(3) == Some(&"0A") {
+                inodes.insert(fields[9].to_owned());
+            }
+        }
+    }
+    inodes
+}
+
+/// Socket inodes among the open file descriptors of `pid`.
+fn socket_inodes_of(pid: u32) -> Vec<String> {
+    let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
+        return Vec::new();
+    };
+    fds.flatten()
+        .filter_map(|fd| std::fs::read_link(fd.path()).ok())
+        .filter_map(|target| {
+            let t = target.to_string_lossy().into_owned();
+            t.strip_prefix("socket:[")
+                .and_then(|s| s.strip_suffix(']'))
+                .map(str::to_owned)
+        })
+        .collect()
+}
+
+/// Review finding 5: another local user read the launch token through the renderer's
+/// unauthenticated DevTools TCP port. Chromium must be driven over a pipe, listen on no TCP
+/// port, and carry no secret on its command line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn chromium_gets_no_secret_in_argv_and_listens_on_no_devtools_port() {
+    let _one = ONE_BROWSER.lock().await;
+    let tmp = own_tmpdir();
+    let hold = std::sync::Arc::new(Hold {
+        reached: tokio::sync::Notify::new(),
+        release: tokio::sync::Notify::new(),
+    });
+    let origin = serve_holding(hold.clone()).await;
+    let spec = spec(200, 200, json!({}), Some(15_000));
+    let running = tokio::spawn({
+        let spec = spec.clone();
+        async move { render(&chromium(), &url(&origin), &spec).await }
+    });
+    tokio::time::timeout(Duration::from_secs(30), hold.reached.notified())
+        .await
+        .expect("the page loaded and asked /hold");
+
+    let processes = processes_naming(&tmp);
+    assert!(!processes.is_empty(), "Chromium's processes were found");
+    let listening = listening_socket_inodes();
+    for (pid, cmdline) in &processes {
+        let open: Vec<String> = socket_inodes_of(*pid)
+            .into_iter()
+            .filter(|i| listening.contains(i))
+            .collect();
+        assert!(open.is_empty(), "pid {pid} listens on TCP: {cmdline}");
+        assert!(
+            !cmdline.contains(CODE),
+            "the login code is in argv: {cmdline}"
+        );
+        assert!(
+            !cmdline.contains("--remote-debugging-port"),
+            "a DevTools TCP port was asked for: {cmdline}"
+        );
+    }
+    hold.release.notify_one();
+    let out = tokio::time::timeout(Duration::from_secs(30), running)
+        .await
+        .expect("the render finishes")
+        .unwrap()
+        .unwrap();
+    assert_eq!(out.report["held"], "released", "{}", out.report);
+    assert_clean_and_remove(&tmp);
 }

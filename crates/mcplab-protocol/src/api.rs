@@ -2,15 +2,19 @@
 //!
 //! | method | path | body → reply |
 //! |---|---|---|
+//! | POST | `/api/session` | `SessionRequest` → `SessionGranted` (no bearer needed: the one-time login code is the credential; 401 `login_code_invalid` when it was used or expired) |
+//! | POST | `/api/login-codes` | → `LoginCode` (a fresh one-time login code and its URL, for `mcplab open` and scripts) |
+//! | GET | `/api/render-specs/{id}` | → `AppRenderSpec` (the spec a render registered; single use, 404 `not_found` afterwards or after 2 minutes) |
 //! | GET | `/api/servers` | → `ServerView[]` |
 //! | POST | `/api/servers` | `ServerConfig` → `ServerView` (add; 409 if the name exists) |
 //! | PUT | `/api/servers/{name}` | `ServerConfig` → `ServerView` (replace; rename by a new `name`) |
 //! | DELETE | `/api/servers/{name}` | → 204 (disconnects first) |
 //! | GET | `/api/servers/{name}` | → `ServerView` |
-//! | POST | `/api/servers/import` | `ImportRequest` → `ImportResult` |
+//! | POST | `/api/servers/import` | `ImportRequest` → `ImportResult` (JSONC accepted; entries that cannot be used are skipped with a warning; 400 only when nothing can be read) |
 //! | GET | `/api/servers/export` | → `mcpServers` JSON document |
 //! | POST | `/api/servers/{name}/connect`, `/disconnect`, `/reconnect` | → `ServerView` |
-//! | GET | `/api/servers/{name}/tools`, `/resources`, `/resource-templates`, `/prompts` | → the protocol result with every page merged (`{tools: [...]}` …) |
+//! | GET | `/api/servers/{name}/tools`, `/resources`, `/resource-templates`, `/prompts` | → the protocol result with every page merged (`{tools: [...]}` …); for a capability the server does not declare, an empty list and a `note` saying so |
+//! | POST | `/api/servers/{name}/check` | `CheckRequest` → `CheckReport` (`mcplab check` on the connected server: its traffic so far is judged too; findings point at frames by `seq`) |
 //! | POST | `/api/servers/{name}/tools/call` | `ToolCallRequest` → `CallOutcome` |
 //! | POST | `/api/servers/{name}/calls/{callId}/cancel` | → 204 (sends `notifications/cancelled`) |
 //! | POST | `/api/servers/{name}/resources/read` | `UriRequest` → `CallOutcome` |
@@ -39,7 +43,7 @@
 //! | POST | `/api/app-scenarios` | `AppScenarioInput` → `AppScenario` (400 `bad_request` without a name, server or tool) |
 //! | PUT | `/api/app-scenarios/{id}` | `AppScenarioInput` → `AppScenario` (404 if unknown) |
 //! | DELETE | `/api/app-scenarios/{id}` | → 204 (404 if unknown) |
-//! | GET | `/api/host` | → `HostInfo` (version, sandbox origin) |
+//! | GET | `/api/host` | → `HostInfo` (version, the app origin template `http://{label}.localhost:<port>`) |
 //! | GET | `/api/prefs` | → `{ [key]: JSON }` |
 //! | PUT | `/api/prefs/{key}` | JSON → 204 |
 //! | GET | `/api/events` | SSE of `HostEvent`, `id:` = sequence; `Last-Event-ID` replays |
@@ -49,15 +53,21 @@
 //! | GET | `/api/sessions` | → `SessionSummary[]` (newest first) |
 //! | POST | `/api/sessions` | `NewSession` → `SessionView` |
 //! | GET | `/api/sessions/{id}` | → `SessionView` (full history) |
-//! | PATCH | `/api/sessions/{id}` | `SessionPatch` → `SessionSummary` (rename, settings) |
+//! | PATCH | `/api/sessions/{id}` | `SessionPatch` → `SessionSummary` (rename, HostConfig) |
 //! | DELETE | `/api/sessions/{id}` | → 204 |
 //! | GET | `/api/sessions/{id}/export?format=json\|markdown` | → the session as a download |
-//! | POST | `/api/sessions/{id}/turns` | `TurnRequest` → 202 (idempotent on `turnId`; 409 if another turn runs) |
+//! | POST | `/api/sessions/{id}/turns` | `TurnRequest` → 202 (idempotent on `turnId`; 409 if another turn runs; `replaces` retries the last turn) |
 //! | POST | `/api/sessions/{id}/turns/{turnId}/cancel` | → 204 |
 //! | POST | `/api/sessions/{id}/turns/{turnId}/approvals/{callId}` | `ApprovalDecision` → 204 (404 if not waiting) |
+//! | POST | `/api/host-config/parse` | `HostConfigText` → `HostConfigView` (JSON or YAML, checked; canonical JSON and hash; 400 says what to fix) |
 //! | PUT | `/api/sessions/{id}/app-context/{key}` | `AppContextInput` → 204 (an app's model context or widget state, given to the model from the next turn; last write wins) |
 //! | DELETE | `/api/sessions/{id}/app-context/{key}` | → 204 (idempotent; 404 only if the session does not exist) |
 //! | GET | `/api/sessions/{id}/events?lastEventId=N` | SSE of `SessionEvent`, `id:` = sequence; `Last-Event-ID` (or the query) replays |
+//!
+//! Every `/api` request but `POST /api/session` needs `Authorization: Bearer <secret>`: the
+//! launch secret (scripts, from the data directory's `launch.json`) or a session secret from
+//! `POST /api/session`. Cookies are never a credential. `GET /auth?code=…&next=…` serves the
+//! page that exchanges a live login code (a refusal page when the code was used or expired).
 //!
 //! Outside `/api`, without the launch token: `GET /oauth/callback?code=…&state=…` (or
 //! `error=…`) is mcplab's loopback redirect URI for OAuth sign-ins started by the web UI. It
@@ -106,6 +116,9 @@ pub struct ImportRequest {
 pub struct ImportResult {
     pub added: Vec<String>,
     pub replaced: Vec<String>,
+    /// What was skipped, renamed or cannot be honoured (`envFile`, `${…}`), one line each.
+    #[serde(default)]
+    pub warnings: Vec<String>,
 }
 
 /// `tools/call`. `callId` (client-chosen, unique per server) lets the UI cancel the call and
@@ -251,15 +264,49 @@ pub enum AppResourceKind {
 #[serde(rename_all = "camelCase")]
 pub struct HostInfo {
     pub version: String,
-    /// The sandbox origin app HTML runs in (`http://127.0.0.1:<port>`); `null` when no sandbox
-    /// listener runs, and then no app can be shown.
-    pub sandbox_origin: Option<String>,
+    /// Where app HTML runs: `http://{label}.localhost:<port>`, where the UI puts a fresh random
+    /// label (16–32 of `[a-z0-9]`) for every rendered app, so each app has an origin of its own
+    /// on another site than the UI. Without `{label}` every app shares that one origin (mcplab
+    /// bound to a non-loopback `--host`). `null` when no sandbox runs: no app can be shown.
+    pub sandbox_origin_template: Option<String>,
+    /// Whether each app gets its own origin (false: shared, weaker isolation).
+    pub sandbox_per_app: bool,
+}
+
+/// `POST /api/session`: a one-time login code (from the URL mcplab printed or opened) and
+/// where the page wants to go after signing in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionRequest {
+    pub code: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub next: Option<String>,
+}
+
+/// The session secret for `Authorization: Bearer` (keep it in `sessionStorage`), and the path
+/// on this origin to go to (`next` when it was a plain same-origin path, else `/`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionGranted {
+    pub secret: String,
+    pub next: String,
+}
+
+/// `POST /api/login-codes`: a fresh one-time login code and the URL that uses it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LoginCode {
+    pub code: String,
+    pub url: String,
+    pub expires_in_secs: u64,
 }
 
 /// What to render headless (`mcplab apps render`, the playground's screenshot): call `tool`
 /// on `server` with `arguments` and show its app under the emulated host `conditions` in a
-/// `width`×`height` viewport. The web page `#/render/<base64url JSON of this>` does the work
-/// and publishes `window.__mcplabRenderReport`.
+/// `width`×`height` viewport. The server registers it under a single-use render id; the web
+/// page `#/render/<id>` fetches it (`GET /api/render-specs/{id}`), does the work and publishes
+/// `window.__mcplabRenderReport`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AppRenderSpec {

@@ -124,6 +124,15 @@ pub enum TurnEvent {
         result: Option<Value>,
         error: Option<String>,
     },
+    /// A running tool call reported progress (`notifications/progress`). Live only: never
+    /// stored with the turn (its `toolResult` follows).
+    ToolProgress {
+        turn_id: String,
+        call_id: String,
+        progress: f64,
+        total: Option<f64>,
+        message: Option<String>,
+    },
     /// One model step finished.
     TraceStep {
         turn_id: String,
@@ -163,7 +172,10 @@ impl TurnEvent {
     }
 }
 
-/// How a chat session talks to the model.
+/// How a chat session talks to the model: the older, smaller form of
+/// [`crate::host::HostConfig`], still accepted when creating or changing a session (and still
+/// reported in [`SessionSummary::settings`], derived from the HostConfig) so older clients keep
+/// working.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ChatSettings {
@@ -221,6 +233,11 @@ pub struct SessionSummary {
     pub title: String,
     pub created_ms: u64,
     pub updated_ms: u64,
+    /// How the session's turns run.
+    pub host_config: crate::host::HostConfig,
+    /// SHA-256 (hex) of the HostConfig's canonical JSON.
+    pub host_hash: String,
+    /// The HostConfig in the older `ChatSettings` form (derived; kept for older clients).
     pub settings: ChatSettings,
 }
 
@@ -310,7 +327,14 @@ pub struct NewSession {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub title: Option<String>,
-    pub settings: ChatSettings,
+    /// Any keys left out take their defaults.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional, type = "Partial<HostConfig>")]
+    pub host_config: Option<crate::host::HostConfig>,
+    /// The older form; used only when `hostConfig` is absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub settings: Option<ChatSettings>,
 }
 
 /// `PATCH /api/sessions/{id}`.
@@ -320,6 +344,11 @@ pub struct SessionPatch {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub title: Option<String>,
+    /// Replaces the whole HostConfig (keys left out take their defaults).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub host_config: Option<crate::host::HostConfig>,
+    /// The older form: changes the keys it has in the current HostConfig.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub settings: Option<ChatSettings>,
@@ -331,6 +360,11 @@ pub struct SessionPatch {
 pub struct TurnRequest {
     pub turn_id: String,
     pub message: String,
+    /// Retry: this turn replaces the session's last turn (which failed or was stopped). The
+    /// model does not see the replaced turn, and the new one takes its place when stored.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub replaces: Option<String>,
 }
 
 /// One event on `GET /api/sessions/{id}/events` (SSE, `id:` = sequence, `Last-Event-ID`
@@ -342,10 +376,14 @@ pub struct TurnRequest {
     rename_all_fields = "camelCase"
 )]
 pub enum SessionEvent {
-    /// A turn was accepted (its user message).
+    /// A turn was accepted (its user message); `replaces` names the turn it retries, which
+    /// leaves the conversation.
     UserMessage {
         turn_id: String,
         text: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
+        replaces: Option<String>,
     },
     Turn {
         event: TurnEvent,
@@ -375,7 +413,8 @@ pub struct ProviderView {
     pub custom: bool,
 }
 
-/// `PUT /api/llm/providers/{id}`: add or change a provider (a key of `null` keeps the stored one).
+/// `PUT /api/llm/providers/{id}`: add or change a provider (a key of `null` keeps the stored one,
+/// unless the base URL changed: then the key must be entered again).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderInput {

@@ -5,11 +5,14 @@
 
 pub mod api;
 pub mod chat;
+pub mod check;
 pub mod config;
 pub mod events;
+pub mod host;
 pub mod oauth;
 pub mod traffic;
 
 pub use config::{ServerConfig, ServerTransport};
 pub use events::{HumanAnswer, HumanRequest, HumanRequestKind, ServerEvent, ServerStatus};
+pub use host::HostConfig;
 pub use traffic::{Direction, FrameKind, TrafficFrame};

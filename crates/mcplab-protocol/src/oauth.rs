@@ -336,6 +336,9 @@ pub enum OAuthRunState {
     Succeeded,
     Failed,
     Cancelled,
+    /// The server answered without asking for authorization and publishes no OAuth
+    /// metadata: nothing to authorize (a neutral outcome, not a failure).
+    NotRequired,
 }
 
 /// What a successful flow obtained (secrets masked).

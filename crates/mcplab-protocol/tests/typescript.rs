@@ -3,6 +3,8 @@
 
 use mcplab_protocol::api::*;
 use mcplab_protocol::chat::*;
+use mcplab_protocol::check::*;
+use mcplab_protocol::host::*;
 use mcplab_protocol::oauth::*;
 use mcplab_protocol::*;
 use ts_rs::{Config, TS};
@@ -43,6 +45,11 @@ fn render() -> String {
         Direction::decl(&cfg),
         FrameKind::decl(&cfg),
         TrafficFrame::decl(&cfg),
+        Severity::decl(&cfg),
+        Finding::decl(&cfg),
+        CheckReport::decl(&cfg),
+        CheckCall::decl(&cfg),
+        CheckRequest::decl(&cfg),
         ServerView::decl(&cfg),
         ImportRequest::decl(&cfg),
         ImportResult::decl(&cfg),
@@ -64,6 +71,9 @@ fn render() -> String {
         AppScenarioInput::decl(&cfg),
         AppRenderSpec::decl(&cfg),
         AppRenderResult::decl(&cfg),
+        SessionRequest::decl(&cfg),
+        SessionGranted::decl(&cfg),
+        LoginCode::decl(&cfg),
         AppResourceView::decl(&cfg),
         AppUiKind::decl(&cfg),
         AppToolCallRequest::decl(&cfg),
@@ -71,6 +81,19 @@ fn render() -> String {
         TokenUsage::decl(&cfg),
         StopReason::decl(&cfg),
         TurnEvent::decl(&cfg),
+        HostConfig::decl(&cfg),
+        ServerTools::decl(&cfg),
+        ApprovalMode::decl(&cfg),
+        ApprovalPolicy::decl(&cfg),
+        ElicitationMode::decl(&cfg),
+        ElicitationPolicy::decl(&cfg),
+        DeviceKind::decl(&cfg),
+        ThemeChoice::decl(&cfg),
+        DisplayMode::decl(&cfg),
+        CspMode::decl(&cfg),
+        AppHostProfile::decl(&cfg),
+        HostConfigText::decl(&cfg),
+        HostConfigView::decl(&cfg),
         ChatSettings::decl(&cfg),
         ApprovalDecision::decl(&cfg),
         SessionSummary::decl(&cfg),

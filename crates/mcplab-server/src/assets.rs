@@ -39,6 +39,11 @@ pub async fn serve(uri: Uri) -> Response {
         )
             .into_response();
     }
+    index()
+}
+
+/// The UI's `index.html` (client-side routes, the sign-in page), or how to build it.
+pub fn index() -> Response {
     match Ui::get("index.html") {
         Some(index) => Html(index.data.into_owned()).into_response(),
         None => Html(NOT_BUILT).into_response(),

@@ -1,6 +1,7 @@
 //! The HTTP edge of mcplab: the `/api` routes over the core's connection manager and store,
-//! the host event stream, the security checks of DESIGN.md §3 (per-launch token, Host
-//! allow-list, Origin check) and the embedded web UI. It calls core; it spawns nothing itself
+//! the host event stream, the security checks of DESIGN.md §3 (bearer secrets from one-time
+//! login codes, never cookies; Host allow-list; Origin check; the host page's CSP) and the
+//! embedded web UI. It calls core; it spawns nothing itself
 //! and reads no environment: the binary hands it everything in [`AppState`].
 
 mod app_tools;
@@ -9,6 +10,7 @@ pub mod chat;
 mod error;
 pub mod events;
 pub mod oauth;
+mod render_specs;
 mod routes;
 pub mod sandbox;
 pub mod security;
@@ -19,6 +21,7 @@ use std::sync::{Arc, Mutex};
 use axum::Router;
 use mcplab_core::mcp::ConnectionManager;
 use mcplab_core::store::Store;
+use mcplab_protocol::api::AppRenderSpec;
 use tokio_util::sync::CancellationToken;
 
 pub use error::ApiFailure;
@@ -33,20 +36,20 @@ pub struct AppState {
     pub security: Security,
     /// In-flight tool calls by (server, callId), so the UI can cancel them.
     pub calls: Mutex<HashMap<(String, String), CancellationToken>>,
-    /// LLM provider settings from the environment.
-    pub llm: chat::LlmSettings,
-    /// Live chat sessions.
-    pub chats: chat::ChatHub,
+    /// Chat sessions: stored and live, turns, provider settings (core's session runtime).
+    pub sessions: Arc<mcplab_core::session::SessionHub>,
     /// `tools/list` per server for the app-call check (dropped on `list_changed`).
     pub(crate) app_tools: Arc<app_tools::AppToolsCache>,
-    /// The sandbox origin UI HTML runs in (`http://127.0.0.1:<port>`), once its listener is
-    /// bound; unset when no sandbox runs (apps then say so instead of rendering).
-    pub sandbox_origin: std::sync::OnceLock<String>,
+    /// Where app HTML runs (one origin per app, `http://<label>.localhost:<port>`), set once
+    /// the sandbox listener is bound; unset when no sandbox runs (apps then say so).
+    pub sandbox: std::sync::OnceLock<sandbox::SandboxOrigins>,
     /// What `POST /api/apps/render` needs to render against this server, set by the binary
     /// once it is bound; unset, renders answer 503.
     pub render_host: std::sync::OnceLock<RenderHost>,
     /// One headless render at a time per process.
     pub render_slot: tokio::sync::Semaphore,
+    /// Render specs registered for the render page (`#/render/<id>`), single use.
+    pub(crate) render_specs: render_specs::RenderSpecs,
     /// Pending OAuth sign-ins (by `state`) and the OAuth debugger's runs.
     pub oauth: Arc<oauth::OAuthState>,
 }
@@ -85,7 +88,11 @@ impl AppState {
                 manager.set_oauth(host);
             }
         }
-        let chats = chat::ChatHub::with_store(store.clone());
+        let sessions = Arc::new(mcplab_core::session::SessionHub::new(
+            store.clone(),
+            manager.clone(),
+            mcplab_core::session::LlmSettings::new(providers),
+        ));
         let app_tools = app_tools::AppToolsCache::start(&manager);
         Arc::new(Self {
             manager,
@@ -93,26 +100,69 @@ impl AppState {
             events,
             security,
             calls: Mutex::new(HashMap::new()),
-            llm: chat::LlmSettings::new(providers),
-            chats,
+            sessions,
             app_tools,
-            sandbox_origin: std::sync::OnceLock::new(),
+            sandbox: std::sync::OnceLock::new(),
             render_host: std::sync::OnceLock::new(),
             render_slot: tokio::sync::Semaphore::new(1),
+            render_specs: render_specs::RenderSpecs::default(),
             oauth,
         })
     }
+
+    /// The main page's CSP `frame-src`: where app frames may come from. The one place that
+    /// says it (the sandbox listener's origin(s)); `'none'` while no sandbox runs.
+    pub fn frame_src(&self) -> String {
+        self.sandbox_frame_src()
+            .map(str::to_owned)
+            .unwrap_or_else(|| "'none'".to_owned())
+    }
+
+    /// Registers `spec` for the render page and returns the URL that headless Chromium opens
+    /// on `origin` (this server as Chromium reaches it): a one-time login code, then
+    /// `/#/render/<id>`. Neither the launch secret nor the spec is in the URL.
+    pub fn render_sign_in_url(&self, origin: &str, spec: AppRenderSpec) -> String {
+        let id = self.render_specs.register(spec);
+        let code = self.security.credentials().mint_login_code();
+        format!(
+            "{}/auth?code={code}&next=%2F%23%2Frender%2F{id}",
+            origin.trim_end_matches('/')
+        )
+    }
 }
 
-/// The whole application: `/auth`, `/api/*` behind the security layer, and the UI.
+impl AppState {
+    /// The host page's CSP `frame-src` source for app proxies (`http://*.localhost:<port>`),
+    /// `None` before the sandbox runs (then no frame is needed).
+    pub fn sandbox_frame_src(&self) -> Option<&str> {
+        self.sandbox.get().map(|s| s.frame_src.as_str())
+    }
+
+    /// mcplab's own origins, which no app may declare: from the sandbox once it runs, else
+    /// the UI's port alone.
+    pub fn own_origins(&self) -> mcplab_core::apps::OwnOrigins {
+        if let Some(s) = self.sandbox.get() {
+            return s.own.clone();
+        }
+        let origin = self.security.origin();
+        let port = origin.rsplit(':').next().and_then(|p| p.parse().ok());
+        mcplab_core::apps::OwnOrigins::loopback(port.as_slice(), None)
+    }
+}
+
+/// The whole application: `/auth`, `/api/*` behind the security layer, and the UI; every
+/// response carries the main origin's defence headers.
 pub fn router(state: Arc<AppState>) -> Router {
-    let api = routes::api().route_layer(axum::middleware::from_fn_with_state(
-        state.clone(),
-        security::require_token,
-    ));
+    let api = routes::api()
+        .route_layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            security::signin::require_bearer,
+        ))
+        // The login code in the body is the credential here.
+        .route("/session", axum::routing::post(security::signin::exchange));
     Router::new()
         .nest("/api", api)
-        .route("/auth", axum::routing::get(security::auth_redirect))
+        .route("/auth", axum::routing::get(security::signin::page))
         // No API token here: the authorization server's redirect cannot carry one; only a
         // pending `state` is accepted.
         .route(oauth::CALLBACK_PATH, axum::routing::get(oauth::callback))
@@ -120,6 +170,10 @@ pub fn router(state: Arc<AppState>) -> Router {
         .layer(axum::middleware::from_fn_with_state(
             state.clone(),
             security::check_host_and_origin,
+        ))
+        .layer(axum::middleware::from_fn_with_state(
+            state.clone(),
+            security::headers::add,
         ))
         .with_state(state)
 }

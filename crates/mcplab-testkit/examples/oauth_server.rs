@@ -12,7 +12,8 @@
 //! the well-known URL only), `legacy` (2025-03-26: no metadata, default endpoints at the
 //! server's origin), `step-up` (`write_note` needs `mcp:write`), and the broken setups
 //! `broken-resource` (the metadata's `resource` names another server), `no-pkce` (no
-//! `code_challenge_methods_supported`) and `no-registration` (no DCR, no client configured).
+//! `code_challenge_methods_supported`), `no-registration` (no DCR, no client configured) and
+//! `open` (no authorization asked for, no OAuth metadata: the debugger's "not required").
 
 use std::io::Write;
 use std::process::ExitCode;
@@ -56,6 +57,19 @@ fn preset(name: &str) -> Option<OAuthTestConfig> {
             ..base
         },
         "no-registration" => OAuthTestConfig { dcr: false, ..base },
+        "open" => OAuthTestConfig {
+            prm: PrmMode::None,
+            metadata: MetadataMode::Missing,
+            open_methods: [
+                "initialize",
+                "notifications/initialized",
+                "ping",
+                "tools/list",
+            ]
+            .map(String::from)
+            .to_vec(),
+            ..base
+        },
         _ => return None,
     })
 }

@@ -11,7 +11,7 @@ use mcplab_protocol::chat::{ApprovalDecision, StopReason, TurnEvent};
 /// Asks on the terminal (stderr prompt, stdin answer) for each tool call that needs approval,
 /// then forwards every event to `inner`.
 pub struct ApprovingSink {
-    pub inner: Box<dyn EventSink>,
+    pub inner: std::sync::Arc<dyn EventSink>,
     pub approvals: std::sync::Arc<mcplab_core::agent::Approvals>,
 }
 
@@ -120,7 +120,9 @@ impl EventSink for TerminalSink {
                 self.end_line();
                 let why = match reason {
                     StopReason::Completed => "",
-                    StopReason::StepLimit => " — stopped at the step limit (raise --max-steps)",
+                    StopReason::StepLimit => {
+                        " — stopped at the step limit (raise --max-steps or stepLimit)"
+                    }
                     StopReason::MaxTokens => " — the model hit its output token limit",
                 };
                 eprintln!(
@@ -145,9 +147,11 @@ impl EventSink for TerminalSink {
                 self.end_line();
                 eprintln!("… {} asks for {:?}", request.server, request.kind);
             }
-            // Live argument streaming is for UIs that render it; the call line follows.
+            // Live argument streaming and progress are for UIs that render them; the call and
+            // result lines follow.
             TurnEvent::TurnStarted { .. }
             | TurnEvent::ToolInputPartial { .. }
+            | TurnEvent::ToolProgress { .. }
             | TurnEvent::TraceStep { .. }
             | TurnEvent::ApprovalRequested { .. }
             | TurnEvent::ApprovalResolved { .. }

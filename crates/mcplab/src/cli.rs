@@ -33,6 +33,13 @@ pub struct Global {
     /// Print every JSON-RPC frame to stderr as it crosses the wire.
     #[arg(long, global = true)]
     pub trace: bool,
+    /// Print server text byte for byte, terminal control sequences included (by default they
+    /// are shown as visible escapes such as `\x1b`, so a server cannot drive your terminal).
+    #[arg(long, global = true)]
+    pub raw: bool,
+    /// Do not show what a stdio server writes to stderr (shown live, dimmed, by default).
+    #[arg(long, global = true)]
+    pub quiet_stderr: bool,
     /// Per-request timeout in seconds (progress notifications reset it).
     #[arg(long, global = true, value_name = "SECS")]
     pub timeout: Option<f64>,
@@ -73,9 +80,6 @@ pub struct ServeArgs {
     /// Do not open the browser.
     #[arg(long, global = true)]
     pub no_open: bool,
-    /// An mcpServers file whose servers are added to the configured ones.
-    #[arg(long, global = true, value_name = "FILE")]
-    pub config: Option<PathBuf>,
     /// Listen on this address instead of 127.0.0.1. Anything but loopback exposes the
     /// inspector (which can start processes) to your network: only with good reason.
     #[arg(long, global = true, value_name = "ADDR")]
@@ -84,6 +88,10 @@ pub struct ServeArgs {
 
 #[derive(Args, Debug, Clone, Default)]
 pub struct TargetArgs {
+    /// An mcpServers file (Claude Desktop, Cursor, VS Code) whose servers are added to the
+    /// configured ones for this run (--server NAME picks one; a missing file is an error).
+    #[arg(long, global = true, value_name = "FILE")]
+    pub config: Option<PathBuf>,
     /// A configured server (repeatable for `chat` and the inspector).
     #[arg(long = "server", short = 's', global = true, value_name = "NAME", conflicts_with_all = ["stdio", "url", "demo"])]
     pub servers: Vec<String>,
@@ -144,6 +152,12 @@ pub enum ElicitationMode {
 pub enum Command {
     /// Serve the web inspector (the default when no command is given).
     Serve,
+    /// Open the running inspector in the browser with a new one-time login URL.
+    Open {
+        /// Only print the URL (valid once, for 2 minutes).
+        #[arg(long)]
+        print: bool,
+    },
     /// List or call tools.
     #[command(subcommand)]
     Tools(ToolsCmd),
@@ -164,6 +178,10 @@ pub enum Command {
     },
     /// Show the server's initialize result: name, version, protocol, capabilities, instructions.
     Info,
+    /// Lint an MCP server: connect, exercise what it advertises, and report every deviation
+    /// from the spec revision it negotiated (exit 1 when there are errors).
+    #[command(after_help = CHECK_HELP)]
+    Check(CheckArgs),
     /// Manage the configured servers.
     #[command(subcommand)]
     Servers(ServersCmd),
@@ -179,17 +197,53 @@ pub enum Command {
     DemoServer,
 }
 
+const CHECK_HELP: &str = "\
+Each message is validated against the official JSON Schema of the negotiated revision; tool \
+names and input/output schemas (JSON Schema 2020-12), pagination, list_changed, annotations, \
+content types, isError, stdout noise, capability/behaviour mismatches and the token cost of \
+the tool list are checked too. Tools are only called when named with --call.
+
+Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage, 3 connection failure.
+
+Example: mcplab check --stdio \"python server.py\" --call 'echo={\"text\":\"hi\"}' --junit check.xml";
+
 #[derive(Args, Debug)]
+pub struct CheckArgs {
+    /// Also call this tool and check its result: NAME, or NAME=JSON with its arguments.
+    /// Repeatable. No tool is called otherwise (tools may have side effects).
+    #[arg(long = "call", value_name = "TOOL[=JSON]")]
+    pub calls: Vec<String>,
+    /// Write the findings as JUnit XML (one test case per rule) for CI.
+    #[arg(long, value_name = "FILE")]
+    pub junit: Option<PathBuf>,
+    /// Estimated tokens of the tool list per model turn above which it warns.
+    #[arg(long, default_value_t = 10_000, value_name = "TOKENS")]
+    pub token_budget: usize,
+}
+
+#[derive(Args, Debug)]
+#[command(after_help = CHAT_HELP)]
 pub struct ChatArgs {
     /// The model as provider::model, e.g. openai::gpt-4.1-mini, anthropic::claude-sonnet-4-5,
     /// ollama::llama3.2 (keys from OPENAI_API_KEY, ANTHROPIC_API_KEY, …).
     #[arg(long, short = 'm', env = "MCPLAB_MODEL")]
-    pub model: String,
+    pub model: Option<String>,
     /// The first message (omit with -i to start with a prompt).
     pub prompt: Option<String>,
     /// Keep chatting: read further messages from the terminal (empty line or /exit ends).
     #[arg(short = 'i', long)]
     pub interactive: bool,
+    /// Run under this HostConfig (JSON or YAML, as the web's chat settings export it); the
+    /// flags below override its keys.
+    #[arg(long, value_name = "FILE")]
+    pub host_config: Option<PathBuf>,
+    /// Print the HostConfig this chat would run under (canonical JSON; its SHA-256 on stderr)
+    /// and exit.
+    #[arg(long)]
+    pub print_host_config: bool,
+    /// Keep the session in the data directory: it shows up in the browser's Chat page.
+    #[arg(long)]
+    pub save: bool,
     /// System prompt.
     #[arg(long)]
     pub system: Option<String>,
@@ -197,13 +251,19 @@ pub struct ChatArgs {
     pub temperature: Option<f64>,
     #[arg(long)]
     pub max_tokens: Option<u32>,
-    /// Most model steps per turn (each step may call tools).
-    #[arg(long, default_value_t = 10)]
-    pub max_steps: u32,
+    /// Most model steps per turn (each step may call tools; default 10).
+    #[arg(long)]
+    pub max_steps: Option<u32>,
     /// Ask before every tool call (y to allow; anything else denies and tells the model).
     #[arg(long)]
     pub approve: bool,
 }
+
+const CHAT_HELP: &str = "\
+The servers are the target flags' (--demo, --stdio, --url, --server …); without any, the \
+host config's `servers` (configured names). Their tool filters (allow/deny) come from the host \
+config. Exit codes: 0 the turn finished, 1 it failed, 2 usage or config error, 3 connection \
+failure, 130 interrupted.";
 
 #[derive(Subcommand, Debug)]
 pub enum AppsCmd {
@@ -301,6 +361,9 @@ pub enum ToolsCmd {
         /// One argument as key=value, typed by the tool's input schema; dotted keys nest.
         #[arg(short = 'a', long = "arg", value_name = "KEY=VALUE")]
         pairs: Vec<String>,
+        /// Write the first binary content (image, audio, embedded blob) to this file.
+        #[arg(long, short = 'o', value_name = "FILE")]
+        output: Option<PathBuf>,
     },
 }
 

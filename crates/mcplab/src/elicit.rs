@@ -1,7 +1,10 @@
 //! Answers `elicitation/create` from the terminal: a prompt per schema field (with defaults,
 //! enum choices and validation against the requested schema), or non-interactively by
 //! policy (`accept-defaults`, `decline`, `cancel`). URL mode shows the URL and asks for
-//! consent; mcplab never opens it by itself.
+//! consent; mcplab never opens it by itself. Schemas are read as servers send them: an
+//! optional field written as `anyOf: [T, {"type": "null"}]` (Python SDK 1.x) is an optional
+//! `T`, and nested objects are asked field by field (`address.city`). Decline and cancel
+//! never look at the schema. Server text shown in prompts is neutralised unless `--raw`.
 
 use std::io::{BufRead, Write};
 
@@ -9,26 +12,69 @@ use mcplab_protocol::HumanAnswer;
 use serde_json::{Map, Value};
 
 use crate::cli::ElicitationMode;
+use crate::output::safe;
+
+/// How to answer, and whether the user chose that (`--elicitation`) or it is the default
+/// for a stdin that is not a terminal.
+#[derive(Debug, Clone, Copy)]
+pub struct Policy {
+    pub mode: ElicitationMode,
+    explicit: bool,
+}
+
+impl Policy {
+    pub fn chosen(mode: ElicitationMode) -> Self {
+        Self {
+            mode,
+            explicit: true,
+        }
+    }
+
+    /// Nobody can be asked: decline, and say why.
+    pub fn not_a_terminal() -> Self {
+        Self {
+            mode: ElicitationMode::Decline,
+            explicit: false,
+        }
+    }
+}
 
 /// Answers one request using the process's stdin/stderr for prompts.
-pub fn answer(server: &str, params: &Value, mode: ElicitationMode) -> HumanAnswer {
+pub fn answer(server: &str, params: &Value, policy: Policy, raw: bool) -> HumanAnswer {
     let stdin = std::io::stdin();
     let mut input = stdin.lock();
     let mut out = std::io::stderr();
-    answer_with(server, params, mode, &mut input, &mut out)
+    answer_with(server, params, policy, raw, &mut input, &mut out)
 }
 
 /// [`answer`] over any input and output (tests script both).
 pub fn answer_with(
     server: &str,
     params: &Value,
-    mode: ElicitationMode,
+    policy: Policy,
+    raw: bool,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> HumanAnswer {
-    let message = params.get("message").and_then(Value::as_str).unwrap_or("");
+    let shown = |s: &str| {
+        if raw {
+            s.to_owned()
+        } else {
+            safe(s).into_owned()
+        }
+    };
+    let message = shown(params.get("message").and_then(Value::as_str).unwrap_or(""));
     let is_url = params.get("mode").and_then(Value::as_str) == Some("url");
-    match mode {
+    match policy.mode {
+        ElicitationMode::Decline if !policy.explicit => {
+            let _ = writeln!(
+                out,
+                "[{server}] elicitation declined: stdin is not a terminal, so nobody can be \
+                 asked (pass --elicitation accept-defaults|ask|cancel to answer otherwise): \
+                 {message}"
+            );
+            HumanAnswer::Decline { reason: None }
+        }
         ElicitationMode::Decline => {
             let _ = writeln!(
                 out,
@@ -44,7 +90,7 @@ pub fn answer_with(
             HumanAnswer::Cancel
         }
         ElicitationMode::AcceptDefaults if is_url => {
-            let url = params.get("url").and_then(Value::as_str).unwrap_or("");
+            let url = shown(params.get("url").and_then(Value::as_str).unwrap_or(""));
             let _ = writeln!(out, "[{server}] consented to URL elicitation: {url}");
             HumanAnswer::Accept {
                 content: Value::Null,
@@ -61,30 +107,131 @@ pub fn answer_with(
                     let _ = writeln!(
                         out,
                         "[{server}] declined elicitation: required field(s) without a default: {}",
-                        missing.join(", ")
+                        shown(&missing.join(", "))
                     );
                     HumanAnswer::Decline { reason: None }
                 }
             }
         }
-        ElicitationMode::Ask if is_url => ask_url(server, params, input, out),
-        ElicitationMode::Ask => ask_form(server, params, input, out),
+        ElicitationMode::Ask if is_url => ask_url(server, params, &shown, input, out),
+        ElicitationMode::Ask => ask_form(server, params, &shown, input, out),
     }
 }
 
-/// Content made of each property's `default`; `Err` lists required fields without one.
-pub fn defaults_for(schema: &Value) -> Result<Value, Vec<String>> {
-    let mut content = Map::new();
+/// One field to fill: its path (nested objects give several parts), its schema as a plain
+/// type (see [`plain`]) and whether an answer is needed.
+struct Field {
+    path: Vec<String>,
+    prop: Value,
+    required: bool,
+}
+
+/// The fields of an object schema, nested objects flattened into dotted paths.
+fn fields(schema: &Value) -> Vec<Field> {
+    let mut out = Vec::new();
+    collect_fields(schema, &mut Vec::new(), true, &mut out);
+    out
+}
+
+fn collect_fields(schema: &Value, prefix: &mut Vec<String>, needed: bool, out: &mut Vec<Field>) {
+    let required = required(schema);
     let props = schema.get("properties").and_then(Value::as_object);
     for (name, prop) in props.into_iter().flatten() {
-        if let Some(d) = prop.get("default") {
-            content.insert(name.clone(), d.clone());
+        let prop = plain(prop);
+        let is_required = needed && required.contains(name);
+        prefix.push(name.clone());
+        if prop.get("type").and_then(Value::as_str) == Some("object")
+            && prop.get("properties").is_some()
+        {
+            collect_fields(&prop, prefix, is_required, out);
+        } else {
+            out.push(Field {
+                path: prefix.clone(),
+                prop,
+                required: is_required,
+            });
+        }
+        prefix.pop();
+    }
+}
+
+/// A property as one plain type: `anyOf`/`oneOf` of `T` and `{"type": "null"}` (what
+/// Python's `Optional[T]` becomes) is `T` with the outer title, description and a non-null
+/// default; `"type": [T, "null"]` is `T`. Anything else is returned as it is.
+fn plain(prop: &Value) -> Value {
+    let mut p = prop.clone();
+    let Some(obj) = p.as_object_mut() else {
+        return p;
+    };
+    if let Some(Value::Array(types)) = obj.get("type") {
+        let real: Vec<&Value> = types
+            .iter()
+            .filter(|t| t.as_str() != Some("null"))
+            .collect();
+        if let [one] = real.as_slice() {
+            let one = (*one).clone();
+            obj.insert("type".into(), one);
         }
     }
-    let missing: Vec<String> = required(schema)
-        .into_iter()
-        .filter(|r| !content.contains_key(r))
-        .collect();
+    for key in ["anyOf", "oneOf"] {
+        let Some(Value::Array(branches)) = obj.get(key) else {
+            continue;
+        };
+        let is_null = |b: &Value| b.get("type").and_then(Value::as_str) == Some("null");
+        if !branches.iter().any(is_null) {
+            continue;
+        }
+        let rest: Vec<Value> = branches.iter().filter(|b| !is_null(b)).cloned().collect();
+        obj.remove(key);
+        match rest.as_slice() {
+            [Value::Object(one)] => {
+                for (k, v) in one {
+                    obj.entry(k.clone()).or_insert_with(|| v.clone());
+                }
+            }
+            _ => {
+                obj.insert(key.into(), Value::Array(rest));
+            }
+        }
+    }
+    if obj.get("default") == Some(&Value::Null) {
+        obj.remove("default");
+    }
+    p
+}
+
+/// Puts `value` at `path` inside `content`, creating the nested objects on the way.
+fn put(content: &mut Map<String, Value>, path: &[String], value: Value) {
+    let Some((last, parents)) = path.split_last() else {
+        return;
+    };
+    let mut at = content;
+    for p in parents {
+        let slot = at
+            .entry(p.clone())
+            .or_insert_with(|| Value::Object(Map::new()));
+        if !slot.is_object() {
+            *slot = Value::Object(Map::new());
+        }
+        let Value::Object(next) = slot else {
+            return;
+        };
+        at = next;
+    }
+    at.insert(last.clone(), value);
+}
+
+/// Content made of each field's (non-null) `default`; `Err` lists required fields without one.
+pub fn defaults_for(schema: &Value) -> Result<Value, Vec<String>> {
+    let mut content = Map::new();
+    let mut missing = Vec::new();
+    for f in fields(schema) {
+        match f.prop.get("default") {
+            Some(d) => put(&mut content, &f.path, d.clone()),
+            None if f.required => missing.push(f.path.join(".")),
+            None => {}
+        }
+    }
     if missing.is_empty() {
         Ok(Value::Object(content))
     } else {
@@ -115,11 +262,12 @@ fn read_line(input: &mut dyn BufRead) -> Option<String> {
 fn ask_url(
     server: &str,
     params: &Value,
+    shown: &dyn Fn(&str) -> String,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> HumanAnswer {
-    let message = params.get("message").and_then(Value::as_str).unwrap_or("");
-    let url = params.get("url").and_then(Value::as_str).unwrap_or("");
+    let message = shown(params.get("message").and_then(Value::as_str).unwrap_or(""));
+    let url = shown(params.get("url").and_then(Value::as_str).unwrap_or(""));
     let _ = writeln!(
         out,
         "\n[{server}] asks you to open a URL: {message}\n  {url}"
@@ -147,29 +295,29 @@ fn ask_url(
 fn ask_form(
     server: &str,
     params: &Value,
+    shown: &dyn Fn(&str) -> String,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> HumanAnswer {
-    let message = params.get("message").and_then(Value::as_str).unwrap_or("");
+    let message = shown(params.get("message").and_then(Value::as_str).unwrap_or(""));
     let schema = params
         .get("requestedSchema")
         .cloned()
         .unwrap_or(Value::Null);
-    let required = required(&schema);
     let _ = writeln!(
         out,
         "\n[{server}] asks: {message}\n(press Enter to take the default; type :decline or :cancel to refuse)"
     );
     let mut content = Map::new();
-    let props = schema
-        .get("properties")
-        .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
-    for (name, prop) in &props {
-        let is_required = required.contains(name);
+    for field in fields(&schema) {
+        let (prop, is_required) = (&field.prop, field.required);
+        let name = field.path.join(".");
         loop {
-            let _ = write!(out, "  {}: ", describe_field(name, prop, is_required));
+            let _ = write!(
+                out,
+                "  {}: ",
+                shown(&describe_field(&name, prop, is_required))
+            );
             let _ = out.flush();
             let Some(line) = read_line(input) else {
                 return HumanAnswer::Cancel;
@@ -179,7 +327,7 @@ fn ask_form(
                 ":cancel" => return HumanAnswer::Cancel,
                 "" => {
                     if let Some(d) = prop.get("default") {
-                        content.insert(name.clone(), d.clone());
+                        put(&mut content, &field.path, d.clone());
                         break;
                     }
                     if !is_required {
@@ -187,18 +335,13 @@ fn ask_form(
                     }
                     let _ = writeln!(out, "    required: please enter a value");
                 }
-                text => match parse_field(text, prop) {
-                    Ok(v) => match check(prop, &v) {
-                        Ok(()) => {
-                            content.insert(name.clone(), v);
-                            break;
-                        }
-                        Err(e) => {
-                            let _ = writeln!(out, "    {e}");
-                        }
-                    },
+                text => match parse_field(text, prop).and_then(|v| check(prop, &v).map(|()| v)) {
+                    Ok(v) => {
+                        put(&mut content, &field.path, v);
+                        break;
+                    }
                     Err(e) => {
-                        let _ = writeln!(out, "    {e}");
+                        let _ = writeln!(out, "    {}", shown(&e));
                     }
                 },
             }
@@ -208,7 +351,8 @@ fn ask_form(
     if let Err(e) = check(&schema, &content) {
         let _ = writeln!(
             out,
-            "  the answer does not match the requested schema ({e}); cancelled"
+            "  the answer does not match the requested schema ({}); cancelled",
+            shown(&e)
         );
         return HumanAnswer::Cancel;
     }
@@ -328,12 +472,25 @@ fn parse_field(text: &str, prop: &Value) -> Result<Value, String> {
             .ok()
             .and_then(|f| serde_json::Number::from_f64(f).map(Value::Number))
             .ok_or_else(|| "please enter a number".into()),
+        "array" if text.trim_start().starts_with('[') => {
+            serde_json::from_str(text).map_err(|e| format!("not a JSON array: {e}"))
+        }
         "array" => Ok(Value::Array(
             text.split(',')
                 .map(|s| Value::String(s.trim().to_owned()))
                 .filter(|v| v.as_str() != Some(""))
                 .collect(),
         )),
+        // Shapes outside the spec's flat fields (an object without properties, a union):
+        // the answer is typed as JSON.
+        "object" => serde_json::from_str(text).map_err(|e| format!("not a JSON object: {e}")),
+        _ if prop.get("anyOf").is_some() || prop.get("oneOf").is_some() => {
+            if choices(prop).is_empty() {
+                Ok(serde_json::from_str(text).unwrap_or_else(|_| Value::String(text.to_owned())))
+            } else {
+                Ok(Value::String(text.to_owned()))
+            }
+        }
         _ => Ok(Value::String(text.to_owned())),
     }
 }
@@ -355,6 +512,54 @@ pub fn check(schema: &Value, value: &Value) -> Result<(), String> {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    fn ask() -> Policy {
+        Policy::chosen(ElicitationMode::Ask)
+    }
+
+    #[test]
+    fn optional_anyof_and_nested_objects() {
+        let params = json!({"message": "m", "requestedSchema": {"type": "object", "properties": {
+            "nick": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null},
+            "n": {"type": ["integer", "null"]},
+            "address": {"type": "object", "properties": {"city": {"type": "string", "default": "Paris"}},
+                        "required": ["city"]}
+        }, "required": ["address"]}});
+        let schema = &params["requestedSchema"];
+        assert_eq!(
+            defaults_for(schema),
+            Ok(json!({"address": {"city": "Paris"}}))
+        );
+        let mut input: &[u8] = b"\n7\nLyon\n";
+        let mut out = Vec::new();
+        let a = answer_with("s", &params, ask(), false, &mut input, &mut out);
+        assert_eq!(
+            a,
+            HumanAnswer::Accept {
+                content: json!({"n": 7, "address": {"city": "Lyon"}})
+            },
+            "{}",
+            String::from_utf8_lossy(&out)
+        );
+    }
+
+    #[test]
+    fn default_decline_says_why() {
+        let mut out = Vec::new();
+        let mut input: &[u8] = b"";
+        let a = answer_with(
+            "s",
+            &form(),
+            Policy::not_a_terminal(),
+            false,
+            &mut input,
+            &mut out,
+        );
+        assert!(matches!(a, HumanAnswer::Decline { .. }));
+        let shown = String::from_utf8(out).unwrap();
+        assert!(shown.contains("not a terminal"), "{shown}");
+        assert!(!shown.contains("--elicitation decline)"), "{shown}");
+    }
 
     fn form() -> Value {
         json!({
@@ -378,7 +583,7 @@ mod tests {
         // name: empty (required) then "Ada"; subscribe: "no".
         let mut input: &[u8] = b"x\n-1\n30\n\n\nAda\nno\n";
         let mut out = Vec::new();
-        let a = answer_with("s", &form(), ElicitationMode::Ask, &mut input, &mut out);
+        let a = answer_with("s", &form(), ask(), false, &mut input, &mut out);
         assert_eq!(
             a,
             HumanAnswer::Accept {
@@ -396,12 +601,12 @@ mod tests {
         let mut out = Vec::new();
         let mut input: &[u8] = b":decline\n";
         assert!(matches!(
-            answer_with("s", &form(), ElicitationMode::Ask, &mut input, &mut out),
+            answer_with("s", &form(), ask(), false, &mut input, &mut out),
             HumanAnswer::Decline { .. }
         ));
         let mut input: &[u8] = b"";
         assert_eq!(
-            answer_with("s", &form(), ElicitationMode::Ask, &mut input, &mut out),
+            answer_with("s", &form(), ask(), false, &mut input, &mut out),
             HumanAnswer::Cancel
         );
     }
@@ -413,7 +618,8 @@ mod tests {
         let a = answer_with(
             "s",
             &form(),
-            ElicitationMode::AcceptDefaults,
+            Policy::chosen(ElicitationMode::AcceptDefaults),
+            false,
             &mut input,
             &mut out,
         );

@@ -1,33 +1,49 @@
 //! What a command failed with, and the exit code that goes with it:
-//! 1 the call returned an MCP error or `isError`, 2 usage or config, 3 connection, 130 Ctrl-C.
+//! 0 stdout was closed by its reader (`| head`), 1 the call returned an MCP error or `isError`,
+//! 2 usage or config, 3 connection, 130 Ctrl-C. With `--json` a failure is printed on stderr
+//! as `{"error": {"kind", "code", "message", "data"}}` so scripts can read it.
 
 use mcplab_core::config::ConfigError;
 use mcplab_core::mcp::McpError;
+use serde_json::{Value, json};
 
 #[derive(Debug)]
 pub struct Failure {
     pub code: u8,
     pub message: String,
+    /// What failed, for `--json`: usage, connect, server, timeout, transport, interrupted, call.
+    pub kind: &'static str,
+    /// The JSON-RPC error code and data when the server answered with an error.
+    /// (Boxed: most failures have none, and results carrying a `Failure` stay small.)
+    pub rpc: Option<Box<(i64, Option<Value>)>>,
 }
 
+pub const EXIT_OK: u8 = 0;
 pub const EXIT_CALL: u8 = 1;
 pub const EXIT_USAGE: u8 = 2;
 pub const EXIT_CONNECT: u8 = 3;
 pub const EXIT_INTERRUPTED: u8 = 130;
 
 impl Failure {
-    pub fn usage(message: impl Into<String>) -> Self {
+    fn new(code: u8, kind: &'static str, message: impl Into<String>) -> Self {
         Self {
-            code: EXIT_USAGE,
+            code,
             message: message.into(),
+            kind,
+            rpc: None,
         }
     }
 
+    pub fn usage(message: impl Into<String>) -> Self {
+        Self::new(EXIT_USAGE, "usage", message)
+    }
+
     pub fn call(message: impl Into<String>) -> Self {
-        Self {
-            code: EXIT_CALL,
-            message: message.into(),
-        }
+        Self::new(EXIT_CALL, "call", message)
+    }
+
+    pub fn connect(message: impl Into<String>) -> Self {
+        Self::new(EXIT_CONNECT, "connect", message)
     }
 
     pub fn config(e: ConfigError) -> Self {
@@ -36,33 +52,58 @@ impl Failure {
 
     /// A failure that was already reported (e.g. an `isError` result that was printed).
     pub fn silent(code: u8) -> Self {
-        Self {
-            code,
-            message: String::new(),
+        Self::new(code, "reported", "")
+    }
+
+    /// The reader of our stdout went away (`mcplab … | head`): stop quietly, status 0.
+    pub fn stdout_closed() -> Self {
+        Self::new(EXIT_OK, "stdout-closed", "")
+    }
+
+    /// The `--json` form of this failure.
+    pub fn to_json(&self) -> Value {
+        let mut error = json!({ "kind": self.kind, "exit": self.code, "message": self.message });
+        if let Some((code, data)) = self.rpc.as_deref() {
+            error["code"] = json!(code);
+            if let Some(data) = data {
+                error["data"] = data.clone();
+            }
         }
+        json!({ "error": error })
     }
 }
 
 impl From<McpError> for Failure {
     fn from(e: McpError) -> Self {
-        let code = match &e {
-            McpError::InvalidConfig(_) | McpError::InvalidRequest(_) => EXIT_USAGE,
-            McpError::Spawn { .. }
-            | McpError::Connect { .. }
-            | McpError::Transport { .. }
-            | McpError::NotConnected(_) => EXIT_CONNECT,
-            McpError::Cancelled => EXIT_INTERRUPTED,
-            McpError::Server { .. } | McpError::Timeout { .. } | McpError::BadResponse { .. } => {
-                EXIT_CALL
+        let (code, kind) = match &e {
+            McpError::InvalidConfig(_) | McpError::InvalidRequest(_) => (EXIT_USAGE, "usage"),
+            McpError::Spawn { .. } | McpError::Connect { .. } | McpError::NotConnected(_) => {
+                (EXIT_CONNECT, "connect")
             }
+            McpError::Transport { .. } => (EXIT_CONNECT, "transport"),
+            McpError::Cancelled => (EXIT_INTERRUPTED, "interrupted"),
+            McpError::Server { .. } => (EXIT_CALL, "server"),
+            McpError::Timeout { .. } => (EXIT_CALL, "timeout"),
+            McpError::BadResponse { .. } => (EXIT_CALL, "bad-response"),
         };
         let mut message = e.to_string();
+        let mut rpc = None;
         if let McpError::Server {
-            data: Some(data), ..
+            code: rpc_code,
+            data,
+            ..
         } = &e
         {
-            message.push_str(&format!("\ndetails: {data}"));
+            if let Some(data) = data {
+                message.push_str(&format!("\ndetails: {data}"));
+            }
+            rpc = Some(Box::new((*rpc_code, data.clone())));
         }
-        Self { code, message }
+        Self {
+            code,
+            message,
+            kind,
+            rpc,
+        }
     }
 }

@@ -9,6 +9,7 @@ mod cli_oauth;
 mod commands;
 mod elicit;
 mod failure;
+mod launch;
 mod limit_args;
 mod oauth_agent;
 mod output;
@@ -23,7 +24,11 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let cli = cli::Cli::parse();
+    let cli = match cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => return usage_error(e),
+    };
+    let (json, raw) = (cli.global.json, cli.global.raw);
     init_tracing();
     become_subreaper();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -45,9 +50,7 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(f) => {
-            if !f.message.is_empty() {
-                eprintln!("error: {}", f.message);
-            }
+            report(&f, json, raw);
             ExitCode::from(f.code)
         }
     }
@@ -62,6 +65,38 @@ fn become_subreaper() {
     if let Err(e) = nix::sys::prctl::set_child_subreaper(true) {
         tracing::debug!(%e, "could not become a child subreaper");
     }
+}
+
+/// Prints a failure on stderr: JSON with `--json`, else `error: …` with the server's text
+/// made harmless for the terminal (it may quote what the server said or wrote to stderr).
+fn report(f: &failure::Failure, json: bool, raw: bool) {
+    if f.message.is_empty() {
+        return;
+    }
+    if json {
+        eprintln!("{}", f.to_json());
+    } else if raw {
+        eprintln!("error: {}", f.message);
+    } else {
+        eprintln!("error: {}", output::safe(&f.message));
+    }
+}
+
+/// A command line clap rejects: its own text, or the JSON envelope when `--json` was given.
+fn usage_error(e: clap::Error) -> ExitCode {
+    use clap::error::ErrorKind;
+    let informational = matches!(
+        e.kind(),
+        ErrorKind::DisplayHelp
+            | ErrorKind::DisplayVersion
+            | ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand
+    );
+    if informational || !std::env::args().any(|a| a == "--json") {
+        e.exit();
+    }
+    let message = e.render().to_string();
+    report(&failure::Failure::usage(message.trim()), true, false);
+    ExitCode::from(failure::EXIT_USAGE)
 }
 
 /// Diagnostics go to stderr, off unless `RUST_LOG` asks for them, so stdout stays clean

@@ -119,7 +119,9 @@ impl PendingRedirect for Listening {
                 "Sign in to {server}: opening your browser at\n  {authorization_url}\n(if no browser \
                  opens, open that URL yourself; waiting for the redirect to {redirect_uri})",
             );
-            crate::serve::open_browser(authorization_url.as_str());
+            if let Err(e) = crate::launch::open_url(authorization_url.as_str()) {
+                eprintln!("{}", e.message);
+            }
             let outcome = tokio::time::timeout(BROWSER_TIMEOUT, rx).await;
             let _ = stop.send(());
             let _ = tokio::time::timeout(Duration::from_secs(2), serving).await;

@@ -1,43 +1,92 @@
-//! A one-line progress bar on stderr for requests that report progress. It draws only when
-//! stderr is a terminal, so scripts and `--json` output stay clean.
+//! Stderr for people: a one-line progress bar for requests that report progress, and whole
+//! lines (server logs, stderr, traces) written so they never collide with the bar — the bar
+//! is cleared before a line and drawn again after it. The bar draws only when stderr is a
+//! terminal, so scripts and `--json` output stay clean. Each line is one write, so lines of
+//! different sources do not interleave mid-line.
 
 use std::io::{IsTerminal, Write};
+use std::sync::{Arc, Mutex};
 
 use mcplab_core::mcp::ProgressUpdate;
 
 const WIDTH: usize = 30;
 
-pub struct ProgressBar {
-    enabled: bool,
-    drawn: bool,
+/// Where the terminal's text goes: stderr, or a buffer in tests.
+type Sink = Box<dyn Write + Send>;
+
+/// The shared stderr of one CLI run.
+#[derive(Clone)]
+pub struct Terminal {
+    inner: Arc<Mutex<Bar>>,
 }
 
-impl ProgressBar {
+struct Bar {
+    enabled: bool,
+    /// The bar's text while one is drawn.
+    drawn: Option<String>,
+    sink: Sink,
+}
+
+impl Bar {
+    /// One write; a closed stderr has nobody left to tell.
+    fn write(&mut self, text: &str) {
+        let _ = self.sink.write_all(text.as_bytes());
+        let _ = self.sink.flush();
+    }
+}
+
+impl Terminal {
     pub fn for_stderr() -> Self {
+        Self::new(std::io::stderr().is_terminal(), Box::new(std::io::stderr()))
+    }
+
+    /// A terminal writing to `sink`; `bar` says whether progress bars are drawn.
+    fn new(bar: bool, sink: Sink) -> Self {
         Self {
-            enabled: std::io::stderr().is_terminal(),
-            drawn: false,
+            inner: Arc::new(Mutex::new(Bar {
+                enabled: bar,
+                drawn: None,
+                sink,
+            })),
         }
     }
 
-    pub fn update(&mut self, u: &ProgressUpdate) {
-        if !self.enabled {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Bar> {
+        self.inner.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Draws (or redraws) the bar for `u`.
+    pub fn progress(&self, u: &ProgressUpdate) {
+        let mut bar = self.lock();
+        if !bar.enabled {
             return;
         }
         let line = render(u);
-        let mut err = std::io::stderr().lock();
-        let _ = write!(err, "\r\x1b[2K{line}");
-        let _ = err.flush();
-        self.drawn = true;
+        bar.write(&format!("\r\x1b[2K{line}"));
+        bar.drawn = Some(line);
     }
 
-    pub fn finish(&mut self) {
-        if self.drawn {
-            let mut err = std::io::stderr().lock();
-            let _ = write!(err, "\r\x1b[2K");
-            let _ = err.flush();
-            self.drawn = false;
+    /// Removes the bar.
+    pub fn finish(&self) {
+        let mut bar = self.lock();
+        if bar.drawn.take().is_some() {
+            bar.write("\r\x1b[2K");
         }
+    }
+
+    /// Writes one whole line (`text` without its newline), keeping the bar below it.
+    pub fn line(&self, text: &str) {
+        let mut bar = self.lock();
+        let mut out = String::with_capacity(text.len() + 16);
+        if bar.drawn.is_some() {
+            out.push_str("\r\x1b[2K");
+        }
+        out.push_str(text);
+        out.push('\n');
+        if let Some(b) = &bar.drawn {
+            out.push_str(b);
+        }
+        bar.write(&out);
     }
 }
 
@@ -68,6 +117,46 @@ pub fn render(u: &ProgressUpdate) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A sink the test can read back.
+    #[derive(Clone, Default)]
+    struct Shared(Arc<Mutex<Vec<u8>>>);
+
+    impl Write for Shared {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn b15_log_lines_clear_the_bar_and_redraw_it_below() {
+        let sink = Shared::default();
+        let term = Terminal::new(true, Box::new(sink.clone()));
+        let step = ProgressUpdate {
+            progress: 1.0,
+            total: Some(3.0),
+            message: Some("step 1/3".into()),
+        };
+        term.progress(&step);
+        term.line("[server warning] warning at step 1");
+        term.finish();
+        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        let bar = render(&step);
+        assert_eq!(
+            text,
+            format!("\r\x1b[2K{bar}\r\x1b[2K[server warning] warning at step 1\n{bar}\r\x1b[2K")
+        );
+        // Without a terminal there is no bar, only the line.
+        let sink = Shared::default();
+        let term = Terminal::new(false, Box::new(sink.clone()));
+        term.progress(&step);
+        term.line("x");
+        assert_eq!(sink.0.lock().unwrap().as_slice(), b"x\n");
+    }
 
     #[test]
     fn renders_fraction_and_message() {

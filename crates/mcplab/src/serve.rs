@@ -1,7 +1,9 @@
 //! `mcplab` / `mcplab serve`: the web inspector. Opens the store (seeding the demo server on
 //! first run), applies `--config` and ad-hoc targets, binds loopback (next free port when the
-//! default is busy), prints the one-time URL with the launch token, connects the servers in
-//! the background, opens the browser, and on Ctrl-C/SIGTERM stops every server it started.
+//! default is busy, said loudly), records the launch secret in the data directory
+//! (`launch.json`, 0600), prints a one-time login URL, connects the servers in the background,
+//! opens the browser on another one-time code (through a 0600 redirect file, never in argv),
+//! and on Ctrl-C/SIGTERM stops every server it started and removes its launch record.
 //! `start_sandbox` and `serve_app` are the listener plumbing `apps render` reuses.
 
 use std::net::{IpAddr, SocketAddr};
@@ -12,12 +14,14 @@ use mcplab_core::mcp::{ConnectionManager, ManagerOptions, RootEntry};
 use mcplab_protocol::api::RootView;
 use mcplab_protocol::{ServerConfig, ServerTransport};
 use mcplab_server::sandbox::SandboxConfig;
+use mcplab_server::security::LOGIN_CODE_TTL;
 use mcplab_server::{AppState, RenderHost, Security, generate_token, router};
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
 use crate::cli::Global;
 use crate::failure::Failure;
+use crate::launch::{Launch, open_browser};
 use crate::settings::DataDir;
 use crate::target;
 
@@ -32,7 +36,7 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
     if store.is_new() {
         store.insert_server(&demo_server()?).map_err(store_err)?;
     }
-    if let Some(file) = &global.serve.config {
+    if let Some(file) = &global.target.config {
         let text = std::fs::read_to_string(file)
             .map_err(|e| Failure::usage(format!("cannot read {}: {e}", file.display())))?;
         for s in parse_mcp_servers(&text, &file.display().to_string()).map_err(Failure::config)? {
@@ -76,9 +80,8 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
 
     let (listener, host) = bind(&global.serve.host, global.serve.port).await?;
     let port = listener.local_addr().map(|a| a.port()).unwrap_or_default();
-    let token = generate_token();
     let extra_host = host.filter(|h| !h.is_loopback()).map(|h| h.to_string());
-    let security = Security::new(token.clone(), port, extra_host.as_deref());
+    let security = Security::new(generate_token(), port, extra_host.as_deref());
     let env: std::collections::HashMap<String, String> = std::env::vars().collect();
     let providers = mcplab_core::llm::ProviderSettings::from_env(&env);
     let state = AppState::new(manager.clone(), store.clone(), security, providers);
@@ -88,11 +91,18 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         Some(h) if !h.is_loopback() => h.to_string(),
         _ => "127.0.0.1".to_owned(),
     };
-    let url = format!("http://{shown_host}:{port}/auth?token={token}");
-    println!("mcplab is listening on http://{shown_host}:{port}");
+    let base = format!("http://{shown_host}:{port}");
+    println!("mcplab is listening on {base}");
     let (sandbox_origin, sandbox_task) =
-        start_sandbox(&state, sandbox, port, &shown_host, extra_host.as_deref());
-    println!("app sandbox origin: {sandbox_origin}");
+        start_sandbox(&state, sandbox, port, extra_host.as_deref());
+    println!("apps run on: {sandbox_origin}");
+    if extra_host.is_some() {
+        eprintln!(
+            "WARNING: with a non-loopback --host, every app shares the one origin \
+             {sandbox_origin}, on the same site as the UI: a hostile app can reach other apps \
+             shown on the same page. Listen on loopback for one origin per app."
+        );
+    }
     // Chromium reaches us on loopback unless we listen on one other address only.
     let self_host = match host {
         Some(h) if !h.is_loopback() && !h.is_unspecified() => h.to_string(),
@@ -102,7 +112,19 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         self_origin: format!("http://{self_host}:{port}"),
         chromium: crate::settings::chromium(global.chromium.as_deref()),
     });
-    println!("open {url}");
+    let credentials = state.security.credentials();
+    Launch {
+        url: base.clone(),
+        secret: credentials.launch_secret().to_owned(),
+        pid: std::process::id(),
+    }
+    .write(data)?;
+    let login_url = |code: String| format!("{base}/auth?code={code}");
+    println!("open {}", login_url(credentials.mint_login_code()));
+    println!(
+        "  (valid once, for {} minutes; `mcplab open` opens a new one)",
+        LOGIN_CODE_TTL.as_secs() / 60
+    );
 
     let servers = store.servers().map_err(store_err)?;
     for cfg in servers {
@@ -119,7 +141,10 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         });
     }
     if !global.serve.no_open {
-        open_browser(&url);
+        // A code of its own: the printed one stays usable in another browser.
+        if let Err(e) = open_browser(data, &login_url(credentials.mint_login_code())) {
+            eprintln!("{}", e.message);
+        }
     }
 
     let shutdown = async {
@@ -127,25 +152,30 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         eprintln!("stopping: disconnecting servers");
     };
     let result = serve_app(listener, state, shutdown).await;
+    Launch::remove_if_ours(data);
     sandbox_task.abort();
     manager.shutdown().await;
     result.map_err(|e| Failure::usage(format!("the web server failed: {e}")))
 }
 
-/// Serves the app sandbox origin on `listener` for the host on `host_port`, records its origin
-/// in `state`, and returns the origin and the serving task (abort it to stop). Shared by
-/// `serve` and `apps render`.
+/// Serves the app sandbox on `listener` for the host on `host_port`: one origin per app
+/// (`http://<label>.localhost:<port>`), or, with a non-loopback `extra_host`, the one origin
+/// `http://<extra_host>:<port>` for every app. Records the origins in `state` and returns the
+/// origin template and the serving task (abort it to stop). Shared by `serve` and `apps render`.
 pub fn start_sandbox(
     state: &AppState,
     listener: TcpListener,
     host_port: u16,
-    shown_host: &str,
     extra_host: Option<&str>,
 ) -> (String, JoinHandle<std::io::Result<()>>) {
     let sandbox_port = listener.local_addr().map(|a| a.port()).unwrap_or_default();
-    let config = SandboxConfig::loopback(host_port, sandbox_port, extra_host);
-    let origin = format!("http://{shown_host}:{sandbox_port}");
-    let _ = state.sandbox_origin.set(origin.clone());
+    let config = match extra_host {
+        Some(h) => SandboxConfig::shared(host_port, sandbox_port, h),
+        None => SandboxConfig::loopback(host_port, sandbox_port),
+    };
+    let origins = config.origins();
+    let origin = origins.template.clone();
+    let _ = state.sandbox.set(origins);
     let app = mcplab_server::sandbox::sandbox_router(config);
     let task = tokio::spawn(async move { axum::serve(listener, app).await });
     (origin, task)
@@ -198,8 +228,10 @@ async fn bind(
     };
     if !ip.is_loopback() {
         eprintln!(
-            "WARNING: listening on {ip}, not loopback: anyone who can reach this address and \
-             learns the token can start processes on this machine."
+            "WARNING: listening on {ip}, not loopback. mcplab speaks plain HTTP: the login code \
+             and the session secret travel in clear text, so anyone who can see this network's \
+             traffic can take over this mcplab and start processes on this machine. Use it only \
+             on a network you trust (an SSH tunnel to 127.0.0.1 is safer)."
         );
     }
     let chosen = host.as_ref().map(|_| ip);
@@ -213,7 +245,12 @@ async fn bind(
         match TcpListener::bind(SocketAddr::new(ip, p)).await {
             Ok(l) => {
                 if p != DEFAULT_PORT {
-                    eprintln!("port {DEFAULT_PORT} is busy; using {p}");
+                    eprintln!(
+                        "WARNING: port {DEFAULT_PORT} is busy; using {p} instead. Something else \
+                         listens on {DEFAULT_PORT}: links and bookmarks to \
+                         127.0.0.1:{DEFAULT_PORT} reach that program, not this mcplab, so do not \
+                         sign in there. Choose the port with --port."
+                    );
                 }
                 return Ok((l, chosen));
             }
@@ -238,21 +275,4 @@ async fn bind_sandbox(ip: IpAddr, host_port: u16) -> Result<TcpListener, Failure
     TcpListener::bind(SocketAddr::new(ip, 0))
         .await
         .map_err(|e| Failure::usage(format!("cannot open the app sandbox listener on {ip}: {e}")))
-}
-
-pub(crate) fn open_browser(url: &str) {
-    let opener = if cfg!(target_os = "macos") {
-        "open"
-    } else {
-        "xdg-open"
-    };
-    let spawned = std::process::Command::new(opener)
-        .arg(url)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn();
-    if spawned.is_err() {
-        eprintln!("could not open a browser; open the URL above yourself");
-    }
 }

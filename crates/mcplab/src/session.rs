@@ -1,8 +1,10 @@
 //! One CLI session with one server: connects with a deadline, answers what the server asks
 //! (elicitation per `--elicitation`, sampling declined, roots from `--root`), prints
-//! `--trace` frames and server logs to stderr, signs in with OAuth when a remote server answers
-//! 401 (per `--oauth`), turns Ctrl-C into `notifications/cancelled`,
-//! and always closes the connection (and the server's process group) before returning.
+//! `--trace` frames, server logs and a stdio server's stderr (live, dimmed on a terminal,
+//! unless `--quiet-stderr`) to stderr with control sequences neutralised (unless `--raw`),
+//! signs in with OAuth when a remote server answers 401 (per `--oauth`), turns Ctrl-C into
+//! `notifications/cancelled`, and always closes the connection (and the server's process
+//! group) before returning.
 
 use std::io::IsTerminal;
 use std::sync::Arc;
@@ -15,15 +17,20 @@ use mcplab_protocol::{
     Direction, FrameKind, HumanAnswer, HumanRequestKind, ServerConfig, ServerEvent, ServerTransport,
 };
 use serde_json::Value;
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use crate::cli::{ElicitationMode, Global};
-use crate::elicit;
+use crate::elicit::{self, Policy};
 use crate::failure::{EXIT_INTERRUPTED, Failure};
-use crate::progress::ProgressBar;
+use crate::output::safe;
+use crate::progress::Terminal;
 use crate::settings::DataDir;
 use crate::target;
+
+/// How long a result waits for `--trace` to print the frames before it (the printer is a
+/// separate task; a stuck stderr must not hold the result back for ever).
+const TRACE_CATCH_UP: Duration = Duration::from_secs(2);
 
 pub struct Session {
     manager: Arc<ConnectionManager>,
@@ -32,6 +39,40 @@ pub struct Session {
     /// Fires on Ctrl-C.
     pub interrupted: CancellationToken,
     background: Vec<tokio::task::JoinHandle<()>>,
+    term: Terminal,
+    /// The sequence number of the last frame `--trace` printed (None without `--trace`).
+    traced: Option<watch::Receiver<u64>>,
+}
+
+/// How server text reaches stderr.
+#[derive(Clone)]
+struct Voice {
+    term: Terminal,
+    raw: bool,
+    /// Show a stdio server's stderr lines as they come.
+    stderr: bool,
+    /// Dim them (stderr is a terminal).
+    dim: bool,
+    /// People's names for the servers (ad-hoc targets are not called `cli`).
+    labels: Arc<Vec<(String, String)>>,
+}
+
+impl Voice {
+    fn label<'a>(&'a self, server: &'a str) -> &'a str {
+        self.labels
+            .iter()
+            .find(|(name, _)| name == server)
+            .map_or(server, |(_, label)| label.as_str())
+    }
+
+    /// One line on stderr, control sequences neutralised unless `--raw`.
+    fn say(&self, text: &str) {
+        if self.raw {
+            self.term.line(text);
+        } else {
+            self.term.line(&safe(text));
+        }
+    }
 }
 
 impl Session {
@@ -43,19 +84,46 @@ impl Session {
 
     /// Connects every server in `configs` (none is fine: a chat without tools).
     pub async fn open_all(global: &Global, configs: Vec<ServerConfig>) -> Result<Self, Failure> {
+        Self::open_recorded(global, configs)
+            .await
+            .map_err(|(failure, _)| failure)
+    }
+
+    /// [`Session::open_all`] that, when connecting fails, also hands back every frame
+    /// recorded until then (`mcplab check` judges them).
+    pub async fn open_recorded(
+        global: &Global,
+        configs: Vec<ServerConfig>,
+    ) -> Result<Self, (Failure, Vec<mcplab_protocol::TrafficFrame>)> {
+        let fail = |f: Failure| (f, Vec::new());
+        let labels: Vec<(String, String)> = configs
+            .iter()
+            .map(|c| {
+                // Prefixes stay short: an ad-hoc target is just "server" there.
+                let short = if c.name == target::AD_HOC_NAME {
+                    "server".to_owned()
+                } else {
+                    c.name.clone()
+                };
+                (c.name.clone(), short)
+            })
+            .collect();
         let mut opts = ManagerOptions {
             // A one-shot call should not wait long for a server that ignores stdin EOF
             // (SIGTERM is the polite next step).
             stop_grace: Duration::from_millis(200),
             ..ManagerOptions::default()
         };
-        global.limits.apply(global.timeout, &mut opts)?;
+        global
+            .limits
+            .apply(global.timeout, &mut opts)
+            .map_err(fail)?;
         let manager = ConnectionManager::new(opts);
         // Remote servers may answer 401: sign in (stdio-only sessions skip opening the store).
         let remote = configs
             .iter()
             .any(|c| !matches!(c.transport, ServerTransport::Stdio { .. }));
-        if remote && let Some(host) = crate::oauth_agent::host(global)? {
+        if remote && let Some(host) = crate::oauth_agent::host(global).map_err(fail)? {
             manager.set_oauth(host);
         }
         let roots = global
@@ -80,20 +148,36 @@ impl Session {
                 interrupted.cancel();
             }));
         }
+        let term = Terminal::for_stderr();
+        let voice = Voice {
+            term: term.clone(),
+            raw: global.raw,
+            stderr: !global.quiet_stderr,
+            dim: std::io::stderr().is_terminal(),
+            labels: Arc::new(labels),
+        };
+        let mut traced = None;
         if global.trace {
-            background.push(tokio::spawn(print_trace(manager.traffic().subscribe())));
+            let (printed, watcher) = watch::channel(0);
+            traced = Some(watcher);
+            let rx = manager.traffic().subscribe();
+            background.push(tokio::spawn(print_trace(rx, voice.clone(), printed)));
         }
-        let mode = global
-            .elicitation
-            .unwrap_or(if std::io::stdin().is_terminal() {
-                ElicitationMode::Ask
-            } else {
-                ElicitationMode::Decline
-            });
-        background.push(tokio::spawn(answer_events(manager.clone(), mode)));
+        let policy = match global.elicitation {
+            Some(mode) => Policy::chosen(mode),
+            None if std::io::stdin().is_terminal() => Policy::chosen(ElicitationMode::Ask),
+            None => Policy::not_a_terminal(),
+        };
+        background.push(tokio::spawn(answer_events(
+            manager.clone(),
+            policy,
+            voice.clone(),
+        )));
 
         let mut conns = Vec::new();
         for config in configs {
+            let label = target::label(&config);
+            let name = config.name.clone();
             let connected = tokio::select! {
                 r = manager.connect(config) => r,
                 _ = interrupted.cancelled() => Err(McpError::Cancelled),
@@ -101,14 +185,16 @@ impl Session {
             match connected {
                 Ok(conn) => conns.push(conn),
                 Err(e) => {
+                    let frames = manager.traffic().snapshot(&name).frames;
                     manager.shutdown().await;
                     for t in background {
                         t.abort();
                     }
-                    return Err(match e {
+                    let failure = match e {
                         McpError::Cancelled => Failure::silent(EXIT_INTERRUPTED),
-                        e => e.into(),
-                    });
+                        e => connect_failure(e, label, voice.stderr),
+                    };
+                    return Err((failure, frames));
                 }
             }
         }
@@ -117,6 +203,8 @@ impl Session {
             conns,
             interrupted,
             background,
+            term,
+            traced,
         })
     }
 
@@ -125,24 +213,55 @@ impl Session {
         &self.manager
     }
 
-    /// Names of the connected servers.
-    pub fn server_names(&self) -> Vec<String> {
-        self.conns.iter().map(|c| c.name().to_owned()).collect()
-    }
-
     pub fn connection(&self) -> &Connection {
         &self.conns[0]
     }
 
+    /// Whether the server declared `capability` in its initialize result.
+    pub fn offers(&self, capability: &str) -> bool {
+        self.connection()
+            .initialize_result()
+            .get("capabilities")
+            .and_then(|c| c.get(capability))
+            .is_some_and(|c| !c.is_null())
+    }
+
+    /// Fails, saying so, when the server did not declare `capability`.
+    pub fn require(&self, capability: &str) -> Result<(), Failure> {
+        if self.offers(capability) {
+            return Ok(());
+        }
+        Err(Failure {
+            kind: "capability",
+            ..Failure::call(format!(
+                "this server does not offer {capability} (its initialize result declares no \
+                 `{capability}` capability)"
+            ))
+        })
+    }
+
     /// Sends a request with a progress bar on a terminal and Ctrl-C cancellation.
     pub async fn request(&self, method: &str, params: Option<Value>) -> Result<Value, Failure> {
+        self.request_with(method, params, Some(self.interrupted.clone()), None)
+            .await
+    }
+
+    /// [`Session::request`] with its own cancellation (None: cannot be interrupted) and
+    /// timeout (None: the connection's).
+    pub async fn request_with(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        cancel: Option<CancellationToken>,
+        timeout: Option<Duration>,
+    ) -> Result<Value, Failure> {
         let (tx, mut rx) = mpsc::unbounded_channel();
+        let term = self.term.clone();
         let bar = tokio::spawn(async move {
-            let mut bar = ProgressBar::for_stderr();
             while let Some(update) = rx.recv().await {
-                bar.update(&update);
+                term.progress(&update);
             }
-            bar.finish();
+            term.finish();
         });
         let result = self
             .connection()
@@ -150,13 +269,14 @@ impl Session {
                 method,
                 params,
                 RequestOptions {
-                    timeout: None,
-                    cancel: Some(self.interrupted.clone()),
+                    timeout,
+                    cancel,
                     progress: Some(tx),
                 },
             )
             .await;
         let _ = bar.await;
+        self.trace_catch_up().await;
         match result {
             Ok(v) => Ok(v),
             Err(McpError::Cancelled) => {
@@ -179,6 +299,24 @@ impl Session {
             Err(McpError::InvalidRequest(m)) => Err(Failure::call(m)),
             Err(e) => Err(e.into()),
         }
+    }
+
+    /// Waits (bounded) until `--trace` has printed every frame recorded so far, so a
+    /// result never comes out before the frames that carried it.
+    async fn trace_catch_up(&self) {
+        let Some(traced) = &self.traced else {
+            return;
+        };
+        let name = self.connection().name().to_owned();
+        let last = self
+            .manager
+            .traffic()
+            .snapshot(&name)
+            .frames
+            .last()
+            .map_or(0, |f| f.seq);
+        let mut traced = traced.clone();
+        let _ = tokio::time::timeout(TRACE_CATCH_UP, traced.wait_for(|seq| *seq >= last)).await;
     }
 
     /// Events of the connected server (for `resources subscribe`).
@@ -208,7 +346,36 @@ pub async fn wait_for_stop_signal() {
     }
 }
 
-async fn print_trace(mut rx: tokio::sync::broadcast::Receiver<mcplab_protocol::TrafficFrame>) {
+/// The connect error as people should read it: the ad-hoc target by what they typed, and
+/// (when stderr was shown live already) without repeating the server's stderr.
+fn connect_failure(e: McpError, label: String, stderr_shown: bool) -> Failure {
+    match e {
+        McpError::Connect {
+            message,
+            stderr_tail,
+            ..
+        } => {
+            let shown = stderr_shown && !stderr_tail.is_empty();
+            let tail = if shown { Vec::new() } else { stderr_tail };
+            let mut f = Failure::from(McpError::Connect {
+                server: label,
+                message,
+                stderr_tail: tail,
+            });
+            if shown {
+                f.message.push_str(" (the server's stderr is above)");
+            }
+            f
+        }
+        e => e.into(),
+    }
+}
+
+async fn print_trace(
+    mut rx: tokio::sync::broadcast::Receiver<mcplab_protocol::TrafficFrame>,
+    voice: Voice,
+    printed: watch::Sender<u64>,
+) {
     use tokio::sync::broadcast::error::RecvError;
     loop {
         match rx.recv().await {
@@ -226,15 +393,19 @@ async fn print_trace(mut rx: tokio::sync::broadcast::Receiver<mcplab_protocol::T
                 if let Some(full) = f.full_bytes {
                     flag.push_str(&format!(" … [{full} bytes in all; --limit preview=SIZE]"));
                 }
-                eprintln!("[trace {}] {arrow} {}{flag}", f.server, f.text);
+                let server = voice.label(&f.server);
+                voice.say(&format!("[trace {server}] {arrow} {}{flag}", f.text));
+                printed.send_replace(f.seq);
             }
-            Err(RecvError::Lagged(n)) => eprintln!("[trace] … {n} frames not shown (too fast)"),
+            Err(RecvError::Lagged(n)) => {
+                voice.say(&format!("[trace] … {n} frames not shown (too fast)"))
+            }
             Err(RecvError::Closed) => return,
         }
     }
 }
 
-async fn answer_events(manager: Arc<ConnectionManager>, mode: ElicitationMode) {
+async fn answer_events(manager: Arc<ConnectionManager>, policy: Policy, voice: Voice) {
     use tokio::sync::broadcast::error::RecvError;
     let mut rx = manager.subscribe();
     loop {
@@ -245,13 +416,13 @@ async fn answer_events(manager: Arc<ConnectionManager>, mode: ElicitationMode) {
         };
         match event {
             ServerEvent::HumanRequested { request } => {
+                let label = voice.label(&request.server).to_owned();
                 let answer = match request.kind {
                     HumanRequestKind::Sampling => {
-                        eprintln!(
-                            "[{}] asked for an LLM completion (sampling/createMessage); the CLI \
-                             has no model configured, so it was declined",
-                            request.server
-                        );
+                        voice.say(&format!(
+                            "[{label}] asked for an LLM completion (sampling/createMessage); \
+                             the CLI has no model configured, so it was declined"
+                        ));
                         HumanAnswer::Decline {
                             reason: Some(
                                 "mcplab CLI cannot run sampling requests (no model configured)"
@@ -261,10 +432,12 @@ async fn answer_events(manager: Arc<ConnectionManager>, mode: ElicitationMode) {
                     }
                     HumanRequestKind::Elicitation => {
                         let params = request.params.clone();
-                        let server = request.server.clone();
-                        tokio::task::spawn_blocking(move || elicit::answer(&server, &params, mode))
-                            .await
-                            .unwrap_or(HumanAnswer::Cancel)
+                        let raw = voice.raw;
+                        tokio::task::spawn_blocking(move || {
+                            elicit::answer(&label, &params, policy, raw)
+                        })
+                        .await
+                        .unwrap_or(HumanAnswer::Cancel)
                     }
                 };
                 manager.broker().answer(request.id, answer);
@@ -279,9 +452,25 @@ async fn answer_events(manager: Arc<ConnectionManager>, mode: ElicitationMode) {
                     Value::String(s) => s,
                     other => other.to_string(),
                 };
+                let label = voice.label(&server);
                 match logger {
-                    Some(l) => eprintln!("[{server} {level} {l}] {data}"),
-                    None => eprintln!("[{server} {level}] {data}"),
+                    Some(l) => voice.say(&format!("[{label} {level} {l}] {data}")),
+                    None => voice.say(&format!("[{label} {level}] {data}")),
+                }
+            }
+            ServerEvent::Stderr { server, line } if voice.stderr => {
+                let label = voice.label(&server);
+                let line = if voice.raw {
+                    line
+                } else {
+                    safe(&line).into_owned()
+                };
+                if voice.dim {
+                    voice
+                        .term
+                        .line(&format!("\x1b[2m{label} stderr | {line}\x1b[0m"));
+                } else {
+                    voice.term.line(&format!("{label} stderr | {line}"));
                 }
             }
             _ => {}

@@ -25,6 +25,17 @@ impl DataDir {
         })
     }
 
+    /// A data directory at `dir` (tests).
+    #[cfg(test)]
+    pub fn at(dir: PathBuf) -> Self {
+        Self(dir)
+    }
+
+    /// The directory itself.
+    pub fn dir(&self) -> &Path {
+        &self.0
+    }
+
     /// The SQLite file holding server configs, settings and UI preferences.
     pub fn store_path(&self) -> PathBuf {
         self.0.join("mcplab.db")

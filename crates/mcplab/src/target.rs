@@ -1,16 +1,35 @@
-//! Turns the target flags (`--server`, `--stdio`, `--url` and their companions) into one
-//! `ServerConfig`, or a usage error that says what to pass.
+//! Turns the target flags (`--server`, `--stdio`, `--url`, `--config` and their companions)
+//! into one `ServerConfig`, or a usage error that says what to pass. Servers of a `--config`
+//! file join the configured ones for this run only (nothing is stored). It also names an
+//! ad-hoc target for people (`python3 server.py`, the URL) instead of its internal name.
 
 use std::collections::BTreeMap;
 
+use mcplab_core::config::import_mcp_servers;
 use mcplab_protocol::{ServerConfig, ServerTransport};
 
 use crate::cli::{RemoteTransport, TargetArgs};
 use crate::failure::Failure;
 use crate::settings::DataDir;
 
-/// Name used for ad-hoc targets.
+/// Name used for ad-hoc targets (their connection and stored sign-ins). People see
+/// [`label`] instead.
 pub const AD_HOC_NAME: &str = "cli";
+
+/// How a server is named in messages: its configured name, or for an ad-hoc target what
+/// the user typed (the command line or the URL), shortened.
+pub fn label(config: &ServerConfig) -> String {
+    if config.name != AD_HOC_NAME {
+        return config.name.clone();
+    }
+    let text = config.transport.describe();
+    if text.chars().count() > 60 {
+        let cut: String = text.chars().take(59).collect();
+        format!("{cut}…")
+    } else {
+        text
+    }
+}
 
 /// The config an ad-hoc `--stdio`/`--url` describes, if any, named `name`.
 pub fn ad_hoc(args: &TargetArgs, name: &str) -> Result<Option<ServerConfig>, Failure> {
@@ -40,6 +59,7 @@ pub fn ad_hoc(args: &TargetArgs, name: &str) -> Result<Option<ServerConfig>, Fai
             cwd: args.cwd.clone(),
         }
     } else if let Some(url) = &args.url {
+        check_url(url)?;
         let mut headers = pairs(&args.headers, ':', "--header")?;
         if let Some(token) = &args.bearer {
             headers.insert("Authorization".into(), format!("Bearer {token}"));
@@ -80,36 +100,78 @@ pub fn ad_hoc(args: &TargetArgs, name: &str) -> Result<Option<ServerConfig>, Fai
     }))
 }
 
-/// The servers a chat uses: the ad-hoc target, or every `--server`, or none.
+/// The servers a chat uses: the ad-hoc target, or every `--server`, or every server of a
+/// `--config` file, or none.
 pub fn resolve_many(args: &TargetArgs, data: &DataDir) -> Result<Vec<ServerConfig>, Failure> {
     if let Some(config) = ad_hoc(args, AD_HOC_NAME)? {
         return Ok(vec![config]);
     }
+    let from_file = file_servers(args)?;
     if args.servers.is_empty() {
-        return Ok(Vec::new());
+        return Ok(from_file);
     }
     let store = data.store()?;
     args.servers
         .iter()
-        .map(|name| {
-            store.server(name).map_err(|_| {
-                Failure::usage(format!(
-                    "no server named `{name}` is configured (see `mcplab servers list`)"
-                ))
-            })
+        .map(|name| match from_file.iter().find(|s| &s.name == name) {
+            Some(s) => Ok(s.clone()),
+            None => store.server(name).map_err(|_| not_configured(name)),
         })
+        .map(|c| c.and_then(checked))
         .collect()
+}
+
+/// The servers of `--config FILE` (none without it). A file that cannot be read is an
+/// error; entries it cannot use are skipped with a warning on stderr.
+fn file_servers(args: &TargetArgs) -> Result<Vec<ServerConfig>, Failure> {
+    let Some(path) = &args.config else {
+        return Ok(Vec::new());
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Failure::usage(format!(
+            "cannot read the --config file {}: {e}",
+            path.display()
+        ))
+    })?;
+    let imported =
+        import_mcp_servers(&text, &path.display().to_string()).map_err(Failure::config)?;
+    for w in &imported.warnings {
+        eprintln!("warning: {w}");
+    }
+    Ok(imported.servers)
+}
+
+fn not_configured(name: &str) -> Failure {
+    Failure::usage(format!(
+        "no server named `{name}` is configured (see `mcplab servers list`, or pass \
+         --config FILE)"
+    ))
 }
 
 /// The server a command talks to.
 pub fn resolve(args: &TargetArgs, data: &DataDir) -> Result<ServerConfig, Failure> {
     if let Some(config) = ad_hoc(args, AD_HOC_NAME)? {
-        return Ok(config);
+        return checked(config);
     }
-    let servers = data
+    let from_file = file_servers(args)?;
+    if args.servers.is_empty() && from_file.len() == 1 {
+        return from_file
+            .into_iter()
+            .next()
+            .map(checked)
+            .unwrap_or_else(|| Err(Failure::usage("the --config file has no server")));
+    }
+    let mut servers = data
         .store()?
         .servers()
         .map_err(|e| Failure::usage(e.to_string()))?;
+    // The file's servers win over configured ones of the same name, for this run.
+    servers.retain(|s| !from_file.iter().any(|f| f.name == s.name));
+    servers.extend(from_file);
+    resolve_among(args, servers).and_then(checked)
+}
+
+fn resolve_among(args: &TargetArgs, servers: Vec<ServerConfig>) -> Result<ServerConfig, Failure> {
     if args.servers.len() > 1 {
         return Err(Failure::usage(
             "this command talks to one server; give --server once",
@@ -119,11 +181,7 @@ pub fn resolve(args: &TargetArgs, data: &DataDir) -> Result<ServerConfig, Failur
         return servers
             .into_iter()
             .find(|s| &s.name == name)
-            .ok_or_else(|| {
-                Failure::usage(format!(
-                    "no server named `{name}` is configured (see `mcplab servers list`)"
-                ))
-            });
+            .ok_or_else(|| not_configured(name));
     }
     match servers.len() {
         1 => Ok(servers.into_iter().next().expect("one server")),
@@ -139,6 +197,33 @@ pub fn resolve(args: &TargetArgs, data: &DataDir) -> Result<ServerConfig, Failur
             )))
         }
     }
+}
+
+/// A stdio server's working directory must exist: the spawn error would blame the command.
+fn checked(config: ServerConfig) -> Result<ServerConfig, Failure> {
+    if let ServerTransport::Stdio { cwd: Some(dir), .. } = &config.transport
+        && !std::path::Path::new(dir).is_dir()
+    {
+        return Err(Failure::usage(format!(
+            "the working directory `{dir}` of {} does not exist (--cwd or the config's `cwd`)",
+            label(&config)
+        )));
+    }
+    Ok(config)
+}
+
+fn check_url(url: &str) -> Result<(), Failure> {
+    let parsed = url::Url::parse(url).map_err(|e| {
+        Failure::usage(format!(
+            "--url `{url}` is not a valid URL ({e}); give it as http://host:port/path"
+        ))
+    })?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(Failure::usage(format!(
+            "--url `{url}` must start with http:// or https://"
+        )));
+    }
+    Ok(())
 }
 
 fn pairs(items: &[String], sep: char, flag: &str) -> Result<BTreeMap<String, String>, Failure> {

@@ -11,7 +11,7 @@ use std::time::Duration;
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use http_body_util::BodyExt;
-use mcplab_core::apps::{AppCaller, app_may_call, build_csp, csp_from_declared};
+use mcplab_core::apps::{OwnOrigins, build_csp, csp_from_declared};
 use mcplab_core::llm::ProviderSettings;
 use mcplab_core::mcp::sse::SseParser;
 use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
@@ -122,9 +122,45 @@ async fn a_ui_resource_is_read_decoded_and_given_its_sandbox_policy() {
     assert_eq!(v["uiMeta"]["prefersBorder"], true);
     assert_eq!(v["contentMeta"]["ui"]["csp"], json!({}));
     // The sandbox page rebuilds exactly this policy from the object the browser passes on.
-    let (declared, rejected) = csp_from_declared(&v["declaredCsp"]);
+    let own = OwnOrigins::loopback(&[PORT], None);
+    let (declared, rejected) = csp_from_declared(&v["declaredCsp"], &own);
     assert!(rejected.is_empty());
     assert_eq!(build_csp(declared.as_ref()), csp);
+
+    // Declared entries naming mcplab itself are dropped, each with the reason shown to the user.
+    let declare = json!({"name": "declare_hostile_csp", "arguments": {"csp": {
+        "frameDomains": [format!("http://127.0.0.1:{PORT}"), "https://player.example"],
+        "resourceDomains": ["http://*.localhost:6275", format!("http://localhost:{PORT}")],
+        "connectDomains": ["http://127.0.0.1:7393"],
+    }}});
+    let (s, v) = authed(&app, "POST", "/api/servers/demo/tools/call", Some(declare)).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let hostile = json!({"uri": "ui://mcplab-demo/hostile.html"});
+    let (s, v) = authed(&app, "POST", path, Some(hostile)).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let rejected: Vec<&str> = v["rejected"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(rejected.len(), 3, "{rejected:?}");
+    assert!(
+        rejected
+            .iter()
+            .all(|r| r.contains("may not load from, connect to or frame mcplab"))
+    );
+    assert_eq!(
+        v["declaredCsp"],
+        json!({"connectDomains": ["http://127.0.0.1:7393"], "resourceDomains": [],
+               "frameDomains": ["https://player.example"], "baseUriDomains": []})
+    );
+    let csp = v["csp"].as_str().unwrap();
+    assert!(
+        !csp.contains(&PORT.to_string()) && !csp.contains("localhost"),
+        "{csp}"
+    );
+    assert!(csp.ends_with("form-action 'none'"), "{csp}");
 
     let (s, v) = authed(&app, "POST", path, Some(json!({"uri": "demo://readme"}))).await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
@@ -243,19 +279,36 @@ async fn apps_call_only_the_tools_of_their_own_server_that_they_may_call() {
     .await;
     assert_eq!(v["result"]["content"][0]["text"], "The counter is now 1.");
 
-    // A model-only tool (visibility ["model"]) is refused to apps by the same decision.
-    let (_, listed) = authed(&app, "GET", "/api/servers/demo/tools", None).await;
-    let mut echo = listed["tools"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|t| t["name"] == "echo")
-        .unwrap()
-        .clone();
-    assert_eq!(app_may_call(&echo, AppCaller::McpApp), Ok(()));
-    echo["_meta"] = json!({"ui": {"visibility": ["model"]}});
-    let refused = app_may_call(&echo, AppCaller::McpApp).unwrap_err();
-    assert_eq!(refused.code(), "tool_not_visible_to_app");
+    // A model-only tool (the demo's `secret_model_only`, visibility ["model"]) is refused to
+    // every kind of UI over HTTP, and never reaches the server.
+    for ui in ["mcpApp", "mcpUi", "openaiWidget"] {
+        let call = json!({"name": "secret_model_only", "arguments": {}, "ui": ui});
+        let (s, v) = app_call(&app, "demo", call).await;
+        assert_eq!(s, StatusCode::FORBIDDEN, "{ui}: {v}");
+        let code = if ui == "openaiWidget" {
+            "tool_not_widget_accessible"
+        } else {
+            "tool_not_visible_to_app"
+        };
+        assert_eq!(v["code"], code, "{ui}: {v}");
+        assert!(
+            v["message"]
+                .as_str()
+                .unwrap()
+                .contains("`secret_model_only`"),
+            "{v}"
+        );
+    }
+    let (_, traffic) = authed(&app, "GET", "/api/servers/demo/traffic", None).await;
+    assert!(
+        !traffic["frames"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|f| f["text"].as_str())
+            .any(|t| t.contains("secret_model_only") && t.contains("tools/call")),
+        "a refused call reached the server"
+    );
 
     let (s, v) = app_call(&app, "absent", json!({"name": "echo", "ui": "mcpApp"})).await;
     assert_eq!(s, StatusCode::CONFLICT, "{v}");

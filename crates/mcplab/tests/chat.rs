@@ -161,21 +161,40 @@ async fn interactive_keeps_the_conversation() {
 
 #[tokio::test]
 async fn ctrl_c_cancels_the_turn() {
+    use tokio::io::AsyncBufReadExt;
     let llm = ScriptedLlm::start(vec![
         Step::reply(["a", "b", "c", "d", "e", "f", "g"]).slow(400),
     ])
     .await;
     let dir = tempfile::tempdir().unwrap();
-    let mut cmd = chat(&llm, &["--model", "openai::gpt-4o-mini", "hi"]);
+    let mut cmd = chat(&llm, &["--json", "--model", "openai::gpt-4o-mini", "hi"]);
     cmd.env("MCPLAB_DATA_DIR", dir.path());
-    let child = cmd.spawn().unwrap();
+    let mut child = cmd.spawn().unwrap();
     let pid = child.id().unwrap() as i32;
-    tokio::time::sleep(Duration::from_millis(900)).await;
+    // The turn is streaming (so the signal handler is in place) once a text delta is out.
+    let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut seen = Vec::new();
+    tokio::time::timeout(Duration::from_secs(30), async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            let event: Value = serde_json::from_str(&line).unwrap();
+            let text = event["type"] == "textDelta";
+            seen.push(event);
+            if text {
+                return;
+            }
+        }
+        panic!("stdout ended before a text delta: {seen:?}");
+    })
+    .await
+    .expect("a text delta arrives");
     nix::sys::signal::kill(
         nix::unistd::Pid::from_raw(pid),
         nix::sys::signal::Signal::SIGINT,
     )
     .unwrap();
+    while let Some(line) = lines.next_line().await.unwrap() {
+        seen.push(serde_json::from_str(&line).unwrap());
+    }
     let o = tokio::time::timeout(Duration::from_secs(10), child.wait_with_output())
         .await
         .expect("exits after Ctrl-C")
@@ -186,7 +205,7 @@ async fn ctrl_c_cancels_the_turn() {
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
-    assert!(String::from_utf8_lossy(&o.stderr).contains("cancelled"));
+    assert_eq!(seen.last().unwrap()["type"], "turnCancelled", "{seen:?}");
 }
 
 #[tokio::test]
@@ -220,4 +239,156 @@ async fn approve_asks_before_each_tool_call() {
         assert_eq!(fed_back.contains("2 + 3 = 5"), ran, "{fed_back}");
         assert_eq!(fed_back.contains("denied"), !ran, "{fed_back}");
     }
+}
+
+/// A host config file drives the run: its deny list keeps a tool from the model, its
+/// temperature reaches the provider, and the flags override its model.
+#[tokio::test]
+async fn a_host_config_file_drives_the_run() {
+    let llm = ScriptedLlm::start(vec![Step::reply(["ok"])]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("host.yaml");
+    std::fs::write(
+        &file,
+        "model: anthropic::claude-haiku-4-5\ntemperature: 0.5\nsystemPrompt: Answer in French.\n\
+         servers:\n  cli:\n    deny: [echo, add]\n",
+    )
+    .unwrap();
+    let path = file.to_str().unwrap();
+    let o = finish(
+        chat(
+            &llm,
+            &[
+                "--demo",
+                "--host-config",
+                path,
+                "-m",
+                "openai::gpt-4o-mini",
+                "hi",
+            ],
+        ),
+        dir.path(),
+        "",
+    )
+    .await;
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let body = &llm.requests()[0].body;
+    assert_eq!(body["model"], "gpt-4o-mini", "the flag wins over the file");
+    assert_eq!(body["temperature"], 0.5);
+    let tools: Vec<&str> = body["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    assert!(tools.contains(&"cli__slow_task"), "{tools:?}");
+    assert!(
+        !tools.contains(&"cli__echo") && !tools.contains(&"cli__add"),
+        "{tools:?}"
+    );
+    assert!(body.to_string().contains("Answer in French."));
+
+    std::fs::write(&file, "stepLimt: 3\n").unwrap();
+    let o = finish(chat(&llm, &["--host-config", path, "hi"]), dir.path(), "").await;
+    assert_eq!(o.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("host.yaml") && err.contains("stepLimt"),
+        "{err}"
+    );
+}
+
+/// `--save` keeps the session: a web server on the same data directory lists it with its
+/// HostConfig and hash, the same hash `--print-host-config` printed.
+#[tokio::test]
+async fn saved_cli_sessions_show_up_in_the_api() {
+    let llm = ScriptedLlm::start(vec![Step::reply(["saved answer"])]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--demo", "-m", "openai::gpt-4o-mini", "--max-steps", "4"];
+    let mut printed = args.to_vec();
+    printed.push("--print-host-config");
+    let o = finish(chat(&llm, &printed), dir.path(), "").await;
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let canonical: Value = serde_json::from_slice(&o.stdout).expect("canonical JSON");
+    assert_eq!(canonical["stepLimit"], 4);
+    let err = String::from_utf8_lossy(&o.stderr);
+    let hash = err
+        .split_whitespace()
+        .last()
+        .expect("the hash is printed")
+        .to_owned();
+    assert!(llm.requests().is_empty(), "printing runs nothing");
+
+    let mut saved = args.to_vec();
+    saved.extend(["--save", "remember this"]);
+    let o = finish(chat(&llm, &saved), dir.path(), "").await;
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+
+    let sessions = api_get(dir.path(), "/api/sessions").await;
+    let list = sessions.as_array().unwrap();
+    assert_eq!(list.len(), 1, "{sessions}");
+    assert_eq!(list[0]["title"], "remember this");
+    assert_eq!(list[0]["hostHash"], hash.as_str());
+    assert_eq!(list[0]["hostConfig"], canonical);
+    let id = list[0]["id"].as_str().unwrap();
+    let view = api_get(dir.path(), &format!("/api/sessions/{id}")).await;
+    assert!(view.to_string().contains("saved answer"), "{view}");
+
+    // Without --save nothing is kept.
+    let o = finish(
+        chat(&llm, &["-m", "openai::gpt-4o-mini", "gone"]),
+        dir.path(),
+        "",
+    )
+    .await;
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "the script is used up: the turn fails"
+    );
+    let sessions = api_get(dir.path(), "/api/sessions").await;
+    assert_eq!(sessions.as_array().unwrap().len(), 1);
+}
+
+/// GET `path` from a web server over the store in `data` (as `mcplab serve` would run it).
+async fn api_get(data: &std::path::Path, path: &str) -> Value {
+    use std::sync::Arc;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let store = Arc::new(mcplab_core::store::Store::open(&data.join("mcplab.db")).unwrap());
+    let manager =
+        mcplab_core::mcp::ConnectionManager::new(mcplab_core::mcp::ManagerOptions::default());
+    let state = mcplab_server::AppState::new(
+        manager,
+        store,
+        mcplab_server::Security::new("t".into(), port, None),
+        mcplab_core::llm::ProviderSettings::default(),
+    );
+    let server = tokio::spawn(axum::serve(listener, mcplab_server::router(state)).into_future());
+    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let resp = client
+        .get(format!("http://127.0.0.1:{port}{path}"))
+        .bearer_auth("t")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(resp.status(), 200);
+    let v = resp.json().await.unwrap();
+    server.abort();
+    v
 }

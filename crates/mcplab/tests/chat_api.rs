@@ -466,3 +466,194 @@ async fn tool_calls_wait_for_approval() {
     );
     app.manager.shutdown().await;
 }
+
+#[tokio::test]
+async fn retry_replaces_the_failed_turn_and_sends_the_message_once() {
+    let llm = ScriptedLlm::start(vec![
+        Step::fail(401, "bad key"),
+        Step::reply(["second try"]),
+        Step::reply(["third"]),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start(&llm, dir.path()).await;
+    let (_, created) = app
+        .call(
+            "POST",
+            "/api/sessions",
+            Some(json!({"hostConfig": {"model": "openai::gpt-4o-mini"}})),
+        )
+        .await;
+    let id = created["summary"]["id"].as_str().unwrap().to_owned();
+    let turns = format!("/api/sessions/{id}/turns");
+    let mut live = app.events(&id, None).await;
+    let message = "a message to send exactly once";
+    app.call(
+        "POST",
+        &turns,
+        Some(json!({"turnId": "t1", "message": message})),
+    )
+    .await;
+    let seen = read_until(&mut live, is_terminal).await;
+    assert_eq!(seen.last().unwrap().1["event"]["type"], "turnFailed");
+
+    let (s, _) = app
+        .call(
+            "POST",
+            &turns,
+            Some(json!({"turnId": "t2", "message": message, "replaces": "t1"})),
+        )
+        .await;
+    assert_eq!(s, 202);
+    let seen = read_until(&mut live, is_terminal).await;
+    assert_eq!(seen[0].1["kind"], "userMessage");
+    assert_eq!(
+        seen[0].1["replaces"], "t1",
+        "live clients drop the old turn"
+    );
+    assert_eq!(seen.last().unwrap().1["event"]["type"], "turnFinished");
+    let retried = llm.requests()[1].body.to_string();
+    assert_eq!(
+        retried.matches(message).count(),
+        1,
+        "the provider gets the message once: {retried}"
+    );
+    let (_, view) = app.call("GET", &format!("/api/sessions/{id}"), None).await;
+    let ids: Vec<&str> = view["turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["turnId"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["t2"], "the retry took the failed turn's place");
+
+    // Only the last turn can be retried.
+    app.call(
+        "POST",
+        &turns,
+        Some(json!({"turnId": "t3", "message": "next"})),
+    )
+    .await;
+    read_until(&mut live, is_terminal).await;
+    let (s, err) = app
+        .call(
+            "POST",
+            &turns,
+            Some(json!({"turnId": "t4", "message": message, "replaces": "t2"})),
+        )
+        .await;
+    assert_eq!(s, 409, "{err}");
+    assert!(
+        err["message"].as_str().unwrap().contains("last turn"),
+        "{err}"
+    );
+    app.manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_session_runs_under_its_host_config() {
+    let llm = ScriptedLlm::start(vec![Step::reply(["one"]), Step::reply(["two"])]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start(&llm, dir.path()).await;
+    let host = json!({"model": "openai::gpt-4o-mini", "temperature": 0.25,
+        "servers": {"demo": {"deny": ["echo"]}}});
+    let (s, created) = app
+        .call("POST", "/api/sessions", Some(json!({"hostConfig": host})))
+        .await;
+    assert_eq!(s, 201, "{created}");
+    let summary = &created["summary"];
+    assert_eq!(
+        summary["hostConfig"]["stepLimit"], 10,
+        "defaults are explicit"
+    );
+    assert_eq!(summary["settings"]["servers"], json!(["demo"]));
+    let first_hash = summary["hostHash"].as_str().unwrap().to_owned();
+    assert_eq!(first_hash.len(), 64);
+    let id = summary["id"].as_str().unwrap().to_owned();
+    let mut live = app.events(&id, None).await;
+    app.call(
+        "POST",
+        &format!("/api/sessions/{id}/turns"),
+        Some(json!({"turnId": "t1", "message": "hi"})),
+    )
+    .await;
+    read_until(&mut live, is_terminal).await;
+    let first = llm.requests()[0].body.clone();
+    let tools: Vec<&str> = first["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["function"]["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        tools.contains(&"demo__add") && !tools.contains(&"demo__echo"),
+        "{tools:?}"
+    );
+    assert_eq!(first["temperature"], 0.25);
+
+    // A changed HostConfig runs the next turn and changes the hash.
+    let mut changed = summary["hostConfig"].clone();
+    changed["systemPrompt"] = json!("Be brief.");
+    changed["servers"] = json!({});
+    let (s, patched) = app
+        .call(
+            "PATCH",
+            &format!("/api/sessions/{id}"),
+            Some(json!({"hostConfig": changed})),
+        )
+        .await;
+    assert_eq!(s, 200, "{patched}");
+    assert_ne!(patched["hostHash"], first_hash.as_str());
+    app.call(
+        "POST",
+        &format!("/api/sessions/{id}/turns"),
+        Some(json!({"turnId": "t2", "message": "again"})),
+    )
+    .await;
+    read_until(&mut live, is_terminal).await;
+    let second = llm.requests()[1].body.to_string();
+    assert!(second.contains("Be brief."), "{second}");
+    assert!(
+        !second.contains("demo__add"),
+        "no servers, no tools: {second}"
+    );
+
+    let (s, bad) = app
+        .call(
+            "PATCH",
+            &format!("/api/sessions/{id}"),
+            Some(json!({"hostConfig": {"stepLimit": 0}})),
+        )
+        .await;
+    assert_eq!(s, 400);
+    assert!(
+        bad["message"].as_str().unwrap().contains("stepLimit"),
+        "{bad}"
+    );
+
+    // Files (JSON or YAML) are checked and given their canonical form and hash.
+    let yaml =
+        "model: openai::gpt-4o-mini\ntemperature: 0.25\nservers:\n  demo:\n    deny: [echo]\n";
+    let (s, parsed) = app
+        .call(
+            "POST",
+            "/api/host-config/parse",
+            Some(json!({"text": yaml})),
+        )
+        .await;
+    assert_eq!(s, 200, "{parsed}");
+    assert_eq!(parsed["hash"], first_hash.as_str(), "same host, same hash");
+    let (s, err) = app
+        .call(
+            "POST",
+            "/api/host-config/parse",
+            Some(json!({"text": "stepLimt: 3"})),
+        )
+        .await;
+    assert_eq!(s, 400);
+    assert!(
+        err["message"].as_str().unwrap().contains("stepLimt"),
+        "{err}"
+    );
+    app.manager.shutdown().await;
+}

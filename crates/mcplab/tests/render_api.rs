@@ -142,9 +142,8 @@ async fn the_server_renders_an_app_against_itself() {
     let port = listener.local_addr().unwrap().port();
     let sandbox_port = sandbox.local_addr().unwrap().port();
     let s = state(port);
-    s.sandbox_origin
-        .set(format!("http://127.0.0.1:{sandbox_port}"))
-        .unwrap();
+    let config = SandboxConfig::loopback(port, sandbox_port);
+    s.sandbox.set(config.origins()).unwrap();
     let origin = format!("http://127.0.0.1:{port}");
     s.render_host
         .set(RenderHost {
@@ -153,7 +152,6 @@ async fn the_server_renders_an_app_against_itself() {
         })
         .unwrap();
     connect_demo(&s, "demo").await;
-    let config = SandboxConfig::loopback(port, sandbox_port, None);
     let sandbox_task =
         tokio::spawn(async move { axum::serve(sandbox, sandbox_router(config)).await });
     let app = router(s.clone());

@@ -1,6 +1,7 @@
 //! Black-box tests of `mcplab serve` (and plain `mcplab`): first run seeds the demo server,
-//! ad-hoc targets open already connected, the port falls back when the default is busy, and
-//! stopping the server stops every server process it started.
+//! ad-hoc targets open already connected, the port falls back when the default is busy (said
+//! loudly), the launch secret is recorded 0600 for scripts and `mcplab open` (and removed at
+//! exit), and stopping the server stops every server process it started.
 
 use std::process::Stdio;
 use std::time::Duration;
@@ -14,6 +15,9 @@ const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
 struct Running {
     child: Child,
     base: String,
+    /// The printed one-time login URL.
+    login_url: String,
+    /// The launch secret, from `launch.json`.
     token: String,
     stderr: String,
 }
@@ -30,20 +34,24 @@ async fn start(data: &std::path::Path, args: &[&str]) -> Running {
         .spawn()
         .unwrap();
     let mut out = BufReader::new(child.stdout.take().unwrap()).lines();
-    let (mut base, mut token) = (String::new(), String::new());
+    let (mut base, mut login_url) = (String::new(), String::new());
     tokio::time::timeout(Duration::from_secs(30), async {
         while let Some(line) = out.next_line().await.unwrap() {
             if let Some(url) = line.strip_prefix("mcplab is listening on ") {
                 base = url.to_owned();
             }
             if let Some(url) = line.strip_prefix("open ") {
-                token = url.split("token=").nth(1).unwrap().to_owned();
+                login_url = url.to_owned();
                 return;
             }
         }
     })
     .await
     .expect("mcplab printed its URL");
+    let launch: Value =
+        serde_json::from_str(&std::fs::read_to_string(data.join("launch.json")).unwrap()).unwrap();
+    assert_eq!(launch["url"], base.as_str());
+    let token = launch["secret"].as_str().unwrap().to_owned();
     let mut err = child.stderr.take().unwrap();
     let stderr = {
         // Whatever was printed before the URL (e.g. a port fallback note).
@@ -61,6 +69,7 @@ async fn start(data: &std::path::Path, args: &[&str]) -> Running {
     Running {
         child,
         base,
+        login_url,
         token,
         stderr,
     }
@@ -191,6 +200,7 @@ async fn a_busy_default_port_moves_to_the_next() {
     let run = start(dir.path(), &[]).await;
     assert!(!run.base.ends_with(":6274"), "{}", run.base);
     assert!(run.stderr.contains("is busy; using"), "{}", run.stderr);
+    assert!(run.stderr.contains("WARNING"), "{}", run.stderr);
     run.stop().await;
 
     let taken = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -207,4 +217,60 @@ async fn a_busy_default_port_moves_to_the_next() {
         "an explicit busy port is an error"
     );
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot listen"));
+}
+
+/// The printed URL carries a one-time code (not the launch secret); the launch secret is in a
+/// 0600 file for scripts and `mcplab open`, which mints a new code; the file goes at exit.
+#[tokio::test]
+async fn the_launch_secret_is_a_private_file_and_urls_carry_one_time_codes() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let run = start(dir.path(), &["--port", "0"]).await;
+    let launch = dir.path().join("launch.json");
+    let mode = std::fs::metadata(&launch).unwrap().permissions().mode();
+    assert_eq!(mode & 0o077, 0, "launch.json is private: {mode:o}");
+    let code = run
+        .login_url
+        .strip_prefix(&format!("{}/auth?code=", run.base))
+        .expect("a login URL")
+        .to_owned();
+    assert!(
+        !run.login_url.contains(&run.token),
+        "the secret is not printed"
+    );
+    let servers = run.get("/api/servers").await;
+    assert!(
+        servers.is_array(),
+        "the launch secret opens /api: {servers}"
+    );
+
+    let open = Command::new(BIN)
+        .args(["open", "--print"])
+        .env("MCPLAB_DATA_DIR", dir.path())
+        .output()
+        .await
+        .unwrap();
+    assert!(open.status.success(), "{open:?}");
+    let stdout = String::from_utf8_lossy(&open.stdout);
+    let url = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("open "))
+        .expect("mcplab open prints the URL");
+    assert!(
+        url.starts_with(&format!("{}/auth?code=", run.base)),
+        "{url}"
+    );
+    assert!(!url.contains(&code), "a new code each time");
+
+    let status = run.stop().await;
+    assert!(status.success());
+    assert!(!launch.exists(), "launch.json is removed at exit");
+    let open = Command::new(BIN)
+        .args(["open", "--print"])
+        .env("MCPLAB_DATA_DIR", dir.path())
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(open.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&open.stderr).contains("mcplab serve"));
 }

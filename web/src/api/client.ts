@@ -1,10 +1,14 @@
 // The one typed client for mcplab's HTTP API. Every request goes through `request`, which
-// sends the session cookie, decodes `ApiError` bodies and turns transport failures into
-// `ApiFailure`s with a message a person can act on.
+// sends the tab's session secret as a bearer (auth.ts; never a cookie), decodes `ApiError`
+// bodies and turns transport failures into `ApiFailure`s with a message a person can act on.
+import { authHeaders } from './auth';
 import type {
+  AppRenderSpec,
   ApprovalDecision,
   ApiError,
   CallOutcome,
+  CheckReport,
+  CheckRequest,
   CompleteRequest,
   HumanAnswer,
   HumanRequest,
@@ -37,15 +41,14 @@ export class ApiFailure extends Error {
 }
 
 export const UNAUTHORIZED_HINT =
-  'This browser is not signed in to mcplab. Open the URL that mcplab printed in the terminal (it contains a one-time token).';
+  'This tab is not signed in to mcplab. Open the newest URL mcplab printed in the terminal, or run `mcplab open` (each URL works once, for 2 minutes).';
 
 export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
   let res: Response;
   try {
     res = await fetch(path, {
       method,
-      credentials: 'same-origin',
-      headers: body === undefined ? undefined : { 'Content-Type': 'application/json' },
+      headers: body === undefined ? authHeaders() : { ...authHeaders(), 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (e) {
@@ -64,6 +67,31 @@ export async function request<T>(method: string, path: string, body?: unknown): 
   if (res.status === 204) return undefined as T;
   const text = await res.text();
   return (text ? JSON.parse(text) : undefined) as T;
+}
+
+/** A file the API sends as an attachment. */
+export interface Download {
+  text: string;
+  /** From `Content-Disposition`, when the server named it. */
+  filename: string | null;
+  type: string;
+}
+
+/** GET an attachment (a plain `<a download>` link would carry no bearer). */
+export async function requestDownload(path: string): Promise<Download> {
+  let res: Response;
+  try {
+    res = await fetch(path, { headers: authHeaders() });
+  } catch (e) {
+    throw new ApiFailure(0, 'network', `Cannot reach mcplab (${(e as Error).message}). Is it still running?`);
+  }
+  if (res.status === 401) throw new ApiFailure(401, 'unauthorized', UNAUTHORIZED_HINT);
+  if (!res.ok) {
+    const err = (await res.json().catch(() => null)) as ApiError | null;
+    throw new ApiFailure(res.status, err?.code ?? 'http', err?.message ?? `${res.status} ${res.statusText}`);
+  }
+  const filename = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') ?? '')?.[1] ?? null;
+  return { text: await res.text(), filename, type: res.headers.get('Content-Type') ?? 'text/plain' };
 }
 
 const seg = encodeURIComponent;
@@ -98,6 +126,8 @@ export const api = {
   complete: (name: string, body: CompleteRequest) => request<CallOutcome>('POST', `${srv(name)}/complete`, body),
   setLogLevel: (name: string, level: string) => request<CallOutcome>('POST', `${srv(name)}/log-level`, { level }),
   ping: (name: string) => request<CallOutcome>('POST', `${srv(name)}/ping`),
+  /** `mcplab check` on the connected server (its traffic so far included). */
+  check: (name: string, body: CheckRequest = { calls: [] }) => request<CheckReport>('POST', `${srv(name)}/check`, body),
 
   traffic: (name: string) => request<TrafficSnapshotView>('GET', `${srv(name)}/traffic`),
   clearTraffic: (name: string) => request<void>('DELETE', `${srv(name)}/traffic`),
@@ -118,8 +148,8 @@ export const api = {
   session: (id: string) => request<SessionView>('GET', ses(id)),
   patchSession: (id: string, patch: SessionPatch) => request<SessionSummary>('PATCH', ses(id), patch),
   deleteSession: (id: string) => request<void>('DELETE', ses(id)),
-  /** A plain link (the session cookie authorizes it), for `<a download>`. */
-  sessionExportUrl: (id: string, format: 'json' | 'markdown') => `${ses(id)}/export?format=${format}`,
+  /** The session as a JSON or Markdown document, to save as a file. */
+  exportSession: (id: string, format: 'json' | 'markdown') => requestDownload(`${ses(id)}/export?format=${format}`),
   /** 202 once accepted; posting the same `turnId` again is harmless. 409: another turn runs. */
   startTurn: (id: string, turnId: string, message: string) => request<void>('POST', `${ses(id)}/turns`, { turnId, message }),
   cancelTurn: (id: string, turnId: string) => request<void>('POST', `${ses(id)}/turns/${seg(turnId)}/cancel`),
@@ -127,6 +157,9 @@ export const api = {
     request<void>('POST', `${ses(id)}/turns/${seg(turnId)}/approvals/${seg(callId)}`, decision),
   /** Path of the session's SSE stream (see `openSessionStream` in events.ts). */
   sessionEventsPath: (id: string) => `${ses(id)}/events`,
+
+  /** The spec a render registered for `#/render/<id>` (once). */
+  renderSpec: (id: string) => request<AppRenderSpec>('GET', `/api/render-specs/${seg(id)}`),
 
   prefs: () => request<Record<string, unknown>>('GET', '/api/prefs'),
   setPref: (key: string, value: unknown) => request<void>('PUT', `/api/prefs/${seg(key)}`, value),

@@ -1,63 +1,112 @@
-// The one event-stream client: a single EventSource on `/api/events` shared by every feature.
-// EventSource reconnects by itself and sends `Last-Event-ID`, so the server replays what was
-// missed; when it cannot (`resync`) or when the stream had to be reopened from scratch, every
-// subscriber of `onResync` reloads its state from the API. A chat session and an OAuth debugger
-// run each have a stream of their own (`openSessionStream`) with the same rules.
+// The one event-stream client. mcplab's streams are SSE that need the tab's bearer, which
+// EventSource cannot send, so `openStream` reads them with fetch and eventsource-parser: it
+// keeps the last event id and reconnects after a backoff with `Last-Event-ID`, so the server
+// replays what was missed or says `resync`; a stream reopened with no position at all is a
+// resync too. Every stream goes through it: the host stream on `/api/events` shared by every
+// feature (`events`), and a chat session's or an OAuth debugger run's (`openSessionStream`).
 import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { createParser } from 'eventsource-parser';
 import type { HostEvent, ServerEvent, SessionEvent, TrafficFrame } from './types.gen';
-import { ApiFailure, api } from './client';
+import { authHeaders } from './auth';
 
 export type StreamState = 'connecting' | 'open' | 'reconnecting' | 'unauthorized';
 
 type Listener<T> = (value: T) => void;
 
+interface StreamHandlers {
+  /** The data of each event. */
+  onData: (data: string) => void;
+  /** The stream was reopened where no replay can fill the gap: reload state. */
+  onResync: () => void;
+  onState: (s: StreamState) => void;
+}
+
+/** Backoff after the n-th failure in a row: 1 s, 2 s, 4 s … at most 10 s. */
+export function retryDelay(failures: number): number {
+  return Math.min(10_000, 500 * 2 ** Math.min(failures, 5));
+}
+
+/**
+ * Reads the SSE stream at `path` with the tab's bearer until closed, reconnecting with
+ * `Last-Event-ID` after a backoff whenever it ends or fails (a 401 says `unauthorized`).
+ * A `lastEventId` query in `path` is the starting position. Returns the closer.
+ */
+export function openStream(path: string, h: StreamHandlers): () => void {
+  const positioned = /[?&]lastEventId=/.test(path);
+  let closed = false;
+  let lastId: string | null = null;
+  let failures = 0;
+  let opened = false;
+  let controller: AbortController | null = null;
+  let timer: number | undefined;
+
+  const retry = (state: StreamState) => {
+    if (closed) return;
+    failures++;
+    h.onState(state);
+    timer = window.setTimeout(() => void connect(), retryDelay(failures));
+  };
+
+  const connect = async () => {
+    if (closed) return;
+    controller = new AbortController();
+    const headers: Record<string, string> = { Accept: 'text/event-stream', ...authHeaders() };
+    if (lastId !== null) headers['Last-Event-ID'] = lastId;
+    let res: Response;
+    try {
+      res = await fetch(path, { headers, signal: controller.signal, cache: 'no-store' });
+    } catch {
+      return retry('reconnecting');
+    }
+    if (res.status === 401) return retry('unauthorized');
+    if (!res.ok || !res.body) return retry('reconnecting');
+    const resumable = lastId !== null || positioned;
+    if (opened && !resumable) h.onResync();
+    opened = true;
+    failures = 0;
+    h.onState('open');
+    const parser = createParser({
+      onEvent: (ev) => {
+        if (ev.id !== undefined) lastId = ev.id;
+        if (ev.data) h.onData(ev.data);
+      },
+    });
+    const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        parser.feed(value);
+      }
+    } catch {
+      /* the connection broke (or we closed it) */
+    }
+    retry('reconnecting');
+  };
+
+  void connect();
+  return () => {
+    closed = true;
+    window.clearTimeout(timer);
+    controller?.abort();
+  };
+}
+
 class EventStream {
-  private source: EventSource | null = null;
+  private close: (() => void) | null = null;
   private state: StreamState = 'connecting';
   private stateListeners = new Set<() => void>();
   private serverListeners = new Set<Listener<ServerEvent>>();
   private trafficListeners = new Set<Listener<TrafficFrame>>();
   private resyncListeners = new Set<() => void>();
-  private retryTimer: number | undefined;
-  private retries = 0;
-  private opened = false;
 
   start(): void {
-    if (this.source || typeof EventSource === 'undefined') return;
-    const es = new EventSource('/api/events', { withCredentials: true });
-    this.source = es;
-    es.onopen = () => {
-      const reopened = this.opened && this.retries > 0;
-      this.opened = true;
-      this.retries = 0;
-      this.setState('open');
-      if (reopened) this.emitResync();
-    };
-    es.onmessage = (msg) => this.dispatch(msg.data);
-    es.onerror = () => {
-      if (es.readyState === EventSource.CLOSED) {
-        // The browser gave up (e.g. a 401 or a non-SSE reply): find out why, then reopen.
-        this.source = null;
-        es.close();
-        this.retries++;
-        api.human().then(
-          () => this.scheduleRetry(),
-          (e) => {
-            if (e instanceof ApiFailure && e.unauthorized) this.setState('unauthorized');
-            this.scheduleRetry();
-          },
-        );
-      } else {
-        this.setState('reconnecting');
-      }
-    };
-  }
-
-  private scheduleRetry(): void {
-    if (this.state !== 'unauthorized') this.setState('reconnecting');
-    window.clearTimeout(this.retryTimer);
-    const delay = Math.min(10_000, 500 * 2 ** Math.min(this.retries, 5));
-    this.retryTimer = window.setTimeout(() => this.start(), delay);
+    if (this.close) return;
+    this.close = openStream('/api/events', {
+      onData: (data) => this.dispatch(data),
+      onResync: () => this.emitResync(),
+      onState: (s) => this.setState(s),
+    });
   }
 
   private dispatch(data: string): void {
@@ -127,7 +176,7 @@ export function useResync(handler: () => void): void {
 
 export interface SessionStreamHandlers<E = SessionEvent> {
   onEvent: (e: E) => void;
-  /** The server said `resync`, or the stream had to be reopened without `Last-Event-ID`. */
+  /** The server said `resync`, or the stream had to be reopened with no position. */
   onResync: () => void;
   onState?: (s: StreamState) => void;
 }
@@ -135,47 +184,22 @@ export interface SessionStreamHandlers<E = SessionEvent> {
 /**
  * Opens a numbered SSE stream of its own: a chat session's (`GET /api/sessions/{id}/events`)
  * or an OAuth debugger run's (`GET /api/oauth/debug/{id}/events`, with `E` =
- * `OAuthDebugEvent`). Both carry `{kind: …}` JSON with `resync` meaning "reload". EventSource
- * resumes by itself with `Last-Event-ID`; when the browser gives up (closed), the stream is
- * reopened after a backoff and the caller is told to reload. Returns the closer.
+ * `OAuthDebugEvent`). Both carry `{kind: …}` JSON with `resync` meaning "reload". Returns the
+ * closer.
  */
 export function openSessionStream<E extends { kind: string } = SessionEvent>(path: string, h: SessionStreamHandlers<E>): () => void {
-  let es: EventSource | null = null;
-  let closed = false;
-  let retries = 0;
-  let timer: number | undefined;
-  const open = () => {
-    if (closed || typeof EventSource === 'undefined') return;
-    const source = new EventSource(path, { withCredentials: true });
-    es = source;
-    source.onopen = () => {
-      if (retries > 0) h.onResync();
-      retries = 0;
-      h.onState?.('open');
-    };
-    source.onmessage = (msg) => {
+  return openStream(path, {
+    onData: (data) => {
       let ev: E;
       try {
-        ev = JSON.parse(msg.data) as E;
+        ev = JSON.parse(data) as E;
       } catch {
         return;
       }
       if (ev.kind === 'resync') h.onResync();
       else h.onEvent(ev);
-    };
-    source.onerror = () => {
-      h.onState?.('reconnecting');
-      if (source.readyState !== EventSource.CLOSED) return;
-      source.close();
-      es = null;
-      retries++;
-      timer = window.setTimeout(open, Math.min(10_000, 500 * 2 ** Math.min(retries, 5)));
-    };
-  };
-  open();
-  return () => {
-    closed = true;
-    window.clearTimeout(timer);
-    es?.close();
-  };
+    },
+    onResync: h.onResync,
+    onState: (s) => h.onState?.(s),
+  });
 }

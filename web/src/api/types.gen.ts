@@ -160,7 +160,7 @@ interactive: boolean, };
 
 export type OAuthDebugStarted = { runId: string, };
 
-export type OAuthRunState = "running" | "succeeded" | "failed" | "cancelled";
+export type OAuthRunState = "running" | "succeeded" | "failed" | "cancelled" | "notRequired";
 
 export type OAuthTokenSummary = { tokenType: string, 
 /**
@@ -264,6 +264,60 @@ text: string,
  */
 fullBytes?: number, } & ({ "kind": "message" } | { "kind": "unparsable", error: string, } | { "kind": "synthetic" } | { "kind": "note" });
 
+export type Severity = "error" | "warning" | "info";
+
+export type Finding = { severity: Severity, 
+/**
+ * A stable rule id, e.g. `schema`, `tool-name`, `output-schema`.
+ */
+rule: string, message: string, 
+/**
+ * The spec section (a URL into the negotiated revision).
+ */
+spec: string, 
+/**
+ * What the server's author should change.
+ */
+fix: string, 
+/**
+ * The traffic frame the finding is about (its `seq` in the traffic log).
+ */
+frameSeq?: number | null, 
+/**
+ * The offending part of the frame (or the whole frame), cut to a readable length.
+ */
+excerpt?: string | null, 
+/**
+ * Where in the message (a JSON pointer), when it is one place.
+ */
+path?: string | null, };
+
+export type CheckReport = { server: string, 
+/**
+ * The revision the server negotiated (None when connecting failed).
+ */
+protocolVersion?: string | null, 
+/**
+ * What was exercised, in order (e.g. `tools/list: 2 pages, 14 tools`).
+ */
+exercised: Array<string>, 
+/**
+ * Every rule that was checked (JUnit test cases), passed or not.
+ */
+rules: Array<string>, findings: Array<Finding>, };
+
+export type CheckCall = { name: string, arguments: unknown, };
+
+export type CheckRequest = { 
+/**
+ * Tools to call (none by default: tools may have side effects).
+ */
+calls: Array<CheckCall>, 
+/**
+ * Estimated tokens of the tool list per turn above which it warns (default 10000).
+ */
+tokenBudget?: number | null, };
+
 export type ServerView = { config: ServerConfig, status: ServerStatus, 
 /**
  * The server's `initialize` result (protocolVersion, capabilities, serverInfo,
@@ -281,7 +335,11 @@ export type ImportRequest = {
  */
 json: string, };
 
-export type ImportResult = { added: Array<string>, replaced: Array<string>, };
+export type ImportResult = { added: Array<string>, replaced: Array<string>, 
+/**
+ * What was skipped, renamed or cannot be honoured (`envFile`, `${…}`), one line each.
+ */
+warnings: Array<string>, };
 
 export type ToolCallRequest = { name: string, arguments: Record<string, any>, callId?: string, 
 /**
@@ -340,10 +398,16 @@ export type AppResourceKind = "mcpApp" | "openaiWidget" | "unknown";
 
 export type HostInfo = { version: string, 
 /**
- * The sandbox origin app HTML runs in (`http://127.0.0.1:<port>`); `null` when no sandbox
- * listener runs, and then no app can be shown.
+ * Where app HTML runs: `http://{label}.localhost:<port>`, where the UI puts a fresh random
+ * label (16–32 of `[a-z0-9]`) for every rendered app, so each app has an origin of its own
+ * on another site than the UI. Without `{label}` every app shares that one origin (mcplab
+ * bound to a non-loopback `--host`). `null` when no sandbox runs: no app can be shown.
  */
-sandboxOrigin: string | null, };
+sandboxOriginTemplate: string | null, 
+/**
+ * Whether each app gets its own origin (false: shared, weaker isolation).
+ */
+sandboxPerApp: boolean, };
 
 export type AppScenario = { id: string, name: string, server: string, tool: string, arguments: Record<string, unknown>, 
 /**
@@ -364,6 +428,12 @@ conditions: Record<string, unknown>, width: number, height: number,
 timeoutMs?: number, };
 
 export type AppRenderResult = { pngBase64: string, report: any, };
+
+export type SessionRequest = { code: string, next?: string, };
+
+export type SessionGranted = { secret: string, next: string, };
+
+export type LoginCode = { code: string, url: string, expiresInSecs: number, };
 
 export type AppResourceView = { uri: string, mimeType: string | null, kind: AppResourceKind, 
 /**
@@ -421,12 +491,83 @@ export type TurnEvent = { "type": "turnStarted", turnId: string, model: string, 
 /**
  * Empty when the name is not one of the offered tools.
  */
-server: string, tool: string, argumentsText: string, } | { "type": "approvalRequested", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, timeoutMs: number, } | { "type": "approvalResolved", turnId: string, callId: string, approved: boolean, } | { "type": "humanRequested", turnId: string, callId: string, request: HumanRequest, } | { "type": "humanResolved", turnId: string, callId: string, id: number, outcome: string, } | { "type": "toolResult", turnId: string, callId: string, server: string, tool: string, durationMs: number, isError: boolean, result: any, error: string | null, } | { "type": "traceStep", turnId: string, step: number, model: string, finishReason: string, usage: TokenUsage, } | { "type": "turnFinished", turnId: string, reason: StopReason, usage: TokenUsage, } | { "type": "turnFailed", turnId: string, 
+server: string, tool: string, argumentsText: string, } | { "type": "approvalRequested", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, timeoutMs: number, } | { "type": "approvalResolved", turnId: string, callId: string, approved: boolean, } | { "type": "humanRequested", turnId: string, callId: string, request: HumanRequest, } | { "type": "humanResolved", turnId: string, callId: string, id: number, outcome: string, } | { "type": "toolResult", turnId: string, callId: string, server: string, tool: string, durationMs: number, isError: boolean, result: any, error: string | null, } | { "type": "toolProgress", turnId: string, callId: string, progress: number, total: number | null, message: string | null, } | { "type": "traceStep", turnId: string, step: number, model: string, finishReason: string, usage: TokenUsage, } | { "type": "turnFinished", turnId: string, reason: StopReason, usage: TokenUsage, } | { "type": "turnFailed", turnId: string, 
 /**
  * `auth`, `rate_limit`, `context_length`, `network`, `server`, `bad_response`,
  * `truncated`, `not_configured`, `internal`.
  */
 kind: string, message: string, usage: TokenUsage, } | { "type": "turnCancelled", turnId: string, usage: TokenUsage, };
+
+export type HostConfig = { 
+/**
+ * The shape's version ([`HOST_CONFIG_VERSION`]).
+ */
+version: number, 
+/**
+ * `provider::model`, e.g. `openai::gpt-4.1-mini`; empty until one is chosen.
+ */
+model: string, systemPrompt: string, 
+/**
+ * Sampling temperature; `null` leaves it to the provider.
+ */
+temperature: number | null, 
+/**
+ * Output token limit per step; `null` leaves it to the provider.
+ */
+maxTokens: number | null, 
+/**
+ * Most model steps per turn (each step may call tools).
+ */
+stepLimit: number, 
+/**
+ * The servers whose tools (and instructions) the model gets, by configured name, each
+ * with the tools it offers.
+ */
+servers: { [key in string]: ServerTools }, approval: ApprovalPolicy, elicitation: ElicitationPolicy, appHost: AppHostProfile, };
+
+export type ServerTools = { allow: Array<string> | null, deny: Array<string>, };
+
+export type ApprovalMode = "never" | "always";
+
+export type ApprovalPolicy = { mode: ApprovalMode, 
+/**
+ * How long a call waits before it is denied.
+ */
+timeoutSecs: number, };
+
+export type ElicitationMode = "ask" | "acceptDefaults" | "decline" | "cancel";
+
+export type ElicitationPolicy = { mode: ElicitationMode, };
+
+export type DeviceKind = "desktop" | "tablet" | "mobile";
+
+export type ThemeChoice = "system" | "light" | "dark";
+
+export type DisplayMode = "inline" | "fullscreen" | "pip";
+
+export type CspMode = "declared" | "permissive";
+
+export type AppHostProfile = { device: DeviceKind, theme: ThemeChoice, 
+/**
+ * BCP 47, e.g. `de-DE`; `null` is the viewer's own.
+ */
+locale: string | null, 
+/**
+ * IANA, e.g. `Europe/Berlin`; `null` is the viewer's own.
+ */
+timeZone: string | null, 
+/**
+ * The modes offered to apps (at least one).
+ */
+displayModes: Array<DisplayMode>, cspMode: CspMode, 
+/**
+ * Give MCP Apps `window.openai` too (OpenAI widgets always get it).
+ */
+windowOpenai: boolean, };
+
+export type HostConfigText = { text: string, };
+
+export type HostConfigView = { hostConfig: HostConfig, canonical: string, hash: string, };
 
 export type ChatSettings = { 
 /**
@@ -448,7 +589,19 @@ requireApproval?: boolean, };
 
 export type ApprovalDecision = { "decision": "allow", arguments?: any, } | { "decision": "deny", reason?: string, };
 
-export type SessionSummary = { id: string, title: string, createdMs: number, updatedMs: number, settings: ChatSettings, };
+export type SessionSummary = { id: string, title: string, createdMs: number, updatedMs: number, 
+/**
+ * How the session's turns run.
+ */
+hostConfig: HostConfig, 
+/**
+ * SHA-256 (hex) of the HostConfig's canonical JSON.
+ */
+hostHash: string, 
+/**
+ * The HostConfig in the older `ChatSettings` form (derived; kept for older clients).
+ */
+settings: ChatSettings, };
 
 export type StoredTurn = { turnId: string, user: string, events: Array<TurnEvent>, };
 
@@ -486,13 +639,34 @@ lastEventId: number,
  */
 appContext?: Array<AppContextEntry>, };
 
-export type NewSession = { title?: string, settings: ChatSettings, };
+export type NewSession = { title?: string, 
+/**
+ * Any keys left out take their defaults.
+ */
+hostConfig?: Partial<HostConfig>, 
+/**
+ * The older form; used only when `hostConfig` is absent.
+ */
+settings?: ChatSettings, };
 
-export type SessionPatch = { title?: string, settings?: ChatSettings, };
+export type SessionPatch = { title?: string, 
+/**
+ * Replaces the whole HostConfig (keys left out take their defaults).
+ */
+hostConfig?: HostConfig, 
+/**
+ * The older form: changes the keys it has in the current HostConfig.
+ */
+settings?: ChatSettings, };
 
-export type TurnRequest = { turnId: string, message: string, };
+export type TurnRequest = { turnId: string, message: string, 
+/**
+ * Retry: this turn replaces the session's last turn (which failed or was stopped). The
+ * model does not see the replaced turn, and the new one takes its place when stored.
+ */
+replaces?: string, };
 
-export type SessionEvent = { "kind": "userMessage", turnId: string, text: string, } | { "kind": "turn", event: TurnEvent, } | { "kind": "appContext", entries: Array<AppContextEntry>, } | { "kind": "resync" };
+export type SessionEvent = { "kind": "userMessage", turnId: string, text: string, replaces?: string, } | { "kind": "turn", event: TurnEvent, } | { "kind": "appContext", entries: Array<AppContextEntry>, } | { "kind": "resync" };
 
 export type ProviderView = { id: string, kind: string, displayName: string, usable: boolean, 
 /**

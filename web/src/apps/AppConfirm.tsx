@@ -1,6 +1,9 @@
 // The host's confirmation for what an app may only do with the user's consent: open a link,
-// save files. The app's request waits (it gets `isError` when the user says no).
+// save files. The app's request waits (it gets `isError` when the user says no). The dialog is
+// the host speaking, so it is rendered at the document's root, outside any emulated device
+// (whose size, zoom, locale and direction are the app's, not the host's).
 import { useCallback, useState, type ReactNode } from 'react';
+import { createPortal } from 'react-dom';
 import { Button } from '../ui/Button';
 import { Modal } from '../ui/Modal';
 
@@ -40,14 +43,17 @@ export function AppConfirm({ request, onDone }: { request: ConfirmRequest; onDon
 export function useConfirm(): [ReactNode, (r: Omit<ConfirmRequest, 'resolve'>) => Promise<boolean>] {
   const [pending, setPending] = useState<ConfirmRequest | null>(null);
   const ask = useCallback((r: Omit<ConfirmRequest, 'resolve'>) => new Promise<boolean>((resolve) => setPending({ ...r, resolve })), []);
-  const dialog = pending && (
-    <AppConfirm
-      request={pending}
-      onDone={(ok) => {
-        pending.resolve(ok);
-        setPending(null);
-      }}
-    />
-  );
+  const dialog =
+    pending &&
+    createPortal(
+      <AppConfirm
+        request={pending}
+        onDone={(ok) => {
+          pending.resolve(ok);
+          setPending(null);
+        }}
+      />,
+      document.body,
+    );
   return [dialog, ask];
 }

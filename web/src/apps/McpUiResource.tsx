@@ -1,42 +1,68 @@
 // A legacy MCP-UI resource embedded in a tool result (`ui://…` with `text/html`,
-// `text/uri-list` or `application/vnd.mcp-ui.remote-dom…`), rendered with @mcp-ui/client 6.1.0.
-// HTML and URLs go through mcplab's MCP-UI proxy page on the sandbox origin (never srcdoc in
-// this page); Remote DOM scripts run in the library's own opaque-origin sandbox iframe and
-// only describe host components. Actions: `tool` calls the tool on the same server (the
-// server refuses tools not visible to apps), `prompt` and `intent` become a follow-up
-// message, `link` opens after confirmation, `notify` shows a notification.
-import { UIResourceRenderer, basicComponentLibrary, remoteButtonDefinition, remoteCardDefinition, remoteImageDefinition, remoteStackDefinition, remoteTextDefinition, type UIActionResult } from '@mcp-ui/client';
-import { useCallback, useEffect, useState } from 'react';
+// `text/uri-list` or `application/vnd.mcp-ui.remote-dom…`). HTML and URLs are rendered with
+// @mcp-ui/client 6.1.0 through mcplab's MCP-UI proxy page on an origin of this resource's own
+// (`http://<fresh label>.localhost:<port>`; never srcdoc in this page, and the sandbox refuses
+// URLs naming mcplab itself). Remote DOM scripts run on such an origin too
+// (`RemoteDomResource`), not in the library's srcdoc frame in this page, which a strict page
+// CSP (no inline script, no eval) would stop. Actions: `tool` calls the tool on the same server
+// (the server refuses tools not visible to apps), `prompt` and `intent` become a follow-up
+// message once the user agrees, `link` opens after confirmation, `notify` shows a notification.
+import { UIResourceRenderer, remoteButtonDefinition, remoteCardDefinition, remoteImageDefinition, remoteStackDefinition, remoteTextDefinition, type UIActionResult } from '@mcp-ui/client';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import './apps.css';
 import { errorMessage } from '../api/client';
-import { appsApi } from './api';
+import { appOrigin, appsApi, uiSiteProblem } from './api';
+import { appIdentity, type AppMessageChannel } from './appMessages';
+import { useAppMessages } from './AppMessageAsk';
 import { useConfirm } from './AppConfirm';
 import { Violations } from './Violations';
 import { openableUrl } from './content';
 import type { CspViolation } from './host';
+import { decodeBase64Utf8 } from './html';
+import { RemoteDomResource, type RemoteElementDefinition } from './RemoteDomResource';
 
 export interface McpUiResourceProps {
   server: string;
   resource: Record<string, any>;
-  onFollowUp?: (text: string) => Promise<void> | void;
+  onFollowUp?: AppMessageChannel;
 }
 
-const REMOTE_ELEMENTS = [remoteButtonDefinition, remoteCardDefinition, remoteImageDefinition, remoteStackDefinition, remoteTextDefinition];
+const REMOTE_ELEMENTS = [remoteButtonDefinition, remoteCardDefinition, remoteImageDefinition, remoteStackDefinition, remoteTextDefinition] as RemoteElementDefinition[];
+
+const isRemoteDom = (r: Record<string, any>) => r.contentType === 'remoteDom' || (typeof r.mimeType === 'string' && r.mimeType.startsWith('application/vnd.mcp-ui.remote-dom'));
+
+/** The script of a Remote DOM resource (`text`, or a base64 `blob`), or null. */
+function remoteDomCode(r: Record<string, any>): string | null {
+  if (typeof r.text === 'string') return r.text;
+  if (typeof r.blob === 'string') {
+    try {
+      return decodeBase64Utf8(r.blob);
+    } catch {
+      return null;
+    }
+  }
+  return null;
+}
 
 export function McpUiResource({ server, resource, onFollowUp }: McpUiResourceProps) {
-  const [proxy, setProxy] = useState<string | null>(null);
+  const [origin, setOrigin] = useState<string | null>(null);
+  const remote = isRemoteDom(resource);
+  const code = useMemo(() => (remote ? remoteDomCode(resource) : null), [remote, resource]);
   const [error, setError] = useState<string | null>(null);
   const [notes, setNotes] = useState<{ n: number; text: string; kind: 'notify' | 'info' | 'error' }[]>([]);
   const [violations, setViolations] = useState<CspViolation[]>([]);
   const [confirmDialog, ask] = useConfirm();
+  const [messageAsk, postAppMessage] = useAppMessages();
 
   useEffect(() => {
     let live = true;
     appsApi.host().then(
       (h) => {
         if (!live) return;
-        if (h.sandboxOrigin) setProxy(new URL('/mcp-ui-proxy.html', h.sandboxOrigin).toString());
-        else setError('The app sandbox is not running, so this MCP-UI resource cannot be shown.');
+        const template = h.sandboxOriginTemplate;
+        const problem = template ? uiSiteProblem(h.sandboxPerApp) : 'The app sandbox is not running, so this MCP-UI resource cannot be shown.';
+        if (template && !problem) setOrigin(appOrigin(template));
+        else setError(problem);
       },
       (e) => live && setError(errorMessage(e)),
     );
@@ -72,8 +98,9 @@ export function McpUiResource({ server, resource, onFollowUp }: McpUiResourcePro
             note(`The resource asked to send “${text}”; there is no conversation here.`, 'info');
             return { sent: false };
           }
-          await onFollowUp(text);
-          return { sent: true };
+          const outcome = await postAppMessage(onFollowUp, appIdentity(server, String(resource.uri ?? '')), text);
+          if (!outcome.sent) note(outcome.why, 'info');
+          return { sent: outcome.sent };
         }
         case 'link': {
           const u = openableUrl(String(p.url ?? ''));
@@ -90,7 +117,7 @@ export function McpUiResource({ server, resource, onFollowUp }: McpUiResourcePro
           return undefined;
       }
     },
-    [server, onFollowUp, note, ask],
+    [server, resource.uri, onFollowUp, note, ask, postAppMessage],
   );
 
   const handle = useCallback(
@@ -110,12 +137,26 @@ export function McpUiResource({ server, resource, onFollowUp }: McpUiResourcePro
         <span className="muted small">{resource.mimeType}</span>
       </div>
       {error && <div className="inline-error small">{error}</div>}
-      {proxy && (
+      {origin && remote && code === null && <div className="inline-error small">The Remote DOM resource has no script (no text or blob).</div>}
+      {origin && remote && code !== null && (
+        <RemoteDomResource
+          proxy={new URL('/mcp-ui-proxy.html?contentType=remotedom', origin).toString()}
+          code={code}
+          remoteElements={REMOTE_ELEMENTS}
+          onAction={(a) => void handle(a as UIActionResult).catch(() => undefined)}
+          onError={(m) => note(`The Remote DOM script failed: ${m}`, 'error')}
+        />
+      )}
+      {origin && !remote && (
         <UIResourceRenderer
           resource={resource}
           onUIAction={handle}
-          htmlProps={{ proxy, autoResizeIframe: { height: true }, style: { width: '100%', height: 240, border: 0 }, iframeProps: { 'data-testid': 'mcp-ui-iframe' } as any }}
-          remoteDomProps={{ library: basicComponentLibrary, remoteElements: REMOTE_ELEMENTS }}
+          htmlProps={{
+            proxy: new URL('/mcp-ui-proxy.html', origin).toString(),
+            autoResizeIframe: { height: true },
+            style: { width: '100%', height: 240, border: 0 },
+            iframeProps: { 'data-testid': 'mcp-ui-iframe' } as any,
+          }}
         />
       )}
       {notes.map((n) => (
@@ -123,6 +164,7 @@ export function McpUiResource({ server, resource, onFollowUp }: McpUiResourcePro
           {n.text}
         </div>
       ))}
+      {messageAsk}
       <Violations violations={violations} title={<strong>Blocked by the sandbox's Content-Security-Policy:</strong>} />
       {confirmDialog}
     </div>

@@ -25,6 +25,27 @@ export const appsApi = {
   deleteContext: (session: string, key: string) => request<void>('DELETE', `/api/sessions/${seg(session)}/app-context/${seg(key)}`),
 };
 
+const LABEL_CHARS = 'abcdefghijklmnopqrstuvwxyz0123456789';
+
+/** A fresh random app label: 20 of `[a-z0-9]` (the sandbox accepts 16–32). */
+export function appLabel(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(20)), (b) => LABEL_CHARS[b % LABEL_CHARS.length]).join('');
+}
+
+/** An origin of its own for one rendered app, from `/api/host`'s template (shared when the
+ * template has no `{label}`). */
+export function appOrigin(template: string, label = appLabel()): string {
+  return template.replace('{label}', label);
+}
+
+/** Why apps cannot be shown on this page, or null: the UI must not be on the apps' site
+ * (`localhost`), or an app would be same-site with the UI. */
+export function uiSiteProblem(perApp: boolean, here: Location = window.location): string | null {
+  const h = here.hostname;
+  if (!perApp || (h !== 'localhost' && !h.endsWith('.localhost'))) return null;
+  return `Apps run on *.localhost origins, so mcplab must be opened as http://127.0.0.1:${here.port}/ (not ${here.host}) to keep them on another site than the UI.`;
+}
+
 /** The proxy page URL for a resource: its declared CSP goes along, rebuilt by the sandbox. */
 export function proxyUrl(origin: string, declaredCsp: unknown, permissive: boolean): string {
   const u = new URL('/mcp-app-proxy.html', origin);

@@ -1,11 +1,10 @@
-// What mcplab tells an app about its host: the honest `hostCapabilities`, the full
+// What mcplab tells an app about its host: the honest `hostCapabilities` and the full
 // `hostContext` built from the emulated host conditions (theme, style variables, locale, time
-// zone, display modes, container size, platform, device capabilities, safe area, user agent),
-// and the transport that sits between `AppBridge` and the sandbox proxy. The transport
-// records every message (for the debug view) and takes out the messages that are not for the
-// bridge: the proxy's CSP violation reports and the `window.openai` shim's own methods.
-import { PostMessageTransport } from '@modelcontextprotocol/ext-apps/app-bridge';
+// zone, display modes, container size, platform, device capabilities, safe area, user agent).
+// The transport between `AppBridge` and the sandbox proxy lives in `transport.ts`.
 import type { McpUiHostCapabilities, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
+
+export type { BridgeMessage } from './transport';
 
 export type DisplayMode = 'inline' | 'fullscreen' | 'pip';
 export const DISPLAY_MODES: DisplayMode[] = ['inline', 'fullscreen', 'pip'];
@@ -154,73 +153,9 @@ export function hostCapabilities(sandbox: { csp?: unknown; permissions?: unknown
   };
 }
 
-export interface BridgeMessage {
-  n: number;
-  at: number;
-  dir: 'toApp' | 'fromApp';
-  method?: string;
-  id?: string | number;
-  message: unknown;
-}
-
 export interface CspViolation {
   directive: string;
   blockedUri: string;
   sourceFile?: string | null;
   line?: number | null;
-}
-
-type Json = Record<string, unknown>;
-type TransportMessage = Parameters<NonNullable<PostMessageTransport['onmessage']>>[0];
-
-/**
- * `PostMessageTransport` bound to the proxy frame, with a tap: every message is reported to
- * `onRecord`, and `intercept` may consume a message (return true) before the bridge sees it.
- */
-export class HostTransport {
-  private inner: PostMessageTransport;
-  private n = 0;
-  onmessage?: PostMessageTransport['onmessage'];
-  onclose?: () => void;
-  onerror?: (e: Error) => void;
-
-  constructor(
-    target: Window,
-    private onRecord: (m: BridgeMessage) => void,
-    private intercept: (m: Json) => boolean,
-  ) {
-    this.inner = new PostMessageTransport(target, target);
-    this.inner.onmessage = (message, extra) => {
-      const m = message as unknown as Json;
-      this.record('fromApp', m);
-      if (this.intercept(m)) return;
-      this.onmessage?.(message, extra);
-    };
-    this.inner.onclose = () => this.onclose?.();
-    this.inner.onerror = (e) => this.onerror?.(e);
-  }
-
-  private record(dir: BridgeMessage['dir'], m: Json): void {
-    this.onRecord({
-      n: this.n++,
-      at: performance.now(),
-      dir,
-      method: typeof m.method === 'string' ? m.method : undefined,
-      id: typeof m.id === 'string' || typeof m.id === 'number' ? m.id : undefined,
-      message: m,
-    });
-  }
-
-  start(): Promise<void> {
-    return this.inner.start();
-  }
-
-  send(message: TransportMessage): Promise<void> {
-    this.record('toApp', message as unknown as Json);
-    return this.inner.send(message);
-  }
-
-  close(): Promise<void> {
-    return this.inner.close();
-  }
 }

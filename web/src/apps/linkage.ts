@@ -1,10 +1,11 @@
 // Which UI a tool renders (the same precedence as the server's `core::apps::linkage`):
 // `_meta.ui.resourceUri`, the deprecated `"ui/resourceUri"`, then `openai/outputTemplate`;
-// and a per-server cache of `tools/list` so the chat can look a called tool up by name
-// (refreshed when the server announces `tools/list_changed` or reconnects).
-import { useEffect, useState } from 'react';
-import { api, type Tool } from '../api/client';
-import { events } from '../api/events';
+// and a server's tools by name from the shared TanStack Query cache (`['list', server,
+// 'tools']`, the inspector's), so the chat and the app host look a called tool up without a
+// cache of their own.
+import { useQuery, type QueryClient } from '@tanstack/react-query';
+import type { Tool } from '../api/client';
+import { listQuery } from '../api/queries';
 
 export type UiKind = 'mcpApp' | 'openaiWidget';
 
@@ -46,57 +47,14 @@ export function embeddedUiResources(result: unknown): Record<string, any>[] {
     .map((b) => b.resource);
 }
 
-const cache = new Map<string, Promise<Tool[]>>();
-const listeners = new Set<() => void>();
-let watching = false;
-
-function watch(): void {
-  if (watching) return;
-  watching = true;
-  const drop = (server?: string) => {
-    if (server) cache.delete(server);
-    else cache.clear();
-    listeners.forEach((l) => l());
-  };
-  events.onServerEvent((e) => {
-    if (e.type === 'listChanged' && e.list === 'tools') drop(e.server);
-    if (e.type === 'status') drop(e.server);
-  });
-  events.onResync(() => drop());
-}
-
-export function serverTools(server: string): Promise<Tool[]> {
-  watch();
-  let p = cache.get(server);
-  if (!p) {
-    p = api.tools(server).then((r) => r.tools);
-    p.catch(() => cache.delete(server));
-    cache.set(server, p);
-  }
-  return p;
+/** `server`'s tools from the query cache (fetched once, then invalidated only by the event
+ * stream: `tools/list_changed`, a reconnect, a resync), for code outside React. */
+export function fetchServerTools(qc: QueryClient, server: string): Promise<Tool[]> {
+  return qc.fetchQuery(listQuery('tools', server));
 }
 
 /** The `tools/list` entry of `server`'s tool `name` (undefined while loading or unknown). */
 export function useServerTool(server: string, name: string): Tool | undefined {
-  const [tool, setTool] = useState<Tool | undefined>(undefined);
-  const [nonce, setNonce] = useState(0);
-  useEffect(() => {
-    const l = () => setNonce((n) => n + 1);
-    listeners.add(l);
-    return () => {
-      listeners.delete(l);
-    };
-  }, []);
-  useEffect(() => {
-    if (!server) return;
-    let live = true;
-    serverTools(server).then(
-      (tools) => live && setTool(tools.find((t) => t.name === name)),
-      () => live && setTool(undefined),
-    );
-    return () => {
-      live = false;
-    };
-  }, [server, name, nonce]);
-  return tool;
+  const q = useQuery({ ...listQuery('tools', server), enabled: !!server });
+  return q.data?.find((t) => t.name === name);
 }

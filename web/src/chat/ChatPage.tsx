@@ -1,11 +1,13 @@
 // The chat playground (`#/chat`, `#/chat/<sessionId>`): sessions on the left, the open
 // session in the middle (settings, messages, composer); the traffic panel stays beside it.
 import './chat.css';
-import { useEffect, useState } from 'react';
+import { useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { errorMessage, api } from '../api/client';
-import type { ChatSettings, ProviderView } from '../api/types.gen';
+import type { HostConfig, ProviderView, SessionSummary } from '../api/types.gen';
+import { HostConditionsContext } from '../apps/conditionsContext';
 import { useServers } from '../servers/store';
-import { getPref, setPref } from '../settings/prefs';
+import { getPref, setPref, usePref } from '../settings/prefs';
+import { initialTheme, type ThemePref } from '../settings/theme';
 import { Button } from '../ui/Button';
 import { EmptyState, ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
@@ -16,7 +18,8 @@ import { ChatAppsContext } from './appsContext';
 import { Conversation } from './Conversation';
 import { SessionList } from './SessionList';
 import { SettingsBar } from './SettingsBar';
-import { defaultModel, reloadProviders, reloadSessions, updateSettings, upsertSession, useProviders, useSessions } from './store';
+import { appConditions, isDefaultAppHost } from './hostConfig';
+import { defaultModel, reloadProviders, reloadSessions, updateHostConfig, upsertSession, useProviders, useSessions } from './store';
 import { useChatSession } from './useChatSession';
 
 function open(id: string | null, replace = false): void {
@@ -49,12 +52,13 @@ export function ChatPage() {
   const create = async () => {
     setCreating(true);
     setCreateError(null);
-    const settings: ChatSettings = {
+    const connected = (servers ?? []).filter((v) => v.status.state === 'connected');
+    const hostConfig: Partial<HostConfig> = {
       model: defaultModel(providers.list, getPref<string | null>('chatModel', null)),
-      servers: (servers ?? []).filter((v) => v.status.state === 'connected').map((v) => v.config.name),
+      servers: Object.fromEntries(connected.map((v) => [v.config.name, { allow: null, deny: [] }])),
     };
     try {
-      const view = await api.createSession({ settings });
+      const view = await api.createSession({ hostConfig });
       upsertSession(view.summary);
       open(view.summary.id);
     } catch (e) {
@@ -117,6 +121,7 @@ function NoModel({ providers }: { providers: ProviderView[] }) {
 export function SessionPane({ id, providers, noModel }: { id: string; providers: ProviderView[]; noModel: boolean }) {
   const chat = useChatSession(id);
   const [settingsError, setSettingsError] = useState<string | null>(null);
+  const saving = useRef<{ busy: boolean; next: HostConfig | null }>({ busy: false, next: null });
 
   if (chat.loading) return <Loading label="Loading the chat…" />;
   if (chat.error && !chat.summary) {
@@ -131,34 +136,49 @@ export function SessionPane({ id, providers, noModel }: { id: string; providers:
   const summary = chat.summary;
   if (!summary) return null;
 
-  const changeSettings = async (settings: ChatSettings) => {
+  // Shown at once; saved one PATCH at a time, always the latest config, so a reply to an
+  // older change never overwrites a newer one (here or on the server).
+  const changeHost = (hostConfig: HostConfig) => {
     setSettingsError(null);
-    const prev = summary;
-    chat.setSummary({ ...summary, settings });
-    try {
-      chat.setSummary(await updateSettings(id, settings));
-    } catch (e) {
-      chat.setSummary(prev);
-      setSettingsError(errorMessage(e));
+    chat.setSummary({ ...summary, hostConfig });
+    saving.current.next = hostConfig;
+    if (!saving.current.busy) void flushHost(summary);
+  };
+  const flushHost = async (before: SessionSummary) => {
+    const q = saving.current;
+    q.busy = true;
+    let confirmed = before;
+    while (q.next) {
+      const next = q.next;
+      q.next = null;
+      try {
+        confirmed = await updateHostConfig(id, next);
+      } catch (e) {
+        setSettingsError(errorMessage(e));
+      }
     }
+    q.busy = false;
+    chat.setSummary(confirmed);
   };
 
+  const host = summary.hostConfig;
+  const servers = Object.keys(host.servers).sort();
   const running = chat.running !== null;
-  const disabledReason = noModel ? 'Add a model provider first (see above).' : !summary.settings.model ? 'Choose a model above first.' : null;
+  const disabledReason = noModel ? 'Add a model provider first (see above).' : !host.model ? 'Choose a model above first.' : null;
   return (
-    <div className="chat-session" data-testid="chat-session" data-session-id={id}>
-      <SettingsBar key={id} settings={summary.settings} providers={providers} onChange={changeSettings} error={settingsError} />
+    <div className="chat-session" data-testid="chat-session" data-session-id={id} data-host-hash={summary.hostHash}>
+      <SettingsBar key={id} config={host} hash={summary.hostHash} providers={providers} onChange={changeHost} error={settingsError} />
       {chat.turns.length === 0 ? (
         <div className="chat-scroll">
           <EmptyState title={summary.title || 'New chat'} testId="chat-start">
-            {summary.settings.servers.length
-              ? `The model can call the tools of: ${summary.settings.servers.join(', ')}.`
-              : 'No servers chosen: the model gets no tools. Tick servers above to give it theirs.'}
+            {servers.length ? `The model can call the tools of: ${servers.join(', ')}.` : 'No servers chosen: the model gets no tools. Tick servers above to give it theirs.'}
           </EmptyState>
         </div>
       ) : (
         <ChatAppsContext.Provider value={{ sessionId: id, followUp: chat.followUp, appContext: chat.appContext }}>
-          <Conversation turns={chat.turns} onRetry={(t) => void chat.send(t.user)} canRetry={!running && disabledReason === null} sessionId={chat.summary?.id} />
+          <AppHostConditions profile={host.appHost}>
+            <Conversation turns={chat.turns} onRetry={(t) => void chat.send(t.user, t.turnId)} canRetry={!running && disabledReason === null} sessionId={chat.summary?.id} />
+          </AppHostConditions>
         </ChatAppsContext.Provider>
       )}
       <AppContextBar sessionId={id} entries={chat.appContext} queued={chat.queued} />
@@ -171,4 +191,23 @@ export function SessionPane({ id, providers, noModel }: { id: string; providers:
       <Composer running={running} disabledReason={disabledReason} onSend={(t) => void chat.send(t)} onStop={chat.cancel} />
     </div>
   );
+}
+
+/** Apps in the chat render under the session's app host profile, unless a page around the
+ * chat emulates a host of its own (the playground) or the profile is the default one (apps
+ * then follow mcplab's own conditions, theme switch included). */
+function AppHostConditions({ profile, children }: { profile: HostConfig['appHost']; children: ReactNode }) {
+  const outer = useContext(HostConditionsContext);
+  const themePref = usePref<ThemePref>('theme', initialTheme());
+  const conditions = useMemo(() => {
+    const dark = themePref === 'dark' || (themePref === 'system' && (window.matchMedia?.('(prefers-color-scheme: dark)').matches ?? false));
+    const viewer = {
+      theme: dark ? ('dark' as const) : ('light' as const),
+      locale: navigator.language || 'en-US',
+      timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
+    };
+    return appConditions(profile, viewer);
+  }, [profile, themePref]);
+  if (outer || isDefaultAppHost(profile)) return <>{children}</>;
+  return <HostConditionsContext.Provider value={conditions}>{children}</HostConditionsContext.Provider>;
 }

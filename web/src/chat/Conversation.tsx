@@ -91,7 +91,7 @@ function TurnEnd({ turn, onRetry, canRetry }: { turn: ChatTurn; onRetry: () => v
         <div className="chat-error" role="alert" data-testid="turn-error" data-kind={turn.failure.kind}>
           <strong>Turn failed ({turn.failure.kind})</strong>
           <div className="wrap">{turn.failure.message}</div>
-          <Button small onClick={onRetry} disabled={!canRetry} data-testid="turn-retry" title="Send the same message again as a new turn">
+          <Button small onClick={onRetry} disabled={!canRetry} data-testid="turn-retry" title="Send the message again in place of this failed turn">
             Retry
           </Button>
         </div>

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { api, errorMessage } from '../api/client';
 import type { SessionSummary } from '../api/types.gen';
 import { Button } from '../ui/Button';
+import { download } from '../ui/CopyButton';
 import { ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
 import { removeSession, renameSession, useSessions } from './store';
@@ -62,6 +63,11 @@ function SessionRow({ s, selected, onSelect, onDeleted }: { s: SessionSummary; s
     setEditing(null);
     if (title && title !== s.title) void act(() => renameSession(s.id, title));
   };
+  const exportAs = (format: 'json' | 'markdown') =>
+    act(async () => {
+      const file = await api.exportSession(s.id, format);
+      download(file.filename ?? `session.${format === 'json' ? 'json' : 'md'}`, file.text, file.type);
+    });
   const del = () =>
     act(async () => {
       await api.deleteSession(s.id);
@@ -88,7 +94,7 @@ function SessionRow({ s, selected, onSelect, onDeleted }: { s: SessionSummary; s
         <button type="button" className="session-main" onClick={onSelect} aria-current={selected || undefined} data-testid={`session-item-${s.id}`}>
           <span className="session-title">{s.title || 'Untitled chat'}</span>
           <span className="session-sub small muted">
-            {when(s.updatedMs)} · {s.settings.model ? s.settings.model.split('::').pop() : 'no model'}
+            {when(s.updatedMs)} · {s.hostConfig.model ? s.hostConfig.model.split('::').pop() : 'no model'}
           </span>
         </button>
       )}
@@ -107,12 +113,12 @@ function SessionRow({ s, selected, onSelect, onDeleted }: { s: SessionSummary; s
             <Button small variant="ghost" onClick={() => setEditing(s.title)} data-testid={`session-rename-${s.id}`} title="Rename">
               Rename
             </Button>
-            <a className="btn btn-ghost btn-sm" href={api.sessionExportUrl(s.id, 'json')} download data-testid={`session-export-json-${s.id}`} title="Download as JSON">
+            <Button small variant="ghost" onClick={() => exportAs('json')} data-testid={`session-export-json-${s.id}`} title="Download as JSON">
               JSON
-            </a>
-            <a className="btn btn-ghost btn-sm" href={api.sessionExportUrl(s.id, 'markdown')} download data-testid={`session-export-markdown-${s.id}`} title="Download as Markdown">
+            </Button>
+            <Button small variant="ghost" onClick={() => exportAs('markdown')} data-testid={`session-export-markdown-${s.id}`} title="Download as Markdown">
               MD
-            </a>
+            </Button>
             <Button small variant="ghost" onClick={() => setConfirm(true)} data-testid={`session-delete-${s.id}`} title="Delete">
               Delete
             </Button>

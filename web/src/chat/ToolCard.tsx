@@ -1,7 +1,8 @@
 // One tool call the model made: server, tool, arguments, status, duration, and the result
-// rendered exactly as on the Tools page. "frames" points the traffic panel at the server's
-// tools/call frames. While the call runs, a pending elicitation or sampling request from the
-// same server is noted here (the dialog itself is the shared human-in-the-loop one).
+// rendered exactly as on the Tools page. "frames" points the traffic panel at this call's
+// frames. While the call runs, its progress (the server's notifications/progress)
+// and a pending elicitation or sampling request from the same server are noted here (the
+// dialog itself is the shared human-in-the-loop one).
 import type { Tool } from '../api/client';
 import { AppFrame } from '../apps/lazy';
 import { appsApi } from '../apps/api';
@@ -10,8 +11,7 @@ import { useChatApps } from './appsContext';
 import type { CallOutcome } from '../api/types.gen';
 import { useHumanQueue } from '../human/store';
 import { ToolResult } from '../inspector/ToolResult';
-import { setPref } from '../settings/prefs';
-import { setTrafficFilter } from '../traffic/store';
+import { showCallFrames } from '../traffic/store';
 import { JsonTree } from '../ui/JsonTree';
 import { Spinner } from '../ui/Spinner';
 import { ApprovalForm } from './ApprovalForm';
@@ -19,18 +19,15 @@ import { toolStatus, type ToolOutcome, type TurnItem } from './turns';
 
 type ToolItem = Extract<TurnItem, { kind: 'tool' }>;
 
-function asOutcome(o: ToolOutcome): CallOutcome {
+function asOutcome(o: ToolOutcome, denied: boolean): CallOutcome {
   return {
     result: o.result ?? null,
-    error: o.error === null ? null : { kind: 'call failed', message: o.error, code: null, data: null },
+    // A denied call is the person's choice, shown as a neutral "cancelled", not a failure.
+    error: o.error === null ? null : { kind: denied ? 'cancelled' : 'call failed', message: o.error, code: null, data: null },
     durationMs: o.durationMs,
   };
 }
 
-export function showFrames(server: string): void {
-  setTrafficFilter({ server, method: 'tools/call', direction: '', search: '' });
-  setPref('trafficOpen', true);
-}
 
 /** `turnEnded`: the turn is over, so a call without a result will never get one. */
 export function ToolCard({ item, turnEnded, sessionId, turnId }: { item: ToolItem; turnEnded: boolean; sessionId?: string; turnId?: string }) {
@@ -64,11 +61,12 @@ export function ToolCard({ item, turnEnded, sessionId, turnId }: { item: ToolIte
         {item.outcome && <span className="muted small">{item.outcome.durationMs} ms</span>}
         <span className="spacer" />
         {item.server && (
-          <button type="button" className="linkish small" onClick={() => showFrames(item.server)} data-testid="tool-card-frames" title="Show this server's tools/call frames in the traffic panel">
+          <button type="button" className="linkish small" onClick={() => showCallFrames(item.server, item.tool, item.arguments)} data-testid="tool-card-frames" title="Show the frames of this call in the traffic panel">
             frames
           </button>
         )}
       </div>
+      {status === 'running' && !lost && item.progress && <ToolProgress progress={item.progress} />}
       {status === 'running' && !lost && waiting.length > 0 && (
         <div className="tool-card-waiting small" data-testid="tool-card-waiting" role="status">
           {item.server} asked for {waiting[0].request.kind === 'sampling' ? 'a sampling approval' : 'your input'} — answer it in the dialog.
@@ -84,10 +82,25 @@ export function ToolCard({ item, turnEnded, sessionId, turnId }: { item: ToolIte
       )}
       {item.outcome && (
         <div className="tool-card-result" data-testid="tool-card-result">
-          <ToolResult outcome={asOutcome(item.outcome)} tool={tool} server={item.server} onFollowUp={chatApps?.followUp} />
+          <ToolResult outcome={asOutcome(item.outcome, denied)} tool={tool} server={item.server} onFollowUp={chatApps?.followUp} />
         </div>
       )}
       {lost && <div className="inline-error small">The turn ended before this call returned a result.</div>}
+    </div>
+  );
+}
+
+/** A running call's latest `notifications/progress`: a bar when the total is known. */
+function ToolProgress({ progress }: { progress: NonNullable<ToolItem['progress']> }) {
+  const { progress: done, total, message } = progress;
+  const label = total ? `${done} / ${total}` : `${done}`;
+  return (
+    <div className="tool-card-progress small" data-testid="tool-card-progress" role="status">
+      {total ? <progress max={total} value={Math.min(done, total)} aria-label="progress" /> : <Spinner small />}
+      <span className="muted">
+        {label}
+        {message ? ` · ${message}` : ''}
+      </span>
     </div>
   );
 }

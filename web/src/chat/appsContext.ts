@@ -2,10 +2,12 @@
 // follow-up messages and model context, and what the session already holds for it.
 import { createContext, useContext } from 'react';
 import type { AppContextEntry } from '../api/types.gen';
+import type { AppMessageChannel } from '../apps/appMessages';
 
 export interface ChatApps {
   sessionId: string;
-  followUp: (text: string) => Promise<void>;
+  /** Where apps' messages go once the user agrees (see `apps/appMessages.ts`). */
+  followUp: AppMessageChannel;
   appContext: AppContextEntry[];
 }
 

@@ -2,7 +2,7 @@
 // page) and the list of chat sessions. Loaded on first use; every change made here goes
 // through the API first and updates the list from its reply.
 import { api, errorMessage } from '../api/client';
-import type { ChatSettings, ProviderInput, ProviderView, SessionSummary } from '../api/types.gen';
+import type { HostConfig, ProviderInput, ProviderView, SessionSummary } from '../api/types.gen';
 import { createStore, useStore, type Store } from '../ui/store';
 
 export interface Loadable<T> {
@@ -61,8 +61,8 @@ export async function renameSession(id: string, title: string): Promise<void> {
   upsertSession(await api.patchSession(id, { title }));
 }
 
-export async function updateSettings(id: string, settings: ChatSettings): Promise<SessionSummary> {
-  const summary = await api.patchSession(id, { settings });
+export async function updateHostConfig(id: string, hostConfig: HostConfig): Promise<SessionSummary> {
+  const summary = await api.patchSession(id, { hostConfig });
   upsertSession(summary);
   return summary;
 }

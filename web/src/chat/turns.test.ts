@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { SessionEvent, TurnEvent } from '../api/types.gen';
+import type { HostConfig, SessionEvent, TurnEvent } from '../api/types.gen';
 import { applySessionEvent, fromView, shownUsage, toolStatus, type ChatTurn } from './turns';
+
+const SUMMARY = { id: 's', title: 'x', createdMs: 0, updatedMs: 0, settings: { model: 'a::b', servers: [] }, hostConfig: {} as HostConfig, hostHash: '' };
 
 const u = (i: number, o: number) => ({ inputTokens: i, outputTokens: o, reasoningTokens: 0 });
 const turn = (event: TurnEvent): SessionEvent => ({ kind: 'turn', event });
@@ -58,7 +60,7 @@ describe('turn fold', () => {
 
   it('builds stored turns; an unterminated one that is not running was interrupted', () => {
     const turns = fromView({
-      summary: { id: 's', title: 'x', createdMs: 0, updatedMs: 0, settings: { model: 'a::b', servers: [] } },
+      summary: SUMMARY,
       runningTurn: 't3',
       liveTurn: null,
       lastEventId: 0,
@@ -74,7 +76,7 @@ describe('turn fold', () => {
 });
 
 describe('view with a running turn', () => {
-  const summary = { id: 's', title: 'x', createdMs: 0, updatedMs: 0, settings: { model: 'a::b', servers: [] } };
+  const summary = SUMMARY;
   it('adds the running turn as partial, fills it from the stream, keeps local-only ended turns', () => {
     const local: ChatTurn[] = fold([{ kind: 'userMessage', turnId: 'x', text: 'post failed' }]).map((t) => ({ ...t, status: 'failed' as const }));
     const turns = fromView({ summary, runningTurn: 'r', liveTurn: null, lastEventId: 0, turns: [{ turnId: 't1', user: 'a', events: [] }] }, local);
@@ -94,7 +96,7 @@ describe('view with a running turn', () => {
 
 describe('view with a live turn', () => {
   it('shows the running turn as recorded so far, not as a placeholder', () => {
-    const summary = { id: 's', title: 'x', createdMs: 0, updatedMs: 0, settings: { model: 'a::b', servers: [] } };
+    const summary = SUMMARY;
     const turns = fromView({
       summary,
       runningTurn: 'r',

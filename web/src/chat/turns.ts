@@ -26,6 +26,8 @@ export type TurnItem =
       outcome?: ToolOutcome;
       /** Set when the session asks before each call. */
       approval?: { pending: boolean; approved?: boolean; timeoutMs: number };
+      /** The server's latest `notifications/progress` while the call runs (live only). */
+      progress?: { progress: number; total: number | null; message: string | null };
     };
 
 export type TurnStatus = 'running' | 'finished' | 'failed' | 'cancelled' | 'interrupted';
@@ -137,6 +139,17 @@ export function applyTurnEvent(turn: ChatTurn, ev: TurnEvent): ChatTurn {
       });
       return found ? { ...turn, items } : turn;
     }
+    case 'toolProgress': {
+      if (ended) return turn;
+      const progress = { progress: ev.progress, total: ev.total, message: ev.message };
+      let found = false;
+      const items = turn.items.map((i) => {
+        if (i.kind !== 'tool' || i.callId !== ev.callId || i.outcome) return i;
+        found = true;
+        return { ...i, progress };
+      });
+      return found ? { ...turn, items } : turn;
+    }
     case 'humanRequested':
     case 'humanResolved':
       // Shown by the tool card from the host's human-request queue (answered in the dialog).
@@ -176,12 +189,14 @@ export function fromView(view: SessionView, local: ChatTurn[] = []): ChatTurn[] 
   return [...out, ...local.filter((t) => !known.has(t.turnId) && t.status !== 'running')];
 }
 
-/** A live event applied to the conversation. `resync` is the caller's business. */
+/** A live event applied to the conversation. `resync` is the caller's business. A turn that
+ * retries another (`replaces`) takes the other's place. */
 export function applySessionEvent(turns: ChatTurn[], ev: SessionEvent): ChatTurn[] {
   if (ev.kind === 'userMessage') {
-    const known = turns.find((t) => t.turnId === ev.turnId);
-    if (!known) return [...turns, newTurn(ev.turnId, ev.text)];
-    return known.user ? turns : turns.map((t) => (t === known ? { ...t, user: ev.text } : t));
+    const rest = ev.replaces ? turns.filter((t) => t.turnId !== ev.replaces) : turns;
+    const known = rest.find((t) => t.turnId === ev.turnId);
+    if (!known) return [...rest, newTurn(ev.turnId, ev.text)];
+    return known.user && rest === turns ? turns : rest.map((t) => (t === known ? { ...t, user: t.user || ev.text } : t));
   }
   if (ev.kind !== 'turn') return turns;
   const id = ev.event.turnId;

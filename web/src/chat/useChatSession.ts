@@ -1,10 +1,12 @@
 // One open chat session: its history from GET /api/sessions/{id} (stored turns plus the
 // running turn so far), kept current by the session's SSE stream opened right after the
 // snapshot's `lastEventId`. A `resync` or a reopened stream reloads both.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiFailure, api, errorMessage } from '../api/client';
+import { createAppMessageChannel } from '../apps/appMessages';
 import { openSessionStream, type StreamState } from '../api/events';
 import type { AppContextEntry, SessionSummary } from '../api/types.gen';
+import { chatApi } from './api';
 import { reloadSessions, upsertSession } from './store';
 import { applySessionEvent, fromView, runningTurn, type ChatTurn } from './turns';
 
@@ -22,6 +24,9 @@ export interface ChatSessionState {
   /** Follow-up messages from apps, sent when the running turn ends. */
   queued: string[];
 }
+
+/** App messages that may wait for a running turn; more are refused. */
+const MAX_QUEUED = 5;
 
 const INITIAL: ChatSessionState = {
   summary: null,
@@ -102,13 +107,15 @@ export function useChatSession(id: string) {
     };
   }, [id, reload]);
 
+  /** Sends `text` as a new turn; a retry names the (failed) turn it replaces, which leaves the
+   * conversation so the model sees the message once. */
   const send = useCallback(
-    async (text: string) => {
+    async (text: string, replaces?: string) => {
       const turnId = crypto.randomUUID();
       // Shown at once; the stream's userMessage for the same id is then a no-op.
-      setState((s) => ({ ...s, actionError: null, turns: applySessionEvent(s.turns, { kind: 'userMessage', turnId, text }) }));
+      setState((s) => ({ ...s, actionError: null, turns: applySessionEvent(s.turns, { kind: 'userMessage', turnId, text, replaces }) }));
       try {
-        await api.startTurn(id, turnId, text);
+        await chatApi.startTurn(id, { turnId, message: text, replaces });
       } catch (e) {
         const msg = errorMessage(e);
         setState((s) => ({
@@ -123,14 +130,21 @@ export function useChatSession(id: string) {
     [id],
   );
 
-  /** An app's follow-up message: sent now, or queued until the running turn ends. */
-  const followUp = useCallback(
+  /** An app's follow-up message (approved, labelled): sent now, or queued until the running
+   * turn ends; refused when MAX_QUEUED already wait. */
+  const deliver = useCallback(
     async (text: string) => {
-      if (runningTurn(latest.current.turns)) setState((s) => ({ ...s, queued: [...s.queued, text] }));
-      else await send(text);
+      if (!runningTurn(latest.current.turns)) return send(text);
+      if (latest.current.queued.length >= MAX_QUEUED) {
+        throw new Error(`${MAX_QUEUED} app messages already wait for the running turn; this one was not sent.`);
+      }
+      latest.current = { ...latest.current, queued: [...latest.current.queued, text] };
+      setState((s) => ({ ...s, queued: [...s.queued, text] }));
     },
     [send],
   );
+  // One channel per session: "allow this app" and the rate limits end with the session.
+  const followUp = useMemo(() => createAppMessageChannel(deliver), [deliver]);
 
   const running = runningTurn(state.turns);
   useEffect(() => {

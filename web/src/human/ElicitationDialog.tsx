@@ -1,5 +1,6 @@
-// elicitation/create: form mode (a form generated from requestedSchema) or URL mode (the
-// URL is shown and opened only on an explicit click, in a new tab without an opener).
+// elicitation/create: form mode (a form generated from requestedSchema; an answer the schema
+// refuses can be sent anyway) or URL mode (the URL is shown and opened only on an explicit
+// click, in a new tab without an opener).
 import { useRef, useState } from 'react';
 import { errorMessage } from '../api/client';
 import type { HumanAnswer, JsonValue } from '../api/types.gen';
@@ -27,6 +28,8 @@ export function ElicitationDialog({ pending, queued }: { pending: PendingHuman; 
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [opened, setOpened] = useState(false);
+  // The form refused the answer: offer to send it as typed (to test the server's own checks).
+  const [rejected, setRejected] = useState(false);
   const url = isUrl ? safeUrl(params.url) : null;
 
   const send = async (answer: HumanAnswer) => {
@@ -43,7 +46,12 @@ export function ElicitationDialog({ pending, queued }: { pending: PendingHuman; 
   const accept = () => {
     if (isUrl) return send({ action: 'accept', content: {} });
     const value = formRef.current?.submit();
+    setRejected(!value);
     if (value) void send({ action: 'accept', content: value as JsonValue });
+  };
+  const sendAnyway = () => {
+    const v = formRef.current?.current();
+    if (v?.ok) void send({ action: 'accept', content: v.value as JsonValue });
   };
 
   return (
@@ -53,6 +61,11 @@ export function ElicitationDialog({ pending, queued }: { pending: PendingHuman; 
       onCancel={() => void send({ action: 'cancel' })}
       footer={
         <>
+          {rejected && !isUrl && (
+            <Button onClick={sendAnyway} disabled={busy} data-testid="elicitation-send-anyway" title="Send the answer although it does not match the requested schema">
+              Send anyway
+            </Button>
+          )}
           <Button variant="ghost" onClick={() => void send({ action: 'cancel' })} disabled={busy} data-testid="elicitation-cancel">
             Cancel
           </Button>

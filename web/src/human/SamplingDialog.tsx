@@ -9,6 +9,15 @@ import { ContentView } from '../inspector/ContentView';
 import { RequestMeta } from './HumanDialogs';
 import { answerHuman, type PendingHuman } from './store';
 
+/** A number that went through an f32 (0.7 → 0.699999988079071) shown as it was written. */
+export function shortFloat(n: number): string {
+  for (let digits = 1; digits <= 9; digits++) {
+    const s = n.toPrecision(digits);
+    if (Math.fround(Number(s)) === Math.fround(n)) return String(Number(s));
+  }
+  return String(n);
+}
+
 export function samplingResult(text: string) {
   return { role: 'assistant', content: { type: 'text', text }, model: 'human', stopReason: 'endTurn' };
 }
@@ -58,7 +67,7 @@ export function SamplingDialog({ pending, queued }: { pending: PendingHuman; que
         )}
         {params.temperature !== undefined && (
           <span>
-            temperature <strong>{String(params.temperature)}</strong>
+            temperature <strong>{typeof params.temperature === 'number' ? shortFloat(params.temperature) : String(params.temperature)}</strong>
           </span>
         )}
         {params.includeContext && (
@@ -94,7 +103,7 @@ export function SamplingDialog({ pending, queued }: { pending: PendingHuman; que
           value={text}
           onChange={(e) => setText(e.target.value)}
           data-testid="sampling-reply"
-          autoFocus
+          data-autofocus
           onKeyDown={(e) => {
             if (e.key === 'Enter' && (e.ctrlKey || e.metaKey) && text.trim()) accept();
           }}

@@ -1,5 +1,6 @@
-// A text input that offers the server's completions (completion/complete) as you type.
-import { useEffect, useId, useRef, useState } from 'react';
+// A text input that offers the server's completions (completion/complete) as you type, as
+// chips under it (one list: no browser datalist repeating them), gone once one is picked.
+import { useEffect, useRef, useState } from 'react';
 import { api } from '../api/client';
 import type { CompleteRequest } from '../api/types.gen';
 
@@ -26,7 +27,6 @@ export function CompletingInput({
 }) {
   const [values, setValues] = useState<string[]>([]);
   const [note, setNote] = useState<string | null>(null);
-  const listId = useId();
   const seq = useRef(0);
   const ctxKey = JSON.stringify(context);
   const refKey = JSON.stringify(reference);
@@ -56,7 +56,6 @@ export function CompletingInput({
   return (
     <>
       <input
-        list={enabled ? listId : undefined}
         value={value}
         onChange={(e) => onChange(e.target.value)}
         data-testid={testId}
@@ -64,15 +63,8 @@ export function CompletingInput({
         aria-label={name}
         autoComplete="off"
       />
-      {enabled && (
-        <datalist id={listId} data-testid={testId ? `${testId}-completions` : undefined}>
-          {values.map((v) => (
-            <option key={v} value={v} />
-          ))}
-        </datalist>
-      )}
-      {enabled && values.length > 0 && (
-        <div className="chips" aria-label="Suggestions">
+      {enabled && values.length > 0 && !values.includes(value) && (
+        <div className="chips" aria-label="Suggestions" data-testid={testId ? `${testId}-completions` : undefined}>
           {values.slice(0, 12).map((v) => (
             <button key={v} type="button" className="chip" onClick={() => onChange(v)} data-testid="completion-option">
               {v}

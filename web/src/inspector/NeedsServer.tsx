@@ -1,17 +1,16 @@
-// Guards an inspector page: it needs a selected, connected server. Otherwise it says why
-// and offers the fix (add a server, connect, or read the failure).
+// Guards an inspector page: it needs a known, connected server. Otherwise it says why and
+// offers the fix (add a server, connect, or read the failure).
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { api, errorMessage } from '../api/client';
 import { navigate } from '../ui/route';
-import { upsertServer, useSelectedServer, useServer, useServers } from '../servers/store';
+import { upsertServer, useServer, useServers } from '../servers/store';
 import { Button } from '../ui/Button';
 import { EmptyState, ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
 
-export function NeedsServer({ children }: { children: (server: string) => ReactNode }) {
+export function NeedsServer({ server, children }: { server: string | null; children: (server: string) => ReactNode }) {
   const { list, error } = useServers();
-  const server = useSelectedServer();
   const view = useServer(server);
   const [busy, setBusy] = useState(false);
   const [connectError, setConnectError] = useState<string | null>(null);
@@ -19,9 +18,9 @@ export function NeedsServer({ children }: { children: (server: string) => ReactN
   if (!list) return error ? <ErrorState title="Could not load servers" message={error} /> : <Loading />;
   if (!server || !view)
     return (
-      <EmptyState title="No server yet" testId="no-server">
+      <EmptyState title={server ? `No server named ${server}` : 'No server yet'} testId="no-server">
         <Button variant="primary" onClick={() => navigate('servers')}>
-          Add a server
+          {server ? 'Go to Servers' : 'Add a server'}
         </Button>
       </EmptyState>
     );

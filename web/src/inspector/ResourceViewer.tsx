@@ -1,21 +1,24 @@
 // Reads one resource, shows its contents, and (when the server supports it) subscribes to
-// updates: each `resourceUpdated` for this URI re-reads it.
+// updates: each `resourceUpdated` for this URI re-reads it. Reads on open only when a person
+// opened it inside mcplab (`autoRead`); a URL alone shows a Read button.
 import { useCallback, useEffect, useState } from 'react';
+import { BellOff, BellRing, RefreshCw } from 'lucide-react';
 import { api, errorMessage, type Resource } from '../api/client';
 import { useServerEvents } from '../api/events';
 import type { CallOutcome } from '../api/types.gen';
 import { Button } from '../ui/Button';
 import { CopyButton } from '../ui/CopyButton';
-import { ErrorState } from '../ui/States';
+import { EmptyState, ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
 import { JsonTree } from '../ui/JsonTree';
 import { ResourceContentsView } from './ContentView';
+import { openInInspector } from './inspectorRoute';
 import { isSubscribed, setSubscribed } from './subscriptions';
 
-export function ResourceViewer({ server, uri, resource, canSubscribe }: { server: string; uri: string; resource?: Resource; canSubscribe: boolean }) {
+export function ResourceViewer({ server, uri, resource, canSubscribe, autoRead = true }: { server: string; uri: string; resource?: Resource; canSubscribe: boolean; autoRead?: boolean }) {
   const [outcome, setOutcome] = useState<CallOutcome | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [loading, setLoading] = useState(true);
+  const [loading, setLoading] = useState(autoRead);
   const [subscribed, setSub] = useState(() => isSubscribed(server, uri));
   const [subBusy, setSubBusy] = useState(false);
   const [updates, setUpdates] = useState(0);
@@ -36,7 +39,12 @@ export function ResourceViewer({ server, uri, resource, canSubscribe }: { server
     );
   }, [server, uri]);
 
-  useEffect(read, [read]);
+  // Decided when the viewer opens: a later change of `autoRead` (the URL moving on) must not
+  // read again.
+  const [readOnOpen] = useState(autoRead);
+  useEffect(() => {
+    if (readOnOpen) read();
+  }, [read, readOnOpen]);
 
   useServerEvents((e) => {
     if (e.type === 'resourceUpdated' && e.server === server && e.uri === uri) {
@@ -70,12 +78,13 @@ export function ResourceViewer({ server, uri, resource, canSubscribe }: { server
       </div>
       {resource?.description && <div className="muted">{resource.description}</div>}
       <div className="actions">
-        <Button onClick={read} busy={loading} data-testid="resource-read">
-          Read again
+        <Button onClick={read} busy={loading} data-testid="resource-read" variant={outcome ? 'default' : 'primary'}>
+          <RefreshCw size={14} aria-hidden="true" /> {outcome ? 'Read again' : 'Read'}
         </Button>
         {canSubscribe && (
           <Button variant={subscribed ? 'primary' : 'default'} onClick={toggleSub} busy={subBusy} aria-pressed={subscribed} data-testid="resource-subscribe">
-            {subscribed ? 'Subscribed ✓ (unsubscribe)' : 'Subscribe'}
+            {subscribed ? <BellRing size={14} aria-hidden="true" /> : <BellOff size={14} aria-hidden="true" />}
+            {subscribed ? 'Subscribed' : 'Subscribe'}
           </Button>
         )}
         {updates > 0 && (
@@ -85,14 +94,14 @@ export function ResourceViewer({ server, uri, resource, canSubscribe }: { server
         )}
         <span className="spacer" />
         {outcome?.result && (
-          <>
-            <button type="button" className="linkish small" onClick={() => setRaw(!raw)}>
-              {raw ? 'formatted' : 'raw JSON'}
-            </button>
+          <span className="toolbar">
+            <Button small variant="ghost" onClick={() => setRaw(!raw)} aria-pressed={raw} data-testid="resource-raw">
+              {raw ? 'Formatted' : 'Raw'}
+            </Button>
             <CopyButton text={() => JSON.stringify(outcome.result, null, 2)} />
-          </>
+            <span className="muted small">{outcome.durationMs} ms</span>
+          </span>
         )}
-        {outcome && <span className="muted small">{outcome.durationMs} ms</span>}
       </div>
       {error && <ErrorState title="Request failed" message={error} onRetry={read} />}
       {loading && !outcome ? (
@@ -100,8 +109,14 @@ export function ResourceViewer({ server, uri, resource, canSubscribe }: { server
       ) : outcome?.error ? (
         <ErrorState title={`resources/read failed (${outcome.error.kind})`} message={outcome.error.message} onRetry={read} testId="resource-error" />
       ) : outcome ? (
-        <div data-testid="resource-content">{raw ? <JsonTree value={outcome.result} expandDepth={4} /> : <ResourceContentsView contents={contents} />}</div>
-      ) : null}
+        <div data-testid="resource-content">
+          {raw ? <JsonTree value={outcome.result} expandDepth={Infinity} /> : <ResourceContentsView contents={contents} onOpenResource={(u) => openInInspector('resources', server, u)} />}
+        </div>
+      ) : (
+        <EmptyState title="Not read yet" testId="resource-unread">
+          Opened from a link: choose Read to fetch it from {server}.
+        </EmptyState>
+      )}
     </div>
   );
 }

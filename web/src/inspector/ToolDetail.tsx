@@ -1,92 +1,61 @@
-// One tool: its schema as a form, the call with progress and cancel, the result, and the
-// server's call history.
+// One tool: its schema as a form (values kept as a draft), the call with progress and cancel
+// from the calls store, "send anyway" for arguments the schema rejects, the result (or the
+// tool's last call, after a reload), saved requests and the history.
 import { useRef, useState } from 'react';
+import { ListTree, Play, Save, Send, X } from 'lucide-react';
 import { AppFrame } from '../apps/lazy';
 import { uiLink } from '../apps/linkage';
-import { api, errorMessage, type Tool } from '../api/client';
-import { useServerEvents } from '../api/events';
-import type { CallOutcome } from '../api/types.gen';
+import type { Tool } from '../api/client';
 import { Button } from '../ui/Button';
 import { Markdown } from '../ui/Markdown';
 import { SchemaForm, type SchemaFormHandle } from '../ui/SchemaForm';
 import { ErrorState } from '../ui/States';
+import { showCallFrames } from '../traffic/store';
+import { cancelToolCall, startToolCall, useToolCall } from './calls';
+import { useLastCall, saveRequest, useSavedRequests } from './history';
+import { getDraft, setDraft } from './selection';
+import { CallProgressBar } from './CallProgressBar';
+import { ToolHistory } from './ToolHistory';
 import { ToolResult } from './ToolResult';
-import { addHistory, clearHistory, useHistory } from './history';
-import { newCallId, toolBadges } from './toolMeta';
+import { toolBadges } from './toolMeta';
 
-interface Progress {
-  progress: number;
-  total?: number | null;
-  message?: string | null;
-}
-
-export function ToolDetail({
-  server,
-  tool,
-  initialArgs,
-  onLoadHistory,
-}: {
-  server: string;
-  tool: Tool;
-  initialArgs?: Record<string, unknown>;
-  onLoadHistory: (tool: string, args: Record<string, unknown>) => void;
-}) {
+export function ToolDetail({ server, tool, onSelect }: { server: string; tool: Tool; onSelect: (tool: string) => void }) {
   const formRef = useRef<SchemaFormHandle>(null);
-  const [callId, setCallId] = useState<string | null>(null);
-  const [progress, setProgress] = useState<Progress | null>(null);
-  const [outcome, setOutcome] = useState<CallOutcome | null>(null);
-  const [httpError, setHttpError] = useState<string | null>(null);
-  const [cancelling, setCancelling] = useState(false);
-  const history = useHistory(server);
-  // The app of the last call (tools with a UI): mounted when the call starts, so it gets the
-  // input first and the result when it arrives.
-  const [appRun, setAppRun] = useState<{ callId: string; args: Record<string, unknown> } | null>(null);
+  const call = useToolCall(server, tool.name);
+  const last = useLastCall(server, tool.name);
+  const [formNonce, setFormNonce] = useState(0);
+  const [rejected, setRejected] = useState<string | null>(null);
   const link = uiLink(tool);
+  const running = !!call?.running;
+  const savedForTool = useSavedRequests(server).filter((s) => s.tool === tool.name).length;
 
-  useServerEvents((e) => {
-    if (e.type === 'progress' && e.server === server && callId !== null && e.token === callId) {
-      setProgress({ progress: e.progress, total: e.total, message: e.message });
-    }
-  });
-
-  const run = async (args: Record<string, unknown>) => {
-    const id = newCallId();
-    setCallId(id);
-    setProgress(null);
-    setOutcome(null);
-    setHttpError(null);
-    if (link) setAppRun({ callId: id, args });
-    try {
-      const out = await api.callTool(server, { name: tool.name, arguments: args, callId: id });
-      setOutcome(out);
-      addHistory(server, { tool: tool.name, args, ts: Date.now(), ok: !out.error && !out.result?.isError, durationMs: out.durationMs });
-    } catch (e) {
-      setHttpError(errorMessage(e));
-    } finally {
-      setCallId(null);
-      setCancelling(false);
-    }
+  const run = (args: Record<string, unknown>, unchecked = false) => {
+    setRejected(null);
+    startToolCall(server, tool.name, args, { unchecked });
   };
-
-  const call = () => {
-    if (callId) return;
+  const callNow = () => {
+    if (running) return;
     const args = formRef.current?.submit();
-    if (args) void run(args);
+    if (args) run(args);
+    else setRejected('The arguments do not match the tool’s input schema.');
+  };
+  const sendAnyway = () => {
+    const v = formRef.current?.current();
+    if (!v) return;
+    if (v.ok) run(v.value, true);
+    else setRejected(v.error);
+  };
+  const load = (name: string, args: Record<string, unknown>) => {
+    setDraft('tool', server, name, args);
+    if (name === tool.name) setFormNonce((n) => n + 1);
+    else onSelect(name);
+  };
+  const rerun = (name: string, args: Record<string, unknown>) => {
+    startToolCall(server, name, args);
+    if (name !== tool.name) onSelect(name);
   };
 
-  const cancel = async () => {
-    if (!callId) return;
-    setCancelling(true);
-    try {
-      await api.cancelCall(server, callId);
-    } catch (e) {
-      setHttpError(`Cancel failed: ${errorMessage(e)}`);
-      setCancelling(false);
-    }
-  };
-
-  const pct = progress?.total ? Math.min(100, (progress.progress / progress.total) * 100) : null;
-
+  const outcome = call ? call.outcome : (last?.outcome ?? null);
   return (
     <div className="tool-detail" data-testid="tool-detail">
       <div className="detail-head">
@@ -101,95 +70,88 @@ export function ToolDetail({
         </span>
       </div>
       {tool.description && <Markdown text={tool.description} testId="tool-description" />}
-      <SchemaForm ref={formRef} schema={tool.inputSchema} initial={initialArgs} onSubmitShortcut={call} testId="tool-form" />
+      <SchemaForm
+        key={formNonce}
+        ref={formRef}
+        schema={tool.inputSchema}
+        initial={getDraft<Record<string, unknown>>('tool', server, tool.name)}
+        onChange={(v) => setDraft('tool', server, tool.name, v)}
+        onSubmitShortcut={callNow}
+        testId="tool-form"
+      />
       <div className="actions">
-        <Button variant="primary" onClick={call} busy={!!callId} data-testid="tool-call" title="Ctrl+Enter">
-          {callId ? 'Calling…' : 'Call tool'}
+        <Button variant="primary" onClick={callNow} busy={running} data-testid="tool-call" title="Ctrl+Enter">
+          {!running && <Play size={14} aria-hidden="true" />}
+          {running ? 'Calling…' : 'Call tool'}
         </Button>
-        {callId && (
-          <Button variant="danger" onClick={cancel} busy={cancelling} data-testid="tool-cancel">
-            Cancel
+        {running && (
+          <Button variant="danger" onClick={() => void cancelToolCall(server, tool.name)} busy={call?.cancelling} data-testid="tool-cancel">
+            <X size={14} aria-hidden="true" /> Cancel
           </Button>
         )}
-        {callId && (
-          <div className="progress" data-testid="tool-progress" role="progressbar" aria-valuenow={progress?.progress} aria-valuemax={progress?.total ?? undefined}>
-            <div className={`progress-bar${pct === null ? ' indeterminate' : ''}`} style={pct === null ? undefined : { width: `${pct}%` }} />
-            <span className="progress-text small">
-              {progress ? `${progress.progress}${progress.total ? ` / ${progress.total}` : ''}${progress.message ? ` · ${progress.message}` : ''}` : 'waiting for the server…'}
-            </span>
-          </div>
+        {!running && <SaveRequest onSave={(name) => {
+          const v = formRef.current?.current();
+          if (v?.ok) saveRequest(server, { name, tool: tool.name, args: v.value, savedAt: Date.now() });
+        }} defaultName={`${tool.name} ${savedForTool + 1}`} />}
+        {(call ?? last) && (
+          <Button variant="ghost" onClick={() => showCallFrames(server, tool.name, (call ?? last)!.args)} data-testid="tool-frames" title="Show the frames of this call in the traffic panel">
+            <ListTree size={14} aria-hidden="true" /> Frames
+          </Button>
         )}
+        {running && call && <CallProgressBar progress={call.progress} />}
       </div>
-      {httpError && <ErrorState title="The call did not go through" message={httpError} testId="tool-http-error" />}
-      {link && appRun && (
+      {rejected && !running && (
+        <div className="send-anyway" role="alert" data-testid="tool-rejected">
+          <span>{rejected} Send them anyway to test the server’s own validation?</span>
+          <Button small onClick={sendAnyway} data-testid="tool-send-anyway">
+            <Send size={13} aria-hidden="true" /> Send anyway
+          </Button>
+        </div>
+      )}
+      {call?.httpError && <ErrorState title="The call did not go through" message={call.httpError} testId="tool-http-error" />}
+      {link && call && (
         <AppFrame
-          key={appRun.callId}
+          key={call.callId}
           server={server}
           tool={tool}
           link={link}
-          callId={appRun.callId}
-          args={appRun.args}
-          result={outcome?.result as Record<string, unknown> | null | undefined}
-          cancelled={outcome?.error ? outcome.error.message : httpError ?? undefined}
+          callId={call.callId}
+          args={call.args}
+          result={call.outcome?.result as Record<string, unknown> | null | undefined}
+          cancelled={call.outcome?.error ? call.outcome.error.message : (call.httpError ?? undefined)}
         />
       )}
-      {outcome && <ToolResult outcome={outcome} tool={tool} server={server} />}
-      <History
-        entries={history}
-        currentTool={tool.name}
-        busy={!!callId}
-        onRun={(args) => void run(args)}
-        onLoad={onLoadHistory}
-        onClear={() => clearHistory(server)}
-      />
+      {!call && last?.resultDropped && <div className="muted small">The last call’s result was too large to keep; call again to see it.</div>}
+      {outcome && (
+        <>
+          {!call && last && <div className="muted small" data-testid="tool-last-call">Last call · {new Date(last.ts).toLocaleString([], { hour12: false })}</div>}
+          {call?.unchecked && <div className="badge badge-warn" data-testid="tool-unchecked">sent without schema validation</div>}
+          <ToolResult outcome={outcome} tool={tool} server={server} />
+        </>
+      )}
+      <ToolHistory server={server} currentTool={tool.name} onLoad={load} onRerun={rerun} />
     </div>
   );
 }
 
-function History({
-  entries,
-  currentTool,
-  busy,
-  onRun,
-  onLoad,
-  onClear,
-}: {
-  entries: ReturnType<typeof useHistory>;
-  currentTool: string;
-  busy: boolean;
-  onRun: (args: Record<string, unknown>) => void;
-  onLoad: (tool: string, args: Record<string, unknown>) => void;
-  onClear: () => void;
-}) {
-  if (!entries.length) return null;
-  return (
-    <details className="history" data-testid="tool-history">
-      <summary>
-        History <span className="muted small">({entries.length})</span>
-      </summary>
-      <ul>
-        {entries.map((h, i) => (
-          <li key={`${h.ts}-${i}`} className="history-row" data-testid="history-row">
-            <span className={`dot ${h.ok ? 'dot-ok' : 'dot-err'}`} title={h.ok ? 'succeeded' : 'failed'} />
-            <span className="mono">{h.tool}</span>
-            <code className="history-args" title={JSON.stringify(h.args, null, 2)}>
-              {JSON.stringify(h.args)}
-            </code>
-            <span className="muted small">{new Date(h.ts).toLocaleTimeString([], { hour12: false })} · {h.durationMs} ms</span>
-            <Button small variant="ghost" onClick={() => onLoad(h.tool, h.args)} data-testid="history-load">
-              Load
-            </Button>
-            {h.tool === currentTool && (
-              <Button small onClick={() => onRun(h.args)} disabled={busy} data-testid="history-rerun">
-                Re-run
-              </Button>
-            )}
-          </li>
-        ))}
-      </ul>
-      <Button small variant="ghost" onClick={onClear}>
-        Clear history
+function SaveRequest({ onSave, defaultName }: { onSave: (name: string) => void; defaultName: string }) {
+  const [open, setOpen] = useState(false);
+  const [name, setName] = useState('');
+  if (!open)
+    return (
+      <Button variant="ghost" onClick={() => { setName(defaultName); setOpen(true); }} data-testid="tool-save">
+        <Save size={14} aria-hidden="true" /> Save request
       </Button>
-    </details>
+    );
+  const done = () => {
+    if (name.trim()) onSave(name.trim());
+    setOpen(false);
+  };
+  return (
+    <form className="save-request" onSubmit={(e) => { e.preventDefault(); done(); }}>
+      <input value={name} onChange={(e) => setName(e.target.value)} aria-label="Name of the saved request" data-testid="tool-save-name" autoFocus onKeyDown={(e) => e.key === 'Escape' && setOpen(false)} />
+      <Button small type="submit" variant="primary" data-testid="tool-save-confirm">Save</Button>
+      <Button small variant="ghost" onClick={() => setOpen(false)}>Cancel</Button>
+    </form>
   );
 }

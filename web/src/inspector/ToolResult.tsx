@@ -1,13 +1,21 @@
-// A tool call's outcome: the protocol error, or the result's content blocks, its
-// structuredContent checked against the tool's outputSchema, isError, and the duration.
+// A tool call's outcome: the protocol error (a user cancel or a denied call is a neutral
+// "cancelled"; a -32042 URL elicitation error offers its URLs), or the result's content
+// blocks, its structuredContent checked against the tool's outputSchema, isError, and the
+// duration, with copy and a raw view of the whole result.
 import { useMemo, useState } from 'react';
 import type { Tool } from '../api/client';
 import type { CallOutcome } from '../api/types.gen';
+import type { AppMessageChannel } from '../apps/appMessages';
 import { McpUiResource } from '../apps/lazy';
 import { embeddedUiResources } from '../apps/linkage';
+import { Button } from '../ui/Button';
+import { CopyButton } from '../ui/CopyButton';
 import { JsonTree } from '../ui/JsonTree';
 import { validateAgainst } from '../ui/schema';
 import { ContentView } from './ContentView';
+import { openInInspector } from './inspectorRoute';
+import { outcomeStatus } from './history';
+import { UrlElicitations, urlElicitations } from './UrlElicitations';
 
 export function ToolResult({
   outcome,
@@ -19,48 +27,51 @@ export function ToolResult({
   tool: Tool;
   /** Where the call ran; MCP-UI resources in the result render (and act) against it. */
   server?: string;
-  onFollowUp?: (text: string) => Promise<void> | void;
+  onFollowUp?: AppMessageChannel;
 }) {
   const [raw, setRaw] = useState(false);
   const result = outcome.result as Record<string, any> | null;
-  const isError = !!outcome.error || !!result?.isError;
+  const status = outcomeStatus(outcome);
   const structured = result?.structuredContent;
   const uiResources = useMemo(() => (server ? embeddedUiResources(result) : []), [server, result]);
   const schemaErrors = useMemo(() => {
     if (structured === undefined || !tool.outputSchema) return null;
     return validateAgainst(tool.outputSchema, structured);
   }, [structured, tool.outputSchema]);
+  const urls = urlElicitations(outcome.error);
+  const openResource = server ? (uri: string) => openInInspector('resources', server, uri) : undefined;
+  const title = status === 'cancelled' ? 'Cancelled' : outcome.error ? `Failed: ${outcome.error.kind}` : result?.isError ? 'Tool reported an error (isError)' : 'Result';
 
   return (
-    <div className={`result${isError ? ' result-error' : ''}`} data-testid="tool-result" data-error={isError ? 'true' : 'false'}>
+    <div className={`result result-${status}`} data-testid="tool-result" data-error={status === 'error' ? 'true' : 'false'} data-status={status}>
       <div className="result-head">
-        <strong>{outcome.error ? `Failed: ${outcome.error.kind}` : result?.isError ? 'Tool reported an error (isError)' : 'Result'}</strong>
+        <strong>{title}</strong>
         <span className="muted small" data-testid="tool-duration">
           {outcome.durationMs} ms
         </span>
         <span className="spacer" />
         {result && (
-          <button type="button" className="linkish small" onClick={() => setRaw(!raw)} aria-pressed={raw} data-testid="tool-result-raw">
-            {raw ? 'formatted' : 'raw JSON'}
-          </button>
+          <Button small variant="ghost" onClick={() => setRaw(!raw)} aria-pressed={raw} data-testid="tool-result-raw">
+            {raw ? 'Formatted' : 'Raw JSON'}
+          </Button>
         )}
+        <CopyButton text={() => JSON.stringify(result ?? outcome.error, null, 2)} testId="tool-result-copy" label="Copy result" />
       </div>
       {outcome.error && (
-        <div className="call-error" data-testid="tool-error">
+        <div className={status === 'cancelled' ? 'call-cancelled' : 'call-error'} data-testid="tool-error">
           <div>{outcome.error.message}</div>
           {outcome.error.code !== null && <div className="small muted">JSON-RPC code {outcome.error.code}</div>}
-          {outcome.error.data !== null && outcome.error.data !== undefined && <JsonTree value={outcome.error.data} />}
+          {urls.length > 0 && <UrlElicitations items={urls} />}
+          {outcome.error.data !== null && outcome.error.data !== undefined && <JsonTree value={outcome.error.data} expandDepth={Infinity} />}
         </div>
       )}
-      {server &&
-        !raw &&
-        uiResources.map((r, i) => <McpUiResource key={`${r.uri}#${i}`} server={server} resource={r} onFollowUp={onFollowUp} />)}
+      {server && !raw && uiResources.map((r, i) => <McpUiResource key={`${r.uri}#${i}`} server={server} resource={r} onFollowUp={onFollowUp} />)}
       {result &&
         (raw ? (
-          <JsonTree value={result} expandDepth={4} />
+          <JsonTree value={result} expandDepth={Infinity} />
         ) : (
           <>
-            {Array.isArray(result.content) && result.content.length > 0 && <ContentView content={result.content} />}
+            {Array.isArray(result.content) && result.content.length > 0 && <ContentView content={result.content} onOpenResource={openResource} />}
             {structured !== undefined && (
               <div className="structured" data-testid="tool-structured">
                 <div className="small section-label">
@@ -72,6 +83,8 @@ export function ToolResult({
                   ) : (
                     <span className="badge badge-err" data-testid="schema-mismatch">does not match outputSchema</span>
                   )}
+                  <span className="spacer" />
+                  <CopyButton text={() => JSON.stringify(structured, null, 2)} label="Copy" />
                 </div>
                 {schemaErrors && schemaErrors.length > 0 && (
                   <ul className="field-errors">
@@ -80,15 +93,15 @@ export function ToolResult({
                     ))}
                   </ul>
                 )}
-                <JsonTree value={structured} expandDepth={3} />
+                <JsonTree value={structured} expandDepth={Infinity} />
               </div>
             )}
-            {tool.outputSchema && structured === undefined && !isError && (
+            {tool.outputSchema && structured === undefined && status === 'ok' && (
               <div className="inline-error small" data-testid="schema-missing">
                 The tool declares an outputSchema but returned no structuredContent.
               </div>
             )}
-            {!Array.isArray(result.content) && structured === undefined && <JsonTree value={result} />}
+            {!Array.isArray(result.content) && structured === undefined && <JsonTree value={result} expandDepth={Infinity} />}
           </>
         ))}
     </div>

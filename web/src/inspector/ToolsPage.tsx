@@ -1,97 +1,94 @@
+// The Tools page: a server's tools beside the selected one, both in the URL
+// (`#/tools/<server>/<tool>`). Calls live in the calls store, so the list marks tools whose
+// call is still running and leaving the page loses nothing.
 import { useMemo, useState } from 'react';
-import { api, type Tool } from '../api/client';
+import { Loader } from 'lucide-react';
+import type { Tool } from '../api/client';
+import { useServerList } from '../api/queries';
+import { ItemList } from '../ui/ItemList';
 import { EmptyState, ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
-import { Button } from '../ui/Button';
+import { useRunningTools } from './calls';
+import { useInspectorRoute } from './inspectorRoute';
+import { MasterDetail } from './MasterDetail';
 import { NeedsServer } from './NeedsServer';
 import { ToolDetail } from './ToolDetail';
 import { toolBadges } from './toolMeta';
-import { useServerList } from './useServerList';
-
-const loadTools = (s: string) => api.tools(s).then((r) => r.tools ?? []);
 
 export function ToolsPage() {
-  return <NeedsServer>{(server) => <Tools key={server} server={server} />}</NeedsServer>;
+  const route = useInspectorRoute('tools');
+  return <NeedsServer server={route.server}>{(server) => <Tools key={server} server={server} tool={route.item} select={route.select} />}</NeedsServer>;
 }
 
-function Tools({ server }: { server: string }) {
-  const tools = useServerList<Tool>(server, 'tools', loadTools);
-  const [query, setQuery] = useState('');
-  const [selected, setSelected] = useState<string | null>(null);
-  const [preset, setPreset] = useState<{ args: Record<string, unknown>; n: number } | null>(null);
+export function toolMatches(t: Tool, q: string): boolean {
+  const s = q.toLowerCase();
+  return !s || t.name.toLowerCase().includes(s) || (t.title ?? '').toLowerCase().includes(s) || (t.description ?? '').toLowerCase().includes(s);
+}
 
-  const filtered = useMemo(() => {
-    const q = query.toLowerCase();
-    return (tools.data ?? []).filter(
-      (t) => !q || t.name.toLowerCase().includes(q) || (t.title ?? '').toLowerCase().includes(q) || (t.description ?? '').toLowerCase().includes(q),
-    );
-  }, [tools.data, query]);
+function Tools({ server, tool: selected, select }: { server: string; tool: string | null; select: (t: string | null) => void }) {
+  const tools = useServerList(server, 'tools');
+  const running = useRunningTools(server);
+  const [query, setQuery] = useState('');
+  const filtered = useMemo(() => (tools.data ?? []).filter((t) => toolMatches(t, query)), [tools.data, query]);
   const tool = tools.data?.find((t) => t.name === selected) ?? null;
 
+  const list = tools.error ? (
+    <ErrorState title="Could not list tools" message={tools.error} onRetry={tools.reload} />
+  ) : !tools.data ? (
+    <Loading />
+  ) : filtered.length === 0 ? (
+    <EmptyState title={tools.data.length ? 'No tool matches' : 'This server has no tools'} />
+  ) : (
+    <ItemList
+      label="Tools"
+      selected={selected}
+      onSelect={select}
+      items={filtered.map((t) => ({
+        key: t.name,
+        testId: `tool-item-${t.name}`,
+        className: running.has(t.name) ? 'running' : undefined,
+        content: (
+          <>
+            <span className="item-top">
+              <span className="item-name">
+                {t.title ?? t.name}
+                {running.has(t.name) && <Loader size={12} className="spin" aria-label="call running" data-testid={`tool-running-${t.name}`} />}
+              </span>
+              {toolBadges(t).map((b) => (
+                <span key={b.key} className={`badge badge-${b.tone ?? 'plain'}`} title={b.title} data-testid={`tool-badge-${b.key}`}>
+                  {b.label}
+                </span>
+              ))}
+            </span>
+            {t.title && <span className="item-sub mono">{t.name}</span>}
+            {t.description && <span className="item-desc">{t.description}</span>}
+          </>
+        ),
+      }))}
+    />
+  );
+
   return (
-    <div className="page inspector" data-testid="tools-page">
-      <aside className="side-list">
-        <div className="side-list-head">
-          <input type="search" placeholder={`Search ${tools.data?.length ?? ''} tools`} value={query} onChange={(e) => setQuery(e.target.value)} data-testid="tool-search" aria-label="Search tools" />
-          <Button small variant="ghost" onClick={tools.reload} title="Reload the list" data-testid="tools-reload" aria-label="Reload tools">
-            ↻
-          </Button>
-        </div>
-        {tools.error ? (
-          <ErrorState title="Could not list tools" message={tools.error} onRetry={tools.reload} />
-        ) : !tools.data ? (
-          <Loading />
-        ) : filtered.length === 0 ? (
-          <EmptyState title={tools.data.length ? 'No tool matches' : 'This server has no tools'} />
-        ) : (
-          <ul className="items" role="listbox" aria-label="Tools">
-            {filtered.map((t) => (
-              <li key={t.name}>
-                <button
-                  type="button"
-                  className={`item${t.name === selected ? ' selected' : ''}`}
-                  onClick={() => {
-                    setSelected(t.name);
-                    setPreset(null);
-                  }}
-                  data-testid={`tool-item-${t.name}`}
-                  role="option"
-                  aria-selected={t.name === selected}
-                >
-                  <span className="item-name">{t.title ?? t.name}</span>
-                  {t.title && <span className="item-sub mono">{t.name}</span>}
-                  <span className="badges">
-                    {toolBadges(t).map((b) => (
-                      <span key={b.key} className={`badge badge-${b.tone ?? 'plain'}`} title={b.title} data-testid={`tool-badge-${b.key}`}>
-                        {b.label}
-                      </span>
-                    ))}
-                  </span>
-                  {t.description && <span className="item-desc">{t.description}</span>}
-                </button>
-              </li>
-            ))}
-          </ul>
-        )}
-      </aside>
-      <section className="detail">
-        {tool ? (
-          <ToolDetail
-            key={`${tool.name}:${preset?.n ?? 0}`}
-            server={server}
-            tool={tool}
-            initialArgs={preset?.args}
-            onLoadHistory={(name, args) => {
-              setSelected(name);
-              setPreset((p) => ({ args, n: (p?.n ?? 0) + 1 }));
-            }}
-          />
+    <MasterDetail
+      testId="tools-page"
+      hasSelection={!!selected}
+      search={{ value: query, onChange: setQuery, placeholder: `Search ${tools.data?.length ?? ''} tools`, label: 'Search tools', testId: 'tool-search' }}
+      onReload={tools.reload}
+      reloadLabel="Reload tools"
+      onBack={() => select(null)}
+      backLabel="All tools"
+      list={list}
+      detail={
+        tool ? (
+          <ToolDetail key={tool.name} server={server} tool={tool} onSelect={select} />
+        ) : selected && tools.data ? (
+          <EmptyState title={`${server} has no tool named ${selected}`} testId="tool-missing" />
         ) : (
           <EmptyState title="Select a tool" testId="tool-none">
             Pick a tool on the left to see its schema and call it.
           </EmptyState>
-        )}
-      </section>
-    </div>
+        )
+      }
+    />
   );
 }

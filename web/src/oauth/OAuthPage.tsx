@@ -48,7 +48,7 @@ function Run({ id }: { id: string }) {
   return loading ? <Loading label="Loading the run…" /> : null;
 }
 
-const STATE_TONE: Record<RecentRun['state'], string> = { running: 'info', succeeded: 'ok', failed: 'err', cancelled: 'warn', gone: '' };
+const STATE_TONE: Record<RecentRun['state'], string> = { running: 'info', succeeded: 'ok', failed: 'err', cancelled: 'warn', notRequired: '', gone: '' };
 
 function RecentRuns({ current }: { current: string | null }) {
   const runs = useRecentRuns();
@@ -81,7 +81,7 @@ function RecentRuns({ current }: { current: string | null }) {
                   {r.url.replace(/^https?:\/\//, '')}
                 </span>
                 <span className="oauth-recent-meta">
-                  <span className={`badge${STATE_TONE[r.state] ? ` badge-${STATE_TONE[r.state]}` : ''}`}>{r.state === 'gone' ? 'no longer kept' : r.state}</span>
+                  <span className={`badge${STATE_TONE[r.state] ? ` badge-${STATE_TONE[r.state]}` : ''}`}>{r.state === 'gone' ? 'no longer kept' : r.state === 'notRequired' ? 'no authorization required' : r.state}</span>
                   <span className="muted small">{new Date(r.startedMs).toLocaleTimeString()}</span>
                 </span>
               </button>

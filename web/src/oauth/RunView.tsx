@@ -7,6 +7,7 @@ import { Button } from '../ui/Button';
 import { CopyButton } from '../ui/CopyButton';
 import { Spinner } from '../ui/Spinner';
 import { oauthApi } from './api';
+import { openSignInTab } from './popup';
 import { SequenceDiagram } from './SequenceDiagram';
 import { StepList } from './StepList';
 import { PHASE_LABEL, duration, failingStep } from './steps';
@@ -16,6 +17,7 @@ const STATE_LABEL: Record<OAuthDebugRun['state'], string> = {
   succeeded: 'succeeded',
   failed: 'failed',
   cancelled: 'cancelled',
+  notRequired: 'no authorization required',
 };
 
 export function RunView({ run, waitingUrl, onReuse }: { run: OAuthDebugRun; waitingUrl: string | null; onReuse: () => void }) {
@@ -83,7 +85,16 @@ export function RunView({ run, waitingUrl, onReuse }: { run: OAuthDebugRun; wait
               and approve, that tab returns here and the run goes on.
             </div>
           </div>
-          <a className="btn btn-primary oauth-open-btn" href={waitingUrl} target="_blank" rel="noopener noreferrer" data-testid="oauth-open-authorization">
+          <a
+            className="btn btn-primary oauth-open-btn"
+            href={waitingUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            onClick={(e) => {
+              if (openSignInTab(waitingUrl)) e.preventDefault();
+            }}
+            data-testid="oauth-open-authorization"
+          >
             Open the authorization page ↗
           </a>
         </div>
@@ -118,6 +129,14 @@ export function RunView({ run, waitingUrl, onReuse }: { run: OAuthDebugRun; wait
           <div className="oauth-callout-body">
             <div className="oauth-callout-title">Cancelled</div>
             <div className="small muted">The run was stopped before it finished.</div>
+          </div>
+        </div>
+      )}
+      {run.state === 'notRequired' && (
+        <div className="oauth-callout" data-testid="oauth-not-required">
+          <div className="oauth-callout-body">
+            <div className="oauth-callout-title">No authorization required</div>
+            <div className="small muted">The server answered without asking for a token and publishes no OAuth metadata: clients connect to it without signing in. The discovery steps below are for information.</div>
           </div>
         </div>
       )}

@@ -33,6 +33,23 @@ export function openBlankTab(message = 'mcplab is preparing the sign-in…'): Wi
   return w;
 }
 
+/**
+ * Opens `url` in a new tab from a click, keeping this tab's sign-in for it (a tab opened with
+ * an opener starts with a copy of its sessionStorage), so the tab the authorization server
+ * redirects back to mcplab is signed in; `opener` is cleared before it leaves for the
+ * authorization server. False when the browser refused a tab.
+ */
+export function openSignInTab(url: string): boolean {
+  const w = openBlankTab();
+  if (!w) return false;
+  try {
+    w.location.href = url;
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Keeps a tab for `key` (a run id, or `server:<name>`). */
 export function holdTab(key: string, w: Window | null): void {
   if (w) tabs.set(key, w);

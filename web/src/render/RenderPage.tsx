@@ -1,17 +1,19 @@
-// The headless render page (`#/render/<base64url JSON AppRenderSpec>`), used by
-// `mcplab apps render` and the playground's screenshot: calls the tool directly (no model),
-// shows only its app under the given host conditions, and publishes
-// `window.__mcplabRenderReport`, a promise of what happened (initialized, errors, CSP
-// violations, bridge messages, host context, tool result) once the app has its result and
-// has settled, or once it failed or timed out. It never rejects.
+// The headless render page (`#/render/<id>`), used by `mcplab apps render` and the
+// playground's screenshot. The id names a spec the server registered for this render (single
+// use): nothing in the URL says what to call, so a deep link someone else wrote calls nothing.
+// It calls the spec's tool directly (no model), shows only its app under the given host
+// conditions, and publishes `window.__mcplabRenderReport`, a promise of what happened
+// (initialized, errors, CSP violations, bridge messages, host context, tool result) once the
+// app has its result and has settled, or once it failed or timed out. It never rejects.
 import { Component, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { api, errorMessage, type Tool } from '../api/client';
+import { createQueryClient } from '../api/queries';
 import type { AppRenderSpec, CallOutcome } from '../api/types.gen';
 import { AppFrame } from '../apps/lazy';
 import type { AppDiagnostics } from '../apps/AppFrame';
 import { defaultConditions, type BridgeMessage, type HostConditions } from '../apps/host';
-import { decodeBase64Utf8 } from '../apps/html';
-import { serverTools, uiLink } from '../apps/linkage';
+import { fetchServerTools, uiLink } from '../apps/linkage';
 
 const SETTLE_MS = 600;
 const THROW_GRACE_MS = 1500;
@@ -24,6 +26,8 @@ export interface RenderReport {
   cspViolations: AppDiagnostics['violations'];
   bridgeMessages: { n: number; atMs: number; dir: string; method?: string; id?: string | number }[];
   hostContext: Record<string, unknown>;
+  /** The app's own log lines (`notifications/message`), the first 200. */
+  appLogs: { level: string; logger: string; data: unknown }[];
   toolResult: unknown;
   toolError: string | null;
   durationMs: number;
@@ -35,35 +39,49 @@ declare global {
   }
 }
 
-export function parseSpec(hash: string): AppRenderSpec | string {
-  const encoded = hash.replace(/^#\/render\//, '');
-  try {
-    const spec = JSON.parse(decodeBase64Utf8(decodeURIComponent(encoded))) as AppRenderSpec;
-    if (!spec || typeof spec.server !== 'string' || typeof spec.tool !== 'string') return 'the render spec needs `server` and `tool`';
-    return spec;
-  } catch (e) {
-    return `the render spec is not base64url JSON: ${errorMessage(e)}`;
-  }
+/** The render id in `#/render/<id>`, or null. */
+export function renderIdOf(hash: string): string | null {
+  const id = hash.replace(/^#\/render\/?/, '');
+  return /^[0-9a-f]{16,64}$/.test(id) ? id : null;
 }
 
 export function RenderPage() {
-  const spec = useMemo(() => parseSpec(window.location.hash), []);
+  const [spec, setSpec] = useState<AppRenderSpec | string | null>(null);
+  useEffect(() => {
+    const id = renderIdOf(window.location.hash);
+    if (!id) {
+      setSpec('this render page has no valid render id: renders are started by `mcplab apps render` or the playground’s screenshot, never by a link');
+      return;
+    }
+    api.renderSpec(id).then(setSpec, (e) => setSpec(`the render was refused: ${errorMessage(e)}`));
+  }, []);
+  if (spec === null) return null;
   if (typeof spec === 'string') {
-    window.__mcplabRenderReport = Promise.resolve(emptyReport(spec));
+    window.__mcplabRenderReport ??= Promise.resolve(emptyReport(spec));
     return (
       <div className="inline-error" data-testid="render-error">
         {spec}
       </div>
     );
   }
-  return <Render spec={spec} />;
+  return <RenderWithCache spec={spec} />;
+}
+
+/** The render page has no shell: it brings its own query cache (the app host reads tools from it). */
+function RenderWithCache({ spec }: { spec: AppRenderSpec }) {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <QueryClientProvider client={queryClient}>
+      <Render spec={spec} queryClient={queryClient} />
+    </QueryClientProvider>
+  );
 }
 
 function emptyReport(error: string): RenderReport {
-  return { initialized: false, error, appErrors: [], cspViolations: [], bridgeMessages: [], hostContext: {}, toolResult: null, toolError: null, durationMs: 0 };
+  return { initialized: false, error, appErrors: [], cspViolations: [], bridgeMessages: [], hostContext: {}, appLogs: [], toolResult: null, toolError: null, durationMs: 0 };
 }
 
-function Render({ spec }: { spec: AppRenderSpec }) {
+function Render({ spec, queryClient }: { spec: AppRenderSpec; queryClient: QueryClient }) {
   const started = useRef(performance.now());
   const resolveRef = useRef<((r: RenderReport) => void) | null>(null);
   const report = useRef<RenderReport>(emptyReport(null as unknown as string));
@@ -97,7 +115,7 @@ function Render({ spec }: { spec: AppRenderSpec }) {
 
   useEffect(() => {
     document.documentElement.setAttribute('data-theme', conditions.theme);
-    serverTools(spec.server)
+    fetchServerTools(queryClient, spec.server)
       .then((tools) => {
         const t = tools.find((x) => x.name === spec.tool);
         if (!t) throw new Error(`server \`${spec.server}\` has no tool \`${spec.tool}\``);
@@ -143,6 +161,9 @@ function Render({ spec }: { spec: AppRenderSpec }) {
     if (report.current.bridgeMessages.length >= 2000) return;
     report.current.bridgeMessages.push({ n: m.n, atMs: Math.round(m.at - started.current), dir: m.dir, method: m.method, id: m.id });
   };
+  const onAppLog = (entry: RenderReport['appLogs'][number]) => {
+    if (report.current.appLogs.length < 200) report.current.appLogs.push(entry);
+  };
   const onHostContext = (ctx: Record<string, unknown>) => {
     report.current.hostContext = { ...report.current.hostContext, ...ctx };
   };
@@ -171,6 +192,7 @@ function Render({ spec }: { spec: AppRenderSpec }) {
             onDiagnostics={onDiagnostics}
             onBridgeMessage={onBridgeMessage}
             onHostContext={onHostContext}
+            onAppLog={onAppLog}
           />
           </RenderBoundary>
         </div>

@@ -79,6 +79,13 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
           <p>
             Replaced {result.replaced.length}: <span className="mono">{result.replaced.join(', ') || '—'}</span>
           </p>
+          {result.warnings.length > 0 && (
+            <ul className="small" data-testid="import-warnings">
+              {result.warnings.map((w) => (
+                <li key={w}>{w}</li>
+              ))}
+            </ul>
+          )}
         </div>
       ) : (
         <>

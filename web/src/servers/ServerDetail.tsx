@@ -1,12 +1,16 @@
 // What is known about one server: failure, sign-in (remote servers), initialize result
-// (server info, protocol version, capabilities), instructions, and its stderr.
+// (server info, protocol version, capabilities), instructions, the checker's findings, and
+// its stderr.
 import { useEffect, useRef } from 'react';
 import type { ServerView } from '../api/types.gen';
 import { CopyButton } from '../ui/CopyButton';
 import { JsonTree } from '../ui/JsonTree';
 import { Markdown } from '../ui/Markdown';
+import { ServerCheck } from './ServerCheck';
 import { ServerOAuth } from './ServerOAuth';
 import { StatusBadge } from './StatusBadge';
+import { ArrowRight } from 'lucide-react';
+import { routeHash } from '../ui/route';
 
 export function ServerDetail({ view }: { view: ServerView }) {
   const info = (view.info ?? null) as Record<string, any> | null;
@@ -53,6 +57,15 @@ export function ServerDetail({ view }: { view: ServerView }) {
               </span>
             </dd>
           </dl>
+          <div className="toolbar" data-testid="server-explore">
+            {(['tools', 'resources', 'prompts'] as const)
+              .filter((k) => caps[k])
+              .map((k) => (
+                <a key={k} className="btn btn-sm" href={routeHash(k, view.config.name)} data-testid={`server-explore-${k}`}>
+                  Open its {k} <ArrowRight size={13} aria-hidden="true" />
+                </a>
+              ))}
+          </div>
           {typeof info.instructions === 'string' && info.instructions.trim() && (
             <section>
               <h3>Instructions</h3>
@@ -67,6 +80,7 @@ export function ServerDetail({ view }: { view: ServerView }) {
       ) : (
         view.status.state !== 'failed' && <p className="muted small">Connect to see the server's info, capabilities and instructions.</p>
       )}
+      <ServerCheck view={view} />
       <section>
         <div className="section-head">
           <h3>stderr</h3>

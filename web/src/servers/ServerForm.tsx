@@ -16,7 +16,17 @@ export function ServerForm({ existing, onClose }: { existing?: ServerConfig; onC
   const [errors, setErrors] = useState<Partial<Record<keyof ConfigForm, string>>>({});
   const [busy, setBusy] = useState(false);
   const [submitError, setSubmitError] = useState<string | null>(null);
-  const set = (p: Partial<ConfigForm>) => setF((x) => ({ ...x, ...p }));
+  // Editing a field clears its error: a message stays only while it is still true.
+  const set = (p: Partial<ConfigForm>) => {
+    setF((x) => ({ ...x, ...p }));
+    setErrors((e) => {
+      const touched = Object.keys(p).filter((k) => k in e);
+      if (!touched.length) return e;
+      const next = { ...e };
+      for (const k of touched) delete next[k as keyof ConfigForm];
+      return next;
+    });
+  };
 
   const save = async () => {
     const r = formToConfig(f);

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useState } from 'react';
 import { errorMessage } from '../api/client';
 import type { OAuthStatusView, ServerView } from '../api/types.gen';
 import { oauthApi } from '../oauth/api';
+import { openSignInTab } from '../oauth/popup';
 import { serverToForm, setDebugForm } from '../oauth/form';
 import { StepList } from '../oauth/StepList';
 import { failingStep, relativeTime } from '../oauth/steps';
@@ -110,7 +111,10 @@ export function ServerOAuth({ view }: { view: ServerView }) {
             href={waitingUrl}
             target="_blank"
             rel="noopener noreferrer"
-            onClick={() => setPendingSignIn(name, { url: waitingUrl, opened: true })}
+            onClick={(e) => {
+              setPendingSignIn(name, { url: waitingUrl, opened: true });
+              if (openSignInTab(waitingUrl)) e.preventDefault();
+            }}
             data-testid="server-oauth-open"
           >
             Open the authorization page ↗

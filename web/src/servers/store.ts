@@ -1,8 +1,10 @@
-// The configured servers and their live status. Loaded from `/api/servers`, kept current by
-// `status` and `stderr` events, reloaded on resync. Also holds the server the inspector
-// pages work on (persisted in prefs), and the sign-ins waiting for the browser
-// (`authorizationRequired` events, until the connection is no longer `connecting`).
+// The configured servers and their live status: the `['servers']` query of the app's query
+// cache, loaded from `/api/servers`, patched by `status` and `stderr` events (no refetch per
+// event), refetched on resync. Also holds the server the inspector pages work on (persisted
+// in prefs), and the sign-ins waiting for the browser (`authorizationRequired` events, until
+// the connection is no longer `connecting`).
 import { useEffect } from 'react';
+import { useQuery, type QueryClient } from '@tanstack/react-query';
 import { api, errorMessage } from '../api/client';
 import { events } from '../api/events';
 import type { ServerEvent, ServerView } from '../api/types.gen';
@@ -16,7 +18,18 @@ export interface ServersState {
   loading: boolean;
 }
 
-export const serversStore = createStore<ServersState>({ list: null, error: null, loading: false });
+export const SERVERS_KEY = ['servers'] as const;
+
+// The app's query cache, handed over by `startServersStore` (the app creates it).
+let cache: QueryClient | null = null;
+
+function list(): ServerView[] | undefined {
+  return cache?.getQueryData<ServerView[]>(SERVERS_KEY);
+}
+
+function setList(f: (l: ServerView[]) => ServerView[]): void {
+  cache?.setQueryData<ServerView[]>(SERVERS_KEY, (l) => (l ? f(l) : l));
+}
 
 /** A connection waiting for its sign-in: the authorization URL, and whether a tab was opened for it. */
 export interface PendingSignIn {
@@ -60,43 +73,45 @@ function findPendingSignIns(list: ServerView[]): void {
 
 const STDERR_KEEP = 500;
 
+async function loadServers(): Promise<ServerView[]> {
+  const l = await api.servers();
+  findPendingSignIns(l);
+  return l;
+}
+
 export async function reloadServers(): Promise<void> {
-  serversStore.set((s) => ({ ...s, loading: true }));
-  try {
-    const list = await api.servers();
-    serversStore.set({ list, error: null, loading: false });
-    findPendingSignIns(list);
-  } catch (e) {
-    serversStore.set((s) => ({ ...s, error: errorMessage(e), loading: false }));
-  }
+  await cache?.invalidateQueries({ queryKey: SERVERS_KEY, refetchType: 'all' });
 }
 
 /** Replaces one server's view (after connect, edit…). */
 export function upsertServer(view: ServerView, previousName?: string): void {
-  serversStore.set((s) => {
-    const list = [...(s.list ?? [])];
-    const i = list.findIndex((v) => v.config.name === (previousName ?? view.config.name));
+  if (!list()) {
+    cache?.setQueryData<ServerView[]>(SERVERS_KEY, [view]);
+    return;
+  }
+  setList((l) => {
+    const next = [...l];
+    const i = next.findIndex((v) => v.config.name === (previousName ?? view.config.name));
     if (i >= 0) {
       // Lines that came as events may be newer than the reply's snapshot of stderr.
-      const prev = list[i];
-      list[i] = prev.stderr.length > view.stderr.length && prev.config.name === view.config.name ? { ...view, stderr: prev.stderr } : view;
-    } else list.push(view);
-    return { ...s, list };
+      const prev = next[i];
+      next[i] = prev.stderr.length > view.stderr.length && prev.config.name === view.config.name ? { ...view, stderr: prev.stderr } : view;
+    } else next.push(view);
+    return next;
   });
 }
 
 export function removeServer(name: string): void {
-  serversStore.set((s) => ({ ...s, list: (s.list ?? []).filter((v) => v.config.name !== name) }));
+  setList((l) => l.filter((v) => v.config.name !== name));
 }
 
 function patch(name: string, f: (v: ServerView) => ServerView): void {
-  serversStore.set((s) => {
-    if (!s.list) return s;
-    const i = s.list.findIndex((v) => v.config.name === name);
-    if (i < 0) return s;
-    const list = [...s.list];
-    list[i] = f(list[i]);
-    return { ...s, list };
+  setList((l) => {
+    const i = l.findIndex((v) => v.config.name === name);
+    if (i < 0) return l;
+    const next = [...l];
+    next[i] = f(next[i]);
+    return next;
   });
 }
 
@@ -119,7 +134,7 @@ function onEvent(e: ServerEvent): void {
   }
   if (e.type === 'status') {
     if (e.status.state !== 'connecting') setPendingSignIn(e.server, null);
-    const known = serversStore.get().list?.some((v) => v.config.name === e.server);
+    const known = list()?.some((v) => v.config.name === e.server);
     if (!known) {
       refreshOne(e.server);
       return;
@@ -133,16 +148,18 @@ function onEvent(e: ServerEvent): void {
 }
 
 let started = false;
-export function startServersStore(): void {
+export function startServersStore(queryClient: QueryClient): void {
+  cache = queryClient;
   if (started) return;
   started = true;
   events.onServerEvent(onEvent);
   events.onResync(() => void reloadServers());
-  void reloadServers();
 }
 
 export function useServers(): ServersState {
-  return useStore(serversStore);
+  // Kept for the app's life: events patch it even while no page shows it.
+  const q = useQuery({ queryKey: SERVERS_KEY, queryFn: loadServers, gcTime: Infinity });
+  return { list: q.data ?? null, error: q.error ? errorMessage(q.error) : null, loading: q.isFetching };
 }
 
 export function useServer(name: string | null): ServerView | undefined {

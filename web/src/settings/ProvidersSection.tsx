@@ -66,7 +66,8 @@ function ProviderRow({ p }: { p: ProviderView }) {
   return (
     <div className={`provider-row${p.usable ? ' usable' : ''}`} data-testid={`provider-row-${p.id}`} data-usable={p.usable}>
       <div className="provider-head">
-        <span className={`dot ${p.usable ? 'dot-ok' : 'dot-err'}`} aria-hidden="true" />
+        {/* Red only for a provider someone set up that does not work; untouched ones are grey. */}
+        <span className={`dot ${p.usable ? 'dot-ok' : p.keyHint || p.custom ? 'dot-err' : 'dot-cancelled'}`} aria-hidden="true" />
         <strong>{p.displayName}</strong>
         <span className="badge mono">{p.id}</span>
         {p.custom && <span className="badge badge-info">custom · {p.kind}</span>}
@@ -86,7 +87,7 @@ function ProviderRow({ p }: { p: ProviderView }) {
           void run('save');
         }}
       >
-        <input type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} placeholder={p.keyHint ? 'new API key (empty: keep)' : 'API key'} aria-label={`${p.displayName} API key`} data-testid={`provider-key-${p.id}`} />
+        <input type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} placeholder={p.keyHint ? 'new API key (empty: keep; a new base URL needs it again)' : 'API key'} aria-label={`${p.displayName} API key`} data-testid={`provider-key-${p.id}`} />
         <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="base URL (default)" className="mono" aria-label={`${p.displayName} base URL`} data-testid={`provider-url-${p.id}`} />
         <input value={models} onChange={(e) => setModels(e.target.value)} placeholder="models, comma-separated" className="mono" aria-label={`${p.displayName} models`} data-testid={`provider-models-${p.id}`} />
         <Button small variant="primary" type="submit" busy={busy === 'save'} data-testid={`provider-save-${p.id}`}>

@@ -6,6 +6,7 @@ import { ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
 import { ProvidersSection } from './ProvidersSection';
 import { useTheme, type ThemePref } from './theme';
+import { X } from 'lucide-react';
 
 export function SettingsPage() {
   const [theme, setTheme] = useTheme();
@@ -87,7 +88,7 @@ function RootsEditor() {
               <input value={r.uri} placeholder="file:///home/me/project" className="mono" onChange={(e) => set(i, { uri: e.target.value })} aria-label={`Root ${i + 1} URI`} aria-invalid={invalid[i] || undefined} data-testid={`root-uri-${i}`} />
               <input value={r.name ?? ''} placeholder="name (optional)" onChange={(e) => set(i, { name: e.target.value })} aria-label={`Root ${i + 1} name`} data-testid={`root-name-${i}`} />
               <Button small variant="ghost" onClick={() => setRoots(roots.filter((_, j) => j !== i))} aria-label="Remove root" data-testid={`root-remove-${i}`}>
-                ×
+                <X size={14} aria-hidden="true" />
               </Button>
             </div>
           ))}

@@ -1,10 +1,22 @@
+// The selected frame: header (sequence, server, direction, time in the list's format, latency),
+// a jump to the request or response it pairs with, the whole body as an expanded tree or
+// pretty-printed raw text, and copy of the exact bytes.
 import { useMemo, useState } from 'react';
+import { ArrowDownRight, ArrowUpLeft, Filter, X } from 'lucide-react';
 import { JsonTree } from '../ui/JsonTree';
 import { CopyButton } from '../ui/CopyButton';
 import { Button } from '../ui/Button';
+import type { Finding } from '../api/types.gen';
 import type { FrameRow } from './frames';
+import { fmtTime } from './time';
 
-export function FrameDetail({ row, onClose }: { row: FrameRow; onClose: () => void }) {
+/** What the linked frame is to this one. */
+function pairLabel(row: FrameRow): string {
+  if (row.type === 'request') return row.pair ? 'Response' : 'Cancellation';
+  return row.type === 'notification' ? 'Cancelled request' : 'Request';
+}
+
+export function FrameDetail({ row, findings, onClose, onJump, onOnlyThisCall }: { row: FrameRow; findings?: Finding[]; onClose: () => void; onJump: (r: FrameRow) => void; onOnlyThisCall?: () => void }) {
   const [raw, setRaw] = useState(false);
   const parsed = useMemo(() => {
     try {
@@ -14,14 +26,26 @@ export function FrameDetail({ row, onClose }: { row: FrameRow; onClose: () => vo
     }
   }, [row]);
   const f = row.frame;
+  const pair = row.pair ?? row.cancelledBy;
   return (
-    <div className="frame-detail" data-testid="frame-detail">
+    <div className="frame-detail" data-testid="frame-detail" data-seq={f.seq}>
       <div className="frame-detail-head">
-        <span className="mono small">
-          #{f.seq} · {f.server} · {f.direction === 'outbound' ? '→ sent' : '← received'} · {new Date(f.tsMs).toISOString()}
+        <span className="mono small frame-detail-title">
+          #{f.seq} · {f.server} · {f.direction === 'outbound' ? '→ sent' : '← received'} · <span data-testid="frame-time">{fmtTime(f.tsMs)}</span>
           {row.latencyMs !== undefined && ` · ${row.latencyMs} ms`}
         </span>
         <span className="spacer" />
+        {pair && (
+          <Button small variant="ghost" onClick={() => onJump(pair)} data-testid="frame-jump-pair" title={`Show frame #${pair.frame.seq}`}>
+            {row.type === 'request' ? <ArrowDownRight size={13} aria-hidden="true" /> : <ArrowUpLeft size={13} aria-hidden="true" />}
+            {pairLabel(row)} #{pair.frame.seq}
+          </Button>
+        )}
+        {onOnlyThisCall && (
+          <Button small variant="ghost" onClick={onOnlyThisCall} data-testid="frame-only-call" title="Show only the frames of this request">
+            <Filter size={13} aria-hidden="true" /> This call
+          </Button>
+        )}
         {parsed.ok && (
           <Button small variant="ghost" onClick={() => setRaw(!raw)} aria-pressed={raw} data-testid="frame-raw-toggle">
             {raw ? 'Tree' : 'Raw'}
@@ -29,7 +53,7 @@ export function FrameDetail({ row, onClose }: { row: FrameRow; onClose: () => vo
         )}
         <CopyButton text={() => f.text} testId="frame-copy" />
         <Button small variant="ghost" onClick={onClose} aria-label="Close frame">
-          ×
+          <X size={14} aria-hidden="true" />
         </Button>
       </div>
       {(row.problem || !parsed.ok) && f.kind !== 'note' && (
@@ -37,8 +61,18 @@ export function FrameDetail({ row, onClose }: { row: FrameRow; onClose: () => vo
           Not a valid JSON-RPC message: {row.problem ?? (!parsed.ok ? parsed.error : '')}
         </div>
       )}
-      <div className="frame-detail-body">
-        {parsed.ok && !raw ? <JsonTree value={parsed.value} expandDepth={3} /> : <pre className="raw">{f.text}</pre>}
+      {findings && (
+        <ul className="inline-error" data-testid="frame-findings">
+          {findings.map((x, i) => (
+            <li key={i}>
+              {x.severity} · {x.rule}: {x.message}
+              {x.path ? ` (at ${x.path})` : ''} — fix: {x.fix}
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="frame-detail-body" data-testid="frame-body">
+        {parsed.ok && !raw ? <JsonTree value={parsed.value} expandDepth={Infinity} /> : <pre className="raw">{parsed.ok ? JSON.stringify(parsed.value, null, 2) : f.text}</pre>}
       </div>
     </div>
   );

@@ -1,24 +1,33 @@
-// The traffic panel beside every page: every JSON-RPC frame, virtualized, with filters,
-// pause, clear, export, and a detail pane for the selected frame.
-import { useMemo, useRef, useState, useEffect, useCallback } from 'react';
+// The traffic panel beside every page: every JSON-RPC frame, virtualized, with filters (one
+// call's frames included), pause, clear, export, and a detail pane for the selected frame,
+// which stays scrolled into view; frames a server check found fault with carry a warning
+// badge. ↑/↓ move the selection from anywhere in the panel.
+import { useMemo, useRef, useState, useEffect, useCallback, type KeyboardEvent } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { Group, Panel, Separator } from 'react-resizable-panels';
+import { Download, Eraser, Pause, Play, X } from 'lucide-react';
 import { errorMessage } from '../api/client';
+import { useFrameFindings } from '../servers/check';
 import { useServers } from '../servers/store';
 import { Button } from '../ui/Button';
 import { download } from '../ui/CopyButton';
+import { isTyping } from '../ui/SearchBox';
 import { EmptyState, ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
 import { matches, type FrameRow, type TrafficFilter } from './frames';
 import { FrameDetail } from './FrameDetail';
-import { clearTraffic, index, setPaused, setTrafficFilter, useTraffic, useTrafficFilter } from './store';
+import { clearTraffic, editTrafficFilter, index, setPaused, useTraffic, useTrafficFilter } from './store';
+import { ROW_H, TrafficRow } from './TrafficRow';
 
-const ROW_H = 22;
+function filtering(f: TrafficFilter): boolean {
+  return !!(f.server || f.direction || f.method || f.search || f.call);
+}
 
-export function TrafficPanel() {
+export function TrafficPanel({ onClose }: { onClose?: () => void }) {
   const state = useTraffic();
   const { list } = useServers();
   const filter = useTrafficFilter();
+  const findings = useFrameFindings();
   const [selected, setSelected] = useState<FrameRow | null>(null);
   const [follow, setFollow] = useState(true);
   const [actionError, setActionError] = useState<string | null>(null);
@@ -27,21 +36,20 @@ export function TrafficPanel() {
   // Recomputed when frames arrive (version) or filters change; a plain scan is ~1 ms per 100k.
   const rows = useMemo(() => {
     void state.version;
-    const f = filter;
-    if (!f.server && !f.direction && !f.method && !f.search) return index.rows.slice();
-    return index.rows.filter((r) => matches(r, f));
+    return filtering(filter) ? index.rows.filter((r) => matches(r, filter)) : index.rows.slice();
   }, [state.version, filter]);
 
-  const virt = useVirtualizer({
-    count: rows.length,
-    getScrollElement: () => scrollRef.current,
-    estimateSize: () => ROW_H,
-    overscan: 20,
-  });
+  const virt = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_H, overscan: 20 });
 
   useEffect(() => {
     if (follow && rows.length) virt.scrollToIndex(rows.length - 1, { align: 'end' });
   }, [rows.length, follow, virt]);
+
+  const selIndex = selected ? rows.indexOf(selected) : -1;
+  // The selected row stays in view (after a click, a key, a jump to its pair, a filter change).
+  useEffect(() => {
+    if (selIndex >= 0) virt.scrollToIndex(selIndex, { align: 'auto' });
+  }, [selIndex, virt]);
 
   const onScroll = useCallback(() => {
     const el = scrollRef.current;
@@ -49,17 +57,29 @@ export function TrafficPanel() {
     setFollow(el.scrollHeight - el.scrollTop - el.clientHeight < ROW_H * 2);
   }, []);
 
-  const selIndex = selected ? rows.indexOf(selected) : -1;
-  const onKeyDown = (e: React.KeyboardEvent) => {
-    if (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Escape') return;
-    e.preventDefault();
-    if (e.key === 'Escape') return setSelected(null);
-    const next = Math.max(0, Math.min(rows.length - 1, selIndex + (e.key === 'ArrowDown' ? 1 : -1)));
-    if (rows[next]) {
-      setSelected(rows[next]);
-      setFollow(false);
-      virt.scrollToIndex(next);
+  const select = (r: FrameRow | null) => {
+    setSelected(r);
+    if (r) setFollow(false);
+  };
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (isTyping(e.target) || (e.key !== 'ArrowDown' && e.key !== 'ArrowUp' && e.key !== 'Escape')) return;
+    if (e.key === 'Escape') {
+      if (!selected) return;
+      e.preventDefault();
+      return select(null);
     }
+    e.preventDefault();
+    const next = Math.max(0, Math.min(rows.length - 1, selIndex + (e.key === 'ArrowDown' ? 1 : -1)));
+    if (rows[next]) select(rows[next]);
+  };
+  const jump = (r: FrameRow) => {
+    if (!rows.includes(r)) editTrafficFilter({ server: '', direction: '', method: '', search: '', call: null });
+    select(r);
+  };
+  const onlyThisCall = (r: FrameRow) => {
+    const req = r.type === 'request' ? r : r.pair;
+    if (!req?.id || req.frame.direction !== 'outbound') return undefined;
+    return () => editTrafficFilter({ server: '', direction: '', method: '', search: '', call: { server: req.frame.server, id: req.id!, progressToken: req.token, label: `${req.method ?? 'request'} #${req.id}` } });
   };
 
   const methods = useMemo(() => {
@@ -77,18 +97,13 @@ export function TrafficPanel() {
       setActionError(errorMessage(e));
     }
   };
-
-  const doExport = () => {
-    const frames = rows.map((r) => r.frame);
-    download(`mcplab-traffic-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify(frames, null, 2));
-  };
-
-  const set = setTrafficFilter;
+  const doExport = () => download(`mcplab-traffic-${new Date().toISOString().replace(/[:.]/g, '-')}.json`, JSON.stringify(rows.map((r) => r.frame), null, 2));
+  const set = editTrafficFilter;
 
   return (
-    <section className="traffic" data-testid="traffic-panel" aria-label="Traffic">
+    <section className="traffic" data-testid="traffic-panel" aria-label="Traffic" onKeyDown={onKeyDown}>
       <div className="traffic-head">
-        <span className="panel-title">Traffic</span>
+        <h2 className="panel-title">Traffic</h2>
         <span className="muted small" data-testid="traffic-count">
           {rows.length.toLocaleString()}
           {rows.length !== index.rows.length && ` / ${index.rows.length.toLocaleString()}`} frames
@@ -100,16 +115,30 @@ export function TrafficPanel() {
         )}
         <span className="spacer" />
         <Button small variant={state.paused ? 'primary' : 'ghost'} onClick={() => setPaused(!state.paused)} data-testid="traffic-pause" aria-pressed={state.paused}>
+          {state.paused ? <Play size={13} aria-hidden="true" /> : <Pause size={13} aria-hidden="true" />}
           {state.paused ? `Resume${state.held ? ` (${state.held})` : ''}` : 'Pause'}
         </Button>
-        <Button small variant="ghost" onClick={doClear} data-testid="traffic-clear">
-          Clear
+        <Button small variant="ghost" onClick={doClear} data-testid="traffic-clear" title="Clear the recording">
+          <Eraser size={13} aria-hidden="true" /> Clear
         </Button>
-        <Button small variant="ghost" onClick={doExport} disabled={!rows.length} data-testid="traffic-export">
-          Export
+        <Button small variant="ghost" onClick={doExport} disabled={!rows.length} data-testid="traffic-export" title="Export the shown frames as JSON">
+          <Download size={13} aria-hidden="true" /> Export
         </Button>
+        {onClose && (
+          <Button small variant="ghost" onClick={onClose} aria-label="Close the traffic panel" data-testid="traffic-close">
+            <X size={14} aria-hidden="true" />
+          </Button>
+        )}
       </div>
       <div className="traffic-filters">
+        {filter.call && (
+          <span className="filter-chip" data-testid="traffic-filter-call">
+            frames of {filter.call.server} › {filter.call.label}
+            <button type="button" aria-label="Show all frames" onClick={() => set({ call: null })} data-testid="traffic-filter-call-clear">
+              <X size={12} aria-hidden="true" />
+            </button>
+          </span>
+        )}
         <select value={filter.server} onChange={(e) => set({ server: e.target.value })} data-testid="traffic-filter-server" aria-label="Server">
           <option value="">All servers</option>
           {(list ?? []).map((v) => (
@@ -131,9 +160,13 @@ export function TrafficPanel() {
         </datalist>
         <input type="search" placeholder="search text" value={filter.search} onChange={(e) => set({ search: e.target.value })} data-testid="traffic-search" aria-label="Search frames" />
       </div>
-      {actionError && <div className="inline-error" role="alert">{actionError}</div>}
+      {actionError && (
+        <div className="inline-error" role="alert">
+          {actionError}
+        </div>
+      )}
       <Group orientation="vertical" className="traffic-split">
-        <Panel defaultSize="65%" minSize="20%">
+        <Panel defaultSize="60%" minSize="20%">
           <div className="traffic-list-wrap">
             <div className="traffic-row traffic-colhead" aria-hidden="true">
               <span className="c-time">time</span>
@@ -153,13 +186,11 @@ export function TrafficPanel() {
                 {index.rows.length ? null : 'Frames appear here as soon as mcplab talks to a server.'}
               </EmptyState>
             ) : (
-              <div className="traffic-list" ref={scrollRef} onScroll={onScroll} tabIndex={0} onKeyDown={onKeyDown} role="listbox" aria-label="Frames" data-testid="traffic-list">
+              <div className="traffic-list" ref={scrollRef} onScroll={onScroll} tabIndex={0} role="listbox" aria-label="Frames" data-testid="traffic-list">
                 <div style={{ height: virt.getTotalSize(), position: 'relative' }}>
                   {virt.getVirtualItems().map((vi) => {
                     const r = rows[vi.index];
-                    return (
-                      <Row key={r.frame.seq} row={r} selected={r === selected} top={vi.start} onClick={() => { setSelected(r); setFollow(false); }} />
-                    );
+                    return <TrafficRow key={r.frame.seq} row={r} findings={findings.get(r.frame.seq)} selected={r === selected} top={vi.start} onClick={() => select(r)} />;
                   })}
                 </div>
               </div>
@@ -169,56 +200,12 @@ export function TrafficPanel() {
         {selected && (
           <>
             <Separator className="resize-handle resize-handle-h" />
-            <Panel defaultSize="35%" minSize="15%">
-              <FrameDetail row={selected} onClose={() => setSelected(null)} />
+            <Panel defaultSize="40%" minSize="15%">
+              <FrameDetail row={selected} findings={findings.get(selected.frame.seq)} onClose={() => select(null)} onJump={jump} onOnlyThisCall={onlyThisCall(selected)} />
             </Panel>
           </>
         )}
       </Group>
     </section>
-  );
-}
-
-function fmtTime(ms: number): string {
-  const d = new Date(ms);
-  return `${d.toLocaleTimeString([], { hour12: false })}.${String(d.getMilliseconds()).padStart(3, '0')}`;
-}
-
-export function fmtSize(n: number): string {
-  return n < 1024 ? `${n} B` : n < 1048576 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1048576).toFixed(1)} MB`;
-}
-
-function Row({ row, selected, top, onClick }: { row: FrameRow; selected: boolean; top: number; onClick: () => void }) {
-  const f = row.frame;
-  const label =
-    row.type === 'note' ? f.text : row.type === 'unparsable' ? 'unparsable' : row.method ?? (row.type === 'response' ? 'response' : row.type);
-  return (
-    <div
-      className={`traffic-row t-${row.type}${selected ? ' selected' : ''}`}
-      style={{ transform: `translateY(${top}px)`, height: ROW_H }}
-      onClick={onClick}
-      role="option"
-      aria-selected={selected}
-      data-testid="traffic-row"
-      data-seq={f.seq}
-      data-direction={f.direction}
-      data-method={row.method ?? ''}
-    >
-      <span className="c-time">{fmtTime(f.tsMs)}</span>
-      <span className="c-server" title={f.server}>{f.server}</span>
-      <span className={`c-dir dir-${f.direction}`} title={f.direction === 'outbound' ? 'sent to the server' : 'received from the server'}>
-        {f.direction === 'outbound' ? '→' : '←'}
-      </span>
-      <span className="c-method" title={label}>
-        {(row.type === 'response' || row.type === 'error') && <span className="reply-mark">↩ </span>}
-        {label}
-        {row.type === 'error' && <span className="badge badge-err">error</span>}
-        {row.type === 'unparsable' && <span className="badge badge-err" title={row.problem}>!</span>}
-        {f.kind === 'synthetic' && <span className="badge badge-warn">synthetic</span>}
-      </span>
-      <span className="c-id">{row.id ?? ''}</span>
-      <span className="c-size">{fmtSize(row.size)}</span>
-      <span className="c-lat">{row.latencyMs !== undefined ? `${row.latencyMs} ms` : row.type === 'request' ? '…' : ''}</span>
-    </div>
   );
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TrafficFrame } from '../api/types.gen';
-import { FrameIndex, classify, matches, mergeBySeq, utf8Length } from './frames';
+import { FrameIndex, classify, findToolCall, matches, mergeBySeq, utf8Length } from './frames';
 
 let seq = 0;
 function frame(server: string, direction: 'outbound' | 'inbound', text: string, tsMs = 1000, kind: 'message' | 'note' = 'message'): TrafficFrame {
@@ -72,5 +72,42 @@ describe('filters and merging', () => {
     const f2 = frame('a', 'inbound', '{}');
     const f3 = frame('b', 'inbound', '{}');
     expect(mergeBySeq([f3, f1], [f2, f3]).map((f) => f.seq)).toEqual([f1.seq, f2.seq, f3.seq]);
+  });
+});
+
+describe('frames of one call', () => {
+  it('finds a tools/call by tool and arguments and keeps only its frames', () => {
+    const ix = new FrameIndex();
+    ix.add(frame('s', 'outbound', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"add","arguments":{"a":1,"b":2},"_meta":{"progressToken":"p1"}}}'));
+    ix.add(frame('s', 'outbound', '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"add","arguments":{"b":3,"a":1},"_meta":{"progressToken":"p2"}}}'));
+    ix.add(frame('s', 'inbound', '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p2","progress":1}}'));
+    ix.add(frame('s', 'inbound', '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"p1","progress":1}}'));
+    ix.add(frame('s', 'inbound', '{"jsonrpc":"2.0","id":1,"result":{}}'));
+    ix.add(frame('s', 'outbound', '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":2}}'));
+    ix.add(frame('s', 'inbound', '{"jsonrpc":"2.0","id":2,"result":{}}'));
+    ix.add(frame('t', 'inbound', '{"jsonrpc":"2.0","id":2,"result":{}}'));
+    const call = findToolCall(ix.rows, 's', 'add', { a: 1, b: 3 });
+    expect(call).toMatchObject({ server: 's', id: '2', progressToken: '"p2"' });
+    const shown = ix.rows.filter((r) => matches(r, { server: '', direction: '', method: '', search: '', call }));
+    expect(shown.map((r) => r.frame.seq - ix.rows[0].frame.seq)).toEqual([1, 2, 5, 6]);
+    expect(findToolCall(ix.rows, 's', 'add', { a: 9 })).toBeNull();
+  });
+  it('links a request and its response both ways', () => {
+    const ix = new FrameIndex();
+    const req = ix.add(frame('s', 'outbound', '{"jsonrpc":"2.0","id":7,"method":"ping"}'));
+    const res = ix.add(frame('s', 'inbound', '{"jsonrpc":"2.0","id":7,"result":{}}'));
+    expect(req.pair).toBe(res);
+    expect(res.pair).toBe(req);
+  });
+});
+
+describe('cancellation', () => {
+  it('links a cancelled request and its notifications/cancelled', () => {
+    const ix = new FrameIndex();
+    const req = ix.add(frame('s', 'outbound', '{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"slow"}}'));
+    const cancel = ix.add(frame('s', 'outbound', '{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":9}}'));
+    expect(req.cancelledBy).toBe(cancel);
+    expect(cancel.pair).toBe(req);
+    expect(req.latencyMs).toBeUndefined();
   });
 });

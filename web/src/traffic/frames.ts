@@ -18,6 +18,14 @@ export interface FrameRow {
   latencyMs?: number;
   /** Why the text is not a JSON-RPC message. */
   problem?: string;
+  /** The response of a request, or the request of a response, once both are seen. */
+  pair?: FrameRow;
+  /** A request's `params._meta.progressToken`, a progress notification's `progressToken` (JSON text). */
+  token?: string;
+  /** `notifications/cancelled`: the id of the request it cancels (JSON text). */
+  refId?: string;
+  /** A request that was cancelled before it was answered: the cancellation. */
+  cancelledBy?: FrameRow;
 }
 
 export function utf8Length(s: string): number {
@@ -72,6 +80,10 @@ export function classify(frame: TrafficFrame): FrameRow {
   if (typeof m.method === 'string') {
     row.method = m.method;
     row.type = hasId ? 'request' : 'notification';
+    const params = (m.params ?? {}) as Record<string, any>;
+    const token = hasId ? params._meta?.progressToken : m.method === 'notifications/progress' ? params.progressToken : undefined;
+    if (token !== undefined && token !== null) row.token = JSON.stringify(token);
+    if (m.method === 'notifications/cancelled' && params.requestId !== undefined) row.refId = JSON.stringify(params.requestId);
   } else if ('result' in m) row.type = 'response';
   else if ('error' in m) row.type = 'error';
   else {
@@ -105,6 +117,16 @@ export class FrameIndex {
         row.method = req.method;
         row.latencyMs = Math.max(0, frame.tsMs - req.frame.tsMs);
         req.latencyMs = row.latencyMs;
+        req.pair = row;
+        row.pair = req;
+      }
+    }
+    if (row.type === 'notification' && row.method === 'notifications/cancelled' && row.refId !== undefined) {
+      // The cancelled request was sent in the same direction as its cancellation.
+      const req = this.pending.get(this.key(frame.server, frame.direction, row.refId));
+      if (req) {
+        req.cancelledBy = row;
+        row.pair = req;
       }
     }
     if (row.method && row.type !== 'batch') this.methods.add(row.method);
@@ -130,14 +152,61 @@ export class FrameIndex {
   }
 }
 
+/** One request of ours to a server: its frames are the request, its answer, its progress and its cancellation. */
+export interface CallRef {
+  server: string;
+  /** The request's JSON-RPC id as JSON text. */
+  id: string;
+  progressToken?: string;
+  label: string;
+}
+
 export interface TrafficFilter {
   server: string; // '' = all
   direction: '' | 'outbound' | 'inbound';
   method: string; // substring, '' = all
   search: string; // substring of the text, '' = all
+  call?: CallRef | null;
+}
+
+export function isFrameOf(row: FrameRow, c: CallRef): boolean {
+  if (row.frame.server !== c.server) return false;
+  const dir = row.frame.direction;
+  if (row.id === c.id && ((row.type === 'request' && dir === 'outbound') || ((row.type === 'response' || row.type === 'error') && dir === 'inbound'))) return true;
+  if (c.progressToken !== undefined && row.type === 'notification' && row.method === 'notifications/progress' && row.token === c.progressToken) return true;
+  return row.type === 'notification' && row.method === 'notifications/cancelled' && row.refId === c.id && dir === 'outbound';
+}
+
+/** JSON with sorted keys, so two equal values compare equal as text. */
+export function canonicalJson(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonicalJson).join(',')}]`;
+  if (v && typeof v === 'object') {
+    return `{${Object.keys(v as object)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonicalJson((v as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'null';
+}
+
+/** The newest `tools/call` we sent to `server` for `tool` with exactly these arguments. */
+export function findToolCall(rows: FrameRow[], server: string, tool: string, args: unknown): CallRef | null {
+  const want = canonicalJson(args ?? {});
+  for (let i = rows.length - 1; i >= 0; i--) {
+    const r = rows[i];
+    if (r.type !== 'request' || r.method !== 'tools/call' || r.frame.server !== server || r.frame.direction !== 'outbound' || r.id === undefined) continue;
+    try {
+      const params = JSON.parse(r.frame.text).params ?? {};
+      if (params.name === tool && canonicalJson(params.arguments ?? {}) === want) return { server, id: r.id, progressToken: r.token, label: `${tool} #${r.id}` };
+    } catch {
+      /* classified as a request, so it parsed */
+    }
+  }
+  return null;
 }
 
 export function matches(row: FrameRow, f: TrafficFilter): boolean {
+  if (f.call && !isFrameOf(row, f.call)) return false;
   if (f.server && row.frame.server !== f.server) return false;
   if (f.direction && row.frame.direction !== f.direction) return false;
   if (f.method && !(row.method ?? '').toLowerCase().includes(f.method.toLowerCase())) return false;

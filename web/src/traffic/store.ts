@@ -5,7 +5,8 @@ import { api, errorMessage } from '../api/client';
 import { events } from '../api/events';
 import type { TrafficFrame } from '../api/types.gen';
 import { createStore, useStore } from '../ui/store';
-import { FrameIndex, mergeBySeq, type TrafficFilter } from './frames';
+import { FrameIndex, findToolCall, mergeBySeq, type TrafficFilter } from './frames';
+import { showTraffic } from './visibility';
 
 const MAX_ROWS = 200_000;
 
@@ -48,6 +49,7 @@ function flush(): void {
   if (trafficStore.get().paused) held.push(...batch);
   else append(batch);
   bump();
+  retryPendingCall();
 }
 
 function onFrame(f: TrafficFrame): void {
@@ -118,12 +120,50 @@ export function useTraffic(): TrafficState {
 }
 
 /** The panel's filters, here so other pages can point the panel at frames (chat's "frames"). */
-export const trafficFilterStore = createStore<TrafficFilter>({ server: '', direction: '', method: '', search: '' });
+export const trafficFilterStore = createStore<TrafficFilter>({ server: '', direction: '', method: '', search: '', call: null });
 
 export function setTrafficFilter(p: Partial<TrafficFilter>): void {
   trafficFilterStore.set((f) => ({ ...f, ...p }));
 }
 
+/** A person changed the filters: stop waiting for a call's frames to replace them. */
+export function editTrafficFilter(p: Partial<TrafficFilter>): void {
+  pendingCall = null;
+  setTrafficFilter(p);
+}
+
 export function useTrafficFilter(): TrafficFilter {
   return useStore(trafficFilterStore);
+}
+
+/**
+ * Points the panel at one tool call's frames (request, progress, cancellation, response) and
+ * opens it. The call is found by server, tool and exact arguments, newest first; when its
+ * frames are not (or no longer) recorded, the panel shows the server's tools/call frames and
+ * says so by the absent call chip.
+ */
+export function showCallFrames(server: string, tool: string, args: unknown): boolean {
+  const call = findToolCall(index.rows, server, tool, args);
+  setTrafficFilter(call ? { server: '', direction: '', method: '', search: '', call } : { server, method: 'tools/call', direction: '', search: '', call: null });
+  // The call's frames may still be on their way (live frames are batched): look again as they
+  // arrive, for a little while.
+  pendingCall = call ? null : { server, tool, args, until: Date.now() + PENDING_CALL_MS };
+  showTraffic();
+  return call !== null;
+}
+
+const PENDING_CALL_MS = 3000;
+let pendingCall: { server: string; tool: string; args: unknown; until: number } | null = null;
+
+function retryPendingCall(): void {
+  if (!pendingCall) return;
+  const p = pendingCall;
+  if (Date.now() > p.until) {
+    pendingCall = null;
+    return;
+  }
+  const call = findToolCall(index.rows, p.server, p.tool, p.args);
+  if (!call) return;
+  pendingCall = null;
+  setTrafficFilter({ server: '', direction: '', method: '', search: '', call });
 }

@@ -2,6 +2,7 @@
 // arrays/objects show their first entries with a "show more" control, so a huge value
 // never renders all at once.
 import { useState } from 'react';
+import { ChevronDown, ChevronRight } from 'lucide-react';
 
 const PAGE = 100;
 
@@ -40,7 +41,7 @@ function Node({ name, value, depth, expandDepth }: { name?: string; value: unkno
         onClick={() => setOpen(!open)}
         disabled={entries.length === 0}
       >
-        <span className="jt-caret">{entries.length === 0 ? ' ' : open ? '▾' : '▸'}</span>
+        <span className="jt-caret">{entries.length === 0 ? null : open ? <ChevronDown size={12} aria-hidden="true" /> : <ChevronRight size={12} aria-hidden="true" />}</span>
         {label}
         <span className="jt-punct">{o}</span>
         {(!open || entries.length === 0) && (

@@ -1,4 +1,5 @@
 import { Button } from './Button';
+import { X } from 'lucide-react';
 
 export type Pair = { key: string; value: string };
 
@@ -33,7 +34,7 @@ export function KeyValueEditor({
             data-testid={`${testId}-value-${i}`}
           />
           <Button small variant="ghost" onClick={() => onChange(pairs.filter((_, j) => j !== i))} aria-label="Remove">
-            ×
+            <X size={14} aria-hidden="true" />
           </Button>
         </div>
       ))}

@@ -1,6 +1,9 @@
 // Markdown from servers and models is untrusted: react-markdown never renders raw HTML (no
-// rehype-raw), and links open in a new tab without an opener. Fenced code blocks with a known
-// language are highlighted (highlight.js escapes the text) and get a copy button.
+// rehype-raw), and web links open in a new tab without an opener. A link relative to the
+// document (a resource's `structure.md`) resolves against its URI: to a web page when that is
+// http(s), else to the resource, opened in the Resources view by `onOpenResource`. Fenced
+// code blocks with a known language are highlighted (highlight.js escapes the text) and get a
+// copy button.
 import './markdown.css';
 import ReactMarkdown, { type Components } from 'react-markdown';
 import remarkGfm from 'remark-gfm';
@@ -8,6 +11,24 @@ import { CopyButton } from './CopyButton';
 import { highlight } from './highlight';
 
 const SAFE_URL = /^(https?:|mailto:|#)/i;
+const NEVER = /^(javascript|data|vbscript|blob):/i;
+const SCHEME = /^[a-z][\w+.-]*:/i;
+
+/**
+ * Where a link in the document goes: a web link as is; inside a resource (`baseUri`), another
+ * scheme's absolute URI as is and a relative one resolved against the resource; else ''.
+ */
+export function resolveLink(url: string, baseUri?: string): string {
+  if (SAFE_URL.test(url)) return url;
+  if (!baseUri) return '';
+  if (SCHEME.test(url)) return NEVER.test(url) ? '' : url;
+  try {
+    const resolved = new URL(url, baseUri).href;
+    return NEVER.test(resolved) ? '' : resolved;
+  } catch {
+    return '';
+  }
+}
 
 /** Text of a hast node (react-markdown passes the tree node beside the children). */
 function textOf(node: unknown): string {
@@ -17,12 +38,36 @@ function textOf(node: unknown): string {
   return (n.children ?? []).map(textOf).join('');
 }
 
+function components(onOpenResource?: (uri: string) => void): Components {
+  return {
+    ...COMPONENTS,
+    a: ({ href, children }) => {
+      if (!href) return <span className="md-dead-link">{children}</span>;
+      if (href.startsWith('#') || /^(https?|mailto):/i.test(href))
+        return (
+          <a href={href} target={href.startsWith('#') ? undefined : '_blank'} rel="noopener noreferrer">
+            {children}
+          </a>
+        );
+      if (!onOpenResource) return <span className="md-dead-link" title={href}>{children}</span>;
+      return (
+        <a
+          href={href}
+          title={`Open ${href} in the Resources view`}
+          onClick={(e) => {
+            e.preventDefault();
+            onOpenResource(href);
+          }}
+          data-testid="md-resource-link"
+        >
+          {children}
+        </a>
+      );
+    },
+  };
+}
+
 const COMPONENTS: Components = {
-  a: ({ href, children }) => (
-    <a href={href} target="_blank" rel="noopener noreferrer">
-      {children}
-    </a>
-  ),
   img: ({ src, alt }) => <span className="md-img">[image: {alt || String(src ?? '')}]</span>,
   pre: ({ node, children }) => (
     <div className="md-pre">
@@ -40,10 +85,10 @@ const COMPONENTS: Components = {
   },
 };
 
-export function Markdown({ text, testId }: { text: string; testId?: string }) {
+export function Markdown({ text, testId, baseUri, onOpenResource }: { text: string; testId?: string; baseUri?: string; onOpenResource?: (uri: string) => void }) {
   return (
     <div className="markdown" data-testid={testId}>
-      <ReactMarkdown remarkPlugins={[remarkGfm]} urlTransform={(url) => (SAFE_URL.test(url) ? url : '')} components={COMPONENTS}>
+      <ReactMarkdown remarkPlugins={[remarkGfm]} urlTransform={(url) => resolveLink(url, baseUri)} components={components(onOpenResource)}>
         {text}
       </ReactMarkdown>
     </div>

@@ -1,19 +1,26 @@
 // A form generated from a JSON Schema (tool inputs, elicitation requests), built on
-// @rjsf/core with plain-CSS templates, plus a raw-JSON mode. Parents read a validated value
-// through the imperative handle so the submit button can live anywhere (a modal footer…).
+// @rjsf/core with plain-CSS templates, plus a raw-JSON mode. Parents read the value through
+// the imperative handle so the submit button can live anywhere (a modal footer…): `submit`
+// validates against the server's schema, `current` returns what is typed without judging it
+// (for "send anyway"). The form draws from `toFormSchema`'s copy of the schema.
 import { useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import Form from '@rjsf/core';
-import type { IconButtonProps, RJSFSchema } from '@rjsf/utils';
+import type { ArrayFieldItemTemplateProps, FieldProps, IconButtonProps, RJSFSchema } from '@rjsf/utils';
 import { customizeValidator } from '@rjsf/validator-ajv8';
+import { toFormSchema } from './formSchema';
 import { NUMERIC_FORMATS, cleanValue, hasNoFields, normalizeSchema, parseRawArgs, validateAgainst, type Schema } from './schema';
 
 // Rust (schemars) and other generators put numeric formats such as uint32 on numbers; they
 // are checked by the schema's own type/minimum, so the form only needs to know the names.
 const validator = customizeValidator({ customFormats: Object.fromEntries(NUMERIC_FORMATS.map((f) => [f, () => true])) });
 
+export type CurrentValue = { ok: true; value: Record<string, unknown> } | { ok: false; error: string };
+
 export interface SchemaFormHandle {
   /** Validates (showing messages on the fields) and returns the value, or null if invalid. */
   submit(): Record<string, unknown> | null;
+  /** What is typed now, unvalidated (raw JSON must still parse to an object). */
+  current(): CurrentValue;
 }
 
 function TextButton(label: string, cls = '') {
@@ -27,7 +34,39 @@ function TextButton(label: string, cls = '') {
   };
 }
 
+/** Array items numbered, with their buttons beside them (no generated `name-1` labels). */
+function ItemTemplate(props: ArrayFieldItemTemplateProps) {
+  const { children, className, buttonsProps, hasToolbar, index, registry } = props;
+  const Buttons = registry.templates.ArrayFieldItemButtonsTemplate;
+  return (
+    <div className={`${className ?? ''} array-item`}>
+      <span className="array-item-index" aria-hidden="true">
+        {index + 1}.
+      </span>
+      <div className="array-item-body">{children}</div>
+      {hasToolbar && (
+        <div className="array-item-toolbox">
+          <Buttons {...buttonsProps} />
+        </div>
+      )}
+    </div>
+  );
+}
+
+/** A schema the form cannot draw: say so briefly and point at Raw JSON, no schema dump. */
+function Unsupported(props: FieldProps & { reason?: string }) {
+  const name = props.fieldPathId?.$id?.replace(/^root_?/, '') || 'this field';
+  return (
+    <div className="unsupported-field small" data-testid="form-unsupported">
+      The form cannot draw <code>{name}</code>
+      {props.reason ? ` (${props.reason})` : ''}. Switch to Raw JSON to enter it.
+    </div>
+  );
+}
+
 const templates = {
+  ArrayFieldItemTemplate: ItemTemplate,
+  UnsupportedFieldTemplate: Unsupported,
   ButtonTemplates: {
     AddButton: TextButton('+ Add', 'rjsf-add'),
     RemoveButton: TextButton('Remove', 'rjsf-remove'),
@@ -41,6 +80,7 @@ const templates = {
 export function SchemaForm({
   schema: rawSchema,
   initial,
+  onChange,
   onSubmitShortcut,
   allowRaw = true,
   testId = 'schema-form',
@@ -48,6 +88,8 @@ export function SchemaForm({
 }: {
   schema: Schema | undefined;
   initial?: Record<string, unknown>;
+  /** Every edit, with the form's value (not validated). */
+  onChange?: (value: Record<string, unknown>) => void;
   /** Ctrl/Cmd+Enter inside the form. */
   onSubmitShortcut?: () => void;
   allowRaw?: boolean;
@@ -55,12 +97,16 @@ export function SchemaForm({
   ref?: Ref<SchemaFormHandle>;
 }) {
   const schema = useMemo(() => normalizeSchema(rawSchema), [rawSchema]);
+  const form = useMemo(() => toFormSchema(schema), [schema]);
   const [data, setData] = useState<Record<string, unknown>>(initial ?? {});
   const [raw, setRaw] = useState(false);
   const [rawText, setRawText] = useState('');
   const [rawErrors, setRawErrors] = useState<string[]>([]);
   const formRef = useRef<Form>(null);
   const noFields = hasNoFields(schema);
+
+  // The form's own state includes the schema defaults it filled in.
+  const formValue = () => (cleanValue((formRef.current?.state.formData as Record<string, unknown> | undefined) ?? data, schema) as Record<string, unknown>) ?? {};
 
   useImperativeHandle(ref, () => ({
     submit() {
@@ -75,18 +121,21 @@ export function SchemaForm({
         return errs.length ? null : parsed.value;
       }
       if (noFields) return {};
-      const form = formRef.current;
-      if (form && !form.validateForm()) return null;
-      // The form's own state includes the schema defaults it filled in.
-      const value = (form?.state.formData as Record<string, unknown> | undefined) ?? data;
-      return (cleanValue(value, schema) as Record<string, unknown>) ?? {};
+      if (formRef.current && !formRef.current.validateForm()) return null;
+      return formValue();
+    },
+    current() {
+      if (raw) {
+        const parsed = parseRawArgs(rawText);
+        return parsed.ok ? parsed : { ok: false, error: parsed.error };
+      }
+      return { ok: true, value: noFields ? {} : formValue() };
     },
   }));
 
   const toggleRaw = () => {
     if (!raw) {
-      const value = (formRef.current?.state.formData as Record<string, unknown> | undefined) ?? data;
-      setRawText(JSON.stringify(cleanValue(value, schema) ?? {}, null, 2));
+      setRawText(JSON.stringify(formValue(), null, 2));
       setRawErrors([]);
       setRaw(true);
       return;
@@ -97,6 +146,7 @@ export function SchemaForm({
       return;
     }
     setData(parsed.value);
+    onChange?.(parsed.value);
     setRaw(false);
   };
 
@@ -126,7 +176,11 @@ export function SchemaForm({
             rows={Math.min(20, Math.max(5, rawText.split('\n').length + 1))}
             value={rawText}
             spellCheck={false}
-            onChange={(e) => setRawText(e.target.value)}
+            onChange={(e) => {
+              setRawText(e.target.value);
+              const parsed = parseRawArgs(e.target.value);
+              if (parsed.ok) onChange?.(parsed.value);
+            }}
             data-testid={`${testId}-raw`}
             aria-label="Arguments as JSON"
           />
@@ -143,16 +197,27 @@ export function SchemaForm({
       ) : (
         <Form
           ref={formRef}
-          schema={schema as RJSFSchema}
+          schema={form.schema as RJSFSchema}
+          uiSchema={{
+            ...form.uiSchema,
+            'ui:submitButtonOptions': { norender: true },
+            // An optional object starts absent (an "add" control), so its required children do
+            // not look required and nothing is sent for it unless it is filled in.
+            'ui:globalOptions': { enableOptionalDataFieldForType: ['object'] },
+          }}
           validator={validator}
           formData={data}
-          onChange={(e) => setData((e.formData ?? {}) as Record<string, unknown>)}
+          onChange={(e) => {
+            const v = (e.formData ?? {}) as Record<string, unknown>;
+            setData(v);
+            onChange?.((cleanValue(v, schema) as Record<string, unknown>) ?? {});
+          }}
           onSubmit={() => onSubmitShortcut?.()}
+          onError={() => undefined}
           templates={templates}
           showErrorList={false}
           noHtml5Validate
           focusOnFirstError
-          uiSchema={{ 'ui:submitButtonOptions': { norender: true } }}
         />
       )}
     </div>

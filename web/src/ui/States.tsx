@@ -15,16 +15,19 @@ export function ErrorState({
   message,
   onRetry,
   testId,
+  prose,
 }: {
   title?: string;
   message: string;
   onRetry?: () => void;
   testId?: string;
+  /** A sentence for a person (not program output): shown in the body font. */
+  prose?: boolean;
 }) {
   return (
     <div className="state state-error" role="alert" data-testid={testId ?? 'error-state'}>
       <div className="state-title">{title}</div>
-      <pre className="state-message">{message}</pre>
+      {prose ? <p className="state-message state-prose">{message}</p> : <pre className="state-message">{message}</pre>}
       {onRetry && (
         <Button small onClick={onRetry} data-testid="retry">
           Retry

@@ -2,10 +2,13 @@
 //! resource declares (`_meta.ui.csp` camelCase, or an OpenAI widget's `openai/widgetCSP`
 //! snake_case) following the MCP Apps spec template: nothing undeclared is ever allowed, and a
 //! resource that declares nothing gets the restrictive default. Declared entries that could
-//! break out of a directive (quotes, `;`, whitespace) or are not origins are dropped and
-//! reported, never passed through.
+//! break out of a directive (quotes, `;`, whitespace), are not origins, or name mcplab's own
+//! origins ([`OwnOrigins`]) are dropped and reported, never passed through. Forms may not
+//! submit anywhere (`form-action 'none'`): the spec has no way to declare a form target.
 
 use serde_json::Value;
+
+use super::own_origins::OwnOrigins;
 
 /// The domains a resource declared, after sanitizing.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -61,12 +64,15 @@ fn check_origin(entry: &str) -> Result<String, String> {
     Ok(format!("{scheme}://{host}"))
 }
 
-fn list(v: Option<&Value>, rejected: &mut Vec<String>) -> Vec<String> {
+fn list(v: Option<&Value>, own: &OwnOrigins, rejected: &mut Vec<String>) -> Vec<String> {
     let mut out = Vec::new();
     for item in v.and_then(Value::as_array).into_iter().flatten() {
         match item.as_str().map(check_origin) {
-            Some(Ok(o)) if !out.contains(&o) => out.push(o),
-            Some(Ok(_)) => {}
+            Some(Ok(o)) => match own.refusal(&o) {
+                Some(why) => rejected.push(format!("{why}; dropped")),
+                None if !out.contains(&o) => out.push(o),
+                None => {}
+            },
             Some(Err(why)) => rejected.push(why),
             None => rejected.push(format!("`{item}` is not a string")),
         }
@@ -75,15 +81,15 @@ fn list(v: Option<&Value>, rejected: &mut Vec<String>) -> Vec<String> {
 }
 
 /// The declared domains of a resource's merged `_meta.ui` (see `resource_ui_meta`).
-fn declared(ui_meta: &Value, rejected: &mut Vec<String>) -> Option<CspDomains> {
+fn declared(ui_meta: &Value, own: &OwnOrigins, rejected: &mut Vec<String>) -> Option<CspDomains> {
     if let Some(csp) = ui_meta.get("csp").filter(|c| c.is_object()) {
-        return Some(camel_case_domains(csp, rejected));
+        return Some(camel_case_domains(csp, own, rejected));
     }
     let widget = ui_meta.get("openaiWidgetCsp").filter(|c| c.is_object())?;
     Some(CspDomains {
-        connect: list(widget.get("connect_domains"), rejected),
-        resource: list(widget.get("resource_domains"), rejected),
-        frame: list(widget.get("frame_domains"), rejected),
+        connect: list(widget.get("connect_domains"), own, rejected),
+        resource: list(widget.get("resource_domains"), own, rejected),
+        frame: list(widget.get("frame_domains"), own, rejected),
         base_uri: Vec::new(),
     })
 }
@@ -103,21 +109,21 @@ pub fn csp_domains_json(domains: &CspDomains) -> Value {
 /// Reads a declared-CSP object (camelCase keys, as [`csp_domains_json`] writes it) back into
 /// domains, sanitizing every entry again: whoever sent it (a browser building a sandbox URL)
 /// is not trusted. `null` or a non-object means nothing was declared (`None`, the restrictive
-/// default); refused entries are returned with why.
-pub fn csp_from_declared(declared: &Value) -> (Option<CspDomains>, Vec<String>) {
+/// default); refused entries (mcplab's `own` origins among them) are returned with why.
+pub fn csp_from_declared(declared: &Value, own: &OwnOrigins) -> (Option<CspDomains>, Vec<String>) {
     let mut rejected = Vec::new();
     let domains = declared
         .is_object()
-        .then(|| camel_case_domains(declared, &mut rejected));
+        .then(|| camel_case_domains(declared, own, &mut rejected));
     (domains, rejected)
 }
 
-fn camel_case_domains(csp: &Value, rejected: &mut Vec<String>) -> CspDomains {
+fn camel_case_domains(csp: &Value, own: &OwnOrigins, rejected: &mut Vec<String>) -> CspDomains {
     CspDomains {
-        connect: list(csp.get("connectDomains"), rejected),
-        resource: list(csp.get("resourceDomains"), rejected),
-        frame: list(csp.get("frameDomains"), rejected),
-        base_uri: list(csp.get("baseUriDomains"), rejected),
+        connect: list(csp.get("connectDomains"), own, rejected),
+        resource: list(csp.get("resourceDomains"), own, rejected),
+        frame: list(csp.get("frameDomains"), own, rejected),
+        base_uri: list(csp.get("baseUriDomains"), own, rejected),
     }
 }
 
@@ -127,12 +133,15 @@ fn directive(name: &str, base: &[&str], extra: &[String]) -> String {
     format!("{name} {}", parts.join(" "))
 }
 
-/// The CSP for declared domains (spec template), or the restrictive default for `None`.
+/// The CSP for declared domains (spec template), or the restrictive default for `None`. Both
+/// get `form-action 'none'`: a frame can always navigate itself, but a form post to an
+/// undeclared origin is one exfiltration path fewer.
 pub fn build_csp(domains: Option<&CspDomains>) -> String {
     let Some(d) = domains else {
         return "default-src 'none'; script-src 'self' 'unsafe-inline'; \
                 style-src 'self' 'unsafe-inline'; img-src 'self' data:; \
-                media-src 'self' data:; connect-src 'none'; object-src 'none'"
+                media-src 'self' data:; connect-src 'none'; object-src 'none'; \
+                form-action 'none'"
             .into();
     };
     let frame = if d.frame.is_empty() {
@@ -156,14 +165,16 @@ pub fn build_csp(domains: Option<&CspDomains>) -> String {
         frame,
         "object-src 'none'".to_owned(),
         base,
+        "form-action 'none'".to_owned(),
     ]
     .join("; ")
 }
 
-/// CSP and `allow` for a UI resource's merged `_meta.ui`.
-pub fn sandbox_policy(ui_meta: &Value) -> SandboxPolicy {
+/// CSP and `allow` for a UI resource's merged `_meta.ui`; entries naming mcplab's `own`
+/// origins are refused.
+pub fn sandbox_policy(ui_meta: &Value, own: &OwnOrigins) -> SandboxPolicy {
     let mut rejected = Vec::new();
-    let declared = declared(ui_meta, &mut rejected);
+    let declared = declared(ui_meta, own, &mut rejected);
     let csp = build_csp(declared.as_ref());
     let perms = ui_meta.get("permissions");
     let allow = [
@@ -190,9 +201,13 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn own() -> OwnOrigins {
+        OwnOrigins::loopback(&[6274, 6275], None)
+    }
+
     #[test]
     fn nothing_declared_gets_the_restrictive_default() {
-        let p = sandbox_policy(&json!({}));
+        let p = sandbox_policy(&json!({}), &own());
         assert!(p.declared.is_none());
         assert!(p.csp.contains("connect-src 'none'"));
         assert!(p.csp.contains("object-src 'none'"));
@@ -207,7 +222,7 @@ mod tests {
             "resourceDomains": ["https://*.cdn.example"],
             "frameDomains": ["https://player.example"],
         }, "permissions": {"clipboardWrite": {}, "camera": {}}});
-        let p = sandbox_policy(&meta);
+        let p = sandbox_policy(&meta, &own());
         assert!(p.rejected.is_empty(), "{:?}", p.rejected);
         assert!(
             p.csp
@@ -223,7 +238,7 @@ mod tests {
         assert!(p.csp.contains("base-uri 'self'"));
         assert_eq!(p.allow, "camera; clipboard-write");
         // An empty declaration is still a declaration: no external origins at all.
-        let empty = sandbox_policy(&json!({"csp": {}}));
+        let empty = sandbox_policy(&json!({"csp": {}}), &own());
         assert!(
             empty.csp.contains("connect-src 'self';") && empty.csp.contains("frame-src 'none'")
         );
@@ -241,7 +256,7 @@ mod tests {
             "https://*.*.example",
             42
         ]}});
-        let p = sandbox_policy(&meta);
+        let p = sandbox_policy(&meta, &own());
         assert_eq!(p.declared.unwrap().connect, ["https://ok.example"]);
         assert_eq!(p.rejected.len(), 7, "{:?}", p.rejected);
         assert!(!p.csp.contains("evil") && !p.csp.contains("unsafe-eval"));
@@ -253,7 +268,7 @@ mod tests {
             "connect_domains": ["https://api.example"],
             "resource_domains": ["https://*.cdn.example"],
         }});
-        let p = sandbox_policy(&meta);
+        let p = sandbox_policy(&meta, &own());
         let json = csp_domains_json(p.declared.as_ref().unwrap());
         assert_eq!(
             json,
@@ -261,7 +276,7 @@ mod tests {
                    "resourceDomains": ["https://*.cdn.example"],
                    "frameDomains": [], "baseUriDomains": []})
         );
-        let (back, rejected) = csp_from_declared(&json);
+        let (back, rejected) = csp_from_declared(&json, &own());
         assert!(rejected.is_empty());
         assert_eq!(back.as_ref(), p.declared.as_ref());
         assert_eq!(build_csp(back.as_ref()), p.csp);
@@ -269,28 +284,64 @@ mod tests {
         // A tampered object loses what is unsafe; nothing declared stays nothing.
         let tampered = json!({"connectDomains": ["https://ok.example", "https://x; script-src *"],
                               "frameDomains": "https://not-a-list.example"});
-        let (d, rejected) = csp_from_declared(&tampered);
+        let (d, rejected) = csp_from_declared(&tampered, &own());
         let d = d.unwrap();
         assert_eq!(d.connect, ["https://ok.example"]);
         assert!(d.frame.is_empty());
         assert_eq!(rejected.len(), 1, "{rejected:?}");
-        assert_eq!(csp_from_declared(&Value::Null), (None, vec![]));
+        assert_eq!(csp_from_declared(&Value::Null, &own()), (None, vec![]));
         assert_eq!(
-            csp_from_declared(&json!("https://a.example")),
+            csp_from_declared(&json!("https://a.example"), &own()),
             (None, vec![])
         );
-        let (empty, _) = csp_from_declared(&json!({}));
+        let (empty, _) = csp_from_declared(&json!({}), &own());
         assert_eq!(empty, Some(CspDomains::default()));
     }
 
     #[test]
     fn openai_widget_csp_maps_onto_the_same_policy() {
         let meta = json!({"openaiWidgetCsp": {"connect_domains": ["https://api.example"], "resource_domains": ["https://static.example"]}});
-        let p = sandbox_policy(&meta);
+        let p = sandbox_policy(&meta, &own());
         assert!(p.csp.contains("connect-src 'self' https://api.example"));
         assert!(
             p.csp
                 .contains("img-src 'self' data: https://static.example")
         );
+    }
+}
+
+#[cfg(test)]
+mod own_origin_tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn declared_domains_naming_mcplab_are_dropped_and_forms_go_nowhere() {
+        let own = OwnOrigins::loopback(&[6274, 6275], None);
+        let meta = json!({"csp": {
+            "resourceDomains": ["http://127.0.0.1:6274", "https://cdn.example", "http://*.localhost:6275"],
+            "frameDomains": ["http://localhost:6274", "http://abcdefghijklmnop.localhost:6275"],
+            "connectDomains": ["ws://127.0.0.1:6274", "http://127.0.0.1:7393"],
+        }});
+        let p = sandbox_policy(&meta, &own);
+        let d = p.declared.unwrap();
+        assert_eq!(d.resource, ["https://cdn.example"]);
+        assert!(d.frame.is_empty());
+        assert_eq!(d.connect, ["http://127.0.0.1:7393"]);
+        assert_eq!(p.rejected.len(), 5, "{:?}", p.rejected);
+        assert!(p.rejected.iter().all(|r| r.contains("mcplab")));
+        assert!(
+            !p.csp.contains("6274") && !p.csp.contains("localhost"),
+            "{}",
+            p.csp
+        );
+        assert!(p.csp.contains("frame-src 'none'"));
+        assert!(p.csp.ends_with("form-action 'none'"), "{}", p.csp);
+        assert!(build_csp(None).ends_with("form-action 'none'"));
+        // The sandbox re-reads what the browser sends and drops the same entries again.
+        let (back, rejected) =
+            csp_from_declared(&json!({"frameDomains": ["http://127.0.0.1:6274"]}), &own);
+        assert!(back.unwrap().frame.is_empty());
+        assert_eq!(rejected.len(), 1);
     }
 }

@@ -9,6 +9,7 @@
 mod access;
 mod csp;
 mod linkage;
+mod own_origins;
 mod resource;
 
 pub use access::{AppCallRefusal, AppCaller, app_may_call, check_app_call};
@@ -16,4 +17,5 @@ pub use csp::{
     CspDomains, SandboxPolicy, build_csp, csp_domains_json, csp_from_declared, sandbox_policy,
 };
 pub use linkage::{UiKind, UiLink, Visibility, resource_ui_meta, ui_link, visibility};
+pub use own_origins::OwnOrigins;
 pub use resource::{prefers_border, ui_kind_of_mime, ui_resource_html};

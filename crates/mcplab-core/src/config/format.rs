@@ -16,13 +16,6 @@ use serde_json::{Map, Value, json};
 use super::ConfigError;
 
 #[derive(Deserialize)]
-struct FileShape {
-    #[serde(rename = "mcpServers")]
-    mcp_servers: Option<BTreeMap<String, Entry>>,
-    servers: Option<BTreeMap<String, Entry>>,
-}
-
-#[derive(Deserialize)]
 struct Entry {
     command: Option<String>,
     args: Option<Vec<String>>,
@@ -50,145 +43,222 @@ struct CursorAuth {
     scopes: Option<Vec<String>>,
 }
 
-/// Parses an `mcpServers` file. `source_name` is used in error messages (usually the path).
-pub fn parse_mcp_servers(text: &str, source_name: &str) -> Result<Vec<ServerConfig>, ConfigError> {
+/// The server entries of a document, still raw: where they sit (`mcpServers`, `servers`,
+/// `mcp.servers`), and each entry with its name and the line of its key.
+pub(super) struct RawDoc {
+    pub key: &'static str,
+    pub entries: Vec<RawEntry>,
+}
+
+pub(super) struct RawEntry {
+    pub name: String,
+    pub line: usize,
+    pub value: Value,
+}
+
+/// Reads the document (JSON, or JSONC with comments and trailing commas) down to its entries.
+pub(super) fn read_doc(text: &str, source_name: &str) -> Result<RawDoc, ConfigError> {
     let invalid = |line: usize, message: String| ConfigError::Invalid {
         source_name: source_name.to_owned(),
         line,
         message,
     };
-    let de = &mut serde_json::Deserializer::from_str(text);
-    let shape: FileShape = serde_path_to_error::deserialize(de).map_err(|e| {
+    let clean = super::jsonc::strip(text);
+    let root: Value = serde_json::from_str(&clean)
+        .map_err(|e| invalid(e.line(), strip_position(&e.to_string())))?;
+    let found = [
+        ("mcpServers", root.get("mcpServers")),
+        ("servers", root.get("servers")),
+        (
+            "mcp.servers",
+            root.get("mcp").and_then(|m| m.get("servers")),
+        ),
+    ]
+    .into_iter()
+    .find_map(|(k, v)| v.map(|v| (k, v)));
+    let Some((key, servers)) = found else {
+        return Err(invalid(
+            1,
+            "no `mcpServers` (or VS Code `servers`, or settings.json `mcp.servers`) object \
+             found; expected {\"mcpServers\": {\"name\": {\"command\": …}}}"
+                .into(),
+        ));
+    };
+    let Some(map) = servers.as_object() else {
+        return Err(invalid(
+            line_of_key(text, key.rsplit('.').next().unwrap_or(key), 0),
+            format!("field `{key}`: expected an object of servers by name"),
+        ));
+    };
+    let entries = map
+        .iter()
+        .map(|(name, value)| RawEntry {
+            name: name.clone(),
+            line: line_of_key(text, name, 0),
+            value: value.clone(),
+        })
+        .collect();
+    Ok(RawDoc { key, entries })
+}
+
+/// Parses an `mcpServers` file strictly: the first entry that cannot be used is an error.
+/// `source_name` is used in error messages (usually the path). `import_mcp_servers` is the
+/// lenient reading for files written by other hosts.
+pub fn parse_mcp_servers(text: &str, source_name: &str) -> Result<Vec<ServerConfig>, ConfigError> {
+    let doc = read_doc(text, source_name)?;
+    let mut out = Vec::with_capacity(doc.entries.len());
+    for entry in &doc.entries {
+        if !valid_server_name(&entry.name) {
+            return Err(ConfigError::Invalid {
+                source_name: source_name.to_owned(),
+                line: entry.line,
+                message: format!(
+                    "field `{}.{}`: server names may use letters, digits, `-`, `_` and `.`",
+                    doc.key, entry.name
+                ),
+            });
+        }
+        out.push(convert(text, source_name, doc.key, entry, &entry.name)?);
+    }
+    Ok(out)
+}
+
+/// One entry as a config named `name` (the entry's own name unless the importer renamed it).
+pub(super) fn convert(
+    text: &str,
+    source_name: &str,
+    key: &str,
+    raw: &RawEntry,
+    name: &str,
+) -> Result<ServerConfig, ConfigError> {
+    let line = raw.line;
+    let invalid = |line: usize, message: String| ConfigError::Invalid {
+        source_name: source_name.to_owned(),
+        line,
+        message,
+    };
+    let field = |f: &str| format!("field `{key}.{}{f}`", raw.name);
+    let entry: Entry = serde_path_to_error::deserialize(&raw.value).map_err(|e| {
         let path = e.path().to_string();
-        let inner = e.into_inner();
-        let message = strip_position(&inner.to_string());
-        let message = if path == "." || path.is_empty() {
-            message
+        // The innermost named field of the path, looked up after the entry's own key.
+        let last = e.path().iter().rev().find_map(|seg| match seg {
+            serde_path_to_error::Segment::Map { key } => Some(key.clone()),
+            _ => None,
+        });
+        let at = last.map_or(line, |k| line_of_key(text, &k, line));
+        let message = strip_position(&e.into_inner().to_string());
+        let where_ = if path == "." {
+            String::new()
         } else {
-            format!("field `{path}`: {message}")
+            format!(".{path}")
         };
-        invalid(inner.line(), message)
+        invalid(at, format!("{}: {message}", field(&where_)))
     })?;
-    let (key, entries) = match (shape.mcp_servers, shape.servers) {
-        (Some(m), _) => ("mcpServers", m),
-        (None, Some(s)) => ("servers", s),
-        (None, None) => {
+    let url = entry.url.or(entry.server_url);
+    let transport = match (entry.command, url) {
+        (Some(_), Some(_)) => {
             return Err(invalid(
-                1,
-                "no `mcpServers` (or VS Code `servers`) object found; expected \
-                 {\"mcpServers\": {\"name\": {\"command\": …}}}"
-                    .into(),
+                line,
+                format!("{}: has both `command` and `url`; keep one", field("")),
             ));
         }
-    };
-    let mut out = Vec::with_capacity(entries.len());
-    for (name, entry) in entries {
-        let line = line_of_key(text, &name);
-        let field = |f: &str| format!("field `{key}.{name}{f}`");
-        if !valid_server_name(&name) {
+        (None, None) => {
             return Err(invalid(
                 line,
                 format!(
-                    "{}: server names may use letters, digits, `-`, `_` and `.`",
+                    "{}: needs `command` (a local stdio server) or `url` (a remote one)",
                     field("")
                 ),
             ));
         }
-        let url = entry.url.or(entry.server_url);
-        let transport = match (entry.command, url) {
-            (Some(_), Some(_)) => {
+        (Some(command), None) => {
+            if let Some(kind) = entry.kind.as_deref()
+                && kind != "stdio"
+            {
                 return Err(invalid(
                     line,
-                    format!("{}: has both `command` and `url`; keep one", field("")),
+                    format!("{}: `{kind}` does not go with `command`", field(".type")),
                 ));
             }
-            (None, None) => {
+            if command.trim().is_empty() {
+                return Err(invalid(line, format!("{} is empty", field(".command"))));
+            }
+            ServerTransport::Stdio {
+                command,
+                args: entry.args.unwrap_or_default(),
+                env: entry.env.unwrap_or_default(),
+                cwd: entry.cwd,
+            }
+        }
+        (None, Some(url)) => {
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
                 return Err(invalid(
                     line,
                     format!(
-                        "{}: needs `command` (a local stdio server) or `url` (a remote one)",
-                        field("")
+                        "{}: `{url}` must start with http:// or https://",
+                        field(".url")
                     ),
                 ));
             }
-            (Some(command), None) => {
-                if let Some(kind) = entry.kind.as_deref()
-                    && kind != "stdio"
-                {
-                    return Err(invalid(
-                        line,
-                        format!("{}: `{kind}` does not go with `command`", field(".type")),
-                    ));
-                }
-                if command.trim().is_empty() {
-                    return Err(invalid(line, format!("{} is empty", field(".command"))));
-                }
-                ServerTransport::Stdio {
-                    command,
-                    args: entry.args.unwrap_or_default(),
-                    env: entry.env.unwrap_or_default(),
-                    cwd: entry.cwd,
-                }
+            let headers = entry.headers.unwrap_or_default();
+            let oauth = match (entry.oauth, entry.auth) {
+                (Some(value), _) => Some(
+                    oauth_settings(value)
+                        .map_err(|e| invalid(line, format!("{}: {e}", field(".oauth"))))?,
+                ),
+                (None, Some(auth)) => Some(OAuthConfig {
+                    client_id: auth.client_id,
+                    client_secret: auth.client_secret,
+                    scope: auth.scopes.map(|s| s.join(" ")),
+                    ..OAuthConfig::default()
+                }),
+                (None, None) => None,
             }
-            (None, Some(url)) => {
-                if !(url.starts_with("http://") || url.starts_with("https://")) {
-                    return Err(invalid(
-                        line,
-                        format!(
-                            "{}: `{url}` must start with http:// or https://",
-                            field(".url")
-                        ),
-                    ));
-                }
-                let headers = entry.headers.unwrap_or_default();
-                let oauth = match (entry.oauth, entry.auth) {
-                    (Some(value), _) => Some(
-                        oauth_settings(value)
-                            .map_err(|e| invalid(line, format!("{}: {e}", field(".oauth"))))?,
-                    ),
-                    (None, Some(auth)) => Some(OAuthConfig {
-                        client_id: auth.client_id,
-                        client_secret: auth.client_secret,
-                        scope: auth.scopes.map(|s| s.join(" ")),
-                        ..OAuthConfig::default()
-                    }),
-                    (None, None) => None,
-                }
-                .filter(|o| !o.is_empty());
-                match entry.kind.as_deref() {
-                    None
-                    | Some("http" | "streamable-http" | "streamableHttp" | "streamable_http") => {
-                        ServerTransport::Http {
-                            url,
-                            headers,
-                            oauth,
-                        }
-                    }
-                    Some("sse") => ServerTransport::Sse {
+            .filter(|o| !o.is_empty());
+            match entry.kind.as_deref() {
+                // Cursor and Claude entries often give only a URL; one ending in /sse is the
+                // legacy transport by convention.
+                None if is_legacy_sse_url(&url) => ServerTransport::Sse {
+                    url,
+                    headers,
+                    oauth,
+                },
+                None | Some("http" | "streamable-http" | "streamableHttp" | "streamable_http") => {
+                    ServerTransport::Http {
                         url,
                         headers,
                         oauth,
-                    },
-                    Some(other) => {
-                        return Err(invalid(
-                            line,
-                            format!(
-                                "{}: unknown transport `{other}`; use `http` or `sse`",
-                                field(".type")
-                            ),
-                        ));
                     }
                 }
+                Some("sse") => ServerTransport::Sse {
+                    url,
+                    headers,
+                    oauth,
+                },
+                Some(other) => {
+                    return Err(invalid(
+                        line,
+                        format!(
+                            "{}: unknown transport `{other}`; use `http` or `sse`",
+                            field(".type")
+                        ),
+                    ));
+                }
             }
-        };
-        out.push(ServerConfig {
-            name,
-            transport,
-            timeout_ms: entry.timeout_ms,
-            inherit_env: false,
-        });
-    }
-    Ok(out)
+        }
+    };
+    Ok(ServerConfig {
+        name: name.to_owned(),
+        transport,
+        timeout_ms: entry.timeout_ms,
+        inherit_env: false,
+    })
+}
+
+/// A URL whose path ends in `/sse`: the legacy HTTP+SSE endpoint by convention.
+pub fn is_legacy_sse_url(url: &str) -> bool {
+    let path = url.split(['?', '#']).next().unwrap_or(url);
+    path.trim_end_matches('/').ends_with("/sse")
 }
 
 /// Renders configs as an `mcpServers` document other hosts can read.
@@ -279,10 +349,14 @@ fn strip_position(message: &str) -> String {
     }
 }
 
-/// The 1-based line where `"name"` first appears as a key, or 1.
-fn line_of_key(text: &str, name: &str) -> usize {
+/// The 1-based line where `"name"` first appears as a key on or after line `after`, or
+/// `after` (at least 1) when it does not.
+pub(super) fn line_of_key(text: &str, name: &str, after: usize) -> usize {
     let needle = format!("{}", Value::String(name.to_owned()));
-    let mut from = 0;
+    let mut from = text
+        .match_indices('\n')
+        .nth(after.saturating_sub(2))
+        .map_or(0, |(i, _)| if after > 1 { i + 1 } else { 0 });
     while let Some(i) = text[from..].find(&needle) {
         let at = from + i;
         let rest = text[at + needle.len()..].trim_start();
@@ -291,7 +365,7 @@ fn line_of_key(text: &str, name: &str) -> usize {
         }
         from = at + needle.len();
     }
-    1
+    after.max(1)
 }
 
 #[cfg(test)]
@@ -310,8 +384,9 @@ mod tests {
         assert!(
             matches!(&s[0].transport, ServerTransport::Stdio { command, .. } if command == "npx")
         );
-        assert!(matches!(&s[1].transport, ServerTransport::Sse { .. }));
-        assert!(matches!(&s[2].transport, ServerTransport::Http { .. }));
+        // Key order is kept: fs, remote, old.
+        assert!(matches!(&s[1].transport, ServerTransport::Http { .. }));
+        assert!(matches!(&s[2].transport, ServerTransport::Sse { .. }));
         let vscode = r#"{"servers": {"a": {"type": "stdio", "command": "x"}}, "inputs": []}"#;
         assert_eq!(parse_mcp_servers(vscode, "v.json").unwrap().len(), 1);
     }
@@ -354,15 +429,15 @@ mod tests {
         }}"#;
         let parsed = parse_mcp_servers(text, "f").unwrap();
         let oauth = |i: usize| parsed[i].transport.oauth().cloned().unwrap();
-        assert_eq!(oauth(2).client_id.as_deref(), Some("c"));
-        assert_eq!(oauth(2).scope.as_deref(), Some("read write"));
+        assert_eq!(oauth(0).client_id.as_deref(), Some("c"));
+        assert_eq!(oauth(0).scope.as_deref(), Some("read write"));
         assert_eq!(
-            oauth(2).revision,
+            oauth(0).revision,
             Some(mcplab_protocol::oauth::OAuthRevision::V2025_06_18)
         );
-        assert_eq!(oauth(0).client_id.as_deref(), Some("x"));
-        assert_eq!(oauth(1).client_id.as_deref(), Some("y"));
-        assert_eq!(oauth(1).scope.as_deref(), Some("a"));
+        assert_eq!(oauth(1).client_id.as_deref(), Some("x"));
+        assert_eq!(oauth(2).client_id.as_deref(), Some("y"));
+        assert_eq!(oauth(2).scope.as_deref(), Some("a"));
         let rendered = render_mcp_servers(&parsed).to_string();
         assert_eq!(parse_mcp_servers(&rendered, "f").unwrap(), parsed);
         let bad = r#"{"mcpServers": {"x": {"url": "https://a.test", "oauth": {"registration": "magic"}}}}"#;

@@ -1,10 +1,14 @@
 //! Server configuration documents in the `mcpServers` JSON format used by Claude Desktop,
-//! Cursor and VS Code: parsing (with errors that name the line and the field) and rendering,
-//! for import and export. The configs themselves live in the store.
+//! Cursor and VS Code (JSONC included): strict parsing (errors name the line and the field),
+//! lenient importing (warnings instead of failing the file) and rendering, for import and
+//! export. The configs themselves live in the store.
 
 mod format;
+mod import;
+mod jsonc;
 
-pub use format::{parse_mcp_servers, render_mcp_servers, valid_server_name};
+pub use format::{is_legacy_sse_url, parse_mcp_servers, render_mcp_servers, valid_server_name};
+pub use import::{Imported, import_mcp_servers};
 
 /// What is wrong with a config document.
 #[derive(Debug, thiserror::Error)]

@@ -19,6 +19,9 @@ use super::handler::{ClientSide, ProgressListeners, ProgressUpdate};
 use super::stdio::{ChildGuard, StderrTail};
 use super::wire::{BAD_RESPONSE_CODE, TRANSPORT_ERROR_CODE};
 
+/// How long closing waits for the HTTP transport task to end its session.
+const TRANSPORT_STOP_WAIT: Duration = Duration::from_secs(8);
+
 /// Most pages a listing follows before concluding the server is looping.
 const MAX_PAGES: usize = 1000;
 
@@ -47,6 +50,8 @@ pub struct Connection {
     pub(crate) initialize: Value,
     /// Stops the transport task (HTTP wires).
     pub(crate) transport_cancel: CancellationToken,
+    /// The streamable HTTP task, awaited on close so its `DELETE` goes out before a CLI exits.
+    pub(crate) transport_task: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
 }
 
 impl std::fmt::Debug for Connection {
@@ -263,6 +268,15 @@ impl Connection {
             let _ = service.close_with_timeout(Duration::from_secs(2)).await;
         }
         self.transport_cancel.cancel();
+        let task = self
+            .transport_task
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some(task) = task {
+            // Bounded: the task's own steps (stop requests, DELETE) each have deadlines.
+            let _ = tokio::time::timeout(TRANSPORT_STOP_WAIT, task).await;
+        }
         if let Some(child) = &self.child {
             child.shutdown().await;
         }

@@ -28,6 +28,10 @@ use super::event_gate::EventGate;
 /// servers (and the conformance suite) do not speak yet, so it is set explicitly.
 pub const PROTOCOL_VERSION: &str = "2025-11-25";
 
+/// Every revision mcplab speaks; a server answering `initialize` with another is refused.
+pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] =
+    &["2024-11-05", "2025-03-26", "2025-06-18", PROTOCOL_VERSION];
+
 /// The MCP Apps extension identifier declared in our capabilities.
 pub const UI_EXTENSION: &str = "io.modelcontextprotocol/ui";
 
@@ -180,11 +184,20 @@ impl Service<RoleClient> for ClientSide {
                 self.sample(params).await
             }
             ServerRequest::ListRootsRequest(_) => self.list_roots(),
-            ServerRequest::CustomRequest(r) => Err(ErrorData::new(
-                ErrorCode::METHOD_NOT_FOUND,
-                format!("mcplab does not implement `{}`", r.method),
-                None,
-            )),
+            // rmcp's typed params are narrower than the spec's schemas (an optional field as
+            // `anyOf [T, null]`, nested objects, new fields): a known method whose params it
+            // could not type arrives here and is still answered, from the raw params.
+            ServerRequest::CustomRequest(r) => match r.method.as_str() {
+                "elicitation/create" => self.elicit(known_params(r.params)?).await,
+                "sampling/createMessage" => self.sample(known_params(r.params)?).await,
+                "roots/list" => self.list_roots(),
+                "ping" => Ok(ClientResult::empty(())),
+                _ => Err(ErrorData::new(
+                    ErrorCode::METHOD_NOT_FOUND,
+                    format!("mcplab does not implement `{}`", r.method),
+                    None,
+                )),
+            },
             _ => Err(ErrorData::new(
                 ErrorCode::METHOD_NOT_FOUND,
                 "mcplab does not implement this request",
@@ -277,6 +290,20 @@ impl Service<RoleClient> for ClientSide {
             "clientInfo": { "name": self.identity.name, "version": self.identity.version },
         });
         serde_json::from_value(info).expect("the client info literal matches the MCP schema")
+    }
+}
+
+/// The params of a request we answer from raw JSON: they must at least be an object.
+fn known_params(params: Option<Value>) -> Result<Value, ErrorData> {
+    match params {
+        Some(p @ Value::Object(_)) => Ok(p),
+        other => Err(ErrorData::invalid_params(
+            format!(
+                "the request's params must be an object, got {}",
+                other.unwrap_or(Value::Null)
+            ),
+            None,
+        )),
     }
 }
 

@@ -11,6 +11,7 @@ use mcplab_protocol::oauth::OAuthConfig;
 use mcplab_protocol::{ServerConfig, ServerEvent, ServerStatus, ServerTransport};
 use rmcp::service::{ClientInitializeError, serve_client_with_ct};
 use tokio::sync::{broadcast, watch};
+use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
 use super::broker::{Broker, DEFAULT_HUMAN_TIMEOUT};
@@ -18,7 +19,7 @@ use super::connection::Connection;
 use super::error::McpError;
 use super::event_gate::EventGate;
 use super::frame_transport::{FrameTransport, RawResults};
-use super::handler::{ClientIdentity, ClientSide, RootEntry, Roots};
+use super::handler::{ClientIdentity, ClientSide, RootEntry, Roots, SUPPORTED_PROTOCOL_VERSIONS};
 use super::http::{HttpTarget, spawn_streamable_http};
 use super::legacy_sse::spawn_legacy_sse;
 use super::limits::Limits;
@@ -332,6 +333,7 @@ impl ConnectionManager {
                     stderr,
                     gate,
                     transport_cancel: cancel,
+                    transport_task: None,
                     waiting: None,
                 };
                 self.handshake(config, started).await
@@ -453,6 +455,8 @@ impl ConnectionManager {
         }
         let transport_cancel = CancellationToken::new();
         let gate = self.gate(&name);
+        // B12: the streamable HTTP task ends the session with DELETE; closing waits for it.
+        let mut transport_task = None;
         let mut child = None;
         let mut waiting = None;
         match &config.transport {
@@ -500,7 +504,12 @@ impl ConnectionManager {
                 let mut target = http_target(&name, url, headers, &self.opts.limits)?;
                 target.auth = self.auth_session(&name, &target, oauth.as_ref());
                 waiting = target.auth.as_ref().map(|a| a.waiting());
-                spawn_streamable_http(target, self.http_client()?, end, transport_cancel.clone());
+                transport_task = Some(spawn_streamable_http(
+                    target,
+                    self.http_client()?,
+                    end,
+                    transport_cancel.clone(),
+                ));
             }
             ServerTransport::Sse {
                 url,
@@ -532,6 +541,7 @@ impl ConnectionManager {
             stderr,
             gate,
             transport_cancel,
+            transport_task,
             waiting,
         };
         self.handshake(config, started).await
@@ -568,6 +578,7 @@ impl ConnectionManager {
             stderr,
             gate,
             transport_cancel,
+            transport_task,
             waiting,
         } = started;
         let name = config.name.clone();
@@ -592,6 +603,19 @@ impl ConnectionManager {
         )
         .await;
         let failure = match started {
+            // B13: a revision we do not speak is refused, as the spec says a client should.
+            Ok(Ok(mut service)) if !speaks(&raw.first().unwrap_or_default()) => {
+                let _ = service.close_with_timeout(Duration::from_secs(2)).await;
+                let version = raw
+                    .first()
+                    .and_then(|v| v.get("protocolVersion").cloned())
+                    .unwrap_or_default();
+                format!(
+                    "the server answered protocol version {version}, which mcplab does not \
+                     support (it speaks {}); the server should answer with one of these",
+                    SUPPORTED_PROTOCOL_VERSIONS.join(", ")
+                )
+            }
             Ok(Ok(service)) => {
                 let peer = service.peer().clone();
                 let initialize = raw.first().unwrap_or_default();
@@ -611,6 +635,7 @@ impl ConnectionManager {
                     timeout,
                     initialize,
                     transport_cancel,
+                    transport_task: std::sync::Mutex::new(transport_task),
                 });
             }
             Ok(Err(ClientInitializeError::JsonRpcError(data)))
@@ -618,7 +643,9 @@ impl ConnectionManager {
             {
                 data.message.into_owned()
             }
-            Ok(Err(e)) => raw.closed_reason().unwrap_or_else(|| e.to_string()),
+            Ok(Err(e)) => raw
+                .closed_reason()
+                .unwrap_or_else(|| describe_init_error(e)),
             Err(_) => {
                 ct.cancel();
                 let hint = match child.is_some() {
@@ -653,6 +680,8 @@ struct Started {
     gate: Arc<EventGate>,
     /// Stops the transport task (HTTP wires).
     transport_cancel: CancellationToken,
+    /// The streamable HTTP task, which ends the session with DELETE (B12: closing waits for it).
+    transport_task: Option<JoinHandle<()>>,
     /// True while an OAuth sign-in waits for a person (the deadline pauses).
     waiting: Option<watch::Receiver<bool>>,
 }
@@ -686,6 +715,46 @@ pub(crate) async fn bounded<F: std::future::Future>(
 /// A duration in seconds for messages: `30s`, `1.5s`.
 fn seconds(d: Duration) -> String {
     format!("{}s", d.as_secs_f64())
+}
+
+/// Whether the `initialize` result names a protocol revision mcplab speaks.
+fn speaks(initialize: &serde_json::Value) -> bool {
+    initialize
+        .get("protocolVersion")
+        .and_then(serde_json::Value::as_str)
+        .is_some_and(|v| SUPPORTED_PROTOCOL_VERSIONS.contains(&v))
+}
+
+/// B14: a failed handshake in words, not rmcp's Debug output or error-code prefixes.
+fn describe_init_error(e: rmcp::service::ClientInitializeError) -> String {
+    use rmcp::model::ServerResult;
+    use rmcp::service::ClientInitializeError as E;
+    match e {
+        E::ExpectedInitResult(Some(ServerResult::CustomResult(custom))) => {
+            let why = serde_json::from_value::<rmcp::model::InitializeResult>(custom.0.clone())
+                .err()
+                .map_or_else(|| "unexpected shape".to_owned(), |e| e.to_string());
+            format!(
+                "the server's `initialize` result is not valid ({why}): {}",
+                custom.0
+            )
+        }
+        E::ExpectedInitResult(other) => format!(
+            "the server answered `initialize` with something else: {}",
+            other.map_or_else(
+                || "nothing".into(),
+                |r| serde_json::to_string(&r).unwrap_or_default()
+            )
+        ),
+        E::JsonRpcError(data) if i64::from(data.code.0) == TRANSPORT_ERROR_CODE => {
+            data.message.into_owned()
+        }
+        E::JsonRpcError(data) => format!(
+            "the server answered `initialize` with error {}: {}",
+            data.code.0, data.message
+        ),
+        other => other.to_string(),
+    }
 }
 
 fn tail_of(stderr: &StderrTail, n: usize) -> Vec<String> {

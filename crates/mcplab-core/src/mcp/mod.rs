@@ -22,7 +22,9 @@ pub mod wire;
 pub use broker::Broker;
 pub use connection::{Connection, RequestOptions};
 pub use error::McpError;
-pub use handler::{ClientIdentity, PROTOCOL_VERSION, ProgressUpdate, RootEntry};
+pub use handler::{
+    ClientIdentity, PROTOCOL_VERSION, ProgressUpdate, RootEntry, SUPPORTED_PROTOCOL_VERSIONS,
+};
 pub use limits::{LimitError, Limits};
 pub use manager::{ConnectionManager, ManagerOptions};
 pub use process_tree::reap_orphans;

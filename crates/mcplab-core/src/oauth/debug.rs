@@ -14,6 +14,7 @@ use super::OAuthError;
 use super::agent::UserAgent;
 use super::challenge::BearerChallenge;
 use super::credentials::Credentials;
+use super::discovery::find_resource_metadata;
 use super::flow::{Flow, FlowOptions, Rules};
 use super::http::{Body, OAuthHttp, Purpose, Request};
 use super::mask::mask_secret;
@@ -28,11 +29,24 @@ pub struct DebugOptions {
     pub flow: FlowOptions,
 }
 
-/// What a successful run obtained.
+/// How a run that did not fail ended.
 #[derive(Debug, Clone)]
-pub struct DebugOutcome {
-    pub credentials: Credentials,
-    pub summary: OAuthTokenSummary,
+pub enum DebugOutcome {
+    /// The flow obtained a token and the server accepted it.
+    Authorized {
+        credentials: Box<Credentials>,
+        summary: OAuthTokenSummary,
+    },
+    /// The server answered without asking for authorization and publishes no protected
+    /// resource metadata: there is nothing to authorize.
+    NotRequired,
+}
+
+/// What the unauthenticated probe learned.
+struct Probe {
+    challenge: Option<BearerChallenge>,
+    /// The server answered 2xx without a challenge.
+    open: bool,
 }
 
 /// Probe, authorize, verify; every step into `log`.
@@ -43,7 +57,7 @@ pub async fn debug_run(
     log: &StepLog,
 ) -> Result<DebugOutcome, OAuthError> {
     let rules = Rules::new(opts.flow.revision);
-    let challenge = probe(http, log, &opts.url, opts.transport, rules).await?;
+    let Probe { challenge, open } = probe(http, log, &opts.url, opts.transport, rules).await?;
     let scoped = http.for_server(&opts.url);
     let flow = Flow {
         http: &scoped,
@@ -55,6 +69,20 @@ pub async fn debug_run(
         agent,
         waiting: None,
     };
+    if open && !needs_authorization(&flow).await? {
+        let mut done = blank(
+            OAuthStepKind::Done,
+            OAuthPhase::Probe,
+            "No authorization required",
+        );
+        done.detail = Some(
+            "the server answered without a challenge and publishes no OAuth metadata, so \
+             clients connect without signing in"
+                .into(),
+        );
+        log.push(done);
+        return Ok(DebugOutcome::NotRequired);
+    }
     let credentials = flow.authorize(challenge.as_ref(), None, false).await?;
     let token = credentials
         .tokens
@@ -70,10 +98,29 @@ pub async fn debug_run(
     );
     done.data = serde_json::to_value(&summary).ok();
     log.push(done);
-    Ok(DebugOutcome {
-        credentials,
+    Ok(DebugOutcome::Authorized {
+        credentials: Box::new(credentials),
         summary,
     })
+}
+
+/// After an open probe: a server that still publishes protected resource metadata may want
+/// tokens later (per request or scope), so the flow goes on; one without it needs none. The
+/// lookup is informational: what it finds (or not) is shown, never a failure.
+async fn needs_authorization(flow: &Flow<'_>) -> Result<bool, OAuthError> {
+    if flow.rules.legacy_only() {
+        return Ok(false);
+    }
+    let found = find_resource_metadata(flow, None).await?.is_some();
+    if found {
+        flow.log.chose(
+            OAuthPhase::ResourceMetadata,
+            "Authorize anyway",
+            "the server does not ask for authorization now but publishes protected resource \
+             metadata, so it may accept (or later require) a token",
+        );
+    }
+    Ok(found)
 }
 
 /// Signs in to a configured server: probe, authorize (reusing a stored registration), store.
@@ -99,7 +146,9 @@ pub async fn login(
             c
         });
     let rules = Rules::new(opts.revision);
-    let challenge = probe(host.http(), log, url, transport, rules).await?;
+    let challenge = probe(host.http(), log, url, transport, rules)
+        .await?
+        .challenge;
     let scoped = host.http().for_server(url);
     let flow = Flow {
         http: &scoped,
@@ -184,7 +233,7 @@ async fn probe(
     url: &Url,
     transport: OAuthProbeTransport,
     rules: Rules,
-) -> Result<Option<BearerChallenge>, OAuthError> {
+) -> Result<Probe, OAuthError> {
     let phase = OAuthPhase::Probe;
     let title = match transport {
         OAuthProbeTransport::Http => "Send initialize without a token",
@@ -200,6 +249,7 @@ async fn probe(
         .await
         .map_err(|e| log.fail(phase, e))?;
     let challenge = BearerChallenge::from_headers(&resp.headers);
+    let open = resp.status.is_success() && challenge.is_none();
     match resp.status.as_u16() {
         401 | 403 => {
             match &challenge {
@@ -240,8 +290,8 @@ async fn probe(
             phase,
             format!("The server answered HTTP {s} without asking for authorization"),
             Some(
-                "it may ask later (per request or scope); discovery continues from the \
-                 well-known URLs"
+                "it may still publish OAuth metadata (and ask later, per request or scope): \
+                 look for it at the well-known URLs"
                     .into(),
             ),
             None,
@@ -252,7 +302,7 @@ async fn probe(
             "an MCP server that requires authorization answers 401 with a Bearer challenge",
         ),
     }
-    Ok(challenge)
+    Ok(Probe { challenge, open })
 }
 
 /// The authenticated request that proves the token is accepted.

@@ -108,7 +108,7 @@ impl Discovery {
 }
 
 /// Fetches the protected resource metadata from the candidates in order.
-async fn find_resource_metadata(
+pub(crate) async fn find_resource_metadata(
     flow: &Flow<'_>,
     challenge: Option<&BearerChallenge>,
 ) -> Result<Option<ResourceMetadata>, OAuthError> {

@@ -1,19 +1,22 @@
-//! A minimal Chrome DevTools Protocol client over one browser-level WebSocket, in flat session
-//! mode: commands are matched to replies by id (each with a deadline), events go to one
-//! channel the caller takes. It knows nothing about pages, screenshots or mcplab; when the
-//! socket closes every pending command fails at once instead of waiting out its timeout.
+//! A minimal Chrome DevTools Protocol client over Chromium's `--remote-debugging-pipe` (the
+//! browser reads commands on its fd 3 and writes replies and events on its fd 4, each message
+//! JSON followed by a NUL byte), in flat session mode: commands are matched to replies by id
+//! (each with a deadline), events go to one channel the caller takes. A pipe belongs to the
+//! process that made it: unlike a DevTools TCP port, no other local process or user can
+//! connect. It knows nothing about pages, screenshots or mcplab; when the pipe closes every
+//! pending command fails at once instead of waiting out its timeout.
 
 use std::collections::HashMap;
+use std::os::fd::OwnedFd;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use futures::{SinkExt, StreamExt};
 use serde_json::{Value, json};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
+use tokio::net::unix::pipe;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::protocol::WebSocketConfig;
 
 use super::RenderError;
 
@@ -28,9 +31,9 @@ pub struct CdpEvent {
 type Reply = Result<Value, RenderError>;
 type Pending = Arc<Mutex<HashMap<u64, (String, oneshot::Sender<Reply>)>>>;
 
-/// One DevTools connection. Dropping it stops its tasks (the socket closes with them).
+/// One DevTools connection. Dropping it stops its tasks (the pipe closes with them).
 pub struct Cdp {
-    out: mpsc::UnboundedSender<Message>,
+    out: mpsc::UnboundedSender<String>,
     pending: Pending,
     next_id: AtomicU64,
     events: Mutex<Option<mpsc::UnboundedReceiver<CdpEvent>>>,
@@ -41,38 +44,31 @@ pub struct Cdp {
 const MAX_MESSAGE: usize = 256 << 20;
 
 impl Cdp {
-    /// Connects to the browser endpoint `ws://127.0.0.1:<port>/devtools/browser/<id>`.
-    pub async fn connect(url: &str, timeout: Duration) -> Result<Self, RenderError> {
-        let config = WebSocketConfig::default()
-            .max_message_size(Some(MAX_MESSAGE))
-            .max_frame_size(Some(MAX_MESSAGE));
-        let connecting = tokio_tungstenite::connect_async_with_config(url, Some(config), true);
-        let (socket, _) = tokio::time::timeout(timeout, connecting)
-            .await
-            .map_err(|_| RenderError::Cdp(format!("no answer from {url} within {timeout:?}")))?
-            .map_err(|e| RenderError::Cdp(format!("cannot connect to {url}: {e}")))?;
-        let (mut sink, mut stream) = socket.split();
-        let (out, mut out_rx) = mpsc::unbounded_channel::<Message>();
+    /// Speaks CDP over the pipe ends Chromium was started with: `to_browser` is written (its
+    /// fd 3), `from_browser` read (its fd 4).
+    pub fn over_pipe(to_browser: OwnedFd, from_browser: OwnedFd) -> Result<Self, RenderError> {
+        let pipe_err = |e: std::io::Error| RenderError::Cdp(format!("cannot use the pipe: {e}"));
+        let mut sink = pipe::Sender::from_owned_fd(to_browser).map_err(pipe_err)?;
+        let source = pipe::Receiver::from_owned_fd(from_browser).map_err(pipe_err)?;
+        let (out, mut out_rx) = mpsc::unbounded_channel::<String>();
         let (events_tx, events_rx) = mpsc::unbounded_channel();
         let pending: Pending = Arc::default();
 
         let writer = tokio::spawn(async move {
             while let Some(msg) = out_rx.recv().await {
-                if sink.send(msg).await.is_err() {
+                let mut frame = msg.into_bytes();
+                frame.push(0);
+                if sink.write_all(&frame).await.is_err() {
                     break;
                 }
             }
-            let _ = sink.close().await;
         });
         let reader_pending = pending.clone();
         let reader = tokio::spawn(async move {
-            while let Some(Ok(msg)) = stream.next().await {
-                let text = match msg {
-                    Message::Text(t) => t,
-                    Message::Close(_) => break,
-                    _ => continue,
-                };
-                let Ok(v) = serde_json::from_str::<Value>(text.as_str()) else {
+            let mut source = BufReader::new(source);
+            let mut message = Vec::new();
+            while let Ok(true) = read_message(&mut source, &mut message).await {
+                let Ok(v) = serde_json::from_slice::<Value>(&message) else {
                     continue;
                 };
                 dispatch(v, &reader_pending, &events_tx);
@@ -84,7 +80,7 @@ impl Cdp {
             };
             for (_, (method, tx)) in waiting {
                 let _ = tx.send(Err(RenderError::Cdp(format!(
-                    "Chromium closed the DevTools connection before answering `{method}`"
+                    "Chromium closed the DevTools pipe before answering `{method}`"
                 ))));
             }
         });
@@ -119,20 +115,16 @@ impl Cdp {
         if let Ok(mut p) = self.pending.lock() {
             p.insert(id, (method.to_owned(), tx));
         }
-        if self
-            .out
-            .send(Message::Text(msg.to_string().into()))
-            .is_err()
-        {
+        if self.out.send(msg.to_string()).is_err() {
             self.forget(id);
             return Err(RenderError::Cdp(format!(
-                "the DevTools connection is closed; cannot send `{method}`"
+                "the DevTools pipe is closed; cannot send `{method}`"
             )));
         }
         match tokio::time::timeout(timeout, rx).await {
             Ok(Ok(reply)) => reply,
             Ok(Err(_)) => Err(RenderError::Cdp(format!(
-                "the DevTools connection closed during `{method}`"
+                "the DevTools pipe closed during `{method}`"
             ))),
             Err(_) => {
                 self.forget(id);
@@ -155,6 +147,34 @@ impl Drop for Cdp {
     fn drop(&mut self) {
         for t in &self.tasks {
             t.abort();
+        }
+    }
+}
+
+/// Reads one NUL-terminated message into `into`; `Ok(false)` at the end of the pipe. A message
+/// over [`MAX_MESSAGE`] is an error (the pipe is then abandoned).
+async fn read_message(
+    source: &mut (impl AsyncBufRead + Unpin),
+    into: &mut Vec<u8>,
+) -> std::io::Result<bool> {
+    into.clear();
+    loop {
+        let available = source.fill_buf().await?;
+        if available.is_empty() {
+            return Ok(false);
+        }
+        if let Some(end) = available.iter().position(|b| *b == 0) {
+            into.extend_from_slice(&available[..end]);
+            source.consume(end + 1);
+            return Ok(true);
+        }
+        let n = available.len();
+        into.extend_from_slice(available);
+        source.consume(n);
+        if into.len() > MAX_MESSAGE {
+            return Err(std::io::Error::other(format!(
+                "a DevTools message is over {MAX_MESSAGE} bytes"
+            )));
         }
     }
 }
@@ -186,5 +206,25 @@ fn dispatch(v: Value, pending: &Pending, events: &mpsc::UnboundedSender<CdpEvent
                 .and_then(Value::as_str)
                 .map(str::to_owned),
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn messages_are_split_at_nul_bytes_across_reads() {
+        let bytes: &[u8] = b"{\"id\":1}\0{\"method\":\"a\"}\0{\"partial";
+        let mut source = BufReader::with_capacity(3, bytes);
+        let mut m = Vec::new();
+        assert!(read_message(&mut source, &mut m).await.unwrap());
+        assert_eq!(m, br#"{"id":1}"#);
+        assert!(read_message(&mut source, &mut m).await.unwrap());
+        assert_eq!(m, br#"{"method":"a"}"#);
+        assert!(
+            !read_message(&mut source, &mut m).await.unwrap(),
+            "no NUL: the end"
+        );
     }
 }

@@ -1,38 +1,71 @@
-//! Starts a Chromium binary headless with a throwaway profile and finds its DevTools endpoint
-//! (the `DevTools listening on ws://…` line on stderr). Chromium runs in its own process
-//! group with its profile and TMPDIR in one temp directory; [`Chromium::close`] (or, as a last
-//! resort, drop) kills the whole group and removes that directory, so no browser, helper
-//! process or file outlives a render. It does not speak CDP; it only owns the process.
+//! Starts a Chromium binary headless with a throwaway profile, driven over
+//! `--remote-debugging-pipe` (its fds 3 and 4 are pipes this process made: no DevTools TCP
+//! port, nothing any other process can connect to, no secret on its command line). Chromium
+//! runs in its own process group with its profile and TMPDIR in one temp directory;
+//! [`Chromium::close`] (or, as a last resort, drop) kills the whole group and removes that
+//! directory, so no browser, helper process or file outlives a render. It keeps Chromium's
+//! sandbox unless told otherwise. It does not speak CDP; it only owns the process.
 
 use std::collections::VecDeque;
+use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use command_fds::{CommandFdExt, FdMapping};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
 use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, ChildStderr, Command};
+use tokio::process::{Child, Command};
+use tokio::task::JoinHandle;
 
 use super::RenderError;
 
 /// Stderr lines kept to explain a failed start.
 const TAIL_LINES: usize = 12;
-const ENDPOINT_PREFIX: &str = "DevTools listening on ";
+/// Chromium reads DevTools commands on this fd and writes replies on the next.
+const CDP_IN_FD: i32 = 3;
+const CDP_OUT_FD: i32 = 4;
 
 /// A running headless Chromium.
 pub struct Chromium {
     child: Child,
     pgid: Option<Pid>,
     profile: Option<tempfile::TempDir>,
-    ws_url: String,
+    /// Our ends of the DevTools pipe: (write to Chromium, read from Chromium).
+    pipe: Option<(OwnedFd, OwnedFd)>,
     stderr_tail: Arc<Mutex<VecDeque<String>>>,
+    stderr_task: Option<JoinHandle<()>>,
+}
+
+/// Chromium's flags: headless, quiet, DevTools over the pipe; `--no-sandbox` only when
+/// `sandbox` is false.
+pub fn flags(sandbox: bool) -> Vec<&'static str> {
+    let mut flags = vec![
+        "--headless=new",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        "--no-default-browser-check",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        "--hide-scrollbars",
+        "--mute-audio",
+        "--remote-debugging-pipe",
+    ];
+    if !sandbox {
+        flags.insert(1, "--no-sandbox");
+    }
+    flags
 }
 
 impl Chromium {
-    /// Starts `path` headless and waits (at most `timeout`) for its DevTools endpoint.
-    pub async fn launch(path: &Path, timeout: Duration) -> Result<Self, RenderError> {
+    /// Starts `path` headless (with its sandbox when `sandbox`); the DevTools pipe is ready to
+    /// take with [`Chromium::take_pipe`]. Whether it really came up is the caller's first
+    /// command's answer.
+    pub fn launch(path: &Path, sandbox: bool) -> Result<Self, RenderError> {
         if !path.is_file() {
             return Err(RenderError::ChromiumNotFound {
                 path: path.to_owned(),
@@ -54,99 +87,82 @@ impl Chromium {
             std::fs::create_dir(dir)
                 .map_err(|e| launch_err(format!("cannot create {}: {e}", dir.display())))?;
         }
+        let pipe_err = |e: std::io::Error| launch_err(format!("cannot make a pipe: {e}"));
+        let (commands_rx, commands_tx) = std::io::pipe().map_err(pipe_err)?;
+        let (replies_rx, replies_tx) = std::io::pipe().map_err(pipe_err)?;
         let mut cmd = Command::new(path);
-        cmd.args([
-            "--headless=new",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--no-first-run",
-            "--no-default-browser-check",
-            "--disable-sync",
-            "--disable-dev-shm-usage",
-            "--hide-scrollbars",
-            "--mute-audio",
-            "--remote-debugging-port=0",
-        ])
-        .arg(user_data_dir_flag(&user_data))
-        .arg("about:blank")
-        .env("TMPDIR", &tmp)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .process_group(0)
-        .kill_on_drop(true);
+        cmd.args(flags(sandbox))
+            .arg(user_data_dir_flag(&user_data))
+            .arg("about:blank")
+            .env("TMPDIR", &tmp)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .process_group(0)
+            .kill_on_drop(true)
+            .fd_mappings(vec![
+                FdMapping {
+                    parent_fd: OwnedFd::from(commands_rx),
+                    child_fd: CDP_IN_FD,
+                },
+                FdMapping {
+                    parent_fd: OwnedFd::from(replies_tx),
+                    child_fd: CDP_OUT_FD,
+                },
+            ])
+            .map_err(|_| launch_err("the DevTools pipe fds collide".into()))?;
         let mut child = cmd
             .spawn()
             .map_err(|e| launch_err(format!("cannot start it: {e}")))?;
+        // Chromium's ends of the pipe live in `cmd`; dropping it closes ours, so the pipe
+        // ends when Chromium does.
+        drop(cmd);
         let pgid = child
             .id()
             .and_then(|id| i32::try_from(id).ok())
             .map(Pid::from_raw);
-        let stderr = child.stderr.take();
-        let mut chromium = Self {
+        let stderr_tail: Arc<Mutex<VecDeque<String>>> = Arc::default();
+        let stderr_task = child.stderr.take().map(|stderr| {
+            let tail = stderr_tail.clone();
+            // Drained to the end: a full pipe would block Chromium.
+            tokio::spawn(async move {
+                let mut lines = BufReader::new(stderr).lines();
+                while let Ok(Some(line)) = lines.next_line().await {
+                    if let Ok(mut t) = tail.lock() {
+                        if t.len() == TAIL_LINES {
+                            t.pop_front();
+                        }
+                        t.push_back(line);
+                    }
+                }
+            })
+        });
+        Ok(Self {
             child,
             pgid,
             profile: Some(profile),
-            ws_url: String::new(),
-            stderr_tail: Arc::default(),
-        };
-        let Some(stderr) = stderr else {
-            return Err(launch_err("its stderr could not be read".into()));
-        };
-        match tokio::time::timeout(timeout, chromium.read_endpoint(stderr)).await {
-            Ok(Some(url)) => {
-                chromium.ws_url = url;
-                Ok(chromium)
-            }
-            Ok(None) => {
-                let status = chromium.child.try_wait().ok().flatten();
-                let why = match status {
-                    Some(s) => format!("it exited ({s}) without opening DevTools"),
-                    None => "it closed stderr without opening DevTools".to_owned(),
-                };
-                Err(launch_err(format!("{why}{}", chromium.tail_text())))
-            }
-            Err(_) => Err(launch_err(format!(
-                "it did not open DevTools within {} s{}",
-                timeout.as_secs(),
-                chromium.tail_text()
-            ))),
-        }
+            pipe: Some((OwnedFd::from(commands_tx), OwnedFd::from(replies_rx))),
+            stderr_tail,
+            stderr_task,
+        })
     }
 
-    /// The browser's DevTools WebSocket URL.
-    pub fn ws_url(&self) -> &str {
-        &self.ws_url
+    /// Our ends of the DevTools pipe, once: (write to Chromium, read from Chromium).
+    pub fn take_pipe(&mut self) -> Option<(OwnedFd, OwnedFd)> {
+        self.pipe.take()
     }
 
-    /// Reads stderr up to the endpoint line, then keeps draining it in the background (a full
-    /// pipe would block Chromium), always keeping the last lines.
-    async fn read_endpoint(&mut self, stderr: ChildStderr) -> Option<String> {
-        let mut lines = BufReader::new(stderr).lines();
-        let tail = self.stderr_tail.clone();
-        let keep = move |line: &str| {
-            if let Ok(mut t) = tail.lock() {
-                if t.len() == TAIL_LINES {
-                    t.pop_front();
-                }
-                t.push_back(line.to_owned());
-            }
-        };
-        while let Ok(Some(line)) = lines.next_line().await {
-            if let Some(url) = line.trim().strip_prefix(ENDPOINT_PREFIX) {
-                let url = url.trim().to_owned();
-                tokio::spawn(async move {
-                    while let Ok(Some(line)) = lines.next_line().await {
-                        keep(&line);
-                    }
-                });
-                return Some(url);
-            }
-            keep(&line);
+    /// Why Chromium did not come up, once it failed to answer: its exit status (waiting a
+    /// moment for it) and its last stderr lines. `exited` says whether it is gone.
+    pub async fn failure(&mut self) -> (bool, String) {
+        let status = tokio::time::timeout(Duration::from_secs(3), self.child.wait()).await;
+        if let Some(task) = self.stderr_task.take() {
+            let _ = tokio::time::timeout(Duration::from_secs(1), task).await;
         }
-        None
+        match status {
+            Ok(Ok(s)) => (true, format!("it exited ({s}){}", self.tail_text())),
+            _ => (false, format!("it did not answer{}", self.tail_text())),
+        }
     }
 
     fn tail_text(&self) -> String {

@@ -1,9 +1,11 @@
 //! The headless renderer for MCP Apps: starts the given Chromium (the caller finds it; this
-//! module reads no environment), opens mcplab's own render page (`/#/render/<spec>`, signed
-//! in through `/auth?token=…&next=…`) in an emulated viewport, waits for the page's
-//! `window.__mcplabRenderReport`, and screenshots the app frame. The page does the MCP work
-//! through the normal API; this module only drives the browser and adds what the page cannot
-//! see itself (errors of the top page). It does not start servers or write files.
+//! module reads no environment) with its sandbox when the machine allows it, drives it over
+//! the DevTools pipe, opens the URL it is handed (mcplab's sign-in with a one-time code, then
+//! the render page `#/render/<id>`: the caller registered the spec server-side) in an
+//! emulated viewport, waits for the page's `window.__mcplabRenderReport`, and screenshots the
+//! app frame. The page does the MCP work through the normal API; this module only drives the
+//! browser and adds what the page cannot see itself (errors of the top page, whether
+//! Chromium's sandbox was on). It does not start servers or write files.
 
 mod cdp;
 mod chromium;
@@ -12,12 +14,11 @@ mod page;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use base64::Engine;
 use mcplab_protocol::api::AppRenderSpec;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 pub use cdp::{Cdp, CdpEvent};
-pub use chromium::Chromium;
+pub use chromium::{Chromium, flags as chromium_flags};
 
 /// How long the page may take when the spec says nothing (as documented on `AppRenderSpec`).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(20);
@@ -62,65 +63,112 @@ pub enum RenderError {
     Page(String),
 }
 
-/// Renders `spec` with the Chromium at `chromium` against the mcplab instance at `origin`
-/// (e.g. `http://127.0.0.1:6274`), signing in with its launch `token`. Chromium is stopped and
-/// its profile removed before this returns, also on errors (and if the future is dropped).
+/// Renders `spec` with the Chromium at `chromium`, opening `url` (a sign-in URL that leads to
+/// the render page for `spec`; it travels over the DevTools pipe, never on a command line).
+/// Chromium is stopped and its profile removed before this returns, also on errors (and if
+/// the future is dropped). The report says whether Chromium's sandbox was on
+/// (`chromiumSandbox`) and, when it could not be, why (`warnings`).
 pub async fn render(
     chromium: &Path,
-    origin: &str,
-    token: &str,
+    url: &str,
     spec: &AppRenderSpec,
 ) -> Result<Rendered, RenderError> {
     let timeout = spec
         .timeout_ms
         .map(Duration::from_millis)
         .unwrap_or(DEFAULT_TIMEOUT);
-    let browser = Chromium::launch(chromium, LAUNCH_TIMEOUT).await?;
-    let url = render_url(origin, token, spec);
-    let result = async {
-        let cdp = Cdp::connect(browser.ws_url(), Duration::from_secs(10)).await?;
-        let rendered = page::render(&cdp, &url, spec, timeout).await;
-        // Polite first; `close` kills the process group anyway.
-        let _ = cdp
-            .call(
-                "Browser.close",
-                Value::Object(Default::default()),
-                None,
-                Duration::from_secs(2),
-            )
-            .await;
-        rendered
-    }
-    .await;
+    let (browser, cdp, warning) = start(chromium).await?;
+    let rendered = page::render(&cdp, url, spec, timeout).await;
+    // Polite first; `close` kills the process group anyway.
+    let _ = cdp
+        .call(
+            "Browser.close",
+            Value::Object(Default::default()),
+            None,
+            Duration::from_secs(2),
+        )
+        .await;
+    drop(cdp);
     browser.close().await;
-    result
-}
-
-/// `<origin>/auth?token=…&next=/#/render/<base64url(JSON of spec)>`: signs in, then opens the
-/// render page.
-pub fn render_url(origin: &str, token: &str, spec: &AppRenderSpec) -> String {
-    let json = serde_json::to_vec(spec).unwrap_or_default();
-    let encoded = base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(json);
-    let next = format!("/#/render/{encoded}");
-    format!(
-        "{}/auth?token={}&next={}",
-        origin.trim_end_matches('/'),
-        percent_encode(token),
-        percent_encode(&next)
-    )
-}
-
-/// Percent-encodes everything but RFC 3986 unreserved characters.
-fn percent_encode(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() * 3);
-    for b in s.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
+    let mut rendered = rendered?;
+    if let Some(obj) = rendered.report.as_object_mut() {
+        obj.insert("chromiumSandbox".into(), json!(warning.is_none()));
+        if let Some(w) = warning {
+            obj.insert("warnings".into(), json!([w]));
         }
     }
-    out
+    Ok(rendered)
+}
+
+/// Starts Chromium with its sandbox; when it cannot start that way (e.g. as root, or without
+/// user namespaces), once more with `--no-sandbox`, returning why as a warning.
+async fn start(path: &Path) -> Result<(Chromium, Cdp, Option<String>), RenderError> {
+    match start_once(path, true).await {
+        Ok((browser, cdp)) => Ok((browser, cdp, None)),
+        Err(StartFailure::Exited(why)) => {
+            let (browser, cdp) = start_once(path, false)
+                .await
+                .map_err(|f| f.into_error(path))?;
+            let warning = format!(
+                "Chromium could not start with its sandbox ({}), so this render ran with                  --no-sandbox: the app's HTML was not isolated from this user's account by the                  OS (run mcplab as a normal user, not root, to keep the sandbox)",
+                why.lines().next().unwrap_or("no reason given")
+            );
+            Ok((browser, cdp, Some(warning)))
+        }
+        Err(other) => Err(other.into_error(path)),
+    }
+}
+
+enum StartFailure {
+    /// Chromium exited before answering (the sandbox may be why): retry without it.
+    Exited(String),
+    /// It is there but does not answer, or could not be started at all.
+    Fatal(RenderError),
+}
+
+impl StartFailure {
+    fn into_error(self, path: &Path) -> RenderError {
+        match self {
+            Self::Exited(message) => RenderError::Launch {
+                path: path.to_owned(),
+                message,
+            },
+            Self::Fatal(e) => e,
+        }
+    }
+}
+
+/// One start: spawn, then the first command over the pipe proves Chromium is up.
+async fn start_once(path: &Path, sandbox: bool) -> Result<(Chromium, Cdp), StartFailure> {
+    let mut browser = Chromium::launch(path, sandbox).map_err(StartFailure::Fatal)?;
+    let Some((to_browser, from_browser)) = browser.take_pipe() else {
+        return Err(StartFailure::Fatal(RenderError::Cdp(
+            "the DevTools pipe was already taken".into(),
+        )));
+    };
+    let cdp = Cdp::over_pipe(to_browser, from_browser).map_err(StartFailure::Fatal)?;
+    let hello = cdp
+        .call("Browser.getVersion", json!({}), None, LAUNCH_TIMEOUT)
+        .await;
+    match hello {
+        Ok(_) => Ok((browser, cdp)),
+        Err(_) => {
+            drop(cdp);
+            let (exited, why) = browser.failure().await;
+            browser.close().await;
+            if exited {
+                Err(StartFailure::Exited(why))
+            } else {
+                Err(StartFailure::Fatal(RenderError::Launch {
+                    path: path.to_owned(),
+                    message: format!(
+                        "{why} within {} s on the DevTools pipe",
+                        LAUNCH_TIMEOUT.as_secs()
+                    ),
+                }))
+            }
+        }
+    }
 }
 
 /// Width and height from a PNG's IHDR chunk, or `None` when `png` is not a PNG.
@@ -137,32 +185,18 @@ pub fn png_size(png: &[u8]) -> Option<(u32, u32)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
 
     #[test]
-    fn the_url_signs_in_and_carries_the_spec_as_base64url_json() {
-        let spec = AppRenderSpec {
-            server: "demo".into(),
-            tool: "show_counter_app".into(),
-            arguments: json!({"q": "a/b?c"}),
-            conditions: json!({"theme": "dark"}),
-            width: 430,
-            height: 932,
-            timeout_ms: None,
-        };
-        let url = render_url("http://127.0.0.1:9/", "tok", &spec);
-        let next = url
-            .strip_prefix("http://127.0.0.1:9/auth?token=tok&next=%2F%23%2Frender%2F")
-            .expect(&url);
+    fn chromium_gets_devtools_over_a_pipe_and_keeps_its_sandbox_unless_told() {
+        let sandboxed = chromium_flags(true);
+        assert!(sandboxed.contains(&"--remote-debugging-pipe"));
         assert!(
-            next.chars()
-                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            !sandboxed
+                .iter()
+                .any(|f| f.starts_with("--remote-debugging-port"))
         );
-        let decoded = base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .decode(next)
-            .unwrap();
-        let back: AppRenderSpec = serde_json::from_slice(&decoded).unwrap();
-        assert_eq!(back, spec);
+        assert!(!sandboxed.contains(&"--no-sandbox"));
+        assert!(chromium_flags(false).contains(&"--no-sandbox"));
     }
 
     #[test]

@@ -1,25 +1,56 @@
-//! Chat sessions and their turns. A session holds its title, times and `ChatSettings`; a turn
+//! Chat sessions and their turns. A session holds its title, times, its HostConfig (JSON,
+//! migration 6; sessions stored before it have only the older `ChatSettings`, from which the
+//! session runtime builds one) and `ChatSettings` (kept in step for older readers); a turn
 //! holds the user's text, the turn's events (as the UI replays them) and the model messages it
 //! added to the conversation (what the next turn sends). Deleting a session deletes its turns.
 
-use mcplab_protocol::chat::{AppContextEntry, ChatSettings, SessionSummary, StoredTurn, TurnEvent};
+use mcplab_protocol::chat::{AppContextEntry, ChatSettings, StoredTurn, TurnEvent};
+use mcplab_protocol::host::HostConfig;
 use rusqlite::{OptionalExtension, params};
 
 use super::{Store, StoreError, encode};
 use crate::llm::Message;
 
+/// A session row as stored.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionRecord {
+    pub id: String,
+    pub title: String,
+    pub created_ms: u64,
+    pub updated_ms: u64,
+    pub settings: ChatSettings,
+    /// `None` for sessions stored before HostConfigs existed.
+    pub host_config: Option<HostConfig>,
+}
+
 fn decode<T: serde::de::DeserializeOwned>(what: &str, json: &str) -> Result<T, StoreError> {
     serde_json::from_str(json).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
 }
 
-fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<(String, String, i64, i64, String)> {
-    Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?))
+type Row = (String, String, i64, i64, String, Option<String>);
+
+const COLUMNS: &str = "id, title, created_ms, updated_ms, settings, host_config";
+
+fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
+    Ok((
+        r.get(0)?,
+        r.get(1)?,
+        r.get(2)?,
+        r.get(3)?,
+        r.get(4)?,
+        r.get(5)?,
+    ))
 }
 
-fn to_summary(row: (String, String, i64, i64, String)) -> Result<SessionSummary, StoreError> {
-    let (id, title, created, updated, settings) = row;
-    Ok(SessionSummary {
+fn to_record(row: Row) -> Result<SessionRecord, StoreError> {
+    let (id, title, created, updated, settings, host) = row;
+    let host_config = match host {
+        Some(json) => Some(decode(&format!("host config of session {id}"), &json)?),
+        None => None,
+    };
+    Ok(SessionRecord {
         settings: decode::<ChatSettings>(&format!("settings of session {id}"), &settings)?,
+        host_config,
         id,
         title,
         created_ms: created as u64,
@@ -59,18 +90,24 @@ impl Store {
     }
 
     /// Adds a session.
-    pub fn create_session(&self, s: &SessionSummary) -> Result<(), StoreError> {
+    pub fn create_session(&self, s: &SessionRecord) -> Result<(), StoreError> {
         let settings = encode("chat settings", &s.settings)?;
+        let host = s
+            .host_config
+            .as_ref()
+            .map(|h| encode("host config", h))
+            .transpose()?;
         self.conn()
             .execute(
-                "INSERT INTO chat_sessions (id, title, created_ms, updated_ms, settings)
-                 VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO chat_sessions (id, title, created_ms, updated_ms, settings, host_config)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
                 params![
                     s.id,
                     s.title,
                     s.created_ms as i64,
                     s.updated_ms as i64,
-                    settings
+                    settings,
+                    host
                 ],
             )
             .map_err(|e| match e.sqlite_error_code() {
@@ -83,51 +120,58 @@ impl Store {
     }
 
     /// Every session, most recently updated first.
-    pub fn sessions(&self) -> Result<Vec<SessionSummary>, StoreError> {
+    pub fn sessions(&self) -> Result<Vec<SessionRecord>, StoreError> {
         let conn = self.conn();
-        let mut stmt = conn.prepare(
-            "SELECT id, title, created_ms, updated_ms, settings FROM chat_sessions
-             ORDER BY updated_ms DESC, created_ms DESC",
-        )?;
+        let mut stmt = conn.prepare(&format!(
+            "SELECT {COLUMNS} FROM chat_sessions ORDER BY updated_ms DESC, created_ms DESC"
+        ))?;
         let rows = stmt.query_map([], summary_row)?;
-        rows.map(|r| to_summary(r?)).collect()
+        rows.map(|r| to_record(r?)).collect()
     }
 
-    pub fn session(&self, id: &str) -> Result<SessionSummary, StoreError> {
+    pub fn session(&self, id: &str) -> Result<SessionRecord, StoreError> {
         let row = self
             .conn()
             .query_row(
-                "SELECT id, title, created_ms, updated_ms, settings FROM chat_sessions WHERE id = ?1",
+                &format!("SELECT {COLUMNS} FROM chat_sessions WHERE id = ?1"),
                 [id],
                 summary_row,
             )
             .optional()?;
         match row {
-            Some(r) => to_summary(r),
+            Some(r) => to_record(r),
             None => Err(StoreError::NotFound(format!("chat session {id}"))),
         }
     }
 
-    /// Changes the title and/or settings, and the update time.
+    /// Changes the title and/or the host (its config and the matching older settings), and
+    /// the update time.
     pub fn update_session(
         &self,
         id: &str,
         title: Option<&str>,
-        settings: Option<&ChatSettings>,
+        host: Option<(&HostConfig, &ChatSettings)>,
         now_ms: u64,
-    ) -> Result<SessionSummary, StoreError> {
+    ) -> Result<SessionRecord, StoreError> {
         let mut current = self.session(id)?;
         if let Some(t) = title {
             current.title = t.to_owned();
         }
-        if let Some(s) = settings {
-            current.settings = s.clone();
+        if let Some((config, settings)) = host {
+            current.host_config = Some(config.clone());
+            current.settings = settings.clone();
         }
         current.updated_ms = now_ms;
         let json = encode("chat settings", &current.settings)?;
+        let host_json = current
+            .host_config
+            .as_ref()
+            .map(|h| encode("host config", h))
+            .transpose()?;
         self.conn().execute(
-            "UPDATE chat_sessions SET title = ?2, settings = ?3, updated_ms = ?4 WHERE id = ?1",
-            params![id, current.title, json, now_ms as i64],
+            "UPDATE chat_sessions SET title = ?2, settings = ?3, host_config = ?4, updated_ms = ?5
+             WHERE id = ?1",
+            params![id, current.title, json, host_json, now_ms as i64],
         )?;
         Ok(current)
     }
@@ -142,18 +186,26 @@ impl Store {
         Ok(())
     }
 
-    /// Stores (or replaces) one turn and touches the session's update time.
+    /// Stores (or replaces) one turn and touches the session's update time. `replaces` names
+    /// a turn (a retried one) that is deleted in the same transaction.
     pub fn save_turn(
         &self,
         session_id: &str,
         turn: &StoredTurn,
         messages: &[Message],
+        replaces: Option<&str>,
         now_ms: u64,
     ) -> Result<(), StoreError> {
         let events = encode("turn events", &turn.events)?;
         let messages = encode("turn messages", messages)?;
         let mut conn = self.conn();
         let tx = conn.transaction()?;
+        if let Some(old) = replaces.filter(|old| *old != turn.turn_id) {
+            tx.execute(
+                "DELETE FROM chat_turns WHERE session_id = ?1 AND turn_id = ?2",
+                params![session_id, old],
+            )?;
+        }
         tx.execute(
             "INSERT INTO chat_turns (session_id, seq, turn_id, user_text, events, messages)
              VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM chat_turns WHERE session_id = ?1),
@@ -221,12 +273,13 @@ mod tests {
     use super::*;
     use mcplab_protocol::chat::TokenUsage;
 
-    fn summary(id: &str, t: u64) -> SessionSummary {
-        SessionSummary {
+    fn summary(id: &str, t: u64) -> SessionRecord {
+        SessionRecord {
             id: id.into(),
             title: format!("chat {id}"),
             created_ms: t,
             updated_ms: t,
+            host_config: None,
             settings: ChatSettings {
                 model: "openai::gpt-4o-mini".into(),
                 servers: vec!["demo".into()],
@@ -261,10 +314,10 @@ mod tests {
                 }],
             };
             store
-                .save_turn("a", &turn, &[Message::user("hello")], 10)
+                .save_turn("a", &turn, &[Message::user("hello")], None, 10)
                 .unwrap();
             store
-                .save_turn("a", &turn, &[Message::user("hello again")], 11)
+                .save_turn("a", &turn, &[Message::user("hello again")], None, 11)
                 .unwrap();
             store.update_session("b", Some("renamed"), None, 5).unwrap();
         }

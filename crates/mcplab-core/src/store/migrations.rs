@@ -5,7 +5,7 @@
 use rusqlite::{Connection, TransactionBehavior};
 
 /// Each entry moves the schema one version forward; the index + 1 is the version it produces.
-const MIGRATIONS: &[&str] = &[
+pub(super) const MIGRATIONS: &[&str] = &[
     // 1: server configs in user order, settings, UI preferences. Values are JSON text.
     "CREATE TABLE servers (
          name     TEXT PRIMARY KEY NOT NULL,
@@ -62,6 +62,9 @@ const MIGRATIONS: &[&str] = &[
     // 5: what apps gave the model in a chat session (`ui/update-model-context`, widget state),
     // as a JSON array of `AppContextEntry`, so it survives a restart.
     "ALTER TABLE chat_sessions ADD COLUMN app_context TEXT NOT NULL DEFAULT '[]';",
+    // 6: a chat session's HostConfig (JSON). NULL for sessions stored before: the session
+    // runtime builds their HostConfig from `settings`.
+    "ALTER TABLE chat_sessions ADD COLUMN host_config TEXT;",
 ];
 
 /// The schema version this build produces and understands.

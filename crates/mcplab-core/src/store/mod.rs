@@ -1,5 +1,6 @@
 //! mcplab's durable state: one SQLite file in the data directory holding server configs,
-//! settings and UI preferences (later: chat sessions, eval runs). It owns the connection, the
+//! settings and UI preferences, chat sessions and their turns, OAuth credentials and app
+//! playground scenarios (later: eval runs). It owns the connection, the
 //! pragmas that make it durable, the schema migrations and the row ↔ value mapping. It must not
 //! pick the data directory, seed defaults or know about HTTP: callers hand in a path and decide
 //! what a first run means (see [`Store::is_new`]).
@@ -21,6 +22,8 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use rusqlite::Connection;
+
+pub use chat::SessionRecord;
 
 /// How long a statement waits for another process's lock before failing with `SQLITE_BUSY`.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);

@@ -389,3 +389,47 @@ fn act_as_killed_writer(path: &Path) -> ! {
     // Never reached in a passing run; exiting without closing keeps the kill's semantics.
     std::process::exit(1);
 }
+
+/// A file last written at schema 5 (before HostConfigs), with a chat session, a turn and app
+/// context in it, opens at the latest version with every row intact; the session has no
+/// HostConfig yet (the session runtime builds one from its settings).
+#[test]
+fn upgrading_a_version_5_file_keeps_its_chat_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mcplab.db");
+    {
+        let conn = Connection::open(&path).unwrap();
+        for sql in &super::migrations::MIGRATIONS[..5] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 5).unwrap();
+        conn.execute(
+            "INSERT INTO chat_sessions (id, title, created_ms, updated_ms, settings, app_context)
+             VALUES ('old', 'An old chat', 1, 2, ?1, ?2)",
+            [
+                r#"{"model":"openai::gpt-4o-mini","servers":["demo"],"stepLimit":3,"requireApproval":true}"#,
+                r#"[{"key":"c1:modelContext","server":"demo","tool":"t","callId":"c1","source":"modelContext","content":[],"structuredContent":null,"updatedAtMs":5}]"#,
+            ],
+        )
+        .unwrap();
+        conn.execute(
+            "INSERT INTO chat_turns (session_id, seq, turn_id, user_text, events, messages)
+             VALUES ('old', 1, 't1', 'hello', '[]', '[]')",
+            [],
+        )
+        .unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    let version: i64 = store
+        .conn()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, LATEST);
+    let s = store.session("old").unwrap();
+    assert_eq!(s.title, "An old chat");
+    assert_eq!(s.settings.step_limit, Some(3));
+    assert_eq!(s.settings.require_approval, Some(true));
+    assert_eq!(s.host_config, None, "built from the settings when read");
+    assert_eq!(store.turns("old").unwrap()[0].0.user, "hello");
+    assert_eq!(store.app_context("old").unwrap()[0].key, "c1:modelContext");
+}

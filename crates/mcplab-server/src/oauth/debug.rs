@@ -8,8 +8,8 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 
 use mcplab_core::oauth::{
-    DebugOptions, FlowOptions, NonInteractiveAgent, OAuthError, OAuthHttp, StepLog, UserAgent,
-    debug_run, mask_secret, new_step,
+    DebugOptions, DebugOutcome, FlowOptions, NonInteractiveAgent, OAuthError, OAuthHttp, StepLog,
+    UserAgent, debug_run, mask_secret, new_step,
 };
 use mcplab_protocol::oauth::{
     OAuthDebugEvent, OAuthDebugRequest, OAuthDebugRun, OAuthFailure, OAuthPhase, OAuthRunState,
@@ -163,10 +163,11 @@ async fn execute(
         let mut snapshot = run.snapshot_mut();
         snapshot.finished_ms = Some(now_ms());
         match outcome {
-            Ok(done) => {
+            Ok(DebugOutcome::Authorized { summary, .. }) => {
                 snapshot.state = OAuthRunState::Succeeded;
-                snapshot.result = Some(done.summary);
+                snapshot.result = Some(summary);
             }
+            Ok(DebugOutcome::NotRequired) => snapshot.state = OAuthRunState::NotRequired,
             Err(OAuthError::Cancelled) if run.cancel.is_cancelled() => {
                 snapshot.state = OAuthRunState::Cancelled;
                 snapshot.failure = Some(OAuthFailure {

@@ -86,7 +86,7 @@ pub async fn resource(
         None => AppResourceKind::Unknown,
     };
     let ui_meta = resource_ui_meta(item, listing_entry.as_ref());
-    let policy = sandbox_policy(&ui_meta);
+    let policy = sandbox_policy(&ui_meta, &state.own_origins());
     if !policy.rejected.is_empty() {
         tracing::warn!(server = %name, %uri, rejected = ?policy.rejected, "refused declared CSP entries");
     }

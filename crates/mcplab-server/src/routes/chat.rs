@@ -1,5 +1,6 @@
-//! Chat sessions (CRUD, export), turns (idempotent submit, cancel), the per-session event
-//! stream, and the model providers the picker offers (keys stay on the server).
+//! Chat sessions (CRUD, export), turns (idempotent submit, retry, cancel, approvals), the
+//! per-session event stream, HostConfig files (parse/check), and the model providers the
+//! picker offers (keys stay on the server). The work is core's `SessionHub`; this is HTTP.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -11,67 +12,52 @@ use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use futures::Stream;
 use mcplab_core::llm::{ProviderConfig, ProviderKind};
+use mcplab_core::session::{SessionError, host};
 use mcplab_protocol::chat::{
     ApprovalDecision, NewSession, ProviderInput, ProviderView, SessionPatch, SessionSummary,
     SessionView, TurnRequest,
 };
+use mcplab_protocol::host::{HostConfigText, HostConfigView};
 use serde_json::Value;
 
 use crate::AppState;
-use crate::chat::{SubmitError, now_ms, provider_settings, submit_turn, to_markdown};
 use crate::error::ApiFailure;
+
+impl From<SessionError> for ApiFailure {
+    fn from(e: SessionError) -> Self {
+        let message = e.to_string();
+        match e {
+            SessionError::NotFound(_) => Self::not_found(message),
+            SessionError::Host(_) | SessionError::Invalid(_) => Self::bad_request(message),
+            SessionError::Busy(_) | SessionError::Conflict(_) => {
+                Self::new(StatusCode::CONFLICT, "conflict", message)
+            }
+            SessionError::Model(_) => {
+                Self::new(StatusCode::BAD_REQUEST, "model_unavailable", message)
+            }
+            SessionError::Store(e) => e.into(),
+        }
+    }
+}
 
 pub async fn list(
     State(state): State<Arc<AppState>>,
 ) -> Result<Json<Vec<SessionSummary>>, ApiFailure> {
-    Ok(Json(state.store.sessions()?))
-}
-
-fn view(state: &AppState, id: &str) -> Result<SessionView, ApiFailure> {
-    let summary = state.store.session(id)?;
-    let runtime = state.chats.runtime(id);
-    // Snapshot first: a turn that finishes in between is then in the store, and the view may
-    // show it twice only as stored + live with the same id, which the UI dedupes by turn id.
-    let snapshot = runtime.snapshot();
-    let turns: Vec<_> = state.store.turns(id)?.into_iter().map(|(t, _)| t).collect();
-    let live_turn = snapshot
-        .live_turn
-        .filter(|l| !turns.iter().any(|t| t.turn_id == l.turn_id));
-    Ok(SessionView {
-        summary,
-        turns,
-        running_turn: runtime.running_turn(),
-        live_turn,
-        last_event_id: snapshot.last_event_id,
-        app_context: snapshot.app_context,
-    })
+    Ok(Json(state.sessions.list()?))
 }
 
 pub async fn create(
     State(state): State<Arc<AppState>>,
     Json(req): Json<NewSession>,
 ) -> Result<(StatusCode, Json<SessionView>), ApiFailure> {
-    let now = now_ms();
-    let id = crate::security::generate_token()[..16].to_owned();
-    let summary = SessionSummary {
-        title: req
-            .title
-            .filter(|t| !t.trim().is_empty())
-            .unwrap_or_else(|| crate::chat::DEFAULT_TITLE.into()),
-        id: id.clone(),
-        created_ms: now,
-        updated_ms: now,
-        settings: req.settings,
-    };
-    state.store.create_session(&summary)?;
-    Ok((StatusCode::CREATED, Json(view(&state, &id)?)))
+    Ok((StatusCode::CREATED, Json(state.sessions.create(req)?)))
 }
 
 pub async fn one(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Json<SessionView>, ApiFailure> {
-    Ok(Json(view(&state, &id)?))
+    Ok(Json(state.sessions.view(&id)?))
 }
 
 pub async fn patch(
@@ -79,23 +65,14 @@ pub async fn patch(
     Path(id): Path<String>,
     Json(req): Json<SessionPatch>,
 ) -> Result<Json<SessionSummary>, ApiFailure> {
-    if req.title.as_deref().is_some_and(|t| t.trim().is_empty()) {
-        return Err(ApiFailure::bad_request("a session title cannot be empty"));
-    }
-    Ok(Json(state.store.update_session(
-        &id,
-        req.title.as_deref(),
-        req.settings.as_ref(),
-        now_ms(),
-    )?))
+    Ok(Json(state.sessions.patch(&id, req)?))
 }
 
 pub async fn remove(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiFailure> {
-    state.store.delete_session(&id)?;
-    state.chats.remove(&id);
+    state.sessions.delete(&id)?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -109,37 +86,14 @@ pub async fn export(
     Path(id): Path<String>,
     Query(q): Query<ExportQuery>,
 ) -> Result<Response, ApiFailure> {
-    let v = view(&state, &id)?;
-    let slug: String = v
-        .summary
-        .title
-        .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
-        .collect();
-    let (body, mime, ext) = match q.format.as_deref() {
-        Some("markdown") | Some("md") => (
-            to_markdown(&v.summary, &v.turns),
-            "text/markdown; charset=utf-8",
-            "md",
-        ),
-        None | Some("json") => (
-            serde_json::to_string_pretty(&v).unwrap_or_default(),
-            "application/json",
-            "json",
-        ),
-        Some(other) => {
-            return Err(ApiFailure::bad_request(format!(
-                "unknown export format `{other}`: use json or markdown"
-            )));
-        }
-    };
-    let disposition = format!("attachment; filename=\"{slug}.{ext}\"");
+    let export = state.sessions.export(&id, q.format.as_deref())?;
+    let disposition = format!("attachment; filename=\"{}\"", export.file_name);
     Ok((
         [
-            (header::CONTENT_TYPE, mime.to_owned()),
+            (header::CONTENT_TYPE, export.mime.to_owned()),
             (header::CONTENT_DISPOSITION, disposition),
         ],
-        body,
+        export.body,
     )
         .into_response())
 }
@@ -149,25 +103,8 @@ pub async fn submit(
     Path(id): Path<String>,
     Json(req): Json<TurnRequest>,
 ) -> Result<StatusCode, ApiFailure> {
-    if req.turn_id.trim().is_empty() || req.message.trim().is_empty() {
-        return Err(ApiFailure::bad_request(
-            "a turn needs a turnId and a message",
-        ));
-    }
-    let session = state.store.session(&id)?;
-    match submit_turn(&state, session, req.turn_id, req.message) {
-        Ok(()) => Ok(StatusCode::ACCEPTED),
-        Err(SubmitError::Busy(t)) => Err(ApiFailure::new(
-            StatusCode::CONFLICT,
-            "conflict",
-            format!("turn {t} is still running; wait for it or cancel it"),
-        )),
-        Err(SubmitError::Model(m)) => Err(ApiFailure::new(
-            StatusCode::BAD_REQUEST,
-            "model_unavailable",
-            m,
-        )),
-    }
+    state.sessions.submit(&id, req, None)?;
+    Ok(StatusCode::ACCEPTED)
 }
 
 pub async fn approve(
@@ -175,12 +112,7 @@ pub async fn approve(
     Path((id, turn_id, call_id)): Path<(String, String, String)>,
     Json(decision): Json<ApprovalDecision>,
 ) -> Result<StatusCode, ApiFailure> {
-    if state
-        .chats
-        .runtime(&id)
-        .approvals
-        .decide(&turn_id, &call_id, decision)
-    {
+    if state.sessions.approve(&id, &turn_id, &call_id, decision) {
         Ok(StatusCode::NO_CONTENT)
     } else {
         Err(ApiFailure::not_found(format!(
@@ -193,7 +125,7 @@ pub async fn cancel(
     State(state): State<Arc<AppState>>,
     Path((id, turn_id)): Path<(String, String)>,
 ) -> StatusCode {
-    if state.chats.runtime(&id).cancel(&turn_id) {
+    if state.sessions.cancel(&id, &turn_id) {
         StatusCode::NO_CONTENT
     } else {
         StatusCode::NOT_FOUND
@@ -212,13 +144,22 @@ pub async fn events(
     Query(q): Query<EventsQuery>,
     headers: HeaderMap,
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiFailure> {
-    state.store.session(&id)?;
-    let runtime = state.chats.runtime(&id);
-    Ok(crate::events::sse(
+    state.sessions.summary(&id)?;
+    let runtime = state.sessions.runtime(&id);
+    Ok(crate::chat::session_sse(
         &runtime.events,
         &headers,
         q.last_event_id,
     ))
+}
+
+/// `POST /api/host-config/parse`: a HostConfig file's text (JSON or YAML) checked, with its
+/// canonical JSON and hash.
+pub async fn parse_host_config(
+    Json(req): Json<HostConfigText>,
+) -> Result<Json<HostConfigView>, ApiFailure> {
+    let config = host::parse(&req.text).map_err(|e| ApiFailure::bad_request(e.to_string()))?;
+    Ok(Json(host::view(&config)))
 }
 
 fn stored_providers(state: &AppState) -> Result<Vec<ProviderConfig>, ApiFailure> {
@@ -226,7 +167,7 @@ fn stored_providers(state: &AppState) -> Result<Vec<ProviderConfig>, ApiFailure>
 }
 
 pub async fn providers(State(state): State<Arc<AppState>>) -> Json<Vec<ProviderView>> {
-    let settings = provider_settings(&state);
+    let (settings, _) = state.sessions.provider_settings();
     // The list still renders when the stored entries cannot be read; they just aren't marked.
     let custom: Vec<String> = stored_providers(&state)
         .unwrap_or_default()
@@ -235,7 +176,7 @@ pub async fn providers(State(state): State<Arc<AppState>>) -> Json<Vec<ProviderV
         .map(|p| p.id)
         .collect();
     let views = settings
-        .availability(&state.llm.http)
+        .availability(&state.sessions.llm().http)
         .await
         .into_iter()
         .map(|a| ProviderView {
@@ -264,14 +205,19 @@ pub async fn put_provider(
     let kind: ProviderKind = serde_json::from_value(Value::String(input.kind.clone()))
         .map_err(|_| ApiFailure::bad_request(format!("unknown provider kind `{}`", input.kind)))?;
     let mut stored = stored_providers(&state)?;
+    let base_url = input.base_url.filter(|u| !u.trim().is_empty());
+    // A stored key stays only while the requests go where they went when it was entered: a
+    // new base URL without the key again must not send the old key to the new host.
+    let normalized = |u: Option<&str>| u.map(|u| u.trim().trim_end_matches('/').to_owned());
     let previous_key = stored
         .iter()
         .find(|p| p.id == id)
+        .filter(|p| normalized(p.base_url.as_deref()) == normalized(base_url.as_deref()))
         .and_then(|p| p.api_key.clone());
     let config = ProviderConfig {
         id: id.clone(),
         kind,
-        base_url: input.base_url.filter(|u| !u.trim().is_empty()),
+        base_url,
         api_key: input.api_key.filter(|k| !k.is_empty()).or(previous_key),
         models: input.models,
     };

@@ -79,10 +79,48 @@ pub(super) async fn listing(
     key: &str,
 ) -> Result<Json<Value>, ApiFailure> {
     let c = conn(state, name)?;
+    // A capability the server did not declare is not asked for: an empty list that says why.
+    let capability = method.split('/').next().unwrap_or(method);
+    let declared = c
+        .initialize_result()
+        .get("capabilities")
+        .and_then(|caps| caps.get(capability))
+        .is_some_and(|v| !v.is_null());
+    if !declared {
+        return Ok(Json(json!({
+            key: [],
+            "note": format!(
+                "this server does not offer {capability} (its initialize result declares no \
+                 `{capability}` capability)"
+            ),
+        })));
+    }
     c.list_all(method, key, RequestOptions::default())
         .await
         .map(Json)
         .map_err(|e| ApiFailure::new(StatusCode::BAD_GATEWAY, "mcp_error", e.to_string()))
+}
+
+/// `mcplab check` on a connected server: exercises it and judges all its traffic so far.
+pub async fn check(
+    State(s): State<Arc<AppState>>,
+    Path(n): Path<String>,
+    Json(req): Json<mcplab_protocol::check::CheckRequest>,
+) -> Result<Json<mcplab_protocol::check::CheckReport>, ApiFailure> {
+    let c = conn(&s, &n)?;
+    let mut opts = mcplab_core::check::CheckOptions {
+        calls: req
+            .calls
+            .into_iter()
+            .map(|c| (c.name, c.arguments))
+            .collect(),
+        ..Default::default()
+    };
+    if let Some(budget) = req.token_budget {
+        opts.token_budget = usize::try_from(budget).unwrap_or(usize::MAX);
+    }
+    let report = mcplab_core::check::check_connection(&c, s.manager.traffic(), &opts).await;
+    Ok(Json(report))
 }
 
 pub async fn tools(

@@ -57,9 +57,12 @@ pub fn api() -> Router<Arc<AppState>> {
         .route("/servers/{name}/complete", post(mcp::complete))
         .route("/servers/{name}/log-level", post(mcp::log_level))
         .route("/servers/{name}/ping", post(mcp::ping))
+        .route("/servers/{name}/check", post(mcp::check))
         .route("/servers/{name}/apps/resource", post(apps::resource))
         .route("/servers/{name}/apps/tools/call", post(apps::call_tool))
         .route("/apps/render", post(render::render))
+        .route("/render-specs/{id}", get(render::spec))
+        .route("/login-codes", post(crate::security::signin::mint))
         .route(
             "/servers/{name}/oauth",
             get(oauth::status).delete(oauth::sign_out),
@@ -104,6 +107,7 @@ pub fn api() -> Router<Arc<AppState>> {
             put(app_context::put).delete(app_context::remove),
         )
         .route("/sessions/{id}/events", get(chat::events))
+        .route("/host-config/parse", post(chat::parse_host_config))
         .route("/llm/providers", get(chat::providers))
         .route(
             "/llm/providers/{id}",

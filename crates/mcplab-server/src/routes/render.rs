@@ -1,13 +1,15 @@
 //! `POST /api/apps/render`: the playground's screenshot. The server renders against itself:
-//! the core renderer starts Chromium on this server's own render page (signed in with the
-//! launch token), one render at a time per process. Without the renderer set up (or without
-//! Chromium) it answers 503 with what to do.
+//! it registers the spec under a single-use id, and the core renderer starts Chromium on this
+//! server's own render page (signed in with a one-time login code, over the DevTools pipe),
+//! one render at a time per process. Without the renderer set up (or without Chromium) it
+//! answers 503 with what to do. `GET /api/render-specs/{id}` hands a registered spec to the
+//! render page, once.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
-use axum::extract::State;
+use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use base64::Engine;
 use mcplab_core::render::{self, DEFAULT_TIMEOUT};
@@ -61,9 +63,23 @@ pub async fn render(
             )
         })?
         .map_err(|_| unavailable("renderer_unavailable", "the renderer is shutting down"))?;
-    let out = render::render(chromium, &host.self_origin, state.security.token(), &spec).await?;
+    let url = state.render_sign_in_url(&host.self_origin, spec.clone());
+    let out = render::render(chromium, &url, &spec).await?;
     Ok(Json(AppRenderResult {
         png_base64: base64::engine::general_purpose::STANDARD.encode(&out.png),
         report: out.report,
     }))
+}
+
+/// `GET /api/render-specs/{id}`: the spec a render registered, once.
+pub async fn spec(
+    State(state): State<Arc<AppState>>,
+    Path(id): Path<String>,
+) -> Result<Json<AppRenderSpec>, ApiFailure> {
+    state.render_specs.take(&id).map(Json).ok_or_else(|| {
+        ApiFailure::not_found(
+            "no render is waiting under this id (each id is used once, within 2 minutes): a \
+             render page opens only from `mcplab apps render` or the playground's screenshot",
+        )
+    })
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use mcplab_core::config::{parse_mcp_servers, render_mcp_servers};
+use mcplab_core::config::{import_mcp_servers, parse_mcp_servers, render_mcp_servers};
 use mcplab_protocol::api::{ImportRequest, ImportResult, ServerView, TrafficSnapshotView};
 use mcplab_protocol::{ServerConfig, ServerStatus};
 use serde_json::Value;
@@ -88,17 +88,28 @@ pub async fn import(
     State(state): State<Arc<AppState>>,
     Json(req): Json<ImportRequest>,
 ) -> Result<Json<ImportResult>, ApiFailure> {
-    let servers = parse_mcp_servers(&req.json, "pasted JSON")
+    let imported = import_mcp_servers(&req.json, "pasted JSON")
         .map_err(|e| ApiFailure::new(StatusCode::BAD_REQUEST, "invalid_config", e.to_string()))?;
+    if imported.servers.is_empty() && !imported.warnings.is_empty() {
+        return Err(ApiFailure::new(
+            StatusCode::BAD_REQUEST,
+            "invalid_config",
+            format!("no server imported: {}", imported.warnings.join("; ")),
+        ));
+    }
     let (mut added, mut replaced) = (Vec::new(), Vec::new());
-    for s in servers {
+    for s in imported.servers {
         if state.store.upsert_server(&s)? {
             replaced.push(s.name);
         } else {
             added.push(s.name);
         }
     }
-    Ok(Json(ImportResult { added, replaced }))
+    Ok(Json(ImportResult {
+        added,
+        replaced,
+        warnings: imported.warnings,
+    }))
 }
 
 pub async fn export(State(state): State<Arc<AppState>>) -> Result<Json<Value>, ApiFailure> {

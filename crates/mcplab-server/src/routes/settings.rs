@@ -88,10 +88,12 @@ pub async fn set_pref(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// `GET /api/host`: the version and the sandbox origin apps render in.
+/// `GET /api/host`: the version and where apps render.
 pub async fn host(State(state): State<Arc<AppState>>) -> Json<mcplab_protocol::api::HostInfo> {
+    let sandbox = state.sandbox.get();
     Json(mcplab_protocol::api::HostInfo {
         version: env!("CARGO_PKG_VERSION").to_owned(),
-        sandbox_origin: state.sandbox_origin.get().cloned(),
+        sandbox_origin_template: sandbox.map(|s| s.template.clone()),
+        sandbox_per_app: sandbox.is_some_and(|s| s.per_app()),
     })
 }

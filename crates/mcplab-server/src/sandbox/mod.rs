@@ -1,10 +1,15 @@
-//! The sandbox origin: a second loopback listener that serves nothing but the two proxy pages
-//! UI HTML from servers runs in (DESIGN.md §2 "Apps", §3). `/mcp-app-proxy.html` hosts MCP Apps
-//! and OpenAI widgets; `/mcp-ui-proxy.html` hosts legacy MCP-UI resources. Each page is sent
-//! with a `Content-Security-Policy` header built here from what the resource declared (the
-//! `csp` query, sanitized again: the browser is not trusted to have done it), which the app's
-//! srcdoc document inherits, plus `frame-ancestors` so only the mcplab host page can embed it.
-//! It has no `/api`, no token, no cookies of its own, and answers only on its own Host names.
+//! The sandbox: a second listener that serves nothing but the two proxy pages UI HTML from
+//! servers runs in (DESIGN.md §2 "Apps", §3). `/mcp-app-proxy.html` hosts MCP Apps and OpenAI
+//! widgets; `/mcp-ui-proxy.html` hosts legacy MCP-UI resources. On loopback every rendered app
+//! gets an origin of its own, `http://<label>.localhost:<port>` (the UI picks a fresh random
+//! label per app; `origins.rs`), a different *site* from the UI on `127.0.0.1`. Each page is
+//! sent with a `Content-Security-Policy` header built here from what the resource declared (the
+//! `csp` query, sanitized again, mcplab's own origins dropped: the browser is not trusted to
+//! have done it), which the app's srcdoc document inherits, plus `frame-ancestors` so only the
+//! mcplab host page can embed it. It has no `/api`, no token, no cookies of its own, and
+//! answers only on its own Host names.
+
+mod origins;
 
 use std::sync::Arc;
 
@@ -15,6 +20,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use mcplab_core::apps::{build_csp, csp_from_declared};
 use serde::Deserialize;
+
+pub use origins::{SandboxConfig, SandboxOrigins, valid_label};
 
 const APP_PROXY: &str = include_str!("mcp_app_proxy.html");
 const UI_PROXY: &str = include_str!("mcp_ui_proxy.html");
@@ -28,38 +35,9 @@ pub const PERMISSIVE_CSP: &str = "default-src * data: blob: 'unsafe-inline' 'uns
      img-src * data: blob:; media-src * data: blob:; font-src * data:; connect-src * data: blob:; \
      frame-src * data: blob:; worker-src * data: blob:";
 
-/// Who may embed the sandbox pages, and under which Host names the sandbox answers.
-#[derive(Debug, Clone)]
-pub struct SandboxConfig {
-    /// Origins of the mcplab host page (`http://127.0.0.1:6274`, `http://localhost:6274`…).
-    pub host_origins: Vec<String>,
-    /// `Host` header values the sandbox listener accepts (`127.0.0.1:<port>`…).
-    pub allowed_hosts: Vec<String>,
-}
-
-impl SandboxConfig {
-    /// The usual loopback names for a host page on `host_port` and the sandbox on
-    /// `sandbox_port`, plus `extra` (the `--host` address) when given.
-    pub fn loopback(host_port: u16, sandbox_port: u16, extra: Option<&str>) -> Self {
-        let mut names = vec!["127.0.0.1".to_owned(), "localhost".to_owned()];
-        if let Some(e) = extra.filter(|e| !names.iter().any(|n| n == e)) {
-            names.push(e.to_owned());
-        }
-        Self {
-            host_origins: names
-                .iter()
-                .map(|n| format!("http://{n}:{host_port}"))
-                .collect(),
-            allowed_hosts: names
-                .iter()
-                .map(|n| format!("{n}:{sandbox_port}"))
-                .collect(),
-        }
-    }
-}
-
 /// The sandbox listener's router.
 pub fn sandbox_router(config: SandboxConfig) -> Router {
+    let config = Arc::new(config);
     Router::new()
         .route("/mcp-app-proxy.html", get(app_proxy))
         .route("/mcp-ui-proxy.html", get(ui_proxy))
@@ -70,10 +48,10 @@ pub fn sandbox_router(config: SandboxConfig) -> Router {
             )
         })
         .layer(axum::middleware::from_fn_with_state(
-            Arc::new(config.clone()),
+            config.clone(),
             check_host,
         ))
-        .with_state(Arc::new(config))
+        .with_state(config)
 }
 
 async fn check_host(
@@ -81,14 +59,18 @@ async fn check_host(
     request: axum::extract::Request,
     next: axum::middleware::Next,
 ) -> Response {
-    let host = request
-        .headers()
-        .get(header::HOST)
-        .and_then(|h| h.to_str().ok())
-        .unwrap_or("")
-        .to_ascii_lowercase();
-    if !cfg.allowed_hosts.contains(&host) {
-        return (StatusCode::FORBIDDEN, "this Host is not allowed").into_response();
+    let mut hosts = request.headers().get_all(header::HOST).iter();
+    let host = match (hosts.next(), hosts.next()) {
+        (Some(h), None) => h.to_str().unwrap_or("").to_ascii_lowercase(),
+        _ => String::new(),
+    };
+    if !cfg.accepts_host(&host) {
+        return (
+            StatusCode::FORBIDDEN,
+            "this Host is not allowed: app proxies are served as http://<label>.localhost:<port> \
+             (a label is 16-32 lower-case letters and digits)",
+        )
+            .into_response();
     }
     next.run(request).await
 }
@@ -103,7 +85,11 @@ struct AppProxyQuery {
 
 /// The CSP for an MCP App / widget page: what the resource declared (re-sanitized), or the
 /// permissive policy when asked for.
-pub fn app_csp(declared_json: Option<&str>, permissive: bool) -> Result<String, String> {
+pub fn app_csp(
+    declared_json: Option<&str>,
+    permissive: bool,
+    own: &mcplab_core::apps::OwnOrigins,
+) -> Result<String, String> {
     if permissive {
         return Ok(PERMISSIVE_CSP.to_owned());
     }
@@ -112,7 +98,7 @@ pub fn app_csp(declared_json: Option<&str>, permissive: bool) -> Result<String, 
         Some(s) => serde_json::from_str(s)
             .map_err(|e| format!("the csp parameter is not JSON ({e}); it must be the resource's declared `_meta.ui.csp`"))?,
     };
-    let (domains, _rejected) = csp_from_declared(&declared);
+    let (domains, _rejected) = csp_from_declared(&declared, own);
     Ok(build_csp(domains.as_ref()))
 }
 
@@ -121,7 +107,7 @@ async fn app_proxy(
     Query(q): Query<AppProxyQuery>,
 ) -> Response {
     let permissive = q.mode.as_deref() == Some("permissive");
-    match app_csp(q.csp.as_deref(), permissive) {
+    match app_csp(q.csp.as_deref(), permissive, &cfg.own) {
         Ok(csp) => page(&cfg, APP_PROXY, &csp),
         Err(why) => (StatusCode::BAD_REQUEST, why).into_response(),
     }
@@ -151,23 +137,29 @@ async fn ui_proxy(
     State(cfg): State<Arc<SandboxConfig>>,
     Query(q): Query<UiProxyQuery>,
 ) -> Response {
+    let framed = match q.url.as_deref().map(http_origin) {
+        None => None,
+        Some(None) => {
+            return (
+                StatusCode::BAD_REQUEST,
+                "the url parameter must be an http(s) URL",
+            )
+                .into_response();
+        }
+        Some(Some(origin)) => Some(origin),
+    };
+    // Even in permissive mode: an MCP-UI resource may not frame mcplab or another app.
+    if let Some(why) = framed.as_deref().and_then(|o| cfg.own.refusal(o)) {
+        return (StatusCode::FORBIDDEN, why).into_response();
+    }
     if q.mode.as_deref() == Some("permissive") {
         return page(&cfg, UI_PROXY, PERMISSIVE_CSP);
     }
-    let csp = match q.url.as_deref() {
-        Some(url) => match http_origin(url) {
-            Some(origin) => format!(
-                "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
-                 frame-src {origin}; object-src 'none'; base-uri 'none'"
-            ),
-            None => {
-                return (
-                    StatusCode::BAD_REQUEST,
-                    "the url parameter must be an http(s) URL",
-                )
-                    .into_response();
-            }
-        },
+    let csp = match framed {
+        Some(origin) => format!(
+            "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; \
+             frame-src {origin}; object-src 'none'; base-uri 'none'; form-action 'none'"
+        ),
         None => build_csp(None),
     };
     page(&cfg, UI_PROXY, &csp)
@@ -182,10 +174,7 @@ fn page(cfg: &SandboxConfig, template: &str, csp: &str) -> Response {
         &hosts.replace('<', "\\u003c"),
         1,
     );
-    let ancestors = std::iter::once("'self'".to_owned())
-        .chain(cfg.host_origins.iter().cloned())
-        .collect::<Vec<_>>()
-        .join(" ");
+    let ancestors = cfg.host_origins.join(" ");
     let policy = format!("{csp}; frame-ancestors {ancestors}");
     let mut headers = HeaderMap::new();
     let mut set = |name: header::HeaderName, value: &str| {

@@ -194,23 +194,23 @@ async fn render_with(
     store
         .insert_server(config)
         .map_err(|e| Failure::usage(e.to_string()))?;
-    let token = generate_token();
     let state = AppState::new(
         session.manager().clone(),
         Arc::new(store),
-        Security::new(token.clone(), port, None),
+        Security::new(generate_token(), port, None),
         mcplab_core::llm::ProviderSettings::default(),
     );
-    let (_, sandbox_task) = start_sandbox(&state, sandbox, port, "127.0.0.1", None);
+    let (_, sandbox_task) = start_sandbox(&state, sandbox, port, None);
+    // The spec stays in this process; Chromium gets a one-time code and a render id.
+    let url = state.render_sign_in_url(&format!("http://127.0.0.1:{port}"), spec.clone());
     let stop = CancellationToken::new();
     let stopped = stop.clone();
     let app_task = tokio::spawn(serve_app(listener, state, async move {
         stopped.cancelled().await
     }));
 
-    let origin = format!("http://127.0.0.1:{port}");
     let rendered = tokio::select! {
-        r = render::render(chromium, &origin, &token, &spec) => r.map_err(render_failure),
+        r = render::render(chromium, &url, &spec) => r.map_err(render_failure),
         // Dropping the render stops Chromium (its guard kills the process group).
         _ = session.interrupted.cancelled() => Err(Failure::silent(EXIT_INTERRUPTED)),
     };
@@ -230,9 +230,9 @@ fn render_failure(e: RenderError) -> Failure {
         RenderError::ChromiumNotFound { .. } | RenderError::Launch { .. } => EXIT_USAGE,
         _ => EXIT_CALL,
     };
-    Failure {
-        code,
-        message: e.to_string(),
+    match code {
+        EXIT_USAGE => Failure::usage(e.to_string()),
+        _ => Failure::call(e.to_string()),
     }
 }
 
@@ -246,6 +246,10 @@ fn finish(
     rendered: Rendered,
 ) -> Result<(), Failure> {
     let Rendered { png, mut report } = rendered;
+    // E.g. Chromium's sandbox could not be used: said on stderr as well as in the report.
+    for w in report["warnings"].as_array().into_iter().flatten() {
+        eprintln!("warning: {}", w.as_str().unwrap_or_default());
+    }
     let (width, height) = render::png_size(&png).unwrap_or_default();
     std::fs::write(&args.out, &png)
         .map_err(|e| Failure::usage(format!("cannot write {}: {e}", args.out.display())))?;
@@ -260,9 +264,9 @@ fn finish(
     std::fs::write(report_path, format!("{text}\n"))
         .map_err(|e| Failure::usage(format!("cannot write {}: {e}", report_path.display())))?;
     if json_out {
-        println!("{text}");
+        crate::output::outln!("{text}");
     } else {
-        print!("{}", summary(&report, &args.out, report_path));
+        crate::output::out!("{}", summary(&report, &args.out, report_path));
     }
     match verdict(&report) {
         None => Ok(()),

@@ -1,84 +1,207 @@
 //! `mcplab chat`: one turn (or, with `-i`, a conversation) with an LLM that may call the
-//! connected servers' tools. Events stream to the terminal (or as JSON Lines with `--json`),
-//! server requests are answered as in every CLI command, and Ctrl-C cancels the turn.
+//! connected servers' tools, run by the same session runtime as the web's Chat page under a
+//! HostConfig built from the flags (over `--host-config FILE`). Events stream to the terminal
+//! (or as JSON Lines with `--json`), server requests are answered as in every CLI command, and
+//! Ctrl-C cancels the turn. `--save` keeps the session in the data directory's store, so it
+//! shows up in the browser; otherwise it lives in memory for this run.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::{BufRead, IsTerminal, Write};
-
 use std::sync::Arc;
 
-use mcplab_core::agent::{
-    Approvals, DEFAULT_APPROVAL_TIMEOUT, DEFAULT_SYSTEM_PROMPT, EventSink, TurnConfig, run_turn,
-};
-use mcplab_core::llm::{LlmProvider, Message, ModelRef, ProviderSettings};
-use mcplab_protocol::chat::TurnEvent;
-use tokio_util::sync::CancellationToken;
+use mcplab_core::agent::EventSink;
+use mcplab_core::llm::ProviderSettings;
+use mcplab_core::session::{LlmSettings, SessionHub, Submitted, host};
+use mcplab_core::store::Store;
+use mcplab_protocol::chat::{NewSession, TurnEvent, TurnRequest};
+use mcplab_protocol::host::{ApprovalMode, ElicitationMode, HostConfig};
 
 use crate::chat_output::{ApprovingSink, JsonLinesSink, TerminalSink};
-use crate::cli::{ChatArgs, Global};
+use crate::cli::{self, ChatArgs, Global};
 use crate::failure::{EXIT_CALL, EXIT_INTERRUPTED, Failure};
 use crate::session::Session;
 use crate::settings::DataDir;
 use crate::target;
 
 pub async fn run(args: ChatArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
-    let model = ModelRef::parse(&args.model).map_err(|e| Failure::usage(e.to_string()))?;
-    let provider = provider_for(&model, data)?;
+    let targets = target::resolve_many(&global.target, data)?;
+    let host = host_config(&args, global, &targets)?;
+    if args.print_host_config {
+        return print_host_config(&host, global.json);
+    }
     if args.prompt.is_none() && !args.interactive {
         return Err(Failure::usage(
             "give a prompt, or -i for an interactive chat",
         ));
     }
-    let configs = target::resolve_many(&global.target, data)?;
-    let session = Session::open_all(global, configs).await?;
-    let result = converse(&args, global, &session, provider.as_ref(), model).await;
+    if host.model.is_empty() {
+        return Err(Failure::usage(
+            "choose a model: --model provider::model (or `model` in --host-config)",
+        ));
+    }
+    // Stored providers (Settings) are used with or without --save; a missing store is fine.
+    let saved_settings = data.store().ok().map(Arc::new);
+    let llm = llm_settings(saved_settings.as_deref());
+    llm.provider_for(saved_settings.as_deref(), &host.model)
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    let sessions = if args.save {
+        saved_settings.clone().ok_or_else(|| {
+            Failure::usage("--save needs the data directory's store, which could not be opened")
+        })?
+    } else {
+        Arc::new(Store::open_in_memory().map_err(|e| Failure::usage(e.to_string()))?)
+    };
+    let configs = servers_to_connect(&host, targets, data)?;
+    let mut global = global.clone();
+    global.elicitation = cli_elicitation(host.elicitation.mode).or(global.elicitation);
+    let session = Session::open_all(&global, configs).await?;
+    let hub = Arc::new(
+        SessionHub::new(sessions, session.manager().clone(), llm)
+            .with_provider_store(saved_settings),
+    );
+    let result = converse(&args, &global, &session, &hub, host).await;
     session.close().await;
     result
 }
 
-/// The provider for `model`, from the environment and the providers stored in Settings.
-fn provider_for(
-    model: &ModelRef,
-    data: &DataDir,
-) -> Result<std::sync::Arc<dyn LlmProvider>, Failure> {
-    let env: HashMap<String, String> = std::env::vars().collect();
-    let mut settings = ProviderSettings::from_env(&env);
-    if let Ok(store) = data.store()
-        && let Ok(list) = store.provider_configs()
-    {
-        for (config, problem) in settings.merge_stored(list) {
-            eprintln!("ignoring stored provider `{}`: {problem}", config.id);
+/// The HostConfig of this run: `--host-config` (or the defaults), then the flags on top.
+fn host_config(
+    args: &ChatArgs,
+    global: &Global,
+    targets: &[mcplab_protocol::ServerConfig],
+) -> Result<HostConfig, Failure> {
+    let mut host = match &args.host_config {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| {
+                Failure::usage(format!(
+                    "cannot read the host config {}: {e}",
+                    path.display()
+                ))
+            })?;
+            host::parse(&text).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?
         }
+        None => HostConfig::default(),
+    };
+    if let Some(m) = &args.model {
+        host.model.clone_from(m);
     }
-    let http = reqwest::Client::builder()
-        .build()
-        .map_err(|e| Failure::usage(format!("cannot set up the HTTP client: {e}")))?;
+    if let Some(s) = &args.system {
+        host.system_prompt.clone_from(s);
+    }
+    host.temperature = args.temperature.or(host.temperature);
+    host.max_tokens = args.max_tokens.or(host.max_tokens);
+    host.step_limit = args.max_steps.unwrap_or(host.step_limit);
+    if args.approve {
+        host.approval.mode = ApprovalMode::Always;
+    }
+    if let Some(mode) = global.elicitation {
+        host.elicitation.mode = host_elicitation(mode);
+    }
+    // The target flags name the servers; each keeps its filter from the file.
+    if !targets.is_empty() {
+        let filters = std::mem::take(&mut host.servers);
+        host.servers = targets
+            .iter()
+            .map(|c| {
+                (
+                    c.name.clone(),
+                    filters.get(&c.name).cloned().unwrap_or_default(),
+                )
+            })
+            .collect::<BTreeMap<_, _>>();
+    }
+    host::check(&host).map_err(|e| Failure::usage(e.to_string()))?;
+    Ok(host::normalized(&host))
+}
+
+fn print_host_config(host: &HostConfig, json: bool) -> Result<(), Failure> {
+    let view = host::view(host);
+    if json {
+        println!("{}", serde_json::to_string(&view).unwrap_or_default());
+    } else {
+        println!("{}", view.canonical);
+        eprintln!("host config sha256 {}", view.hash);
+    }
+    Ok(())
+}
+
+/// The target servers, or (without target flags) the host config's servers by configured name.
+fn servers_to_connect(
+    host: &HostConfig,
+    targets: Vec<mcplab_protocol::ServerConfig>,
+    data: &DataDir,
+) -> Result<Vec<mcplab_protocol::ServerConfig>, Failure> {
+    if !targets.is_empty() || host.servers.is_empty() {
+        return Ok(targets);
+    }
+    let names = cli::TargetArgs {
+        servers: host.servers.keys().cloned().collect(),
+        ..cli::TargetArgs::default()
+    };
+    target::resolve_many(&names, data)
+}
+
+/// Provider settings from the environment; stored ones that cannot be used are reported.
+fn llm_settings(stored: Option<&Store>) -> LlmSettings {
+    let env: HashMap<String, String> = std::env::vars().collect();
+    let settings = LlmSettings::new(ProviderSettings::from_env(&env));
+    for (config, problem) in settings.merged(stored).1 {
+        eprintln!("ignoring stored provider `{}`: {problem}", config.id);
+    }
     settings
-        .provider(&model.provider, &http)
-        .map_err(|e| Failure::usage(e.to_string()))
+}
+
+fn host_elicitation(mode: cli::ElicitationMode) -> ElicitationMode {
+    match mode {
+        cli::ElicitationMode::Ask => ElicitationMode::Ask,
+        cli::ElicitationMode::AcceptDefaults => ElicitationMode::AcceptDefaults,
+        cli::ElicitationMode::Decline => ElicitationMode::Decline,
+        cli::ElicitationMode::Cancel => ElicitationMode::Cancel,
+    }
+}
+
+/// The terminal answerer's mode for a host policy (`None`: ask on a terminal, as always).
+fn cli_elicitation(mode: ElicitationMode) -> Option<cli::ElicitationMode> {
+    match mode {
+        ElicitationMode::Ask => None,
+        ElicitationMode::AcceptDefaults => Some(cli::ElicitationMode::AcceptDefaults),
+        ElicitationMode::Decline => Some(cli::ElicitationMode::Decline),
+        ElicitationMode::Cancel => Some(cli::ElicitationMode::Cancel),
+    }
 }
 
 async fn converse(
     args: &ChatArgs,
     global: &Global,
     session: &Session,
-    provider: &dyn LlmProvider,
-    model: ModelRef,
+    hub: &Arc<SessionHub>,
+    host: HostConfig,
 ) -> Result<(), Failure> {
-    let printer: Box<dyn EventSink> = if global.json {
-        Box::new(JsonLinesSink)
+    let created = hub
+        .create(NewSession {
+            title: None,
+            host_config: Some(host),
+            settings: None,
+        })
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    let id = created.summary.id;
+    if args.save {
+        eprintln!("saved as chat session {id} (the browser's Chat page lists it)");
+    }
+    let printer: Arc<dyn EventSink> = if global.json {
+        Arc::new(JsonLinesSink)
     } else {
-        Box::new(TerminalSink::default())
+        Arc::new(TerminalSink::default())
     };
-    let approvals = args.approve.then(|| Arc::new(Approvals::default()));
-    let sink: Box<dyn EventSink> = match &approvals {
-        Some(a) => Box::new(ApprovingSink {
+    let asks = created.summary.host_config.approval.mode == ApprovalMode::Always;
+    let sink: Arc<dyn EventSink> = if asks {
+        Arc::new(ApprovingSink {
             inner: printer,
-            approvals: a.clone(),
-        }),
-        None => printer,
+            approvals: hub.runtime(&id).approvals.clone(),
+        })
+    } else {
+        printer
     };
-    let mut history: Vec<Message> = Vec::new();
     let mut next = args.prompt.clone();
     let mut turn_no = 0u32;
     loop {
@@ -91,46 +214,37 @@ async fn converse(
             None => return Ok(()),
         };
         turn_no += 1;
-        let cfg = TurnConfig {
-            turn_id: format!("turn-{turn_no}"),
-            model: model.clone(),
-            system_prompt: args
-                .system
-                .clone()
-                .unwrap_or_else(|| DEFAULT_SYSTEM_PROMPT.into()),
-            temperature: args.temperature,
-            max_tokens: args.max_tokens,
-            step_limit: args.max_steps,
-            servers: session.server_names(),
-            tool_timeout: None,
-            approvals: approvals.clone(),
-            approval_timeout: DEFAULT_APPROVAL_TIMEOUT,
-            context: Vec::new(),
+        let turn_id = format!("turn-{turn_no}");
+        let req = TurnRequest {
+            turn_id: turn_id.clone(),
+            message: prompt,
+            replaces: None,
         };
-        // Ctrl-C cancels this turn; the next one gets a fresh token.
-        let cancel = CancellationToken::new();
+        let task = match hub.submit(&id, req, Some(sink.clone())) {
+            Ok(Submitted::Started(task)) => task,
+            Ok(Submitted::Duplicate) => continue,
+            Err(e) => return Err(Failure::usage(e.to_string())),
+        };
+        // Ctrl-C cancels this turn.
         let watcher = {
-            let (interrupted, cancel) = (session.interrupted.clone(), cancel.clone());
+            let (interrupted, hub, id, turn) = (
+                session.interrupted.clone(),
+                hub.clone(),
+                id.clone(),
+                turn_id.clone(),
+            );
             tokio::spawn(async move {
                 interrupted.cancelled().await;
-                cancel.cancel();
+                hub.cancel(&id, &turn);
             })
         };
-        let outcome = run_turn(
-            provider,
-            session.manager(),
-            &history,
-            Message::user(prompt),
-            &cfg,
-            sink.as_ref(),
-            &cancel,
-        )
-        .await;
+        let terminal = task.finished().await;
         watcher.abort();
-        history.extend(outcome.messages);
-        match outcome.terminal {
-            TurnEvent::TurnCancelled { .. } => return Err(Failure::silent(EXIT_INTERRUPTED)),
-            TurnEvent::TurnFailed { .. } if !args.interactive => {
+        match terminal {
+            Some(TurnEvent::TurnCancelled { .. }) => {
+                return Err(Failure::silent(EXIT_INTERRUPTED));
+            }
+            Some(TurnEvent::TurnFailed { .. }) | None if !args.interactive => {
                 return Err(Failure::silent(EXIT_CALL));
             }
             _ => {}

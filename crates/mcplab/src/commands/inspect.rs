@@ -1,8 +1,9 @@
 //! The commands that exercise one server: tools, resources, prompts, completion, ping,
 //! logging level and server info. Each prints human output or, with `--json`, the exact
-//! protocol result.
+//! protocol result. A capability the server did not declare is not asked for: a listing is
+//! empty with a note on stderr, anything else fails saying the server does not offer it.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use mcplab_protocol::ServerEvent;
 use serde_json::{Value, json};
@@ -10,28 +11,36 @@ use serde_json::{Value, json};
 use crate::args;
 use crate::cli::{Command, CompleteArgs, Global, PromptsCmd, ResourcesCmd, ToolsCmd};
 use crate::failure::{EXIT_CALL, Failure};
-use crate::output;
+use crate::output::{self, Stdout};
 use crate::session::Session;
+
+/// How long the unsubscribe after Ctrl-C may take: the user asked to stop.
+const UNSUBSCRIBE_DEADLINE: Duration = Duration::from_secs(5);
 
 pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), Failure> {
     let json = global.json;
+    let o = Stdout { raw: global.raw };
     match command {
         Command::Tools(ToolsCmd::List) => {
-            let r = s.list_all("tools/list", "tools").await?;
+            let Some(r) = listing(s, "tools", "tools/list", "tools").await? else {
+                return empty(&o, json, "tools");
+            };
             if json {
-                println!("{}", output::json(&r));
+                o.json(&r)?;
             } else {
                 let rows: Vec<Vec<String>> = items(&r, "tools")
                     .map(|t| vec![text(t, "name"), tool_flags(t), text(t, "description")])
                     .collect();
-                print!(
-                    "{}",
-                    output::table(&["name", "hints", "description"], &rows)
-                );
+                o.print(&output::table(&["name", "hints", "description"], &rows))?;
             }
             Ok(())
         }
-        Command::Tools(ToolsCmd::Call { name, args, pairs }) => {
+        Command::Tools(ToolsCmd::Call {
+            name,
+            args,
+            pairs,
+            output: file,
+        }) => {
             let schema = if pairs.is_empty() {
                 None
             } else {
@@ -57,10 +66,13 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
                 .await?;
             let is_error = r.get("isError").and_then(Value::as_bool) == Some(true);
             if json {
-                println!("{}", output::json(&r));
+                o.json(&r)?;
             } else {
-                print!("{}", output::tool_result(&r));
+                o.print(&output::tool_result(&r))?;
                 eprintln!("({} ms)", started.elapsed().as_millis());
+            }
+            if let Some(path) = file {
+                save_binary(&r, &path)?;
             }
             if is_error {
                 Err(Failure::silent(EXIT_CALL))
@@ -69,9 +81,11 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
             }
         }
         Command::Resources(ResourcesCmd::List) => {
-            let r = s.list_all("resources/list", "resources").await?;
+            let Some(r) = listing(s, "resources", "resources/list", "resources").await? else {
+                return empty(&o, json, "resources");
+            };
             if json {
-                println!("{}", output::json(&r));
+                o.json(&r)?;
             } else {
                 let rows: Vec<Vec<String>> = items(&r, "resources")
                     .map(|x| {
@@ -83,19 +97,25 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
                         ]
                     })
                     .collect();
-                print!(
-                    "{}",
-                    output::table(&["uri", "name", "mime type", "description"], &rows)
-                );
+                o.print(&output::table(
+                    &["uri", "name", "mime type", "description"],
+                    &rows,
+                ))?;
             }
             Ok(())
         }
         Command::Resources(ResourcesCmd::Templates) => {
-            let r = s
-                .list_all("resources/templates/list", "resourceTemplates")
-                .await?;
+            let listed = listing(
+                s,
+                "resources",
+                "resources/templates/list",
+                "resourceTemplates",
+            );
+            let Some(r) = listed.await? else {
+                return empty(&o, json, "resourceTemplates");
+            };
             if json {
-                println!("{}", output::json(&r));
+                o.json(&r)?;
             } else {
                 let rows: Vec<Vec<String>> = items(&r, "resourceTemplates")
                     .map(|x| {
@@ -107,14 +127,15 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
                         ]
                     })
                     .collect();
-                print!(
-                    "{}",
-                    output::table(&["uri template", "name", "mime type", "description"], &rows)
-                );
+                o.print(&output::table(
+                    &["uri template", "name", "mime type", "description"],
+                    &rows,
+                ))?;
             }
             Ok(())
         }
         Command::Resources(ResourcesCmd::Read { uri, output: file }) => {
+            s.require("resources")?;
             let r = s
                 .request("resources/read", Some(json!({ "uri": uri })))
                 .await?;
@@ -122,33 +143,33 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
                 return save_first(&r, &path);
             }
             if json {
-                println!("{}", output::json(&r));
+                o.json(&r)?;
             } else {
                 for c in items(&r, "contents") {
-                    println!("{}", output::resource_contents(c, "──"));
+                    o.line(&output::resource_contents(c, "──"))?;
                 }
             }
             Ok(())
         }
         Command::Resources(ResourcesCmd::Subscribe { uri, count }) => {
-            subscribe(s, &uri, count, json).await
+            subscribe(s, &o, &uri, count, json).await
         }
         Command::Prompts(PromptsCmd::List) => {
-            let r = s.list_all("prompts/list", "prompts").await?;
+            let Some(r) = listing(s, "prompts", "prompts/list", "prompts").await? else {
+                return empty(&o, json, "prompts");
+            };
             if json {
-                println!("{}", output::json(&r));
+                o.json(&r)?;
             } else {
                 let rows: Vec<Vec<String>> = items(&r, "prompts")
                     .map(|p| vec![text(p, "name"), prompt_args(p), text(p, "description")])
                     .collect();
-                print!(
-                    "{}",
-                    output::table(&["name", "arguments", "description"], &rows)
-                );
+                o.print(&output::table(&["name", "arguments", "description"], &rows))?;
             }
             Ok(())
         }
         Command::Prompts(PromptsCmd::Get { name, pairs }) => {
+            s.require("prompts")?;
             let mut arguments = serde_json::Map::new();
             for p in &pairs {
                 let (k, v) = p
@@ -163,52 +184,78 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
                 )
                 .await?;
             if json {
-                println!("{}", output::json(&r));
+                o.json(&r)?;
             } else {
-                print!("{}", output::prompt_messages(&r));
+                o.print(&output::prompt_messages(&r))?;
             }
             Ok(())
         }
-        Command::Complete(c) => complete(s, c, json).await,
+        Command::Complete(c) => complete(s, &o, c, json).await,
         Command::Ping => {
             let started = Instant::now();
             let r = s.request("ping", None).await?;
             if json {
-                println!("{}", output::json(&r));
+                o.json(&r)
             } else {
-                println!("pong ({} ms)", started.elapsed().as_millis());
+                o.line(&format!("pong ({} ms)", started.elapsed().as_millis()))
             }
-            Ok(())
         }
         Command::LogLevel { level } => {
+            s.require("logging")?;
             let level = format!("{level:?}").to_lowercase();
             let r = s
                 .request("logging/setLevel", Some(json!({ "level": level })))
                 .await?;
             if json {
-                println!("{}", output::json(&r));
+                o.json(&r)
             } else {
-                println!("log level set to {level}");
+                o.line(&format!("log level set to {level}"))
             }
-            Ok(())
         }
         Command::Info => {
             let info = s.connection().initialize_result();
             if json {
-                println!("{}", output::json(info));
+                o.json(info)
             } else {
-                print_info(info);
+                o.print(&info_text(info))
             }
-            Ok(())
         }
         Command::Servers(_)
         | Command::DemoServer
         | Command::Serve
+        | Command::Open { .. }
         | Command::Chat(_)
         | Command::Oauth(_)
-        | Command::Apps(_) => {
-            unreachable!("handled without a session")
+        | Command::Apps(_)
+        | Command::Check(_) => {
+            unreachable!("handled without this dispatcher")
         }
+    }
+}
+
+/// Every page of a listing, or `None` when the server did not declare `capability`.
+async fn listing(
+    s: &Session,
+    capability: &str,
+    method: &str,
+    key: &str,
+) -> Result<Option<Value>, Failure> {
+    if !s.offers(capability) {
+        eprintln!(
+            "this server does not offer {capability} (its initialize result declares no \
+             `{capability}` capability), so there is nothing to list"
+        );
+        return Ok(None);
+    }
+    s.list_all(method, key).await.map(Some)
+}
+
+/// The empty listing of an absent capability.
+fn empty(o: &Stdout, json: bool, key: &str) -> Result<(), Failure> {
+    if json {
+        o.json(&json!({ key: [] }))
+    } else {
+        Ok(())
     }
 }
 
@@ -263,24 +310,65 @@ fn prompt_args(p: &Value) -> String {
         .join(" ")
 }
 
-fn print_info(info: &Value) {
+fn info_text(info: &Value) -> String {
+    use std::fmt::Write as _;
+    let mut out = String::new();
     let si = info.get("serverInfo").cloned().unwrap_or(Value::Null);
-    println!("server:    {} {}", text(&si, "name"), text(&si, "version"));
+    let _ = writeln!(
+        out,
+        "server:    {} {}",
+        text(&si, "name"),
+        text(&si, "version")
+    );
     let title = text(&si, "title");
     if !title.is_empty() {
-        println!("title:     {title}");
+        let _ = writeln!(out, "title:     {title}");
     }
-    println!("protocol:  {}", text(info, "protocolVersion"));
+    let _ = writeln!(out, "protocol:  {}", text(info, "protocolVersion"));
     let caps: Vec<String> = info
         .get("capabilities")
         .and_then(Value::as_object)
         .map(|m| m.keys().cloned().collect())
         .unwrap_or_default();
-    println!("supports:  {}", caps.join(", "));
+    let _ = writeln!(out, "supports:  {}", caps.join(", "));
     let instructions = text(info, "instructions");
     if !instructions.is_empty() {
-        println!("\ninstructions:\n{instructions}");
+        let _ = writeln!(out, "\ninstructions:\n{instructions}");
     }
+    out
+}
+
+/// Saves the first binary content of a tool result: image or audio data, or an embedded
+/// resource's blob (or text).
+fn save_binary(r: &Value, path: &std::path::Path) -> Result<(), Failure> {
+    use base64::Engine as _;
+    let found = items(r, "content").find_map(|c| match c.get("type").and_then(Value::as_str) {
+        Some("image" | "audio") => c.get("data").and_then(Value::as_str).map(|d| (d, true)),
+        Some("resource") => {
+            let res = c.get("resource")?;
+            res.get("blob")
+                .and_then(Value::as_str)
+                .map(|b| (b, true))
+                .or_else(|| res.get("text").and_then(Value::as_str).map(|t| (t, false)))
+        }
+        _ => None,
+    });
+    let Some((data, base64)) = found else {
+        return Err(Failure::call(
+            "the result has no image, audio or embedded resource to save with --output",
+        ));
+    };
+    let bytes = if base64 {
+        base64::engine::general_purpose::STANDARD
+            .decode(data.trim())
+            .map_err(|e| Failure::call(format!("the server sent invalid base64: {e}")))?
+    } else {
+        data.as_bytes().to_vec()
+    };
+    std::fs::write(path, &bytes)
+        .map_err(|e| Failure::usage(format!("cannot write {}: {e}", path.display())))?;
+    eprintln!("saved {} to {}", output::size(bytes.len()), path.display());
+    Ok(())
 }
 
 fn save_first(r: &Value, path: &std::path::Path) -> Result<(), Failure> {
@@ -303,7 +391,8 @@ fn save_first(r: &Value, path: &std::path::Path) -> Result<(), Failure> {
     Ok(())
 }
 
-async fn complete(s: &Session, c: CompleteArgs, json: bool) -> Result<(), Failure> {
+async fn complete(s: &Session, o: &Stdout, c: CompleteArgs, json: bool) -> Result<(), Failure> {
+    s.require("completions")?;
     let reference = match (&c.prompt, &c.resource) {
         (Some(p), _) => json!({ "type": "ref/prompt", "name": p }),
         (None, Some(uri)) => json!({ "type": "ref/resource", "uri": uri }),
@@ -329,16 +418,15 @@ async fn complete(s: &Session, c: CompleteArgs, json: bool) -> Result<(), Failur
     }
     let r = s.request("completion/complete", Some(params)).await?;
     if json {
-        println!("{}", output::json(&r));
+        o.json(&r)?;
     } else {
         let comp = r.get("completion").cloned().unwrap_or(Value::Null);
         for v in items(&comp, "values") {
-            println!(
-                "{}",
-                v.as_str()
+            o.line(
+                &v.as_str()
                     .map(str::to_owned)
-                    .unwrap_or_else(|| v.to_string())
-            );
+                    .unwrap_or_else(|| v.to_string()),
+            )?;
         }
         if let Some(total) = comp.get("total") {
             eprintln!(
@@ -356,23 +444,65 @@ async fn complete(s: &Session, c: CompleteArgs, json: bool) -> Result<(), Failur
 
 async fn subscribe(
     s: &Session,
+    o: &Stdout,
+    uri: &str,
+    count: Option<usize>,
+    json: bool,
+) -> Result<(), Failure> {
+    let subscribable = s
+        .connection()
+        .initialize_result()
+        .pointer("/capabilities/resources/subscribe")
+        .and_then(Value::as_bool)
+        == Some(true);
+    if !subscribable {
+        return Err(Failure::call(
+            "this server does not offer resource subscriptions (its `resources` capability \
+             does not declare `subscribe: true`)",
+        ));
+    }
+    let mut events = s.subscribe();
+    s.request("resources/subscribe", Some(json!({ "uri": uri })))
+        .await?;
+    eprintln!("subscribed to {uri}; waiting for updates (Ctrl-C to stop)");
+    let watched = watch_updates(s, o, &mut events, uri, count, json).await;
+    // Ctrl-C is the documented way to stop: the unsubscribe gets a fresh, short deadline of
+    // its own (the session's interrupt token has fired already).
+    let unsubscribed = s
+        .request_with(
+            "resources/unsubscribe",
+            Some(json!({ "uri": uri })),
+            None,
+            Some(UNSUBSCRIBE_DEADLINE),
+        )
+        .await;
+    match (&watched, unsubscribed) {
+        (Ok(()), Ok(_)) => eprintln!("unsubscribed from {uri}"),
+        (Ok(()), Err(f)) => eprintln!("could not unsubscribe from {uri}: {}", f.message),
+        // The server is gone: there is nothing to unsubscribe from.
+        (Err(_), _) => {}
+    }
+    watched
+}
+
+/// Prints each update of `uri` until `count` updates, Ctrl-C, or the server going away.
+async fn watch_updates(
+    s: &Session,
+    o: &Stdout,
+    events: &mut tokio::sync::broadcast::Receiver<ServerEvent>,
     uri: &str,
     count: Option<usize>,
     json: bool,
 ) -> Result<(), Failure> {
     use tokio::sync::broadcast::error::RecvError;
-    let mut events = s.subscribe();
-    s.request("resources/subscribe", Some(json!({ "uri": uri })))
-        .await?;
-    eprintln!("subscribed to {uri}; waiting for updates (Ctrl-C to stop)");
     let mut seen = 0;
     loop {
         if count.is_some_and(|c| seen >= c) {
-            break;
+            return Ok(());
         }
         let event = tokio::select! {
             e = events.recv() => e,
-            _ = s.interrupted.cancelled() => break,
+            _ = s.interrupted.cancelled() => return Ok(()),
         };
         match event {
             Ok(ServerEvent::ResourceUpdated { uri: updated, .. }) if updated == uri => {
@@ -381,14 +511,11 @@ async fn subscribe(
                     .request("resources/read", Some(json!({ "uri": uri })))
                     .await?;
                 if json {
-                    println!(
-                        "{}",
-                        serde_json::to_string(&json!({ "updated": uri, "result": r }))
-                            .unwrap_or_default()
-                    );
+                    let line = json!({ "updated": uri, "result": r });
+                    output::print_stdout(&format!("{line}\n"))?;
                 } else {
                     for c in items(&r, "contents") {
-                        println!("{}", output::resource_contents(c, "── updated"));
+                        o.line(&output::resource_contents(c, "── updated"))?;
                     }
                 }
             }
@@ -400,12 +527,7 @@ async fn subscribe(
                 }));
             }
             Ok(_) | Err(RecvError::Lagged(_)) => {}
-            Err(RecvError::Closed) => break,
+            Err(RecvError::Closed) => return Ok(()),
         }
     }
-    // Best effort: the server may already be gone.
-    let _ = s
-        .request("resources/unsubscribe", Some(json!({ "uri": uri })))
-        .await;
-    Ok(())
 }

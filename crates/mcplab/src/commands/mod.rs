@@ -4,8 +4,10 @@
 
 mod apps;
 mod chat;
+mod check;
 mod inspect;
 mod oauth;
+mod open;
 mod servers;
 
 use crate::cli::{Cli, Command};
@@ -21,6 +23,8 @@ pub async fn run(cli: Cli) -> Result<(), Failure> {
         Command::Chat(args) => chat::run(args, &cli.global, &data).await,
         Command::Oauth(cmd) => oauth::run(cmd, &cli.global, &data).await,
         Command::Apps(cmd) => apps::run(cmd, &cli.global, &data).await,
+        Command::Open { print } => open::run(&data, print).await,
+        Command::Check(args) => check::run(args, &cli.global, &data).await,
         Command::DemoServer => mcplab_testkit::serve_stdio()
             .await
             .map_err(|e| Failure::call(format!("demo server stopped: {e}"))),

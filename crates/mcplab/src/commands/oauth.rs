@@ -8,8 +8,8 @@ use std::io::Write as _;
 use std::sync::Arc;
 
 use mcplab_core::oauth::{
-    CredentialStore, DebugOptions, FlowOptions, NonInteractiveAgent, OAuthError, OAuthHttp,
-    StepLog, UserAgent, debug_run, mask_secret,
+    CredentialStore, DebugOptions, DebugOutcome, FlowOptions, NonInteractiveAgent, OAuthError,
+    OAuthHttp, StepLog, UserAgent, debug_run, mask_secret,
 };
 use mcplab_protocol::ServerTransport;
 use mcplab_protocol::oauth::{
@@ -184,22 +184,25 @@ async fn debug(args: OauthDebugArgs, global: &Global) -> Result<(), Failure> {
     let run = OAuthDebugRun {
         id: "cli".into(),
         request: shown,
-        state: if outcome.is_ok() {
-            OAuthRunState::Succeeded
-        } else {
-            OAuthRunState::Failed
+        state: match &outcome {
+            Ok(DebugOutcome::Authorized { .. }) => OAuthRunState::Succeeded,
+            Ok(DebugOutcome::NotRequired) => OAuthRunState::NotRequired,
+            Err(_) => OAuthRunState::Failed,
         },
         steps: log.steps(),
-        result: outcome.as_ref().ok().map(|o| o.summary.clone()),
+        result: match &outcome {
+            Ok(DebugOutcome::Authorized { summary, .. }) => Some(summary.clone()),
+            _ => None,
+        },
         failure: outcome.as_ref().err().map(OAuthError::failure),
         started_ms,
         finished_ms: Some(now_ms()),
     };
     if global.json {
         let event = OAuthDebugEvent::Finished { run };
-        println!("{}", serde_json::to_string(&event).unwrap_or_default());
+        crate::output::outln!("{}", serde_json::to_string(&event).unwrap_or_default());
     } else if let Some(summary) = &run.result {
-        println!(
+        crate::output::outln!(
             "\nauthorized: {} token {}, scope {}, expires in {}, refresh token: {}",
             summary.token_type,
             summary.access_token,
@@ -214,6 +217,8 @@ async fn debug(args: OauthDebugArgs, global: &Global) -> Result<(), Failure> {
                 "no"
             },
         );
+    } else if run.state == OAuthRunState::NotRequired {
+        println!("\nno authorization required: the server answered without asking for it");
     }
     outcome.map(|_| ()).map_err(flow_failure)
 }
@@ -223,9 +228,13 @@ fn flow_failure(e: OAuthError) -> Failure {
         OAuthError::Cancelled => EXIT_INTERRUPTED,
         _ => EXIT_CONNECT,
     };
-    Failure {
-        code,
-        message: e.to_string(),
+    match code {
+        EXIT_INTERRUPTED => Failure {
+            code,
+            kind: "interrupted",
+            ..Failure::connect(e.to_string())
+        },
+        _ => Failure::connect(e.to_string()),
     }
 }
 
@@ -264,7 +273,7 @@ async fn login(global: &Global, data: &DataDir) -> Result<(), Failure> {
     };
     if !global.json {
         let scope = creds.tokens.as_ref().and_then(|t| t.scope.clone());
-        println!(
+        crate::output::outln!(
             "\nsigned in to {name} as client {} (scope {})",
             creds.client.client_id,
             scope.as_deref().unwrap_or("(none)")
@@ -280,8 +289,8 @@ fn logout(global: &Global, data: &DataDir) -> Result<(), Failure> {
         .clear_oauth_credentials(&config.name)
         .map_err(|e| Failure::usage(e.to_string()))?;
     match removed {
-        0 => println!("nothing was stored for {}", config.name),
-        _ => println!(
+        0 => crate::output::outln!("nothing was stored for {}", config.name),
+        _ => crate::output::outln!(
             "signed out of {}: its tokens and client registration are forgotten",
             config.name
         ),
@@ -316,14 +325,14 @@ fn status(global: &Global, data: &DataDir) -> Result<(), Failure> {
         })
         .collect();
     if global.json {
-        println!(
+        crate::output::outln!(
             "{}",
             serde_json::to_string_pretty(&views).unwrap_or_default()
         );
         return Ok(());
     }
     if views.is_empty() {
-        println!("no sign-ins stored");
+        crate::output::outln!("no sign-ins stored");
         return Ok(());
     }
     let rows: Vec<Vec<String>> = views
@@ -350,7 +359,7 @@ fn status(global: &Global, data: &DataDir) -> Result<(), Failure> {
             ]
         })
         .collect();
-    print!(
+    crate::output::out!(
         "{}",
         output::table(
             &[

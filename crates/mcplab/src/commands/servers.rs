@@ -1,8 +1,8 @@
 //! `mcplab servers list|add|remove|import|export`: edits the configured servers in the data
-//! directory's store. An import is parsed completely before anything is written, so a
-//! malformed file changes nothing.
+//! directory's store. An import is read completely before anything is written, so a file
+//! that cannot be read changes nothing; entries it cannot use are skipped with a warning.
 
-use mcplab_core::config::{parse_mcp_servers, render_mcp_servers};
+use mcplab_core::config::{import_mcp_servers, parse_mcp_servers, render_mcp_servers};
 
 use crate::cli::{Global, ServersCmd};
 use crate::failure::Failure;
@@ -20,9 +20,9 @@ pub fn run(cmd: ServersCmd, global: &Global, data: &DataDir) -> Result<(), Failu
         ServersCmd::List => {
             let servers = store.servers().map_err(store_err)?;
             if global.json {
-                println!("{}", output::json(&render_mcp_servers(&servers)));
+                crate::output::outln!("{}", output::json(&render_mcp_servers(&servers)));
             } else if servers.is_empty() {
-                println!(
+                crate::output::outln!(
                     "no servers configured (add one with `mcplab servers add NAME --stdio \"cmd\"`)"
                 );
             } else {
@@ -36,7 +36,7 @@ pub fn run(cmd: ServersCmd, global: &Global, data: &DataDir) -> Result<(), Failu
                         ]
                     })
                     .collect();
-                print!("{}", output::table(&["name", "transport", "target"], &rows));
+                crate::output::out!("{}", output::table(&["name", "transport", "target"], &rows));
             }
             Ok(())
         }
@@ -60,10 +60,25 @@ pub fn run(cmd: ServersCmd, global: &Global, data: &DataDir) -> Result<(), Failu
         ServersCmd::Import { file } => {
             let text = std::fs::read_to_string(&file)
                 .map_err(|e| Failure::usage(format!("cannot read {}: {e}", file.display())))?;
-            let incoming =
-                parse_mcp_servers(&text, &file.display().to_string()).map_err(Failure::config)?;
+            let imported =
+                import_mcp_servers(&text, &file.display().to_string()).map_err(Failure::config)?;
+            if imported.servers.is_empty() {
+                let why: Vec<String> = imported
+                    .warnings
+                    .iter()
+                    .map(|w| format!("\n  {w}"))
+                    .collect();
+                return Err(Failure::usage(format!(
+                    "no server imported from {}{}",
+                    file.display(),
+                    why.concat()
+                )));
+            }
+            for w in &imported.warnings {
+                eprintln!("warning: {}", output::safe(w));
+            }
             let (mut added, mut replaced) = (Vec::new(), Vec::new());
-            for server in incoming {
+            for server in imported.servers {
                 let name = server.name.clone();
                 if store.upsert_server(&server).map_err(store_err)? {
                     replaced.push(name);
@@ -81,7 +96,7 @@ pub fn run(cmd: ServersCmd, global: &Global, data: &DataDir) -> Result<(), Failu
         }
         ServersCmd::Export => {
             let servers = store.servers().map_err(store_err)?;
-            println!("{}", output::json(&render_mcp_servers(&servers)));
+            crate::output::outln!("{}", output::json(&render_mcp_servers(&servers)));
             Ok(())
         }
     }

@@ -76,7 +76,19 @@ pub(crate) fn status_problem(
             ": the server no longer knows this session (it expired or the server restarted); \
              reconnect to start a new one"
         }
-        404 => ": nothing answers at this URL; check the endpoint path (often /mcp)",
+        // B10: a legacy HTTP+SSE server refuses the streamable POST with 404 or 405.
+        404 if url.path().trim_end_matches('/').ends_with("/sse") => {
+            ": nothing takes POST here; a URL ending in /sse is usually a legacy HTTP+SSE \
+             server: use --transport sse (or \"type\": \"sse\" in the config)"
+        }
+        404 => {
+            ": nothing answers at this URL; check the endpoint path (often /mcp), or use \
+             --transport sse for a legacy HTTP+SSE server"
+        }
+        405 => {
+            ": the server does not take POST here; if it is a legacy HTTP+SSE server, use \
+             --transport sse (or \"type\": \"sse\" in the config)"
+        }
         _ => "",
     };
     let mut message = format!("HTTP {status} from {url}{advice}");

@@ -1,0 +1,188 @@
+//! Rules on tools that the JSON Schema of the protocol cannot express: names, input and
+//! output schemas as JSON Schema 2020-12 (compiled with the `jsonschema` crate), annotation
+//! types, and call results (`structuredContent` against `outputSchema`, content types,
+//! `isError`). Pure: it judges values handed in and records findings.
+
+use mcplab_protocol::TrafficFrame;
+use serde_json::Value;
+
+use super::rules::{
+    ANNOTATIONS, CONTENT_TYPE, INPUT_SCHEMA, IS_ERROR, OUTPUT_SCHEMA, STRUCTURED, TOOL_NAME,
+};
+use super::{At, Findings};
+
+/// Content block types each revision knows.
+fn content_types(revision: &str) -> &'static [&'static str] {
+    match revision {
+        "2024-11-05" => &["text", "image", "resource"],
+        "2025-03-26" => &["text", "image", "audio", "resource"],
+        _ => &["text", "image", "audio", "resource_link", "resource"],
+    }
+}
+
+/// One tool definition from a `tools/list` result (at `index` of the frame's list).
+pub(crate) fn check_tool(tool: &Value, index: usize, frame: &TrafficFrame, f: &mut Findings) {
+    let at = |p: &str| At::frame(frame).path(format!("/result/tools/{index}{p}"));
+    for rule in [&TOOL_NAME, &INPUT_SCHEMA, &OUTPUT_SCHEMA, &ANNOTATIONS] {
+        f.applied(rule);
+    }
+    let name = tool.get("name").and_then(Value::as_str);
+    match name {
+        None => f.add_with(
+            &TOOL_NAME,
+            mcplab_protocol::check::Severity::Error,
+            format!("tool {index} has no name"),
+            at(""),
+        ),
+        Some(n) if !valid_tool_name(n) => f.add(
+            &TOOL_NAME,
+            format!(
+                "tool name `{}` is not 1–128 characters of A–Z a–z 0–9 _ - .",
+                n.escape_debug()
+            ),
+            at("/name"),
+        ),
+        Some(_) => {}
+    }
+    let label = name.unwrap_or("(no name)").escape_debug().to_string();
+    match tool.get("inputSchema") {
+        Some(schema) => {
+            if let Some(problem) = schema_problem(schema) {
+                f.add(
+                    &INPUT_SCHEMA,
+                    format!("`{label}`: inputSchema {problem}"),
+                    at("/inputSchema"),
+                );
+            }
+        }
+        None => f.add(
+            &INPUT_SCHEMA,
+            format!("`{label}` has no inputSchema"),
+            at(""),
+        ),
+    }
+    if let Some(schema) = tool.get("outputSchema")
+        && let Some(problem) = schema_problem(schema)
+    {
+        f.add(
+            &OUTPUT_SCHEMA,
+            format!("`{label}`: outputSchema {problem}"),
+            at("/outputSchema"),
+        );
+    }
+    if let Some(ann) = tool.get("annotations").and_then(Value::as_object) {
+        for (key, value) in ann {
+            let ok = match key.as_str() {
+                "title" => value.is_string(),
+                k if k.ends_with("Hint") => value.is_boolean(),
+                _ => true,
+            };
+            if !ok {
+                f.add(
+                    &ANNOTATIONS,
+                    format!(
+                        "`{label}`: annotation `{key}` is {value}, not a {}",
+                        if key == "title" { "string" } else { "boolean" }
+                    ),
+                    at(&format!("/annotations/{key}")),
+                );
+            }
+        }
+    }
+}
+
+/// 2025-11-25 (SEP-986): 1–128 characters of ASCII letters, digits, `_`, `-`, `.`.
+fn valid_tool_name(name: &str) -> bool {
+    (1..=128).contains(&name.len())
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+/// What is wrong with a tool's input or output schema, if anything.
+fn schema_problem(schema: &Value) -> Option<String> {
+    if !schema.is_object() {
+        return Some(format!("is not an object: {schema}"));
+    }
+    if let Err(e) = jsonschema::validator_for(schema) {
+        return Some(format!("is not a valid JSON Schema: {e}"));
+    }
+    match schema.get("type") {
+        Some(Value::String(t)) if t == "object" => None,
+        Some(t) => Some(format!("has `type: {t}`; it must be `object`")),
+        None => Some("has no `type: object`".into()),
+    }
+}
+
+/// A `tools/call` result, with the tool's definition when it was listed.
+pub(crate) fn check_call_result(
+    tool: Option<&Value>,
+    result: &Value,
+    frame: &TrafficFrame,
+    revision: &str,
+    f: &mut Findings,
+) {
+    for rule in [&CONTENT_TYPE, &IS_ERROR, &STRUCTURED] {
+        f.applied(rule);
+    }
+    let name = tool
+        .and_then(|t| t.get("name"))
+        .and_then(Value::as_str)
+        .unwrap_or("?")
+        .escape_debug()
+        .to_string();
+    let known = content_types(revision);
+    let blocks = result.get("content").and_then(Value::as_array);
+    for (i, block) in blocks.into_iter().flatten().enumerate() {
+        let ty = block.get("type").and_then(Value::as_str).unwrap_or("");
+        if !known.contains(&ty) {
+            f.add(
+                &CONTENT_TYPE,
+                format!(
+                    "`{name}` returned content of unknown type `{}` (revision {revision} knows {})",
+                    ty.escape_debug(),
+                    known.join(", ")
+                ),
+                At::frame(frame).path(format!("/result/content/{i}/type")),
+            );
+        }
+    }
+    let is_error = match result.get("isError") {
+        None => false,
+        Some(Value::Bool(b)) => *b,
+        Some(other) => {
+            f.add(
+                &IS_ERROR,
+                format!("`{name}` returned `isError: {other}`, which is not a boolean"),
+                At::frame(frame).path("/result/isError"),
+            );
+            false
+        }
+    };
+    let Some(schema) = tool.and_then(|t| t.get("outputSchema")) else {
+        return;
+    };
+    if is_error {
+        return;
+    }
+    match result.get("structuredContent") {
+        None => f.add(
+            &STRUCTURED,
+            format!("`{name}` declares an outputSchema but returned no structuredContent"),
+            At::frame(frame).path("/result"),
+        ),
+        Some(sc) => {
+            let Ok(validator) = jsonschema::validator_for(schema) else {
+                return; // reported as an output-schema finding
+            };
+            for e in validator.iter_errors(sc).take(5) {
+                f.add(
+                    &STRUCTURED,
+                    format!("`{name}`: structuredContent does not match its outputSchema: {e}"),
+                    At::frame(frame)
+                        .path(format!("/result/structuredContent{}", e.instance_path())),
+                );
+            }
+        }
+    }
+}

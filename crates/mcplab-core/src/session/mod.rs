@@ -1,0 +1,19 @@
+//! The session runtime shared by the web server, `mcplab chat` and (next) evals: a session's
+//! [`HostConfig`](mcplab_protocol::host::HostConfig) (canonical JSON and hash in [`host`]),
+//! its live side (one running turn, idempotent submit by turn id, a replay ring bounded in
+//! bytes, approvals, app context), persistence of its turns through the store, the merge of
+//! provider settings, title naming and export. It knows nothing of HTTP or terminals: the
+//! server serves its streams as SSE, the CLI prints its events.
+
+mod export;
+pub mod host;
+mod hub;
+pub mod replay;
+mod runtime;
+mod turns;
+
+pub use export::{Export, to_markdown};
+pub use hub::{DEFAULT_TITLE, LlmSettings, SessionError, SessionHub};
+pub use replay::{Numbered, ReplayRing, Resume};
+pub use runtime::{RuntimeSnapshot, SessionRuntime};
+pub use turns::{Submitted, TurnTask, title_from};

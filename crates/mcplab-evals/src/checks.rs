@@ -1,0 +1,325 @@
+//! Checks on an iteration's outcome (answer text, JSON in the answer, tool errors, how turns
+//! ended, steps, tokens, cost, latency, first tool, tool results, rendered apps), each giving
+//! pass/fail with a reason that shows expected vs actual. A check over something not measured
+//! (no price, no render report) fails closed: no signal is not a pass.
+
+use regex::RegexBuilder;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::matching::args::{self, ArgOptions, regex_error};
+use crate::matching::calls::brief;
+use crate::suite::{AppRenderedCheck, Check, JsonPathCheck, TextNeedle, ToolResultCheck};
+use crate::trace::{AppRender, ToolCallTrace, TurnEnd, TurnTrace};
+use mcplab_protocol::chat::StopReason;
+
+/// What a check looks at: some turns (one, or all of them) and what belongs to them.
+#[derive(Debug, Clone, Copy)]
+pub struct Scope<'a> {
+    pub turns: &'a [TurnTrace],
+    /// The iteration's cost; `None` when unknown (or when the scope is a single turn).
+    pub cost_usd: Option<f64>,
+    pub app_renders: &'a [AppRender],
+}
+
+/// One check's result.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckResult {
+    /// The check as written, e.g. `{"answerContains":"42"}`.
+    pub check: Value,
+    pub passed: bool,
+    pub reason: String,
+}
+
+/// Evaluate one check.
+pub fn evaluate(check: &Check, scope: &Scope<'_>) -> CheckResult {
+    let (passed, reason) = run(check, scope);
+    CheckResult {
+        check: serde_json::to_value(check).unwrap_or(Value::Null),
+        passed,
+        reason,
+    }
+}
+
+fn run(check: &Check, s: &Scope<'_>) -> (bool, String) {
+    let answer = s.turns.last().map_or("", |t| t.answer.as_str());
+    let calls = || s.turns.iter().flat_map(|t| t.tool_calls.iter());
+    match check {
+        Check::AnswerContains(needle) => contains(needle, answer),
+        Check::AnswerMatches(pattern) => match RegexBuilder::new(pattern).size_limit(1 << 20).build() {
+            Ok(re) if re.is_match(answer) => (true, "the answer matches".into()),
+            Ok(_) => (false, format!("the answer does not match /{pattern}/; answer: {}", quote(answer))),
+            Err(e) => (false, format!("invalid regular expression: {}", regex_error(&e))),
+        },
+        Check::AnswerJson(j) => answer_json(j, answer),
+        Check::NoToolErrors(_) => {
+            let failed: Vec<String> = calls()
+                .filter(|c| c.is_error)
+                .map(|c| format!("{} ({})", c.tool, c.error.clone().unwrap_or_else(|| error_text(c))))
+                .collect();
+            match failed.is_empty() {
+                true => (true, "no tool errors".into()),
+                false => (false, format!("tool errors: {}", failed.join("; "))),
+            }
+        }
+        Check::TurnFinished(_) => finished(s.turns),
+        Check::MaxSteps(n) => at_most(s.turns.iter().map(|t| u64::from(t.steps)).sum(), *n as u64, "steps"),
+        Check::MaxTokens(n) => {
+            let tokens = s.turns.iter().map(|t| t.usage.input_tokens + t.usage.output_tokens).sum();
+            at_most(tokens, *n, "tokens")
+        }
+        Check::MaxLatencyMs(n) => at_most(s.turns.iter().map(|t| t.latency_ms).sum(), *n, "ms"),
+        Check::MaxCostUsd(max) => match s.cost_usd {
+            Some(cost) if cost <= *max => (true, format!("cost ${cost:.6} ≤ ${max}")),
+            Some(cost) => (false, format!("cost ${cost:.6} > ${max}")),
+            None => (false, "cost unknown (no price for this model in the price table): cannot show it is under the limit".into()),
+        },
+        Check::FirstTool(tool) => match calls().next() {
+            Some(c) if &c.tool == tool => (true, format!("first call was {tool}")),
+            Some(c) => (false, format!("first call was {}, expected {tool}", c.tool)),
+            None => (false, format!("no tool was called, expected {tool} first")),
+        },
+        Check::ToolResult(t) => tool_result(t, calls().collect()),
+        Check::AppRendered(a) => app_rendered(a, calls().collect(), s.app_renders),
+    }
+}
+
+fn quote(text: &str) -> String {
+    brief(&Value::String(text.to_string()))
+}
+
+fn error_text(call: &ToolCallTrace) -> String {
+    let text = call
+        .result
+        .as_ref()
+        .and_then(|r| r.pointer("/content/0/text"))
+        .and_then(Value::as_str)
+        .unwrap_or("isError: true");
+    text.chars().take(200).collect()
+}
+
+fn at_most(actual: u64, max: u64, unit: &str) -> (bool, String) {
+    if actual <= max {
+        (true, format!("{actual} {unit} ≤ {max}"))
+    } else {
+        (false, format!("{actual} {unit} > {max}"))
+    }
+}
+
+fn contains(needle: &TextNeedle, answer: &str) -> (bool, String) {
+    let found = if needle.case_sensitive() {
+        answer.contains(needle.text())
+    } else {
+        answer
+            .to_lowercase()
+            .contains(&needle.text().to_lowercase())
+    };
+    match found {
+        true => (
+            true,
+            format!("the answer contains {}", quote(needle.text())),
+        ),
+        false => (
+            false,
+            format!(
+                "the answer does not contain {}; answer: {}",
+                quote(needle.text()),
+                quote(answer)
+            ),
+        ),
+    }
+}
+
+fn finished(turns: &[TurnTrace]) -> (bool, String) {
+    if turns.is_empty() {
+        return (false, "no turn was recorded".into());
+    }
+    for (i, t) in turns.iter().enumerate() {
+        let problem = match &t.end {
+            TurnEnd::Finished {
+                reason: StopReason::Completed,
+            } => continue,
+            TurnEnd::Finished {
+                reason: StopReason::StepLimit,
+            } => "stopped at the step limit".to_string(),
+            TurnEnd::Finished {
+                reason: StopReason::MaxTokens,
+            } => "stopped at the output token limit".to_string(),
+            TurnEnd::Failed {
+                error_kind,
+                message,
+            } => format!("failed ({error_kind}): {message}"),
+            TurnEnd::Cancelled => "was cancelled".to_string(),
+            TurnEnd::TimedOut => "timed out".to_string(),
+            TurnEnd::Unfinished => "has no end recorded".to_string(),
+        };
+        return (false, format!("turn {} {problem}", i + 1));
+    }
+    (true, "every turn finished".into())
+}
+
+/// The JSON an answer carries: all of it, a fenced ```json block, or the outermost braces.
+pub(crate) fn json_in(answer: &str) -> Option<Value> {
+    let trimmed = answer.trim();
+    if let Ok(v) = serde_json::from_str(trimmed) {
+        return Some(v);
+    }
+    if let Some(start) = trimmed.find("```json") {
+        let rest = &trimmed[start + 7..];
+        if let Some(end) = rest.find("```")
+            && let Ok(v) = serde_json::from_str(rest[..end].trim())
+        {
+            return Some(v);
+        }
+    }
+    let (start, end) = (trimmed.find('{')?, trimmed.rfind('}')?);
+    serde_json::from_str(trimmed.get(start..=end)?).ok()
+}
+
+fn answer_json(check: &JsonPathCheck, answer: &str) -> (bool, String) {
+    let Some(doc) = json_in(answer) else {
+        return (
+            false,
+            format!("the answer holds no JSON; answer: {}", quote(answer)),
+        );
+    };
+    let path = match serde_json_path::JsonPath::parse(&check.path) {
+        Ok(p) => p,
+        Err(e) => return (false, format!("invalid JSONPath: {e}")),
+    };
+    let nodes = path.query(&doc).all();
+    if nodes.is_empty() {
+        return (
+            false,
+            format!(
+                "{} matches nothing in the answer's JSON {}",
+                check.path,
+                brief(&doc)
+            ),
+        );
+    }
+    let opts = ArgOptions::default();
+    if nodes
+        .iter()
+        .any(|n| args::matches(&check.equals, Some(n), &opts))
+    {
+        (true, format!("{} matches", check.path))
+    } else {
+        let found: Vec<String> = nodes.iter().map(|n| brief(n)).collect();
+        (
+            false,
+            format!(
+                "{}: expected {}, found {}",
+                check.path,
+                brief(&check.equals),
+                found.join(", ")
+            ),
+        )
+    }
+}
+
+fn tool_result(check: &ToolResultCheck, calls: Vec<&ToolCallTrace>) -> (bool, String) {
+    let of_tool: Vec<&ToolCallTrace> = calls
+        .into_iter()
+        .filter(|c| c.tool == check.tool && check.server.as_ref().is_none_or(|s| s == &c.server))
+        .collect();
+    if of_tool.is_empty() {
+        return (false, format!("{} was not called", check.tool));
+    }
+    let opts = ArgOptions::default();
+    let mut best: Option<Vec<args::Mismatch>> = None;
+    for call in &of_tool {
+        let Some(result) = &call.result else { continue };
+        let mismatches = args::match_value(&check.matches, Some(result), &opts);
+        if mismatches.is_empty() {
+            return (true, format!("a result of {} matches", check.tool));
+        }
+        if best.as_ref().is_none_or(|b| mismatches.len() < b.len()) {
+            best = Some(mismatches);
+        }
+    }
+    match best {
+        None => (
+            false,
+            format!("no call of {} returned a result", check.tool),
+        ),
+        Some(m) => {
+            let details: Vec<String> = m
+                .iter()
+                .map(|m| {
+                    format!(
+                        "{}: expected {}, got {}",
+                        m.path,
+                        brief(&m.expected),
+                        m.actual.as_ref().map_or("nothing".into(), brief)
+                    )
+                })
+                .collect();
+            (
+                false,
+                format!(
+                    "no result of {} matches: {}",
+                    check.tool,
+                    details.join("; ")
+                ),
+            )
+        }
+    }
+}
+
+fn app_rendered(
+    check: &AppRenderedCheck,
+    calls: Vec<&ToolCallTrace>,
+    renders: &[AppRender],
+) -> (bool, String) {
+    let ids: Vec<&str> = calls
+        .iter()
+        .filter(|c| check.tool.as_ref().is_none_or(|t| t == &c.tool))
+        .map(|c| c.call_id.as_str())
+        .collect();
+    let in_scope: Vec<&AppRender> = renders
+        .iter()
+        .filter(|r| ids.contains(&r.call_id.as_str()))
+        .collect();
+    let what = check.tool.as_deref().unwrap_or("any tool with a UI");
+    if let Some(tool) = &check.tool {
+        if ids.is_empty() {
+            return (false, format!("{tool} was not called"));
+        }
+        if let Some(missing) = ids
+            .iter()
+            .find(|id| !in_scope.iter().any(|r| &r.call_id == *id))
+        {
+            return (false, format!("no render report for {tool} call {missing}"));
+        }
+    } else if in_scope.is_empty() {
+        return (false, format!("no app was rendered for {what}"));
+    }
+    for r in &in_scope {
+        if !r.initialized {
+            return (false, format!("the app of {} did not initialize", r.tool));
+        }
+        if let Some(v) = r.csp_violations.first() {
+            return (
+                false,
+                format!(
+                    "the app of {} had {} CSP violation(s), first: {v}",
+                    r.tool,
+                    r.csp_violations.len()
+                ),
+            );
+        }
+        if let Some(e) = r.errors.first() {
+            return (
+                false,
+                format!(
+                    "the app of {} had {} error(s), first: {e}",
+                    r.tool,
+                    r.errors.len()
+                ),
+            );
+        }
+    }
+    (true, format!("{} app(s) rendered cleanly", in_scope.len()))
+}

@@ -1,0 +1,297 @@
+//! Gates: the suite's (or the command line's) conditions on a run — minimum pass rate, minimum
+//! pass^k per case × model, maximum cost, maximum p95 latency, no regression against a
+//! baseline — each evaluated to pass, fail or insufficient data with its reason; plus the run's
+//! validity (finished what it planned, errors within the allowed rate). The exit code: 0 every
+//! gate holds, 1 a gate fails, 3 the run is invalid or a gate could not be decided.
+
+use serde::{Deserialize, Serialize};
+
+use crate::compare::Comparison;
+use crate::stats::{RunSummary, pass_hat_k};
+use crate::suite::Gates;
+
+/// Default `maxErrorRate`.
+pub const DEFAULT_MAX_ERROR_RATE: f64 = 0.1;
+/// Default `minSamples` for regression decisions.
+pub const DEFAULT_MIN_SAMPLES: u32 = 10;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum GateStatus {
+    Pass,
+    Fail,
+    InsufficientData,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GateResult {
+    /// The gate as written, e.g. `minPassRate 0.9`.
+    pub gate: String,
+    pub status: GateStatus,
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct GateReport {
+    pub gates: Vec<GateResult>,
+    /// Why the run cannot be judged (empty: it can).
+    pub invalid: Vec<String>,
+    pub exit_code: i32,
+}
+
+/// Evaluate `gates` on a run. `comparison` is the run against its baseline, if one was given;
+/// `runner_problems` are the runner's own reasons the run is incomplete (servers unreachable…).
+pub fn evaluate(
+    gates: &Gates,
+    summary: &RunSummary,
+    comparison: Option<&Comparison>,
+    runner_problems: &[String],
+) -> GateReport {
+    let mut results = Vec::new();
+    if let Some(min) = gates.min_pass_rate {
+        results.push(min_pass_rate(min, summary));
+    }
+    if let Some(g) = &gates.min_pass_hat_k {
+        results.push(min_pass_hat_k(u64::from(g.k), g.min, summary));
+    }
+    if let Some(max) = gates.max_cost_usd {
+        results.push(max_cost(max, summary));
+    }
+    if let Some(max) = gates.max_p95_latency_ms {
+        results.push(max_p95(max, summary));
+    }
+    if gates.no_regression == Some(true) {
+        results.push(no_regression(comparison));
+    }
+    let invalid = validity(gates, summary, runner_problems);
+    let exit_code = if !invalid.is_empty() {
+        3
+    } else if results.iter().any(|r| r.status == GateStatus::Fail) {
+        1
+    } else if results
+        .iter()
+        .any(|r| r.status == GateStatus::InsufficientData)
+    {
+        3
+    } else {
+        0
+    };
+    GateReport {
+        gates: results,
+        invalid,
+        exit_code,
+    }
+}
+
+fn result(gate: String, status: GateStatus, reason: String) -> GateResult {
+    GateResult {
+        gate,
+        status,
+        reason,
+    }
+}
+
+fn pct(x: f64) -> String {
+    format!("{:.1}%", x * 100.0)
+}
+
+fn min_pass_rate(min: f64, s: &RunSummary) -> GateResult {
+    let gate = format!("minPassRate {min}");
+    match (s.pass_rate, s.interval) {
+        (Some(rate), Some(i)) => {
+            let status = if rate >= min {
+                GateStatus::Pass
+            } else {
+                GateStatus::Fail
+            };
+            let reason = format!(
+                "pass rate {} ({}/{}; 95% CI {}–{}) vs minimum {}",
+                pct(rate),
+                s.passes,
+                s.completed,
+                pct(i.low),
+                pct(i.high),
+                pct(min)
+            );
+            result(gate, status, reason)
+        }
+        _ => result(
+            gate,
+            GateStatus::InsufficientData,
+            "no iteration completed".into(),
+        ),
+    }
+}
+
+fn min_pass_hat_k(k: u64, min: f64, s: &RunSummary) -> GateResult {
+    let gate = format!("minPassHatK k={k} min={min}");
+    let mut failing = Vec::new();
+    let mut short = Vec::new();
+    for c in &s.cells {
+        match pass_hat_k(c.n, c.passes, k) {
+            Some(v) if v < min => failing.push(format!(
+                "{} on {}: pass^{k} {v:.3} ({}/{})",
+                c.case_id, c.model, c.passes, c.n
+            )),
+            Some(_) => {}
+            None => short.push(format!(
+                "{} on {}: {} completed, need {k}",
+                c.case_id, c.model, c.n
+            )),
+        }
+    }
+    if !failing.is_empty() {
+        result(
+            gate,
+            GateStatus::Fail,
+            format!("below {min}: {}", failing.join("; ")),
+        )
+    } else if !short.is_empty() || s.cells.is_empty() {
+        result(
+            gate,
+            GateStatus::InsufficientData,
+            format!("too few iterations: {}", short.join("; ")),
+        )
+    } else {
+        result(
+            gate,
+            GateStatus::Pass,
+            format!("every case × model has pass^{k} ≥ {min}"),
+        )
+    }
+}
+
+fn max_cost(max: f64, s: &RunSummary) -> GateResult {
+    let gate = format!("maxCostUsd {max}");
+    match s.cost_usd {
+        Some(cost) if cost <= max => {
+            result(gate, GateStatus::Pass, format!("cost ${cost:.4} ≤ ${max}"))
+        }
+        Some(cost) => result(gate, GateStatus::Fail, format!("cost ${cost:.4} > ${max}")),
+        None => result(
+            gate,
+            GateStatus::InsufficientData,
+            format!(
+                "{} iteration(s) used a model with no price: add it to the price table",
+                s.unpriced
+            ),
+        ),
+    }
+}
+
+fn max_p95(max: u64, s: &RunSummary) -> GateResult {
+    let gate = format!("maxP95LatencyMs {max}");
+    match s.latency.p95 {
+        Some(p95) if p95 <= max as f64 => result(
+            gate,
+            GateStatus::Pass,
+            format!("p95 latency {p95:.0} ms ≤ {max} ms"),
+        ),
+        Some(p95) => result(
+            gate,
+            GateStatus::Fail,
+            format!("p95 latency {p95:.0} ms > {max} ms"),
+        ),
+        None => result(
+            gate,
+            GateStatus::InsufficientData,
+            "no iteration completed".into(),
+        ),
+    }
+}
+
+fn no_regression(comparison: Option<&Comparison>) -> GateResult {
+    let gate = "noRegression".to_string();
+    let Some(c) = comparison else {
+        return result(
+            gate,
+            GateStatus::InsufficientData,
+            "no baseline run to compare with: name one (e.g. --baseline RUN)".into(),
+        );
+    };
+    let regressions = c.regressions();
+    if !regressions.is_empty() {
+        let list: Vec<String> = regressions
+            .iter()
+            .map(|r| {
+                let i = r
+                    .interval
+                    .map(|i| {
+                        format!(
+                            " (95% CI {:+.1}–{:+.1} points)",
+                            i.low * 100.0,
+                            i.high * 100.0
+                        )
+                    })
+                    .unwrap_or_default();
+                format!(
+                    "{} on {}: {:?} → {:?}{i}",
+                    r.case_id,
+                    r.model,
+                    r.base.unwrap_or_default(),
+                    r.run.unwrap_or_default()
+                )
+            })
+            .collect();
+        return result(
+            gate,
+            GateStatus::Fail,
+            format!("significant regressions: {}", list.join("; ")),
+        );
+    }
+    let undecided = c.undecided();
+    if !undecided.is_empty() {
+        let list: Vec<String> = undecided
+            .iter()
+            .map(|u| {
+                format!(
+                    "{} on {} (n = {} vs {})",
+                    u.case_id,
+                    u.model,
+                    u.base.map_or(0, |b| b.1),
+                    u.run.map_or(0, |r| r.1)
+                )
+            })
+            .collect();
+        return result(
+            gate,
+            GateStatus::InsufficientData,
+            format!(
+                "fewer than {} completed iterations on a side, so a regression cannot be ruled out: {}",
+                c.min_samples,
+                list.join("; ")
+            ),
+        );
+    }
+    result(
+        gate,
+        GateStatus::Pass,
+        "no case × model got significantly worse".into(),
+    )
+}
+
+fn validity(gates: &Gates, s: &RunSummary, runner_problems: &[String]) -> Vec<String> {
+    let mut invalid: Vec<String> = runner_problems.to_vec();
+    if s.finished < s.planned {
+        invalid.push(format!(
+            "{} of {} planned iterations finished",
+            s.finished, s.planned
+        ));
+    }
+    let max = gates.max_error_rate.unwrap_or(DEFAULT_MAX_ERROR_RATE);
+    if let Some(rate) = s.error_rate.filter(|r| *r > max) {
+        invalid.push(format!(
+            "{} of {} iterations ended in an error ({}, over the allowed {})",
+            s.errors,
+            s.finished,
+            pct(rate),
+            pct(max)
+        ));
+    }
+    if s.finished > 0 && s.completed == 0 {
+        invalid.push("no iteration completed".into());
+    }
+    invalid
+}

@@ -1,0 +1,103 @@
+//! The price table: dollars per million tokens per `provider::model` (input, output, cached
+//! input), each with the page it comes from and the date. Shipped as data (`prices.json`) and
+//! overridable by the user's own file; a model that is not listed has no price — cost is
+//! unknown, never guessed. Output tokens already include reasoning tokens (as providers count
+//! them), so reasoning is not billed twice.
+
+use std::collections::BTreeMap;
+
+use mcplab_protocol::chat::TokenUsage;
+use serde::{Deserialize, Serialize};
+
+/// The table shipped with mcplab.
+pub const SHIPPED: &str = include_str!("../prices.json");
+
+/// One model's prices, in US dollars per million tokens.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Price {
+    pub input: f64,
+    pub output: f64,
+    /// Input tokens served from the provider's prompt cache (`None`: billed as input).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cached_input: Option<f64>,
+    /// Where the figures come from.
+    pub source: String,
+    /// When they were read there (YYYY-MM-DD).
+    pub date: String,
+}
+
+/// Prices by `provider::model`.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PriceTable {
+    pub version: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+    pub prices: BTreeMap<String, Price>,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum PriceError {
+    #[error(
+        "price table: {0} (expected {{\"version\": 1, \"prices\": {{\"provider::model\": {{\"input\": …, \"output\": …, \"source\": …, \"date\": …}}}}}})"
+    )]
+    Parse(#[from] serde_json::Error),
+    #[error("price table: {model}: {problem}")]
+    Invalid { model: String, problem: String },
+}
+
+impl PriceTable {
+    /// The table shipped with mcplab.
+    pub fn shipped() -> Result<PriceTable, PriceError> {
+        PriceTable::parse(SHIPPED)
+    }
+
+    /// Read a table (JSON), checking every price is a finite number ≥ 0 with a source.
+    pub fn parse(text: &str) -> Result<PriceTable, PriceError> {
+        let table: PriceTable = serde_json::from_str(text)?;
+        for (model, p) in &table.prices {
+            let invalid = |problem: &str| PriceError::Invalid {
+                model: model.clone(),
+                problem: problem.into(),
+            };
+            let all = [Some(p.input), Some(p.output), p.cached_input];
+            if all.iter().flatten().any(|v| !v.is_finite() || *v < 0.0) {
+                return Err(invalid(
+                    "prices are numbers ≥ 0 (dollars per million tokens)",
+                ));
+            }
+            if !model.contains("::") {
+                return Err(invalid("models are written provider::model"));
+            }
+            if p.source.trim().is_empty() || p.date.trim().is_empty() {
+                return Err(invalid("every price needs its `source` and `date`"));
+            }
+        }
+        Ok(table)
+    }
+
+    /// This table with `overrides`' entries replacing or adding to its own.
+    pub fn with_overrides(mut self, overrides: PriceTable) -> PriceTable {
+        self.prices.extend(overrides.prices);
+        self
+    }
+
+    pub fn price(&self, model: &str) -> Option<&Price> {
+        self.prices.get(model)
+    }
+
+    /// The cost of `usage` on `model`, of which `cached_input` input tokens came from the
+    /// prompt cache; `None` when the model has no price.
+    pub fn cost(&self, model: &str, usage: &TokenUsage, cached_input: u64) -> Option<f64> {
+        let p = self.price(model)?;
+        let cached = cached_input.min(usage.input_tokens);
+        let fresh = usage.input_tokens - cached;
+        let per_token = |per_million: f64| per_million / 1_000_000.0;
+        Some(
+            fresh as f64 * per_token(p.input)
+                + cached as f64 * per_token(p.cached_input.unwrap_or(p.input))
+                + usage.output_tokens as f64 * per_token(p.output),
+        )
+    }
+}

@@ -1,0 +1,212 @@
+//! The records a run is made of: its plan (the (case, model, iteration) units a suite asks
+//! for), one `IterationRecord` per finished unit (outcome, failures, metrics) and the
+//! `RunRecord` that carries them with what statistics and reports need about the suite.
+//! These are what the runner stores, shards write and `merge` combines.
+
+use serde::{Deserialize, Serialize};
+
+use crate::suite::Suite;
+use crate::trace::Trace;
+use crate::verdict::{Outcome, ResolvedCase, Verdict};
+
+/// One iteration to run: a case on a model, the n-th time (0-based).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Unit {
+    pub case_id: String,
+    pub model: String,
+    pub iteration: u32,
+}
+
+/// What a report needs to know about a case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CaseInfo {
+    pub id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub title: Option<String>,
+    pub pass_threshold: f64,
+}
+
+/// Measurements of one iteration.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Metrics {
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    pub cost_usd: Option<f64>,
+    pub latency_ms: u64,
+    pub llm_ms: u64,
+    pub mcp_ms: u64,
+    pub steps: u32,
+    /// Tool calls: expected calls paired (true positives) …
+    pub calls_matched: u32,
+    /// … actual calls nobody expected (false positives) …
+    pub calls_unexpected: u32,
+    /// … and required calls that did not happen (false negatives).
+    pub calls_missed: u32,
+}
+
+/// One finished iteration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IterationRecord {
+    #[serde(flatten)]
+    pub unit: Unit,
+    pub outcome: Outcome,
+    /// Why it did not pass, one line each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub failures: Vec<String>,
+    pub metrics: Metrics,
+}
+
+impl IterationRecord {
+    /// The record of a judged iteration.
+    pub fn judged(unit: Unit, trace: &Trace, verdict: &Verdict) -> IterationRecord {
+        // Tool-call counts from the whole-case expectation, else summed over the turns'
+        // (never both: they judge the same calls).
+        let whole: Vec<_> = verdict
+            .tool_calls
+            .iter()
+            .filter(|m| m.scope == crate::verdict::Scoped::Case)
+            .collect();
+        let scoped = if whole.is_empty() {
+            verdict.tool_calls.iter().collect()
+        } else {
+            whole
+        };
+        let count = |f: fn(&crate::matching::CallMatch) -> u32| {
+            scoped.iter().map(|m| f(&m.result)).sum::<u32>()
+        };
+        let usage = trace.usage();
+        IterationRecord {
+            unit,
+            outcome: verdict.outcome.clone(),
+            failures: verdict.failures(),
+            metrics: Metrics {
+                input_tokens: usage.input_tokens,
+                output_tokens: usage.output_tokens,
+                cost_usd: trace.cost_usd,
+                latency_ms: trace.latency_ms(),
+                llm_ms: trace.llm_ms(),
+                mcp_ms: trace.mcp_ms(),
+                steps: trace.steps(),
+                calls_matched: count(|m| m.matched),
+                calls_unexpected: count(|m| m.unmatched_actual),
+                calls_missed: count(|m| m.missed_expected),
+            },
+        }
+    }
+
+    /// An iteration that could not run (server unreachable, provider down, …).
+    pub fn errored(unit: Unit, reason: String) -> IterationRecord {
+        IterationRecord {
+            unit,
+            outcome: Outcome::Errored {
+                reason: reason.clone(),
+            },
+            failures: vec![reason],
+            metrics: Metrics::default(),
+        }
+    }
+}
+
+/// `--shard i/n` (1-based `index`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    pub index: u32,
+    pub count: u32,
+}
+
+/// A run (or one shard of it): its suite, plan and finished iterations.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunRecord {
+    pub suite_id: String,
+    /// Hash of the suite file's canonical content (shards of one run must agree on it).
+    pub suite_hash: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
+    pub cases: Vec<CaseInfo>,
+    /// Every unit this run (or shard) was asked to run.
+    pub planned: Vec<Unit>,
+    pub iterations: Vec<IterationRecord>,
+}
+
+/// The cases to run, with their resolved settings (skipped cases left out).
+pub fn resolved_cases(suite: &Suite) -> Vec<ResolvedCase> {
+    suite
+        .cases
+        .iter()
+        .filter(|c| !c.skip)
+        .map(|c| ResolvedCase::new(suite, c))
+        .collect()
+}
+
+/// Every unit of a suite, in canonical order (cases in file order, models, iterations).
+pub fn plan(cases: &[ResolvedCase]) -> Vec<Unit> {
+    let mut units = Vec::new();
+    for case in cases {
+        for model in &case.models {
+            for iteration in 0..case.repeat {
+                units.push(Unit {
+                    case_id: case.id.clone(),
+                    model: model.clone(),
+                    iteration,
+                });
+            }
+        }
+    }
+    units
+}
+
+/// The case infos of a suite.
+pub fn case_infos(suite: &Suite) -> Vec<CaseInfo> {
+    resolved_cases(suite)
+        .into_iter()
+        .zip(suite.cases.iter().filter(|c| !c.skip))
+        .map(|(r, c)| CaseInfo {
+            id: r.id,
+            title: c.title.clone(),
+            pass_threshold: r.pass_threshold,
+        })
+        .collect()
+}
+
+/// A stable hash of a suite: SHA-256 of its canonical JSON (keys in a fixed order).
+pub fn suite_hash(suite: &Suite) -> String {
+    use sha2::{Digest, Sha256};
+    let value = serde_json::to_value(suite).unwrap_or_default();
+    let canonical = canonical_json(&value);
+    let digest = Sha256::digest(canonical.as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn canonical_json(v: &serde_json::Value) -> String {
+    match v {
+        serde_json::Value::Object(map) => {
+            let mut keys: Vec<&String> = map.keys().collect();
+            keys.sort();
+            let parts: Vec<String> = keys
+                .into_iter()
+                .map(|k| {
+                    format!(
+                        "{}:{}",
+                        serde_json::Value::String(k.clone()),
+                        canonical_json(&map[k])
+                    )
+                })
+                .collect();
+            format!("{{{}}}", parts.join(","))
+        }
+        serde_json::Value::Array(items) => format!(
+            "[{}]",
+            items
+                .iter()
+                .map(canonical_json)
+                .collect::<Vec<_>>()
+                .join(",")
+        ),
+        other => other.to_string(),
+    }
+}

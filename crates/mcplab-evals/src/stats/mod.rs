@@ -1,0 +1,13 @@
+//! Statistics: intervals for proportions and their differences (`interval`), pass@k and
+//! pass^k (`passk`), percentiles (`percentile`) and the per case × model and per run summaries
+//! built from iteration records (`summary`). Pure arithmetic on counts and samples.
+
+pub mod interval;
+pub mod passk;
+pub mod percentile;
+pub mod summary;
+
+pub use interval::{Interval, Z95, newcombe, wilson};
+pub use passk::{pass_at_k, pass_hat_k};
+pub use percentile::percentile;
+pub use summary::{CellSummary, Latency, RunSummary, summarize};

@@ -1,0 +1,96 @@
+//! The checks a case can make on an iteration's outcome, as written in a suite file: one
+//! key per check (`- answerContains: "42"`). Evaluation lives in `checks`.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use super::model::On;
+
+/// One check on the outcome of a case (or of one turn, when written on the turn).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub enum Check {
+    /// The final answer contains this text (case-insensitive unless `caseSensitive`).
+    AnswerContains(TextNeedle),
+    /// The final answer matches this regular expression (Rust `regex` syntax; `(?i)` for
+    /// case-insensitive).
+    AnswerMatches(String),
+    /// The final answer is JSON (whole, or in a ```json block) and the value at `path`
+    /// (RFC 9535 JSONPath, e.g. `$.total`) matches `equals` (an argument matcher).
+    AnswerJson(JsonPathCheck),
+    /// No tool call ended in an error (`isError: true`, an MCP error or a timeout).
+    NoToolErrors(On),
+    /// The turn finished: not failed, not cancelled, not stopped at the step or token limit.
+    TurnFinished(On),
+    /// At most this many model steps (summed over the turns checked).
+    MaxSteps(u32),
+    /// At most this many tokens, input plus output.
+    MaxTokens(u64),
+    /// At most this cost in US dollars (fails when the model has no price).
+    MaxCostUsd(f64),
+    /// At most this wall time in milliseconds.
+    MaxLatencyMs(u64),
+    /// The first tool call was this tool.
+    FirstTool(String),
+    /// Some call of `tool` returned a result matching `matches` (a matcher over the
+    /// `CallToolResult`, e.g. `{ structuredContent: { sum: 42 } }`).
+    ToolResult(ToolResultCheck),
+    /// Every call of `tool` (or of any tool with a UI, without `tool`) rendered its app in
+    /// headless Chromium under the host profile: initialized, no CSP violations, no errors.
+    AppRendered(AppRenderedCheck),
+}
+
+/// `answerContains: "42"` or `answerContains: { text: "42", caseSensitive: true }`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum TextNeedle {
+    Text(String),
+    Detailed(DetailedNeedle),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DetailedNeedle {
+    #[schemars(length(min = 1))]
+    pub text: String,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub case_sensitive: bool,
+}
+
+impl TextNeedle {
+    pub fn text(&self) -> &str {
+        match self {
+            TextNeedle::Text(text) => text,
+            TextNeedle::Detailed(d) => &d.text,
+        }
+    }
+    pub fn case_sensitive(&self) -> bool {
+        matches!(self, TextNeedle::Detailed(d) if d.case_sensitive)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct JsonPathCheck {
+    #[schemars(length(min = 1))]
+    pub path: String,
+    pub equals: Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ToolResultCheck {
+    #[schemars(length(min = 1))]
+    pub tool: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    pub matches: Value,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct AppRenderedCheck {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+}

@@ -1,0 +1,24 @@
+//! Suite files: the model (`model`, `case`, `check`), the YAML reader with positions (`yaml`),
+//! loading with every error at once (`load`), the checks a schema cannot make (`validate`)
+//! and the published JSON Schema (`schema`).
+
+mod case;
+mod check;
+mod from_session;
+mod load;
+mod model;
+mod schema;
+mod validate;
+pub mod yaml;
+
+pub use case::{
+    ArgumentMode, Case, DetailedTurn, ExpectedCall, ExtraCalls, Judge, Order, ToolCallExpectations,
+    ToolCallOptions, ToolOverride, Turn,
+};
+pub use check::{
+    AppRenderedCheck, Check, DetailedNeedle, JsonPathCheck, TextNeedle, ToolResultCheck,
+};
+pub use from_session::case_from_turns;
+pub use load::{LoadLimits, SuiteError, SuiteErrors, parse_suite, parse_suite_with};
+pub use model::{Defaults, Gates, HostSpec, On, PassHatKGate, SCHEMA_ID, Suite, SuiteVersion};
+pub use schema::suite_schema;

@@ -1,0 +1,200 @@
+//! What a suite must satisfy beyond its schema: unique case ids and models, regexes and
+//! JSONPaths that compile, argument matchers that make sense, no tool both expected and
+//! forbidden, negative cases without expected calls. Works on the raw JSON value, tolerating
+//! shapes the schema already rejected, so these errors come in the same report as the schema's.
+
+use std::collections::HashMap;
+
+use regex::RegexBuilder;
+use serde_json::Value;
+
+use crate::matching::args::regex_error;
+use crate::matching::validate_matcher;
+
+/// `(JSON pointer, message)` for each problem.
+pub fn semantic_errors(doc: &Value) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    duplicates(doc.get("models"), "/models", "model", &mut out);
+    duplicates(doc.get("servers"), "/servers", "server", &mut out);
+    if let Some(inline) = doc.get("mcpServers").and_then(Value::as_object) {
+        for (i, name) in strings(doc.get("servers")).iter().enumerate() {
+            if inline.contains_key(*name) {
+                out.push((
+                    format!("/servers/{i}"),
+                    format!("server `{name}` is both a configured server and defined in `mcpServers`: keep one"),
+                ));
+            }
+        }
+    }
+    if let Some(defaults) = doc.get("defaults") {
+        checks(defaults.get("checks"), "/defaults/checks", &mut out);
+    }
+    let cases = doc
+        .get("cases")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    let mut ids: HashMap<&str, usize> = HashMap::new();
+    for (i, case) in cases.iter().enumerate() {
+        let at = format!("/cases/{i}");
+        if let Some(id) = case.get("id").and_then(Value::as_str)
+            && let Some(first) = ids.insert(id, i)
+        {
+            ids.insert(id, first);
+            out.push((
+                format!("{at}/id"),
+                format!("duplicate case id `{id}` (also case #{})", first + 1),
+            ));
+        }
+        duplicates(
+            case.get("models"),
+            &format!("{at}/models"),
+            "model",
+            &mut out,
+        );
+        tool_calls(
+            case.get("toolCalls"),
+            doc,
+            &format!("{at}/toolCalls"),
+            &mut out,
+        );
+        checks(case.get("checks"), &format!("{at}/checks"), &mut out);
+        let turns = case
+            .get("turns")
+            .and_then(Value::as_array)
+            .map(Vec::as_slice)
+            .unwrap_or_default();
+        for (t, turn) in turns.iter().enumerate() {
+            let at = format!("{at}/turns/{t}");
+            tool_calls(
+                turn.get("toolCalls"),
+                doc,
+                &format!("{at}/toolCalls"),
+                &mut out,
+            );
+            checks(turn.get("checks"), &format!("{at}/checks"), &mut out);
+            per_iteration_only(turn.get("checks"), &format!("{at}/checks"), &mut out);
+        }
+    }
+    out
+}
+
+fn duplicates(list: Option<&Value>, at: &str, what: &str, out: &mut Vec<(String, String)>) {
+    let items = list
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    for (i, item) in items.iter().enumerate() {
+        if items[..i].contains(item) {
+            out.push((
+                format!("{at}/{i}"),
+                format!("{what} {item} is listed twice"),
+            ));
+        }
+    }
+}
+
+fn tool_calls(tc: Option<&Value>, doc: &Value, at: &str, out: &mut Vec<(String, String)>) {
+    let Some(tc) = tc else { return };
+    let expected = tc
+        .get("expected")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    if tc.get("none") == Some(&Value::Bool(true)) && !expected.is_empty() {
+        out.push((
+            format!("{at}/none"),
+            "`none: true` (no tool call) contradicts the expected calls listed".into(),
+        ));
+    }
+    let mut forbidden: Vec<&str> = strings(tc.get("forbidden"));
+    forbidden.extend(strings(doc.pointer("/defaults/toolCalls/forbidden")));
+    for (k, call) in expected.iter().enumerate() {
+        let here = format!("{at}/expected/{k}");
+        if let Some(tool) = call.get("tool").and_then(Value::as_str)
+            && forbidden.contains(&tool)
+        {
+            out.push((
+                format!("{here}/tool"),
+                format!("tool `{tool}` is both expected and forbidden"),
+            ));
+        }
+        if let Some(args) = call.get("arguments") {
+            if !args.is_object() && !is_operator(args) {
+                out.push((
+                    format!("{here}/arguments"),
+                    "arguments are an object (or a `$` matcher)".into(),
+                ));
+            }
+            matcher(args, &format!("{here}/arguments"), out);
+        }
+    }
+}
+
+fn is_operator(v: &Value) -> bool {
+    v.as_object()
+        .is_some_and(|m| m.keys().any(|k| k.starts_with('$')))
+}
+
+fn strings(v: Option<&Value>) -> Vec<&str> {
+    v.and_then(Value::as_array)
+        .map(|a| a.iter().filter_map(Value::as_str).collect())
+        .unwrap_or_default()
+}
+
+fn matcher(m: &Value, at: &str, out: &mut Vec<(String, String)>) {
+    for (below, message) in validate_matcher(m) {
+        out.push((format!("{at}{below}"), message));
+    }
+}
+
+fn checks(list: Option<&Value>, at: &str, out: &mut Vec<(String, String)>) {
+    let items = list
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    for (i, check) in items.iter().enumerate() {
+        let at = format!("{at}/{i}");
+        if let Some(pattern) = check.get("answerMatches").and_then(Value::as_str)
+            && let Err(e) = RegexBuilder::new(pattern).size_limit(1 << 20).build()
+        {
+            out.push((
+                format!("{at}/answerMatches"),
+                format!("invalid regular expression: {}", regex_error(&e)),
+            ));
+        }
+        if let Some(json) = check.get("answerJson") {
+            if let Some(path) = json.get("path").and_then(Value::as_str)
+                && let Err(e) = serde_json_path::JsonPath::parse(path)
+            {
+                out.push((
+                    format!("{at}/answerJson/path"),
+                    format!("invalid JSONPath: {e}"),
+                ));
+            }
+            if let Some(equals) = json.get("equals") {
+                matcher(equals, &format!("{at}/answerJson/equals"), out);
+            }
+        }
+        if let Some(m) = check.pointer("/toolResult/matches") {
+            matcher(m, &format!("{at}/toolResult/matches"), out);
+        }
+    }
+}
+
+/// Cost is measured per iteration, so a turn cannot check it.
+fn per_iteration_only(list: Option<&Value>, at: &str, out: &mut Vec<(String, String)>) {
+    let items = list
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    for (i, check) in items.iter().enumerate() {
+        if check.get("maxCostUsd").is_some() {
+            out.push((
+                format!("{at}/{i}/maxCostUsd"),
+                "cost is measured per iteration: put `maxCostUsd` on the case, not on a turn"
+                    .into(),
+            ));
+        }
+    }
+}

@@ -1,0 +1,328 @@
+//! One iteration's verdict: the case's expectations resolved against the suite's defaults,
+//! tool calls matched and checks run over the whole case and per turn, the judge's score
+//! applied, and the outcome decided — passed, failed, or errored (the provider, a server or
+//! the clock failed, so the model was not measured).
+
+use serde::{Deserialize, Serialize};
+
+use crate::checks::{self, CheckResult, Scope};
+use crate::matching::{CallMatch, Expectation, match_calls};
+use crate::suite::{Case, Check, Judge, Suite};
+use crate::trace::{Trace, TurnEnd};
+
+/// A case with everything it inherits resolved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResolvedCase {
+    pub id: String,
+    pub whole: Option<Expectation>,
+    pub checks: Vec<Check>,
+    /// Per turn: its own expectation and checks.
+    pub turns: Vec<(Option<Expectation>, Vec<Check>)>,
+    pub judge: Option<Judge>,
+    pub pass_threshold: f64,
+    pub repeat: u32,
+    pub models: Vec<String>,
+}
+
+impl ResolvedCase {
+    pub fn new(suite: &Suite, case: &Case) -> ResolvedCase {
+        let defaults = &suite.defaults;
+        let no_defaults = crate::suite::ToolCallOptions::default();
+        let mut checks = defaults.checks.clone();
+        checks.extend(case.checks.iter().cloned());
+        ResolvedCase {
+            id: case.id.clone(),
+            whole: Expectation::resolve(&defaults.tool_calls, case.tool_calls.as_ref()),
+            checks,
+            // Per-turn expectations take the defaults' options but not its forbidden list
+            // (the whole-case expectation already enforces that over every turn).
+            turns: case
+                .turns
+                .iter()
+                .map(|t| {
+                    let layered = crate::suite::ToolCallOptions {
+                        forbidden: Vec::new(),
+                        ..defaults.tool_calls.clone()
+                    };
+                    let base = if t.tool_calls().is_some() {
+                        &layered
+                    } else {
+                        &no_defaults
+                    };
+                    (
+                        Expectation::resolve(base, t.tool_calls()),
+                        t.checks().to_vec(),
+                    )
+                })
+                .collect(),
+            judge: case.judge.clone().or_else(|| defaults.judge.clone()),
+            pass_threshold: case
+                .pass_threshold
+                .or(defaults.pass_threshold)
+                .unwrap_or(1.0),
+            repeat: case.repeat.or(suite.repeat).unwrap_or(1),
+            models: case.models.clone().unwrap_or_else(|| suite.models.clone()),
+        }
+    }
+}
+
+/// Where an expectation or check applied.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "scope", rename_all = "camelCase")]
+pub enum Scoped {
+    Case,
+    /// 0-based turn index.
+    Turn {
+        turn: usize,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScopedMatch {
+    #[serde(flatten)]
+    pub scope: Scoped,
+    #[serde(flatten)]
+    pub result: CallMatch,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ScopedCheck {
+    #[serde(flatten)]
+    pub scope: Scoped,
+    #[serde(flatten)]
+    pub result: CheckResult,
+}
+
+/// What the judge model said (the runner calls it; this crate only applies it).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "status",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum JudgeVerdict {
+    Scored {
+        score: f64,
+        reason: String,
+        model: String,
+    },
+    /// The judge could not grade (provider error, unparsable reply).
+    Error { message: String },
+}
+
+/// The judge's part of a verdict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct JudgeOutcome {
+    pub verdict: JudgeVerdict,
+    pub threshold: f64,
+    pub gating: bool,
+    /// Whether the score reached the threshold (`None`: not graded).
+    pub passed: Option<bool>,
+}
+
+/// How an iteration came out.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(
+    tag = "status",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum Outcome {
+    Passed,
+    Failed,
+    /// Not a measurement of the model: counted apart from pass rates.
+    Errored {
+        reason: String,
+    },
+}
+
+impl Outcome {
+    pub fn is_pass(&self) -> bool {
+        matches!(self, Outcome::Passed)
+    }
+    pub fn is_error(&self) -> bool {
+        matches!(self, Outcome::Errored { .. })
+    }
+}
+
+/// Everything decided about one iteration.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Verdict {
+    pub outcome: Outcome,
+    pub tool_calls: Vec<ScopedMatch>,
+    pub checks: Vec<ScopedCheck>,
+    pub judge: Option<JudgeOutcome>,
+}
+
+impl Verdict {
+    /// The failing parts, one line each (empty when passed).
+    pub fn failures(&self) -> Vec<String> {
+        let scope = |s: &Scoped| match s {
+            Scoped::Case => String::new(),
+            Scoped::Turn { turn } => format!("turn {}: ", turn + 1),
+        };
+        let mut out = Vec::new();
+        if let Outcome::Errored { reason } = &self.outcome {
+            out.push(format!("error: {reason}"));
+        }
+        for m in &self.tool_calls {
+            out.extend(
+                m.result
+                    .diffs
+                    .iter()
+                    .filter(|d| d.fails())
+                    .map(|d| format!("{}{}", scope(&m.scope), d.describe())),
+            );
+        }
+        for c in self.checks.iter().filter(|c| !c.result.passed) {
+            out.push(format!(
+                "{}{}: {}",
+                scope(&c.scope),
+                c.result.check,
+                c.result.reason
+            ));
+        }
+        if let Some(JudgeOutcome {
+            verdict: JudgeVerdict::Scored { score, reason, .. },
+            threshold,
+            gating: true,
+            passed: Some(false),
+        }) = &self.judge
+        {
+            out.push(format!("judge: {score:.2} < {threshold}: {reason}"));
+        }
+        out
+    }
+}
+
+/// Turn failure kinds that say the provider or the host failed, not the model.
+const ERROR_KINDS: [&str; 7] = [
+    "auth",
+    "rate_limit",
+    "network",
+    "server",
+    "not_configured",
+    "internal",
+    "truncated",
+];
+
+/// Judge one iteration's trace against its case.
+pub fn judge_iteration(case: &ResolvedCase, trace: &Trace, judge: Option<JudgeVerdict>) -> Verdict {
+    let all = Scope {
+        turns: &trace.turns,
+        cost_usd: trace.cost_usd,
+        app_renders: &trace.app_renders,
+    };
+    let mut tool_calls = Vec::new();
+    let mut checks = Vec::new();
+    if let Some(exp) = &case.whole {
+        let calls: Vec<_> = trace.tool_calls().collect();
+        tool_calls.push(ScopedMatch {
+            scope: Scoped::Case,
+            result: match_calls(exp, &calls),
+        });
+    }
+    for check in &case.checks {
+        checks.push(ScopedCheck {
+            scope: Scoped::Case,
+            result: checks::evaluate(check, &all),
+        });
+    }
+    for (i, (exp, turn_checks)) in case.turns.iter().enumerate() {
+        let turns = trace.turns.get(i..=i).unwrap_or_default();
+        let scope = Scope {
+            turns,
+            cost_usd: None,
+            app_renders: &trace.app_renders,
+        };
+        if let Some(exp) = exp {
+            let calls: Vec<_> = turns.iter().flat_map(|t| t.tool_calls.iter()).collect();
+            tool_calls.push(ScopedMatch {
+                scope: Scoped::Turn { turn: i },
+                result: match_calls(exp, &calls),
+            });
+        }
+        for check in turn_checks {
+            checks.push(ScopedCheck {
+                scope: Scoped::Turn { turn: i },
+                result: checks::evaluate(check, &scope),
+            });
+        }
+    }
+    let judge = case.judge.as_ref().map(|j| apply_judge(j, judge));
+    let outcome = decide(trace, &tool_calls, &checks, judge.as_ref());
+    Verdict {
+        outcome,
+        tool_calls,
+        checks,
+        judge,
+    }
+}
+
+fn apply_judge(config: &Judge, verdict: Option<JudgeVerdict>) -> JudgeOutcome {
+    let verdict = verdict.unwrap_or(JudgeVerdict::Error {
+        message: "the judge was not run".into(),
+    });
+    let passed = match &verdict {
+        JudgeVerdict::Scored { score, .. } => Some(*score >= config.threshold()),
+        JudgeVerdict::Error { .. } => None,
+    };
+    JudgeOutcome {
+        verdict,
+        threshold: config.threshold(),
+        gating: config.gating,
+        passed,
+    }
+}
+
+fn decide(
+    trace: &Trace,
+    calls: &[ScopedMatch],
+    checks: &[ScopedCheck],
+    judge: Option<&JudgeOutcome>,
+) -> Outcome {
+    for (i, t) in trace.turns.iter().enumerate() {
+        let reason = match &t.end {
+            TurnEnd::TimedOut => Some("the iteration timed out".to_string()),
+            TurnEnd::Cancelled => Some("the turn was cancelled".to_string()),
+            TurnEnd::Unfinished => Some("the turn has no end recorded".to_string()),
+            TurnEnd::Failed {
+                error_kind,
+                message,
+            } if ERROR_KINDS.contains(&error_kind.as_str()) => {
+                Some(format!("{error_kind}: {message}"))
+            }
+            _ => None,
+        };
+        if let Some(reason) = reason {
+            return Outcome::Errored {
+                reason: format!("turn {}: {reason}", i + 1),
+            };
+        }
+    }
+    if trace.turns.is_empty() {
+        return Outcome::Errored {
+            reason: "no turn was recorded".into(),
+        };
+    }
+    if let Some(JudgeOutcome {
+        gating: true,
+        verdict: JudgeVerdict::Error { message },
+        ..
+    }) = judge
+    {
+        return Outcome::Errored {
+            reason: format!("the gating judge could not grade: {message}"),
+        };
+    }
+    let judge_ok = judge.is_none_or(|j| !j.gating || j.passed == Some(true));
+    if calls.iter().all(|m| m.result.passed) && checks.iter().all(|c| c.result.passed) && judge_ok {
+        Outcome::Passed
+    } else {
+        Outcome::Failed
+    }
+}

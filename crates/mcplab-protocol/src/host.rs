@@ -1,0 +1,262 @@
+//! `HostConfig`: everything that decides how a chat turn runs — the model and its parameters,
+//! the servers and which of their tools the model sees, the tool-approval and elicitation
+//! policies, and the app host profile apps render under. Chat sessions, `mcplab chat`
+//! (`--host-config FILE`) and (next) evals and compare columns each carry one; two runs under
+//! the same canonical JSON ran under the same host. The canonical form and its hash live in
+//! `mcplab_core::session`; this module is only the shape.
+//!
+//! The shape is versioned and strict: unknown keys are refused (a typo must not silently mean
+//! "default"), and every key may be left out of an input, taking its default. New sections
+//! (e.g. a host profile's client capabilities, protocol revision, tool naming and limits, what
+//! of a tool result the model sees — issue 18) arrive as new keys whose defaults reproduce
+//! today's behaviour, so an older file keeps meaning what it meant; `version` is raised only
+//! when an existing key changes meaning.
+
+use std::collections::BTreeMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+/// The `version` this build writes and the newest it reads.
+pub const HOST_CONFIG_VERSION: u32 = 1;
+/// The system prompt when none is given.
+pub const DEFAULT_SYSTEM_PROMPT: &str = "You are a helpful assistant with access to MCP tools.";
+/// Most model steps per turn when not given.
+pub const DEFAULT_STEP_LIMIT: u32 = 10;
+/// How long a tool call waits for approval when not given.
+pub const DEFAULT_APPROVAL_TIMEOUT_SECS: u64 = 300;
+
+/// How a turn runs. Every key is optional in an input (see [`Default`]); the canonical form
+/// written back has every key.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct HostConfig {
+    /// The shape's version ([`HOST_CONFIG_VERSION`]).
+    pub version: u32,
+    /// `provider::model`, e.g. `openai::gpt-4.1-mini`; empty until one is chosen.
+    pub model: String,
+    pub system_prompt: String,
+    /// Sampling temperature; `null` leaves it to the provider.
+    pub temperature: Option<f64>,
+    /// Output token limit per step; `null` leaves it to the provider.
+    pub max_tokens: Option<u32>,
+    /// Most model steps per turn (each step may call tools).
+    pub step_limit: u32,
+    /// The servers whose tools (and instructions) the model gets, by configured name, each
+    /// with the tools it offers.
+    pub servers: BTreeMap<String, ServerTools>,
+    pub approval: ApprovalPolicy,
+    pub elicitation: ElicitationPolicy,
+    pub app_host: AppHostProfile,
+}
+
+impl Default for HostConfig {
+    fn default() -> Self {
+        Self {
+            version: HOST_CONFIG_VERSION,
+            model: String::new(),
+            system_prompt: DEFAULT_SYSTEM_PROMPT.to_owned(),
+            temperature: None,
+            max_tokens: None,
+            step_limit: DEFAULT_STEP_LIMIT,
+            servers: BTreeMap::new(),
+            approval: ApprovalPolicy::default(),
+            elicitation: ElicitationPolicy::default(),
+            app_host: AppHostProfile::default(),
+        }
+    }
+}
+
+/// Which of a server's tools the model sees, by MCP tool name. `allow: null` means every tool
+/// (that the visibility rules offer to a model); `deny` removes tools after that.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct ServerTools {
+    pub allow: Option<Vec<String>>,
+    pub deny: Vec<String>,
+}
+
+impl ServerTools {
+    /// Whether the model may see the tool named `tool` (before the visibility rules).
+    pub fn offers(&self, tool: &str) -> bool {
+        let allowed = self
+            .allow
+            .as_ref()
+            .is_none_or(|list| list.iter().any(|t| t == tool));
+        allowed && !self.deny.iter().any(|t| t == tool)
+    }
+}
+
+/// Whether a tool call waits for a person.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum ApprovalMode {
+    /// Calls run as the model makes them.
+    #[default]
+    Never,
+    /// Every call waits to be allowed (possibly with edited arguments) or denied.
+    Always,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct ApprovalPolicy {
+    pub mode: ApprovalMode,
+    /// How long a call waits before it is denied.
+    pub timeout_secs: u64,
+}
+
+impl Default for ApprovalPolicy {
+    fn default() -> Self {
+        Self {
+            mode: ApprovalMode::Never,
+            timeout_secs: DEFAULT_APPROVAL_TIMEOUT_SECS,
+        }
+    }
+}
+
+/// How a server's `elicitation/create` during a turn is answered.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum ElicitationMode {
+    /// A person answers (the browser's dialog, the terminal's prompt).
+    #[default]
+    Ask,
+    /// Accept with the schema's defaults (URL mode: consent); declined when a required field
+    /// has no default.
+    AcceptDefaults,
+    Decline,
+    Cancel,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct ElicitationPolicy {
+    pub mode: ElicitationMode,
+}
+
+/// The device apps are told they run on.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum DeviceKind {
+    #[default]
+    Desktop,
+    Tablet,
+    Mobile,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum ThemeChoice {
+    /// Whatever mcplab's own page shows.
+    #[default]
+    System,
+    Light,
+    Dark,
+}
+
+/// The MCP Apps display modes a host offers.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema, TS,
+)]
+#[serde(rename_all = "camelCase")]
+pub enum DisplayMode {
+    Inline,
+    Fullscreen,
+    Pip,
+}
+
+/// Which Content-Security-Policy app HTML runs under.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum CspMode {
+    /// Built from the domains the resource declares (the spec's restrictive default when none).
+    #[default]
+    Declared,
+    /// Any origin allowed (to see whether a failure is the policy's doing).
+    Permissive,
+}
+
+/// How the host renders apps (MCP Apps, OpenAI widgets) of tool calls.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct AppHostProfile {
+    pub device: DeviceKind,
+    pub theme: ThemeChoice,
+    /// BCP 47, e.g. `de-DE`; `null` is the viewer's own.
+    pub locale: Option<String>,
+    /// IANA, e.g. `Europe/Berlin`; `null` is the viewer's own.
+    pub time_zone: Option<String>,
+    /// The modes offered to apps (at least one).
+    pub display_modes: Vec<DisplayMode>,
+    pub csp_mode: CspMode,
+    /// Give MCP Apps `window.openai` too (OpenAI widgets always get it).
+    pub window_openai: bool,
+}
+
+impl Default for AppHostProfile {
+    fn default() -> Self {
+        Self {
+            device: DeviceKind::Desktop,
+            theme: ThemeChoice::System,
+            locale: None,
+            time_zone: None,
+            display_modes: vec![
+                DisplayMode::Inline,
+                DisplayMode::Fullscreen,
+                DisplayMode::Pip,
+            ],
+            csp_mode: CspMode::Declared,
+            window_openai: false,
+        }
+    }
+}
+
+/// `POST /api/host-config/parse`: a HostConfig file's text (JSON or YAML), e.g. to import one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HostConfigText {
+    pub text: String,
+}
+
+/// A HostConfig with its canonical JSON and that text's SHA-256 (hex).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HostConfigView {
+    pub host_config: HostConfig,
+    pub canonical: String,
+    pub hash: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_may_be_left_out_and_unknown_keys_are_refused() {
+        let c: HostConfig = serde_json::from_str(r#"{"model": "openai::gpt-4o"}"#).unwrap();
+        assert_eq!(c.step_limit, DEFAULT_STEP_LIMIT);
+        assert_eq!(c.system_prompt, DEFAULT_SYSTEM_PROMPT);
+        assert_eq!(c.app_host.display_modes.len(), 3);
+        let e = serde_json::from_str::<HostConfig>(r#"{"stepLimt": 3}"#).unwrap_err();
+        assert!(e.to_string().contains("stepLimt"), "{e}");
+        let e = serde_json::from_str::<HostConfig>(r#"{"approval": {"mode": "sometimes"}}"#)
+            .unwrap_err();
+        assert!(e.to_string().contains("sometimes"), "{e}");
+    }
+
+    #[test]
+    fn tool_filters_allow_then_deny() {
+        let all = ServerTools::default();
+        assert!(all.offers("x"));
+        let some = ServerTools {
+            allow: Some(vec!["a".into(), "b".into()]),
+            deny: vec!["b".into()],
+        };
+        assert_eq!(
+            ["a", "b", "c"].map(|t| some.offers(t)),
+            [true, false, false]
+        );
+    }
+}

@@ -1,0 +1,151 @@
+//! What a running `mcplab serve` leaves in its data directory for the same user, and how a
+//! browser is opened without a secret on anyone's command line. `launch.json` (0600) holds the
+//! server's URL and its launch secret, for `mcplab open` and scripts (`Authorization: Bearer`);
+//! it is removed when that server stops. `open.html` (0600) is a redirect to a one-time login
+//! URL: the browser is started with the file's path only, because another local user can read
+//! any process's argv (`ps`) and would redeem a code seen there first. The code in it is dead
+//! after one use or two minutes. This module does not talk to the server.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::failure::Failure;
+use crate::settings::DataDir;
+
+const LAUNCH_FILE: &str = "launch.json";
+const OPEN_FILE: &str = "open.html";
+
+/// The contents of `launch.json`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Launch {
+    /// Where the inspector listens, e.g. `http://127.0.0.1:6274`.
+    pub url: String,
+    /// The launch secret: `Authorization: Bearer <secret>` on `/api`.
+    pub secret: String,
+    /// The serving process.
+    pub pid: u32,
+}
+
+/// Writes `contents` to `dir/name` with mode 0600, atomically (a private temp file renamed
+/// over it, so no other user ever sees a partial or world-readable file).
+fn write_private(dir: &Path, name: &str, contents: &[u8]) -> Result<PathBuf, Failure> {
+    let path = dir.join(name);
+    let fail = |e: std::io::Error| Failure::usage(format!("cannot write {}: {e}", path.display()));
+    std::fs::create_dir_all(dir).map_err(fail)?;
+    // tempfile creates files 0600.
+    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
+    file.write_all(contents).map_err(fail)?;
+    file.as_file().sync_all().map_err(fail)?;
+    file.persist(&path).map_err(|e| fail(e.error))?;
+    Ok(path)
+}
+
+impl Launch {
+    /// Records this server in the data directory.
+    pub fn write(&self, data: &DataDir) -> Result<PathBuf, Failure> {
+        let json = serde_json::to_vec_pretty(self).unwrap_or_default();
+        write_private(data.dir(), LAUNCH_FILE, &json)
+    }
+
+    /// The running server recorded in the data directory.
+    pub fn read(data: &DataDir) -> Result<Self, Failure> {
+        let path = data.dir().join(LAUNCH_FILE);
+        let text = std::fs::read_to_string(&path).map_err(|e| {
+            Failure::usage(format!(
+                "no running mcplab found ({}: {e}); start one with `mcplab serve` (with the same \
+                 --data-dir)",
+                path.display()
+            ))
+        })?;
+        serde_json::from_str(&text)
+            .map_err(|e| Failure::usage(format!("{} is not readable: {e}", path.display())))
+    }
+
+    /// Removes `launch.json` if it still describes this process (a newer server on the same
+    /// data directory may have replaced it), and `open.html` with it.
+    pub fn remove_if_ours(data: &DataDir) {
+        if Self::read(data).is_ok_and(|l| l.pid == std::process::id()) {
+            let _ = std::fs::remove_file(data.dir().join(LAUNCH_FILE));
+            let _ = std::fs::remove_file(data.dir().join(OPEN_FILE));
+        }
+    }
+}
+
+/// The redirect page that sends the browser to `url`.
+fn redirect_page(url: &str) -> String {
+    let url = url
+        .replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;");
+    format!(
+        "<!doctype html><meta charset=utf-8><meta name=referrer content=no-referrer>\
+         <meta http-equiv=refresh content=\"0;url={url}\"><title>mcplab</title>\
+         <p><a href=\"{url}\">Open mcplab</a></p>\n"
+    )
+}
+
+/// Opens `login_url` in the browser through `open.html`, so the code is on no command line.
+pub fn open_browser(data: &DataDir, login_url: &str) -> Result<(), Failure> {
+    let page = write_private(data.dir(), OPEN_FILE, redirect_page(login_url).as_bytes())?;
+    open_path(page.as_os_str())
+}
+
+/// Opens a URL that holds no secret of mcplab's (e.g. an OAuth authorization page) in the
+/// browser; it is on the opener's command line.
+pub fn open_url(url: &str) -> Result<(), Failure> {
+    open_path(std::ffi::OsStr::new(url))
+}
+
+fn open_path(target: &std::ffi::OsStr) -> Result<(), Failure> {
+    let opener = if cfg!(target_os = "macos") {
+        "open"
+    } else {
+        "xdg-open"
+    };
+    std::process::Command::new(opener)
+        .arg(target)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .map(drop)
+        .map_err(|e| {
+            Failure::usage(format!(
+                "could not start {opener} ({e}); open the URL printed above yourself"
+            ))
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::os::unix::fs::PermissionsExt;
+
+    use super::*;
+
+    #[test]
+    fn files_are_private_and_the_launch_record_round_trips() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = DataDir::at(dir.path().join("data"));
+        let launch = Launch {
+            url: "http://127.0.0.1:6274".into(),
+            secret: "s3cret".into(),
+            pid: std::process::id(),
+        };
+        let path = launch.write(&data).unwrap();
+        let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o600, "{mode:o}");
+        assert_eq!(Launch::read(&data).unwrap(), launch);
+        let page = write_private(data.dir(), OPEN_FILE, b"x").unwrap();
+        Launch::remove_if_ours(&data);
+        assert!(!path.exists() && !page.exists());
+        assert!(Launch::read(&data).is_err());
+    }
+
+    #[test]
+    fn the_redirect_page_escapes_the_url() {
+        let page = redirect_page("http://127.0.0.1:1/auth?code=a&next=\"x");
+        assert!(page.contains("code=a&amp;next=&quot;x"), "{page}");
+    }
+}

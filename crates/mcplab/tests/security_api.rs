@@ -1,0 +1,324 @@
+//! Attacks on the HTTP edge (issue 11, review findings 1, 12, 13, 14), in process with
+//! `router(state).oneshot(...)`: what the server answers is the verdict.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode, header};
+use http_body_util::BodyExt;
+use mcplab_core::llm::ProviderSettings;
+use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+use mcplab_core::store::Store;
+use mcplab_protocol::api::AppRenderSpec;
+use mcplab_server::{AppState, Security, router};
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+const TOKEN: &str = "test-token-0123456789";
+const PORT: u16 = 6274;
+const HOST: &str = "127.0.0.1:6274";
+
+fn state() -> Arc<AppState> {
+    let store = Arc::new(Store::open_in_memory().unwrap());
+    let manager = ConnectionManager::new(ManagerOptions::default());
+    AppState::new(
+        manager,
+        store,
+        Security::new(TOKEN.into(), PORT, None),
+        ProviderSettings::from_env(&std::collections::HashMap::new()),
+    )
+}
+
+async fn send(
+    app: &axum::Router,
+    request: Request<Body>,
+) -> (StatusCode, Value, axum::http::HeaderMap) {
+    let resp = app.clone().oneshot(request).await.unwrap();
+    let status = resp.status();
+    let headers = resp.headers().clone();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        headers,
+    )
+}
+
+#[tokio::test]
+async fn a_request_with_only_cookies_is_refused_even_with_same_origin_headers() {
+    let app = router(state());
+    let request = Request::get("/api/servers")
+        .header(header::HOST, HOST)
+        .header(header::ORIGIN, format!("http://{HOST}"))
+        .header("sec-fetch-site", "same-origin")
+        .header("sec-fetch-mode", "cors")
+        .header(
+            header::COOKIE,
+            format!("mcplab_token={TOKEN}; session={TOKEN}"),
+        )
+        .body(Body::empty())
+        .unwrap();
+    let (status, body, _) = send(&app, request).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
+    assert_eq!(body["code"], "unauthorized");
+}
+
+#[tokio::test]
+async fn a_request_with_two_host_headers_is_refused() {
+    let app = router(state());
+    for hosts in [[HOST, "evil.example"], ["evil.example", HOST]] {
+        let request = Request::get("/api/servers")
+            .header(header::HOST, hosts[0])
+            .header(header::HOST, hosts[1])
+            .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+            .body(Body::empty())
+            .unwrap();
+        let (status, body, _) = send(&app, request).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{hosts:?}: {body}");
+    }
+}
+
+fn post_json(path: &str, body: Value) -> Request<Body> {
+    Request::post(path)
+        .header(header::HOST, HOST)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap()
+}
+
+fn get(path: &str, bearer: Option<&str>) -> Request<Body> {
+    let b = Request::get(path).header(header::HOST, HOST);
+    let b = match bearer {
+        Some(t) => b.header(header::AUTHORIZATION, format!("Bearer {t}")),
+        None => b,
+    };
+    b.body(Body::empty()).unwrap()
+}
+
+/// A fresh login code, minted the way `mcplab open` does (with the launch secret).
+async fn login_code(app: &axum::Router) -> String {
+    let request = Request::post("/api/login-codes")
+        .header(header::HOST, HOST)
+        .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+        .body(Body::empty())
+        .unwrap();
+    let (status, body, _) = send(app, request).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let code = body["code"].as_str().unwrap().to_owned();
+    assert_eq!(body["url"], format!("http://{HOST}/auth?code={code}"));
+    assert_eq!(body["expiresInSecs"], 120);
+    code
+}
+
+async fn body_text(app: &axum::Router, request: Request<Body>) -> (StatusCode, String) {
+    let resp = app.clone().oneshot(request).await.unwrap();
+    assert!(
+        resp.headers().get(header::SET_COOKIE).is_none(),
+        "no cookie is ever set"
+    );
+    let status = resp.status();
+    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
+    (status, String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The sign-in lifecycle: a code opens the sign-in page, is exchanged once for a session
+/// secret that opens the API, and is refused afterwards with what to do. No cookie anywhere.
+#[tokio::test]
+async fn a_login_code_signs_in_once_and_never_sets_a_cookie() {
+    let app = router(state());
+    let code = login_code(&app).await;
+    let (status, _) = body_text(&app, get(&format!("/auth?code={code}"), None)).await;
+    assert_eq!(status, StatusCode::OK, "the sign-in page");
+
+    let exchange = |code: &str| {
+        post_json(
+            "/api/session",
+            json!({"code": code, "next": "/#/render/abc"}),
+        )
+    };
+    let (status, granted, headers) = send(&app, exchange(&code)).await;
+    assert_eq!(status, StatusCode::OK, "{granted}");
+    assert!(headers.get(header::SET_COOKIE).is_none());
+    assert_eq!(granted["next"], "/#/render/abc");
+    let secret = granted["secret"].as_str().unwrap();
+    assert_ne!(secret, TOKEN, "the browser never gets the launch secret");
+    let (status, _, _) = send(&app, get("/api/servers", Some(secret))).await;
+    assert_eq!(status, StatusCode::OK);
+
+    // Used: the exchange and the page both refuse, and say what to do.
+    let (status, body, _) = send(&app, exchange(&code)).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert_eq!(body["code"], "login_code_invalid");
+    let (status, page) = body_text(&app, get(&format!("/auth?code={code}"), None)).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(
+        page.contains("login-refused") && page.contains("newest URL"),
+        "{page}"
+    );
+    assert!(page.contains("mcplab open"), "{page}");
+    // The old link shape, with the launch secret, signs nobody in either.
+    let (status, _) = body_text(&app, get(&format!("/auth?token={TOKEN}"), None)).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    // A login code is not a bearer.
+    let fresh = login_code(&app).await;
+    let (status, _, _) = send(&app, get("/api/servers", Some(&fresh))).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+/// Review finding 12: `next=/%09/evil.example` landed the browser on another host.
+#[tokio::test]
+async fn next_with_a_control_character_stays_on_this_origin() {
+    let app = router(state());
+    for next in [
+        "/\t/evil.example/x",
+        "/\r\n/evil.example",
+        "/\u{7f}/evil.example",
+        "/ /evil.example",
+        "//evil.example",
+        "/\\evil.example",
+        "https://evil.example/",
+    ] {
+        let code = login_code(&app).await;
+        let (status, granted, _) = send(
+            &app,
+            post_json("/api/session", json!({"code": code, "next": next})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{granted}");
+        assert_eq!(granted["next"], "/", "{next:?}");
+    }
+}
+
+#[tokio::test]
+async fn changing_a_providers_base_url_drops_its_stored_key() {
+    let st = state();
+    let app = router(st.clone());
+    let put = |body: Value| {
+        Request::put("/api/llm/providers/mine")
+            .header(header::HOST, HOST)
+            .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap()
+    };
+    let key_of = |st: &AppState| {
+        st.store
+            .provider_configs()
+            .unwrap()
+            .into_iter()
+            .find(|p| p.id == "mine")
+            .and_then(|p| p.api_key)
+    };
+    let first = json!({"kind": "openai_compatible", "baseUrl": "http://127.0.0.1:9/v1", "apiKey": "sk-first"});
+    let (s, v, _) = send(&app, put(first)).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(key_of(&st).as_deref(), Some("sk-first"));
+    // Same base URL, no key: the stored key stays (editing the model list).
+    let same =
+        json!({"kind": "openai_compatible", "baseUrl": "http://127.0.0.1:9/v1", "models": ["m"]});
+    send(&app, put(same)).await;
+    assert_eq!(key_of(&st).as_deref(), Some("sk-first"));
+    // Another host without the key: the key must not follow the requests there.
+    let moved = json!({"kind": "openai_compatible", "baseUrl": "http://evil.example/v1"});
+    let (s, v, _) = send(&app, put(moved)).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(key_of(&st), None, "the key was dropped");
+    // Entered again with the new URL, it is kept.
+    let again = json!({"kind": "openai_compatible", "baseUrl": "http://127.0.0.1:10/v1", "apiKey": "sk-second"});
+    send(&app, put(again)).await;
+    assert_eq!(key_of(&st).as_deref(), Some("sk-second"));
+}
+
+/// Review finding 3: a render spec comes only from the server, once. The render URL carries a
+/// login code and an id, never the spec or the launch secret.
+#[tokio::test]
+async fn a_render_spec_is_handed_out_once_by_id() {
+    let st = state();
+    let app = router(st.clone());
+    let spec = AppRenderSpec {
+        server: "demo".into(),
+        tool: "show_counter_app".into(),
+        arguments: json!({"marker": "m"}),
+        conditions: json!({}),
+        width: 100,
+        height: 100,
+        timeout_ms: None,
+    };
+    let url = st.render_sign_in_url("http://127.0.0.1:6274", spec.clone());
+    assert!(!url.contains(TOKEN) && !url.contains("marker"), "{url}");
+    let query: std::collections::HashMap<String, String> = url::Url::parse(&url)
+        .unwrap()
+        .query_pairs()
+        .into_owned()
+        .collect();
+    let id = query["next"]
+        .strip_prefix("/#/render/")
+        .expect(&url)
+        .to_owned();
+    // The code in the URL signs Chromium in and sends it to the render page.
+    let (status, granted, _) = send(
+        &app,
+        post_json(
+            "/api/session",
+            json!({"code": query["code"], "next": query["next"]}),
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(granted["next"], format!("/#/render/{id}"));
+    let secret = granted["secret"].as_str().unwrap();
+
+    let path = format!("/api/render-specs/{id}");
+    let (status, _, _) = send(&app, get(&path, None)).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED, "the spec needs a bearer");
+    let (status, got, _) = send(&app, get(&path, Some(secret))).await;
+    assert_eq!(status, StatusCode::OK, "{got}");
+    assert_eq!(got, json!(spec));
+    let (status, again, _) = send(&app, get(&path, Some(secret))).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "single use: {again}");
+    let (status, _, _) = send(
+        &app,
+        get(
+            "/api/render-specs/abababababababababababababababab",
+            Some(secret),
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+}
+
+/// Every main-origin response, the API's and the errors' included, defends the page.
+#[tokio::test]
+async fn every_main_origin_response_carries_the_defence_headers() {
+    let st = state();
+    st.sandbox
+        .set(mcplab_server::sandbox::SandboxConfig::loopback(6274, 6275).origins())
+        .unwrap();
+    let app = router(st);
+    for request in [
+        get("/", None),
+        get("/api/servers", None),
+        get("/api/servers", Some(TOKEN)),
+        get("/auth?code=nope", None),
+        Request::get("/")
+            .header(header::HOST, "evil.example")
+            .body(Body::empty())
+            .unwrap(),
+    ] {
+        let path = request.uri().to_string();
+        let (_, _, headers) = send(&app, request).await;
+        let csp = headers[header::CONTENT_SECURITY_POLICY].to_str().unwrap();
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert!(
+            csp.contains("script-src 'self' 'unsafe-eval' 'sha256-"),
+            "{path}: {csp}"
+        );
+        assert!(
+            csp.contains("frame-src http://*.localhost:6275;"),
+            "{path}: {csp}"
+        );
+        assert_eq!(headers[header::X_FRAME_OPTIONS], "DENY", "{path}");
+        assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff", "{path}");
+        assert_eq!(headers[header::REFERRER_POLICY], "no-referrer", "{path}");
+    }
+}

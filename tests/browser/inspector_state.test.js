@@ -1,0 +1,230 @@
+// The inspector keeps what a person is working on: a running call survives switching tool and
+// page (progress, cancel and result are there on return), selection, form values and the last
+// result survive a reload, URLs are deep links that only select (judged by what the server
+// received), history keeps results, saved requests rerun, a call's frames can be isolated, and
+// the keyboard reaches everything (`/`, arrows, Ctrl+K, focus back after a dialog).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startMcplab, openApp, shot } from './harness.js';
+import { frames, id, navTo, sent, waitConnected, waitUntil } from './ui_helpers.js';
+
+let mcplab;
+let app;
+
+before(async () => {
+  mcplab = await startMcplab();
+  app = await openApp(mcplab);
+  await waitConnected(mcplab, ['demo']);
+});
+
+after(async () => {
+  await app?.browser.close();
+  await mcplab?.stop();
+});
+
+const go = (page, hash) => page.evaluate((h) => { window.location.hash = h; }, hash);
+const heading = (page) => page.locator(`${id('tool-detail')} h2`).innerText();
+
+async function setArgs(page, json) {
+  if (!(await page.isChecked(id('tool-form-raw-toggle')))) await page.click(id('tool-form-raw-toggle'));
+  await page.fill(id('tool-form-raw'), json);
+}
+
+/** The id of the newest tools/call request we sent for `tool`, and whether it was answered. */
+async function lastCall(tool) {
+  const all = await frames(mcplab, 'demo');
+  const req = all.filter((f) => f.direction === 'outbound' && f.msg?.method === 'tools/call' && f.msg.params?.name === tool).pop();
+  const answered = !!req && all.some((f) => f.direction === 'inbound' && f.msg && f.msg.id === req.msg.id && ('result' in f.msg || 'error' in f.msg));
+  return { req, answered };
+}
+
+test('a deep link only selects; a running call survives switching tool and page', async () => {
+  const { page } = app;
+  const callsBefore = (await sent(mcplab, 'demo', 'tools/call')).length;
+  await go(page, '#/tools/demo/slow_task');
+  await page.waitForSelector(id('tool-detail'));
+  assert.equal(await heading(page), 'slow_task');
+  await setArgs(page, '{"steps": 10, "step_ms": 600}');
+  assert.equal((await sent(mcplab, 'demo', 'tools/call')).length, callsBefore, 'opening the URL called nothing');
+
+  await page.click(id('tool-call'));
+  await page.waitForFunction((sel) => /\d+ \/ 10/.test(document.querySelector(sel)?.textContent ?? ''), id('tool-progress'));
+  await page.click(id('tool-item-echo'));
+  await page.waitForFunction(() => document.querySelector('[data-testid="tool-detail"] h2')?.textContent === 'echo');
+  await page.waitForSelector(id('tool-running-slow_task'));
+  await navTo(page, 'resources');
+  await page.waitForSelector(id('resources-page'));
+  await navTo(page, 'tools');
+  // Back on Tools: the remembered tool, and the running call with its progress and Cancel.
+  await page.waitForFunction(() => document.querySelector('[data-testid="tool-detail"] h2')?.textContent === 'echo');
+  assert.match(page.url(), /#\/tools\/demo\/echo$/);
+  await page.click(id('tool-item-slow_task'));
+  await page.waitForSelector(id('tool-cancel'));
+  await page.waitForSelector(id('tool-progress'));
+  await shot(page, 'state-01-running-call-after-navigation');
+
+  // It finishes while another page is shown; its result is there on return.
+  await navTo(page, 'prompts');
+  await page.waitForSelector(id('prompts-page'));
+  await waitUntil(async () => (await lastCall('slow_task')).answered, 'the server to answer slow_task');
+  await navTo(page, 'tools');
+  await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.includes('Finished all 10 steps'), id('tool-result'));
+  assert.equal(await page.locator(id('tool-cancel')).count(), 0);
+});
+
+test('a call cancelled after coming back to it ends as a neutral "cancelled"', async () => {
+  const { page } = app;
+  const cancelsBefore = (await sent(mcplab, 'demo', 'notifications/cancelled')).length;
+  await page.click(id('tool-call'));
+  await page.waitForSelector(id('tool-progress'));
+  await navTo(page, 'logs');
+  await page.waitForSelector(id('logs-page'));
+  await navTo(page, 'tools');
+  await page.click(id('tool-cancel'));
+  await page.waitForSelector(`${id('tool-result')}[data-status="cancelled"]`);
+  assert.equal(await page.getAttribute(id('tool-result'), 'data-error'), 'false');
+  const cancels = await sent(mcplab, 'demo', 'notifications/cancelled');
+  assert.equal(cancels.length, cancelsBefore + 1);
+  assert.equal(cancels.at(-1).msg.params.requestId, (await lastCall('slow_task')).req.msg.id);
+  await shot(page, 'state-02-cancelled');
+});
+
+test('a reload keeps the selection, the form values and the last result; history keeps results; saved requests rerun', async () => {
+  const { page } = app;
+  // Drafts are written after a pause in typing: wait until the server has them.
+  await waitUntil(async () => {
+    const prefs = (await mcplab.api('GET', '/api/prefs')).body;
+    return prefs['drafts.tool.demo']?.slow_task?.steps === 10 && prefs['toolLast.demo']?.slow_task;
+  }, 'the draft and the last call in prefs');
+  await page.reload();
+  await page.waitForSelector(id('tool-detail'));
+  assert.equal(await heading(page), 'slow_task');
+  await page.waitForSelector(id('tool-last-call'));
+  assert.equal(await page.getAttribute(id('tool-result'), 'data-status'), 'cancelled');
+  assert.equal(await page.inputValue('#root_steps'), '10');
+  assert.equal(await page.inputValue('#root_step_ms'), '600');
+
+  await page.click(`${id('tool-history')} summary`);
+  const rows = page.locator(id('history-row'));
+  assert.ok((await rows.count()) >= 2);
+  await rows.first().locator(id('history-show')).click();
+  await rows.first().locator(id('tool-result')).waitFor();
+  assert.equal(await rows.first().getAttribute('data-status'), 'cancelled');
+  assert.match(await rows.nth(1).locator(id('history-show')).evaluate((b) => String(!b.disabled)), /true/);
+
+  await page.click(id('tool-save'));
+  await page.fill(id('tool-save-name'), 'ten steps');
+  await page.click(id('tool-save-confirm'));
+  await page.waitForSelector(`${id('saved-row')}[data-name="ten steps"]`);
+  await waitUntil(async () => (await mcplab.api('GET', '/api/prefs')).body['savedRequests.demo']?.[0]?.name === 'ten steps', 'the saved request in prefs');
+  const before = (await sent(mcplab, 'demo', 'tools/call')).length;
+  await page.click(`${id('saved-row')}[data-name="ten steps"] ${id('saved-run')}`);
+  const calls = await waitUntil(async () => {
+    const c = await sent(mcplab, 'demo', 'tools/call');
+    return c.length === before + 1 && c;
+  }, 'the saved request to be sent');
+  assert.deepEqual(calls.at(-1).msg.params.arguments, { steps: 10, step_ms: 600 });
+  await page.click(id('tool-cancel'));
+  await page.waitForSelector(`${id('tool-result')}[data-status="cancelled"]`);
+  await shot(page, 'state-03-history-saved');
+});
+
+test('send anyway sends arguments the schema rejects', async () => {
+  const { page } = app;
+  await go(page, '#/tools/demo/add');
+  await page.waitForFunction(() => document.querySelector('[data-testid="tool-detail"] h2')?.textContent === 'add');
+  await setArgs(page, '{"a": "x", "b": 3}');
+  const before = (await sent(mcplab, 'demo', 'tools/call')).length;
+  await page.click(id('tool-call'));
+  await page.waitForSelector(id('tool-rejected'));
+  assert.equal((await sent(mcplab, 'demo', 'tools/call')).length, before, 'nothing sent without consent');
+  await page.click(id('tool-send-anyway'));
+  await page.waitForSelector(id('tool-result'));
+  const calls = await sent(mcplab, 'demo', 'tools/call');
+  assert.equal(calls.length, before + 1);
+  assert.deepEqual(calls.at(-1).msg.params.arguments, { a: 'x', b: 3 });
+  await page.waitForSelector(id('tool-unchecked'));
+});
+
+test('a resource URL shows without reading; a click reads; a result\'s resource link opens in Resources', async () => {
+  const { page } = app;
+  const before = (await sent(mcplab, 'demo', 'resources/read')).length;
+  await go(page, '#/resources/demo/demo%3A%2F%2Fconfig.json');
+  await page.reload();
+  await page.waitForSelector(id('resource-unread'));
+  assert.equal((await sent(mcplab, 'demo', 'resources/read')).length, before, 'the URL read nothing');
+  await page.click(id('resource-read'));
+  await page.waitForSelector(id('resource-content'));
+  assert.equal((await sent(mcplab, 'demo', 'resources/read')).length, before + 1);
+
+  await go(page, '#/tools/demo/get_resource_link');
+  await page.waitForFunction(() => document.querySelector('[data-testid="tool-detail"] h2')?.textContent === 'get_resource_link');
+  await page.click(id('tool-call'));
+  await page.click(id('resource-link-open'));
+  await page.waitForSelector(id('resource-content'));
+  assert.match(page.url(), /#\/resources\/demo\/demo%3A%2F%2Freadme$/);
+  const reads = await sent(mcplab, 'demo', 'resources/read');
+  assert.equal(reads.at(-1).msg.params.uri, 'demo://readme');
+});
+
+test('"Frames" shows exactly the frames of that call', async () => {
+  const { page } = app;
+  await go(page, '#/tools/demo/add');
+  await page.waitForFunction(() => document.querySelector('[data-testid="tool-detail"] h2')?.textContent === 'add');
+  for (const args of ['{"a": 1, "b": 2}', '{"a": 30, "b": 12}', '{"a": 5, "b": 5}']) {
+    await setArgs(page, args);
+    const before = (await sent(mcplab, 'demo', 'tools/call')).length;
+    await page.click(id('tool-call'));
+    await waitUntil(async () => (await sent(mcplab, 'demo', 'tools/call')).length === before + 1 && (await lastCall('add')).answered, `add ${args} to be answered`);
+    await page.waitForSelector(`${id('tool-call')}:not([aria-busy])`);
+  }
+  await setArgs(page, '{"a": 30, "b": 12}');
+  // The form now says 30 + 12; "Frames" follows the call shown, the last one (5 + 5).
+  await page.click(id('tool-frames'));
+  await page.waitForSelector(id('traffic-filter-call'));
+  const call = (await frames(mcplab, 'demo')).filter((f) => f.direction === 'outbound' && f.msg?.method === 'tools/call').at(-1);
+  assert.deepEqual(call.msg.params.arguments, { a: 5, b: 5 });
+  await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 2, id('traffic-row'));
+  const rows = await page.locator(id('traffic-row')).evaluateAll((els) => els.map((e) => Number(e.dataset.seq)));
+  const mine = (await frames(mcplab, 'demo')).filter((f) => f.msg?.id === call.msg.id && (f.direction === 'outbound' ? f.msg.method === 'tools/call' : 'result' in f.msg));
+  assert.deepEqual(rows.sort((a, b) => a - b), mine.map((f) => f.seq));
+  // Request ↔ response: the detail jumps to the pair and keeps it in view.
+  await page.click(`${id('traffic-row')}[data-seq="${rows[0]}"]`);
+  await page.click(id('frame-jump-pair'));
+  await page.waitForSelector(`${id('frame-detail')}[data-seq="${rows[1]}"]`);
+  assert.match(await page.innerText(id('frame-body')), /structuredContent/);
+  await shot(page, 'state-04-frames-of-call');
+  await page.click(id('traffic-filter-call-clear'));
+});
+
+test('keyboard: / searches, arrows move through the list, Ctrl+K jumps anywhere, focus comes back', async () => {
+  const { page } = app;
+  await go(page, '#/tools/demo/add');
+  await page.waitForSelector(id('tool-detail'));
+  await page.click(`${id('tool-detail')} h2`);
+  await page.keyboard.press('/');
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'tool-search');
+  await page.keyboard.press('Escape');
+  await page.focus(id('tool-item-add'));
+  await page.keyboard.press('ArrowDown');
+  await page.waitForFunction(() => /#\/tools\/demo\/app_only_increment$/.test(location.hash));
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'tool-item-app_only_increment');
+
+  await page.keyboard.press('Control+k');
+  await page.waitForSelector(id('command-palette'));
+  await page.keyboard.type('greeting');
+  await page.waitForSelector(`${id('palette-item')}[data-id="prompt:demo:greeting"]`);
+  await page.keyboard.press('Enter');
+  await page.waitForSelector(id('prompts-page'));
+  assert.match(page.url(), /#\/prompts\/demo\/greeting$/);
+
+  await page.click(id('palette-open'));
+  await page.waitForSelector(id('command-palette'));
+  await page.keyboard.press('Escape');
+  await page.waitForSelector(id('command-palette'), { state: 'detached' });
+  await page.waitForFunction(() => document.activeElement?.dataset.testid === 'palette-open');
+});
+
+test('no page errors', () => {
+  assert.deepEqual(app.errors.filter((e) => !/favicon/.test(e)), []);
+});

@@ -1,0 +1,132 @@
+// Helpers for the web UI's browser tests: throwing waits (a readiness loop that runs out says
+// what it waited for instead of falling through), what the server recorded (traffic), and
+// page checks — horizontal overflow, controls out of reach, and axe-core's accessibility
+// rules (colour contrast included) run inside the page.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+export const id = (name) => `[data-testid="${name}"]`;
+
+/** Polls `check` until it returns a truthy value; throws naming `what` after `timeout` ms. */
+export async function waitUntil(check, what, { timeout = 30000, interval = 100 } = {}) {
+  const deadline = Date.now() + timeout;
+  let last;
+  for (;;) {
+    try {
+      const v = await check();
+      if (v) return v;
+    } catch (e) {
+      last = e;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeout} ms waiting for ${what}${last ? ` (last error: ${last.message})` : ''}`);
+    await new Promise((r) => setTimeout(r, interval));
+  }
+}
+
+/**
+ * Clicks the top bar's link to `target` and waits until that page is shown (its link marked
+ * current and the hash on it). A click that did not navigate (a layout shift under the pointer
+ * between Playwright's hit test and the click) is clicked once more; a second miss throws with
+ * the URL and the page's visible text, so a CI log says where the page was instead.
+ */
+export async function navTo(page, target, { timeout = 10000 } = {}) {
+  const shown = () =>
+    page
+      .waitForFunction(
+        (t) => window.location.hash.startsWith(`#/${t}`) && document.querySelector(`[data-testid="nav-${t}"]`)?.getAttribute('aria-current') === 'page',
+        target,
+        { timeout },
+      )
+      .then(() => true, () => false);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    await page.click(id(`nav-${target}`));
+    if (await shown()) return;
+  }
+  const text = await page.evaluate(() => document.body.innerText.replace(/\s+/g, ' ').slice(0, 400)).catch(() => '?');
+  throw new Error(`the ${target} page did not show after clicking its link twice; at ${page.url()}: ${text}`);
+}
+
+/** Waits until every named server is connected; throws with their states otherwise. */
+export async function waitConnected(mcplab, names, timeout = 30000) {
+  let states = {};
+  await waitUntil(async () => {
+    const r = await mcplab.api('GET', '/api/servers');
+    states = Object.fromEntries(r.body.map((s) => [s.config.name, s.status.state]));
+    return names.every((n) => states[n] === 'connected');
+  }, `servers ${names.join(', ')} to connect`, { timeout }).catch((e) => {
+    throw new Error(`${e.message}; states: ${JSON.stringify(states)}`);
+  });
+}
+
+/** Every frame the server recorded for `server`, parsed where it parses. */
+export async function frames(mcplab, server) {
+  const r = await mcplab.api('GET', `/api/servers/${encodeURIComponent(server)}/traffic`);
+  if (r.status !== 200) throw new Error(`traffic of ${server}: HTTP ${r.status}`);
+  return r.body.frames.map((f) => {
+    try {
+      return { ...f, msg: JSON.parse(f.text) };
+    } catch {
+      return { ...f, msg: null };
+    }
+  });
+}
+
+/** The requests we sent to `server` with `method`. */
+export async function sent(mcplab, server, method) {
+  return (await frames(mcplab, server)).filter((f) => f.direction === 'outbound' && f.msg?.method === method);
+}
+
+/** scrollWidth beyond the viewport: the page scrolls sideways. */
+export async function horizontalOverflow(page) {
+  return page.evaluate(() => {
+    const el = document.scrollingElement;
+    return el.scrollWidth > window.innerWidth ? { scrollWidth: el.scrollWidth, innerWidth: window.innerWidth } : null;
+  });
+}
+
+/**
+ * Visible controls (buttons, links, fields) that a person cannot reach: outside the viewport
+ * horizontally once scrolled into view, or covered by something else at their centre.
+ */
+export async function unreachableControls(page, scope = 'body') {
+  return page.evaluate((scopeSel) => {
+    const root = document.querySelector(scopeSel) ?? document.body;
+    const out = [];
+    const controls = [...root.querySelectorAll('button, a[href], input:not([type=hidden]), select, textarea, [role=option]')];
+    for (const el of controls) {
+      if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: false })) continue;
+      if (el.closest('[aria-hidden="true"]')) continue;
+      const name = `${el.tagName.toLowerCase()}${el.dataset.testid ? `[${el.dataset.testid}]` : ''} "${(el.innerText || el.getAttribute('aria-label') || el.getAttribute('placeholder') || '').trim().slice(0, 40)}"`;
+      el.scrollIntoView({ block: 'center', inline: 'center' });
+      const r = el.getBoundingClientRect();
+      if (r.width < 1 || r.height < 1) continue;
+      if (r.left < -1 || r.right > window.innerWidth + 1) {
+        out.push(`${name} is outside the viewport (${Math.round(r.left)}..${Math.round(r.right)} of ${window.innerWidth})`);
+        continue;
+      }
+      const x = Math.min(window.innerWidth - 1, Math.max(0, r.left + Math.min(r.width / 2, 20)));
+      const y = Math.min(window.innerHeight - 1, Math.max(0, r.top + r.height / 2));
+      const hit = document.elementFromPoint(x, y);
+      if (hit && !el.contains(hit) && !hit.contains(el) && !(el.labels && [...el.labels].some((l) => l.contains(hit)))) {
+        out.push(`${name} is covered by ${hit.tagName.toLowerCase()}.${[...hit.classList].join('.')}`);
+      }
+    }
+    window.scrollTo(0, 0);
+    return out;
+  }, scope);
+}
+
+const require = createRequire(import.meta.url);
+let axeSource;
+
+/** axe-core's serious and critical violations on the page, as readable lines. */
+export async function axeViolations(page) {
+  axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  // evaluate() runs through the DevTools protocol, so the page's CSP does not block it.
+  if (!(await page.evaluate(() => typeof window.axe === 'object'))) await page.evaluate(axeSource);
+  const violations = await page.evaluate(async () => {
+    const r = await window.axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')}${n.any?.[0]?.message ? ` — ${n.any[0].message}` : ''}`) }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.join('\n    ')}`);
+}

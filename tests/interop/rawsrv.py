@@ -1,0 +1,223 @@
+#!/usr/bin/env python3
+"""A raw MCP server over stdio (no SDK) that misbehaves on purpose, one way per mode.
+
+Usage: rawsrv.py MODE [MODE…]. Every method it receives is appended, one JSON line each, to
+the file named by RAWSRV_LOG when that is set, so tests judge by what the server saw. Modes:
+
+  ansi              names, descriptions, results, logs and stderr carry terminal escapes
+  future-proto      answers initialize with protocolVersion 2099-01-01
+  elicit-anyof      tool `ask` elicits with FastMCP 1.x's Optional (anyOf [T, null]) schema
+  elicit-nested     tool `ask` elicits with a nested object property (outside the spec)
+  stderr            tool `fail` writes a traceback to stderr and returns isError
+  big               tool `big` returns 4 MiB of text
+  dup-structured    tool `weather` returns structuredContent and the same JSON as text
+  nocaps            declares no capabilities; resources/prompts/logging answer -32601
+  progress-log      tool `slow` sends progress and log notifications between them
+  sub               resources: subscribe/unsubscribe answered, nothing ever updates
+  bad-tools         tools breaking naming, schema and annotation rules
+  bad-results       tool results with unknown content, non-boolean isError, wrong structure
+  loop-cursor       tools/list pages repeat a cursor forever
+  noise             writes non-JSON lines on stdout between messages
+  undeclared        sends list_changed without declaring listChanged; answers prompts/list
+                    without declaring prompts
+  many-tools        300 tools with long descriptions
+  bad-message       a response with an invalid field type (serverInfo.name is a number)
+  noproto           an initialize result without protocolVersion
+"""
+
+import json
+import os
+import sys
+
+MODES = set(sys.argv[1:])
+LOG = os.environ.get("RAWSRV_LOG")
+ESC = "\x1b"
+
+
+def log(msg):
+    if LOG:
+        with open(LOG, "a") as f:
+            f.write(json.dumps(msg) + "\n")
+
+
+def send(obj):
+    sys.stdout.write(json.dumps(obj) + "\n")
+    sys.stdout.flush()
+
+
+def noise(text):
+    if "noise" in MODES:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+
+
+def result(id_, res):
+    send({"jsonrpc": "2.0", "id": id_, "result": res})
+
+
+def error(id_, code, message):
+    send({"jsonrpc": "2.0", "id": id_, "error": {"code": code, "message": message}})
+
+
+def read():
+    line = sys.stdin.readline()
+    if not line:
+        sys.exit(0)
+    msg = json.loads(line)
+    log(msg)
+    return msg
+
+
+def capabilities():
+    if "nocaps" in MODES:
+        return {}
+    caps = {"tools": {}, "logging": {}}
+    if "sub" in MODES:
+        caps["resources"] = {"subscribe": True}
+    if "undeclared" in MODES:
+        caps = {"tools": {}}
+    return caps
+
+
+def tools():
+    if "ansi" in MODES:
+        return [{"name": f"evil{ESC}[2Jtool",
+                 "description": f"ok{ESC}]52;c;cHduZWQ=\x07 {ESC}[8mhidden{ESC}[0m",
+                 "inputSchema": {"type": "object"}}]
+    if "bad-tools" in MODES:
+        return [
+            {"description": "no name", "inputSchema": {"type": "object"}},
+            {"name": "has space", "inputSchema": {"type": "object"}},
+            {"name": "not_object", "inputSchema": {"type": "string"}},
+            {"name": "bad_schema", "inputSchema": {"type": "object", "properties": {"a": {"type": "nonsense"}}}},
+            {"name": "bad_annotations", "inputSchema": {"type": "object"},
+             "annotations": {"readOnlyHint": "yes"}},
+            {"name": "dup", "inputSchema": {"type": "object"}},
+            {"name": "dup", "inputSchema": {"type": "object"}},
+        ]
+    if "many-tools" in MODES:
+        return [{"name": f"tool_{i}", "description": "Does a thing. " * 40,
+                 "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}}
+                for i in range(300)]
+    schema = {"type": "object", "properties": {"steps": {"type": "integer"}}}
+    out = {"type": "object", "properties": {"temp": {"type": "number"}}, "required": ["temp"]}
+    return [
+        {"name": "ask", "inputSchema": {"type": "object"}},
+        {"name": "fail", "inputSchema": {"type": "object"}},
+        {"name": "big", "inputSchema": {"type": "object"}},
+        {"name": "slow", "inputSchema": schema},
+        {"name": "weather", "inputSchema": {"type": "object"}, "outputSchema": out},
+        {"name": "mismatch", "inputSchema": {"type": "object"}, "outputSchema": out},
+        {"name": "unknown_content", "inputSchema": {"type": "object"}},
+        {"name": "string_is_error", "inputSchema": {"type": "object"}},
+        {"name": "echo", "inputSchema": {"type": "object"}},
+    ]
+
+
+def elicit_schema():
+    if "elicit-nested" in MODES:
+        return {"type": "object", "properties": {
+            "address": {"type": "object", "properties": {"city": {"type": "string"}}}}}
+    return {"type": "object", "properties": {
+        "name": {"type": "string", "title": "Name", "default": "Ada"},
+        "nick": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": None, "title": "Nick"},
+        "color": {"type": "string", "oneOf": [{"const": "r", "title": "Red"}, {"const": "g", "title": "Green"}]},
+    }, "required": ["name"]}
+
+
+def call_tool(id_, name, args):
+    if name == "ask":
+        send({"jsonrpc": "2.0", "id": "elicit-1", "method": "elicitation/create",
+              "params": {"message": "prefs", "requestedSchema": elicit_schema()}})
+        while True:
+            msg = read()
+            if msg.get("id") == "elicit-1" and "method" not in msg:
+                break
+        if "error" in msg:
+            return result(id_, {"content": [{"type": "text", "text": "error " + json.dumps(msg["error"])}], "isError": True})
+        answer = msg["result"]
+        return result(id_, {"content": [{"type": "text", "text": json.dumps(answer, sort_keys=True)}]})
+    if name == "fail":
+        sys.stderr.write("Traceback (most recent call last):\n  File \"srv.py\", line 1\nValueError: boom\n")
+        sys.stderr.flush()
+        return result(id_, {"content": [{"type": "text", "text": "Error executing tool fail"}], "isError": True})
+    if name == "big":
+        return result(id_, {"content": [{"type": "text", "text": "x" * (4 << 20)}]})
+    if name == "slow":
+        token = args.get("_token")
+        for i in range(3):
+            if token is not None:
+                send({"jsonrpc": "2.0", "method": "notifications/progress",
+                      "params": {"progressToken": token, "progress": i + 1, "total": 3}})
+            send({"jsonrpc": "2.0", "method": "notifications/message",
+                  "params": {"level": "warning", "data": f"warning at step {i + 1}"}})
+        return result(id_, {"content": [{"type": "text", "text": "done"}]})
+    if name == "weather":
+        sc = {"temp": 20.5}
+        return result(id_, {"content": [{"type": "text", "text": json.dumps(sc)}], "structuredContent": sc})
+    if name == "mismatch":
+        return result(id_, {"content": [{"type": "text", "text": "hot"}], "structuredContent": {"temp": "hot"}})
+    if name == "unknown_content":
+        return result(id_, {"content": [{"type": "hologram", "data": "?"}]})
+    if name == "string_is_error":
+        return result(id_, {"content": [{"type": "text", "text": "fine"}], "isError": "no"})
+    if "ansi" in MODES:
+        sys.stderr.write(f"stderr {ESC}]0;pwned\x07 title\n")
+        sys.stderr.flush()
+        send({"jsonrpc": "2.0", "method": "notifications/message",
+              "params": {"level": "info", "data": f"log {ESC}[2J clear"}})
+        return result(id_, {"content": [{"type": "text", "text": f"text {ESC}[8mhidden{ESC}[0m \u009b31m c1"}]})
+    return result(id_, {"content": [{"type": "text", "text": json.dumps(args)}]})
+
+
+def list_tools(id_, params):
+    if "loop-cursor" in MODES:
+        return result(id_, {"tools": [{"name": "t", "inputSchema": {"type": "object"}}], "nextCursor": "again"})
+    return result(id_, {"tools": tools()})
+
+
+def main():
+    while True:
+        msg = read()
+        method, id_ = msg.get("method"), msg.get("id")
+        params = msg.get("params") or {}
+        if method is None or id_ is None:
+            if method == "notifications/initialized" and "undeclared" in MODES:
+                send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+            continue
+        noise("this is not JSON-RPC")
+        if method == "initialize":
+            version = "2099-01-01" if "future-proto" in MODES else params.get("protocolVersion", "2025-11-25")
+            info = {"name": 42 if "bad-message" in MODES else "rawsrv", "version": "1"}
+            if "ansi" in MODES:
+                info["name"] = f"raw{ESC}[31msrv"
+            init = {"protocolVersion": version, "capabilities": capabilities(), "serverInfo": info}
+            if "noproto" in MODES:
+                del init["protocolVersion"]
+            result(id_, init)
+        elif method == "ping":
+            result(id_, {})
+        elif method == "tools/list":
+            list_tools(id_, params)
+        elif method == "tools/call":
+            args = dict(params.get("arguments") or {})
+            token = (params.get("_meta") or {}).get("progressToken")
+            if token is not None:
+                args["_token"] = token
+            call_tool(id_, params.get("name"), args)
+        elif method == "resources/list" and "sub" in MODES:
+            result(id_, {"resources": [{"uri": "raw://a", "name": "a"}]})
+        elif method in ("resources/subscribe", "resources/unsubscribe") and "sub" in MODES:
+            result(id_, {})
+        elif method == "resources/read" and "sub" in MODES:
+            result(id_, {"contents": [{"uri": params.get("uri"), "text": "a"}]})
+        elif method == "prompts/list" and "undeclared" in MODES:
+            result(id_, {"prompts": [{"name": "p"}]})
+        elif method == "logging/setLevel" and "nocaps" not in MODES:
+            result(id_, {})
+        else:
+            error(id_, -32601, "Method not found")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+// Server data the inspector reads (a server's tools, resources, resource templates, prompts),
+// cached by TanStack Query. Nothing here polls: the one event stream decides when a list is
+// stale (`listChanged`, the server connecting again, a `resync`), see `useQueryInvalidation`.
+// Must not hold call state or client preferences (those live in their feature stores).
+import { QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { api, errorMessage, type Prompt, type Resource, type ResourceTemplate, type Tool } from './client';
+import { events } from './events';
+import { useServer } from '../servers/store';
+
+export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
+
+type ItemOf<K extends ListKind> = K extends 'tools' ? Tool : K extends 'resources' ? Resource : K extends 'resourceTemplates' ? ResourceTemplate : Prompt;
+
+const loaders: { [K in ListKind]: (server: string) => Promise<ItemOf<K>[]> } = {
+  tools: (s) => api.tools(s).then((r) => r.tools ?? []),
+  resources: (s) => api.resources(s).then((r) => r.resources ?? []),
+  resourceTemplates: (s) => api.resourceTemplates(s).then((r) => r.resourceTemplates ?? []),
+  prompts: (s) => api.prompts(s).then((r) => r.prompts ?? []),
+};
+
+export const listKey = (kind: ListKind, server: string) => ['list', server, kind] as const;
+
+/** The query for one of a server's lists (shared by hooks and `fetchQuery` outside React). */
+export function listQuery<K extends ListKind>(kind: K, server: string) {
+  return { queryKey: listKey(kind, server), queryFn: () => loaders[kind](server) as Promise<ItemOf<K>[]> };
+}
+
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    defaultOptions: {
+      // Lists change only when the server says so (events invalidate them); a failure is shown
+      // with a Retry at once instead of being retried behind a spinner.
+      queries: { staleTime: Infinity, retry: false, refetchOnWindowFocus: false },
+    },
+  });
+}
+
+export interface ListState<T> {
+  data: T[] | null;
+  error: string | null;
+  loading: boolean;
+  reload: () => void;
+}
+
+/** One of a connected server's lists. Never spins forever: it ends in data or an error. */
+export function useServerList<K extends ListKind>(server: string | null, kind: K): ListState<ItemOf<K>> {
+  const view = useServer(server);
+  const connected = view?.status.state === 'connected';
+  const q = useQuery({ ...listQuery(kind, server ?? ''), enabled: !!server && connected });
+  return {
+    data: q.data ?? null,
+    error: q.error ? errorMessage(q.error) : null,
+    loading: q.isFetching || (connected && q.isPending),
+    reload: () => void q.refetch(),
+  };
+}
+
+/** `listChanged`'s `list` names (`tools`, `resources`, `prompts`) → the cached lists it covers. */
+function kindsFor(list: string): ListKind[] {
+  if (list.startsWith('tools')) return ['tools'];
+  if (list.startsWith('resources')) return ['resources', 'resourceTemplates'];
+  if (list.startsWith('prompts')) return ['prompts'];
+  return [];
+}
+
+/** Subscribes the query cache to the event stream (mounted once, in the shell). */
+export function useQueryInvalidation(): void {
+  const qc = useQueryClient();
+  useEffect(() => {
+    const offEvents = events.onServerEvent((e) => {
+      if (e.type === 'listChanged') {
+        for (const k of kindsFor(e.list)) void qc.invalidateQueries({ queryKey: listKey(k, e.server) });
+      } else if (e.type === 'status' && e.status.state === 'connected') {
+        // A new connection may serve different lists.
+        void qc.invalidateQueries({ queryKey: ['list', e.server] });
+      }
+    });
+    const offResync = events.onResync(() => void qc.invalidateQueries({ queryKey: ['list'] }));
+    return () => {
+      offEvents();
+      offResync();
+    };
+  }, [qc]);
+}

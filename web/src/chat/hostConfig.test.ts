@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import type { HostConfig } from '../api/types.gen';
+import { DEFAULT_APP_HOST, appConditions, exportFile, isDefaultAppHost, offers, toggleServer, toggleTool } from './hostConfig';
+
+const viewer = { theme: 'dark' as const, locale: 'de-DE', timeZone: 'Europe/Berlin' };
+
+describe('tool filters', () => {
+  it('offers by allow then deny, like core', () => {
+    const f = { allow: ['a', 'b'], deny: ['b'] };
+    expect(['a', 'b', 'c'].map((t) => offers(f, t))).toEqual([true, false, false]);
+    expect(offers(undefined, 'x')).toBe(true);
+  });
+  it('toggles a tool off with deny and back on, adding it to an allow list if needed', () => {
+    const off = toggleTool(undefined, 'echo', false);
+    expect(off).toEqual({ allow: null, deny: ['echo'] });
+    expect(toggleTool(off, 'echo', true)).toEqual({ allow: null, deny: [] });
+    const allowOnly = { allow: ['add'], deny: [] };
+    expect(toggleTool(allowOnly, 'echo', true)).toEqual({ allow: ['add', 'echo'], deny: [] });
+    expect(offers(toggleTool(allowOnly, 'echo', true), 'echo')).toBe(true);
+  });
+  it('adds and removes servers', () => {
+    const c = { servers: { a: { allow: null, deny: ['x'] } } } as unknown as HostConfig;
+    expect(Object.keys(toggleServer(c, 'b', true).servers)).toEqual(['a', 'b']);
+    expect(toggleServer(c, 'a', true).servers.a.deny, 'an existing filter stays').toEqual(['x']);
+    expect(toggleServer(c, 'a', false).servers).toEqual({});
+  });
+});
+
+describe('app host profile', () => {
+  it('leaves system values to the viewer', () => {
+    const c = appConditions(DEFAULT_APP_HOST, viewer);
+    expect([c.theme, c.locale, c.timeZone, c.deviceType, c.cspMode, c.openaiShim]).toEqual(['dark', 'de-DE', 'Europe/Berlin', 'desktop', 'declared', false]);
+    expect(isDefaultAppHost(DEFAULT_APP_HOST)).toBe(true);
+  });
+  it('emulates what the profile sets', () => {
+    const p = { ...DEFAULT_APP_HOST, device: 'mobile' as const, theme: 'light' as const, locale: 'ja-JP', displayModes: ['inline' as const], windowOpenai: true };
+    const c = appConditions(p, viewer);
+    expect([c.theme, c.locale, c.platform, c.touch, c.availableDisplayModes, c.openaiShim]).toEqual(['light', 'ja-JP', 'mobile', true, ['inline'], true]);
+    expect(isDefaultAppHost(p)).toBe(false);
+  });
+  it('exports under a name with the hash', () => {
+    const f = exportFile({ model: 'a::b' } as HostConfig, '0123456789abcdef');
+    expect(f.name).toBe('host-config-0123456789ab.json');
+    expect(JSON.parse(f.text)).toEqual({ model: 'a::b' });
+  });
+});

@@ -1,0 +1,91 @@
+// Editing a session's HostConfig in the chat page, as pure functions: which tools a server
+// offers (the same allow-then-deny rule as core's `ServerTools::offers`), toggling one, the
+// host conditions apps in the chat render under (from the app host profile), and the export
+// file. The server checks every change; nothing here decides what is valid.
+import type { HostConditions } from '../apps/host';
+import type { AppHostProfile, DeviceKind, HostConfig, ServerTools } from '../api/types.gen';
+
+export const NO_FILTER: ServerTools = { allow: null, deny: [] };
+
+/** Whether a tool is offered to models at all (core's `apps::visibility(..).model`; checked
+ * against the shared vectors in modelRules.test.ts): `_meta.ui.visibility` must list
+ * `"model"` (absent or malformed means both), and `openai/visibility: private` hides it. */
+export function modelVisible(tool: { _meta?: unknown }): boolean {
+  const meta = (tool._meta ?? {}) as { ui?: { visibility?: unknown }; 'openai/visibility'?: unknown };
+  const list = meta.ui?.visibility;
+  const listed = Array.isArray(list) ? list.includes('model') : true;
+  return listed && meta['openai/visibility'] !== 'private';
+}
+
+/** Whether the model may see `tool` of a server with this filter (before visibility rules). */
+export function offers(filter: ServerTools | undefined, tool: string): boolean {
+  const f = filter ?? NO_FILTER;
+  return (f.allow === null || f.allow.includes(tool)) && !f.deny.includes(tool);
+}
+
+/** The filter with `tool` offered (`on`) or not. */
+export function toggleTool(filter: ServerTools | undefined, tool: string, on: boolean): ServerTools {
+  const f = filter ?? NO_FILTER;
+  if (!on) return { ...f, deny: f.deny.includes(tool) ? f.deny : [...f.deny, tool].sort() };
+  const allow = f.allow === null || f.allow.includes(tool) ? f.allow : [...f.allow, tool].sort();
+  return { allow, deny: f.deny.filter((t) => t !== tool) };
+}
+
+/** The config with `server` offered (with every tool) or removed. */
+export function toggleServer(config: HostConfig, server: string, on: boolean): HostConfig {
+  const servers = { ...config.servers };
+  if (on) servers[server] = servers[server] ?? NO_FILTER;
+  else delete servers[server];
+  return { ...config, servers };
+}
+
+export function serverNames(config: HostConfig): string[] {
+  return Object.keys(config.servers).sort();
+}
+
+const DEVICES: Record<DeviceKind, Pick<HostConditions, 'platform' | 'deviceType' | 'hover' | 'touch'>> = {
+  desktop: { platform: 'web', deviceType: 'desktop', hover: true, touch: false },
+  tablet: { platform: 'mobile', deviceType: 'tablet', hover: false, touch: true },
+  mobile: { platform: 'mobile', deviceType: 'mobile', hover: false, touch: true },
+};
+
+export const DEFAULT_APP_HOST: AppHostProfile = {
+  device: 'desktop',
+  theme: 'system',
+  locale: null,
+  timeZone: null,
+  displayModes: ['inline', 'fullscreen', 'pip'],
+  cspMode: 'declared',
+  windowOpenai: false,
+};
+
+/** Whether the profile is the default one (apps then keep mcplab's own conditions). */
+export function isDefaultAppHost(p: AppHostProfile): boolean {
+  return JSON.stringify(p) === JSON.stringify(DEFAULT_APP_HOST);
+}
+
+/** The conditions apps render under for this profile; `viewer` supplies what `null`/`system`
+ * leave to the person looking (their theme, locale and time zone). */
+export function appConditions(p: AppHostProfile, viewer: { theme: 'light' | 'dark'; locale: string; timeZone: string }): HostConditions {
+  return {
+    ...DEVICES[p.device],
+    theme: p.theme === 'system' ? viewer.theme : p.theme,
+    locale: p.locale ?? viewer.locale,
+    timeZone: p.timeZone ?? viewer.timeZone,
+    safeArea: { top: 0, right: 0, bottom: 0, left: 0 },
+    maxHeight: 640,
+    availableDisplayModes: [...p.displayModes],
+    cspMode: p.cspMode,
+    openaiShim: p.windowOpenai,
+  };
+}
+
+/** `abcdef123456` of a hash, for display. */
+export function shortHash(hash: string): string {
+  return hash.slice(0, 12);
+}
+
+/** The export file: the config as the server holds it (canonical keys, every default). */
+export function exportFile(config: HostConfig, hash: string): { name: string; text: string } {
+  return { name: `host-config-${shortHash(hash)}.json`, text: `${JSON.stringify(config, null, 2)}\n` };
+}

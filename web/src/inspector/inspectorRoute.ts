@@ -1,0 +1,62 @@
+// The inspector pages' place in the URL: `#/<page>/<server>/<item>`. The URL is the source
+// of truth for what is shown; `#/<page>` alone restores the page's remembered selection for
+// the selected server, `#/<page>/<server>` shows the list with nothing selected. A URL only
+// selects: whether a selection may also read (a resource) is told by `userIntended`, set
+// when a person clicked inside mcplab, never by a typed or pasted URL.
+import { useEffect } from 'react';
+import { selectServer, useSelectedServer, useServers } from '../servers/store';
+import { getPref } from '../settings/prefs';
+import { navigate, replaceRoute, restOf, routeHash, useRouteArgs } from '../ui/route';
+import { rememberSelection, rememberedSelection, type InspectorPage } from './selection';
+
+// The item a person opened inside mcplab; forgotten as soon as the URL shows anything else,
+// so going back to it later (history, reload, a pasted URL) does not count as a request.
+let intent: { hash: string } | null = null;
+let watching = false;
+
+/** Shows `item` because a person asked for it inside mcplab (a click, a result's link). */
+export function openInInspector(page: InspectorPage, server: string, item: string | null): void {
+  if (!watching) {
+    watching = true;
+    window.addEventListener('hashchange', () => {
+      if (intent && window.location.hash !== intent.hash) intent = null;
+    });
+  }
+  intent = item ? { hash: routeHash(page, server, item) } : null;
+  navigate(page, server, item);
+}
+
+/** True while the URL shows the item a person opened inside mcplab. Pure. */
+export function userIntended(page: InspectorPage, server: string, item: string): boolean {
+  return intent?.hash === routeHash(page, server, item) && window.location.hash === intent.hash;
+}
+
+export interface InspectorRoute {
+  server: string | null;
+  item: string | null;
+  select: (item: string | null) => void;
+}
+
+export function useInspectorRoute(page: InspectorPage): InspectorRoute {
+  const args = useRouteArgs();
+  const selected = useSelectedServer();
+  const { list } = useServers();
+  const urlServer = args[0] ?? null;
+  const item = page === 'resources' ? restOf(args, 1) : (args[1] ?? null);
+  const server = urlServer ?? selected;
+  const known = !!urlServer && !!list?.some((v) => v.config.name === urlServer);
+
+  useEffect(() => {
+    if (known && urlServer && getPref<string | null>('selectedServer', null) !== urlServer) selectServer(urlServer);
+  }, [known, urlServer]);
+
+  useEffect(() => {
+    if (!urlServer && selected) replaceRoute(page, selected, rememberedSelection(page, selected));
+  }, [page, urlServer, selected]);
+
+  useEffect(() => {
+    if (urlServer && known) rememberSelection(page, urlServer, item);
+  }, [page, urlServer, known, item]);
+
+  return { server, item, select: (next) => server && openInInspector(page, server, next) };
+}

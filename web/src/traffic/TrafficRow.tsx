@@ -1,0 +1,55 @@
+// One row of the traffic list: time, server, direction, method (a response shows the method it
+// answers), id, size and latency.
+import type { Finding } from '../api/types.gen';
+import type { FrameRow } from './frames';
+import { fmtSize, fmtTime } from './time';
+import { ArrowLeft, ArrowRight, CornerDownLeft } from 'lucide-react';
+
+export const ROW_H = 22;
+
+export function TrafficRow({ row, findings, selected, top, onClick }: { row: FrameRow; findings?: Finding[]; selected: boolean; top: number; onClick: () => void }) {
+  const f = row.frame;
+  const label = row.type === 'note' ? f.text : row.type === 'unparsable' ? 'unparsable' : (row.method ?? (row.type === 'response' ? 'response' : row.type));
+  return (
+    <div
+      className={`traffic-row t-${row.type}${selected ? ' selected' : ''}`}
+      style={{ transform: `translateY(${top}px)`, height: ROW_H }}
+      onClick={onClick}
+      role="option"
+      aria-selected={selected}
+      data-testid="traffic-row"
+      data-seq={f.seq}
+      data-direction={f.direction}
+      data-method={row.method ?? ''}
+    >
+      <span className="c-time">{fmtTime(f.tsMs)}</span>
+      <span className="c-server" title={f.server}>
+        {f.server}
+      </span>
+      <span className={`c-dir dir-${f.direction}`} title={f.direction === 'outbound' ? 'sent to the server' : 'received from the server'}>
+        {f.direction === 'outbound' ? <ArrowRight size={12} aria-label="sent" /> : <ArrowLeft size={12} aria-label="received" />}
+      </span>
+      <span className="c-method" title={label}>
+        {(row.type === 'response' || row.type === 'error') && <CornerDownLeft size={11} className="reply-mark" aria-label="reply" />}
+        {label}
+        {row.type === 'error' && <span className="badge badge-err">error</span>}
+        {row.type === 'unparsable' && (
+          <span className="badge badge-err" title={row.problem}>
+            !
+          </span>
+        )}
+        {f.kind === 'synthetic' && <span className="badge badge-warn">synthetic</span>}
+        {findings && (
+          <span className="badge badge-warn" title={findings.map((x) => `${x.rule}: ${x.message}`).join('\n')} data-testid="traffic-finding">
+            ⚠ {findings.length}
+          </span>
+        )}
+      </span>
+      <span className="c-id">{row.id ?? ''}</span>
+      <span className="c-size">{fmtSize(row.size)}</span>
+      <span className="c-lat" title={row.cancelledBy ? `cancelled by frame #${row.cancelledBy.frame.seq}` : undefined}>
+        {row.latencyMs !== undefined ? `${row.latencyMs} ms` : row.cancelledBy ? 'cancelled' : row.type === 'request' ? '…' : ''}
+      </span>
+    </div>
+  );
+}

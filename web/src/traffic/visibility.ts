@@ -1,0 +1,28 @@
+// Whether the traffic panel is shown. Docked beside the page (wide windows) it is remembered
+// per page in prefs, open by default except on Playground and Chat, which need the width. As
+// an overlay (narrow windows) it starts closed and closes when the page changes.
+import { setPref, usePref, getPref } from '../settings/prefs';
+import { createStore, useStore } from '../ui/store';
+import type { Page } from '../ui/route';
+
+const KEY = 'trafficPanel';
+const CLOSED_BY_DEFAULT: ReadonlySet<string> = new Set(['playground', 'chat']);
+export const overlayStore = createStore<boolean>(false);
+
+export function useTrafficOpen(page: Page, overlay: boolean): boolean {
+  const docked = usePref<Record<string, boolean>>(KEY, {});
+  const over = useStore(overlayStore);
+  return overlay ? over : (docked[page] ?? !CLOSED_BY_DEFAULT.has(page));
+}
+
+export function setTrafficOpen(page: Page, open: boolean, overlay: boolean): void {
+  if (overlay) overlayStore.set(open);
+  else setPref(KEY, { ...getPref<Record<string, boolean>>(KEY, {}), [page]: open });
+}
+
+/** Opens the panel on the current page, docked or as the overlay (a "frames" link). */
+export function showTraffic(): void {
+  const page = (window.location.hash.replace(/^#\/?/, '').split('/')[0] || 'servers') as Page;
+  setPref(KEY, { ...getPref<Record<string, boolean>>(KEY, {}), [page]: true });
+  overlayStore.set(true);
+}

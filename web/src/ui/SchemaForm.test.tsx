@@ -1,0 +1,80 @@
+import { createRef } from 'react';
+import { describe, expect, it } from 'vitest';
+import { act, fireEvent, render, screen, within } from '@testing-library/react';
+import { SchemaForm, type SchemaFormHandle } from './SchemaForm';
+
+// server-everything's elicitation showcase (trigger-elicitation-request), abridged.
+const showcase = {
+  type: 'object',
+  properties: {
+    name: { title: 'String', type: 'string' },
+    email: { title: 'Email', type: 'string', format: 'email' },
+    birthdate: { title: 'Birthdate', type: 'string', format: 'date' },
+    untitledMultipleSelectEnum: { type: 'array', title: 'Untitled Multiple Select Enum', minItems: 1, maxItems: 3, items: { type: 'string', enum: ['Guitar', 'Piano', 'Violin'] }, default: ['Guitar'] },
+    titledSingleSelectEnum: { type: 'string', title: 'Titled Single Select Enum', oneOf: [{ const: 'hero-1', title: 'Superman' }, { const: 'hero-2', title: 'Green Lantern' }], default: 'hero-1' },
+    titledMultipleSelectEnum: { type: 'array', title: 'Titled Multiple Select Enum', minItems: 1, items: { anyOf: [{ const: 'fish-1', title: 'Tuna' }, { const: 'fish-2', title: 'Salmon' }, { const: 'fish-3', title: 'Trout' }] }, default: ['fish-1'] },
+    legacyTitledEnum: { type: 'string', title: 'Legacy', enum: ['pet-1', 'pet-2'], enumNames: ['Cats', 'Dogs'], default: 'pet-1' },
+  },
+  required: ['name'],
+};
+
+describe('SchemaForm', () => {
+  it('draws the elicitation showcase with checkbox groups and titles, no unsupported-field dump', () => {
+    const { container } = render(<SchemaForm schema={showcase} allowRaw={false} />);
+    expect(container.textContent).not.toMatch(/Unsupported field schema/i);
+    expect(container.textContent).not.toMatch(/Enum-1/);
+    expect(screen.getByLabelText('Tuna')).toBeTruthy();
+    expect((screen.getByLabelText('Salmon') as HTMLInputElement).type).toBe('checkbox');
+    expect((screen.getByLabelText('Piano') as HTMLInputElement).type).toBe('checkbox');
+    expect(within(container).getByRole('option', { name: 'Green Lantern' })).toBeTruthy();
+    expect(within(container).getByRole('option', { name: 'Dogs' })).toBeTruthy();
+    expect((container.querySelector('#root_email') as HTMLInputElement).type).toBe('email');
+    expect((container.querySelector('#root_birthdate') as HTMLInputElement).type).toBe('date');
+  });
+
+  it('returns what was picked, with defaults, and refuses a missing required field', () => {
+    const ref = createRef<SchemaFormHandle>();
+    const { container } = render(<SchemaForm ref={ref} schema={showcase} allowRaw={false} />);
+    expect(ref.current!.submit()).toBeNull();
+    fireEvent.change(container.querySelector('#root_name')!, { target: { value: 'Ada' } });
+    fireEvent.click(screen.getByLabelText('Salmon'));
+    fireEvent.click(screen.getByLabelText('Piano'));
+    const value = ref.current!.submit();
+    expect(value).toMatchObject({ name: 'Ada', titledMultipleSelectEnum: ['fish-1', 'fish-2'], untitledMultipleSelectEnum: ['Guitar', 'Piano'], legacyTitledEnum: 'pet-1', titledSingleSelectEnum: 'hero-1' });
+  });
+
+  it('gives the unvalidated value for "send anyway"', () => {
+    const ref = createRef<SchemaFormHandle>();
+    const { container } = render(<SchemaForm ref={ref} schema={{ type: 'object', properties: { a: { type: 'number' } }, required: ['a'] }} />);
+    expect(ref.current!.submit()).toBeNull();
+    expect(ref.current!.current()).toEqual({ ok: true, value: {} });
+    fireEvent.click(screen.getByTestId('schema-form-raw-toggle'));
+    fireEvent.change(screen.getByTestId('schema-form-raw'), { target: { value: '{"a":"x"}' } });
+    let submitted: unknown;
+    act(() => {
+      submitted = ref.current!.submit();
+    });
+    expect(submitted).toBeNull();
+    expect(ref.current!.current()).toEqual({ ok: true, value: { a: 'x' } });
+    expect(container.textContent).toMatch(/must be number/);
+  });
+
+  it('numbers array items instead of labelling them name-1', () => {
+    const { container } = render(<SchemaForm schema={{ type: 'object', properties: { tags: { type: 'array', title: 'Tags', items: { type: 'string' } } } }} initial={{ tags: ['a', 'b'] }} />);
+    expect(container.textContent).not.toMatch(/Tags-1/);
+    expect(container.querySelectorAll('.array-item-index')).toHaveLength(2);
+  });
+
+  it('shows an optional object as absent until added, so its required children do not look required', () => {
+    const ref = createRef<SchemaFormHandle>();
+    const { container } = render(
+      <SchemaForm ref={ref} schema={{ type: 'object', properties: { name: { type: 'string' }, extra: { type: 'object', title: 'Extra', properties: { x: { type: 'string' } }, required: ['x'] } } }} />,
+    );
+    expect(container.querySelector('#root_extra_x')).toBeNull();
+    let v: unknown;
+    act(() => {
+      v = ref.current!.submit();
+    });
+    expect(v).toEqual({});
+  });
+});

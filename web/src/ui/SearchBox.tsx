@@ -1,0 +1,46 @@
+// The search field at the top of a list: `/` anywhere on the page (outside a text field)
+// focuses it, Escape clears it.
+import { useEffect, useRef } from 'react';
+import { Search } from 'lucide-react';
+
+export function isTyping(target: EventTarget | null): boolean {
+  const el = target as HTMLElement | null;
+  if (!el) return false;
+  return el.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(el.tagName);
+}
+
+export function SearchBox({ value, onChange, placeholder, label, testId }: { value: string; onChange: (v: string) => void; placeholder: string; label: string; testId: string }) {
+  const ref = useRef<HTMLInputElement>(null);
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== '/' || e.ctrlKey || e.metaKey || e.altKey || isTyping(e.target)) return;
+      if (document.querySelector('dialog[open]')) return;
+      e.preventDefault();
+      ref.current?.focus();
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+  return (
+    <span className="search-box">
+      <Search size={14} aria-hidden="true" className="search-icon" />
+      <input
+        ref={ref}
+        type="search"
+        placeholder={placeholder}
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Escape' && value) {
+            e.preventDefault();
+            onChange('');
+          }
+        }}
+        data-testid={testId}
+        aria-label={label}
+        aria-keyshortcuts="/"
+        title="Search (press / to focus)"
+      />
+    </span>
+  );
+}

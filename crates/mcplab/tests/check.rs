@@ -258,6 +258,7 @@ async fn api_check_route_and_absent_capabilities() {
             cwd: None,
         },
         timeout_ms: None,
+        inherit_env: false,
     };
     manager.connect(config("bad", "bad-results")).await.unwrap();
     let body = serde_json::json!({"calls": [{"name": "string_is_error"}]});

@@ -73,6 +73,9 @@ mod tests {
             .find(|d| d.trim().starts_with("script-src"))
             .unwrap();
         assert!(!script_src.contains("unsafe-inline"), "{script_src}");
-        assert!(!script_src.contains("sha256-"), "no inline script by hash: {script_src}");
+        assert!(
+            !script_src.contains("sha256-"),
+            "no inline script by hash: {script_src}"
+        );
     }
 }

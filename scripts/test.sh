@@ -15,6 +15,8 @@ npm_install() { # DIR: install when missing or when the lock file changed
   fi
 }
 npm_install tests/npm
+echo "== python: the MCP SDK 2.x for the 2026-07-28 interop tests"
+tests/interop/python/setup.sh
 echo "== python SDK venvs (tests/python: mcp 1.x and 2.x for the interop tests)"
 tests/python/setup.sh
 

@@ -14,6 +14,11 @@ before(async () => {
   mcplab = await startMcplab();
   app = await openApp(mcplab);
   await waitConnected(mcplab, ['demo']);
+  // The demo server speaks both eras and `auto` picks 2026-07-28 (no `initialize`, and `ping`
+  // is a `server/discover` there): this test filters for the handshake, so it uses 2025-11-25.
+  const switched = await mcplab.api('POST', '/api/servers/demo/protocol', { protocol: '2025-11-25' });
+  assert.equal(switched.status, 200, JSON.stringify(switched.body));
+  await waitConnected(mcplab, ['demo']);
 });
 
 after(async () => {

@@ -18,6 +18,7 @@ import { LogsPage } from './logs/LogsPage';
 import { startLogsStore } from './logs/store';
 import { OAuthPage } from './oauth/OAuthPage';
 import { ServersPage } from './servers/ServersPage';
+import { SkillsPage } from './skills/SkillsPage';
 import { startServersStore } from './servers/store';
 import { SettingsPage } from './settings/SettingsPage';
 import { loadPrefs } from './settings/prefs';
@@ -25,6 +26,7 @@ import { CommandPalette } from './shell/CommandPalette';
 import { TopBar } from './shell/TopBar';
 import { TrafficDock } from './shell/TrafficDock';
 import { startTrafficStore } from './traffic/store';
+import { TasksPage } from './tasks/TasksPage';
 import { setTrafficOpen, useTrafficOpen } from './traffic/visibility';
 import { ErrorState } from './ui/States';
 import { usePage, type Page } from './ui/route';
@@ -87,6 +89,8 @@ const PAGE_COMPONENTS: Record<Page, () => React.ReactNode> = {
   tools: ToolsPage,
   resources: ResourcesPage,
   prompts: PromptsPage,
+  tasks: TasksPage,
+  skills: SkillsPage,
   playground: PlaygroundPage,
   chat: ChatPage,
   logs: LogsPage,

@@ -508,6 +508,11 @@ async fn cancel_mid_stream() {
 async fn cancel_mid_tool_cancels_the_mcp_request() {
     let kind = ProviderKind::Anthropic;
     let manager = demo().await;
+    // The demo speaks 2026-07-28 here, where a server logs only for requests naming a level.
+    manager
+        .get("demo")
+        .unwrap()
+        .set_log_level(Some("debug".into()));
     let mut server_events = manager.subscribe();
     let llm = ScriptedLlm::start(vec![Step::call_tools([ScriptedCall::new(
         "slow",

@@ -276,6 +276,7 @@ fn http_config(url: &str) -> ServerConfig {
         },
         timeout_ms: None,
         inherit_env: false,
+        protocol: Default::default(),
     }
 }
 

@@ -7,7 +7,9 @@ use std::time::Duration;
 use mcplab_core::mcp::{
     Connection, ConnectionManager, ManagerOptions, McpError, RequestOptions, RootEntry,
 };
-use mcplab_protocol::{Direction, FrameKind, HumanAnswer, ServerEvent, ServerStatus};
+use mcplab_protocol::{
+    Direction, FrameKind, HumanAnswer, ProtocolChoice, ServerEvent, ServerStatus,
+};
 use serde_json::{Value, json};
 use tokio::sync::{broadcast, mpsc};
 use tokio_util::sync::CancellationToken;
@@ -20,7 +22,11 @@ async fn fixture(opts: ManagerOptions) -> (Arc<ConnectionManager>, Arc<Connectio
         let _ = mcplab_testkit::serve_io(sr, sw).await;
     });
     let (cr, cw) = tokio::io::split(client_io);
-    let conn = manager.connect_io("demo", cr, cw).await.expect("connects");
+    // These tests pin the handshake era; `modern.rs` covers 2026-07-28.
+    let conn = manager
+        .connect_io_with("demo", ProtocolChoice::V2025_11_25, cr, cw)
+        .await
+        .expect("connects");
     (manager, conn)
 }
 
@@ -369,7 +375,10 @@ async fn a_closed_server_is_reported_failed() {
         let _ = mcplab_testkit::serve_io(sr, sw).await;
     });
     let (cr, cw) = tokio::io::split(client_io);
-    let conn = manager.connect_io("demo", cr, cw).await.unwrap();
+    let conn = manager
+        .connect_io_with("demo", ProtocolChoice::V2025_11_25, cr, cw)
+        .await
+        .unwrap();
     let mut events = manager.subscribe();
     server.abort();
     let e = next_event(&mut events, |e| matches!(e, ServerEvent::Status { .. })).await;

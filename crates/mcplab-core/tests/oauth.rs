@@ -38,6 +38,7 @@ fn http(name: &str, url: &str, oauth: Option<OAuthConfig>) -> ServerConfig {
         },
         timeout_ms: None,
         inherit_env: false,
+        protocol: Default::default(),
     }
 }
 
@@ -272,7 +273,11 @@ async fn repeated_insufficient_scope_stops_at_the_retry_limit() {
     let server = OAuthTestServer::start(OAuthTestConfig {
         challenge_scope: true,
         impossible_scope: Some("mcp:admin".into()),
-        open_methods: vec!["initialize".into(), "notifications/initialized".into()],
+        open_methods: vec![
+            "server/discover".into(),
+            "initialize".into(),
+            "notifications/initialized".into(),
+        ],
         ..OAuthTestConfig::default()
     })
     .await;
@@ -460,6 +465,7 @@ async fn legacy_sse_transport_signs_in_on_the_stream_request() {
         },
         timeout_ms: None,
         inherit_env: false,
+        protocol: Default::default(),
     };
     m.connect(config).await.unwrap();
     let r = call(&m, "legacy", "whoami").await.unwrap();

@@ -62,6 +62,7 @@ fn config(url: &str) -> ServerConfig {
         },
         timeout_ms: None,
         inherit_env: false,
+        protocol: Default::default(),
     }
 }
 

@@ -23,6 +23,19 @@
 //! | POST | `/api/servers/{name}/complete` | `CompleteRequest` → `CallOutcome` |
 //! | POST | `/api/servers/{name}/log-level` | `LogLevelRequest` → `CallOutcome` |
 //! | POST | `/api/servers/{name}/ping` | → `CallOutcome` |
+//! | GET | `/api/servers/{name}/tasks` | → `TaskView[]` (tasks the process knows for the server, newest first; a 2025-11-25 server's `tasks/list` merged in) |
+//! | POST | `/api/servers/{name}/tasks/{taskId}/refresh` | → `TaskView` (`tasks/get` now) |
+//! | POST | `/api/servers/{name}/tasks/{taskId}/cancel` | → `CallOutcome` (`tasks/cancel`) |
+//! | POST | `/api/servers/{name}/tasks/{taskId}/result` | → `CallOutcome` (the final result; 2025-11-25: `tasks/result`) |
+//! | GET | `/api/servers/{name}/skills` | → the `skills/list` result with every page merged (reads no skill file) |
+//! | POST | `/api/servers/{name}/skills/load` | `UriRequest` (a skill's `SKILL.md` uri or name) → `SkillLoadView` (every file read and checked against the manifest; `problem` says why it must not be used) |
+//! | POST | `/api/servers/{name}/protocol` | `ProtocolSwitch` → `ServerView` (the config's protocol changed and the server reconnected) |
+//!
+//! The list routes take `?fresh=true` to bypass the 2026-07-28 cache (`ttlMs`); a merged list
+//! carries the first page's `ttlMs`/`cacheScope` and, when a page came from the cache,
+//! `"mcplab/cache": {ageMs, ttlMs}`. On a 2026-07-28 server `resources/subscribe` opens a
+//! `subscriptions/listen` request for the uri and `unsubscribe` closes it; `log-level` sets the
+//! level sent in every request's `_meta`.
 //! | POST | `/api/servers/{name}/apps/resource` | `AppResourceRequest` → `AppResourceView` (a `ui://` resource read, decoded, with its sandbox CSP; 400 `not_a_ui_resource`, 502 `bad_ui_resource`) |
 //! | POST | `/api/servers/{name}/apps/tools/call` | `AppToolCallRequest` → `CallOutcome` (a UI calls a tool of its own server; 404 `unknown_tool`, 403 `tool_not_visible_to_app` / `tool_not_widget_accessible`) |
 //! | POST | `/api/apps/render` | `AppRenderSpec` → `AppRenderResult` (the app rendered in headless Chromium against this server: PNG of the app frame and the render page's report; one render at a time; 503 `renderer_unavailable` / `chromium_not_found` / `render_busy`, 504 `render_timeout`, 502 `render_failed`) |
@@ -101,6 +114,17 @@ pub struct ServerView {
     pub info: Option<Value>,
     /// The last lines the server wrote to stderr (stdio servers).
     pub stderr: Vec<String>,
+    /// The protocol era and revision in use while connected, and how they were chosen.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub era: Option<crate::era::EraView>,
+}
+
+/// `POST /api/servers/{name}/protocol`: speak another revision (or `auto`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ProtocolSwitch {
+    pub protocol: crate::era::ProtocolChoice,
 }
 
 /// Import servers from an `mcpServers` document (Claude Desktop, Cursor, VS Code shapes).
@@ -137,6 +161,10 @@ pub struct ToolCallRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub timeout_ms: Option<u64>,
+    /// Whether the call may become a task (default `auto`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub task: Option<crate::tasks::TaskMode>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]

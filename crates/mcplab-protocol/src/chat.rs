@@ -124,7 +124,8 @@ pub enum TurnEvent {
         result: Option<Value>,
         error: Option<String>,
     },
-    /// A running tool call reported progress (`notifications/progress`). Live only: never
+    /// A running tool call reported progress (`notifications/progress`, or the status of the
+    /// task the call became: the turn waits on the task instead of a request timeout). Live only: never
     /// stored with the turn (its `toolResult` follows).
     ToolProgress {
         turn_id: String,

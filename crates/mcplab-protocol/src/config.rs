@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use crate::era::ProtocolChoice;
 use crate::oauth::OAuthConfig;
 
 /// One configured server, keyed by a user-chosen name.
@@ -25,6 +26,11 @@ pub struct ServerConfig {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     #[ts(as = "Option<bool>", optional)]
     pub inherit_env: bool,
+    /// The protocol revision to speak; `auto` (the default) tries 2026-07-28 through
+    /// `server/discover` and falls back to the `initialize` handshake.
+    #[serde(default, skip_serializing_if = "ProtocolChoice::is_auto")]
+    #[ts(as = "Option<ProtocolChoice>", optional)]
+    pub protocol: ProtocolChoice,
 }
 
 /// The transport and its parameters.

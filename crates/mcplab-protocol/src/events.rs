@@ -114,6 +114,8 @@ pub enum ServerEvent {
     /// Connecting needs the user to sign in: open `url` in a browser; the redirect back to
     /// mcplab continues the connection (its status follows as usual).
     AuthorizationRequired { server: String, url: String },
+    /// A task was created or changed (status, result, input requests).
+    Task { task: Box<crate::tasks::TaskView> },
 }
 
 impl ServerEvent {
@@ -131,6 +133,7 @@ impl ServerEvent {
             | ServerEvent::RootsListed { server, .. }
             | ServerEvent::AuthorizationRequired { server, .. } => server,
             ServerEvent::HumanRequested { request } => &request.server,
+            ServerEvent::Task { task } => &task.server,
         }
     }
 }

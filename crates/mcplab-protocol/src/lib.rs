@@ -7,12 +7,18 @@ pub mod api;
 pub mod chat;
 pub mod check;
 pub mod config;
+pub mod era;
 pub mod events;
 pub mod host;
 pub mod oauth;
+pub mod skills;
+pub mod tasks;
 pub mod traffic;
 
 pub use config::{ServerConfig, ServerTransport};
+pub use era::{Era, EraView, ProtocolChoice};
 pub use events::{HumanAnswer, HumanRequest, HumanRequestKind, ServerEvent, ServerStatus};
 pub use host::HostConfig;
+pub use skills::{SkillFileView, SkillLoadView};
+pub use tasks::{TaskFlavor, TaskMode, TaskStatusEntry, TaskView};
 pub use traffic::{Direction, FrameKind, TrafficFrame};

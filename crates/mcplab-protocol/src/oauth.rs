@@ -54,6 +54,10 @@ pub struct OAuthConfig {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub enterprise: Option<EnterpriseIdp>,
+    /// The workload's JWT for the `workloadIdentity` grant (RFC 7523 assertion).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub assertion: Option<String>,
     /// Set to true to never run OAuth for this server (a 401 is then just an error).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     #[ts(as = "Option<bool>", optional)]
@@ -158,6 +162,9 @@ pub enum OAuthGrant {
     /// Enterprise-managed: token exchange at the identity provider, then the JWT bearer grant
     /// with the identity assertion (SEP-990 extension).
     CrossAppAccess,
+    /// Workload identity federation: the JWT bearer grant (RFC 7523) with a JWT the workload's
+    /// platform issued (SEP-1933 extension); no user, no browser.
+    WorkloadIdentity,
 }
 
 /// Who took part in a step, for the sequence diagram.

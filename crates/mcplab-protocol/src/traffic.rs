@@ -49,4 +49,9 @@ pub struct TrafficFrame {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub full_bytes: Option<u64>,
+    /// HTTP headers that carried protocol meaning for this frame (2026-07-28 streamable HTTP:
+    /// `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), as sent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub headers: Option<Vec<(String, String)>>,
 }

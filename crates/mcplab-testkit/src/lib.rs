@@ -5,10 +5,12 @@
 //! stderr.
 
 mod fixture;
+mod http_demo;
 pub mod llm;
 pub mod oauth;
 
 pub use fixture::FixtureServer;
+pub use http_demo::{serve_http, spawn_http};
 
 /// The error type of the serving functions: transport and handshake failures.
 pub type ServeError = Box<dyn std::error::Error + Send + Sync>;

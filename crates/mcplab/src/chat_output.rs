@@ -147,8 +147,16 @@ impl EventSink for TerminalSink {
                 self.end_line();
                 eprintln!("… {} asks for {:?}", request.server, request.kind);
             }
-            // Live argument streaming and progress are for UIs that render them; the call and
-            // result lines follow.
+            // A progress message shows while the call runs (a task's status too).
+            TurnEvent::ToolProgress {
+                message: Some(message),
+                ..
+            } => {
+                self.end_line();
+                eprintln!("  … {message}");
+            }
+            // Live argument streaming and other progress are for UIs that render them; the
+            // call and result lines follow.
             TurnEvent::TurnStarted { .. }
             | TurnEvent::ToolInputPartial { .. }
             | TurnEvent::ToolProgress { .. }

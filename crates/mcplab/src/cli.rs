@@ -61,6 +61,10 @@ pub struct Global {
     /// A root offered to servers (roots/list); repeatable.
     #[arg(long = "root", global = true, value_name = "PATH")]
     pub roots: Vec<PathBuf>,
+    /// Minimum level of the server's log messages: sent with logging/setLevel (2025 revisions)
+    /// or in every request's _meta (2026-07-28, where a request without it gets no logs).
+    #[arg(long, global = true, value_enum, value_name = "LEVEL")]
+    pub log_level: Option<LogLevel>,
     #[command(flatten)]
     pub serve: ServeArgs,
     #[command(flatten)]
@@ -125,8 +129,18 @@ pub struct TargetArgs {
     /// Transport for --url.
     #[arg(long, global = true, value_enum, default_value_t = RemoteTransport::Http)]
     pub transport: RemoteTransport,
+    /// Protocol revision: auto (try 2026-07-28 via server/discover, fall back to the
+    /// initialize handshake), 2026-07-28, 2025-11-25, 2025-06-18 or 2025-03-26. Overrides a
+    /// configured server's setting.
+    #[arg(long, global = true, value_name = "REVISION", value_parser = parse_protocol)]
+    pub protocol: Option<mcplab_protocol::ProtocolChoice>,
     #[command(flatten)]
     pub oauth: crate::cli_oauth::OAuthTargetArgs,
+}
+
+fn parse_protocol(text: &str) -> Result<mcplab_protocol::ProtocolChoice, String> {
+    mcplab_protocol::ProtocolChoice::parse(text)
+        .ok_or_else(|| "expected auto, 2026-07-28, 2025-11-25, 2025-06-18 or 2025-03-26".to_owned())
 }
 
 #[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -193,8 +207,78 @@ pub enum Command {
     /// OAuth: debug a server's authorization setup step by step, sign in, sign out, status.
     #[command(subcommand)]
     Oauth(crate::cli_oauth::OauthCmd),
-    /// Run the built-in demo MCP server on stdio (try: mcplab --stdio "mcplab demo-server" tools list).
-    DemoServer,
+    /// Run the built-in demo MCP server on stdio (try: mcplab --stdio "mcplab demo-server" tools list),
+    /// or over streamable HTTP at http://ADDR/mcp with --http ADDR (both protocol eras).
+    DemoServer {
+        /// Serve streamable HTTP on this address (e.g. 127.0.0.1:3001) instead of stdio.
+        #[arg(long, value_name = "ADDR")]
+        http: Option<std::net::SocketAddr>,
+    },
+    /// Tasks: long-running tool calls (the 2026-07-28 tasks extension, 2025-11-25 tasks).
+    #[command(subcommand)]
+    Tasks(TasksCmd),
+    /// Skills the server offers (the skills extension): list them, or load one and verify it.
+    #[command(subcommand)]
+    Skills(SkillsCmd),
+    /// 2026-07-28 subscriptions/listen: print the change notifications opted in to until
+    /// Ctrl-C (or --count).
+    Listen(ListenArgs),
+}
+
+#[derive(Subcommand, Debug)]
+pub enum TasksCmd {
+    /// Tasks mcplab started on this server (and, for 2025-11-25 servers, tasks/list), each
+    /// polled now.
+    List,
+    /// Poll one task (tasks/get).
+    Get { id: String },
+    /// The result of a task: waits until it finishes (2025-11-25: tasks/result).
+    Result { id: String },
+    /// Ask the server to cancel a task (tasks/cancel).
+    Cancel { id: String },
+}
+
+#[derive(Subcommand, Debug)]
+pub enum SkillsCmd {
+    /// List the server's skills (skills/list); reads no skill file.
+    List,
+    /// Load a skill (its name or SKILL.md uri): read SKILL.md and every file of its manifest,
+    /// verifying size, digest and frontmatter; stops at the first mismatch (exit 1).
+    Read { skill: String },
+}
+
+#[derive(Args, Debug)]
+pub struct ListenArgs {
+    /// notifications/tools/list_changed.
+    #[arg(long)]
+    pub tools: bool,
+    /// notifications/prompts/list_changed.
+    #[arg(long)]
+    pub prompts: bool,
+    /// notifications/resources/list_changed.
+    #[arg(long)]
+    pub resources: bool,
+    /// notifications/resources/updated for this uri; repeatable.
+    #[arg(long = "resource", value_name = "URI")]
+    pub resource_uris: Vec<String>,
+    /// notifications/tasks for this task; repeatable.
+    #[arg(long = "task", value_name = "ID")]
+    pub task_ids: Vec<String>,
+    /// Stop after this many notifications.
+    #[arg(long)]
+    pub count: Option<usize>,
+}
+
+/// Whether a `tools call` may become a task.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TaskArg {
+    /// Let the server decide (2026-07-28); augment when the tool requires it (2025-11-25).
+    #[default]
+    Auto,
+    /// Ask for a task wherever the protocol allows.
+    Force,
+    /// Never (2026-07-28: the request does not declare the tasks extension).
+    Never,
 }
 
 const CHECK_HELP: &str = "\
@@ -361,6 +445,12 @@ pub enum ToolsCmd {
         /// One argument as key=value, typed by the tool's input schema; dotted keys nest.
         #[arg(short = 'a', long = "arg", value_name = "KEY=VALUE")]
         pairs: Vec<String>,
+        /// Whether the call may become a task.
+        #[arg(long, value_enum, default_value_t = TaskArg::Auto)]
+        task: TaskArg,
+        /// When the call becomes a task, print the task and return at once (see `tasks`).
+        #[arg(long)]
+        no_wait: bool,
         /// Write the first binary content (image, audio, embedded blob) to this file.
         #[arg(long, short = 'o', value_name = "FILE")]
         output: Option<PathBuf>,

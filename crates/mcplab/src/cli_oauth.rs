@@ -57,6 +57,9 @@ pub enum Grant {
     /// Enterprise-managed cross-app access (SEP-990): exchanges --oauth-id-token at
     /// --oauth-idp-token-endpoint, then signs in with the assertion; needs a client id and secret.
     CrossAppAccess,
+    /// Workload identity federation (SEP-1933): the JWT bearer grant with the workload's JWT
+    /// (--oauth-assertion or --oauth-assertion-file); needs a client id.
+    WorkloadIdentity,
 }
 
 fn parse_revision(text: &str) -> Result<OAuthRevision, String> {
@@ -157,6 +160,26 @@ pub struct OAuthTargetArgs {
         hide_env_values = true
     )]
     pub id_token: Option<String>,
+    /// Workload identity: the workload's JWT.
+    #[arg(
+        long = "oauth-assertion",
+        id = "oauth-assertion",
+        global = true,
+        value_name = "JWT",
+        env = "MCPLAB_OAUTH_ASSERTION",
+        hide_env_values = true,
+        conflicts_with = "oauth-assertion-file"
+    )]
+    pub assertion: Option<String>,
+    /// Workload identity: a file holding the workload's JWT (e.g. a projected service-account
+    /// token), read at start.
+    #[arg(
+        long = "oauth-assertion-file",
+        id = "oauth-assertion-file",
+        global = true,
+        value_name = "FILE"
+    )]
+    pub assertion_file: Option<PathBuf>,
 }
 
 impl OAuthTargetArgs {
@@ -182,9 +205,20 @@ impl OAuthTargetArgs {
                 Grant::AuthorizationCode => OAuthGrant::AuthorizationCode,
                 Grant::ClientCredentials => OAuthGrant::ClientCredentials,
                 Grant::CrossAppAccess => OAuthGrant::CrossAppAccess,
+                Grant::WorkloadIdentity => OAuthGrant::WorkloadIdentity,
             }),
             private_key_pem,
             enterprise: self.enterprise()?,
+            assertion: match &self.assertion_file {
+                Some(path) => Some(
+                    std::fs::read_to_string(path)
+                        .map(|t| t.trim().to_owned())
+                        .map_err(|e| {
+                            Failure::usage(format!("cannot read {}: {e}", path.display()))
+                        })?,
+                ),
+                None => self.assertion.clone(),
+            },
             disabled: false,
         };
         Ok((!config.is_empty()).then_some(config))
@@ -217,6 +251,8 @@ impl OAuthTargetArgs {
             && self.idp_token_endpoint.is_none()
             && self.idp_client_id.is_none()
             && self.id_token.is_none()
+            && self.assertion.is_none()
+            && self.assertion_file.is_none()
     }
 }
 

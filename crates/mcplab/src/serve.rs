@@ -58,7 +58,11 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         }
     };
 
-    let mut opts = ManagerOptions::default();
+    let mut opts = ManagerOptions {
+        // 2026-07-28 servers announce list changes only to clients that listen for them.
+        listen_for_changes: true,
+        ..ManagerOptions::default()
+    };
     global.limits.apply(global.timeout, &mut opts)?;
     let manager = ConnectionManager::new(opts);
     let roots: Vec<RootView> = store
@@ -211,6 +215,7 @@ fn demo_server() -> Result<ServerConfig, Failure> {
         },
         timeout_ms: None,
         inherit_env: false,
+        protocol: Default::default(),
     })
 }
 

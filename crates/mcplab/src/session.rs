@@ -112,6 +112,8 @@ impl Session {
             // A one-shot call should not wait long for a server that ignores stdin EOF
             // (SIGTERM is the polite next step).
             stop_grace: Duration::from_millis(200),
+            // One command needs no 2026-07-28 listen stream (`listen` opens its own).
+            listen_for_changes: false,
             ..ManagerOptions::default()
         };
         global
@@ -198,6 +200,19 @@ impl Session {
                 }
             }
         }
+        if let Some(level) = global.log_level {
+            let level = format!("{level:?}").to_lowercase();
+            for conn in &conns {
+                conn.set_log_level(Some(level.clone()));
+                if !conn.is_modern() {
+                    // Best effort: the server may not log at all (it says so in the traffic).
+                    let params = Some(serde_json::json!({ "level": level }));
+                    let _ = conn
+                        .request("logging/setLevel", params, RequestOptions::default())
+                        .await;
+                }
+            }
+        }
         Ok(Self {
             manager,
             conns,
@@ -255,6 +270,37 @@ impl Session {
         cancel: Option<CancellationToken>,
         timeout: Option<Duration>,
     ) -> Result<Value, Failure> {
+        let opts = RequestOptions {
+            timeout,
+            cancel,
+            ..RequestOptions::default()
+        };
+        self.send(method, params, opts).await
+    }
+
+    /// [`Self::request`] with other options (task mode, cache bypass…); timeout, cancellation
+    /// and progress are the session's.
+    pub async fn request_opts(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        base: RequestOptions,
+    ) -> Result<Value, Failure> {
+        let opts = RequestOptions {
+            timeout: None,
+            cancel: Some(self.interrupted.clone()),
+            ..base
+        };
+        self.send(method, params, opts).await
+    }
+
+    /// Sends with a progress bar on a terminal; progress is the session's.
+    async fn send(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        opts: RequestOptions,
+    ) -> Result<Value, Failure> {
         let (tx, mut rx) = mpsc::unbounded_channel();
         let term = self.term.clone();
         let bar = tokio::spawn(async move {
@@ -269,9 +315,8 @@ impl Session {
                 method,
                 params,
                 RequestOptions {
-                    timeout,
-                    cancel,
                     progress: Some(tx),
+                    ..opts
                 },
             )
             .await;

@@ -97,6 +97,7 @@ pub fn ad_hoc(args: &TargetArgs, name: &str) -> Result<Option<ServerConfig>, Fai
         transport,
         timeout_ms: None,
         inherit_env: false,
+        protocol: args.protocol.unwrap_or_default(),
     }))
 }
 
@@ -108,14 +109,20 @@ pub fn resolve_many(args: &TargetArgs, data: &DataDir) -> Result<Vec<ServerConfi
     }
     let from_file = file_servers(args)?;
     if args.servers.is_empty() {
-        return Ok(from_file);
+        return Ok(from_file
+            .into_iter()
+            .map(|c| with_protocol(c, args))
+            .collect());
     }
     let store = data.store()?;
     args.servers
         .iter()
         .map(|name| match from_file.iter().find(|s| &s.name == name) {
-            Some(s) => Ok(s.clone()),
-            None => store.server(name).map_err(|_| not_configured(name)),
+            Some(s) => Ok(with_protocol(s.clone(), args)),
+            None => store
+                .server(name)
+                .map(|c| with_protocol(c, args))
+                .map_err(|_| not_configured(name)),
         })
         .map(|c| c.and_then(checked))
         .collect()
@@ -158,7 +165,7 @@ pub fn resolve(args: &TargetArgs, data: &DataDir) -> Result<ServerConfig, Failur
         return from_file
             .into_iter()
             .next()
-            .map(checked)
+            .map(|c| checked(with_protocol(c, args)))
             .unwrap_or_else(|| Err(Failure::usage("the --config file has no server")));
     }
     let mut servers = data
@@ -181,10 +188,14 @@ fn resolve_among(args: &TargetArgs, servers: Vec<ServerConfig>) -> Result<Server
         return servers
             .into_iter()
             .find(|s| &s.name == name)
+            .map(|c| with_protocol(c, args))
             .ok_or_else(|| not_configured(name));
     }
     match servers.len() {
-        1 => Ok(servers.into_iter().next().expect("one server")),
+        1 => Ok(with_protocol(
+            servers.into_iter().next().expect("one server"),
+            args,
+        )),
         0 => Err(Failure::usage(
             "no target: pass --stdio \"cmd args…\", --url URL, --server NAME or --demo \
              (add servers with `mcplab servers add`)",
@@ -197,6 +208,14 @@ fn resolve_among(args: &TargetArgs, servers: Vec<ServerConfig>) -> Result<Server
             )))
         }
     }
+}
+
+/// A configured server with `--protocol` applied when given.
+fn with_protocol(mut config: ServerConfig, args: &TargetArgs) -> ServerConfig {
+    if let Some(protocol) = args.protocol {
+        config.protocol = protocol;
+    }
+    config
 }
 
 /// A stdio server's working directory must exist: the spawn error would blame the command.

@@ -259,6 +259,7 @@ async fn api_check_route_and_absent_capabilities() {
         },
         timeout_ms: None,
         inherit_env: false,
+        protocol: Default::default(),
     };
     manager.connect(config("bad", "bad-results")).await.unwrap();
     let body = serde_json::json!({"calls": [{"name": "string_is_error"}]});

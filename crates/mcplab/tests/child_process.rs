@@ -22,6 +22,7 @@ fn stdio(name: &str, command: &str, args: &[&str]) -> ServerConfig {
         },
         timeout_ms: None,
         inherit_env: false,
+        protocol: Default::default(),
     }
 }
 

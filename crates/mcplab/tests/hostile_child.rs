@@ -29,6 +29,7 @@ fn sh(name: &str, script: &str, env: &[(&str, &str)]) -> ServerConfig {
         },
         timeout_ms: None,
         inherit_env: false,
+        protocol: Default::default(),
     }
 }
 

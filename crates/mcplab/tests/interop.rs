@@ -69,6 +69,7 @@ fn config(name: &str, transport: ServerTransport) -> ServerConfig {
         transport,
         timeout_ms: None,
         inherit_env: false,
+        protocol: Default::default(),
     }
 }
 
@@ -102,6 +103,24 @@ async fn call(conn: &Connection, name: &str, args: Value) -> Value {
 
 /// The same exercise over every transport.
 async fn exercise(manager: &Arc<ConnectionManager>, conn: &Connection) {
+    // server-everything speaks the handshake era only: `auto` falls back and says why.
+    let era = conn.era();
+    assert_eq!(era.era, mcplab_protocol::Era::Legacy, "{era:?}");
+    assert!(
+        era.how.contains("fell back") || era.how.contains("HTTP+SSE"),
+        "{}",
+        era.how
+    );
+    // G1: a tool that requires task augmentation (2025-11-25 experimental tasks) runs to
+    // its result through tasks/get and tasks/result.
+    let research = call(conn, "simulate-research-query", json!({"topic": "interop"})).await;
+    assert!(
+        research.to_string().contains("research report"),
+        "{research}"
+    );
+    let task = &conn.tasks()[0];
+    assert_eq!(task.flavor, mcplab_protocol::TaskFlavor::Experimental);
+    assert_eq!(task.status, "completed");
     let mut events = manager.subscribe();
     let opts = RequestOptions::default;
     for (method, key, at_least) in [

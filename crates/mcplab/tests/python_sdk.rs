@@ -37,11 +37,23 @@ struct Target {
     _server: Option<Child>,
 }
 
+/// SDK 2.x speaks 2026-07-28 too, which `auto` would pick: these tests cover the handshake era
+/// (the 2026-07-28 era of SDK 2.x is `interop_sdk2.rs`'s), so 2.x is pinned to 2025-11-25.
+fn era(major: u8) -> Vec<String> {
+    if major >= 2 {
+        vec!["--protocol".into(), "2025-11-25".into()]
+    } else {
+        Vec::new()
+    }
+}
+
 async fn target(major: u8, mode: &str) -> Target {
     if mode == "stdio" {
         let line = format!("{} {}", python(major), kitchen());
+        let mut args = era(major);
+        args.extend(["--stdio".into(), line]);
         return Target {
-            args: vec!["--stdio".into(), line],
+            args,
             _server: None,
         };
     }
@@ -63,7 +75,8 @@ async fn target(major: u8, mode: &str) -> Target {
     })
     .await
     .expect("the server listens in time");
-    let mut args = vec!["--oauth".to_owned(), "off".into(), "--url".into()];
+    let mut args = era(major);
+    args.extend(["--oauth".to_owned(), "off".into(), "--url".into()]);
     if mode == "sse" {
         args.push(format!("http://127.0.0.1:{port}/sse"));
         args.extend(["--transport".into(), "sse".into()]);

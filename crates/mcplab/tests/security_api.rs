@@ -309,8 +309,9 @@ async fn every_main_origin_response_carries_the_defence_headers() {
         let (_, _, headers) = send(&app, request).await;
         let csp = headers[header::CONTENT_SECURITY_POLICY].to_str().unwrap();
         assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        // Nothing inline: only this origin's scripts (eval for the schema validator).
         assert!(
-            csp.contains("script-src 'self' 'unsafe-eval' 'sha256-"),
+            csp.contains("script-src 'self' 'unsafe-eval';"),
             "{path}: {csp}"
         );
         assert!(

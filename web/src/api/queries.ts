@@ -6,17 +6,20 @@ import { QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api, errorMessage, type Prompt, type Resource, type ResourceTemplate, type Tool } from './client';
 import { events } from './events';
+import { cachedLoader } from '../modern/cacheInfo';
 import { useServer } from '../servers/store';
 
 export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 
 type ItemOf<K extends ListKind> = K extends 'tools' ? Tool : K extends 'resources' ? Resource : K extends 'resourceTemplates' ? ResourceTemplate : Prompt;
 
+// Tools, resources and prompts go through the 2026-07-28 cache hints (`cachedLoader` keeps
+// each list's `ttlMs`/`cacheScope` for its header and honours a one-shot "bypass cache").
 const loaders: { [K in ListKind]: (server: string) => Promise<ItemOf<K>[]> } = {
-  tools: (s) => api.tools(s).then((r) => r.tools ?? []),
-  resources: (s) => api.resources(s).then((r) => r.resources ?? []),
+  tools: cachedLoader<Tool>('tools', 'tools', 'tools'),
+  resources: cachedLoader<Resource>('resources', 'resources', 'resources'),
   resourceTemplates: (s) => api.resourceTemplates(s).then((r) => r.resourceTemplates ?? []),
-  prompts: (s) => api.prompts(s).then((r) => r.prompts ?? []),
+  prompts: cachedLoader<Prompt>('prompts', 'prompts', 'prompts'),
 };
 
 export const listKey = (kind: ListKind, server: string) => ['list', server, kind] as const;

@@ -13,11 +13,124 @@ timeoutMs?: number | null,
  * HOME, locale…). `MCPLAB_*` and `*_API_KEY` variables are withheld either way unless
  * `env` names them.
  */
-inheritEnv?: boolean, } & ({ "type": "stdio", command: string, args?: Array<string>, env?: { [key in string]: string }, cwd?: string | null, } | { "type": "http", url: string, headers?: { [key in string]: string }, 
+inheritEnv?: boolean, 
+/**
+ * The protocol revision to speak; `auto` (the default) tries 2026-07-28 through
+ * `server/discover` and falls back to the `initialize` handshake.
+ */
+protocol?: ProtocolChoice, } & ({ "type": "stdio", command: string, args?: Array<string>, env?: { [key in string]: string }, cwd?: string | null, } | { "type": "http", url: string, headers?: { [key in string]: string }, 
 /**
  * OAuth settings; absent: discover and register when the server answers 401.
  */
 oauth?: OAuthConfig | null, } | { "type": "sse", url: string, headers?: { [key in string]: string }, oauth?: OAuthConfig | null, });
+
+export type ProtocolChoice = "auto" | "2026-07-28" | "2025-11-25" | "2025-06-18" | "2025-03-26";
+
+export type Era = "modern" | "legacy";
+
+export type EraView = { era: Era, 
+/**
+ * The revision every request uses (modern) or the handshake agreed on (legacy).
+ */
+revision: string, 
+/**
+ * What the config asked for.
+ */
+choice: ProtocolChoice, 
+/**
+ * One sentence on how the revision was chosen, e.g. "auto: server/discover answered" or
+ * "auto: server/discover failed (-32601 Method not found); fell back to initialize".
+ */
+how: string, 
+/**
+ * The `server/discover` result exactly as the server sent it, when it answered.
+ */
+discovery?: any, 
+/**
+ * Revisions the server says it supports (`supportedVersions` of `server/discover`).
+ */
+supported?: Array<string>, 
+/**
+ * The other era's newest revision when the server is known to speak both, so the user
+ * can switch and compare.
+ */
+alternative?: ProtocolChoice, };
+
+export type ProtocolSwitch = { protocol: ProtocolChoice, };
+
+export type TaskFlavor = "extension" | "experimental";
+
+export type TaskMode = "auto" | "force" | "never";
+
+export type TaskStatusEntry = { status: string, message?: string, 
+/**
+ * Milliseconds since the Unix epoch when mcplab saw it.
+ */
+atMs: number, 
+/**
+ * `create`, `poll`, `notification` or `cancel`: how mcplab learned it.
+ */
+source: string, };
+
+export type TaskView = { server: string, taskId: string, flavor: TaskFlavor, 
+/**
+ * The tool whose call became this task, when mcplab started it.
+ */
+tool?: string, 
+/**
+ * `working`, `input_required`, `completed`, `failed` or `cancelled`.
+ */
+status: string, statusMessage?: string, createdAt?: string, lastUpdatedAt?: string, ttlMs?: number, pollIntervalMs?: number, 
+/**
+ * Every status mcplab saw, oldest first.
+ */
+history: Array<TaskStatusEntry>, 
+/**
+ * The final result (the original request's result) once `completed`.
+ */
+result?: any, 
+/**
+ * The JSON-RPC error once `failed`.
+ */
+error?: any, 
+/**
+ * Outstanding input requests while `input_required` (key → request).
+ */
+inputRequests?: any, };
+
+export type SkillFileView = { uri: string, mimeType?: string, 
+/**
+ * Bytes received.
+ */
+size: number, 
+/**
+ * `sha256:…` of the bytes received.
+ */
+digest: string, 
+/**
+ * The bytes match the manifest's size and digest (false for `dynamic` skills, which
+ * have no manifest to check against).
+ */
+verified: boolean, 
+/**
+ * The content when it is text.
+ */
+text?: string, };
+
+export type SkillLoadView = { 
+/**
+ * The `skills/list` entry (uri, frontmatter, resources) exactly as the server sent it.
+ */
+entry: any, 
+/**
+ * The YAML frontmatter of `SKILL.md`, as JSON, once read.
+ */
+frontmatter?: any, files: Array<SkillFileView>, 
+/**
+ * Why the skill must not be used (digest, size or frontmatter mismatch); absent when
+ * every file checked out.
+ */
+problem?: string, };
 
 export type ServerTransport = { "type": "stdio", command: string, args?: Array<string>, env?: { [key in string]: string }, cwd?: string | null, } | { "type": "http", url: string, headers?: { [key in string]: string }, 
 /**
@@ -66,6 +179,10 @@ privateKeyPem?: string,
  */
 enterprise?: EnterpriseIdp, 
 /**
+ * The workload's JWT for the `workloadIdentity` grant (RFC 7523 assertion).
+ */
+assertion?: string, 
+/**
  * Set to true to never run OAuth for this server (a 401 is then just an error).
  */
 disabled?: boolean, };
@@ -88,7 +205,7 @@ export type OAuthRevision = "2025-03-26" | "2025-06-18" | "2025-11-25";
 
 export type RegistrationMethod = "auto" | "cimd" | "dcr" | "pre";
 
-export type OAuthGrant = "authorizationCode" | "clientCredentials" | "crossAppAccess";
+export type OAuthGrant = "authorizationCode" | "clientCredentials" | "crossAppAccess" | "workloadIdentity";
 
 export type OAuthParty = "client" | "mcpServer" | "authorizationServer" | "identityProvider" | "browser";
 
@@ -238,7 +355,7 @@ timeoutMs: number, };
 
 export type HumanAnswer = { "action": "accept", content: JsonValue, } | { "action": "decline", reason?: string | null, } | { "action": "cancel" };
 
-export type ServerEvent = { "type": "status", server: string, status: ServerStatus, } | { "type": "stderr", server: string, line: string, } | { "type": "log", server: string, level: string, logger?: string | null, data: JsonValue, } | { "type": "progress", server: string, token: JsonValue, progress: number, total?: number | null, message?: string | null, } | { "type": "listChanged", server: string, list: string, } | { "type": "resourceUpdated", server: string, uri: string, } | { "type": "cancelled", server: string, requestId: JsonValue, reason?: string | null, } | { "type": "humanRequested", request: HumanRequest, } | { "type": "humanResolved", server: string, id: number, outcome: string, } | { "type": "rootsListed", server: string, count: number, } | { "type": "authorizationRequired", server: string, url: string, };
+export type ServerEvent = { "type": "status", server: string, status: ServerStatus, } | { "type": "stderr", server: string, line: string, } | { "type": "log", server: string, level: string, logger?: string | null, data: JsonValue, } | { "type": "progress", server: string, token: JsonValue, progress: number, total?: number | null, message?: string | null, } | { "type": "listChanged", server: string, list: string, } | { "type": "resourceUpdated", server: string, uri: string, } | { "type": "cancelled", server: string, requestId: JsonValue, reason?: string | null, } | { "type": "humanRequested", request: HumanRequest, } | { "type": "humanResolved", server: string, id: number, outcome: string, } | { "type": "rootsListed", server: string, count: number, } | { "type": "authorizationRequired", server: string, url: string, } | { "type": "task", task: TaskView, };
 
 export type Direction = "outbound" | "inbound";
 
@@ -262,7 +379,12 @@ text: string,
  * Set when `text` is only the frame's start: the whole frame's length in bytes. The whole
  * frame is served by `GET /api/servers/{name}/traffic/{seq}` while it is still recorded.
  */
-fullBytes?: number, } & ({ "kind": "message" } | { "kind": "unparsable", error: string, } | { "kind": "synthetic" } | { "kind": "note" });
+fullBytes?: number, 
+/**
+ * HTTP headers that carried protocol meaning for this frame (2026-07-28 streamable HTTP:
+ * `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), as sent.
+ */
+headers?: Array<[string, string]>, } & ({ "kind": "message" } | { "kind": "unparsable", error: string, } | { "kind": "synthetic" } | { "kind": "note" });
 
 export type Severity = "error" | "warning" | "info";
 
@@ -327,7 +449,11 @@ info: any,
 /**
  * The last lines the server wrote to stderr (stdio servers).
  */
-stderr: Array<string>, };
+stderr: Array<string>, 
+/**
+ * The protocol era and revision in use while connected, and how they were chosen.
+ */
+era?: EraView, };
 
 export type ImportRequest = { 
 /**
@@ -345,7 +471,11 @@ export type ToolCallRequest = { name: string, arguments: Record<string, any>, ca
 /**
  * Overrides the server's request timeout for this call.
  */
-timeoutMs?: number, };
+timeoutMs?: number, 
+/**
+ * Whether the call may become a task (default `auto`).
+ */
+task?: TaskMode, };
 
 export type UriRequest = { uri: string, };
 

@@ -1,6 +1,7 @@
 // One tool call the model made: server, tool, arguments, status, duration, and the result
 // rendered exactly as on the Tools page. "frames" points the traffic panel at this call's
-// frames. While the call runs, its progress (the server's notifications/progress)
+// frames. While the call runs, its progress (the server's notifications/progress, or the status
+// of the task the call became)
 // and a pending elicitation or sampling request from the same server are noted here (the
 // dialog itself is the shared human-in-the-loop one).
 import type { Tool } from '../api/client';

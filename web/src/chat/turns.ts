@@ -26,7 +26,7 @@ export type TurnItem =
       outcome?: ToolOutcome;
       /** Set when the session asks before each call. */
       approval?: { pending: boolean; approved?: boolean; timeoutMs: number };
-      /** The server's latest `notifications/progress` while the call runs (live only). */
+      /** The server's latest `notifications/progress` (or the status of the task the call became) while the call runs (live only). */
       progress?: { progress: number; total: number | null; message: string | null };
     };
 

@@ -11,6 +11,7 @@ export function MasterDetail({
   search,
   onReload,
   reloadLabel,
+  head,
   list,
   detail,
   onBack,
@@ -21,6 +22,8 @@ export function MasterDetail({
   search: { value: string; onChange: (v: string) => void; placeholder: string; label: string; testId: string };
   onReload: () => void;
   reloadLabel: string;
+  /** Under the search row, above the list (e.g. the list's 2026-07-28 cache hint). */
+  head?: ReactNode;
   list: ReactNode;
   detail: ReactNode;
   onBack: () => void;
@@ -35,6 +38,7 @@ export function MasterDetail({
             <RefreshCw size={14} aria-hidden="true" />
           </Button>
         </div>
+        {head}
         {list}
       </aside>
       <section className="detail">

@@ -7,6 +7,7 @@ import { ItemList } from '../ui/ItemList';
 import { EmptyState, ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
 import { useInspectorRoute } from './inspectorRoute';
+import { ListCacheHint } from '../modern/ListCacheHint';
 import { MasterDetail } from './MasterDetail';
 import { NeedsServer } from './NeedsServer';
 import { PromptDetail } from './PromptDetail';
@@ -71,6 +72,7 @@ function Prompts({ server, selected, select }: { server: string; selected: strin
       reloadLabel="Reload prompts"
       onBack={() => select(null)}
       backLabel="All prompts"
+      head={<ListCacheHint server={server} list="prompts" reload={prompts.reload} />}
       list={list}
       detail={
         prompt ? (

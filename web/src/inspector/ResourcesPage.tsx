@@ -8,6 +8,7 @@ import { ItemList } from '../ui/ItemList';
 import { EmptyState, ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
 import { useInspectorRoute, userIntended } from './inspectorRoute';
+import { ListCacheHint } from '../modern/ListCacheHint';
 import { MasterDetail } from './MasterDetail';
 import { NeedsServer } from './NeedsServer';
 import { ResourceViewer } from './ResourceViewer';
@@ -112,6 +113,7 @@ function Resources({ server, item, select }: { server: string; item: string | nu
       reloadLabel="Reload resources"
       onBack={() => select(null)}
       backLabel="All resources"
+      head={<ListCacheHint server={server} list="resources" reload={resources.reload} />}
       list={list}
       detail={
         template ? (

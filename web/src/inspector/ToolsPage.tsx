@@ -10,6 +10,7 @@ import { EmptyState, ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
 import { useRunningTools } from './calls';
 import { useInspectorRoute } from './inspectorRoute';
+import { ListCacheHint } from '../modern/ListCacheHint';
 import { MasterDetail } from './MasterDetail';
 import { NeedsServer } from './NeedsServer';
 import { ToolDetail } from './ToolDetail';
@@ -77,6 +78,7 @@ function Tools({ server, tool: selected, select }: { server: string; tool: strin
       reloadLabel="Reload tools"
       onBack={() => select(null)}
       backLabel="All tools"
+      head={<ListCacheHint server={server} list="tools" reload={tools.reload} />}
       list={list}
       detail={
         tool ? (

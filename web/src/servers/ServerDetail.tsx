@@ -6,6 +6,7 @@ import type { ServerView } from '../api/types.gen';
 import { CopyButton } from '../ui/CopyButton';
 import { JsonTree } from '../ui/JsonTree';
 import { Markdown } from '../ui/Markdown';
+import { ServerEra } from './ServerEra';
 import { ServerCheck } from './ServerCheck';
 import { ServerOAuth } from './ServerOAuth';
 import { StatusBadge } from './StatusBadge';
@@ -57,6 +58,7 @@ export function ServerDetail({ view }: { view: ServerView }) {
               </span>
             </dd>
           </dl>
+          <ServerEra view={view} />
           <div className="toolbar" data-testid="server-explore">
             {(['tools', 'resources', 'prompts'] as const)
               .filter((k) => caps[k])

@@ -8,6 +8,7 @@ import { Button } from '../ui/Button';
 import { KeyValueEditor } from '../ui/KeyValueEditor';
 import { Modal } from '../ui/Modal';
 import { configToForm, emptyForm, formToConfig, hasOAuthSettings, type ConfigForm } from './configForm';
+import { PROTOCOL_CHOICES } from '../modern/api';
 import { selectServer, upsertServer } from './store';
 import '../oauth/oauth.css';
 
@@ -132,6 +133,16 @@ export function ServerForm({ existing, onClose }: { existing?: ServerConfig; onC
             <OAuthFields f={f} set={set} err={err} />
           </>
         )}
+        <label className="field">
+          <span className="field-label">Protocol</span>
+          <select value={f.protocol} onChange={(e) => set({ protocol: e.target.value as ConfigForm['protocol'] })} data-testid="server-form-protocol">
+            {PROTOCOL_CHOICES.map((c) => (
+              <option key={c.value} value={c.value} disabled={c.value === '2026-07-28' && f.type === 'sse'}>
+                {c.label}
+              </option>
+            ))}
+          </select>
+        </label>
         <label className="field">
           <span className="field-label">Request timeout (ms) <span className="muted small">(optional)</span></span>
           <input value={f.timeoutMs} onChange={(e) => set({ timeoutMs: e.target.value })} inputMode="numeric" placeholder="default" data-testid="server-form-timeout" />

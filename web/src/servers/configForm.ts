@@ -2,7 +2,7 @@
 // form convenience: it is stored as an `Authorization: Bearer …` header. OAuth settings of
 // http/sse servers map to `oauth` (omitted when nothing is set); settings the form does not
 // show (grant, private key, enterprise IdP) are kept as they were.
-import type { OAuthConfig, OAuthRevision, RegistrationMethod, ServerConfig } from '../api/types.gen';
+import type { OAuthConfig, OAuthRevision, ProtocolChoice, RegistrationMethod, ServerConfig } from '../api/types.gen';
 
 export type Pair = { key: string; value: string };
 
@@ -18,6 +18,8 @@ export interface ConfigForm {
   headers: Pair[];
   bearer: string;
   timeoutMs: string;
+  /** The protocol revision (`auto`: server/discover, else initialize). */
+  protocol: ProtocolChoice;
   oauthClientId: string;
   oauthClientSecret: string;
   oauthMetadataUrl: string;
@@ -42,6 +44,7 @@ export const emptyForm: ConfigForm = {
   headers: [],
   bearer: '',
   timeoutMs: '',
+  protocol: 'auto',
   oauthClientId: '',
   oauthClientSecret: '',
   oauthMetadataUrl: '',
@@ -66,7 +69,7 @@ function fromPairs(p: Pair[]): Record<string, string> {
 }
 
 export function configToForm(c: ServerConfig): ConfigForm {
-  const f: ConfigForm = { ...emptyForm, name: c.name, type: c.type, timeoutMs: c.timeoutMs ? String(c.timeoutMs) : '' };
+  const f: ConfigForm = { ...emptyForm, name: c.name, type: c.type, timeoutMs: c.timeoutMs ? String(c.timeoutMs) : '', protocol: c.protocol ?? 'auto' };
   if (c.type === 'stdio') {
     f.command = c.command;
     f.args = (c.args ?? []).join('\n');
@@ -123,6 +126,7 @@ export function formToConfig(f: ConfigForm): { config: ServerConfig } | { errors
   }
   if (Object.keys(errors).length) return { errors };
   if (timeoutMs !== undefined) config.timeoutMs = timeoutMs;
+  if (f.protocol !== 'auto') config.protocol = f.protocol;
   return { config };
 }
 

@@ -2,7 +2,7 @@
 // inspector's server selector, the event stream's state, and the traffic, theme and command
 // palette buttons.
 import { useEffect, useRef, useState } from 'react';
-import { FileText, KeyRound, Menu, MessageSquareText, MessagesSquare, Monitor, Moon, PanelRight, ScrollText, Search, Server, Settings, Smartphone, Sun, Wrench, type LucideIcon } from 'lucide-react';
+import { BookOpen, FileText, KeyRound, ListChecks, Menu, MessageSquareText, MessagesSquare, Monitor, Moon, PanelRight, ScrollText, Search, Server, Settings, Smartphone, Sun, Wrench, type LucideIcon } from 'lucide-react';
 import { UNAUTHORIZED_HINT } from '../api/client';
 import { useStreamState } from '../api/events';
 import { ServerSelector } from '../servers/ServerSelector';
@@ -12,8 +12,8 @@ import { Button } from '../ui/Button';
 import { PAGES, type Page } from '../ui/route';
 import { NAV_MENU_QUERY, useMediaQuery } from '../ui/useMediaQuery';
 
-export const PAGE_LABELS: Record<Page, string> = { servers: 'Servers', tools: 'Tools', resources: 'Resources', prompts: 'Prompts', playground: 'Playground', chat: 'Chat', logs: 'Logs', oauth: 'OAuth', settings: 'Settings' };
-export const PAGE_ICONS: Record<Page, LucideIcon> = { servers: Server, tools: Wrench, resources: FileText, prompts: MessageSquareText, playground: Smartphone, chat: MessagesSquare, logs: ScrollText, oauth: KeyRound, settings: Settings };
+export const PAGE_LABELS: Record<Page, string> = { servers: 'Servers', tools: 'Tools', resources: 'Resources', prompts: 'Prompts', tasks: 'Tasks', skills: 'Skills', playground: 'Playground', chat: 'Chat', logs: 'Logs', oauth: 'OAuth', settings: 'Settings' };
+export const PAGE_ICONS: Record<Page, LucideIcon> = { servers: Server, tools: Wrench, resources: FileText, prompts: MessageSquareText, tasks: ListChecks, skills: BookOpen, playground: Smartphone, chat: MessagesSquare, logs: ScrollText, oauth: KeyRound, settings: Settings };
 
 function NavLinks({ page, onPick }: { page: Page; onPick?: () => void }) {
   const { list } = useServers();
@@ -85,6 +85,7 @@ export function TopBar({ page, trafficOpen, onToggleTraffic, onPalette }: { page
       )}
       <span className="spacer" />
       {(page === 'tools' || page === 'resources' || page === 'prompts') && <ServerSelector page={page} />}
+      {(page === 'tasks' || page === 'skills') && <ServerSelector />}
       {(stream === 'reconnecting' || stream === 'unauthorized') && (
         <span className={`stream-state stream-${stream}`} data-testid="stream-state" title={stream === 'unauthorized' ? UNAUTHORIZED_HINT : 'Live events'}>
           {stream === 'unauthorized' ? 'signed out' : 'reconnecting…'}

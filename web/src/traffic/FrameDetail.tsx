@@ -61,6 +61,18 @@ export function FrameDetail({ row, findings, onClose, onJump, onOnlyThisCall }: 
           Not a valid JSON-RPC message: {row.problem ?? (!parsed.ok ? parsed.error : '')}
         </div>
       )}
+      {f.headers && f.headers.length > 0 && (
+        <table className="frame-headers small mono" data-testid="frame-headers">
+          <tbody>
+            {f.headers.map(([k, v]) => (
+              <tr key={k}>
+                <th>{k}</th>
+                <td>{v}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
       {findings && (
         <ul className="inline-error" data-testid="frame-findings">
           {findings.map((x, i) => (

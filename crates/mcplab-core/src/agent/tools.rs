@@ -203,11 +203,14 @@ impl ToolRun<'_> {
         } else {
             json!({})
         };
+        // Progress (and a task's status) reaches the turn; a task is waited on as long as it
+        // lives, each poll bounded by the tool timeout.
         let (progress_tx, mut progress_rx) = mpsc::unbounded_channel();
         let opts = RequestOptions {
             timeout: self.cfg.tool_timeout,
             cancel: Some(self.cancel.clone()),
             progress: Some(progress_tx),
+            ..Default::default()
         };
         let call = conn.request(
             "tools/call",

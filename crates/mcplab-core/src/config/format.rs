@@ -252,6 +252,7 @@ pub(super) fn convert(
         transport,
         timeout_ms: entry.timeout_ms,
         inherit_env: false,
+        protocol: Default::default(),
     })
 }
 

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_protocol::ServerConfig;
+use mcplab_protocol::{EraView, ServerConfig, TaskMode};
 use rmcp::Peer;
 use rmcp::model::{ClientNotification, ClientRequest};
 use rmcp::service::{PeerRequestOptions, RoleClient, RunningService, ServiceError};
@@ -16,7 +16,11 @@ use tokio_util::sync::CancellationToken;
 use super::error::McpError;
 use super::frame_transport::RawResults;
 use super::handler::{ClientSide, ProgressListeners, ProgressUpdate};
+use super::modern::cache::ResponseCache;
+use super::modern::headers::ToolHeaders;
 use super::stdio::{ChildGuard, StderrTail};
+use super::tasks::TaskRegistry;
+use super::traffic::TrafficLog;
 use super::wire::{BAD_RESPONSE_CODE, TRANSPORT_ERROR_CODE};
 
 /// How long closing waits for the HTTP transport task to end its session.
@@ -24,6 +28,10 @@ const TRANSPORT_STOP_WAIT: Duration = Duration::from_secs(8);
 
 /// Most pages a listing follows before concluding the server is looping.
 const MAX_PAGES: usize = 1000;
+
+/// Key added to a merged list when a page came from the 2026-07-28 cache:
+/// `{ "ageMs": …, "ttlMs": … }` of the oldest such page.
+pub const CACHE_MARKER: &str = "mcplab/cache";
 
 /// Per-request knobs.
 #[derive(Default, Clone)]
@@ -33,8 +41,15 @@ pub struct RequestOptions {
     /// Cancelling this token sends `notifications/cancelled` and fails the call with
     /// [`McpError::Cancelled`].
     pub cancel: Option<CancellationToken>,
-    /// Receives the request's progress notifications.
+    /// Receives the request's progress notifications (and, while a `tools/call` runs as a
+    /// task, its status changes).
     pub progress: Option<mpsc::UnboundedSender<ProgressUpdate>>,
+    /// Serve nothing from the cache of 2026-07-28 cacheable results (the answer is kept).
+    pub bypass_cache: bool,
+    /// Whether a `tools/call` may become a task.
+    pub task: TaskMode,
+    /// Return a task's handle at once instead of waiting for the task to finish.
+    pub no_wait: bool,
 }
 
 pub struct Connection {
@@ -50,6 +65,22 @@ pub struct Connection {
     pub(crate) initialize: Value,
     /// Stops the transport task (HTTP wires).
     pub(crate) transport_cancel: CancellationToken,
+    /// The era and revision in use and how they were chosen.
+    pub(crate) era: EraView,
+    /// Fresh 2026-07-28 results (ttlMs), shared with the handler that invalidates them.
+    pub(crate) cache: Arc<ResponseCache>,
+    /// `x-mcp-header` designations (2026-07-28 streamable HTTP only).
+    pub(crate) tool_headers: Option<Arc<ToolHeaders>>,
+    /// Answers the input requests of multi-round-trip results like server requests.
+    pub(crate) answerer: ClientSide,
+    /// Minimum log level sent in each 2026-07-28 request's `_meta`, once set.
+    pub(crate) log_level: std::sync::Mutex<Option<String>>,
+    /// `execution.taskSupport` per tool, learned from `tools/list` (2025-11-25 tasks).
+    pub(crate) task_support: std::sync::Mutex<std::collections::HashMap<String, String>>,
+    pub(crate) tasks: Arc<TaskRegistry>,
+    pub(crate) traffic: Arc<TrafficLog>,
+    /// Open `subscriptions/listen` requests by key (2026-07-28).
+    pub(crate) listens: std::sync::Mutex<std::collections::HashMap<String, CancellationToken>>,
     /// The streamable HTTP task, awaited on close so its `DELETE` goes out before a CLI exits.
     pub(crate) transport_task: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
 }
@@ -74,9 +105,34 @@ impl Connection {
     }
 
     /// The server's `initialize` result as it sent it (protocolVersion, capabilities,
-    /// serverInfo, instructions).
+    /// serverInfo, instructions); for 2026-07-28 the same summary built from
+    /// `server/discover` (whose exact result is in [`Self::era`]).
     pub fn initialize_result(&self) -> &Value {
         &self.initialize
+    }
+
+    /// The era and revision in use and how they were chosen.
+    pub fn era(&self) -> &EraView {
+        &self.era
+    }
+
+    /// Whether requests carry the 2026-07-28 per-request `_meta` (no session).
+    pub fn is_modern(&self) -> bool {
+        self.era.era == mcplab_protocol::Era::Modern
+    }
+
+    /// Tools whose `x-mcp-header` annotations are invalid, with the reason: they must not be
+    /// used (2026-07-28 streamable HTTP).
+    pub fn rejected_tools(&self) -> Vec<(String, String)> {
+        self.tool_headers
+            .as_ref()
+            .map(|t| t.rejected())
+            .unwrap_or_default()
+    }
+
+    /// The tasks known for this server, newest first.
+    pub fn tasks(&self) -> Vec<mcplab_protocol::TaskView> {
+        self.tasks.list(&self.name)
     }
 
     /// The negotiated protocol version.
@@ -101,21 +157,45 @@ impl Connection {
         self.raw.closed_reason()
     }
 
-    /// Sends a request and returns the server's exact `result`.
+    /// Sends a request and returns the server's exact `result`. In 2026-07-28 a fresh cached
+    /// result is returned without a round trip and `input_required` results are answered and
+    /// retried; a `tools/call` that becomes a task is waited on (unless `no_wait`), and its
+    /// final result returned.
     pub async fn request(
         &self,
         method: &str,
         params: Option<Value>,
         opts: RequestOptions,
     ) -> Result<Value, McpError> {
+        Ok(self.request_detailed(method, params, opts).await?.result)
+    }
+
+    /// Sends one JSON-RPC request (no cache, no retries) and returns the exact `result`.
+    pub(crate) async fn send_once(
+        &self,
+        method: &str,
+        params: Option<Value>,
+        opts: &RequestOptions,
+    ) -> Result<Value, McpError> {
         let mut body = json!({ "method": method });
         if let Some(p) = params {
             body["params"] = p;
         }
-        let request: ClientRequest = serde_json::from_value(body)
-            .map_err(|e| McpError::InvalidRequest(format!("invalid params for `{method}`: {e}")))?;
+        let request: ClientRequest = match self.exact_request(method, &body) {
+            Some(exact) => exact,
+            None => serde_json::from_value(body).map_err(|e| {
+                McpError::InvalidRequest(format!("invalid params for `{method}`: {e}"))
+            })?,
+        };
         let timeout = opts.timeout.unwrap_or(self.timeout);
-        let options = PeerRequestOptions::with_timeout(timeout).reset_timeout_on_progress();
+        let mut options = PeerRequestOptions::with_timeout(timeout).reset_timeout_on_progress();
+        if let Some(meta) = self.request_meta(opts) {
+            options = options.with_meta(meta);
+        }
+        if method == "subscriptions/listen" {
+            // A subscription stays open until cancelled: no request timeout.
+            options.timeout = None;
+        }
         let handle = self
             .peer
             .send_request_with_option(request, options)
@@ -125,10 +205,10 @@ impl Connection {
         let token = serde_json::to_value(&handle.progress_token)
             .unwrap_or(Value::Null)
             .to_string();
-        if let Some(tx) = opts.progress {
+        if let Some(tx) = opts.progress.clone() {
             self.progress_listeners().insert(token.clone(), tx);
         }
-        let cancel = opts.cancel.unwrap_or_default();
+        let cancel = opts.cancel.clone().unwrap_or_default();
         let outcome = tokio::select! {
             r = handle.await_response() => Some(r),
             _ = cancel.cancelled() => None,
@@ -162,9 +242,23 @@ impl Connection {
         let mut items = Vec::new();
         let mut cursor: Option<String> = None;
         let mut seen = std::collections::HashSet::new();
+        let mut merged = serde_json::Map::new();
         for _ in 0..MAX_PAGES {
             let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
-            let page = self.request(method, params, opts.clone()).await?;
+            let reply = self.request_detailed(method, params, opts.clone()).await?;
+            let page = reply.result;
+            if merged.is_empty() {
+                // The first page's cache hints (2026-07-28) describe the list as shown.
+                for hint in ["ttlMs", "cacheScope"] {
+                    if let Some(v) = page.get(hint) {
+                        merged.insert(hint.to_owned(), v.clone());
+                    }
+                }
+                merged.insert(key.to_owned(), Value::Null);
+            }
+            if let Some(hit) = reply.cache {
+                merged.insert(CACHE_MARKER.to_owned(), hit);
+            }
             match page.get(key) {
                 Some(Value::Array(a)) => items.extend(a.iter().cloned()),
                 _ => {
@@ -182,7 +276,10 @@ impl Connection {
                     }
                     cursor = Some(next.to_owned());
                 }
-                _ => return Ok(json!({ key: items })),
+                _ => {
+                    merged.insert(key.to_owned(), Value::Array(items));
+                    return Ok(Value::Object(merged));
+                }
             }
         }
         Err(McpError::InvalidRequest(format!(
@@ -264,6 +361,7 @@ impl Connection {
     /// Closes the session: stops the service, ends the transport, and stops the child's whole
     /// process group (gracefully first). Safe to call more than once.
     pub async fn close(&self) {
+        self.stop_listening();
         if let Some(mut service) = self.service.lock().await.take() {
             let _ = service.close_with_timeout(Duration::from_secs(2)).await;
         }

@@ -58,6 +58,12 @@ impl EventGate {
         }
     }
 
+    /// Listens to everything sent through the hub, not only this server's events (the
+    /// 2026-07-28 listen acknowledgement is read from it).
+    pub(crate) fn subscribe(&self) -> broadcast::Receiver<ServerEvent> {
+        self.events.subscribe()
+    }
+
     /// Forwards `event` if the server is within its rate (always, for the kinds that must
     /// pass), with oversized fields cut.
     pub(crate) fn send(&self, event: ServerEvent) {

@@ -54,6 +54,8 @@ struct RawInner {
     /// Ids of requests sent whose response has not arrived, oldest first.
     expected: VecDeque<String>,
     first: Option<Value>,
+    /// The first JSON-RPC error received (e.g. a legacy server refusing `server/discover`).
+    first_error: Option<Value>,
     closed_reason: Option<String>,
 }
 
@@ -102,9 +104,22 @@ impl RawResults {
         v
     }
 
-    /// The first result received on the connection: the `initialize` result.
+    /// The first result received on the connection: the `initialize` result (legacy era) or
+    /// the `server/discover` result (2026-07-28).
     pub fn first(&self) -> Option<Value> {
         self.lock().first.clone()
+    }
+
+    /// The first JSON-RPC `error` object received on the connection.
+    pub fn first_error(&self) -> Option<Value> {
+        self.lock().first_error.clone()
+    }
+
+    fn note_error(&self, error: &Value) {
+        let mut inner = self.lock();
+        if inner.first_error.is_none() {
+            inner.first_error = Some(error.clone());
+        }
     }
 
     /// Why the transport closed, in words for the user, once it has.
@@ -138,6 +153,42 @@ pub struct FrameTransport {
     outbound: Option<mpsc::Sender<Bytes>>,
     traffic: Arc<TrafficLog>,
     raw: RawResults,
+    /// Set for 2026-07-28 streamable HTTP: the headers each frame is sent with are recorded
+    /// with it (computed by the same function the wire uses).
+    headers: Option<HeaderRecorder>,
+}
+
+/// Computes the protocol headers of outbound frames for the traffic view.
+#[derive(Clone)]
+pub struct HeaderRecorder {
+    pub tools: Arc<super::modern::headers::ToolHeaders>,
+    version: Arc<Mutex<Option<String>>>,
+}
+
+impl HeaderRecorder {
+    pub fn new(tools: Arc<super::modern::headers::ToolHeaders>) -> Self {
+        Self {
+            tools,
+            version: Arc::default(),
+        }
+    }
+
+    fn headers_for(&self, bytes: &[u8]) -> Option<Vec<(String, String)>> {
+        let value: Value = serde_json::from_slice(bytes).ok()?;
+        if value.get("method").and_then(Value::as_str) == Some("notifications/cancelled") {
+            // Not sent over 2026-07-28 HTTP: the wire closes the request's stream instead.
+            return None;
+        }
+        let mut last = self.version.lock().unwrap_or_else(|p| p.into_inner());
+        let headers = super::modern::headers::frame_headers(&value, last.as_deref(), &self.tools);
+        if let Some((_, v)) = headers
+            .iter()
+            .find(|(k, _)| k == super::modern::headers::VERSION_HEADER)
+        {
+            *last = Some(v.clone());
+        }
+        Some(headers)
+    }
 }
 
 impl FrameTransport {
@@ -149,7 +200,14 @@ impl FrameTransport {
             outbound: Some(wire.outbound),
             traffic,
             raw,
+            headers: None,
         }
+    }
+
+    /// Records the 2026-07-28 HTTP headers of every outbound frame.
+    pub fn with_headers(mut self, recorder: HeaderRecorder) -> Self {
+        self.headers = Some(recorder);
+        self
     }
 
     /// Parses one inbound frame; `None` when it is not a JSON-RPC message we can use.
@@ -160,6 +218,9 @@ impl FrameTransport {
         }
         if let (Some(id), Some(result)) = (value.get("id"), value.get("result")) {
             self.raw.put(id, result.clone());
+        }
+        if let Some(error) = value.get("error").filter(|_| value.get("id").is_some()) {
+            self.raw.note_error(error);
         }
         serde_json::from_value(value).map_err(|e| format!("not a valid JSON-RPC message: {e}"))
     }
@@ -205,9 +266,17 @@ impl Transport<RoleClient> for FrameTransport {
             let id = serde_json::to_value(&request.id).unwrap_or(Value::Null);
             self.raw.expect(id.to_string());
         }
+        let recorder = self.headers.clone();
         async move {
             let bytes = bytes.map_err(|_| WireClosed)?;
-            traffic.record(&server, Direction::Outbound, FrameKind::Message, &bytes);
+            let headers = recorder.and_then(|r| r.headers_for(&bytes));
+            traffic.record_with_headers(
+                &server,
+                Direction::Outbound,
+                FrameKind::Message,
+                &bytes,
+                headers,
+            );
             let outbound = outbound.ok_or(WireClosed)?;
             outbound.send(bytes).await.map_err(|_| WireClosed)
         }

@@ -63,8 +63,15 @@ pub struct ClientIdentity {
     pub version: String,
 }
 
+#[derive(Clone)]
 pub struct ClientSide {
     pub(crate) server: String,
+    /// The revision asked for in `initialize` (legacy era; the modern era sets it per request).
+    pub(crate) protocol_version: String,
+    /// Results to forget when the server says they changed.
+    pub(crate) cache: Arc<super::modern::cache::ResponseCache>,
+    /// Tasks of this server, updated by `notifications/tasks`.
+    pub(crate) tasks: Arc<super::tasks::TaskRegistry>,
     pub(crate) identity: ClientIdentity,
     /// Where server events go, rate-limited and size-capped.
     pub(crate) events: Arc<EventGate>,
@@ -79,7 +86,7 @@ impl ClientSide {
         self.events.send(event);
     }
 
-    async fn elicit(&self, params: Value) -> Result<ClientResult, ErrorData> {
+    pub(crate) async fn elicit(&self, params: Value) -> Result<ClientResult, ErrorData> {
         let answer = self
             .broker
             .ask(
@@ -102,7 +109,7 @@ impl ClientSide {
         Ok(ClientResult::ElicitResult(result))
     }
 
-    async fn sample(&self, params: Value) -> Result<ClientResult, ErrorData> {
+    pub(crate) async fn sample(&self, params: Value) -> Result<ClientResult, ErrorData> {
         let answer = self
             .broker
             .ask(
@@ -148,7 +155,7 @@ impl ClientSide {
         }
     }
 
-    fn list_roots(&self) -> Result<ClientResult, ErrorData> {
+    pub(crate) fn list_roots(&self) -> Result<ClientResult, ErrorData> {
         let roots = self.roots.read().unwrap_or_else(|p| p.into_inner()).clone();
         let roots: Vec<Value> = roots
             .iter()
@@ -212,6 +219,7 @@ impl Service<RoleClient> for ClientSide {
         _context: NotificationContext<RoleClient>,
     ) -> Result<(), ErrorData> {
         let server = self.server.clone();
+        self.forget_changed(&notification);
         match notification {
             ServerNotification::ProgressNotification(n) => {
                 let p = n.params;
@@ -271,22 +279,17 @@ impl Service<RoleClient> for ClientSide {
                     reason: n.params.reason,
                 });
             }
-            // Task and subscription notifications belong to protocol revisions we do not
-            // negotiate; custom notifications are visible in the traffic view.
-            _ => {}
+            // Tasks and subscription acknowledgements (2026-07-28, the tasks extension) and
+            // 2025-11-25 task status; custom notifications are visible in the traffic view.
+            other => self.modern_notification(other),
         }
         Ok(())
     }
 
     fn get_info(&self) -> ClientConfig {
         let info = json!({
-            "protocolVersion": PROTOCOL_VERSION,
-            "capabilities": {
-                "roots": { "listChanged": true },
-                "sampling": {},
-                "elicitation": { "form": {}, "url": {} },
-                "extensions": { UI_EXTENSION: { "mimeTypes": ["text/html;profile=mcp-app"] } },
-            },
+            "protocolVersion": self.protocol_version,
+            "capabilities": super::modern::client_capabilities(),
             "clientInfo": { "name": self.identity.name, "version": self.identity.version },
         });
         serde_json::from_value(info).expect("the client info literal matches the MCP schema")

@@ -26,7 +26,7 @@ use tokio_util::task::TaskTracker;
 use super::limits::Size;
 use super::sse::SseParser;
 use super::wire::{WireEnd, WireEvent, bad_response, synthetic_error_for};
-mod body;
+pub(crate) mod body;
 mod response;
 mod target;
 

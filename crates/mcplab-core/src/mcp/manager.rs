@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use mcplab_protocol::oauth::OAuthConfig;
-use mcplab_protocol::{ServerConfig, ServerEvent, ServerStatus, ServerTransport};
-use rmcp::service::{ClientInitializeError, serve_client_with_ct};
+use mcplab_protocol::{ProtocolChoice, ServerConfig, ServerEvent, ServerStatus, ServerTransport};
+use rmcp::service::{ClientInitializeError, serve_client_with_lifecycle_and_ct};
 use tokio::sync::{broadcast, watch};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -18,12 +18,17 @@ use super::broker::{Broker, DEFAULT_HUMAN_TIMEOUT};
 use super::connection::Connection;
 use super::error::McpError;
 use super::event_gate::EventGate;
-use super::frame_transport::{FrameTransport, RawResults};
+use super::frame_transport::{FrameTransport, HeaderRecorder, RawResults};
 use super::handler::{ClientIdentity, ClientSide, RootEntry, Roots, SUPPORTED_PROTOCOL_VERSIONS};
 use super::http::{HttpTarget, spawn_streamable_http};
 use super::legacy_sse::spawn_legacy_sse;
 use super::limits::Limits;
+use super::modern::cache::ResponseCache;
+use super::modern::era::{Outcome, Plan, describe, not_modern, summary_from_discovery};
+use super::modern::headers::ToolHeaders;
+use super::modern::http::{ModernHttp, spawn_modern_http};
 use super::stdio::{StderrTail, StdioSpec, spawn_stdio};
+use super::tasks::TaskRegistry;
 use super::traffic::{DEFAULT_RING_CAPACITY, TrafficLog};
 use super::wire::{BAD_RESPONSE_CODE, TRANSPORT_ERROR_CODE, wire_pair};
 use crate::oauth::{AuthSession, OAuthHost};
@@ -62,6 +67,10 @@ pub struct ManagerOptions {
     pub parent_env: Option<Arc<[(std::ffi::OsString, std::ffi::OsString)]>>,
     /// OAuth for a remote server may follow it to internal addresses and plain-http endpoints.
     pub oauth_allow_private: bool,
+    /// 2026-07-28: open a `subscriptions/listen` for the list changes a server announces as
+    /// soon as it connects (the web inspector refreshes its lists on them; a one-shot CLI call
+    /// does not need them).
+    pub listen_for_changes: bool,
 }
 
 impl Default for ManagerOptions {
@@ -79,6 +88,7 @@ impl Default for ManagerOptions {
             limits: Limits::default(),
             parent_env: None,
             oauth_allow_private: false,
+            listen_for_changes: true,
         }
     }
 }
@@ -105,6 +115,23 @@ pub struct ConnectionManager {
     http: std::sync::OnceLock<Result<reqwest::Client, String>>,
     /// OAuth for http/sse servers; without it a 401 is just an error.
     oauth: std::sync::OnceLock<Arc<OAuthHost>>,
+    /// Tasks of every server, kept across reconnects.
+    tasks: Arc<TaskRegistry>,
+}
+
+/// How a handshake should open the session (see [`Plan`]).
+struct EraSetup {
+    plan: Plan,
+    /// `x-mcp-header` designations shared with the 2026-07-28 HTTP wire.
+    tools: Option<Arc<ToolHeaders>>,
+    /// Why `auto` fell back to the legacy wire after HTTP discovery.
+    fell_back: Option<String>,
+}
+
+/// A failed handshake; `not_modern` says the server answered discovery like a legacy one.
+struct HandshakeFailure {
+    error: McpError,
+    not_modern: Option<String>,
 }
 
 impl ConnectionManager {
@@ -121,6 +148,7 @@ impl ConnectionManager {
             roots: Arc::new(RwLock::new(Vec::new())),
             http: std::sync::OnceLock::new(),
             oauth: std::sync::OnceLock::new(),
+            tasks: Arc::default(),
             opts,
         })
     }
@@ -145,6 +173,11 @@ impl ConnectionManager {
 
     pub fn traffic(&self) -> &Arc<TrafficLog> {
         &self.traffic
+    }
+
+    /// Every task the process knows of, per server.
+    pub fn tasks(&self) -> &Arc<TaskRegistry> {
+        &self.tasks
     }
 
     pub fn broker(&self) -> &Arc<Broker> {
@@ -246,7 +279,8 @@ impl ConnectionManager {
             .values()
             .filter_map(|s| s.conn.clone())
             .collect();
-        for c in conns {
+        // 2026-07-28 removed this notification: servers ask for roots with each request.
+        for c in conns.iter().filter(|c| !c.is_modern()) {
             let _ = c.notify("notifications/roots/list_changed", None).await;
         }
     }
@@ -272,6 +306,22 @@ impl ConnectionManager {
         R: tokio::io::AsyncRead + Unpin + Send + 'static,
         W: tokio::io::AsyncWrite + Unpin + Send + 'static,
     {
+        self.connect_io_with(name, ProtocolChoice::Auto, read, write)
+            .await
+    }
+
+    /// [`Self::connect_io`] speaking the given protocol revision.
+    pub async fn connect_io_with<R, W>(
+        self: &Arc<Self>,
+        name: &str,
+        protocol: ProtocolChoice,
+        read: R,
+        write: W,
+    ) -> Result<Arc<Connection>, McpError>
+    where
+        R: tokio::io::AsyncRead + Unpin + Send + 'static,
+        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
+    {
         let config = ServerConfig {
             name: name.to_owned(),
             transport: ServerTransport::Stdio {
@@ -282,6 +332,7 @@ impl ConnectionManager {
             },
             timeout_ms: None,
             inherit_env: false,
+            protocol,
         };
         let io: InProcessIo = (Box::new(read), Box::new(write));
         self.connect_via(config, Some(io)).await
@@ -326,17 +377,28 @@ impl ConnectionManager {
                 });
                 let stderr = Arc::new(self.stderr_tail_buffer());
                 let gate = self.gate(name.as_str());
-                let cancel = CancellationToken::new();
-                let started = Started {
-                    wire,
-                    child: None,
-                    stderr,
-                    gate,
-                    transport_cancel: cancel,
-                    transport_task: None,
-                    waiting: None,
-                };
-                self.handshake(config, started).await
+                match Plan::new(config.protocol, "stdio") {
+                    Ok(plan) => {
+                        let setup = EraSetup {
+                            plan,
+                            tools: None,
+                            fell_back: None,
+                        };
+                        let started = Started {
+                            wire,
+                            child: None,
+                            stderr,
+                            gate,
+                            transport_cancel: CancellationToken::new(),
+                            transport_task: None,
+                            waiting: None,
+                        };
+                        self.handshake(config, started, setup)
+                            .await
+                            .map_err(|f| f.error)
+                    }
+                    Err(message) => Err(McpError::InvalidConfig(message)),
+                }
             }
             None => self.open(config).await,
         };
@@ -360,6 +422,13 @@ impl ConnectionManager {
                 }
                 self.set_status(&name, generation, ServerStatus::Connected);
                 self.watch(name, generation, conn.clone());
+                if self.opts.listen_for_changes && conn.is_modern() {
+                    let listening = conn.clone();
+                    tokio::spawn(async move {
+                        // Best effort: a failure is in the traffic view; lists still refresh on demand.
+                        let _ = listening.listen_for_list_changes().await;
+                    });
+                }
                 Ok(conn)
             }
             Err(e) => {
@@ -447,6 +516,93 @@ impl ConnectionManager {
     }
 
     async fn open(&self, config: ServerConfig) -> Result<Connection, McpError> {
+        let plan = Plan::new(config.protocol, config.transport.kind()).map_err(|message| {
+            McpError::InvalidConfig(format!("server `{}`: {message}", config.name))
+        })?;
+        if !matches!(config.transport, ServerTransport::Http { .. }) || !plan.modern_wire() {
+            return self.open_with(config, plan, None).await;
+        }
+        let auto = config.protocol.is_auto();
+        match self.open_modern_http(config.clone(), plan).await {
+            Ok(conn) => Ok(conn),
+            Err(HandshakeFailure {
+                not_modern: Some(why),
+                ..
+            }) if auto => {
+                let legacy = Plan::Initialize(super::modern::LEGACY_REVISION.into());
+                self.open_with(config, legacy, Some(why)).await
+            }
+            Err(HandshakeFailure {
+                error,
+                not_modern: Some(why),
+            }) => Err(McpError::Connect {
+                server: config.name.clone(),
+                message: format!(
+                    "{why}: the server does not speak 2026-07-28 (protocol is pinned to \
+                     2026-07-28; choose `auto` or a 2025 revision). Underlying error: {error}"
+                ),
+                stderr_tail: Vec::new(),
+            }),
+            Err(failure) => Err(failure.error),
+        }
+    }
+
+    /// Streamable HTTP with the 2026-07-28 wire and `server/discover`.
+    async fn open_modern_http(
+        &self,
+        config: ServerConfig,
+        plan: Plan,
+    ) -> Result<Connection, HandshakeFailure> {
+        let ServerTransport::Http {
+            url,
+            headers,
+            oauth,
+        } = &config.transport
+        else {
+            unreachable!("open_modern_http is only called for http servers");
+        };
+        let failed = |error| HandshakeFailure {
+            error,
+            not_modern: None,
+        };
+        let (wire, end) = wire_pair();
+        let stderr = Arc::new(self.stderr_tail_buffer());
+        let transport_cancel = CancellationToken::new();
+        let gate = self.gate(&config.name);
+        let mut target =
+            http_target(&config.name, url, headers, &self.opts.limits).map_err(failed)?;
+        target.auth = self.auth_session(&config.name, &target, oauth.as_ref());
+        let waiting = target.auth.as_ref().map(|a| a.waiting());
+        let tools = ToolHeaders::new();
+        let shared = ModernHttp {
+            tools: tools.clone(),
+        };
+        let client = self.http_client().map_err(failed)?;
+        spawn_modern_http(target, client, end, transport_cancel.clone(), shared);
+        let setup = EraSetup {
+            plan,
+            tools: Some(tools),
+            fell_back: None,
+        };
+        let started = Started {
+            wire,
+            child: None,
+            stderr,
+            gate,
+            transport_cancel,
+            transport_task: None,
+            waiting,
+        };
+        self.handshake(config, started, setup).await
+    }
+
+    /// Every transport with the legacy wires (and stdio in any era).
+    async fn open_with(
+        &self,
+        config: ServerConfig,
+        plan: Plan,
+        fell_back: Option<String>,
+    ) -> Result<Connection, McpError> {
         let name = config.name.clone();
         let (wire, end) = wire_pair();
         let stderr = Arc::new(self.stderr_tail_buffer());
@@ -535,6 +691,11 @@ impl ConnectionManager {
             }
         }
 
+        let setup = EraSetup {
+            plan,
+            tools: None,
+            fell_back,
+        };
         let started = Started {
             wire,
             child,
@@ -544,7 +705,9 @@ impl ConnectionManager {
             transport_task,
             waiting,
         };
-        self.handshake(config, started).await
+        self.handshake(config, started, setup)
+            .await
+            .map_err(|f| f.error)
     }
 
     /// The OAuth session for an http/sse server: none without an OAuth host, when the config
@@ -567,11 +730,13 @@ impl ConnectionManager {
 
     /// Runs `initialize` over `wire` with a deadline and builds the connection; on failure
     /// stops the transport and the child and returns a message that quotes its stderr.
+    #[allow(clippy::too_many_arguments)]
     async fn handshake(
         &self,
         config: ServerConfig,
         started: Started,
-    ) -> Result<Connection, McpError> {
+        setup: EraSetup,
+    ) -> Result<Connection, HandshakeFailure> {
         let Started {
             wire,
             child,
@@ -583,28 +748,43 @@ impl ConnectionManager {
         } = started;
         let name = config.name.clone();
         let raw = RawResults::default();
-        let transport = FrameTransport::new(name.clone(), wire, self.traffic.clone(), raw.clone());
-        let progress = Arc::default();
+        let mut transport =
+            FrameTransport::new(name.clone(), wire, self.traffic.clone(), raw.clone());
+        if let Some(tools) = &setup.tools {
+            transport = transport.with_headers(HeaderRecorder::new(tools.clone()));
+        }
+        let cache = Arc::new(ResponseCache::default());
         let handler = ClientSide {
             server: name.clone(),
+            protocol_version: setup.plan.handler_version(),
+            cache: cache.clone(),
+            tasks: self.tasks.clone(),
             identity: self.opts.identity.clone(),
             events: gate,
             broker: self.broker.clone(),
             roots: self.roots.clone(),
-            progress: Arc::clone(&progress),
+            progress: Arc::default(),
             human_timeout: self.opts.human_timeout,
         };
+        let answerer = handler.clone();
         let ct = CancellationToken::new();
+        let lifecycle = setup.plan.lifecycle();
         // Time spent waiting for a person to sign in (OAuth) does not count.
         let started = bounded(
-            serve_client_with_ct(handler, transport, ct.clone()),
+            serve_client_with_lifecycle_and_ct(handler, transport, lifecycle, ct.clone()),
             self.opts.connect_timeout,
             waiting,
         )
         .await;
+        let mut not_modern_why = None;
         let failure = match started {
             // B13: a revision we do not speak is refused, as the spec says a client should.
-            Ok(Ok(mut service)) if !speaks(&raw.first().unwrap_or_default()) => {
+            // (A 2026-07-28 handshake is `server/discover`, whose result names no single
+            // revision; the era module judged it.)
+            Ok(Ok(mut service))
+                if !discovered(&raw.first().unwrap_or_default())
+                    && !speaks(&raw.first().unwrap_or_default()) =>
+            {
                 let _ = service.close_with_timeout(Duration::from_secs(2)).await;
                 let version = raw
                     .first()
@@ -618,7 +798,22 @@ impl ConnectionManager {
             }
             Ok(Ok(service)) => {
                 let peer = service.peer().clone();
-                let initialize = raw.first().unwrap_or_default();
+                let revision = peer
+                    .peer_info()
+                    .map(|i| i.protocol_version.to_string())
+                    .unwrap_or_else(|| setup.plan.handler_version());
+                let era = describe(Outcome {
+                    choice: config.protocol,
+                    transport: config.transport.kind(),
+                    revision: revision.clone(),
+                    first_result: raw.first(),
+                    first_error: raw.first_error(),
+                    fell_back: setup.fell_back,
+                });
+                let initialize = match &era.discovery {
+                    Some(discovery) => summary_from_discovery(&revision, discovery),
+                    None => raw.first().unwrap_or_default(),
+                };
                 let timeout = config
                     .timeout_ms
                     .map(Duration::from_millis)
@@ -629,12 +824,21 @@ impl ConnectionManager {
                     service: tokio::sync::Mutex::new(Some(service)),
                     peer,
                     raw,
-                    progress,
+                    progress: answerer.progress.clone(),
                     child,
                     stderr,
                     timeout,
                     initialize,
                     transport_cancel,
+                    era,
+                    cache,
+                    tool_headers: setup.tools,
+                    answerer,
+                    log_level: Default::default(),
+                    task_support: Default::default(),
+                    tasks: self.tasks.clone(),
+                    traffic: self.traffic.clone(),
+                    listens: Default::default(),
                     transport_task: std::sync::Mutex::new(transport_task),
                 });
             }
@@ -643,17 +847,24 @@ impl ConnectionManager {
             {
                 data.message.into_owned()
             }
-            Ok(Err(e)) => raw
-                .closed_reason()
-                .unwrap_or_else(|| describe_init_error(e)),
+            Ok(Err(e)) => {
+                not_modern_why = not_modern(&e);
+                raw.closed_reason()
+                    .unwrap_or_else(|| describe_init_error(e))
+            }
             Err(_) => {
                 ct.cancel();
                 let hint = match child.is_some() {
                     true => "is it an MCP server? does it write anything but JSON-RPC to stdout?",
                     false => "is it an MCP server, and is this its MCP endpoint?",
                 };
+                let probe = match setup.plan {
+                    Plan::Initialize(_) => "",
+                    Plan::Discover => " (sent as the 2026-07-28 `server/discover`)",
+                    Plan::Auto => " or to the `server/discover` probe before it",
+                };
                 format!(
-                    "no answer to `initialize` within {} ({hint})",
+                    "no answer to `initialize`{probe} within {} ({hint})",
                     seconds(self.opts.connect_timeout)
                 )
             }
@@ -664,10 +875,13 @@ impl ConnectionManager {
             child.wait_exit(Duration::from_millis(300)).await;
             child.shutdown().await;
         }
-        Err(McpError::Connect {
-            server: name,
-            message: failure,
-            stderr_tail: tail_of(&stderr, 20),
+        Err(HandshakeFailure {
+            error: McpError::Connect {
+                server: name,
+                message: failure,
+                stderr_tail: tail_of(&stderr, 20),
+            },
+            not_modern: not_modern_why,
         })
     }
 }
@@ -717,6 +931,11 @@ fn seconds(d: Duration) -> String {
     format!("{}s", d.as_secs_f64())
 }
 
+/// Whether the first result is a `server/discover` result (2026-07-28) rather than `initialize`'s.
+fn discovered(first: &serde_json::Value) -> bool {
+    first.get("protocolVersion").is_none() && first.get("supportedVersions").is_some()
+}
+
 /// Whether the `initialize` result names a protocol revision mcplab speaks.
 fn speaks(initialize: &serde_json::Value) -> bool {
     initialize
@@ -753,6 +972,8 @@ fn describe_init_error(e: rmcp::service::ClientInitializeError) -> String {
             "the server answered `initialize` with error {}: {}",
             data.code.0, data.message
         ),
+        // `auto` on stdio: the handshake that decides is the fallback `initialize`.
+        E::LegacyFallbackFailed { fallback, .. } => describe_init_error(*fallback),
         other => other.to_string(),
     }
 }

@@ -12,15 +12,19 @@ pub mod http;
 pub mod legacy_sse;
 pub mod limits;
 pub mod manager;
+pub mod modern;
 mod peek;
 mod process_tree;
+pub mod skills;
 pub mod sse;
 pub mod stdio;
+pub mod task_flow;
+pub mod tasks;
 pub mod traffic;
 pub mod wire;
 
 pub use broker::Broker;
-pub use connection::{Connection, RequestOptions};
+pub use connection::{CACHE_MARKER, Connection, RequestOptions};
 pub use error::McpError;
 pub use handler::{
     ClientIdentity, PROTOCOL_VERSION, ProgressUpdate, RootEntry, SUPPORTED_PROTOCOL_VERSIONS,

@@ -97,6 +97,18 @@ impl TrafficLog {
         kind: FrameKind,
         bytes: &[u8],
     ) -> TrafficFrame {
+        self.record_with_headers(server, direction, kind, bytes, None)
+    }
+
+    /// [`Self::record`] for a frame whose HTTP headers carried protocol meaning (2026-07-28).
+    pub fn record_with_headers(
+        &self,
+        server: &str,
+        direction: Direction,
+        kind: FrameKind,
+        bytes: &[u8],
+        headers: Option<Vec<(String, String)>>,
+    ) -> TrafficFrame {
         let ts_ms = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_millis() as u64)
@@ -120,6 +132,7 @@ impl TrafficLog {
             kind,
             text,
             full_bytes: None,
+            headers,
         };
         let published = preview(&frame, self.preview);
         self.keep(&mut rings, frame);
@@ -215,7 +228,13 @@ fn cost_of(frame: &TrafficFrame) -> usize {
         FrameKind::Unparsable { error } => error.len(),
         _ => 0,
     };
-    frame.text.len() + frame.server.len() + error + FRAME_OVERHEAD
+    let headers: usize = frame
+        .headers
+        .iter()
+        .flatten()
+        .map(|(k, v)| k.len() + v.len())
+        .sum();
+    frame.text.len() + frame.server.len() + error + headers + FRAME_OVERHEAD
 }
 
 /// `frame` with its text cut to at most `limit` bytes (on a character boundary) and its full
@@ -233,6 +252,7 @@ fn preview(frame: &TrafficFrame, limit: usize) -> TrafficFrame {
         kind: frame.kind.clone(),
         text: truncate_str(&frame.text, limit).to_owned(),
         full_bytes: Some(full),
+        headers: frame.headers.clone(),
     }
 }
 

@@ -43,7 +43,10 @@ impl BearerChallenge {
         values
             .into_iter()
             .flat_map(parse_www_authenticate)
-            .find(|c| c.scheme.eq_ignore_ascii_case("bearer"))
+            // A DPoP challenge (RFC 9449 §7.1) carries the same parameters.
+            .find(|c| {
+                c.scheme.eq_ignore_ascii_case("bearer") || c.scheme.eq_ignore_ascii_case("dpop")
+            })
             .map(|c| {
                 let get = |name: &str| c.param(name).map(str::to_owned);
                 BearerChallenge {

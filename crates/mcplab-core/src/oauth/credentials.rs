@@ -83,6 +83,9 @@ pub struct TokenSet {
     pub scope: Option<String>,
     #[serde(default)]
     pub obtained_at_ms: u64,
+    /// The DPoP key the tokens are bound to (base64 PKCS#8), when they are (RFC 9449).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dpop_key: Option<String>,
 }
 
 impl TokenSet {
@@ -178,6 +181,7 @@ mod tests {
     fn refresh_margin_is_bounded_by_the_lifetime() {
         let now = now_ms();
         let token = |lifetime_ms: u64, left_ms: u64| TokenSet {
+            dpop_key: None,
             access_token: "a".into(),
             token_type: "Bearer".into(),
             refresh_token: None,

@@ -98,6 +98,8 @@ pub struct FlowOptions {
     pub private_key_pem: Option<String>,
     /// The identity provider of the cross-app access grant.
     pub enterprise: Option<EnterpriseIdp>,
+    /// The workload's JWT for the workload identity grant.
+    pub assertion: Option<String>,
     /// `client_name` for dynamic registration.
     pub client_name: String,
 }
@@ -114,6 +116,7 @@ impl Default for FlowOptions {
             grant: OAuthGrant::AuthorizationCode,
             private_key_pem: None,
             enterprise: None,
+            assertion: None,
             client_name: "mcplab".into(),
         }
     }
@@ -132,6 +135,7 @@ impl FlowOptions {
             grant: config.grant.unwrap_or(OAuthGrant::AuthorizationCode),
             private_key_pem: text(&config.private_key_pem),
             enterprise: config.enterprise.clone(),
+            assertion: text(&config.assertion),
             client_name: client_name.into(),
         }
     }
@@ -181,6 +185,10 @@ impl Flow<'_> {
             OAuthGrant::CrossAppAccess => {
                 let scope = self.select_scope(&found, challenge, previous, false);
                 return super::grants::cross_app_access(self, &found, scope).await;
+            }
+            OAuthGrant::WorkloadIdentity => {
+                let scope = self.select_scope(&found, challenge, previous, false);
+                return super::grants::workload_identity(self, &found, scope).await;
             }
             OAuthGrant::AuthorizationCode => {}
         }
@@ -248,12 +256,14 @@ impl Flow<'_> {
         if let Some(resource) = &found.resource {
             form.push(("resource".into(), resource.clone()));
         }
+        let dpop = self.dpop_key(&found, previous)?;
         let auth = ClientAuth {
             client_id: &client.client_id,
             client_secret: client.client_secret.as_deref(),
             method: auth_method,
             private_key_pem: self.opts.private_key_pem.as_deref(),
             audience: found.issuer_text(),
+            dpop: dpop.as_ref(),
         };
         let tokens = token_request(self, OAuthPhase::Token, &found.token_endpoint, form, &auth)
             .await
@@ -294,6 +304,14 @@ impl Flow<'_> {
         if let Some(resource) = &creds.resource {
             form.push(("resource".into(), resource.clone()));
         }
+        // A DPoP-bound refresh token must be presented with the same key.
+        let dpop = creds
+            .tokens
+            .as_ref()
+            .and_then(|t| t.dpop_key.as_deref())
+            .map(super::dpop::DpopKey::from_stored)
+            .transpose()
+            .map_err(fail)?;
         let auth = ClientAuth {
             client_id: &creds.client.client_id,
             client_secret: creds.client.client_secret.as_deref(),
@@ -303,6 +321,7 @@ impl Flow<'_> {
                 .issuer
                 .as_deref()
                 .unwrap_or(creds.token_endpoint.as_str()),
+            dpop: dpop.as_ref(),
         };
         let mut tokens = token_request(self, OAuthPhase::Refresh, &endpoint, form, &auth)
             .await
@@ -317,6 +336,47 @@ impl Flow<'_> {
         let mut next = creds.clone();
         next.tokens = Some(tokens);
         Ok(next)
+    }
+
+    /// The DPoP key for this authorization when the authorization server supports DPoP with
+    /// ES256 (the previous one when there is one, so tokens stay bound to one key).
+    pub(crate) fn dpop_key(
+        &self,
+        found: &Discovery,
+        previous: Option<&Credentials>,
+    ) -> Result<Option<super::dpop::DpopKey>, OAuthError> {
+        let algorithms = found.metadata.dpop_signing_alg_values_supported.as_ref();
+        if !super::dpop::supported(algorithms) {
+            if algorithms.is_some() {
+                self.log.warn(
+                    OAuthPhase::AuthServerMetadata,
+                    format!(
+                        "The authorization server supports DPoP only with {algorithms:?}; mcplab \
+                         signs proofs with ES256, so it asks for Bearer tokens"
+                    ),
+                    "add ES256 to dpop_signing_alg_values_supported",
+                );
+            }
+            return Ok(None);
+        }
+        let stored = previous
+            .and_then(|p| p.tokens.as_ref())
+            .and_then(|t| t.dpop_key.as_deref());
+        let key = match stored {
+            Some(text) => super::dpop::DpopKey::from_stored(text)?,
+            None => super::dpop::DpopKey::generate()?,
+        };
+        self.log.chose(
+            OAuthPhase::AuthServerMetadata,
+            "Use DPoP-bound tokens (RFC 9449)",
+            format!(
+                "the authorization server advertises dpop_signing_alg_values_supported with \
+                 ES256; every token request and MCP request carries a proof signed with the \
+                 key {}",
+                key.jwk()
+            ),
+        );
+        Ok(Some(key))
     }
 
     /// PKCE S256 is required; the metadata must allow it.
@@ -482,6 +542,34 @@ impl Flow<'_> {
         url
     }
 
+    /// The authorization response's `iss` against the issuer recorded from the validated
+    /// metadata: a present `iss` must equal it exactly (no case folding, default-port,
+    /// trailing-slash or percent-encoding normalization), advertised or not; an absent one is
+    /// an error only when the metadata advertises `authorization_response_iss_parameter_supported`.
+    fn check_iss(&self, found: &Discovery, params: &CallbackParams) -> Result<(), OAuthError> {
+        let advertised = found
+            .metadata
+            .authorization_response_iss_parameter_supported
+            == Some(true);
+        match (&params.iss, found.issuer.as_deref()) {
+            (Some(iss), Some(issuer)) if iss != issuer => Err(OAuthError::setup(
+                format!(
+                    "the redirect's `iss` {iss} is not the issuer {issuer} recorded from the \
+                     authorization server's metadata (RFC 9207; compared exactly, without \
+                     normalization): the response may come from another authorization server \
+                     (mix-up) and was rejected"
+                ),
+                "the authorization server must send exactly its metadata's `issuer` in `iss`",
+            )),
+            (None, _) if advertised => Err(OAuthError::setup(
+                "the authorization server advertises authorization_response_iss_parameter_supported \
+                 but the redirect carries no `iss`; the response was rejected (RFC 9207)",
+                "the authorization server must include `iss` in every authorization response",
+            )),
+            _ => Ok(()),
+        }
+    }
+
     /// Validates the redirect's parameters and returns the code.
     fn check_callback(
         &self,
@@ -496,23 +584,14 @@ impl Flow<'_> {
                 "the authorization server must return the `state` parameter unchanged",
             ));
         }
+        // RFC 9207 §2.4 as 2026-07-28 requires it, before anything else of the response is
+        // used (error responses included).
+        self.check_iss(found, params)?;
         if let Some(error) = &params.error {
             return Err(OAuthError::Denied {
                 error: error.clone(),
                 description: params.error_description.clone(),
             });
-        }
-        if found
-            .metadata
-            .authorization_response_iss_parameter_supported
-            == Some(true)
-            && let (Some(iss), Some(issuer)) = (&params.iss, found.issuer.as_ref())
-            && !super::metadata::same_issuer(iss, issuer)
-        {
-            return Err(OAuthError::setup(
-                format!("the redirect's `iss` {iss} is not the issuer {issuer} (RFC 9207)"),
-                "the authorization server must send its own issuer identifier in `iss`",
-            ));
         }
         let Some(code) = params.code.clone().filter(|c| !c.is_empty()) else {
             return Err(OAuthError::setup(
@@ -639,6 +718,7 @@ mod scope_tests {
             resource: None,
             client: ClientRegistration::pre("c".into(), None),
             tokens: Some(TokenSet {
+                dpop_key: None,
                 access_token: "a".into(),
                 token_type: "Bearer".into(),
                 refresh_token: None,

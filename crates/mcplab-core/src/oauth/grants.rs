@@ -55,12 +55,14 @@ async fn finish(
     scope: Option<String>,
 ) -> Result<Credentials, OAuthError> {
     let method = choose_auth_method(flow, &found.metadata, &client)?;
+    let dpop = flow.dpop_key(found, None)?;
     let auth = ClientAuth {
         client_id: &client.client_id,
         client_secret: client.client_secret.as_deref(),
         method,
         private_key_pem: flow.opts.private_key_pem.as_deref(),
         audience: found.issuer_text(),
+        dpop: dpop.as_ref(),
     };
     let tokens = token_request(flow, OAuthPhase::Token, &found.token_endpoint, form, &auth).await?;
     let mut client = client;
@@ -186,6 +188,46 @@ pub(crate) async fn cross_app_access(
         ("grant_type".to_string(), JWT_BEARER.to_string()),
         ("assertion".into(), assertion),
     ];
+    if let Some(scope) = &scope {
+        form.push(("scope".into(), scope.clone()));
+    }
+    finish(flow, found, client, form, scope).await.map_err(fail)
+}
+
+/// SEP-1933 workload identity federation: the workload's own JWT (issued by its platform) goes
+/// to the token endpoint with the JWT bearer grant. A refusal is reported as it is: the grant is
+/// not retried and no other grant is tried.
+pub(crate) async fn workload_identity(
+    flow: &Flow<'_>,
+    found: &Discovery,
+    scope: Option<String>,
+) -> Result<Credentials, OAuthError> {
+    let fail = |e| flow.log.fail(OAuthPhase::Token, e);
+    let Some(assertion) = flow.opts.assertion.clone() else {
+        return Err(fail(OAuthError::setup(
+            "the workload identity grant needs the workload's JWT",
+            "give the JWT your platform issued for this workload (its audience must be the \
+             authorization server)",
+        )));
+    };
+    warn_unlisted(flow, found, JWT_BEARER);
+    let client = pre_registered(flow, "workload identity").map_err(fail)?;
+    flow.log.chose(
+        OAuthPhase::Token,
+        "Present the workload's JWT with the JWT bearer grant (RFC 7523)",
+        format!(
+            "workload identity federation: the authorization server {} trusts the workload's \
+             issuer; no user, no browser",
+            found.issuer_text()
+        ),
+    );
+    let mut form = vec![
+        ("grant_type".to_string(), JWT_BEARER.to_string()),
+        ("assertion".into(), assertion),
+    ];
+    if let Some(resource) = &found.resource {
+        form.push(("resource".into(), resource.clone()));
+    }
     if let Some(scope) = &scope {
         form.push(("scope".into(), scope.clone()));
     }

@@ -29,6 +29,8 @@ pub(crate) struct AuthServerMetadata {
     pub token_endpoint_auth_methods_supported: Option<Vec<String>>,
     pub client_id_metadata_document_supported: Option<bool>,
     pub authorization_response_iss_parameter_supported: Option<bool>,
+    /// RFC 9449: the proof algorithms the token endpoint accepts (DPoP).
+    pub dpop_signing_alg_values_supported: Option<Vec<String>>,
 }
 
 impl AuthServerMetadata {

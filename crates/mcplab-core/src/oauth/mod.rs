@@ -17,6 +17,7 @@ mod challenge;
 mod credentials;
 mod debug;
 mod discovery;
+mod dpop;
 mod flow;
 mod grants;
 mod guard;

@@ -157,6 +157,9 @@ async fn dynamic_client(
         "redirect_uris": [redirect_uri],
         "grant_types": ["authorization_code", "refresh_token"],
         "response_types": ["code"],
+        // SEP-837: mcplab's redirect URIs are loopback URLs, which OpenID Connect registers
+        // for native applications only.
+        "application_type": "native",
     });
     if let Some(method) = requested_auth_method(&found.metadata) {
         metadata["token_endpoint_auth_method"] = json!(method);

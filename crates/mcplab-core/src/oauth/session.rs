@@ -120,6 +120,7 @@ impl OAuthHost {
             waiting,
             notes: Mutex::new(None),
             load_error,
+            dpop_nonce: Mutex::new(None),
         }))
     }
 
@@ -187,9 +188,55 @@ pub struct AuthSession {
     waiting: watch::Sender<bool>,
     notes: Mutex<Option<NoteFn>>,
     load_error: Option<String>,
+    /// The MCP server's latest DPoP nonce (RFC 9449 §9).
+    dpop_nonce: Mutex<Option<String>>,
+}
+
+/// How a request presents the session's token.
+struct Presented {
+    token: String,
+    /// Set for DPoP-bound tokens.
+    dpop: Option<super::dpop::DpopKey>,
 }
 
 impl AuthSession {
+    /// The token to send and, for DPoP-bound tokens, the key to prove possession with.
+    async fn presented(&self) -> Option<Presented> {
+        let token = self.bearer().await?;
+        let st = self.state.lock().await;
+        let stored = st
+            .creds
+            .as_ref()
+            .and_then(|c| c.tokens.as_ref())
+            .and_then(|t| t.dpop_key.clone());
+        let dpop = stored.and_then(|k| super::dpop::DpopKey::from_stored(&k).ok());
+        Some(Presented { token, dpop })
+    }
+
+    fn dpop_nonce(&self) -> Option<String> {
+        self.dpop_nonce
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Keeps the nonce an MCP server sent (on any response); true when it is a new one.
+    fn note_dpop_nonce(&self, headers: &reqwest::header::HeaderMap) -> bool {
+        let Some(nonce) = headers
+            .get(super::dpop::NONCE_HEADER)
+            .and_then(|v| v.to_str().ok())
+        else {
+            return false;
+        };
+        let mut slot = self
+            .dpop_nonce
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
+        let new = slot.as_deref() != Some(nonce);
+        *slot = Some(nonce.to_owned());
+        new
+    }
+
     /// Where this session's diagnostics go; the wire sets it when it starts.
     pub fn attach_notes(&self, notes: NoteFn) {
         if let Some(e) = &self.load_error {
@@ -389,15 +436,39 @@ pub async fn send_authorized(
     let Some(auth) = auth else {
         return build().send().await.map_err(AuthSendError::Http);
     };
+    let mut nonce_retries = 0;
     loop {
-        let token = auth.bearer().await;
-        let mut req = build();
-        if let Some(token) = &token {
-            req = req.bearer_auth(token);
-        }
-        let resp = req.send().await.map_err(AuthSendError::Http)?;
+        let presented = auth.presented().await;
+        let token = presented.as_ref().map(|p| p.token.clone());
+        let resp = match &presented {
+            Some(Presented {
+                token,
+                dpop: Some(key),
+            }) => {
+                let nonce = auth.dpop_nonce();
+                send_with_dpop(build(), token, key, nonce.as_deref()).await?
+            }
+            Some(Presented { token, dpop: None }) => build()
+                .bearer_auth(token)
+                .send()
+                .await
+                .map_err(AuthSendError::Http)?,
+            None => build().send().await.map_err(AuthSendError::Http)?,
+        };
         let status = resp.status().as_u16();
         let challenge = BearerChallenge::from_headers(resp.headers());
+        // RFC 9449 §9: a DPoP nonce challenge is answered by sending again with the nonce.
+        let new_nonce = auth.note_dpop_nonce(resp.headers());
+        let wants_nonce = challenge
+            .as_ref()
+            .is_some_and(|c| c.error.as_deref() == Some("use_dpop_nonce"));
+        if status == 401 && wants_nonce && new_nonce && nonce_retries < 2 {
+            nonce_retries += 1;
+            if let Some(notes) = auth.notes() {
+                notes("oauth: the server asked for a DPoP nonce; sending again with it".into());
+            }
+            continue;
+        }
         // A 401 that asks for another scheme only (Basic, an API key…) is not OAuth's to
         // answer; a 401 without any challenge may be (2025-03-26 servers need not send one).
         let other_scheme = challenge.is_none()
@@ -421,4 +492,33 @@ pub async fn send_authorized(
             .await
             .map_err(AuthSendError::Auth)?;
     }
+}
+
+/// Sends a request with a DPoP-bound token: `Authorization: DPoP …` and a proof for this
+/// method and URL (with `ath` and the server's nonce when there is one).
+async fn send_with_dpop(
+    req: RequestBuilder,
+    token: &str,
+    key: &super::dpop::DpopKey,
+    nonce: Option<&str>,
+) -> Result<Response, AuthSendError> {
+    let (client, request) = req.build_split();
+    let mut request = request.map_err(AuthSendError::Http)?;
+    let proof = key
+        .proof(request.method().as_str(), request.url(), Some(token), nonce)
+        .map_err(AuthSendError::Auth)?;
+    let headers = request.headers_mut();
+    let value = |text: String| {
+        reqwest::header::HeaderValue::from_str(&text).map_err(|e| {
+            AuthSendError::Auth(OAuthError::setup(
+                format!("the DPoP header could not be built ({e})"),
+                "sign out and sign in again",
+            ))
+        })
+    };
+    let mut authorization = value(format!("DPoP {token}"))?;
+    authorization.set_sensitive(true);
+    headers.insert(reqwest::header::AUTHORIZATION, authorization);
+    headers.insert("DPoP", value(proof)?);
+    client.execute(request).await.map_err(AuthSendError::Http)
 }

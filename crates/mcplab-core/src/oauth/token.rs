@@ -59,6 +59,8 @@ pub(crate) struct ClientAuth<'a> {
     pub private_key_pem: Option<&'a str>,
     /// The authorization server's issuer (the audience of a client assertion).
     pub audience: &'a str,
+    /// Proves possession of this key and asks for DPoP-bound tokens (RFC 9449).
+    pub dpop: Option<&'a super::dpop::DpopKey>,
 }
 
 /// POSTs `form` (plus client authentication) to the token endpoint and reads the tokens.
@@ -130,10 +132,11 @@ pub(crate) async fn token_request(
         party: OAuthParty::AuthorizationServer,
         title,
     };
-    let resp = flow.http.send(flow.log, &purpose, &req).await?;
+    let resp = send_with_proof(flow, &purpose, &mut req, auth.dpop).await?;
     let body = resp.json();
     if resp.status.is_success() {
-        let tokens = read_tokens(body.as_ref(), &resp.excerpt())?;
+        let mut tokens = read_tokens(body.as_ref(), &resp.excerpt(), auth.dpop.is_some())?;
+        tokens.dpop_key = auth.dpop.map(|k| k.to_stored());
         flow.log.discovered(
             phase,
             match phase {
@@ -177,8 +180,51 @@ pub(crate) async fn token_request(
     }
 }
 
-/// A successful token response as a [`TokenSet`].
-fn read_tokens(body: Option<&Value>, excerpt: &str) -> Result<TokenSet, OAuthError> {
+/// Sends a token request, with a DPoP proof when a key is given; a `400 use_dpop_nonce` with a
+/// `DPoP-Nonce` header is answered once with a proof carrying that nonce (RFC 9449 §8).
+async fn send_with_proof(
+    flow: &Flow<'_>,
+    purpose: &Purpose<'_>,
+    req: &mut Request,
+    key: Option<&super::dpop::DpopKey>,
+) -> Result<super::http::Response, OAuthError> {
+    let Some(key) = key else {
+        return flow.http.send(flow.log, purpose, req).await;
+    };
+    let mut nonce: Option<String> = None;
+    loop {
+        req.headers.retain(|(k, _)| !k.eq_ignore_ascii_case("DPoP"));
+        let proof = key.proof("POST", &req.url, None, nonce.as_deref())?;
+        req.headers.push(("DPoP".into(), proof));
+        let resp = flow.http.send(flow.log, purpose, req).await?;
+        let asks_nonce = resp.status.as_u16() == 400
+            && resp
+                .json()
+                .and_then(|b| b.get("error").and_then(Value::as_str).map(str::to_owned))
+                .as_deref()
+                == Some("use_dpop_nonce");
+        let given = resp
+            .headers
+            .get(super::dpop::NONCE_HEADER)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned);
+        match (asks_nonce, given) {
+            (true, Some(n)) if nonce.as_deref() != Some(n.as_str()) => {
+                flow.log.chose(
+                    purpose.phase,
+                    "Retry with the authorization server's DPoP nonce",
+                    format!("the token endpoint answered use_dpop_nonce with DPoP-Nonce {n}"),
+                );
+                nonce = Some(n);
+            }
+            _ => return Ok(resp),
+        }
+    }
+}
+
+/// A successful token response as a [`TokenSet`]; `dpop` says a DPoP proof was sent, so a
+/// `DPoP` token type is expected rather than refused.
+fn read_tokens(body: Option<&Value>, excerpt: &str, dpop: bool) -> Result<TokenSet, OAuthError> {
     let Some(body) = body.filter(|b| b.is_object()) else {
         return Err(OAuthError::setup(
             format!("the token response is not a JSON object ({excerpt})"),
@@ -193,7 +239,8 @@ fn read_tokens(body: Option<&Value>, excerpt: &str) -> Result<TokenSet, OAuthErr
         ));
     };
     let token_type = text("token_type").unwrap_or_else(|| "Bearer".into());
-    if !token_type.eq_ignore_ascii_case("bearer") {
+    let dpop_bound = dpop && token_type.eq_ignore_ascii_case("dpop");
+    if !token_type.eq_ignore_ascii_case("bearer") && !dpop_bound {
         return Err(OAuthError::setup(
             format!("the token is of type `{token_type}`; MCP uses Bearer tokens"),
             "issue Bearer tokens to MCP clients",
@@ -212,6 +259,7 @@ fn read_tokens(body: Option<&Value>, excerpt: &str) -> Result<TokenSet, OAuthErr
         expires_at_ms: expires_in.map(|s| now + s.saturating_mul(1000)),
         scope: text("scope").filter(|s| !s.trim().is_empty()),
         obtained_at_ms: now,
+        dpop_key: None,
     })
 }
 
@@ -254,9 +302,13 @@ fn fix_for(error: &str, auth: &ClientAuth<'_>, grant: &str) -> String {
 mod tests {
     use super::*;
 
+    fn read_tokens_t(body: Option<&Value>, excerpt: &str) -> Result<TokenSet, OAuthError> {
+        read_tokens(body, excerpt, false)
+    }
+
     #[test]
     fn token_responses_are_read_with_their_quirks() {
-        let t = read_tokens(
+        let t = read_tokens_t(
             Some(&json!({"access_token": "a", "token_type": "bearer", "expires_in": "60", "scope": ""})),
             "",
         )
@@ -264,15 +316,18 @@ mod tests {
         assert_eq!(t.token_type, "bearer");
         assert!(t.expires_at_ms.unwrap() > now_ms() + 59_000);
         assert_eq!(t.scope, None);
-        let no_type = read_tokens(Some(&json!({"access_token": "a"})), "").unwrap();
+        let no_type = read_tokens_t(Some(&json!({"access_token": "a"})), "").unwrap();
         assert_eq!(no_type.token_type, "Bearer");
-        assert!(read_tokens(Some(&json!({"token_type": "Bearer"})), "").is_err());
-        let dpop = read_tokens(
-            Some(&json!({"access_token": "a", "token_type": "DPoP"})),
-            "",
+        assert!(read_tokens_t(Some(&json!({"token_type": "Bearer"})), "").is_err());
+        let dpop = json!({"access_token": "a", "token_type": "DPoP"});
+        // A DPoP token is refused unless a proof was sent for it.
+        let refused = read_tokens(Some(&dpop), "", false);
+        assert!(refused.unwrap_err().to_string().contains("Bearer"));
+        assert_eq!(
+            read_tokens(Some(&dpop), "", true).unwrap().token_type,
+            "DPoP"
         );
-        assert!(dpop.unwrap_err().to_string().contains("Bearer"));
-        assert!(read_tokens(None, "<html>").is_err());
+        assert!(read_tokens_t(None, "<html>").is_err());
     }
 
     #[test]

@@ -111,6 +111,7 @@ mod tests {
             resource: Some(url.into()),
             client: ClientRegistration::pre("c".into(), Some("s".into())),
             tokens: Some(TokenSet {
+                dpop_key: None,
                 access_token: token.into(),
                 token_type: "Bearer".into(),
                 refresh_token: None,

@@ -26,6 +26,7 @@ fn stdio(name: &str, command: &str) -> ServerConfig {
         },
         timeout_ms: Some(1234),
         inherit_env: false,
+        protocol: Default::default(),
     }
 }
 
@@ -39,6 +40,7 @@ fn http(name: &str, url: &str) -> ServerConfig {
         },
         timeout_ms: None,
         inherit_env: false,
+        protocol: Default::default(),
     }
 }
 

@@ -139,6 +139,7 @@ pub async fn call_tool(
         arguments: req.arguments,
         call_id: req.call_id,
         timeout_ms: None,
+        task: None,
     };
     mcp::run_tool_call(&state, &name, call).await.map(Json)
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use mcplab_core::mcp::{Connection, McpError, ProgressUpdate, RequestOptions};
 use mcplab_protocol::ServerEvent;
@@ -78,6 +78,23 @@ pub(super) async fn listing(
     method: &str,
     key: &str,
 ) -> Result<Json<Value>, ApiFailure> {
+    listing_with(state, name, method, key, ListQuery::default()).await
+}
+
+/// `?fresh=true`: bypass the 2026-07-28 cache (the fresh answer is kept).
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct ListQuery {
+    #[serde(default)]
+    fresh: bool,
+}
+
+async fn listing_with(
+    state: &AppState,
+    name: &str,
+    method: &str,
+    key: &str,
+    query: ListQuery,
+) -> Result<Json<Value>, ApiFailure> {
     let c = conn(state, name)?;
     // A capability the server did not declare is not asked for: an empty list that says why.
     let capability = method.split('/').next().unwrap_or(method);
@@ -95,7 +112,11 @@ pub(super) async fn listing(
             ),
         })));
     }
-    c.list_all(method, key, RequestOptions::default())
+    let opts = RequestOptions {
+        bypass_cache: query.fresh,
+        ..Default::default()
+    };
+    c.list_all(method, key, opts)
         .await
         .map(Json)
         .map_err(|e| ApiFailure::new(StatusCode::BAD_GATEWAY, "mcp_error", e.to_string()))
@@ -126,29 +147,33 @@ pub async fn check(
 pub async fn tools(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
+    Query(q): Query<ListQuery>,
 ) -> Result<Json<Value>, ApiFailure> {
-    listing(&s, &n, "tools/list", "tools").await
+    listing_with(&s, &n, "tools/list", "tools", q).await
 }
 
 pub async fn resources(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
+    Query(q): Query<ListQuery>,
 ) -> Result<Json<Value>, ApiFailure> {
-    listing(&s, &n, "resources/list", "resources").await
+    listing_with(&s, &n, "resources/list", "resources", q).await
 }
 
 pub async fn templates(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
+    Query(q): Query<ListQuery>,
 ) -> Result<Json<Value>, ApiFailure> {
-    listing(&s, &n, "resources/templates/list", "resourceTemplates").await
+    listing_with(&s, &n, "resources/templates/list", "resourceTemplates", q).await
 }
 
 pub async fn prompts(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
+    Query(q): Query<ListQuery>,
 ) -> Result<Json<Value>, ApiFailure> {
-    listing(&s, &n, "prompts/list", "prompts").await
+    listing_with(&s, &n, "prompts/list", "prompts", q).await
 }
 
 /// Removes the call's cancel handle when the call ends, however it ends.
@@ -232,6 +257,8 @@ pub(super) async fn run_tool_call(
                 timeout: req.timeout_ms.map(Duration::from_millis),
                 cancel: Some(cancel),
                 progress,
+                task: req.task.unwrap_or_default(),
+                ..Default::default()
             },
         )
         .await;
@@ -266,12 +293,15 @@ pub async fn read_resource(
     uri_request(&s, &n, "resources/read", req).await
 }
 
+/// `resources/subscribe`, or in 2026-07-28 a `subscriptions/listen` for the uri.
 pub async fn subscribe(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
     Json(req): Json<UriRequest>,
 ) -> Result<Json<CallOutcome>, ApiFailure> {
-    uri_request(&s, &n, "resources/subscribe", req).await
+    let c = conn(&s, &n)?;
+    let started = Instant::now();
+    Ok(Json(outcome(c.subscribe_resource(&req.uri).await, started)))
 }
 
 pub async fn unsubscribe(
@@ -279,7 +309,12 @@ pub async fn unsubscribe(
     Path(n): Path<String>,
     Json(req): Json<UriRequest>,
 ) -> Result<Json<CallOutcome>, ApiFailure> {
-    uri_request(&s, &n, "resources/unsubscribe", req).await
+    let c = conn(&s, &n)?;
+    let started = Instant::now();
+    Ok(Json(outcome(
+        c.unsubscribe_resource(&req.uri).await,
+        started,
+    )))
 }
 
 /// The resource requests whose only parameter is the URI.
@@ -321,6 +356,13 @@ pub async fn log_level(
     Path(n): Path<String>,
     Json(req): Json<LogLevelRequest>,
 ) -> Result<Json<CallOutcome>, ApiFailure> {
+    let c = conn(&s, &n)?;
+    if c.is_modern() {
+        // 2026-07-28 has no logging/setLevel: the level goes in every request's `_meta`.
+        c.set_log_level(Some(req.level.clone()));
+        let note = json!({ "io.modelcontextprotocol/logLevel": req.level });
+        return Ok(Json(outcome(Ok(note), Instant::now())));
+    }
     simple(
         &s,
         &n,
@@ -334,5 +376,16 @@ pub async fn ping(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
 ) -> Result<Json<CallOutcome>, ApiFailure> {
+    let c = conn(&s, &n)?;
+    if c.is_modern() {
+        // 2026-07-28 removed `ping`: `server/discover`, never from the cache, answers instead.
+        let started = Instant::now();
+        let opts = RequestOptions {
+            bypass_cache: true,
+            ..Default::default()
+        };
+        let r = c.request("server/discover", None, opts).await;
+        return Ok(Json(outcome(r, started)));
+    }
     simple(&s, &n, "ping", None).await
 }

@@ -5,6 +5,7 @@ mod app_context;
 mod apps;
 mod chat;
 mod mcp;
+mod modern;
 mod oauth;
 mod render;
 mod scenarios;
@@ -57,6 +58,22 @@ pub fn api() -> Router<Arc<AppState>> {
         .route("/servers/{name}/complete", post(mcp::complete))
         .route("/servers/{name}/log-level", post(mcp::log_level))
         .route("/servers/{name}/ping", post(mcp::ping))
+        .route("/servers/{name}/tasks", get(modern::tasks))
+        .route(
+            "/servers/{name}/tasks/{task_id}/refresh",
+            post(modern::refresh_task),
+        )
+        .route(
+            "/servers/{name}/tasks/{task_id}/cancel",
+            post(modern::cancel_task),
+        )
+        .route(
+            "/servers/{name}/tasks/{task_id}/result",
+            post(modern::task_result),
+        )
+        .route("/servers/{name}/skills", get(modern::skills))
+        .route("/servers/{name}/skills/load", post(modern::load_skill))
+        .route("/servers/{name}/protocol", post(modern::switch_protocol))
         .route("/servers/{name}/check", post(mcp::check))
         .route("/servers/{name}/apps/resource", post(apps::resource))
         .route("/servers/{name}/apps/tools/call", post(apps::call_tool))

@@ -23,6 +23,7 @@ pub fn view(state: &AppState, config: ServerConfig) -> ServerView {
     let conn = state.manager.get(&config.name).ok();
     ServerView {
         info: conn.as_ref().map(|c| c.initialize_result().clone()),
+        era: conn.as_ref().map(|c| c.era().clone()),
         stderr: state.manager.stderr_tail(&config.name),
         status,
         config,

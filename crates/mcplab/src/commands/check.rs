@@ -6,8 +6,8 @@
 use std::fmt::Write as _;
 
 use mcplab_core::check::{CheckOptions, check_connection, check_failed_connect};
-use mcplab_protocol::ServerTransport;
 use mcplab_protocol::check::{CheckReport, Finding, Severity};
+use mcplab_protocol::{ProtocolChoice, ServerTransport};
 use serde_json::Value;
 
 use crate::cli::{CheckArgs, Global};
@@ -28,7 +28,12 @@ pub async fn run(args: CheckArgs, global: &Global, data: &DataDir) -> Result<(),
         token_budget: args.token_budget,
         timeout: None,
     };
-    let config = target::resolve(&global.target, data)?;
+    let mut config = target::resolve(&global.target, data)?;
+    // The checker judges frames against the schemas of the handshake revisions (up to
+    // 2025-11-25, and it probes `ping`, which 2026-07-28 removed): `auto` checks in that era.
+    if config.protocol == ProtocolChoice::Auto {
+        config.protocol = ProtocolChoice::V2025_11_25;
+    }
     let label = target::label(&config);
     let stdio = matches!(config.transport, ServerTransport::Stdio { .. });
     let (report, connected) = match Session::open_recorded(global, vec![config]).await {

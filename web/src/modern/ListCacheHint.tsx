@@ -1,0 +1,17 @@
+// The cache line under a list's header: its hints, and "bypass cache" (reload without it).
+import { CacheHint } from './CacheHint';
+import { requestBypass, useCacheInfo } from './cacheInfo';
+
+export function ListCacheHint({ server, list, reload }: { server: string; list: string; reload: () => void }) {
+  const info = useCacheInfo(server, list);
+  return (
+    <CacheHint
+      info={info}
+      testId={`cache-${list}`}
+      onBypass={() => {
+        requestBypass(server, list);
+        reload();
+      }}
+    />
+  );
+}

@@ -1,0 +1,121 @@
+// The Skills tab (SEP-2640): the skills a server lists, with their frontmatter and file
+// manifest. Nothing is read until a skill is loaded; loading reads SKILL.md and every listed
+// file, checks each against the manifest's size and digest and the frontmatter against the
+// entry, and shows what passed — and what failed, which stops loading.
+import { useCallback, useEffect, useState } from 'react';
+import { errorMessage } from '../api/client';
+import type { SkillLoadView } from '../api/types.gen';
+import { NeedsServer } from '../inspector/NeedsServer';
+import { useSelectedServer } from '../servers/store';
+import { modernApi, type Skill } from '../modern/api';
+import { Button } from '../ui/Button';
+import { JsonTree } from '../ui/JsonTree';
+import { Markdown } from '../ui/Markdown';
+import { Loading } from '../ui/Spinner';
+import { EmptyState, ErrorState } from '../ui/States';
+
+export function SkillsPage() {
+  const server = useSelectedServer();
+  return <NeedsServer server={server}>{(server) => <Skills key={server} server={server} />}</NeedsServer>;
+}
+
+function Skills({ server }: { server: string }) {
+  const [skills, setSkills] = useState<Skill[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [selected, setSelected] = useState<string | null>(null);
+  const load = useCallback(() => {
+    setError(null);
+    modernApi.skills(server).then(
+      (r) => setSkills(r.skills ?? []),
+      (e) => setError(errorMessage(e)),
+    );
+  }, [server]);
+  useEffect(load, [load]);
+  if (error) return <ErrorState title="Could not list skills" message={error} onRetry={load} />;
+  if (!skills) return <Loading />;
+  const skill = skills.find((s) => s.uri === selected) ?? null;
+  return (
+    <div className="page inspector" data-testid="skills-page">
+      <aside className="side-list">
+        {skills.length === 0 ? (
+          <EmptyState title="This server lists no skills" />
+        ) : (
+          <ul className="items" role="listbox" aria-label="Skills">
+            {skills.map((s) => (
+              <li key={s.uri}>
+                <button type="button" className={`item${s.uri === selected ? ' selected' : ''}`} onClick={() => setSelected(s.uri)} data-testid={`skill-item-${s.frontmatter.name}`} role="option" aria-selected={s.uri === selected}>
+                  <span className="item-name">{s.frontmatter.name}</span>
+                  <span className="item-desc">{s.frontmatter.description}</span>
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </aside>
+      <section className="detail">{skill ? <SkillDetail key={skill.uri} server={server} skill={skill} /> : <EmptyState title="Select a skill" />}</section>
+    </div>
+  );
+}
+
+function SkillDetail({ server, skill }: { server: string; skill: Skill }) {
+  const [loaded, setLoaded] = useState<SkillLoadView | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const load = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setLoaded(await modernApi.loadSkill(server, skill.uri));
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  const files = skill.resources === 'dynamic' ? null : skill.resources;
+  return (
+    <div data-testid="skill-detail">
+      <h2>{skill.frontmatter.name}</h2>
+      <p>{skill.frontmatter.description}</p>
+      <JsonTree value={skill.frontmatter} expandDepth={1} />
+      <h3>Files</h3>
+      {files ? (
+        <ul className="small mono" data-testid="skill-manifest">
+          {files.map((f) => (
+            <li key={f.uri}>
+              {f.uri} · {f.size} B · {f.digest.slice(0, 19)}…
+            </li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted small">dynamic: no manifest, so nothing can be verified</p>
+      )}
+      <Button variant="primary" onClick={load} busy={busy} data-testid="skill-load">
+        Load and verify
+      </Button>
+      {error && <ErrorState title="Could not load the skill" message={error} />}
+      {loaded && (
+        <div data-testid="skill-loaded">
+          {loaded.problem ? (
+            <div className="state state-error" role="alert" data-testid="skill-problem">
+              <div className="state-title">Verification failed: the skill must not be used</div>
+              <pre className="state-message">{loaded.problem}</pre>
+            </div>
+          ) : (
+            <div className="badge badge-info" data-testid="skill-verified">
+              every file matches the manifest
+            </div>
+          )}
+          {loaded.files.map((f) => (
+            <details key={f.uri} open={f.uri === skill.uri}>
+              <summary className="small mono">
+                {f.verified ? '✓' : '✗'} {f.uri} ({f.size} B)
+              </summary>
+              {f.text !== undefined && (f.uri.endsWith('.md') ? <Markdown text={f.text} /> : <pre className="raw">{f.text}</pre>)}
+            </details>
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}

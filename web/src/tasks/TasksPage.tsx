@@ -1,0 +1,142 @@
+// The Tasks panel: every task of the selected server (2026-07-28 tasks extension, 2025-11-25
+// experimental tasks), newest first, updated live from `task` events; each with its status
+// history, result or error, outstanding input requests, and poll / result / cancel actions.
+import { useCallback, useEffect, useState } from 'react';
+import { errorMessage } from '../api/client';
+import { useResync, useServerEvents } from '../api/events';
+import type { TaskView } from '../api/types.gen';
+import { NeedsServer } from '../inspector/NeedsServer';
+import { useSelectedServer } from '../servers/store';
+import { modernApi } from '../modern/api';
+import { Button } from '../ui/Button';
+import { JsonTree } from '../ui/JsonTree';
+import { Loading } from '../ui/Spinner';
+import { EmptyState, ErrorState } from '../ui/States';
+
+export function TasksPage() {
+  const server = useSelectedServer();
+  return <NeedsServer server={server}>{(server) => <Tasks key={server} server={server} />}</NeedsServer>;
+}
+
+function merge(list: TaskView[], task: TaskView): TaskView[] {
+  const rest = list.filter((t) => t.taskId !== task.taskId);
+  return [task, ...rest];
+}
+
+function Tasks({ server }: { server: string }) {
+  const [tasks, setTasks] = useState<TaskView[] | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const load = useCallback(() => {
+    modernApi.tasks(server).then(
+      (t) => {
+        setTasks(t);
+        setError(null);
+      },
+      (e) => setError(errorMessage(e)),
+    );
+  }, [server]);
+  useEffect(load, [load]);
+  useResync(load);
+  useServerEvents((e) => {
+    if (e.type === 'task' && e.task.server === server) setTasks((l) => merge(l ?? [], e.task));
+  });
+  if (error) return <ErrorState title="Could not list tasks" message={error} onRetry={load} />;
+  if (!tasks) return <Loading />;
+  return (
+    <div className="page" data-testid="tasks-page">
+      <div className="section-head">
+        <h2>Tasks</h2>
+        <span className="muted small">{tasks.length} known for {server}</span>
+        <span className="spacer" />
+        <Button small variant="ghost" onClick={load} data-testid="tasks-reload">
+          ↻
+        </Button>
+      </div>
+      {tasks.length === 0 ? (
+        <EmptyState title="No tasks yet" testId="tasks-empty">
+          A tool call becomes a task when the server decides so (2026-07-28 tasks extension) or when the tool requires it (2025-11-25).
+        </EmptyState>
+      ) : (
+        tasks.map((t) => <TaskCard key={t.taskId} server={server} task={t} onChange={(v) => setTasks((l) => merge(l ?? [], v))} />)
+      )}
+    </div>
+  );
+}
+
+function TaskCard({ server, task, onChange }: { server: string; task: TaskView; onChange: (t: TaskView) => void }) {
+  const [busy, setBusy] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [fetched, setFetched] = useState<unknown>(undefined);
+  const terminal = ['completed', 'failed', 'cancelled'].includes(task.status);
+  const act = async (what: string, run: () => Promise<void>) => {
+    setBusy(what);
+    setProblem(null);
+    try {
+      await run();
+    } catch (e) {
+      setProblem(errorMessage(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <article className="card task-card" data-testid={`task-${task.taskId}`}>
+      <div className="section-head">
+        <span className="mono">{task.taskId}</span>
+        {task.tool && <span className="muted small">{task.tool}</span>}
+        <span className={`badge badge-${task.status === 'failed' ? 'warn' : task.status === 'completed' ? 'info' : 'plain'}`} data-testid="task-status">
+          {task.status}
+        </span>
+        <span className="badge" title="Which tasks protocol">
+          {task.flavor === 'extension' ? 'tasks extension' : '2025-11-25 tasks'}
+        </span>
+        <span className="spacer" />
+        <Button small variant="ghost" busy={busy === 'poll'} onClick={() => act('poll', async () => onChange(await modernApi.refreshTask(server, task.taskId)))} data-testid="task-poll">
+          Poll
+        </Button>
+        {!terminal && (
+          <Button small busy={busy === 'cancel'} onClick={() => act('cancel', async () => void (await modernApi.cancelTask(server, task.taskId)))} data-testid="task-cancel">
+            Cancel
+          </Button>
+        )}
+        {task.status === 'completed' && task.result === undefined && (
+          <Button small busy={busy === 'result'} onClick={() => act('result', async () => setFetched((await modernApi.taskResult(server, task.taskId)).result))} data-testid="task-result-fetch">
+            Result
+          </Button>
+        )}
+      </div>
+      {task.statusMessage && <div className="small">{task.statusMessage}</div>}
+      {problem && (
+        <div className="inline-error" role="alert">
+          {problem}
+        </div>
+      )}
+      <ol className="task-history small" data-testid="task-history">
+        {task.history.map((h, i) => (
+          <li key={i}>
+            <span className="mono muted">{new Date(h.atMs).toLocaleTimeString()}</span> {h.status}
+            {h.message ? ` — ${h.message}` : ''} <span className="muted">({h.source})</span>
+          </li>
+        ))}
+      </ol>
+      {task.inputRequests !== undefined && (
+        <details open>
+          <summary className="small">waiting for input</summary>
+          <JsonTree value={task.inputRequests} expandDepth={2} />
+        </details>
+      )}
+      {(task.result ?? fetched) !== undefined && (
+        <details>
+          <summary className="small">result</summary>
+          <JsonTree value={task.result ?? fetched} expandDepth={2} testId="task-result" />
+        </details>
+      )}
+      {task.error !== undefined && (
+        <details open>
+          <summary className="small">error</summary>
+          <JsonTree value={task.error} expandDepth={2} />
+        </details>
+      )}
+    </article>
+  );
+}

@@ -15,7 +15,7 @@ use futures::StreamExt;
 use mcplab_core::mcp::{
     Connection, ConnectionManager, Limits, ManagerOptions, McpError, RequestOptions,
 };
-use mcplab_protocol::{ServerConfig, ServerEvent, ServerStatus, ServerTransport};
+use mcplab_protocol::{ProtocolChoice, ServerConfig, ServerEvent, ServerStatus, ServerTransport};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
 
@@ -72,7 +72,7 @@ async fn scripted(manager: &Arc<ConnectionManager>) -> (Arc<Connection>, Server)
     });
     let (cr, cw) = tokio::io::split(client_io);
     let conn = manager
-        .connect_io("hostile", cr, cw)
+        .connect_io_with("hostile", ProtocolChoice::V2025_11_25, cr, cw)
         .await
         .expect("connects");
     (conn, server.await.unwrap())

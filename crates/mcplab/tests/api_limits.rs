@@ -11,6 +11,7 @@ use http_body_util::BodyExt;
 use mcplab_core::llm::ProviderSettings;
 use mcplab_core::mcp::{ConnectionManager, Limits, ManagerOptions, RequestOptions};
 use mcplab_core::store::Store;
+use mcplab_protocol::ProtocolChoice;
 use mcplab_server::{AppState, Security, router};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -68,7 +69,9 @@ async fn flooding_server(manager: &Arc<ConnectionManager>, count: usize, size: u
         }
     });
     let (cr, cw) = tokio::io::split(client_io);
-    let conn = manager.connect_io("flood", cr, cw).await.unwrap();
+    // The script speaks the handshake era only (it answers any first request like `initialize`).
+    let era = ProtocolChoice::V2025_11_25;
+    let conn = manager.connect_io_with("flood", era, cr, cw).await.unwrap();
     let ping = conn.request("ping", None, RequestOptions::default());
     tokio::time::timeout(Duration::from_secs(30), ping)
         .await

@@ -26,8 +26,9 @@ use crate::mcp::sse::SseParser;
 use crate::mcp::wire::{WireEnd, WireEvent};
 
 /// Code of the synthetic error for an answer that is not a 2026-07-28 one (a 4xx without a
-/// JSON-RPC error body, HTML, …): the server is probably a legacy one.
-pub const NOT_MODERN_CODE: i64 = -32098;
+/// JSON-RPC error body, HTML, …): the server is probably a legacy one. (Distinct from
+/// `wire::BAD_RESPONSE_CODE`, -32098, which fails a request at once without a fallback.)
+pub const NOT_MODERN_CODE: i64 = -32097;
 const ACCEPT_BOTH: &str = "application/json, text/event-stream";
 
 /// What the modern wire shares with the connection above it.

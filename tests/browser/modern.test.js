@@ -32,7 +32,13 @@ async function startDemoHttp() {
 /** The recorded frames of a server, parsed. */
 async function frames(server) {
   const r = await mcplab.api('GET', `/api/servers/${server}/traffic`);
-  return r.body.frames.filter((f) => f.kind === 'message').map((f) => ({ ...f, json: JSON.parse(f.text) }));
+  const out = [];
+  for (const f of r.body.frames.filter((f) => f.kind === 'message')) {
+    // Long frames are listed truncated (`fullBytes`); the whole frame is served by its seq.
+    const whole = f.fullBytes ? (await mcplab.api('GET', `/api/servers/${server}/traffic/${f.seq}`)).body : f;
+    out.push({ ...whole, json: JSON.parse(whole.text) });
+  }
+  return out;
 }
 
 before(async () => {

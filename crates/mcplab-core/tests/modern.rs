@@ -47,6 +47,7 @@ async fn over_http(
             oauth: None,
         },
         timeout_ms: None,
+        inherit_env: false,
         protocol,
     };
     let conn = manager.connect(config).await.expect("connects");

@@ -37,6 +37,7 @@ fn http(name: &str, url: &str, oauth: Option<OAuthConfig>) -> ServerConfig {
             oauth,
         },
         timeout_ms: None,
+        inherit_env: false,
         protocol: Default::default(),
     }
 }
@@ -463,6 +464,7 @@ async fn legacy_sse_transport_signs_in_on_the_stream_request() {
             oauth: None,
         },
         timeout_ms: None,
+        inherit_env: false,
         protocol: Default::default(),
     };
     m.connect(config).await.unwrap();

@@ -317,6 +317,7 @@ mod tests {
                 },
                 timeout_ms: None,
                 protocol: Default::default(),
+                inherit_env: false,
             })
             .unwrap();
         store

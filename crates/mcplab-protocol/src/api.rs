@@ -39,7 +39,8 @@
 //! | POST | `/api/servers/{name}/apps/resource` | `AppResourceRequest` → `AppResourceView` (a `ui://` resource read, decoded, with its sandbox CSP; 400 `not_a_ui_resource`, 502 `bad_ui_resource`) |
 //! | POST | `/api/servers/{name}/apps/tools/call` | `AppToolCallRequest` → `CallOutcome` (a UI calls a tool of its own server; 404 `unknown_tool`, 403 `tool_not_visible_to_app` / `tool_not_widget_accessible`) |
 //! | POST | `/api/apps/render` | `AppRenderSpec` → `AppRenderResult` (the app rendered in headless Chromium against this server: PNG of the app frame and the render page's report; one render at a time; 503 `renderer_unavailable` / `chromium_not_found` / `render_busy`, 504 `render_timeout`, 502 `render_failed`) |
-//! | GET | `/api/servers/{name}/traffic` | → `TrafficSnapshotView` |
+//! | GET | `/api/servers/{name}/traffic` | → `TrafficSnapshotView` (frames over the preview size truncated, `fullBytes` set) |
+//! | GET | `/api/servers/{name}/traffic/{seq}` | → `TrafficFrame`, whole (404 `frame_gone` once it left the ring) |
 //! | DELETE | `/api/servers/{name}/traffic` | → 204 |
 //! | GET | `/api/servers/{name}/oauth` | → `OAuthStatusView` (what is stored for an http/sse server, tokens masked; `pendingAuthorizationUrl` while a connection waits for the browser; the latest flow's steps) |
 //! | DELETE | `/api/servers/{name}/oauth` | → 204 (sign out: tokens and client registration forgotten, the server disconnected) |
@@ -228,7 +229,7 @@ pub struct CallOutcome {
 #[serde(rename_all = "camelCase")]
 pub struct CallError {
     /// `server` (JSON-RPC error), `timeout`, `cancelled`, `transport`, `not_connected`,
-    /// `invalid`.
+    /// `invalid`, `bad_response` (the server's response was unparsable or over a byte limit).
     pub kind: String,
     pub message: String,
     /// JSON-RPC error code for `server` errors.

@@ -20,6 +20,12 @@ pub struct ServerConfig {
     /// Per-request timeout in milliseconds; progress notifications reset it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
+    /// stdio servers: start with mcplab's whole environment instead of the allow-list (PATH,
+    /// HOME, locale…). `MCPLAB_*` and `*_API_KEY` variables are withheld either way unless
+    /// `env` names them.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
+    pub inherit_env: bool,
     /// The protocol revision to speak; `auto` (the default) tries 2026-07-28 through
     /// `server/discover` and falls back to the `initialize` handshake.
     #[serde(default, skip_serializing_if = "ProtocolChoice::is_auto")]

@@ -41,8 +41,14 @@ pub struct TrafficFrame {
     pub direction: Direction,
     #[serde(flatten)]
     pub kind: FrameKind,
-    /// The exact text (invalid UTF-8 is replaced, and noted in `kind`).
+    /// The exact text (invalid UTF-8 is replaced, and noted in `kind`); only its start when
+    /// `fullBytes` is set.
     pub text: String,
+    /// Set when `text` is only the frame's start: the whole frame's length in bytes. The whole
+    /// frame is served by `GET /api/servers/{name}/traffic/{seq}` while it is still recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub full_bytes: Option<u64>,
     /// HTTP headers that carried protocol meaning for this frame (2026-07-28 streamable HTTP:
     /// `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), as sent.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -1,5 +1,5 @@
 //! The host-level event stream: every server event and every traffic frame gets a sequence
-//! number, is kept in a bounded ring for replay, and is broadcast live. `GET /api/events` is
+//! number, is kept in a ring bounded in events and in bytes for replay, and is broadcast live. `GET /api/events` is
 //! SSE with `id: <seq>`; a client reconnecting with `Last-Event-ID` gets what it missed, or an
 //! explicit `resync` when that has already left the ring. Keep-alives keep proxies honest.
 
@@ -35,6 +35,8 @@ pub struct Numbered {
 struct Ring {
     next: u64,
     items: VecDeque<Numbered>,
+    /// Bytes of the kept items' JSON (what the byte bound counts).
+    bytes: usize,
 }
 
 /// A numbered, replayable event log with live subscribers: the host stream and each chat
@@ -43,6 +45,7 @@ pub struct EventRing {
     ring: Mutex<Ring>,
     live: broadcast::Sender<Numbered>,
     capacity: usize,
+    max_bytes: usize,
 }
 
 /// The host-level stream (server events and traffic).
@@ -52,7 +55,8 @@ impl EventRing {
     /// A hub fed by `manager`'s events and traffic (forwarding runs until the manager's
     /// channels close).
     pub fn start(manager: &ConnectionManager) -> Arc<Self> {
-        let hub = Arc::new(Self::with_capacity(REPLAY_CAPACITY));
+        let bytes = manager.limits().replay_bytes;
+        let hub = Arc::new(Self::with_limits(REPLAY_CAPACITY, bytes));
         let mut events = manager.subscribe();
         let mut traffic = manager.traffic().subscribe();
         let weak = Arc::downgrade(&hub);
@@ -78,16 +82,30 @@ impl EventRing {
         hub
     }
 
+    /// A ring of `capacity` events with no byte bound beyond that.
     pub fn with_capacity(capacity: usize) -> Self {
+        Self::with_limits(capacity, usize::MAX)
+    }
+
+    /// A ring of at most `capacity` events and `max_bytes` bytes of JSON (the newest event is
+    /// always kept, whatever its size).
+    pub fn with_limits(capacity: usize, max_bytes: usize) -> Self {
         let (live, _) = broadcast::channel(4096);
         Self {
             ring: Mutex::new(Ring {
                 next: 1,
                 items: VecDeque::new(),
+                bytes: 0,
             }),
             live,
             capacity: capacity.max(1),
+            max_bytes,
         }
+    }
+
+    /// Bytes of JSON the ring holds for replay.
+    pub fn bytes_held(&self) -> usize {
+        self.ring.lock().unwrap_or_else(|p| p.into_inner()).bytes
     }
 
     /// Numbers, keeps and broadcasts one event.
@@ -101,10 +119,15 @@ impl EventRing {
             json,
         };
         ring.next += 1;
-        if ring.items.len() == self.capacity {
-            ring.items.pop_front();
-        }
+        ring.bytes += item.json.len();
         ring.items.push_back(item.clone());
+        while ring.items.len() > self.capacity
+            || (ring.bytes > self.max_bytes && ring.items.len() > 1)
+        {
+            if let Some(old) = ring.items.pop_front() {
+                ring.bytes -= old.json.len();
+            }
+        }
         // Sent under the lock so live order equals ring order.
         let _ = self.live.send(item.clone());
         item.seq
@@ -229,5 +252,21 @@ mod tests {
             "a future id is from another launch"
         );
         assert!(hub.resume(None).0.unwrap().is_empty());
+    }
+
+    #[test]
+    fn bytes_bound_the_ring_and_a_gap_means_resync() {
+        let hub = EventHub::with_limits(1000, 200);
+        let first = hub.publish(&"x".repeat(150));
+        hub.publish(&"y".repeat(150));
+        assert!(hub.bytes_held() <= 200, "{}", hub.bytes_held());
+        assert!(
+            hub.resume(Some(first - 1)).0.is_err(),
+            "the first left: resync"
+        );
+        assert_eq!(hub.resume(Some(first)).0.unwrap().len(), 1);
+        // One event larger than the bound is still kept (it is the newest).
+        hub.publish(&"z".repeat(500));
+        assert_eq!(hub.resume(Some(first + 1)).0.unwrap().len(), 1);
     }
 }

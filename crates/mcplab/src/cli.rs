@@ -67,6 +67,8 @@ pub struct Global {
     pub log_level: Option<LogLevel>,
     #[command(flatten)]
     pub serve: ServeArgs,
+    #[command(flatten)]
+    pub limits: crate::limit_args::LimitArgs,
     /// Chromium for headless app rendering (`apps render`, the web's screenshot button).
     /// Default: chromium, chromium-browser or google-chrome on PATH.
     #[arg(long, global = true, env = "MCPLAB_CHROMIUM", value_name = "PATH")]

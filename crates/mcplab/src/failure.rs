@@ -84,6 +84,7 @@ impl From<McpError> for Failure {
             McpError::Cancelled => (EXIT_INTERRUPTED, "interrupted"),
             McpError::Server { .. } => (EXIT_CALL, "server"),
             McpError::Timeout { .. } => (EXIT_CALL, "timeout"),
+            McpError::BadResponse { .. } => (EXIT_CALL, "bad-response"),
         };
         let mut message = e.to_string();
         let mut rpc = None;

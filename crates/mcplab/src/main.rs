@@ -10,6 +10,7 @@ mod commands;
 mod elicit;
 mod failure;
 mod launch;
+mod limit_args;
 mod oauth_agent;
 mod output;
 mod progress;
@@ -29,6 +30,7 @@ fn main() -> ExitCode {
     };
     let (json, raw) = (cli.global.json, cli.global.raw);
     init_tracing();
+    become_subreaper();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
@@ -40,6 +42,8 @@ fn main() -> ExitCode {
             return ExitCode::from(failure::EXIT_USAGE);
         }
     };
+    // Adopted orphans (see `become_subreaper`) are reaped as they exit.
+    runtime.spawn(mcplab_core::mcp::reap_orphans());
     let result = runtime.block_on(commands::run(cli));
     // Background tasks (stdin readers for elicitation) must not keep the process alive.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
@@ -49,6 +53,17 @@ fn main() -> ExitCode {
             report(&f, json, raw);
             ExitCode::from(f.code)
         }
+    }
+}
+
+/// Makes this process the reaper of its orphaned descendants (Linux): a server's grandchild that
+/// called `setsid` and whose parent exited is re-parented to mcplab instead of init, so it stays
+/// in the server's tracked process tree and is killed and reaped on disconnect and at exit
+/// (`mcplab_core::mcp::stdio`). Failing is not fatal: such a grandchild then goes to init.
+fn become_subreaper() {
+    #[cfg(target_os = "linux")]
+    if let Err(e) = nix::sys::prctl::set_child_subreaper(true) {
+        tracing::debug!(%e, "could not become a child subreaper");
     }
 }
 

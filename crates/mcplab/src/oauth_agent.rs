@@ -34,9 +34,10 @@ pub fn host(global: &Global) -> Result<Option<Arc<OAuthHost>>, Failure> {
     };
     let store = DataDir::resolve(global.data_dir.as_deref())?.store()?;
     let store: Arc<dyn CredentialStore> = Arc::new(store);
-    OAuthHost::new(store, agent, "mcplab", USER_AGENT)
-        .map(Some)
-        .map_err(|e| Failure::usage(e.to_string()))
+    let host = OAuthHost::new(store, agent, "mcplab", USER_AGENT)
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    host.http().allow_private(global.limits.oauth_allow_private);
+    Ok(Some(host))
 }
 
 /// Opens the browser and waits for the redirect on a loopback port.

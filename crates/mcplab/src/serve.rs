@@ -8,7 +8,6 @@
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
-use std::time::Duration;
 
 use mcplab_core::config::parse_mcp_servers;
 use mcplab_core::mcp::{ConnectionManager, ManagerOptions, RootEntry};
@@ -64,9 +63,7 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         listen_for_changes: true,
         ..ManagerOptions::default()
     };
-    if let Some(secs) = global.timeout.filter(|s| *s > 0.0 && s.is_finite()) {
-        opts.request_timeout = Duration::from_secs_f64(secs);
-    }
+    global.limits.apply(global.timeout, &mut opts)?;
     let manager = ConnectionManager::new(opts);
     let roots: Vec<RootView> = store
         .setting("roots")
@@ -217,6 +214,7 @@ fn demo_server() -> Result<ServerConfig, Failure> {
             cwd: None,
         },
         timeout_ms: None,
+        inherit_env: false,
         protocol: Default::default(),
     })
 }

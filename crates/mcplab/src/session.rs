@@ -127,15 +127,10 @@ impl Session {
             listen_for_changes: false,
             ..ManagerOptions::default()
         };
-        if let Some(secs) = global.timeout {
-            if !(secs > 0.0 && secs.is_finite()) {
-                return Err(fail(Failure::usage(
-                    "--timeout must be a positive number of seconds",
-                )));
-            }
-            opts.request_timeout = Duration::from_secs_f64(secs);
-            opts.connect_timeout = opts.connect_timeout.max(opts.request_timeout);
-        }
+        global
+            .limits
+            .apply(global.timeout, &mut opts)
+            .map_err(fail)?;
         let manager = ConnectionManager::new(opts);
         // Remote servers may answer 401: sign in (stdio-only sessions skip opening the store).
         let remote = configs
@@ -446,11 +441,14 @@ async fn print_trace(
                     (_, Direction::Outbound) => "→",
                     (_, Direction::Inbound) => "←",
                 };
-                let flag = match &f.kind {
+                let mut flag = match &f.kind {
                     FrameKind::Unparsable { error } => format!(" [unparsable: {error}]"),
                     FrameKind::Synthetic => " [synthetic]".into(),
                     _ => String::new(),
                 };
+                if let Some(full) = f.full_bytes {
+                    flag.push_str(&format!(" … [{full} bytes in all; --limit preview=SIZE]"));
+                }
                 let server = voice.label(&f.server);
                 voice.say(&format!("[trace {server}] {arrow} {}{flag}", f.text));
                 printed.send_replace(f.seq);

@@ -96,6 +96,7 @@ pub fn ad_hoc(args: &TargetArgs, name: &str) -> Result<Option<ServerConfig>, Fai
         name: name.to_owned(),
         transport,
         timeout_ms: None,
+        inherit_env: false,
         protocol: args.protocol.unwrap_or_default(),
     }))
 }

@@ -258,6 +258,7 @@ async fn api_check_route_and_absent_capabilities() {
             cwd: None,
         },
         timeout_ms: None,
+        inherit_env: false,
         protocol: Default::default(),
     };
     manager.connect(config("bad", "bad-results")).await.unwrap();

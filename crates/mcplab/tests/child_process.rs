@@ -21,6 +21,7 @@ fn stdio(name: &str, command: &str, args: &[&str]) -> ServerConfig {
             cwd: None,
         },
         timeout_ms: None,
+        inherit_env: false,
         protocol: Default::default(),
     }
 }

@@ -68,6 +68,7 @@ fn config(name: &str, transport: ServerTransport) -> ServerConfig {
         name: name.into(),
         transport,
         timeout_ms: None,
+        inherit_env: false,
         protocol: Default::default(),
     }
 }

@@ -210,11 +210,20 @@ async fn b7_ctrl_c_during_subscribe_unsubscribes() {
     let dir = tempfile::tempdir().unwrap();
     let log = dir.path().join("seen.jsonl");
     let srv = raw("sub");
+    // The server gets a clean environment: its log file goes in with `-e`.
+    let log_env = format!("RAWSRV_LOG={}", log.display());
     let mut c = mcplab(
         dir.path(),
-        &["--stdio", &srv, "resources", "subscribe", "raw://a"],
+        &[
+            "--stdio",
+            &srv,
+            "-e",
+            &log_env,
+            "resources",
+            "subscribe",
+            "raw://a",
+        ],
     );
-    c.env("RAWSRV_LOG", &log);
     let mut child = c.spawn().unwrap();
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
     tokio::time::timeout(Duration::from_secs(30), async {

@@ -70,6 +70,7 @@ fn stdio(
             cwd: Some(repo().join("tests/interop").display().to_string()),
         },
         timeout_ms: None,
+        inherit_env: false,
         protocol,
     }
 }
@@ -83,6 +84,7 @@ fn http(name: &str, protocol: ProtocolChoice, port: u16) -> ServerConfig {
             oauth: None,
         },
         timeout_ms: None,
+        inherit_env: false,
         protocol,
     }
 }

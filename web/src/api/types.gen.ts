@@ -9,6 +9,12 @@ export type ServerConfig = { name: string,
  */
 timeoutMs?: number | null, 
 /**
+ * stdio servers: start with mcplab's whole environment instead of the allow-list (PATH,
+ * HOME, locale…). `MCPLAB_*` and `*_API_KEY` variables are withheld either way unless
+ * `env` names them.
+ */
+inheritEnv?: boolean, 
+/**
  * The protocol revision to speak; `auto` (the default) tries 2026-07-28 through
  * `server/discover` and falls back to the `initialize` handshake.
  */
@@ -365,9 +371,15 @@ seq: number, server: string,
  */
 tsMs: number, direction: Direction, 
 /**
- * The exact text (invalid UTF-8 is replaced, and noted in `kind`).
+ * The exact text (invalid UTF-8 is replaced, and noted in `kind`); only its start when
+ * `fullBytes` is set.
  */
 text: string, 
+/**
+ * Set when `text` is only the frame's start: the whole frame's length in bytes. The whole
+ * frame is served by `GET /api/servers/{name}/traffic/{seq}` while it is still recorded.
+ */
+fullBytes?: number, 
 /**
  * HTTP headers that carried protocol meaning for this frame (2026-07-28 streamable HTTP:
  * `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), as sent.
@@ -492,7 +504,7 @@ result: any, error: CallError | null, durationMs: number, };
 export type CallError = { 
 /**
  * `server` (JSON-RPC error), `timeout`, `cancelled`, `transport`, `not_connected`,
- * `invalid`.
+ * `invalid`, `bad_response` (the server's response was unparsable or over a byte limit).
  */
 kind: string, message: string, 
 /**

@@ -251,6 +251,7 @@ pub(super) fn convert(
         name: name.to_owned(),
         transport,
         timeout_ms: entry.timeout_ms,
+        inherit_env: false,
         protocol: Default::default(),
     })
 }

@@ -1,6 +1,8 @@
 //! The broker for server-initiated requests that need a person: elicitation and sampling.
 //! Each waits, keyed by a broker id, until it is answered, cancelled or times out; the wait
-//! always ends. Who answers (the terminal, the browser, a policy) is not its concern.
+//! always ends. A server may have only so many waiting at once (a flood of dialogs is refused,
+//! each with an error naming the limit). Who answers (the terminal, the browser, a policy) is
+//! not its concern.
 
 use std::collections::HashMap;
 use std::sync::Mutex;
@@ -21,18 +23,33 @@ pub enum BrokerError {
     TimedOut(Duration),
     #[error("the request was withdrawn")]
     Withdrawn,
+    #[error(
+        "mcplab refused this request: `{server}` already has {limit} elicitation/sampling \
+         requests waiting for an answer (the limit; raise it with --limit pending-human=N)"
+    )]
+    TooMany { server: String, limit: usize },
 }
+
+/// Default for how many requests one server may have waiting.
+pub const DEFAULT_PENDING_PER_SERVER: usize = 16;
 
 pub struct Broker {
     next: AtomicU64,
+    per_server: usize,
     pending: Mutex<HashMap<u64, (HumanRequest, oneshot::Sender<HumanAnswer>)>>,
     events: broadcast::Sender<ServerEvent>,
 }
 
 impl Broker {
     pub fn new(events: broadcast::Sender<ServerEvent>) -> Self {
+        Self::with_limit(events, DEFAULT_PENDING_PER_SERVER)
+    }
+
+    /// A broker that lets each server have at most `per_server` requests waiting.
+    pub fn with_limit(events: broadcast::Sender<ServerEvent>, per_server: usize) -> Self {
         Self {
             next: AtomicU64::new(1),
+            per_server: per_server.max(1),
             pending: Mutex::new(HashMap::new()),
             events,
         }
@@ -61,7 +78,17 @@ impl Broker {
             timeout_ms: timeout.as_millis() as u64,
         };
         let (tx, rx) = oneshot::channel();
-        self.lock().insert(id, (request.clone(), tx));
+        {
+            let mut pending = self.lock();
+            let waiting = pending.values().filter(|(r, _)| r.server == server).count();
+            if waiting >= self.per_server {
+                return Err(BrokerError::TooMany {
+                    server: server.to_owned(),
+                    limit: self.per_server,
+                });
+            }
+            pending.insert(id, (request.clone(), tx));
+        }
         let _ = self.events.send(ServerEvent::HumanRequested { request });
         let outcome = tokio::time::timeout(timeout, rx).await;
         self.lock().remove(&id);
@@ -149,6 +176,43 @@ mod tests {
             .await;
         assert_eq!(r, Err(BrokerError::TimedOut(Duration::from_secs(1))));
         assert!(broker.pending().is_empty());
+    }
+
+    #[tokio::test]
+    async fn a_server_may_have_only_so_many_waiting() {
+        let (tx, _rx) = broadcast::channel(64);
+        let broker = Arc::new(Broker::with_limit(tx, 2));
+        let ask = |server: &'static str| {
+            let b = broker.clone();
+            tokio::spawn(async move {
+                let kind = HumanRequestKind::Elicitation;
+                b.ask(server, kind, Value::Null, Duration::from_secs(60))
+                    .await
+            })
+        };
+        let waiting = [ask("flood"), ask("flood")];
+        while broker.pending().len() < 2 {
+            tokio::task::yield_now().await;
+        }
+        let refused = ask("flood").await.unwrap().unwrap_err();
+        assert_eq!(
+            refused,
+            BrokerError::TooMany {
+                server: "flood".into(),
+                limit: 2
+            }
+        );
+        assert!(refused.to_string().contains("--limit pending-human"));
+        let other = ask("calm");
+        while broker.pending().len() < 3 {
+            tokio::task::yield_now().await;
+        }
+        broker.withdraw_server("flood");
+        broker.withdraw_server("calm");
+        for w in waiting {
+            assert_eq!(w.await.unwrap(), Err(BrokerError::Withdrawn));
+        }
+        assert_eq!(other.await.unwrap(), Err(BrokerError::Withdrawn));
     }
 
     #[tokio::test]

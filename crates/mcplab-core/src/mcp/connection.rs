@@ -21,7 +21,7 @@ use super::modern::headers::ToolHeaders;
 use super::stdio::{ChildGuard, StderrTail};
 use super::tasks::TaskRegistry;
 use super::traffic::TrafficLog;
-use super::wire::TRANSPORT_ERROR_CODE;
+use super::wire::{BAD_RESPONSE_CODE, TRANSPORT_ERROR_CODE};
 
 /// How long closing waits for the HTTP transport task to end its session.
 const TRANSPORT_STOP_WAIT: Duration = Duration::from_secs(8);
@@ -322,6 +322,11 @@ impl Connection {
             ServiceError::McpError(data) if i64::from(data.code.0) == TRANSPORT_ERROR_CODE => {
                 McpError::Transport {
                     message: data.message.into_owned(),
+                }
+            }
+            ServiceError::McpError(data) if i64::from(data.code.0) == BAD_RESPONSE_CODE => {
+                McpError::BadResponse {
+                    message: format!("`{method}` failed: {}", data.message),
                 }
             }
             ServiceError::McpError(data) => McpError::Server {

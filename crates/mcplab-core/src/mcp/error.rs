@@ -46,6 +46,11 @@ pub enum McpError {
         data: Option<Value>,
     },
 
+    /// The server's response could not be used: unparsable, or over a byte limit. The message
+    /// says which, with the start of what came.
+    #[error("{message}")]
+    BadResponse { message: String },
+
     /// The request was cancelled by the user.
     #[error("cancelled")]
     Cancelled,

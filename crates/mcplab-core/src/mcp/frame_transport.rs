@@ -1,25 +1,35 @@
 //! The single place where raw frames become JSON-RPC messages and back. It implements rmcp's
 //! `Transport` over a [`Wire`], records every frame exactly once (outbound as serialized,
 //! inbound as received, unparsable lines included) and keeps the raw `result` of responses so
-//! callers get the server's exact JSON rather than rmcp's typed re-serialization.
+//! callers get the server's exact JSON rather than rmcp's typed re-serialization. A response
+//! that cannot be used (unparsable, over a limit) fails its request at once with a synthetic
+//! error naming why, instead of leaving it to time out.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
 use mcplab_protocol::{Direction, FrameKind};
+use rmcp::model::JsonRpcMessage;
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use super::peek::peek;
 use super::traffic::TrafficLog;
-use super::wire::{Wire, WireEvent};
+use super::wire::{Wire, WireEvent, bad_response, excerpt};
+
+/// Characters of a frame quoted in an error.
+const EXCERPT_CHARS: usize = 120;
 
 /// How many unclaimed raw results are kept before the oldest is forgotten. Results are
 /// claimed right after the typed response arrives, so this only bounds leaks from requests
 /// whose caller went away.
 const RAW_RESULT_CAPACITY: usize = 512;
+/// How many ids of requests sent and not yet answered are remembered (only their results are
+/// kept: a server answering ids nobody asked for cannot fill memory with results).
+const EXPECTED_CAPACITY: usize = 4096;
 
 /// Raw `result` values of responses, keyed by the request id's JSON text.
 #[derive(Clone)]
@@ -41,6 +51,8 @@ impl Default for RawResults {
 struct RawInner {
     by_id: HashMap<String, Value>,
     order: VecDeque<String>,
+    /// Ids of requests sent whose response has not arrived, oldest first.
+    expected: VecDeque<String>,
     first: Option<Value>,
     /// The first JSON-RPC error received (e.g. a legacy server refusing `server/discover`).
     first_error: Option<Value>,
@@ -52,9 +64,22 @@ impl RawResults {
         self.inner.lock().unwrap_or_else(|p| p.into_inner())
     }
 
+    /// Notes that a request with `id` was sent.
+    fn expect(&self, id: String) {
+        let mut inner = self.lock();
+        inner.expected.push_back(id);
+        if inner.expected.len() > EXPECTED_CAPACITY {
+            inner.expected.pop_front();
+        }
+    }
+
     fn put(&self, id: &Value, result: Value) {
         let key = id.to_string();
         let mut inner = self.lock();
+        let Some(at) = inner.expected.iter().position(|k| *k == key) else {
+            return;
+        };
+        inner.expected.remove(at);
         if inner.first.is_none() {
             inner.first = Some(result.clone());
         }
@@ -201,6 +226,31 @@ impl FrameTransport {
     }
 }
 
+impl FrameTransport {
+    /// Records an unusable frame and builds the error that fails the request it answers:
+    /// `request`, or the response id found in `bytes`.
+    fn unusable(
+        &self,
+        bytes: &[u8],
+        error: String,
+        why: String,
+        request: Option<Value>,
+    ) -> Option<RxJsonRpcMessage<RoleClient>> {
+        let kind = FrameKind::Unparsable { error };
+        self.traffic
+            .record(&self.server, Direction::Inbound, kind, bytes);
+        let id = request.or_else(|| peek(bytes).response_id().cloned())?;
+        let reply = bad_response(&id, &why);
+        self.traffic.record(
+            &self.server,
+            Direction::Inbound,
+            FrameKind::Synthetic,
+            &reply,
+        );
+        serde_json::from_slice(&reply).ok()
+    }
+}
+
 impl Transport<RoleClient> for FrameTransport {
     type Error = WireClosed;
 
@@ -212,6 +262,10 @@ impl Transport<RoleClient> for FrameTransport {
         let bytes = serde_json::to_vec(&item).map(Bytes::from);
         let traffic = self.traffic.clone();
         let server = self.server.clone();
+        if let JsonRpcMessage::Request(request) = &item {
+            let id = serde_json::to_value(&request.id).unwrap_or(Value::Null);
+            self.raw.expect(id.to_string());
+        }
         let recorder = self.headers.clone();
         async move {
             let bytes = bytes.map_err(|_| WireClosed)?;
@@ -242,16 +296,24 @@ impl Transport<RoleClient> for FrameTransport {
                         return Some(msg);
                     }
                     Err(error) => {
-                        self.traffic.record(
-                            &self.server,
-                            Direction::Inbound,
-                            FrameKind::Unparsable {
-                                error: error.clone(),
-                            },
-                            &bytes,
+                        let why = format!(
+                            "the server sent an unparsable response ({error}); it starts with: {}",
+                            excerpt(&bytes, EXCERPT_CHARS)
                         );
+                        if let Some(failed) = self.unusable(&bytes, error, why, None) {
+                            return Some(failed);
+                        }
                     }
                 },
+                Some(WireEvent::Unusable {
+                    start,
+                    why,
+                    request,
+                }) => {
+                    if let Some(failed) = self.unusable(&start, why.clone(), why, request) {
+                        return Some(failed);
+                    }
+                }
                 Some(WireEvent::Synthetic(bytes)) => {
                     self.traffic.record(
                         &self.server,
@@ -294,5 +356,25 @@ impl Transport<RoleClient> for FrameTransport {
         // Dropping the sender tells the wire task to shut down (close stdin, DELETE the session).
         self.outbound = None;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn only_results_of_requests_sent_are_kept() {
+        let raw = RawResults::default();
+        // A server answering an id nobody asked for leaves nothing behind.
+        raw.put(&json!(7), json!({"big": "x"}));
+        assert_eq!(raw.take(&json!(7)), None);
+        raw.expect(json!(8).to_string());
+        raw.put(&json!(8), json!({"ok": true}));
+        assert_eq!(raw.take(&json!(8)), Some(json!({"ok": true})));
+        // Answered once: a second answer to the same id is not kept either.
+        raw.put(&json!(8), json!({"again": true}));
+        assert_eq!(raw.take(&json!(8)), None);
     }
 }

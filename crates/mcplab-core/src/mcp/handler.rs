@@ -19,9 +19,10 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleClient, Service};
 use serde_json::{Value, json};
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::mpsc;
 
 use super::broker::{Broker, BrokerError};
+use super::event_gate::EventGate;
 
 /// The protocol version mcplab asks for. rmcp defaults to a newer draft revision that most
 /// servers (and the conformance suite) do not speak yet, so it is set explicitly.
@@ -72,7 +73,8 @@ pub struct ClientSide {
     /// Tasks of this server, updated by `notifications/tasks`.
     pub(crate) tasks: Arc<super::tasks::TaskRegistry>,
     pub(crate) identity: ClientIdentity,
-    pub(crate) events: broadcast::Sender<ServerEvent>,
+    /// Where server events go, rate-limited and size-capped.
+    pub(crate) events: Arc<EventGate>,
     pub(crate) broker: Arc<Broker>,
     pub(crate) roots: Roots,
     pub(crate) progress: ProgressListeners,
@@ -81,7 +83,7 @@ pub struct ClientSide {
 
 impl ClientSide {
     fn emit(&self, event: ServerEvent) {
-        let _ = self.events.send(event);
+        self.events.send(event);
     }
 
     pub(crate) async fn elicit(&self, params: Value) -> Result<ClientResult, ErrorData> {
@@ -94,6 +96,9 @@ impl ClientSide {
                 self.human_timeout,
             )
             .await;
+        if let Err(refused @ BrokerError::TooMany { .. }) = &answer {
+            return Err(ErrorData::new(ErrorCode(-32000), refused.to_string(), None));
+        }
         let body = match answer {
             Ok(HumanAnswer::Accept { content }) => json!({"action": "accept", "content": content}),
             Ok(HumanAnswer::Decline { .. }) => json!({"action": "decline"}),
@@ -144,6 +149,9 @@ impl ClientSide {
                 "the sampling request was withdrawn",
                 None,
             )),
+            Err(refused @ BrokerError::TooMany { .. }) => {
+                Err(ErrorData::new(ErrorCode(-32000), refused.to_string(), None))
+            }
         }
     }
 

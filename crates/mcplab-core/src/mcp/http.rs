@@ -23,10 +23,14 @@ use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
+use super::limits::Size;
 use super::sse::SseParser;
-use super::wire::{WireEnd, WireEvent, synthetic_error_for};
+use super::wire::{WireEnd, WireEvent, bad_response, synthetic_error_for};
+pub(crate) mod body;
 mod response;
 mod target;
+
+use body::{JsonBody, Seen, not_an_answer, read_json_body};
 
 pub(crate) use response::{BodyKind, body_excerpt, body_kind, describe_error, status_problem};
 pub use target::HttpTarget;
@@ -105,6 +109,10 @@ pub(crate) struct Outlet {
     /// Cancelled at shutdown; every task's waits watch it.
     pub cancel: CancellationToken,
     pub tasks: TaskTracker,
+    /// Why the server is gone (it stopped accepting connections), once a task saw it; the
+    /// wire then ends and the connection turns `failed` with this reason.
+    gone: Mutex<Option<String>>,
+    gone_signal: CancellationToken,
 }
 
 impl Outlet {
@@ -113,7 +121,24 @@ impl Outlet {
             inbound,
             cancel: cancel.child_token(),
             tasks: TaskTracker::new(),
+            gone: Mutex::new(None),
+            gone_signal: CancellationToken::new(),
         }
+    }
+
+    /// Says the server is gone (the first reason wins); the wire's loop ends on it.
+    pub(crate) fn server_gone(&self, why: String) {
+        let mut gone = self.gone.lock().unwrap_or_else(PoisonError::into_inner);
+        if gone.is_none() {
+            *gone = Some(why);
+            self.gone_signal.cancel();
+        }
+    }
+
+    /// Resolves with the reason once a task said the server is gone.
+    pub(crate) async fn gone(&self) -> String {
+        self.gone_signal.cancelled().await;
+        get(&self.gone).unwrap_or_default()
     }
 
     /// Sends an event upwards; false when shutting down or nobody listens any more.
@@ -250,11 +275,12 @@ async fn run(target: HttpTarget, client: reqwest::Client, end: WireEnd, cancel: 
     }
     let reason = loop {
         let frame = tokio::select! {
-            _ = cancel.cancelled() => break "disconnected",
-            _ = shared.out.inbound.closed() => break "the client went away",
+            _ = cancel.cancelled() => break "disconnected".to_string(),
+            _ = shared.out.inbound.closed() => break "the client went away".to_string(),
+            why = shared.out.gone() => break why,
             frame = outbound.recv() => match frame {
                 Some(frame) => frame,
-                None => break "the client closed the connection",
+                None => break "the client closed the connection".to_string(),
             },
         };
         let peek = FramePeek::of(&frame);
@@ -279,7 +305,7 @@ async fn run(target: HttpTarget, client: reqwest::Client, end: WireEnd, cancel: 
     };
     shared.out.stop_tasks().await;
     end_session(&shared).await;
-    shared.out.closed(reason).await;
+    shared.out.closed(&reason).await;
 }
 
 /// Tells the server the session is over. Best effort: 405 means the server does not allow
@@ -352,8 +378,15 @@ async fn post_and_read(
     let resp = match resp {
         Ok(resp) => resp,
         Err(failure) => {
+            let refused = failure.is_refused();
             let message = failure.message(&shared.target.url);
-            return shared.out.fail(frame, message).await;
+            shared.out.fail(frame, message.clone()).await;
+            if refused {
+                shared.out.server_gone(format!(
+                    "the server stopped accepting connections: {message}"
+                ));
+            }
+            return;
         }
     };
     let status = resp.status();
@@ -390,16 +423,15 @@ async fn post_and_read(
     match body_kind(&resp) {
         BodyKind::EventStream => read_response_stream(shared, resp, frame, peek, token).await,
         BodyKind::Json => {
+            let seen = Seen::of(&resp);
+            let max = shared.target.max_message;
             let body = tokio::select! {
                 _ = token.cancelled() => return,
-                body = resp.bytes() => body,
+                body = read_json_body(resp, max, &seen) => body,
             };
             match body {
-                Ok(body) => deliver_json_body(shared, body, frame, peek).await,
-                Err(err) => {
-                    let message = format!("reading the response failed: {}", describe_error(&err));
-                    shared.out.fail(frame, message).await;
-                }
+                Ok(body) => deliver_json_body(shared, body, frame, peek, &seen).await,
+                Err(message) => shared.out.fail(frame, message).await,
             }
         }
         BodyKind::Other(kind) if peek.is_request() => {
@@ -413,33 +445,49 @@ async fn post_and_read(
     }
 }
 
-/// A JSON body is one frame, or a batch (an array) of frames. A batch is re-serialized per
-/// element, so its frames are byte-exact only up to whitespace (batches are rare: removed
-/// from the protocol in 2025-06-18).
-async fn deliver_json_body(shared: &Shared, body: Bytes, frame: &[u8], peek: &FramePeek) {
-    let start = body.iter().position(|b| !b.is_ascii_whitespace());
-    let end = body.iter().rposition(|b| !b.is_ascii_whitespace());
-    let (Some(start), Some(end)) = (start, end) else {
-        if peek.is_request() {
-            let message = "the server answered the request with an empty body".to_string();
-            shared.out.fail(frame, message).await;
-        }
-        return;
-    };
-    let body = body.slice(start..=end);
-    let frames = match serde_json::from_slice::<Vec<Value>>(&body) {
-        Ok(batch) if body[0] == b'[' => batch
-            .iter()
-            .filter_map(|v| serde_json::to_vec(v).ok().map(Bytes::from))
-            .collect(),
-        // Anything else, even unparseable, goes up as it is: it is what the user must see.
-        _ => vec![body],
-    };
-    for frame in frames {
-        shared.observe(peek, &frame);
-        if !shared.out.emit(WireEvent::Frame(frame)).await {
+/// Delivers a JSON body's frames; a body that is unusable or does not answer the POST's request
+/// fails that request at once.
+async fn deliver_json_body(
+    shared: &Shared,
+    body: JsonBody,
+    frame: &[u8],
+    peek: &FramePeek,
+    seen: &Seen,
+) {
+    let request = peek.id.clone().filter(|_| peek.is_request());
+    let frames = match body {
+        JsonBody::Frames(frames) => frames,
+        JsonBody::Empty => {
+            if request.is_some() {
+                let message = "the server answered the request with an empty body".to_string();
+                shared.out.fail(frame, message).await;
+            }
             return;
         }
+        JsonBody::Unusable { start, why } => {
+            let event = WireEvent::Unusable {
+                start,
+                why,
+                request,
+            };
+            shared.out.emit(event).await;
+            return;
+        }
+    };
+    let mut answered = false;
+    for frame in &frames {
+        answered |= shared.observe(peek, frame);
+        if !shared.out.emit(WireEvent::Frame(frame.clone())).await {
+            return;
+        }
+    }
+    if let (Some(id), false) = (&request, answered) {
+        let method = peek.method.as_deref().unwrap_or("request");
+        let why = not_an_answer(method, &frames, seen);
+        shared
+            .out
+            .emit(WireEvent::Synthetic(bad_response(id, &why)))
+            .await;
     }
 }
 
@@ -449,6 +497,8 @@ enum PumpEnd {
     Cancelled,
     /// The stream ended or failed; the words say how.
     Ended(String),
+    /// A line or an event went over the message limit: the stream cannot be used.
+    Exceeded,
 }
 
 /// Delivers the message events of one SSE response as frames until the response for `peek`'s
@@ -486,6 +536,9 @@ async fn pump(
                 return PumpEnd::Answered;
             }
         }
+        if parser.exceeded().is_some() {
+            return PumpEnd::Exceeded;
+        }
     }
 }
 
@@ -498,10 +551,11 @@ async fn read_response_stream(
     peek: &FramePeek,
     token: &CancellationToken,
 ) {
-    let mut parser = SseParser::new();
+    let mut parser = SseParser::with_limit(shared.target.max_message);
     let mut frames = 0;
     let mut why = match pump(shared, resp, &mut parser, peek, token, &mut frames).await {
         PumpEnd::Answered | PumpEnd::Cancelled => return,
+        PumpEnd::Exceeded => return exceeded(shared, &parser, peek, "response stream").await,
         PumpEnd::Ended(why) => why,
     };
     if !peek.is_request() {
@@ -558,6 +612,9 @@ async fn read_response_stream(
             }
             Ok(resp) => match pump(shared, resp, &mut parser, peek, token, &mut frames).await {
                 PumpEnd::Answered | PumpEnd::Cancelled => return,
+                PumpEnd::Exceeded => {
+                    return exceeded(shared, &parser, peek, "response stream").await;
+                }
                 PumpEnd::Ended(why) => why,
             },
         };
@@ -577,9 +634,12 @@ async fn read_response_stream(
 /// servers (405 means they have none); reconnects with `Last-Event-ID` when it drops.
 async fn standalone_stream(shared: Arc<Shared>, mut ready: Option<oneshot::Sender<()>>) {
     let token = shared.out.cancel.clone();
-    let mut parser = SseParser::new();
+    let mut parser = SseParser::with_limit(shared.target.max_message);
     let mut failures = 0;
     let peek = FramePeek::default();
+    // Whether the stream was open before this attempt (so a refused reconnect means the
+    // server went away, not that it never offered a stream).
+    let mut was_open = false;
     loop {
         let last_id = parser.last_event_id().map(str::to_owned);
         let send = send_with_auth(&shared.target, || {
@@ -601,6 +661,13 @@ async fn standalone_stream(shared: Arc<Shared>, mut ready: Option<oneshot::Sende
         }
         let mut frames = 0;
         let why = match resp {
+            Err(failure) if failure.is_refused() && was_open => {
+                let message = failure.message(&shared.target.url);
+                return shared.out.server_gone(format!(
+                    "the server closed its event stream and stopped accepting connections: \
+                     {message}"
+                ));
+            }
             Err(failure) => failure.message(&shared.target.url),
             Ok(resp) if resp.status() == StatusCode::METHOD_NOT_ALLOWED => {
                 let message = "the server offers no standalone SSE stream (GET returned 405); \
@@ -616,10 +683,16 @@ async fn standalone_stream(shared: Arc<Shared>, mut ready: Option<oneshot::Sende
             Ok(resp) if !matches!(body_kind(&resp), BodyKind::EventStream) => {
                 "the standalone stream is not text/event-stream".to_string()
             }
-            Ok(resp) => match pump(&shared, resp, &mut parser, &peek, &token, &mut frames).await {
-                PumpEnd::Answered | PumpEnd::Cancelled => return,
-                PumpEnd::Ended(why) => why,
-            },
+            Ok(resp) => {
+                was_open = true;
+                match pump(&shared, resp, &mut parser, &peek, &token, &mut frames).await {
+                    PumpEnd::Answered | PumpEnd::Cancelled => return,
+                    PumpEnd::Exceeded => {
+                        return exceeded(&shared, &parser, &peek, "standalone SSE stream").await;
+                    }
+                    PumpEnd::Ended(why) => why,
+                }
+            }
         };
         failures = if frames > 0 { 1 } else { failures + 1 };
         if failures >= MAX_RECONNECT_FAILURES {
@@ -641,6 +714,38 @@ async fn standalone_stream(shared: Arc<Shared>, mut ready: Option<oneshot::Sende
             _ = token.cancelled() => return,
             _ = tokio::time::sleep(delay) => {}
         }
+    }
+}
+
+/// Reports a stream that went over the message limit: the request it was answering fails
+/// (or, on the standalone stream, the id found in the event's start), and the stream is not
+/// resumed (it would send the same again).
+async fn exceeded(shared: &Shared, parser: &SseParser, peek: &FramePeek, what: &str) {
+    let start = Bytes::copy_from_slice(parser.exceeded().unwrap_or_default());
+    let why = format!(
+        "the server sent an SSE line or event over the {} message limit on its {what}; the \
+         stream was dropped (raise the limit with --limit message=SIZE)",
+        Size(parser.limit())
+    );
+    let request = peek.id.clone().filter(|_| peek.is_request());
+    shared.out.note(why.clone()).await;
+    let event = WireEvent::Unusable {
+        start: strip_data_prefix(start),
+        why,
+        request,
+    };
+    shared.out.emit(event).await;
+}
+
+/// The JSON of an SSE line's start (`data: {…` → `{…`), to find the id it answers.
+fn strip_data_prefix(line: Bytes) -> Bytes {
+    let text = &line[..];
+    match text.strip_prefix(b"data:") {
+        Some(rest) => {
+            let skip = text.len() - rest.len() + usize::from(rest.first() == Some(&b' '));
+            line.slice(skip..)
+        }
+        None => line,
     }
 }
 

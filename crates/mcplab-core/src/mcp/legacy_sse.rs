@@ -119,7 +119,7 @@ async fn connect(
         ));
     }
     let mut stream: EventStream = Box::pin(resp.bytes_stream());
-    let mut parser = SseParser::new();
+    let mut parser = SseParser::with_limit(target.max_message);
     let mut endpoint = None;
     let mut early = Vec::new();
     while endpoint.is_none() {
@@ -137,7 +137,11 @@ async fn connect(
                 ));
             }
         };
-        for event in parser.feed(&chunk) {
+        let events = parser.feed(&chunk);
+        if parser.exceeded().is_some() {
+            return Err(over_limit(&parser));
+        }
+        for event in events {
             if event.event.as_deref() == Some("endpoint") && endpoint.is_none() {
                 endpoint = Some(resolve_endpoint(url, event.data.trim())?);
             } else if event.is_message() && !event.data.trim().is_empty() {
@@ -151,6 +155,15 @@ async fn connect(
         endpoint: endpoint.unwrap_or_else(|| url.clone()),
         early,
     })
+}
+
+/// The words for an event stream that went over the message limit (the connection ends).
+fn over_limit(parser: &SseParser) -> String {
+    format!(
+        "the server sent an SSE line or event over the {} message limit; the stream was \
+         dropped (raise the limit with --limit message=SIZE)",
+        super::limits::Size(parser.limit())
+    )
 }
 
 /// Resolves the endpoint against the stream's URL and keeps it on the same origin.
@@ -195,6 +208,7 @@ async fn run(
         tokio::select! {
             _ = cancel.cancelled() => break "disconnected".to_string(),
             _ = out.inbound.closed() => break "the client went away".to_string(),
+            why = out.gone() => break why,
             frame = outbound.recv() => {
                 let Some(frame) = frame else {
                     break "the client closed the connection".to_string();
@@ -214,7 +228,8 @@ async fn run(
                     }
                     None => break "the server closed the SSE stream".to_string(),
                 };
-                for event in parser.feed(&chunk) {
+                let events = parser.feed(&chunk);
+                for event in events {
                     if event.event.as_deref() == Some("endpoint") {
                         out.note("ignored a second `endpoint` event".to_string()).await;
                     } else if event.is_message()
@@ -223,6 +238,9 @@ async fn run(
                     {
                         break 'wire "disconnected".to_string();
                     }
+                }
+                if parser.exceeded().is_some() {
+                    break over_limit(&parser);
                 }
             }
         }
@@ -249,8 +267,13 @@ async fn post(shared: Arc<Shared>, frame: Bytes, headers_done: oneshot::Sender<(
     let _ = headers_done.send(());
     match resp {
         Err(failure) => {
+            let refused = failure.is_refused();
             let message = failure.message(&shared.endpoint);
-            shared.out.fail(&frame, message).await;
+            shared.out.fail(&frame, message.clone()).await;
+            if refused {
+                let why = format!("the server stopped accepting connections: {message}");
+                shared.out.server_gone(why);
+            }
         }
         Ok(resp) if !resp.status().is_success() => {
             let status = resp.status();
@@ -340,6 +363,7 @@ mod tests {
             headers: Vec::new(),
             bearer: None,
             auth: None,
+            max_message: 1024 * 1024,
         }
     }
 

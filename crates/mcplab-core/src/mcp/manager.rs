@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use mcplab_protocol::oauth::OAuthConfig;
 use mcplab_protocol::{ProtocolChoice, ServerConfig, ServerEvent, ServerStatus, ServerTransport};
-use rmcp::service::serve_client_with_lifecycle_and_ct;
+use rmcp::service::{ClientInitializeError, serve_client_with_lifecycle_and_ct};
 use tokio::sync::{broadcast, watch};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
@@ -17,10 +17,12 @@ use tokio_util::sync::CancellationToken;
 use super::broker::{Broker, DEFAULT_HUMAN_TIMEOUT};
 use super::connection::Connection;
 use super::error::McpError;
+use super::event_gate::EventGate;
 use super::frame_transport::{FrameTransport, HeaderRecorder, RawResults};
 use super::handler::{ClientIdentity, ClientSide, RootEntry, Roots, SUPPORTED_PROTOCOL_VERSIONS};
 use super::http::{HttpTarget, spawn_streamable_http};
 use super::legacy_sse::spawn_legacy_sse;
+use super::limits::Limits;
 use super::modern::cache::ResponseCache;
 use super::modern::era::{Outcome, Plan, describe, not_modern, summary_from_discovery};
 use super::modern::headers::ToolHeaders;
@@ -28,7 +30,7 @@ use super::modern::http::{ModernHttp, spawn_modern_http};
 use super::stdio::{StderrTail, StdioSpec, spawn_stdio};
 use super::tasks::TaskRegistry;
 use super::traffic::{DEFAULT_RING_CAPACITY, TrafficLog};
-use super::wire::{TRANSPORT_ERROR_CODE, wire_pair};
+use super::wire::{BAD_RESPONSE_CODE, TRANSPORT_ERROR_CODE, wire_pair};
 use crate::oauth::{AuthSession, OAuthHost};
 
 /// Default per-request timeout (reset by progress).
@@ -58,6 +60,13 @@ pub struct ManagerOptions {
     /// How long a stdio server gets to exit after its stdin closes (and after SIGTERM)
     /// before the next, harsher step. A one-shot CLI call wants this short.
     pub stop_grace: Duration,
+    /// The byte budget: everything a server can make mcplab hold.
+    pub limits: Limits,
+    /// The environment stdio servers' allow-listed variables come from; `None`: this
+    /// process's own. (Tests hand one in; the binary may too.)
+    pub parent_env: Option<Arc<[(std::ffi::OsString, std::ffi::OsString)]>>,
+    /// OAuth for a remote server may follow it to internal addresses and plain-http endpoints.
+    pub oauth_allow_private: bool,
     /// 2026-07-28: open a `subscriptions/listen` for the list changes a server announces as
     /// soon as it connects (the web inspector refreshes its lists on them; a one-shot CLI call
     /// does not need them).
@@ -76,6 +85,9 @@ impl Default for ManagerOptions {
             human_timeout: DEFAULT_HUMAN_TIMEOUT,
             traffic_capacity: DEFAULT_RING_CAPACITY,
             stop_grace: super::stdio::DEFAULT_STOP_GRACE,
+            limits: Limits::default(),
+            parent_env: None,
+            oauth_allow_private: false,
             listen_for_changes: true,
         }
     }
@@ -126,8 +138,11 @@ impl ConnectionManager {
     pub fn new(opts: ManagerOptions) -> Arc<Self> {
         let (events, _) = broadcast::channel(4096);
         Arc::new(Self {
-            traffic: Arc::new(TrafficLog::new(opts.traffic_capacity)),
-            broker: Arc::new(Broker::new(events.clone())),
+            traffic: Arc::new(TrafficLog::with_limits(opts.traffic_capacity, &opts.limits)),
+            broker: Arc::new(Broker::with_limit(
+                events.clone(),
+                opts.limits.pending_human,
+            )),
             events,
             slots: Mutex::new(HashMap::new()),
             roots: Arc::new(RwLock::new(Vec::new())),
@@ -138,13 +153,22 @@ impl ConnectionManager {
         })
     }
 
-    /// Enables OAuth for http/sse servers (once; later calls are ignored).
+    /// Enables OAuth for http/sse servers (once; later calls are ignored), with this
+    /// manager's choice about internal addresses.
     pub fn set_oauth(&self, host: Arc<OAuthHost>) {
+        if self.opts.oauth_allow_private {
+            host.http().allow_private(true);
+        }
         let _ = self.oauth.set(host);
     }
 
     pub fn oauth(&self) -> Option<&Arc<OAuthHost>> {
         self.oauth.get()
+    }
+
+    /// The byte budget this manager enforces.
+    pub fn limits(&self) -> &Limits {
+        &self.opts.limits
     }
 
     pub fn traffic(&self) -> &Arc<TrafficLog> {
@@ -176,6 +200,19 @@ impl ConnectionManager {
                 .map_err(|e| format!("cannot set up the HTTP client: {e}"))
         });
         built.clone().map_err(McpError::InvalidConfig)
+    }
+
+    /// The rate and size limits on `server`'s events, fresh for each connection.
+    fn gate(&self, server: &str) -> Arc<EventGate> {
+        Arc::new(EventGate::new(
+            server,
+            self.events.clone(),
+            &self.opts.limits,
+        ))
+    }
+
+    fn stderr_tail_buffer(&self) -> StderrTail {
+        StderrTail::new(STDERR_LINES, self.opts.limits.stderr_tail_bytes)
     }
 
     fn slots(&self) -> std::sync::MutexGuard<'_, HashMap<String, Slot>> {
@@ -294,6 +331,7 @@ impl ConnectionManager {
                 cwd: None,
             },
             timeout_ms: None,
+            inherit_env: false,
             protocol,
         };
         let io: InProcessIo = (Box::new(read), Box::new(write));
@@ -333,10 +371,12 @@ impl ConnectionManager {
         let opened = match io {
             Some((read, write)) => {
                 let (wire, end) = wire_pair();
-                super::stdio::spawn_line_io(read, write, end, async {
+                let max_line = self.opts.limits.message_bytes;
+                super::stdio::spawn_line_io(read, write, end, max_line, async {
                     "the in-process server stopped".to_owned()
                 });
-                let stderr = Arc::new(StderrTail::new(STDERR_LINES));
+                let stderr = Arc::new(self.stderr_tail_buffer());
+                let gate = self.gate(name.as_str());
                 match Plan::new(config.protocol, "stdio") {
                     Ok(plan) => {
                         let setup = EraSetup {
@@ -344,8 +384,16 @@ impl ConnectionManager {
                             tools: None,
                             fell_back: None,
                         };
-                        let transport = (CancellationToken::new(), None);
-                        self.handshake(config, wire, None, stderr, transport, None, setup)
+                        let started = Started {
+                            wire,
+                            child: None,
+                            stderr,
+                            gate,
+                            transport_cancel: CancellationToken::new(),
+                            transport_task: None,
+                            waiting: None,
+                        };
+                        self.handshake(config, started, setup)
                             .await
                             .map_err(|f| f.error)
                     }
@@ -518,9 +566,11 @@ impl ConnectionManager {
             not_modern: None,
         };
         let (wire, end) = wire_pair();
-        let stderr = Arc::new(StderrTail::new(STDERR_LINES));
+        let stderr = Arc::new(self.stderr_tail_buffer());
         let transport_cancel = CancellationToken::new();
-        let mut target = http_target(&config.name, url, headers).map_err(failed)?;
+        let gate = self.gate(&config.name);
+        let mut target =
+            http_target(&config.name, url, headers, &self.opts.limits).map_err(failed)?;
         target.auth = self.auth_session(&config.name, &target, oauth.as_ref());
         let waiting = target.auth.as_ref().map(|a| a.waiting());
         let tools = ToolHeaders::new();
@@ -534,9 +584,16 @@ impl ConnectionManager {
             tools: Some(tools),
             fell_back: None,
         };
-        let transport = (transport_cancel, None);
-        self.handshake(config, wire, None, stderr, transport, waiting, setup)
-            .await
+        let started = Started {
+            wire,
+            child: None,
+            stderr,
+            gate,
+            transport_cancel,
+            transport_task: None,
+            waiting,
+        };
+        self.handshake(config, started, setup).await
     }
 
     /// Every transport with the legacy wires (and stdio in any era).
@@ -548,11 +605,12 @@ impl ConnectionManager {
     ) -> Result<Connection, McpError> {
         let name = config.name.clone();
         let (wire, end) = wire_pair();
-        let stderr = Arc::new(StderrTail::new(STDERR_LINES));
+        let stderr = Arc::new(self.stderr_tail_buffer());
         if let Some(slot) = self.slots().get_mut(&name) {
             slot.stderr = Some(stderr.clone());
         }
         let transport_cancel = CancellationToken::new();
+        let gate = self.gate(&name);
         // B12: the streamable HTTP task ends the session with DELETE; closing waits for it.
         let mut transport_task = None;
         let mut child = None;
@@ -574,11 +632,13 @@ impl ConnectionManager {
                     args: args.clone(),
                     env: env.clone(),
                     cwd: cwd.clone(),
+                    inherit_env: config.inherit_env,
+                    parent_env: self.opts.parent_env.clone(),
                 };
-                let events = self.events.clone();
+                let gate = gate.clone();
                 let server = name.clone();
                 let hook = Arc::new(move |line: &str| {
-                    let _ = events.send(ServerEvent::Stderr {
+                    gate.send(ServerEvent::Stderr {
                         server: server.clone(),
                         line: line.to_owned(),
                     });
@@ -586,6 +646,7 @@ impl ConnectionManager {
                 child = Some(spawn_stdio(
                     &spec,
                     self.opts.stop_grace,
+                    &self.opts.limits,
                     end,
                     stderr.clone(),
                     hook,
@@ -596,7 +657,7 @@ impl ConnectionManager {
                 headers,
                 oauth,
             } => {
-                let mut target = http_target(&name, url, headers)?;
+                let mut target = http_target(&name, url, headers, &self.opts.limits)?;
                 target.auth = self.auth_session(&name, &target, oauth.as_ref());
                 waiting = target.auth.as_ref().map(|a| a.waiting());
                 transport_task = Some(spawn_streamable_http(
@@ -611,7 +672,7 @@ impl ConnectionManager {
                 headers,
                 oauth,
             } => {
-                let mut target = http_target(&name, url, headers)?;
+                let mut target = http_target(&name, url, headers, &self.opts.limits)?;
                 target.auth = self.auth_session(&name, &target, oauth.as_ref());
                 waiting = target.auth.as_ref().map(|a| a.waiting());
                 spawn_legacy_sse(
@@ -635,8 +696,16 @@ impl ConnectionManager {
             tools: None,
             fell_back,
         };
-        let transport = (transport_cancel, transport_task);
-        self.handshake(config, wire, child, stderr, transport, waiting, setup)
+        let started = Started {
+            wire,
+            child,
+            stderr,
+            gate,
+            transport_cancel,
+            transport_task,
+            waiting,
+        };
+        self.handshake(config, started, setup)
             .await
             .map_err(|f| f.error)
     }
@@ -665,13 +734,18 @@ impl ConnectionManager {
     async fn handshake(
         &self,
         config: ServerConfig,
-        wire: super::wire::Wire,
-        child: Option<super::stdio::ChildGuard>,
-        stderr: Arc<StderrTail>,
-        (transport_cancel, transport_task): (CancellationToken, Option<JoinHandle<()>>),
-        waiting: Option<watch::Receiver<bool>>,
+        started: Started,
         setup: EraSetup,
     ) -> Result<Connection, HandshakeFailure> {
+        let Started {
+            wire,
+            child,
+            stderr,
+            gate,
+            transport_cancel,
+            transport_task,
+            waiting,
+        } = started;
         let name = config.name.clone();
         let raw = RawResults::default();
         let mut transport =
@@ -686,7 +760,7 @@ impl ConnectionManager {
             cache: cache.clone(),
             tasks: self.tasks.clone(),
             identity: self.opts.identity.clone(),
-            events: self.events.clone(),
+            events: gate,
             broker: self.broker.clone(),
             roots: self.roots.clone(),
             progress: Arc::default(),
@@ -768,6 +842,11 @@ impl ConnectionManager {
                     transport_task: std::sync::Mutex::new(transport_task),
                 });
             }
+            Ok(Err(ClientInitializeError::JsonRpcError(data)))
+                if [TRANSPORT_ERROR_CODE, BAD_RESPONSE_CODE].contains(&i64::from(data.code.0)) =>
+            {
+                data.message.into_owned()
+            }
             Ok(Err(e)) => {
                 not_modern_why = not_modern(&e);
                 raw.closed_reason()
@@ -775,15 +854,18 @@ impl ConnectionManager {
             }
             Err(_) => {
                 ct.cancel();
+                let hint = match child.is_some() {
+                    true => "is it an MCP server? does it write anything but JSON-RPC to stdout?",
+                    false => "is it an MCP server, and is this its MCP endpoint?",
+                };
                 let probe = match setup.plan {
                     Plan::Initialize(_) => "",
                     Plan::Discover => " (sent as the 2026-07-28 `server/discover`)",
                     Plan::Auto => " or to the `server/discover` probe before it",
                 };
                 format!(
-                    "no answer to `initialize`{probe} within {}s (is it an MCP server? does it \
-                     write anything but JSON-RPC to stdout?)",
-                    self.opts.connect_timeout.as_secs()
+                    "no answer to `initialize`{probe} within {} ({hint})",
+                    seconds(self.opts.connect_timeout)
                 )
             }
         };
@@ -802,6 +884,20 @@ impl ConnectionManager {
             not_modern: not_modern_why,
         })
     }
+}
+
+/// A transport that was started, ready for the handshake.
+struct Started {
+    wire: super::wire::Wire,
+    child: Option<super::stdio::ChildGuard>,
+    stderr: Arc<StderrTail>,
+    gate: Arc<EventGate>,
+    /// Stops the transport task (HTTP wires).
+    transport_cancel: CancellationToken,
+    /// The streamable HTTP task, which ends the session with DELETE (B12: closing waits for it).
+    transport_task: Option<JoinHandle<()>>,
+    /// True while an OAuth sign-in waits for a person (the deadline pauses).
+    waiting: Option<watch::Receiver<bool>>,
 }
 
 /// Runs `fut` with a deadline of `limit`, which stops while `waiting` is true and starts again
@@ -828,6 +924,11 @@ pub(crate) async fn bounded<F: std::future::Future>(
             }
         }
     }
+}
+
+/// A duration in seconds for messages: `30s`, `1.5s`.
+fn seconds(d: Duration) -> String {
+    format!("{}s", d.as_secs_f64())
 }
 
 /// Whether the first result is a `server/discover` result (2026-07-28) rather than `initialize`'s.
@@ -887,6 +988,7 @@ fn http_target(
     name: &str,
     url: &str,
     headers: &std::collections::BTreeMap<String, String>,
+    limits: &Limits,
 ) -> Result<HttpTarget, McpError> {
     let url = reqwest::Url::parse(url).map_err(|e| {
         McpError::InvalidConfig(format!("server `{name}` has an invalid URL `{url}`: {e}"))
@@ -904,5 +1006,6 @@ fn http_target(
             .collect(),
         bearer: None,
         auth: None,
+        max_message: limits.message_bytes,
     })
 }

@@ -5,12 +5,16 @@
 pub mod broker;
 pub mod connection;
 pub mod error;
+mod event_gate;
 pub mod frame_transport;
 pub mod handler;
 pub mod http;
 pub mod legacy_sse;
+pub mod limits;
 pub mod manager;
 pub mod modern;
+mod peek;
+mod process_tree;
 pub mod skills;
 pub mod sse;
 pub mod stdio;
@@ -25,5 +29,7 @@ pub use error::McpError;
 pub use handler::{
     ClientIdentity, PROTOCOL_VERSION, ProgressUpdate, RootEntry, SUPPORTED_PROTOCOL_VERSIONS,
 };
+pub use limits::{LimitError, Limits};
 pub use manager::{ConnectionManager, ManagerOptions};
+pub use process_tree::reap_orphans;
 pub use traffic::TrafficLog;

@@ -7,6 +7,9 @@
 //! Chunks may be split anywhere (inside a UTF-8 sequence, between CR and LF, inside the BOM):
 //! the parser splits lines on bytes (CR, LF and CRLF are ASCII and never occur inside a UTF-8
 //! sequence) and decodes only complete lines, lossily, as the spec's UTF-8 decode does.
+//!
+//! It holds at most `max` bytes of a line or of an event's data (the message limit): past that
+//! the stream is unusable, [`SseParser::exceeded`] says so, and further input is ignored.
 
 /// One dispatched event block.
 ///
@@ -51,7 +54,16 @@ pub struct SseParser {
     id_buffer: Option<String>,
     /// The latest valid `retry` value, which the spec applies immediately.
     retry: Option<u64>,
+    /// Most bytes of a line or of an event's data; `None`: [`DEFAULT_MAX`].
+    max: Option<usize>,
+    /// Set once a line or an event grew past `max`: the start of it.
+    exceeded: Option<Vec<u8>>,
 }
+
+/// The bound of [`SseParser::new`]: the default message limit.
+pub const DEFAULT_MAX: usize = 64 * 1024 * 1024;
+/// How much of an over-long line is kept to say what it was.
+const KEPT_OF_EXCEEDED: usize = 64 * 1024;
 
 #[derive(Debug, Default)]
 struct Block {
@@ -72,9 +84,43 @@ impl SseParser {
         }
     }
 
+    /// A parser that refuses lines and events over `max` bytes.
+    pub fn with_limit(max: usize) -> Self {
+        Self {
+            max: Some(max.max(1)),
+            ..Self::new()
+        }
+    }
+
+    fn max(&self) -> usize {
+        self.max.unwrap_or(DEFAULT_MAX)
+    }
+
+    /// The start of the line or event that went over the limit, once one did (the stream is
+    /// then unusable: nothing more is parsed).
+    pub fn exceeded(&self) -> Option<&[u8]> {
+        self.exceeded.as_deref()
+    }
+
+    /// The bound on lines and events.
+    pub fn limit(&self) -> usize {
+        self.max()
+    }
+
+    fn exceed(&mut self, start: &[u8]) {
+        let keep = start.len().min(KEPT_OF_EXCEEDED);
+        self.exceeded = Some(start[..keep].to_vec());
+        self.line = Vec::new();
+        self.pending = Block::default();
+    }
+
     /// Parses one chunk and returns the events it completed, in order.
     pub fn feed(&mut self, chunk: &[u8]) -> Vec<SseEvent> {
         let mut events = Vec::new();
+        if self.exceeded.is_some() {
+            return events;
+        }
+        let max = self.max();
         let mut rest = chunk;
         if self.after_cr && !rest.is_empty() {
             self.after_cr = false;
@@ -83,6 +129,12 @@ impl SseParser {
             }
         }
         while let Some(pos) = rest.iter().position(|b| *b == b'\n' || *b == b'\r') {
+            if self.line.len() + pos > max {
+                let mut start = std::mem::take(&mut self.line);
+                start.extend_from_slice(&rest[..pos.min(KEPT_OF_EXCEEDED)]);
+                self.exceed(&start);
+                return events;
+            }
             self.line.extend_from_slice(&rest[..pos]);
             let terminator = rest[pos];
             rest = &rest[pos + 1..];
@@ -103,6 +155,17 @@ impl SseParser {
             if let Some(event) = self.process_line(&line) {
                 events.push(event);
             }
+            if self.pending.data.len() > max {
+                let start = std::mem::take(&mut self.pending.data);
+                self.exceed(start.as_bytes());
+                return events;
+            }
+        }
+        if self.line.len() + rest.len() > max {
+            let mut start = std::mem::take(&mut self.line);
+            start.extend_from_slice(&rest[..rest.len().min(KEPT_OF_EXCEEDED)]);
+            self.exceed(&start);
+            return events;
         }
         self.line.extend_from_slice(rest);
         events
@@ -364,6 +427,34 @@ mod tests {
         assert!(parser.feed(b"data: a").is_empty());
         assert!(parser.feed(b"bc\n").is_empty());
         assert_eq!(parser.feed(b"\n"), vec![message("abc")]);
+    }
+
+    #[test]
+    fn an_endless_line_stops_at_the_limit() {
+        let mut parser = SseParser::with_limit(100);
+        assert_eq!(parser.feed(b"data: ok\n\n"), vec![message("ok")]);
+        for _ in 0..50 {
+            assert!(parser.feed(b"data: xxxxxxxxxxxxxxxxxxxx").is_empty());
+        }
+        let start = parser.exceeded().expect("over the limit");
+        assert!(start.starts_with(b"data: xxx") && start.len() <= 200);
+        assert!(parser.line.capacity() <= 200, "the line was let go");
+        assert!(
+            parser.feed(b"\n\ndata: late\n\n").is_empty(),
+            "nothing more is parsed"
+        );
+    }
+
+    #[test]
+    fn many_data_lines_are_one_event_within_the_limit() {
+        let mut parser = SseParser::with_limit(100);
+        for _ in 0..20 {
+            parser.feed(b"data: 0123456789\n");
+        }
+        assert!(parser.exceeded().is_some());
+        let mut fits = SseParser::with_limit(100);
+        fits.feed(b"data: 0123456789\n");
+        assert_eq!(fits.feed(b"\n"), vec![message("0123456789")]);
     }
 
     #[test]

@@ -1,25 +1,36 @@
-//! The stdio wire: spawns a server as a child process in its own process group, moves
-//! newline-delimited frames over stdin/stdout, keeps its stderr line by line, and makes sure
-//! the whole group is gone on disconnect, on reconnect and when the guard is dropped (no
-//! orphans, including grandchildren such as `npx` → `node`). It does not parse JSON-RPC.
+//! The stdio wire: spawns a server as a child process in its own process group with a clean
+//! environment (`env`), moves newline-delimited frames over stdin/stdout (each bounded by the
+//! message limit), keeps its stderr line by line (each line and the tail bounded, `lines`), and
+//! makes sure the whole group is gone on disconnect, on reconnect and when the guard is dropped
+//! (no orphans, including grandchildren such as `npx` → `node`, and descendants that left the
+//! group with `setsid`: see `process_tree`). It does not parse JSON-RPC.
 
-use std::collections::{BTreeMap, VecDeque};
+mod env;
+mod lines;
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
 use std::process::Stdio;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
+use tokio::io::{AsyncRead, AsyncWrite, AsyncWriteExt, BufReader};
 use tokio::process::{Child, Command};
 use tokio::sync::watch;
 
-use super::error::McpError;
-use super::wire::{WireEnd, WireEvent};
+pub use env::{ALLOWED as ALLOWED_ENV, child_environment};
+pub use lines::StderrTail;
+use lines::{Line, LineReader, shown_line};
 
-/// Longest stdout line accepted (a frame); longer lines are reported and skipped.
-const MAX_LINE_BYTES: usize = 64 * 1024 * 1024;
+use super::error::McpError;
+use super::limits::{Limits, Size};
+use super::process_tree::{ProcessTree, REFRESH_EVERY, inode_of, kill_and_reap};
+use super::wire::{WireEnd, WireEvent, kept_of_refused};
+/// Read buffer of stdout and stderr (large lines pass in fewer reads).
+const READ_BUFFER: usize = 64 * 1024;
 /// How long a child gets to exit after its stdout closed (to learn its exit status).
 const GRACE: Duration = Duration::from_millis(1500);
 /// Default for how long a child gets to exit after its stdin closes, and again after SIGTERM.
@@ -30,36 +41,22 @@ pub const DEFAULT_STOP_GRACE: Duration = Duration::from_millis(1500);
 pub struct StdioSpec {
     pub command: String,
     pub args: Vec<String>,
+    /// Set on top of what it inherits.
     pub env: BTreeMap<String, String>,
     pub cwd: Option<String>,
+    /// Inherit this process's whole environment (secrets still withheld), not the allow-list.
+    pub inherit_env: bool,
+    /// This process's environment as the binary captured it; `None`: read it at spawn.
+    pub parent_env: Option<Arc<[(OsString, OsString)]>>,
 }
 
-/// The last lines a server wrote to stderr.
-pub struct StderrTail {
-    lines: Mutex<VecDeque<String>>,
-    capacity: usize,
-}
-
-impl StderrTail {
-    pub fn new(capacity: usize) -> Self {
-        Self {
-            lines: Mutex::new(VecDeque::new()),
-            capacity,
+impl StdioSpec {
+    /// The environment the child starts with.
+    pub fn environment(&self) -> Vec<(OsString, OsString)> {
+        match &self.parent_env {
+            Some(parent) => child_environment(parent.iter().cloned(), self.inherit_env, &self.env),
+            None => child_environment(std::env::vars_os(), self.inherit_env, &self.env),
         }
-    }
-
-    fn push(&self, line: String) {
-        let mut lines = self.lines.lock().unwrap_or_else(|p| p.into_inner());
-        if lines.len() == self.capacity {
-            lines.pop_front();
-        }
-        lines.push_back(line);
-    }
-
-    /// The kept lines, oldest first.
-    pub fn lines(&self) -> Vec<String> {
-        let lines = self.lines.lock().unwrap_or_else(|p| p.into_inner());
-        lines.iter().cloned().collect()
     }
 }
 
@@ -71,6 +68,10 @@ pub struct ChildGuard {
     pgid: Pid,
     grace: Duration,
     exit: watch::Receiver<Option<String>>,
+    /// Descendants that may have left the group.
+    tree: Arc<ProcessTree>,
+    /// `shutdown` ran (its work need not be repeated on drop).
+    stopped: std::sync::atomic::AtomicBool,
 }
 
 impl ChildGuard {
@@ -92,6 +93,9 @@ impl ChildGuard {
     /// Graceful stop as the MCP spec asks: stdin is already closed by the caller dropping the
     /// wire; wait, then SIGTERM the group, wait, then SIGKILL it.
     pub async fn shutdown(&self) {
+        // Learn the tree while it is whole: a dying parent re-parents its children.
+        let tree = self.tree.clone();
+        let doomed = tokio::task::spawn_blocking(move || tree.doomed()).await;
         if self.wait_exit(self.grace).await.is_none() {
             let _ = killpg(self.pgid, Signal::SIGTERM);
             if self.wait_exit(self.grace).await.is_none() {
@@ -100,13 +104,38 @@ impl ChildGuard {
         }
         // Grandchildren may outlive the leader; the group id stays valid while they exist.
         let _ = killpg(self.pgid, Signal::SIGKILL);
+        // Those seen before the stop, and any the tree (or the pipes) shows now.
+        let mut doomed = doomed.unwrap_or_default();
+        let tree = self.tree.clone();
+        let _ = tokio::task::spawn_blocking(move || {
+            for p in tree.doomed() {
+                if !doomed.contains(&p) {
+                    doomed.push(p);
+                }
+            }
+            kill_and_reap(&doomed, REAP_WAIT)
+        })
+        .await;
+        self.stopped
+            .store(true, std::sync::atomic::Ordering::SeqCst);
+    }
+
+    /// The descendants of the server now, by pid (for tests and diagnostics).
+    pub fn descendants(&self) -> Vec<u32> {
+        self.tree.doomed().iter().map(|p| p.pid as u32).collect()
     }
 }
+
+/// How long a stop waits for killed descendants to be reaped.
+const REAP_WAIT: Duration = Duration::from_secs(1);
 
 impl Drop for ChildGuard {
     fn drop(&mut self) {
         // ESRCH (already gone) is the normal case after a graceful shutdown.
         let _ = killpg(self.pgid, Signal::SIGKILL);
+        if !self.stopped.load(std::sync::atomic::Ordering::SeqCst) {
+            self.tree.kill_all(Duration::ZERO);
+        }
     }
 }
 
@@ -115,13 +144,15 @@ impl Drop for ChildGuard {
 pub fn spawn_stdio(
     spec: &StdioSpec,
     grace: Duration,
+    limits: &Limits,
     end: WireEnd,
     tail: Arc<StderrTail>,
     hook: StderrHook,
 ) -> Result<ChildGuard, McpError> {
     let mut cmd = Command::new(&spec.command);
     cmd.args(&spec.args)
-        .envs(&spec.env)
+        .env_clear()
+        .envs(spec.environment())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -141,16 +172,27 @@ pub fn spawn_stdio(
     let stdin = child.stdin.take();
     let stdout = child.stdout.take();
     let stderr = child.stderr.take();
+    let pipes = {
+        use std::os::fd::AsRawFd;
+        let fds = [
+            stdin.as_ref().map(AsRawFd::as_raw_fd),
+            stdout.as_ref().map(AsRawFd::as_raw_fd),
+            stderr.as_ref().map(AsRawFd::as_raw_fd),
+        ];
+        fds.into_iter().flatten().filter_map(inode_of).collect()
+    };
 
     let (exit_tx, exit_rx) = watch::channel(None);
     tokio::spawn(reap(child, exit_tx));
 
     if let Some(stderr) = stderr {
-        tokio::spawn(read_stderr(stderr, tail, hook));
+        tokio::spawn(read_stderr(stderr, limits.stderr_line_bytes, tail, hook));
     }
+    let tree = Arc::new(ProcessTree::new(pid, pipes));
+    tokio::spawn(watch_tree(Arc::downgrade(&tree), exit_rx.clone()));
     if let (Some(stdin), Some(stdout)) = (stdin, stdout) {
         let exit = exit_rx.clone();
-        spawn_line_io(stdout, stdin, end, async move {
+        spawn_line_io(stdout, stdin, end, limits.message_bytes, async move {
             let mut exit = exit;
             let status = tokio::time::timeout(GRACE, exit.wait_for(Option::is_some))
                 .await
@@ -166,14 +208,30 @@ pub fn spawn_stdio(
         pgid,
         grace,
         exit: exit_rx,
+        tree,
+        stopped: Default::default(),
     })
 }
 
+/// Refreshes the server's process tree now and then while the server runs, so descendants
+/// that daemonize (and leave the tree) are known before they do.
+async fn watch_tree(tree: std::sync::Weak<ProcessTree>, mut exit: watch::Receiver<Option<String>>) {
+    loop {
+        let Some(strong) = tree.upgrade() else { return };
+        let _ = tokio::task::spawn_blocking(move || strong.refresh()).await;
+        tokio::select! {
+            _ = tokio::time::sleep(REFRESH_EVERY) => {}
+            _ = exit.wait_for(Option::is_some) => return,
+        }
+    }
+}
+
 /// Drives `end` over any newline-delimited byte stream pair: frames from `end.outbound` are
-/// written to `write` (one line each); lines read from `read` become frames. When `read`
-/// ends, `closed_reason` decides the message of the final `Closed` event. Used for child
-/// processes and for servers running in this process (tests, the built-in demo).
-pub fn spawn_line_io<R, W, F>(read: R, write: W, end: WireEnd, closed_reason: F)
+/// written to `write` (one line each); lines read from `read` become frames, and a line over
+/// `max_line` bytes is refused as soon as it crosses the limit ([`WireEvent::Oversized`]).
+/// When `read` ends, `closed_reason` decides the message of the final `Closed` event. Used
+/// for child processes and for servers running in this process (tests, the built-in demo).
+pub fn spawn_line_io<R, W, F>(read: R, write: W, end: WireEnd, max_line: usize, closed_reason: F)
 where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,
@@ -197,30 +255,30 @@ where
         let _ = write.shutdown().await;
     });
     tokio::spawn(async move {
-        let mut reader = BufReader::new(read);
-        let mut buf = Vec::new();
+        let mut reader = LineReader::new(BufReader::with_capacity(READ_BUFFER, read), max_line);
         loop {
-            buf.clear();
-            match read_frame(&mut reader, &mut buf).await {
-                Ok(0) => break,
-                Ok(_) => {
-                    let line = trim_newline(&buf);
-                    if line.iter().all(u8::is_ascii_whitespace) {
-                        continue;
-                    }
-                    let frame = WireEvent::Frame(Bytes::copy_from_slice(line));
-                    if inbound.send(frame).await.is_err() {
-                        return;
-                    }
-                }
+            let event = match reader.next().await {
+                Ok(Line::End) => break,
+                Ok(Line::Whole(line)) if line.iter().all(u8::is_ascii_whitespace) => continue,
+                Ok(Line::Whole(line)) => WireEvent::Frame(Bytes::from(line)),
+                Ok(Line::Over { start, read }) => WireEvent::Unusable {
+                    start: kept_of_refused(&start),
+                    request: None,
+                    why: format!(
+                        "the server sent a message over the {} limit ({read} bytes and counting) \
+                         on stdout; it was skipped (raise it with --limit message=SIZE)",
+                        Size(max_line)
+                    ),
+                },
                 Err(e) => {
                     let _ = inbound
-                        .send(WireEvent::Note(format!("skipped stdout data: {e}")))
+                        .send(WireEvent::Note(format!("reading stdout failed: {e}")))
                         .await;
-                    if e.kind() != std::io::ErrorKind::InvalidData {
-                        break;
-                    }
+                    break;
                 }
+            };
+            if inbound.send(event).await.is_err() {
+                return;
             }
         }
         let reason = closed_reason.await;
@@ -250,84 +308,16 @@ fn describe_exit(status: std::process::ExitStatus) -> String {
     }
 }
 
-async fn read_stderr(stderr: impl AsyncRead + Unpin, tail: Arc<StderrTail>, hook: StderrHook) {
-    let mut reader = BufReader::new(stderr);
-    let mut buf = Vec::new();
-    loop {
-        buf.clear();
-        match read_frame(&mut reader, &mut buf).await {
-            Ok(0) => break,
-            Ok(_) => {
-                let line = String::from_utf8_lossy(trim_newline(&buf)).into_owned();
-                hook(&line);
-                tail.push(line);
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::InvalidData => continue,
-            Err(_) => break,
-        }
-    }
-}
-
-/// Reads one `\n`-terminated line into `buf`, refusing lines over [`MAX_LINE_BYTES`]
-/// (the rest of such a line is consumed and an `InvalidData` error returned).
-async fn read_frame<R: AsyncBufReadExt + Unpin>(
-    reader: &mut R,
-    buf: &mut Vec<u8>,
-) -> std::io::Result<usize> {
-    let mut total = 0;
-    loop {
-        let available = reader.fill_buf().await?;
-        if available.is_empty() {
-            return Ok(total);
-        }
-        let (chunk, done) = match available.iter().position(|&b| b == b'\n') {
-            Some(i) => (&available[..=i], true),
-            None => (available, false),
-        };
-        let n = chunk.len();
-        if buf.len() + n <= MAX_LINE_BYTES {
-            buf.extend_from_slice(chunk);
-        }
-        total += n;
-        reader.consume(n);
-        if done {
-            if total > MAX_LINE_BYTES {
-                buf.clear();
-                return Err(std::io::Error::new(
-                    std::io::ErrorKind::InvalidData,
-                    format!("a line of {total} bytes exceeds the {MAX_LINE_BYTES}-byte limit"),
-                ));
-            }
-            return Ok(total);
-        }
-    }
-}
-
-fn trim_newline(buf: &[u8]) -> &[u8] {
-    let mut end = buf.len();
-    while end > 0 && (buf[end - 1] == b'\n' || buf[end - 1] == b'\r') {
-        end -= 1;
-    }
-    &buf[..end]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[tokio::test]
-    async fn read_frame_splits_lines_and_keeps_last_unterminated() {
-        let data: &[u8] = b"{\"a\":1}\r\nnot json\n{\"b\":2}";
-        let mut r = BufReader::new(data);
-        let mut buf = Vec::new();
-        let mut lines = Vec::new();
-        loop {
-            buf.clear();
-            if read_frame(&mut r, &mut buf).await.unwrap() == 0 {
-                break;
-            }
-            lines.push(String::from_utf8(trim_newline(&buf).to_vec()).unwrap());
-        }
-        assert_eq!(lines, ["{\"a\":1}", "not json", "{\"b\":2}"]);
+async fn read_stderr(
+    stderr: impl AsyncRead + Unpin,
+    max_line: usize,
+    tail: Arc<StderrTail>,
+    hook: StderrHook,
+) {
+    let mut reader = LineReader::new(BufReader::with_capacity(READ_BUFFER, stderr), max_line);
+    while let Ok(Some((line, dropped))) = reader.next_shown().await {
+        let line = shown_line(&line, dropped, max_line);
+        hook(&line);
+        tail.push(line);
     }
 }

@@ -345,7 +345,7 @@ impl Connection {
                 message: Some(message),
             });
         }
-        let _ = self.answerer.events.send(ServerEvent::Task {
+        self.answerer.events.send(ServerEvent::Task {
             task: Box::new(view.clone()),
         });
     }

@@ -1,6 +1,9 @@
-//! Traffic recording: every frame in both directions, per server, in a bounded ring buffer,
-//! plus a broadcast to live subscribers. Overflow is counted and reported, never silent.
-//! It stores what it is given; deciding what a frame is belongs to `frame_transport`.
+//! Traffic recording: every frame in both directions, per server, in a ring bounded in frames
+//! and in bytes (one budget for all servers; the server that is recording gives up its oldest
+//! frames first), plus a broadcast to live subscribers. Frames longer than the preview size are
+//! published and listed truncated (with their full length); the whole text stays available by
+//! sequence number while the frame is in the ring. Overflow is counted and reported, never
+//! silent. It stores what it is given; deciding what a frame is belongs to `frame_transport`.
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
@@ -10,8 +13,12 @@ use std::time::{SystemTime, UNIX_EPOCH};
 use mcplab_protocol::{Direction, FrameKind, TrafficFrame};
 use tokio::sync::broadcast;
 
+use super::limits::Limits;
+
 /// Default number of frames kept per server.
 pub const DEFAULT_RING_CAPACITY: usize = 100_000;
+/// What a stored frame costs besides its text (struct, deque slot, allocation headers).
+const FRAME_OVERHEAD: usize = 96;
 
 /// A server's recorded frames and how many older ones were evicted.
 #[derive(Debug, Clone, Default)]
@@ -23,29 +30,66 @@ pub struct TrafficSnapshot {
 #[derive(Default)]
 struct Ring {
     frames: VecDeque<TrafficFrame>,
+    bytes: usize,
     dropped: u64,
+}
+
+impl Ring {
+    fn evict_oldest(&mut self) -> usize {
+        let Some(old) = self.frames.pop_front() else {
+            return 0;
+        };
+        let cost = cost_of(&old);
+        self.bytes -= cost;
+        self.dropped += 1;
+        cost
+    }
+}
+
+struct Rings {
+    by_server: HashMap<String, Ring>,
+    bytes: usize,
 }
 
 /// The recording for all servers of one process.
 pub struct TrafficLog {
     capacity: usize,
+    budget: usize,
+    preview: usize,
     seq: AtomicU64,
-    rings: Mutex<HashMap<String, Ring>>,
+    rings: Mutex<Rings>,
     live: broadcast::Sender<TrafficFrame>,
 }
 
 impl TrafficLog {
+    /// A log keeping `capacity` frames per server within the default byte budget.
     pub fn new(capacity: usize) -> Self {
+        Self::with_limits(capacity, &Limits::default())
+    }
+
+    /// A log keeping `capacity` frames per server and `limits.traffic_bytes` in all, publishing
+    /// previews of `limits.preview_bytes`.
+    pub fn with_limits(capacity: usize, limits: &Limits) -> Self {
         let (live, _) = broadcast::channel(4096);
         Self {
             capacity: capacity.max(1),
+            budget: limits.traffic_bytes.max(1),
+            preview: limits.preview_bytes.max(1),
             seq: AtomicU64::new(1),
-            rings: Mutex::new(HashMap::new()),
+            rings: Mutex::new(Rings {
+                by_server: HashMap::new(),
+                bytes: 0,
+            }),
             live,
         }
     }
 
-    /// Records one frame and returns it with its sequence number.
+    fn rings(&self) -> std::sync::MutexGuard<'_, Rings> {
+        self.rings.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Records one frame and returns it (as published: truncated to the preview size) with its
+    /// sequence number.
     pub fn record(
         &self,
         server: &str,
@@ -78,7 +122,7 @@ impl TrafficLog {
                 },
             ),
         };
-        let mut rings = self.rings.lock().unwrap_or_else(|p| p.into_inner());
+        let mut rings = self.rings();
         // The sequence number is taken under the lock so that frames in a ring are ordered.
         let frame = TrafficFrame {
             seq: self.seq.fetch_add(1, Ordering::Relaxed),
@@ -87,45 +131,141 @@ impl TrafficLog {
             direction,
             kind,
             text,
+            full_bytes: None,
             headers,
         };
-        let ring = rings.entry(server.to_owned()).or_default();
-        if ring.frames.len() == self.capacity {
-            ring.frames.pop_front();
-            ring.dropped += 1;
-        }
-        ring.frames.push_back(frame.clone());
+        let published = preview(&frame, self.preview);
+        self.keep(&mut rings, frame);
         // Broadcast under the lock too, so live subscribers get frames in sequence order
         // (concurrent recorders would otherwise race between numbering and sending).
         // No subscribers is normal (e.g. a CLI call without --trace).
-        let _ = self.live.send(frame.clone());
+        let _ = self.live.send(published.clone());
         drop(rings);
-        frame
+        published
     }
 
-    /// A copy of what is recorded for `server`.
+    /// Puts `frame` in its server's ring and evicts until both bounds hold again.
+    fn keep(&self, rings: &mut Rings, mut frame: TrafficFrame) {
+        let server = frame.server.clone();
+        let mut cost = cost_of(&frame);
+        if cost > self.budget {
+            // Not even this one frame fits: keep its start, as everyone else sees it.
+            frame = preview(&frame, self.preview);
+            cost = cost_of(&frame);
+        }
+        let ring = rings.by_server.entry(server.clone()).or_default();
+        if ring.frames.len() >= self.capacity {
+            rings.bytes -= ring.evict_oldest();
+        }
+        ring.frames.push_back(frame);
+        ring.bytes += cost;
+        rings.bytes += cost;
+        while rings.bytes > self.budget {
+            let freed = match rings.by_server.get_mut(&server) {
+                Some(own) if own.frames.len() > 1 => own.evict_oldest(),
+                _ => match rings
+                    .by_server
+                    .iter_mut()
+                    .filter(|(name, r)| **name != server && !r.frames.is_empty())
+                    .max_by_key(|(_, r)| r.bytes)
+                {
+                    Some((_, other)) => other.evict_oldest(),
+                    None => break,
+                },
+            };
+            rings.bytes -= freed;
+        }
+    }
+
+    /// What is recorded for `server`, frames truncated to the preview size.
     pub fn snapshot(&self, server: &str) -> TrafficSnapshot {
-        let rings = self.rings.lock().unwrap_or_else(|p| p.into_inner());
+        let rings = self.rings();
         rings
+            .by_server
             .get(server)
             .map(|r| TrafficSnapshot {
-                frames: r.frames.iter().cloned().collect(),
+                frames: r.frames.iter().map(|f| preview(f, self.preview)).collect(),
                 dropped: r.dropped,
             })
             .unwrap_or_default()
     }
 
-    /// Forgets what is recorded for `server`.
-    pub fn clear(&self, server: &str) {
-        let mut rings = self.rings.lock().unwrap_or_else(|p| p.into_inner());
-        rings.remove(server);
+    /// The whole frame `seq` of `server`, while it is still in the ring.
+    pub fn frame(&self, server: &str, seq: u64) -> Option<TrafficFrame> {
+        let rings = self.rings();
+        let ring = rings.by_server.get(server)?;
+        let at = ring.frames.binary_search_by_key(&seq, |f| f.seq).ok()?;
+        ring.frames.get(at).cloned()
     }
 
-    /// Live frames from now on. A subscriber that falls behind gets `RecvError::Lagged(n)`,
-    /// which tells it exactly how many frames it missed.
+    /// How long a published frame's text may be.
+    pub fn preview_bytes(&self) -> usize {
+        self.preview
+    }
+
+    /// Bytes held by the recording (all servers), as counted against the budget.
+    pub fn bytes_held(&self) -> usize {
+        self.rings().bytes
+    }
+
+    /// Forgets what is recorded for `server` (its memory is released at once).
+    pub fn clear(&self, server: &str) {
+        let mut rings = self.rings();
+        if let Some(ring) = rings.by_server.remove(server) {
+            rings.bytes -= ring.bytes;
+        }
+    }
+
+    /// Live frames from now on, truncated to the preview size. A subscriber that falls behind
+    /// gets `RecvError::Lagged(n)`, which tells it exactly how many frames it missed.
     pub fn subscribe(&self) -> broadcast::Receiver<TrafficFrame> {
         self.live.subscribe()
     }
+}
+
+fn cost_of(frame: &TrafficFrame) -> usize {
+    let error = match &frame.kind {
+        FrameKind::Unparsable { error } => error.len(),
+        _ => 0,
+    };
+    let headers: usize = frame
+        .headers
+        .iter()
+        .flatten()
+        .map(|(k, v)| k.len() + v.len())
+        .sum();
+    frame.text.len() + frame.server.len() + error + headers + FRAME_OVERHEAD
+}
+
+/// `frame` with its text cut to at most `limit` bytes (on a character boundary) and its full
+/// length noted, or a plain copy when it is short enough.
+fn preview(frame: &TrafficFrame, limit: usize) -> TrafficFrame {
+    let full = frame.full_bytes.unwrap_or(frame.text.len() as u64);
+    if frame.text.len() <= limit {
+        return frame.clone();
+    }
+    TrafficFrame {
+        seq: frame.seq,
+        server: frame.server.clone(),
+        ts_ms: frame.ts_ms,
+        direction: frame.direction,
+        kind: frame.kind.clone(),
+        text: truncate_str(&frame.text, limit).to_owned(),
+        full_bytes: Some(full),
+        headers: frame.headers.clone(),
+    }
+}
+
+/// The longest prefix of `text` of at most `limit` bytes that ends on a character boundary.
+pub(crate) fn truncate_str(text: &str, limit: usize) -> &str {
+    if text.len() <= limit {
+        return text;
+    }
+    let mut end = limit;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
 }
 
 #[cfg(test)]
@@ -145,6 +285,67 @@ mod tests {
         assert_eq!(texts, ["3", "4"]);
         assert!(snap.frames[0].seq < snap.frames[1].seq);
         assert_eq!(log.snapshot("b").frames.len(), 1);
+    }
+
+    fn small(traffic: usize, preview: usize) -> TrafficLog {
+        let limits = Limits {
+            traffic_bytes: traffic,
+            preview_bytes: preview,
+            ..Limits::default()
+        };
+        TrafficLog::with_limits(1000, &limits)
+    }
+
+    #[test]
+    fn bytes_stay_within_the_budget_and_the_flooder_pays() {
+        let log = small(64 * 1024, 1024);
+        log.record(
+            "quiet",
+            Direction::Inbound,
+            FrameKind::Message,
+            b"{\"ok\":1}",
+        );
+        let big = vec![b'x'; 10_000];
+        for _ in 0..100 {
+            log.record("loud", Direction::Inbound, FrameKind::Message, &big);
+            assert!(log.bytes_held() <= 64 * 1024, "{}", log.bytes_held());
+        }
+        let loud = log.snapshot("loud");
+        assert!(loud.dropped > 90, "{}", loud.dropped);
+        assert_eq!(
+            log.snapshot("quiet").frames.len(),
+            1,
+            "the quiet server keeps its frame"
+        );
+        log.clear("loud");
+        log.clear("quiet");
+        assert_eq!(log.bytes_held(), 0);
+    }
+
+    #[test]
+    fn long_frames_are_published_truncated_and_kept_whole() {
+        let log = small(1024 * 1024, 8);
+        let mut rx = log.subscribe();
+        let text = "é".repeat(10); // 20 bytes, cut inside no character
+        let published = log.record("a", Direction::Inbound, FrameKind::Message, text.as_bytes());
+        assert_eq!(published.text, "éééé");
+        assert_eq!(published.full_bytes, Some(20));
+        assert_eq!(rx.try_recv().unwrap().text, "éééé");
+        assert_eq!(log.snapshot("a").frames[0].full_bytes, Some(20));
+        let whole = log.frame("a", published.seq).expect("still in the ring");
+        assert_eq!(whole.text, text);
+        assert_eq!(whole.full_bytes, None);
+        assert!(log.frame("a", published.seq + 1).is_none());
+    }
+
+    #[test]
+    fn a_frame_larger_than_the_budget_is_kept_as_its_start() {
+        let log = small(1000, 100);
+        let f = log.record("a", Direction::Inbound, FrameKind::Message, &[b'y'; 5000]);
+        assert!(log.bytes_held() <= 1000);
+        let kept = log.frame("a", f.seq).unwrap();
+        assert_eq!(kept.text.len(), 100);
+        assert_eq!(kept.full_bytes, Some(5000));
     }
 
     #[test]

@@ -16,6 +16,15 @@ pub enum WireEvent {
     /// A frame the transport made up itself (e.g. an error response for a request whose HTTP
     /// POST failed). It is delivered like a frame but recorded as a transport note.
     Synthetic(Bytes),
+    /// A message the transport refused or could not read (over the message limit, an HTTP body
+    /// that is not JSON). It is recorded as unparsable (`start`: what was kept of it) and the
+    /// request it answers fails at once with `why`: `request` when the transport knows which
+    /// (the id of an HTTP POST's request), else the `id` found in `start`, if any.
+    Unusable {
+        start: Bytes,
+        why: String,
+        request: Option<serde_json::Value>,
+    },
     /// A human-readable diagnostic (HTTP status, reconnect attempt, stderr of a child).
     Note(String),
     /// The transport ended for good; the message says why in words a user can act on.
@@ -71,5 +80,47 @@ pub fn synthetic_error_for(frame: &[u8], message: &str) -> Option<Bytes> {
     Some(Bytes::from(serde_json::to_vec(&reply).ok()?))
 }
 
+/// How much of a message refused for its size is kept (to show it and find the request it
+/// answers): the rest is let go at once instead of being copied into the traffic ring.
+pub const KEPT_OF_REFUSED: usize = 64 * 1024;
+
+/// The first [`KEPT_OF_REFUSED`] bytes of `bytes`, in an allocation of their own.
+pub fn kept_of_refused(bytes: &[u8]) -> Bytes {
+    Bytes::copy_from_slice(&bytes[..bytes.len().min(KEPT_OF_REFUSED)])
+}
+
 /// JSON-RPC error code used for synthetic transport errors (implementation-defined range).
 pub const TRANSPORT_ERROR_CODE: i64 = -32099;
+
+/// JSON-RPC error code of the synthetic error that fails a request whose response could not be
+/// used (unparsable, over a limit). Callers see [`super::McpError::BadResponse`].
+pub const BAD_RESPONSE_CODE: i64 = -32098;
+
+/// The error response that fails request `id` with `message` and [`BAD_RESPONSE_CODE`].
+pub fn bad_response(id: &serde_json::Value, message: &str) -> Bytes {
+    let reply = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": id,
+        "error": { "code": BAD_RESPONSE_CODE, "message": message },
+    });
+    Bytes::from(reply.to_string())
+}
+
+/// The start of a frame on one line for a message: at most `max` characters, control
+/// characters shown escaped so a hostile server cannot drive the terminal.
+pub fn excerpt(bytes: &[u8], max: usize) -> String {
+    let text = String::from_utf8_lossy(&bytes[..bytes.len().min(max * 4)]);
+    let mut out = String::new();
+    for (i, c) in text.chars().enumerate() {
+        if i == max {
+            out.push('…');
+            break;
+        }
+        if c.is_control() {
+            out.extend(c.escape_default());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}

@@ -58,8 +58,9 @@ pub async fn debug_run(
 ) -> Result<DebugOutcome, OAuthError> {
     let rules = Rules::new(opts.flow.revision);
     let Probe { challenge, open } = probe(http, log, &opts.url, opts.transport, rules).await?;
+    let scoped = http.for_server(&opts.url);
     let flow = Flow {
-        http,
+        http: &scoped,
         log,
         opts: &opts.flow,
         rules,
@@ -148,8 +149,9 @@ pub async fn login(
     let challenge = probe(host.http(), log, url, transport, rules)
         .await?
         .challenge;
+    let scoped = host.http().for_server(url);
     let flow = Flow {
-        http: host.http(),
+        http: &scoped,
         log,
         opts: &opts,
         rules,

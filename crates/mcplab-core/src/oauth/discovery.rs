@@ -51,6 +51,26 @@ impl Discovery {
         flow: &Flow<'_>,
         challenge: Option<&BearerChallenge>,
     ) -> Result<Self, OAuthError> {
+        let found = Self::find(flow, challenge).await?;
+        // The person's browser is sent to the authorization endpoint, and the others are
+        // posted to: a remote server may not point them inside the user's network.
+        let mut endpoints = vec![
+            found.authorization_endpoint.clone(),
+            found.token_endpoint.clone(),
+        ];
+        endpoints.extend(found.registration_endpoint.clone());
+        for url in endpoints {
+            if let Err(e) = flow.http.vet(&url).await {
+                return Err(flow.log.fail(OAuthPhase::AuthServerMetadata, e));
+            }
+        }
+        Ok(found)
+    }
+
+    async fn find(
+        flow: &Flow<'_>,
+        challenge: Option<&BearerChallenge>,
+    ) -> Result<Self, OAuthError> {
         if flow.rules.legacy_only() {
             flow.log.chose(
                 OAuthPhase::ResourceMetadata,

@@ -2,7 +2,8 @@
 //! an `http` step (request and response, headers and bodies, secrets masked, how long it took)
 //! before anyone looks at the result. Redirects are never followed silently: the client has
 //! redirects turned off, and callers that want to follow one (metadata documents, the
-//! non-interactive browser) do it themselves, one recorded step per hop.
+//! non-interactive browser) do it themselves, one recorded step per hop. A client scoped to a
+//! remote server ([`OAuthHttp::for_server`]) refuses internal and plain-http URLs (`guard`).
 
 use std::time::{Duration, Instant};
 
@@ -14,6 +15,7 @@ use serde_json::Value;
 use url::Url;
 
 use super::OAuthError;
+use super::guard::{HOW_TO_ALLOW, Policy, PublicOnly, refusal};
 use super::mask::{mask_body, mask_header, mask_url};
 use super::steps::{StepLog, blank};
 
@@ -105,22 +107,70 @@ pub(crate) struct Purpose<'a> {
 #[derive(Clone)]
 pub struct OAuthHttp {
     client: reqwest::Client,
+    /// The same, resolving names to public addresses only (for restricted flows).
+    public_client: reqwest::Client,
+    policy: std::sync::Arc<Policy>,
+    /// Scoped to a remote server: internal and plain-http URLs are refused.
+    restricted: bool,
 }
 
 impl OAuthHttp {
     /// A client with redirects turned off and the given user agent.
     pub fn new(user_agent: &str) -> Result<Self, OAuthError> {
-        let client = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .connect_timeout(Duration::from_secs(10))
-            .timeout(REQUEST_TIMEOUT)
-            .user_agent(user_agent)
-            .build()
-            .map_err(|e| OAuthError::Network {
+        let build = |public_only: bool| {
+            let builder = reqwest::Client::builder()
+                .redirect(reqwest::redirect::Policy::none())
+                .connect_timeout(Duration::from_secs(10))
+                .timeout(REQUEST_TIMEOUT)
+                .user_agent(user_agent);
+            let builder = match public_only {
+                true => builder.dns_resolver(PublicOnly),
+                false => builder,
+            };
+            builder.build().map_err(|e| OAuthError::Network {
                 url: String::new(),
                 message: format!("cannot set up the HTTP client: {e}"),
-            })?;
-        Ok(Self { client })
+            })
+        };
+        Ok(Self {
+            client: build(false)?,
+            public_client: build(true)?,
+            policy: std::sync::Arc::default(),
+            restricted: false,
+        })
+    }
+
+    /// Lets flows for remote servers reach loopback, private and link-local addresses and
+    /// plain-http endpoints (for every clone of this client, from the next request on).
+    pub fn allow_private(&self, allow: bool) {
+        self.policy.set_allow_private(allow);
+    }
+
+    /// Test hook: treats servers on loopback as remote, so the guard can be tested against
+    /// local servers. Never set outside tests.
+    #[doc(hidden)]
+    pub fn treat_loopback_servers_as_remote(&self, yes: bool) {
+        self.policy.set_loopback_is_remote(yes);
+    }
+
+    /// This client as a flow for `server` uses it: restricted when `server` is remote.
+    pub(crate) fn for_server(&self, server: &Url) -> Self {
+        Self {
+            restricted: self.policy.restricts(server),
+            ..self.clone()
+        }
+    }
+
+    /// Why a flow for this client's server may not use `url` (fetch it or send a person
+    /// there), with the fix; `Ok` when it may.
+    pub(crate) async fn vet(&self, url: &Url) -> Result<(), OAuthError> {
+        if !self.restricted {
+            return Ok(());
+        }
+        match refusal(url).await {
+            Some(why) => Err(OAuthError::setup(why, HOW_TO_ALLOW)),
+            None => Ok(()),
+        }
     }
 
     /// Sends `req`, records the exchange, returns the response whatever its status.
@@ -130,7 +180,11 @@ impl OAuthHttp {
         purpose: &Purpose<'_>,
         req: &Request,
     ) -> Result<Response, OAuthError> {
-        let mut builder = self.client.request(req.method.clone(), req.url.clone());
+        let client = match self.restricted {
+            true => &self.public_client,
+            false => &self.client,
+        };
+        let mut builder = client.request(req.method.clone(), req.url.clone());
         for (k, v) in &req.headers {
             builder = builder.header(k.as_str(), v.as_str());
         }
@@ -166,6 +220,14 @@ impl OAuthHttp {
             error: None,
             duration_ms: 0,
         };
+        if let Err(refused) = self.vet(&req.url).await {
+            exchange.error = Some(refused.to_string());
+            let mut step = blank(OAuthStepKind::Http, purpose.phase, purpose.title);
+            step.to = purpose.party;
+            step.http = Some(exchange);
+            log.push(step);
+            return Err(refused);
+        }
         let started = Instant::now();
         let outcome = match builder.send().await {
             Ok(resp) => {

@@ -20,6 +20,7 @@ mod discovery;
 mod dpop;
 mod flow;
 mod grants;
+mod guard;
 mod http;
 mod jwt;
 mod mask;

@@ -106,6 +106,7 @@ impl OAuthHost {
         let (waiting, _) = watch::channel(false);
         Some(Arc::new(AuthSession {
             host: self.clone(),
+            http: self.http.for_server(url),
             server: server.into(),
             url: url.clone(),
             opts,
@@ -174,6 +175,8 @@ impl State {
 /// One connection's OAuth state.
 pub struct AuthSession {
     host: Arc<OAuthHost>,
+    /// The host's HTTP client scoped to this server (restricted when it is remote).
+    http: OAuthHttp,
     server: String,
     url: Url,
     opts: FlowOptions,
@@ -331,7 +334,7 @@ impl AuthSession {
 
     fn flow<'a>(&'a self, log: &'a StepLog) -> Flow<'a> {
         Flow {
-            http: &self.host.http,
+            http: &self.http,
             log,
             opts: &self.opts,
             rules: Rules::new(self.opts.revision),

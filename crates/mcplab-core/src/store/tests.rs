@@ -25,6 +25,7 @@ fn stdio(name: &str, command: &str) -> ServerConfig {
             cwd: Some("/tmp".to_string()),
         },
         timeout_ms: Some(1234),
+        inherit_env: false,
         protocol: Default::default(),
     }
 }
@@ -38,6 +39,7 @@ fn http(name: &str, url: &str) -> ServerConfig {
             oauth: None,
         },
         timeout_ms: None,
+        inherit_env: false,
         protocol: Default::default(),
     }
 }

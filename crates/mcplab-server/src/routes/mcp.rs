@@ -38,6 +38,7 @@ pub fn outcome(result: Result<Value, McpError>, started: Instant) -> CallOutcome
             let (kind, code, data) = match &e {
                 McpError::Server { code, data, .. } => ("server", Some(*code), data.clone()),
                 McpError::Timeout { .. } => ("timeout", None, None),
+                McpError::BadResponse { .. } => ("bad_response", None, None),
                 McpError::Cancelled => ("cancelled", None, None),
                 McpError::NotConnected(_) => ("not_connected", None, None),
                 McpError::InvalidRequest(_) | McpError::InvalidConfig(_) => ("invalid", None, None),

@@ -39,6 +39,7 @@ pub fn api() -> Router<Arc<AppState>> {
             "/servers/{name}/traffic",
             get(servers::traffic).delete(servers::clear_traffic),
         )
+        .route("/servers/{name}/traffic/{seq}", get(servers::traffic_frame))
         .route("/servers/{name}/tools", get(mcp::tools))
         .route("/servers/{name}/resources", get(mcp::resources))
         .route("/servers/{name}/resource-templates", get(mcp::templates))

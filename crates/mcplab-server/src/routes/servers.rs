@@ -154,6 +154,28 @@ pub async fn traffic(
     })
 }
 
+/// One whole recorded frame (the list and the event stream truncate long ones).
+pub async fn traffic_frame(
+    State(state): State<Arc<AppState>>,
+    Path((name, seq)): Path<(String, u64)>,
+) -> Result<Json<mcplab_protocol::TrafficFrame>, ApiFailure> {
+    state
+        .manager
+        .traffic()
+        .frame(&name, seq)
+        .map(Json)
+        .ok_or_else(|| {
+            ApiFailure::new(
+                StatusCode::NOT_FOUND,
+                "frame_gone",
+                format!(
+                    "frame {seq} of `{name}` is no longer recorded (the traffic ring keeps the \
+                 newest frames within its byte budget; raise it with --limit traffic=SIZE)"
+                ),
+            )
+        })
+}
+
 pub async fn clear_traffic(
     State(state): State<Arc<AppState>>,
     Path(name): Path<String>,

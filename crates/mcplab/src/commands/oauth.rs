@@ -172,6 +172,7 @@ async fn debug(args: OauthDebugArgs, global: &Global) -> Result<(), Failure> {
         Box::new(NonInteractiveAgent::new())
     };
     let http = OAuthHttp::new(USER_AGENT).map_err(|e| Failure::usage(e.to_string()))?;
+    http.allow_private(global.limits.oauth_allow_private);
     let log = printer(global.json);
     let started_ms = now_ms();
     let outcome = tokio::select! {

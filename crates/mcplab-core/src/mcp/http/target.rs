@@ -20,6 +20,8 @@ pub struct HttpTarget {
     pub bearer: Option<String>,
     /// OAuth: the token to send, and what to do on 401 / 403 `insufficient_scope`.
     pub auth: Option<Arc<AuthSession>>,
+    /// Largest response body or SSE event accepted (the message limit).
+    pub max_message: usize,
 }
 
 impl std::fmt::Debug for HttpTarget {
@@ -42,6 +44,9 @@ pub(crate) async fn send_with_auth(
     send_authorized(target.auth.as_deref(), build)
         .await
         .map_err(|e| match e {
+            AuthSendError::Http(err) if err.is_connect() => {
+                SendFailure::Refused(describe_error(&err))
+            }
             AuthSendError::Http(err) => SendFailure::Unreachable(describe_error(&err)),
             AuthSendError::Auth(err) => {
                 SendFailure::Unauthorized(format!("authorization failed: {err}"))
@@ -51,6 +56,8 @@ pub(crate) async fn send_with_auth(
 
 /// Why a request got no response to look at.
 pub(crate) enum SendFailure {
+    /// No connection could be made (refused, no route): the server is not running there.
+    Refused(String),
     /// The server could not be reached (the words say how).
     Unreachable(String),
     /// OAuth could not get a token the server accepts (the words say why and what to fix).
@@ -58,10 +65,17 @@ pub(crate) enum SendFailure {
 }
 
 impl SendFailure {
+    /// True when no connection could be made at all (the server is gone).
+    pub(crate) fn is_refused(&self) -> bool {
+        matches!(self, SendFailure::Refused(_))
+    }
+
     /// The message for the user, naming `url` for unreachable servers.
     pub(crate) fn message(self, url: &Url) -> String {
         match self {
-            SendFailure::Unreachable(why) => format!("could not reach {url}: {why}"),
+            SendFailure::Refused(why) | SendFailure::Unreachable(why) => {
+                format!("could not reach {url}: {why}")
+            }
             SendFailure::Unauthorized(why) => why,
         }
     }

@@ -73,6 +73,7 @@ fn start(url: Url) -> (Wire, CancellationToken, tokio::task::JoinHandle<()>) {
         headers: vec![("X-Api-Key".into(), "k1".into())],
         bearer: Some("tok".into()),
         auth: None,
+        max_message: 1024 * 1024,
     };
     let handle = spawn_streamable_http(target, reqwest::Client::new(), end, cancel.clone());
     (wire, cancel, handle)
@@ -91,6 +92,13 @@ pub(crate) async fn next_message(wire: &mut Wire, notes: &mut Vec<String>) -> (b
         match next(wire).await {
             WireEvent::Frame(f) => return (false, serde_json::from_slice(&f).unwrap()),
             WireEvent::Synthetic(f) => return (true, serde_json::from_slice(&f).unwrap()),
+            // Shaped like the error the frame transport makes of it.
+            WireEvent::Unusable { why, request, .. } => {
+                return (
+                    true,
+                    serde_json::json!({"id": request, "error": {"message": why}}),
+                );
+            }
             WireEvent::Note(note) => notes.push(note),
             WireEvent::Closed(why) => panic!("closed early: {why}"),
         }
@@ -342,5 +350,155 @@ async fn unreachable_server_fails_the_request_at_once() {
     assert!(message.contains("could not reach"), "{message}");
     cancel.cancel();
     closed(&mut wire).await;
+    handle.await.unwrap();
+}
+
+/// A body of `content_type` that starts with `prefix` and goes on with `x` for `size` bytes
+/// (without an end of line: for SSE, a line that never ends).
+fn flood(content_type: &'static str, prefix: &'static str, size: usize) -> Reply {
+    let chunk = Bytes::from(vec![b'x'; 64 * 1024]);
+    let body = futures::stream::once(async move { Ok::<_, Infallible>(Bytes::from(prefix)) })
+        .chain(futures::stream::repeat(Ok(chunk)).take(size / (64 * 1024)));
+    ([(CONTENT_TYPE, content_type)], Body::from_stream(body)).into_response()
+}
+
+/// Sends one request and returns the error message of the synthetic reply that fails it.
+async fn failure_of(wire: &mut Wire, id: u64, method: &str) -> String {
+    let request = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}"}}"#);
+    wire.outbound.send(rpc(&request)).await.unwrap();
+    let mut notes = Vec::new();
+    loop {
+        let (synthetic, reply) = next_message(wire, &mut notes).await;
+        if synthetic {
+            assert_eq!(reply["id"], id, "{reply}");
+            return reply["error"]["message"].as_str().unwrap().to_string();
+        }
+        assert_ne!(reply["id"], id, "answered, not failed: {reply}");
+    }
+}
+
+#[tokio::test]
+async fn a_json_body_over_the_limit_fails_its_request() {
+    let (url, _log) = serve(|_, _| {
+        let head = r#"{"jsonrpc":"2.0","id":5,"result":{"x":""#;
+        flood("application/json", head, 16 * 1024 * 1024)
+    })
+    .await;
+    let (mut wire, cancel, handle) = start(url);
+    let message = failure_of(&mut wire, 5, "tools/list").await;
+    assert!(
+        message.contains("over the 1 MiB message limit") && message.contains("--limit message"),
+        "{message}"
+    );
+    cancel.cancel();
+    closed(&mut wire).await;
+    handle.await.unwrap();
+}
+
+#[tokio::test]
+async fn an_sse_line_over_the_limit_fails_its_request() {
+    let (url, _log) = serve(|_, _| {
+        let head = r#"data: {"jsonrpc":"2.0","id":6,"result":{"x":""#;
+        flood("text/event-stream", head, 16 * 1024 * 1024)
+    })
+    .await;
+    let (mut wire, cancel, handle) = start(url);
+    let message = failure_of(&mut wire, 6, "tools/call").await;
+    assert!(
+        message.contains("over the 1 MiB message limit") && message.contains("response stream"),
+        "{message}"
+    );
+    cancel.cancel();
+    closed(&mut wire).await;
+    handle.await.unwrap();
+}
+
+#[tokio::test]
+async fn a_body_that_is_not_json_fails_at_once_with_what_came() {
+    // B4 of the interop review: a 200 application/json answer that is not JSON.
+    let (url, _log) = serve(|_, _| json("this is not json")).await;
+    let (mut wire, cancel, handle) = start(url);
+    let message = failure_of(&mut wire, 1, "initialize").await;
+    for part in [
+        "unparsable",
+        "HTTP 200",
+        "application/json",
+        "this is not json",
+    ] {
+        assert!(message.contains(part), "{part} missing: {message}");
+    }
+    assert!(!message.contains("stdout"), "{message}");
+    cancel.cancel();
+    closed(&mut wire).await;
+    handle.await.unwrap();
+}
+
+#[tokio::test]
+async fn json_that_does_not_answer_the_request_fails_it() {
+    let (url, _log) = serve(|_, _| json(r#"{"jsonrpc":"2.0","id":999,"result":{}}"#)).await;
+    let (mut wire, cancel, handle) = start(url);
+    let message = failure_of(&mut wire, 8, "tools/list").await;
+    assert!(
+        message.contains("not its response") && message.contains("999"),
+        "{message}"
+    );
+    cancel.cancel();
+    closed(&mut wire).await;
+    handle.await.unwrap();
+}
+
+#[tokio::test]
+async fn a_server_that_dies_ends_the_wire_with_the_reason() {
+    // Connection truth (issue 16): the standalone stream ends and the server no longer
+    // accepts connections, so the wire closes instead of looking connected.
+    let (stop, stopped) = tokio::sync::watch::channel(false);
+    let handler = move |verb: Method, body: Bytes| {
+        let mut stopped = stopped.clone();
+        async move {
+            if verb == Method::GET {
+                let ends = async move {
+                    let _ = stopped.wait_for(|s| *s).await;
+                };
+                let first = futures::stream::once(async {
+                    Ok::<_, Infallible>(Bytes::from("retry: 10\nid: 1\ndata: \n\n"))
+                });
+                let body = first.chain(futures::stream::once(ends).filter_map(|_| async { None }));
+                return (
+                    [(CONTENT_TYPE, "text/event-stream")],
+                    Body::from_stream(body),
+                )
+                    .into_response();
+            }
+            let rpc: Value = serde_json::from_slice(&body).unwrap_or_default();
+            match rpc.get("id") {
+                Some(id) => json(&format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{}}}}"#)),
+                None => StatusCode::ACCEPTED.into_response(),
+            }
+        }
+    };
+    let app = axum::Router::new().route("/mcp", axum::routing::any(handler));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = Url::parse(&format!("http://{}/mcp", listener.local_addr().unwrap())).unwrap();
+    let server = tokio::spawn(async move { axum::serve(listener, app).await });
+    let (mut wire, _cancel, handle) = start(url);
+    let mut notes = Vec::new();
+    wire.outbound.send(rpc(INIT)).await.unwrap();
+    next_message(&mut wire, &mut notes).await;
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    wire.outbound.send(rpc(initialized)).await.unwrap();
+    wire.outbound
+        .send(rpc(r#"{"jsonrpc":"2.0","id":2,"method":"ping"}"#))
+        .await
+        .unwrap();
+    // The ping's answer comes after the standalone stream was answered.
+    next_message(&mut wire, &mut notes).await;
+    server.abort();
+    let _ = server.await;
+    stop.send(true).unwrap();
+    let reason = closed(&mut wire).await;
+    assert!(
+        reason.contains("stopped accepting connections") && reason.contains("could not reach"),
+        "{reason}"
+    );
     handle.await.unwrap();
 }

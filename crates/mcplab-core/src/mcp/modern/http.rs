@@ -19,15 +19,16 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::headers::{ToolHeaders, frame_headers};
+use crate::mcp::http::body::{JsonBody, Seen, read_json_body};
 use crate::mcp::http::{BodyKind, HttpTarget, Outlet, body_kind, describe_error, send_with_auth};
+use crate::mcp::limits::Size;
 use crate::mcp::sse::SseParser;
 use crate::mcp::wire::{WireEnd, WireEvent};
 
 /// Code of the synthetic error for an answer that is not a 2026-07-28 one (a 4xx without a
-/// JSON-RPC error body, HTML, …): the server is probably a legacy one.
-pub const NOT_MODERN_CODE: i64 = -32098;
-/// Largest response body (JSON or one SSE event) accepted; bigger ones fail their request.
-pub const MAX_BODY_BYTES: usize = 64 * 1024 * 1024;
+/// JSON-RPC error body, HTML, …): the server is probably a legacy one. (Distinct from
+/// `wire::BAD_RESPONSE_CODE`, -32098, which fails a request at once without a fallback.)
+pub const NOT_MODERN_CODE: i64 = -32097;
 const ACCEPT_BOTH: &str = "application/json, text/event-stream";
 
 /// What the modern wire shares with the connection above it.
@@ -211,16 +212,30 @@ async fn post(ctx: Arc<Ctx>, frame: Bytes, value: Value, token: CancellationToke
 /// Reads a 2xx answer to a request: one JSON object, or an SSE stream up to the response.
 async fn read_answer(ctx: &Ctx, request: &Value, resp: Response, token: &CancellationToken) {
     match body_kind(&resp) {
-        BodyKind::Json => match read_bounded(resp, token).await {
-            Ok(Some(body)) if body.iter().all(u8::is_ascii_whitespace) => {
+        // Read up to the message limit; a body that is not JSON fails the request at once.
+        BodyKind::Json => match read_json(ctx, resp, token).await {
+            Some(Ok(JsonBody::Empty)) => {
                 let message = "the server answered the request with an empty body".to_owned();
                 fail(ctx, request, NOT_MODERN_CODE, message, None).await;
             }
-            Ok(Some(body)) => {
-                ctx.out.emit(WireEvent::Frame(trim(body))).await;
+            Some(Ok(JsonBody::Frames(frames))) => {
+                for frame in frames {
+                    if !ctx.out.emit(WireEvent::Frame(frame)).await {
+                        return;
+                    }
+                }
             }
-            Ok(None) => {}
-            Err(why) => {
+            Some(Ok(JsonBody::Unusable { start, why })) => {
+                let request = request.get("id").cloned();
+                let event = WireEvent::Unusable {
+                    start,
+                    why,
+                    request,
+                };
+                ctx.out.emit(event).await;
+            }
+            None => {}
+            Some(Err(why)) => {
                 fail(
                     ctx,
                     request,
@@ -242,11 +257,25 @@ async fn read_answer(ctx: &Ctx, request: &Value, resp: Response, token: &Cancell
     }
 }
 
+/// A JSON body read up to the message limit; `None` when cancelled.
+async fn read_json(
+    ctx: &Ctx,
+    resp: Response,
+    token: &CancellationToken,
+) -> Option<Result<JsonBody, String>> {
+    let seen = Seen::of(&resp);
+    tokio::select! {
+        _ = token.cancelled() => None,
+        body = read_json_body(resp, ctx.target.max_message, &seen) => Some(body),
+    }
+}
+
 /// Delivers the events of a response stream until the response arrives. A stream that ends
 /// first loses the request: 2026-07-28 streams are not resumable.
 async fn read_stream(ctx: &Ctx, request: &Value, mut resp: Response, token: &CancellationToken) {
     let id = request.get("id");
-    let mut parser = SseParser::new();
+    // Lines and events are held up to the message limit only (also for `subscriptions/listen`).
+    let mut parser = SseParser::with_limit(ctx.target.max_message);
     let why = loop {
         let chunk = tokio::select! {
             _ = token.cancelled() => return,
@@ -261,24 +290,28 @@ async fn read_stream(ctx: &Ctx, request: &Value, mut resp: Response, token: &Can
             if !event.is_message() || event.data.trim().is_empty() {
                 continue;
             }
-            if event.data.len() > MAX_BODY_BYTES {
-                let message =
-                    format!("an SSE event is larger than {MAX_BODY_BYTES} bytes; refused");
-                return fail(
-                    ctx,
-                    request,
-                    crate::mcp::wire::TRANSPORT_ERROR_CODE,
-                    message,
-                    None,
-                )
-                .await;
-            }
             let frame = Bytes::from(event.data);
             let answered = serde_json::from_slice::<Value>(&frame)
                 .is_ok_and(|v| v.get("method").is_none() && id.is_some() && v.get("id") == id);
             if !ctx.out.emit(WireEvent::Frame(frame)).await || answered {
                 return;
             }
+        }
+        if let Some(start) = parser.exceeded() {
+            let why = format!(
+                "the server sent an SSE line or event over the {} message limit on the response \
+                 stream of {}; the stream was dropped (raise the limit with --limit message=SIZE)",
+                Size(parser.limit()),
+                describe(request)
+            );
+            ctx.out.note(why.clone()).await;
+            let event = WireEvent::Unusable {
+                start: Bytes::copy_from_slice(start),
+                why,
+                request: id.cloned(),
+            };
+            ctx.out.emit(event).await;
+            return;
         }
     };
     let message = format!(
@@ -299,7 +332,7 @@ async fn read_stream(ctx: &Ctx, request: &Value, mut resp: Response, token: &Can
 /// the server left it out); anything else is a synthetic error saying what came back.
 async fn error_status(ctx: &Ctx, request: &Value, resp: Response, token: &CancellationToken) {
     let status = resp.status();
-    let body = match read_bounded(resp, token).await {
+    let body = match read_bounded(resp, ctx.target.max_message, token).await {
         Ok(Some(body)) => body,
         Ok(None) => return,
         Err(_) => Bytes::new(),
@@ -357,9 +390,10 @@ fn describe(request: &Value) -> String {
     }
 }
 
-/// Reads a whole body, bounded by [`MAX_BODY_BYTES`]; `None` when cancelled.
+/// Reads a whole body, bounded by `max` (the message limit); `None` when cancelled.
 async fn read_bounded(
     mut resp: Response,
+    max: usize,
     token: &CancellationToken,
 ) -> Result<Option<Bytes>, String> {
     let mut body = Vec::new();
@@ -370,10 +404,11 @@ async fn read_bounded(
         };
         match chunk {
             Ok(Some(chunk)) => {
-                if body.len() + chunk.len() > MAX_BODY_BYTES {
+                if body.len() + chunk.len() > max {
                     return Err(format!(
-                        "the response body is larger than {} MiB; refused",
-                        MAX_BODY_BYTES / (1024 * 1024)
+                        "the response body is over the {} message limit; refused (raise it \
+                         with --limit message=SIZE)",
+                        Size(max)
                     ));
                 }
                 body.extend_from_slice(&chunk);

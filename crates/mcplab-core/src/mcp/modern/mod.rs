@@ -74,7 +74,7 @@ impl ClientSide {
         match method {
             "notifications/tasks" | "notifications/tasks/status" => {
                 if let Some(view) = self.tasks.observe(&self.server, &params, "notification") {
-                    let _ = self.events.send(ServerEvent::Task {
+                    self.events.send(ServerEvent::Task {
                         task: Box::new(view),
                     });
                 }
@@ -87,7 +87,7 @@ impl ClientSide {
                     ))
                     .cloned()
                     .unwrap_or(Value::Null);
-                let _ = self.events.send(ServerEvent::Log {
+                self.events.send(ServerEvent::Log {
                     server: self.server.clone(),
                     level: "info".into(),
                     logger: Some("mcplab".into()),

@@ -1,0 +1,263 @@
+//! Stdio servers as real child processes that misbehave on purpose: they flood stderr with
+//! huge lines, start descendants that leave the process group with `setsid` (directly, or by a
+//! double fork), read their environment for secrets, or never answer `initialize`. Also the
+//! CLI's side of it: the environment a `--stdio` server gets, and `--timeout` bounding the
+//! handshake (B5 of the interop review).
+
+use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+use mcplab_protocol::{ServerConfig, ServerTransport};
+
+const DEMO: &str = env!("CARGO_BIN_EXE_mcplab");
+
+fn sh(name: &str, script: &str, env: &[(&str, &str)]) -> ServerConfig {
+    ServerConfig {
+        name: name.into(),
+        transport: ServerTransport::Stdio {
+            command: "sh".into(),
+            args: vec!["-c".into(), script.into()],
+            env: env
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect::<BTreeMap<_, _>>(),
+            cwd: None,
+        },
+        timeout_ms: None,
+        inherit_env: false,
+        protocol: Default::default(),
+    }
+}
+
+fn manager(opts: ManagerOptions) -> Arc<ConnectionManager> {
+    ConnectionManager::new(ManagerOptions {
+        connect_timeout: Duration::from_secs(10),
+        ..opts
+    })
+}
+
+fn alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => {
+            stat.rsplit(')')
+                .next()
+                .and_then(|r| r.split_whitespace().next())
+                != Some("Z")
+        }
+        Err(_) => false,
+    }
+}
+
+/// Waits (bounded) for a file the server writes.
+async fn read_when_written(path: &Path) -> String {
+    for _ in 0..100 {
+        if let Ok(text) = std::fs::read_to_string(path)
+            && text.ends_with('\n')
+        {
+            return text;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("{} was never written", path.display());
+}
+
+/// Waits (bounded) until `pid` is gone.
+async fn gone(pid: u32) -> bool {
+    for _ in 0..100 {
+        if !alive(pid) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    false
+}
+
+#[tokio::test]
+async fn huge_stderr_lines_are_cut_and_the_tail_is_bounded() {
+    // 20 lines of 4 MiB each on stderr, then a normal server.
+    let script = format!(
+        "for i in $(seq 20); do head -c 4194304 /dev/zero | tr '\\0' e >&2; echo >&2; done; \
+         echo done >&2; exec {DEMO} demo-server"
+    );
+    let m = manager(ManagerOptions::default());
+    let mut events = m.subscribe();
+    let conn = m
+        .connect(sh("noisy", &script, &[]))
+        .await
+        .expect("connects");
+    let tail = conn.stderr_tail();
+    let bytes: usize = tail.iter().map(String::len).sum();
+    assert!(bytes <= 64 * 1024 + 8 * 1024, "tail holds {bytes} bytes");
+    let first = tail
+        .iter()
+        .find(|l| l.starts_with("eee"))
+        .expect("a cut line");
+    assert!(first.len() < 9 * 1024, "{}", first.len());
+    assert!(first.contains("more bytes dropped") && first.contains("--limit stderr-line"));
+    // What went to subscribers was cut too.
+    while let Ok(event) = events.try_recv() {
+        if let mcplab_protocol::ServerEvent::Stderr { line, .. } = event {
+            assert!(line.len() < 17 * 1024, "{}", line.len());
+        }
+    }
+    m.shutdown().await;
+}
+
+#[tokio::test]
+async fn a_setsid_grandchild_is_gone_after_disconnect() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let script = format!(
+        "setsid sleep 300 & echo $! > {}; exec {DEMO} demo-server",
+        pidfile.display()
+    );
+    let m = manager(ManagerOptions::default());
+    m.connect(sh("escaper", &script, &[]))
+        .await
+        .expect("connects");
+    let pid: u32 = read_when_written(&pidfile).await.trim().parse().unwrap();
+    assert!(alive(pid), "the grandchild runs");
+    m.disconnect("escaper").await;
+    assert!(
+        gone(pid).await,
+        "the setsid grandchild {pid} outlived the disconnect"
+    );
+}
+
+#[tokio::test]
+async fn a_double_forked_daemon_holding_the_pipes_is_gone_after_disconnect() {
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    // The subshell exits at once, so the daemon leaves the server's tree before anyone looks.
+    let script = format!(
+        "(setsid sleep 300 & echo $! > {}); exec {DEMO} demo-server",
+        pidfile.display()
+    );
+    let m = manager(ManagerOptions::default());
+    m.connect(sh("daemon", &script, &[]))
+        .await
+        .expect("connects");
+    let pid: u32 = read_when_written(&pidfile).await.trim().parse().unwrap();
+    assert!(alive(pid));
+    m.disconnect("daemon").await;
+    assert!(gone(pid).await, "the daemon {pid} outlived the disconnect");
+}
+
+fn parent_env(extra: &[(&str, &str)]) -> Arc<[(OsString, OsString)]> {
+    let mut env: Vec<(OsString, OsString)> = std::env::vars_os()
+        .filter(|(k, _)| k == "PATH" || k == "HOME")
+        .collect();
+    env.extend(extra.iter().map(|(k, v)| (k.into(), v.into())));
+    env.into()
+}
+
+async fn env_of(m: &Arc<ConnectionManager>, config: ServerConfig, file: &Path) -> String {
+    m.connect(config).await.expect("connects");
+    let env = read_when_written(file).await;
+    m.shutdown().await;
+    env
+}
+
+#[tokio::test]
+async fn a_server_gets_the_allow_list_and_its_config_only() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("env");
+    let secrets = [
+        ("OPENAI_API_KEY", "sk-parent"),
+        ("MCPLAB_BEARER", "launch-token"),
+        ("AWS_SECRET_ACCESS_KEY", "aws"),
+        ("LANG", "C.UTF-8"),
+    ];
+    let m = manager(ManagerOptions {
+        parent_env: Some(parent_env(&secrets)),
+        ..ManagerOptions::default()
+    });
+    let script = format!(
+        "env > {}.tmp; mv {0}.tmp {0}; exec {DEMO} demo-server",
+        file.display()
+    );
+    let configured = [("ANTHROPIC_API_KEY", "sk-configured"), ("DEBUG", "1")];
+    let env = env_of(&m, sh("clean", &script, &configured), &file).await;
+    for leaked in ["sk-parent", "launch-token", "AWS_SECRET_ACCESS_KEY"] {
+        assert!(!env.contains(leaked), "{leaked} reached the server:\n{env}");
+    }
+    for given in [
+        "ANTHROPIC_API_KEY=sk-configured",
+        "DEBUG=1",
+        "LANG=C.UTF-8",
+        "PATH=",
+    ] {
+        assert!(env.contains(given), "{given} missing:\n{env}");
+    }
+
+    // inheritEnv passes the rest, still not the secrets.
+    let mut config = sh("inherit", &script, &[]);
+    config.inherit_env = true;
+    let m = manager(ManagerOptions {
+        parent_env: Some(parent_env(&secrets)),
+        ..ManagerOptions::default()
+    });
+    let env = env_of(&m, config, &file).await;
+    assert!(env.contains("AWS_SECRET_ACCESS_KEY=aws"), "{env}");
+    assert!(
+        !env.contains("sk-parent") && !env.contains("launch-token"),
+        "{env}"
+    );
+}
+
+#[tokio::test]
+async fn the_cli_gives_a_stdio_server_no_secrets_of_its_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("env");
+    let script = format!(
+        "env > {}.tmp; mv {0}.tmp {0}; exec {DEMO} demo-server",
+        file.display()
+    );
+    let out = std::process::Command::new(DEMO)
+        .args([
+            "--stdio",
+            &format!("sh -c '{script}'"),
+            "-e",
+            "GIVEN=yes",
+            "tools",
+            "list",
+        ])
+        .env("MCPLAB_DATA_DIR", dir.path().join("data"))
+        .env("OPENAI_API_KEY", "sk-from-the-shell")
+        .env("MCPLAB_BEARER", "bearer-from-the-shell")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let env = std::fs::read_to_string(&file).unwrap();
+    assert!(!env.contains("sk-from-the-shell"), "{env}");
+    assert!(!env.contains("bearer-from-the-shell"), "{env}");
+    assert!(env.contains("GIVEN=yes"), "{env}");
+}
+
+#[tokio::test]
+async fn the_cli_timeout_bounds_initialize() {
+    // B5: `--timeout 1` against a server that never answers fails at initialize, in about a
+    // second rather than the 30 s connect default (bounded here far below that).
+    let run = tokio::process::Command::new(DEMO)
+        .args(["--timeout", "1", "--stdio", "sleep 600", "tools", "list"])
+        .env("MCPLAB_DATA_DIR", tempfile::tempdir().unwrap().path())
+        .output();
+    let out = tokio::time::timeout(Duration::from_secs(20), run)
+        .await
+        .expect("--timeout applies to initialize")
+        .unwrap();
+    assert_eq!(out.status.code(), Some(3));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("no answer to `initialize`") && stderr.contains("within 1s"),
+        "{stderr}"
+    );
+}

@@ -278,13 +278,13 @@ async fn each_step_is_priced_from_the_table_by_the_providers_usage() {
         Step::reply(["42"]),
     ])
     .await;
-    // The scripted server plays `openai`, so the model is `openai::gpt-4o-mini`: $0.15 in and
-    // $0.60 out per million tokens in the shipped table.
+    // The scripted server plays `openai`, so the model is `openai::gpt-5-mini`: $0.25 in and
+    // $2.00 out per million tokens in the shipped table.
     let provider = provider_named("openai", &llm.base_url(), ProviderKind::OpenAi);
     let manager = demo().await;
     let sink = RecordingSink::default();
     let mut cfg = config(ProviderKind::OpenAi);
-    cfg.model = ModelRef::parse("openai::gpt-4o-mini").unwrap();
+    cfg.model = ModelRef::parse("openai::gpt-5-mini").unwrap();
     tokio::time::timeout(
         Duration::from_secs(30),
         run_turn(
@@ -304,15 +304,18 @@ async fn each_step_is_priced_from_the_table_by_the_providers_usage() {
     assert_eq!(steps.len(), 2);
     for (x, r) in steps.iter().zip(&received) {
         let usage = r.usage.expect("answered with content");
-        let by_hand = f64::from(usage.input_tokens) * 0.15 / 1e6
-            + f64::from(usage.output_tokens) * 0.60 / 1e6;
-        let cost = x.cost.as_ref().expect("gpt-4o-mini has a price");
+        let by_hand =
+            f64::from(usage.input_tokens) * 0.25 / 1e6 + f64::from(usage.output_tokens) * 2.0 / 1e6;
+        let cost = x.cost.as_ref().expect("gpt-5-mini has a price");
         assert!(
             (cost.usd - by_hand).abs() < 1e-12,
             "{} vs {by_hand}",
             cost.usd
         );
-        assert_eq!(cost.source, "https://openai.com/api/pricing/");
+        assert_eq!(
+            cost.source,
+            "https://developers.openai.com/api/docs/models/gpt-5-mini"
+        );
         assert!(!cost.estimated);
     }
     let total = mcplab_core::agent::cost::total_cost(&steps).unwrap();

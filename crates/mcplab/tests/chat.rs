@@ -413,7 +413,7 @@ async fn compare_runs_two_models_side_by_side() {
         "--demo",
         "--compare",
         "-m",
-        "openai::gpt-4o-mini",
+        "openai::gpt-5-mini",
         "-m",
         "anthropic::claude-haiku-4-5",
         "add 2 and 3",
@@ -442,7 +442,7 @@ async fn compare_runs_two_models_side_by_side() {
         "{call}"
     );
     assert!(line("steps").contains("2  ") && line("ended").matches("completed").count() == 2);
-    // By hand: gpt-4o-mini $0.15/$0.60, claude-haiku-4-5 $1/$5 per million tokens.
+    // By hand: gpt-5-mini $0.25/$2.00, claude-haiku-4-5 $1/$5 per million tokens.
     let cost = |llm: &ScriptedLlm, input: f64, output: f64| -> f64 {
         llm.requests()
             .iter()
@@ -452,7 +452,7 @@ async fn compare_runs_two_models_side_by_side() {
             })
             .sum()
     };
-    let (a, b) = (cost(&right, 0.15, 0.60), cost(&wrong, 1.0, 5.0));
+    let (a, b) = (cost(&right, 0.25, 2.0), cost(&wrong, 1.0, 5.0));
     let row = line("cost");
     assert!(
         row.contains(&format!("${a:.6}")) && row.contains(&format!("${b:.6}")),

@@ -51,17 +51,22 @@ mod tests {
     #[test]
     fn costs_follow_the_price_table_by_hand() {
         let prices = PriceTable::shipped().unwrap();
-        // gpt-4o-mini: $0.15 in, $0.60 out per million.
-        // 1000 × 0.15 / 1e6 + 20 × 0.60 / 1e6 = 0.00015 + 0.000012 = 0.000162
-        let c = step_cost(&prices, "openai::gpt-4o-mini", &tokens(1000, 20)).unwrap();
-        assert!((c.usd - 0.000162).abs() < 1e-12, "{}", c.usd);
-        assert_eq!(c.source, "https://openai.com/api/pricing/");
-        assert_eq!(c.date, "2025-04-14");
+        // gpt-5-mini: $0.25 in, $2.00 out per million.
+        // 1000 × 0.25 / 1e6 + 20 × 2.00 / 1e6 = 0.00025 + 0.00004 = 0.00029
+        let c = step_cost(&prices, "openai::gpt-5-mini", &tokens(1000, 20)).unwrap();
+        assert!((c.usd - 0.00029).abs() < 1e-12, "{}", c.usd);
+        assert_eq!(
+            c.source,
+            "https://developers.openai.com/api/docs/models/gpt-5-mini"
+        );
+        assert_eq!(c.date, "2026-12-02");
         // claude-sonnet-4-5: $3 in, $15 out. 12345 × 3 / 1e6 + 678 × 15 / 1e6
         // = 0.037035 + 0.01017 = 0.047205
         let c = step_cost(&prices, "anthropic::claude-sonnet-4-5", &tokens(12345, 678)).unwrap();
         assert!((c.usd - 0.047205).abs() < 1e-12, "{}", c.usd);
-        assert!(step_cost(&prices, "scripted::gpt-4o-mini", &tokens(1, 1)).is_none());
+        assert!(step_cost(&prices, "scripted::gpt-5-mini", &tokens(1, 1)).is_none());
+        // A model whose price could not be verified is not listed: no price, never a guess.
+        assert!(step_cost(&prices, "openai::gpt-4o-mini", &tokens(1, 1)).is_none());
         assert!(step_cost(&prices, "openai::no-such-model", &tokens(1, 1)).is_none());
     }
 

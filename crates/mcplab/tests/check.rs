@@ -216,6 +216,31 @@ async fn well_behaved_servers_have_no_errors() {
     }
 }
 
+/// A 2026-07-28 connection is checked in its own revision: its schema, `server/discover`
+/// instead of the handshake, and no `ping` or `logging/setLevel` (removed in that revision),
+/// so a well-behaved server gets no error (it got a protocol-version error and a failed ping).
+#[tokio::test]
+async fn a_2026_connection_is_checked_in_its_revision() {
+    let demo = format!("{BIN} demo-server");
+    let (o, r) = check(
+        &demo,
+        &[
+            "--protocol",
+            "2026-07-28",
+            "--call",
+            "add={\"a\":1,\"b\":2}",
+        ],
+    )
+    .await;
+    let problems: Vec<_> = rules(&r).into_iter().filter(|(s, _)| s != "info").collect();
+    assert!(problems.is_empty(), "{r}");
+    assert_eq!(o.status.code(), Some(0), "{r}");
+    assert_eq!(r["protocolVersion"], "2026-07-28", "{r}");
+    let exercised = r["exercised"].to_string();
+    assert!(exercised.contains("server/discover"), "{r}");
+    assert!(exercised.contains("tools/call add"), "{r}");
+}
+
 /// The API: `POST /api/servers/{name}/check` on a connected server points findings at frames,
 /// and a listing of an undeclared capability is empty with a note (G5).
 #[tokio::test]

@@ -20,6 +20,7 @@ const PER_FRAME: usize = 5;
 fn result_def(method: &str) -> Option<&'static str> {
     Some(match method {
         "initialize" => "InitializeResult",
+        "server/discover" => "DiscoverResult",
         "ping" | "resources/subscribe" | "resources/unsubscribe" | "logging/setLevel" => {
             "EmptyResult"
         }

@@ -11,6 +11,7 @@ const SCHEMAS: &[(&str, &str)] = &[
     ("2025-03-26", include_str!("schema/2025-03-26.json")),
     ("2025-06-18", include_str!("schema/2025-06-18.json")),
     ("2025-11-25", include_str!("schema/2025-11-25.json")),
+    ("2026-07-28", include_str!("schema/2026-07-28.json")),
 ];
 
 /// One revision's schema with its compiled definitions.
@@ -95,7 +96,13 @@ mod tests {
         for (rev, _) in SCHEMAS {
             let mut spec = Spec::load(rev).unwrap();
             assert!(spec.has("ListToolsResult"), "{rev}");
-            let good = json!({"tools": [{"name": "a", "inputSchema": {"type": "object"}}]});
+            let mut good = json!({"tools": [{"name": "a", "inputSchema": {"type": "object"}}]});
+            if *rev == "2026-07-28" {
+                // Lists are cacheable results there: the hints and the result type are required.
+                good["resultType"] = json!("complete");
+                good["ttlMs"] = json!(0);
+                good["cacheScope"] = json!("private");
+            }
             assert!(
                 spec.violations("ListToolsResult", &good, 5).is_empty(),
                 "{rev}"

@@ -81,6 +81,14 @@ pub enum StoreError {
     Sqlite(#[from] rusqlite::Error),
 }
 
+/// Whether SQLite said another connection holds the lock.
+fn is_busy(e: &rusqlite::Error) -> bool {
+    matches!(
+        e.sqlite_error_code(),
+        Some(rusqlite::ErrorCode::DatabaseBusy | rusqlite::ErrorCode::DatabaseLocked)
+    )
+}
+
 /// The open database. `Send + Sync`; calls are short and serialize on one connection.
 pub struct Store {
     conn: Mutex<Connection>,
@@ -97,6 +105,23 @@ impl Store {
                 source,
             })?;
         }
+        // Two mcplab processes opening a fresh file at once (parallel CLI runs) can meet SQLite's
+        // BUSY without its busy handler (switching to WAL, a read lock upgraded during setup):
+        // the open is tried again until the busy timeout has passed.
+        let deadline = std::time::Instant::now() + BUSY_TIMEOUT;
+        loop {
+            match Store::open_once(path) {
+                Err(StoreError::Open { source, .. })
+                    if is_busy(&source) && std::time::Instant::now() < deadline =>
+                {
+                    std::thread::sleep(Duration::from_millis(20));
+                }
+                other => return other,
+            }
+        }
+    }
+
+    fn open_once(path: &Path) -> Result<Store, StoreError> {
         let conn = Connection::open(path).map_err(|source| StoreError::Open {
             path: path.to_path_buf(),
             source,

@@ -435,3 +435,26 @@ fn upgrading_a_version_5_file_keeps_its_chat_rows() {
     assert_eq!(store.turns("old").unwrap()[0].0.user, "hello");
     assert_eq!(store.app_context("old").unwrap()[0].key, "c1:modelContext");
 }
+
+/// Parallel CLI runs open one fresh data directory at once: every open succeeds (the
+/// conformance suite's parallel-isolation scenario once saw "database is locked").
+#[test]
+fn many_processes_opening_a_fresh_file_at_once_all_succeed() {
+    for _ in 0..5 {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("mcplab.db");
+        let gate = std::sync::Arc::new(std::sync::Barrier::new(12));
+        let opens: Vec<_> = (0..12)
+            .map(|_| {
+                let (path, gate) = (path.clone(), gate.clone());
+                std::thread::spawn(move || {
+                    gate.wait();
+                    Store::open(&path).map(|_| ()).map_err(|e| e.to_string())
+                })
+            })
+            .collect();
+        for open in opens {
+            open.join().unwrap().unwrap();
+        }
+    }
+}

@@ -7,6 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { startMcplab, openApp, shot, bin } from './harness.js';
+import { waitUntil } from './ui_helpers.js';
 
 let demo;
 let mcplab;
@@ -88,12 +89,9 @@ test('tool lists show their cache hints and bypass the cache on request', async 
   const listsBefore = (await frames('web')).filter((f) => f.direction === 'outbound' && f.json.method === 'tools/list').length;
   await page.click(id('cache-tools-bypass'));
   // Wait (bounded) for the recorded traffic to show the new request.
-  const deadline = Date.now() + 10000;
-  let listsAfter = listsBefore;
-  while (Date.now() < deadline && listsAfter === listsBefore) {
-    await new Promise((r) => setTimeout(r, 100));
-    listsAfter = (await frames('web')).filter((f) => f.direction === 'outbound' && f.json.method === 'tools/list').length;
-  }
+  const toolLists = async () => (await frames('web')).filter((f) => f.direction === 'outbound' && f.json.method === 'tools/list').length;
+  await waitUntil(async () => (await toolLists()) > listsBefore, 'the bypass to send a tools/list', { timeout: 10000 });
+  const listsAfter = await toolLists();
   assert.equal(listsAfter, listsBefore + 1, 'bypass sent a new tools/list');
 });
 

@@ -8,6 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import { startMcplab, openApp, shot } from './harness.js';
+import { waitConnected } from './ui_helpers.js';
 
 let mcplab;
 let app;
@@ -74,15 +75,6 @@ function startSink() {
   });
 }
 
-async function waitConnected(name) {
-  for (let i = 0; i < 150; i++) {
-    const servers = await mcplab.api('GET', '/api/servers');
-    if (servers.body.some((s) => s.config.name === name && s.status.state === 'connected')) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server ${name} did not connect`);
-}
-
 /** The UI in `page` is signed in: the servers page lists the demo server. */
 async function assertSignedIn(page) {
   await page.waitForSelector(id('server-row-demo'), { timeout: 15000 });
@@ -93,7 +85,7 @@ before(async () => {
   sink = await startSink();
   mcplab = await startMcplab();
   app = await openApp(mcplab);
-  await waitConnected('demo');
+  await waitConnected(mcplab, ['demo']);
   await assertSignedIn(app.page);
 });
 

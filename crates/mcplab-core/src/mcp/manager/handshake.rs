@@ -1,0 +1,306 @@
+//! The `initialize` handshake of a started wire, with its deadline, and the small helpers
+//! the manager shares with the wires (bounded waits, HTTP targets, stderr tails, init
+//! errors in plain words). It opens nothing itself: the manager hands it a started wire.
+
+use super::super::connection::Connection;
+use super::super::error::McpError;
+use super::super::event_gate::EventGate;
+use super::super::frame_transport::{FrameTransport, HeaderRecorder, RawResults};
+use super::super::handler::{ClientSide, SUPPORTED_PROTOCOL_VERSIONS};
+use super::super::http::HttpTarget;
+use super::super::limits::Limits;
+use super::super::modern::cache::ResponseCache;
+use super::super::modern::era::{Outcome, Plan, describe, not_modern, summary_from_discovery};
+use super::super::stdio::StderrTail;
+use super::super::wire::{BAD_RESPONSE_CODE, TRANSPORT_ERROR_CODE};
+use super::{ConnectionManager, EraSetup, HandshakeFailure};
+use mcplab_protocol::ServerConfig;
+use rmcp::service::{ClientInitializeError, serve_client_with_lifecycle_and_ct};
+use std::sync::Arc;
+use std::time::Duration;
+use tokio::sync::watch;
+use tokio::task::JoinHandle;
+use tokio_util::sync::CancellationToken;
+
+impl ConnectionManager {
+    /// Runs `initialize` over `wire` with a deadline and builds the connection; on failure
+    /// stops the transport and the child and returns a message that quotes its stderr.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) async fn handshake(
+        &self,
+        config: ServerConfig,
+        started: Started,
+        setup: EraSetup,
+    ) -> Result<Connection, HandshakeFailure> {
+        let Started {
+            wire,
+            child,
+            stderr,
+            gate,
+            transport_cancel,
+            transport_task,
+            waiting,
+        } = started;
+        let name = config.name.clone();
+        let raw = RawResults::default();
+        let mut transport =
+            FrameTransport::new(name.clone(), wire, self.traffic.clone(), raw.clone());
+        if let Some(tools) = &setup.tools {
+            transport = transport.with_headers(HeaderRecorder::new(tools.clone()));
+        }
+        let cache = Arc::new(ResponseCache::default());
+        let handler = ClientSide {
+            server: name.clone(),
+            protocol_version: setup.plan.handler_version(),
+            cache: cache.clone(),
+            tasks: self.tasks.clone(),
+            identity: self.opts.identity.clone(),
+            events: gate,
+            broker: self.broker.clone(),
+            roots: self.roots.clone(),
+            progress: Arc::default(),
+            human_timeout: self.opts.human_timeout,
+        };
+        let answerer = handler.clone();
+        let ct = CancellationToken::new();
+        let lifecycle = setup.plan.lifecycle();
+        // Time spent waiting for a person to sign in (OAuth) does not count.
+        let started = bounded(
+            serve_client_with_lifecycle_and_ct(handler, transport, lifecycle, ct.clone()),
+            self.opts.connect_timeout,
+            waiting,
+        )
+        .await;
+        let mut not_modern_why = None;
+        let failure = match started {
+            // B13: a revision we do not speak is refused, as the spec says a client should.
+            // (A 2026-07-28 handshake is `server/discover`, whose result names no single
+            // revision; the era module judged it.)
+            Ok(Ok(mut service))
+                if !discovered(&raw.first().unwrap_or_default())
+                    && !speaks(&raw.first().unwrap_or_default()) =>
+            {
+                let _ = service.close_with_timeout(Duration::from_secs(2)).await;
+                let version = raw
+                    .first()
+                    .and_then(|v| v.get("protocolVersion").cloned())
+                    .unwrap_or_default();
+                format!(
+                    "the server answered protocol version {version}, which mcplab does not \
+                     support (it speaks {}); the server should answer with one of these",
+                    SUPPORTED_PROTOCOL_VERSIONS.join(", ")
+                )
+            }
+            Ok(Ok(service)) => {
+                let peer = service.peer().clone();
+                let revision = peer
+                    .peer_info()
+                    .map(|i| i.protocol_version.to_string())
+                    .unwrap_or_else(|| setup.plan.handler_version());
+                let era = describe(Outcome {
+                    choice: config.protocol,
+                    transport: config.transport.kind(),
+                    revision: revision.clone(),
+                    first_result: raw.first(),
+                    first_error: raw.first_error(),
+                    fell_back: setup.fell_back,
+                });
+                let initialize = match &era.discovery {
+                    Some(discovery) => summary_from_discovery(&revision, discovery),
+                    None => raw.first().unwrap_or_default(),
+                };
+                let timeout = config
+                    .timeout_ms
+                    .map(Duration::from_millis)
+                    .unwrap_or(self.opts.request_timeout);
+                return Ok(Connection {
+                    name,
+                    config,
+                    service: tokio::sync::Mutex::new(Some(service)),
+                    peer,
+                    raw,
+                    progress: answerer.progress.clone(),
+                    child,
+                    stderr,
+                    timeout,
+                    initialize,
+                    transport_cancel,
+                    era,
+                    cache,
+                    tool_headers: setup.tools,
+                    answerer,
+                    log_level: Default::default(),
+                    task_support: Default::default(),
+                    tasks: self.tasks.clone(),
+                    traffic: self.traffic.clone(),
+                    listens: Default::default(),
+                    transport_task: std::sync::Mutex::new(transport_task),
+                });
+            }
+            Ok(Err(ClientInitializeError::JsonRpcError(data)))
+                if [TRANSPORT_ERROR_CODE, BAD_RESPONSE_CODE].contains(&i64::from(data.code.0)) =>
+            {
+                data.message.into_owned()
+            }
+            Ok(Err(e)) => {
+                not_modern_why = not_modern(&e);
+                raw.closed_reason()
+                    .unwrap_or_else(|| describe_init_error(e))
+            }
+            Err(_) => {
+                ct.cancel();
+                let hint = match child.is_some() {
+                    true => "is it an MCP server? does it write anything but JSON-RPC to stdout?",
+                    false => "is it an MCP server, and is this its MCP endpoint?",
+                };
+                let probe = match setup.plan {
+                    Plan::Initialize(_) => "",
+                    Plan::Discover => " (sent as the 2026-07-28 `server/discover`)",
+                    Plan::Auto => " or to the `server/discover` probe before it",
+                };
+                format!(
+                    "no answer to `initialize`{probe} within {} ({hint})",
+                    seconds(self.opts.connect_timeout)
+                )
+            }
+        };
+        transport_cancel.cancel();
+        if let Some(child) = &child {
+            // Let the dying process flush its stderr so the message can quote it.
+            child.wait_exit(Duration::from_millis(300)).await;
+            child.shutdown().await;
+        }
+        Err(HandshakeFailure {
+            error: McpError::Connect {
+                server: name,
+                message: failure,
+                stderr_tail: tail_of(&stderr, 20),
+            },
+            not_modern: not_modern_why,
+        })
+    }
+}
+
+/// A transport that was started, ready for the handshake.
+pub(super) struct Started {
+    pub(super) wire: super::super::wire::Wire,
+    pub(super) child: Option<super::super::stdio::ChildGuard>,
+    pub(super) stderr: Arc<StderrTail>,
+    pub(super) gate: Arc<EventGate>,
+    /// Stops the transport task (HTTP wires).
+    pub(super) transport_cancel: CancellationToken,
+    /// The streamable HTTP task, which ends the session with DELETE (B12: closing waits for it).
+    pub(super) transport_task: Option<JoinHandle<()>>,
+    /// True while an OAuth sign-in waits for a person (the deadline pauses).
+    pub(super) waiting: Option<watch::Receiver<bool>>,
+}
+
+/// Runs `fut` with a deadline of `limit`, which stops while `waiting` is true and starts again
+/// when it turns false. `Err(())` when the deadline passed.
+pub(crate) async fn bounded<F: std::future::Future>(
+    fut: F,
+    limit: Duration,
+    mut waiting: Option<watch::Receiver<bool>>,
+) -> Result<F::Output, ()> {
+    tokio::pin!(fut);
+    let mut deadline = tokio::time::Instant::now() + limit;
+    loop {
+        tokio::select! {
+            out = &mut fut => return Ok(out),
+            _ = tokio::time::sleep_until(deadline) => {
+                let Some(w) = waiting.as_mut().filter(|w| *w.borrow()) else {
+                    return Err(());
+                };
+                tokio::select! {
+                    out = &mut fut => return Ok(out),
+                    _ = w.wait_for(|busy| !*busy) => {}
+                }
+                deadline = tokio::time::Instant::now() + limit;
+            }
+        }
+    }
+}
+
+/// A duration in seconds for messages: `30s`, `1.5s`.
+pub(super) fn seconds(d: Duration) -> String {
+    format!("{}s", d.as_secs_f64())
+}
+
+/// Whether the first result is a `server/discover` result (2026-07-28) rather than `initialize`'s.
+pub(super) fn discovered(first: &serde_json::Value) -> bool {
+    first.get("protocolVersion").is_none() && first.get("supportedVersions").is_some()
+}
+
+/// Whether the `initialize` result names a protocol revision mcplab speaks.
+pub(super) fn speaks(initialize: &serde_json::Value) -> bool {
+    initialize
+        .get("protocolVersion")
+        .and_then(serde_json::Value::as_str)
+        .is_some_and(|v| SUPPORTED_PROTOCOL_VERSIONS.contains(&v))
+}
+
+/// B14: a failed handshake in words, not rmcp's Debug output or error-code prefixes.
+pub(super) fn describe_init_error(e: rmcp::service::ClientInitializeError) -> String {
+    use rmcp::model::ServerResult;
+    use rmcp::service::ClientInitializeError as E;
+    match e {
+        E::ExpectedInitResult(Some(ServerResult::CustomResult(custom))) => {
+            let why = serde_json::from_value::<rmcp::model::InitializeResult>(custom.0.clone())
+                .err()
+                .map_or_else(|| "unexpected shape".to_owned(), |e| e.to_string());
+            format!(
+                "the server's `initialize` result is not valid ({why}): {}",
+                custom.0
+            )
+        }
+        E::ExpectedInitResult(other) => format!(
+            "the server answered `initialize` with something else: {}",
+            other.map_or_else(
+                || "nothing".into(),
+                |r| serde_json::to_string(&r).unwrap_or_default()
+            )
+        ),
+        E::JsonRpcError(data) if i64::from(data.code.0) == TRANSPORT_ERROR_CODE => {
+            data.message.into_owned()
+        }
+        E::JsonRpcError(data) => format!(
+            "the server answered `initialize` with error {}: {}",
+            data.code.0, data.message
+        ),
+        // `auto` on stdio: the handshake that decides is the fallback `initialize`.
+        E::LegacyFallbackFailed { fallback, .. } => describe_init_error(*fallback),
+        other => other.to_string(),
+    }
+}
+
+pub(super) fn tail_of(stderr: &StderrTail, n: usize) -> Vec<String> {
+    let lines = stderr.lines();
+    let skip = lines.len().saturating_sub(n);
+    lines.into_iter().skip(skip).collect()
+}
+
+pub(super) fn http_target(
+    name: &str,
+    url: &str,
+    headers: &std::collections::BTreeMap<String, String>,
+    limits: &Limits,
+) -> Result<HttpTarget, McpError> {
+    let url = reqwest::Url::parse(url).map_err(|e| {
+        McpError::InvalidConfig(format!("server `{name}` has an invalid URL `{url}`: {e}"))
+    })?;
+    if !matches!(url.scheme(), "http" | "https") {
+        return Err(McpError::InvalidConfig(format!(
+            "server `{name}`: the URL must start with http:// or https://"
+        )));
+    }
+    Ok(HttpTarget {
+        url,
+        headers: headers
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect(),
+        bearer: None,
+        auth: None,
+        max_message: limits.message_bytes,
+    })
+}

@@ -5,7 +5,7 @@
 // the keyboard reaches everything (`/`, arrows, Ctrl+K, focus back after a dialog).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startMcplab, openApp, shot } from './harness.js';
+import { startMcplab, openApp, shot, bin } from './harness.js';
 import { frames, id, navTo, sent, waitConnected, waitUntil } from './ui_helpers.js';
 
 let mcplab;
@@ -223,6 +223,24 @@ test('keyboard: / searches, arrows move through the list, Ctrl+K jumps anywhere,
   await page.keyboard.press('Escape');
   await page.waitForSelector(id('command-palette'), { state: 'detached' });
   await page.waitForFunction(() => document.activeElement?.dataset.testid === 'palette-open');
+});
+
+test('a page on its way out does not move the URL back: a re-render before the hashchange keeps the new page', async () => {
+  // A link sets the hash at once and its hashchange event runs later; a server's status event
+  // in between re-renders the Tools page while the URL already shows Resources. CI hit this
+  // (clicking Resources stayed on Tools twice); pushState stands for the click's first half.
+  const { page } = app;
+  assert.equal((await mcplab.api('POST', '/api/servers', { name: 'other', type: 'stdio', command: bin, args: ['demo-server'] })).status, 201);
+  await go(page, '#/tools/demo/echo');
+  await page.waitForFunction(() => document.querySelector('[data-testid="tool-detail"] h2')?.textContent === 'echo');
+  await page.evaluate(() => history.pushState(null, '', '#/resources'));
+  await mcplab.api('POST', '/api/servers/other/connect');
+  await page.waitForFunction(() => document.querySelector('[data-testid="server-selector"]')?.textContent.includes('other (connected)'));
+  assert.equal(await page.evaluate(() => window.location.hash), '#/resources');
+  await page.evaluate(() => window.dispatchEvent(new HashChangeEvent('hashchange')));
+  await page.waitForSelector(id('resources-page'));
+  const remembered = (await mcplab.api('GET', '/api/prefs')).body.inspectorSelection?.tools?.demo;
+  assert.equal(remembered, 'echo', 'the Tools page remembered no item of the Resources URL');
 });
 
 test('no page errors', () => {

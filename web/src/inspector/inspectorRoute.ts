@@ -3,10 +3,10 @@
 // the selected server, `#/<page>/<server>` shows the list with nothing selected. A URL only
 // selects: whether a selection may also read (a resource) is told by `userIntended`, set
 // when a person clicked inside mcplab, never by a typed or pasted URL.
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { selectServer, useSelectedServer, useServers } from '../servers/store';
 import { getPref } from '../settings/prefs';
-import { navigate, replaceRoute, restOf, routeHash, useRouteArgs } from '../ui/route';
+import { navigate, replaceRoute, restOf, routeHash, usePage, useRouteArgs } from '../ui/route';
 import { rememberSelection, rememberedSelection, type InspectorPage } from './selection';
 
 // The item a person opened inside mcplab; forgotten as soon as the URL shows anything else,
@@ -37,8 +37,18 @@ export interface InspectorRoute {
   select: (item: string | null) => void;
 }
 
+/**
+ * The URL's server and item for `page`. The URL can already show another page while this one
+ * is still mounted (a link's hash is set before its `hashchange` event runs, and a re-render can
+ * fall in between): then the last arguments of this page are kept and nothing is written, so a
+ * page on its way out never moves the URL back to itself nor remembers another page's item.
+ */
 export function useInspectorRoute(page: InspectorPage): InspectorRoute {
-  const args = useRouteArgs();
+  const live = usePage() === page;
+  const urlArgs = useRouteArgs();
+  const lastArgs = useRef(urlArgs);
+  if (live) lastArgs.current = urlArgs;
+  const args = live ? urlArgs : lastArgs.current;
   const selected = useSelectedServer();
   const { list } = useServers();
   const urlServer = args[0] ?? null;
@@ -47,16 +57,16 @@ export function useInspectorRoute(page: InspectorPage): InspectorRoute {
   const known = !!urlServer && !!list?.some((v) => v.config.name === urlServer);
 
   useEffect(() => {
-    if (known && urlServer && getPref<string | null>('selectedServer', null) !== urlServer) selectServer(urlServer);
-  }, [known, urlServer]);
+    if (live && known && urlServer && getPref<string | null>('selectedServer', null) !== urlServer) selectServer(urlServer);
+  }, [live, known, urlServer]);
 
   useEffect(() => {
-    if (!urlServer && selected) replaceRoute(page, selected, rememberedSelection(page, selected));
-  }, [page, urlServer, selected]);
+    if (live && !urlServer && selected) replaceRoute(page, selected, rememberedSelection(page, selected));
+  }, [live, page, urlServer, selected]);
 
   useEffect(() => {
-    if (urlServer && known) rememberSelection(page, urlServer, item);
-  }, [page, urlServer, known, item]);
+    if (live && urlServer && known) rememberSelection(page, urlServer, item);
+  }, [live, page, urlServer, known, item]);
 
   return { server, item, select: (next) => server && openInInspector(page, server, next) };
 }

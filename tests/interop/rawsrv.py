@@ -23,6 +23,7 @@ the file named by RAWSRV_LOG when that is set, so tests judge by what the server
   many-tools        300 tools with long descriptions
   bad-message       a response with an invalid field type (serverInfo.name is a number)
   noproto           an initialize result without protocolVersion
+  lax               answers every method it does not know (server/discover too) with `{}`
 """
 
 import json
@@ -214,6 +215,8 @@ def main():
         elif method == "prompts/list" and "undeclared" in MODES:
             result(id_, {"prompts": [{"name": "p"}]})
         elif method == "logging/setLevel" and "nocaps" not in MODES:
+            result(id_, {})
+        elif "lax" in MODES:
             result(id_, {})
         else:
             error(id_, -32601, "Method not found")

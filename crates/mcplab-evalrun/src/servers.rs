@@ -97,14 +97,69 @@ impl ServerHealth {
         before
             .0
             .iter()
-            .filter(|(name, then)| {
-                let now = self.manager.get(name).ok();
-                match (then, now) {
-                    (Some(a), Some(b)) => !Arc::ptr_eq(a, &b),
-                    _ => true,
-                }
-            })
+            .filter(|(name, then)| gone(then.as_ref(), self.manager.get(name).ok()))
             .map(|(name, _)| name.clone())
             .collect()
+    }
+}
+
+/// Whether the connection an iteration started with (`then`) is gone by its end: replaced,
+/// removed, or closed. Closed counts even while the manager still holds it: a tool call that
+/// failed on the dead server lets the iteration finish before the manager, still closing the
+/// process, marks the server failed (the eval flake of stop 20: the crash went unnoticed and
+/// the iteration passed).
+fn gone(then: Option<&Arc<Connection>>, now: Option<Arc<Connection>>) -> bool {
+    match (then, now) {
+        (Some(a), Some(b)) => !Arc::ptr_eq(a, &b) || a.closed_reason().is_some(),
+        _ => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcplab_core::mcp::ManagerOptions;
+    use mcplab_protocol::ProtocolChoice;
+    use serde_json::{Value, json};
+    use std::time::Duration;
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    /// A server that completes the handshake and then goes away (its end of the pipe dropped).
+    async fn short_lived(manager: &Arc<ConnectionManager>) -> Arc<Connection> {
+        let (client, server) = tokio::io::duplex(1 << 16);
+        let (sr, mut sw) = tokio::io::split(server);
+        tokio::spawn(async move {
+            let mut lines = BufReader::new(sr).lines();
+            let line = lines.next_line().await.unwrap().unwrap();
+            let init: Value = serde_json::from_str(&line).unwrap();
+            let reply = json!({"jsonrpc": "2.0", "id": init["id"], "result": {
+                "protocolVersion": "2025-11-25", "capabilities": {},
+                "serverInfo": {"name": "short-lived", "version": "1"}}});
+            sw.write_all(format!("{reply}\n").as_bytes()).await.unwrap();
+            // `notifications/initialized`, then the server is gone.
+            let _ = lines.next_line().await;
+        });
+        let (cr, cw) = tokio::io::split(client);
+        manager
+            .connect_io_with("s", ProtocolChoice::V2025_11_25, cr, cw)
+            .await
+            .unwrap()
+    }
+
+    #[tokio::test]
+    async fn a_connection_that_closed_counts_as_gone_while_the_manager_still_holds_it() {
+        let manager = ConnectionManager::new(ManagerOptions::default());
+        let conn = short_lived(&manager).await;
+        assert!(!gone(Some(&conn), Some(conn.clone())), "open and unchanged");
+        let mut closed = conn.closed_watch();
+        tokio::time::timeout(Duration::from_secs(10), closed.wait_for(Option::is_some))
+            .await
+            .expect("the transport closes")
+            .unwrap();
+        assert!(
+            gone(Some(&conn), Some(conn.clone())),
+            "closed, same connection"
+        );
+        assert!(gone(Some(&conn), None), "removed");
     }
 }

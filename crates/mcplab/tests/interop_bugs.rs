@@ -295,6 +295,33 @@ async fn b13_unknown_protocol_version_is_refused() {
     assert!(err(&o).contains("2025-11-25"), "{}", err(&o));
 }
 
+/// A lax stdio server answers the 2026-07-28 `server/discover` probe with `{}`. `auto` must
+/// then speak the handshake (the hostile benchmark's server, written this way, could not be
+/// connected at all: "answered `initialize` with something else: {}").
+#[tokio::test]
+async fn auto_falls_back_to_the_handshake_for_a_lax_stdio_server() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("seen.jsonl");
+    let log_env = format!("RAWSRV_LOG={}", log.display());
+    let srv = raw("lax");
+    let o = run(&["--stdio", &srv, "-e", &log_env, "--json", "info"]).await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let info: Value = serde_json::from_str(&out(&o)).expect("info is JSON");
+    assert_eq!(info["protocolVersion"], "2025-11-25", "{info}");
+    let seen = std::fs::read_to_string(&log).unwrap_or_default();
+    let methods: Vec<String> = seen
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter_map(|m| m["method"].as_str().map(str::to_owned))
+        .collect();
+    let discover = methods.iter().position(|m| m == "server/discover");
+    let initialize = methods.iter().position(|m| m == "initialize");
+    assert!(
+        matches!((discover, initialize), (Some(d), Some(i)) if d < i),
+        "discover first, then initialize: {methods:?}"
+    );
+}
+
 #[tokio::test]
 async fn b14_no_internal_names_in_messages() {
     let port = {

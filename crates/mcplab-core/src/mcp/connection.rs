@@ -157,6 +157,11 @@ impl Connection {
         self.raw.closed_reason()
     }
 
+    /// Resolves with the close reason once the connection has closed.
+    pub fn closed_watch(&self) -> tokio::sync::watch::Receiver<Option<String>> {
+        self.raw.closed_watch()
+    }
+
     /// Sends a request and returns the server's exact `result`. In 2026-07-28 a fresh cached
     /// result is returned without a round trip and `input_required` results are answered and
     /// retried; a `tools/call` that becomes a task is waited on (unless `no_wait`), and its

@@ -267,6 +267,7 @@ impl Transport<RoleClient> for FrameTransport {
             self.raw.expect(id.to_string());
         }
         let recorder = self.headers.clone();
+        let raw = self.raw.clone();
         async move {
             let bytes = bytes.map_err(|_| WireClosed)?;
             let headers = recorder.and_then(|r| r.headers_for(&bytes));
@@ -278,7 +279,12 @@ impl Transport<RoleClient> for FrameTransport {
                 headers,
             );
             let outbound = outbound.ok_or(WireClosed)?;
-            outbound.send(bytes).await.map_err(|_| WireClosed)
+            // A frame that cannot be written means the server is gone, even before its
+            // closed stream is read: say so at once (an eval judges a crash by this).
+            outbound.send(bytes).await.map_err(|_| {
+                raw.set_closed("the server stopped reading: its connection is closed".into());
+                WireClosed
+            })
         }
     }
 

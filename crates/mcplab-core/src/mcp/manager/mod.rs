@@ -134,6 +134,16 @@ struct HandshakeFailure {
     not_modern: Option<String>,
 }
 
+/// A failure before the handshake (spawning, a bad URL) says nothing about the era.
+impl From<McpError> for HandshakeFailure {
+    fn from(error: McpError) -> Self {
+        Self {
+            error,
+            not_modern: None,
+        }
+    }
+}
+
 impl ConnectionManager {
     pub fn new(opts: ManagerOptions) -> Arc<Self> {
         let (events, _) = broadcast::channel(4096);
@@ -519,19 +529,30 @@ impl ConnectionManager {
         let plan = Plan::new(config.protocol, config.transport.kind()).map_err(|message| {
             McpError::InvalidConfig(format!("server `{}`: {message}", config.name))
         })?;
-        if !matches!(config.transport, ServerTransport::Http { .. }) || !plan.modern_wire() {
-            return self.open_with(config, plan, None).await;
-        }
         let auto = config.protocol.is_auto();
+        let legacy = || Plan::Initialize(super::modern::LEGACY_REVISION.into());
+        if !matches!(config.transport, ServerTransport::Http { .. }) || !plan.modern_wire() {
+            // rmcp's `auto` falls back by itself when `server/discover` gets a JSON-RPC error,
+            // but a lax server's `{}` result ends the handshake: start again with `initialize`
+            // (a fresh process for stdio; the first one got a method it did not understand).
+            return match self.open_with(config.clone(), plan, None).await {
+                Err(HandshakeFailure {
+                    not_modern: Some(why),
+                    ..
+                }) if auto => self.open_with(config, legacy(), Some(why)).await,
+                other => other,
+            }
+            .map_err(|f| f.error);
+        }
         match self.open_modern_http(config.clone(), plan).await {
             Ok(conn) => Ok(conn),
             Err(HandshakeFailure {
                 not_modern: Some(why),
                 ..
-            }) if auto => {
-                let legacy = Plan::Initialize(super::modern::LEGACY_REVISION.into());
-                self.open_with(config, legacy, Some(why)).await
-            }
+            }) if auto => self
+                .open_with(config, legacy(), Some(why))
+                .await
+                .map_err(|f| f.error),
             Err(HandshakeFailure {
                 error,
                 not_modern: Some(why),
@@ -602,7 +623,7 @@ impl ConnectionManager {
         config: ServerConfig,
         plan: Plan,
         fell_back: Option<String>,
-    ) -> Result<Connection, McpError> {
+    ) -> Result<Connection, HandshakeFailure> {
         let name = config.name.clone();
         let (wire, end) = wire_pair();
         let stderr = Arc::new(self.stderr_tail_buffer());
@@ -625,7 +646,8 @@ impl ConnectionManager {
                 if command.trim().is_empty() {
                     return Err(McpError::InvalidConfig(format!(
                         "server `{name}` has an empty command"
-                    )));
+                    ))
+                    .into());
                 }
                 let spec = StdioSpec {
                     command: command.clone(),
@@ -705,9 +727,7 @@ impl ConnectionManager {
             transport_task,
             waiting,
         };
-        self.handshake(config, started, setup)
-            .await
-            .map_err(|f| f.error)
+        self.handshake(config, started, setup).await
     }
 
     /// The OAuth session for an http/sse server: none without an OAuth host, when the config

@@ -1,8 +1,9 @@
 // Browser test of the Evals page: a suites folder set in the page, a suite saved from the page
 // (a malformed one refused with its line), a run launched with repeat 2 against the testkit's
 // scripted LLM (real HTTP) and the built-in demo server as a child process, live progress
-// over the run's event stream, then the stored run's matrix: one green and one red dot, and the
-// failing iteration's "Missing" difference; a second run compared with the first (Fixed).
+// over the run's event stream, then the stored run's matrix: one green and one red dot, the
+// failing iteration's difference and its trace (tool card, failed check with its reason); a
+// second run compared with the first (Fixed).
 // What the page shows is checked against what the API stored.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -38,12 +39,13 @@ const ADD = `cases:
 `;
 
 before(async () => {
-  // Concurrency 1: the script answers in order. Iteration 1 passes; iteration 2 answers
-  // without the tool, so it fails with "Missing: add".
+  // Concurrency 1: the script answers in order. Iteration 1 passes; iteration 2 calls add
+  // with a wrong argument and answers 43, so its arguments and its answer check fail.
   llm = await startScriptedLlm([
     { call: [{ id: 'c1', name: 'demo__add', arguments: { a: 2, b: 40 } }] },
     { reply: ['The sum is 42.'] },
-    { reply: ['It is 42.'] },
+    { call: [{ id: 'c1b', name: 'demo__add', arguments: { a: 2, b: 41 } }] },
+    { reply: ['It is 43.'] },
     // The second run: both iterations pass.
     { call: [{ id: 'c2', name: 'demo__add', arguments: { a: 2, b: 40 } }] },
     { reply: ['The sum is 42.'] },
@@ -120,7 +122,33 @@ test('suites from a folder, saved from the page, run with live progress and show
   await cell.click();
   const failed = page.locator(`${id('evals-iteration')}[data-outcome="failed"]`);
   await failed.waitFor();
-  assert.match(await failed.innerText(), /Missing: add/);
+  assert.match(await failed.innerText(), /Argument mismatch in add/);
+
+  // The failing iteration's trace, fetched only when opened: the tool call the model made
+  // (arguments and result, in the chat's tool card), the check that failed and why.
+  const traceRequests = [];
+  page.on('request', (r) => r.url().includes('/iteration?') && traceRequests.push(r.url()));
+  assert.equal(await failed.locator(id('evals-trace')).count(), 0);
+  await failed.locator(id('evals-open-trace')).click();
+  const trace = failed.locator(id('evals-trace'));
+  await trace.waitFor();
+  assert.equal(traceRequests.length, 1);
+  assert.equal(await trace.getAttribute('data-outcome'), 'failed');
+  const card = trace.locator(`${id('tool-card')}[data-tool="add"]`);
+  assert.equal(await card.count(), 1);
+  assert.match(await card.innerText(), /41/);
+  assert.match(await card.locator(id('tool-card-result')).innerText(), /43/);
+  const check = trace.locator(`${id('evals-check')}[data-passed="false"]`);
+  assert.equal(await check.count(), 1);
+  assert.match(await check.innerText(), /answerContains[\s\S]*42/);
+  assert.equal(await trace.locator(`${id('evals-call-diff')}[data-kind="argumentMismatch"]`).count(), 1);
+  assert.match(await trace.locator(id('evals-trace-clocks')).innerText(), /turn 1: finished[\s\S]*tokens/);
+  // What the page shows is what the API stored for that iteration.
+  const it = stored.body.record.iterations.find((i) => i.outcome.status === 'failed');
+  const api = await mcplab.api('GET', `/api/evals/runs/${runId}/iteration?caseId=add&model=openai%3A%3Agpt-x&iteration=${it.iteration}`);
+  assert.equal(api.status, 200);
+  assert.deepEqual(api.body.turns[0].toolCalls[0].arguments, { a: 2, b: 41 });
+  assert.equal(api.body.checks[0].passed, false);
   await page.waitForSelector(`${id('evals-run-item')}[data-run="${runId}"]`);
   await shot(page, '60-evals');
 

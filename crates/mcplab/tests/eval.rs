@@ -253,6 +253,62 @@ async fn mistakes_fail_the_suite_with_what_went_wrong() {
     assert_eq!(shown["record"]["iterations"].as_array().unwrap().len(), 20);
     assert_eq!(shown["run"]["status"], "finished");
     assert_eq!(shown["run"]["hostHash"].as_str().unwrap().len(), 64);
+
+    // One iteration's trace: the call the model made, its result, the check that failed and why.
+    let show = |extra: &[&str]| {
+        let mut a = vec!["show", "last", "--iteration", "2"];
+        a.extend_from_slice(extra);
+        eval(None, dir.path(), &a)
+    };
+    let o = output(show(&[])).await;
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "several cells have an iteration 2"
+    );
+    assert!(stderr(&o).contains("--case"), "{}", stderr(&o));
+    let o = output(show(&["--model", "openai::gpt-wrong-args", "--json"])).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let t: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (t["iteration"].as_u64(), t["outcome"]["status"].as_str()),
+        (Some(1), Some("failed"))
+    );
+    let call = &t["turns"][0]["toolCalls"][0];
+    assert_eq!(
+        (call["tool"].as_str(), &call["arguments"]),
+        (Some("add"), &json!({"a": 2, "b": 41}))
+    );
+    assert!(call["result"].to_string().contains("43"), "{call}");
+    assert!(
+        t["turns"][0]["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["type"] == "toolCall"),
+        "{t}"
+    );
+    let check = &t["checks"][0];
+    assert_eq!(check["passed"], false, "{t}");
+    assert!(check["reason"].as_str().unwrap().contains("42"), "{check}");
+    let o = output(show(&[
+        "--model",
+        "openai::gpt-wrong-args",
+        "--case",
+        "add",
+    ]))
+    .await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    for needle in [
+        "tool call demo/add",
+        "\"b\":41",
+        "✗ {\"answerContains\":\"42\"}",
+        "Argument mismatch in add",
+        "in / ",
+    ] {
+        assert!(text.contains(needle), "{needle} in:\n{text}");
+    }
 }
 
 #[tokio::test]

@@ -9,6 +9,7 @@
 //! nor serves HTTP: the CLI and the web server consume its events.
 
 pub mod authoring;
+mod deadline;
 mod execute;
 pub mod history;
 mod iteration;

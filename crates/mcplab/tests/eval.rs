@@ -385,6 +385,49 @@ async fn slow_models_time_out_and_rate_limits_are_retried_so_the_run_is_incomple
     );
 }
 
+#[tokio::test]
+async fn rate_limit_waits_do_not_count_against_the_iteration_timeout() {
+    // Two 429s asking for 1 s each: 2 s of waiting, over the 1 s the iteration gets. The
+    // waits are the provider's, not the model's or the server's: the iteration still passes.
+    let limited = || Step::Fail {
+        status: 429,
+        message: "slow down".into(),
+        retry_after: Some(1),
+    };
+    let mut rule = good("gpt-limited", "l");
+    rule.variants.insert(0, vec![limited()]);
+    rule.variants.insert(0, vec![limited()]);
+    let llm = ScriptedLlm::start_with_rules(Rules::new(vec![rule])).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = suite(dir.path(), &format!("repeat: 1\n{ADD_CASE}"));
+    let path = path.to_str().unwrap();
+    let (code, events) = run_json(
+        Some(&llm),
+        dir.path(),
+        &[
+            path,
+            "--iteration-timeout",
+            "1",
+            "--model",
+            "openai::gpt-limited",
+        ],
+    )
+    .await;
+    let it = events
+        .iter()
+        .find(|e| e["type"] == "iterationFinished")
+        .expect("an iteration finished");
+    assert_eq!(it["outcome"]["status"], "passed", "{events:?}");
+    assert_eq!(code, Some(0));
+    let waits = events
+        .iter()
+        .filter(|e| {
+            e["type"] == "warning" && e["message"].as_str().unwrap_or("").contains("retrying in")
+        })
+        .count();
+    assert_eq!(waits, 2, "both 429s were waited out: {events:?}");
+}
+
 async fn run_json(
     llm: Option<&ScriptedLlm>,
     dir: &Path,

@@ -54,6 +54,9 @@ before(async () => {
     // A chat turn, saved as a case.
     { call: [{ id: 'c4', name: 'demo__add', arguments: { a: 7, b: 8 } }] },
     { reply: ['It is 15.'] },
+    // A run with an appRendered check.
+    { call: [{ id: 'c5', name: 'demo__show_counter_app', arguments: {} }] },
+    { reply: ['Here is the counter.'] },
   ]);
   mcplab = await startMcplab([], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: llm.baseUrl });
   app = await openApp(mcplab);
@@ -196,4 +199,34 @@ test('a chat session is saved as a case of a suite from the Chat page', async ()
   // The suite still loads, with both cases.
   const listed = (await mcplab.api('GET', '/api/evals/suites')).body;
   assert.deepEqual(listed.find((x) => x.name === 'page.yaml').error, undefined);
+});
+
+test('a run started from the page renders apps for its appRendered checks, as the CLI does', async () => {
+  const { page } = app;
+  writeFileSync(
+    path.join(folder, 'app.yaml'),
+    suite(`cases:
+  - id: app
+    turns: [Show the counter.]
+    checks: [appRendered: {}]
+`),
+  );
+  await page.click(id('nav-evals'));
+  await page.click(id('evals-suite-app.yaml'));
+  await page.fill(id('evals-repeat'), '1');
+  await page.click(id('evals-run'));
+  await page.waitForSelector(id('evals-ended'), { timeout: 60000 });
+  const view = page.locator(id('evals-run-view'));
+  await view.waitFor({ timeout: 30000 });
+  const runId = await view.getAttribute('data-run');
+  const it = (await mcplab.api('GET', `/api/evals/runs/${runId}/iteration?caseId=app&model=openai%3A%3Agpt-x&iteration=0`)).body;
+  // Rendered in headless Chromium under the host profile: initialized, no errors, no CSP
+  // violations; before, a page-started run ended "errored" here.
+  assert.equal(it.outcome.status, 'passed', JSON.stringify(it.outcome));
+  assert.equal(it.appRenders.length, 1);
+  assert.deepEqual(
+    [it.appRenders[0].tool, it.appRenders[0].initialized, it.appRenders[0].errors, it.appRenders[0].cspViolations],
+    ['show_counter_app', true, [], []],
+  );
+  assert.match(await page.locator(id('evals-ended')).innerText(), /exit code 0/);
 });

@@ -6,7 +6,7 @@
 mod authoring;
 mod history;
 mod output;
-mod render;
+pub(crate) mod render;
 mod run;
 mod trace;
 

@@ -3,7 +3,8 @@
 // scripted LLM (real HTTP) and the built-in demo server as a child process, live progress
 // over the run's event stream, then the stored run's matrix: one green and one red dot, the
 // failing iteration's difference and its trace (tool card, failed check with its reason); a
-// second run compared with the first (Fixed).
+// second run compared with the first (Fixed) and the suite's pass rate over both runs (chart,
+// loaded lazily, and table); a page-started run rendering an app for its appRendered check.
 // What the page shows is checked against what the API stored.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -101,7 +102,12 @@ test('suites from a folder, saved from the page, run with live progress and show
   assert.equal(readFileSync(path.join(folder, 'page.yaml'), 'utf8'), suite(ADD));
   assert.equal(await page.locator(id('evals-suite-notes.txt')).count(), 0, 'only suite files are listed');
 
+  const chunks = [];
+  page.on('request', (r) => /TrendChart-[^/]*\.js$/.test(r.url()) && chunks.push(r.url()));
   await page.click(id('evals-suite-page.yaml'));
+  // No run of the suite yet: no chart, and the charting library is not loaded.
+  await page.waitForSelector(id('evals-trend-empty'));
+  assert.deepEqual(chunks, []);
   await page.fill(id('evals-repeat'), '2');
   await page.fill(id('evals-concurrency'), '1');
   await page.click(id('evals-run'));
@@ -171,6 +177,20 @@ test('suites from a folder, saved from the page, run with live progress and show
   await row.waitFor();
   assert.equal(await row.getAttribute('data-change'), 'fixed');
   assert.match(await row.innerText(), /1\/2[\s\S]*2\/2/);
+  // The suite's pass rate over its two runs: 1/2 then 2/2 on its one model, as a chart (the
+  // charting library loaded now, in its own chunk) and as a table; the API says the same.
+  const trend = page.locator(id('evals-trend'));
+  await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 2, `${id('evals-trend-table')} tbody tr`);
+  await trend.locator('.recharts-line').first().waitFor();
+  assert.equal(chunks.length, 1);
+  const cells = await trend.locator(`${id('evals-trend-table')} td[data-model="openai::gpt-x"]`).evaluateAll((tds) => tds.map((td) => td.textContent));
+  assert.match(cells[0], /^1\/2 50% \(9%–91%\)$/);
+  assert.match(cells[1], /^2\/2 100% \(34%–100%\)$/);
+  assert.match(await trend.locator(id('evals-trend-chart')).getAttribute('aria-label'), /over 2 runs.*latest run: openai::gpt-x 100%/);
+  await trend.scrollIntoViewIfNeeded();
+  await shot(page, '61-evals-trend');
+  const points = (await mcplab.api('GET', '/api/evals/trend?suiteId=page-suite')).body;
+  assert.deepEqual(points.map((p) => [p.runId, p.models[0].passes, p.models[0].n]), [[runId, 1, 2], [second.id, 2, 2]]);
   // The two refusals above are the only failed requests.
   assert.deepEqual(app.errors.filter((e) => !e.includes('status of 400')), []);
   assert.equal(app.errors.length, 2);

@@ -5,7 +5,8 @@
 //! for rate limits) and servers (reconnected when they go away), or plays a recorded run back
 //! with no API key and no live server (`replay`); the evals crate judges each trace, and every
 //! finished iteration is stored at once. `history` reads stored runs back,
-//! `trace_view` one stored iteration as a person reads it. It neither prints
+//! `trace_view` one stored iteration as a person reads it, `trend` a suite's
+//! pass rate per model over its runs. It neither prints
 //! nor serves HTTP: the CLI and the web server consume its events.
 
 pub mod authoring;
@@ -22,6 +23,7 @@ mod retry;
 pub mod runner;
 mod servers;
 pub mod trace_view;
+pub mod trend;
 
 pub use history::{
     HistoryError, RunHeader, StoredRun, TraceDifference, compare_runs, load_run, resolve_run_id,

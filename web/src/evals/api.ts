@@ -112,6 +112,14 @@ export interface IterationTraceView {
   appRenders: { callId: string; server: string; tool: string; initialized: boolean; cspViolations: string[]; errors: string[] }[] | null;
 }
 
+/** One run of `GET /api/evals/trend`: the pass rate per model, every case pooled. */
+export interface TrendPoint {
+  runId: string;
+  startedMs: number;
+  status: string;
+  models: { model: string; passes: number; n: number; errors: number; passRate: number | null; interval: Interval | null }[];
+}
+
 export interface RunListItem {
   id: string;
   suiteId: string;
@@ -170,6 +178,7 @@ export const evalsApi = {
       'GET',
       `/api/evals/runs/${encodeURIComponent(runId)}/iteration?${new URLSearchParams({ caseId, model, iteration: String(iteration) }).toString()}`,
     ),
+  trend: (suiteId: string) => request<TrendPoint[]>('GET', `/api/evals/trend?${new URLSearchParams({ suiteId }).toString()}`),
   compare: (base: string, run: string) =>
     request<Compared>('GET', `/api/evals/compare?base=${encodeURIComponent(base)}&run=${encodeURIComponent(run)}`),
   eventsPath: (id: string) => `/api/evals/runs/${encodeURIComponent(id)}/events`,

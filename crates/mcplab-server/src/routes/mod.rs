@@ -148,5 +148,6 @@ pub fn api() -> Router<Arc<AppState>> {
         .route("/evals/runs/{id}/events", get(evals::run_events))
         .route("/evals/runs/{id}/cancel", post(evals::cancel_run))
         .route("/evals/compare", get(evals::compare))
+        .route("/evals/trend", get(evals::trend))
         .route("/health", get(|| async { "ok" }))
 }

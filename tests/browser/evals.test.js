@@ -187,6 +187,17 @@ test('suites from a folder, saved from the page, run with live progress and show
   assert.match(cells[0], /^1\/2 50% \(9%–91%\)$/);
   assert.match(cells[1], /^2\/2 100% \(34%–100%\)$/);
   assert.match(await trend.locator(id('evals-trend-chart')).getAttribute('aria-label'), /over 2 runs.*latest run: openai::gpt-x 100%/);
+  // The error bars span the intervals: 9–91 % and 34–100 %, read off the chart's own y axis.
+  const bars = await trend.locator(id('evals-trend-chart')).evaluate((el) => {
+    const labels = [...el.querySelectorAll('.recharts-yAxis-tick-labels text')];
+    const ticks = Object.fromEntries(labels.map((t) => [t.textContent, Number(t.getAttribute('y'))]));
+    const at = (y) => Math.round((100 * (ticks['0%'] - y)) / (ticks['0%'] - ticks['100%']));
+    return [...el.querySelectorAll('.recharts-errorBar')].map((g) => {
+      const v = [...g.querySelectorAll('line')].find((l) => l.getAttribute('x1') === l.getAttribute('x2'));
+      return [at(Number(v.getAttribute('y1'))), at(Number(v.getAttribute('y2')))].sort((a, b) => a - b);
+    });
+  });
+  assert.deepEqual(bars, [[9, 91], [34, 100]]);
   await trend.scrollIntoViewIfNeeded();
   await shot(page, '61-evals-trend');
   const points = (await mcplab.api('GET', '/api/evals/trend?suiteId=page-suite')).body;

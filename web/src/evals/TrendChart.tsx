@@ -30,7 +30,7 @@ export default function TrendChart({ points, models }: { points: TrendPoint[]; m
         <Legend />
         {models.map((m, i) => (
           <Line key={m} name={m} dataKey={`m${i}`} stroke={COLORS[i % COLORS.length]} connectNulls isAnimationActive={false} dot>
-            <ErrorBar dataKey={`e${i}`} width={4} strokeOpacity={0.6} direction="y" />
+            <ErrorBar dataKey={`e${i}`} width={4} stroke={COLORS[i % COLORS.length]} strokeOpacity={0.6} direction="y" isAnimationActive={false} />
           </Line>
         ))}
       </LineChart>

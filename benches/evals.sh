@@ -27,5 +27,6 @@ if [[ -z ${SCRIPTED_BIN:-} ]]; then
   SCRIPTED_BIN=$ROOT/target/release/examples/scripted_llm
 fi
 for f in "$MCPLAB_BIN" "$SCRIPTED_BIN"; do [[ -x $f ]] || { log "missing $f"; exit 2; }; done
-echo "machine: $(nproc) cores, $(uname -sr); $(rustc --version 2>/dev/null || echo 'rustc ?'); binary: $MCPLAB_BIN"
+case $MCPLAB_BIN in */release/*) build=release ;; */debug/*) build=debug ;; *) build='build ?' ;; esac
+echo "machine: $(nproc) cores, $(uname -sr); $(rustc --version 2>/dev/null || echo 'rustc ?'); binary: $MCPLAB_BIN ($build)"
 exec python3 "$ROOT/benches/evals_bench.py" "$MCPLAB_BIN" "$SCRIPTED_BIN"

@@ -1,8 +1,10 @@
 // Browser test of the Evals page: a suites folder set in the page, a suite saved from the page
 // (a malformed one refused with its line), a run launched with repeat 2 against the testkit's
 // scripted LLM (real HTTP) and the built-in demo server as a child process, live progress
-// over the run's event stream, then the stored run's matrix: one green and one red dot, and the
-// failing iteration's "Missing" difference; a second run compared with the first (Fixed).
+// over the run's event stream, then the stored run's matrix: one green and one red dot, the
+// failing iteration's difference and its trace (tool card, failed check with its reason); a
+// second run compared with the first (Fixed) and the suite's pass rate over both runs (chart,
+// loaded lazily, and table); a page-started run rendering an app for its appRendered check.
 // What the page shows is checked against what the API stored.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -38,12 +40,13 @@ const ADD = `cases:
 `;
 
 before(async () => {
-  // Concurrency 1: the script answers in order. Iteration 1 passes; iteration 2 answers
-  // without the tool, so it fails with "Missing: add".
+  // Concurrency 1: the script answers in order. Iteration 1 passes; iteration 2 calls add
+  // with a wrong argument and answers 43, so its arguments and its answer check fail.
   llm = await startScriptedLlm([
     { call: [{ id: 'c1', name: 'demo__add', arguments: { a: 2, b: 40 } }] },
     { reply: ['The sum is 42.'] },
-    { reply: ['It is 42.'] },
+    { call: [{ id: 'c1b', name: 'demo__add', arguments: { a: 2, b: 41 } }] },
+    { reply: ['It is 43.'] },
     // The second run: both iterations pass.
     { call: [{ id: 'c2', name: 'demo__add', arguments: { a: 2, b: 40 } }] },
     { reply: ['The sum is 42.'] },
@@ -52,6 +55,9 @@ before(async () => {
     // A chat turn, saved as a case.
     { call: [{ id: 'c4', name: 'demo__add', arguments: { a: 7, b: 8 } }] },
     { reply: ['It is 15.'] },
+    // A run with an appRendered check.
+    { call: [{ id: 'c5', name: 'demo__show_counter_app', arguments: {} }] },
+    { reply: ['Here is the counter.'] },
   ]);
   mcplab = await startMcplab([], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: llm.baseUrl });
   app = await openApp(mcplab);
@@ -96,7 +102,12 @@ test('suites from a folder, saved from the page, run with live progress and show
   assert.equal(readFileSync(path.join(folder, 'page.yaml'), 'utf8'), suite(ADD));
   assert.equal(await page.locator(id('evals-suite-notes.txt')).count(), 0, 'only suite files are listed');
 
+  const chunks = [];
+  page.on('request', (r) => /TrendChart-[^/]*\.js$/.test(r.url()) && chunks.push(r.url()));
   await page.click(id('evals-suite-page.yaml'));
+  // No run of the suite yet: no chart, and the charting library is not loaded.
+  await page.waitForSelector(id('evals-trend-empty'));
+  assert.deepEqual(chunks, []);
   await page.fill(id('evals-repeat'), '2');
   await page.fill(id('evals-concurrency'), '1');
   await page.click(id('evals-run'));
@@ -120,7 +131,33 @@ test('suites from a folder, saved from the page, run with live progress and show
   await cell.click();
   const failed = page.locator(`${id('evals-iteration')}[data-outcome="failed"]`);
   await failed.waitFor();
-  assert.match(await failed.innerText(), /Missing: add/);
+  assert.match(await failed.innerText(), /Argument mismatch in add/);
+
+  // The failing iteration's trace, fetched only when opened: the tool call the model made
+  // (arguments and result, in the chat's tool card), the check that failed and why.
+  const traceRequests = [];
+  page.on('request', (r) => r.url().includes('/iteration?') && traceRequests.push(r.url()));
+  assert.equal(await failed.locator(id('evals-trace')).count(), 0);
+  await failed.locator(id('evals-open-trace')).click();
+  const trace = failed.locator(id('evals-trace'));
+  await trace.waitFor();
+  assert.equal(traceRequests.length, 1);
+  assert.equal(await trace.getAttribute('data-outcome'), 'failed');
+  const card = trace.locator(`${id('tool-card')}[data-tool="add"]`);
+  assert.equal(await card.count(), 1);
+  assert.match(await card.innerText(), /41/);
+  assert.match(await card.locator(id('tool-card-result')).innerText(), /43/);
+  const check = trace.locator(`${id('evals-check')}[data-passed="false"]`);
+  assert.equal(await check.count(), 1);
+  assert.match(await check.innerText(), /answerContains[\s\S]*42/);
+  assert.equal(await trace.locator(`${id('evals-call-diff')}[data-kind="argumentMismatch"]`).count(), 1);
+  assert.match(await trace.locator(id('evals-trace-clocks')).innerText(), /turn 1: finished[\s\S]*tokens/);
+  // What the page shows is what the API stored for that iteration.
+  const it = stored.body.record.iterations.find((i) => i.outcome.status === 'failed');
+  const api = await mcplab.api('GET', `/api/evals/runs/${runId}/iteration?caseId=add&model=openai%3A%3Agpt-x&iteration=${it.iteration}`);
+  assert.equal(api.status, 200);
+  assert.deepEqual(api.body.turns[0].toolCalls[0].arguments, { a: 2, b: 41 });
+  assert.equal(api.body.checks[0].passed, false);
   await page.waitForSelector(`${id('evals-run-item')}[data-run="${runId}"]`);
   await shot(page, '60-evals');
 
@@ -140,6 +177,31 @@ test('suites from a folder, saved from the page, run with live progress and show
   await row.waitFor();
   assert.equal(await row.getAttribute('data-change'), 'fixed');
   assert.match(await row.innerText(), /1\/2[\s\S]*2\/2/);
+  // The suite's pass rate over its two runs: 1/2 then 2/2 on its one model, as a chart (the
+  // charting library loaded now, in its own chunk) and as a table; the API says the same.
+  const trend = page.locator(id('evals-trend'));
+  await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 2, `${id('evals-trend-table')} tbody tr`);
+  await trend.locator('.recharts-line').first().waitFor();
+  assert.equal(chunks.length, 1);
+  const cells = await trend.locator(`${id('evals-trend-table')} td[data-model="openai::gpt-x"]`).evaluateAll((tds) => tds.map((td) => td.textContent));
+  assert.match(cells[0], /^1\/2 50% \(9%–91%\)$/);
+  assert.match(cells[1], /^2\/2 100% \(34%–100%\)$/);
+  assert.match(await trend.locator(id('evals-trend-chart')).getAttribute('aria-label'), /over 2 runs.*latest run: openai::gpt-x 100%/);
+  // The error bars span the intervals: 9–91 % and 34–100 %, read off the chart's own y axis.
+  const bars = await trend.locator(id('evals-trend-chart')).evaluate((el) => {
+    const labels = [...el.querySelectorAll('.recharts-yAxis-tick-labels text')];
+    const ticks = Object.fromEntries(labels.map((t) => [t.textContent, Number(t.getAttribute('y'))]));
+    const at = (y) => Math.round((100 * (ticks['0%'] - y)) / (ticks['0%'] - ticks['100%']));
+    return [...el.querySelectorAll('.recharts-errorBar')].map((g) => {
+      const v = [...g.querySelectorAll('line')].find((l) => l.getAttribute('x1') === l.getAttribute('x2'));
+      return [at(Number(v.getAttribute('y1'))), at(Number(v.getAttribute('y2')))].sort((a, b) => a - b);
+    });
+  });
+  assert.deepEqual(bars, [[9, 91], [34, 100]]);
+  await trend.scrollIntoViewIfNeeded();
+  await shot(page, '61-evals-trend');
+  const points = (await mcplab.api('GET', '/api/evals/trend?suiteId=page-suite')).body;
+  assert.deepEqual(points.map((p) => [p.runId, p.models[0].passes, p.models[0].n]), [[runId, 1, 2], [second.id, 2, 2]]);
   // The two refusals above are the only failed requests.
   assert.deepEqual(app.errors.filter((e) => !e.includes('status of 400')), []);
   assert.equal(app.errors.length, 2);
@@ -168,4 +230,34 @@ test('a chat session is saved as a case of a suite from the Chat page', async ()
   // The suite still loads, with both cases.
   const listed = (await mcplab.api('GET', '/api/evals/suites')).body;
   assert.deepEqual(listed.find((x) => x.name === 'page.yaml').error, undefined);
+});
+
+test('a run started from the page renders apps for its appRendered checks, as the CLI does', async () => {
+  const { page } = app;
+  writeFileSync(
+    path.join(folder, 'app.yaml'),
+    suite(`cases:
+  - id: app
+    turns: [Show the counter.]
+    checks: [appRendered: {}]
+`),
+  );
+  await page.click(id('nav-evals'));
+  await page.click(id('evals-suite-app.yaml'));
+  await page.fill(id('evals-repeat'), '1');
+  await page.click(id('evals-run'));
+  await page.waitForSelector(id('evals-ended'), { timeout: 60000 });
+  const view = page.locator(id('evals-run-view'));
+  await view.waitFor({ timeout: 30000 });
+  const runId = await view.getAttribute('data-run');
+  const it = (await mcplab.api('GET', `/api/evals/runs/${runId}/iteration?caseId=app&model=openai%3A%3Agpt-x&iteration=0`)).body;
+  // Rendered in headless Chromium under the host profile: initialized, no errors, no CSP
+  // violations; before, a page-started run ended "errored" here.
+  assert.equal(it.outcome.status, 'passed', JSON.stringify(it.outcome));
+  assert.equal(it.appRenders.length, 1);
+  assert.deepEqual(
+    [it.appRenders[0].tool, it.appRenders[0].initialized, it.appRenders[0].errors, it.appRenders[0].cspViolations],
+    ['show_counter_app', true, [], []],
+  );
+  assert.match(await page.locator(id('evals-ended')).innerText(), /exit code 0/);
 });

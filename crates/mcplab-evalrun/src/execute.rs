@@ -1,6 +1,7 @@
 //! Running an iteration's user turns, one after the other, through the session runtime's
 //! [`HostTurn`] — the HostConfig and turn loop the chat uses — with nobody attending (no
-//! approval waits, `ask` elicitation declines), under the iteration's deadline. Each turn's
+//! approval waits, `ask` elicitation declines), under the iteration's deadline (which stands
+//! still while a rate limit is waited out). Each turn's
 //! events are collected (deltas joined, live-only events dropped, bounded) with its clocks,
 //! and become the evals crate's `TurnTrace`. A turn that does not finish ends the iteration.
 
@@ -16,6 +17,7 @@ use mcplab_protocol::chat::TurnEvent;
 use mcplab_protocol::host::HostConfig;
 use tokio_util::sync::CancellationToken;
 
+use crate::deadline::Deadline;
 use crate::observe::ObservedProvider;
 
 /// How long a turn gets to wind down after its deadline cancelled it.
@@ -56,7 +58,8 @@ pub struct Turns<'a> {
     pub tag: String,
     pub provider: &'a Arc<ObservedProvider>,
     pub manager: &'a ConnectionManager,
-    pub deadline: Instant,
+    /// The iteration's deadline (paused while the provider's rate limits are waited out).
+    pub deadline: &'a Deadline,
 }
 
 impl Turns<'_> {
@@ -91,10 +94,9 @@ impl Turns<'_> {
                     &turn_cancel,
                 );
                 tokio::pin!(fut);
-                let deadline = tokio::time::Instant::from_std(self.deadline);
                 tokio::select! {
                     o = &mut fut => (Some(o), false),
-                    _ = tokio::time::sleep_until(deadline) => {
+                    _ = self.deadline.passed() => {
                         turn_cancel.cancel();
                         (tokio::time::timeout(WIND_DOWN, &mut fut).await.ok(), true)
                     }

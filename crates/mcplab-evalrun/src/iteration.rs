@@ -8,7 +8,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use mcplab_core::llm::ModelRef;
 use mcplab_core::store::Store;
@@ -20,6 +20,7 @@ use mcplab_protocol::host::HostConfig;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
+use crate::deadline::Deadline;
 use crate::execute::{TurnRun, Turns};
 use crate::observe::ObservedProvider;
 use crate::providers::{Providers, judge};
@@ -139,7 +140,8 @@ async fn live(
         }
     }
     let before = health.snapshot();
-    let (model, provider) = match providers.get(&unit.model) {
+    let deadline = Deadline::new(shared.timeout);
+    let (model, provider) = match providers.get(&unit.model, Some(deadline.clone())) {
         Ok(p) => p,
         Err(e) => return Some(errored(unit, e)),
     };
@@ -150,7 +152,7 @@ async fn live(
         tag: tag(unit),
         provider: &observed,
         manager: health.manager(),
-        deadline: Instant::now() + shared.timeout,
+        deadline: &deadline,
     };
     let runs = turns.run(&case.turns, cancel).await.ok()?;
     let mut trace = trace_of(&runs);
@@ -390,7 +392,7 @@ async fn replay(
         tag: tag(unit),
         provider: &observed,
         manager: &manager,
-        deadline: Instant::now() + shared.timeout,
+        deadline: &Deadline::new(shared.timeout),
     };
     let runs = turns.run(&case.turns, cancel).await;
     manager.shutdown().await;

@@ -4,10 +4,13 @@
 //! loop as the chat, nobody attending — with the run's models (behind a run-wide retry budget
 //! for rate limits) and servers (reconnected when they go away), or plays a recorded run back
 //! with no API key and no live server (`replay`); the evals crate judges each trace, and every
-//! finished iteration is stored at once. `history` reads stored runs back. It neither prints
+//! finished iteration is stored at once. `history` reads stored runs back,
+//! `trace_view` one stored iteration as a person reads it, `trend` a suite's
+//! pass rate per model over its runs. It neither prints
 //! nor serves HTTP: the CLI and the web server consume its events.
 
 pub mod authoring;
+mod deadline;
 mod execute;
 pub mod history;
 mod iteration;
@@ -19,6 +22,8 @@ pub mod replay;
 mod retry;
 pub mod runner;
 mod servers;
+pub mod trace_view;
+pub mod trend;
 
 pub use history::{
     HistoryError, RunHeader, StoredRun, TraceDifference, compare_runs, load_run, resolve_run_id,
@@ -32,3 +37,4 @@ pub use runner::{
     DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT, RunEnv, RunError, RunOutcome, RunSink, RunSpec,
     RunStatus, new_run_id, run,
 };
+pub use trace_view::{iteration_trace, pick_unit};

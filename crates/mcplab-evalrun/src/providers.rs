@@ -1,6 +1,6 @@
 //! The run's models: one provider per provider id, built from the provider settings the caller
 //! merged (environment and Settings) without the provider layer's own retries, and wrapped in
-//! the run's retry budget instead; checked before the run starts so a missing key is a usage
+//! the run's retry budget instead (whose waits pause the iteration's deadline); checked before the run starts so a missing key is a usage
 //! error, not a thousand errored iterations. Also the judge: its grading model called with the
 //! evals crate's prompt, its reply read by the evals crate.
 
@@ -18,6 +18,7 @@ use mcplab_evals::trace::Trace;
 use mcplab_evals::verdict::JudgeVerdict;
 use tokio_util::sync::CancellationToken;
 
+use crate::deadline::Deadline;
 use crate::retry::{BudgetedProvider, RetryBudget, RetryNotice};
 
 pub struct Providers {
@@ -44,12 +45,29 @@ impl Providers {
         }
     }
 
-    /// The provider for `model` (`provider::model`), or what is wrong with it.
-    pub fn get(&self, model: &str) -> Result<(ModelRef, Arc<dyn LlmProvider>), String> {
+    /// The provider for `model` (`provider::model`), or what is wrong with it; its rate-limit
+    /// waits pause `deadline`.
+    pub fn get(
+        &self,
+        model: &str,
+        deadline: Option<Arc<Deadline>>,
+    ) -> Result<(ModelRef, Arc<dyn LlmProvider>), String> {
         let model = ModelRef::parse(model).map_err(|e| e.to_string())?;
+        let inner = self.inner(&model)?;
+        let provider: Arc<dyn LlmProvider> = Arc::new(BudgetedProvider::new(
+            inner,
+            self.budget.clone(),
+            self.notice.clone(),
+            deadline,
+        ));
+        Ok((model, provider))
+    }
+
+    /// The provider layer's client for `model`'s provider, built once.
+    fn inner(&self, model: &ModelRef) -> Result<Arc<dyn LlmProvider>, String> {
         let mut built = self.built.lock().unwrap_or_else(|p| p.into_inner());
         if let Some(p) = built.get(&model.provider) {
-            return Ok((model, p.clone()));
+            return Ok(p.clone());
         }
         let config = self.settings.get(&model.provider).ok_or_else(|| {
             format!(
@@ -66,13 +84,8 @@ impl Providers {
         })?;
         let inner = build_provider(config, &self.http, RetryPolicy::none())
             .map_err(|e| format!("model `{model}`: {e}"))?;
-        let provider: Arc<dyn LlmProvider> = Arc::new(BudgetedProvider::new(
-            inner,
-            self.budget.clone(),
-            self.notice.clone(),
-        ));
-        built.insert(model.provider.clone(), provider.clone());
-        Ok((model, provider))
+        built.insert(model.provider.clone(), inner.clone());
+        Ok(inner)
     }
 }
 
@@ -87,7 +100,7 @@ pub async fn judge(
     cancel: &CancellationToken,
 ) -> JudgeVerdict {
     let error = |message: String| JudgeVerdict::Error { message };
-    let (model, provider) = match providers.get(&judge.model) {
+    let (model, provider) = match providers.get(&judge.model, None) {
         Ok(p) => p,
         Err(e) => return error(e),
     };

@@ -2,7 +2,8 @@
 //! fails before streaming anything with a retryable error (rate limit, network, 5xx) waits —
 //! the provider's `retry-after` if it gave one, else doubling from a second — and tries again
 //! while the run's budget of retries lasts. Once it is spent the error stands and the iteration
-//! ends in an error (not a failure): many of those make the run invalid, not red.
+//! ends in an error (not a failure): many of those make the run invalid, not red. Each wait
+//! pauses the iteration's deadline (`deadline.rs`): a rate limit is not the model being slow.
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -14,6 +15,8 @@ use mcplab_core::llm::{
     ChatRequest, LlmError, LlmProvider, RetryPolicy, StreamEvent, should_retry,
 };
 use tokio_util::sync::CancellationToken;
+
+use crate::deadline::Deadline;
 
 /// Retries shared by every iteration of a run.
 #[derive(Debug)]
@@ -64,14 +67,22 @@ pub struct BudgetedProvider {
     inner: Arc<dyn LlmProvider>,
     budget: Arc<RetryBudget>,
     notice: RetryNotice,
+    /// The iteration's deadline, paused while a wait lasts.
+    deadline: Option<Arc<Deadline>>,
 }
 
 impl BudgetedProvider {
-    pub fn new(inner: Arc<dyn LlmProvider>, budget: Arc<RetryBudget>, notice: RetryNotice) -> Self {
+    pub fn new(
+        inner: Arc<dyn LlmProvider>,
+        budget: Arc<RetryBudget>,
+        notice: RetryNotice,
+        deadline: Option<Arc<Deadline>>,
+    ) -> Self {
         Self {
             inner,
             budget,
             notice,
+            deadline,
         }
     }
 }
@@ -88,6 +99,7 @@ impl LlmProvider for BudgetedProvider {
     ) -> BoxStream<'static, Result<StreamEvent, LlmError>> {
         let (inner, budget, notice) =
             (self.inner.clone(), self.budget.clone(), self.notice.clone());
+        let deadline = self.deadline.clone();
         futures::stream::once(async move {
             let mut attempt = 0u32;
             loop {
@@ -102,6 +114,8 @@ impl LlmProvider for BudgetedProvider {
                     {
                         let wait = budget.policy.delay_after(attempt, &e);
                         notice(&e, wait, budget.left());
+                        // The provider's wait, not the model's time: the deadline stands still.
+                        let _paused = deadline.as_ref().map(Deadline::pause);
                         tokio::select! {
                             biased;
                             _ = cancel.cancelled() => {
@@ -194,6 +208,7 @@ mod tests {
             Arc::new(move |_, _, _| {
                 counted.fetch_add(1, Ordering::SeqCst);
             }),
+            None,
         );
         let items: Vec<_> = p
             .stream(request(), CancellationToken::new())

@@ -328,7 +328,7 @@ async fn live_mode(
     models.sort_unstable();
     models.dedup();
     for m in models {
-        providers.get(m).map_err(RunError::Usage)?;
+        providers.get(m, None).map_err(RunError::Usage)?;
     }
     let mut tools = BTreeMap::new();
     let mut recording = RunRecording::default();

@@ -1,16 +1,19 @@
 //! Eval runs started from the Evals page: each `POST /api/evals/runs` prepares the suite (errors
 //! answer at once), then runs it on a task of its own with `mcplab-evalrun` — its own
 //! connection manager, so a run never disconnects the servers the user is working with — and
-//! publishes every run event on the run's numbered stream. The newest [`MAX_LIVE`] runs stay
+//! publishes every run event on the run's numbered stream. `appRendered` checks render through
+//! the renderer the binary hands in ([`RendererFactory`], the CLI's path), over the run's
+//! own connections. The newest [`MAX_LIVE`] runs stay
 //! here for their streams and cancel buttons; results live in the store, not here.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
 use mcplab_evalrun::{AppRenderer, Prepared, RunEnv, RunSink, RunSpec};
 use mcplab_evals::prices::PriceTable;
 use mcplab_evals::report::RunEvent;
+use mcplab_protocol::ServerConfig;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
@@ -31,13 +34,27 @@ pub struct LiveRun {
 /// The runs by id, and their ids oldest first.
 type Kept = (HashMap<String, Arc<LiveRun>>, VecDeque<String>);
 
+/// Makes the `appRendered` renderer of one run over that run's own connections and servers.
+/// The binary provides it (the same headless-render path as `mcplab eval run` and `mcplab apps
+/// render`: an API and app sandbox of the run's own on loopback, Chromium on its render page);
+/// this crate cannot start those listeners itself.
+pub type RendererFactory =
+    Arc<dyn Fn(Arc<ConnectionManager>, Vec<ServerConfig>) -> Arc<dyn AppRenderer> + Send + Sync>;
+
 /// The runs started here, newest last.
 #[derive(Default)]
 pub struct EvalRuns {
     kept: Mutex<Kept>,
+    renderer: OnceLock<RendererFactory>,
 }
 
 impl EvalRuns {
+    /// Set once by the binary when it found Chromium; without it `appRendered` checks of
+    /// page-started runs are errored with the reason.
+    pub fn set_renderer(&self, factory: RendererFactory) {
+        let _ = self.renderer.set(factory);
+    }
+
     pub fn get(&self, id: &str) -> Option<Arc<LiveRun>> {
         let kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
         kept.0.get(id).cloned()
@@ -81,18 +98,23 @@ pub fn start(app: &Arc<AppState>, launch: Launch) -> Result<String, String> {
     });
     app.evals.insert(id.clone(), live.clone());
     let (providers, _) = app.sessions.provider_settings();
-    // Nobody renders apps for a page-started run yet: that check says so (errored, not passed).
-    let renderer: Result<Arc<dyn AppRenderer>, String> = Err(
-        "app rendering runs from the CLI only for now: use `mcplab eval run` for appRendered checks"
-            .into(),
-    );
+    // Nobody reads this manager's traffic back: a small ring keeps memory flat.
+    let manager = ConnectionManager::new(ManagerOptions {
+        traffic_capacity: 1_024,
+        ..ManagerOptions::default()
+    });
+    let renderer: Result<Arc<dyn AppRenderer>, String> = match app.evals.renderer.get() {
+        Some(make) => Ok(make(manager.clone(), launch.prepared.servers.clone())),
+        None => Err(
+            "no Chromium was found when mcplab started: install the `chromium` \
+                     package, or restart with `mcplab serve --chromium PATH` (or \
+                     MCPLAB_CHROMIUM=PATH)"
+                .into(),
+        ),
+    };
     let env = RunEnv {
         store: app.store.clone(),
-        // Nobody reads this manager's traffic back: a small ring keeps memory flat.
-        manager: ConnectionManager::new(ManagerOptions {
-            traffic_capacity: 1_024,
-            ..ManagerOptions::default()
-        }),
+        manager,
         providers,
         http: reqwest::Client::new(),
         prices,

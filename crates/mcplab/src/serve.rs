@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use mcplab_core::config::parse_mcp_servers;
 use mcplab_core::mcp::{ConnectionManager, ManagerOptions, RootEntry};
+use mcplab_evalrun::AppRenderer;
 use mcplab_protocol::api::RootView;
 use mcplab_protocol::{ServerConfig, ServerTransport};
 use mcplab_server::sandbox::SandboxConfig;
@@ -20,6 +21,7 @@ use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
 use crate::cli::Global;
+use crate::commands::eval::render::CliRenderer;
 use crate::failure::Failure;
 use crate::launch::{Launch, open_browser};
 use crate::settings::DataDir;
@@ -112,10 +114,19 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         Some(h) if !h.is_loopback() && !h.is_unspecified() => h.to_string(),
         _ => "127.0.0.1".to_owned(),
     };
+    let chromium = crate::settings::chromium(global.chromium.as_deref());
     let _ = state.render_host.set(RenderHost {
         self_origin: format!("http://{self_host}:{port}"),
-        chromium: crate::settings::chromium(global.chromium.as_deref()),
+        chromium: chromium.clone(),
     });
+    // Page-started eval runs render their apps the way `mcplab eval run` does.
+    if let Some(path) = chromium.filter(|p| p.is_file()) {
+        state
+            .evals
+            .set_renderer(Arc::new(move |manager, servers| -> Arc<dyn AppRenderer> {
+                Arc::new(CliRenderer::new(manager, servers, path.clone()))
+            }));
+    }
     let credentials = state.security.credentials();
     Launch {
         url: base.clone(),

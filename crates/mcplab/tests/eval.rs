@@ -253,6 +253,62 @@ async fn mistakes_fail_the_suite_with_what_went_wrong() {
     assert_eq!(shown["record"]["iterations"].as_array().unwrap().len(), 20);
     assert_eq!(shown["run"]["status"], "finished");
     assert_eq!(shown["run"]["hostHash"].as_str().unwrap().len(), 64);
+
+    // One iteration's trace: the call the model made, its result, the check that failed and why.
+    let show = |extra: &[&str]| {
+        let mut a = vec!["show", "last", "--iteration", "2"];
+        a.extend_from_slice(extra);
+        eval(None, dir.path(), &a)
+    };
+    let o = output(show(&[])).await;
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "several cells have an iteration 2"
+    );
+    assert!(stderr(&o).contains("--case"), "{}", stderr(&o));
+    let o = output(show(&["--model", "openai::gpt-wrong-args", "--json"])).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let t: Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        (t["iteration"].as_u64(), t["outcome"]["status"].as_str()),
+        (Some(1), Some("failed"))
+    );
+    let call = &t["turns"][0]["toolCalls"][0];
+    assert_eq!(
+        (call["tool"].as_str(), &call["arguments"]),
+        (Some("add"), &json!({"a": 2, "b": 41}))
+    );
+    assert!(call["result"].to_string().contains("43"), "{call}");
+    assert!(
+        t["turns"][0]["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|e| e["type"] == "toolCall"),
+        "{t}"
+    );
+    let check = &t["checks"][0];
+    assert_eq!(check["passed"], false, "{t}");
+    assert!(check["reason"].as_str().unwrap().contains("42"), "{check}");
+    let o = output(show(&[
+        "--model",
+        "openai::gpt-wrong-args",
+        "--case",
+        "add",
+    ]))
+    .await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    for needle in [
+        "tool call demo/add",
+        "\"b\":41",
+        "✗ {\"answerContains\":\"42\"}",
+        "Argument mismatch in add",
+        "in / ",
+    ] {
+        assert!(text.contains(needle), "{needle} in:\n{text}");
+    }
 }
 
 #[tokio::test]
@@ -327,6 +383,49 @@ async fn slow_models_time_out_and_rate_limits_are_retried_so_the_run_is_incomple
             .contains("ended in an error"),
         "{gates}"
     );
+}
+
+#[tokio::test]
+async fn rate_limit_waits_do_not_count_against_the_iteration_timeout() {
+    // Two 429s asking for 1 s each: 2 s of waiting, over the 1 s the iteration gets. The
+    // waits are the provider's, not the model's or the server's: the iteration still passes.
+    let limited = || Step::Fail {
+        status: 429,
+        message: "slow down".into(),
+        retry_after: Some(1),
+    };
+    let mut rule = good("gpt-limited", "l");
+    rule.variants.insert(0, vec![limited()]);
+    rule.variants.insert(0, vec![limited()]);
+    let llm = ScriptedLlm::start_with_rules(Rules::new(vec![rule])).await;
+    let dir = tempfile::tempdir().unwrap();
+    let path = suite(dir.path(), &format!("repeat: 1\n{ADD_CASE}"));
+    let path = path.to_str().unwrap();
+    let (code, events) = run_json(
+        Some(&llm),
+        dir.path(),
+        &[
+            path,
+            "--iteration-timeout",
+            "1",
+            "--model",
+            "openai::gpt-limited",
+        ],
+    )
+    .await;
+    let it = events
+        .iter()
+        .find(|e| e["type"] == "iterationFinished")
+        .expect("an iteration finished");
+    assert_eq!(it["outcome"]["status"], "passed", "{events:?}");
+    assert_eq!(code, Some(0));
+    let waits = events
+        .iter()
+        .filter(|e| {
+            e["type"] == "warning" && e["message"].as_str().unwrap_or("").contains("retrying in")
+        })
+        .count();
+    assert_eq!(waits, 2, "both 429s were waited out: {events:?}");
 }
 
 async fn run_json(

@@ -1,7 +1,8 @@
 // The Evals page (`#/evals`): the suites folder (a server-side directory set here), its suite
 // files (opened, edited and saved as YAML; the server refuses a suite that does not load and
-// says why, line by line), the run launcher with live progress, and the stored runs, each
-// shown as the case × model matrix (RunView).
+// says why, line by line), the run launcher with live progress, the selected suite's pass rate
+// over its runs (PassRateTrend), and the stored runs, each shown as the case × model matrix
+// (RunView).
 import { useCallback, useEffect, useState } from 'react';
 import { errorMessage } from '../api/client';
 import { Button } from '../ui/Button';
@@ -10,6 +11,7 @@ import { evalsApi, pct, type RunListItem, type SuiteEntry } from './api';
 import { RunLauncher } from './RunLauncher';
 import { CompareView } from './CompareView';
 import { RunView } from './RunView';
+import { PassRateTrend } from './PassRateTrend';
 import './evals.css';
 
 const NEW_SUITE = `version: 1
@@ -34,6 +36,7 @@ export function EvalsPage() {
   const togglePick = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
   const startedOf = (id: string) => runs.find((r) => r.id === id)?.startedMs ?? 0;
   const [base, run] = [...picked].sort((a, b) => startedOf(a) - startedOf(b));
+  const selectedId = suites?.find((s) => s.name === selected)?.id;
 
   const reloadSuites = useCallback(() => {
     evalsApi.suites().then(
@@ -141,6 +144,7 @@ export function EvalsPage() {
               }}
             />
           )}
+          {selectedId && <PassRateTrend suiteId={selectedId} refresh={runs[0]?.id ?? ''} />}
           {picked.length === 2 && base && run && <CompareView key={`${base} ${run}`} base={base} run={run} />}
           {shown && <RunView key={shown} id={shown} />}
         </section>

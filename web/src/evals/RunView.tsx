@@ -1,11 +1,13 @@
 // A stored run: the gates, the case × model matrix (a dot per iteration, pass rate with its
 // 95 % interval, p50 latency, tokens, cost) and, for the picked cell, each iteration's outcome
-// with the expected-vs-actual differences (Missing / Extra / Out of order / Argument mismatch).
+// with the expected-vs-actual differences (Missing / Extra / Out of order / Argument mismatch)
+// and its whole trace, fetched when opened.
 import { useEffect, useState } from 'react';
 import { errorMessage } from '../api/client';
 import { ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
-import { evalsApi, pct, type Cell, type ShownRun } from './api';
+import { evalsApi, pct, type Cell, type IterationRecord, type ShownRun } from './api';
+import { IterationTrace } from './IterationTrace';
 
 export function RunView({ id }: { id: string }) {
   const [run, setRun] = useState<ShownRun | null>(null);
@@ -95,10 +97,22 @@ export function RunView({ id }: { id: string }) {
                     ))}
                   </ul>
                 )}
+                <TraceToggle runId={id} it={it} />
               </div>
             ))}
         </div>
       )}
     </div>
+  );
+}
+
+/** An iteration's trace, fetched only once it is opened. */
+function TraceToggle({ runId, it }: { runId: string; it: IterationRecord }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details className="evals-trace-toggle" onToggle={(e) => setOpen(e.currentTarget.open)}>
+      <summary data-testid="evals-open-trace">Trace</summary>
+      {open && <IterationTrace runId={runId} it={it} />}
+    </details>
   );
 }

@@ -1,6 +1,7 @@
 // The Evals page's calls to `/api/evals` and the shapes it reads (hand-written: the routes
 // answer JSON built from the evals crate's types, which are not in types.gen.ts).
 import { request } from '../api/client';
+import type { TurnEvent } from '../api/types.gen';
 
 export interface SuiteEntry {
   name: string;
@@ -52,6 +53,71 @@ export interface IterationRecord {
   iteration: number;
   outcome: { status: 'passed' | 'failed' | 'errored'; reason?: string };
   failures?: string[];
+}
+
+export interface CallView {
+  index: number;
+  tool: string;
+  server?: string;
+  arguments?: unknown;
+}
+
+/** One turn of `GET /api/evals/runs/{id}/iteration`: the evals crate's `TurnTrace` with the turn's stored events. */
+export interface TracedTurn {
+  user: string;
+  toolCalls: { callId: string; server: string; tool: string; arguments: unknown; result: unknown; isError: boolean; error: string | null; durationMs: number }[];
+  answer: string;
+  end: { kind: 'finished'; reason: string } | { kind: 'failed'; errorKind: string; message: string } | { kind: 'cancelled' | 'timedOut' | 'unfinished' };
+  steps: number;
+  usage: { inputTokens: number; outputTokens: number; reasoningTokens: number };
+  latencyMs: number;
+  llmMs: number;
+  mcpMs: number;
+  events: TurnEvent[] | null;
+  timedOut: boolean | null;
+}
+
+export interface IterationTraceView {
+  runId: string;
+  caseId: string;
+  model: string;
+  iteration: number;
+  outcome: IterationRecord['outcome'];
+  failures: string[] | null;
+  turns: TracedTurn[];
+  checks: { turn?: number; check: unknown; passed: boolean; reason: string }[] | null;
+  toolCalls:
+    | {
+        turn?: number;
+        passed: boolean;
+        matched: number;
+        diffs: {
+          kind: string;
+          expected?: CallView;
+          actual?: CallView;
+          tolerated?: boolean;
+          mismatches?: { path: string; expected: unknown; actual: unknown; reason: string }[];
+        }[];
+      }[]
+    | null;
+  judge:
+    | {
+        gating: boolean;
+        threshold: number;
+        passed: boolean | null;
+        verdict: { status: 'scored'; score: number; reason: string; model: string } | { status: 'error'; message: string };
+      }
+    | null;
+  costUsd: number | null;
+  appRenders: { callId: string; server: string; tool: string; initialized: boolean; cspViolations: string[]; errors: string[] }[] | null;
+}
+
+/** One run of `GET /api/evals/trend`: the pass rate per model, every case pooled. */
+export interface TrendPoint {
+  runId: string;
+  startedMs: number;
+  status: string;
+  models: { model: string; passes: number; n: number; errors: number; passRate: number | null; interval: Interval | null }[];
 }
 
 export interface RunListItem {
@@ -107,6 +173,12 @@ export const evalsApi = {
   cancel: (id: string) => request<void>('POST', `/api/evals/runs/${encodeURIComponent(id)}/cancel`),
   runs: () => request<RunListItem[]>('GET', '/api/evals/runs'),
   run: (id: string) => request<ShownRun>('GET', `/api/evals/runs/${encodeURIComponent(id)}`),
+  iteration: (runId: string, caseId: string, model: string, iteration: number) =>
+    request<IterationTraceView>(
+      'GET',
+      `/api/evals/runs/${encodeURIComponent(runId)}/iteration?${new URLSearchParams({ caseId, model, iteration: String(iteration) }).toString()}`,
+    ),
+  trend: (suiteId: string) => request<TrendPoint[]>('GET', `/api/evals/trend?${new URLSearchParams({ suiteId }).toString()}`),
   compare: (base: string, run: string) =>
     request<Compared>('GET', `/api/evals/compare?base=${encodeURIComponent(base)}&run=${encodeURIComponent(run)}`),
   eventsPath: (id: string) => `/api/evals/runs/${encodeURIComponent(id)}/events`,

@@ -1,6 +1,7 @@
 //! `/api/evals`: the suites folder (a directory the user sets; files are read and written only
 //! directly inside it, by plain file name), suites in it (listed, read, saved after they load),
-//! runs (started, streamed, cancelled, listed, shown from the store). Running is
+//! runs (started, streamed, cancelled, listed, shown from the store, one iteration's trace, a
+//! suite's pass rate over its runs). Running is
 //! `crate::evals`; judging and storing is `mcplab-evalrun`.
 
 use std::convert::Infallible;
@@ -260,6 +261,54 @@ pub async fn show_run(
         "gates": result["gates"],
         "comparison": result["comparison"],
     })))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct IterationQuery {
+    case_id: String,
+    model: String,
+    /// 0-based, as in the run's record.
+    iteration: u32,
+}
+
+/// `GET /api/evals/runs/{id}/iteration?caseId=&model=&iteration=`: one iteration's trace (its
+/// turns' events, tool calls with arguments and results, checks with reasons, tokens, clocks,
+/// error), fetched when the page opens it.
+pub async fn show_iteration(
+    State(app): State<Arc<AppState>>,
+    Path(id): Path<String>,
+    Query(q): Query<IterationQuery>,
+) -> Result<Json<Value>, ApiFailure> {
+    let not_found = |e: mcplab_evalrun::HistoryError| ApiFailure::not_found(e.to_string());
+    let id = resolve_run_id(&app.store, &id).map_err(not_found)?;
+    let unit = mcplab_evals::run::Unit {
+        case_id: q.case_id,
+        model: q.model,
+        iteration: q.iteration,
+    };
+    let trace = mcplab_evalrun::iteration_trace(&app.store, &id, &unit).map_err(not_found)?;
+    Ok(Json(trace))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TrendQuery {
+    suite_id: String,
+}
+
+/// Runs of a suite on the chart, at most.
+const TREND_RUNS: usize = 100;
+
+/// `GET /api/evals/trend?suiteId=ID`: the suite's newest ended runs, oldest first, each with
+/// the pass rate per model (every case pooled) and its 95 % Wilson interval.
+pub async fn trend(
+    State(app): State<Arc<AppState>>,
+    Query(q): Query<TrendQuery>,
+) -> Result<Json<Value>, ApiFailure> {
+    let points = mcplab_evalrun::trend::pass_rate_trend(&app.store, &q.suite_id, TREND_RUNS)
+        .map_err(|e| ApiFailure::bad_request(e.to_string()))?;
+    Ok(Json(json!(points)))
 }
 
 #[derive(Deserialize)]

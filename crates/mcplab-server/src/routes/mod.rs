@@ -144,8 +144,10 @@ pub fn api() -> Router<Arc<AppState>> {
         .route("/evals/suites/{name}/cases", post(evals::add_case))
         .route("/evals/runs", get(evals::list_runs).post(evals::start_run))
         .route("/evals/runs/{id}", get(evals::show_run))
+        .route("/evals/runs/{id}/iteration", get(evals::show_iteration))
         .route("/evals/runs/{id}/events", get(evals::run_events))
         .route("/evals/runs/{id}/cancel", post(evals::cancel_run))
         .route("/evals/compare", get(evals::compare))
+        .route("/evals/trend", get(evals::trend))
         .route("/health", get(|| async { "ok" }))
 }

@@ -109,6 +109,9 @@ pub fn show(args: ShowArgs, global: &Global, data: &DataDir) -> Result<(), Failu
     let store = data.store()?;
     let id = resolve_run_id(&store, &args.run).map_err(history)?;
     let run = load_run(&store, &id).map_err(history)?;
+    if let Some(n) = args.iteration {
+        return super::trace::show_iteration(&store, &run, &args, n, global.json);
+    }
     let summary = summary_of(&run);
     let gates: Option<GateReport> = run
         .row
@@ -169,6 +172,7 @@ pub fn show(args: ShowArgs, global: &Global, data: &DataDir) -> Result<(), Failu
                 println!("    - {f}");
             }
         }
+        println!("\n(the whole trace: mcplab eval show {id} --iteration N --case ID --model M)");
     }
     Ok(())
 }

@@ -6,8 +6,9 @@
 mod authoring;
 mod history;
 mod output;
-mod render;
+pub(crate) mod render;
 mod run;
+mod trace;
 
 use std::path::PathBuf;
 
@@ -163,6 +164,16 @@ pub struct ShowArgs {
     /// Write the HTML report of the run here.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Show this iteration's trace (1-based): each turn's tool calls with arguments and
+    /// results, the answer, the checks with their reasons, tokens, timing and any error.
+    #[arg(long, value_name = "N")]
+    pub iteration: Option<u32>,
+    /// With --iteration: the case, when the run has several.
+    #[arg(long = "case", value_name = "ID", requires = "iteration")]
+    pub case_id: Option<String>,
+    /// With --iteration: the model, when the run has several.
+    #[arg(long, value_name = "PROVIDER::MODEL", requires = "iteration")]
+    pub model: Option<String>,
 }
 
 #[derive(Args, Debug)]

@@ -1,4 +1,5 @@
-//! The `appRendered` check's renderer for `mcplab eval run`: on the first render it serves
+//! The `appRendered` check's renderer for `mcplab eval run` (and for runs started from the
+//! Evals page: `serve` hands it to the web server): on the first render it serves
 //! this process's API and app sandbox on loopback ports of its own over the run's connections
 //! (the plumbing `mcplab apps render` uses), then renders each app with core's headless
 //! renderer, one at a time. It stops serving when dropped.

@@ -1,0 +1,152 @@
+// One iteration's trace, fetched when it is opened: each turn through the chat's own turn view
+// (the stored turn events folded by `chat/turns.ts`, shown by `Conversation`: text, tool cards
+// with arguments and results), the turn's end, tokens and clocks; then the verdict beside it —
+// every check with its reason, the expected-vs-actual tool call differences, the judge — and
+// the error of an errored iteration. Nothing here runs anything again.
+import { useEffect, useState } from 'react';
+import { errorMessage } from '../api/client';
+import type { TurnEvent } from '../api/types.gen';
+import { Conversation } from '../chat/Conversation';
+import { applyTurnEvent, newTurn, type ChatTurn } from '../chat/turns';
+import { Loading } from '../ui/Spinner';
+import { evalsApi, type CallView, type IterationRecord, type IterationTraceView, type TracedTurn } from './api';
+
+const DIFF: Record<string, string> = {
+  missing: 'Missing',
+  extra: 'Extra',
+  outOfOrder: 'Out of order',
+  argumentMismatch: 'Argument mismatch',
+  forbidden: 'Forbidden',
+};
+
+const callText = (c: CallView | undefined) => (c ? `${c.server ? `${c.server}/` : ''}${c.tool}${c.arguments === undefined ? '' : ` ${JSON.stringify(c.arguments)}`}` : '');
+
+const scopeLabel = (turn: number | undefined) => (turn === undefined ? 'case' : `turn ${turn + 1}`);
+
+/** A stored turn as the chat folds it; one that recorded no end shows as interrupted. */
+function chatTurn(t: TracedTurn, key: string): ChatTurn {
+  const folded = (t.events ?? []).reduce<ChatTurn>((turn, ev: TurnEvent) => applyTurnEvent(turn, ev), newTurn(key, t.user));
+  return folded.status === 'running' ? { ...folded, status: 'interrupted' } : folded;
+}
+
+function endText(t: TracedTurn): string {
+  switch (t.end.kind) {
+    case 'finished':
+      return `finished (${t.end.reason})`;
+    case 'failed':
+      return `failed (${t.end.errorKind}): ${t.end.message}`;
+    case 'timedOut':
+      return 'timed out (the iteration deadline passed)';
+    case 'cancelled':
+      return 'cancelled';
+    default:
+      return 'no end recorded';
+  }
+}
+
+export function IterationTrace({ runId, it }: { runId: string; it: IterationRecord }) {
+  const [trace, setTrace] = useState<IterationTraceView | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    evalsApi.iteration(runId, it.caseId, it.model, it.iteration).then(
+      (t) => live && setTrace(t),
+      (e) => live && setError(errorMessage(e)),
+    );
+    return () => {
+      live = false;
+    };
+  }, [runId, it.caseId, it.model, it.iteration]);
+  if (error) return <div className="evals-error" role="alert">Cannot load the trace: {error}</div>;
+  if (!trace) return <Loading label="Loading the trace…" />;
+  const turns = trace.turns.map((t, i) => chatTurn(t, `${runId}/${it.caseId}/${it.model}/${it.iteration}/${i}`));
+  return (
+    <div className="evals-trace" data-testid="evals-trace" data-outcome={trace.outcome.status}>
+      {trace.outcome.status === 'errored' && (
+        <div className="evals-error" role="alert" data-testid="evals-trace-error">
+          Errored: {trace.outcome.reason}
+        </div>
+      )}
+      <div className="evals-trace-grid">
+        <section aria-label="What the model did" className="evals-trace-turns">
+          {turns.length === 0 ? <div className="muted small">No turn ran.</div> : <Conversation turns={turns} onRetry={() => undefined} canRetry={false} />}
+          <ul className="evals-trace-clocks small muted" data-testid="evals-trace-clocks">
+            {trace.turns.map((t, i) => (
+              <li key={i}>
+                turn {i + 1}: {endText(t)} · {t.steps} step{t.steps === 1 ? '' : 's'} · {t.usage.inputTokens} in / {t.usage.outputTokens} out tokens · {t.latencyMs} ms (LLM{' '}
+                {t.llmMs} ms, MCP {t.mcpMs} ms)
+              </li>
+            ))}
+            {trace.costUsd !== null && trace.costUsd !== undefined && <li>cost ${trace.costUsd.toFixed(5)}</li>}
+          </ul>
+        </section>
+        <section aria-label="Verdict" className="evals-trace-verdict">
+          <h4>Checks</h4>
+          {(trace.checks ?? []).length === 0 ? (
+            <div className="muted small">No checks.</div>
+          ) : (
+            <ul className="evals-checks">
+              {(trace.checks ?? []).map((c, i) => (
+                <li key={i} data-testid="evals-check" data-passed={String(c.passed)} className={c.passed ? 'pass' : 'fail'}>
+                  <span aria-label={c.passed ? 'passed' : 'failed'}>{c.passed ? '✓' : '✗'}</span> <span className="muted small">{scopeLabel(c.turn)}</span>{' '}
+                  <code>{JSON.stringify(c.check)}</code>
+                  <div className="small">{c.reason}</div>
+                </li>
+              ))}
+            </ul>
+          )}
+          {(trace.toolCalls ?? []).map((m, i) => (
+            <div key={i} data-testid="evals-call-match" data-passed={String(m.passed)}>
+              <h4>
+                {m.passed ? '✓' : '✗'} Expected tool calls <span className="muted small">({scopeLabel(m.turn)}, {m.matched} matched)</span>
+              </h4>
+              <ul>
+                {m.diffs.map((d, j) => (
+                  <li key={j} className={d.kind === 'extra' && d.tolerated ? 'muted' : 'evals-failure'} data-testid="evals-call-diff" data-kind={d.kind}>
+                    {DIFF[d.kind] ?? d.kind}: {callText(d.expected ?? d.actual)}
+                    {d.expected && d.actual && d.kind !== 'argumentMismatch' && <> (called: {callText(d.actual)})</>}
+                    {d.kind === 'extra' && d.tolerated && ' (within the allowance)'}
+                    {(d.mismatches ?? []).map((x, k) => (
+                      <div key={k} className="small">
+                        <code>{x.path}</code>: expected {JSON.stringify(x.expected)}, got {x.actual === null || x.actual === undefined ? 'nothing' : JSON.stringify(x.actual)} — {x.reason}
+                      </div>
+                    ))}
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ))}
+          {trace.judge && (
+            <div data-testid="evals-judge">
+              <h4>Judge {trace.judge.gating ? '(gating)' : '(advisory)'}</h4>
+              {trace.judge.verdict.status === 'scored' ? (
+                <div className="small">
+                  {trace.judge.verdict.score.toFixed(2)} (threshold {trace.judge.threshold}): {trace.judge.verdict.reason}
+                </div>
+              ) : (
+                <div className="evals-error small">{trace.judge.verdict.message}</div>
+              )}
+            </div>
+          )}
+          {(trace.appRenders ?? []).length > 0 && (
+            <>
+              <h4>App renders</h4>
+              <ul>
+                {(trace.appRenders ?? []).map((r) => (
+                  <li key={r.callId} className={r.initialized && r.errors.length === 0 && r.cspViolations.length === 0 ? '' : 'evals-failure'}>
+                    {r.server}/{r.tool}: {r.initialized ? 'initialized' : 'did not initialize'}
+                    {[...r.errors, ...r.cspViolations].map((e, k) => (
+                      <div key={k} className="small">
+                        {e}
+                      </div>
+                    ))}
+                  </li>
+                ))}
+              </ul>
+            </>
+          )}
+        </section>
+      </div>
+    </div>
+  );
+}

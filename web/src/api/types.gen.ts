@@ -791,7 +791,19 @@ stepLimit: number,
  * The servers whose tools (and instructions) the model gets, by configured name, each
  * with the tools it offers.
  */
-servers: { [key in string]: ServerTools }, approval: ApprovalPolicy, elicitation: ElicitationPolicy, appHost: AppHostProfile, };
+servers: { [key in string]: ServerTools }, approval: ApprovalPolicy, elicitation: ElicitationPolicy, appHost: AppHostProfile, 
+/**
+ * What the host declares to servers (left out while at its default).
+ */
+client?: ClientDeclaration, 
+/**
+ * How the servers' tools are offered to the model (left out while at its default).
+ */
+toolCatalog?: ToolCatalogPolicy, 
+/**
+ * What of a tool result reaches the model (left out while at its default).
+ */
+toolResults?: ToolResultPolicy, };
 
 export type ServerTools = { allow: Array<string> | null, deny: Array<string>, };
 
@@ -836,6 +848,111 @@ windowOpenai: boolean, };
 export type HostConfigText = { text: string, };
 
 export type HostConfigView = { hostConfig: HostConfig, canonical: string, hash: string, };
+
+export type ClientDeclaration = { 
+/**
+ * The revision asked for; `auto` is mcplab's own choice per transport.
+ */
+protocol: ProtocolChoice, 
+/**
+ * `roots` (with `listChanged`).
+ */
+roots: boolean, 
+/**
+ * `sampling`.
+ */
+sampling: boolean, 
+/**
+ * `elicitation.form`.
+ */
+elicitationForm: boolean, 
+/**
+ * `elicitation.url`.
+ */
+elicitationUrl: boolean, 
+/**
+ * The tasks extension.
+ */
+tasks: boolean, 
+/**
+ * The MCP Apps extension (`io.modelcontextprotocol/ui`, HTML views).
+ */
+mcpApps: boolean, 
+/**
+ * The skills extension.
+ */
+skills: boolean, };
+
+export type ToolNaming = "serverPrefixed" | "bare";
+
+export type ToolCatalogPolicy = { naming: ToolNaming, 
+/**
+ * Most tools offered to the model in one request; the rest (in server order, then the
+ * server's order) are left out and the turn says so. `null`: no limit.
+ */
+maxTools: number | null, };
+
+export type StructuredContentMode = "whenNoText" | "always" | "never";
+
+export type ToolResultPolicy = { 
+/**
+ * Text content blocks.
+ */
+text: boolean, structuredContent: StructuredContentMode, 
+/**
+ * Image blocks passed to the model as images (else only a `[image …]` line).
+ */
+images: boolean, 
+/**
+ * Embedded resources' text (else only a `[resource …]` line).
+ */
+resources: boolean, };
+
+export type FieldSource = SourceRef | UnknownSource;
+
+export type UnknownSource = "unknown";
+
+export type SourceRef = { url: string, 
+/**
+ * `YYYY-MM-DD`.
+ */
+read: string, 
+/**
+ * What the page says, and how sure that makes the value.
+ */
+note?: string, };
+
+export type HostProfile = { 
+/**
+ * What `--host` takes, e.g. `claude`.
+ */
+name: string, title: string, description: string, 
+/**
+ * Raised whenever the profile's values change.
+ */
+profileVersion: number, 
+/**
+ * Shipped with mcplab (else a file of the person's own).
+ */
+builtin: boolean, 
+/**
+ * The file it was read from (user profiles only).
+ */
+origin: string | null, hostConfig: HostConfig, 
+/**
+ * By field path (e.g. `client.sampling`, `toolCatalog.maxTools`).
+ */
+sources: { [key in string]: FieldSource }, 
+/**
+ * The HostConfig's canonical hash.
+ */
+hash: string, };
+
+export type HostFieldDiff = { 
+/**
+ * Field path, e.g. `client.sampling`.
+ */
+field: string, a: unknown, b: unknown, sourceA: FieldSource | null, sourceB: FieldSource | null, };
 
 export type ChatSettings = { 
 /**

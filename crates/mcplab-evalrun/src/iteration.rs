@@ -54,6 +54,8 @@ pub enum Mode {
 /// What every iteration of a run shares.
 pub struct Shared {
     pub host: HostConfig,
+    /// The suite's `hosts:` (a unit's model column names one as `model @ host`).
+    pub hosts: std::collections::BTreeMap<String, HostConfig>,
     pub cases: HashMap<String, CaseRun>,
     pub prices: PriceTable,
     /// Each server's tools (to know which have a UI).
@@ -69,6 +71,13 @@ pub struct Shared {
 }
 
 impl Shared {
+    /// The model and HostConfig of a unit's model column.
+    fn model_and_host<'a>(&'a self, unit: &'a Unit) -> (&'a str, &'a HostConfig) {
+        let (model, host) = mcplab_evals::run::model_and_host(&unit.model);
+        let config = host.and_then(|h| self.hosts.get(h)).unwrap_or(&self.host);
+        (model, config)
+    }
+
     fn problem(&self, why: &str) {
         let mut p = self.problems.lock().unwrap_or_else(|e| e.into_inner());
         if !p.iter().any(|x| x == why) {
@@ -139,13 +148,14 @@ async fn live(
         }
     }
     let before = health.snapshot();
-    let (model, provider) = match providers.get(&unit.model) {
+    let (label, host) = shared.model_and_host(unit);
+    let (model, provider) = match providers.get(label) {
         Ok(p) => p,
         Err(e) => return Some(errored(unit, e)),
     };
     let observed = Arc::new(ObservedProvider::new(provider, record));
     let turns = Turns {
-        host: &shared.host,
+        host,
         model: &model,
         tag: tag(unit),
         provider: &observed,
@@ -381,11 +391,12 @@ async fn replay(
         Ok(m) => m,
         Err(why) => return Some(errored(unit, why)),
     };
-    let model = ModelRef::parse(&unit.model).ok()?;
+    let (label, host) = shared.model_and_host(unit);
+    let model = ModelRef::parse(label).ok()?;
     let provider = Arc::new(ReplayProvider::new(&model.provider, rec.steps.clone()));
     let observed = Arc::new(ObservedProvider::new(provider, false));
     let turns = Turns {
-        host: &shared.host,
+        host,
         model: &model,
         tag: tag(unit),
         provider: &observed,

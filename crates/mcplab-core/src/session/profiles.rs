@@ -364,6 +364,20 @@ pub fn export(p: &HostProfile) -> Value {
     Value::Object(map)
 }
 
+/// `base` run as the host `profile` describes: the profile's host sections (client, tool
+/// catalog, tool results, approval, app host) over `base`'s model, prompt, limits, servers and
+/// elicitation policy. How an eval suite's `hosts:` runs each host.
+pub fn apply_profile(base: &HostConfig, profile: &HostConfig) -> HostConfig {
+    HostConfig {
+        client: profile.client.clone(),
+        tool_catalog: profile.tool_catalog.clone(),
+        tool_results: profile.tool_results.clone(),
+        approval: profile.approval.clone(),
+        app_host: profile.app_host.clone(),
+        ..base.clone()
+    }
+}
+
 /// Whether a file's JSON object is a profile rather than a bare HostConfig.
 pub fn is_profile_text(text: &str) -> bool {
     serde_json::from_str::<Map<String, Value>>(text)

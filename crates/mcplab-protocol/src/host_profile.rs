@@ -79,3 +79,14 @@ pub struct HostFieldDiff {
     pub source_a: Option<FieldSource>,
     pub source_b: Option<FieldSource>,
 }
+
+/// `GET /api/hosts/{name}?against=OTHER`: a profile and, field by field, how it differs from
+/// another (mcplab's own profile unless `against` names one).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HostProfileView {
+    pub profile: HostProfile,
+    pub against: String,
+    /// `a` is `against`, `b` this profile.
+    pub diff: Vec<HostFieldDiff>,
+}

@@ -122,6 +122,7 @@ fn render() -> String {
         SourceRef::decl(&cfg),
         HostProfile::decl(&cfg),
         HostFieldDiff::decl(&cfg),
+        HostProfileView::decl(&cfg),
         ChatSettings::decl(&cfg),
         ApprovalDecision::decl(&cfg),
         SessionSummary::decl(&cfg),

@@ -112,6 +112,7 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         Some(h) if !h.is_loopback() && !h.is_unspecified() => h.to_string(),
         _ => "127.0.0.1".to_owned(),
     };
+    let _ = state.hosts_dir.set(data.dir().join("hosts"));
     let _ = state.render_host.set(RenderHost {
         self_origin: format!("http://{self_host}:{port}"),
         chromium: crate::settings::chromium(global.chromium.as_deref()),

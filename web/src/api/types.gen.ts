@@ -954,6 +954,12 @@ export type HostFieldDiff = {
  */
 field: string, a: unknown, b: unknown, sourceA: FieldSource | null, sourceB: FieldSource | null, };
 
+export type HostProfileView = { profile: HostProfile, against: string, 
+/**
+ * `a` is `against`, `b` this profile.
+ */
+diff: Array<HostFieldDiff>, };
+
 export type ChatSettings = { 
 /**
  * `provider::model`.

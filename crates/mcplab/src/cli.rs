@@ -368,9 +368,10 @@ pub struct ChatArgs {
     pub host_config: Option<PathBuf>,
     /// Run as this host profile (see `mcplab hosts list`): its client capabilities and
     /// protocol revision, tool naming and limit, what of a result the model sees, approval;
-    /// the flags below override its keys.
+    /// the flags below override its keys. With --compare, give it 2–4 times for one column
+    /// per host (same model).
     #[arg(long = "host", value_name = "NAME")]
-    pub host_profile: Option<String>,
+    pub host_profile: Vec<String>,
     /// Print the HostConfig this chat would run under (canonical JSON; its SHA-256 on stderr)
     /// and exit.
     #[arg(long)]

@@ -152,3 +152,73 @@ async fn the_api_lists_profiles_and_what_differs() {
     let (status, body) = get(&app, "/api/hosts/nope").await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
 }
+
+/// `chat --compare --host A --host B`: one model, one column per host; what each column's
+/// model got back from `add` follows its host (judged on the scripted LLM's request log).
+#[tokio::test]
+async fn compare_runs_one_model_under_two_hosts() {
+    use mcplab_testkit::llm::{Rule, Rules, ScriptedCall, ScriptedLlm, Step};
+    let llm = ScriptedLlm::start_with_rules(Rules::new(vec![Rule::when(
+        "2 and 40",
+        vec![
+            Step::call_tools([ScriptedCall::new(
+                "c1",
+                "cli__add",
+                serde_json::json!({"a": 2, "b": 40}),
+            )]),
+            Step::reply(["42."]),
+        ],
+    )]))
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let run = tokio::process::Command::new(BIN)
+        .args([
+            "chat",
+            "--demo",
+            "--compare",
+            "--host",
+            "mcplab",
+            "--host",
+            "chatgpt",
+        ])
+        .args(["-m", "openai::gpt-4o-mini", "add 2 and 40"])
+        .env("MCPLAB_DATA_DIR", dir.path())
+        .env_remove("MCPLAB_MODEL")
+        .env("OPENAI_BASE_URL", llm.base_url())
+        .env("OPENAI_API_KEY", "sk-test")
+        .env("NO_PROXY", "127.0.0.1")
+        .stdin(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .output();
+    let o = tokio::time::timeout(std::time::Duration::from_secs(60), run)
+        .await
+        .expect("the compare ends in time")
+        .unwrap();
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert_eq!(o.status.code(), Some(0), "{err}\n{out}");
+    assert!(
+        out.contains("1 openai::gpt-4o-mini @ mcplab")
+            && out.contains("2 openai::gpt-4o-mini @ chatgpt"),
+        "{out}"
+    );
+    let fed_back: Vec<String> = llm
+        .requests()
+        .iter()
+        .filter_map(|r| {
+            let messages = r.body["messages"].as_array()?;
+            messages
+                .iter()
+                .find(|m| m["role"] == "tool")
+                .map(|m| m["content"].to_string())
+        })
+        .collect();
+    assert_eq!(fed_back.len(), 2, "{fed_back:?}");
+    assert_eq!(
+        fed_back.iter().filter(|t| t.contains("sum\\\":42")).count(),
+        1,
+        "only the chatgpt column's model sees structuredContent: {fed_back:?}"
+    );
+}

@@ -41,12 +41,12 @@ pub async fn run(args: ChatArgs, global: &Global, data: &DataDir) -> Result<(), 
             "choose a model: --model provider::model (or `model` in --host-config)",
         ));
     }
-    let models = compare::models(&args, &host)?;
+    let columns = compare::columns(&args, &host, data)?;
     // Stored providers (Settings) are used with or without --save; a missing store is fine.
     let saved_settings = data.store().ok().map(Arc::new);
     let llm = llm_settings(saved_settings.as_deref());
-    for model in &models {
-        llm.provider_for(saved_settings.as_deref(), model)
+    for (_, column) in &columns {
+        llm.provider_for(saved_settings.as_deref(), &column.model)
             .map_err(|e| Failure::usage(e.to_string()))?;
     }
     let sessions = if args.save {
@@ -65,7 +65,7 @@ pub async fn run(args: ChatArgs, global: &Global, data: &DataDir) -> Result<(), 
             .with_provider_store(saved_settings),
     );
     let result = if args.compare {
-        compare::run(&args, &global, &session, &hub, host, models).await
+        compare::run(&args, &global, &session, &hub, columns).await
     } else {
         converse(&args, &global, &session, &hub, host).await
     };
@@ -81,7 +81,7 @@ fn host_config(
     targets: &[mcplab_protocol::ServerConfig],
     data: &DataDir,
 ) -> Result<HostConfig, Failure> {
-    let mut host = match (&args.host_config, &args.host_profile) {
+    let mut host = match (&args.host_config, args.host_profile.first()) {
         (Some(path), _) => read_host_config(path)?,
         (None, Some(name)) => {
             let all = super::hosts::load(data)?;

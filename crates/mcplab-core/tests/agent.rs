@@ -66,6 +66,8 @@ fn config(kind: ProviderKind, step_limit: u32) -> TurnConfig {
         elicitation: ElicitationMode::Ask,
         context: Vec::new(),
         prices: mcplab_core::agent::shipped_prices(),
+        tool_catalog: Default::default(),
+        tool_results: Default::default(),
     }
 }
 

@@ -71,6 +71,8 @@ fn config(kind: ProviderKind) -> TurnConfig {
         elicitation: ElicitationMode::Ask,
         context: Vec::new(),
         prices: mcplab_core::agent::shipped_prices(),
+        tool_catalog: Default::default(),
+        tool_results: Default::default(),
     }
 }
 

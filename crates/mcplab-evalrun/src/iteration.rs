@@ -55,6 +55,8 @@ pub enum Mode {
 /// What every iteration of a run shares.
 pub struct Shared {
     pub host: HostConfig,
+    /// The suite's `hosts:` (a unit's model column names one as `model @ host`).
+    pub hosts: std::collections::BTreeMap<String, HostConfig>,
     pub cases: HashMap<String, CaseRun>,
     pub prices: PriceTable,
     /// Each server's tools (to know which have a UI).
@@ -70,6 +72,13 @@ pub struct Shared {
 }
 
 impl Shared {
+    /// The model and HostConfig of a unit's model column.
+    fn model_and_host<'a>(&'a self, unit: &'a Unit) -> (&'a str, &'a HostConfig) {
+        let (model, host) = mcplab_evals::run::model_and_host(&unit.model);
+        let config = host.and_then(|h| self.hosts.get(h)).unwrap_or(&self.host);
+        (model, config)
+    }
+
     fn problem(&self, why: &str) {
         let mut p = self.problems.lock().unwrap_or_else(|e| e.into_inner());
         if !p.iter().any(|x| x == why) {
@@ -141,13 +150,14 @@ async fn live(
     }
     let before = health.snapshot();
     let deadline = Deadline::new(shared.timeout);
-    let (model, provider) = match providers.get(&unit.model, Some(deadline.clone())) {
+    let (label, host) = shared.model_and_host(unit);
+    let (model, provider) = match providers.get(label, Some(deadline.clone())) {
         Ok(p) => p,
         Err(e) => return Some(errored(unit, e)),
     };
     let observed = Arc::new(ObservedProvider::new(provider, record));
     let turns = Turns {
-        host: &shared.host,
+        host,
         model: &model,
         tag: tag(unit),
         provider: &observed,
@@ -383,11 +393,12 @@ async fn replay(
         Ok(m) => m,
         Err(why) => return Some(errored(unit, why)),
     };
-    let model = ModelRef::parse(&unit.model).ok()?;
+    let (label, host) = shared.model_and_host(unit);
+    let model = ModelRef::parse(label).ok()?;
     let provider = Arc::new(ReplayProvider::new(&model.provider, rec.steps.clone()));
     let observed = Arc::new(ObservedProvider::new(provider, false));
     let turns = Turns {
-        host: &shared.host,
+        host,
         model: &model,
         tag: tag(unit),
         provider: &observed,

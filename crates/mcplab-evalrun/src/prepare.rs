@@ -8,6 +8,7 @@
 use std::path::{Path, PathBuf};
 
 use mcplab_core::session::host;
+use mcplab_core::session::profiles::{HostProfiles, apply_profile};
 use mcplab_core::store::{Store, StoreError};
 use mcplab_evals::import::{self, SourceFormat};
 use mcplab_evals::suite::{self, HostSpec, Suite, SuiteErrors};
@@ -66,6 +67,8 @@ pub struct Prepared {
     /// The host turns run under (servers filled in, normalized); its `model` is replaced per
     /// iteration.
     pub host: HostConfig,
+    /// The suite's `hosts:` by name: `host` run as each built-in host profile.
+    pub hosts: std::collections::BTreeMap<String, HostConfig>,
     pub servers: Vec<ServerConfig>,
     pub source: Option<String>,
     /// Set when the file was an MCPJam suite.
@@ -130,16 +133,41 @@ pub fn prepare(
         })
         .collect();
     let host = host::normalized(&host);
+    let hosts = resolve_profiles(&loaded, &host)?;
     let suite = apply(&loaded, &host, overrides)?;
     Ok(Prepared {
         loaded,
         suite,
         host,
+        hosts,
         servers,
         source: file.path.as_ref().map(|p| p.display().to_string()),
         imported_from,
         notes,
     })
+}
+
+/// The suite's `hosts:` as HostConfigs (built-in profiles over the suite's host).
+fn resolve_profiles(
+    suite: &Suite,
+    base: &HostConfig,
+) -> Result<std::collections::BTreeMap<String, HostConfig>, PrepareError> {
+    if suite.hosts.is_empty() {
+        return Ok(Default::default());
+    }
+    let err = |message: String| PrepareError::Host {
+        path: "hosts".into(),
+        message,
+    };
+    let all = HostProfiles::builtin().map_err(|e| err(e.to_string()))?;
+    suite
+        .hosts
+        .iter()
+        .map(|name| {
+            let profile = all.require(name).map_err(err)?;
+            Ok((name.clone(), apply_profile(base, &profile.host_config)))
+        })
+        .collect()
 }
 
 /// The suite in the file, converting an MCPJam file.

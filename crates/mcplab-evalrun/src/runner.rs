@@ -197,6 +197,7 @@ pub async fn run(
         .collect();
     let shared = Arc::new(Shared {
         host: prepared.host.clone(),
+        hosts: prepared.hosts.clone(),
         cases,
         prices: env.prices.clone(),
         tools,
@@ -318,7 +319,10 @@ async fn live_mode(
     );
     let providers = Providers::new(env.providers.clone(), env.http.clone(), budget, notice);
     // Every model and judge must be usable before anything runs.
-    let mut models: Vec<&str> = units.iter().map(|u| u.model.as_str()).collect();
+    let mut models: Vec<&str> = units
+        .iter()
+        .map(|u| mcplab_evals::run::model_and_host(&u.model).0)
+        .collect();
     let judges = prepared.suite.cases.iter().filter_map(|c| c.judge.as_ref());
     models.extend(
         judges

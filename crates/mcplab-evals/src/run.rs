@@ -160,6 +160,28 @@ pub fn plan(cases: &[ResolvedCase]) -> Vec<Unit> {
     units
 }
 
+/// Between a model and a host profile in a matrix column (`openai::gpt-4.1 @ claude`).
+pub const HOST_SEPARATOR: &str = " @ ";
+
+/// Each model under each host (`model @ host`), or the models alone when no host is listed.
+pub fn with_hosts(models: &[String], hosts: &[String]) -> Vec<String> {
+    if hosts.is_empty() {
+        return models.to_vec();
+    }
+    models
+        .iter()
+        .flat_map(|m| hosts.iter().map(move |h| format!("{m}{HOST_SEPARATOR}{h}")))
+        .collect()
+}
+
+/// A matrix column's model and host profile (`None`: the suite's own host).
+pub fn model_and_host(label: &str) -> (&str, Option<&str>) {
+    match label.rsplit_once(HOST_SEPARATOR) {
+        Some((model, host)) => (model, Some(host)),
+        None => (label, None),
+    }
+}
+
 /// The case infos of a suite.
 pub fn case_infos(suite: &Suite) -> Vec<CaseInfo> {
     resolved_cases(suite)

@@ -61,7 +61,10 @@ impl ResolvedCase {
                 .or(defaults.pass_threshold)
                 .unwrap_or(1.0),
             repeat: case.repeat.or(suite.repeat).unwrap_or(1),
-            models: case.models.clone().unwrap_or_else(|| suite.models.clone()),
+            models: crate::run::with_hosts(
+                case.models.as_ref().unwrap_or(&suite.models),
+                &suite.hosts,
+            ),
         }
     }
 }

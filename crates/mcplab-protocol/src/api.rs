@@ -73,6 +73,8 @@
 //! | POST | `/api/sessions/{id}/turns` | `TurnRequest` → 202 (idempotent on `turnId`; 409 if another turn runs; `replaces` retries the last turn) |
 //! | POST | `/api/sessions/{id}/turns/{turnId}/cancel` | → 204 |
 //! | POST | `/api/sessions/{id}/turns/{turnId}/approvals/{callId}` | `ApprovalDecision` → 204 (404 if not waiting) |
+//! | GET | `/api/hosts` | → `HostProfile[]` (built-in host profiles, then the data directory's `hosts/*.json`; 400 names a malformed file and line) |
+//! | GET | `/api/hosts/{name}?against=OTHER` | → `HostProfileView` (the profile and its field-by-field diff from `OTHER`, default `mcplab`; 404 for an unknown name) |
 //! | POST | `/api/host-config/parse` | `HostConfigText` → `HostConfigView` (JSON or YAML, checked; canonical JSON and hash; 400 says what to fix) |
 //! | PUT | `/api/sessions/{id}/app-context/{key}` | `AppContextInput` → 204 (an app's model context or widget state, given to the model from the next turn; last write wins) |
 //! | DELETE | `/api/sessions/{id}/app-context/{key}` | → 204 (idempotent; 404 only if the session does not exist) |

@@ -134,6 +134,13 @@ pub enum TurnEvent {
         total: Option<f64>,
         message: Option<String>,
     },
+    /// The host's tool limit (`toolCatalog.maxTools`) left these tools out of what the model
+    /// gets this turn (model-facing names, in order). Right after `turnStarted`.
+    ToolsLeftOut {
+        turn_id: String,
+        limit: u32,
+        left_out: Vec<String>,
+    },
     /// One model step finished.
     TraceStep {
         turn_id: String,

@@ -6,17 +6,20 @@
 //! `mcplab_core::session`; this module is only the shape.
 //!
 //! The shape is versioned and strict: unknown keys are refused (a typo must not silently mean
-//! "default"), and every key may be left out of an input, taking its default. New sections
-//! (e.g. a host profile's client capabilities, protocol revision, tool naming and limits, what
-//! of a tool result the model sees — issue 18) arrive as new keys whose defaults reproduce
-//! today's behaviour, so an older file keeps meaning what it meant; `version` is raised only
-//! when an existing key changes meaning.
+//! "default"), and every key may be left out of an input, taking its default. Sections added
+//! after version 1 (issue 18's host profiles: `client` — protocol revision and client
+//! capabilities declared to servers —, `toolCatalog` and `toolResults` — what the model gets)
+//! reproduce today's behaviour at their defaults and are left out of the written form while
+//! at their defaults, so an older file keeps meaning what it meant *and* keeps its hash;
+//! `version` is raised only when an existing key changes meaning.
 
 use std::collections::BTreeMap;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
+
+use crate::era::ProtocolChoice;
 
 /// The `version` this build writes and the newest it reads.
 pub const HOST_CONFIG_VERSION: u32 = 1;
@@ -49,6 +52,18 @@ pub struct HostConfig {
     pub approval: ApprovalPolicy,
     pub elicitation: ElicitationPolicy,
     pub app_host: AppHostProfile,
+    /// What the host declares to servers (left out while at its default).
+    #[serde(skip_serializing_if = "ClientDeclaration::is_default")]
+    #[ts(as = "Option<ClientDeclaration>", optional)]
+    pub client: ClientDeclaration,
+    /// How the servers' tools are offered to the model (left out while at its default).
+    #[serde(skip_serializing_if = "ToolCatalogPolicy::is_default")]
+    #[ts(as = "Option<ToolCatalogPolicy>", optional)]
+    pub tool_catalog: ToolCatalogPolicy,
+    /// What of a tool result reaches the model (left out while at its default).
+    #[serde(skip_serializing_if = "ToolResultPolicy::is_default")]
+    #[ts(as = "Option<ToolResultPolicy>", optional)]
+    pub tool_results: ToolResultPolicy,
 }
 
 impl Default for HostConfig {
@@ -64,7 +79,126 @@ impl Default for HostConfig {
             approval: ApprovalPolicy::default(),
             elicitation: ElicitationPolicy::default(),
             app_host: AppHostProfile::default(),
+            client: ClientDeclaration::default(),
+            tool_catalog: ToolCatalogPolicy::default(),
+            tool_results: ToolResultPolicy::default(),
         }
+    }
+}
+
+/// What the host tells servers about itself: the protocol revision it asks for and the client
+/// capabilities it declares (in `initialize`, and on 2026-07-28 in each request's `_meta`).
+/// The default is mcplab's own declaration: every capability it implements.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct ClientDeclaration {
+    /// The revision asked for; `auto` is mcplab's own choice per transport.
+    pub protocol: ProtocolChoice,
+    /// `roots` (with `listChanged`).
+    pub roots: bool,
+    /// `sampling`.
+    pub sampling: bool,
+    /// `elicitation.form`.
+    pub elicitation_form: bool,
+    /// `elicitation.url`.
+    pub elicitation_url: bool,
+    /// The tasks extension.
+    pub tasks: bool,
+    /// The MCP Apps extension (`io.modelcontextprotocol/ui`, HTML views).
+    pub mcp_apps: bool,
+    /// The skills extension.
+    pub skills: bool,
+}
+
+impl Default for ClientDeclaration {
+    fn default() -> Self {
+        Self {
+            protocol: ProtocolChoice::Auto,
+            roots: true,
+            sampling: true,
+            elicitation_form: true,
+            elicitation_url: true,
+            tasks: true,
+            mcp_apps: true,
+            skills: true,
+        }
+    }
+}
+
+impl ClientDeclaration {
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// How a tool is named for the model.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum ToolNaming {
+    /// `<server>__<tool>`, sanitized (mcplab's rule).
+    #[default]
+    ServerPrefixed,
+    /// The MCP tool name as the server wrote it (sanitized); `<server>__<tool>` only when two
+    /// servers offer the same name.
+    Bare,
+}
+
+/// How the servers' tools are offered to the model.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct ToolCatalogPolicy {
+    pub naming: ToolNaming,
+    /// Most tools offered to the model in one request; the rest (in server order, then the
+    /// server's order) are left out and the turn says so. `null`: no limit.
+    pub max_tools: Option<u32>,
+}
+
+impl ToolCatalogPolicy {
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
+}
+
+/// When a tool result's `structuredContent` reaches the model.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum StructuredContentMode {
+    /// As JSON text only when the result has no text (mcplab's rule).
+    #[default]
+    WhenNoText,
+    /// Always, as JSON text after the content blocks.
+    Always,
+    /// Never: the model sees only the content blocks.
+    Never,
+}
+
+/// What of a `CallToolResult` reaches the model. `_meta` never does.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct ToolResultPolicy {
+    /// Text content blocks.
+    pub text: bool,
+    pub structured_content: StructuredContentMode,
+    /// Image blocks passed to the model as images (else only a `[image …]` line).
+    pub images: bool,
+    /// Embedded resources' text (else only a `[resource …]` line).
+    pub resources: bool,
+}
+
+impl Default for ToolResultPolicy {
+    fn default() -> Self {
+        Self {
+            text: true,
+            structured_content: StructuredContentMode::WhenNoText,
+            images: true,
+            resources: true,
+        }
+    }
+}
+
+impl ToolResultPolicy {
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
     }
 }
 

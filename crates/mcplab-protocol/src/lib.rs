@@ -10,6 +10,7 @@ pub mod config;
 pub mod era;
 pub mod events;
 pub mod host;
+pub mod host_profile;
 pub mod oauth;
 pub mod skills;
 pub mod tasks;

@@ -5,6 +5,7 @@ use mcplab_protocol::api::*;
 use mcplab_protocol::chat::*;
 use mcplab_protocol::check::*;
 use mcplab_protocol::host::*;
+use mcplab_protocol::host_profile::*;
 use mcplab_protocol::oauth::*;
 use mcplab_protocol::xray::*;
 use mcplab_protocol::*;
@@ -111,6 +112,17 @@ fn render() -> String {
         AppHostProfile::decl(&cfg),
         HostConfigText::decl(&cfg),
         HostConfigView::decl(&cfg),
+        ClientDeclaration::decl(&cfg),
+        ToolNaming::decl(&cfg),
+        ToolCatalogPolicy::decl(&cfg),
+        StructuredContentMode::decl(&cfg),
+        ToolResultPolicy::decl(&cfg),
+        FieldSource::decl(&cfg),
+        UnknownSource::decl(&cfg),
+        SourceRef::decl(&cfg),
+        HostProfile::decl(&cfg),
+        HostFieldDiff::decl(&cfg),
+        HostProfileView::decl(&cfg),
         ChatSettings::decl(&cfg),
         ApprovalDecision::decl(&cfg),
         SessionSummary::decl(&cfg),

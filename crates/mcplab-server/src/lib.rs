@@ -55,6 +55,9 @@ pub struct AppState {
     pub oauth: Arc<oauth::OAuthState>,
     /// Eval runs started from the Evals page (their streams and cancel tokens).
     pub evals: evals::EvalRuns,
+    /// Where the person's own host profiles live (`<data dir>/hosts`), set by the binary;
+    /// unset, `/api/hosts` lists the built-in profiles only.
+    pub hosts_dir: std::sync::OnceLock<std::path::PathBuf>,
 }
 
 /// This server as the headless renderer sees it.
@@ -107,6 +110,7 @@ impl AppState {
             app_tools,
             sandbox: std::sync::OnceLock::new(),
             render_host: std::sync::OnceLock::new(),
+            hosts_dir: std::sync::OnceLock::new(),
             render_slot: tokio::sync::Semaphore::new(1),
             render_specs: render_specs::RenderSpecs::default(),
             oauth,

@@ -171,6 +171,15 @@ impl EventSink for TerminalSink {
                 self.end_line();
                 eprintln!("cancelled");
             }
+            TurnEvent::ToolsLeftOut {
+                limit, left_out, ..
+            } => {
+                self.end_line();
+                eprintln!(
+                    "! the host offers at most {limit} tools; left out: {}",
+                    left_out.join(", ")
+                );
+            }
             TurnEvent::ApprovalResolved {
                 approved: false, ..
             } => {

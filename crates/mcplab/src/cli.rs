@@ -86,7 +86,8 @@ pub struct ServeArgs {
     pub no_open: bool,
     /// Listen on this address instead of 127.0.0.1. Anything but loopback exposes the
     /// inspector (which can start processes) to your network: only with good reason.
-    #[arg(long, global = true, value_name = "ADDR")]
+    /// (Not global: `chat --host` and `apps render --host` name a host profile.)
+    #[arg(long, value_name = "ADDR")]
     pub host: Option<String>,
 }
 
@@ -165,7 +166,11 @@ pub enum ElicitationMode {
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Serve the web inspector (the default when no command is given).
-    Serve,
+    Serve {
+        /// Listen on this address instead of 127.0.0.1 (as `mcplab --host ADDR`).
+        #[arg(long = "host", value_name = "ADDR")]
+        host: Option<String>,
+    },
     /// Open the running inspector in the browser with a new one-time login URL.
     Open {
         /// Only print the URL (valid once, for 2 minutes).
@@ -210,6 +215,11 @@ pub enum Command {
     /// Evals: run suites against models and servers, read stored runs, write suites.
     #[command(subcommand)]
     Eval(crate::commands::eval::EvalCmd),
+    /// Host profiles: how Claude, ChatGPT, VS Code, Cursor, goose (and mcplab) use MCP, each
+    /// value with its public source; `--host NAME` runs chat, compare, evals and renders as
+    /// that host.
+    #[command(subcommand, after_help = HOSTS_HELP)]
+    Hosts(HostsCmd),
     /// Run the built-in demo MCP server on stdio (try: mcplab --stdio "mcplab demo-server" tools list),
     /// or over streamable HTTP at http://ADDR/mcp with --http ADDR (both protocol eras).
     DemoServer {
@@ -226,6 +236,28 @@ pub enum Command {
     /// 2026-07-28 subscriptions/listen: print the change notifications opted in to until
     /// Ctrl-C (or --count).
     Listen(ListenArgs),
+}
+
+const HOSTS_HELP: &str = "\
+Your own profiles are JSON files in <data dir>/hosts/ (the format `hosts export` writes: a \
+--host-config file plus name, title, description, profileVersion and sources). Start from one: \
+mcplab hosts export claude > ~/.local/share/mcplab/hosts/my-claude.json, then change `name` \
+and the fields you need.
+
+Examples: mcplab hosts diff claude chatgpt · mcplab chat --demo --host cursor -m openai::gpt-4.1 \
+\"add 2 and 3\"";
+
+#[derive(Subcommand, Debug)]
+pub enum HostsCmd {
+    /// Every profile: name, title, version, fields changed from mcplab's defaults, hash, file.
+    List,
+    /// One profile: each field it changes, with the source (URL and date read) or "unknown".
+    Show { name: String },
+    /// Field by field, where two profiles differ, with each side's source.
+    Diff { a: String, b: String },
+    /// The profile as a file (JSON) to save in <data dir>/hosts/ and edit, or to pass to
+    /// --host-config.
+    Export { name: String },
 }
 
 #[derive(Subcommand, Debug)]
@@ -330,10 +362,16 @@ pub struct ChatArgs {
     /// Keep chatting: read further messages from the terminal (empty line or /exit ends).
     #[arg(short = 'i', long)]
     pub interactive: bool,
-    /// Run under this HostConfig (JSON or YAML, as the web's chat settings export it); the
-    /// flags below override its keys.
-    #[arg(long, value_name = "FILE")]
+    /// Run under this HostConfig (JSON or YAML, as the web's chat settings export it, or a
+    /// host profile file); the flags below override its keys.
+    #[arg(long, value_name = "FILE", conflicts_with = "host_profile")]
     pub host_config: Option<PathBuf>,
+    /// Run as this host profile (see `mcplab hosts list`): its client capabilities and
+    /// protocol revision, tool naming and limit, what of a result the model sees, approval;
+    /// the flags below override its keys. With --compare, give it 2–4 times for one column
+    /// per host (same model).
+    #[arg(long = "host", value_name = "NAME")]
+    pub host_profile: Vec<String>,
     /// Print the HostConfig this chat would run under (canonical JSON; its SHA-256 on stderr)
     /// and exit.
     #[arg(long)]
@@ -418,6 +456,11 @@ pub struct RenderArgs {
     /// Inject the window.openai shim into MCP Apps too.
     #[arg(long)]
     pub openai_shim: bool,
+    /// Render as this host profile (see `mcplab hosts list`): the capabilities its client
+    /// declares, the display modes it offers, its CSP mode and window.openai; --openai-shim and
+    /// --csp permissive still apply on top.
+    #[arg(long = "host", value_name = "NAME")]
+    pub host_profile: Option<String>,
     /// Where to write the screenshot of the app frame (PNG).
     #[arg(long, short = 'o', value_name = "FILE")]
     pub out: PathBuf,

@@ -115,6 +115,7 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         _ => "127.0.0.1".to_owned(),
     };
     let chromium = crate::settings::chromium(global.chromium.as_deref());
+    let _ = state.hosts_dir.set(data.dir().join("hosts"));
     let _ = state.render_host.set(RenderHost {
         self_origin: format!("http://{self_host}:{port}"),
         chromium: chromium.clone(),

@@ -13,6 +13,7 @@ use std::time::Duration;
 use mcplab_core::mcp::{
     Connection, ConnectionManager, ManagerOptions, McpError, RequestOptions, RootEntry,
 };
+use mcplab_protocol::host::ClientDeclaration;
 use mcplab_protocol::{
     Direction, FrameKind, HumanAnswer, HumanRequestKind, ServerConfig, ServerEvent, ServerTransport,
 };
@@ -84,9 +85,19 @@ impl Session {
 
     /// Connects every server in `configs` (none is fine: a chat without tools).
     pub async fn open_all(global: &Global, configs: Vec<ServerConfig>) -> Result<Self, Failure> {
+        Self::open_as(global, configs, ClientDeclaration::default()).await
+    }
+
+    /// [`Session::open_all`] declaring what a host profile's client declares (capabilities,
+    /// and the revision asked of every server when not `auto`).
+    pub async fn open_as(
+        global: &Global,
+        configs: Vec<ServerConfig>,
+        client: ClientDeclaration,
+    ) -> Result<Self, Failure> {
         // Only `check` reads the ring back (`--trace` subscribes live): a small one keeps
         // memory flat over a long `eval run`.
-        Self::open_with_ring(global, configs, 1_024)
+        Self::open_with_ring(global, configs, 1_024, client)
             .await
             .map_err(|(failure, _)| failure)
     }
@@ -97,13 +108,15 @@ impl Session {
         global: &Global,
         configs: Vec<ServerConfig>,
     ) -> Result<Self, (Failure, Vec<mcplab_protocol::TrafficFrame>)> {
-        Self::open_with_ring(global, configs, ManagerOptions::default().traffic_capacity).await
+        let capacity = ManagerOptions::default().traffic_capacity;
+        Self::open_with_ring(global, configs, capacity, ClientDeclaration::default()).await
     }
 
     async fn open_with_ring(
         global: &Global,
         configs: Vec<ServerConfig>,
         traffic_capacity: usize,
+        client: ClientDeclaration,
     ) -> Result<Self, (Failure, Vec<mcplab_protocol::TrafficFrame>)> {
         let fail = |f: Failure| (f, Vec::new());
         let labels: Vec<(String, String)> = configs
@@ -125,6 +138,7 @@ impl Session {
             traffic_capacity,
             // One command needs no 2026-07-28 listen stream (`listen` opens its own).
             listen_for_changes: false,
+            client,
             ..ManagerOptions::default()
         };
         global

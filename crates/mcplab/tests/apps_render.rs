@@ -69,7 +69,13 @@ impl Run {
 /// Runs `mcplab apps render … --out <dir>/shot.png` with its own data dir and TMPDIR, then
 /// checks that nothing of Chromium is left behind.
 async fn render(args: &[&str]) -> Run {
+    render_in(args, |_| {}).await
+}
+
+/// [`render`] after `setup` prepared the data directory (e.g. a host profile of one's own).
+async fn render_in(args: &[&str], setup: impl FnOnce(&Path)) -> Run {
     let dir = tempfile::tempdir().unwrap();
+    setup(&dir.path().join("data"));
     let tmp = dir.path().join("tmp");
     std::fs::create_dir(&tmp).unwrap();
     let out = dir.path().join("shot.png");
@@ -293,4 +299,66 @@ async fn the_help_documents_the_exit_codes() {
     ] {
         assert!(text.contains(flag), "{flag} in {text}");
     }
+}
+
+/// `--host`: the app gets the display modes the host profile offers and, for a host that gives
+/// MCP Apps `window.openai`, the shim; a display mode the host does not offer is refused.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_app_rendered_under_two_host_profiles_gets_what_each_declares() {
+    let (c, d) = (chromium(), demo());
+    let args = [
+        "--chromium",
+        &c,
+        "--stdio",
+        &d,
+        "--tool",
+        "show_counter_app",
+    ];
+    let narrow = |data: &Path| {
+        std::fs::create_dir_all(data.join("hosts")).unwrap();
+        let profile =
+            r#"{"name": "narrow", "appHost": {"displayModes": ["inline"], "windowOpenai": true}}"#;
+        std::fs::write(data.join("hosts/narrow.json"), profile).unwrap();
+    };
+    let runs = [
+        render_in(&[&args[..], &["--host", "mcplab"]].concat(), |_| {}).await,
+        render_in(&[&args[..], &["--host", "narrow"]].concat(), narrow).await,
+    ];
+    let reports: Vec<Value> = runs
+        .iter()
+        .map(|run| {
+            assert_eq!(run.code(), 0, "{}", run.context());
+            run.report()
+        })
+        .collect();
+    let modes = |r: &Value| r["hostContext"]["availableDisplayModes"].clone();
+    assert_eq!(
+        modes(&reports[0]),
+        serde_json::json!(["inline", "fullscreen", "pip"]),
+        "{:#}",
+        reports[0]
+    );
+    assert_eq!(
+        modes(&reports[1]),
+        serde_json::json!(["inline"]),
+        "{:#}",
+        reports[1]
+    );
+    assert_eq!(reports[0]["spec"]["conditions"]["openaiShim"], false);
+    assert_eq!(reports[1]["spec"]["conditions"]["openaiShim"], true);
+    let refused = render_in(
+        &[
+            &args[..],
+            &["--host", "narrow", "--display-mode", "fullscreen"],
+        ]
+        .concat(),
+        narrow,
+    )
+    .await;
+    assert_eq!(refused.code(), 2, "{}", refused.context());
+    assert!(
+        refused.stderr().contains("offers the display modes"),
+        "{}",
+        refused.context()
+    );
 }

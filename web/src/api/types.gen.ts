@@ -759,7 +759,7 @@ export type TurnEvent = { "type": "turnStarted", turnId: string, model: string, 
 /**
  * Empty when the name is not one of the offered tools.
  */
-server: string, tool: string, argumentsText: string, } | { "type": "approvalRequested", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, timeoutMs: number, } | { "type": "approvalResolved", turnId: string, callId: string, approved: boolean, } | { "type": "humanRequested", turnId: string, callId: string, request: HumanRequest, } | { "type": "humanResolved", turnId: string, callId: string, id: number, outcome: string, } | { "type": "toolResult", turnId: string, callId: string, server: string, tool: string, durationMs: number, isError: boolean, result: any, error: string | null, } | { "type": "toolProgress", turnId: string, callId: string, progress: number, total: number | null, message: string | null, } | { "type": "traceStep", turnId: string, step: number, model: string, finishReason: string, usage: TokenUsage, } | { "type": "stepXray", turnId: string, xray: StepXray, } | { "type": "turnTiming", turnId: string, durationMs: number, ttftMs: number | null, } | { "type": "turnFinished", turnId: string, reason: StopReason, usage: TokenUsage, } | { "type": "turnFailed", turnId: string, 
+server: string, tool: string, argumentsText: string, } | { "type": "approvalRequested", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, timeoutMs: number, } | { "type": "approvalResolved", turnId: string, callId: string, approved: boolean, } | { "type": "humanRequested", turnId: string, callId: string, request: HumanRequest, } | { "type": "humanResolved", turnId: string, callId: string, id: number, outcome: string, } | { "type": "toolResult", turnId: string, callId: string, server: string, tool: string, durationMs: number, isError: boolean, result: any, error: string | null, } | { "type": "toolProgress", turnId: string, callId: string, progress: number, total: number | null, message: string | null, } | { "type": "toolsLeftOut", turnId: string, limit: number, leftOut: Array<string>, } | { "type": "traceStep", turnId: string, step: number, model: string, finishReason: string, usage: TokenUsage, } | { "type": "stepXray", turnId: string, xray: StepXray, } | { "type": "turnTiming", turnId: string, durationMs: number, ttftMs: number | null, } | { "type": "turnFinished", turnId: string, reason: StopReason, usage: TokenUsage, } | { "type": "turnFailed", turnId: string, 
 /**
  * `auth`, `rate_limit`, `context_length`, `network`, `server`, `bad_response`,
  * `truncated`, `not_configured`, `internal`.
@@ -791,7 +791,19 @@ stepLimit: number,
  * The servers whose tools (and instructions) the model gets, by configured name, each
  * with the tools it offers.
  */
-servers: { [key in string]: ServerTools }, approval: ApprovalPolicy, elicitation: ElicitationPolicy, appHost: AppHostProfile, };
+servers: { [key in string]: ServerTools }, approval: ApprovalPolicy, elicitation: ElicitationPolicy, appHost: AppHostProfile, 
+/**
+ * What the host declares to servers (left out while at its default).
+ */
+client?: ClientDeclaration, 
+/**
+ * How the servers' tools are offered to the model (left out while at its default).
+ */
+toolCatalog?: ToolCatalogPolicy, 
+/**
+ * What of a tool result reaches the model (left out while at its default).
+ */
+toolResults?: ToolResultPolicy, };
 
 export type ServerTools = { allow: Array<string> | null, deny: Array<string>, };
 
@@ -836,6 +848,117 @@ windowOpenai: boolean, };
 export type HostConfigText = { text: string, };
 
 export type HostConfigView = { hostConfig: HostConfig, canonical: string, hash: string, };
+
+export type ClientDeclaration = { 
+/**
+ * The revision asked for; `auto` is mcplab's own choice per transport.
+ */
+protocol: ProtocolChoice, 
+/**
+ * `roots` (with `listChanged`).
+ */
+roots: boolean, 
+/**
+ * `sampling`.
+ */
+sampling: boolean, 
+/**
+ * `elicitation.form`.
+ */
+elicitationForm: boolean, 
+/**
+ * `elicitation.url`.
+ */
+elicitationUrl: boolean, 
+/**
+ * The tasks extension.
+ */
+tasks: boolean, 
+/**
+ * The MCP Apps extension (`io.modelcontextprotocol/ui`, HTML views).
+ */
+mcpApps: boolean, 
+/**
+ * The skills extension.
+ */
+skills: boolean, };
+
+export type ToolNaming = "serverPrefixed" | "bare";
+
+export type ToolCatalogPolicy = { naming: ToolNaming, 
+/**
+ * Most tools offered to the model in one request; the rest (in server order, then the
+ * server's order) are left out and the turn says so. `null`: no limit.
+ */
+maxTools: number | null, };
+
+export type StructuredContentMode = "whenNoText" | "always" | "never";
+
+export type ToolResultPolicy = { 
+/**
+ * Text content blocks.
+ */
+text: boolean, structuredContent: StructuredContentMode, 
+/**
+ * Image blocks passed to the model as images (else only a `[image …]` line).
+ */
+images: boolean, 
+/**
+ * Embedded resources' text (else only a `[resource …]` line).
+ */
+resources: boolean, };
+
+export type FieldSource = SourceRef | UnknownSource;
+
+export type UnknownSource = "unknown";
+
+export type SourceRef = { url: string, 
+/**
+ * `YYYY-MM-DD`.
+ */
+read: string, 
+/**
+ * What the page says, and how sure that makes the value.
+ */
+note?: string, };
+
+export type HostProfile = { 
+/**
+ * What `--host` takes, e.g. `claude`.
+ */
+name: string, title: string, description: string, 
+/**
+ * Raised whenever the profile's values change.
+ */
+profileVersion: number, 
+/**
+ * Shipped with mcplab (else a file of the person's own).
+ */
+builtin: boolean, 
+/**
+ * The file it was read from (user profiles only).
+ */
+origin: string | null, hostConfig: HostConfig, 
+/**
+ * By field path (e.g. `client.sampling`, `toolCatalog.maxTools`).
+ */
+sources: { [key in string]: FieldSource }, 
+/**
+ * The HostConfig's canonical hash.
+ */
+hash: string, };
+
+export type HostFieldDiff = { 
+/**
+ * Field path, e.g. `client.sampling`.
+ */
+field: string, a: unknown, b: unknown, sourceA: FieldSource | null, sourceB: FieldSource | null, };
+
+export type HostProfileView = { profile: HostProfile, against: string, 
+/**
+ * `a` is `against`, `b` this profile.
+ */
+diff: Array<HostFieldDiff>, };
 
 export type ChatSettings = { 
 /**

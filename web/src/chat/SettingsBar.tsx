@@ -9,6 +9,7 @@ import { useServers } from '../servers/store';
 import { setPref } from '../settings/prefs';
 import { NumberField, useDraft } from './fields';
 import { HostConfigPanel } from './HostConfigPanel';
+import { HostProfilePicker } from './HostProfilePicker';
 import { serverNames, toggleServer } from './hostConfig';
 
 interface Props {
@@ -71,6 +72,7 @@ export function SettingsBar({ config, hash, providers, onChange, error }: Props)
         <summary className="small muted">System prompt &amp; limits</summary>
         <MoreSettings config={config} set={set} />
       </details>
+      <HostProfilePicker config={config} onChange={onChange} />
       <HostConfigPanel config={config} hash={hash} onChange={onChange} />
       {error && (
         <div className="inline-error small" role="alert" data-testid="chat-settings-error">

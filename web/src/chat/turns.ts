@@ -158,6 +158,9 @@ export function applyTurnEvent(turn: ChatTurn, ev: TurnEvent): ChatTurn {
     case 'humanResolved':
       // Shown by the tool card from the host's human-request queue (answered in the dialog).
       return turn;
+    case 'toolsLeftOut':
+      // The host profile's tool limit; the turn's x-ray shows the tools the model did get.
+      return turn;
     case 'traceStep':
       return { ...turn, steps: turn.steps + 1, model: turn.model ?? ev.model, stepUsage: addUsage(turn.stepUsage, ev.usage) };
     case 'stepXray':

@@ -2,12 +2,15 @@
 //! (letters, digits, `_`, `-`; at most 64 characters), with collisions resolved and a reverse
 //! map to the MCP server and tool. Tools whose MCP Apps visibility lacks `"model"` (or that
 //! are `openai/visibility: private`) are not offered (DESIGN.md §2), nor are tools the
-//! HostConfig's per-server allow/deny lists leave out. This is the one place these rules
-//! live; `tests/vectors/model_rules.json` pins them for the web's copies too.
+//! HostConfig's per-server allow/deny lists leave out. A host profile's `toolCatalog` may name
+//! tools as the server wrote them (`bare`, prefixed only where two servers share a name) and
+//! cap how many the model gets (`maxTools`: the first ones in server order are kept, the rest
+//! listed in `left_out`). This is the one place these rules live;
+//! `tests/vectors/model_rules.json` pins them for the web's copies too.
 
 use std::collections::HashMap;
 
-use mcplab_protocol::host::ServerTools;
+use mcplab_protocol::host::{ServerTools, ToolCatalogPolicy, ToolNaming};
 use serde_json::Value;
 
 use crate::llm::ToolSpec;
@@ -28,11 +31,17 @@ pub struct CatalogEntry {
 pub struct ToolCatalog {
     entries: Vec<CatalogEntry>,
     by_name: HashMap<String, usize>,
+    /// Model-facing names the host's tool limit left out, in order.
+    left_out: Vec<String>,
 }
 
 /// `<server>__<tool>` with every other character replaced by `_`, cut to 64 characters.
 pub fn model_tool_name(server: &str, tool: &str) -> String {
-    let raw = format!("{server}__{tool}");
+    sanitized(&format!("{server}__{tool}"))
+}
+
+/// Every character providers refuse replaced by `_`, cut to 64 characters.
+fn sanitized(raw: &str) -> String {
     let mut name: String = raw
         .chars()
         .map(|c| {
@@ -48,51 +57,83 @@ pub fn model_tool_name(server: &str, tool: &str) -> String {
 }
 
 impl ToolCatalog {
-    /// Builds the catalog from `(server, tools/list result tools, tool filter)`, in order.
+    /// Builds the catalog from `(server, tools/list result tools, tool filter)`, in order,
+    /// under mcplab's own naming and no limit.
     pub fn build<'a>(
         servers: impl IntoIterator<Item = (&'a str, &'a [Value], &'a ServerTools)>,
     ) -> Self {
+        Self::build_with(servers, &ToolCatalogPolicy::default())
+    }
+
+    /// Builds the catalog under a host's naming and tool limit.
+    pub fn build_with<'a>(
+        servers: impl IntoIterator<Item = (&'a str, &'a [Value], &'a ServerTools)>,
+        policy: &ToolCatalogPolicy,
+    ) -> Self {
+        let offered: Vec<(&str, &str, &Value)> = servers
+            .into_iter()
+            .flat_map(|(server, tools, filter)| {
+                tools.iter().filter_map(move |tool| {
+                    let name = tool.get("name").and_then(Value::as_str)?;
+                    (crate::apps::visibility(tool).model && filter.offers(name))
+                        .then_some((server, name, tool))
+                })
+            })
+            .collect();
+        // `bare` keeps the server's name unless another server offers the same one.
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        for (_, tool, _) in &offered {
+            *seen.entry(sanitized(tool)).or_default() += 1;
+        }
+        let limit = policy.max_tools.map_or(usize::MAX, |n| n as usize);
         let mut catalog = Self::default();
-        for (server, tools, filter) in servers {
-            for tool in tools {
-                let Some(tool_name) = tool.get("name").and_then(Value::as_str) else {
-                    continue;
-                };
-                if !crate::apps::visibility(tool).model || !filter.offers(tool_name) {
-                    continue;
+        for (server, tool_name, tool) in offered {
+            let base = match policy.naming {
+                ToolNaming::Bare if seen.get(&sanitized(tool_name)) == Some(&1) => {
+                    sanitized(tool_name)
                 }
-                let mut name = model_tool_name(server, tool_name);
-                let mut n = 2;
-                while catalog.by_name.contains_key(&name) {
-                    let suffix = format!("_{n}");
-                    let mut base = model_tool_name(server, tool_name);
-                    base.truncate(MAX_NAME - suffix.len());
-                    name = base + &suffix;
-                    n += 1;
-                }
-                let description = tool
-                    .get("description")
-                    .and_then(Value::as_str)
-                    .unwrap_or_default()
-                    .to_owned();
-                let input_schema = tool
-                    .get("inputSchema")
-                    .cloned()
-                    .unwrap_or_else(|| serde_json::json!({"type": "object"}));
-                catalog.by_name.insert(name.clone(), catalog.entries.len());
-                catalog.entries.push(CatalogEntry {
-                    spec: ToolSpec {
-                        name: name.clone(),
-                        description,
-                        input_schema,
-                    },
-                    name,
-                    server: server.to_owned(),
-                    tool: tool_name.to_owned(),
-                });
+                _ => model_tool_name(server, tool_name),
+            };
+            let mut name = base.clone();
+            let mut n = 2;
+            while catalog.by_name.contains_key(&name) {
+                let suffix = format!("_{n}");
+                let mut cut = base.clone();
+                cut.truncate(MAX_NAME - suffix.len());
+                name = cut + &suffix;
+                n += 1;
             }
+            if catalog.entries.len() >= limit {
+                catalog.left_out.push(name);
+                continue;
+            }
+            let description = tool
+                .get("description")
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned();
+            let input_schema = tool
+                .get("inputSchema")
+                .cloned()
+                .unwrap_or_else(|| serde_json::json!({"type": "object"}));
+            catalog.by_name.insert(name.clone(), catalog.entries.len());
+            catalog.entries.push(CatalogEntry {
+                spec: ToolSpec {
+                    name: name.clone(),
+                    description,
+                    input_schema,
+                },
+                name,
+                server: server.to_owned(),
+                tool: tool_name.to_owned(),
+            });
         }
         catalog
+    }
+
+    /// Model-facing names the host's tool limit left out.
+    pub fn left_out(&self) -> &[String] {
+        &self.left_out
     }
 
     /// Every entry, in the order offered.
@@ -156,6 +197,33 @@ mod tests {
         let catalog = ToolCatalog::build([("s", tools.as_slice(), &all)]);
         let names: Vec<_> = catalog.specs().into_iter().map(|s| s.name).collect();
         assert_eq!(names, ["s__b", "s__c"]);
+    }
+
+    #[test]
+    fn a_host_may_name_tools_bare_and_cap_how_many_the_model_gets() {
+        let a = vec![json!({"name": "echo"}), json!({"name": "add"})];
+        let b = vec![json!({"name": "echo"}), json!({"name": "get.time"})];
+        let all = ServerTools::default();
+        let servers = || [("a", a.as_slice(), &all), ("b", b.as_slice(), &all)];
+        let bare = ToolCatalogPolicy {
+            naming: ToolNaming::Bare,
+            max_tools: None,
+        };
+        let catalog = ToolCatalog::build_with(servers(), &bare);
+        let names: Vec<_> = catalog.specs().into_iter().map(|s| s.name).collect();
+        assert_eq!(names, ["a__echo", "add", "b__echo", "get_time"]);
+        assert_eq!(catalog.resolve("get_time").unwrap().tool, "get.time");
+        let capped = ToolCatalogPolicy {
+            naming: ToolNaming::ServerPrefixed,
+            max_tools: Some(3),
+        };
+        let catalog = ToolCatalog::build_with(servers(), &capped);
+        assert_eq!(catalog.len(), 3);
+        assert_eq!(catalog.left_out(), ["b__get_time"]);
+        assert!(
+            catalog.resolve("b__get_time").is_none(),
+            "left out = not callable"
+        );
     }
 
     /// The rules in `tests/vectors/model_rules.json`, which the web's tests read too.

@@ -7,7 +7,7 @@
 use std::time::Instant;
 
 use mcplab_protocol::chat::{ApprovalDecision, TurnEvent};
-use mcplab_protocol::host::ElicitationMode;
+use mcplab_protocol::host::{ElicitationMode, StructuredContentMode, ToolResultPolicy};
 use mcplab_protocol::{HumanRequestKind, ServerEvent};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -119,7 +119,7 @@ impl ToolRun<'_> {
             Ok(result) => {
                 let is_error = result["isError"].as_bool() == Some(true);
                 (
-                    tool_result_part(call_id, &result, is_error),
+                    tool_result_part(call_id, &result, is_error, &self.cfg.tool_results),
                     Some(result),
                     None,
                     is_error,
@@ -303,17 +303,26 @@ impl ToolRun<'_> {
     }
 }
 
-/// What the model sees of a `CallToolResult`: text blocks, descriptions of other blocks,
-/// structured content as JSON when there is no text, and images passed along.
-pub(super) fn tool_result_part(call_id: &str, result: &Value, is_error: bool) -> Part {
+/// What the model sees of a `CallToolResult` under the host's `policy`: text blocks,
+/// descriptions of other blocks, structured content as JSON (by default only when there is no
+/// text), images passed along; never `_meta`.
+pub(super) fn tool_result_part(
+    call_id: &str,
+    result: &Value,
+    is_error: bool,
+    policy: &ToolResultPolicy,
+) -> Part {
     let mut texts = Vec::new();
     let mut images = Vec::new();
     for block in result["content"].as_array().into_iter().flatten() {
         let s = |k: &str| block[k].as_str().unwrap_or_default().to_owned();
         match block["type"].as_str() {
-            Some("text") => texts.push(s("text")),
+            Some("text") if policy.text => texts.push(s("text")),
+            Some("text") => {}
             Some("image") => {
-                images.push((s("mimeType"), s("data")));
+                if policy.images {
+                    images.push((s("mimeType"), s("data")));
+                }
                 texts.push(format!("[image {}]", s("mimeType")));
             }
             Some("audio") => texts.push(format!("[audio {}]", s("mimeType"))),
@@ -322,24 +331,25 @@ pub(super) fn tool_result_part(call_id: &str, result: &Value, is_error: bool) ->
             }
             Some("resource") => {
                 let r = &block["resource"];
+                let uri = r["uri"].as_str().unwrap_or("");
                 match r["text"].as_str() {
-                    Some(t) => texts.push(format!(
-                        "[resource {}]\n{t}",
-                        r["uri"].as_str().unwrap_or("")
-                    )),
-                    None => texts.push(format!(
-                        "[binary resource {}]",
-                        r["uri"].as_str().unwrap_or("")
-                    )),
+                    Some(t) if policy.resources => texts.push(format!("[resource {uri}]\n{t}")),
+                    Some(_) => texts.push(format!("[resource {uri}]")),
+                    None => texts.push(format!("[binary resource {uri}]")),
                 }
             }
             _ => texts.push(block.to_string()),
         }
     }
-    if let Some(sc) = result.get("structuredContent")
-        && texts.iter().all(|t| t.trim().is_empty())
-    {
-        texts.push(sc.to_string());
+    if let Some(sc) = result.get("structuredContent") {
+        let give = match policy.structured_content {
+            StructuredContentMode::WhenNoText => texts.iter().all(|t| t.trim().is_empty()),
+            StructuredContentMode::Always => true,
+            StructuredContentMode::Never => false,
+        };
+        if give {
+            texts.push(sc.to_string());
+        }
     }
     Part::ToolResult {
         call_id: call_id.to_owned(),
@@ -403,7 +413,7 @@ mod tests {
             images,
             is_error,
             ..
-        } = tool_result_part("c1", &r, false)
+        } = tool_result_part("c1", &r, false, &ToolResultPolicy::default())
         else {
             panic!("a tool result part")
         };
@@ -411,9 +421,40 @@ mod tests {
         assert_eq!(images, [("image/png".to_owned(), "AAAA".to_owned())]);
         assert!(!is_error);
         let only_structured = json!({"content": [], "structuredContent": {"sum": 3}});
-        let Part::ToolResult { text, .. } = tool_result_part("c2", &only_structured, false) else {
+        let Part::ToolResult { text, .. } =
+            tool_result_part("c2", &only_structured, false, &ToolResultPolicy::default())
+        else {
             panic!()
         };
         assert_eq!(text, "{\"sum\":3}");
+        // A host's policy: structured content always, never, images and resources withheld.
+        let both = json!({"content": [
+            {"type": "text", "text": "sum is 3"},
+            {"type": "image", "mimeType": "image/png", "data": "AAAA"},
+            {"type": "resource", "resource": {"uri": "demo://x", "text": "body"}}
+        ], "structuredContent": {"sum": 3}, "_meta": {"secret": 1}});
+        let part = |policy: ToolResultPolicy| match tool_result_part("c", &both, false, &policy) {
+            Part::ToolResult { text, images, .. } => (text, images.len()),
+            _ => panic!(),
+        };
+        let (text, images) = part(ToolResultPolicy::default());
+        assert!(!text.contains("sum\":3") && images == 1, "{text}");
+        let always = ToolResultPolicy {
+            structured_content: StructuredContentMode::Always,
+            ..Default::default()
+        };
+        assert!(part(always).0.ends_with("{\"sum\":3}"));
+        let bare = ToolResultPolicy {
+            text: false,
+            structured_content: StructuredContentMode::Never,
+            images: false,
+            resources: false,
+        };
+        let (text, images) = part(bare);
+        assert_eq!(
+            (text.as_str(), images),
+            ("[image image/png]\n[resource demo://x]", 0)
+        );
+        assert!(!part(ToolResultPolicy::default()).0.contains("secret"));
     }
 }

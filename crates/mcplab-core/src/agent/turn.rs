@@ -10,7 +10,9 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use mcplab_protocol::chat::{StopReason, TokenUsage, TurnEvent};
-use mcplab_protocol::host::{ApprovalMode, ElicitationMode, HostConfig, ServerTools};
+use mcplab_protocol::host::{
+    ApprovalMode, ElicitationMode, HostConfig, ServerTools, ToolCatalogPolicy, ToolResultPolicy,
+};
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
@@ -53,6 +55,10 @@ pub struct TurnConfig {
     pub context: Vec<String>,
     /// What steps cost (dollars per million tokens by `provider::model`).
     pub prices: Arc<PriceTable>,
+    /// The host's tool naming and limit.
+    pub tool_catalog: ToolCatalogPolicy,
+    /// What of each tool result the model sees.
+    pub tool_results: ToolResultPolicy,
 }
 
 impl TurnConfig {
@@ -78,6 +84,8 @@ impl TurnConfig {
             elicitation: host.elicitation.mode,
             context: Vec::new(),
             prices: shipped_prices(),
+            tool_catalog: host.tool_catalog.clone(),
+            tool_results: host.tool_results.clone(),
         }
     }
 }
@@ -169,6 +177,13 @@ pub async fn run_turn(
         }
         Err(e) => return finish(failed("not_configured", e.to_string(), usage), new_messages),
     };
+    if !catalog.left_out().is_empty() {
+        sink.emit(TurnEvent::ToolsLeftOut {
+            turn_id: turn_id.clone(),
+            limit: cfg.tool_catalog.max_tools.unwrap_or_default(),
+            left_out: catalog.left_out().to_vec(),
+        });
+    }
     let run = ToolRun {
         manager,
         catalog: &catalog,
@@ -376,7 +391,10 @@ async fn prepare(
             filter,
         ));
     }
-    let catalog = ToolCatalog::build(lists.iter().map(|(s, t, f)| (*s, t.as_slice(), *f)));
+    let catalog = ToolCatalog::build_with(
+        lists.iter().map(|(s, t, f)| (*s, t.as_slice(), *f)),
+        &cfg.tool_catalog,
+    );
     system.extend(cfg.context.iter().filter(|c| !c.trim().is_empty()).cloned());
     Ok((catalog, system))
 }

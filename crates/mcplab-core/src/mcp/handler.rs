@@ -73,6 +73,8 @@ pub struct ClientSide {
     /// Tasks of this server, updated by `notifications/tasks`.
     pub(crate) tasks: Arc<super::tasks::TaskRegistry>,
     pub(crate) identity: ClientIdentity,
+    /// The client capabilities declared (`initialize`, and each 2026-07-28 request's `_meta`).
+    pub(crate) capabilities: Arc<Value>,
     /// Where server events go, rate-limited and size-capped.
     pub(crate) events: Arc<EventGate>,
     pub(crate) broker: Arc<Broker>,
@@ -289,7 +291,7 @@ impl Service<RoleClient> for ClientSide {
     fn get_info(&self) -> ClientConfig {
         let info = json!({
             "protocolVersion": self.protocol_version,
-            "capabilities": super::modern::client_capabilities(),
+            "capabilities": self.capabilities.as_ref(),
             "clientInfo": { "name": self.identity.name, "version": self.identity.version },
         });
         serde_json::from_value(info).expect("the client info literal matches the MCP schema")

@@ -1,6 +1,8 @@
 //! The HostConfig contract: parse (JSON or YAML, strict), check, canonical JSON and its hash,
 //! and the bridge from the older `ChatSettings`. The canonical form is the value with every
-//! key present (defaults explicit), set-like lists sorted and deduplicated, object keys sorted,
+//! key of version 1 present (defaults explicit; the sections issue 18 added — `client`,
+//! `toolCatalog`, `toolResults` — only when not at their defaults, so configs written before
+//! them keep their hashes), set-like lists sorted and deduplicated, object keys sorted,
 //! no whitespace; its hash is the SHA-256 of those bytes in lowercase hex. Two configs mean
 //! the same host exactly when their canonical forms are equal, however they were written.
 //! This module never reads files: callers hand in text.
@@ -93,6 +95,9 @@ pub fn check(c: &HostConfig) -> Result<(), HostConfigError> {
         if names.clone().any(|t| t.trim().is_empty()) {
             return bad(format!("server `{name}` lists an empty tool name"));
         }
+    }
+    if c.tool_catalog.max_tools == Some(0) {
+        return bad("toolCatalog.maxTools must be at least 1 (or null for no limit)".into());
     }
     let profile = &c.app_host;
     if profile.display_modes.is_empty() {
@@ -308,7 +313,23 @@ appHost:
                 c.app_host.display_modes = vec![DisplayMode::Inline]
             }),
         ];
-        let more: [(&str, Change); 3] = [
+        let more: [(&str, Change); 10] = [
+            ("client.protocol", |c| {
+                c.client.protocol = mcplab_protocol::ProtocolChoice::V2025_06_18
+            }),
+            ("client.sampling", |c| c.client.sampling = false),
+            ("client.roots", |c| c.client.roots = false),
+            ("client.mcpApps", |c| c.client.mcp_apps = false),
+            ("toolCatalog.maxTools", |c| {
+                c.tool_catalog.max_tools = Some(40)
+            }),
+            ("toolCatalog.naming", |c| {
+                c.tool_catalog.naming = mcplab_protocol::host::ToolNaming::Bare
+            }),
+            ("toolResults.structuredContent", |c| {
+                c.tool_results.structured_content =
+                    mcplab_protocol::host::StructuredContentMode::Never
+            }),
             ("timeZone", |c| {
                 c.app_host.time_zone = Some("Asia/Tokyo".into())
             }),

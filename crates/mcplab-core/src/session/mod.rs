@@ -2,7 +2,8 @@
 //! [`HostConfig`](mcplab_protocol::host::HostConfig) (canonical JSON and hash in [`host`]),
 //! how one turn runs under it ([`HostTurn`]: every chat turn, and every user turn of an eval
 //! iteration), its live side (one running turn, idempotent submit by turn id, a replay ring
-//! bounded in bytes, approvals, app context), persistence of its turns through the store, the
+//! bounded in bytes, approvals, app context), host profiles ([`profiles`]: named HostConfig
+//! presets with the public source of each value), persistence of its turns through the store, the
 //! merge of provider settings, title naming and export. It knows nothing of HTTP or
 //! terminals: the server serves its streams as SSE, the CLI prints its events.
 
@@ -11,6 +12,7 @@ mod export;
 pub mod host;
 mod host_turn;
 mod hub;
+pub mod profiles;
 pub mod replay;
 mod runtime;
 mod turns;

@@ -133,6 +133,7 @@ pub fn convert(doc: &Value) -> Result<(Suite, Notes), ImportError> {
         servers,
         mcp_servers: None,
         host: None,
+        hosts: Vec::new(),
         models,
         repeat: defaults
             .get("repetitions")

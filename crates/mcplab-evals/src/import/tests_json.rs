@@ -148,6 +148,7 @@ pub fn convert(doc: &Value, name: &str) -> Result<(Suite, Notes), ImportError> {
         servers: Vec::new(),
         mcp_servers: None,
         host: None,
+        hosts: Vec::new(),
         models: shared_model.into_iter().collect(),
         repeat: Some(repeat as u32),
         concurrency: None,

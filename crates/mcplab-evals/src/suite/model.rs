@@ -39,6 +39,13 @@ pub struct Suite {
     /// (relative to the suite file).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub host: Option<HostSpec>,
+    /// Host profiles to run as (`mcplab hosts list`: claude, chatgpt, vscode, cursor, goose,
+    /// mcplab): each case runs on each model under each host, whose client, tool catalog, tool
+    /// results, approval and app host sections go over `host`. The matrix's model column
+    /// reads `provider::model @ host`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[schemars(inner(regex(pattern = r"^[A-Za-z0-9_-]+$")))]
+    pub hosts: Vec<String>,
     /// Models to run, as `provider::model`; each case runs on each. `--model` replaces them.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[schemars(inner(regex(pattern = r"^[A-Za-z0-9_.-]+::\S.*$")))]

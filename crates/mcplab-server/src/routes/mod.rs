@@ -5,6 +5,7 @@ mod app_context;
 mod apps;
 mod chat;
 mod evals;
+mod hosts;
 mod mcp;
 mod modern;
 mod oauth;
@@ -127,6 +128,8 @@ pub fn api() -> Router<Arc<AppState>> {
         )
         .route("/sessions/{id}/events", get(chat::events))
         .route("/host-config/parse", post(chat::parse_host_config))
+        .route("/hosts", get(hosts::list))
+        .route("/hosts/{name}", get(hosts::show))
         .route("/llm/providers", get(chat::providers))
         .route(
             "/llm/providers/{id}",

@@ -13,6 +13,9 @@ use mcplab_core::render::{self, RenderError, Rendered};
 use mcplab_core::store::Store;
 use mcplab_protocol::ServerConfig;
 use mcplab_protocol::api::AppRenderSpec;
+use mcplab_protocol::host::{
+    AppHostProfile, CspMode as HostCspMode, DisplayMode as HostDisplayMode,
+};
 use mcplab_server::{AppState, Security, generate_token};
 use serde_json::{Value, json};
 use tokio::net::TcpListener;
@@ -83,7 +86,16 @@ impl Device {
 }
 
 /// The host conditions the render page applies (the web's `HostConditions`).
-fn conditions(args: &RenderArgs, d: &Device) -> Value {
+/// The host conditions of the render: the flags, with a host profile's app host (display
+/// modes offered, CSP mode, window.openai) as the base when `--host` names one.
+fn conditions(args: &RenderArgs, d: &Device, profile: Option<&AppHostProfile>) -> Value {
+    let modes = profile.map_or_else(
+        || json!(["inline", "fullscreen", "pip"]),
+        |p| json!(p.display_modes),
+    );
+    let csp_permissive = args.csp == CspMode::Permissive
+        || profile.is_some_and(|p| p.csp_mode == HostCspMode::Permissive);
+    let openai_shim = args.openai_shim || profile.is_some_and(|p| p.window_openai);
     json!({
         "theme": match args.theme { RenderTheme::Light => "light", RenderTheme::Dark => "dark" },
         "locale": args.locale,
@@ -95,18 +107,26 @@ fn conditions(args: &RenderArgs, d: &Device) -> Value {
         "safeArea": { "top": 0, "right": 0, "bottom": 0, "left": 0 },
         "maxHeight": d.height,
         "width": d.width,
-        "availableDisplayModes": ["inline", "fullscreen", "pip"],
+        "availableDisplayModes": modes,
         "displayMode": match args.display_mode {
             DisplayMode::Inline => "inline",
             DisplayMode::Fullscreen => "fullscreen",
             DisplayMode::Pip => "pip",
         },
-        "cspMode": match args.csp { CspMode::Declared => "declared", CspMode::Permissive => "permissive" },
-        "openaiShim": args.openai_shim,
+        "cspMode": if csp_permissive { "permissive" } else { "declared" },
+        "openaiShim": openai_shim,
     })
 }
 
 /// `<out>.json`.
+fn display_mode(m: DisplayMode) -> HostDisplayMode {
+    match m {
+        DisplayMode::Inline => HostDisplayMode::Inline,
+        DisplayMode::Fullscreen => HostDisplayMode::Fullscreen,
+        DisplayMode::Pip => HostDisplayMode::Pip,
+    }
+}
+
 fn default_report_path(out: &Path) -> PathBuf {
     let mut p = out.as_os_str().to_owned();
     p.push(".json");
@@ -136,8 +156,30 @@ async fn render_app(args: RenderArgs, global: &Global, data: &DataDir) -> Result
         .clone()
         .unwrap_or_else(|| default_report_path(&args.out));
     let config = target::resolve(&global.target, data)?;
-    let session = Session::open_all(global, vec![config.clone()]).await?;
-    let result = render_with(&session, &config, &args, device, timeout_ms, &chromium).await;
+    let host = match &args.host_profile {
+        Some(name) => {
+            let all = super::hosts::load(data)?;
+            Some(super::hosts::require(&all, name)?.host_config.clone())
+        }
+        None => None,
+    };
+    if let Some(h) = &host {
+        let mode = display_mode(args.display_mode);
+        if !h.app_host.display_modes.contains(&mode) {
+            return Err(Failure::usage(format!(
+                "host profile `{}` offers the display modes {:?}; pick --display-mode from them",
+                args.host_profile.as_deref().unwrap_or_default(),
+                h.app_host.display_modes
+            )));
+        }
+    }
+    let client = host.as_ref().map(|h| h.client.clone()).unwrap_or_default();
+    let session = Session::open_as(global, vec![config.clone()], client).await?;
+    let profile = host.as_ref().map(|h| &h.app_host);
+    let result = render_with(
+        &session, &config, &args, device, timeout_ms, &chromium, profile,
+    )
+    .await;
     session.close().await;
     let (spec, rendered) = result?;
     finish(&args, global.json, &report_path, spec, rendered)
@@ -151,6 +193,7 @@ async fn render_with(
     device: Device,
     timeout_ms: Option<u64>,
     chromium: &Path,
+    profile: Option<&AppHostProfile>,
 ) -> Result<(AppRenderSpec, Rendered), Failure> {
     let tools = session.list_all("tools/list", "tools").await?;
     let tool = tools["tools"]
@@ -175,7 +218,7 @@ async fn render_with(
         server: config.name.clone(),
         tool: args.tool.clone(),
         arguments,
-        conditions: conditions(args, &device),
+        conditions: conditions(args, &device, profile),
         width: device.width,
         height: device.height,
         timeout_ms,

@@ -27,7 +27,7 @@ mod compare;
 
 pub async fn run(args: ChatArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
     let targets = target::resolve_many(&global.target, data)?;
-    let host = host_config(&args, global, &targets)?;
+    let host = host_config(&args, global, &targets, data)?;
     if args.print_host_config {
         return print_host_config(&host, global.json);
     }
@@ -41,12 +41,12 @@ pub async fn run(args: ChatArgs, global: &Global, data: &DataDir) -> Result<(), 
             "choose a model: --model provider::model (or `model` in --host-config)",
         ));
     }
-    let models = compare::models(&args, &host)?;
+    let columns = compare::columns(&args, &host, data)?;
     // Stored providers (Settings) are used with or without --save; a missing store is fine.
     let saved_settings = data.store().ok().map(Arc::new);
     let llm = llm_settings(saved_settings.as_deref());
-    for model in &models {
-        llm.provider_for(saved_settings.as_deref(), model)
+    for (_, column) in &columns {
+        llm.provider_for(saved_settings.as_deref(), &column.model)
             .map_err(|e| Failure::usage(e.to_string()))?;
     }
     let sessions = if args.save {
@@ -59,13 +59,13 @@ pub async fn run(args: ChatArgs, global: &Global, data: &DataDir) -> Result<(), 
     let configs = servers_to_connect(&host, targets, data)?;
     let mut global = global.clone();
     global.elicitation = cli_elicitation(host.elicitation.mode).or(global.elicitation);
-    let session = Session::open_all(&global, configs).await?;
+    let session = Session::open_as(&global, configs, host.client.clone()).await?;
     let hub = Arc::new(
         SessionHub::new(sessions, session.manager().clone(), llm)
             .with_provider_store(saved_settings),
     );
     let result = if args.compare {
-        compare::run(&args, &global, &session, &hub, host, models).await
+        compare::run(&args, &global, &session, &hub, columns).await
     } else {
         converse(&args, &global, &session, &hub, host).await
     };
@@ -73,23 +73,21 @@ pub async fn run(args: ChatArgs, global: &Global, data: &DataDir) -> Result<(), 
     result
 }
 
-/// The HostConfig of this run: `--host-config` (or the defaults), then the flags on top.
+/// The HostConfig of this run: `--host NAME`'s profile or `--host-config` (or the defaults),
+/// then the flags on top.
 fn host_config(
     args: &ChatArgs,
     global: &Global,
     targets: &[mcplab_protocol::ServerConfig],
+    data: &DataDir,
 ) -> Result<HostConfig, Failure> {
-    let mut host = match &args.host_config {
-        Some(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| {
-                Failure::usage(format!(
-                    "cannot read the host config {}: {e}",
-                    path.display()
-                ))
-            })?;
-            host::parse(&text).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?
+    let mut host = match (&args.host_config, args.host_profile.first()) {
+        (Some(path), _) => read_host_config(path)?,
+        (None, Some(name)) => {
+            let all = super::hosts::load(data)?;
+            super::hosts::require(&all, name)?.host_config.clone()
         }
-        None => HostConfig::default(),
+        (None, None) => HostConfig::default(),
     };
     if let Some(m) = args.model.first() {
         host.model.clone_from(m);
@@ -121,6 +119,23 @@ fn host_config(
     }
     host::check(&host).map_err(|e| Failure::usage(e.to_string()))?;
     Ok(host::normalized(&host))
+}
+
+/// A `--host-config` file: a HostConfig (JSON or YAML) or a host profile file (its config).
+pub(crate) fn read_host_config(path: &std::path::Path) -> Result<HostConfig, Failure> {
+    let text = std::fs::read_to_string(path).map_err(|e| {
+        Failure::usage(format!(
+            "cannot read the host config {}: {e}",
+            path.display()
+        ))
+    })?;
+    if mcplab_core::session::profiles::is_profile_text(&text) {
+        let origin = path.display().to_string();
+        return mcplab_core::session::profiles::parse_profile(&text, &origin, false)
+            .map(|p| p.host_config)
+            .map_err(|e| Failure::usage(e.to_string()));
+    }
+    host::parse(&text).map_err(|e| Failure::usage(format!("{}: {e}", path.display())))
 }
 
 fn print_host_config(host: &HostConfig, json: bool) -> Result<(), Failure> {

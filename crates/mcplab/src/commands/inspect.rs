@@ -288,12 +288,13 @@ pub async fn run(
         }
         Command::Servers(_)
         | Command::DemoServer { .. }
-        | Command::Serve
+        | Command::Serve { .. }
         | Command::Open { .. }
         | Command::Chat(_)
         | Command::Oauth(_)
         | Command::Apps(_)
         | Command::Eval(_)
+        | Command::Hosts(_)
         | Command::Tasks(_)
         | Command::Skills(_)
         | Command::Listen(_)

@@ -6,6 +6,7 @@ mod apps;
 mod chat;
 mod check;
 pub mod eval;
+pub mod hosts;
 mod inspect;
 mod listen;
 mod oauth;
@@ -21,13 +22,18 @@ use crate::settings::DataDir;
 
 pub async fn run(cli: Cli) -> Result<(), Failure> {
     let data = DataDir::resolve(cli.global.data_dir.as_deref())?;
-    match cli.command.unwrap_or(Command::Serve) {
-        Command::Serve => crate::serve::run(&cli.global, &data).await,
+    match cli.command.unwrap_or(Command::Serve { host: None }) {
+        Command::Serve { host } => {
+            let mut global = cli.global.clone();
+            global.serve.host = host.or(global.serve.host);
+            crate::serve::run(&global, &data).await
+        }
         Command::Servers(cmd) => servers::run(cmd, &cli.global, &data),
         Command::Chat(args) => chat::run(args, &cli.global, &data).await,
         Command::Oauth(cmd) => oauth::run(cmd, &cli.global, &data).await,
         Command::Apps(cmd) => apps::run(cmd, &cli.global, &data).await,
         Command::Eval(cmd) => eval::run(cmd, &cli.global, &data).await,
+        Command::Hosts(cmd) => hosts::run(cmd, &cli.global, &data),
         Command::Open { print } => open::run(&data, print).await,
         Command::Check(args) => check::run(args, &cli.global, &data).await,
         Command::DemoServer { http: None } => mcplab_testkit::serve_stdio()

@@ -55,6 +55,9 @@ impl ConnectionManager {
             cache: cache.clone(),
             tasks: self.tasks.clone(),
             identity: self.opts.identity.clone(),
+            capabilities: Arc::new(super::super::modern::declared_capabilities(
+                &self.opts.client,
+            )),
             events: gate,
             broker: self.broker.clone(),
             roots: self.roots.clone(),

@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
+use mcplab_protocol::host::ClientDeclaration;
 use mcplab_protocol::oauth::OAuthConfig;
 use mcplab_protocol::{ProtocolChoice, ServerConfig, ServerEvent, ServerStatus, ServerTransport};
 use tokio::sync::broadcast;
@@ -71,6 +72,10 @@ pub struct ManagerOptions {
     /// soon as it connects (the web inspector refreshes its lists on them; a one-shot CLI call
     /// does not need them).
     pub listen_for_changes: bool,
+    /// What this client declares to servers: the revision it asks for (`auto`: each server
+    /// config's own choice) and its capabilities. A host profile sets it; the default is
+    /// everything mcplab implements.
+    pub client: ClientDeclaration,
 }
 
 impl Default for ManagerOptions {
@@ -89,6 +94,7 @@ impl Default for ManagerOptions {
             parent_env: None,
             oauth_allow_private: false,
             listen_for_changes: true,
+            client: ClientDeclaration::default(),
         }
     }
 }
@@ -350,9 +356,13 @@ impl ConnectionManager {
 
     async fn connect_via(
         self: &Arc<Self>,
-        config: ServerConfig,
+        mut config: ServerConfig,
         io: Option<InProcessIo>,
     ) -> Result<Arc<Connection>, McpError> {
+        // A host profile that names a revision speaks it to every server it connects.
+        if !self.opts.client.protocol.is_auto() {
+            config.protocol = self.opts.client.protocol;
+        }
         let name = config.name.clone();
         let previous = {
             let mut slots = self.slots();

@@ -13,8 +13,9 @@ pub mod listen;
 pub mod mrtr;
 
 use mcplab_protocol::ServerEvent;
+use mcplab_protocol::host::ClientDeclaration;
 use rmcp::model::ServerNotification;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::handler::{ClientSide, UI_EXTENSION};
 
@@ -32,16 +33,46 @@ pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 
 /// The client capabilities mcplab declares, in `initialize` and in every 2026-07-28 request.
 pub fn client_capabilities() -> Value {
-    json!({
-        "roots": { "listChanged": true },
-        "sampling": {},
-        "elicitation": { "form": {}, "url": {} },
-        "extensions": {
-            UI_EXTENSION: { "mimeTypes": ["text/html;profile=mcp-app"] },
-            TASKS_EXTENSION: {},
-            SKILLS_EXTENSION: {},
-        },
-    })
+    declared_capabilities(&ClientDeclaration::default())
+}
+
+/// The client capabilities a host declares (a host profile's `client` section): only what it
+/// turns on, so a server sees exactly what that host would say.
+pub fn declared_capabilities(d: &ClientDeclaration) -> Value {
+    let mut caps = Map::new();
+    if d.roots {
+        caps.insert("roots".into(), json!({ "listChanged": true }));
+    }
+    if d.sampling {
+        caps.insert("sampling".into(), json!({}));
+    }
+    let mut elicitation = Map::new();
+    if d.elicitation_form {
+        elicitation.insert("form".into(), json!({}));
+    }
+    if d.elicitation_url {
+        elicitation.insert("url".into(), json!({}));
+    }
+    if !elicitation.is_empty() {
+        caps.insert("elicitation".into(), Value::Object(elicitation));
+    }
+    let mut extensions = Map::new();
+    if d.mcp_apps {
+        extensions.insert(
+            UI_EXTENSION.into(),
+            json!({ "mimeTypes": ["text/html;profile=mcp-app"] }),
+        );
+    }
+    if d.tasks {
+        extensions.insert(TASKS_EXTENSION.into(), json!({}));
+    }
+    if d.skills {
+        extensions.insert(SKILLS_EXTENSION.into(), json!({}));
+    }
+    if !extensions.is_empty() {
+        caps.insert("extensions".into(), Value::Object(extensions));
+    }
+    Value::Object(caps)
 }
 
 impl ClientSide {

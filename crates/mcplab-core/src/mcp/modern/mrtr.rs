@@ -290,7 +290,7 @@ impl Connection {
             meta.insert(META_LOG_LEVEL.into(), Value::String(level));
         }
         if opts.task == TaskMode::Never {
-            let mut caps = super::client_capabilities();
+            let mut caps = (*self.answerer.capabilities).clone();
             if let Some(ext) = caps.get_mut("extensions").and_then(Value::as_object_mut) {
                 ext.remove(TASKS_EXTENSION);
             }

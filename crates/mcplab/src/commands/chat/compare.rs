@@ -1,5 +1,5 @@
-//! `mcplab chat --compare -m A -m B "…"`: the same message sent at once to 2–4 sessions that
-//! differ only in their model, each column run by the session runtime as a chat turn, then the
+//! `mcplab chat --compare -m A -m B "…"` (or `--host A --host B`): the same message sent at once
+//! to 2–4 sessions that differ only in their model (or their host profile: same model), each column run by the session runtime as a chat turn, then the
 //! turns compared side by side (core's `session::compare`): tools called in order with their
 //! arguments (a `≠` marks a call that differs from the first column's), steps, tokens, cost,
 //! time to first token, total time and how each ended. `--json` prints every event as
@@ -10,7 +10,9 @@ use std::sync::Arc;
 
 use mcplab_core::agent::{EventSink, RecordingSink};
 use mcplab_core::session::compare::{differing_calls, summarize};
+use mcplab_core::session::profiles::apply_profile;
 use mcplab_core::session::{SessionHub, Submitted};
+use mcplab_evals::run::HOST_SEPARATOR;
 use mcplab_protocol::chat::{NewSession, TurnEvent, TurnRequest};
 use mcplab_protocol::host::{ApprovalMode, HostConfig};
 use mcplab_protocol::xray::TurnSummary;
@@ -20,21 +22,31 @@ use crate::chat_output::xray_text;
 use crate::cli::{ChatArgs, Global};
 use crate::failure::{EXIT_CALL, EXIT_INTERRUPTED, Failure};
 use crate::session::Session;
+use crate::settings::DataDir;
 
-/// The models this run talks to: one without `--compare`, 2–4 with it.
-pub fn models(args: &ChatArgs, host: &HostConfig) -> Result<Vec<String>, Failure> {
+/// The columns of this run, each a label and the HostConfig it runs under: one without
+/// `--compare`; with it, 2–4 models (`-m`) under one host, or one model under 2–4 host
+/// profiles (`--host`, labelled `model @ host`).
+pub fn columns(
+    args: &ChatArgs,
+    host: &HostConfig,
+    data: &DataDir,
+) -> Result<Vec<(String, HostConfig)>, Failure> {
     if !args.compare {
-        if args.model.len() > 1 {
+        if args.model.len() > 1 || args.host_profile.len() > 1 {
             return Err(Failure::usage(
-                "several --model given: add --compare to run them side by side",
+                "several --model or --host given: add --compare to run them side by side",
             ));
         }
-        return Ok(vec![host.model.clone()]);
+        return Ok(vec![(host.model.clone(), host.clone())]);
     }
     if args.interactive {
         return Err(Failure::usage(
             "--compare runs one prompt: drop -i (each compared session can be continued in the browser with --save)",
         ));
+    }
+    if args.host_profile.len() > 1 {
+        return host_columns(args, host, data);
     }
     if host.approval.mode == ApprovalMode::Always {
         return Err(Failure::usage(
@@ -43,10 +55,49 @@ pub fn models(args: &ChatArgs, host: &HostConfig) -> Result<Vec<String>, Failure
     }
     if !(2..=4).contains(&args.model.len()) {
         return Err(Failure::usage(
-            "--compare needs 2 to 4 models: -m provider::model -m provider::other",
+            "--compare needs 2 to 4 models (-m provider::model -m provider::other) or 2 to 4 \
+             hosts (--host claude --host chatgpt)",
         ));
     }
-    Ok(args.model.clone())
+    let column = |m: &String| {
+        let config = HostConfig {
+            model: m.clone(),
+            ..host.clone()
+        };
+        (m.clone(), config)
+    };
+    Ok(args.model.iter().map(column).collect())
+}
+
+/// One model under each of 2–4 host profiles: each profile's host sections over `host`. A
+/// compared turn cannot wait for approval, so a host that asks before calls runs them.
+fn host_columns(
+    args: &ChatArgs,
+    host: &HostConfig,
+    data: &DataDir,
+) -> Result<Vec<(String, HostConfig)>, Failure> {
+    if !(2..=4).contains(&args.host_profile.len()) || args.model.len() > 1 {
+        return Err(Failure::usage(
+            "--compare with --host needs 2 to 4 hosts and one model: compare models or hosts, not both",
+        ));
+    }
+    let all = crate::commands::hosts::load(data)?;
+    let mut out = Vec::new();
+    for name in &args.host_profile {
+        let profile = crate::commands::hosts::require(&all, name)?;
+        let mut config = apply_profile(host, &profile.host_config);
+        config.approval.mode = ApprovalMode::Never;
+        out.push((format!("{}{HOST_SEPARATOR}{name}", host.model), config));
+    }
+    let first = &out[0].1.client;
+    if out.iter().any(|(_, c)| c.client != *first) {
+        eprintln!(
+            "note: the servers are connected once for all columns and see the first host's \
+             client declaration (revision, capabilities); each column gets its own tool catalog, \
+             tool results and app host"
+        );
+    }
+    Ok(out)
 }
 
 /// Records one column's events and prints them as they come (JSON Lines, or x-rays).
@@ -82,22 +133,18 @@ pub async fn run(
     global: &Global,
     session: &Session,
     hub: &Arc<SessionHub>,
-    host: HostConfig,
-    models: Vec<String>,
+    columns_of: Vec<(String, HostConfig)>,
 ) -> Result<(), Failure> {
     let prompt = args
         .prompt
         .clone()
         .ok_or_else(|| Failure::usage("--compare needs the prompt to send"))?;
     let mut columns = Vec::new();
-    for (index, model) in models.into_iter().enumerate() {
+    for (index, (model, config)) in columns_of.into_iter().enumerate() {
         let created = hub
             .create(NewSession {
                 title: Some(format!("compare {}: {model}", index + 1)),
-                host_config: Some(HostConfig {
-                    model: model.clone(),
-                    ..host.clone()
-                }),
+                host_config: Some(config),
                 settings: None,
             })
             .map_err(|e| Failure::usage(e.to_string()))?;

@@ -1,0 +1,205 @@
+use super::*;
+use crate::session::host::{canonical_json, parse};
+use mcplab_protocol::ProtocolChoice;
+
+#[test]
+fn builtin_profiles_load_and_document_every_changed_field() {
+    let all = HostProfiles::builtin().unwrap();
+    let names: Vec<_> = all.list().iter().map(|p| p.name.as_str()).collect();
+    assert_eq!(
+        names,
+        ["mcplab", "claude", "chatgpt", "vscode", "cursor", "goose"]
+    );
+    for p in all.list() {
+        assert!(p.builtin && p.origin.is_none());
+        assert!(
+            !p.title.is_empty() && !p.description.is_empty(),
+            "{}",
+            p.name
+        );
+        let defaults = fields(&HostConfig::default());
+        for (field, value) in fields(&p.host_config) {
+            if defaults.get(&field) != Some(&value) {
+                assert!(
+                    matches!(p.sources.get(&field), Some(FieldSource::Documented(_))),
+                    "{}: {field} differs without a source",
+                    p.name
+                );
+            }
+        }
+    }
+    assert_eq!(
+        all.get("mcplab").unwrap().host_config,
+        HostConfig::default()
+    );
+    let vscode = &all.get("vscode").unwrap().host_config;
+    assert_eq!(vscode.tool_catalog.max_tools, Some(128));
+    assert_eq!(vscode.client.protocol, ProtocolChoice::V2025_06_18);
+    assert!(all.require("nope").unwrap_err().contains("claude, chatgpt"));
+}
+
+/// Pinned: each built-in profile's canonical hash. A change to a profile's values must raise
+/// its `profileVersion` and update the hash here; a change of the canonical form changes them
+/// all (see `host::tests::golden_hashes`). Claude's was checked with
+/// `printf '%s' '<canonical>' | sha256sum`.
+#[test]
+fn builtin_profiles_round_trip_with_pinned_hashes() {
+    let pinned = [
+        (
+            "mcplab",
+            "10736823bb802470dd03cd17e4ab2f88014e07745b16d8d1d1dbc5ef4ae50cbf",
+        ),
+        (
+            "claude",
+            "5968ae7fb548638df3f47425e1f84fb9098c5a236a795077a19548b963e43f22",
+        ),
+        (
+            "chatgpt",
+            "ee0642df37bdbe4dd03a032dd10aae1653b40c385d45c784a03d963c1cad4af8",
+        ),
+        (
+            "vscode",
+            "c9f7055103af890ca63df29b2fad5cca2b6aee3f0092a1a75f68c2bfa24cf32c",
+        ),
+        (
+            "cursor",
+            "68db6e06a06e6aba9a3f21b3249e9aa27af2a4bb29fe4df2350fb98a09707497",
+        ),
+        (
+            "goose",
+            "571ef70312a4a522294214139c8d0ff09e578a79f47ce82ef965c02732ae658b",
+        ),
+    ];
+    let all = HostProfiles::builtin().unwrap();
+    let got: Vec<_> = pinned
+        .iter()
+        .map(|(n, _)| (*n, all.get(n).unwrap().hash.as_str()))
+        .collect();
+    assert_eq!(got, pinned);
+    for (name, _) in pinned {
+        let p = all.get(name).unwrap();
+        let canonical = canonical_json(&p.host_config);
+        let back = parse(&canonical).unwrap();
+        assert_eq!(canonical_json(&back), canonical, "{name} round-trips");
+        assert_eq!(hash(&back), p.hash);
+        // The exported file reads back as the same profile.
+        let text = serde_json::to_string_pretty(&export(p)).unwrap();
+        let again = parse_profile(&text, "export", true).unwrap();
+        assert_eq!(again.hash, p.hash);
+        assert_eq!(again.sources, p.sources);
+    }
+}
+
+#[test]
+fn new_sections_at_their_defaults_stay_out_of_the_canonical_form() {
+    let old = r#"{"model":"openai::m","servers":{"demo":{}}}"#;
+    let with_defaults = r#"{"model":"openai::m","servers":{"demo":{}},
+        "client":{"protocol":"auto","sampling":true},"toolCatalog":{"maxTools":null},
+        "toolResults":{"structuredContent":"whenNoText"}}"#;
+    let (a, b) = (parse(old).unwrap(), parse(with_defaults).unwrap());
+    assert_eq!(canonical_json(&a), canonical_json(&b));
+    assert!(!canonical_json(&a).contains("client"));
+    let mut c = a.clone();
+    c.client.sampling = false;
+    assert!(canonical_json(&c).contains(r#""client":{"elicitationForm":true"#));
+    assert_ne!(hash(&c), hash(&a));
+    assert!(
+        parse("toolCatalog: {maxTools: 0}")
+            .unwrap_err()
+            .to_string()
+            .contains("at least 1")
+    );
+}
+
+#[test]
+fn diff_lists_each_differing_field_with_its_sources() {
+    let all = HostProfiles::builtin().unwrap();
+    let (claude, chatgpt) = (all.get("claude").unwrap(), all.get("chatgpt").unwrap());
+    let d = diff(claude, chatgpt);
+    let fields: Vec<_> = d.iter().map(|f| f.field.as_str()).collect();
+    assert!(
+        fields.contains(&"toolResults.structuredContent"),
+        "{fields:?}"
+    );
+    assert!(fields.contains(&"appHost.windowOpenai"));
+    assert!(fields.contains(&"approval.mode"));
+    assert!(
+        !fields.contains(&"client.protocol"),
+        "both ask for 2025-06-18"
+    );
+    let sc = d
+        .iter()
+        .find(|f| f.field == "toolResults.structuredContent")
+        .unwrap();
+    assert_eq!(
+        (sc.a.as_str(), sc.b.as_str()),
+        (Some("whenNoText"), Some("always"))
+    );
+    assert!(matches!(sc.source_a, Some(FieldSource::Unknown(_))));
+    assert!(matches!(sc.source_b, Some(FieldSource::Documented(_))));
+    assert!(diff(claude, claude).is_empty());
+}
+
+#[test]
+fn bad_profiles_name_the_file_line_and_fix() {
+    let cases = [
+        ("{\"name\": \"x\",\n \"stepLimt\": 3}", Some(2), "stepLimt"),
+        ("{\"name\": \"x\",\n", None, "not valid JSON"),
+        ("{\"title\": \"no name\"}", None, "`name` must be"),
+        ("{\"name\": \"a b\"}", Some(1), "letters, digits"),
+        (
+            "{\"name\": \"x\",\n\"client\": {\"sampling\": false},\n\"sources\": {\"client.sampling\": \"unknown\"}}",
+            Some(3),
+            "a guess",
+        ),
+        (
+            "{\"name\": \"x\",\n\"sources\": {\"client.nope\": \"unknown\"}}",
+            None,
+            "not a field",
+        ),
+        (
+            "{\"name\": \"x\",\n\"sources\": {\"approval.mode\": {\"url\": \"https://x\", \"read\": \"yesterday\"}}}",
+            Some(2),
+            "YYYY-MM-DD",
+        ),
+    ];
+    for (text, line, needle) in cases {
+        let e = parse_profile(text, "mine.json", false).unwrap_err();
+        assert!(e.to_string().contains(needle), "{text:?} → {e}");
+        assert!(e.to_string().starts_with("mine.json"), "{e}");
+        if line.is_some() {
+            assert_eq!(e.line, line, "{text:?} → {e}");
+        }
+    }
+    // A built-in (strict) profile must source what it changes; a user's need not.
+    let unsourced = "{\"name\": \"x\", \"client\": {\"sampling\": false}}";
+    assert!(parse_profile(unsourced, "mine.json", false).is_ok());
+    let e = parse_profile(unsourced, "built-in", true).unwrap_err();
+    assert!(e.to_string().contains("names no source"), "{e}");
+}
+
+#[test]
+fn user_profiles_load_from_a_directory_and_may_not_take_a_builtin_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let hosts = dir.path().join("hosts");
+    assert_eq!(
+        HostProfiles::load(Some(&hosts)).unwrap().list().len(),
+        6,
+        "no dir: built-ins"
+    );
+    std::fs::create_dir(&hosts).unwrap();
+    std::fs::write(hosts.join("notes.txt"), "ignored").unwrap();
+    std::fs::write(
+        hosts.join("mine.json"),
+        r#"{"name": "mine", "toolResults": {"structuredContent": "never"}}"#,
+    )
+    .unwrap();
+    let all = HostProfiles::load(Some(&hosts)).unwrap();
+    let mine = all.get("mine").unwrap();
+    assert!(!mine.builtin);
+    assert!(mine.origin.as_deref().unwrap().ends_with("mine.json"));
+    std::fs::write(hosts.join("taken.json"), "{\n\"name\": \"claude\"\n}").unwrap();
+    let e = HostProfiles::load(Some(&hosts)).unwrap_err();
+    assert!(e.to_string().contains("taken.json:2"), "{e}");
+    assert!(e.to_string().contains("already taken"), "{e}");
+}

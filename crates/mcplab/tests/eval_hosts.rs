@@ -1,0 +1,93 @@
+//! `hosts:` in an eval suite (issue 18): each case runs on each model under each host profile,
+//! the matrix columns read `model @ host`, and what each iteration's model received follows
+//! its host — judged on the scripted LLM's logged requests, with the demo server as a child
+//! process.
+
+use std::process::Stdio;
+use std::time::Duration;
+
+use mcplab_testkit::llm::{Rule, Rules, ScriptedCall, ScriptedLlm, Step};
+use serde_json::{Value, json};
+use tokio::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
+
+#[tokio::test]
+async fn a_suite_runs_each_case_under_each_host() {
+    let llm = ScriptedLlm::start_with_rules(Rules::new(vec![Rule::when(
+        "2 + 40",
+        vec![
+            Step::call_tools([ScriptedCall::new(
+                "c1",
+                "demo__add",
+                json!({"a": 2, "b": 40}),
+            )]),
+            Step::reply(["The sum is 42."]),
+        ],
+    )]))
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("suite.yaml");
+    let text = format!(
+        "version: 1\nid: hosts-matrix\nmcpServers:\n  demo:\n    command: {BIN}\n    args: [demo-server]\n\
+         models: [openai::gpt-4o-mini]\nhosts: [mcplab, chatgpt]\ncases:\n  - id: add\n    \
+         turns: [What is 2 + 40? Use the add tool.]\n    toolCalls:\n      expected:\n        \
+         - {{ tool: add, arguments: {{ a: 2, b: 40 }} }}\n"
+    );
+    std::fs::write(&suite, text).unwrap();
+    let run = Command::new(BIN)
+        .args(["eval", "run", suite.to_str().unwrap(), "--json"])
+        .env("MCPLAB_DATA_DIR", dir.path())
+        .env("OPENAI_BASE_URL", llm.base_url())
+        .env("OPENAI_API_KEY", "sk-test")
+        .env_remove("ANTHROPIC_API_KEY")
+        .env("NO_PROXY", "127.0.0.1")
+        .env("MCPLAB_CHROMIUM", "/nonexistent/chromium")
+        .stdin(Stdio::null())
+        .kill_on_drop(true)
+        .output();
+    let o = tokio::time::timeout(Duration::from_secs(120), run)
+        .await
+        .expect("the run ends in time")
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    let events: Vec<Value> = String::from_utf8_lossy(&o.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(events[0]["planned"], 2, "case × model × host");
+    let summary = &events.iter().find(|e| e["type"] == "runFinished").unwrap()["summary"];
+    let columns: Vec<&str> = summary["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["model"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        columns,
+        [
+            "openai::gpt-4o-mini @ mcplab",
+            "openai::gpt-4o-mini @ chatgpt"
+        ],
+        "{summary:#}"
+    );
+    // What the model got back from `add` follows each host: ChatGPT reads structuredContent.
+    let fed_back: Vec<String> = llm
+        .requests()
+        .iter()
+        .filter_map(|r| {
+            r.body["messages"]
+                .as_array()?
+                .iter()
+                .find(|m| m["role"] == "tool")
+                .map(|m| m["content"].to_string())
+        })
+        .collect();
+    assert_eq!(fed_back.len(), 2, "one tool result per host: {fed_back:?}");
+    assert_eq!(
+        fed_back.iter().filter(|t| t.contains("sum\\\":42")).count(),
+        1,
+        "only the chatgpt iteration sees structuredContent: {fed_back:?}"
+    );
+}

@@ -1,0 +1,87 @@
+// Browser test of the chat's host picker (issue 18): choosing "ChatGPT (Apps SDK)" saves its host
+// sections into the session's HostConfig, the "what differs" table names each changed field with
+// its source, and the next turn runs as ChatGPT would — judged on what the scripted LLM server
+// logged: the tool result it got back carries structuredContent, which mcplab's own profile
+// leaves out when a result has text.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
+import { waitConnected } from './ui_helpers.js';
+
+let llm;
+let mcplab;
+let app;
+const id = (name) => `[data-testid="${name}"]`;
+
+before(async () => {
+  llm = await startScriptedLlm([
+    { call: [{ id: 'call_1', name: 'demo__add', arguments: { a: 2, b: 40 } }] },
+    { reply: ['It is 42.'] },
+  ]);
+  mcplab = await startMcplab([], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: llm.baseUrl });
+  app = await openApp(mcplab);
+});
+
+after(async () => {
+  await app?.browser.close();
+  await mcplab?.stop();
+  llm?.stop();
+});
+
+async function until(what, check, ms = 20000) {
+  const deadline = Date.now() + ms;
+  let last;
+  while (Date.now() < deadline) {
+    last = await check();
+    if (last) return last;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what} (last seen: ${JSON.stringify(last)})`);
+}
+
+test('the chat runs as the host profile picked', async () => {
+  const { page } = app;
+  await waitConnected(mcplab, ['demo']);
+  await page.click(id('nav-chat'));
+  await page.click(id('chat-new'));
+  const session = page.locator(id('chat-session'));
+  await session.waitFor();
+  const sessionId = await session.getAttribute('data-session-id');
+  const model = page.locator(id('chat-model'));
+  const openai = await model.locator('option[value^="openai::"]').first().getAttribute('value');
+  await model.selectOption(openai);
+  await page.check(id('chat-server-demo'));
+  const hostOf = async () => (await mcplab.api('GET', `/api/sessions/${sessionId}`)).body.summary.hostConfig;
+  await until('the server choice to be saved', async () => (await hostOf()).servers.demo);
+
+  await page.click(`${id('chat-host-profile')} > summary`);
+  const select = page.locator(id('chat-host-profile-select'));
+  assert.equal(await select.inputValue(), 'mcplab', 'a new session runs as mcplab');
+  await select.selectOption('chatgpt');
+  const saved = await until('the profile to be saved', async () => {
+    const h = await hostOf();
+    return h.toolResults?.structuredContent === 'always' && h.appHost.windowOpenai ? h : false;
+  });
+  assert.ok(saved.servers.demo, 'the session keeps its servers');
+  assert.equal(saved.model, openai, 'and its model');
+  const diff = page.locator(id('chat-host-profile-diff'));
+  await diff.waitFor();
+  const text = await diff.innerText();
+  assert.match(text, /toolResults\.structuredContent/);
+  assert.match(text, /developers\.openai\.com/);
+  await shot(page, '26-chat-host-profile');
+
+  await page.fill(id('chat-input'), 'What is 2 + 40? Use the add tool.');
+  await page.click(id('chat-send'));
+  await page.waitForFunction(
+    (sel) => [...document.querySelectorAll(sel)].some((m) => m.innerText.includes('It is 42.')),
+    `${id('chat-message')}[data-role="assistant"]`,
+  );
+  const requests = await (await fetch(`${llm.baseUrl.replace(/\/v1\/?$/, '')}/__requests`)).json();
+  const last = requests[requests.length - 1];
+  const toolMessage = last.messages.find((m) => m.role === 'tool');
+  assert.ok(toolMessage, JSON.stringify(last.messages));
+  const content = typeof toolMessage.content === 'string' ? toolMessage.content : JSON.stringify(toolMessage.content);
+  assert.match(content, /2 \+ 40 = 42/);
+  assert.match(content, /"sum":42/, 'ChatGPT reads structuredContent');
+});

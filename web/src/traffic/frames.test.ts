@@ -21,6 +21,16 @@ describe('classify', () => {
     expect(classify(frame('a', 'inbound', '42')).type).toBe('unparsable');
     expect(classify({ ...frame('a', 'inbound', 'x'), kind: 'unparsable', error: 'bad' } as TrafficFrame).problem).toBe('bad');
   });
+  it('reads a truncated frame from its start, sized by its whole length', () => {
+    const cut = (text: string, fullBytes: number) => ({ ...frame('a', 'inbound', text), fullBytes }) as TrafficFrame;
+    expect(classify(cut('{"jsonrpc":"2.0","id":7,"result":{"content":[{"id":9,"text":"aaaa', 90000))).toMatchObject({ type: 'response', id: '7', size: 90000 });
+    expect(classify(cut('{"jsonrpc":"2.0","method":"notifications/message","params":{"id":3,"data":"x', 5000))).toMatchObject({ type: 'notification', method: 'notifications/message' });
+    expect(classify(cut('{"jsonrpc":"2.0","id":"r1","method":"tools/call","params":{"arguments":{"t":"', 5000))).toMatchObject({ type: 'request', id: '"r1"', method: 'tools/call' });
+    const noId = classify(cut('{"jsonrpc":"2.0","result":{"id":4,"x":"', 5000));
+    expect(noId.type).toBe('response');
+    expect(noId.id).toBeUndefined();
+    expect(classify(cut('{"jsonrpc":"2.0","id":2,"result":"x', 5000)).problem).toBeUndefined();
+  });
   it('measures UTF-8 size', () => {
     expect(utf8Length('aé€😀')).toBe(1 + 2 + 3 + 4);
   });

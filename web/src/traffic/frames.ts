@@ -44,7 +44,7 @@ export function utf8Length(s: string): number {
 
 /** Classifies one frame without looking at others. */
 export function classify(frame: TrafficFrame): FrameRow {
-  const row: FrameRow = { frame, type: 'other', size: utf8Length(frame.text) };
+  const row: FrameRow = { frame, type: 'other', size: frame.fullBytes ?? utf8Length(frame.text) };
   if (frame.kind === 'note') {
     row.type = 'note';
     return row;
@@ -58,6 +58,7 @@ export function classify(frame: TrafficFrame): FrameRow {
   try {
     msg = JSON.parse(frame.text);
   } catch (e) {
+    if (frame.fullBytes !== undefined) return classifyStart(row);
     row.type = 'unparsable';
     row.problem = (e as Error).message;
     return row;
@@ -90,6 +91,27 @@ export function classify(frame: TrafficFrame): FrameRow {
     row.type = 'unparsable';
     row.problem = 'neither a request, a notification nor a response';
   }
+  return row;
+}
+
+/**
+ * A truncated frame (only its start was sent, `fullBytes` says how long it is) cannot be parsed;
+ * its kind, method and id are read from its start instead, so it still lists and pairs like the
+ * whole frame would. Only keys before the body (`params`, `result`, `error`) count, so an `id`
+ * inside a result is never taken for the message's.
+ */
+function classifyStart(row: FrameRow): FrameRow {
+  const text = row.frame.text.slice(0, 4096);
+  const body = /"(params|result|error)"\s*:/.exec(text);
+  const head = body ? text.slice(0, body.index) : text;
+  const id = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(head)?.[1];
+  const method = /"method"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(head)?.[1];
+  if (id !== undefined) row.id = JSON.stringify(JSON.parse(id));
+  if (method !== undefined) {
+    row.method = JSON.parse(`"${method}"`) as string;
+    row.type = id !== undefined ? 'request' : 'notification';
+  } else if (body?.[1] === 'result') row.type = 'response';
+  else if (body?.[1] === 'error') row.type = 'error';
   return row;
 }
 

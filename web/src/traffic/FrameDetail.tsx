@@ -1,7 +1,8 @@
 // The selected frame: header (sequence, server, direction, time in the list's format, latency),
 // a jump to the request or response it pairs with, the whole body as an expanded tree or
 // pretty-printed raw text, and copy of the exact bytes. A truncated frame says so and can be
-// loaded whole (`WholeFrame.tsx`); until then its start is shown as raw text.
+// loaded whole (`WholeFrame.tsx`); until then its start is shown as raw text. A frame of an HTTP
+// wire shows the exchange it travelled in (`HttpExchangeView.tsx`).
 import { useMemo, useState } from 'react';
 import { ArrowDownRight, ArrowUpLeft, Filter, X } from 'lucide-react';
 import { JsonTree } from '../ui/JsonTree';
@@ -11,6 +12,7 @@ import type { Finding } from '../api/types.gen';
 import type { FrameRow } from './frames';
 import { fmtTime } from './time';
 import { TruncationNotice, useWholeFrame } from './WholeFrame';
+import { HttpExchangeView } from './HttpExchangeView';
 
 /** What the linked frame is to this one. */
 function pairLabel(row: FrameRow): string {
@@ -18,7 +20,21 @@ function pairLabel(row: FrameRow): string {
   return row.type === 'notification' ? 'Cancelled request' : 'Request';
 }
 
-export function FrameDetail({ row, findings, onClose, onJump, onOnlyThisCall }: { row: FrameRow; findings?: Finding[]; onClose: () => void; onJump: (r: FrameRow) => void; onOnlyThisCall?: () => void }) {
+export function FrameDetail({
+  row,
+  findings,
+  onClose,
+  onJump,
+  onOnlyThisCall,
+  onOnlyThisExchange,
+}: {
+  row: FrameRow;
+  findings?: Finding[];
+  onClose: () => void;
+  onJump: (r: FrameRow) => void;
+  onOnlyThisCall?: () => void;
+  onOnlyThisExchange: (seq: number) => void;
+}) {
   const [raw, setRaw] = useState(false);
   const f = row.frame;
   const { whole, load } = useWholeFrame(f);
@@ -90,6 +106,7 @@ export function FrameDetail({ row, findings, onClose, onJump, onOnlyThisCall }: 
         </ul>
       )}
       <div className="frame-detail-body" data-testid="frame-body">
+        {row.http && <HttpExchangeView row={row.http} current={row} onJump={onJump} onOnlyThis={() => onOnlyThisExchange(row.http!.frame.seq)} />}
         {parsed.ok && !raw ? <JsonTree value={parsed.value} expandDepth={Infinity} /> : <pre className="raw" data-testid="frame-raw">{parsed.ok ? JSON.stringify(parsed.value, null, 2) : text}</pre>}
       </div>
     </div>

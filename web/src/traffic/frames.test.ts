@@ -121,3 +121,20 @@ describe('cancellation', () => {
     expect(req.latencyMs).toBeUndefined();
   });
 });
+
+describe('HTTP exchanges', () => {
+  it('groups the frame a request posted and the frames its response carried', () => {
+    const ix = new FrameIndex();
+    const post = ix.add(frame('h', 'outbound', '{"jsonrpc":"2.0","id":1,"method":"tools/call"}'));
+    const other = ix.add(frame('h', 'outbound', '{"jsonrpc":"2.0","id":2,"method":"ping"}'));
+    const http = { method: 'POST', url: 'http://127.0.0.1:1/mcp', purpose: 'post', status: 200, requestHeaders: [], responseHeaders: [], startedMs: 1, elapsedMs: 2, requestSeq: post.frame.seq };
+    const ex = ix.add({ ...frame('h', 'inbound', 'POST … → HTTP 200 (2 ms)', 1000, 'note'), http } as TrafficFrame);
+    const progress = ix.add({ ...frame('h', 'inbound', '{"jsonrpc":"2.0","method":"notifications/progress","params":{}}'), exchange: ex.frame.seq } as TrafficFrame);
+    const answer = ix.add({ ...frame('h', 'inbound', '{"jsonrpc":"2.0","id":1,"result":{}}'), exchange: ex.frame.seq } as TrafficFrame);
+    expect(ex.members).toEqual([post, progress, answer]);
+    expect([post, progress, answer, ex].every((r) => r.http === ex)).toBe(true);
+    expect(other.http).toBeUndefined();
+    const only = ix.rows.filter((r) => matches(r, { server: '', direction: '', method: '', search: '', exchange: ex.frame.seq }));
+    expect(only).toEqual([post, ex, progress, answer]);
+  });
+});

@@ -27,10 +27,12 @@ use super::limits::Size;
 use super::sse::SseParser;
 use super::wire::{WireEnd, WireEvent, bad_response, synthetic_error_for};
 pub(crate) mod body;
+pub(crate) mod exchange;
 mod response;
 mod target;
 
 use body::{JsonBody, Seen, not_an_answer, read_json_body};
+use exchange::{Purpose, Started, send_recorded};
 
 pub(crate) use response::{BodyKind, body_excerpt, body_kind, describe_error, status_problem};
 pub use target::HttpTarget;
@@ -113,6 +115,8 @@ pub(crate) struct Outlet {
     /// wire then ends and the connection turns `failed` with this reason.
     gone: Mutex<Option<String>>,
     gone_signal: CancellationToken,
+    /// Numbers the wire's HTTP exchanges (see [`WireEvent::Exchange`]).
+    next_exchange: AtomicU64,
 }
 
 impl Outlet {
@@ -123,7 +127,33 @@ impl Outlet {
             tasks: TaskTracker::new(),
             gone: Mutex::new(None),
             gone_signal: CancellationToken::new(),
+            next_exchange: AtomicU64::new(1),
         }
+    }
+
+    /// Reports an HTTP exchange upwards (`sent`: the frame it posted) and returns its number.
+    /// At shutdown (the tasks are cancelled) it is still reported, without waiting.
+    pub(crate) async fn exchange(
+        &self,
+        exchange: mcplab_protocol::TrafficHttpExchange,
+        sent: Option<Bytes>,
+    ) -> u64 {
+        let id = self.next_exchange.fetch_add(1, Ordering::Relaxed);
+        let event = WireEvent::Exchange { id, exchange, sent };
+        match self.cancel.is_cancelled() {
+            true => {
+                let _ = self.inbound.try_send(event);
+            }
+            false => {
+                self.emit(event).await;
+            }
+        }
+        id
+    }
+
+    /// Sends a frame that arrived in the response of exchange `exchange` upwards.
+    pub(crate) async fn carried(&self, frame: Bytes, exchange: u64) -> bool {
+        self.emit(WireEvent::Carried { frame, exchange }).await
     }
 
     /// Says the server is gone (the first reason wins); the wire's loop ends on it.
@@ -321,8 +351,19 @@ async fn end_session(shared: &Shared) {
     if let Some(token) = shared.target.auth.as_ref().and_then(|a| a.current_token()) {
         request = request.bearer_auth(token);
     }
-    let request = request.send();
-    if let Ok(Ok(resp)) = tokio::time::timeout(SHUTDOWN_STEP_TIMEOUT, request).await
+    let started = request
+        .try_clone()
+        .map(|r| Started::new(Purpose::End, &shared.target, r));
+    let answer = tokio::time::timeout(SHUTDOWN_STEP_TIMEOUT, request.send()).await;
+    if let Some(started) = started {
+        let exchange = match &answer {
+            Ok(Ok(resp)) => started.answered(resp),
+            Ok(Err(err)) => started.failed(describe_error(err)),
+            Err(_) => started.failed("no answer in time".into()),
+        };
+        shared.out.exchange(exchange, None).await;
+    }
+    if let Ok(Ok(resp)) = answer
         && !resp.status().is_success()
         && resp.status() != StatusCode::METHOD_NOT_ALLOWED
     {
@@ -364,16 +405,22 @@ async fn post_and_read(
     headers_done: oneshot::Sender<()>,
     token: &CancellationToken,
 ) {
-    let send = send_with_auth(&shared.target, || {
-        shared
-            .request(Method::POST)
-            .header(ACCEPT, ACCEPT_BOTH)
-            .header(CONTENT_TYPE, "application/json")
-            .body(frame.clone())
-    });
-    let resp = tokio::select! {
+    let send = send_recorded(
+        &shared.out,
+        &shared.target,
+        Purpose::Post,
+        Some(frame),
+        || {
+            shared
+                .request(Method::POST)
+                .header(ACCEPT, ACCEPT_BOTH)
+                .header(CONTENT_TYPE, "application/json")
+                .body(frame.clone())
+        },
+    );
+    let (resp, exchange) = tokio::select! {
         _ = token.cancelled() => return,
-        resp = send => resp,
+        sent = send => sent,
     };
     let resp = match resp {
         Ok(resp) => resp,
@@ -421,7 +468,9 @@ async fn post_and_read(
         return;
     }
     match body_kind(&resp) {
-        BodyKind::EventStream => read_response_stream(shared, resp, frame, peek, token).await,
+        BodyKind::EventStream => {
+            read_response_stream(shared, (resp, exchange), frame, peek, token).await
+        }
         BodyKind::Json => {
             let seen = Seen::of(&resp);
             let max = shared.target.max_message;
@@ -430,7 +479,7 @@ async fn post_and_read(
                 body = read_json_body(resp, max, &seen) => body,
             };
             match body {
-                Ok(body) => deliver_json_body(shared, body, frame, peek, &seen).await,
+                Ok(body) => deliver_json_body(shared, (body, exchange), frame, peek, &seen).await,
                 Err(message) => shared.out.fail(frame, message).await,
             }
         }
@@ -449,7 +498,7 @@ async fn post_and_read(
 /// fails that request at once.
 async fn deliver_json_body(
     shared: &Shared,
-    body: JsonBody,
+    (body, exchange): (JsonBody, u64),
     frame: &[u8],
     peek: &FramePeek,
     seen: &Seen,
@@ -477,7 +526,7 @@ async fn deliver_json_body(
     let mut answered = false;
     for frame in &frames {
         answered |= shared.observe(peek, frame);
-        if !shared.out.emit(WireEvent::Frame(frame.clone())).await {
+        if !shared.out.carried(frame.clone(), exchange).await {
             return;
         }
     }
@@ -505,7 +554,7 @@ enum PumpEnd {
 /// request arrives, the stream ends, or `token` fires. Counts delivered frames in `frames`.
 async fn pump(
     shared: &Shared,
-    mut resp: Response,
+    (mut resp, exchange): (Response, u64),
     parser: &mut SseParser,
     peek: &FramePeek,
     token: &CancellationToken,
@@ -529,7 +578,7 @@ async fn pump(
             let frame = Bytes::from(event.data);
             let answered = shared.observe(peek, &frame);
             *frames += 1;
-            if !shared.out.emit(WireEvent::Frame(frame)).await {
+            if !shared.out.carried(frame, exchange).await {
                 return PumpEnd::Cancelled;
             }
             if answered {
@@ -546,7 +595,7 @@ async fn pump(
 /// `Last-Event-ID` after the announced `retry` delay (SEP-1699) until the answer arrives.
 async fn read_response_stream(
     shared: &Shared,
-    resp: Response,
+    resp: (Response, u64),
     frame: &[u8],
     peek: &FramePeek,
     token: &CancellationToken,
@@ -583,15 +632,15 @@ async fn read_response_stream(
             _ = token.cancelled() => return,
             _ = tokio::time::sleep(delay) => {}
         }
-        let send = send_with_auth(&shared.target, || {
+        let send = send_recorded(&shared.out, &shared.target, Purpose::Resume, None, || {
             shared
                 .request(Method::GET)
                 .header(ACCEPT, "text/event-stream")
                 .header(LAST_EVENT_ID, last_id.as_str())
         });
-        let resp = tokio::select! {
+        let (resp, exchange) = tokio::select! {
             _ = token.cancelled() => return,
-            resp = send => resp,
+            sent = send => sent,
         };
         let before = frames;
         why = match resp {
@@ -610,7 +659,16 @@ async fn read_response_stream(
             Ok(resp) if !matches!(body_kind(&resp), BodyKind::EventStream) => {
                 "the resumed stream is not text/event-stream".to_string()
             }
-            Ok(resp) => match pump(shared, resp, &mut parser, peek, token, &mut frames).await {
+            Ok(resp) => match pump(
+                shared,
+                (resp, exchange),
+                &mut parser,
+                peek,
+                token,
+                &mut frames,
+            )
+            .await
+            {
                 PumpEnd::Answered | PumpEnd::Cancelled => return,
                 PumpEnd::Exceeded => {
                     return exceeded(shared, &parser, peek, "response stream").await;
@@ -642,7 +700,7 @@ async fn standalone_stream(shared: Arc<Shared>, mut ready: Option<oneshot::Sende
     let mut was_open = false;
     loop {
         let last_id = parser.last_event_id().map(str::to_owned);
-        let send = send_with_auth(&shared.target, || {
+        let send = send_recorded(&shared.out, &shared.target, Purpose::Stream, None, || {
             let req = shared
                 .request(Method::GET)
                 .header(ACCEPT, "text/event-stream");
@@ -651,9 +709,9 @@ async fn standalone_stream(shared: Arc<Shared>, mut ready: Option<oneshot::Sende
                 None => req,
             }
         });
-        let resp = tokio::select! {
+        let (resp, exchange) = tokio::select! {
             _ = token.cancelled() => return,
-            resp = send => resp,
+            sent = send => sent,
         };
         // Answered (whatever the outcome): the first frames may go out now.
         if let Some(ready) = ready.take() {
@@ -685,7 +743,16 @@ async fn standalone_stream(shared: Arc<Shared>, mut ready: Option<oneshot::Sende
             }
             Ok(resp) => {
                 was_open = true;
-                match pump(&shared, resp, &mut parser, &peek, &token, &mut frames).await {
+                match pump(
+                    &shared,
+                    (resp, exchange),
+                    &mut parser,
+                    &peek,
+                    &token,
+                    &mut frames,
+                )
+                .await
+                {
                     PumpEnd::Answered | PumpEnd::Cancelled => return,
                     PumpEnd::Exceeded => {
                         return exceeded(&shared, &parser, &peek, "standalone SSE stream").await;

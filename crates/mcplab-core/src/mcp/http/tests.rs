@@ -86,6 +86,16 @@ pub(crate) async fn next(wire: &mut Wire) -> WireEvent {
         .expect("the wire is open")
 }
 
+/// The next event that is not an HTTP exchange record.
+pub(crate) async fn next_past_exchanges(wire: &mut Wire) -> WireEvent {
+    loop {
+        match next(wire).await {
+            WireEvent::Exchange { .. } => {}
+            other => return other,
+        }
+    }
+}
+
 /// The next frame (false) or synthetic frame (true), collecting notes on the way.
 pub(crate) async fn next_message(wire: &mut Wire, notes: &mut Vec<String>) -> (bool, Value) {
     loop {
@@ -292,7 +302,7 @@ async fn http_error_answers_requests_and_notes_notifications() {
     );
     let note = r#"{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}"#;
     wire.outbound.send(rpc(note)).await.unwrap();
-    match next(&mut wire).await {
+    match next_past_exchanges(&mut wire).await {
         WireEvent::Note(note) => assert!(note.contains("500"), "{note}"),
         other => panic!("expected a note, got {other:?}"),
     }

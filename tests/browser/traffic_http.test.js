@@ -107,10 +107,36 @@ test('a frame shows the HTTP exchange it travelled in, grouped with its frames',
   await page.click(id('traffic-filter-exchange-clear'));
 });
 
-test('the standalone GET stream and the legacy wire record their exchanges too', async () => {
+test('the standalone GET stream records its exchange too', async () => {
   const recorded = (await mcplab.api('GET', '/api/servers/web/traffic')).body.frames;
   const get = recorded.find((f) => f.http?.method === 'GET' && f.http.purpose === 'stream');
   assert.ok(get, 'the standalone GET is recorded');
   assert.ok(get.http.requestHeaders.some(([k]) => k === 'mcp-session-id'));
   assert.ok(get.http.requestHeaders.some(([k, v]) => k === 'accept' && v.includes('text/event-stream')));
+});
+
+test('a 2026-07-28 frame shows the POST that carried it, with its Mcp-* headers', async () => {
+  const { page } = app;
+  const added = await mcplab.api('POST', '/api/servers', { name: 'modern', type: 'http', url: demo.url });
+  assert.equal(added.status, 201, JSON.stringify(added.body));
+  assert.equal((await mcplab.api('POST', '/api/servers/modern/connect')).body.status.state, 'connected');
+  const call = await mcplab.api('POST', '/api/servers/modern/tools/call', { name: 'echo', arguments: { message: 'modern http' } });
+  assert.equal(call.status, 200, JSON.stringify(call.body));
+  const recorded = (await mcplab.api('GET', '/api/servers/modern/traffic')).body.frames;
+  const request = recorded.filter((f) => f.direction === 'outbound' && f.text.includes('"tools/call"')).at(-1);
+  const exchange = recorded.find((f) => f.http?.requestSeq === request.seq);
+  assert.ok(exchange, 'the POST is recorded');
+  const sent = Object.fromEntries(exchange.http.requestHeaders);
+  assert.equal(sent['mcp-method'], 'tools/call');
+  assert.equal(sent['mcp-name'], 'echo');
+  assert.equal(sent['mcp-session-id'], undefined, '2026-07-28 has no session');
+
+  await page.fill(id('traffic-search'), 'modern http');
+  const row = `${id('traffic-row')}[data-seq="${request.seq}"]`;
+  await page.waitForSelector(row);
+  await page.click(row);
+  const view = page.locator(`${id('frame-detail')}[data-seq="${request.seq}"] ${id('http-exchange')}`);
+  await view.waitFor();
+  assert.match(await view.locator(id('http-request-headers')).innerText(), /mcp-method\s+tools\/call/);
+  await page.fill(id('traffic-search'), '');
 });

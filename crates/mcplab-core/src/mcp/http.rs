@@ -19,20 +19,21 @@ use bytes::Bytes;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
 use reqwest::{Method, RequestBuilder, Response, StatusCode};
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
-use tokio_util::task::TaskTracker;
 
 use super::limits::Size;
 use super::sse::SseParser;
-use super::wire::{WireEnd, WireEvent, bad_response, synthetic_error_for};
+use super::wire::{WireEnd, WireEvent, bad_response};
 pub(crate) mod body;
 pub(crate) mod exchange;
+mod outlet;
 mod response;
 mod target;
 
 use body::{JsonBody, Seen, not_an_answer, read_json_body};
 use exchange::{Purpose, Started, send_recorded};
+pub(crate) use outlet::Outlet;
 
 pub(crate) use response::{BodyKind, body_excerpt, body_kind, describe_error, status_problem};
 pub use target::HttpTarget;
@@ -44,8 +45,6 @@ pub(crate) const DEFAULT_RETRY: Duration = Duration::from_millis(1000);
 pub(crate) const MAX_RECONNECT_FAILURES: u32 = 5;
 /// Bounds on the courtesy `DELETE` and the final `Closed` at shutdown.
 const SHUTDOWN_STEP_TIMEOUT: Duration = Duration::from_secs(3);
-/// How long a notification or response may hold back the frames after it (see `keep_order`).
-const ORDER_WAIT: Duration = Duration::from_secs(10);
 /// How long the first frame after `initialized` waits for the standalone GET to be answered.
 const STANDALONE_READY_WAIT: Duration = Duration::from_secs(2);
 const ACCEPT_BOTH: &str = "application/json, text/event-stream";
@@ -101,114 +100,6 @@ impl FramePeek {
         match self.is_request() {
             true => self.id.as_ref().map(Value::to_string),
             false => None,
-        }
-    }
-}
-
-/// Where a wire's tasks send what they have for the layer above; shared with `legacy_sse`.
-pub(crate) struct Outlet {
-    pub inbound: mpsc::Sender<WireEvent>,
-    /// Cancelled at shutdown; every task's waits watch it.
-    pub cancel: CancellationToken,
-    pub tasks: TaskTracker,
-    /// Why the server is gone (it stopped accepting connections), once a task saw it; the
-    /// wire then ends and the connection turns `failed` with this reason.
-    gone: Mutex<Option<String>>,
-    gone_signal: CancellationToken,
-    /// Numbers the wire's HTTP exchanges (see [`WireEvent::Exchange`]).
-    next_exchange: AtomicU64,
-}
-
-impl Outlet {
-    pub(crate) fn new(inbound: mpsc::Sender<WireEvent>, cancel: &CancellationToken) -> Self {
-        Self {
-            inbound,
-            cancel: cancel.child_token(),
-            tasks: TaskTracker::new(),
-            gone: Mutex::new(None),
-            gone_signal: CancellationToken::new(),
-            next_exchange: AtomicU64::new(1),
-        }
-    }
-
-    /// Reports an HTTP exchange upwards (`sent`: the frame it posted) and returns its number.
-    /// At shutdown (the tasks are cancelled) it is still reported, without waiting.
-    pub(crate) async fn exchange(
-        &self,
-        exchange: mcplab_protocol::TrafficHttpExchange,
-        sent: Option<Bytes>,
-    ) -> u64 {
-        let id = self.next_exchange.fetch_add(1, Ordering::Relaxed);
-        let event = WireEvent::Exchange { id, exchange, sent };
-        match self.cancel.is_cancelled() {
-            true => {
-                let _ = self.inbound.try_send(event);
-            }
-            false => {
-                self.emit(event).await;
-            }
-        }
-        id
-    }
-
-    /// Sends a frame that arrived in the response of exchange `exchange` upwards.
-    pub(crate) async fn carried(&self, frame: Bytes, exchange: u64) -> bool {
-        self.emit(WireEvent::Carried { frame, exchange }).await
-    }
-
-    /// Says the server is gone (the first reason wins); the wire's loop ends on it.
-    pub(crate) fn server_gone(&self, why: String) {
-        let mut gone = self.gone.lock().unwrap_or_else(PoisonError::into_inner);
-        if gone.is_none() {
-            *gone = Some(why);
-            self.gone_signal.cancel();
-        }
-    }
-
-    /// Resolves with the reason once a task said the server is gone.
-    pub(crate) async fn gone(&self) -> String {
-        self.gone_signal.cancelled().await;
-        get(&self.gone).unwrap_or_default()
-    }
-
-    /// Sends an event upwards; false when shutting down or nobody listens any more.
-    pub(crate) async fn emit(&self, event: WireEvent) -> bool {
-        tokio::select! {
-            _ = self.cancel.cancelled() => false,
-            sent = self.inbound.send(event) => sent.is_ok(),
-        }
-    }
-
-    pub(crate) async fn note(&self, message: String) {
-        self.emit(WireEvent::Note(message)).await;
-    }
-
-    /// Reports a delivery failure: a synthetic error response for a request, a note otherwise.
-    pub(crate) async fn fail(&self, frame: &[u8], message: String) {
-        match synthetic_error_for(frame, &message) {
-            Some(reply) => self.emit(WireEvent::Synthetic(reply)).await,
-            None => self.emit(WireEvent::Note(message)).await,
-        };
-    }
-
-    /// Stops every task (each watches `cancel`) and waits for them, bounded.
-    pub(crate) async fn stop_tasks(&self) {
-        self.cancel.cancel();
-        self.tasks.close();
-        let _ = tokio::time::timeout(SHUTDOWN_STEP_TIMEOUT, self.tasks.wait()).await;
-    }
-
-    /// The one `Closed`, after every task has stopped so nothing can follow it.
-    pub(crate) async fn closed(&self, reason: &str) {
-        let closed = WireEvent::Closed(reason.to_string());
-        let _ = tokio::time::timeout(SHUTDOWN_STEP_TIMEOUT, self.inbound.send(closed)).await;
-    }
-
-    /// Waits until the server has taken `headers_seen`'s frame, bounded by [`ORDER_WAIT`].
-    pub(crate) async fn keep_order(&self, headers_seen: oneshot::Receiver<()>) {
-        tokio::select! {
-            _ = self.cancel.cancelled() => {}
-            _ = tokio::time::timeout(ORDER_WAIT, headers_seen) => {}
         }
     }
 }

@@ -390,6 +390,63 @@ mod tests {
     const CONNECT: Duration = Duration::from_secs(10);
 
     #[tokio::test]
+    async fn the_stream_get_and_each_post_are_exchanges_and_frames_travel_in_the_stream() {
+        let server = Server {
+            endpoint: "/messages?sessionId=abc",
+            ..Server::default()
+        };
+        let url = serve(server.clone()).await;
+        let (mut wire, end) = wire_pair();
+        let cancel = CancellationToken::new();
+        let handle = spawn_legacy_sse(
+            target(url.clone()),
+            reqwest::Client::new(),
+            end,
+            cancel,
+            CONNECT,
+        )
+        .await
+        .expect("connected");
+        let posted = rpc(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#);
+        wire.outbound.send(posted.clone()).await.unwrap();
+        // The answer may come down the stream before the POST's 202 is in: wait for both.
+        let mut exchanges = Vec::new();
+        let mut stream_id = None;
+        while stream_id.is_none() || exchanges.len() < 2 {
+            match crate::mcp::http::tests::next(&mut wire).await {
+                WireEvent::Exchange { id, exchange, sent } => exchanges.push((id, exchange, sent)),
+                WireEvent::Carried { exchange, .. } => stream_id = Some(exchange),
+                WireEvent::Note(_) => {}
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        let (get_id, get, _) = &exchanges[0];
+        assert_eq!(
+            (get.method.as_str(), get.purpose.as_str()),
+            ("GET", "stream")
+        );
+        assert_eq!(get.url, url.to_string());
+        assert_eq!(get.status, Some(200));
+        assert_eq!(
+            Some(*get_id),
+            stream_id,
+            "the answer travels in the stream's exchange"
+        );
+        let (_, post, sent) = &exchanges[1];
+        assert_eq!((post.method.as_str(), post.status), ("POST", Some(202)));
+        assert!(
+            post.url.ends_with("/messages?sessionId=abc"),
+            "{}",
+            post.url
+        );
+        let sent = sent.as_ref().expect("the posted frame");
+        assert_eq!(sent.as_ptr(), posted.as_ptr());
+        server.stream.lock().unwrap().take();
+        closed(&mut wire).await;
+        handle.await.unwrap();
+    }
+
+    #[tokio::test]
     async fn frames_flow_through_the_announced_endpoint() {
         let server = Server {
             endpoint: "/messages?sessionId=abc",

@@ -307,7 +307,10 @@ async fn http_error_answers_requests_and_notes_notifications() {
         other => panic!("expected a note, got {other:?}"),
     }
     // Dropping our only sender closes `outbound` (the stand-in's receiver is gone at once).
-    drop(std::mem::replace(&mut wire.outbound, mpsc::channel(1).0));
+    drop(std::mem::replace(
+        &mut wire.outbound,
+        tokio::sync::mpsc::channel(1).0,
+    ));
     assert_eq!(closed(&mut wire).await, "the client closed the connection");
     handle.await.unwrap();
 }

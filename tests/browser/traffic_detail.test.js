@@ -5,7 +5,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMcplab, openApp, shot } from './harness.js';
-import { id, waitConnected, frames } from './ui_helpers.js';
+import { axeViolations, id, waitConnected, frames } from './ui_helpers.js';
 
 const cleanup = [];
 after(async () => {
@@ -60,6 +60,7 @@ test('a truncated frame says how much is shown and loads whole on request', asyn
   assert.ok(said.includes(`of ${cut.fullBytes.toLocaleString('en')} bytes`), said);
   assert.equal(await page.locator(id('frame-unparsable')).count(), 0, 'a truncated frame is not called invalid');
   assert.ok(!(await page.innerText(id('frame-body'))).includes(marker));
+  assert.deepEqual(await axeViolations(page), [], 'the notice is accessible');
 
   await page.click(id('frame-load-whole'));
   await page.waitForSelector(`${id('frame-truncated')}[data-state="loaded"]`);

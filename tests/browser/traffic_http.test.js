@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { startMcplab, openApp, shot, bin } from './harness.js';
-import { id, waitUntil } from './ui_helpers.js';
+import { axeViolations, id, waitUntil } from './ui_helpers.js';
 
 const SECRET = 'Bearer sk-very-secret-token-0123456789';
 let demo;
@@ -88,6 +88,7 @@ test('a frame shows the HTTP exchange it travelled in, grouped with its frames',
   const members = await view.locator(id('http-exchange-member')).evaluateAll((els) => els.map((e) => Number(e.dataset.seq)));
   assert.ok(members.includes(request.seq) && members.includes(answer.seq), JSON.stringify(members));
   await shot(page, '32-traffic-http-exchange');
+  assert.deepEqual(await axeViolations(page), [], 'the exchange view is accessible');
 
   // "This exchange" shows its record and its frames only.
   await page.fill(id('traffic-filter-method'), '');

@@ -105,7 +105,7 @@ export function FrameDetail({
           ))}
         </ul>
       )}
-      <div className="frame-detail-body" data-testid="frame-body">
+      <div className="frame-detail-body" data-testid="frame-body" tabIndex={0} role="region" aria-label={`Frame #${f.seq}`}>
         {row.http && <HttpExchangeView row={row.http} current={row} onJump={onJump} onOnlyThis={() => onOnlyThisExchange(row.http!.frame.seq)} />}
         {parsed.ok && !raw ? <JsonTree value={parsed.value} expandDepth={Infinity} /> : <pre className="raw" data-testid="frame-raw">{parsed.ok ? JSON.stringify(parsed.value, null, 2) : text}</pre>}
       </div>

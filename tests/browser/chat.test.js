@@ -23,6 +23,7 @@ before(async () => {
     { reply: ['Arr, hello.'] },
     { call: [{ id: 'call_p', name: 'demo__slow_task', arguments: { steps: 20, step_ms: 150 } }] },
     { reply: ['Slow task done.'] },
+    { call: [{ id: 'call_s', name: 'demo__slow_task', arguments: { steps: 100, step_ms: 200 } }] },
   ]);
   mcplab = await startMcplab([], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: llm.baseUrl });
   app = await openApp(mcplab);
@@ -215,6 +216,25 @@ test('a long tool shows its progress on the card while it runs', async () => {
   await shot(page, '25-chat-tool-progress');
   await page.waitForSelector(`${id('tool-card')}[data-tool="slow_task"][data-status="ok"]`, { timeout: 20000 });
   assert.equal(await progress.count(), 0, 'the bar goes once the result is in');
+});
+
+test('Stop during a tool call shows a neutral "stopped", not a failure', async () => {
+  const { page } = app;
+  await page.fill(id('chat-input'), 'run it again, slower');
+  await page.click(id('chat-send'));
+  const card = page.locator(`${id('tool-card')}[data-tool="slow_task"]`).last();
+  await card.locator(id('tool-card-progress')).waitFor({ timeout: 20000 });
+  await page.click(id('chat-stop'));
+  // The server saw the cancellation of the call the card shows.
+  await until('notifications/cancelled for the slow task', async () => (await sent(mcplab, 'demo', 'notifications/cancelled')).length > 0);
+  await page.waitForSelector(`.chat-turn[data-status="cancelled"]`, { timeout: 20000 });
+  await until('the card to settle', async () => (await card.getAttribute('data-status')) !== 'running');
+  assert.equal(await card.getAttribute('data-status'), 'stopped');
+  assert.match(await card.locator('.tool-card-head .badge').innerText(), /^stopped$/);
+  assert.equal(await card.locator('.call-error').count(), 0, 'no red failure box');
+  assert.equal(await card.locator(id('tool-result')).getAttribute('data-status'), 'cancelled');
+  assert.doesNotMatch(await card.innerText(), /Failed|call failed/);
+  await shot(page, '26-chat-tool-stopped');
 });
 
 test('no page errors were logged', () => {

@@ -23,4 +23,4 @@ pub use events::{HumanAnswer, HumanRequest, HumanRequestKind, ServerEvent, Serve
 pub use host::HostConfig;
 pub use skills::{SkillFileView, SkillLoadView};
 pub use tasks::{TaskFlavor, TaskMode, TaskStatusEntry, TaskView};
-pub use traffic::{Direction, FrameKind, TrafficFrame};
+pub use traffic::{Direction, FrameKind, TrafficFrame, TrafficHttpExchange};

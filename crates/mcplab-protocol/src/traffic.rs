@@ -54,4 +54,45 @@ pub struct TrafficFrame {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub headers: Option<Vec<(String, String)>>,
+    /// Set on the record of an HTTP exchange (kind `note`, `text` a one-line summary): the
+    /// request and response it was, recorded when the response's headers arrived (or the
+    /// request failed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub http: Option<TrafficHttpExchange>,
+    /// The `seq` of the HTTP exchange record whose response carried this frame (HTTP wires).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub exchange: Option<u64>,
+}
+
+/// One HTTP request and its response, as an HTTP-based wire (streamable HTTP, legacy HTTP+SSE,
+/// 2026-07-28) sent and got it. Secrets (`Authorization`, cookies, API-key headers, key-bearing
+/// query parameters) are masked as the OAuth debugger masks them.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TrafficHttpExchange {
+    /// `POST`, `GET` or `DELETE`.
+    pub method: String,
+    pub url: String,
+    /// Why the wire made it: `post` (a frame), `stream` (the standalone GET or the legacy SSE
+    /// stream), `resume` (a `Last-Event-ID` GET), `end` (the session's `DELETE`).
+    pub purpose: String,
+    /// `None` when no response came (the words are in `error`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub status: Option<u16>,
+    pub request_headers: Vec<(String, String)>,
+    pub response_headers: Vec<(String, String)>,
+    /// When the request was sent, milliseconds since the Unix epoch.
+    pub started_ms: u64,
+    /// Milliseconds until the response's headers (or the failure).
+    pub elapsed_ms: u64,
+    /// The `seq` of the frame this request sent (its body), when it sent one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub request_seq: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub error: Option<String>,
 }

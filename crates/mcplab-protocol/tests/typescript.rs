@@ -57,6 +57,7 @@ fn render() -> String {
         Direction::decl(&cfg),
         FrameKind::decl(&cfg),
         TrafficFrame::decl(&cfg),
+        TrafficHttpExchange::decl(&cfg),
         Severity::decl(&cfg),
         Finding::decl(&cfg),
         CheckReport::decl(&cfg),

@@ -24,6 +24,7 @@ import type {
   SessionSummary,
   SessionView,
   ToolCallRequest,
+  TrafficFrame,
   TrafficSnapshotView,
 } from './types.gen';
 
@@ -131,6 +132,8 @@ export const api = {
 
   traffic: (name: string) => request<TrafficSnapshotView>('GET', `${srv(name)}/traffic`),
   clearTraffic: (name: string) => request<void>('DELETE', `${srv(name)}/traffic`),
+  /** One frame whole (the list has only the start of a long one) while it is still recorded. */
+  trafficFrame: (name: string, seq: number) => request<TrafficFrame>('GET', `${srv(name)}/traffic/${seq}`),
 
   human: () => request<HumanRequest[]>('GET', '/api/human'),
   answerHuman: (id: number, answer: HumanAnswer) => request<void>('POST', `/api/human/${id}`, answer),

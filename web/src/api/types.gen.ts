@@ -384,7 +384,44 @@ fullBytes?: number,
  * HTTP headers that carried protocol meaning for this frame (2026-07-28 streamable HTTP:
  * `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, `Mcp-Param-*`), as sent.
  */
-headers?: Array<[string, string]>, } & ({ "kind": "message" } | { "kind": "unparsable", error: string, } | { "kind": "synthetic" } | { "kind": "note" });
+headers?: Array<[string, string]>, 
+/**
+ * Set on the record of an HTTP exchange (kind `note`, `text` a one-line summary): the
+ * request and response it was, recorded when the response's headers arrived (or the
+ * request failed).
+ */
+http?: TrafficHttpExchange, 
+/**
+ * The `seq` of the HTTP exchange record whose response carried this frame (HTTP wires).
+ */
+exchange?: number, } & ({ "kind": "message" } | { "kind": "unparsable", error: string, } | { "kind": "synthetic" } | { "kind": "note" });
+
+export type TrafficHttpExchange = { 
+/**
+ * `POST`, `GET` or `DELETE`.
+ */
+method: string, url: string, 
+/**
+ * Why the wire made it: `post` (a frame), `stream` (the standalone GET or the legacy SSE
+ * stream), `resume` (a `Last-Event-ID` GET), `end` (the session's `DELETE`).
+ */
+purpose: string, 
+/**
+ * `None` when no response came (the words are in `error`).
+ */
+status?: number, requestHeaders: Array<[string, string]>, responseHeaders: Array<[string, string]>, 
+/**
+ * When the request was sent, milliseconds since the Unix epoch.
+ */
+startedMs: number, 
+/**
+ * Milliseconds until the response's headers (or the failure).
+ */
+elapsedMs: number, 
+/**
+ * The `seq` of the frame this request sent (its body), when it sent one.
+ */
+requestSeq?: number, error?: string, };
 
 export type Severity = "error" | "warning" | "info";
 

@@ -62,7 +62,7 @@ function Turn({ turn, onRetry, canRetry, sessionId }: { turn: ChatTurn; onRetry:
                 <div className="wrap small">{item.text}</div>
               </details>
             ) : (
-              <ToolCard key={item.callId} item={item} turnEnded={!running} sessionId={sessionId} turnId={turn.turnId} />
+              <ToolCard key={item.callId} item={item} turnEnded={!running} turnStopped={turn.status === 'cancelled'} sessionId={sessionId} turnId={turn.turnId} />
             ),
           )}
           {busy && (

@@ -4,6 +4,7 @@
 // of the task the call became)
 // and a pending elicitation or sampling request from the same server are noted here (the
 // dialog itself is the shared human-in-the-loop one).
+import { CircleSlash } from 'lucide-react';
 import type { Tool } from '../api/client';
 import { AppFrame } from '../apps/lazy';
 import { appsApi } from '../apps/api';
@@ -20,20 +21,31 @@ import { toolStatus, type ToolOutcome, type TurnItem } from './turns';
 
 type ToolItem = Extract<TurnItem, { kind: 'tool' }>;
 
-function asOutcome(o: ToolOutcome, denied: boolean): CallOutcome {
+function asOutcome(o: ToolOutcome, denied: boolean, stopped: boolean): CallOutcome {
+  const message = stopped ? 'Stopped: the call was cancelled when the turn was stopped.' : o.error;
   return {
     result: o.result ?? null,
-    // A denied call is the person's choice, shown as a neutral "cancelled", not a failure.
-    error: o.error === null ? null : { kind: denied ? 'cancelled' : 'call failed', message: o.error, code: null, data: null },
+    // A denied or stopped call is the person's choice, shown as a neutral "cancelled" (as on
+    // the Tools page), not a failure.
+    error: message === null ? null : { kind: denied || stopped ? 'cancelled' : 'call failed', message, code: null, data: null },
     durationMs: o.durationMs,
   };
 }
 
+/** What core says of a request its caller cancelled (`McpError::Cancelled`). */
+const CANCELLED = 'cancelled';
 
-/** `turnEnded`: the turn is over, so a call without a result will never get one. */
-export function ToolCard({ item, turnEnded, sessionId, turnId }: { item: ToolItem; turnEnded: boolean; sessionId?: string; turnId?: string }) {
+
+/**
+ * `turnEnded`: the turn is over, so a call without a result will never get one. `turnStopped`:
+ * the person pressed Stop; a call it cancelled (or left without a result) is "stopped", neutral.
+ */
+export function ToolCard({ item, turnEnded, turnStopped = false, sessionId, turnId }: { item: ToolItem; turnEnded: boolean; turnStopped?: boolean; sessionId?: string; turnId?: string }) {
   const status = toolStatus(item);
-  const lost = status === 'running' && turnEnded;
+  // Only Stop (the turn's cancellation) cancels a chat tool call, so its `cancelled` error is
+  // neutral even before the turn's own end arrives.
+  const stopped = item.outcome?.error === CANCELLED || (turnStopped && !item.outcome);
+  const lost = status === 'running' && turnEnded && !stopped;
   const waiting = useHumanQueue().filter((p) => p.request.server === item.server);
   const listed = useServerTool(item.server, item.tool);
   const tool: Tool = listed ?? { name: item.tool };
@@ -41,13 +53,15 @@ export function ToolCard({ item, turnEnded, sessionId, turnId }: { item: ToolIte
   const chatApps = useChatApps();
   const awaiting = !turnEnded && item.approval?.pending === true;
   const denied = item.approval?.approved === false;
-  const label = awaiting ? 'awaiting approval' : denied ? 'denied' : status === 'running' ? (lost ? 'no result' : 'running') : status === 'ok' ? 'ok' : 'error';
+  const neutral = stopped || denied;
+  const label = awaiting ? 'awaiting approval' : denied ? 'denied' : stopped ? 'stopped' : status === 'running' ? (lost ? 'no result' : 'running') : status === 'ok' ? 'ok' : 'error';
+  const shown = awaiting ? 'approval' : stopped ? 'stopped' : lost ? 'error' : status;
 
   return (
-    <div className={`tool-card tool-${lost ? 'error' : status}`} data-testid="tool-card" data-status={awaiting ? 'approval' : lost ? 'error' : status} data-server={item.server} data-tool={item.tool}>
+    <div className={`tool-card tool-${neutral ? 'cancelled' : lost ? 'error' : status}`} data-testid="tool-card" data-status={shown} data-server={item.server} data-tool={item.tool}>
       <div className="tool-card-head">
         <span className="tool-card-status" aria-label={label} title={label}>
-          {status === 'running' && !lost ? <Spinner small /> : status === 'ok' ? '✓' : '✗'}
+          {status === 'running' && !lost && !stopped ? <Spinner small /> : neutral ? <CircleSlash size={14} aria-hidden="true" /> : status === 'ok' ? '✓' : '✗'}
         </span>
         <span className="tool-card-name mono">
           {item.server ? (
@@ -58,7 +72,7 @@ export function ToolCard({ item, turnEnded, sessionId, turnId }: { item: ToolIte
             item.name
           )}
         </span>
-        <span className={`badge ${status === 'ok' ? 'badge-ok' : status === 'error' || lost ? 'badge-err' : 'badge-info'}`}>{label}</span>
+        <span className={`badge ${neutral ? '' : status === 'ok' ? 'badge-ok' : status === 'error' || lost ? 'badge-err' : 'badge-info'}`}>{label}</span>
         {item.outcome && <span className="muted small">{item.outcome.durationMs} ms</span>}
         <span className="spacer" />
         {item.server && (
@@ -67,8 +81,8 @@ export function ToolCard({ item, turnEnded, sessionId, turnId }: { item: ToolIte
           </button>
         )}
       </div>
-      {status === 'running' && !lost && item.progress && <ToolProgress progress={item.progress} />}
-      {status === 'running' && !lost && waiting.length > 0 && (
+      {status === 'running' && !lost && !stopped && item.progress && <ToolProgress progress={item.progress} />}
+      {status === 'running' && !lost && !stopped && waiting.length > 0 && (
         <div className="tool-card-waiting small" data-testid="tool-card-waiting" role="status">
           {item.server} asked for {waiting[0].request.kind === 'sampling' ? 'a sampling approval' : 'your input'} — answer it in the dialog.
         </div>
@@ -83,9 +97,10 @@ export function ToolCard({ item, turnEnded, sessionId, turnId }: { item: ToolIte
       )}
       {item.outcome && (
         <div className="tool-card-result" data-testid="tool-card-result">
-          <ToolResult outcome={asOutcome(item.outcome, denied)} tool={tool} server={item.server} onFollowUp={chatApps?.followUp} />
+          <ToolResult outcome={asOutcome(item.outcome, denied, stopped)} tool={tool} server={item.server} onFollowUp={chatApps?.followUp} />
         </div>
       )}
+      {stopped && !item.outcome && <div className="call-cancelled small">Stopped before this call returned a result.</div>}
       {lost && <div className="inline-error small">The turn ended before this call returned a result.</div>}
     </div>
   );

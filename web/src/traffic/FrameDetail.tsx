@@ -1,6 +1,8 @@
 // The selected frame: header (sequence, server, direction, time in the list's format, latency),
 // a jump to the request or response it pairs with, the whole body as an expanded tree or
-// pretty-printed raw text, and copy of the exact bytes.
+// pretty-printed raw text, and copy of the exact bytes. A truncated frame says so and can be
+// loaded whole (`WholeFrame.tsx`); until then its start is shown as raw text. A frame of an HTTP
+// wire shows the exchange it travelled in (`HttpExchangeView.tsx`).
 import { useMemo, useState } from 'react';
 import { ArrowDownRight, ArrowUpLeft, Filter, X } from 'lucide-react';
 import { JsonTree } from '../ui/JsonTree';
@@ -9,6 +11,8 @@ import { Button } from '../ui/Button';
 import type { Finding } from '../api/types.gen';
 import type { FrameRow } from './frames';
 import { fmtTime } from './time';
+import { TruncationNotice, useWholeFrame } from './WholeFrame';
+import { HttpExchangeView } from './HttpExchangeView';
 
 /** What the linked frame is to this one. */
 function pairLabel(row: FrameRow): string {
@@ -16,16 +20,33 @@ function pairLabel(row: FrameRow): string {
   return row.type === 'notification' ? 'Cancelled request' : 'Request';
 }
 
-export function FrameDetail({ row, findings, onClose, onJump, onOnlyThisCall }: { row: FrameRow; findings?: Finding[]; onClose: () => void; onJump: (r: FrameRow) => void; onOnlyThisCall?: () => void }) {
+export function FrameDetail({
+  row,
+  findings,
+  onClose,
+  onJump,
+  onOnlyThisCall,
+  onOnlyThisExchange,
+}: {
+  row: FrameRow;
+  findings?: Finding[];
+  onClose: () => void;
+  onJump: (r: FrameRow) => void;
+  onOnlyThisCall?: () => void;
+  onOnlyThisExchange: (seq: number) => void;
+}) {
   const [raw, setRaw] = useState(false);
+  const f = row.frame;
+  const { whole, load } = useWholeFrame(f);
+  const text = whole.state === 'loaded' ? whole.frame.text : f.text;
+  const cut = whole.state === 'loaded' ? whole.frame.fullBytes !== undefined : f.fullBytes !== undefined;
   const parsed = useMemo(() => {
     try {
-      return { ok: true as const, value: JSON.parse(row.frame.text) as unknown };
+      return { ok: true as const, value: JSON.parse(text) as unknown };
     } catch (e) {
       return { ok: false as const, error: (e as Error).message };
     }
-  }, [row]);
-  const f = row.frame;
+  }, [text]);
   const pair = row.pair ?? row.cancelledBy;
   return (
     <div className="frame-detail" data-testid="frame-detail" data-seq={f.seq}>
@@ -51,12 +72,13 @@ export function FrameDetail({ row, findings, onClose, onJump, onOnlyThisCall }: 
             {raw ? 'Tree' : 'Raw'}
           </Button>
         )}
-        <CopyButton text={() => f.text} testId="frame-copy" />
+        <CopyButton text={() => text} testId="frame-copy" />
         <Button small variant="ghost" onClick={onClose} aria-label="Close frame">
           <X size={14} aria-hidden="true" />
         </Button>
       </div>
-      {(row.problem || !parsed.ok) && f.kind !== 'note' && (
+      <TruncationNotice frame={f} whole={whole} load={load} />
+      {(row.problem || (!parsed.ok && !cut)) && f.kind !== 'note' && (
         <div className="inline-error" data-testid="frame-unparsable">
           Not a valid JSON-RPC message: {row.problem ?? (!parsed.ok ? parsed.error : '')}
         </div>
@@ -83,8 +105,9 @@ export function FrameDetail({ row, findings, onClose, onJump, onOnlyThisCall }: 
           ))}
         </ul>
       )}
-      <div className="frame-detail-body" data-testid="frame-body">
-        {parsed.ok && !raw ? <JsonTree value={parsed.value} expandDepth={Infinity} /> : <pre className="raw">{parsed.ok ? JSON.stringify(parsed.value, null, 2) : f.text}</pre>}
+      <div className="frame-detail-body" data-testid="frame-body" tabIndex={0} role="region" aria-label={`Frame #${f.seq}`}>
+        {row.http && <HttpExchangeView row={row.http} current={row} onJump={onJump} onOnlyThis={() => onOnlyThisExchange(row.http!.frame.seq)} />}
+        {parsed.ok && !raw ? <JsonTree value={parsed.value} expandDepth={Infinity} /> : <pre className="raw" data-testid="frame-raw">{parsed.ok ? JSON.stringify(parsed.value, null, 2) : text}</pre>}
       </div>
     </div>
   );

@@ -20,7 +20,7 @@ import { clearTraffic, editTrafficFilter, index, setPaused, useTraffic, useTraff
 import { ROW_H, TrafficRow } from './TrafficRow';
 
 function filtering(f: TrafficFilter): boolean {
-  return !!(f.server || f.direction || f.method || f.search || f.call);
+  return !!(f.server || f.direction || f.method || f.search || f.call || f.exchange != null);
 }
 
 export function TrafficPanel({ onClose }: { onClose?: () => void }) {
@@ -73,13 +73,13 @@ export function TrafficPanel({ onClose }: { onClose?: () => void }) {
     if (rows[next]) select(rows[next]);
   };
   const jump = (r: FrameRow) => {
-    if (!rows.includes(r)) editTrafficFilter({ server: '', direction: '', method: '', search: '', call: null });
+    if (!rows.includes(r)) editTrafficFilter({ server: '', direction: '', method: '', search: '', call: null, exchange: null });
     select(r);
   };
   const onlyThisCall = (r: FrameRow) => {
     const req = r.type === 'request' ? r : r.pair;
     if (!req?.id || req.frame.direction !== 'outbound') return undefined;
-    return () => editTrafficFilter({ server: '', direction: '', method: '', search: '', call: { server: req.frame.server, id: req.id!, progressToken: req.token, label: `${req.method ?? 'request'} #${req.id}` } });
+    return () => editTrafficFilter({ server: '', direction: '', method: '', search: '', exchange: null, call: { server: req.frame.server, id: req.id!, progressToken: req.token, label: `${req.method ?? 'request'} #${req.id}` } });
   };
 
   const methods = useMemo(() => {
@@ -131,6 +131,14 @@ export function TrafficPanel({ onClose }: { onClose?: () => void }) {
         )}
       </div>
       <div className="traffic-filters">
+        {filter.exchange != null && (
+          <span className="filter-chip" data-testid="traffic-filter-exchange">
+            HTTP exchange #{filter.exchange}
+            <button type="button" aria-label="Show all frames" onClick={() => set({ exchange: null })} data-testid="traffic-filter-exchange-clear">
+              <X size={12} aria-hidden="true" />
+            </button>
+          </span>
+        )}
         {filter.call && (
           <span className="filter-chip" data-testid="traffic-filter-call">
             frames of {filter.call.server} › {filter.call.label}
@@ -201,7 +209,9 @@ export function TrafficPanel({ onClose }: { onClose?: () => void }) {
           <>
             <Separator className="resize-handle resize-handle-h" />
             <Panel defaultSize="40%" minSize="15%">
-              <FrameDetail row={selected} findings={findings.get(selected.frame.seq)} onClose={() => select(null)} onJump={jump} onOnlyThisCall={onlyThisCall(selected)} />
+              <FrameDetail row={selected} findings={findings.get(selected.frame.seq)} onClose={() => select(null)} onJump={jump} onOnlyThisCall={onlyThisCall(selected)}
+                onOnlyThisExchange={(seq) => editTrafficFilter({ server: '', direction: '', method: '', search: '', call: null, exchange: seq })}
+              />
             </Panel>
           </>
         )}

@@ -21,6 +21,16 @@ describe('classify', () => {
     expect(classify(frame('a', 'inbound', '42')).type).toBe('unparsable');
     expect(classify({ ...frame('a', 'inbound', 'x'), kind: 'unparsable', error: 'bad' } as TrafficFrame).problem).toBe('bad');
   });
+  it('reads a truncated frame from its start, sized by its whole length', () => {
+    const cut = (text: string, fullBytes: number) => ({ ...frame('a', 'inbound', text), fullBytes }) as TrafficFrame;
+    expect(classify(cut('{"jsonrpc":"2.0","id":7,"result":{"content":[{"id":9,"text":"aaaa', 90000))).toMatchObject({ type: 'response', id: '7', size: 90000 });
+    expect(classify(cut('{"jsonrpc":"2.0","method":"notifications/message","params":{"id":3,"data":"x', 5000))).toMatchObject({ type: 'notification', method: 'notifications/message' });
+    expect(classify(cut('{"jsonrpc":"2.0","id":"r1","method":"tools/call","params":{"arguments":{"t":"', 5000))).toMatchObject({ type: 'request', id: '"r1"', method: 'tools/call' });
+    const noId = classify(cut('{"jsonrpc":"2.0","result":{"id":4,"x":"', 5000));
+    expect(noId.type).toBe('response');
+    expect(noId.id).toBeUndefined();
+    expect(classify(cut('{"jsonrpc":"2.0","id":2,"result":"x', 5000)).problem).toBeUndefined();
+  });
   it('measures UTF-8 size', () => {
     expect(utf8Length('aé€😀')).toBe(1 + 2 + 3 + 4);
   });
@@ -109,5 +119,22 @@ describe('cancellation', () => {
     expect(req.cancelledBy).toBe(cancel);
     expect(cancel.pair).toBe(req);
     expect(req.latencyMs).toBeUndefined();
+  });
+});
+
+describe('HTTP exchanges', () => {
+  it('groups the frame a request posted and the frames its response carried', () => {
+    const ix = new FrameIndex();
+    const post = ix.add(frame('h', 'outbound', '{"jsonrpc":"2.0","id":1,"method":"tools/call"}'));
+    const other = ix.add(frame('h', 'outbound', '{"jsonrpc":"2.0","id":2,"method":"ping"}'));
+    const http = { method: 'POST', url: 'http://127.0.0.1:1/mcp', purpose: 'post', status: 200, requestHeaders: [], responseHeaders: [], startedMs: 1, elapsedMs: 2, requestSeq: post.frame.seq };
+    const ex = ix.add({ ...frame('h', 'inbound', 'POST … → HTTP 200 (2 ms)', 1000, 'note'), http } as TrafficFrame);
+    const progress = ix.add({ ...frame('h', 'inbound', '{"jsonrpc":"2.0","method":"notifications/progress","params":{}}'), exchange: ex.frame.seq } as TrafficFrame);
+    const answer = ix.add({ ...frame('h', 'inbound', '{"jsonrpc":"2.0","id":1,"result":{}}'), exchange: ex.frame.seq } as TrafficFrame);
+    expect(ex.members).toEqual([post, progress, answer]);
+    expect([post, progress, answer, ex].every((r) => r.http === ex)).toBe(true);
+    expect(other.http).toBeUndefined();
+    const only = ix.rows.filter((r) => matches(r, { server: '', direction: '', method: '', search: '', exchange: ex.frame.seq }));
+    expect(only).toEqual([post, ex, progress, answer]);
   });
 });

@@ -26,6 +26,10 @@ export interface FrameRow {
   refId?: string;
   /** A request that was cancelled before it was answered: the cancellation. */
   cancelledBy?: FrameRow;
+  /** HTTP wires: the record of the exchange this frame travelled in (an exchange record: itself). */
+  http?: FrameRow;
+  /** On an exchange record: the frame it posted and the frames its response carried, in order. */
+  members?: FrameRow[];
 }
 
 export function utf8Length(s: string): number {
@@ -44,7 +48,7 @@ export function utf8Length(s: string): number {
 
 /** Classifies one frame without looking at others. */
 export function classify(frame: TrafficFrame): FrameRow {
-  const row: FrameRow = { frame, type: 'other', size: utf8Length(frame.text) };
+  const row: FrameRow = { frame, type: 'other', size: frame.fullBytes ?? utf8Length(frame.text) };
   if (frame.kind === 'note') {
     row.type = 'note';
     return row;
@@ -58,6 +62,7 @@ export function classify(frame: TrafficFrame): FrameRow {
   try {
     msg = JSON.parse(frame.text);
   } catch (e) {
+    if (frame.fullBytes !== undefined) return classifyStart(row);
     row.type = 'unparsable';
     row.problem = (e as Error).message;
     return row;
@@ -93,12 +98,35 @@ export function classify(frame: TrafficFrame): FrameRow {
   return row;
 }
 
+/**
+ * A truncated frame (only its start was sent, `fullBytes` says how long it is) cannot be parsed;
+ * its kind, method and id are read from its start instead, so it still lists and pairs like the
+ * whole frame would. Only keys before the body (`params`, `result`, `error`) count, so an `id`
+ * inside a result is never taken for the message's.
+ */
+function classifyStart(row: FrameRow): FrameRow {
+  const text = row.frame.text.slice(0, 4096);
+  const body = /"(params|result|error)"\s*:/.exec(text);
+  const head = body ? text.slice(0, body.index) : text;
+  const id = /"id"\s*:\s*(-?\d+|"(?:[^"\\]|\\.)*")/.exec(head)?.[1];
+  const method = /"method"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(head)?.[1];
+  if (id !== undefined) row.id = JSON.stringify(JSON.parse(id));
+  if (method !== undefined) {
+    row.method = JSON.parse(`"${method}"`) as string;
+    row.type = id !== undefined ? 'request' : 'notification';
+  } else if (body?.[1] === 'result') row.type = 'response';
+  else if (body?.[1] === 'error') row.type = 'error';
+  return row;
+}
+
 /** Rows in arrival order with request/response pairing. */
 export class FrameIndex {
   rows: FrameRow[] = [];
   private pending = new Map<string, FrameRow>();
   /** Distinct methods seen, for the method filter. */
   methods = new Set<string>();
+  /** Rows by seq (seq is unique across servers), to link HTTP exchanges and their frames. */
+  private bySeq = new Map<number, FrameRow>();
 
   private key(server: string, requestDirection: string, id: string): string {
     return `${server}\u0000${requestDirection}\u0000${id}`;
@@ -130,13 +158,35 @@ export class FrameIndex {
       }
     }
     if (row.method && row.type !== 'batch') this.methods.add(row.method);
+    this.linkExchange(row);
+    this.bySeq.set(frame.seq, row);
     this.rows.push(row);
     return row;
   }
 
+  /** Groups a frame with the HTTP exchange it travelled in (the exchange names the frame it posted; a carried frame names its exchange). */
+  private linkExchange(row: FrameRow): void {
+    const f = row.frame;
+    if (f.http) {
+      row.http = row;
+      row.members = [];
+      const posted = f.http.requestSeq === undefined ? undefined : this.bySeq.get(f.http.requestSeq);
+      if (posted) {
+        posted.http = row;
+        row.members.push(posted);
+      }
+    } else if (f.exchange !== undefined) {
+      const ex = this.bySeq.get(f.exchange);
+      if (ex?.members) {
+        row.http = ex;
+        ex.members.push(row);
+      }
+    }
+  }
+
   /** Drops the oldest `n` rows (their pending requests stay matchable). */
   dropOldest(n: number): void {
-    this.rows.splice(0, n);
+    for (const r of this.rows.splice(0, n)) this.bySeq.delete(r.frame.seq);
   }
 
   /** Forgets one server's rows, or all. */
@@ -145,9 +195,11 @@ export class FrameIndex {
       this.rows = [];
       this.pending.clear();
       this.methods.clear();
+      this.bySeq.clear();
       return;
     }
     this.rows = this.rows.filter((r) => r.frame.server !== server);
+    for (const [seq, r] of this.bySeq) if (r.frame.server === server) this.bySeq.delete(seq);
     for (const [k, r] of this.pending) if (r.frame.server === server) this.pending.delete(k);
   }
 }
@@ -167,6 +219,13 @@ export interface TrafficFilter {
   method: string; // substring, '' = all
   search: string; // substring of the text, '' = all
   call?: CallRef | null;
+  /** The seq of an HTTP exchange record: only it and its frames. */
+  exchange?: number | null;
+}
+
+/** Whether `row` is the exchange record `seq` or one of its frames. */
+export function inExchange(row: FrameRow, seq: number): boolean {
+  return row.frame.seq === seq || row.http?.frame.seq === seq;
 }
 
 export function isFrameOf(row: FrameRow, c: CallRef): boolean {
@@ -207,6 +266,7 @@ export function findToolCall(rows: FrameRow[], server: string, tool: string, arg
 
 export function matches(row: FrameRow, f: TrafficFilter): boolean {
   if (f.call && !isFrameOf(row, f.call)) return false;
+  if (f.exchange != null && !inExchange(row, f.exchange)) return false;
   if (f.server && row.frame.server !== f.server) return false;
   if (f.direction && row.frame.direction !== f.direction) return false;
   if (f.method && !(row.method ?? '').toLowerCase().includes(f.method.toLowerCase())) return false;

@@ -120,7 +120,7 @@ export function useTraffic(): TrafficState {
 }
 
 /** The panel's filters, here so other pages can point the panel at frames (chat's "frames"). */
-export const trafficFilterStore = createStore<TrafficFilter>({ server: '', direction: '', method: '', search: '', call: null });
+export const trafficFilterStore = createStore<TrafficFilter>({ server: '', direction: '', method: '', search: '', call: null, exchange: null });
 
 export function setTrafficFilter(p: Partial<TrafficFilter>): void {
   trafficFilterStore.set((f) => ({ ...f, ...p }));
@@ -144,7 +144,7 @@ export function useTrafficFilter(): TrafficFilter {
  */
 export function showCallFrames(server: string, tool: string, args: unknown): boolean {
   const call = findToolCall(index.rows, server, tool, args);
-  setTrafficFilter(call ? { server: '', direction: '', method: '', search: '', call } : { server, method: 'tools/call', direction: '', search: '', call: null });
+  setTrafficFilter(call ? { server: '', direction: '', method: '', search: '', call, exchange: null } : { server, method: 'tools/call', direction: '', search: '', call: null, exchange: null });
   // The call's frames may still be on their way (live frames are batched): look again as they
   // arrive, for a little while.
   pendingCall = call ? null : { server, tool, args, until: Date.now() + PENDING_CALL_MS };
@@ -165,5 +165,5 @@ function retryPendingCall(): void {
   const call = findToolCall(index.rows, p.server, p.tool, p.args);
   if (!call) return;
   pendingCall = null;
-  setTrafficFilter({ server: '', direction: '', method: '', search: '', call });
+  setTrafficFilter({ server: '', direction: '', method: '', search: '', call, exchange: null });
 }

@@ -9,15 +9,16 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
-use mcplab_protocol::{Direction, FrameKind};
+use mcplab_protocol::{Direction, FrameKind, TrafficHttpExchange};
 use rmcp::model::JsonRpcMessage;
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use super::exchange_links::ExchangeLinks;
 use super::peek::peek;
-use super::traffic::TrafficLog;
+use super::traffic::{FrameExtras, TrafficLog};
 use super::wire::{Wire, WireEvent, bad_response, excerpt};
 
 /// Characters of a frame quoted in an error.
@@ -156,6 +157,8 @@ pub struct FrameTransport {
     /// Set for 2026-07-28 streamable HTTP: the headers each frame is sent with are recorded
     /// with it (computed by the same function the wire uses).
     headers: Option<HeaderRecorder>,
+    /// HTTP wires: which exchange posted which frame and carried which.
+    links: ExchangeLinks,
 }
 
 /// Computes the protocol headers of outbound frames for the traffic view.
@@ -201,6 +204,7 @@ impl FrameTransport {
             traffic,
             raw,
             headers: None,
+            links: ExchangeLinks::default(),
         }
     }
 
@@ -251,6 +255,63 @@ impl FrameTransport {
     }
 }
 
+impl FrameTransport {
+    /// Records and parses a frame from the server (`exchange`: the record of the HTTP exchange
+    /// that carried it); an unusable one fails the request it answers.
+    fn inbound_frame(
+        &self,
+        bytes: &[u8],
+        exchange: Option<u64>,
+    ) -> Option<RxJsonRpcMessage<RoleClient>> {
+        match self.parse(bytes) {
+            Ok(msg) => {
+                let extras = FrameExtras {
+                    exchange,
+                    ..FrameExtras::default()
+                };
+                let kind = FrameKind::Message;
+                self.traffic
+                    .record_with(&self.server, Direction::Inbound, kind, bytes, extras);
+                Some(msg)
+            }
+            Err(error) => {
+                let why = format!(
+                    "the server sent an unparsable response ({error}); it starts with: {}",
+                    excerpt(bytes, EXCERPT_CHARS)
+                );
+                self.unusable(bytes, error, why, None)
+            }
+        }
+    }
+
+    /// Records an HTTP exchange as a note with the exchange attached, linked to the frame it
+    /// posted, and remembers its `seq` for the frames its response carries.
+    fn record_exchange(&self, id: u64, mut exchange: TrafficHttpExchange, sent: Option<Bytes>) {
+        exchange.request_seq = sent.and_then(|b| self.links.request_seq(&b));
+        let outcome = match (&exchange.status, &exchange.error) {
+            (Some(status), _) => format!("HTTP {status}"),
+            (None, Some(error)) => format!("failed: {error}"),
+            (None, None) => "no answer".to_owned(),
+        };
+        let summary = format!(
+            "{} {} → {outcome} ({} ms)",
+            exchange.method, exchange.url, exchange.elapsed_ms
+        );
+        let extras = FrameExtras {
+            http: Some(exchange),
+            ..FrameExtras::default()
+        };
+        let recorded = self.traffic.record_with(
+            &self.server,
+            Direction::Inbound,
+            FrameKind::Note,
+            summary.as_bytes(),
+            extras,
+        );
+        self.links.exchange(id, recorded.seq);
+    }
+}
+
 impl Transport<RoleClient> for FrameTransport {
     type Error = WireClosed;
 
@@ -268,16 +329,18 @@ impl Transport<RoleClient> for FrameTransport {
         }
         let recorder = self.headers.clone();
         let raw = self.raw.clone();
+        let links = self.links.clone();
         async move {
             let bytes = bytes.map_err(|_| WireClosed)?;
             let headers = recorder.and_then(|r| r.headers_for(&bytes));
-            traffic.record_with_headers(
+            let recorded = traffic.record_with_headers(
                 &server,
                 Direction::Outbound,
                 FrameKind::Message,
                 &bytes,
                 headers,
             );
+            links.sent(&bytes, recorded.seq);
             let outbound = outbound.ok_or(WireClosed)?;
             // A frame that cannot be written means the server is gone, even before its
             // closed stream is read: say so at once (an eval judges a crash by this).
@@ -291,26 +354,20 @@ impl Transport<RoleClient> for FrameTransport {
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
         loop {
             match self.inbound.recv().await {
-                Some(WireEvent::Frame(bytes)) => match self.parse(&bytes) {
-                    Ok(msg) => {
-                        self.traffic.record(
-                            &self.server,
-                            Direction::Inbound,
-                            FrameKind::Message,
-                            &bytes,
-                        );
+                Some(WireEvent::Frame(bytes)) => {
+                    if let Some(msg) = self.inbound_frame(&bytes, None) {
                         return Some(msg);
                     }
-                    Err(error) => {
-                        let why = format!(
-                            "the server sent an unparsable response ({error}); it starts with: {}",
-                            excerpt(&bytes, EXCERPT_CHARS)
-                        );
-                        if let Some(failed) = self.unusable(&bytes, error, why, None) {
-                            return Some(failed);
-                        }
+                }
+                Some(WireEvent::Carried { frame, exchange }) => {
+                    let exchange = self.links.exchange_seq(exchange);
+                    if let Some(msg) = self.inbound_frame(&frame, exchange) {
+                        return Some(msg);
                     }
-                },
+                }
+                Some(WireEvent::Exchange { id, exchange, sent }) => {
+                    self.record_exchange(id, exchange, sent);
+                }
                 Some(WireEvent::Unusable {
                     start,
                     why,

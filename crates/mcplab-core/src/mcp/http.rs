@@ -19,18 +19,21 @@ use bytes::Bytes;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
 use reqwest::{Method, RequestBuilder, Response, StatusCode};
 use serde_json::Value;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
-use tokio_util::task::TaskTracker;
 
 use super::limits::Size;
 use super::sse::SseParser;
-use super::wire::{WireEnd, WireEvent, bad_response, synthetic_error_for};
+use super::wire::{WireEnd, WireEvent, bad_response};
 pub(crate) mod body;
+pub(crate) mod exchange;
+mod outlet;
 mod response;
 mod target;
 
 use body::{JsonBody, Seen, not_an_answer, read_json_body};
+use exchange::{Purpose, Started, send_recorded};
+pub(crate) use outlet::Outlet;
 
 pub(crate) use response::{BodyKind, body_excerpt, body_kind, describe_error, status_problem};
 pub use target::HttpTarget;
@@ -42,8 +45,6 @@ pub(crate) const DEFAULT_RETRY: Duration = Duration::from_millis(1000);
 pub(crate) const MAX_RECONNECT_FAILURES: u32 = 5;
 /// Bounds on the courtesy `DELETE` and the final `Closed` at shutdown.
 const SHUTDOWN_STEP_TIMEOUT: Duration = Duration::from_secs(3);
-/// How long a notification or response may hold back the frames after it (see `keep_order`).
-const ORDER_WAIT: Duration = Duration::from_secs(10);
 /// How long the first frame after `initialized` waits for the standalone GET to be answered.
 const STANDALONE_READY_WAIT: Duration = Duration::from_secs(2);
 const ACCEPT_BOTH: &str = "application/json, text/event-stream";
@@ -99,86 +100,6 @@ impl FramePeek {
         match self.is_request() {
             true => self.id.as_ref().map(Value::to_string),
             false => None,
-        }
-    }
-}
-
-/// Where a wire's tasks send what they have for the layer above; shared with `legacy_sse`.
-pub(crate) struct Outlet {
-    pub inbound: mpsc::Sender<WireEvent>,
-    /// Cancelled at shutdown; every task's waits watch it.
-    pub cancel: CancellationToken,
-    pub tasks: TaskTracker,
-    /// Why the server is gone (it stopped accepting connections), once a task saw it; the
-    /// wire then ends and the connection turns `failed` with this reason.
-    gone: Mutex<Option<String>>,
-    gone_signal: CancellationToken,
-}
-
-impl Outlet {
-    pub(crate) fn new(inbound: mpsc::Sender<WireEvent>, cancel: &CancellationToken) -> Self {
-        Self {
-            inbound,
-            cancel: cancel.child_token(),
-            tasks: TaskTracker::new(),
-            gone: Mutex::new(None),
-            gone_signal: CancellationToken::new(),
-        }
-    }
-
-    /// Says the server is gone (the first reason wins); the wire's loop ends on it.
-    pub(crate) fn server_gone(&self, why: String) {
-        let mut gone = self.gone.lock().unwrap_or_else(PoisonError::into_inner);
-        if gone.is_none() {
-            *gone = Some(why);
-            self.gone_signal.cancel();
-        }
-    }
-
-    /// Resolves with the reason once a task said the server is gone.
-    pub(crate) async fn gone(&self) -> String {
-        self.gone_signal.cancelled().await;
-        get(&self.gone).unwrap_or_default()
-    }
-
-    /// Sends an event upwards; false when shutting down or nobody listens any more.
-    pub(crate) async fn emit(&self, event: WireEvent) -> bool {
-        tokio::select! {
-            _ = self.cancel.cancelled() => false,
-            sent = self.inbound.send(event) => sent.is_ok(),
-        }
-    }
-
-    pub(crate) async fn note(&self, message: String) {
-        self.emit(WireEvent::Note(message)).await;
-    }
-
-    /// Reports a delivery failure: a synthetic error response for a request, a note otherwise.
-    pub(crate) async fn fail(&self, frame: &[u8], message: String) {
-        match synthetic_error_for(frame, &message) {
-            Some(reply) => self.emit(WireEvent::Synthetic(reply)).await,
-            None => self.emit(WireEvent::Note(message)).await,
-        };
-    }
-
-    /// Stops every task (each watches `cancel`) and waits for them, bounded.
-    pub(crate) async fn stop_tasks(&self) {
-        self.cancel.cancel();
-        self.tasks.close();
-        let _ = tokio::time::timeout(SHUTDOWN_STEP_TIMEOUT, self.tasks.wait()).await;
-    }
-
-    /// The one `Closed`, after every task has stopped so nothing can follow it.
-    pub(crate) async fn closed(&self, reason: &str) {
-        let closed = WireEvent::Closed(reason.to_string());
-        let _ = tokio::time::timeout(SHUTDOWN_STEP_TIMEOUT, self.inbound.send(closed)).await;
-    }
-
-    /// Waits until the server has taken `headers_seen`'s frame, bounded by [`ORDER_WAIT`].
-    pub(crate) async fn keep_order(&self, headers_seen: oneshot::Receiver<()>) {
-        tokio::select! {
-            _ = self.cancel.cancelled() => {}
-            _ = tokio::time::timeout(ORDER_WAIT, headers_seen) => {}
         }
     }
 }
@@ -321,8 +242,19 @@ async fn end_session(shared: &Shared) {
     if let Some(token) = shared.target.auth.as_ref().and_then(|a| a.current_token()) {
         request = request.bearer_auth(token);
     }
-    let request = request.send();
-    if let Ok(Ok(resp)) = tokio::time::timeout(SHUTDOWN_STEP_TIMEOUT, request).await
+    let started = request
+        .try_clone()
+        .map(|r| Started::new(Purpose::End, &shared.target, r));
+    let answer = tokio::time::timeout(SHUTDOWN_STEP_TIMEOUT, request.send()).await;
+    if let Some(started) = started {
+        let exchange = match &answer {
+            Ok(Ok(resp)) => started.answered(resp),
+            Ok(Err(err)) => started.failed(describe_error(err)),
+            Err(_) => started.failed("no answer in time".into()),
+        };
+        shared.out.exchange(exchange, None).await;
+    }
+    if let Ok(Ok(resp)) = answer
         && !resp.status().is_success()
         && resp.status() != StatusCode::METHOD_NOT_ALLOWED
     {
@@ -364,16 +296,22 @@ async fn post_and_read(
     headers_done: oneshot::Sender<()>,
     token: &CancellationToken,
 ) {
-    let send = send_with_auth(&shared.target, || {
-        shared
-            .request(Method::POST)
-            .header(ACCEPT, ACCEPT_BOTH)
-            .header(CONTENT_TYPE, "application/json")
-            .body(frame.clone())
-    });
-    let resp = tokio::select! {
+    let send = send_recorded(
+        &shared.out,
+        &shared.target,
+        Purpose::Post,
+        Some(frame),
+        || {
+            shared
+                .request(Method::POST)
+                .header(ACCEPT, ACCEPT_BOTH)
+                .header(CONTENT_TYPE, "application/json")
+                .body(frame.clone())
+        },
+    );
+    let (resp, exchange) = tokio::select! {
         _ = token.cancelled() => return,
-        resp = send => resp,
+        sent = send => sent,
     };
     let resp = match resp {
         Ok(resp) => resp,
@@ -421,7 +359,9 @@ async fn post_and_read(
         return;
     }
     match body_kind(&resp) {
-        BodyKind::EventStream => read_response_stream(shared, resp, frame, peek, token).await,
+        BodyKind::EventStream => {
+            read_response_stream(shared, (resp, exchange), frame, peek, token).await
+        }
         BodyKind::Json => {
             let seen = Seen::of(&resp);
             let max = shared.target.max_message;
@@ -430,7 +370,7 @@ async fn post_and_read(
                 body = read_json_body(resp, max, &seen) => body,
             };
             match body {
-                Ok(body) => deliver_json_body(shared, body, frame, peek, &seen).await,
+                Ok(body) => deliver_json_body(shared, (body, exchange), frame, peek, &seen).await,
                 Err(message) => shared.out.fail(frame, message).await,
             }
         }
@@ -449,7 +389,7 @@ async fn post_and_read(
 /// fails that request at once.
 async fn deliver_json_body(
     shared: &Shared,
-    body: JsonBody,
+    (body, exchange): (JsonBody, u64),
     frame: &[u8],
     peek: &FramePeek,
     seen: &Seen,
@@ -477,7 +417,7 @@ async fn deliver_json_body(
     let mut answered = false;
     for frame in &frames {
         answered |= shared.observe(peek, frame);
-        if !shared.out.emit(WireEvent::Frame(frame.clone())).await {
+        if !shared.out.carried(frame.clone(), exchange).await {
             return;
         }
     }
@@ -505,7 +445,7 @@ enum PumpEnd {
 /// request arrives, the stream ends, or `token` fires. Counts delivered frames in `frames`.
 async fn pump(
     shared: &Shared,
-    mut resp: Response,
+    (mut resp, exchange): (Response, u64),
     parser: &mut SseParser,
     peek: &FramePeek,
     token: &CancellationToken,
@@ -529,7 +469,7 @@ async fn pump(
             let frame = Bytes::from(event.data);
             let answered = shared.observe(peek, &frame);
             *frames += 1;
-            if !shared.out.emit(WireEvent::Frame(frame)).await {
+            if !shared.out.carried(frame, exchange).await {
                 return PumpEnd::Cancelled;
             }
             if answered {
@@ -546,7 +486,7 @@ async fn pump(
 /// `Last-Event-ID` after the announced `retry` delay (SEP-1699) until the answer arrives.
 async fn read_response_stream(
     shared: &Shared,
-    resp: Response,
+    resp: (Response, u64),
     frame: &[u8],
     peek: &FramePeek,
     token: &CancellationToken,
@@ -583,15 +523,15 @@ async fn read_response_stream(
             _ = token.cancelled() => return,
             _ = tokio::time::sleep(delay) => {}
         }
-        let send = send_with_auth(&shared.target, || {
+        let send = send_recorded(&shared.out, &shared.target, Purpose::Resume, None, || {
             shared
                 .request(Method::GET)
                 .header(ACCEPT, "text/event-stream")
                 .header(LAST_EVENT_ID, last_id.as_str())
         });
-        let resp = tokio::select! {
+        let (resp, exchange) = tokio::select! {
             _ = token.cancelled() => return,
-            resp = send => resp,
+            sent = send => sent,
         };
         let before = frames;
         why = match resp {
@@ -610,7 +550,16 @@ async fn read_response_stream(
             Ok(resp) if !matches!(body_kind(&resp), BodyKind::EventStream) => {
                 "the resumed stream is not text/event-stream".to_string()
             }
-            Ok(resp) => match pump(shared, resp, &mut parser, peek, token, &mut frames).await {
+            Ok(resp) => match pump(
+                shared,
+                (resp, exchange),
+                &mut parser,
+                peek,
+                token,
+                &mut frames,
+            )
+            .await
+            {
                 PumpEnd::Answered | PumpEnd::Cancelled => return,
                 PumpEnd::Exceeded => {
                     return exceeded(shared, &parser, peek, "response stream").await;
@@ -642,7 +591,7 @@ async fn standalone_stream(shared: Arc<Shared>, mut ready: Option<oneshot::Sende
     let mut was_open = false;
     loop {
         let last_id = parser.last_event_id().map(str::to_owned);
-        let send = send_with_auth(&shared.target, || {
+        let send = send_recorded(&shared.out, &shared.target, Purpose::Stream, None, || {
             let req = shared
                 .request(Method::GET)
                 .header(ACCEPT, "text/event-stream");
@@ -651,9 +600,9 @@ async fn standalone_stream(shared: Arc<Shared>, mut ready: Option<oneshot::Sende
                 None => req,
             }
         });
-        let resp = tokio::select! {
+        let (resp, exchange) = tokio::select! {
             _ = token.cancelled() => return,
-            resp = send => resp,
+            sent = send => sent,
         };
         // Answered (whatever the outcome): the first frames may go out now.
         if let Some(ready) = ready.take() {
@@ -685,7 +634,16 @@ async fn standalone_stream(shared: Arc<Shared>, mut ready: Option<oneshot::Sende
             }
             Ok(resp) => {
                 was_open = true;
-                match pump(&shared, resp, &mut parser, &peek, &token, &mut frames).await {
+                match pump(
+                    &shared,
+                    (resp, exchange),
+                    &mut parser,
+                    &peek,
+                    &token,
+                    &mut frames,
+                )
+                .await
+                {
                     PumpEnd::Answered | PumpEnd::Cancelled => return,
                     PumpEnd::Exceeded => {
                         return exceeded(&shared, &parser, &peek, "standalone SSE stream").await;

@@ -15,6 +15,7 @@ use reqwest::{Response, Url};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
+use super::http::exchange::{Purpose, Started, send_recorded};
 use super::http::{
     BodyKind, FramePeek, HttpTarget, Outlet, body_excerpt, body_kind, describe_error,
     send_with_auth, status_problem,
@@ -58,6 +59,7 @@ pub async fn spawn_legacy_sse(
         parser,
         endpoint,
         early,
+        opened,
     } = connected.map_err(|_| {
         format!(
             "{url} sent no `endpoint` event within {} s; is it a legacy HTTP+SSE endpoint \
@@ -71,8 +73,9 @@ pub async fn spawn_legacy_sse(
         out.note(problem).await;
     }
     out.note(format!("messages go to {endpoint}")).await;
+    let stream_exchange = out.exchange(opened, None).await;
     for frame in early {
-        out.emit(WireEvent::Frame(frame)).await;
+        out.carried(frame, stream_exchange).await;
     }
     let shared = Arc::new(Shared {
         client,
@@ -80,6 +83,7 @@ pub async fn spawn_legacy_sse(
         endpoint,
         out,
         target,
+        stream_exchange,
     });
     Ok(tokio::spawn(run(shared, stream, parser, outbound, cancel)))
 }
@@ -90,6 +94,8 @@ struct Connected {
     endpoint: Url,
     /// Message frames that arrived before or alongside the endpoint event.
     early: Vec<Bytes>,
+    /// The event stream's GET, for the traffic view.
+    opened: mcplab_protocol::TrafficHttpExchange,
 }
 
 async fn connect(
@@ -98,14 +104,17 @@ async fn connect(
     base: &HeaderMap,
 ) -> Result<Connected, String> {
     let url = &target.url;
-    let resp = send_with_auth(target, || {
+    let build = || {
         client
             .get(url.clone())
             .headers(base.clone())
             .header(ACCEPT, "text/event-stream")
-    })
-    .await
-    .map_err(|failure| failure.message(url))?;
+    };
+    let started = Started::new(Purpose::Stream, target, build());
+    let resp = send_with_auth(target, build)
+        .await
+        .map_err(|failure| failure.message(url))?;
+    let opened = started.answered(&resp);
     let status = resp.status();
     if !status.is_success() {
         let excerpt = body_excerpt(resp).await;
@@ -154,6 +163,7 @@ async fn connect(
         parser,
         endpoint: endpoint.unwrap_or_else(|| url.clone()),
         early,
+        opened,
     })
 }
 
@@ -194,6 +204,8 @@ struct Shared {
     out: Outlet,
     /// For its OAuth session.
     target: HttpTarget,
+    /// The event stream's exchange: every frame from the server travels in it.
+    stream_exchange: u64,
 }
 
 async fn run(
@@ -234,7 +246,9 @@ async fn run(
                         out.note("ignored a second `endpoint` event".to_string()).await;
                     } else if event.is_message()
                         && !event.data.trim().is_empty()
-                        && !out.emit(WireEvent::Frame(Bytes::from(event.data))).await
+                        && !out
+                            .carried(Bytes::from(event.data), shared.stream_exchange)
+                            .await
                     {
                         break 'wire "disconnected".to_string();
                     }
@@ -252,17 +266,23 @@ async fn run(
 /// POSTs one frame to the endpoint. The answer arrives on the event stream; the POST's own
 /// body (usually "Accepted") is ignored unless the status says the frame was refused.
 async fn post(shared: Arc<Shared>, frame: Bytes, headers_done: oneshot::Sender<()>) {
-    let send = send_with_auth(&shared.target, || {
-        shared
-            .client
-            .post(shared.endpoint.clone())
-            .headers(shared.base.clone())
-            .header(CONTENT_TYPE, "application/json")
-            .body(frame.clone())
-    });
-    let resp = tokio::select! {
+    let send = send_recorded(
+        &shared.out,
+        &shared.target,
+        Purpose::Post,
+        Some(&frame),
+        || {
+            shared
+                .client
+                .post(shared.endpoint.clone())
+                .headers(shared.base.clone())
+                .header(CONTENT_TYPE, "application/json")
+                .body(frame.clone())
+        },
+    );
+    let (resp, _) = tokio::select! {
         _ = shared.out.cancel.cancelled() => return,
-        resp = send => resp,
+        sent = send => sent,
     };
     let _ = headers_done.send(());
     match resp {
@@ -368,6 +388,63 @@ mod tests {
     }
 
     const CONNECT: Duration = Duration::from_secs(10);
+
+    #[tokio::test]
+    async fn the_stream_get_and_each_post_are_exchanges_and_frames_travel_in_the_stream() {
+        let server = Server {
+            endpoint: "/messages?sessionId=abc",
+            ..Server::default()
+        };
+        let url = serve(server.clone()).await;
+        let (mut wire, end) = wire_pair();
+        let cancel = CancellationToken::new();
+        let handle = spawn_legacy_sse(
+            target(url.clone()),
+            reqwest::Client::new(),
+            end,
+            cancel,
+            CONNECT,
+        )
+        .await
+        .expect("connected");
+        let posted = rpc(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#);
+        wire.outbound.send(posted.clone()).await.unwrap();
+        // The answer may come down the stream before the POST's 202 is in: wait for both.
+        let mut exchanges = Vec::new();
+        let mut stream_id = None;
+        while stream_id.is_none() || exchanges.len() < 2 {
+            match crate::mcp::http::tests::next(&mut wire).await {
+                WireEvent::Exchange { id, exchange, sent } => exchanges.push((id, exchange, sent)),
+                WireEvent::Carried { exchange, .. } => stream_id = Some(exchange),
+                WireEvent::Note(_) => {}
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        let (get_id, get, _) = &exchanges[0];
+        assert_eq!(
+            (get.method.as_str(), get.purpose.as_str()),
+            ("GET", "stream")
+        );
+        assert_eq!(get.url, url.to_string());
+        assert_eq!(get.status, Some(200));
+        assert_eq!(
+            Some(*get_id),
+            stream_id,
+            "the answer travels in the stream's exchange"
+        );
+        let (_, post, sent) = &exchanges[1];
+        assert_eq!((post.method.as_str(), post.status), ("POST", Some(202)));
+        assert!(
+            post.url.ends_with("/messages?sessionId=abc"),
+            "{}",
+            post.url
+        );
+        let sent = sent.as_ref().expect("the posted frame");
+        assert_eq!(sent.as_ptr(), posted.as_ptr());
+        server.stream.lock().unwrap().take();
+        closed(&mut wire).await;
+        handle.await.unwrap();
+    }
 
     #[tokio::test]
     async fn frames_flow_through_the_announced_endpoint() {

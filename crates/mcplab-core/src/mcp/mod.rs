@@ -6,6 +6,7 @@ pub mod broker;
 pub mod connection;
 pub mod error;
 mod event_gate;
+mod exchange_links;
 pub mod frame_transport;
 pub mod handler;
 pub mod http;

@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{SystemTime, UNIX_EPOCH};
 
-use mcplab_protocol::{Direction, FrameKind, TrafficFrame};
+use mcplab_protocol::{Direction, FrameKind, TrafficFrame, TrafficHttpExchange};
 use tokio::sync::broadcast;
 
 use super::limits::Limits;
@@ -49,6 +49,17 @@ impl Ring {
 struct Rings {
     by_server: HashMap<String, Ring>,
     bytes: usize,
+}
+
+/// What an HTTP wire knows of a frame besides its bytes.
+#[derive(Debug, Default)]
+pub struct FrameExtras {
+    /// The 2026-07-28 protocol headers an outbound frame was sent with.
+    pub headers: Option<Vec<(String, String)>>,
+    /// Set on the record of an HTTP exchange itself.
+    pub http: Option<TrafficHttpExchange>,
+    /// The exchange record whose response carried the frame.
+    pub exchange: Option<u64>,
 }
 
 /// The recording for all servers of one process.
@@ -109,6 +120,22 @@ impl TrafficLog {
         bytes: &[u8],
         headers: Option<Vec<(String, String)>>,
     ) -> TrafficFrame {
+        let extras = FrameExtras {
+            headers,
+            ..FrameExtras::default()
+        };
+        self.record_with(server, direction, kind, bytes, extras)
+    }
+
+    /// [`Self::record`] with what an HTTP wire knows of the frame (see [`FrameExtras`]).
+    pub fn record_with(
+        &self,
+        server: &str,
+        direction: Direction,
+        kind: FrameKind,
+        bytes: &[u8],
+        extras: FrameExtras,
+    ) -> TrafficFrame {
         let ts_ms = SystemTime::now()
             .duration_since(UNIX_EPOCH)
             .map(|d| d.as_millis() as u64)
@@ -132,7 +159,9 @@ impl TrafficLog {
             kind,
             text,
             full_bytes: None,
-            headers,
+            headers: extras.headers,
+            http: extras.http,
+            exchange: extras.exchange,
         };
         let published = preview(&frame, self.preview);
         self.keep(&mut rings, frame);
@@ -234,7 +263,12 @@ fn cost_of(frame: &TrafficFrame) -> usize {
         .flatten()
         .map(|(k, v)| k.len() + v.len())
         .sum();
-    frame.text.len() + frame.server.len() + error + headers + FRAME_OVERHEAD
+    let http = frame.http.as_ref().map_or(0, |h| {
+        let pairs = h.request_headers.iter().chain(&h.response_headers);
+        let headers: usize = pairs.map(|(k, v)| k.len() + v.len()).sum();
+        h.url.len() + h.error.as_ref().map_or(0, String::len) + headers
+    });
+    frame.text.len() + frame.server.len() + error + headers + http + FRAME_OVERHEAD
 }
 
 /// `frame` with its text cut to at most `limit` bytes (on a character boundary) and its full
@@ -253,6 +287,8 @@ fn preview(frame: &TrafficFrame, limit: usize) -> TrafficFrame {
         text: truncate_str(&frame.text, limit).to_owned(),
         full_bytes: Some(full),
         headers: frame.headers.clone(),
+        http: frame.http.clone(),
+        exchange: frame.exchange,
     }
 }
 

@@ -25,6 +25,17 @@ pub enum WireEvent {
         why: String,
         request: Option<serde_json::Value>,
     },
+    /// An HTTP request the wire made and its response's status and headers (or why none
+    /// came), recorded as an exchange. `id` numbers it within this wire so the frames its
+    /// response carries (`Carried`) can name it; `sent` is the frame it posted — the very
+    /// `Bytes` handed down through `outbound`, which is how that frame's record is found.
+    Exchange {
+        id: u64,
+        exchange: mcplab_protocol::TrafficHttpExchange,
+        sent: Option<Bytes>,
+    },
+    /// A frame (as [`WireEvent::Frame`]) that arrived in the response of exchange `exchange`.
+    Carried { frame: Bytes, exchange: u64 },
     /// A human-readable diagnostic (HTTP status, reconnect attempt, stderr of a child).
     Note(String),
     /// The transport ended for good; the message says why in words a user can act on.

@@ -4,7 +4,7 @@
 //! never rebuilt from our own request types: it is what the provider library actually sent.
 
 mod capture;
-mod mask;
+pub(crate) mod mask;
 mod relay;
 mod tokens;
 

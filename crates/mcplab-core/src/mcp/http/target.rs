@@ -70,6 +70,15 @@ impl SendFailure {
         matches!(self, SendFailure::Refused(_))
     }
 
+    /// What happened, without the URL (the exchange record names it).
+    pub(crate) fn text(&self) -> &str {
+        match self {
+            SendFailure::Refused(why)
+            | SendFailure::Unreachable(why)
+            | SendFailure::Unauthorized(why) => why,
+        }
+    }
+
     /// The message for the user, naming `url` for unreachable servers.
     pub(crate) fn message(self, url: &Url) -> String {
         match self {

@@ -86,11 +86,24 @@ pub(crate) async fn next(wire: &mut Wire) -> WireEvent {
         .expect("the wire is open")
 }
 
+/// The next event that is not an HTTP exchange record.
+pub(crate) async fn next_past_exchanges(wire: &mut Wire) -> WireEvent {
+    loop {
+        match next(wire).await {
+            WireEvent::Exchange { .. } => {}
+            other => return other,
+        }
+    }
+}
+
 /// The next frame (false) or synthetic frame (true), collecting notes on the way.
 pub(crate) async fn next_message(wire: &mut Wire, notes: &mut Vec<String>) -> (bool, Value) {
     loop {
         match next(wire).await {
-            WireEvent::Frame(f) => return (false, serde_json::from_slice(&f).unwrap()),
+            WireEvent::Frame(f) | WireEvent::Carried { frame: f, .. } => {
+                return (false, serde_json::from_slice(&f).unwrap());
+            }
+            WireEvent::Exchange { .. } => {}
             WireEvent::Synthetic(f) => return (true, serde_json::from_slice(&f).unwrap()),
             // Shaped like the error the frame transport makes of it.
             WireEvent::Unusable { why, request, .. } => {
@@ -162,6 +175,7 @@ async fn session_and_protocol_version_follow_initialize() {
     while !notes.iter().any(|n| n.contains("405")) {
         match next(&mut wire).await {
             WireEvent::Note(note) => notes.push(note),
+            WireEvent::Exchange { .. } => {}
             other => panic!("unexpected {other:?}"),
         }
     }
@@ -288,12 +302,15 @@ async fn http_error_answers_requests_and_notes_notifications() {
     );
     let note = r#"{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}"#;
     wire.outbound.send(rpc(note)).await.unwrap();
-    match next(&mut wire).await {
+    match next_past_exchanges(&mut wire).await {
         WireEvent::Note(note) => assert!(note.contains("500"), "{note}"),
         other => panic!("expected a note, got {other:?}"),
     }
     // Dropping our only sender closes `outbound` (the stand-in's receiver is gone at once).
-    drop(std::mem::replace(&mut wire.outbound, mpsc::channel(1).0));
+    drop(std::mem::replace(
+        &mut wire.outbound,
+        tokio::sync::mpsc::channel(1).0,
+    ));
     assert_eq!(closed(&mut wire).await, "the client closed the connection");
     handle.await.unwrap();
 }
@@ -500,5 +517,61 @@ async fn a_server_that_dies_ends_the_wire_with_the_reason() {
         reason.contains("stopped accepting connections") && reason.contains("could not reach"),
         "{reason}"
     );
+    handle.await.unwrap();
+}
+
+#[tokio::test]
+async fn every_request_is_reported_as_an_exchange_with_masked_headers() {
+    let (url, _log) = serve(|seen, _| match (&seen.verb, seen.rpc.as_deref()) {
+        (&Method::POST, Some("initialize")) => sse(
+            "event: message\nid: 1\ndata: {\"jsonrpc\":\"2.0\",\"id\":1,\"result\":\
+             {\"protocolVersion\":\"2025-11-25\",\"capabilities\":{}}}\n\n"
+                .into(),
+            false,
+            &[
+                ("mcp-session-id", "sess-1"),
+                ("set-cookie", "sid=abcdefghijklmnop"),
+            ],
+        ),
+        (&Method::POST, _) => StatusCode::ACCEPTED.into_response(),
+        (&Method::GET, _) => StatusCode::METHOD_NOT_ALLOWED.into_response(),
+        _ => StatusCode::OK.into_response(),
+    })
+    .await;
+    let (mut wire, cancel, handle) = start(url.clone());
+    let posted = rpc(INIT);
+    wire.outbound.send(posted.clone()).await.unwrap();
+    let (id, exchange, sent) = loop {
+        if let WireEvent::Exchange { id, exchange, sent } = next(&mut wire).await {
+            break (id, exchange, sent);
+        }
+    };
+    assert_eq!(exchange.method, "POST");
+    assert_eq!(exchange.url, url.to_string());
+    assert_eq!(exchange.purpose, "post");
+    assert_eq!(exchange.status, Some(200));
+    let sent = sent.expect("the posted frame comes back");
+    assert_eq!(sent.as_ptr(), posted.as_ptr(), "the very bytes handed down");
+    let req: HashMap<_, _> = exchange.request_headers.iter().cloned().collect();
+    assert_eq!(req["authorization"], "Bearer … (3 chars)");
+    assert_eq!(req["x-api-key"], "… (2 chars)");
+    assert_eq!(req["content-type"], "application/json");
+    let resp: HashMap<_, _> = exchange.response_headers.iter().cloned().collect();
+    assert_eq!(resp["mcp-session-id"], "sess-1");
+    assert!(!resp["set-cookie"].contains("abcdefghijklmnop"));
+    // The answer travels in that exchange.
+    loop {
+        match next(&mut wire).await {
+            WireEvent::Carried { frame, exchange } => {
+                assert_eq!(exchange, id);
+                assert!(String::from_utf8_lossy(&frame).contains("protocolVersion"));
+                break;
+            }
+            WireEvent::Frame(_) => panic!("the answer was not tied to its exchange"),
+            _ => {}
+        }
+    }
+    cancel.cancel();
+    closed(&mut wire).await;
     handle.await.unwrap();
 }

@@ -20,7 +20,8 @@ use tokio_util::sync::CancellationToken;
 
 use super::headers::{ToolHeaders, frame_headers};
 use crate::mcp::http::body::{JsonBody, Seen, read_json_body};
-use crate::mcp::http::{BodyKind, HttpTarget, Outlet, body_kind, describe_error, send_with_auth};
+use crate::mcp::http::exchange::{Purpose, send_recorded};
+use crate::mcp::http::{BodyKind, HttpTarget, Outlet, body_kind, describe_error};
 use crate::mcp::limits::Size;
 use crate::mcp::sse::SseParser;
 use crate::mcp::wire::{WireEnd, WireEvent};
@@ -174,7 +175,7 @@ async fn post(ctx: Arc<Ctx>, frame: Bytes, value: Value, token: CancellationToke
             }
         }
     }
-    let send = send_with_auth(&ctx.target, || {
+    let send = send_recorded(&ctx.out, &ctx.target, Purpose::Post, Some(&frame), || {
         ctx.client
             .request(Method::POST, ctx.target.url.clone())
             .headers(ctx.base.clone())
@@ -183,9 +184,9 @@ async fn post(ctx: Arc<Ctx>, frame: Bytes, value: Value, token: CancellationToke
             .header(CONTENT_TYPE, "application/json")
             .body(frame.clone())
     });
-    let resp = tokio::select! {
+    let (resp, exchange) = tokio::select! {
         _ = token.cancelled() => return,
-        resp = send => resp,
+        sent = send => sent,
     };
     let is_request = value.get("id").is_some();
     match resp {
@@ -200,9 +201,11 @@ async fn post(ctx: Arc<Ctx>, frame: Bytes, value: Value, token: CancellationToke
             .await
         }
         Ok(resp) if resp.status() == StatusCode::ACCEPTED => {}
-        Ok(resp) if !resp.status().is_success() => error_status(&ctx, &value, resp, &token).await,
+        Ok(resp) if !resp.status().is_success() => {
+            error_status(&ctx, &value, (resp, exchange), &token).await
+        }
         Ok(_) if !is_request => {}
-        Ok(resp) => read_answer(&ctx, &value, resp, &token).await,
+        Ok(resp) => read_answer(&ctx, &value, (resp, exchange), &token).await,
     }
     if let Some(id) = value.get("id") {
         ctx.inflight().remove(&id.to_string());
@@ -210,7 +213,12 @@ async fn post(ctx: Arc<Ctx>, frame: Bytes, value: Value, token: CancellationToke
 }
 
 /// Reads a 2xx answer to a request: one JSON object, or an SSE stream up to the response.
-async fn read_answer(ctx: &Ctx, request: &Value, resp: Response, token: &CancellationToken) {
+async fn read_answer(
+    ctx: &Ctx,
+    request: &Value,
+    (resp, exchange): (Response, u64),
+    token: &CancellationToken,
+) {
     match body_kind(&resp) {
         // Read up to the message limit; a body that is not JSON fails the request at once.
         BodyKind::Json => match read_json(ctx, resp, token).await {
@@ -220,7 +228,7 @@ async fn read_answer(ctx: &Ctx, request: &Value, resp: Response, token: &Cancell
             }
             Some(Ok(JsonBody::Frames(frames))) => {
                 for frame in frames {
-                    if !ctx.out.emit(WireEvent::Frame(frame)).await {
+                    if !ctx.out.carried(frame, exchange).await {
                         return;
                     }
                 }
@@ -246,7 +254,7 @@ async fn read_answer(ctx: &Ctx, request: &Value, resp: Response, token: &Cancell
                 .await
             }
         },
-        BodyKind::EventStream => read_stream(ctx, request, resp, token).await,
+        BodyKind::EventStream => read_stream(ctx, request, (resp, exchange), token).await,
         BodyKind::Other(kind) => {
             let message = format!(
                 "the server answered with content type `{kind}`; a streamable HTTP MCP server \
@@ -272,7 +280,12 @@ async fn read_json(
 
 /// Delivers the events of a response stream until the response arrives. A stream that ends
 /// first loses the request: 2026-07-28 streams are not resumable.
-async fn read_stream(ctx: &Ctx, request: &Value, mut resp: Response, token: &CancellationToken) {
+async fn read_stream(
+    ctx: &Ctx,
+    request: &Value,
+    (mut resp, exchange): (Response, u64),
+    token: &CancellationToken,
+) {
     let id = request.get("id");
     // Lines and events are held up to the message limit only (also for `subscriptions/listen`).
     let mut parser = SseParser::with_limit(ctx.target.max_message);
@@ -293,7 +306,7 @@ async fn read_stream(ctx: &Ctx, request: &Value, mut resp: Response, token: &Can
             let frame = Bytes::from(event.data);
             let answered = serde_json::from_slice::<Value>(&frame)
                 .is_ok_and(|v| v.get("method").is_none() && id.is_some() && v.get("id") == id);
-            if !ctx.out.emit(WireEvent::Frame(frame)).await || answered {
+            if !ctx.out.carried(frame, exchange).await || answered {
                 return;
             }
         }
@@ -330,7 +343,12 @@ async fn read_stream(ctx: &Ctx, request: &Value, mut resp: Response, token: &Can
 
 /// A non-2xx answer. A JSON-RPC error body is the server's frame (with the request's id when
 /// the server left it out); anything else is a synthetic error saying what came back.
-async fn error_status(ctx: &Ctx, request: &Value, resp: Response, token: &CancellationToken) {
+async fn error_status(
+    ctx: &Ctx,
+    request: &Value,
+    (resp, exchange): (Response, u64),
+    token: &CancellationToken,
+) {
     let status = resp.status();
     let body = match read_bounded(resp, ctx.target.max_message, token).await {
         Ok(Some(body)) => body,
@@ -346,7 +364,7 @@ async fn error_status(ctx: &Ctx, request: &Value, resp: Response, token: &Cancel
         .await;
     match rpc_error {
         Some(v) if v.get("id").is_some_and(|i| !i.is_null()) => {
-            ctx.out.emit(WireEvent::Frame(trim(body))).await;
+            ctx.out.carried(trim(body), exchange).await;
         }
         Some(v) => {
             let error = v.get("error").cloned().unwrap_or(Value::Null);

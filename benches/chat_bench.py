@@ -343,7 +343,10 @@ class Mcplab:
         self.t_listening = NOW()
         url = found["open "]
         self.port = int(url.split("//", 1)[1].split("/", 1)[0].rsplit(":", 1)[1])
-        self.token = url.split("token=", 1)[1]
+        # The printed URL carries a one-time login code; scripts use the launch secret,
+        # written to the data dir before the URL is printed.
+        with open(os.path.join(self.data, "launch.json")) as f:
+            self.token = json.load(f)["secret"]
         self.api = Conn(self.port, timeout)
         self.turn_no = 0
 

@@ -9,7 +9,6 @@ Standard library only; loopback only. Run it through benches/hostile.sh.
 import argparse
 import json
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -105,14 +104,15 @@ class Serve:
             stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env, text=True,
         )
         self.token = None
-        deadline = time.monotonic() + 30
-        while self.token is None and time.monotonic() < deadline:
-            line = self.proc.stdout.readline()
-            found = re.search(r"token=([0-9a-fA-F]+)", line)
-            if found:
-                self.token = found.group(1)
+        # The printed URL carries a one-time login code; scripts use the launch secret,
+        # written to the data dir before the URL is printed.
+        for line in self.proc.stdout:
+            if line.startswith("open http"):
+                with open(os.path.join(data_dir, "launch.json")) as f:
+                    self.token = json.load(f)["secret"]
+                break
         if self.token is None:
-            raise SystemExit("serve printed no token URL")
+            raise SystemExit("serve exited without printing its URL")
         threading.Thread(target=self.proc.stdout.read, daemon=True).start()
         self.events = threading.Thread(target=self.read_events, daemon=True)
         self.events.start()

@@ -10,6 +10,7 @@ pub mod chat;
 mod error;
 pub mod evals;
 pub mod events;
+pub mod memory;
 pub mod oauth;
 mod render_specs;
 mod routes;

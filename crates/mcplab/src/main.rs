@@ -31,6 +31,7 @@ fn main() -> ExitCode {
     let (json, raw) = (cli.global.json, cli.global.raw);
     init_tracing();
     become_subreaper();
+    mcplab_server::memory::tune();
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()

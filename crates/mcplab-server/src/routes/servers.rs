@@ -140,6 +140,7 @@ pub async fn disconnect(
 ) -> Result<Json<ServerView>, ApiFailure> {
     let config = state.store.server(&name)?;
     state.manager.disconnect(&name).await;
+    crate::memory::release();
     Ok(Json(view(&state, config)))
 }
 
@@ -181,5 +182,6 @@ pub async fn clear_traffic(
     Path(name): Path<String>,
 ) -> StatusCode {
     state.manager.traffic().clear(&name);
+    crate::memory::release();
     StatusCode::NO_CONTENT
 }

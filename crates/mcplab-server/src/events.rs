@@ -1,7 +1,14 @@
 //! The host-level event stream: every server event and every traffic frame gets a sequence
-//! number, is kept in a ring bounded in events and in bytes for replay, and is broadcast live. `GET /api/events` is
-//! SSE with `id: <seq>`; a client reconnecting with `Last-Event-ID` gets what it missed, or an
-//! explicit `resync` when that has already left the ring. Keep-alives keep proxies honest.
+//! number, is kept in a ring bounded in events and in bytes for replay, and is announced live.
+//! `GET /api/events` is SSE with `id: <seq>`; a client reconnecting with `Last-Event-ID` gets
+//! what it missed, or an explicit `resync` when that has already left the ring. Keep-alives
+//! keep proxies honest.
+//!
+//! The live channel carries sequence numbers only; a subscriber reads the events themselves
+//! from the ring. So the ring's byte bound is the whole of what the stream holds (a broadcast
+//! channel keeps its last values in its slots after every subscriber read them: 4,096 events of
+//! 16 KiB were 64 MiB outside the bound), and a subscriber that falls behind the wake-ups but
+//! not behind the ring loses nothing.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -24,6 +31,8 @@ pub const REPLAY_CAPACITY: usize = 20_000;
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// The `retry:` sent to clients.
 const RECONNECT_AFTER: Duration = Duration::from_millis(1000);
+/// Wake-ups a subscriber may miss before it catches up from the ring (they are 8 bytes each).
+const WAKE_UPS: usize = 4096;
 
 /// One numbered event, already serialized.
 #[derive(Clone, Debug)]
@@ -39,13 +48,35 @@ struct Ring {
     bytes: usize,
 }
 
-/// A numbered, replayable event log with live subscribers: the host stream and each chat
-/// session's stream are one of these.
-pub struct EventRing {
+impl Ring {
+    /// Everything after `last`; `Err(())` when part of it already left the ring (or `last`
+    /// is from another launch).
+    fn after(&self, last: u64) -> Result<Vec<Numbered>, ()> {
+        let oldest = self.items.front().map_or(self.next, |i| i.seq);
+        if last + 1 < oldest || last >= self.next {
+            return Err(());
+        }
+        Ok(self
+            .items
+            .iter()
+            .filter(|i| i.seq > last)
+            .cloned()
+            .collect())
+    }
+}
+
+struct Shared {
     ring: Mutex<Ring>,
-    live: broadcast::Sender<Numbered>,
+    live: broadcast::Sender<u64>,
     capacity: usize,
     max_bytes: usize,
+}
+
+/// A numbered, replayable event log with live subscribers: the host stream, each OAuth debug
+/// run's and each eval run's stream are one of these. Cloning shares it.
+#[derive(Clone)]
+pub struct EventRing {
+    shared: Arc<Shared>,
 }
 
 /// The host-level stream (server events and traffic).
@@ -90,52 +121,56 @@ impl EventRing {
     /// A ring of at most `capacity` events and `max_bytes` bytes of JSON (the newest event is
     /// always kept, whatever its size).
     pub fn with_limits(capacity: usize, max_bytes: usize) -> Self {
-        let (live, _) = broadcast::channel(4096);
+        let (live, _) = broadcast::channel(WAKE_UPS);
         Self {
-            ring: Mutex::new(Ring {
-                next: 1,
-                items: VecDeque::new(),
-                bytes: 0,
+            shared: Arc::new(Shared {
+                ring: Mutex::new(Ring {
+                    next: 1,
+                    items: VecDeque::new(),
+                    bytes: 0,
+                }),
+                live,
+                capacity: capacity.max(1),
+                max_bytes,
             }),
-            live,
-            capacity: capacity.max(1),
-            max_bytes,
         }
+    }
+
+    fn ring(&self) -> std::sync::MutexGuard<'_, Ring> {
+        self.shared.ring.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Bytes of JSON the ring holds for replay.
     pub fn bytes_held(&self) -> usize {
-        self.ring.lock().unwrap_or_else(|p| p.into_inner()).bytes
+        self.ring().bytes
     }
 
-    /// Numbers, keeps and broadcasts one event.
+    /// Numbers, keeps and announces one event.
     pub fn publish<T: serde::Serialize>(&self, event: &T) -> u64 {
         let json: Arc<str> = serde_json::to_string(event)
             .unwrap_or_else(|_| "{\"kind\":\"resync\"}".into())
             .into();
-        let mut ring = self.ring.lock().unwrap_or_else(|p| p.into_inner());
-        let item = Numbered {
-            seq: ring.next,
-            json,
-        };
+        let shared = &self.shared;
+        let mut ring = self.ring();
+        let seq = ring.next;
         ring.next += 1;
-        ring.bytes += item.json.len();
-        ring.items.push_back(item.clone());
-        while ring.items.len() > self.capacity
-            || (ring.bytes > self.max_bytes && ring.items.len() > 1)
+        ring.bytes += json.len();
+        ring.items.push_back(Numbered { seq, json });
+        while ring.items.len() > shared.capacity
+            || (ring.bytes > shared.max_bytes && ring.items.len() > 1)
         {
             if let Some(old) = ring.items.pop_front() {
                 ring.bytes -= old.json.len();
             }
         }
-        // Sent under the lock so live order equals ring order.
-        let _ = self.live.send(item.clone());
-        item.seq
+        // Sent under the lock so wake-ups come in ring order.
+        let _ = shared.live.send(seq);
+        seq
     }
 
     /// The sequence number of the newest event (0 before the first).
     pub fn last_seq(&self) -> u64 {
-        self.ring.lock().unwrap_or_else(|p| p.into_inner()).next - 1
+        self.ring().next - 1
     }
 
     /// Publishes a server event (used for events the API itself produces, e.g. per-call progress).
@@ -144,27 +179,67 @@ impl EventRing {
     }
 
     /// Subscribes and returns what must be replayed after `last_seen` (None: nothing to
-    /// replay, a fresh client). `Err(())` means the gap is gone from the ring: resync.
-    pub fn resume(
-        &self,
-        last_seen: Option<u64>,
-    ) -> (Result<Vec<Numbered>, ()>, broadcast::Receiver<Numbered>) {
-        let ring = self.ring.lock().unwrap_or_else(|p| p.into_inner());
-        let rx = self.live.subscribe();
-        let Some(last) = last_seen else {
-            return (Ok(Vec::new()), rx);
+    /// replay, a fresh client), with the sequence number the subscriber is at afterwards.
+    /// `Err(())` means the gap is gone from the ring: resync.
+    pub fn resume(&self, last_seen: Option<u64>) -> Resumed {
+        let ring = self.ring();
+        let wake = self.shared.live.subscribe();
+        let at = ring.next - 1;
+        let replay = match last_seen {
+            None => Ok(Vec::new()),
+            Some(last) => ring.after(last),
         };
-        let oldest = ring.items.front().map_or(ring.next, |i| i.seq);
-        if last + 1 < oldest || last >= ring.next {
-            return (Err(()), rx);
+        Resumed { replay, wake, at }
+    }
+
+    /// The events after `last`, read when a wake-up came (or several were missed).
+    pub fn after(&self, last: u64) -> Result<Vec<Numbered>, ()> {
+        self.ring().after(last)
+    }
+}
+
+/// A subscription: what to replay first, then wake-ups for what follows `at`.
+pub struct Resumed {
+    pub replay: Result<Vec<Numbered>, ()>,
+    pub wake: broadcast::Receiver<u64>,
+    /// The newest sequence number when the subscription was taken.
+    pub at: u64,
+}
+
+/// One subscriber's place in a ring: events already due, then whatever follows `at`.
+struct Follow {
+    ring: EventRing,
+    wake: broadcast::Receiver<u64>,
+    at: u64,
+    pending: VecDeque<Event>,
+}
+
+impl Follow {
+    /// The next event to send; `None` when the ring is gone.
+    async fn next(&mut self) -> Option<Event> {
+        loop {
+            if let Some(e) = self.pending.pop_front() {
+                return Some(e);
+            }
+            match self.wake.recv().await {
+                // Missed wake-ups only mean more to read from the ring.
+                Ok(_) | Err(broadcast::error::RecvError::Lagged(_)) => {}
+                Err(broadcast::error::RecvError::Closed) => return None,
+            }
+            match self.ring.after(self.at) {
+                Ok(items) => {
+                    if let Some(last) = items.last() {
+                        self.at = last.seq;
+                    }
+                    self.pending.extend(items.iter().map(to_sse));
+                }
+                Err(()) => {
+                    // Fell behind the ring itself: the client reloads, then follows on.
+                    self.at = self.ring.last_seq();
+                    self.pending.push_back(resync_event());
+                }
+            }
         }
-        let missed = ring
-            .items
-            .iter()
-            .filter(|i| i.seq > last)
-            .cloned()
-            .collect();
-        (Ok(missed), rx)
     }
 }
 
@@ -197,31 +272,28 @@ pub fn sse(
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok())
         .or(from);
-    let (replay, rx) = ring.resume(last);
+    let Resumed { replay, wake, at } = ring.resume(last);
     // The first chunk goes out at once (the browser's `open` fires on a quiet server too) and
     // tells clients how soon to reconnect.
     let hello = Event::default()
         .comment("mcplab events")
         .retry(RECONNECT_AFTER);
-    let mut first: Vec<Event> = vec![hello];
+    let mut pending: VecDeque<Event> = VecDeque::from([hello]);
     match replay {
-        Ok(items) => first.extend(items.iter().map(to_sse)),
-        Err(()) => first.push(resync_event()),
+        Ok(items) => pending.extend(items.iter().map(to_sse)),
+        Err(()) => pending.push_back(resync_event()),
     }
-    // Replay and subscription are taken under one lock, so live items all come after the
-    // replayed ones: no duplicates, no gap.
-    first.reverse();
-    let stream = futures::stream::unfold((first, rx), |(mut pending, mut rx)| async move {
-        if let Some(e) = pending.pop() {
-            return Some((Ok(e), (pending, rx)));
-        }
-        match rx.recv().await {
-            Ok(item) => Some((Ok(to_sse(&item)), (pending, rx))),
-            Err(broadcast::error::RecvError::Lagged(_)) => {
-                Some((Ok(resync_event()), (pending, rx)))
-            }
-            Err(broadcast::error::RecvError::Closed) => None,
-        }
+    // Replay and subscription are taken under one lock, so live items all come after `at`:
+    // no duplicates, no gap.
+    let follow = Follow {
+        ring: ring.clone(),
+        wake,
+        at,
+        pending,
+    };
+    let stream = futures::stream::unfold(follow, |mut f| async move {
+        let event = f.next().await?;
+        Some((Ok(event), f))
     });
     Sse::new(stream).keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
 }
@@ -241,17 +313,17 @@ mod tests {
             hub.publish(&resync());
         }
         // Ring holds 3, 4, 5.
-        let (r, _) = hub.resume(Some(3));
+        let r = hub.resume(Some(3)).replay;
         let seqs: Vec<u64> = r.unwrap().iter().map(|i| i.seq).collect();
         assert_eq!(seqs, [4, 5]);
-        let (r, _) = hub.resume(Some(2));
+        let r = hub.resume(Some(2)).replay;
         assert_eq!(r.unwrap().len(), 3);
-        assert!(hub.resume(Some(1)).0.is_err(), "seq 2 is gone: resync");
+        assert!(hub.resume(Some(1)).replay.is_err(), "seq 2 is gone: resync");
         assert!(
-            hub.resume(Some(99)).0.is_err(),
+            hub.resume(Some(99)).replay.is_err(),
             "a future id is from another launch"
         );
-        assert!(hub.resume(None).0.unwrap().is_empty());
+        assert!(hub.resume(None).replay.unwrap().is_empty());
     }
 
     #[test]
@@ -261,12 +333,56 @@ mod tests {
         hub.publish(&"y".repeat(150));
         assert!(hub.bytes_held() <= 200, "{}", hub.bytes_held());
         assert!(
-            hub.resume(Some(first - 1)).0.is_err(),
+            hub.resume(Some(first - 1)).replay.is_err(),
             "the first left: resync"
         );
-        assert_eq!(hub.resume(Some(first)).0.unwrap().len(), 1);
+        assert_eq!(hub.resume(Some(first)).replay.unwrap().len(), 1);
         // One event larger than the bound is still kept (it is the newest).
         hub.publish(&"z".repeat(500));
-        assert_eq!(hub.resume(Some(first + 1)).0.unwrap().len(), 1);
+        assert_eq!(hub.resume(Some(first + 1)).replay.unwrap().len(), 1);
+    }
+
+    /// An event that left the ring is held by nothing of the ring's: the old live channel
+    /// kept its last 4,096 events in its slots, outside the byte bound.
+    #[test]
+    fn an_evicted_event_is_not_held_by_the_live_channel() {
+        let hub = EventHub::with_limits(4, usize::MAX);
+        let _subscriber = hub.resume(None);
+        hub.publish(&"x".repeat(16 * 1024));
+        let first = hub.after(0).unwrap().remove(0);
+        for _ in 0..10 {
+            hub.publish(&"y");
+        }
+        assert!(hub.after(0).is_err(), "the first event left the ring");
+        assert_eq!(Arc::strong_count(&first.json), 1, "only this test holds it");
+    }
+
+    /// A subscriber that missed more wake-ups than the channel keeps, but not events the ring
+    /// keeps, gets every event in order and no resync.
+    #[tokio::test]
+    async fn a_subscriber_behind_the_wake_ups_catches_up_from_the_ring() {
+        let hub = EventHub::with_capacity(WAKE_UPS * 2);
+        let Resumed { wake, at, .. } = hub.resume(None);
+        let total = WAKE_UPS + 100;
+        for i in 0..total {
+            hub.publish(&i);
+        }
+        let mut follow = Follow {
+            ring: hub.clone(),
+            wake,
+            at,
+            pending: VecDeque::new(),
+        };
+        let mut got = 0;
+        while got < total {
+            let e = tokio::time::timeout(Duration::from_secs(10), follow.next())
+                .await
+                .expect("an event in time")
+                .expect("the ring is open");
+            let text = format!("{e:?}");
+            assert!(!text.contains("resync"), "no resync: {text}");
+            got += 1;
+        }
+        assert_eq!(follow.at, total as u64);
     }
 }

@@ -19,6 +19,10 @@ use super::limits::Limits;
 pub const DEFAULT_RING_CAPACITY: usize = 100_000;
 /// What a stored frame costs besides its text (struct, deque slot, allocation headers).
 const FRAME_OVERHEAD: usize = 96;
+/// Frames a live subscriber may fall behind. The channel keeps this many previews in its
+/// slots after everyone read them (memory outside the traffic budget: 1,024 × 16 KiB at
+/// most); its subscribers (the host event stream, `--trace`) read as frames come.
+const LIVE_FRAMES: usize = 1024;
 
 /// A server's recorded frames and how many older ones were evicted.
 #[derive(Debug, Clone, Default)]
@@ -81,7 +85,7 @@ impl TrafficLog {
     /// A log keeping `capacity` frames per server and `limits.traffic_bytes` in all, publishing
     /// previews of `limits.preview_bytes`.
     pub fn with_limits(capacity: usize, limits: &Limits) -> Self {
-        let (live, _) = broadcast::channel(4096);
+        let (live, _) = broadcast::channel(LIVE_FRAMES);
         Self {
             capacity: capacity.max(1),
             budget: limits.traffic_bytes.max(1),

@@ -134,6 +134,11 @@ struct EraSetup {
     fell_back: Option<String>,
 }
 
+/// Server events a subscriber may fall behind. The channel keeps this many in its slots after
+/// everyone read them (fields cut to the preview size by the event gate, which also limits
+/// each server to `events_per_second`): 1,024 × 16 KiB at most, outside the byte budget.
+const LIVE_EVENTS: usize = 1024;
+
 /// A failed handshake; `not_modern` says the server answered discovery like a legacy one.
 struct HandshakeFailure {
     error: McpError,
@@ -152,7 +157,7 @@ impl From<McpError> for HandshakeFailure {
 
 impl ConnectionManager {
     pub fn new(opts: ManagerOptions) -> Arc<Self> {
-        let (events, _) = broadcast::channel(4096);
+        let (events, _) = broadcast::channel(LIVE_EVENTS);
         Arc::new(Self {
             traffic: Arc::new(TrafficLog::with_limits(opts.traffic_capacity, &opts.limits)),
             broker: Arc::new(Broker::with_limit(

@@ -34,6 +34,11 @@ const RECONNECT_AFTER: Duration = Duration::from_millis(1000);
 /// Wake-ups a subscriber may miss before it catches up from the ring (they are 8 bytes each).
 const WAKE_UPS: usize = 4096;
 
+/// What a subscriber asked for already left the ring (or its id is from another launch):
+/// it must resync.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Gone;
+
 /// One numbered event, already serialized.
 #[derive(Clone, Debug)]
 pub struct Numbered {
@@ -49,12 +54,12 @@ struct Ring {
 }
 
 impl Ring {
-    /// Everything after `last`; `Err(())` when part of it already left the ring (or `last`
+    /// Everything after `last`; `Err(Gone)` when part of it already left the ring (or `last`
     /// is from another launch).
-    fn after(&self, last: u64) -> Result<Vec<Numbered>, ()> {
+    fn after(&self, last: u64) -> Result<Vec<Numbered>, Gone> {
         let oldest = self.items.front().map_or(self.next, |i| i.seq);
         if last + 1 < oldest || last >= self.next {
-            return Err(());
+            return Err(Gone);
         }
         Ok(self
             .items
@@ -180,7 +185,7 @@ impl EventRing {
 
     /// Subscribes and returns what must be replayed after `last_seen` (None: nothing to
     /// replay, a fresh client), with the sequence number the subscriber is at afterwards.
-    /// `Err(())` means the gap is gone from the ring: resync.
+    /// `Err(Gone)` means the gap is gone from the ring: resync.
     pub fn resume(&self, last_seen: Option<u64>) -> Resumed {
         let ring = self.ring();
         let wake = self.shared.live.subscribe();
@@ -193,14 +198,14 @@ impl EventRing {
     }
 
     /// The events after `last`, read when a wake-up came (or several were missed).
-    pub fn after(&self, last: u64) -> Result<Vec<Numbered>, ()> {
+    pub fn after(&self, last: u64) -> Result<Vec<Numbered>, Gone> {
         self.ring().after(last)
     }
 }
 
 /// A subscription: what to replay first, then wake-ups for what follows `at`.
 pub struct Resumed {
-    pub replay: Result<Vec<Numbered>, ()>,
+    pub replay: Result<Vec<Numbered>, Gone>,
     pub wake: broadcast::Receiver<u64>,
     /// The newest sequence number when the subscription was taken.
     pub at: u64,
@@ -233,7 +238,7 @@ impl Follow {
                     }
                     self.pending.extend(items.iter().map(to_sse));
                 }
-                Err(()) => {
+                Err(Gone) => {
                     // Fell behind the ring itself: the client reloads, then follows on.
                     self.at = self.ring.last_seq();
                     self.pending.push_back(resync_event());
@@ -281,7 +286,7 @@ pub fn sse(
     let mut pending: VecDeque<Event> = VecDeque::from([hello]);
     match replay {
         Ok(items) => pending.extend(items.iter().map(to_sse)),
-        Err(()) => pending.push_back(resync_event()),
+        Err(Gone) => pending.push_back(resync_event()),
     }
     // Replay and subscription are taken under one lock, so live items all come after `at`:
     // no duplicates, no gap.

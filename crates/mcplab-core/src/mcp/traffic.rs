@@ -19,10 +19,11 @@ use super::limits::Limits;
 pub const DEFAULT_RING_CAPACITY: usize = 100_000;
 /// What a stored frame costs besides its text (struct, deque slot, allocation headers).
 const FRAME_OVERHEAD: usize = 96;
-/// Frames a live subscriber may fall behind. The channel keeps this many previews in its
-/// slots after everyone read them (memory outside the traffic budget: 1,024 × 16 KiB at
-/// most); its subscribers (the host event stream, `--trace`) read as frames come.
-const LIVE_FRAMES: usize = 1024;
+/// Frames a live subscriber may fall behind (a burst of frames is recorded faster than a
+/// subscriber on another task reads them). The channel keeps this many previews in its slots
+/// after everyone read them: up to 4,096 × 16 KiB outside the traffic budget. Making it carry
+/// sequence numbers only, as the host event stream does, is the way to remove that.
+const LIVE_FRAMES: usize = 4096;
 
 /// A server's recorded frames and how many older ones were evicted.
 #[derive(Debug, Clone, Default)]

@@ -4,6 +4,8 @@
 //! received (headers compared after the same masking); its tokens are the server's usage; a
 //! provider that cannot be reached or a stream that breaks shows in the exchange.
 
+mod turn_support;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -14,7 +16,6 @@ use mcplab_core::llm::xray::mask_header;
 use mcplab_core::llm::{
     LlmProvider, Message, ModelRef, ProviderConfig, ProviderKind, RetryPolicy, build_provider,
 };
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
 use mcplab_protocol::chat::TurnEvent;
 use mcplab_protocol::host::{ElicitationMode, ServerTools};
 use mcplab_protocol::xray::StepXray;
@@ -22,19 +23,9 @@ use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-const KEY: &str = "sk-xray-0123456789-secret";
+use turn_support::demo;
 
-async fn demo() -> Arc<ConnectionManager> {
-    let manager = ConnectionManager::new(ManagerOptions::default());
-    let (client_io, server_io) = tokio::io::duplex(1 << 16);
-    let (sr, sw) = tokio::io::split(server_io);
-    tokio::spawn(async move {
-        let _ = mcplab_testkit::serve_io(sr, sw).await;
-    });
-    let (cr, cw) = tokio::io::split(client_io);
-    manager.connect_io("demo", cr, cw).await.unwrap();
-    manager
-}
+const KEY: &str = "sk-xray-0123456789-secret";
 
 fn provider(base_url: &str, kind: ProviderKind) -> Arc<dyn LlmProvider> {
     provider_named("scripted", base_url, kind)

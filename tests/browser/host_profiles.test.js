@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
-import { waitConnected } from './ui_helpers.js';
+import { waitConnected, waitUntil } from './ui_helpers.js';
 
 let llm;
 let mcplab;
@@ -28,17 +28,6 @@ after(async () => {
   llm?.stop();
 });
 
-async function until(what, check, ms = 20000) {
-  const deadline = Date.now() + ms;
-  let last;
-  while (Date.now() < deadline) {
-    last = await check();
-    if (last) return last;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what} (last seen: ${JSON.stringify(last)})`);
-}
-
 test('the chat runs as the host profile picked', async () => {
   const { page } = app;
   await waitConnected(mcplab, ['demo']);
@@ -52,16 +41,16 @@ test('the chat runs as the host profile picked', async () => {
   await model.selectOption(openai);
   await page.check(id('chat-server-demo'));
   const hostOf = async () => (await mcplab.api('GET', `/api/sessions/${sessionId}`)).body.summary.hostConfig;
-  await until('the server choice to be saved', async () => (await hostOf()).servers.demo);
+  await waitUntil(async () => (await hostOf()).servers.demo, 'the server choice to be saved');
 
   await page.click(`${id('chat-host-profile')} > summary`);
   const select = page.locator(id('chat-host-profile-select'));
   assert.equal(await select.inputValue(), 'mcplab', 'a new session runs as mcplab');
   await select.selectOption('chatgpt');
-  const saved = await until('the profile to be saved', async () => {
+  const saved = await waitUntil(async () => {
     const h = await hostOf();
     return h.toolResults?.structuredContent === 'always' && h.appHost.windowOpenai ? h : false;
-  });
+  }, 'the profile to be saved');
   assert.ok(saved.servers.demo, 'the session keeps its servers');
   assert.equal(saved.model, openai, 'and its model');
   const diff = page.locator(id('chat-host-profile-diff'));

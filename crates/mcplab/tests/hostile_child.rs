@@ -52,7 +52,8 @@ fn alive(pid: u32) -> bool {
     }
 }
 
-/// Waits (bounded) for a file the server writes.
+/// Waits for a file the server writes: polled every 50 ms (the poll interval, not a delay
+/// that orders anything), failing after 5 s.
 async fn read_when_written(path: &Path) -> String {
     for _ in 0..100 {
         if let Ok(text) = std::fs::read_to_string(path)
@@ -65,7 +66,8 @@ async fn read_when_written(path: &Path) -> String {
     panic!("{} was never written", path.display());
 }
 
-/// Waits (bounded) until `pid` is gone.
+/// Waits until `pid` is gone: /proc polled every 50 ms (a process's exit has no event to
+/// wait on here), giving up after 5 s.
 async fn gone(pid: u32) -> bool {
     for _ in 0..100 {
         if !alive(pid) {

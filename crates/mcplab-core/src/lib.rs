@@ -14,5 +14,6 @@ pub mod llm;
 pub mod mcp;
 pub mod oauth;
 pub mod render;
+pub mod ring;
 pub mod session;
 pub mod store;

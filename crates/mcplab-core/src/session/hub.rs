@@ -15,7 +15,6 @@ use mcplab_protocol::host::HostConfig;
 use serde_json::Value;
 
 use super::host::{self, HostConfigError};
-use super::replay::ReplayRing;
 use super::runtime::SessionRuntime;
 use crate::llm::{LlmError, LlmProvider, ModelRef, ProviderConfig, ProviderSettings};
 use crate::mcp::ConnectionManager;
@@ -164,7 +163,7 @@ impl SessionHub {
                     tracing::warn!(%error, session = id, "could not load the session's app context");
                     Vec::new()
                 });
-                Arc::new(SessionRuntime::new(ReplayRing::default(), saved))
+                Arc::new(SessionRuntime::new(saved))
             })
             .clone()
     }

@@ -13,13 +13,11 @@ pub mod host;
 mod host_turn;
 mod hub;
 pub mod profiles;
-pub mod replay;
 mod runtime;
 mod turns;
 
 pub use export::{Export, to_markdown};
 pub use host_turn::{Attendance, HostTurn};
 pub use hub::{DEFAULT_TITLE, LlmSettings, SessionError, SessionHub};
-pub use replay::{Numbered, ReplayRing, Resume};
-pub use runtime::{RuntimeSnapshot, SessionRuntime};
+pub use runtime::{REPLAY_BYTES, REPLAY_EVENTS, RuntimeSnapshot, SessionRuntime};
 pub use turns::{Submitted, TurnTask, title_from};

@@ -11,8 +11,13 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use mcplab_protocol::chat::{AppContextEntry, SessionEvent, StoredTurn, TurnEvent};
 use tokio_util::sync::CancellationToken;
 
-use super::replay::ReplayRing;
 use crate::agent::{Approvals, EventSink};
+use crate::ring::EventRing;
+
+/// Events kept for replay per session.
+pub const REPLAY_EVENTS: usize = 5_000;
+/// Bytes (of serialized events) kept for replay per session.
+pub const REPLAY_BYTES: usize = 4 << 20;
 
 /// The running turn.
 struct Running {
@@ -22,7 +27,7 @@ struct Running {
 }
 
 pub struct SessionRuntime {
-    pub events: ReplayRing,
+    pub events: EventRing,
     /// Tool calls of this session's turns waiting for the user's approval.
     pub approvals: Arc<Approvals>,
     running: Mutex<Option<Running>>,
@@ -57,9 +62,9 @@ pub enum Claim {
 }
 
 impl SessionRuntime {
-    pub(super) fn new(ring: ReplayRing, app_context: Vec<AppContextEntry>) -> Self {
+    pub(super) fn new(app_context: Vec<AppContextEntry>) -> Self {
         Self {
-            events: ring,
+            events: EventRing::with_limits(REPLAY_EVENTS, REPLAY_BYTES),
             approvals: Arc::new(Approvals::default()),
             running: Mutex::new(None),
             accepted: Mutex::new(HashSet::new()),
@@ -273,7 +278,7 @@ mod tests {
 
     #[test]
     fn one_running_turn_and_idempotent_claims() {
-        let rt = SessionRuntime::new(ReplayRing::default(), Vec::new());
+        let rt = SessionRuntime::new(Vec::new());
         assert!(matches!(rt.claim("a", None), Claim::Start(_)));
         assert!(matches!(rt.claim("a", None), Claim::Duplicate));
         assert!(matches!(rt.claim("b", None), Claim::Busy(a) if a == "a"));

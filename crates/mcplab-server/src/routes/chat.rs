@@ -199,7 +199,7 @@ pub async fn events(
 ) -> Result<Sse<impl Stream<Item = Result<Event, Infallible>>>, ApiFailure> {
     state.sessions.summary(&id)?;
     let runtime = state.sessions.runtime(&id);
-    Ok(crate::chat::session_sse(
+    Ok(crate::events::sse(
         &runtime.events,
         &headers,
         q.last_event_id,

@@ -22,9 +22,18 @@ pub fn tune() {
     }
 }
 
-/// Returns free heap memory to the system (after a server's buffers were dropped).
-#[allow(unsafe_code)] // FFI to the C library's allocator
+/// Returns free heap memory to the system (after a server's buffers were dropped). The trim
+/// walks the whole heap, so it runs on the blocking pool, not on an async worker; outside a
+/// runtime it runs here.
 pub fn release() {
+    match tokio::runtime::Handle::try_current() {
+        Ok(rt) => drop(rt.spawn_blocking(trim)),
+        Err(_) => trim(),
+    }
+}
+
+#[allow(unsafe_code)] // FFI to the C library's allocator
+fn trim() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: malloc_trim only releases free pages; it touches no live allocation.
     unsafe {

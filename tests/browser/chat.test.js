@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
-import { frames, sent, waitConnected } from './ui_helpers.js';
+import { frames, sent, waitConnected, waitUntil } from './ui_helpers.js';
 
 let llm;
 let mcplab;
@@ -35,19 +35,6 @@ after(async () => {
   llm?.stop();
 });
 
-/** Polls `check` (an async function returning a truthy value when done) until it holds or the
- * deadline passes; then fails saying what it waited for. */
-async function until(what, check, ms = 20000) {
-  const deadline = Date.now() + ms;
-  let last;
-  while (Date.now() < deadline) {
-    last = await check();
-    if (last) return last;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what} (last seen: ${JSON.stringify(last)})`);
-}
-
 test('a chat whose model calls a demo tool', async () => {
   const { page } = app;
   // The first run's demo server connects in the background.
@@ -64,7 +51,7 @@ test('a chat whose model calls a demo tool', async () => {
 
   const card = page.locator(`${id('tool-card')}[data-tool="add"]`);
   await card.waitFor({ timeout: 20000 });
-  await page.waitForSelector(`${id('tool-card')}[data-status="ok"]`, { timeout: 20000 });
+  await page.waitForSelector(`${id('tool-card')}[data-status="ok"]`);
   assert.equal(await card.getAttribute('data-server'), 'demo');
   assert.match(await card.locator(id('tool-card-result')).innerText(), /42/);
   await page.waitForFunction(
@@ -92,7 +79,7 @@ test('a chat whose model calls a demo tool', async () => {
 test('the session survives a reload', async () => {
   const { page } = app;
   await page.reload();
-  await page.waitForSelector(`${id('tool-card')}[data-tool="add"][data-status="ok"]`, { timeout: 20000 });
+  await page.waitForSelector(`${id('tool-card')}[data-tool="add"][data-status="ok"]`);
   await page.waitForFunction(
     (sel) => [...document.querySelectorAll(sel)].some((m) => m.innerText.includes('The answer is 42')),
     `${id('chat-message')}[data-role="assistant"]`,
@@ -141,7 +128,7 @@ test('the HostConfig panel drives the next turn and round-trips as a file', asyn
   await model.selectOption(openai);
   await page.check(id('chat-server-demo'));
   const hostOf = async () => (await mcplab.api('GET', `/api/sessions/${sessionId}`)).body.summary;
-  await until('the server choice to be saved', async () => (await hostOf()).hostConfig.servers.demo);
+  await waitUntil(async () => (await hostOf()).hostConfig.servers.demo, 'the server choice to be saved');
 
   await page.click(`${id('chat-host-config')} > summary`);
   const echo = page.locator(id('chat-tool-demo-echo'));
@@ -154,10 +141,10 @@ test('the HostConfig panel drives the next turn and round-trips as a file', asyn
   await page.fill(id('chat-system-prompt'), 'Reply like a pirate.');
   await page.fill(id('chat-temperature'), '0.3');
   await page.locator(id('chat-temperature')).press('Enter');
-  const saved = await until('the edits to be saved', async () => {
+  const saved = await waitUntil(async () => {
     const r = await check();
     return r.notYet ? false : r;
-  }).catch(async (e) => {
+  }, 'the edits to be saved').catch(async (e) => {
     throw new Error(`${e.message}; now: ${JSON.stringify((await hostOf()).hostConfig)}`);
   });
   async function check() {
@@ -189,10 +176,10 @@ test('the HostConfig panel drives the next turn and round-trips as a file', asyn
   const exported = JSON.parse(readFileSync(await download.path(), 'utf8'));
   assert.deepEqual(exported, saved.hostConfig);
   await page.setInputFiles(id('chat-host-import'), { name: 'host.yaml', mimeType: 'text/yaml', buffer: Buffer.from(`model: ${openai}\nstepLimit: 3\nservers:\n  demo: {}\n`) });
-  const imported = await until('the imported config', async () => {
+  const imported = await waitUntil(async () => {
     const s = await hostOf();
     return s.hostConfig.stepLimit === 3 && s;
-  });
+  }, 'the imported config');
   assert.deepEqual(imported.hostConfig.servers.demo.deny, []);
   assert.equal(imported.hostConfig.systemPrompt, 'You are a helpful assistant with access to MCP tools.', 'keys the file leaves out take their defaults');
   await page.setInputFiles(id('chat-host-import'), { name: 'bad.yaml', mimeType: 'text/yaml', buffer: Buffer.from('stepLimt: 3\n') });
@@ -214,7 +201,7 @@ test('a long tool shows its progress on the card while it runs', async () => {
   await progress.waitFor({ timeout: 20000 });
   assert.match(await progress.innerText(), /\/ 20/);
   await shot(page, '25-chat-tool-progress');
-  await page.waitForSelector(`${id('tool-card')}[data-tool="slow_task"][data-status="ok"]`, { timeout: 20000 });
+  await page.waitForSelector(`${id('tool-card')}[data-tool="slow_task"][data-status="ok"]`);
   assert.equal(await progress.count(), 0, 'the bar goes once the result is in');
 });
 
@@ -226,9 +213,9 @@ test('Stop during a tool call shows a neutral "stopped", not a failure', async (
   await card.locator(id('tool-card-progress')).waitFor({ timeout: 20000 });
   await page.click(id('chat-stop'));
   // The server saw the cancellation of the call the card shows.
-  await until('notifications/cancelled for the slow task', async () => (await sent(mcplab, 'demo', 'notifications/cancelled')).length > 0);
-  await page.waitForSelector(`.chat-turn[data-status="cancelled"]`, { timeout: 20000 });
-  await until('the card to settle', async () => (await card.getAttribute('data-status')) !== 'running');
+  await waitUntil(async () => (await sent(mcplab, 'demo', 'notifications/cancelled')).length > 0, 'notifications/cancelled for the slow task');
+  await page.waitForSelector(`.chat-turn[data-status="cancelled"]`);
+  await waitUntil(async () => (await card.getAttribute('data-status')) !== 'running', 'the card to settle');
   assert.equal(await card.getAttribute('data-status'), 'stopped');
   assert.match(await card.locator('.tool-card-head .badge').innerText(), /^stopped$/);
   assert.equal(await card.locator('.call-error').count(), 0, 'no red failure box');

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcplab_core::mcp::{ConnectionManager, ManagerOptions, McpError, RequestOptions};
-use mcplab_protocol::{FrameKind, ServerConfig, ServerStatus, ServerTransport};
+use mcplab_protocol::{Direction, FrameKind, ServerConfig, ServerStatus, ServerTransport};
 use serde_json::json;
 
 fn stdio(name: &str, command: &str, args: &[&str]) -> ServerConfig {
@@ -44,6 +44,32 @@ fn alive(pid: u32) -> bool {
         Ok(stat) => stat.split(' ').nth(2).is_none_or(|s| s != "Z"),
         Err(_) => false,
     }
+}
+
+/// Waits (bounded) until `pid` has exited.
+async fn wait_gone(pid: u32, what: &str) {
+    for _ in 0..100 {
+        if !alive(pid) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("{what}: pid {pid} still running after 10 s");
+}
+
+/// Waits (bounded) until a frame sent to `server` contains `needle`.
+async fn wait_sent(manager: &ConnectionManager, server: &str, needle: &str) {
+    for _ in 0..100 {
+        let frames = manager.traffic().snapshot(server).frames;
+        if frames
+            .iter()
+            .any(|f| f.direction == Direction::Outbound && f.text.contains(needle))
+        {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("nothing containing {needle:?} was sent to {server} within 10 s");
 }
 
 /// Reads pids the script wrote and waits (bounded) until all are gone.
@@ -115,11 +141,7 @@ async fn reconnect_replaces_the_process() {
     let old = first.pid().unwrap();
     let second = manager.reconnect("demo").await.unwrap();
     assert_ne!(second.pid().unwrap(), old);
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    assert!(
-        !alive(old),
-        "the old server is still running after reconnect"
-    );
+    wait_gone(old, "the old server after reconnect").await;
     manager.shutdown().await;
 }
 
@@ -225,7 +247,8 @@ async fn a_server_that_crashes_mid_call_fails_the_call_and_the_status() {
             .await
         })
     };
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Killed once the call is on its way: the request frame was written to the server.
+    wait_sent(&manager, "demo", "\"tools/call\"").await;
     nix::sys::signal::kill(
         nix::unistd::Pid::from_raw(pid as i32),
         nix::sys::signal::Signal::SIGKILL,

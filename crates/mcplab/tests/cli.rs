@@ -362,11 +362,43 @@ async fn servers_config_management() {
     assert_eq!(code(&o), 2);
 }
 
+/// Reads `child`'s stderr in the background and returns once a line contains `needle` (an
+/// event to act on, instead of a sleep), failing after 15 s; the task it hands back yields all
+/// of stderr when the child exits.
+async fn stderr_until(
+    child: &mut tokio::process::Child,
+    needle: &'static str,
+) -> tokio::task::JoinHandle<String> {
+    use tokio::io::{AsyncBufReadExt, BufReader};
+    let stderr = child.stderr.take().expect("stderr is piped");
+    let (seen_tx, seen_rx) = tokio::sync::oneshot::channel();
+    let task = tokio::spawn(async move {
+        let mut lines = BufReader::new(stderr).lines();
+        let mut all = String::new();
+        let mut seen = Some(seen_tx);
+        while let Ok(Some(line)) = lines.next_line().await {
+            if line.contains(needle)
+                && let Some(tx) = seen.take()
+            {
+                let _ = tx.send(());
+            }
+            all.push_str(&line);
+            all.push('\n');
+        }
+        all
+    });
+    tokio::time::timeout(Duration::from_secs(15), seen_rx)
+        .await
+        .unwrap_or_else(|_| panic!("no stderr line with {needle:?} within 15 s"))
+        .unwrap_or_else(|_| panic!("stderr ended before a line with {needle:?}"));
+    task
+}
+
 #[tokio::test]
 async fn ctrl_c_cancels_the_call_and_exits_cleanly() {
     let dir = tempfile::tempdir().unwrap();
     let d = demo();
-    let child = Command::new(BIN)
+    let mut child = Command::new(BIN)
         .args([
             "--trace",
             "--stdio",
@@ -387,7 +419,8 @@ async fn ctrl_c_cancels_the_call_and_exits_cleanly() {
         .spawn()
         .unwrap();
     let pid = child.id().unwrap();
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // Interrupted once the call is on its way (--trace prints the request as it is sent).
+    let stderr = stderr_until(&mut child, "tools/call").await;
     nix::sys::signal::kill(
         nix::unistd::Pid::from_raw(pid as i32),
         nix::sys::signal::Signal::SIGINT,
@@ -397,7 +430,7 @@ async fn ctrl_c_cancels_the_call_and_exits_cleanly() {
         .await
         .expect("exits after Ctrl-C")
         .unwrap();
-    let e = err(&o);
+    let e = stderr.await.unwrap();
     assert_eq!(code(&o), 130, "{e}");
     assert!(e.contains("notifications/cancelled"), "{e}");
     assert!(!e.contains("panicked"), "{e}");
@@ -411,8 +444,9 @@ async fn sigterm_stops_the_server_too() {
         "sh -c 'echo $$ > {}; exec {BIN} demo-server'",
         pidfile.display()
     );
-    let child = Command::new(BIN)
+    let mut child = Command::new(BIN)
         .args([
+            "--trace",
             "--stdio",
             &stdio,
             "tools",
@@ -442,7 +476,7 @@ async fn sigterm_stops_the_server_too() {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     let server = server.expect("the server started");
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    let stderr = stderr_until(&mut child, "tools/call").await;
     nix::sys::signal::kill(
         nix::unistd::Pid::from_raw(pid as i32),
         nix::sys::signal::Signal::SIGTERM,
@@ -452,7 +486,7 @@ async fn sigterm_stops_the_server_too() {
         .await
         .expect("exits after SIGTERM")
         .unwrap();
-    assert_eq!(code(&o), 130, "{}", err(&o));
+    assert_eq!(code(&o), 130, "{}", stderr.await.unwrap());
     for _ in 0..50 {
         let alive = std::fs::read_to_string(format!("/proc/{server}/stat"))
             .is_ok_and(|s| s.split(' ').nth(2) != Some("Z"));

@@ -188,8 +188,19 @@ async fn cancel_sends_notifications_cancelled() {
     let mut events = manager.subscribe();
     let cancel = CancellationToken::new();
     let c2 = cancel.clone();
+    // Cancelled once the call is on its way: its request frame was written to the server.
+    let m2 = manager.clone();
     tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_millis(300)).await;
+        for _ in 0..500 {
+            let frames = m2.traffic().snapshot("demo").frames;
+            if frames
+                .iter()
+                .any(|f| f.direction == Direction::Outbound && f.text.contains("\"slow_task\""))
+            {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
         c2.cancel();
     });
     let err = conn

@@ -159,9 +159,15 @@ async fn first_run_seeds_and_connects_the_demo_server() {
     );
     let status = run.stop().await;
     assert!(status.success(), "{status:?}");
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let left: Vec<u64> = before.into_iter().filter(|p| alive(*p)).collect();
-    assert!(left.is_empty(), "left behind: {left:?}");
+    let mut left = before;
+    for _ in 0..100 {
+        left.retain(|p| alive(*p));
+        if left.is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(left.is_empty(), "left behind after 10 s: {left:?}");
 
     // Second run: the store is not new, the demo is not added twice.
     let run = start(dir.path(), &["serve", "--port", "0"]).await;

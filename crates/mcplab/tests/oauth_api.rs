@@ -341,7 +341,13 @@ async fn server_sign_in_status_and_sign_out() {
         .unwrap();
     assert_eq!(status["signedIn"], true, "{status}");
     assert_eq!(status["registration"], "dcr");
-    assert!(status["accessToken"].as_str().unwrap().contains('…'));
+    let masked = status["accessToken"].as_str().unwrap();
+    assert!(masked.contains('…'), "{masked}");
+    let issued = server.access_tokens();
+    assert!(!issued.is_empty());
+    for token in &issued {
+        assert!(!masked.contains(token.as_str()), "{masked} reveals {token}");
+    }
     assert!(status["pendingAuthorizationUrl"].is_null());
     assert!(!status["lastSteps"].as_array().unwrap().is_empty());
 

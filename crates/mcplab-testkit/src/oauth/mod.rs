@@ -291,6 +291,11 @@ impl OAuthTestServer {
         self.shared.records().clone()
     }
 
+    /// The access tokens currently valid (what a masked token must not reveal).
+    pub fn access_tokens(&self) -> Vec<String> {
+        lock(&self.shared.tokens).keys().cloned().collect()
+    }
+
     /// Invalidates every access token (refresh tokens stay valid).
     pub fn revoke_access_tokens(&self) {
         lock(&self.shared.tokens).clear();

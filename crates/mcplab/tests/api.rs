@@ -132,7 +132,26 @@ async fn refused_requests_spawn_nothing() {
     let (s, list) = authed(&app, "GET", "/api/servers", None).await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(list, json!([]), "nothing was created");
-    tokio::time::sleep(Duration::from_millis(200)).await;
+
+    // The control: an accepted request does start its process, and by the time it has, a
+    // process a refused request had started would have run too.
+    let control = dir.path().join("control");
+    let (s, _) = authed(
+        &app,
+        "POST",
+        "/api/servers",
+        Some(marker_config("good", &control)),
+    )
+    .await;
+    assert!(s.is_success(), "{s}");
+    authed(&app, "POST", "/api/servers/good/connect", None).await;
+    for _ in 0..100 {
+        if control.exists() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(control.exists(), "the accepted server never started");
     assert!(!marker.exists(), "a refused request started a process");
 }
 

@@ -1029,7 +1029,11 @@ hostHash: string,
 /**
  * The HostConfig in the older `ChatSettings` form (derived; kept for older clients).
  */
-settings: ChatSettings, };
+settings: ChatSettings, 
+/**
+ * The compare this session is a column of (absent for a plain chat).
+ */
+compare?: CompareMember, };
 
 export type StoredTurn = { turnId: string, user: string, events: Array<TurnEvent>, };
 
@@ -1066,6 +1070,26 @@ lastEventId: number,
  * present on the wire; optional in TypeScript so older fixtures still type-check.
  */
 appContext?: Array<AppContextEntry>, };
+
+export type CompareMember = { 
+/**
+ * The compare group's id.
+ */
+group: string, 
+/**
+ * The session's column, counted from 1.
+ */
+column: number, };
+
+export type NewCompare = { 
+/**
+ * 2–4 session ids, first column first.
+ */
+sessions: Array<string>, };
+
+export type CompareGroup = { id: string, sessions: Array<string>, };
+
+export type CompareExport = { id: string, columns: Array<SessionView>, };
 
 export type NewSession = { title?: string, 
 /**

@@ -74,7 +74,7 @@ export function ChatPage() {
   const noModel = providers.list !== null && !providers.list.some((p) => p.usable);
   return (
     <div className="chat-page" data-testid="chat-page">
-      <SessionList selected={arg} onNew={create} onSelect={(id) => open(id)} creating={creating} onDeleted={(id) => id === arg && open(null, true)} />
+      <SessionList selected={arg} comparing={compare} onNew={create} onSelect={(id) => open(id)} creating={creating} onDeleted={(id) => (id === arg || compare?.includes(id)) && open(null, true)} />
       <section className="chat-main">
         {createError && (
           <div className="inline-error" role="alert" data-testid="chat-create-error">

@@ -1,7 +1,8 @@
 // The "Compare…" form under a session's settings: 2–4 columns, each a model AND a host profile
 // (built in or the person's own, from `/api/hosts`; "same as this chat" keeps the session's
 // host sections), so "same model, different hosts" is a comparison too. Starting creates one
-// session per column, each storing its own HostConfig, and opens them.
+// session per column, each storing its own HostConfig, grouped as one compare in the store (one entry in the session
+// list), and opens them.
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, errorMessage, request } from '../api/client';
@@ -9,7 +10,7 @@ import type { HostConfig, HostProfile, ProviderView } from '../api/types.gen';
 import { Button } from '../ui/Button';
 import { navigate } from '../ui/route';
 import { applyProfile } from './hostProfiles';
-import { upsertSession } from './store';
+import { reloadSessions, upsertSession } from './store';
 
 /** One column to start: a model, and a host profile's name ('' = the session's own host). */
 export interface ColumnChoice {
@@ -62,6 +63,8 @@ export function CompareStart({ host, providers }: { host: HostConfig; providers:
         upsertSession(view.summary);
         ids.push(view.summary.id);
       }
+      await api.createCompare({ sessions: ids });
+      void reloadSessions();
       navigate('chat', 'compare', ...ids);
     } catch (e) {
       setError(errorMessage(e));

@@ -9,7 +9,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
 use mcplab_protocol::chat::{
-    AppContextEntry, AppContextInput, NewSession, SessionPatch, SessionSummary, SessionView,
+    AppContextEntry, AppContextInput, CompareMember, NewSession, SessionPatch, SessionSummary,
+    SessionView,
 };
 use mcplab_protocol::host::HostConfig;
 use serde_json::Value;
@@ -198,6 +199,7 @@ impl SessionHub {
             updated_ms: now,
             settings: host::to_settings(&host),
             host_config: Some(host),
+            compare: None,
         };
         self.store.create_session(&record)?;
         self.view(&record.id)
@@ -341,11 +343,14 @@ pub(super) fn summary(r: SessionRecord) -> SessionSummary {
         host_hash: host::hash(&host_config),
         settings: host::to_settings(&host_config),
         host_config,
+        compare: r
+            .compare
+            .map(|(group, column)| CompareMember { group, column }),
     }
 }
 
 /// 16 hex digits from the system's random source.
-fn new_id() -> String {
+pub(super) fn new_id() -> String {
     use ring::rand::SecureRandom;
     let mut bytes = [0u8; 8];
     if ring::rand::SystemRandom::new().fill(&mut bytes).is_err() {
@@ -378,6 +383,7 @@ mod tests {
                 require_approval: Some(true),
             },
             host_config: None,
+            compare: None,
         };
         let s = summary(record.clone());
         assert_eq!(s.host_config.step_limit, 3);

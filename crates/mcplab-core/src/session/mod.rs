@@ -8,6 +8,7 @@
 //! terminals: the server serves its streams as SSE, the CLI prints its events.
 
 pub mod compare;
+mod compare_group;
 mod export;
 pub mod host;
 mod host_turn;
@@ -17,6 +18,7 @@ pub mod replay;
 mod runtime;
 mod turns;
 
+pub use compare_group::{MAX_COLUMNS, MIN_COLUMNS};
 pub use export::{Export, to_markdown};
 pub use host_turn::{Attendance, HostTurn};
 pub use hub::{DEFAULT_TITLE, LlmSettings, SessionError, SessionHub};

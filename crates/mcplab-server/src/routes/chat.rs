@@ -79,7 +79,7 @@ pub async fn remove(
 
 #[derive(serde::Deserialize)]
 pub struct ExportQuery {
-    format: Option<String>,
+    pub(super) format: Option<String>,
 }
 
 pub async fn export(
@@ -87,16 +87,20 @@ pub async fn export(
     Path(id): Path<String>,
     Query(q): Query<ExportQuery>,
 ) -> Result<Response, ApiFailure> {
-    let export = state.sessions.export(&id, q.format.as_deref())?;
+    Ok(download(state.sessions.export(&id, q.format.as_deref())?))
+}
+
+/// An export as a download (its type and file name in the headers).
+pub(super) fn download(export: mcplab_core::session::Export) -> Response {
     let disposition = format!("attachment; filename=\"{}\"", export.file_name);
-    Ok((
+    (
         [
             (header::CONTENT_TYPE, export.mime.to_owned()),
             (header::CONTENT_DISPOSITION, disposition),
         ],
         export.body,
     )
-        .into_response())
+        .into_response()
 }
 
 #[derive(serde::Deserialize)]

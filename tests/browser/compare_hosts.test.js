@@ -3,7 +3,8 @@
 // Each column's head names its host and what differs from column 1; each column's session
 // stores its profile's HostConfig; and — judged by what the scripted LLM server logged — each
 // column's model got the tool result its profile says (ChatGPT: with structuredContent; Claude:
-// without, and only after the approval Claude asks for every tool call).
+// without, and only after the approval Claude asks for every tool call). The two sessions are
+// one compare in the session list, which reopens them side by side after a reload.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
@@ -100,4 +101,20 @@ test('same model, two host profiles, side by side', async () => {
   assert.match(claude, /2 \+ 40 = 42/);
   assert.doesNotMatch(claude, /"sum"/, 'Claude (like mcplab) leaves structuredContent out when there is text');
   assert.match(chatgpt, /"sum":42/, 'ChatGPT passes structuredContent to the model');
+
+  // The session list shows the compare as one entry (not its two sessions); it reopens the
+  // compare view, also after a reload (the grouping is stored).
+  const group = page.locator(id('compare-group'));
+  await group.waitFor();
+  assert.equal(await group.count(), 1);
+  assert.equal(await group.getAttribute('data-columns'), '2');
+  for (const s of ids) assert.equal(await page.locator(id(`session-item-${s}`)).count(), 0, 'a column is not listed on its own');
+  await page.click(id(`session-item-${sessionId}`));
+  await page.locator(id('chat-session')).waitFor();
+  await page.reload();
+  await group.locator('button.session-main').click();
+  await column(2).locator('.chat-turn[data-status="finished"]').waitFor({ timeout: 20000 });
+  assert.equal(await column(1).getAttribute('data-session-id'), ids[0]);
+  assert.equal(await column(2).getAttribute('data-session-id'), ids[1]);
+  assert.equal(await page.locator(id('compare-group')).count(), 1);
 });

@@ -139,10 +139,7 @@ async fn a_compare_group_round_trips_and_exports_every_column() {
             .await;
         assert_eq!(s, 409, "a session is in one compare only: {v}");
         assert!(
-            v["error"]["message"]
-                .as_str()
-                .unwrap()
-                .contains("already column 2"),
+            v["message"].as_str().unwrap().contains("already column 2"),
             "{v}"
         );
         g["id"].as_str().unwrap().to_owned()

@@ -65,7 +65,8 @@
 //! | DELETE | `/api/llm/providers/{id}` | → 204 (custom providers; for built-ins: forget the stored key/URL) |
 //! | GET | `/api/sessions` | → `SessionSummary[]` (newest first) |
 //! | POST | `/api/sessions` | `NewSession` → `SessionView` |
-//! | GET | `/api/sessions/{id}` | → `SessionView` (full history) |
+//! | GET | `/api/sessions/{id}` | → `SessionView` (full history; x-ray exchanges without their bodies, marked `bodiesOmitted`) |
+//! | GET | `/api/sessions/{id}/turns/{turnId}/xray/{step}` | → `StepXray` with its request and response bodies, as recorded (stored or running turn) |
 //! | PATCH | `/api/sessions/{id}` | `SessionPatch` → `SessionSummary` (rename, HostConfig) |
 //! | DELETE | `/api/sessions/{id}` | → 204 |
 //! | GET | `/api/sessions/{id}/export?format=json\|markdown` | → the session as a download |

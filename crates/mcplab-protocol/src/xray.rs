@@ -40,6 +40,12 @@ pub struct HttpExchange {
     pub error: Option<String>,
     /// From sending the request to the end of the response (or the break).
     pub duration_ms: u64,
+    /// The two bodies were left out of this copy (a session's view carries none, to stay
+    /// small): fetch the step's x-ray (`GET /api/sessions/{id}/turns/{turnId}/xray/{step}`)
+    /// for them. Absent (false) when the bodies are here.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
+    pub bodies_omitted: bool,
 }
 
 /// The token accounting of one step.

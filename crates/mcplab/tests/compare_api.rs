@@ -1,7 +1,8 @@
 //! Compare groups over a real socket: sessions grouped as one compare (kept in the SQLite file,
 //! read back after the server is rebuilt on it), listed with their column, refused when
-//! ill-formed, and exported whole as JSON and Markdown with every column. The model is the
-//! testkit's scripted LLM server.
+//! ill-formed, and exported whole as JSON and Markdown with every column. And x-rays on
+//! demand: a session's view carries no x-ray bodies, the step route returns the step as stored.
+//! The model is the testkit's scripted LLM server.
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -224,4 +225,76 @@ async fn a_compare_group_round_trips_and_exports_every_column() {
     assert_eq!(s, 400);
     let (s, _) = app.call("GET", "/api/compares/unknown", None).await;
     assert_eq!(s, 404);
+}
+
+#[tokio::test]
+async fn a_sessions_view_leaves_xray_bodies_to_the_step_route() {
+    let llm = ScriptedLlm::start(vec![Step::reply(["Hi there."])]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start(&llm, dir.path()).await;
+    let id = app.session("openai::gpt-4o-mini").await;
+    app.turn(&id, "hello").await;
+
+    let (s, text) = app.text("GET", &format!("/api/sessions/{id}"), None).await;
+    assert_eq!(s, 200);
+    assert!(
+        !text.contains("\\\"messages\\\""),
+        "the view carries no request body: {text}"
+    );
+    let view: Value = serde_json::from_str(&text).unwrap();
+    let shown = step_of(&view, 1);
+    let exchange = &shown["exchanges"][0];
+    assert_eq!(exchange["requestBody"], "");
+    assert_eq!(exchange["responseBody"], "");
+    assert_eq!(exchange["bodiesOmitted"], true);
+    assert!(exchange["requestBytes"].as_u64().unwrap() > 0, "sizes stay");
+
+    let (s, xray) = app
+        .call(
+            "GET",
+            &format!("/api/sessions/{id}/turns/turn-1/xray/1"),
+            None,
+        )
+        .await;
+    assert_eq!(s, 200, "{xray}");
+    let (_, export) = app
+        .call(
+            "GET",
+            &format!("/api/sessions/{id}/export?format=json"),
+            None,
+        )
+        .await;
+    assert_eq!(
+        xray,
+        step_of(&export, 1),
+        "the step as stored, bodies and all"
+    );
+    assert!(xray["exchanges"][0].get("bodiesOmitted").is_none());
+    let sent: Value =
+        serde_json::from_str(xray["exchanges"][0]["requestBody"].as_str().unwrap()).unwrap();
+    assert_eq!(sent, llm.requests()[0].body, "what the provider received");
+    assert!(
+        xray["exchanges"][0]["responseBody"]
+            .as_str()
+            .unwrap()
+            .contains("Hi there.")
+    );
+
+    for path in ["turn-1/xray/2", "nope/xray/1"] {
+        let (s, v) = app
+            .call("GET", &format!("/api/sessions/{id}/turns/{path}"), None)
+            .await;
+        assert_eq!(s, 404, "{path}: {v}");
+    }
+}
+
+/// Turn 1's x-ray of `step` in a session view.
+fn step_of(view: &Value, step: u64) -> Value {
+    view["turns"][0]["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| e["type"] == "stepXray" && e["xray"]["step"] == step)
+        .map(|e| e["xray"].clone())
+        .expect("a stepXray event")
 }

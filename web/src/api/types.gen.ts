@@ -699,7 +699,13 @@ error: string | null,
 /**
  * From sending the request to the end of the response (or the break).
  */
-durationMs: number, };
+durationMs: number, 
+/**
+ * The two bodies were left out of this copy (a session's view carries none, to stay
+ * small): fetch the step's x-ray (`GET /api/sessions/{id}/turns/{turnId}/xray/{step}`)
+ * for them. Absent (false) when the bodies are here.
+ */
+bodiesOmitted?: boolean, };
 
 export type StepTokens = { inputTokens: number, outputTokens: number, reasoningTokens: number, 
 /**

@@ -17,6 +17,7 @@ pub mod profiles;
 pub mod replay;
 mod runtime;
 mod turns;
+mod xray_bodies;
 
 pub use compare_group::{MAX_COLUMNS, MIN_COLUMNS};
 pub use export::{Export, to_markdown};
@@ -25,3 +26,4 @@ pub use hub::{DEFAULT_TITLE, LlmSettings, SessionError, SessionHub};
 pub use replay::{Numbered, ReplayRing, Resume};
 pub use runtime::{RuntimeSnapshot, SessionRuntime};
 pub use turns::{Submitted, TurnTask, title_from};
+pub use xray_bodies::without_xray_bodies;

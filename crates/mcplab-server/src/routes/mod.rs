@@ -123,6 +123,10 @@ pub fn api() -> Router<Arc<AppState>> {
         .route("/sessions/{id}/turns", post(chat::submit))
         .route("/sessions/{id}/turns/{turn_id}/cancel", post(chat::cancel))
         .route(
+            "/sessions/{id}/turns/{turn_id}/xray/{step}",
+            get(chat::step_xray),
+        )
+        .route(
             "/sessions/{id}/turns/{turn_id}/approvals/{call_id}",
             post(chat::approve),
         )

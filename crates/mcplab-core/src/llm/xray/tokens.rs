@@ -73,6 +73,7 @@ mod tests {
             response_truncated: false,
             error: None,
             duration_ms: 0,
+            bodies_omitted: false,
         }
     }
 

@@ -21,6 +21,10 @@ pub struct Price {
     /// Input tokens served from the provider's prompt cache (`None`: billed as input).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cached_input: Option<f64>,
+    /// Input tokens written to the prompt cache (Anthropic bills them above the input price;
+    /// `None`: a step that wrote to the cache has no price rather than a guessed one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_write: Option<f64>,
     /// Where the figures come from.
     pub source: String,
     /// When they were read there (YYYY-MM-DD).
@@ -61,7 +65,7 @@ impl PriceTable {
                 model: model.clone(),
                 problem: problem.into(),
             };
-            let all = [Some(p.input), Some(p.output), p.cached_input];
+            let all = [Some(p.input), Some(p.output), p.cached_input, p.cache_write];
             if all.iter().flatten().any(|v| !v.is_finite() || *v < 0.0) {
                 return Err(invalid(
                     "prices are numbers ≥ 0 (dollars per million tokens)",
@@ -90,13 +94,30 @@ impl PriceTable {
     /// The cost of `usage` on `model`, of which `cached_input` input tokens came from the
     /// prompt cache; `None` when the model has no price.
     pub fn cost(&self, model: &str, usage: &TokenUsage, cached_input: u64) -> Option<f64> {
+        self.cost_with_cache(model, usage, cached_input, 0)
+    }
+
+    /// [`Self::cost`] where `cache_write` input tokens were also written to the prompt cache:
+    /// those at the `cacheWrite` price; `None` (no price, not a guess) when some were written
+    /// and the model has no such price. Reads without a `cachedInput` price count as input,
+    /// which is what providers without a cache discount bill.
+    pub fn cost_with_cache(
+        &self,
+        model: &str,
+        usage: &TokenUsage,
+        cached_input: u64,
+        cache_write: u64,
+    ) -> Option<f64> {
         let p = self.price(model)?;
         let cached = cached_input.min(usage.input_tokens);
-        let fresh = usage.input_tokens - cached;
+        let written = cache_write.min(usage.input_tokens - cached);
+        let write_price = if written == 0 { 0.0 } else { p.cache_write? };
+        let fresh = usage.input_tokens - cached - written;
         let per_token = |per_million: f64| per_million / 1_000_000.0;
         Some(
             fresh as f64 * per_token(p.input)
                 + cached as f64 * per_token(p.cached_input.unwrap_or(p.input))
+                + written as f64 * per_token(write_price)
                 + usage.output_tokens as f64 * per_token(p.output),
         )
     }

@@ -55,6 +55,16 @@ pub struct StepTokens {
     pub input_tokens: u64,
     pub output_tokens: u64,
     pub reasoning_tokens: u64,
+    /// Of `inputTokens`, those the provider read from its prompt cache (priced at the table's
+    /// `cachedInput`).
+    #[serde(default)]
+    #[ts(as = "Option<u64>", optional)]
+    pub cached_input_tokens: u64,
+    /// Of `inputTokens`, those the provider wrote to its prompt cache (Anthropic; priced at the
+    /// table's `cacheWrite`, no price without one).
+    #[serde(default)]
+    #[ts(as = "Option<u64>", optional)]
+    pub cache_write_tokens: u64,
     /// The provider reported no usage: these are estimates (about 4 bytes a token, from the
     /// captured request and the streamed answer).
     pub estimated: bool,

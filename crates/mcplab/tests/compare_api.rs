@@ -298,3 +298,32 @@ fn step_of(view: &Value, step: u64) -> Value {
         .map(|e| e["xray"].clone())
         .expect("a stepXray event")
 }
+
+#[tokio::test]
+async fn cached_input_tokens_reach_the_step_and_its_cost() {
+    let llm = ScriptedLlm::start(vec![Step::reply(["Cached."])]).await;
+    llm.report_cached_input(8);
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start(&llm, dir.path()).await;
+    let id = app.session("openai::gpt-5-mini").await;
+    app.turn(&id, "hello").await;
+    let (_, xray) = app
+        .call(
+            "GET",
+            &format!("/api/sessions/{id}/turns/turn-1/xray/1"),
+            None,
+        )
+        .await;
+    let tokens = &xray["tokens"];
+    let reported = llm.requests()[0].usage.unwrap();
+    assert_eq!(tokens["cachedInputTokens"], 8, "{tokens}");
+    assert_eq!(tokens["inputTokens"], u64::from(reported.input_tokens));
+    // gpt-5-mini: $0.25 in, $0.025 cached in, $2.00 out per million.
+    let (input, output) = (
+        f64::from(reported.input_tokens),
+        f64::from(reported.output_tokens),
+    );
+    let by_hand = ((input - 8.0) * 0.25 + 8.0 * 0.025 + output * 2.0) / 1e6;
+    let usd = xray["cost"]["usd"].as_f64().unwrap();
+    assert!((usd - by_hand).abs() < 1e-12, "{usd} vs {by_hand}");
+}

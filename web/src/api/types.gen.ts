@@ -709,6 +709,16 @@ bodiesOmitted?: boolean, };
 
 export type StepTokens = { inputTokens: number, outputTokens: number, reasoningTokens: number, 
 /**
+ * Of `inputTokens`, those the provider read from its prompt cache (priced at the table's
+ * `cachedInput`).
+ */
+cachedInputTokens?: number, 
+/**
+ * Of `inputTokens`, those the provider wrote to its prompt cache (Anthropic; priced at the
+ * table's `cacheWrite`, no price without one).
+ */
+cacheWriteTokens?: number, 
+/**
  * The provider reported no usage: these are estimates (about 4 bytes a token, from the
  * captured request and the streamed answer).
  */

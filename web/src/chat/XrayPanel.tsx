@@ -68,7 +68,8 @@ function Step({ x, prev }: { x: StepXray; prev?: StepXray }) {
         <strong>Step {x.step}</strong> · {x.model} · first token {x.ttftMs ?? '-'} ms · {x.durationMs} ms
       </div>
       <div data-testid="xray-tokens">
-        {t.inputTokens} in / {t.outputTokens} out{t.estimated ? ' (estimated)' : ''} · tools: {t.toolCount} definitions, {bytes(t.toolDefinitionBytes)} of {bytes(t.requestBytes)} (~{t.toolDefinitionTokens} tokens) ·{' '}
+        {t.inputTokens} in{t.cachedInputTokens ? <span data-testid="xray-cached"> ({t.cachedInputTokens} cached)</span> : null}
+        {t.cacheWriteTokens ? ` (${t.cacheWriteTokens} written to the cache)` : ''} / {t.outputTokens} out{t.estimated ? ' (estimated)' : ''} · tools: {t.toolCount} definitions, {bytes(t.toolDefinitionBytes)} of {bytes(t.requestBytes)} (~{t.toolDefinitionTokens} tokens) ·{' '}
         <span data-testid="xray-cost" title={x.cost ? `price from ${x.cost.source}, ${x.cost.date}` : 'this model is not in the price table'}>
           {x.cost ? `${usd(x.cost.usd)} (${x.cost.date})` : 'no price'}
         </span>

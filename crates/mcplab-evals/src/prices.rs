@@ -5,6 +5,7 @@
 //! them), so reasoning is not billed twice.
 
 use std::collections::BTreeMap;
+use std::fmt;
 
 use mcplab_protocol::chat::TokenUsage;
 use serde::{Deserialize, Serialize};
@@ -49,6 +50,65 @@ pub enum PriceError {
     Parse(#[from] serde_json::Error),
     #[error("price table: {model}: {problem}")]
     Invalid { model: String, problem: String },
+    /// A price file that cannot be used, with its name and the line at fault.
+    #[error("{origin}:{line}: {message}")]
+    File {
+        origin: String,
+        line: usize,
+        message: String,
+    },
+}
+
+/// Where a row of the effective price table comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum PriceOrigin {
+    /// The table shipped with mcplab.
+    Shipped,
+    /// The user's price file (it overrides a shipped row of the same model).
+    User,
+}
+
+impl fmt::Display for PriceOrigin {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PriceOrigin::Shipped => "shipped",
+            PriceOrigin::User => "user",
+        })
+    }
+}
+
+/// The shipped table with the user's file over it, and where each row comes from.
+#[derive(Debug, Clone, Default)]
+pub struct EffectivePrices {
+    pub table: PriceTable,
+    pub origins: BTreeMap<String, PriceOrigin>,
+}
+
+impl EffectivePrices {
+    /// The shipped table, then `user` (`(file name, its text)`) over it.
+    pub fn layered(user: Option<(&str, &str)>) -> Result<EffectivePrices, PriceError> {
+        let mut table = PriceTable::shipped()?;
+        let mut origins: BTreeMap<String, PriceOrigin> = table
+            .prices
+            .keys()
+            .map(|m| (m.clone(), PriceOrigin::Shipped))
+            .collect();
+        if let Some((origin, text)) = user {
+            let over = PriceTable::parse_file(text, origin)?;
+            origins.extend(over.prices.keys().map(|m| (m.clone(), PriceOrigin::User)));
+            table = table.with_overrides(over);
+        }
+        Ok(EffectivePrices { table, origins })
+    }
+
+    /// Every row, by model: its price and where it comes from.
+    pub fn rows(&self) -> impl Iterator<Item = (&String, &Price, PriceOrigin)> {
+        self.table.prices.iter().map(|(m, p)| {
+            let origin = self.origins.get(m).copied();
+            (m, p, origin.unwrap_or(PriceOrigin::Shipped))
+        })
+    }
 }
 
 impl PriceTable {
@@ -79,6 +139,30 @@ impl PriceTable {
             }
         }
         Ok(table)
+    }
+
+    /// A price file's table; an error names `origin` and the line at fault (a syntax error's
+    /// own line, or the line where the faulty model's entry starts).
+    pub fn parse_file(text: &str, origin: &str) -> Result<PriceTable, PriceError> {
+        PriceTable::parse(text).map_err(|e| {
+            let (line, message) = match &e {
+                PriceError::Parse(json) => (json.line(), e.to_string()),
+                PriceError::Invalid { model, .. } => {
+                    let key = format!("\"{model}\"");
+                    let line = text
+                        .lines()
+                        .position(|l| l.contains(&key))
+                        .map_or(1, |i| i + 1);
+                    (line, e.to_string())
+                }
+                PriceError::File { line, message, .. } => (*line, message.clone()),
+            };
+            PriceError::File {
+                origin: origin.to_owned(),
+                line,
+                message,
+            }
+        })
     }
 
     /// This table with `overrides`' entries replacing or adding to its own.

@@ -4,9 +4,30 @@
 //! costs the sum of its steps only when every step has a price. It prices; it never decides
 //! how a turn goes.
 
-use mcplab_evals::prices::PriceTable;
+use std::path::Path;
+
+use mcplab_evals::prices::{EffectivePrices, PriceTable};
 use mcplab_protocol::chat::TokenUsage;
 use mcplab_protocol::xray::{StepCost, StepTokens, StepXray};
+
+/// The user's price file in a data directory: same format as the shipped table, its rows
+/// replacing or adding to the shipped ones.
+pub const USER_PRICES: &str = "prices.json";
+
+/// The effective price table: the shipped one, then `<data_dir>/prices.json` when it exists.
+/// A file that cannot be read or used is an error naming it (and the line at fault).
+pub fn load_prices(data_dir: &Path) -> Result<EffectivePrices, String> {
+    let path = data_dir.join(USER_PRICES);
+    if !path.is_file() {
+        return EffectivePrices::layered(None).map_err(|e| e.to_string());
+    }
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let name = path.display().to_string();
+    EffectivePrices::layered(Some((&name, &text))).map_err(|e| {
+        format!("{e}; fix the file (same format as the shipped table) or move it away")
+    })
+}
 
 /// The cost of a step of `model` that used `tokens` (`None`: the model has no price).
 pub fn step_cost(prices: &PriceTable, model: &str, tokens: &StepTokens) -> Option<StepCost> {

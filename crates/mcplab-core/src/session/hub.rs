@@ -6,8 +6,9 @@
 //! know about HTTP or terminals.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
+use mcplab_evals::prices::PriceTable;
 use mcplab_protocol::chat::{
     AppContextEntry, AppContextInput, CompareMember, NewSession, SessionPatch, SessionSummary,
     SessionView,
@@ -113,6 +114,8 @@ pub struct SessionHub {
     pub(super) manager: Arc<ConnectionManager>,
     llm: LlmSettings,
     live: Mutex<HashMap<String, Arc<SessionRuntime>>>,
+    /// What steps cost: the shipped table unless [`SessionHub::with_prices`] gave another.
+    prices: RwLock<Arc<PriceTable>>,
 }
 
 impl SessionHub {
@@ -124,7 +127,22 @@ impl SessionHub {
             manager,
             llm,
             live: Mutex::default(),
+            prices: RwLock::new(crate::agent::shipped_prices()),
         }
+    }
+
+    /// Costs the next turns' steps with `prices` (the shipped table with the user's
+    /// `prices.json` over it).
+    pub fn set_prices(&self, prices: Arc<PriceTable>) {
+        *self.prices.write().unwrap_or_else(|p| p.into_inner()) = prices;
+    }
+
+    /// The price table turns are costed with.
+    pub fn prices(&self) -> Arc<PriceTable> {
+        self.prices
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     /// Reads stored provider settings from `store` instead of the session store (the CLI

@@ -2,7 +2,8 @@
 // the right arguments; Anthropic format: the wrong ones). One message from the one composer
 // reaches both columns; each column streams its own answer; the aligned comparison marks the
 // differing call; the x-ray panel shows the request the provider received (judged against
-// the scripted server's own log); the compare view survives a reload.
+// the scripted server's own log); the compare view survives a reload, and its x-ray bodies,
+// no longer in the session's view, are fetched when the panel opens.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -102,4 +103,12 @@ test('two models side by side from one composer, compared and x-rayed', async ()
   await page.reload();
   await page.waitForSelector(`${id('compare-column')}[data-column="2"] .chat-turn[data-status="finished"]`, { timeout: 20000 });
   assert.match(await column(2).innerText(), /Wrong: 43\./);
+
+  // Reloaded, the session carries no x-ray bodies; opening the panel fetches the step's, and
+  // it is still exactly the request the server logged.
+  const reloaded = column(1).locator(id('turn-xray'));
+  await reloaded.locator('summary').first().click();
+  const request = column(1).locator(`${id('xray-step')}[data-step="1"] ${id('xray-request')}`);
+  await page.waitForFunction((el) => el && el.textContent.length > 0, await request.elementHandle());
+  assert.deepEqual(JSON.parse(await request.textContent()), logged);
 });

@@ -17,12 +17,16 @@ const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 
 export const scriptedLlmBin = process.env.SCRIPTED_LLM_BIN || path.join(root, 'target/debug/examples/scripted_llm');
 
-/** Starts the testkit's scripted LLM server with a JSON script; resolves with its base URL. */
-export async function startScriptedLlm(steps) {
+/**
+ * Starts the testkit's scripted LLM server with a JSON script (or, with `{ rules: true }`, a
+ * JSON rules list: answers by position in each conversation's turn, so concurrent chats each
+ * get their own); resolves with its base URL.
+ */
+export async function startScriptedLlm(steps, { rules = false } = {}) {
   const dir = mkdtempSync(path.join(tmpdir(), 'mcplab-llm-'));
   const file = path.join(dir, 'script.json');
   writeFileSync(file, JSON.stringify(steps));
-  const child = spawn(scriptedLlmBin, ['--script', file], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(scriptedLlmBin, [rules ? '--rules' : '--script', file], { stdio: ['ignore', 'pipe', 'inherit'] });
   const baseUrl = await new Promise((resolve, reject) => {
     let out = '';
     const timer = setTimeout(() => reject(new Error('the scripted LLM server did not start')), 15000);

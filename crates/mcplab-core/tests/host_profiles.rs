@@ -69,6 +69,7 @@ async fn add_turn(host: &HostConfig, tool_name: &str) -> (Vec<Value>, Vec<TurnEv
         model: ModelRef::parse("scripted::gpt-4o-mini").unwrap(),
         attendance: Attendance::Unattended,
         context: vec![],
+        prices: None,
     };
     let sink = RecordingSink::default();
     let p = provider(&llm);

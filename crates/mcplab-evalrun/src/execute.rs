@@ -78,6 +78,8 @@ impl Turns<'_> {
                 model: self.model.clone(),
                 attendance: Attendance::Unattended,
                 context: Vec::new(),
+                // Steps by the shipped table; the iteration's cost uses the run's own table.
+                prices: None,
             };
             let sink = Collect::default();
             let started = Instant::now();

@@ -65,10 +65,14 @@
 //! | DELETE | `/api/llm/providers/{id}` | → 204 (custom providers; for built-ins: forget the stored key/URL) |
 //! | GET | `/api/sessions` | → `SessionSummary[]` (newest first) |
 //! | POST | `/api/sessions` | `NewSession` → `SessionView` |
-//! | GET | `/api/sessions/{id}` | → `SessionView` (full history) |
+//! | GET | `/api/sessions/{id}` | → `SessionView` (full history; x-ray exchanges without their bodies, marked `bodiesOmitted`) |
+//! | GET | `/api/sessions/{id}/turns/{turnId}/xray/{step}` | → `StepXray` with its request and response bodies, as recorded (stored or running turn) |
 //! | PATCH | `/api/sessions/{id}` | `SessionPatch` → `SessionSummary` (rename, HostConfig) |
 //! | DELETE | `/api/sessions/{id}` | → 204 |
 //! | GET | `/api/sessions/{id}/export?format=json\|markdown` | → the session as a download |
+//! | POST | `/api/compares` | `NewCompare` → `CompareGroup` (2–4 sessions not yet in a compare, first column first; each summary's `compare` names it) |
+//! | GET | `/api/compares/{id}` | → `CompareGroup` |
+//! | GET | `/api/compares/{id}/export?format=json\|markdown` | → the whole compare as a download (JSON: `CompareExport`, every column's session) |
 //! | GET | `/api/compare/eval-suite?sessions=ID,ID&turn=N` | → an eval suite file (JSON): the first column's turns up to N as one case, run on every column's model |
 //! | POST | `/api/sessions/{id}/turns` | `TurnRequest` → 202 (idempotent on `turnId`; 409 if another turn runs; `replaces` retries the last turn) |
 //! | POST | `/api/sessions/{id}/turns/{turnId}/cancel` | → 204 |

@@ -261,6 +261,44 @@ pub struct SessionSummary {
     pub host_hash: String,
     /// The HostConfig in the older `ChatSettings` form (derived; kept for older clients).
     pub settings: ChatSettings,
+    /// The compare this session is a column of (absent for a plain chat).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub compare: Option<CompareMember>,
+}
+
+/// A session's place in a compare: 2–4 sessions that got the same messages side by side.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CompareMember {
+    /// The compare group's id.
+    pub group: String,
+    /// The session's column, counted from 1.
+    pub column: u32,
+}
+
+/// `POST /api/compares`: group existing sessions (none in a compare yet) as one compare.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct NewCompare {
+    /// 2–4 session ids, first column first.
+    pub sessions: Vec<String>,
+}
+
+/// A compare group: its sessions in column order.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CompareGroup {
+    pub id: String,
+    pub sessions: Vec<String>,
+}
+
+/// A whole compare as one JSON export: every column's session, first column first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CompareExport {
+    pub id: String,
+    pub columns: Vec<SessionView>,
 }
 
 /// One user turn as stored: the user's text and every event of the turn (consecutive text and

@@ -40,6 +40,12 @@ pub struct HttpExchange {
     pub error: Option<String>,
     /// From sending the request to the end of the response (or the break).
     pub duration_ms: u64,
+    /// The two bodies were left out of this copy (a session's view carries none, to stay
+    /// small): fetch the step's x-ray (`GET /api/sessions/{id}/turns/{turnId}/xray/{step}`)
+    /// for them. Absent (false) when the bodies are here.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
+    pub bodies_omitted: bool,
 }
 
 /// The token accounting of one step.
@@ -49,6 +55,16 @@ pub struct StepTokens {
     pub input_tokens: u64,
     pub output_tokens: u64,
     pub reasoning_tokens: u64,
+    /// Of `inputTokens`, those the provider read from its prompt cache (priced at the table's
+    /// `cachedInput`).
+    #[serde(default)]
+    #[ts(as = "Option<u64>", optional)]
+    pub cached_input_tokens: u64,
+    /// Of `inputTokens`, those the provider wrote to its prompt cache (Anthropic; priced at the
+    /// table's `cacheWrite`, no price without one).
+    #[serde(default)]
+    #[ts(as = "Option<u64>", optional)]
+    pub cache_write_tokens: u64,
     /// The provider reported no usage: these are estimates (about 4 bytes a token, from the
     /// captured request and the streamed answer).
     pub estimated: bool,

@@ -90,7 +90,8 @@ pub struct Launch {
 
 /// Starts `launch` and returns its run id at once; the run goes on in the background.
 pub fn start(app: &Arc<AppState>, launch: Launch) -> Result<String, String> {
-    let prices = PriceTable::shipped().map_err(|e| e.to_string())?;
+    // The table chat uses: shipped, with the data directory's prices.json over it.
+    let prices: PriceTable = (*app.sessions.prices()).clone();
     let id = mcplab_evalrun::new_run_id();
     let live = Arc::new(LiveRun {
         ring: EventRing::with_capacity(RING),

@@ -234,7 +234,8 @@ async fn openai_streams_reasoning_text_and_usage() {
         Some(Usage {
             input_tokens: body_len.div_ceil(4),
             output_tokens: 5,
-            reasoning_tokens: 2
+            reasoning_tokens: 2,
+            cached_input_tokens: 0
         })
     );
     assert_eq!(llm.remaining(), 0);

@@ -376,6 +376,10 @@ pub struct ChatArgs {
     /// and exit.
     #[arg(long)]
     pub print_host_config: bool,
+    /// Print the price table steps are costed with (the shipped one with the data directory's
+    /// prices.json over it), each row with where it comes from, and exit.
+    #[arg(long)]
+    pub print_prices: bool,
     /// Keep the session in the data directory: it shows up in the browser's Chat page.
     #[arg(long)]
     pub save: bool,

@@ -116,6 +116,11 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
     };
     let chromium = crate::settings::chromium(global.chromium.as_deref());
     let _ = state.hosts_dir.set(data.dir().join("hosts"));
+    // A price file that cannot be used is said loudly; costs then use the shipped table.
+    match mcplab_core::agent::cost::load_prices(data.dir()) {
+        Ok(prices) => state.sessions.set_prices(Arc::new(prices.table)),
+        Err(e) => eprintln!("warning: {e}; costs use the shipped price table until then"),
+    }
     let _ = state.render_host.set(RenderHost {
         self_origin: format!("http://{self_host}:{port}"),
         chromium: chromium.clone(),

@@ -9,10 +9,12 @@ import type {
   CallOutcome,
   CheckReport,
   CheckRequest,
+  CompareGroup,
   CompleteRequest,
   HumanAnswer,
   HumanRequest,
   ImportResult,
+  NewCompare,
   NewSession,
   PromptGetRequest,
   ProviderInput,
@@ -23,6 +25,7 @@ import type {
   SessionPatch,
   SessionSummary,
   SessionView,
+  StepXray,
   ToolCallRequest,
   TrafficFrame,
   TrafficSnapshotView,
@@ -153,6 +156,12 @@ export const api = {
   deleteSession: (id: string) => request<void>('DELETE', ses(id)),
   /** The session as a JSON or Markdown document, to save as a file. */
   exportSession: (id: string, format: 'json' | 'markdown') => requestDownload(`${ses(id)}/export?format=${format}`),
+  /** Groups 2–4 sessions (first column first) as one compare, kept in the store. */
+  createCompare: (body: NewCompare) => request<CompareGroup>('POST', '/api/compares', body),
+  /** The whole compare (every column) as a JSON or Markdown document. */
+  exportCompare: (group: string, format: 'json' | 'markdown') => requestDownload(`/api/compares/${seg(group)}/export?format=${format}`),
+  /** One step's x-ray with its request and response bodies (a session's view carries none). */
+  stepXray: (id: string, turnId: string, step: number) => request<StepXray>('GET', `${ses(id)}/turns/${seg(turnId)}/xray/${step}`),
   /** A compared turn as an eval suite file (one case, run on every column's model). */
   compareEvalSuite: (ids: string[], turn: number) => requestDownload(`/api/compare/eval-suite?sessions=${ids.map(seg).join(',')}&turn=${turn}`),
   /** 202 once accepted; posting the same `turnId` again is harmless. 409: another turn runs. */

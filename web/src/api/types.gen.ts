@@ -699,9 +699,25 @@ error: string | null,
 /**
  * From sending the request to the end of the response (or the break).
  */
-durationMs: number, };
+durationMs: number, 
+/**
+ * The two bodies were left out of this copy (a session's view carries none, to stay
+ * small): fetch the step's x-ray (`GET /api/sessions/{id}/turns/{turnId}/xray/{step}`)
+ * for them. Absent (false) when the bodies are here.
+ */
+bodiesOmitted?: boolean, };
 
 export type StepTokens = { inputTokens: number, outputTokens: number, reasoningTokens: number, 
+/**
+ * Of `inputTokens`, those the provider read from its prompt cache (priced at the table's
+ * `cachedInput`).
+ */
+cachedInputTokens?: number, 
+/**
+ * Of `inputTokens`, those the provider wrote to its prompt cache (Anthropic; priced at the
+ * table's `cacheWrite`, no price without one).
+ */
+cacheWriteTokens?: number, 
 /**
  * The provider reported no usage: these are estimates (about 4 bytes a token, from the
  * captured request and the streamed answer).
@@ -1029,7 +1045,11 @@ hostHash: string,
 /**
  * The HostConfig in the older `ChatSettings` form (derived; kept for older clients).
  */
-settings: ChatSettings, };
+settings: ChatSettings, 
+/**
+ * The compare this session is a column of (absent for a plain chat).
+ */
+compare?: CompareMember, };
 
 export type StoredTurn = { turnId: string, user: string, events: Array<TurnEvent>, };
 
@@ -1066,6 +1086,26 @@ lastEventId: number,
  * present on the wire; optional in TypeScript so older fixtures still type-check.
  */
 appContext?: Array<AppContextEntry>, };
+
+export type CompareMember = { 
+/**
+ * The compare group's id.
+ */
+group: string, 
+/**
+ * The session's column, counted from 1.
+ */
+column: number, };
+
+export type NewCompare = { 
+/**
+ * 2–4 session ids, first column first.
+ */
+sessions: Array<string>, };
+
+export type CompareGroup = { id: string, sessions: Array<string>, };
+
+export type CompareExport = { id: string, columns: Array<SessionView>, };
 
 export type NewSession = { title?: string, 
 /**

@@ -10,7 +10,8 @@ import { Button } from '../ui/Button';
 import { EmptyState, ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
 import { navigate, useRouteArg, useRouteArgs } from '../ui/route';
-import { ComparePane, CompareStart } from './ComparePane';
+import { ComparePane } from './ComparePane';
+import { CompareStart } from './CompareStart';
 import { AppHostConditions } from './AppHostConditions';
 import { Composer } from './Composer';
 import { AppContextBar } from './AppContextBar';
@@ -73,7 +74,7 @@ export function ChatPage() {
   const noModel = providers.list !== null && !providers.list.some((p) => p.usable);
   return (
     <div className="chat-page" data-testid="chat-page">
-      <SessionList selected={arg} onNew={create} onSelect={(id) => open(id)} creating={creating} onDeleted={(id) => id === arg && open(null, true)} />
+      <SessionList selected={arg} comparing={compare} onNew={create} onSelect={(id) => open(id)} creating={creating} onDeleted={(id) => (id === arg || compare?.includes(id)) && open(null, true)} />
       <section className="chat-main">
         {createError && (
           <div className="inline-error" role="alert" data-testid="chat-create-error">

@@ -1,5 +1,6 @@
 // Compare mode (`#/chat/compare/<id>/<id>…`): 2–4 chat sessions side by side, each its own
-// HostConfig (here: the same one with another model), one composer sending the same message
+// HostConfig (another model, another host profile, or both; each column's head says which and
+// what differs from column 1), one composer sending the same message
 // to every column at once. Each column streams, stops and retries on its own and keeps its own
 // history (they are ordinary sessions, so they persist, reload and export like any chat).
 // Under the columns, per turn, the aligned comparison: calls in order with their arguments
@@ -7,22 +8,24 @@
 // token, total time and how the turn ended.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorMessage } from '../api/client';
-import type { HostConfig, ProviderView } from '../api/types.gen';
+import type { HostConfig } from '../api/types.gen';
 import { Button } from '../ui/Button';
 import { download } from '../ui/CopyButton';
 import { Loading } from '../ui/Spinner';
-import { navigate } from '../ui/route';
 import { AppHostConditions } from './AppHostConditions';
 import { ChatAppsContext } from './appsContext';
 import { Composer } from './Composer';
 import { Conversation } from './Conversation';
-import { upsertSession } from './store';
 import type { ChatTurn } from './turns';
 import { useChatSession } from './useChatSession';
 import { differing, figures, usd, type ColumnFigures } from './xray';
+import { HostDifference, useHostProfileName } from './CompareHosts';
 
 interface ColumnState {
   model: string;
+  host: HostConfig | null;
+  /** The host profile the column runs as (null: a mix of its own). */
+  profile: string | null;
   turns: ChatTurn[];
   running: boolean;
 }
@@ -37,17 +40,17 @@ export function ComparePane({ ids }: { ids: string[] }) {
   const [columns, setColumns] = useState<Record<string, ColumnState>>({});
   const report = useCallback((id: string, s: ColumnState, c: Controls) => {
     controls.current.set(id, c);
-    setColumns((all) => (all[id]?.turns === s.turns && all[id]?.running === s.running && all[id]?.model === s.model ? all : { ...all, [id]: s }));
+    setColumns((all) => (all[id]?.turns === s.turns && all[id]?.running === s.running && all[id]?.model === s.model && all[id]?.host === s.host && all[id]?.profile === s.profile ? all : { ...all, [id]: s }));
   }, []);
   const running = ids.some((id) => columns[id]?.running);
   return (
     <div className="chat-compare" data-testid="chat-compare">
       <div className="compare-columns" style={{ gridTemplateColumns: `repeat(${ids.length}, minmax(0, 1fr))` }}>
         {ids.map((id, i) => (
-          <CompareColumn key={id} id={id} index={i} report={report} />
+          <CompareColumn key={id} id={id} index={i} report={report} first={columns[ids[0]]?.host ?? null} />
         ))}
       </div>
-      <Comparison ids={ids} columns={ids.map((id) => columns[id] ?? { model: '', turns: [], running: false })} />
+      <Comparison ids={ids} columns={ids.map((id) => columns[id] ?? { model: '', host: null, profile: null, turns: [], running: false })} />
       <Composer
         running={running}
         disabledReason={null}
@@ -58,20 +61,34 @@ export function ComparePane({ ids }: { ids: string[] }) {
   );
 }
 
-function CompareColumn({ id, index, report }: { id: string; index: number; report: (id: string, s: ColumnState, c: Controls) => void }) {
+interface ColumnProps {
+  id: string;
+  index: number;
+  report: (id: string, s: ColumnState, c: Controls) => void;
+  /** Column 1's HostConfig, what this column's "what differs" is against. */
+  first: HostConfig | null;
+}
+
+function CompareColumn({ id, index, report, first }: ColumnProps) {
   const chat = useChatSession(id);
-  const model = chat.summary?.hostConfig.model ?? '';
+  const host = chat.summary?.hostConfig ?? null;
+  const model = host?.model ?? '';
+  const profile = useHostProfileName(host);
   const isRunning = chat.running !== null;
   useEffect(() => {
-    report(id, { model, turns: chat.turns, running: isRunning }, { send: chat.send, cancel: chat.cancel });
-  }, [id, model, chat.turns, isRunning, chat.send, chat.cancel, report]);
+    report(id, { model, host, profile, turns: chat.turns, running: isRunning }, { send: chat.send, cancel: chat.cancel });
+  }, [id, model, host, profile, chat.turns, isRunning, chat.send, chat.cancel, report]);
   if (chat.loading) return <Loading label="Loading…" />;
   return (
-    <div className="compare-column" data-testid="compare-column" data-column={index + 1} data-model={model}>
+    <div className="compare-column" data-testid="compare-column" data-column={index + 1} data-model={model} data-host={profile ?? ''} data-session-id={id}>
       <div className="compare-column-head">
         <strong>
           {index + 1}. {model}
         </strong>
+        <span className="small muted" data-testid="compare-column-host">
+          as {profile ?? 'custom host'}
+        </span>
+
         {isRunning && (
           <Button small onClick={() => void chat.cancel()} data-testid="compare-stop">
             Stop
@@ -81,6 +98,7 @@ function CompareColumn({ id, index, report }: { id: string; index: number; repor
           open alone
         </a>
       </div>
+      {index > 0 && host && first && <HostDifference first={first} mine={host} />}
       {chat.error && <div className="inline-error small">{chat.error}</div>}
       {chat.actionError && <div className="inline-error small">{chat.actionError}</div>}
       <ChatAppsContext.Provider value={{ sessionId: id, followUp: chat.followUp, appContext: chat.appContext }}>
@@ -101,7 +119,7 @@ function Comparison({ ids, columns }: { ids: string[]; columns: ColumnState[] })
     <div className="compare-table-wrap" data-testid="compare-table">
       {Array.from({ length: n }, (_, t) => (
         <div key={t}>
-          <TurnComparison index={t} models={columns.map((c) => c.model)} figs={columns.map((c) => figures(c.turns[t]))} />
+          <TurnComparison index={t} models={columns.map((c) => (c.profile ? `${c.model} as ${c.profile}` : c.model))} figs={columns.map((c) => figures(c.turns[t]))} />
           {columns.every((c) => c.turns[t] && c.turns[t].status !== 'running') && <SaveEvalCase ids={ids} turn={t + 1} />}
         </div>
       ))}
@@ -201,77 +219,5 @@ function TurnComparison({ index, models, figs }: { index: number; models: string
         {row('ended', (f) => f.ended, 'compare-ended')}
       </tbody>
     </table>
-  );
-}
-
-/** Starts a comparison from a session's HostConfig: one new session per chosen model. */
-export function CompareStart({ host, providers }: { host: HostConfig; providers: ProviderView[] }) {
-  const [open, setOpen] = useState(false);
-  const [models, setModels] = useState<string[]>([]);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const options = providers.filter((p) => p.usable).flatMap((p) => p.models.map((m) => `${p.id}::${m}`));
-  if (!open) {
-    return (
-      <Button
-        small
-        onClick={() => {
-          setModels([host.model, options.find((m) => m !== host.model) ?? host.model]);
-          setOpen(true);
-        }}
-        data-testid="compare-start"
-        title="Send the same messages to 2–4 models side by side"
-      >
-        Compare…
-      </Button>
-    );
-  }
-  const start = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      const ids: string[] = [];
-      for (const model of models) {
-        const view = await api.createSession({ title: `compare: ${model}`, hostConfig: { ...host, model } });
-        upsertSession(view.summary);
-        ids.push(view.summary.id);
-      }
-      navigate('chat', 'compare', ...ids);
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <div className="compare-start" data-testid="compare-form">
-      {models.map((m, i) => (
-        <select key={i} value={m} aria-label={`Model ${i + 1}`} data-testid="compare-model" onChange={(e) => setModels(models.map((x, j) => (j === i ? e.target.value : x)))}>
-          {!options.includes(m) && <option value={m}>{m || 'choose a model…'}</option>}
-          {options.map((o) => (
-            <option key={o} value={o}>
-              {o}
-            </option>
-          ))}
-        </select>
-      ))}
-      {models.length < 4 && (
-        <Button small onClick={() => setModels([...models, models[models.length - 1]])} data-testid="compare-add">
-          + column
-        </Button>
-      )}
-      {models.length > 2 && (
-        <Button small onClick={() => setModels(models.slice(0, -1))}>
-          − column
-        </Button>
-      )}
-      <Button small variant="primary" onClick={() => void start()} busy={busy} data-testid="compare-go">
-        Compare
-      </Button>
-      <Button small onClick={() => setOpen(false)}>
-        Cancel
-      </Button>
-      {error && <div className="inline-error small">{error}</div>}
-    </div>
   );
 }

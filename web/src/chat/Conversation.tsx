@@ -73,12 +73,12 @@ function Turn({ turn, onRetry, canRetry, sessionId }: { turn: ChatTurn; onRetry:
           {!running && empty && turn.status === 'finished' && <div className="muted small">(no text)</div>}
         </div>
       )}
-      <TurnEnd turn={turn} onRetry={onRetry} canRetry={canRetry} />
+      <TurnEnd turn={turn} onRetry={onRetry} canRetry={canRetry} sessionId={sessionId} />
     </div>
   );
 }
 
-function TurnEnd({ turn, onRetry, canRetry }: { turn: ChatTurn; onRetry: () => void; canRetry: boolean }) {
+function TurnEnd({ turn, onRetry, canRetry, sessionId }: { turn: ChatTurn; onRetry: () => void; canRetry: boolean; sessionId?: string }) {
   const note = turn.status === 'finished' && turn.reason ? REASON[turn.reason] : null;
   return (
     <>
@@ -99,7 +99,7 @@ function TurnEnd({ turn, onRetry, canRetry }: { turn: ChatTurn; onRetry: () => v
         </div>
       )}
       {turn.status !== 'running' && <Usage turn={turn} usage={shownUsage(turn)} steps={turn.steps} model={turn.model} />}
-      {turn.xrays && turn.xrays.length > 0 && <XrayPanel xrays={turn.xrays} />}
+      {turn.xrays && turn.xrays.length > 0 && <XrayPanel xrays={turn.xrays} sessionId={sessionId} turnId={turn.turnId} />}
     </>
   );
 }

@@ -1,5 +1,6 @@
 // The chat sessions, newest first: new, select, rename inline, delete (second click
-// confirms), and export links (JSON / Markdown, served by mcplab as downloads).
+// confirms), and export links (JSON / Markdown, served by mcplab as downloads). The sessions
+// of a compare are one entry (`CompareGroupRow`) that opens the compare view.
 import { useState } from 'react';
 import { api, errorMessage } from '../api/client';
 import type { SessionSummary } from '../api/types.gen';
@@ -7,6 +8,8 @@ import { Button } from '../ui/Button';
 import { download } from '../ui/CopyButton';
 import { ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
+import { CompareGroupRow } from './CompareGroupRow';
+import { listEntries } from './sessionGroups';
 import { removeSession, renameSession, useSessions } from './store';
 
 function when(ms: number): string {
@@ -15,7 +18,17 @@ function when(ms: number): string {
   return today ? d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' }) : d.toLocaleDateString([], { month: 'short', day: 'numeric' });
 }
 
-export function SessionList({ selected, onNew, onSelect, creating, onDeleted }: { selected: string | null; onNew: () => void; onSelect: (id: string) => void; creating: boolean; onDeleted: (id: string) => void }) {
+interface Props {
+  selected: string | null;
+  /** The open compare's sessions, when the compare view is shown. */
+  comparing: string[] | null;
+  onNew: () => void;
+  onSelect: (id: string) => void;
+  creating: boolean;
+  onDeleted: (id: string) => void;
+}
+
+export function SessionList({ selected, comparing, onNew, onSelect, creating, onDeleted }: Props) {
   const { list, error } = useSessions();
   return (
     <aside className="chat-sessions" aria-label="Chat sessions">
@@ -32,9 +45,13 @@ export function SessionList({ selected, onNew, onSelect, creating, onDeleted }: 
         <div className="muted small pad">No chats yet.</div>
       ) : (
         <ul className="session-list">
-          {list.map((s) => (
-            <SessionRow key={s.id} s={s} selected={s.id === selected} onSelect={() => onSelect(s.id)} onDeleted={() => onDeleted(s.id)} />
-          ))}
+          {listEntries(list).map((e) =>
+            e.kind === 'session' ? (
+              <SessionRow key={e.session.id} s={e.session} selected={e.session.id === selected} onSelect={() => onSelect(e.session.id)} onDeleted={() => onDeleted(e.session.id)} />
+            ) : (
+              <CompareGroupRow key={e.group} group={e.group} sessions={e.sessions} selected={!!comparing && e.sessions.some((x) => comparing.includes(x.id))} onDeleted={onDeleted} />
+            ),
+          )}
         </ul>
       )}
     </aside>

@@ -1,19 +1,57 @@
 // A turn's x-ray beside its messages: per model step what the provider received (headers
 // masked, the body as sent) and the raw streamed answer, with sizes (the tool definitions'
 // share), tokens (estimates marked), cost (source and date, or "no price"), copy as curl, and
-// what changed in the request since the previous step.
+// what changed in the request since the previous step. A session's view carries no bodies
+// (`bodiesOmitted`): opening the panel fetches each such step's whole x-ray.
+import { useState } from 'react';
+import { api, errorMessage } from '../api/client';
 import type { StepXray } from '../api/types.gen';
 import { CopyButton } from '../ui/CopyButton';
+import { Loading } from '../ui/Spinner';
 import { asCurl, bodyDiff, bytes, turnCost, usd } from './xray';
 
-export function XrayPanel({ xrays }: { xrays: StepXray[] }) {
+const omitted = (x: StepXray) => x.exchanges.some((e) => e.bodiesOmitted);
+
+/** The steps with their bodies, fetched once when the panel first opens. */
+function useBodies(xrays: StepXray[], sessionId?: string, turnId?: string) {
+  const [loaded, setLoaded] = useState<Record<number, StepXray>>({});
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const load = async () => {
+    const missing = xrays.filter((x) => omitted(x) && !loaded[x.step]);
+    if (!sessionId || !turnId || missing.length === 0 || busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const got = await Promise.all(missing.map((x) => api.stepXray(sessionId, turnId, x.step)));
+      setLoaded((l) => ({ ...l, ...Object.fromEntries(got.map((x) => [x.step, x])) }));
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { steps: xrays.map((x) => loaded[x.step] ?? x), load, error, busy };
+}
+
+export function XrayPanel({ xrays, sessionId, turnId }: { xrays: StepXray[]; sessionId?: string; turnId?: string }) {
+  const bodies = useBodies(xrays, sessionId, turnId);
   return (
-    <details className="chat-xray small" data-testid="turn-xray">
+    <details className="chat-xray small" data-testid="turn-xray" onToggle={(e) => (e.currentTarget as HTMLDetailsElement).open && void bodies.load()}>
       <summary>
         X-ray: {xrays.length} step{xrays.length === 1 ? '' : 's'} · {usd(turnCost(xrays))}
       </summary>
-      {xrays.map((x, i) => (
-        <Step key={x.step} x={x} prev={xrays[i - 1]} />
+      {bodies.busy && <Loading label="Loading the request and response bodies…" />}
+      {bodies.error && (
+        <div className="inline-error small" role="alert" data-testid="xray-load-error">
+          Could not load the bodies: {bodies.error}{' '}
+          <button type="button" className="link" onClick={() => void bodies.load()}>
+            Try again
+          </button>
+        </div>
+      )}
+      {bodies.steps.map((x, i) => (
+        <Step key={x.step} x={x} prev={bodies.steps[i - 1]} />
       ))}
     </details>
   );
@@ -23,14 +61,15 @@ function Step({ x, prev }: { x: StepXray; prev?: StepXray }) {
   const t = x.tokens;
   const sent = x.exchanges[x.exchanges.length - 1];
   const before = prev?.exchanges[prev.exchanges.length - 1];
-  const diff = sent && before ? bodyDiff(before.requestBody, sent.requestBody) : null;
+  const diff = sent && before && !sent.bodiesOmitted && !before.bodiesOmitted ? bodyDiff(before.requestBody, sent.requestBody) : null;
   return (
     <section className="xray-step" data-testid="xray-step" data-step={x.step}>
       <div className="xray-head">
         <strong>Step {x.step}</strong> · {x.model} · first token {x.ttftMs ?? '-'} ms · {x.durationMs} ms
       </div>
       <div data-testid="xray-tokens">
-        {t.inputTokens} in / {t.outputTokens} out{t.estimated ? ' (estimated)' : ''} · tools: {t.toolCount} definitions, {bytes(t.toolDefinitionBytes)} of {bytes(t.requestBytes)} (~{t.toolDefinitionTokens} tokens) ·{' '}
+        {t.inputTokens} in{t.cachedInputTokens ? <span data-testid="xray-cached"> ({t.cachedInputTokens} cached)</span> : null}
+        {t.cacheWriteTokens ? ` (${t.cacheWriteTokens} written to the cache)` : ''} / {t.outputTokens} out{t.estimated ? ' (estimated)' : ''} · tools: {t.toolCount} definitions, {bytes(t.toolDefinitionBytes)} of {bytes(t.requestBytes)} (~{t.toolDefinitionTokens} tokens) ·{' '}
         <span data-testid="xray-cost" title={x.cost ? `price from ${x.cost.source}, ${x.cost.date}` : 'this model is not in the price table'}>
           {x.cost ? `${usd(x.cost.usd)} (${x.cost.date})` : 'no price'}
         </span>

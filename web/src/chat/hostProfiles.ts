@@ -19,7 +19,7 @@ export function applyProfile(config: HostConfig, profile: HostProfile): HostConf
 }
 
 /** Sorted-key JSON, so two sections compare however their keys were written. */
-function canonical(v: unknown): string {
+export function canonical(v: unknown): string {
   if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
   if (v && typeof v === 'object') {
     const entries = Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined);

@@ -4,9 +4,30 @@
 //! costs the sum of its steps only when every step has a price. It prices; it never decides
 //! how a turn goes.
 
-use mcplab_evals::prices::PriceTable;
+use std::path::Path;
+
+use mcplab_evals::prices::{EffectivePrices, PriceTable};
 use mcplab_protocol::chat::TokenUsage;
 use mcplab_protocol::xray::{StepCost, StepTokens, StepXray};
+
+/// The user's price file in a data directory: same format as the shipped table, its rows
+/// replacing or adding to the shipped ones.
+pub const USER_PRICES: &str = "prices.json";
+
+/// The effective price table: the shipped one, then `<data_dir>/prices.json` when it exists.
+/// A file that cannot be read or used is an error naming it (and the line at fault).
+pub fn load_prices(data_dir: &Path) -> Result<EffectivePrices, String> {
+    let path = data_dir.join(USER_PRICES);
+    if !path.is_file() {
+        return EffectivePrices::layered(None).map_err(|e| e.to_string());
+    }
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let name = path.display().to_string();
+    EffectivePrices::layered(Some((&name, &text))).map_err(|e| {
+        format!("{e}; fix the file (same format as the shipped table) or move it away")
+    })
+}
 
 /// The cost of a step of `model` that used `tokens` (`None`: the model has no price).
 pub fn step_cost(prices: &PriceTable, model: &str, tokens: &StepTokens) -> Option<StepCost> {
@@ -16,9 +37,14 @@ pub fn step_cost(prices: &PriceTable, model: &str, tokens: &StepTokens) -> Optio
         output_tokens: tokens.output_tokens,
         reasoning_tokens: tokens.reasoning_tokens,
     };
-    // The providers' usage as mapped here does not split cached input out: all of it is
-    // billed at the input price.
-    let usd = prices.cost(model, &usage, 0)?;
+    // Cache reads at the table's cached-input price, cache writes at its cache-write price
+    // (none there: no price for this step, never a guess).
+    let usd = prices.cost_with_cache(
+        model,
+        &usage,
+        tokens.cached_input_tokens,
+        tokens.cache_write_tokens,
+    )?;
     Some(StepCost {
         usd,
         estimated: tokens.estimated,
@@ -68,6 +94,36 @@ mod tests {
         // A model whose price could not be verified is not listed: no price, never a guess.
         assert!(step_cost(&prices, "openai::gpt-4o-mini", &tokens(1, 1)).is_none());
         assert!(step_cost(&prices, "openai::no-such-model", &tokens(1, 1)).is_none());
+    }
+
+    #[test]
+    fn cached_input_is_priced_at_the_cached_price_by_hand() {
+        let prices = PriceTable::shipped().unwrap();
+        // gpt-5-mini: $0.25 in, $0.025 cached in, $2.00 out per million. 1000 in, 800 of them
+        // cached, 20 out: 200 × 0.25 / 1e6 + 800 × 0.025 / 1e6 + 20 × 2 / 1e6
+        // = 0.00005 + 0.00002 + 0.00004 = 0.00011
+        let t = StepTokens {
+            cached_input_tokens: 800,
+            ..tokens(1000, 20)
+        };
+        let c = step_cost(&prices, "openai::gpt-5-mini", &t).unwrap();
+        assert!((c.usd - 0.00011).abs() < 1e-12, "{}", c.usd);
+        // Cache writes: the shipped table has no cache-write price, so no price at all.
+        let written = StepTokens {
+            cached_input_tokens: 200,
+            cache_write_tokens: 300,
+            ..tokens(1000, 10)
+        };
+        assert!(step_cost(&prices, "anthropic::claude-sonnet-4-5", &written).is_none());
+        // With one (a user's table): sonnet $3 in, $0.30 cached, $3.75 written, $15 out.
+        // 500 × 3 / 1e6 + 200 × 0.3 / 1e6 + 300 × 3.75 / 1e6 + 10 × 15 / 1e6
+        // = 0.0015 + 0.00006 + 0.001125 + 0.00015 = 0.002835
+        let mut own = prices.clone();
+        if let Some(p) = own.prices.get_mut("anthropic::claude-sonnet-4-5") {
+            p.cache_write = Some(3.75);
+        }
+        let c = step_cost(&own, "anthropic::claude-sonnet-4-5", &written).unwrap();
+        assert!((c.usd - 0.002835).abs() < 1e-12, "{}", c.usd);
     }
 
     fn step(cost: Option<f64>) -> StepXray {

@@ -666,7 +666,12 @@ fn parse_arguments(arguments: Value) -> Result<Value, String> {
 
 fn usage_of(u: &genai::chat::Usage) -> Usage {
     let count = |n: Option<i32>| n.and_then(|n| u64::try_from(n).ok());
+    let details = u.prompt_tokens_details.as_ref();
+    // A reported 0 and no report are the same: nothing came from (or went to) the cache.
+    let cache = |n: Option<i32>| count(n).filter(|n| *n > 0);
     Usage {
+        cached_input_tokens: cache(details.and_then(|d| d.cached_tokens)),
+        cache_write_tokens: cache(details.and_then(|d| d.cache_creation_tokens)),
         input_tokens: count(u.prompt_tokens),
         output_tokens: count(u.completion_tokens),
         reasoning_tokens: count(

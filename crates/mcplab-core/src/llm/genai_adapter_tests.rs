@@ -220,7 +220,8 @@ async fn ollama_stream_without_done_is_truncated() {
                 usage: Usage {
                     input_tokens: Some(5),
                     output_tokens: Some(2),
-                    reasoning_tokens: None
+                    reasoning_tokens: None,
+                    ..Usage::default()
                 }
             })
         ]
@@ -345,7 +346,8 @@ async fn openai_and_anthropic_streams_closed_cleanly_before_their_end_marker_are
             usage: Usage {
                 input_tokens: Some(3),
                 output_tokens: Some(2),
-                reasoning_tokens: None
+                reasoning_tokens: None,
+                ..Usage::default()
             }
         }))
     );

@@ -131,9 +131,19 @@ pub enum FinishReason {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Usage {
+    /// Every input token, cached ones included (genai adds Anthropic's cache reads and writes
+    /// to its `input_tokens`, as OpenAI's `prompt_tokens` already counts them).
     pub input_tokens: Option<u64>,
     pub output_tokens: Option<u64>,
     pub reasoning_tokens: Option<u64>,
+    /// Of the input, tokens read from the prompt cache (OpenAI
+    /// `prompt_tokens_details.cached_tokens`, Anthropic `cache_read_input_tokens`).
+    #[serde(default)]
+    pub cached_input_tokens: Option<u64>,
+    /// Of the input, tokens written to the prompt cache (Anthropic
+    /// `cache_creation_input_tokens`).
+    #[serde(default)]
+    pub cache_write_tokens: Option<u64>,
 }
 
 /// What a model step streams.

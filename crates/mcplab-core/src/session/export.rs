@@ -18,15 +18,7 @@ pub struct Export {
 impl SessionHub {
     /// Session `id` as `format` (`json` or `markdown`/`md`; `None` is JSON).
     pub fn export(&self, id: &str, format: Option<&str>) -> Result<Export, SessionError> {
-        let markdown = match format {
-            None | Some("json") => false,
-            Some("markdown" | "md") => true,
-            Some(other) => {
-                return Err(SessionError::Invalid(format!(
-                    "unknown export format `{other}`: use json or markdown"
-                )));
-            }
-        };
+        let markdown = export_format(format)?;
         let v = self.view(id)?;
         let slug: String = v
             .summary
@@ -50,16 +42,33 @@ impl SessionHub {
     }
 }
 
+/// Whether `format` asks for Markdown (`json`, absent: JSON); any other is a clear error.
+pub(super) fn export_format(format: Option<&str>) -> Result<bool, SessionError> {
+    match format {
+        None | Some("json") => Ok(false),
+        Some("markdown" | "md") => Ok(true),
+        Some(other) => Err(SessionError::Invalid(format!(
+            "unknown export format `{other}`: use json or markdown"
+        ))),
+    }
+}
+
 /// A session as Markdown.
 pub fn to_markdown(summary: &SessionSummary, turns: &[StoredTurn]) -> String {
+    let head = format!("# {}\n\n", summary.title);
+    head + &markdown_at(summary, turns, 2)
+}
+
+/// A session's model line and turns, the turns' headings at `level` (a compare nests them).
+pub(super) fn markdown_at(summary: &SessionSummary, turns: &[StoredTurn], level: usize) -> String {
+    let h = "#".repeat(level);
     let mut md = format!(
-        "# {}\n\nModel: `{}` · host config `{}`\n\n",
-        summary.title,
+        "Model: `{}` · host config `{}`\n\n",
         summary.host_config.model,
         &summary.host_hash[..summary.host_hash.len().min(12)]
     );
     for t in turns {
-        md.push_str(&format!("## You\n\n{}\n\n## Assistant\n\n", t.user));
+        md.push_str(&format!("{h} You\n\n{}\n\n{h} Assistant\n\n", t.user));
         for e in &t.events {
             push_event(&mut md, e);
         }

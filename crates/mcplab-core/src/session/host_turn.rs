@@ -6,6 +6,7 @@
 
 use std::sync::Arc;
 
+use mcplab_evals::prices::PriceTable;
 use mcplab_protocol::host::{ElicitationMode, HostConfig};
 use tokio_util::sync::CancellationToken;
 
@@ -33,6 +34,8 @@ pub struct HostTurn<'a> {
     pub attendance: Attendance,
     /// Extra system messages (app context).
     pub context: Vec<String>,
+    /// The price table steps are costed with (`None`: the shipped one).
+    pub prices: Option<Arc<PriceTable>>,
 }
 
 impl HostTurn<'_> {
@@ -55,6 +58,9 @@ impl HostTurn<'_> {
             }
         }
         cfg.context = self.context.clone();
+        if let Some(prices) = &self.prices {
+            cfg.prices = prices.clone();
+        }
         cfg
     }
 
@@ -100,6 +106,7 @@ mod tests {
                 model: model.clone(),
                 attendance,
                 context: vec!["ctx".into()],
+                prices: None,
             }
             .config()
         };

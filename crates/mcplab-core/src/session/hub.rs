@@ -6,10 +6,12 @@
 //! know about HTTP or terminals.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, RwLock};
 
+use mcplab_evals::prices::PriceTable;
 use mcplab_protocol::chat::{
-    AppContextEntry, AppContextInput, NewSession, SessionPatch, SessionSummary, SessionView,
+    AppContextEntry, AppContextInput, CompareMember, NewSession, SessionPatch, SessionSummary,
+    SessionView,
 };
 use mcplab_protocol::host::HostConfig;
 use serde_json::Value;
@@ -111,6 +113,8 @@ pub struct SessionHub {
     pub(super) manager: Arc<ConnectionManager>,
     llm: LlmSettings,
     live: Mutex<HashMap<String, Arc<SessionRuntime>>>,
+    /// What steps cost: the shipped table unless [`SessionHub::with_prices`] gave another.
+    prices: RwLock<Arc<PriceTable>>,
 }
 
 impl SessionHub {
@@ -122,7 +126,22 @@ impl SessionHub {
             manager,
             llm,
             live: Mutex::default(),
+            prices: RwLock::new(crate::agent::shipped_prices()),
         }
+    }
+
+    /// Costs the next turns' steps with `prices` (the shipped table with the user's
+    /// `prices.json` over it).
+    pub fn set_prices(&self, prices: Arc<PriceTable>) {
+        *self.prices.write().unwrap_or_else(|p| p.into_inner()) = prices;
+    }
+
+    /// The price table turns are costed with.
+    pub fn prices(&self) -> Arc<PriceTable> {
+        self.prices
+            .read()
+            .unwrap_or_else(|p| p.into_inner())
+            .clone()
     }
 
     /// Reads stored provider settings from `store` instead of the session store (the CLI
@@ -197,6 +216,7 @@ impl SessionHub {
             updated_ms: now,
             settings: host::to_settings(&host),
             host_config: Some(host),
+            compare: None,
         };
         self.store.create_session(&record)?;
         self.view(&record.id)
@@ -340,11 +360,14 @@ pub(super) fn summary(r: SessionRecord) -> SessionSummary {
         host_hash: host::hash(&host_config),
         settings: host::to_settings(&host_config),
         host_config,
+        compare: r
+            .compare
+            .map(|(group, column)| CompareMember { group, column }),
     }
 }
 
 /// 16 hex digits from the system's random source.
-fn new_id() -> String {
+pub(super) fn new_id() -> String {
     use ring::rand::SecureRandom;
     let mut bytes = [0u8; 8];
     if ring::rand::SystemRandom::new().fill(&mut bytes).is_err() {
@@ -377,6 +400,7 @@ mod tests {
                 require_approval: Some(true),
             },
             host_config: None,
+            compare: None,
         };
         let s = summary(record.clone());
         assert_eq!(s.host_config.step_limit, 3);

@@ -8,6 +8,7 @@
 //! terminals: the server serves its streams as SSE, the CLI prints its events.
 
 pub mod compare;
+mod compare_group;
 mod export;
 pub mod host;
 mod host_turn;
@@ -15,9 +16,12 @@ mod hub;
 pub mod profiles;
 mod runtime;
 mod turns;
+mod xray_bodies;
 
+pub use compare_group::{MAX_COLUMNS, MIN_COLUMNS};
 pub use export::{Export, to_markdown};
 pub use host_turn::{Attendance, HostTurn};
 pub use hub::{DEFAULT_TITLE, LlmSettings, SessionError, SessionHub};
 pub use runtime::{REPLAY_BYTES, REPLAY_EVENTS, RuntimeSnapshot, SessionRuntime};
 pub use turns::{Submitted, TurnTask, title_from};
+pub use xray_bodies::without_xray_bodies;

@@ -96,6 +96,7 @@ impl SessionHub {
                     .iter()
                     .filter_map(app_context_message)
                     .collect(),
+                prices: Some(hub.prices()),
             };
             let sink = SessionSink {
                 runtime: runtime.clone(),

@@ -21,17 +21,30 @@ pub struct SessionRecord {
     pub settings: ChatSettings,
     /// `None` for sessions stored before HostConfigs existed.
     pub host_config: Option<HostConfig>,
+    /// The compare group and column (from 1) the session belongs to, if any.
+    pub compare: Option<(String, u32)>,
 }
 
 fn decode<T: serde::de::DeserializeOwned>(what: &str, json: &str) -> Result<T, StoreError> {
     serde_json::from_str(json).map_err(|e| StoreError::Corrupt(format!("{what}: {e}")))
 }
 
-type Row = (String, String, i64, i64, String, Option<String>);
+type Row = (
+    String,
+    String,
+    i64,
+    i64,
+    String,
+    Option<String>,
+    Option<(String, u32)>,
+);
 
-const COLUMNS: &str = "id, title, created_ms, updated_ms, settings, host_config";
+pub(super) const COLUMNS: &str =
+    "id, title, created_ms, updated_ms, settings, host_config, compare_group, compare_column";
 
-fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
+pub(super) fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
+    let group: Option<String> = r.get(6)?;
+    let column: Option<i64> = r.get(7)?;
     Ok((
         r.get(0)?,
         r.get(1)?,
@@ -39,11 +52,14 @@ fn summary_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
         r.get(3)?,
         r.get(4)?,
         r.get(5)?,
+        group
+            .zip(column)
+            .map(|(g, c)| (g, c.clamp(0, u32::MAX.into()) as u32)),
     ))
 }
 
-fn to_record(row: Row) -> Result<SessionRecord, StoreError> {
-    let (id, title, created, updated, settings, host) = row;
+pub(super) fn to_record(row: Row) -> Result<SessionRecord, StoreError> {
+    let (id, title, created, updated, settings, host, compare) = row;
     let host_config = match host {
         Some(json) => Some(decode(&format!("host config of session {id}"), &json)?),
         None => None,
@@ -51,6 +67,7 @@ fn to_record(row: Row) -> Result<SessionRecord, StoreError> {
     Ok(SessionRecord {
         settings: decode::<ChatSettings>(&format!("settings of session {id}"), &settings)?,
         host_config,
+        compare,
         id,
         title,
         created_ms: created as u64,
@@ -280,6 +297,7 @@ mod tests {
             created_ms: t,
             updated_ms: t,
             host_config: None,
+            compare: None,
             settings: ChatSettings {
                 model: "openai::gpt-4o-mini".into(),
                 servers: vec!["demo".into()],

@@ -95,6 +95,11 @@ pub(super) const MIGRATIONS: &[&str] = &[
          finished_ms INTEGER NOT NULL,
          PRIMARY KEY (run_id, case_id, model, iteration)
      ) STRICT;",
+    // 8: compare groups: a session that is a column of a compare names its group and column
+    // (from 1); NULL for plain chats. Deleting a session takes it out of its group.
+    "ALTER TABLE chat_sessions ADD COLUMN compare_group TEXT;
+     ALTER TABLE chat_sessions ADD COLUMN compare_column INTEGER;
+     CREATE INDEX chat_sessions_by_compare ON chat_sessions (compare_group, compare_column);",
 ];
 
 /// The schema version this build produces and understands.

@@ -9,6 +9,7 @@
 //! its own committed transaction before the call returns, in WAL mode with `synchronous=FULL`.
 
 mod chat;
+mod compare;
 mod evals;
 mod kv;
 mod migrations;

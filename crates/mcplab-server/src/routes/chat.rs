@@ -1,4 +1,5 @@
-//! Chat sessions (CRUD, export), turns (idempotent submit, retry, cancel, approvals), the
+//! Chat sessions (CRUD — a session's view without x-ray bodies, one step's x-ray on demand —,
+//! export), turns (idempotent submit, retry, cancel, approvals), the
 //! per-session event stream, HostConfig files (parse/check), and the model providers the
 //! picker offers (keys stay on the server), and a compared turn as an eval suite file. The work
 //! is core's `SessionHub`; this is HTTP.
@@ -13,12 +14,13 @@ use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use futures::Stream;
 use mcplab_core::llm::{ProviderConfig, ProviderKind};
-use mcplab_core::session::{SessionError, compare, host};
+use mcplab_core::session::{SessionError, compare, host, without_xray_bodies};
 use mcplab_protocol::chat::{
     ApprovalDecision, NewSession, ProviderInput, ProviderView, SessionPatch, SessionSummary,
     SessionView, TurnRequest,
 };
 use mcplab_protocol::host::{HostConfigText, HostConfigView};
+use mcplab_protocol::xray::StepXray;
 use serde_json::Value;
 
 use crate::AppState;
@@ -54,11 +56,22 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(state.sessions.create(req)?)))
 }
 
+/// The session without x-ray bodies (the panel fetches a step's with [`step_xray`]).
 pub async fn one(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Json<SessionView>, ApiFailure> {
-    Ok(Json(state.sessions.view(&id)?))
+    let mut view = state.sessions.view(&id)?;
+    without_xray_bodies(&mut view);
+    Ok(Json(view))
+}
+
+/// One step's x-ray with its request and response bodies, as recorded.
+pub async fn step_xray(
+    State(state): State<Arc<AppState>>,
+    Path((id, turn_id, step)): Path<(String, String, u32)>,
+) -> Result<Json<StepXray>, ApiFailure> {
+    Ok(Json(state.sessions.step_xray(&id, &turn_id, step)?))
 }
 
 pub async fn patch(
@@ -79,7 +92,7 @@ pub async fn remove(
 
 #[derive(serde::Deserialize)]
 pub struct ExportQuery {
-    format: Option<String>,
+    pub(super) format: Option<String>,
 }
 
 pub async fn export(
@@ -87,16 +100,20 @@ pub async fn export(
     Path(id): Path<String>,
     Query(q): Query<ExportQuery>,
 ) -> Result<Response, ApiFailure> {
-    let export = state.sessions.export(&id, q.format.as_deref())?;
+    Ok(download(state.sessions.export(&id, q.format.as_deref())?))
+}
+
+/// An export as a download (its type and file name in the headers).
+pub(super) fn download(export: mcplab_core::session::Export) -> Response {
     let disposition = format!("attachment; filename=\"{}\"", export.file_name);
-    Ok((
+    (
         [
             (header::CONTENT_TYPE, export.mime.to_owned()),
             (header::CONTENT_DISPOSITION, disposition),
         ],
         export.body,
     )
-        .into_response())
+        .into_response()
 }
 
 #[derive(serde::Deserialize)]

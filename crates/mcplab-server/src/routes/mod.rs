@@ -4,6 +4,7 @@
 mod app_context;
 mod apps;
 mod chat;
+mod compare;
 mod evals;
 mod hosts;
 mod mcp;
@@ -116,8 +117,15 @@ pub fn api() -> Router<Arc<AppState>> {
         )
         .route("/sessions/{id}/export", get(chat::export))
         .route("/compare/eval-suite", get(chat::compare_eval_suite))
+        .route("/compares", post(compare::create))
+        .route("/compares/{id}", get(compare::one))
+        .route("/compares/{id}/export", get(compare::export))
         .route("/sessions/{id}/turns", post(chat::submit))
         .route("/sessions/{id}/turns/{turn_id}/cancel", post(chat::cancel))
+        .route(
+            "/sessions/{id}/turns/{turn_id}/xray/{step}",
+            get(chat::step_xray),
+        )
         .route(
             "/sessions/{id}/turns/{turn_id}/approvals/{call_id}",
             post(chat::approve),

@@ -73,9 +73,9 @@ pub(super) fn stream_frames(plan: &Plan, envelope: &Envelope) -> Vec<String> {
             "stop_reason": null,
             "stop_sequence": null,
             "usage": {
-                "input_tokens": usage.input_tokens,
+                "input_tokens": usage.input_tokens - usage.cached_input_tokens,
                 "cache_creation_input_tokens": 0,
-                "cache_read_input_tokens": 0,
+                "cache_read_input_tokens": usage.cached_input_tokens,
                 "output_tokens": 1,
             },
         }}),
@@ -173,9 +173,9 @@ pub(super) fn response(plan: &Plan, envelope: &Envelope) -> Value {
         "stop_reason": stop_reason(plan.finish),
         "stop_sequence": null,
         "usage": {
-            "input_tokens": usage.input_tokens,
+            "input_tokens": usage.input_tokens - usage.cached_input_tokens,
             "cache_creation_input_tokens": 0,
-            "cache_read_input_tokens": 0,
+            "cache_read_input_tokens": usage.cached_input_tokens,
             "output_tokens": usage.output_tokens,
         },
     })

@@ -11,7 +11,8 @@
 //! Usage numbers are derived, so tests can predict them: input tokens are the raw request body's
 //! length in bytes divided by four, rounded up; output tokens are the number of scripted pieces
 //! sent (reasoning chunks + text chunks + tool-argument fragments); reasoning tokens are the
-//! reasoning chunks. A request's `max_tokens` (or OpenAI's `max_completion_tokens`) below the
+//! reasoning chunks; cached input tokens are 0 unless a test sets a number with
+//! [`ScriptedLlm::report_cached_input`]. A request's `max_tokens` (or OpenAI's `max_completion_tokens`) below the
 //! output tokens truncates the answer to that many pieces and finishes with `length` /
 //! `max_tokens`. The usage a request was answered with is in [`RecordedRequest::usage`].
 
@@ -145,9 +146,14 @@ pub enum Api {
 /// The token counts a request was answered with (see the module doc for how they are derived).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Usage {
+    /// Every input token, cached ones included.
     pub input_tokens: u32,
     pub output_tokens: u32,
     pub reasoning_tokens: u32,
+    /// Of `input_tokens`, those reported as read from the prompt cache (OpenAI
+    /// `prompt_tokens_details.cached_tokens`; Anthropic `cache_read_input_tokens`, its
+    /// `input_tokens` then counting only the rest). 0 unless [`ScriptedLlm::report_cached_input`].
+    pub cached_input_tokens: u32,
 }
 
 /// What a client sent.
@@ -233,6 +239,12 @@ impl ScriptedLlm {
     /// Every `GET /v1/models` request received so far.
     pub fn model_requests(&self) -> Vec<RecordedRequest> {
         self.lock().model_requests.clone()
+    }
+
+    /// From now on every answer reports `tokens` of its input (at most all of it) as read from
+    /// the prompt cache, in the provider's own usage fields.
+    pub fn report_cached_input(&self, tokens: u32) {
+        self.lock().cached_input = tokens;
     }
 
     /// Steps not consumed yet.

@@ -152,7 +152,7 @@ fn usage(plan: &Plan) -> Value {
         "prompt_tokens": usage.input_tokens,
         "completion_tokens": usage.output_tokens,
         "total_tokens": usage.input_tokens + usage.output_tokens,
-        "prompt_tokens_details": {"cached_tokens": 0, "audio_tokens": 0},
+        "prompt_tokens_details": {"cached_tokens": usage.cached_input_tokens, "audio_tokens": 0},
         "completion_tokens_details": {
             "reasoning_tokens": usage.reasoning_tokens,
             "audio_tokens": 0,

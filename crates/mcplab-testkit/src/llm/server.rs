@@ -38,6 +38,8 @@ pub(super) struct Log {
     pub consumed: usize,
     pub requests: Vec<RecordedRequest>,
     pub model_requests: Vec<RecordedRequest>,
+    /// Input tokens every answer reports as cached.
+    pub cached_input: u32,
 }
 
 impl Log {
@@ -46,6 +48,7 @@ impl Log {
             script: script.into(),
             rules: None,
             consumed: 0,
+            cached_input: 0,
             requests: Vec::new(),
             model_requests: Vec::new(),
         }
@@ -206,7 +209,8 @@ async fn chat(
                 },
                 step => {
                     let input_tokens = u32::try_from(raw.len().div_ceil(4)).unwrap_or(u32::MAX);
-                    let plan = Plan::new(&step, input_tokens, max_tokens);
+                    let mut plan = Plan::new(&step, input_tokens, max_tokens);
+                    plan.usage.cached_input_tokens = log.cached_input.min(input_tokens);
                     recorded.usage = Some(plan.usage);
                     Answer::Content {
                         plan,

@@ -24,8 +24,12 @@ use crate::settings::DataDir;
 use crate::target;
 
 mod compare;
+mod prices;
 
 pub async fn run(args: ChatArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
+    if args.print_prices {
+        return prices::print(data.dir(), global.json);
+    }
     let targets = target::resolve_many(&global.target, data)?;
     let host = host_config(&args, global, &targets, data)?;
     if args.print_host_config {
@@ -64,6 +68,7 @@ pub async fn run(args: ChatArgs, global: &Global, data: &DataDir) -> Result<(), 
         SessionHub::new(sessions, session.manager().clone(), llm)
             .with_provider_store(saved_settings),
     );
+    hub.set_prices(Arc::new(prices::effective(data.dir())?.table));
     let result = if args.compare {
         compare::run(&args, &global, &session, &hub, columns).await
     } else {

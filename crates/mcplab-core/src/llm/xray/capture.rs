@@ -108,6 +108,7 @@ impl Capture {
                 response_headers: Vec::new(),
                 response_body: String::new(),
                 response_bytes: 0,
+                bodies_omitted: false,
                 response_truncated: false,
                 error: None,
                 duration_ms: 0,

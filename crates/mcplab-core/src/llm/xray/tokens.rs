@@ -44,6 +44,9 @@ pub fn step_tokens(
         input_tokens: input,
         output_tokens: output,
         reasoning_tokens: usage.reasoning_tokens.unwrap_or(0),
+        // Never more than the input they are part of (an estimate has none).
+        cached_input_tokens: usage.cached_input_tokens.unwrap_or(0).min(input),
+        cache_write_tokens: usage.cache_write_tokens.unwrap_or(0).min(input),
         estimated: !reported,
         tool_count: u32::try_from(tool_count).unwrap_or(u32::MAX),
         tool_definition_bytes: tool_bytes,
@@ -73,6 +76,7 @@ mod tests {
             response_truncated: false,
             error: None,
             duration_ms: 0,
+            bodies_omitted: false,
         }
     }
 
@@ -82,6 +86,8 @@ mod tests {
             input_tokens: Some(1000),
             output_tokens: Some(20),
             reasoning_tokens: Some(5),
+            cached_input_tokens: Some(600),
+            cache_write_tokens: Some(100),
         };
         let t = step_tokens(&usage, &[sent(4000, 1000)], 3, 80);
         assert_eq!(
@@ -89,6 +95,7 @@ mod tests {
             (1000, 20, 5)
         );
         assert!(!t.estimated);
+        assert_eq!((t.cached_input_tokens, t.cache_write_tokens), (600, 100));
         assert_eq!(t.tool_definition_tokens, 250, "a quarter of the bytes");
         assert_eq!(
             (t.tool_count, t.tool_definition_bytes, t.request_bytes),

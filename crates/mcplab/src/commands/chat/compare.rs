@@ -3,8 +3,9 @@
 //! turns compared side by side (core's `session::compare`): tools called in order with their
 //! arguments (a `≠` marks a call that differs from the first column's), steps, tokens, cost,
 //! time to first token, total time and how each ended. `--json` prints every event as
-//! `{"column", "model", "event"}` and ends with `{"comparison": …}`. It runs one prompt; it
-//! does not ask before tool calls.
+//! `{"column", "model", "event"}` and ends with `{"comparison": …}`. The columns' sessions are
+//! grouped as one compare (with `--save`, one entry in the browser's list). It runs one
+//! prompt; it does not ask before tool calls.
 
 use std::sync::Arc;
 
@@ -13,7 +14,7 @@ use mcplab_core::session::compare::{differing_calls, summarize};
 use mcplab_core::session::profiles::apply_profile;
 use mcplab_core::session::{SessionHub, Submitted};
 use mcplab_evals::run::HOST_SEPARATOR;
-use mcplab_protocol::chat::{NewSession, TurnEvent, TurnRequest};
+use mcplab_protocol::chat::{NewCompare, NewSession, TurnEvent, TurnRequest};
 use mcplab_protocol::host::{ApprovalMode, HostConfig};
 use mcplab_protocol::xray::TurnSummary;
 use serde_json::json;
@@ -163,6 +164,18 @@ pub async fn run(
             events: RecordingSink::default(),
         });
         columns.push((created.summary.id, sink));
+    }
+    // Grouped as one compare, so `--save`d columns show (and export) as one in the browser.
+    let group = hub
+        .create_compare(NewCompare {
+            sessions: columns.iter().map(|(id, _)| id.clone()).collect(),
+        })
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    if args.save {
+        eprintln!(
+            "saved as compare {} (the Chat page lists it as one entry)",
+            group.id
+        );
     }
     let mut tasks = Vec::new();
     for (id, sink) in &columns {

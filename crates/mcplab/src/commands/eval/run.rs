@@ -176,8 +176,8 @@ fn prices(flag: Option<&Path>, data: &DataDir) -> Result<PriceTable, Failure> {
     {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
-        let over = PriceTable::parse(&text)
-            .map_err(|e| Failure::usage(format!("{}: {e}", path.display())))?;
+        let over = PriceTable::parse_file(&text, &path.display().to_string())
+            .map_err(|e| Failure::usage(e.to_string()))?;
         table = table.with_overrides(over);
     }
     Ok(table)

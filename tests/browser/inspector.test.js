@@ -20,7 +20,7 @@ after(async () => {
 
 const id = (name) => `[data-testid="${name}"]`;
 
-test('add the fixture server through the form and connect it', async () => {
+test('a server added through the form connects at once, without a Connect click', async () => {
   const { page } = app;
   await page.click(id('nav-servers'));
   await page.click(id('server-add'));
@@ -30,7 +30,7 @@ test('add the fixture server through the form and connect it', async () => {
   await page.fill(id('server-form-args'), 'demo-server');
   await page.click(id('server-form-save'));
   await page.waitForSelector(id('server-row-fixture'));
-  await page.click(id('connect-fixture'));
+  // Nobody clicks Connect: adding connects.
   await page.waitForSelector(`${id('status-fixture')}[data-state="connected"]`, { timeout: 30000 });
   await page.click(`${id('server-row-fixture')} >> text=fixture`);
   await page.waitForSelector(id('server-instructions'));

@@ -23,8 +23,11 @@ const ROUTES = [
   { name: 'tools-detail', hash: '#/tools/demo/create_order', ready: 'tool-detail' },
   { name: 'resources', hash: '#/resources/demo/demo%3A%2F%2Freadme', ready: 'resource-viewer' },
   { name: 'prompts', hash: '#/prompts/demo/greeting', ready: 'prompts-page' },
+  { name: 'tasks', hash: '#/tasks', ready: 'tasks-page' },
+  { name: 'skills', hash: '#/skills', ready: 'skills-page' },
   { name: 'playground', hash: '#/playground', ready: 'playground-page' },
   { name: 'chat', hash: '#/chat', ready: 'chat-page' },
+  { name: 'evals', hash: '#/evals', ready: 'evals-page' },
   { name: 'logs', hash: '#/logs', ready: 'logs-page' },
   { name: 'oauth', hash: '#/oauth', ready: 'oauth-page' },
   { name: 'settings', hash: '#/settings', ready: 'settings-page' },
@@ -109,7 +112,7 @@ test('wide windows: traffic docked, open by default on Tools, closed by default 
   await show(page, ROUTES[1]);
   await page.waitForSelector(id('traffic-panel'));
   assert.equal(await page.locator(id('traffic-overlay')).count(), 0);
-  for (const r of [ROUTES[5], ROUTES[6]]) {
+  for (const r of ROUTES.filter((x) => x.name === 'playground' || x.name === 'chat')) {
     await show(page, r);
     assert.equal(await page.locator(id('traffic-panel')).count(), 0, `${r.name}: closed by default`);
   }

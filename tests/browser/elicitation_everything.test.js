@@ -148,6 +148,21 @@ test('a -32042 URL elicitation error offers to open the URL, after a confirmatio
   assert.equal(app.context.pages().length, pagesBefore, 'nothing opened without the confirmation');
 });
 
+test("a Markdown resource's relative links resolve against its URI and open in the Resources view", async () => {
+  const { page } = app;
+  const base = 'demo://resource/static/document/architecture.md';
+  await page.evaluate((h) => { window.location.hash = h; }, `#/resources/everything/${encodeURIComponent(base)}`);
+  await page.click(id('resource-read'));
+  const link = page.locator(`${id('resource-content')} a`, { hasText: 'Project Structure' }).first();
+  await link.waitFor({ timeout: 15000 });
+  assert.equal(await link.getAttribute('href'), 'demo://resource/static/document/structure.md');
+  const reads = () => frames(mcplab, 'everything').then((all) => all.filter((f) => f.direction === 'outbound' && f.msg?.method === 'resources/read').map((f) => f.msg.params.uri));
+  await link.click();
+  await page.waitForFunction(() => /#\/resources\/everything\/demo%3A%2F%2Fresource%2Fstatic%2Fdocument%2Fstructure\.md$/.test(location.hash));
+  await waitUntil(async () => (await reads()).includes('demo://resource/static/document/structure.md'), 'structure.md to be read');
+  await shot(page, 'elicitation-everything-markdown-link');
+});
+
 test('no page errors', () => {
   assert.deepEqual(app.errors.filter((e) => !/favicon/.test(e)), []);
 });

@@ -53,6 +53,24 @@ async function show(page, route) {
   await page.waitForFunction(() => !document.querySelector('main [data-testid="spinner"]'), null, { timeout: 15000 });
 }
 
+/** Chips (badges) whose text is cut off: wider than their box, or running past the window or
+ * past a pane that clips its overflow. */
+async function chipsCut(page) {
+  return page.evaluate(() => {
+    const cut = (b) => {
+      const r = b.getBoundingClientRect();
+      if (b.scrollWidth > b.clientWidth + 1 || r.right > window.innerWidth + 1) return true;
+      for (let p = b.parentElement; p; p = p.parentElement) {
+        if (getComputedStyle(p).overflowX !== 'visible' && r.right > p.getBoundingClientRect().right + 1) return true;
+      }
+      return false;
+    };
+    return [...document.querySelectorAll('main .badge')]
+      .filter((b) => b.getClientRects().length && cut(b))
+      .map((b) => `chip "${b.textContent.slice(0, 40)}" is cut off (right edge ${Math.round(b.getBoundingClientRect().right)}, window ${window.innerWidth})`);
+  });
+}
+
 for (const size of SIZES) {
   test(`every page at ${size.width}×${size.height}, light and dark: no sideways scroll, every control reachable, accessible`, async () => {
     const { page } = app;
@@ -68,6 +86,7 @@ for (const size of SIZES) {
         const overflow = await horizontalOverflow(page);
         if (overflow) problems.push(`${where}: scrolls sideways (${JSON.stringify(overflow)})`);
         for (const p of await unreachableControls(page)) problems.push(`${where}: ${p}`);
+        for (const p of await chipsCut(page)) problems.push(`${where}: ${p}`);
         if (size.name !== '1024') for (const v of await axeViolations(page)) problems.push(`${where}: ${v}`);
       }
     }
@@ -81,6 +100,11 @@ test('narrow windows: the page menu reaches every page, the traffic panel is an 
   await page.emulateMedia({ colorScheme: 'light' });
   await show(page, ROUTES[0]);
   assert.equal(await page.locator(`nav ${id('nav-tools')}`).count(), 0, 'the links are in the menu');
+  // A long capability chip wraps inside the server's details instead of running out of them.
+  await page.waitForSelector(id('capability-extensions'));
+  assert.deepEqual(await chipsCut(page), []);
+  const chip = await page.locator(id('capability-extensions')).evaluate((b) => ({ right: b.getBoundingClientRect().right, pane: b.closest('dd').getBoundingClientRect().right }));
+  assert.ok(chip.right <= chip.pane + 1, `the extensions chip ends at ${chip.right}, its pane at ${chip.pane}`);
   await page.click(id('nav-menu'));
   assert.deepEqual(await unreachableControls(page, '.nav-popover'), []);
   await page.click(id('nav-tools'));

@@ -105,6 +105,14 @@ test('narrow windows: the page menu reaches every page, the traffic panel is an 
   assert.deepEqual(await chipsCut(page), []);
   const chip = await page.locator(id('capability-extensions')).evaluate((b) => ({ right: b.getBoundingClientRect().right, pane: b.closest('dd').getBoundingClientRect().right }));
   assert.ok(chip.right <= chip.pane + 1, `the extensions chip ends at ${chip.right}, its pane at ${chip.pane}`);
+  // Fields and panes keep a usable width instead of being squeezed beside others.
+  await show(page, ROUTES.find((r) => r.name === 'oauth'));
+  const url = await page.locator(id('oauth-url')).boundingBox();
+  assert.ok(url.width >= 250, `the OAuth URL field is ${url.width} px wide`);
+  await show(page, ROUTES.find((r) => r.name === 'evals'));
+  const pane = await page.locator(`${id('evals-page')} .evals-main > :last-child`).boundingBox();
+  assert.ok(pane.width >= 300, `the Evals suite pane is ${pane.width} px wide`);
+  await show(page, ROUTES[0]);
   await page.click(id('nav-menu'));
   assert.deepEqual(await unreachableControls(page, '.nav-popover'), []);
   await page.click(id('nav-tools'));

@@ -144,6 +144,13 @@ test('wide windows: traffic docked, open by default on Tools, closed by default 
   await show(page, ROUTES[1]);
   await page.waitForSelector(id('traffic-panel'));
   assert.equal(await page.locator(id('traffic-overlay')).count(), 0);
+  // The top bar is one row, the server selector and the buttons included.
+  for (const r of ROUTES.filter((x) => ['tools-detail', 'resources', 'prompts', 'tasks', 'servers'].includes(x.name))) {
+    await show(page, r);
+    const [first, last] = [await page.locator(id('nav-servers')).boundingBox(), await page.locator(id('theme-toggle')).boundingBox()];
+    assert.ok(Math.abs(first.y + first.height / 2 - (last.y + last.height / 2)) < 4, `${r.name}: the top bar wraps (first link at y=${first.y}, theme button at y=${last.y})`);
+  }
+  await show(page, ROUTES[1]);
   for (const r of ROUTES.filter((x) => x.name === 'playground' || x.name === 'chat')) {
     await show(page, r);
     assert.equal(await page.locator(id('traffic-panel')).count(), 0, `${r.name}: closed by default`);

@@ -118,6 +118,11 @@ test('logs, settings and the dark theme', async () => {
   await page.waitForSelector(id('log-row'));
   await shot(page, '07-logs');
   await page.click(id('nav-settings'));
+  // The Settings page does not send the user to Settings: unusable providers say "below".
+  await page.waitForFunction(() => /OpenAI/.test(document.querySelector('[data-testid="settings-page"]')?.innerText ?? ''));
+  const settingsText = await page.innerText(id('settings-page'));
+  assert.doesNotMatch(settingsText, /add a key in Settings/);
+  assert.match(settingsText, /set OPENAI_API_KEY or add a key below/);
   await page.click(id('theme-dark'));
   await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
   await shot(page, '08-settings-dark');

@@ -307,10 +307,10 @@ async fn status_event(
         loop {
             if let mcplab_protocol::ServerEvent::Status { server: s, status } =
                 events.recv().await.unwrap()
+                && s == server
+                && serde_json::to_value(&status).unwrap()["state"] == state
             {
-                if s == server && serde_json::to_value(&status).unwrap()["state"] == state {
-                    return;
-                }
+                return;
             }
         }
     };

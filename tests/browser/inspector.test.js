@@ -24,7 +24,13 @@ test('a server added through the form connects at once, without a Connect click'
   const { page } = app;
   await page.click(id('nav-servers'));
   await page.click(id('server-add'));
+  // An empty form says what is missing; each message goes as soon as its field is edited.
+  await page.click(id('server-form-save'));
+  await page.waitForSelector(id('server-form-error-name'));
+  await page.waitForSelector(id('server-form-error-command'));
   await page.fill(id('server-form-name'), 'fixture');
+  await page.waitForSelector(id('server-form-error-name'), { state: 'detached' });
+  assert.equal(await page.locator(id('server-form-error-command')).count(), 1, 'only the edited field is cleared');
   await page.click(id('server-form-type-stdio'));
   await page.fill(id('server-form-command'), bin);
   await page.fill(id('server-form-args'), 'demo-server');

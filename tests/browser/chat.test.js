@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
-import { frames, sent, waitConnected, waitUntil } from './ui_helpers.js';
+import { boxesIntersect, frames, sent, waitConnected, waitUntil } from './ui_helpers.js';
 
 let llm;
 let mcplab;
@@ -222,6 +222,28 @@ test('Stop during a tool call shows a neutral "stopped", not a failure', async (
   assert.equal(await card.locator(id('tool-result')).getAttribute('data-status'), 'cancelled');
   assert.doesNotMatch(await card.innerText(), /Failed|call failed/);
   await shot(page, '26-chat-tool-stopped');
+});
+
+test('at 1440×900 the "Compare…" control does not overlap the conversation', async () => {
+  const { page } = app;
+  assert.deepEqual(page.viewportSize(), { width: 1440, height: 900 });
+  const compare = await page.locator(id('compare-start')).boundingBox();
+  const settings = await page.locator(`${id('chat-session')} .chat-settings`).boundingBox();
+  const conversation = await page.locator(`${id('chat-session')} .chat-scroll`).boundingBox();
+  const firstTurn = await page.locator(`${id('chat-session')} .chat-scroll`).evaluate((el) => {
+    // What of the conversation shows at its top: its first child as laid out, scrolled home.
+    el.scrollTop = 0;
+    const r = el.firstElementChild.getBoundingClientRect();
+    return { x: r.x, y: r.y, width: r.width, height: r.height };
+  });
+  // It sits inside the settings bar as a button of its own size, not as a bar of its own
+  // flush against (and, scrolled, seemingly over) the conversation's first line.
+  const inside = compare.x >= settings.x && compare.y >= settings.y && compare.x + compare.width <= settings.x + settings.width && compare.y + compare.height <= settings.y + settings.height;
+  assert.ok(inside, `Compare… ${JSON.stringify(compare)} is outside the settings bar ${JSON.stringify(settings)}`);
+  assert.ok(compare.width < 200, `Compare… is ${compare.width} px wide`);
+  assert.ok(!boxesIntersect(compare, conversation), `Compare… ${JSON.stringify(compare)} overlaps the conversation ${JSON.stringify(conversation)}`);
+  assert.ok(!boxesIntersect(compare, firstTurn), `Compare… ${JSON.stringify(compare)} overlaps the first turn ${JSON.stringify(firstTurn)}`);
+  await shot(page, '26b-chat-compare-control');
 });
 
 test('no page errors were logged', () => {

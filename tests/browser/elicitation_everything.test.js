@@ -120,6 +120,49 @@ test('an answer the schema refuses is held back, and sent as typed on "Send anyw
   await page.waitForSelector(id('tool-result'));
 });
 
+test('a -32042 URL elicitation error offers to open the URL, after a confirmation; focus comes back to the trigger', async () => {
+  const { page } = app;
+  await page.evaluate(() => { window.location.hash = '#/tools/everything/trigger-url-elicitation'; });
+  await page.waitForFunction(() => document.querySelector('[data-testid="tool-detail"] h2')?.textContent === 'trigger-url-elicitation');
+  if (!(await page.isChecked(id('tool-form-raw-toggle')))) await page.click(id('tool-form-raw-toggle'));
+  // Nothing is opened by this test (it cancels the confirmation).
+  await page.fill(id('tool-form-raw'), JSON.stringify({ url: 'http://127.0.0.1:9/consent', errorPath: true }));
+  await page.click(id('tool-call'));
+  const offer = page.locator(id('url-elicitations'));
+  await offer.waitFor({ timeout: 15000 });
+  // What the server said, judged on the wire: a -32042 error carrying that URL.
+  const error = await waitUntil(async () => (await frames(mcplab, 'everything')).find((f) => f.direction === 'inbound' && f.msg?.error?.code === -32042)?.msg.error, 'the -32042 error');
+  // (server-everything names its own prerequisite page, whatever URL the call asked for.)
+  const wanted = new URL(error.data.elicitations[0].url);
+  assert.ok((await offer.innerText()).includes(error.data.elicitations[0].message));
+  assert.ok((await offer.innerText()).includes(wanted.href), 'the URL is shown whole');
+  const pagesBefore = app.context.pages().length;
+  await page.click(id('url-elicitation-open'));
+  const confirm = page.locator(id('url-elicitation-confirm'));
+  await confirm.waitFor();
+  assert.ok((await confirm.innerText()).includes(wanted.host), 'the confirmation names the host');
+  await shot(page, 'elicitation-everything-url-error');
+  await page.keyboard.press('Escape');
+  await confirm.waitFor({ state: 'detached' });
+  await page.waitForFunction(() => document.activeElement?.dataset.testid === 'url-elicitation-open');
+  assert.equal(app.context.pages().length, pagesBefore, 'nothing opened without the confirmation');
+});
+
+test("a Markdown resource's relative links resolve against its URI and open in the Resources view", async () => {
+  const { page } = app;
+  const base = 'demo://resource/static/document/architecture.md';
+  await page.evaluate((h) => { window.location.hash = h; }, `#/resources/everything/${encodeURIComponent(base)}`);
+  await page.click(id('resource-read'));
+  const link = page.locator(`${id('resource-content')} a`, { hasText: 'Project Structure' }).first();
+  await link.waitFor({ timeout: 15000 });
+  assert.equal(await link.getAttribute('href'), 'demo://resource/static/document/structure.md');
+  const reads = () => frames(mcplab, 'everything').then((all) => all.filter((f) => f.direction === 'outbound' && f.msg?.method === 'resources/read').map((f) => f.msg.params.uri));
+  await link.click();
+  await page.waitForFunction(() => /#\/resources\/everything\/demo%3A%2F%2Fresource%2Fstatic%2Fdocument%2Fstructure\.md$/.test(location.hash));
+  await waitUntil(async () => (await reads()).includes('demo://resource/static/document/structure.md'), 'structure.md to be read');
+  await shot(page, 'elicitation-everything-markdown-link');
+});
+
 test('no page errors', () => {
   assert.deepEqual(app.errors.filter((e) => !/favicon/.test(e)), []);
 });

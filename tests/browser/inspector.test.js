@@ -20,17 +20,23 @@ after(async () => {
 
 const id = (name) => `[data-testid="${name}"]`;
 
-test('add the fixture server through the form and connect it', async () => {
+test('a server added through the form connects at once, without a Connect click', async () => {
   const { page } = app;
   await page.click(id('nav-servers'));
   await page.click(id('server-add'));
+  // An empty form says what is missing; each message goes as soon as its field is edited.
+  await page.click(id('server-form-save'));
+  await page.waitForSelector(id('server-form-error-name'));
+  await page.waitForSelector(id('server-form-error-command'));
   await page.fill(id('server-form-name'), 'fixture');
+  await page.waitForSelector(id('server-form-error-name'), { state: 'detached' });
+  assert.equal(await page.locator(id('server-form-error-command')).count(), 1, 'only the edited field is cleared');
   await page.click(id('server-form-type-stdio'));
   await page.fill(id('server-form-command'), bin);
   await page.fill(id('server-form-args'), 'demo-server');
   await page.click(id('server-form-save'));
   await page.waitForSelector(id('server-row-fixture'));
-  await page.click(id('connect-fixture'));
+  // Nobody clicks Connect: adding connects.
   await page.waitForSelector(`${id('status-fixture')}[data-state="connected"]`, { timeout: 30000 });
   await page.click(`${id('server-row-fixture')} >> text=fixture`);
   await page.waitForSelector(id('server-instructions'));
@@ -118,6 +124,11 @@ test('logs, settings and the dark theme', async () => {
   await page.waitForSelector(id('log-row'));
   await shot(page, '07-logs');
   await page.click(id('nav-settings'));
+  // The Settings page does not send the user to Settings: unusable providers say "below".
+  await page.waitForFunction(() => /OpenAI/.test(document.querySelector('[data-testid="settings-page"]')?.innerText ?? ''));
+  const settingsText = await page.innerText(id('settings-page'));
+  assert.doesNotMatch(settingsText, /add a key in Settings/);
+  assert.match(settingsText, /set OPENAI_API_KEY or add a key below/);
   await page.click(id('theme-dark'));
   await page.waitForFunction(() => document.documentElement.dataset.theme === 'dark');
   await shot(page, '08-settings-dark');

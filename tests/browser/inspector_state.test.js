@@ -220,9 +220,22 @@ test('keyboard: / searches, arrows move through the list, Ctrl+K jumps anywhere,
 
   await page.click(id('palette-open'));
   await page.waitForSelector(id('command-palette'));
+  // Every kind is there: pages, servers, tools, resources, prompts.
+  for (const [text, entry] of [['logs', 'page:logs'], ['demo', 'server:demo'], ['create_order', 'tool:demo:create_order'], ['demo://readme', 'resource:demo:demo://readme'], ['code_review', 'prompt:demo:code_review']]) {
+    await page.fill(`${id('command-palette')} input`, text);
+    await page.waitForSelector(`${id('palette-item')}[data-id="${entry}"]`);
+  }
   await page.keyboard.press('Escape');
   await page.waitForSelector(id('command-palette'), { state: 'detached' });
   await page.waitForFunction(() => document.activeElement?.dataset.testid === 'palette-open');
+
+  // A dialog closed with Escape gives the focus back to the button that opened it.
+  await go(page, '#/servers');
+  await page.click(id('server-add'));
+  await page.waitForSelector(id('server-form'));
+  await page.keyboard.press('Escape');
+  await page.waitForSelector(id('server-form'), { state: 'detached' });
+  await page.waitForFunction(() => document.activeElement?.dataset.testid === 'server-add');
 });
 
 test('a page on its way out does not move the URL back: a re-render before the hashchange keeps the new page', async () => {

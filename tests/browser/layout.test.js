@@ -23,8 +23,11 @@ const ROUTES = [
   { name: 'tools-detail', hash: '#/tools/demo/create_order', ready: 'tool-detail' },
   { name: 'resources', hash: '#/resources/demo/demo%3A%2F%2Freadme', ready: 'resource-viewer' },
   { name: 'prompts', hash: '#/prompts/demo/greeting', ready: 'prompts-page' },
+  { name: 'tasks', hash: '#/tasks', ready: 'tasks-page' },
+  { name: 'skills', hash: '#/skills', ready: 'skills-page' },
   { name: 'playground', hash: '#/playground', ready: 'playground-page' },
   { name: 'chat', hash: '#/chat', ready: 'chat-page' },
+  { name: 'evals', hash: '#/evals', ready: 'evals-page' },
   { name: 'logs', hash: '#/logs', ready: 'logs-page' },
   { name: 'oauth', hash: '#/oauth', ready: 'oauth-page' },
   { name: 'settings', hash: '#/settings', ready: 'settings-page' },
@@ -50,6 +53,24 @@ async function show(page, route) {
   await page.waitForFunction(() => !document.querySelector('main [data-testid="spinner"]'), null, { timeout: 15000 });
 }
 
+/** Chips (badges) whose text is cut off: wider than their box, or running past the window or
+ * past a pane that clips its overflow. */
+async function chipsCut(page) {
+  return page.evaluate(() => {
+    const cut = (b) => {
+      const r = b.getBoundingClientRect();
+      if (b.scrollWidth > b.clientWidth + 1 || r.right > window.innerWidth + 1) return true;
+      for (let p = b.parentElement; p; p = p.parentElement) {
+        if (getComputedStyle(p).overflowX !== 'visible' && r.right > p.getBoundingClientRect().right + 1) return true;
+      }
+      return false;
+    };
+    return [...document.querySelectorAll('main .badge')]
+      .filter((b) => b.getClientRects().length && cut(b))
+      .map((b) => `chip "${b.textContent.slice(0, 40)}" is cut off (right edge ${Math.round(b.getBoundingClientRect().right)}, window ${window.innerWidth})`);
+  });
+}
+
 for (const size of SIZES) {
   test(`every page at ${size.width}×${size.height}, light and dark: no sideways scroll, every control reachable, accessible`, async () => {
     const { page } = app;
@@ -65,6 +86,7 @@ for (const size of SIZES) {
         const overflow = await horizontalOverflow(page);
         if (overflow) problems.push(`${where}: scrolls sideways (${JSON.stringify(overflow)})`);
         for (const p of await unreachableControls(page)) problems.push(`${where}: ${p}`);
+        for (const p of await chipsCut(page)) problems.push(`${where}: ${p}`);
         if (size.name !== '1024') for (const v of await axeViolations(page)) problems.push(`${where}: ${v}`);
       }
     }
@@ -78,6 +100,19 @@ test('narrow windows: the page menu reaches every page, the traffic panel is an 
   await page.emulateMedia({ colorScheme: 'light' });
   await show(page, ROUTES[0]);
   assert.equal(await page.locator(`nav ${id('nav-tools')}`).count(), 0, 'the links are in the menu');
+  // A long capability chip wraps inside the server's details instead of running out of them.
+  await page.waitForSelector(id('capability-extensions'));
+  assert.deepEqual(await chipsCut(page), []);
+  const chip = await page.locator(id('capability-extensions')).evaluate((b) => ({ right: b.getBoundingClientRect().right, pane: b.closest('dd').getBoundingClientRect().right }));
+  assert.ok(chip.right <= chip.pane + 1, `the extensions chip ends at ${chip.right}, its pane at ${chip.pane}`);
+  // Fields and panes keep a usable width instead of being squeezed beside others.
+  await show(page, ROUTES.find((r) => r.name === 'oauth'));
+  const url = await page.locator(id('oauth-url')).boundingBox();
+  assert.ok(url.width >= 250, `the OAuth URL field is ${url.width} px wide`);
+  await show(page, ROUTES.find((r) => r.name === 'evals'));
+  const pane = await page.locator(`${id('evals-page')} .evals-main > :last-child`).boundingBox();
+  assert.ok(pane.width >= 300, `the Evals suite pane is ${pane.width} px wide`);
+  await show(page, ROUTES[0]);
   await page.click(id('nav-menu'));
   assert.deepEqual(await unreachableControls(page, '.nav-popover'), []);
   await page.click(id('nav-tools'));
@@ -109,7 +144,14 @@ test('wide windows: traffic docked, open by default on Tools, closed by default 
   await show(page, ROUTES[1]);
   await page.waitForSelector(id('traffic-panel'));
   assert.equal(await page.locator(id('traffic-overlay')).count(), 0);
-  for (const r of [ROUTES[5], ROUTES[6]]) {
+  // The top bar is one row, the server selector and the buttons included.
+  for (const r of ROUTES.filter((x) => ['tools-detail', 'resources', 'prompts', 'tasks', 'servers'].includes(x.name))) {
+    await show(page, r);
+    const [first, last] = [await page.locator(id('nav-servers')).boundingBox(), await page.locator(id('theme-toggle')).boundingBox()];
+    assert.ok(Math.abs(first.y + first.height / 2 - (last.y + last.height / 2)) < 4, `${r.name}: the top bar wraps (first link at y=${first.y}, theme button at y=${last.y})`);
+  }
+  await show(page, ROUTES[1]);
+  for (const r of ROUTES.filter((x) => x.name === 'playground' || x.name === 'chat')) {
     await show(page, r);
     assert.equal(await page.locator(id('traffic-panel')).count(), 0, `${r.name}: closed by default`);
   }

@@ -222,6 +222,11 @@ test('Servers page: an OAuth server asks for a sign-in, signs in through the cal
 
   await page.click(`${id('server-row-remote')} >> text=remote`);
   await page.waitForSelector(`${id('server-oauth')}[data-state="signedOut"]`);
+  // Adding connects other servers at once; one with OAuth settings waits for the user to
+  // start the sign-in (no registration or sign-in nobody asked for yet).
+  assert.equal(saved.body.status.state, 'disconnected');
+  assert.equal(await page.getAttribute(id('status-remote'), 'data-state'), 'disconnected');
+  assert.equal(await page.locator(id('signin-required-remote')).count(), 0);
 
   // Connecting needs a sign-in: the row says so.
   await page.click(id('connect-remote'));

@@ -130,3 +130,8 @@ export async function axeViolations(page) {
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.join('\n    ')}`);
 }
+
+/** Whether two bounding boxes (`{x, y, width, height}`, as from `locator.boundingBox()`) overlap. */
+export function boxesIntersect(a, b) {
+  return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+}

@@ -161,7 +161,7 @@ async fn servers_crud_connect_call_and_traffic() {
     let app = router(state.clone());
     let (s, v) = authed(&app, "POST", "/api/servers", Some(demo_config("demo"))).await;
     assert_eq!(s, StatusCode::CREATED, "{v}");
-    assert_eq!(v["status"]["state"], "disconnected");
+    assert_eq!(v["status"]["state"], "connecting", "adding connects");
     let (s, _) = authed(&app, "POST", "/api/servers", Some(demo_config("demo"))).await;
     assert_eq!(s, StatusCode::CONFLICT);
     let (s, v) = authed(
@@ -314,6 +314,93 @@ async fn servers_crud_connect_call_and_traffic() {
     assert_eq!(s, StatusCode::NO_CONTENT);
     let (s, _) = authed(&app, "GET", "/api/servers/demo", None).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
+}
+
+/// Waits (bounded) for a `status` event of `server` in `state`.
+async fn status_event(
+    events: &mut tokio::sync::broadcast::Receiver<mcplab_protocol::ServerEvent>,
+    server: &str,
+    state: &str,
+) {
+    let wanted = async {
+        loop {
+            if let mcplab_protocol::ServerEvent::Status { server: s, status } =
+                events.recv().await.unwrap()
+                && s == server
+                && serde_json::to_value(&status).unwrap()["state"] == state
+            {
+                return;
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(30), wanted)
+        .await
+        .unwrap_or_else(|_| panic!("`{server}` never became {state}"));
+}
+
+#[tokio::test]
+async fn adding_a_server_connects_it_unless_asked_not_to() {
+    let state = state();
+    let app = router(state.clone());
+    let mut events = state.manager.subscribe();
+    // Asked not to, or configured for a browser sign-in: saved, not connected.
+    let (s, v) = authed(
+        &app,
+        "POST",
+        "/api/servers?connect=false",
+        Some(demo_config("later")),
+    )
+    .await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["status"]["state"], "disconnected");
+    let signin = json!({"name": "signin", "type": "http", "url": "http://127.0.0.1:9/mcp",
+        "oauth": {"registration": "dcr"}});
+    let (_, v) = authed(&app, "POST", "/api/servers", Some(signin)).await;
+    assert_eq!(v["status"]["state"], "disconnected", "{v}");
+
+    // Added: connecting at once, then connected with nobody asking for it.
+    let (s, v) = authed(&app, "POST", "/api/servers", Some(demo_config("now"))).await;
+    assert_eq!(s, StatusCode::CREATED, "{v}");
+    assert_eq!(v["status"]["state"], "connecting");
+    status_event(&mut events, "now", "connected").await;
+    let (_, v) = authed(&app, "GET", "/api/servers/now", None).await;
+    assert_eq!(v["info"]["serverInfo"]["name"], "mcplab-demo", "{v}");
+    assert_eq!(state.manager.status("later"), None, "never connected");
+    assert_eq!(state.manager.status("signin"), None, "never connected");
+
+    // A failure comes with its reason.
+    let broken = json!({"name": "broken", "type": "stdio", "command": "sh",
+        "args": ["-c", "echo 'missing API_KEY' >&2; exit 1"]});
+    authed(&app, "POST", "/api/servers", Some(broken)).await;
+    status_event(&mut events, "broken", "failed").await;
+    let (_, v) = authed(&app, "GET", "/api/servers/broken", None).await;
+    assert!(
+        v["status"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("exit code 1"),
+        "{v}"
+    );
+
+    // Connect right after adding joins the connection under way: one handshake, not two.
+    let mut pinned = demo_config("joined");
+    pinned["protocol"] = json!("2025-11-25");
+    authed(&app, "POST", "/api/servers", Some(pinned)).await;
+    let (_, v) = authed(&app, "POST", "/api/servers/joined/connect", None).await;
+    assert_eq!(v["status"]["state"], "connected", "{v}");
+    let (_, traffic) = authed(&app, "GET", "/api/servers/joined/traffic", None).await;
+    let handshakes = traffic["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| {
+            f["text"]
+                .as_str()
+                .unwrap_or_default()
+                .contains(r#""method":"initialize""#)
+        })
+        .count();
+    assert_eq!(handshakes, 1, "{traffic}");
 }
 
 #[tokio::test]

@@ -105,7 +105,8 @@ const ses = (id: string) => `/api/sessions/${seg(id)}`;
 export const api = {
   servers: () => request<ServerView[]>('GET', '/api/servers'),
   server: (name: string) => request<ServerView>('GET', srv(name)),
-  addServer: (config: ServerConfig) => request<ServerView>('POST', '/api/servers', config),
+  /** Adds a server and, unless `connect` is false, starts connecting it (status events follow). */
+  addServer: (config: ServerConfig, connect = true) => request<ServerView>('POST', connect ? '/api/servers' : '/api/servers?connect=false', config),
   updateServer: (name: string, config: ServerConfig) => request<ServerView>('PUT', srv(name), config),
   deleteServer: (name: string) => request<void>('DELETE', srv(name)),
   importServers: (json: string) => request<ImportResult>('POST', '/api/servers/import', { json }),

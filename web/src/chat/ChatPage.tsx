@@ -172,8 +172,7 @@ export function SessionPane({ id, providers, noModel }: { id: string; providers:
   const disabledReason = noModel ? 'Add a model provider first (see above).' : !host.model ? 'Choose a model above first.' : null;
   return (
     <div className="chat-session" data-testid="chat-session" data-session-id={id} data-host-hash={summary.hostHash}>
-      <SettingsBar key={id} config={host} hash={summary.hostHash} providers={providers} onChange={changeHost} error={settingsError} />
-      <CompareStart host={host} providers={providers} />
+      <SettingsBar key={id} config={host} hash={summary.hostHash} providers={providers} onChange={changeHost} error={settingsError} actions={<CompareStart host={host} providers={providers} />} />
       {chat.turns.length === 0 ? (
         <div className="chat-scroll">
           <EmptyState title={summary.title || 'New chat'} testId="chat-start">

@@ -3,7 +3,9 @@
 // their status), approval; under "System prompt & limits" the prompt, temperature, max
 // tokens and step limit; under "Host config" the per-server tool filters, the elicitation
 // policy, the app host profile and the file export/import (HostConfigPanel). Every change is
-// PATCHed at once (text fields on blur); the server checks it.
+// PATCHed at once (text fields on blur); the server checks it. `actions` (the Compare…
+// control) sit at the end of the first row, inside the bar, never over the conversation.
+import type { ReactNode } from 'react';
 import type { HostConfig, ProviderView } from '../api/types.gen';
 import { useServers } from '../servers/store';
 import { setPref } from '../settings/prefs';
@@ -18,9 +20,10 @@ interface Props {
   providers: ProviderView[];
   onChange: (c: HostConfig) => void;
   error: string | null;
+  actions?: ReactNode;
 }
 
-export function SettingsBar({ config, hash, providers, onChange, error }: Props) {
+export function SettingsBar({ config, hash, providers, onChange, error, actions }: Props) {
   const { list: servers } = useServers();
   const set = (p: Partial<HostConfig>) => onChange({ ...config, ...p });
   const chosen = serverNames(config);
@@ -67,6 +70,7 @@ export function SettingsBar({ config, hash, providers, onChange, error }: Props)
           />{' '}
           Ask before each tool call
         </label>
+        {actions && <div className="chat-settings-actions">{actions}</div>}
       </div>
       <details className="chat-more">
         <summary className="small muted">System prompt &amp; limits</summary>

@@ -78,7 +78,7 @@ export function EvalsPage() {
       <div className="evals-folder">
         <label>
           Suites folder{' '}
-          <input value={folder} onChange={(e) => setFolder(e.target.value)} placeholder="/absolute/path/to/suites" data-testid="evals-folder" size={50} />
+          <input value={folder} onChange={(e) => setFolder(e.target.value)} placeholder="/absolute/path/to/suites" data-testid="evals-folder" size={50} className="evals-folder-input" />
         </label>
         <Button small onClick={saveFolder} data-testid="evals-folder-save">
           Use folder

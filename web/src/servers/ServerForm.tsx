@@ -1,5 +1,6 @@
 // Add or edit one server: stdio (command, args, env, cwd) or HTTP/SSE (URL, headers, bearer
-// token, OAuth settings), with a per-request timeout.
+// token, OAuth settings), with a per-request timeout. A new server connects once added unless
+// the user unticks "Connect now" (one with OAuth settings waits for the user to sign in).
 import { useState, type ReactNode } from 'react';
 import { api, errorMessage } from '../api/client';
 import type { OAuthRevision, RegistrationMethod, ServerConfig } from '../api/types.gen';
@@ -9,7 +10,7 @@ import { KeyValueEditor } from '../ui/KeyValueEditor';
 import { Modal } from '../ui/Modal';
 import { configToForm, emptyForm, formToConfig, hasOAuthSettings, type ConfigForm } from './configForm';
 import { PROTOCOL_CHOICES } from '../modern/api';
-import { selectServer, upsertServer } from './store';
+import { addServerView, selectServer, upsertServer } from './store';
 import '../oauth/oauth.css';
 
 export function ServerForm({ existing, onClose }: { existing?: ServerConfig; onClose: () => void }) {
@@ -17,6 +18,7 @@ export function ServerForm({ existing, onClose }: { existing?: ServerConfig; onC
   const [errors, setErrors] = useState<Partial<Record<keyof ConfigForm, string>>>({});
   const [busy, setBusy] = useState(false);
   const [submitError, setSubmitError] = useState<string | null>(null);
+  const [connectNow, setConnectNow] = useState(true);
   // Editing a field clears its error: a message stays only while it is still true.
   const set = (p: Partial<ConfigForm>) => {
     setF((x) => ({ ...x, ...p }));
@@ -39,9 +41,9 @@ export function ServerForm({ existing, onClose }: { existing?: ServerConfig; onC
     setBusy(true);
     setSubmitError(null);
     try {
-      const view = existing ? await api.updateServer(existing.name, r.config) : await api.addServer(r.config);
-      upsertServer(view, existing?.name);
-      selectServer(view.config.name);
+      if (existing) upsertServer(await api.updateServer(existing.name, r.config), existing.name);
+      else addServerView(await api.addServer(r.config, connectNow));
+      selectServer(r.config.name);
       onClose();
     } catch (e) {
       setSubmitError(errorMessage(e));
@@ -148,6 +150,13 @@ export function ServerForm({ existing, onClose }: { existing?: ServerConfig; onC
           <input value={f.timeoutMs} onChange={(e) => set({ timeoutMs: e.target.value })} inputMode="numeric" placeholder="default" data-testid="server-form-timeout" />
           {err('timeoutMs')}
         </label>
+        {!existing && (
+          <label className="check" data-testid="server-form-connect">
+            <input type="checkbox" checked={connectNow} onChange={(e) => setConnectNow(e.target.checked)} />
+            Connect now
+            {f.type !== 'stdio' && hasOAuthSettings(f) && !f.oauthDisabled && (f.oauthRest.grant ?? 'authorizationCode') === 'authorizationCode' && <span className="muted small">(with OAuth settings it waits for you to sign in)</span>}
+          </label>
+        )}
         <button type="submit" hidden />
       </form>
       {submitError && (

@@ -101,6 +101,15 @@ export function upsertServer(view: ServerView, previousName?: string): void {
   });
 }
 
+/**
+ * A server just added: its view unless events already brought a newer one (adding connects in
+ * the background, so `connected` may come before the reply that says `connecting`).
+ */
+export function addServerView(view: ServerView): void {
+  if (list()?.some((v) => v.config.name === view.config.name)) return;
+  upsertServer(view);
+}
+
 export function removeServer(name: string): void {
   setList((l) => l.filter((v) => v.config.name !== name));
 }

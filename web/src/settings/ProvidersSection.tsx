@@ -71,7 +71,7 @@ function ProviderRow({ p }: { p: ProviderView }) {
         <strong>{p.displayName}</strong>
         <span className="badge mono">{p.id}</span>
         {p.custom && <span className="badge badge-info">custom · {p.kind}</span>}
-        {p.usable ? <span className="badge badge-ok">usable</span> : <span className="small muted">{p.reason ?? 'not usable'}</span>}
+        {p.usable ? <span className="badge badge-ok">usable</span> : <span className="small muted" data-testid={`provider-reason-${p.id}`}>{hereReason(p.reason)}</span>}
         {p.keyHint && <span className="small muted mono" title="Stored key">key {p.keyHint}</span>}
         <span className="spacer" />
         {(p.custom || p.keyHint) && (
@@ -172,4 +172,9 @@ function CustomProviderForm({ taken }: { taken: string[] }) {
       </form>
     </details>
   );
+}
+
+/** A provider's reason as said on this page: "add a key in Settings" is the form below. */
+export function hereReason(reason: string | null | undefined): string {
+  return (reason ?? 'not usable').replace(/ or add a key in Settings$/, ' or add a key below');
 }

@@ -22,9 +22,9 @@ function NavLinks({ page, onPick }: { page: Page; onPick?: () => void }) {
       {PAGES.map((p) => {
         const Icon = PAGE_ICONS[p];
         return (
-          <a key={p} href={`#/${p}`} className={page === p ? 'active' : ''} aria-current={page === p ? 'page' : undefined} data-testid={`nav-${p}`} onClick={onPick}>
+          <a key={p} href={`#/${p}`} className={page === p ? 'active' : ''} aria-current={page === p ? 'page' : undefined} data-testid={`nav-${p}`} onClick={onPick} title={PAGE_LABELS[p]}>
             <Icon size={15} aria-hidden="true" />
-            {PAGE_LABELS[p]}
+            <span className="nav-label">{PAGE_LABELS[p]}</span>
             {p === 'servers' && list && <span className="nav-count">{list.length}</span>}
           </a>
         );

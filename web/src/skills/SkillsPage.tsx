@@ -13,6 +13,7 @@ import { JsonTree } from '../ui/JsonTree';
 import { Markdown } from '../ui/Markdown';
 import { Loading } from '../ui/Spinner';
 import { EmptyState, ErrorState } from '../ui/States';
+import { ItemList } from '../ui/ItemList';
 
 export function SkillsPage() {
   const server = useSelectedServer();
@@ -40,16 +41,21 @@ function Skills({ server }: { server: string }) {
         {skills.length === 0 ? (
           <EmptyState title="This server lists no skills" />
         ) : (
-          <ul className="items" role="listbox" aria-label="Skills">
-            {skills.map((s) => (
-              <li key={s.uri}>
-                <button type="button" className={`item${s.uri === selected ? ' selected' : ''}`} onClick={() => setSelected(s.uri)} data-testid={`skill-item-${s.frontmatter.name}`} role="option" aria-selected={s.uri === selected}>
+          <ItemList
+            label="Skills"
+            selected={selected}
+            onSelect={setSelected}
+            items={skills.map((s) => ({
+              key: s.uri,
+              testId: `skill-item-${s.frontmatter.name}`,
+              content: (
+                <>
                   <span className="item-name">{s.frontmatter.name}</span>
                   <span className="item-desc">{s.frontmatter.description}</span>
-                </button>
-              </li>
-            ))}
-          </ul>
+                </>
+              ),
+            }))}
+          />
         )}
       </aside>
       <section className="detail">{skill ? <SkillDetail key={skill.uri} server={server} skill={skill} /> : <EmptyState title="Select a skill" />}</section>

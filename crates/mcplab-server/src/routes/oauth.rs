@@ -113,6 +113,8 @@ pub async fn authorize(
              header (and with OAuth not disabled) sign in"
         )));
     }
+    // Subscribed before looking, so a sign-in announced in between is not missed.
+    let mut started = app.oauth.subscribe_started();
     if let Some(url) = app.oauth.pending_url(&name) {
         return Ok(Json(OAuthAuthorizeResult::AuthorizationUrl { url }));
     }
@@ -121,9 +123,29 @@ pub async fn authorize(
     } else if app.manager.status(&name) == Some(ServerStatus::Connected) {
         return Ok(Json(OAuthAuthorizeResult::Connected));
     }
-    let mut started = app.oauth.subscribe_started();
-    let manager = app.manager.clone();
-    let mut connect = tokio::spawn(async move { manager.connect(config).await.map(|_| ()) });
+    let mut connect = if !force && app.manager.status(&name) == Some(ServerStatus::Connecting) {
+        // The connection adding started is joined (a second one would sign in twice).
+        let app = app.clone();
+        let joined = name.clone();
+        tokio::spawn(async move {
+            match super::servers::settled(&app, &joined).await {
+                Some(ServerStatus::Connected) => Ok(()),
+                Some(ServerStatus::Failed { message }) => Err(message),
+                _ => Err(format!(
+                    "the connection of `{joined}` ended before it connected"
+                )),
+            }
+        })
+    } else {
+        let manager = app.manager.clone();
+        tokio::spawn(async move {
+            manager
+                .connect(config)
+                .await
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        })
+    };
     loop {
         tokio::select! {
             event = started.recv() => match event {
@@ -141,14 +163,10 @@ pub async fn authorize(
     }
 }
 
-fn outcome(
-    done: Result<Result<(), mcplab_core::mcp::McpError>, tokio::task::JoinError>,
-) -> OAuthAuthorizeResult {
+fn outcome(done: Result<Result<(), String>, tokio::task::JoinError>) -> OAuthAuthorizeResult {
     match done {
         Ok(Ok(())) => OAuthAuthorizeResult::Connected,
-        Ok(Err(e)) => OAuthAuthorizeResult::Failed {
-            message: e.to_string(),
-        },
+        Ok(Err(message)) => OAuthAuthorizeResult::Failed { message },
         Err(e) => OAuthAuthorizeResult::Failed {
             message: format!("the connection task failed: {e}"),
         },

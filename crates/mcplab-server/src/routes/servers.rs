@@ -1,15 +1,21 @@
 //! Server configurations (CRUD, import/export) and connection lifecycle
-//! (connect/disconnect/reconnect), plus each server's recorded traffic.
+//! (connect/disconnect/reconnect), plus each server's recorded traffic. Adding a server
+//! connects it in the background unless asked not to (or unless it signs in through a browser
+//! first); `connect` joins a connection already under way instead of starting a second one.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use axum::Json;
-use axum::extract::{Path, State};
+use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use mcplab_core::config::{import_mcp_servers, parse_mcp_servers, render_mcp_servers};
 use mcplab_protocol::api::{ImportRequest, ImportResult, ServerView, TrafficSnapshotView};
-use mcplab_protocol::{ServerConfig, ServerStatus};
+use mcplab_protocol::oauth::OAuthGrant;
+use mcplab_protocol::{ServerConfig, ServerEvent, ServerStatus};
+use serde::Deserialize;
 use serde_json::Value;
+use tokio::sync::broadcast::error::RecvError;
 
 use crate::AppState;
 use crate::error::ApiFailure;
@@ -51,12 +57,58 @@ pub async fn one(
     Ok(Json(view(&state, config)))
 }
 
+/// `POST /api/servers?connect=false` adds a server without connecting it.
+#[derive(Debug, Deserialize)]
+pub struct CreateQuery {
+    #[serde(default = "connect_by_default")]
+    connect: bool,
+}
+
+fn connect_by_default() -> bool {
+    true
+}
+
+/// A server configured for a browser sign-in waits for the user to start it: connecting on
+/// add would register a client and open a sign-in nobody asked for yet.
+fn signs_in_first(config: &ServerConfig) -> bool {
+    config.transport.oauth().is_some_and(|o| {
+        !o.disabled && matches!(o.grant, None | Some(OAuthGrant::AuthorizationCode))
+    })
+}
+
 pub async fn create(
     State(state): State<Arc<AppState>>,
+    Query(query): Query<CreateQuery>,
     Json(config): Json<ServerConfig>,
 ) -> Result<(StatusCode, Json<ServerView>), ApiFailure> {
     validate(&config)?;
     state.store.insert_server(&config)?;
+    if query.connect && !signs_in_first(&config) {
+        let mut events = state.manager.subscribe();
+        let manager = state.manager.clone();
+        let name = config.name.clone();
+        // The answer does not wait for the handshake: `status` events carry connecting →
+        // connected, or failed with the reason (and a sign-in request when asked for one).
+        let connecting = config.clone();
+        tokio::spawn(async move {
+            let _ = manager.connect(connecting).await;
+        });
+        // It waits until the server is `connecting`, so the view says so and a `connect`
+        // right after joins this connection.
+        let _ = tokio::time::timeout(Duration::from_secs(5), async {
+            // (A server deleted and added again keeps its old `disconnected` until then.)
+            while matches!(
+                state.manager.status(&name),
+                None | Some(ServerStatus::Disconnected)
+            ) {
+                match events.recv().await {
+                    Err(RecvError::Closed) => break,
+                    Ok(_) | Err(RecvError::Lagged(_)) => {}
+                }
+            }
+        })
+        .await;
+    }
     Ok((StatusCode::CREATED, Json(view(&state, config))))
 }
 
@@ -122,16 +174,58 @@ pub async fn connect(
     Path(name): Path<String>,
 ) -> Result<Json<ServerView>, ApiFailure> {
     let config = state.store.server(&name)?;
-    // A failure is a status with a message, shown in the view, not an HTTP error.
-    let _ = state.manager.connect(config.clone()).await;
+    // A connection under way (the one adding started) is joined: a second one would start
+    // the server twice.
+    if settled(&state, &name).await.is_none() {
+        // A failure is a status with a message, shown in the view, not an HTTP error.
+        let _ = state.manager.connect(config.clone()).await;
+    }
     Ok(Json(view(&state, config)))
 }
 
 pub async fn reconnect(
-    state: State<Arc<AppState>>,
-    name: Path<String>,
+    State(state): State<Arc<AppState>>,
+    Path(name): Path<String>,
 ) -> Result<Json<ServerView>, ApiFailure> {
-    connect(state, name).await
+    let config = state.store.server(&name)?;
+    let _ = state.manager.connect(config.clone()).await;
+    Ok(Json(view(&state, config)))
+}
+
+/// How long a caller waits on a connection someone else started: its handshake deadline,
+/// paused while a person signs in, is bounded by the browser's.
+const JOIN_TIMEOUT: Duration =
+    crate::oauth::BROWSER_TIMEOUT.saturating_add(Duration::from_secs(60));
+
+/// Waits for the connection of `name` under way to end connecting and gives its status; None
+/// when none is under way (or it outlived [`JOIN_TIMEOUT`]).
+pub(crate) async fn settled(state: &AppState, name: &str) -> Option<ServerStatus> {
+    // Subscribed before looking, so the end cannot slip between the two.
+    let mut events = state.manager.subscribe();
+    if state.manager.status(name) != Some(ServerStatus::Connecting) {
+        return None;
+    }
+    let wait = async {
+        loop {
+            match events.recv().await {
+                Ok(ServerEvent::Status { server, status })
+                    if server == name && status != ServerStatus::Connecting =>
+                {
+                    return Some(status);
+                }
+                Ok(_) => {}
+                Err(RecvError::Lagged(_)) => match state.manager.status(name) {
+                    Some(ServerStatus::Connecting) => {}
+                    other => return other,
+                },
+                Err(RecvError::Closed) => return state.manager.status(name),
+            }
+        }
+    };
+    tokio::time::timeout(JOIN_TIMEOUT, wait)
+        .await
+        .ok()
+        .flatten()
 }
 
 pub async fn disconnect(

@@ -7,7 +7,10 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use mcplab_core::config::{import_mcp_servers, parse_mcp_servers, render_mcp_servers};
-use mcplab_protocol::api::{ImportRequest, ImportResult, ServerView, TrafficSnapshotView};
+use mcplab_core::mcp::DeclaredAs;
+use mcplab_protocol::api::{
+    ConnectRequest, ImportRequest, ImportResult, ServerView, TrafficSnapshotView,
+};
 use mcplab_protocol::{ServerConfig, ServerStatus};
 use serde_json::Value;
 
@@ -25,6 +28,7 @@ pub fn view(state: &AppState, config: ServerConfig) -> ServerView {
         info: conn.as_ref().map(|c| c.initialize_result().clone()),
         era: conn.as_ref().map(|c| c.era().clone()),
         stderr: state.manager.stderr_tail(&config.name),
+        connected_as: state.manager.declared_as(&config.name).map(|d| d.host),
         status,
         config,
     }
@@ -117,13 +121,34 @@ pub async fn export(State(state): State<Arc<AppState>>) -> Result<Json<Value>, A
     Ok(Json(render_mcp_servers(&state.store.servers()?)))
 }
 
+/// Connects the server; with a body, declaring that host profile's revision and client
+/// capabilities (`host: null`: mcplab's own), else keeping the declaration it had.
 pub async fn connect(
     State(state): State<Arc<AppState>>,
     Path(name): Path<String>,
+    body: Option<Json<ConnectRequest>>,
 ) -> Result<Json<ServerView>, ApiFailure> {
     let config = state.store.server(&name)?;
     // A failure is a status with a message, shown in the view, not an HTTP error.
-    let _ = state.manager.connect(config.clone()).await;
+    match body {
+        None => {
+            let _ = state.manager.connect(config.clone()).await;
+        }
+        Some(Json(ConnectRequest { host })) => {
+            let declared = match host {
+                Some(host) => {
+                    let profiles = super::hosts::load(&state)?;
+                    let profile = profiles.require(&host).map_err(ApiFailure::not_found)?;
+                    Some(DeclaredAs {
+                        client: profile.host_config.client.clone(),
+                        host,
+                    })
+                }
+                None => None,
+            };
+            let _ = state.manager.connect_as(config.clone(), declared).await;
+        }
+    }
     Ok(Json(view(&state, config)))
 }
 
@@ -131,7 +156,7 @@ pub async fn reconnect(
     state: State<Arc<AppState>>,
     name: Path<String>,
 ) -> Result<Json<ServerView>, ApiFailure> {
-    connect(state, name).await
+    connect(state, name, None).await
 }
 
 pub async fn disconnect(

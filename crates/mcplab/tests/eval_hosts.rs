@@ -174,3 +174,67 @@ async fn each_host_declares_its_own_capabilities_to_the_servers() {
     }
     assert_eq!(sent.len(), 2, "one connection per declaration: {sent:#?}");
 }
+
+/// `hosts:` may name the person's own profile (`<data dir>/hosts/NAME.json`), as `chat --host`
+/// does: its structuredContent rule reaches the model (the scripted LLM's log).
+#[tokio::test]
+async fn a_suite_runs_under_the_persons_own_profile() {
+    let llm = ScriptedLlm::start_with_rules(Rules::new(vec![Rule::when(
+        "2 + 40",
+        vec![
+            Step::call_tools([ScriptedCall::new(
+                "c1",
+                "demo__add",
+                json!({"a": 2, "b": 40}),
+            )]),
+            Step::reply(["The sum is 42."]),
+        ],
+    )]))
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("hosts")).unwrap();
+    std::fs::write(
+        dir.path().join("hosts/mine.json"),
+        r#"{"name": "mine", "toolResults": {"structuredContent": "always"}}"#,
+    )
+    .unwrap();
+    let suite = dir.path().join("suite.yaml");
+    let text = format!(
+        "version: 1\nid: own-host\nmcpServers:\n  demo:\n    command: {BIN}\n    args: [demo-server]\n\
+         models: [openai::gpt-4o-mini]\nhosts: [mine]\ncases:\n  - id: add\n    \
+         turns: [What is 2 + 40? Use the add tool.]\n"
+    );
+    std::fs::write(&suite, text).unwrap();
+    let run = Command::new(BIN)
+        .args(["eval", "run", suite.to_str().unwrap(), "--json"])
+        .env("MCPLAB_DATA_DIR", dir.path())
+        .env("OPENAI_BASE_URL", llm.base_url())
+        .env("OPENAI_API_KEY", "sk-test")
+        .env_remove("ANTHROPIC_API_KEY")
+        .env("NO_PROXY", "127.0.0.1")
+        .env("MCPLAB_CHROMIUM", "/nonexistent/chromium")
+        .stdin(Stdio::null())
+        .kill_on_drop(true)
+        .output();
+    let o = tokio::time::timeout(Duration::from_secs(120), run)
+        .await
+        .expect("the run ends in time")
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let fed_back: Vec<String> = llm
+        .requests()
+        .iter()
+        .filter_map(|r| {
+            let messages = r.body["messages"].as_array()?;
+            let tool = messages.iter().find(|m| m["role"] == "tool")?;
+            Some(tool["content"].to_string())
+        })
+        .collect();
+    assert_eq!(fed_back.len(), 1, "{fed_back:?}");
+    assert!(fed_back[0].contains("sum\\\":42"), "{fed_back:?}");
+}

@@ -33,6 +33,7 @@ pub async fn run(args: RunArgs, global: &Global, data: &DataDir) -> Result<(), F
         models: args.models.clone(),
         repeat: args.repeat,
         cases: args.cases.clone(),
+        hosts_dir: Some(data.dir().join("hosts")),
     };
     let prepared = prepare(&file, &store, &overrides).map_err(|e| Failure::usage(e.to_string()))?;
     if let Some(format) = prepared.imported_from {

@@ -60,6 +60,25 @@ test('the chat runs as the host profile picked', async () => {
   assert.match(text, /developers\.openai\.com/);
   await shot(page, '26-chat-host-profile');
 
+  // The shared demo server was connected with mcplab's declaration: the picker offers to
+  // reconnect it as ChatGPT, and the server is then sent ChatGPT's revision and capabilities.
+  await page.click(id('chat-host-reconnect-button'));
+  await waitUntil(
+    async () => (await mcplab.api('GET', '/api/servers/demo')).body.connectedAs === 'chatgpt',
+    'the server to be connected as chatgpt',
+  );
+  await page.locator(id('chat-host-reconnect')).waitFor({ state: 'detached' });
+  const traffic = (await mcplab.api('GET', '/api/servers/demo/traffic')).body.frames;
+  const inits = traffic
+    .filter((f) => f.direction === 'outbound')
+    .map((f) => JSON.parse(f.text))
+    .filter((m) => m.method === 'initialize');
+  const init = inits[inits.length - 1];
+  assert.ok(init, 'the reconnect ran an initialize handshake');
+  assert.equal(init.params.protocolVersion, '2025-06-18');
+  assert.equal(init.params.capabilities.roots, undefined, 'ChatGPT declares no roots');
+  assert.equal(init.params.capabilities.sampling, undefined, 'nor sampling');
+
   await page.fill(id('chat-input'), 'What is 2 + 40? Use the add tool.');
   await page.click(id('chat-send'));
   await page.waitForFunction(

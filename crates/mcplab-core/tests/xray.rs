@@ -64,6 +64,7 @@ fn config(kind: ProviderKind) -> TurnConfig {
         prices: mcplab_core::agent::shipped_prices(),
         tool_catalog: Default::default(),
         tool_results: Default::default(),
+        mcp_apps: true,
     }
 }
 

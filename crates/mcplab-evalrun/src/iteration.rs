@@ -42,7 +42,8 @@ pub struct CaseRun {
 pub enum Mode {
     Live {
         providers: Providers,
-        health: ServerHealth,
+        /// One per host declaration the run's hosts make (see [`Shared::health_for`]).
+        healths: Vec<ServerHealth>,
         record: bool,
     },
     Replay {
@@ -79,6 +80,14 @@ impl Shared {
         (model, config)
     }
 
+    /// The connections made with `host`'s client declaration (there is one per declaration).
+    fn health_for<'a>(healths: &'a [ServerHealth], host: &HostConfig) -> Option<&'a ServerHealth> {
+        healths
+            .iter()
+            .find(|h| h.manager().client() == &host.client)
+            .or_else(|| healths.first())
+    }
+
     fn problem(&self, why: &str) {
         let mut p = self.problems.lock().unwrap_or_else(|e| e.into_inner());
         if !p.iter().any(|x| x == why) {
@@ -112,9 +121,17 @@ pub async fn run_unit(
     match &shared.mode {
         Mode::Live {
             providers,
-            health,
+            healths,
             record,
-        } => live(shared, case, unit, (providers, health, *record), cancel).await,
+        } => {
+            let Some(health) = Shared::health_for(healths, shared.model_and_host(unit).1) else {
+                return Some(errored(
+                    unit,
+                    "no servers were connected for the run".into(),
+                ));
+            };
+            live(shared, case, unit, (providers, health, *record), cancel).await
+        }
         Mode::Replay { run, store, run_id } => {
             replay(shared, case, unit, (run, store, run_id), cancel).await
         }

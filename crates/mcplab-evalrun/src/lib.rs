@@ -35,6 +35,6 @@ pub use render::AppRenderer;
 pub use retry::RetryBudget;
 pub use runner::{
     DEFAULT_CONCURRENCY, DEFAULT_TIMEOUT, RunEnv, RunError, RunOutcome, RunSink, RunSpec,
-    RunStatus, new_run_id, run,
+    RunStatus, first_declaration, new_run_id, run,
 };
 pub use trace_view::{iteration_trace, pick_unit};

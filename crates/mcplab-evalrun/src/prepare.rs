@@ -55,6 +55,9 @@ pub struct Overrides {
     pub repeat: Option<u32>,
     /// Run only these cases (by id).
     pub cases: Vec<String>,
+    /// Where the person's own host profiles are (the data directory's `hosts/`): a suite's
+    /// `hosts:` may name them beside the built-in ones. `None`: built-in profiles only.
+    pub hosts_dir: Option<PathBuf>,
 }
 
 /// A suite ready to run.
@@ -133,7 +136,7 @@ pub fn prepare(
         })
         .collect();
     let host = host::normalized(&host);
-    let hosts = resolve_profiles(&loaded, &host)?;
+    let hosts = resolve_profiles(&loaded, &host, overrides.hosts_dir.as_deref())?;
     let suite = apply(&loaded, &host, overrides)?;
     Ok(Prepared {
         loaded,
@@ -147,10 +150,12 @@ pub fn prepare(
     })
 }
 
-/// The suite's `hosts:` as HostConfigs (built-in profiles over the suite's host).
+/// The suite's `hosts:` as HostConfigs (built-in or the person's own profiles over the suite's
+/// host).
 fn resolve_profiles(
     suite: &Suite,
     base: &HostConfig,
+    own: Option<&Path>,
 ) -> Result<std::collections::BTreeMap<String, HostConfig>, PrepareError> {
     if suite.hosts.is_empty() {
         return Ok(Default::default());
@@ -159,7 +164,7 @@ fn resolve_profiles(
         path: "hosts".into(),
         message,
     };
-    let all = HostProfiles::builtin().map_err(|e| err(e.to_string()))?;
+    let all = HostProfiles::load(own).map_err(|e| err(e.to_string()))?;
     suite
         .hosts
         .iter()
@@ -375,6 +380,7 @@ mod tests {
             models: vec!["openai::c".into()],
             repeat: Some(2),
             cases: vec!["two".into()],
+            ..Overrides::default()
         };
         let p = prepare(&text(suite), &store, &o).unwrap();
         assert!(p.suite.cases[0].skip);
@@ -462,5 +468,35 @@ mod tests {
         assert!(is_mcpjam("schemaVersion: \"1\"\nname: x\n"));
         assert!(!is_mcpjam("version: 1\nid: x\ncases: []\n"));
         assert!(!is_mcpjam("not: [valid"));
+    }
+
+    #[test]
+    fn hosts_name_the_persons_own_profiles() {
+        let store = Store::open_in_memory().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("mine.json"),
+            r#"{"name": "mine", "approval": {"mode": "always"}, "toolResults": {"structuredContent": "never"}}"#,
+        )
+        .unwrap();
+        let suite = "version: 1\nid: s\nmcpServers:\n  local: { command: mcplab, args: [demo-server] }\nmodels: [openai::m]\nhosts: [mine, claude]\ncases: [{id: a, turns: [hi]}]\n";
+        let own = Overrides {
+            hosts_dir: Some(dir.path().to_owned()),
+            ..Overrides::default()
+        };
+        let p = prepare(&text(suite), &store, &own).unwrap();
+        let mine = &p.hosts["mine"];
+        assert_eq!(
+            mine.approval.mode,
+            mcplab_protocol::host::ApprovalMode::Always
+        );
+        assert_eq!(
+            mine.tool_results.structured_content,
+            mcplab_protocol::host::StructuredContentMode::Never
+        );
+        assert!(p.hosts.contains_key("claude"), "built-in ones still there");
+        // Without the data directory the name is unknown, and the error lists the names.
+        let e = prepare(&text(suite), &store, &Overrides::default()).unwrap_err();
+        assert!(e.to_string().contains("mine"), "{e}");
     }
 }

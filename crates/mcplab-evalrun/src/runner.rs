@@ -22,6 +22,7 @@ use mcplab_evals::run::{self, IterationRecord, RunRecord, Shard, Unit};
 use mcplab_evals::shard::shard_units;
 use mcplab_evals::stats::{RunSummary, summarize};
 use mcplab_evals::suite::{Check, Gates};
+use mcplab_protocol::host::ClientDeclaration;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -239,9 +240,11 @@ pub async fn run(
         &cancel,
     )
     .await;
-    if spec.replay.is_none() {
-        for s in &prepared.servers {
-            env.manager.disconnect(&s.name).await;
+    if let Mode::Live { healths, .. } = &shared.mode {
+        for health in healths {
+            for s in &prepared.servers {
+                health.manager().disconnect(&s.name).await;
+            }
         }
     }
     let status = if cancel.is_cancelled() {
@@ -334,38 +337,101 @@ async fn live_mode(
     for m in models {
         providers.get(m, None).map_err(RunError::Usage)?;
     }
+    // Each host declaration gets its own connections: a server sees what each host declares.
+    let mut healths: Vec<ServerHealth> = Vec::new();
     let mut tools = BTreeMap::new();
     let mut recording = RunRecording::default();
-    for config in &prepared.servers {
-        let conn = env.manager.connect(config.clone()).await.map_err(|e| {
-            RunError::Servers(format!(
-                "server `{}` could not be reached: {e}",
-                config.name
-            ))
-        })?;
-        let listed = conn
-            .list_all("tools/list", "tools", Default::default())
-            .await
-            .map_err(|e| {
-                RunError::Servers(format!("server `{}`: tools/list failed: {e}", config.name))
-            })?;
-        let list = listed["tools"].as_array().cloned().unwrap_or_default();
-        recording.servers.insert(
-            config.name.clone(),
-            ServerRecording {
-                initialize: conn.initialize_result().clone(),
-                tools: list.clone(),
-            },
-        );
-        tools.insert(config.name.clone(), list);
+    let names: Vec<String> = prepared.servers.iter().map(|s| s.name.clone()).collect();
+    let mut clients = declarations(prepared, units);
+    if !clients.contains(env.manager.client()) {
+        // The app renderer reads resources through the run's own manager: connect it too.
+        clients.push(env.manager.client().clone());
     }
-    let names = prepared.servers.iter().map(|s| s.name.clone()).collect();
+    for client in clients {
+        let manager = if &client == env.manager.client() {
+            env.manager.clone()
+        } else {
+            env.manager.sibling(client)
+        };
+        let first = healths.is_empty();
+        for config in &prepared.servers {
+            let conn = env_connect(&manager, config).await?;
+            if first {
+                let list = list_tools(&conn, &config.name).await?;
+                recording.servers.insert(
+                    config.name.clone(),
+                    ServerRecording {
+                        initialize: conn.initialize_result().clone(),
+                        tools: list.clone(),
+                    },
+                );
+                tools.insert(config.name.clone(), list);
+            }
+        }
+        healths.push(ServerHealth::new(manager, names.clone()));
+    }
     let mode = Mode::Live {
         providers,
-        health: ServerHealth::new(env.manager.clone(), names),
+        healths,
         record: spec.record,
     };
     Ok((mode, tools, spec.record.then_some(recording)))
+}
+
+/// The client declarations the run's units connect with, each once, in plan order (a unit
+/// without a host runs under the suite's host).
+fn declarations(prepared: &Prepared, units: &[Unit]) -> Vec<ClientDeclaration> {
+    let mut out: Vec<ClientDeclaration> = Vec::new();
+    for unit in units {
+        let (_, host) = mcplab_evals::run::model_and_host(&unit.model);
+        let config = host
+            .and_then(|h| prepared.hosts.get(h))
+            .unwrap_or(&prepared.host);
+        if !out.contains(&config.client) {
+            out.push(config.client.clone());
+        }
+    }
+    if out.is_empty() {
+        out.push(prepared.host.client.clone());
+    }
+    out
+}
+
+/// The declaration the run's manager ([`RunEnv::manager`]) should be made with: the first
+/// host's (the suite's host when it lists none). The runner connects it for that host's
+/// units, and makes a sibling manager for each other declaration.
+pub fn first_declaration(prepared: &Prepared) -> ClientDeclaration {
+    prepared
+        .suite
+        .hosts
+        .first()
+        .and_then(|h| prepared.hosts.get(h))
+        .unwrap_or(&prepared.host)
+        .client
+        .clone()
+}
+
+async fn env_connect(
+    manager: &Arc<ConnectionManager>,
+    config: &mcplab_protocol::ServerConfig,
+) -> Result<Arc<mcplab_core::mcp::Connection>, RunError> {
+    manager.connect(config.clone()).await.map_err(|e| {
+        RunError::Servers(format!(
+            "server `{}` could not be reached: {e}",
+            config.name
+        ))
+    })
+}
+
+async fn list_tools(
+    conn: &mcplab_core::mcp::Connection,
+    name: &str,
+) -> Result<Vec<Value>, RunError> {
+    let listed = conn
+        .list_all("tools/list", "tools", Default::default())
+        .await
+        .map_err(|e| RunError::Servers(format!("server `{name}`: tools/list failed: {e}")))?;
+    Ok(listed["tools"].as_array().cloned().unwrap_or_default())
 }
 
 fn header(spec: &RunSpec, prepared: &Prepared, units: &[Unit]) -> RunHeader {

@@ -12,7 +12,8 @@
 //! | GET | `/api/servers/{name}` | → `ServerView` |
 //! | POST | `/api/servers/import` | `ImportRequest` → `ImportResult` (JSONC accepted; entries that cannot be used are skipped with a warning; 400 only when nothing can be read) |
 //! | GET | `/api/servers/export` | → `mcpServers` JSON document |
-//! | POST | `/api/servers/{name}/connect`, `/disconnect`, `/reconnect` | → `ServerView` |
+//! | POST | `/api/servers/{name}/connect` | optional `ConnectRequest` (connect declaring a host profile's revision and capabilities; `connectedAs` in the view names it; 404 for an unknown profile) → `ServerView` |
+//! | POST | `/api/servers/{name}/disconnect`, `/reconnect` (keeps the declaration) | → `ServerView` |
 //! | GET | `/api/servers/{name}/tools`, `/resources`, `/resource-templates`, `/prompts` | → the protocol result with every page merged (`{tools: [...]}` …); for a capability the server does not declare, an empty list and a `note` saying so |
 //! | POST | `/api/servers/{name}/check` | `CheckRequest` → `CheckReport` (`mcplab check` on the connected server: its traffic so far is judged too; findings point at frames by `seq`) |
 //! | POST | `/api/servers/{name}/tools/call` | `ToolCallRequest` → `CallOutcome` |
@@ -125,6 +126,21 @@ pub struct ServerView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub era: Option<crate::era::EraView>,
+    /// The host profile whose declaration (revision and client capabilities) the server was
+    /// connected with; absent: mcplab's own declaration.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub connected_as: Option<String>,
+}
+
+/// `POST /api/servers/{name}/connect` (the body is optional: without it the server keeps the
+/// declaration it had).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ConnectRequest {
+    /// Connect declaring this host profile's revision and client capabilities; `null`:
+    /// mcplab's own declaration.
+    pub host: Option<String>,
 }
 
 /// `POST /api/servers/{name}/protocol`: speak another revision (or `auto`).

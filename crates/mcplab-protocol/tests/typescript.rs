@@ -21,6 +21,7 @@ fn render() -> String {
         Era::decl(&cfg),
         EraView::decl(&cfg),
         ProtocolSwitch::decl(&cfg),
+        ConnectRequest::decl(&cfg),
         TaskFlavor::decl(&cfg),
         TaskMode::decl(&cfg),
         TaskStatusEntry::decl(&cfg),

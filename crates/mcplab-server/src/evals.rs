@@ -100,8 +100,10 @@ pub fn start(app: &Arc<AppState>, launch: Launch) -> Result<String, String> {
     app.evals.insert(id.clone(), live.clone());
     let (providers, _) = app.sessions.provider_settings();
     // Nobody reads this manager's traffic back: a small ring keeps memory flat.
+    // Made with the first host's declaration; the runner adds one per other host's.
     let manager = ConnectionManager::new(ManagerOptions {
         traffic_capacity: 1_024,
+        client: mcplab_evalrun::first_declaration(&launch.prepared),
         ..ManagerOptions::default()
     });
     let renderer: Result<Arc<dyn AppRenderer>, String> = match app.evals.renderer.get() {

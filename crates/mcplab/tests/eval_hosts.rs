@@ -91,3 +91,150 @@ async fn a_suite_runs_each_case_under_each_host() {
         "only the chatgpt iteration sees structuredContent: {fed_back:?}"
     );
 }
+
+/// Progress nobody reads.
+struct Quiet;
+impl mcplab_evalrun::RunSink for Quiet {
+    fn event(&self, _: &mcplab_evals::report::RunEvent) {}
+}
+
+/// A two-host suite connects the demo server once per host declaration: the `initialize`
+/// frames the server was sent (the run manager's traffic log, shared with the per-host
+/// connections) carry each host's capabilities and revision. Before this, both hosts'
+/// iterations ran on one connection that declared mcplab's own capabilities.
+#[tokio::test]
+async fn each_host_declares_its_own_capabilities_to_the_servers() {
+    use mcplab_core::mcp::modern::declared_capabilities;
+    use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+    use mcplab_core::session::profiles::HostProfiles;
+
+    let llm = ScriptedLlm::start_with_rules(Rules::new(vec![Rule::when(
+        "hi",
+        vec![Step::reply(["hello"])],
+    )]))
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let text = format!(
+        "version: 1\nid: declared\nmcpServers:\n  demo:\n    command: {BIN}\n    args: [demo-server]\n\
+         models: [openai::gpt-4o-mini]\nhosts: [chatgpt, claude]\ncases:\n  - id: hi\n    turns: [hi]\n"
+    );
+    let store = std::sync::Arc::new(
+        mcplab_core::store::Store::open(&dir.path().join("mcplab.db")).unwrap(),
+    );
+    let file = mcplab_evalrun::SuiteText { text, path: None };
+    let prepared = mcplab_evalrun::prepare(&file, &store, &Default::default()).unwrap();
+    let manager = ConnectionManager::new(ManagerOptions {
+        client: mcplab_evalrun::first_declaration(&prepared),
+        ..ManagerOptions::default()
+    });
+    let env: std::collections::HashMap<String, String> = [
+        ("OPENAI_BASE_URL".to_owned(), llm.base_url()),
+        ("OPENAI_API_KEY".to_owned(), "sk-test".to_owned()),
+    ]
+    .into();
+    let run_env = mcplab_evalrun::RunEnv {
+        store,
+        manager: manager.clone(),
+        providers: mcplab_core::llm::ProviderSettings::from_env(&env),
+        http: reqwest::Client::new(),
+        prices: mcplab_evals::prices::PriceTable::shipped().unwrap(),
+        renderer: Err("no renderer in this test".into()),
+    };
+    let spec = mcplab_evalrun::RunSpec::new(prepared);
+    let run = mcplab_evalrun::run(
+        spec,
+        run_env,
+        std::sync::Arc::new(Quiet),
+        Default::default(),
+    );
+    let outcome = tokio::time::timeout(Duration::from_secs(120), run)
+        .await
+        .expect("the run ends in time")
+        .unwrap();
+    assert_eq!(outcome.record.iterations.len(), 2);
+    let sent: Vec<Value> = manager
+        .traffic()
+        .snapshot("demo")
+        .frames
+        .iter()
+        .filter(|f| f.direction == mcplab_protocol::Direction::Outbound)
+        .filter_map(|f| serde_json::from_str::<Value>(&f.text).ok())
+        .filter(|v| v["method"] == "initialize")
+        .map(|v| v["params"].clone())
+        .collect();
+    let profiles = HostProfiles::builtin().unwrap();
+    for host in ["chatgpt", "claude"] {
+        let client = &profiles.get(host).unwrap().host_config.client;
+        let expected = declared_capabilities(client);
+        assert!(
+            sent.iter().any(|p| p["capabilities"] == expected
+                && p["protocolVersion"] == client.protocol.as_str()),
+            "no initialize declared {host}'s {expected}: {sent:#?}"
+        );
+    }
+    assert_eq!(sent.len(), 2, "one connection per declaration: {sent:#?}");
+}
+
+/// `hosts:` may name the person's own profile (`<data dir>/hosts/NAME.json`), as `chat --host`
+/// does: its structuredContent rule reaches the model (the scripted LLM's log).
+#[tokio::test]
+async fn a_suite_runs_under_the_persons_own_profile() {
+    let llm = ScriptedLlm::start_with_rules(Rules::new(vec![Rule::when(
+        "2 + 40",
+        vec![
+            Step::call_tools([ScriptedCall::new(
+                "c1",
+                "demo__add",
+                json!({"a": 2, "b": 40}),
+            )]),
+            Step::reply(["The sum is 42."]),
+        ],
+    )]))
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("hosts")).unwrap();
+    std::fs::write(
+        dir.path().join("hosts/mine.json"),
+        r#"{"name": "mine", "toolResults": {"structuredContent": "always"}}"#,
+    )
+    .unwrap();
+    let suite = dir.path().join("suite.yaml");
+    let text = format!(
+        "version: 1\nid: own-host\nmcpServers:\n  demo:\n    command: {BIN}\n    args: [demo-server]\n\
+         models: [openai::gpt-4o-mini]\nhosts: [mine]\ncases:\n  - id: add\n    \
+         turns: [What is 2 + 40? Use the add tool.]\n"
+    );
+    std::fs::write(&suite, text).unwrap();
+    let run = Command::new(BIN)
+        .args(["eval", "run", suite.to_str().unwrap(), "--json"])
+        .env("MCPLAB_DATA_DIR", dir.path())
+        .env("OPENAI_BASE_URL", llm.base_url())
+        .env("OPENAI_API_KEY", "sk-test")
+        .env_remove("ANTHROPIC_API_KEY")
+        .env("NO_PROXY", "127.0.0.1")
+        .env("MCPLAB_CHROMIUM", "/nonexistent/chromium")
+        .stdin(Stdio::null())
+        .kill_on_drop(true)
+        .output();
+    let o = tokio::time::timeout(Duration::from_secs(120), run)
+        .await
+        .expect("the run ends in time")
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let fed_back: Vec<String> = llm
+        .requests()
+        .iter()
+        .filter_map(|r| {
+            let messages = r.body["messages"].as_array()?;
+            let tool = messages.iter().find(|m| m["role"] == "tool")?;
+            Some(tool["content"].to_string())
+        })
+        .collect();
+    assert_eq!(fed_back.len(), 1, "{fed_back:?}");
+    assert!(fed_back[0].contains("sum\\\":42"), "{fed_back:?}");
+}

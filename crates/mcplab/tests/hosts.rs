@@ -103,11 +103,25 @@ fn the_cli_lists_shows_diffs_and_exports_profiles() {
 }
 
 async fn get(app: &axum::Router, path: &str) -> (StatusCode, Value) {
-    let req = Request::builder()
+    call(app, "GET", path, None).await
+}
+
+async fn call(
+    app: &axum::Router,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let mut req = Request::builder()
+        .method(method)
         .uri(path)
         .header(header::HOST, "127.0.0.1:6274")
-        .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
-        .body(Body::empty())
+        .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"));
+    if body.is_some() {
+        req = req.header(header::CONTENT_TYPE, "application/json");
+    }
+    let req = req
+        .body(body.map_or(Body::empty(), |b| Body::from(b.to_string())))
         .unwrap();
     let resp = app.clone().oneshot(req).await.unwrap();
     let status = resp.status();
@@ -221,4 +235,88 @@ async fn compare_runs_one_model_under_two_hosts() {
         1,
         "only the chatgpt column's model sees structuredContent: {fed_back:?}"
     );
+}
+
+/// The capabilities and revision of every `initialize` the server `name` was sent, in order.
+async fn initializes(app: &axum::Router, name: &str) -> Vec<Value> {
+    let (_, traffic) = get(app, &format!("/api/servers/{name}/traffic")).await;
+    traffic["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["direction"] == "outbound")
+        .filter_map(|f| serde_json::from_str::<Value>(f["text"].as_str()?).ok())
+        .filter(|v| v["method"] == "initialize")
+        .map(|v| v["params"].clone())
+        .collect()
+}
+
+/// The web's servers are shared by every session: `POST /connect {host}` connects one "as" a
+/// host profile. The demo server (a child process) is then sent that profile's revision and
+/// capabilities, the view says which declaration it runs with, a reconnect keeps it, and
+/// `host: null` goes back to mcplab's own.
+#[tokio::test]
+async fn a_server_can_be_connected_as_a_host() {
+    use mcplab_core::mcp::modern::declared_capabilities;
+    use mcplab_core::session::profiles::HostProfiles;
+    let state = AppState::new(
+        ConnectionManager::new(ManagerOptions::default()),
+        Arc::new(Store::open_in_memory().unwrap()),
+        Security::new(TOKEN.into(), 6274, None),
+        ProviderSettings::from_env(&std::collections::HashMap::new()),
+    );
+    let app = router(state.clone());
+    let demo = serde_json::json!({"name": "demo", "type": "stdio", "command": BIN, "args": ["demo-server"]});
+    let (status, _) = call(&app, "POST", "/api/servers", Some(demo)).await;
+    assert_eq!(status, StatusCode::CREATED);
+    let claude = HostProfiles::builtin()
+        .unwrap()
+        .get("claude")
+        .unwrap()
+        .host_config
+        .client
+        .clone();
+
+    let connect = serde_json::json!({"host": "claude"});
+    let (status, view) = call(&app, "POST", "/api/servers/demo/connect", Some(connect)).await;
+    assert_eq!(status, StatusCode::OK, "{view}");
+    assert_eq!(view["status"]["state"], "connected", "{view}");
+    assert_eq!(view["connectedAs"], "claude");
+    let sent = initializes(&app, "demo").await;
+    assert_eq!(sent.len(), 1, "{sent:#?}");
+    assert_eq!(sent[0]["capabilities"], declared_capabilities(&claude));
+    assert_eq!(sent[0]["protocolVersion"], claude.protocol.as_str());
+
+    let (_, view) = call(&app, "POST", "/api/servers/demo/reconnect", None).await;
+    assert_eq!(
+        view["connectedAs"], "claude",
+        "a reconnect keeps the declaration"
+    );
+    let sent = initializes(&app, "demo").await;
+    assert_eq!(sent[1]["capabilities"], declared_capabilities(&claude));
+
+    let own = serde_json::json!({"host": null});
+    let (_, view) = call(&app, "POST", "/api/servers/demo/connect", Some(own)).await;
+    assert!(view.get("connectedAs").is_none(), "{view}");
+    // mcplab's own `auto` speaks 2026-07-28 to the demo server: no `initialize`, the
+    // capabilities ride in each request's `_meta`.
+    let (_, traffic) = get(&app, "/api/servers/demo/traffic").await;
+    let last = traffic["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .rev()
+        .filter(|f| f["direction"] == "outbound")
+        .filter_map(|f| serde_json::from_str::<Value>(f["text"].as_str()?).ok())
+        .find_map(|v| {
+            let meta = &v["params"]["_meta"]["io.modelcontextprotocol/clientCapabilities"];
+            let init = &v["params"]["capabilities"];
+            [meta, init].into_iter().find(|c| !c.is_null()).cloned()
+        });
+    assert_eq!(last, Some(declared_capabilities(&Default::default())));
+
+    let nope = serde_json::json!({"host": "nope"});
+    let (status, body) = call(&app, "POST", "/api/servers/demo/connect", Some(nope)).await;
+    assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    state.manager.shutdown().await;
 }

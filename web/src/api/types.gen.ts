@@ -58,6 +58,13 @@ alternative?: ProtocolChoice, };
 
 export type ProtocolSwitch = { protocol: ProtocolChoice, };
 
+export type ConnectRequest = { 
+/**
+ * Connect declaring this host profile's revision and client capabilities; `null`:
+ * mcplab's own declaration.
+ */
+host: string | null, };
+
 export type TaskFlavor = "extension" | "experimental";
 
 export type TaskMode = "auto" | "force" | "never";
@@ -490,7 +497,12 @@ stderr: Array<string>,
 /**
  * The protocol era and revision in use while connected, and how they were chosen.
  */
-era?: EraView, };
+era?: EraView, 
+/**
+ * The host profile whose declaration (revision and client capabilities) the server was
+ * connected with; absent: mcplab's own declaration.
+ */
+connectedAs?: string, };
 
 export type ImportRequest = { 
 /**

@@ -1,16 +1,21 @@
 // Apps in a chat render under the session's app host profile (shared by the single chat and
 // the compare columns).
-import { useContext, useMemo, type ReactNode } from 'react';
+import { createContext, useContext, useMemo, type ReactNode } from 'react';
 import type { HostConfig } from '../api/types.gen';
 import { HostConditionsContext } from '../apps/conditionsContext';
 import { usePref } from '../settings/prefs';
 import { initialTheme, type ThemePref } from '../settings/theme';
 import { appConditions, isDefaultAppHost } from './hostConfig';
 
+/** Which app runtimes the session's host implements: MCP Apps (`client.mcpApps`) and
+ * `window.openai` widgets (`appHost.windowOpenai`). A host without MCP Apps renders no `ui://`
+ * app; the tool card then shows the result as that host would (`linkForHost`). */
+export const HostUiContext = createContext({ mcpApps: true, windowOpenai: false });
+
 /** Apps in the chat render under the session's app host profile, unless a page around the
  * chat emulates a host of its own (the playground) or the profile is the default one (apps
  * then follow mcplab's own conditions, theme switch included). */
-export function AppHostConditions({ profile, children }: { profile: HostConfig['appHost']; children: ReactNode }) {
+export function AppHostConditions({ profile, mcpApps = true, children }: { profile: HostConfig['appHost']; mcpApps?: boolean; children: ReactNode }) {
   const outer = useContext(HostConditionsContext);
   const themePref = usePref<ThemePref>('theme', initialTheme());
   const conditions = useMemo(() => {
@@ -22,6 +27,8 @@ export function AppHostConditions({ profile, children }: { profile: HostConfig['
     };
     return appConditions(profile, viewer);
   }, [profile, themePref]);
-  if (outer || isDefaultAppHost(profile)) return <>{children}</>;
-  return <HostConditionsContext.Provider value={conditions}>{children}</HostConditionsContext.Provider>;
+  const ui = useMemo(() => ({ mcpApps, windowOpenai: profile.windowOpenai }), [mcpApps, profile.windowOpenai]);
+  const inner = <HostUiContext.Provider value={ui}>{children}</HostUiContext.Provider>;
+  if (outer || isDefaultAppHost(profile)) return inner;
+  return <HostConditionsContext.Provider value={conditions}>{inner}</HostConditionsContext.Provider>;
 }

@@ -181,7 +181,7 @@ export function SessionPane({ id, providers, noModel }: { id: string; providers:
         </div>
       ) : (
         <ChatAppsContext.Provider value={{ sessionId: id, followUp: chat.followUp, appContext: chat.appContext }}>
-          <AppHostConditions profile={host.appHost}>
+          <AppHostConditions profile={host.appHost} mcpApps={host.client?.mcpApps ?? true}>
             <Conversation turns={chat.turns} onRetry={(t) => void chat.send(t.user, t.turnId)} canRetry={!running && disabledReason === null} sessionId={chat.summary?.id} />
           </AppHostConditions>
         </ChatAppsContext.Provider>

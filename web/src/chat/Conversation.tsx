@@ -51,6 +51,12 @@ function Turn({ turn, onRetry, canRetry, sessionId }: { turn: ChatTurn; onRetry:
       <div className="chat-message chat-user" data-testid="chat-message" data-role="user">
         {turn.user ? <div className="chat-user-text wrap">{turn.user}</div> : <div className="muted small">(sent before this page was opened)</div>}
       </div>
+      {turn.leftOut && turn.leftOut.tools.length > 0 && (
+        <div className="small muted" data-testid="chat-tools-left-out" role="note">
+          The host's tool limit (<code>toolCatalog.maxTools</code> = {turn.leftOut.limit}) left {turn.leftOut.tools.length} tool
+          {turn.leftOut.tools.length === 1 ? '' : 's'} out of the model's catalog: <span className="mono">{turn.leftOut.tools.join(', ')}</span>
+        </div>
+      )}
       {(!empty || running || turn.status === 'finished') && (
         <div className="chat-message chat-assistant" data-testid="chat-message" data-role="assistant">
           {turn.items.map((item, i) =>

@@ -5,10 +5,13 @@
 // and a pending elicitation or sampling request from the same server are noted here (the
 // dialog itself is the shared human-in-the-loop one).
 import { CircleSlash } from 'lucide-react';
+import { useContext } from 'react';
 import type { Tool } from '../api/client';
 import { AppFrame } from '../apps/lazy';
 import { appsApi } from '../apps/api';
-import { uiLink, useServerTool } from '../apps/linkage';
+import { useServerTool, type UiLink } from '../apps/linkage';
+import { HostUiContext } from './AppHostConditions';
+import { linkForHost } from './hostConfig';
 import { useChatApps } from './appsContext';
 import type { CallOutcome } from '../api/types.gen';
 import { useHumanQueue } from '../human/store';
@@ -49,7 +52,10 @@ export function ToolCard({ item, turnEnded, turnStopped = false, sessionId, turn
   const waiting = useHumanQueue().filter((p) => p.request.server === item.server);
   const listed = useServerTool(item.server, item.tool);
   const tool: Tool = listed ?? { name: item.tool };
-  const link = uiLink(listed);
+  const hostUi = useContext(HostUiContext);
+  const link = linkForHost(listed, hostUi);
+  // The tool has an MCP App this host does not render (it does not implement MCP Apps).
+  const unrendered = !link && !hostUi.mcpApps && linkForHost(listed, { mcpApps: true, windowOpenai: true }) !== null;
   const chatApps = useChatApps();
   const awaiting = !turnEnded && item.approval?.pending === true;
   const denied = item.approval?.approved === false;
@@ -95,6 +101,11 @@ export function ToolCard({ item, turnEnded, turnStopped = false, sessionId, turn
       {link && !denied && (
         <ToolCardApp item={item} tool={tool} link={link} lost={lost} chatApps={chatApps} />
       )}
+      {unrendered && (
+        <div className="small muted" data-testid="tool-card-no-app">
+          Not rendered: this host does not implement MCP Apps, so it shows the result only.
+        </div>
+      )}
       {item.outcome && (
         <div className="tool-card-result" data-testid="tool-card-result">
           <ToolResult outcome={asOutcome(item.outcome, denied, stopped)} tool={tool} server={item.server} onFollowUp={chatApps?.followUp} />
@@ -131,7 +142,7 @@ function ToolCardApp({
 }: {
   item: ToolItem;
   tool: Tool;
-  link: NonNullable<ReturnType<typeof uiLink>>;
+  link: UiLink;
   lost: boolean;
   chatApps: ReturnType<typeof useChatApps>;
 }) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HostConfig } from '../api/types.gen';
-import { DEFAULT_APP_HOST, appConditions, exportFile, isDefaultAppHost, offers, toggleServer, toggleTool } from './hostConfig';
+import { DEFAULT_APP_HOST, appConditions, exportFile, isDefaultAppHost, linkForHost, offers, toggleServer, toggleTool } from './hostConfig';
 
 const viewer = { theme: 'dark' as const, locale: 'de-DE', timeZone: 'Europe/Berlin' };
 
@@ -42,5 +42,19 @@ describe('app host profile', () => {
     const f = exportFile({ model: 'a::b' } as HostConfig, '0123456789abcdef');
     expect(f.name).toBe('host-config-0123456789ab.json');
     expect(JSON.parse(f.text)).toEqual({ model: 'a::b' });
+  });
+});
+
+describe('the UI a host renders', () => {
+  const app = { name: 'a', inputSchema: { type: 'object' }, _meta: { ui: { resourceUri: 'ui://a' } } } as never;
+  const both = { name: 'b', inputSchema: { type: 'object' }, _meta: { ui: { resourceUri: 'ui://b' }, 'openai/outputTemplate': 'ui://w' } } as never;
+  it('renders MCP Apps only where the host implements them', () => {
+    expect(linkForHost(app, { mcpApps: true, windowOpenai: false })).toEqual({ uri: 'ui://a', kind: 'mcpApp' });
+    expect(linkForHost(app, { mcpApps: false, windowOpenai: false })).toBeNull();
+    expect(linkForHost(app, { mcpApps: false, windowOpenai: true })).toBeNull();
+  });
+  it('keeps an OpenAI widget template for a widget host without MCP Apps', () => {
+    expect(linkForHost(both, { mcpApps: false, windowOpenai: true })).toEqual({ uri: 'ui://w', kind: 'openaiWidget' });
+    expect(linkForHost(both, { mcpApps: false, windowOpenai: false })).toBeNull();
   });
 });

@@ -1,8 +1,10 @@
 // Editing a session's HostConfig in the chat page, as pure functions: which tools a server
 // offers (the same allow-then-deny rule as core's `ServerTools::offers`), toggling one, the
-// host conditions apps in the chat render under (from the app host profile), and the export
-// file. The server checks every change; nothing here decides what is valid.
+// host conditions apps in the chat render under (from the app host profile), which UI a host
+// renders for a tool, and the export file. The server checks every change; nothing here decides what is valid.
+import type { Tool } from '../api/client';
 import type { HostConditions } from '../apps/host';
+import { uiLink, type UiLink } from '../apps/linkage';
 import type { AppHostProfile, DeviceKind, HostConfig, ServerTools } from '../api/types.gen';
 
 export const NO_FILTER: ServerTools = { allow: null, deny: [] };
@@ -88,4 +90,15 @@ export function shortHash(hash: string): string {
 /** The export file: the config as the server holds it (canonical keys, every default). */
 export function exportFile(config: HostConfig, hash: string): { name: string; text: string } {
   return { name: `host-config-${shortHash(hash)}.json`, text: `${JSON.stringify(config, null, 2)}\n` };
+}
+
+/** The UI a host renders for `tool`: none of MCP Apps' when it does not implement them
+ * (`client.mcpApps: false`), though an OpenAI widget template still renders where the host runs
+ * `window.openai` widgets. */
+export function linkForHost(tool: Tool | undefined | null, host: { mcpApps: boolean; windowOpenai: boolean }): UiLink | null {
+  const link = uiLink(tool);
+  if (!link || host.mcpApps) return link;
+  if (!host.windowOpenai) return null;
+  const template = (tool as { _meta?: Record<string, unknown> } | undefined)?._meta?.['openai/outputTemplate'];
+  return typeof template === 'string' && template.trim() ? { uri: template.trim(), kind: 'openaiWidget' } : null;
 }

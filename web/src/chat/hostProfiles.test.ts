@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { HostConfig, HostProfile } from '../api/types.gen';
-import { applyProfile, matchingProfile, sourceText } from './hostProfiles';
+import type { HostConfig, HostProfile, ServerView } from '../api/types.gen';
+import { applyProfile, matchingProfile, serversDeclaredOtherwise, sourceText } from './hostProfiles';
 
 const base: HostConfig = {
   version: 1,
@@ -56,5 +56,27 @@ describe('host profiles', () => {
   it('say where a value comes from', () => {
     expect(sourceText('unknown')).toContain('unknown');
     expect(sourceText({ url: 'https://x', read: '2026-12-02', note: 'n' })).toBe('https://x (read 2026-12-02) — n');
+  });
+});
+
+describe('servers declared otherwise', () => {
+  const claudeClient = { protocol: '2025-06-18', roots: false, sampling: false, elicitationForm: false, elicitationUrl: false, tasks: false, mcpApps: true, skills: true } as const;
+  const claude = profile('claude', { client: claudeClient });
+  const server = (name: string, connectedAs?: string, state: 'connected' | 'disconnected' = 'connected'): ServerView =>
+    ({ config: { name, type: 'stdio', command: 'x' }, status: { state }, info: null, stderr: [], connectedAs }) as ServerView;
+  const profiles = [mcplab, chatgpt, claude];
+
+  it('names the session servers connected with another declaration', () => {
+    const asClaude = applyProfile(base, claude);
+    const found = serversDeclaredOtherwise(asClaude, [server('demo'), server('other')], profiles);
+    expect(found.map((v) => v.config.name)).toEqual(['demo']);
+    expect(serversDeclaredOtherwise(asClaude, [server('demo', 'claude')], profiles)).toEqual([]);
+    expect(serversDeclaredOtherwise(asClaude, [server('demo', undefined, 'disconnected')], profiles)).toEqual([]);
+  });
+
+  it('takes hosts that declare what mcplab declares as matching', () => {
+    // chatgpt's profile here leaves `client` at mcplab's default.
+    expect(serversDeclaredOtherwise(applyProfile(base, chatgpt), [server('demo')], profiles)).toEqual([]);
+    expect(serversDeclaredOtherwise(base, [server('demo', 'claude')], profiles).length).toBe(1);
   });
 });

@@ -1,8 +1,10 @@
 // Host profiles in the chat page, as pure functions: a profile's host sections (client, tool
 // catalog, tool results, approval, app host) applied over the session's HostConfig — its model,
 // prompt, limits, servers and elicitation policy stay — (core's `profiles::apply_profile`), and
-// which profile the session currently runs as. The server owns the profiles and their diff.
-import type { FieldSource, HostConfig, HostProfile } from '../api/types.gen';
+// which profile the session currently runs as, and which of the session's servers were connected
+// with another client declaration than the session's host makes. The server owns the profiles
+// and their diff.
+import type { FieldSource, HostConfig, HostProfile, ServerView } from '../api/types.gen';
 
 /** The sections a host profile decides. */
 const SECTIONS = ['client', 'toolCatalog', 'toolResults', 'approval', 'appHost'] as const;
@@ -38,4 +40,22 @@ export function sourceText(s: FieldSource | null | undefined): string {
   if (!s) return 'no source given';
   if (s === 'unknown') return "unknown (mcplab's default)";
   return `${s.url} (read ${s.read})${s.note ? ` — ${s.note}` : ''}`;
+}
+
+/** The client declaration (revision, capabilities) a profile name stands for; undefined: mcplab's own. */
+function declarationOf(name: string | null | undefined, profiles: HostProfile[]): string {
+  const p = name ? profiles.find((x) => x.name === name) : undefined;
+  return canonical(p?.hostConfig.client ?? null);
+}
+
+/**
+ * The session's connected servers that declared something else to the server than `config`'s host
+ * does (connected as another profile, or as mcplab while the host declares less): reconnecting them
+ * "as this host" is what makes the servers see this host.
+ */
+export function serversDeclaredOtherwise(config: HostConfig, servers: ServerView[], profiles: HostProfile[]): ServerView[] {
+  const wanted = canonical(config.client ?? null);
+  return servers.filter(
+    (v) => v.config.name in config.servers && v.status.state === 'connected' && declarationOf(v.connectedAs, profiles) !== wanted,
+  );
 }

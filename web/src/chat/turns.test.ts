@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HostConfig, SessionEvent, TurnEvent } from '../api/types.gen';
-import { applySessionEvent, fromView, shownUsage, toolStatus, type ChatTurn } from './turns';
+import { applySessionEvent, applyTurnEvent, fromView, newTurn, shownUsage, toolStatus, type ChatTurn } from './turns';
 
 const SUMMARY = { id: 's', title: 'x', createdMs: 0, updatedMs: 0, settings: { model: 'a::b', servers: [] }, hostConfig: {} as HostConfig, hostHash: '' };
 
@@ -144,5 +144,13 @@ describe('streamed tool input', () => {
     expect(turns[0].items).toHaveLength(1);
     expect(item.kind === 'tool' && item.partialArgs).toBeUndefined();
     expect(item.kind === 'tool' && item.arguments).toEqual({ city: 'Paris' });
+  });
+});
+
+describe('tools left out', () => {
+  it('keeps the host limit and the tools it left out of the model catalog', () => {
+    const ev = { type: 'toolsLeftOut', turnId: 't', limit: 2, leftOut: ['demo__echo', 'demo__add'] } as TurnEvent;
+    const t = applyTurnEvent(newTurn('t', 'hi'), ev);
+    expect(t.leftOut).toEqual({ limit: 2, tools: ['demo__echo', 'demo__add'] });
   });
 });

@@ -51,6 +51,8 @@ export interface ChatTurn {
   xrays?: StepXray[];
   /** From `turnTiming`: the whole turn and its first token. */
   timing?: { durationMs: number; ttftMs: number | null };
+  /** From `toolsLeftOut`: the host's tool limit and the tools it kept from the model. */
+  leftOut?: { limit: number; tools: string[] };
 }
 
 export const ZERO_USAGE: TokenUsage = { inputTokens: 0, outputTokens: 0, reasoningTokens: 0 };
@@ -159,8 +161,8 @@ export function applyTurnEvent(turn: ChatTurn, ev: TurnEvent): ChatTurn {
       // Shown by the tool card from the host's human-request queue (answered in the dialog).
       return turn;
     case 'toolsLeftOut':
-      // The host profile's tool limit; the turn's x-ray shows the tools the model did get.
-      return turn;
+      // The host profile's tool limit: the turn says which tools the model did not get.
+      return { ...turn, leftOut: { limit: ev.limit, tools: ev.leftOut } };
     case 'traceStep':
       return { ...turn, steps: turn.steps + 1, model: turn.model ?? ev.model, stepUsage: addUsage(turn.stepUsage, ev.usage) };
     case 'stepXray':

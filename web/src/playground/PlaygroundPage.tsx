@@ -23,6 +23,7 @@ import { pickTool, type Outcomes } from './defaultTool';
 import { DeviceStage } from './DeviceStage';
 import { DEVICES, emulationFor, type Emulation } from './devices';
 import { EmulationBar } from './EmulationBar';
+import { HostPicker } from './HostPicker';
 import { PlaygroundChat } from './PlaygroundChat';
 import { screenshot } from './screenshot';
 import { ToolPanel } from './ToolPanel';
@@ -169,6 +170,7 @@ export function PlaygroundPage() {
           onScenario={loadScenario}
         />
         <div className="section-label small pg-emu-label">Host emulation (applied live)</div>
+        <HostPicker value={emulation} onChange={setEmulation} />
         <EmulationBar value={emulation} onChange={setEmulation} />
       </aside>
       <section className="pg-center">

@@ -79,6 +79,8 @@ export function isRtl(locale: string): boolean {
 /** The playground's state of the emulated host: conditions plus the device viewport. */
 export interface Emulation {
   device: DevicePreset['id'] | 'custom';
+  /** The host profile the emulation was set from (changed by hand since: still named). */
+  host?: string;
   width: number;
   height: number;
   conditions: HostConditions;

@@ -45,6 +45,8 @@ export function ServerDetail({ view }: { view: ServerView }) {
             </dd>
             <dt>Protocol</dt>
             <dd className="mono">{info.protocolVersion ?? '?'}</dd>
+            <dt>Declared as</dt>
+            <dd data-testid="server-connected-as">{view.connectedAs ?? 'mcplab'}</dd>
             <dt>Capabilities</dt>
             <dd>
               <span className="badges">

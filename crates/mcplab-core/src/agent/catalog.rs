@@ -56,26 +56,40 @@ fn sanitized(raw: &str) -> String {
     name
 }
 
+/// Whether a host offers `tool` to the model: by its visibility, which a host without MCP Apps
+/// knows only from `openai/visibility`.
+fn model_sees(tool: &Value, mcp_apps: bool) -> bool {
+    if mcp_apps {
+        return crate::apps::visibility(tool).model;
+    }
+    tool.pointer("/_meta/openai~1visibility")
+        .and_then(Value::as_str)
+        != Some("private")
+}
+
 impl ToolCatalog {
     /// Builds the catalog from `(server, tools/list result tools, tool filter)`, in order,
     /// under mcplab's own naming and no limit.
     pub fn build<'a>(
         servers: impl IntoIterator<Item = (&'a str, &'a [Value], &'a ServerTools)>,
     ) -> Self {
-        Self::build_with(servers, &ToolCatalogPolicy::default())
+        Self::build_with(servers, &ToolCatalogPolicy::default(), true)
     }
 
-    /// Builds the catalog under a host's naming and tool limit.
+    /// Builds the catalog under a host's naming and tool limit. `mcp_apps`: whether the host
+    /// implements MCP Apps; one that does not never reads `_meta.ui`, so its visibility
+    /// does not keep an app-only tool from the model (OpenAI's `openai/visibility` still does).
     pub fn build_with<'a>(
         servers: impl IntoIterator<Item = (&'a str, &'a [Value], &'a ServerTools)>,
         policy: &ToolCatalogPolicy,
+        mcp_apps: bool,
     ) -> Self {
         let offered: Vec<(&str, &str, &Value)> = servers
             .into_iter()
             .flat_map(|(server, tools, filter)| {
                 tools.iter().filter_map(move |tool| {
                     let name = tool.get("name").and_then(Value::as_str)?;
-                    (crate::apps::visibility(tool).model && filter.offers(name))
+                    (model_sees(tool, mcp_apps) && filter.offers(name))
                         .then_some((server, name, tool))
                 })
             })
@@ -200,6 +214,29 @@ mod tests {
     }
 
     #[test]
+    fn a_host_without_mcp_apps_offers_app_only_tools_to_the_model() {
+        let tools = [
+            json!({"name": "a", "_meta": {"ui": {"visibility": ["app"]}}}),
+            json!({"name": "p", "_meta": {"openai/visibility": "private"}}),
+            json!({"name": "m"}),
+        ];
+        let filter = ServerTools::default();
+        let names = |apps| {
+            ToolCatalog::build_with([("s", &tools[..], &filter)], &Default::default(), apps)
+                .entries()
+                .iter()
+                .map(|e| e.tool.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(names(true), ["m"]);
+        assert_eq!(
+            names(false),
+            ["a", "m"],
+            "`_meta.ui` is unknown to such a host"
+        );
+    }
+
+    #[test]
     fn a_host_may_name_tools_bare_and_cap_how_many_the_model_gets() {
         let a = vec![json!({"name": "echo"}), json!({"name": "add"})];
         let b = vec![json!({"name": "echo"}), json!({"name": "get.time"})];
@@ -209,7 +246,7 @@ mod tests {
             naming: ToolNaming::Bare,
             max_tools: None,
         };
-        let catalog = ToolCatalog::build_with(servers(), &bare);
+        let catalog = ToolCatalog::build_with(servers(), &bare, true);
         let names: Vec<_> = catalog.specs().into_iter().map(|s| s.name).collect();
         assert_eq!(names, ["a__echo", "add", "b__echo", "get_time"]);
         assert_eq!(catalog.resolve("get_time").unwrap().tool, "get.time");
@@ -217,7 +254,7 @@ mod tests {
             naming: ToolNaming::ServerPrefixed,
             max_tools: Some(3),
         };
-        let catalog = ToolCatalog::build_with(servers(), &capped);
+        let catalog = ToolCatalog::build_with(servers(), &capped, true);
         assert_eq!(catalog.len(), 3);
         assert_eq!(catalog.left_out(), ["b__get_time"]);
         assert!(

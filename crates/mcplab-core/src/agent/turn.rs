@@ -59,6 +59,9 @@ pub struct TurnConfig {
     pub tool_catalog: ToolCatalogPolicy,
     /// What of each tool result the model sees.
     pub tool_results: ToolResultPolicy,
+    /// Whether the host implements MCP Apps (`client.mcpApps`). One that does not ignores
+    /// `_meta.ui`, visibility included: an app-only tool is then offered to the model.
+    pub mcp_apps: bool,
 }
 
 impl TurnConfig {
@@ -86,6 +89,7 @@ impl TurnConfig {
             prices: shipped_prices(),
             tool_catalog: host.tool_catalog.clone(),
             tool_results: host.tool_results.clone(),
+            mcp_apps: host.client.mcp_apps,
         }
     }
 }
@@ -394,6 +398,7 @@ async fn prepare(
     let catalog = ToolCatalog::build_with(
         lists.iter().map(|(s, t, f)| (*s, t.as_slice(), *f)),
         &cfg.tool_catalog,
+        cfg.mcp_apps,
     );
     system.extend(cfg.context.iter().filter(|c| !c.trim().is_empty()).cloned());
     Ok((catalog, system))

@@ -31,6 +31,6 @@ pub use handler::{
     ClientIdentity, PROTOCOL_VERSION, ProgressUpdate, RootEntry, SUPPORTED_PROTOCOL_VERSIONS,
 };
 pub use limits::{LimitError, Limits};
-pub use manager::{ConnectionManager, ManagerOptions};
+pub use manager::{ConnectionManager, DeclaredAs, ManagerOptions};
 pub use process_tree::reap_orphans;
 pub use traffic::TrafficLog;

@@ -67,7 +67,7 @@ fn builtin_profiles_round_trip_with_pinned_hashes() {
         ),
         (
             "goose",
-            "571ef70312a4a522294214139c8d0ff09e578a79f47ce82ef965c02732ae658b",
+            "fa56f2bd4958fbadda95711ac7f5c5a0007cd0a3fc516f0a6db774b7389eb2ec",
         ),
     ];
     let all = HostProfiles::builtin().unwrap();

@@ -66,6 +66,7 @@ pub fn config(kind: ProviderKind, step_limit: u32) -> TurnConfig {
         prices: mcplab_core::agent::shipped_prices(),
         tool_catalog: Default::default(),
         tool_results: Default::default(),
+        mcp_apps: true,
     }
 }
 

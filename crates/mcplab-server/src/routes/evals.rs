@@ -178,6 +178,7 @@ pub async fn start_run(
         models: input.models.into_iter().filter(|m| !m.is_empty()).collect(),
         repeat: input.repeat,
         cases: Vec::new(),
+        hosts_dir: app.hosts_dir.get().cloned(),
     };
     let prepared = prepare(&text, &app.store, &overrides)
         .map_err(|e| ApiFailure::bad_request(e.to_string()))?;

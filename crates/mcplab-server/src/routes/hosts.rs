@@ -13,7 +13,7 @@ use mcplab_protocol::host_profile::{HostProfile, HostProfileView};
 use crate::AppState;
 use crate::error::ApiFailure;
 
-fn load(state: &AppState) -> Result<HostProfiles, ApiFailure> {
+pub(crate) fn load(state: &AppState) -> Result<HostProfiles, ApiFailure> {
     HostProfiles::load(state.hosts_dir.get().map(|p| p.as_path()))
         .map_err(|e| ApiFailure::bad_request(e.to_string()))
 }

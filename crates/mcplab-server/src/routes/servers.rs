@@ -10,7 +10,10 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use mcplab_core::config::{import_mcp_servers, parse_mcp_servers, render_mcp_servers};
-use mcplab_protocol::api::{ImportRequest, ImportResult, ServerView, TrafficSnapshotView};
+use mcplab_core::mcp::DeclaredAs;
+use mcplab_protocol::api::{
+    ConnectRequest, ImportRequest, ImportResult, ServerView, TrafficSnapshotView,
+};
 use mcplab_protocol::oauth::OAuthGrant;
 use mcplab_protocol::{ServerConfig, ServerEvent, ServerStatus};
 use serde::Deserialize;
@@ -31,6 +34,7 @@ pub fn view(state: &AppState, config: ServerConfig) -> ServerView {
         info: conn.as_ref().map(|c| c.initialize_result().clone()),
         era: conn.as_ref().map(|c| c.era().clone()),
         stderr: state.manager.stderr_tail(&config.name),
+        connected_as: state.manager.declared_as(&config.name).map(|d| d.host),
         status,
         config,
     }
@@ -169,16 +173,38 @@ pub async fn export(State(state): State<Arc<AppState>>) -> Result<Json<Value>, A
     Ok(Json(render_mcp_servers(&state.store.servers()?)))
 }
 
+/// Connects the server; with a body, declaring that host profile's revision and client
+/// capabilities (`host: null`: mcplab's own), else keeping the declaration it had.
 pub async fn connect(
     State(state): State<Arc<AppState>>,
     Path(name): Path<String>,
+    body: Option<Json<ConnectRequest>>,
 ) -> Result<Json<ServerView>, ApiFailure> {
     let config = state.store.server(&name)?;
-    // A connection under way (the one adding started) is joined: a second one would start
-    // the server twice.
-    if settled(&state, &name).await.is_none() {
-        // A failure is a status with a message, shown in the view, not an HTTP error.
-        let _ = state.manager.connect(config.clone()).await;
+    match body {
+        None => {
+            // A connection under way (the one adding started) is joined: a second one would
+            // start the server twice.
+            if settled(&state, &name).await.is_none() {
+                // A failure is a status with a message, shown in the view, not an HTTP error.
+                let _ = state.manager.connect(config.clone()).await;
+            }
+        }
+        // Asked to connect as a host: a new handshake with that declaration.
+        Some(Json(ConnectRequest { host })) => {
+            let declared = match host {
+                Some(host) => {
+                    let profiles = super::hosts::load(&state)?;
+                    let profile = profiles.require(&host).map_err(ApiFailure::not_found)?;
+                    Some(DeclaredAs {
+                        client: profile.host_config.client.clone(),
+                        host,
+                    })
+                }
+                None => None,
+            };
+            let _ = state.manager.connect_as(config.clone(), declared).await;
+        }
     }
     Ok(Json(view(&state, config)))
 }

@@ -56,7 +56,7 @@ impl ConnectionManager {
             tasks: self.tasks.clone(),
             identity: self.opts.identity.clone(),
             capabilities: Arc::new(super::super::modern::declared_capabilities(
-                &self.opts.client,
+                &self.client_of(&name),
             )),
             events: gate,
             broker: self.broker.clone(),

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use mcplab_protocol::host::ClientDeclaration;
 use mcplab_protocol::oauth::OAuthConfig;
-use mcplab_protocol::{ProtocolChoice, ServerConfig, ServerEvent, ServerStatus, ServerTransport};
+use mcplab_protocol::{ServerConfig, ServerEvent, ServerStatus, ServerTransport};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
@@ -30,7 +30,11 @@ use super::traffic::{DEFAULT_RING_CAPACITY, TrafficLog};
 use super::wire::wire_pair;
 use crate::oauth::{AuthSession, OAuthHost};
 
+mod declared;
 mod handshake;
+mod in_process;
+use declared::Declaration;
+pub use declared::DeclaredAs;
 pub(crate) use handshake::bounded;
 use handshake::*;
 
@@ -107,6 +111,8 @@ struct Slot {
     config: ServerConfig,
     /// Bumped on every (re)connect so a stale watcher cannot overwrite a newer status.
     generation: u64,
+    /// The host declaration this server is connected with; `None`: the manager's own.
+    declared_as: Option<DeclaredAs>,
 }
 
 pub struct ConnectionManager {
@@ -157,9 +163,34 @@ impl From<McpError> for HandshakeFailure {
 
 impl ConnectionManager {
     pub fn new(opts: ManagerOptions) -> Arc<Self> {
+        let traffic = Arc::new(TrafficLog::with_limits(opts.traffic_capacity, &opts.limits));
+        Self::with_traffic(opts, traffic)
+    }
+
+    /// A manager with this one's options and OAuth that declares `client` to its servers and
+    /// records into this one's traffic log: an eval connects its servers once per host
+    /// declaration, and the frames of all of them stay readable in one place.
+    pub fn sibling(&self, client: ClientDeclaration) -> Arc<Self> {
+        let opts = ManagerOptions {
+            client,
+            ..self.opts.clone()
+        };
+        let sibling = Self::with_traffic(opts, self.traffic.clone());
+        if let Some(oauth) = self.oauth() {
+            sibling.set_oauth(oauth.clone());
+        }
+        sibling
+    }
+
+    /// What this manager declares to servers not connected as a host.
+    pub fn client(&self) -> &ClientDeclaration {
+        &self.opts.client
+    }
+
+    fn with_traffic(opts: ManagerOptions, traffic: Arc<TrafficLog>) -> Arc<Self> {
         let (events, _) = broadcast::channel(LIVE_EVENTS);
         Arc::new(Self {
-            traffic: Arc::new(TrafficLog::with_limits(opts.traffic_capacity, &opts.limits)),
+            traffic,
             broker: Arc::new(Broker::with_limit(
                 events.clone(),
                 opts.limits.pending_human,
@@ -312,66 +343,48 @@ impl ConnectionManager {
         self: &Arc<Self>,
         config: ServerConfig,
     ) -> Result<Arc<Connection>, McpError> {
-        self.connect_via(config, None).await
+        self.connect_via(config, None, Declaration::Keep).await
     }
 
-    /// Connects to a server running in this process over a newline-delimited byte stream
-    /// pair (tests, a built-in server). It cannot be reconnected from its config.
-    pub async fn connect_io<R, W>(
+    /// [`Self::connect`] declaring `host`'s client capabilities and revision to this server
+    /// (`None`: the manager's own declaration). Later reconnects keep it.
+    pub async fn connect_as(
         self: &Arc<Self>,
-        name: &str,
-        read: R,
-        write: W,
-    ) -> Result<Arc<Connection>, McpError>
-    where
-        R: tokio::io::AsyncRead + Unpin + Send + 'static,
-        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
-    {
-        self.connect_io_with(name, ProtocolChoice::Auto, read, write)
-            .await
+        config: ServerConfig,
+        host: Option<DeclaredAs>,
+    ) -> Result<Arc<Connection>, McpError> {
+        self.connect_via(config, None, Declaration::Set(host)).await
     }
 
-    /// [`Self::connect_io`] speaking the given protocol revision.
-    pub async fn connect_io_with<R, W>(
-        self: &Arc<Self>,
-        name: &str,
-        protocol: ProtocolChoice,
-        read: R,
-        write: W,
-    ) -> Result<Arc<Connection>, McpError>
-    where
-        R: tokio::io::AsyncRead + Unpin + Send + 'static,
-        W: tokio::io::AsyncWrite + Unpin + Send + 'static,
-    {
-        let config = ServerConfig {
-            name: name.to_owned(),
-            transport: ServerTransport::Stdio {
-                command: IN_PROCESS.to_owned(),
-                args: Vec::new(),
-                env: Default::default(),
-                cwd: None,
-            },
-            timeout_ms: None,
-            inherit_env: false,
-            protocol,
-        };
-        let io: InProcessIo = (Box::new(read), Box::new(write));
-        self.connect_via(config, Some(io)).await
+    /// The host declaration `name` is (being) connected with; `None`: the manager's own.
+    pub fn declared_as(&self, name: &str) -> Option<DeclaredAs> {
+        self.slots().get(name).and_then(|s| s.declared_as.clone())
+    }
+
+    /// What `name` is declared: its host's declaration, else the manager's.
+    fn client_of(&self, name: &str) -> ClientDeclaration {
+        self.declared_as(name)
+            .map_or_else(|| self.opts.client.clone(), |d| d.client)
     }
 
     async fn connect_via(
         self: &Arc<Self>,
         mut config: ServerConfig,
         io: Option<InProcessIo>,
+        declaration: Declaration,
     ) -> Result<Arc<Connection>, McpError> {
-        // A host profile that names a revision speaks it to every server it connects.
-        if !self.opts.client.protocol.is_auto() {
-            config.protocol = self.opts.client.protocol;
-        }
         let name = config.name.clone();
         let previous = {
             let mut slots = self.slots();
             let generation = slots.get(&name).map_or(1, |s| s.generation + 1);
+            let declared_as = declaration.resolve(slots.get(&name).map(|s| &s.declared_as));
+            let client = declared_as
+                .as_ref()
+                .map_or(&self.opts.client, |d| &d.client);
+            // A host profile that names a revision speaks it to every server it connects.
+            if !client.protocol.is_auto() {
+                config.protocol = client.protocol;
+            }
             let prev = slots.insert(
                 name.clone(),
                 Slot {
@@ -380,6 +393,7 @@ impl ConnectionManager {
                     conn: None,
                     config: config.clone(),
                     generation,
+                    declared_as,
                 },
             );
             prev.and_then(|s| s.conn)
@@ -394,37 +408,7 @@ impl ConnectionManager {
             status: ServerStatus::Connecting,
         });
         let opened = match io {
-            Some((read, write)) => {
-                let (wire, end) = wire_pair();
-                let max_line = self.opts.limits.message_bytes;
-                super::stdio::spawn_line_io(read, write, end, max_line, async {
-                    "the in-process server stopped".to_owned()
-                });
-                let stderr = Arc::new(self.stderr_tail_buffer());
-                let gate = self.gate(name.as_str());
-                match Plan::new(config.protocol, "stdio") {
-                    Ok(plan) => {
-                        let setup = EraSetup {
-                            plan,
-                            tools: None,
-                            fell_back: None,
-                        };
-                        let started = Started {
-                            wire,
-                            child: None,
-                            stderr,
-                            gate,
-                            transport_cancel: CancellationToken::new(),
-                            transport_task: None,
-                            waiting: None,
-                        };
-                        self.handshake(config, started, setup)
-                            .await
-                            .map_err(|f| f.error)
-                    }
-                    Err(message) => Err(McpError::InvalidConfig(message)),
-                }
-            }
+            Some(io) => self.open_in_process(config, io).await,
             None => self.open(config).await,
         };
         match opened {

@@ -33,6 +33,7 @@ pub async fn run(args: RunArgs, global: &Global, data: &DataDir) -> Result<(), F
         models: args.models.clone(),
         repeat: args.repeat,
         cases: args.cases.clone(),
+        hosts_dir: Some(data.dir().join("hosts")),
     };
     let prepared = prepare(&file, &store, &overrides).map_err(|e| Failure::usage(e.to_string()))?;
     if let Some(format) = prepared.imported_from {
@@ -71,7 +72,12 @@ pub async fn run(args: RunArgs, global: &Global, data: &DataDir) -> Result<(), F
     // Nobody answers a server's questions during a run: declined, not asked on the terminal.
     let mut quiet = global.clone();
     quiet.elicitation = Some(ElicitationMode::Decline);
-    let session = Session::open_as(&quiet, Vec::new(), declared_client(&prepared)).await?;
+    let session = Session::open_as(
+        &quiet,
+        Vec::new(),
+        mcplab_evalrun::first_declaration(&prepared),
+    )
+    .await?;
     let remote = prepared
         .servers
         .iter()
@@ -191,25 +197,4 @@ pub fn provider_settings(store: &Store) -> ProviderSettings {
         eprintln!("ignoring stored provider `{}`: {problem}", config.id);
     }
     settings
-}
-
-/// What the run's servers are told about the client. They are connected once per run, so a
-/// suite listing hosts that declare different capabilities cannot show each its own: the
-/// servers then see mcplab's declaration, and a warning says so.
-fn declared_client(
-    prepared: &mcplab_evalrun::Prepared,
-) -> mcplab_protocol::host::ClientDeclaration {
-    let mut clients = prepared.hosts.values().map(|h| &h.client);
-    let Some(first) = clients.next() else {
-        return prepared.host.client.clone();
-    };
-    if clients.all(|c| c == first) {
-        return first.clone();
-    }
-    eprintln!(
-        "warning: the suite's hosts declare different client capabilities; the servers are \
-         connected once per run and see mcplab's own declaration (run one host per suite to \
-         compare what servers do with each declaration)"
-    );
-    Default::default()
 }

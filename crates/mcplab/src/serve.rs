@@ -24,6 +24,7 @@ use crate::cli::Global;
 use crate::commands::eval::render::CliRenderer;
 use crate::failure::Failure;
 use crate::launch::{Launch, open_browser};
+use crate::output::outln;
 use crate::settings::DataDir;
 use crate::target;
 
@@ -98,10 +99,10 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         _ => "127.0.0.1".to_owned(),
     };
     let base = format!("http://{shown_host}:{port}");
-    println!("mcplab is listening on {base}");
+    outln!("mcplab is listening on {base}");
     let (sandbox_origin, sandbox_task) =
         start_sandbox(&state, sandbox, port, extra_host.as_deref());
-    println!("apps run on: {sandbox_origin}");
+    outln!("apps run on: {sandbox_origin}");
     if extra_host.is_some() {
         eprintln!(
             "WARNING: with a non-loopback --host, every app shares the one origin \
@@ -136,8 +137,8 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
     }
     .write(data)?;
     let login_url = |code: String| format!("{base}/auth?code={code}");
-    println!("open {}", login_url(credentials.mint_login_code()));
-    println!(
+    outln!("open {}", login_url(credentials.mint_login_code()));
+    outln!(
         "  (valid once, for {} minutes; `mcplab open` opens a new one)",
         LOGIN_CODE_TTL.as_secs() / 60
     );

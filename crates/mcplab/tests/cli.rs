@@ -463,3 +463,44 @@ async fn sigterm_stops_the_server_too() {
     }
     panic!("the server process outlived mcplab");
 }
+
+/// Runs mcplab with stdout a pipe whose reader is already gone (`mcplab … | head -0`), so
+/// every write fails with EPIPE however fast the child is.
+async fn run_into_closed_pipe(args: &[&str]) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    let (reader, writer) = nix::unistd::pipe().expect("a pipe");
+    drop(reader);
+    let child = Command::new(BIN)
+        .args(args)
+        .env("MCPLAB_DATA_DIR", dir.path())
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(writer))
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("mcplab runs");
+    tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
+        .await
+        .expect("mcplab finished in time")
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_closed_stdout_ends_quietly_with_status_zero() {
+    let d = demo();
+    let commands: [&[&str]; 7] = [
+        &["servers", "list"],
+        &["--json", "servers", "list"],
+        &["hosts", "list"],
+        &["eval", "schema"],
+        &["--stdio", &d, "tools", "list"],
+        &["--stdio", &d, "--json", "info"],
+        &["servers", "export"],
+    ];
+    for args in commands {
+        let o = run_into_closed_pipe(args).await;
+        assert_eq!(code(&o), 0, "{args:?}: {}", err(&o));
+        assert!(!err(&o).contains("panicked"), "{args:?}: {}", err(&o));
+    }
+}

@@ -19,6 +19,7 @@ use mcplab_protocol::host::{ApprovalMode, ElicitationMode, HostConfig};
 use crate::chat_output::{ApprovingSink, JsonLinesSink, TerminalSink};
 use crate::cli::{self, ChatArgs, Global};
 use crate::failure::{EXIT_CALL, EXIT_INTERRUPTED, Failure};
+use crate::output::outln;
 use crate::session::Session;
 use crate::settings::DataDir;
 use crate::target;
@@ -141,9 +142,9 @@ pub(crate) fn read_host_config(path: &std::path::Path) -> Result<HostConfig, Fai
 fn print_host_config(host: &HostConfig, json: bool) -> Result<(), Failure> {
     let view = host::view(host);
     if json {
-        println!("{}", serde_json::to_string(&view).unwrap_or_default());
+        outln!("{}", serde_json::to_string(&view).unwrap_or_default());
     } else {
-        println!("{}", view.canonical);
+        outln!("{}", view.canonical);
         eprintln!("host config sha256 {}", view.hash);
     }
     Ok(())

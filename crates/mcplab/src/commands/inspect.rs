@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 use crate::args;
 use crate::cli::{Command, CompleteArgs, Global, PromptsCmd, ResourcesCmd, TaskArg, ToolsCmd};
 use crate::failure::{EXIT_CALL, Failure};
-use crate::output::{self, Stdout};
+use crate::output::{self, Stdout, outln};
 use crate::session::Session;
 use crate::settings::DataDir;
 
@@ -249,7 +249,7 @@ pub async fn run(
                      --log-level {level} with the command whose logs you want"
                 );
                 if json {
-                    println!("{{}}");
+                    outln!("{{}}");
                 }
                 return Ok(());
             }

@@ -22,6 +22,7 @@ use crate::cli_oauth::{OAuthMode, OauthCmd, OauthDebugArgs};
 use crate::failure::{EXIT_CONNECT, EXIT_INTERRUPTED, Failure};
 use crate::oauth_agent::{LoopbackAgent, USER_AGENT};
 use crate::output;
+use crate::output::outln;
 use crate::settings::DataDir;
 use crate::target;
 
@@ -218,7 +219,7 @@ async fn debug(args: OauthDebugArgs, global: &Global) -> Result<(), Failure> {
             },
         );
     } else if run.state == OAuthRunState::NotRequired {
-        println!("\nno authorization required: the server answered without asking for it");
+        outln!("\nno authorization required: the server answered without asking for it");
     }
     outcome.map(|_| ()).map_err(flow_failure)
 }

@@ -21,6 +21,7 @@ use serde_json::json;
 use crate::chat_output::xray_text;
 use crate::cli::{ChatArgs, Global};
 use crate::failure::{EXIT_CALL, EXIT_INTERRUPTED, Failure};
+use crate::output::{out, outln};
 use crate::session::Session;
 use crate::settings::DataDir;
 
@@ -113,7 +114,8 @@ impl EventSink for Column {
     fn emit(&self, event: TurnEvent) {
         if self.json {
             let line = json!({"column": self.index + 1, "model": self.model, "event": event});
-            println!("{line}");
+            // A sink cannot fail; a closed stdout shows in the summary printed after the turn.
+            let _ = crate::output::print_stdout(&format!("{line}\n"));
         } else if let (true, TurnEvent::StepXray { xray, .. }) = (self.xray, &event) {
             eprint!("[{}] {}", self.index + 1, xray_text(xray));
         }
@@ -196,12 +198,12 @@ pub async fn run(
         .collect();
     let differs = differing_calls(&summaries);
     if global.json {
-        println!(
+        outln!(
             "{}",
             json!({"comparison": {"columns": summaries, "differs": differs}})
         );
     } else {
-        print!("{}", render(&summaries, &differs));
+        out!("{}", render(&summaries, &differs));
     }
     if summaries.iter().any(|s| s.ended == "cancelled") {
         return Err(Failure::silent(EXIT_INTERRUPTED));

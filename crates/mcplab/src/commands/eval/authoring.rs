@@ -19,13 +19,14 @@ use super::output::write;
 use super::{AddCaseArgs, ImportArgs, InitArgs};
 use crate::cli::Global;
 use crate::failure::Failure;
+use crate::output::{out, outln};
 use crate::session::Session;
 use crate::settings::DataDir;
 use crate::target;
 
 pub fn schema() -> Result<(), Failure> {
     let schema = suite::suite_schema();
-    println!(
+    outln!(
         "{}",
         serde_json::to_string_pretty(&schema).unwrap_or_default()
     );
@@ -40,7 +41,7 @@ fn emit(output: Option<&Path>, text: &str) -> Result<(), Failure> {
             Ok(())
         }
         None => {
-            print!("{text}");
+            out!("{text}");
             Ok(())
         }
     }
@@ -74,7 +75,7 @@ pub fn add_case(args: AddCaseArgs, data: &DataDir) -> Result<(), Failure> {
     let case = case_from_session(&store, &args.from_session, args.id.as_deref())
         .map_err(Failure::usage)?;
     let Some(path) = &args.suite else {
-        print!("{}", case_yaml(&case));
+        out!("{}", case_yaml(&case));
         return Ok(());
     };
     let text = std::fs::read_to_string(path)
@@ -86,7 +87,7 @@ pub fn add_case(args: AddCaseArgs, data: &DataDir) -> Result<(), Failure> {
             Ok(())
         }
         Err(why) => {
-            print!("{}", case_yaml(&case));
+            out!("{}", case_yaml(&case));
             Err(Failure::usage(format!(
                 "{}: {why} (the case is printed above)",
                 path.display()

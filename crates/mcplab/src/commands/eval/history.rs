@@ -18,6 +18,7 @@ use super::output::{RunFile, summary_text, write, write_reports};
 use super::{CompareArgs, MergeArgs, RunsArgs, ShowArgs};
 use crate::cli::Global;
 use crate::failure::Failure;
+use crate::output::{out, outln};
 use crate::settings::DataDir;
 
 fn history(e: HistoryError) -> Failure {
@@ -67,19 +68,24 @@ pub fn runs(args: RunsArgs, global: &Global, data: &DataDir) -> Result<(), Failu
                 })
             })
             .collect();
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&list).unwrap_or_default()
         );
         return Ok(());
     }
     if rows.is_empty() {
-        println!("no eval runs yet: mcplab eval run SUITE");
+        outln!("no eval runs yet: mcplab eval run SUITE");
         return Ok(());
     }
-    println!(
+    outln!(
         "{:12}  {:16}  {:24}  {:10}  {:>9}  {:>5}",
-        "RUN", "STARTED (UTC)", "SUITE", "STATUS", "PASS", "EXIT"
+        "RUN",
+        "STARTED (UTC)",
+        "SUITE",
+        "STATUS",
+        "PASS",
+        "EXIT"
     );
     for r in rows {
         let pass = r
@@ -92,7 +98,7 @@ pub fn runs(args: RunsArgs, global: &Global, data: &DataDir) -> Result<(), Failu
             .as_ref()
             .and_then(|x| x["gates"]["exitCode"].as_i64())
             .map_or("—".into(), |c| c.to_string());
-        println!(
+        outln!(
             "{:12}  {:16}  {:24}  {:10}  {:>9}  {:>5}",
             r.id,
             time(r.started_ms),
@@ -140,10 +146,10 @@ pub fn show(args: ShowArgs, global: &Global, data: &DataDir) -> Result<(), Failu
             "gates": gates,
             "comparison": comparison,
         });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         return Ok(());
     }
-    println!(
+    outln!(
         "{} · started {} UTC · {} · host {}",
         run.header
             .suite_title
@@ -153,7 +159,7 @@ pub fn show(args: ShowArgs, global: &Global, data: &DataDir) -> Result<(), Failu
         run.row.status,
         run.row.host_hash.get(..12).unwrap_or(&run.row.host_hash)
     );
-    print!(
+    out!(
         "{}",
         summary_text(&id, &run.record, &summary, gates.as_ref())
     );
@@ -164,15 +170,15 @@ pub fn show(args: ShowArgs, global: &Global, data: &DataDir) -> Result<(), Failu
         .filter(|i| !i.outcome.is_pass())
         .collect();
     if !failing.is_empty() {
-        println!("\nnot passed:");
+        outln!("\nnot passed:");
         for it in failing {
             let u = &it.unit;
-            println!("  {} [{}] #{}", u.case_id, u.model, u.iteration + 1);
+            outln!("  {} [{}] #{}", u.case_id, u.model, u.iteration + 1);
             for f in &it.failures {
-                println!("    - {f}");
+                outln!("    - {f}");
             }
         }
-        println!("\n(the whole trace: mcplab eval show {id} --iteration N --case ID --model M)");
+        outln!("\n(the whole trace: mcplab eval show {id} --iteration N --case ID --model M)");
     }
     Ok(())
 }
@@ -191,21 +197,21 @@ pub fn compare(args: CompareArgs, global: &Global, data: &DataDir) -> Result<(),
     };
     if global.json {
         let out = json!({ "base": base_id, "run": run_id, "comparison": c, "traces": traces });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         return Ok(());
     }
-    print!("{}", comparison_text(&base_id, &run_id, &c));
+    out!("{}", comparison_text(&base_id, &run_id, &c));
     if let Some(traces) = traces {
-        println!("\nper iteration ({} differ):", traces.len());
+        outln!("\nper iteration ({} differ):", traces.len());
         for t in traces {
-            println!(
+            outln!(
                 "  {} [{}] #{}",
                 t.unit.case_id,
                 t.unit.model,
                 t.unit.iteration + 1
             );
             for d in t.differences {
-                println!("    - {d}");
+                outln!("    - {d}");
             }
         }
     }
@@ -306,9 +312,9 @@ pub fn merge(args: MergeArgs, global: &Global) -> Result<(), Failure> {
         args.out.as_deref(),
     )?;
     if global.json {
-        println!("{}", serde_json::to_string(&file).unwrap_or_default());
+        outln!("{}", serde_json::to_string(&file).unwrap_or_default());
     } else {
-        print!(
+        out!(
             "{}",
             summary_text(&file.run_id, &file.record, &file.summary, Some(&file.gates))
         );

@@ -6,8 +6,10 @@
 pub mod api;
 pub mod chat;
 pub mod check;
+pub mod clock;
 pub mod config;
 pub mod era;
+pub mod error_chain;
 pub mod events;
 pub mod host;
 pub mod host_profile;

@@ -15,13 +15,7 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// The `retry:` sent to clients.
 const RECONNECT_AFTER: Duration = Duration::from_millis(1000);
 
-/// Milliseconds since the Unix epoch (other routes stamp their records with it).
-pub fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or_default()
-}
+pub use mcplab_protocol::clock::now_ms;
 
 fn to_sse(item: &Numbered) -> Event {
     Event::default().id(item.seq.to_string()).data(&*item.json)

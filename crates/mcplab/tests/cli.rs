@@ -504,3 +504,76 @@ async fn a_closed_stdout_ends_quietly_with_status_zero() {
         assert!(!err(&o).contains("panicked"), "{args:?}: {}", err(&o));
     }
 }
+
+#[tokio::test]
+async fn completion_scripts_name_the_subcommands_in_every_shell() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let o = run(&["completions", shell]).await;
+        assert_eq!(code(&o), 0, "{shell}: {}", err(&o));
+        let script = out(&o);
+        for word in ["tools", "resources", "chat", "eval", "demo", "data-dir"] {
+            assert!(script.contains(word), "{shell} script lacks {word}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_man_page_is_roff_that_man_can_format() {
+    let o = run(&["man"]).await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let page = out(&o);
+    assert!(
+        page.lines().any(|l| l.starts_with(".TH mcplab 1")),
+        "{page}"
+    );
+    assert!(page.contains(".SH SUBCOMMANDS"), "{page}");
+    // groff formats it without warnings (-ww: every warning) into text naming the commands.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mcplab.1");
+    std::fs::write(&file, &page).unwrap();
+    let text = std::process::Command::new("groff")
+        .args(["-k", "-man", "-Tutf8", "-ww", "-z"])
+        .arg(&file)
+        .output()
+        .expect("groff runs (Debian package groff-base)");
+    assert!(
+        text.status.success() && text.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&text.stderr)
+    );
+
+    let o = run(&["man", "--dir", dir.path().to_str().unwrap()]).await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    for page in [
+        "mcplab.1",
+        "mcplab-tools.1",
+        "mcplab-tools-call.1",
+        "mcplab-chat.1",
+    ] {
+        assert!(dir.path().join(page).is_file(), "{page} missing");
+    }
+}
+
+#[tokio::test]
+async fn help_groups_flags_by_purpose_and_shows_only_a_commands_own() {
+    let o = run(&["tools", "call", "--help"]).await;
+    let help = out(&o);
+    for heading in ["Target:", "Connection:", "Limits:", "OAuth (for --url):"] {
+        assert!(
+            help.contains(heading),
+            "tools call --help lacks {heading}\n{help}"
+        );
+    }
+    assert!(
+        !help.contains("--port"),
+        "tools call --help shows the inspector's --port"
+    );
+    let help = out(&run(&["servers", "list", "--help"]).await);
+    assert!(
+        !help.contains("--stdio") && !help.contains("--timeout"),
+        "{help}"
+    );
+    let o = run(&["--demo", "servers", "list"]).await;
+    assert_eq!(code(&o), 2, "a target means nothing to `servers list`");
+    assert!(err(&o).contains("--demo does not apply"), "{}", err(&o));
+}

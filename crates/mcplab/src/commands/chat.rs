@@ -17,16 +17,16 @@ use mcplab_protocol::chat::{NewSession, TurnEvent, TurnRequest};
 use mcplab_protocol::host::{ApprovalMode, ElicitationMode, HostConfig};
 
 use crate::chat_output::{ApprovingSink, JsonLinesSink, TerminalSink};
-use crate::cli::{self, ChatArgs, Global};
+use crate::cli::{self, ChatArgs};
 use crate::failure::{EXIT_CALL, EXIT_INTERRUPTED, Failure};
 use crate::output::outln;
 use crate::session::Session;
-use crate::settings::DataDir;
+use crate::settings::{DataDir, Settings};
 use crate::target;
 
 mod compare;
 
-pub async fn run(args: ChatArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
+pub async fn run(args: ChatArgs, global: &Settings, data: &DataDir) -> Result<(), Failure> {
     let targets = target::resolve_many(&global.target, data)?;
     let host = host_config(&args, global, &targets, data)?;
     if args.print_host_config {
@@ -78,7 +78,7 @@ pub async fn run(args: ChatArgs, global: &Global, data: &DataDir) -> Result<(), 
 /// then the flags on top.
 fn host_config(
     args: &ChatArgs,
-    global: &Global,
+    global: &Settings,
     targets: &[mcplab_protocol::ServerConfig],
     data: &DataDir,
 ) -> Result<HostConfig, Failure> {
@@ -197,7 +197,7 @@ fn cli_elicitation(mode: ElicitationMode) -> Option<cli::ElicitationMode> {
 
 async fn converse(
     args: &ChatArgs,
-    global: &Global,
+    global: &Settings,
     session: &Session,
     hub: &Arc<SessionHub>,
     host: HostConfig,

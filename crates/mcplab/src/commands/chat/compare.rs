@@ -19,11 +19,11 @@ use mcplab_protocol::xray::TurnSummary;
 use serde_json::json;
 
 use crate::chat_output::xray_text;
-use crate::cli::{ChatArgs, Global};
+use crate::cli::ChatArgs;
 use crate::failure::{EXIT_CALL, EXIT_INTERRUPTED, Failure};
 use crate::output::{out, outln};
 use crate::session::Session;
-use crate::settings::DataDir;
+use crate::settings::{DataDir, Settings};
 
 /// The columns of this run, each a label and the HostConfig it runs under: one without
 /// `--compare`; with it, 2–4 models (`-m`) under one host, or one model under 2–4 host
@@ -132,7 +132,7 @@ impl EventSink for Column {
 
 pub async fn run(
     args: &ChatArgs,
-    global: &Global,
+    global: &Settings,
     session: &Session,
     hub: &Arc<SessionHub>,
     columns_of: Vec<(String, HostConfig)>,

@@ -17,11 +17,10 @@ use tokio_util::sync::CancellationToken;
 
 use super::output::write;
 use super::{AddCaseArgs, ImportArgs, InitArgs};
-use crate::cli::Global;
 use crate::failure::Failure;
 use crate::output::{out, outln};
 use crate::session::Session;
-use crate::settings::DataDir;
+use crate::settings::{DataDir, Settings};
 use crate::target;
 
 pub fn schema() -> Result<(), Failure> {
@@ -96,7 +95,7 @@ pub fn add_case(args: AddCaseArgs, data: &DataDir) -> Result<(), Failure> {
     }
 }
 
-pub async fn init(args: InitArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
+pub async fn init(args: InitArgs, global: &Settings, data: &DataDir) -> Result<(), Failure> {
     let configs = target::resolve_many(&global.target, data)?;
     if configs.is_empty() {
         return Err(Failure::usage(

@@ -16,10 +16,9 @@ use serde_json::json;
 
 use super::output::{RunFile, summary_text, write, write_reports};
 use super::{CompareArgs, MergeArgs, RunsArgs, ShowArgs};
-use crate::cli::Global;
 use crate::failure::Failure;
 use crate::output::{out, outln};
-use crate::settings::DataDir;
+use crate::settings::{DataDir, Settings};
 
 fn history(e: HistoryError) -> Failure {
     Failure::usage(e.to_string())
@@ -50,7 +49,7 @@ fn civil(days: i64) -> (i64, u32, u32) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
-pub fn runs(args: RunsArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
+pub fn runs(args: RunsArgs, global: &Settings, data: &DataDir) -> Result<(), Failure> {
     let store = data.store()?;
     let rows = store
         .eval_runs(args.suite.as_deref(), args.limit)
@@ -111,7 +110,7 @@ pub fn runs(args: RunsArgs, global: &Global, data: &DataDir) -> Result<(), Failu
     Ok(())
 }
 
-pub fn show(args: ShowArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
+pub fn show(args: ShowArgs, global: &Settings, data: &DataDir) -> Result<(), Failure> {
     let store = data.store()?;
     let id = resolve_run_id(&store, &args.run).map_err(history)?;
     let run = load_run(&store, &id).map_err(history)?;
@@ -183,7 +182,7 @@ pub fn show(args: ShowArgs, global: &Global, data: &DataDir) -> Result<(), Failu
     Ok(())
 }
 
-pub fn compare(args: CompareArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
+pub fn compare(args: CompareArgs, global: &Settings, data: &DataDir) -> Result<(), Failure> {
     let store = data.store()?;
     let base_id = resolve_run_id(&store, &args.base).map_err(history)?;
     let run_id = resolve_run_id(&store, &args.run).map_err(history)?;
@@ -278,7 +277,7 @@ fn read_run_file(path: &Path) -> Result<RunFile, Failure> {
     })
 }
 
-pub fn merge(args: MergeArgs, global: &Global) -> Result<(), Failure> {
+pub fn merge(args: MergeArgs, global: &Settings) -> Result<(), Failure> {
     let files: Vec<RunFile> = args
         .shards
         .iter()

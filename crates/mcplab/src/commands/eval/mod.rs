@@ -14,9 +14,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use crate::cli::Global;
 use crate::failure::Failure;
-use crate::settings::DataDir;
+use crate::settings::{DataDir, Settings};
 
 #[derive(Subcommand, Debug)]
 pub enum EvalCmd {
@@ -108,6 +107,10 @@ pub struct RunArgs {
     /// A price table (JSON) over the shipped one and the data directory's prices.json.
     #[arg(long, value_name = "FILE")]
     pub prices: Option<PathBuf>,
+    #[command(flatten)]
+    pub connect: crate::cli::ConnectArgs,
+    #[command(flatten)]
+    pub chromium: crate::cli::ChromiumArg,
 }
 
 #[derive(Args, Debug)]
@@ -124,6 +127,8 @@ pub struct InitArgs {
     /// The suite's id (default: from the server's name).
     #[arg(long)]
     pub id: Option<String>,
+    #[command(flatten)]
+    pub connect: crate::cli::ConnectArgs,
 }
 
 #[derive(Args, Debug)]
@@ -205,7 +210,7 @@ pub struct MergeArgs {
     pub html: Option<PathBuf>,
 }
 
-pub async fn run(cmd: EvalCmd, global: &Global, data: &DataDir) -> Result<(), Failure> {
+pub async fn run(cmd: EvalCmd, global: &Settings, data: &DataDir) -> Result<(), Failure> {
     match cmd {
         EvalCmd::Run(args) => run::run(*args, global, data).await,
         EvalCmd::Schema => authoring::schema(),

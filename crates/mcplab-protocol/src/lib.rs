@@ -21,7 +21,9 @@ pub mod xray;
 
 pub use config::{ServerConfig, ServerTransport};
 pub use era::{Era, EraView, ProtocolChoice};
-pub use events::{HumanAnswer, HumanRequest, HumanRequestKind, ServerEvent, ServerStatus};
+pub use events::{
+    HumanAnswer, HumanOutcome, HumanRequest, HumanRequestKind, ServerEvent, ServerStatus,
+};
 pub use host::HostConfig;
 pub use skills::{SkillFileView, SkillLoadView};
 pub use tasks::{TaskFlavor, TaskMode, TaskStatusEntry, TaskView};

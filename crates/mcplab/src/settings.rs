@@ -159,7 +159,7 @@ impl Scope {
             Command::Servers(crate::cli::ServersCmd::Add { target, .. }) => (
                 "servers add",
                 Some(ConnectArgs {
-                    target: take(target),
+                    target: take(&mut **target),
                     ..ConnectArgs::default()
                 }),
                 None,

@@ -528,7 +528,7 @@ pub enum ServersCmd {
     Add {
         name: String,
         #[command(flatten)]
-        target: TargetArgs,
+        target: Box<TargetArgs>,
     },
     /// Remove a server.
     Remove { name: String },

@@ -25,7 +25,7 @@ pub enum EvalCmd {
     /// Print the suite file's JSON Schema (for editors).
     Schema,
     /// Write a starter suite for the target servers: one case per tool, one negative case.
-    Init(InitArgs),
+    Init(Box<InitArgs>),
     /// Convert an MCPJam suite file (v1) or tests.json into an mcplab suite.
     Import(ImportArgs),
     /// Turn a saved chat session into a case (printed, or appended to a suite file).
@@ -214,7 +214,7 @@ pub async fn run(cmd: EvalCmd, global: &Settings, data: &DataDir) -> Result<(), 
     match cmd {
         EvalCmd::Run(args) => run::run(*args, global, data).await,
         EvalCmd::Schema => authoring::schema(),
-        EvalCmd::Init(args) => authoring::init(args, global, data).await,
+        EvalCmd::Init(args) => authoring::init(*args, global, data).await,
         EvalCmd::Import(args) => authoring::import(args),
         EvalCmd::AddCase(args) => authoring::add_case(args, data),
         EvalCmd::Runs(args) => history::runs(args, global, data),

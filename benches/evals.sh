@@ -23,7 +23,7 @@ if [[ -z ${MCPLAB_BIN:-} ]]; then
 fi
 if [[ -z ${SCRIPTED_BIN:-} ]]; then
   log "building the scripted LLM server (release example)…"
-  (cd "$ROOT" && cargo build --release -p mcplab-testkit --example scripted_llm --quiet) >&2
+  (cd "$ROOT" && cargo build --release -p mcplab-testkit --features test-servers --example scripted_llm --quiet) >&2
   SCRIPTED_BIN=$ROOT/target/release/examples/scripted_llm
 fi
 for f in "$MCPLAB_BIN" "$SCRIPTED_BIN"; do [[ -x $f ]] || { log "missing $f"; exit 2; }; done

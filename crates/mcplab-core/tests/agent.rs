@@ -8,7 +8,7 @@ mod turn_support;
 
 use mcplab_core::agent::DEFAULT_SYSTEM_PROMPT;
 use mcplab_core::llm::ProviderKind;
-use mcplab_protocol::chat::{StopReason, TurnEvent};
+use mcplab_protocol::chat::{StopReason, TurnEvent, TurnFailureKind};
 use mcplab_protocol::host::ServerTools;
 use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};
 use serde_json::json;
@@ -281,7 +281,7 @@ async fn a_truncated_stream_fails_the_turn() {
         )
         .await;
         assert!(
-            matches!(&out.terminal, TurnEvent::TurnFailed { kind: k, .. } if k == "truncated"),
+            matches!(&out.terminal, TurnEvent::TurnFailed { kind: k, .. } if *k == TurnFailureKind::Truncated),
             "{kind:?}: {:?}",
             out.terminal
         );
@@ -303,7 +303,7 @@ async fn provider_errors_are_typed() {
     )
     .await;
     assert!(
-        matches!(&out.terminal, TurnEvent::TurnFailed { kind: k, .. } if k == "auth"),
+        matches!(&out.terminal, TurnEvent::TurnFailed { kind: k, .. } if *k == TurnFailureKind::Auth),
         "{:?}",
         out.terminal
     );

@@ -12,7 +12,7 @@ use mcplab_core::agent::{Approvals, DEFAULT_SYSTEM_PROMPT, RecordingSink, run_tu
 use mcplab_core::llm::{Message, ProviderKind};
 use mcplab_protocol::chat::TurnEvent;
 use mcplab_protocol::host::ElicitationMode;
-use mcplab_protocol::{HumanAnswer, ServerEvent};
+use mcplab_protocol::{HumanAnswer, HumanOutcome, ServerEvent};
 use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -101,9 +101,13 @@ async fn cancel_mid_tool_cancels_the_mcp_request() {
 async fn the_elicitation_policy_answers_without_a_person() {
     let kind = ProviderKind::OpenAi;
     for (mode, outcome, fed) in [
-        (ElicitationMode::Decline, "decline", "decline"),
-        (ElicitationMode::AcceptDefaults, "decline", "decline"),
-        (ElicitationMode::Cancel, "cancel", "cancel"),
+        (ElicitationMode::Decline, HumanOutcome::Decline, "decline"),
+        (
+            ElicitationMode::AcceptDefaults,
+            HumanOutcome::Decline,
+            "decline",
+        ),
+        (ElicitationMode::Cancel, HumanOutcome::Cancel, "cancel"),
     ] {
         let manager = demo().await;
         let llm = ScriptedLlm::start(vec![
@@ -130,7 +134,7 @@ async fn the_elicitation_policy_answers_without_a_person() {
         assert!(
             events
                 .iter()
-                .any(|e| matches!(e, TurnEvent::HumanResolved { outcome: o, .. } if o == outcome)),
+                .any(|e| matches!(e, TurnEvent::HumanResolved { outcome: o, .. } if *o == outcome)),
             "{mode:?}: {events:#?}"
         );
         let fed_back = llm.requests()[1].body.to_string().to_lowercase();
@@ -182,7 +186,7 @@ async fn elicitation_during_a_chat_tool_call() {
         .position(|e| matches!(e, TurnEvent::HumanRequested { call_id, .. } if call_id == "e1"));
     let answered = events
         .iter()
-        .position(|e| matches!(e, TurnEvent::HumanResolved { outcome, .. } if outcome == "accept"));
+        .position(|e| matches!(e, TurnEvent::HumanResolved { outcome, .. } if *outcome == HumanOutcome::Accept));
     let result = events
         .iter()
         .position(|e| matches!(e, TurnEvent::ToolResult { .. }));

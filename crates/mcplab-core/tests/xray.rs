@@ -16,7 +16,7 @@ use mcplab_core::llm::xray::mask_header;
 use mcplab_core::llm::{
     LlmProvider, Message, ModelRef, ProviderConfig, ProviderKind, RetryPolicy, build_provider,
 };
-use mcplab_protocol::chat::TurnEvent;
+use mcplab_protocol::chat::{TurnEvent, TurnFailureKind};
 use mcplab_protocol::host::{ElicitationMode, ServerTools};
 use mcplab_protocol::xray::StepXray;
 use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};
@@ -222,7 +222,7 @@ async fn an_unreachable_provider_and_a_broken_stream_show_in_the_xray() {
     .await;
     let failed = events.last().unwrap();
     assert!(
-        matches!(failed, TurnEvent::TurnFailed { kind, .. } if kind == "network"),
+        matches!(failed, TurnEvent::TurnFailed { kind, .. } if *kind == TurnFailureKind::Network),
         "{failed:?}"
     );
     let steps = xrays(&events);
@@ -244,7 +244,7 @@ async fn an_unreachable_provider_and_a_broken_stream_show_in_the_xray() {
     )
     .await;
     assert!(
-        matches!(events.last(), Some(TurnEvent::TurnFailed { kind, .. }) if kind == "truncated")
+        matches!(events.last(), Some(TurnEvent::TurnFailed { kind, .. }) if *kind == TurnFailureKind::Truncated)
     );
     let sent = &xrays(&events)[0].exchanges[0];
     assert_eq!(sent.status, Some(200));

@@ -22,6 +22,7 @@ use mcplab_evals::run::{self, IterationRecord, RunRecord, Shard, Unit};
 use mcplab_evals::shard::shard_units;
 use mcplab_evals::stats::{RunSummary, summarize};
 use mcplab_evals::suite::{Check, Gates};
+use mcplab_protocol::clock::now_ms;
 use mcplab_protocol::host::ClientDeclaration;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -138,13 +139,6 @@ pub enum RunError {
     Servers(String),
     #[error("{0}")]
     Store(String),
-}
-
-/// Milliseconds since the Unix epoch.
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
 }
 
 /// A fresh run id: 12 hex digits.

@@ -174,7 +174,7 @@ impl TurnTrace {
                     ..
                 } => {
                     turn.end = TurnEnd::Failed {
-                        error_kind: kind.clone(),
+                        error_kind: kind.to_string(),
                         message: message.clone(),
                     };
                     turn.usage = usage.clone();

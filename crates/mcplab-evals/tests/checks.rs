@@ -4,7 +4,7 @@
 use mcplab_evals::suite::parse_suite;
 use mcplab_evals::trace::{AppRender, ToolCallTrace, Trace, TurnEnd, TurnTiming, TurnTrace};
 use mcplab_evals::verdict::{JudgeVerdict, Outcome, ResolvedCase, Verdict, judge_iteration};
-use mcplab_protocol::chat::{StopReason, TokenUsage, TurnEvent};
+use mcplab_protocol::chat::{StopReason, TokenUsage, TurnEvent, TurnFailureKind};
 use serde_json::{Value, json};
 
 fn turn_from_events(
@@ -203,7 +203,7 @@ fn tool_errors_and_unfinished_turns() {
 fn provider_failures_and_timeouts_are_errors_not_failures() {
     let failed = TurnEvent::TurnFailed {
         turn_id: "t".into(),
-        kind: "rate_limit".into(),
+        kind: TurnFailureKind::RateLimit,
         message: "429".into(),
         usage: TokenUsage::default(),
     };
@@ -232,7 +232,7 @@ fn provider_failures_and_timeouts_are_errors_not_failures() {
     );
     let bad_response = TurnEvent::TurnFailed {
         turn_id: "t".into(),
-        kind: "context_length".into(),
+        kind: TurnFailureKind::ContextLength,
         message: "too long".into(),
         usage: TokenUsage::default(),
     };

@@ -246,13 +246,27 @@ pub struct CallOutcome {
     pub duration_ms: u64,
 }
 
+/// The kind of a [`CallError`]; the wire strings are snake_case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum CallErrorKind {
+    /// The server answered with a JSON-RPC error.
+    Server,
+    Timeout,
+    Cancelled,
+    Transport,
+    NotConnected,
+    /// The request (or the server's configuration) was invalid.
+    Invalid,
+    /// The server's response was unparsable or over a byte limit.
+    BadResponse,
+}
+
 /// Why an MCP request failed.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CallError {
-    /// `server` (JSON-RPC error), `timeout`, `cancelled`, `transport`, `not_connected`,
-    /// `invalid`, `bad_response` (the server's response was unparsable or over a byte limit).
-    pub kind: String,
+    pub kind: CallErrorKind,
     pub message: String,
     /// JSON-RPC error code for `server` errors.
     pub code: Option<i64>,

@@ -36,6 +36,52 @@ pub enum StopReason {
     MaxTokens,
 }
 
+/// Why a turn failed (`turnFailed.kind`); the wire strings are snake_case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnFailureKind {
+    /// The provider refused the key.
+    Auth,
+    RateLimit,
+    /// The conversation no longer fits the model's context window.
+    ContextLength,
+    Network,
+    /// The provider answered with a server error.
+    Server,
+    /// The provider's answer could not be read.
+    BadResponse,
+    /// The stream ended before the model finished.
+    Truncated,
+    Cancelled,
+    /// No usable provider or model for the request.
+    NotConfigured,
+    Internal,
+}
+
+impl TurnFailureKind {
+    /// The wire string (`rate_limit`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Auth => "auth",
+            Self::RateLimit => "rate_limit",
+            Self::ContextLength => "context_length",
+            Self::Network => "network",
+            Self::Server => "server",
+            Self::BadResponse => "bad_response",
+            Self::Truncated => "truncated",
+            Self::Cancelled => "cancelled",
+            Self::NotConfigured => "not_configured",
+            Self::Internal => "internal",
+        }
+    }
+}
+
+impl std::fmt::Display for TurnFailureKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// One event of a chat turn. Every turn ends in exactly one of `turnFinished`, `turnFailed`,
 /// `turnCancelled`; every `toolCall` is followed by exactly one `toolResult` with its id.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
@@ -104,12 +150,12 @@ pub enum TurnEvent {
         call_id: String,
         request: crate::HumanRequest,
     },
-    /// That request was answered (`outcome`: accept, decline, cancel, timeout).
+    /// That request was answered (or timed out).
     HumanResolved {
         turn_id: String,
         call_id: String,
         id: u64,
-        outcome: String,
+        outcome: crate::HumanOutcome,
     },
     /// A tool call ended: `result` is the server's exact `CallToolResult`, or `error` says why
     /// there is none (MCP error, timeout, cancelled, unknown tool).
@@ -170,9 +216,7 @@ pub enum TurnEvent {
     },
     TurnFailed {
         turn_id: String,
-        /// `auth`, `rate_limit`, `context_length`, `network`, `server`, `bad_response`,
-        /// `truncated`, `not_configured`, `internal`.
-        kind: String,
+        kind: TurnFailureKind,
         message: String,
         usage: TokenUsage,
     },

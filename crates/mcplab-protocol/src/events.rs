@@ -7,6 +7,18 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
+/// How a request that waited for a person ended (`humanResolved.outcome`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "snake_case")]
+pub enum HumanOutcome {
+    Accept,
+    Decline,
+    /// Cancelled by the person, or withdrawn (the call ended first).
+    Cancel,
+    /// Nobody answered in time.
+    Timeout,
+}
+
 /// The status of one server connection; a failure always carries a message a user can act on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(tag = "state", rename_all = "camelCase")]
@@ -103,11 +115,11 @@ pub enum ServerEvent {
     },
     /// The server asked something a person must answer.
     HumanRequested { request: HumanRequest },
-    /// A human request got its answer (or timed out); `outcome` is accept/decline/cancel/timeout.
+    /// A human request got its answer (or timed out).
     HumanResolved {
         server: String,
         id: u64,
-        outcome: String,
+        outcome: HumanOutcome,
     },
     /// The server listed our roots.
     RootsListed { server: String, count: usize },

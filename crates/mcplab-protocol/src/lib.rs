@@ -6,8 +6,10 @@
 pub mod api;
 pub mod chat;
 pub mod check;
+pub mod clock;
 pub mod config;
 pub mod era;
+pub mod error_chain;
 pub mod events;
 pub mod host;
 pub mod host_profile;
@@ -19,7 +21,9 @@ pub mod xray;
 
 pub use config::{ServerConfig, ServerTransport};
 pub use era::{Era, EraView, ProtocolChoice};
-pub use events::{HumanAnswer, HumanRequest, HumanRequestKind, ServerEvent, ServerStatus};
+pub use events::{
+    HumanAnswer, HumanOutcome, HumanRequest, HumanRequestKind, ServerEvent, ServerStatus,
+};
 pub use host::HostConfig;
 pub use skills::{SkillFileView, SkillLoadView};
 pub use tasks::{TaskFlavor, TaskMode, TaskStatusEntry, TaskView};

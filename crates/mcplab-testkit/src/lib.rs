@@ -1,12 +1,15 @@
 //! Test and demo fixtures for mcplab. It owns the fixture MCP server (`mcplab-demo`), which
 //! the binary ships as `mcplab demo-server` and the integration tests drive in process, the
 //! scripted LLM server (`llm`) and an OAuth-protected MCP server with its authorization server
-//! (`oauth`). It must never write anything but protocol frames to stdout: logging goes to
+//! (`oauth`); those two are behind the `test-servers` feature, which the shipped binary does
+//! not enable. It must never write anything but protocol frames to stdout: logging goes to
 //! stderr.
 
 mod fixture;
 mod http_demo;
+#[cfg(feature = "test-servers")]
 pub mod llm;
+#[cfg(feature = "test-servers")]
 pub mod oauth;
 
 pub use fixture::FixtureServer;

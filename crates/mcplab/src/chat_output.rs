@@ -94,7 +94,8 @@ impl TerminalSink {
     fn end_line(&self) {
         let mut mid = self.mid_line.lock().unwrap_or_else(|p| p.into_inner());
         if *mid {
-            println!();
+            // A closed stdout is not an error for a sink (the command sees it on its next line).
+            let _ = writeln!(std::io::stdout().lock());
             *mid = false;
         }
     }

@@ -1,4 +1,4 @@
-//! The OAuth part of the command line, as clap types: the global mode (`--oauth
+//! The OAuth part of the command line, as clap types: the mode (`--oauth
 //! interactive|non-interactive|off`), the `--oauth-*` settings of `--url` targets (also stored
 //! by `servers add`), and `mcplab oauth debug|login|logout|status`. Parsing only.
 
@@ -69,59 +69,42 @@ fn parse_revision(text: &str) -> Result<OAuthRevision, String> {
 
 /// OAuth settings for `--url` targets (and what `servers add` stores).
 #[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = "OAuth (for --url)")]
 pub struct OAuthTargetArgs {
     /// OAuth client id registered beforehand, for --url.
-    #[arg(
-        long = "oauth-client-id",
-        id = "oauth-client-id",
-        global = true,
-        value_name = "ID"
-    )]
+    #[arg(long = "oauth-client-id", id = "oauth-client-id", value_name = "ID")]
     pub client_id: Option<String>,
     /// Its client secret.
     #[arg(
         long = "oauth-client-secret",
         id = "oauth-client-secret",
-        global = true,
         value_name = "SECRET",
         env = "MCPLAB_OAUTH_CLIENT_SECRET",
         hide_env_values = true
     )]
     pub client_secret: Option<String>,
     /// A Client ID Metadata Document URL, used as client id where the server supports it.
-    #[arg(
-        long = "oauth-cimd-url",
-        id = "oauth-cimd-url",
-        global = true,
-        value_name = "URL"
-    )]
+    #[arg(long = "oauth-cimd-url", id = "oauth-cimd-url", value_name = "URL")]
     pub cimd_url: Option<String>,
     /// Scopes to request (space-separated) instead of the ones the server asks for.
-    #[arg(
-        long = "oauth-scope",
-        id = "oauth-scope",
-        global = true,
-        value_name = "SCOPES"
-    )]
+    #[arg(long = "oauth-scope", id = "oauth-scope", value_name = "SCOPES")]
     pub scope: Option<String>,
     /// How to get a client id.
     #[arg(
         long = "oauth-registration",
         id = "oauth-registration",
-        global = true,
         value_enum,
         value_name = "METHOD"
     )]
     pub registration: Option<Registration>,
     /// The MCP revision whose authorization rules to follow (default: the latest, with the
     /// older ones' fallbacks).
-    #[arg(long = "oauth-revision", id = "oauth-revision", global = true, value_name = "REV", value_parser = parse_revision)]
+    #[arg(long = "oauth-revision", id = "oauth-revision", value_name = "REV", value_parser = parse_revision)]
     pub revision: Option<OAuthRevision>,
     /// The grant: authorization-code (default) or client-credentials.
     #[arg(
         long = "oauth-grant",
         id = "oauth-grant",
-        global = true,
         value_enum,
         value_name = "GRANT"
     )]
@@ -130,7 +113,6 @@ pub struct OAuthTargetArgs {
     #[arg(
         long = "oauth-private-key",
         id = "oauth-private-key",
-        global = true,
         value_name = "FILE"
     )]
     pub private_key: Option<PathBuf>,
@@ -138,7 +120,6 @@ pub struct OAuthTargetArgs {
     #[arg(
         long = "oauth-idp-token-endpoint",
         id = "oauth-idp-token-endpoint",
-        global = true,
         value_name = "URL"
     )]
     pub idp_token_endpoint: Option<String>,
@@ -146,7 +127,6 @@ pub struct OAuthTargetArgs {
     #[arg(
         long = "oauth-idp-client-id",
         id = "oauth-idp-client-id",
-        global = true,
         value_name = "ID"
     )]
     pub idp_client_id: Option<String>,
@@ -154,7 +134,6 @@ pub struct OAuthTargetArgs {
     #[arg(
         long = "oauth-id-token",
         id = "oauth-id-token",
-        global = true,
         value_name = "JWT",
         env = "MCPLAB_OAUTH_ID_TOKEN",
         hide_env_values = true
@@ -164,7 +143,6 @@ pub struct OAuthTargetArgs {
     #[arg(
         long = "oauth-assertion",
         id = "oauth-assertion",
-        global = true,
         value_name = "JWT",
         env = "MCPLAB_OAUTH_ASSERTION",
         hide_env_values = true,
@@ -176,7 +154,6 @@ pub struct OAuthTargetArgs {
     #[arg(
         long = "oauth-assertion-file",
         id = "oauth-assertion-file",
-        global = true,
         value_name = "FILE"
     )]
     pub assertion_file: Option<PathBuf>,

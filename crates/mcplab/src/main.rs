@@ -21,14 +21,19 @@ mod target;
 
 use std::process::ExitCode;
 
-use clap::Parser;
-
 fn main() -> ExitCode {
-    let cli = match cli::Cli::try_parse() {
-        Ok(cli) => cli,
+    let parsed = match cli::parse() {
+        Ok(parsed) => parsed,
         Err(e) => return usage_error(e),
     };
-    let (json, raw) = (cli.global.json, cli.global.raw);
+    let (json, raw) = (parsed.cli.global.json, parsed.cli.global.raw);
+    let (settings, command) = match settings::Settings::resolve(parsed.cli, &parsed.typed_before) {
+        Ok(resolved) => resolved,
+        Err(f) => {
+            report(&f, json, raw);
+            return ExitCode::from(f.code);
+        }
+    };
     init_tracing();
     become_subreaper();
     mcplab_server::memory::tune();
@@ -45,7 +50,7 @@ fn main() -> ExitCode {
     };
     // Adopted orphans (see `become_subreaper`) are reaped as they exit.
     runtime.spawn(mcplab_core::mcp::reap_orphans());
-    let result = runtime.block_on(commands::run(cli));
+    let result = runtime.block_on(commands::run(command, &settings));
     // Background tasks (stdin readers for elicitation) must not keep the process alive.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
     match result {

@@ -15,28 +15,28 @@ use mcplab_core::oauth::{
 };
 use tokio::sync::oneshot;
 
-use crate::cli::Global;
 use crate::cli_oauth::OAuthMode;
 use crate::failure::Failure;
-use crate::settings::DataDir;
+use crate::settings::Settings;
 
 /// How long the CLI waits for the browser to come back.
 const BROWSER_TIMEOUT: Duration = Duration::from_secs(300);
 pub const USER_AGENT: &str = concat!("mcplab/", env!("CARGO_PKG_VERSION"));
 
 /// The OAuth host of a CLI session: None with `--oauth off`.
-pub fn host(global: &Global) -> Result<Option<Arc<OAuthHost>>, Failure> {
-    let mode = global.oauth.unwrap_or_default();
+pub fn host(settings: &Settings) -> Result<Option<Arc<OAuthHost>>, Failure> {
+    let mode = settings.oauth.unwrap_or_default();
     let agent: Arc<dyn UserAgent> = match mode {
         OAuthMode::Off => return Ok(None),
         OAuthMode::Interactive => Arc::new(LoopbackAgent),
         OAuthMode::NonInteractive => Arc::new(NonInteractiveAgent::new()),
     };
-    let store = DataDir::resolve(global.data_dir.as_deref())?.store()?;
+    let store = settings.data.store()?;
     let store: Arc<dyn CredentialStore> = Arc::new(store);
     let host = OAuthHost::new(store, agent, "mcplab", USER_AGENT)
         .map_err(|e| Failure::usage(e.to_string()))?;
-    host.http().allow_private(global.limits.oauth_allow_private);
+    host.http()
+        .allow_private(settings.budget.oauth_allow_private);
     Ok(Some(host))
 }
 

@@ -20,11 +20,11 @@ use mcplab_server::{AppState, RenderHost, Security, generate_token, router};
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
 
-use crate::cli::Global;
 use crate::commands::eval::render::CliRenderer;
 use crate::failure::Failure;
 use crate::launch::{Launch, open_browser};
-use crate::settings::DataDir;
+use crate::output::outln;
+use crate::settings::Settings;
 use crate::target;
 
 /// The inspector's default port (the official inspector's, so muscle memory works).
@@ -32,31 +32,32 @@ pub const DEFAULT_PORT: u16 = 6274;
 /// How many ports after the default are tried when it is busy.
 const PORT_ATTEMPTS: u16 = 20;
 
-pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
+pub async fn run(settings: &Settings) -> Result<(), Failure> {
+    let data = &settings.data;
     let store = Arc::new(data.store()?);
     let store_err = |e: mcplab_core::store::StoreError| Failure::usage(e.to_string());
     if store.is_new() {
         store.insert_server(&demo_server()?).map_err(store_err)?;
     }
-    if let Some(file) = &global.target.config {
+    if let Some(file) = &settings.target.config {
         let text = std::fs::read_to_string(file)
             .map_err(|e| Failure::usage(format!("cannot read {}: {e}", file.display())))?;
         for s in parse_mcp_servers(&text, &file.display().to_string()).map_err(Failure::config)? {
             store.upsert_server(&s).map_err(store_err)?;
         }
     }
-    let ad_hoc = target::ad_hoc(&global.target, target::AD_HOC_NAME)?;
+    let ad_hoc = target::ad_hoc(&settings.target, target::AD_HOC_NAME)?;
     if let Some(cfg) = &ad_hoc {
         store.upsert_server(cfg).map_err(store_err)?;
     }
     let only: Option<Vec<String>> = match &ad_hoc {
         Some(cfg) => Some(vec![cfg.name.clone()]),
-        None if global.target.servers.is_empty() => None,
+        None if settings.target.servers.is_empty() => None,
         None => {
-            for name in &global.target.servers {
+            for name in &settings.target.servers {
                 store.server(name).map_err(store_err)?;
             }
-            Some(global.target.servers.clone())
+            Some(settings.target.servers.clone())
         }
     };
 
@@ -65,7 +66,7 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         listen_for_changes: true,
         ..ManagerOptions::default()
     };
-    global.limits.apply(global.timeout, &mut opts)?;
+    settings.apply(&mut opts);
     let manager = ConnectionManager::new(opts);
     let roots: Vec<RootView> = store
         .setting("roots")
@@ -84,7 +85,7 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         )
         .await;
 
-    let (listener, host) = bind(&global.serve.host, global.serve.port).await?;
+    let (listener, host) = bind(&settings.serve.host, settings.serve.port).await?;
     let port = listener.local_addr().map(|a| a.port()).unwrap_or_default();
     let extra_host = host.filter(|h| !h.is_loopback()).map(|h| h.to_string());
     let security = Security::new(generate_token(), port, extra_host.as_deref());
@@ -98,10 +99,10 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         _ => "127.0.0.1".to_owned(),
     };
     let base = format!("http://{shown_host}:{port}");
-    println!("mcplab is listening on {base}");
+    outln!("mcplab is listening on {base}");
     let (sandbox_origin, sandbox_task) =
         start_sandbox(&state, sandbox, port, extra_host.as_deref());
-    println!("apps run on: {sandbox_origin}");
+    outln!("apps run on: {sandbox_origin}");
     if extra_host.is_some() {
         eprintln!(
             "WARNING: with a non-loopback --host, every app shares the one origin \
@@ -114,7 +115,7 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
         Some(h) if !h.is_loopback() && !h.is_unspecified() => h.to_string(),
         _ => "127.0.0.1".to_owned(),
     };
-    let chromium = crate::settings::chromium(global.chromium.as_deref());
+    let chromium = crate::settings::chromium(settings.chromium.as_deref());
     let _ = state.hosts_dir.set(data.dir().join("hosts"));
     // A price file that cannot be used is said loudly; costs then use the shipped table.
     match mcplab_core::agent::cost::load_prices(data.dir()) {
@@ -141,8 +142,8 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
     }
     .write(data)?;
     let login_url = |code: String| format!("{base}/auth?code={code}");
-    println!("open {}", login_url(credentials.mint_login_code()));
-    println!(
+    outln!("open {}", login_url(credentials.mint_login_code()));
+    outln!(
         "  (valid once, for {} minutes; `mcplab open` opens a new one)",
         LOGIN_CODE_TTL.as_secs() / 60
     );
@@ -161,7 +162,7 @@ pub async fn run(global: &Global, data: &DataDir) -> Result<(), Failure> {
             let _ = m.connect(cfg).await;
         });
     }
-    if !global.serve.no_open {
+    if !settings.serve.no_open {
         // A code of its own: the printed one stays usable in another browser.
         if let Err(e) = open_browser(data, &login_url(credentials.mint_login_code())) {
             eprintln!("{}", e.message);

@@ -21,12 +21,12 @@ use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
-use crate::cli::{ElicitationMode, Global};
+use crate::cli::ElicitationMode;
 use crate::elicit::{self, Policy};
 use crate::failure::{EXIT_INTERRUPTED, Failure};
 use crate::output::safe;
 use crate::progress::Terminal;
-use crate::settings::DataDir;
+use crate::settings::Settings;
 use crate::target;
 
 /// How long a result waits for `--trace` to print the frames before it (the printer is a
@@ -78,26 +78,29 @@ impl Voice {
 
 impl Session {
     /// Connects the one server a command talks to.
-    pub async fn open(global: &Global, data: &DataDir) -> Result<Self, Failure> {
-        let config = target::resolve(&global.target, data)?;
-        Self::open_all(global, vec![config]).await
+    pub async fn open(settings: &Settings) -> Result<Self, Failure> {
+        let config = target::resolve(&settings.target, &settings.data)?;
+        Self::open_all(settings, vec![config]).await
     }
 
     /// Connects every server in `configs` (none is fine: a chat without tools).
-    pub async fn open_all(global: &Global, configs: Vec<ServerConfig>) -> Result<Self, Failure> {
-        Self::open_as(global, configs, ClientDeclaration::default()).await
+    pub async fn open_all(
+        settings: &Settings,
+        configs: Vec<ServerConfig>,
+    ) -> Result<Self, Failure> {
+        Self::open_as(settings, configs, ClientDeclaration::default()).await
     }
 
     /// [`Session::open_all`] declaring what a host profile's client declares (capabilities,
     /// and the revision asked of every server when not `auto`).
     pub async fn open_as(
-        global: &Global,
+        settings: &Settings,
         configs: Vec<ServerConfig>,
         client: ClientDeclaration,
     ) -> Result<Self, Failure> {
         // Only `check` reads the ring back (`--trace` subscribes live): a small one keeps
         // memory flat over a long `eval run`.
-        Self::open_with_ring(global, configs, 1_024, client)
+        Self::open_with_ring(settings, configs, 1_024, client)
             .await
             .map_err(|(failure, _)| failure)
     }
@@ -105,15 +108,15 @@ impl Session {
     /// [`Session::open_all`] that keeps the whole traffic ring and, when connecting fails,
     /// also hands back every frame recorded until then (`mcplab check` judges them).
     pub async fn open_recorded(
-        global: &Global,
+        settings: &Settings,
         configs: Vec<ServerConfig>,
     ) -> Result<Self, (Failure, Vec<mcplab_protocol::TrafficFrame>)> {
         let capacity = ManagerOptions::default().traffic_capacity;
-        Self::open_with_ring(global, configs, capacity, ClientDeclaration::default()).await
+        Self::open_with_ring(settings, configs, capacity, ClientDeclaration::default()).await
     }
 
     async fn open_with_ring(
-        global: &Global,
+        settings: &Settings,
         configs: Vec<ServerConfig>,
         traffic_capacity: usize,
         client: ClientDeclaration,
@@ -141,19 +144,16 @@ impl Session {
             client,
             ..ManagerOptions::default()
         };
-        global
-            .limits
-            .apply(global.timeout, &mut opts)
-            .map_err(fail)?;
+        settings.apply(&mut opts);
         let manager = ConnectionManager::new(opts);
         // Remote servers may answer 401: sign in (stdio-only sessions skip opening the store).
         let remote = configs
             .iter()
             .any(|c| !matches!(c.transport, ServerTransport::Stdio { .. }));
-        if remote && let Some(host) = crate::oauth_agent::host(global).map_err(fail)? {
+        if remote && let Some(host) = crate::oauth_agent::host(settings).map_err(fail)? {
             manager.set_oauth(host);
         }
-        let roots = global
+        let roots = settings
             .roots
             .iter()
             .map(|p| {
@@ -178,19 +178,19 @@ impl Session {
         let term = Terminal::for_stderr();
         let voice = Voice {
             term: term.clone(),
-            raw: global.raw,
-            stderr: !global.quiet_stderr,
+            raw: settings.raw,
+            stderr: !settings.quiet_stderr,
             dim: std::io::stderr().is_terminal(),
             labels: Arc::new(labels),
         };
         let mut traced = None;
-        if global.trace {
+        if settings.trace {
             let (printed, watcher) = watch::channel(0);
             traced = Some(watcher);
             let rx = manager.traffic().subscribe();
             background.push(tokio::spawn(print_trace(rx, voice.clone(), printed)));
         }
-        let policy = match global.elicitation {
+        let policy = match settings.elicitation {
             Some(mode) => Policy::chosen(mode),
             None if std::io::stdin().is_terminal() => Policy::chosen(ElicitationMode::Ask),
             None => Policy::not_a_terminal(),
@@ -225,7 +225,7 @@ impl Session {
                 }
             }
         }
-        if let Some(level) = global.log_level {
+        if let Some(level) = settings.log_level {
             let level = format!("{level:?}").to_lowercase();
             for conn in &conns {
                 conn.set_log_level(Some(level.clone()));

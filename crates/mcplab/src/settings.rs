@@ -1,14 +1,214 @@
-//! Settings precedence for the binary: flag, then environment (clap reads `MCPLAB_DATA_DIR`
-//! for the flag), then the platform default. This is the only place that looks at the home
-//! directory. The Chromium lookup (flag, `MCPLAB_CHROMIUM`, then PATH) lives here too.
+//! The settings of one run, resolved once from the parsed command line (ripgrep's LowArgs →
+//! HiArgs): the flags typed before the subcommand merged with the ones after it, checked
+//! (timeouts, limits, conflicting targets, flags the command does not take), into the
+//! [`Settings`] every command receives. Precedence: flag, then environment (clap merges the
+//! `MCPLAB_*` variables into the flags), then the platform default. This is the only place
+//! that looks at the home directory; the Chromium lookup (flag, `MCPLAB_CHROMIUM`, then PATH)
+//! lives here too. It decides nothing about what a command does.
 
+use std::mem::take;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
+use mcplab_core::mcp::ManagerOptions;
 use mcplab_core::store::Store;
 
+use crate::cli::{
+    ChromiumArg, Cli, Command, ConnectArgs, ElicitationMode, LogLevel, ServeArgs, TargetArgs,
+};
+use crate::cli_oauth::OAuthMode;
+use crate::commands::eval::EvalCmd;
 use crate::failure::Failure;
+use crate::limit_args::{Budget, seconds};
+
+/// Everything the command line and environment decided for this run.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    pub data: DataDir,
+    /// `--json`: exact protocol results, errors as JSON.
+    pub json: bool,
+    /// `--raw`: server text byte for byte.
+    pub raw: bool,
+    /// Which server(s), merged from both sides of the subcommand and free of conflicts.
+    pub target: TargetArgs,
+    pub trace: bool,
+    pub quiet_stderr: bool,
+    /// `--timeout`, checked positive.
+    pub timeout: Option<Duration>,
+    pub elicitation: Option<ElicitationMode>,
+    pub oauth: Option<OAuthMode>,
+    pub roots: Vec<PathBuf>,
+    pub log_level: Option<LogLevel>,
+    /// `--limit`, `--connect-timeout`, `--oauth-allow-private`.
+    pub budget: Budget,
+    /// The inspector's flags (`serve` and no command).
+    pub serve: ServeArgs,
+    /// `--chromium` or `MCPLAB_CHROMIUM` (see [`chromium`] for the PATH lookup).
+    pub chromium: Option<PathBuf>,
+}
+
+impl Settings {
+    /// Resolves a parsed command line. `typed_before` names the connection and inspector flags
+    /// typed before the subcommand (`--demo` in `mcplab --demo tools list`): a command that
+    /// does not take them refuses them instead of ignoring them.
+    pub fn resolve(mut cli: Cli, typed_before: &[String]) -> Result<(Self, Command), Failure> {
+        let mut command = cli
+            .command
+            .take()
+            .unwrap_or(Command::Serve(crate::cli::ServeCmd {
+                connect: ConnectArgs::default(),
+                serve: ServeArgs::default(),
+            }));
+        let scope = Scope::of(&mut command);
+        if let Some(flag) = typed_before.iter().find(|f| !scope.takes(f)) {
+            return Err(Failure::usage(format!(
+                "{flag} does not apply to `mcplab {}`; see `mcplab {} --help` for its flags",
+                scope.name, scope.name
+            )));
+        }
+        // In a group (`tools`, …) clap itself shares the connection flags' values between the
+        // top level and the group (they are global within it): merging would count them twice.
+        let shared = scope.shared_by_clap();
+        let connect = match scope.connect {
+            Some(connect) if shared => connect,
+            Some(connect) => cli.connect.merged(connect),
+            None => cli.connect,
+        };
+        let serve = cli.serve.merged(scope.serve.unwrap_or_default());
+        let chromium = match scope.chromium {
+            Some(chromium) if shared => chromium,
+            Some(chromium) => serve.chromium.clone().merged(chromium),
+            None => serve.chromium.clone(),
+        };
+        connect.target.check_conflicts()?;
+        let timeout = connect
+            .timeout
+            .map(|secs| seconds(secs, "--timeout"))
+            .transpose()?;
+        let settings = Settings {
+            data: DataDir::resolve(cli.global.data_dir.as_deref())?,
+            json: cli.global.json,
+            raw: cli.global.raw,
+            budget: connect.limits.resolve(timeout)?,
+            target: connect.target,
+            trace: connect.trace,
+            quiet_stderr: connect.quiet_stderr,
+            timeout,
+            elicitation: connect.elicitation,
+            oauth: connect.oauth,
+            roots: connect.roots,
+            log_level: connect.log_level,
+            serve,
+            chromium: chromium.chromium,
+        };
+        Ok((settings, command))
+    }
+
+    /// Puts the request timeout, connect deadline and byte budget into `opts`.
+    pub fn apply(&self, opts: &mut ManagerOptions) {
+        self.budget.apply(self.timeout, opts);
+    }
+}
+
+/// What one command takes of the shared flag groups, taken out of it for merging.
+struct Scope {
+    name: &'static str,
+    connect: Option<ConnectArgs>,
+    serve: Option<ServeArgs>,
+    chromium: Option<ChromiumArg>,
+}
+
+impl Scope {
+    fn of(command: &mut Command) -> Scope {
+        let (name, connect, serve, chromium) = match command {
+            Command::Serve(c) => (
+                "serve",
+                Some(take(&mut c.connect)),
+                Some(take(&mut c.serve)),
+                None,
+            ),
+            Command::Tools(c) => ("tools", Some(take(&mut c.connect)), None, None),
+            Command::Resources(c) => ("resources", Some(take(&mut c.connect)), None, None),
+            Command::Prompts(c) => ("prompts", Some(take(&mut c.connect)), None, None),
+            Command::Complete(c) => ("complete", Some(take(&mut c.connect)), None, None),
+            Command::Ping(c) => ("ping", Some(take(&mut c.connect)), None, None),
+            Command::LogLevel { connect, .. } => ("log-level", Some(take(connect)), None, None),
+            Command::Info(c) => ("info", Some(take(&mut c.connect)), None, None),
+            Command::Check(c) => ("check", Some(take(&mut c.connect)), None, None),
+            Command::Chat(c) => ("chat", Some(take(&mut c.connect)), None, None),
+            Command::Tasks(c) => ("tasks", Some(take(&mut c.connect)), None, None),
+            Command::Skills(c) => ("skills", Some(take(&mut c.connect)), None, None),
+            Command::Listen(c) => ("listen", Some(take(&mut c.connect)), None, None),
+            Command::Oauth(c) => ("oauth", Some(take(&mut c.connect)), None, None),
+            Command::Apps(c) => (
+                "apps",
+                Some(take(&mut c.connect)),
+                None,
+                Some(take(&mut c.chromium)),
+            ),
+            Command::Eval(EvalCmd::Run(a)) => (
+                "eval run",
+                Some(take(&mut a.connect)),
+                None,
+                Some(take(&mut a.chromium)),
+            ),
+            Command::Eval(EvalCmd::Init(a)) => {
+                ("eval init", Some(take(&mut a.connect)), None, None)
+            }
+            Command::Eval(_) => ("eval", None, None, None),
+            Command::Servers(crate::cli::ServersCmd::Add { target, .. }) => (
+                "servers add",
+                Some(ConnectArgs {
+                    target: take(&mut **target),
+                    ..ConnectArgs::default()
+                }),
+                None,
+                None,
+            ),
+            Command::Servers(_) => ("servers", None, None, None),
+            Command::Open { .. } => ("open", None, None, None),
+            Command::Hosts(_) => ("hosts", None, None, None),
+            Command::DemoServer { .. } => ("demo-server", None, None, None),
+            Command::Completions { .. } => ("completions", None, None, None),
+            Command::Man { .. } => ("man", None, None, None),
+        };
+        Scope {
+            name,
+            connect,
+            serve,
+            chromium,
+        }
+    }
+
+    /// Whether the command is a group whose connection flags clap makes global within it.
+    fn shared_by_clap(&self) -> bool {
+        crate::cli::GLOBAL_WITHIN.contains(&self.name)
+    }
+
+    /// Whether a flag typed before the subcommand belongs to this command.
+    fn takes(&self, flag: &str) -> bool {
+        if flag == "--chromium" {
+            return self.serve.is_some() || self.chromium.is_some();
+        }
+        if crate::cli::flags_of::<ServeArgs>()
+            .iter()
+            .any(|f| f == flag)
+        {
+            return self.serve.is_some();
+        }
+        match (&self.connect, self.name) {
+            // `servers add` stores a target: only the target's flags mean something there.
+            (Some(_), "servers add") => crate::cli::flags_of::<TargetArgs>()
+                .iter()
+                .any(|f| f == flag),
+            (Some(_), _) => true,
+            (None, _) => false,
+        }
+    }
+}
 
 /// Where mcplab keeps its data.
+#[derive(Debug, Clone)]
 pub struct DataDir(PathBuf);
 
 impl DataDir {

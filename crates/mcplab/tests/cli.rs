@@ -497,3 +497,117 @@ async fn sigterm_stops_the_server_too() {
     }
     panic!("the server process outlived mcplab");
 }
+
+/// Runs mcplab with stdout a pipe whose reader is already gone (`mcplab … | head -0`), so
+/// every write fails with EPIPE however fast the child is.
+async fn run_into_closed_pipe(args: &[&str]) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    let (reader, writer) = nix::unistd::pipe().expect("a pipe");
+    drop(reader);
+    let child = Command::new(BIN)
+        .args(args)
+        .env("MCPLAB_DATA_DIR", dir.path())
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::from(writer))
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("mcplab runs");
+    tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
+        .await
+        .expect("mcplab finished in time")
+        .unwrap()
+}
+
+#[tokio::test]
+async fn a_closed_stdout_ends_quietly_with_status_zero() {
+    let d = demo();
+    let commands: [&[&str]; 7] = [
+        &["servers", "list"],
+        &["--json", "servers", "list"],
+        &["hosts", "list"],
+        &["eval", "schema"],
+        &["--stdio", &d, "tools", "list"],
+        &["--stdio", &d, "--json", "info"],
+        &["servers", "export"],
+    ];
+    for args in commands {
+        let o = run_into_closed_pipe(args).await;
+        assert_eq!(code(&o), 0, "{args:?}: {}", err(&o));
+        assert!(!err(&o).contains("panicked"), "{args:?}: {}", err(&o));
+    }
+}
+
+#[tokio::test]
+async fn completion_scripts_name_the_subcommands_in_every_shell() {
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let o = run(&["completions", shell]).await;
+        assert_eq!(code(&o), 0, "{shell}: {}", err(&o));
+        let script = out(&o);
+        for word in ["tools", "resources", "chat", "eval", "demo", "data-dir"] {
+            assert!(script.contains(word), "{shell} script lacks {word}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_man_page_is_roff_that_man_can_format() {
+    let o = run(&["man"]).await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let page = out(&o);
+    assert!(
+        page.lines().any(|l| l.starts_with(".TH mcplab 1")),
+        "{page}"
+    );
+    assert!(page.contains(".SH SUBCOMMANDS"), "{page}");
+    // groff formats it without warnings (-ww: every warning) into text naming the commands.
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("mcplab.1");
+    std::fs::write(&file, &page).unwrap();
+    let text = std::process::Command::new("groff")
+        .args(["-k", "-man", "-Tutf8", "-ww", "-z"])
+        .arg(&file)
+        .output()
+        .expect("groff runs (Debian package groff-base)");
+    assert!(
+        text.status.success() && text.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&text.stderr)
+    );
+
+    let o = run(&["man", "--dir", dir.path().to_str().unwrap()]).await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    for page in [
+        "mcplab.1",
+        "mcplab-tools.1",
+        "mcplab-tools-call.1",
+        "mcplab-chat.1",
+    ] {
+        assert!(dir.path().join(page).is_file(), "{page} missing");
+    }
+}
+
+#[tokio::test]
+async fn help_groups_flags_by_purpose_and_shows_only_a_commands_own() {
+    let o = run(&["tools", "call", "--help"]).await;
+    let help = out(&o);
+    for heading in ["Target:", "Connection:", "Limits:", "OAuth (for --url):"] {
+        assert!(
+            help.contains(heading),
+            "tools call --help lacks {heading}\n{help}"
+        );
+    }
+    assert!(
+        !help.contains("--port"),
+        "tools call --help shows the inspector's --port"
+    );
+    let help = out(&run(&["servers", "list", "--help"]).await);
+    assert!(
+        !help.contains("--stdio") && !help.contains("--timeout"),
+        "{help}"
+    );
+    let o = run(&["--demo", "servers", "list"]).await;
+    assert_eq!(code(&o), 2, "a target means nothing to `servers list`");
+    assert!(err(&o).contains("--demo does not apply"), "{}", err(&o));
+}

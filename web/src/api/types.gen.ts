@@ -362,7 +362,9 @@ timeoutMs: number, };
 
 export type HumanAnswer = { "action": "accept", content: JsonValue, } | { "action": "decline", reason?: string | null, } | { "action": "cancel" };
 
-export type ServerEvent = { "type": "status", server: string, status: ServerStatus, } | { "type": "stderr", server: string, line: string, } | { "type": "log", server: string, level: string, logger?: string | null, data: JsonValue, } | { "type": "progress", server: string, token: JsonValue, progress: number, total?: number | null, message?: string | null, } | { "type": "listChanged", server: string, list: string, } | { "type": "resourceUpdated", server: string, uri: string, } | { "type": "cancelled", server: string, requestId: JsonValue, reason?: string | null, } | { "type": "humanRequested", request: HumanRequest, } | { "type": "humanResolved", server: string, id: number, outcome: string, } | { "type": "rootsListed", server: string, count: number, } | { "type": "authorizationRequired", server: string, url: string, } | { "type": "task", task: TaskView, };
+export type HumanOutcome = "accept" | "decline" | "cancel" | "timeout";
+
+export type ServerEvent = { "type": "status", server: string, status: ServerStatus, } | { "type": "stderr", server: string, line: string, } | { "type": "log", server: string, level: string, logger?: string | null, data: JsonValue, } | { "type": "progress", server: string, token: JsonValue, progress: number, total?: number | null, message?: string | null, } | { "type": "listChanged", server: string, list: string, } | { "type": "resourceUpdated", server: string, uri: string, } | { "type": "cancelled", server: string, requestId: JsonValue, reason?: string | null, } | { "type": "humanRequested", request: HumanRequest, } | { "type": "humanResolved", server: string, id: number, outcome: HumanOutcome, } | { "type": "rootsListed", server: string, count: number, } | { "type": "authorizationRequired", server: string, url: string, } | { "type": "task", task: TaskView, };
 
 export type Direction = "outbound" | "inbound";
 
@@ -550,12 +552,9 @@ export type CallOutcome = {
  */
 result: any, error: CallError | null, durationMs: number, };
 
-export type CallError = { 
-/**
- * `server` (JSON-RPC error), `timeout`, `cancelled`, `transport`, `not_connected`,
- * `invalid`, `bad_response` (the server's response was unparsable or over a byte limit).
- */
-kind: string, message: string, 
+export type CallErrorKind = "server" | "timeout" | "cancelled" | "transport" | "not_connected" | "invalid" | "bad_response";
+
+export type CallError = { kind: CallErrorKind, message: string, 
 /**
  * JSON-RPC error code for `server` errors.
  */
@@ -820,16 +819,13 @@ cost: StepCost | null,
  */
 exchanges: Array<HttpExchange>, };
 
+export type TurnFailureKind = "auth" | "rate_limit" | "context_length" | "network" | "server" | "bad_response" | "truncated" | "cancelled" | "not_configured" | "internal";
+
 export type TurnEvent = { "type": "turnStarted", turnId: string, model: string, } | { "type": "textDelta", turnId: string, text: string, } | { "type": "reasoningDelta", turnId: string, text: string, } | { "type": "toolCall", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, } | { "type": "toolInputPartial", turnId: string, callId: string, name: string, 
 /**
  * Empty when the name is not one of the offered tools.
  */
-server: string, tool: string, argumentsText: string, } | { "type": "approvalRequested", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, timeoutMs: number, } | { "type": "approvalResolved", turnId: string, callId: string, approved: boolean, } | { "type": "humanRequested", turnId: string, callId: string, request: HumanRequest, } | { "type": "humanResolved", turnId: string, callId: string, id: number, outcome: string, } | { "type": "toolResult", turnId: string, callId: string, server: string, tool: string, durationMs: number, isError: boolean, result: any, error: string | null, } | { "type": "toolProgress", turnId: string, callId: string, progress: number, total: number | null, message: string | null, } | { "type": "toolsLeftOut", turnId: string, limit: number, leftOut: Array<string>, } | { "type": "traceStep", turnId: string, step: number, model: string, finishReason: string, usage: TokenUsage, } | { "type": "stepXray", turnId: string, xray: StepXray, } | { "type": "turnTiming", turnId: string, durationMs: number, ttftMs: number | null, } | { "type": "turnFinished", turnId: string, reason: StopReason, usage: TokenUsage, } | { "type": "turnFailed", turnId: string, 
-/**
- * `auth`, `rate_limit`, `context_length`, `network`, `server`, `bad_response`,
- * `truncated`, `not_configured`, `internal`.
- */
-kind: string, message: string, usage: TokenUsage, } | { "type": "turnCancelled", turnId: string, usage: TokenUsage, };
+server: string, tool: string, argumentsText: string, } | { "type": "approvalRequested", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, timeoutMs: number, } | { "type": "approvalResolved", turnId: string, callId: string, approved: boolean, } | { "type": "humanRequested", turnId: string, callId: string, request: HumanRequest, } | { "type": "humanResolved", turnId: string, callId: string, id: number, outcome: HumanOutcome, } | { "type": "toolResult", turnId: string, callId: string, server: string, tool: string, durationMs: number, isError: boolean, result: any, error: string | null, } | { "type": "toolProgress", turnId: string, callId: string, progress: number, total: number | null, message: string | null, } | { "type": "toolsLeftOut", turnId: string, limit: number, leftOut: Array<string>, } | { "type": "traceStep", turnId: string, step: number, model: string, finishReason: string, usage: TokenUsage, } | { "type": "stepXray", turnId: string, xray: StepXray, } | { "type": "turnTiming", turnId: string, durationMs: number, ttftMs: number | null, } | { "type": "turnFinished", turnId: string, reason: StopReason, usage: TokenUsage, } | { "type": "turnFailed", turnId: string, kind: TurnFailureKind, message: string, usage: TokenUsage, } | { "type": "turnCancelled", turnId: string, usage: TokenUsage, };
 
 export type HostConfig = { 
 /**

@@ -29,8 +29,9 @@ function asOutcome(o: ToolOutcome, denied: boolean, stopped: boolean): CallOutco
   return {
     result: o.result ?? null,
     // A denied or stopped call is the person's choice, shown as a neutral "cancelled" (as on
-    // the Tools page), not a failure.
-    error: message === null ? null : { kind: denied || stopped ? 'cancelled' : 'call failed', message, code: null, data: null },
+    // the Tools page), not a failure. Other errors reach the chat as text only: the kind is a
+    // placeholder and the card says "call failed" (see `failure` below).
+    error: message === null ? null : { kind: denied || stopped ? 'cancelled' : 'server', message, code: null, data: null },
     durationMs: o.durationMs,
   };
 }
@@ -108,7 +109,7 @@ export function ToolCard({ item, turnEnded, turnStopped = false, sessionId, turn
       )}
       {item.outcome && (
         <div className="tool-card-result" data-testid="tool-card-result">
-          <ToolResult outcome={asOutcome(item.outcome, denied, stopped)} tool={tool} server={item.server} onFollowUp={chatApps?.followUp} />
+          <ToolResult outcome={asOutcome(item.outcome, denied, stopped)} failure="call failed" tool={tool} server={item.server} onFollowUp={chatApps?.followUp} />
         </div>
       )}
       {stopped && !item.outcome && <div className="call-cancelled small">Stopped before this call returned a result.</div>}

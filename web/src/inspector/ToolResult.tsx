@@ -22,9 +22,12 @@ export function ToolResult({
   tool,
   server,
   onFollowUp,
+  failure,
 }: {
   outcome: CallOutcome;
   tool: Tool;
+  /** Says what failed instead of the error's kind (a chat's tool error has no MCP kind). */
+  failure?: string;
   /** Where the call ran; MCP-UI resources in the result render (and act) against it. */
   server?: string;
   onFollowUp?: AppMessageChannel;
@@ -40,7 +43,7 @@ export function ToolResult({
   }, [structured, tool.outputSchema]);
   const urls = urlElicitations(outcome.error);
   const openResource = server ? (uri: string) => openInInspector('resources', server, uri) : undefined;
-  const title = status === 'cancelled' ? 'Cancelled' : outcome.error ? `Failed: ${outcome.error.kind}` : result?.isError ? 'Tool reported an error (isError)' : 'Result';
+  const title = status === 'cancelled' ? 'Cancelled' : outcome.error ? `Failed: ${failure ?? outcome.error.kind}` : result?.isError ? 'Tool reported an error (isError)' : 'Result';
 
   return (
     <div className={`result result-${status}`} data-testid="tool-result" data-error={status === 'error' ? 'true' : 'false'} data-status={status}>

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
-use mcplab_protocol::chat::{StopReason, TokenUsage, TurnEvent};
+use mcplab_protocol::chat::{StopReason, TokenUsage, TurnEvent, TurnFailureKind};
 use mcplab_protocol::host::{
     ApprovalMode, ElicitationMode, HostConfig, ServerTools, ToolCatalogPolicy, ToolResultPolicy,
 };
@@ -116,17 +116,17 @@ fn usage_of(u: &Usage) -> TokenUsage {
     }
 }
 
-fn error_kind(e: &LlmError) -> &'static str {
+fn error_kind(e: &LlmError) -> TurnFailureKind {
     match e {
-        LlmError::Auth { .. } => "auth",
-        LlmError::RateLimit { .. } => "rate_limit",
-        LlmError::ContextLength { .. } => "context_length",
-        LlmError::Network { .. } => "network",
-        LlmError::Server { .. } => "server",
-        LlmError::BadResponse { .. } => "bad_response",
-        LlmError::Truncated { .. } => "truncated",
-        LlmError::Cancelled => "cancelled",
-        LlmError::NotConfigured { .. } => "not_configured",
+        LlmError::Auth { .. } => TurnFailureKind::Auth,
+        LlmError::RateLimit { .. } => TurnFailureKind::RateLimit,
+        LlmError::ContextLength { .. } => TurnFailureKind::ContextLength,
+        LlmError::Network { .. } => TurnFailureKind::Network,
+        LlmError::Server { .. } => TurnFailureKind::Server,
+        LlmError::BadResponse { .. } => TurnFailureKind::BadResponse,
+        LlmError::Truncated { .. } => TurnFailureKind::Truncated,
+        LlmError::Cancelled => TurnFailureKind::Cancelled,
+        LlmError::NotConfigured { .. } => TurnFailureKind::NotConfigured,
     }
 }
 
@@ -163,12 +163,13 @@ pub async fn run_turn(
         sink.emit(terminal.clone());
         TurnOutcome { messages, terminal }
     };
-    let failed = |kind: &str, message: String, usage: TokenUsage| TurnEvent::TurnFailed {
-        turn_id: turn_id.clone(),
-        kind: kind.into(),
-        message,
-        usage,
-    };
+    let failed =
+        |kind: TurnFailureKind, message: String, usage: TokenUsage| TurnEvent::TurnFailed {
+            turn_id: turn_id.clone(),
+            kind,
+            message,
+            usage,
+        };
     let cancelled = |usage| TurnEvent::TurnCancelled {
         turn_id: turn_id.clone(),
         usage,
@@ -179,7 +180,12 @@ pub async fn run_turn(
         Err(e) if cancel.is_cancelled() || matches!(e, McpError::Cancelled) => {
             return finish(cancelled(usage), new_messages);
         }
-        Err(e) => return finish(failed("not_configured", e.to_string(), usage), new_messages),
+        Err(e) => {
+            return finish(
+                failed(TurnFailureKind::NotConfigured, e.to_string(), usage),
+                new_messages,
+            );
+        }
     };
     if !catalog.left_out().is_empty() {
         sink.emit(TurnEvent::ToolsLeftOut {

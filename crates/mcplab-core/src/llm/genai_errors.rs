@@ -9,6 +9,7 @@
 use std::error::Error as StdError;
 use std::time::Duration;
 
+use mcplab_protocol::error_chain::error_chain as chain;
 use reqwest::header::HeaderMap;
 use serde_json::Value;
 
@@ -248,21 +249,6 @@ fn retry_after(headers: &HeaderMap) -> Option<Duration> {
 /// A transport error as one line for people (its causes included, clipped).
 pub(super) fn describe(e: &reqwest::Error) -> String {
     clip(&chain(e))
-}
-
-/// An error and its sources, `: `-joined (reqwest's own message omits the cause).
-fn chain(e: &(dyn StdError + 'static)) -> String {
-    let mut out = e.to_string();
-    let mut source = e.source();
-    while let Some(s) = source {
-        let text = s.to_string();
-        if !out.contains(&text) {
-            out.push_str(": ");
-            out.push_str(&text);
-        }
-        source = s.source();
-    }
-    out
 }
 
 fn clip(text: &str) -> String {

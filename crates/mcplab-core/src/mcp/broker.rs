@@ -9,7 +9,7 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use mcplab_protocol::{HumanAnswer, HumanRequest, HumanRequestKind, ServerEvent};
+use mcplab_protocol::{HumanAnswer, HumanOutcome, HumanRequest, HumanRequestKind, ServerEvent};
 use serde_json::Value;
 use tokio::sync::{broadcast, oneshot};
 
@@ -95,19 +95,19 @@ impl Broker {
         let (result, label) = match outcome {
             Ok(Ok(answer)) => {
                 let label = match &answer {
-                    HumanAnswer::Accept { .. } => "accept",
-                    HumanAnswer::Decline { .. } => "decline",
-                    HumanAnswer::Cancel => "cancel",
+                    HumanAnswer::Accept { .. } => HumanOutcome::Accept,
+                    HumanAnswer::Decline { .. } => HumanOutcome::Decline,
+                    HumanAnswer::Cancel => HumanOutcome::Cancel,
                 };
                 (Ok(answer), label)
             }
-            Ok(Err(_)) => (Err(BrokerError::Withdrawn), "cancel"),
-            Err(_) => (Err(BrokerError::TimedOut(timeout)), "timeout"),
+            Ok(Err(_)) => (Err(BrokerError::Withdrawn), HumanOutcome::Cancel),
+            Err(_) => (Err(BrokerError::TimedOut(timeout)), HumanOutcome::Timeout),
         };
         let _ = self.events.send(ServerEvent::HumanResolved {
             server: server.to_owned(),
             id,
-            outcome: label.to_owned(),
+            outcome: label,
         });
         result
     }

@@ -6,8 +6,8 @@
 
 use std::collections::HashMap;
 use std::sync::Mutex;
-use std::time::{SystemTime, UNIX_EPOCH};
 
+use mcplab_protocol::clock::now_ms;
 use mcplab_protocol::{TaskFlavor, TaskStatusEntry, TaskView};
 use serde_json::Value;
 
@@ -17,13 +17,6 @@ pub const MAX_TASKS_PER_SERVER: usize = 500;
 #[derive(Default)]
 pub struct TaskRegistry {
     by_server: Mutex<HashMap<String, Vec<TaskView>>>,
-}
-
-fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or_default()
 }
 
 /// The task object inside a result or notification: the 2025-11-25 shapes nest it under

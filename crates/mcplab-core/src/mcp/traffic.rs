@@ -8,7 +8,6 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use mcplab_protocol::{Direction, FrameKind, TrafficFrame, TrafficHttpExchange};
 use tokio::sync::broadcast;
@@ -141,10 +140,7 @@ impl TrafficLog {
         bytes: &[u8],
         extras: FrameExtras,
     ) -> TrafficFrame {
-        let ts_ms = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_millis() as u64)
-            .unwrap_or_default();
+        let ts_ms = mcplab_protocol::clock::now_ms();
         let (text, kind) = match std::str::from_utf8(bytes) {
             Ok(s) => (s.to_owned(), kind),
             Err(e) => (

@@ -345,13 +345,7 @@ async fn read_body(
 }
 
 fn describe(err: &reqwest::Error) -> String {
-    let mut message = err.to_string();
-    let mut source = std::error::Error::source(err);
-    while let Some(cause) = source {
-        message.push_str(": ");
-        message.push_str(&cause.to_string());
-        source = cause.source();
-    }
+    let mut message = mcplab_protocol::error_chain::error_chain(err);
     if err.is_timeout() {
         message.push_str(" (timed out)");
     }

@@ -137,10 +137,4 @@ impl OAuthError {
     }
 }
 
-/// Milliseconds since the Unix epoch.
-pub(crate) fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or_default()
-}
+pub(crate) use mcplab_protocol::clock::now_ms;

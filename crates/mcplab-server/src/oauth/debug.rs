@@ -102,7 +102,7 @@ pub fn start(app: &Arc<AppState>, request: OAuthDebugRequest) -> Result<String, 
             steps: Vec::new(),
             result: None,
             failure: None,
-            started_ms: now_ms(),
+            started_ms: mcplab_protocol::clock::now_ms(),
             finished_ms: None,
         }),
         ring: EventRing::with_capacity(RUN_EVENTS),
@@ -161,7 +161,7 @@ async fn execute(
     }
     {
         let mut snapshot = run.snapshot_mut();
-        snapshot.finished_ms = Some(now_ms());
+        snapshot.finished_ms = Some(mcplab_protocol::clock::now_ms());
         match outcome {
             Ok(DebugOutcome::Authorized { summary, .. }) => {
                 snapshot.state = OAuthRunState::Succeeded;
@@ -184,11 +184,4 @@ async fn execute(
             run: snapshot.clone(),
         });
     }
-}
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or_default()
 }

@@ -10,6 +10,7 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use mcplab_core::mcp::{Connection, McpError, ProgressUpdate, RequestOptions};
 use mcplab_protocol::ServerEvent;
+use mcplab_protocol::api::CallErrorKind;
 use mcplab_protocol::api::{
     CallError, CallOutcome, CompleteRequest, LogLevelRequest, PromptGetRequest, ToolCallRequest,
     UriRequest,
@@ -36,20 +37,24 @@ pub fn outcome(result: Result<Value, McpError>, started: Instant) -> CallOutcome
         },
         Err(e) => {
             let (kind, code, data) = match &e {
-                McpError::Server { code, data, .. } => ("server", Some(*code), data.clone()),
-                McpError::Timeout { .. } => ("timeout", None, None),
-                McpError::BadResponse { .. } => ("bad_response", None, None),
-                McpError::Cancelled => ("cancelled", None, None),
-                McpError::NotConnected(_) => ("not_connected", None, None),
-                McpError::InvalidRequest(_) | McpError::InvalidConfig(_) => ("invalid", None, None),
+                McpError::Server { code, data, .. } => {
+                    (CallErrorKind::Server, Some(*code), data.clone())
+                }
+                McpError::Timeout { .. } => (CallErrorKind::Timeout, None, None),
+                McpError::BadResponse { .. } => (CallErrorKind::BadResponse, None, None),
+                McpError::Cancelled => (CallErrorKind::Cancelled, None, None),
+                McpError::NotConnected(_) => (CallErrorKind::NotConnected, None, None),
+                McpError::InvalidRequest(_) | McpError::InvalidConfig(_) => {
+                    (CallErrorKind::Invalid, None, None)
+                }
                 McpError::Transport { .. } | McpError::Connect { .. } | McpError::Spawn { .. } => {
-                    ("transport", None, None)
+                    (CallErrorKind::Transport, None, None)
                 }
             };
             CallOutcome {
                 result: None,
                 error: Some(CallError {
-                    kind: kind.to_owned(),
+                    kind,
                     message: e.to_string(),
                     code,
                     data,

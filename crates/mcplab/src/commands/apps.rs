@@ -22,16 +22,17 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::args;
-use crate::cli::{AppsCmd, CspMode, DisplayMode, Global, RenderArgs, RenderTheme};
+use crate::cli::{AppsCmd, CspMode, DisplayMode, RenderArgs, RenderTheme};
 use crate::failure::{EXIT_CALL, EXIT_INTERRUPTED, EXIT_USAGE, Failure};
 use crate::serve::{serve_app, start_sandbox};
 use crate::session::Session;
-use crate::settings::{self, DataDir};
+use crate::settings::{self, DataDir, Settings};
 use crate::target;
 
-pub async fn run(cmd: AppsCmd, global: &Global, data: &DataDir) -> Result<(), Failure> {
+pub async fn run(cmd: AppsCmd, settings: &Settings) -> Result<(), Failure> {
+    let data = &settings.data;
     match cmd {
-        AppsCmd::Render(args) => render_app(args, global, data).await,
+        AppsCmd::Render(args) => render_app(args, settings, data).await,
     }
 }
 
@@ -133,29 +134,21 @@ fn default_report_path(out: &Path) -> PathBuf {
     PathBuf::from(p)
 }
 
-async fn render_app(args: RenderArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
+async fn render_app(args: RenderArgs, settings: &Settings, data: &DataDir) -> Result<(), Failure> {
     let device = Device::parse(&args.device, args.rotate)?;
-    let chromium = settings::require_chromium(global.chromium.as_deref())?;
+    let chromium = settings::require_chromium(settings.chromium.as_deref())?;
     if !chromium.is_file() {
         // Said before any server is started.
         return Err(Failure::usage(
             RenderError::ChromiumNotFound { path: chromium }.to_string(),
         ));
     }
-    let timeout_ms = match global.timeout {
-        Some(secs) if secs > 0.0 && secs.is_finite() => Some((secs * 1000.0).round() as u64),
-        Some(_) => {
-            return Err(Failure::usage(
-                "--timeout must be a positive number of seconds",
-            ));
-        }
-        None => None,
-    };
+    let timeout_ms = settings.timeout.map(|t| t.as_millis() as u64);
     let report_path = args
         .report
         .clone()
         .unwrap_or_else(|| default_report_path(&args.out));
-    let config = target::resolve(&global.target, data)?;
+    let config = target::resolve(&settings.target, data)?;
     let host = match &args.host_profile {
         Some(name) => {
             let all = super::hosts::load(data)?;
@@ -174,7 +167,7 @@ async fn render_app(args: RenderArgs, global: &Global, data: &DataDir) -> Result
         }
     }
     let client = host.as_ref().map(|h| h.client.clone()).unwrap_or_default();
-    let session = Session::open_as(global, vec![config.clone()], client).await?;
+    let session = Session::open_as(settings, vec![config.clone()], client).await?;
     let profile = host.as_ref().map(|h| &h.app_host);
     let result = render_with(
         &session, &config, &args, device, timeout_ms, &chromium, profile,
@@ -182,7 +175,7 @@ async fn render_app(args: RenderArgs, global: &Global, data: &DataDir) -> Result
     .await;
     session.close().await;
     let (spec, rendered) = result?;
-    finish(&args, global.json, &report_path, spec, rendered)
+    finish(&args, settings.json, &report_path, spec, rendered)
 }
 
 /// Checks the tool, serves this process's API and sandbox, and renders.

@@ -17,16 +17,17 @@ use mcplab_protocol::chat::{NewSession, TurnEvent, TurnRequest};
 use mcplab_protocol::host::{ApprovalMode, ElicitationMode, HostConfig};
 
 use crate::chat_output::{ApprovingSink, JsonLinesSink, TerminalSink};
-use crate::cli::{self, ChatArgs, Global};
+use crate::cli::{self, ChatArgs};
 use crate::failure::{EXIT_CALL, EXIT_INTERRUPTED, Failure};
+use crate::output::outln;
 use crate::session::Session;
-use crate::settings::DataDir;
+use crate::settings::{DataDir, Settings};
 use crate::target;
 
 mod compare;
 mod prices;
 
-pub async fn run(args: ChatArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
+pub async fn run(args: ChatArgs, global: &Settings, data: &DataDir) -> Result<(), Failure> {
     if args.print_prices {
         return prices::print(data.dir(), global.json);
     }
@@ -82,7 +83,7 @@ pub async fn run(args: ChatArgs, global: &Global, data: &DataDir) -> Result<(), 
 /// then the flags on top.
 fn host_config(
     args: &ChatArgs,
-    global: &Global,
+    global: &Settings,
     targets: &[mcplab_protocol::ServerConfig],
     data: &DataDir,
 ) -> Result<HostConfig, Failure> {
@@ -146,9 +147,9 @@ pub(crate) fn read_host_config(path: &std::path::Path) -> Result<HostConfig, Fai
 fn print_host_config(host: &HostConfig, json: bool) -> Result<(), Failure> {
     let view = host::view(host);
     if json {
-        println!("{}", serde_json::to_string(&view).unwrap_or_default());
+        outln!("{}", serde_json::to_string(&view).unwrap_or_default());
     } else {
-        println!("{}", view.canonical);
+        outln!("{}", view.canonical);
         eprintln!("host config sha256 {}", view.hash);
     }
     Ok(())
@@ -201,7 +202,7 @@ fn cli_elicitation(mode: ElicitationMode) -> Option<cli::ElicitationMode> {
 
 async fn converse(
     args: &ChatArgs,
-    global: &Global,
+    global: &Settings,
     session: &Session,
     hub: &Arc<SessionHub>,
     host: HostConfig,

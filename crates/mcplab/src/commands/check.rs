@@ -10,14 +10,15 @@ use mcplab_protocol::check::{CheckReport, Finding, Severity};
 use mcplab_protocol::{ProtocolChoice, ServerTransport};
 use serde_json::Value;
 
-use crate::cli::{CheckArgs, Global};
+use crate::cli::CheckArgs;
 use crate::failure::{EXIT_CALL, EXIT_CONNECT, Failure};
 use crate::output::Stdout;
 use crate::session::Session;
-use crate::settings::DataDir;
+use crate::settings::Settings;
 use crate::target;
 
-pub async fn run(args: CheckArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
+pub async fn run(args: CheckArgs, settings: &Settings) -> Result<(), Failure> {
+    let data = &settings.data;
     let calls = args
         .calls
         .iter()
@@ -28,7 +29,7 @@ pub async fn run(args: CheckArgs, global: &Global, data: &DataDir) -> Result<(),
         token_budget: args.token_budget,
         timeout: None,
     };
-    let mut config = target::resolve(&global.target, data)?;
+    let mut config = target::resolve(&settings.target, data)?;
     // The checker judges frames against the schemas of the handshake revisions (up to
     // 2025-11-25, and it probes `ping`, which 2026-07-28 removed): `auto` checks in that era.
     if config.protocol == ProtocolChoice::Auto {
@@ -36,7 +37,7 @@ pub async fn run(args: CheckArgs, global: &Global, data: &DataDir) -> Result<(),
     }
     let label = target::label(&config);
     let stdio = matches!(config.transport, ServerTransport::Stdio { .. });
-    let (report, connected) = match Session::open_recorded(global, vec![config]).await {
+    let (report, connected) = match Session::open_recorded(settings, vec![config]).await {
         Ok(session) => {
             let report =
                 check_connection(session.connection(), session.manager().traffic(), &opts).await;
@@ -53,8 +54,8 @@ pub async fn run(args: CheckArgs, global: &Global, data: &DataDir) -> Result<(),
         server: label,
         ..report
     };
-    let o = Stdout { raw: global.raw };
-    if global.json {
+    let o = Stdout { raw: settings.raw };
+    if settings.json {
         o.json(&serde_json::to_value(&report).unwrap_or(Value::Null))?;
     } else {
         o.print(&human(&report))?;

@@ -8,12 +8,12 @@ use mcplab_protocol::host::HostConfig;
 use mcplab_protocol::host_profile::{FieldSource, HostProfile};
 use serde_json::Value;
 
-use crate::cli::{Global, HostsCmd};
+use crate::cli::HostsCmd;
 use crate::failure::Failure;
 use crate::output::{outln, table};
-use crate::settings::DataDir;
+use crate::settings::{DataDir, Settings};
 
-pub fn run(cmd: HostsCmd, global: &Global, data: &DataDir) -> Result<(), Failure> {
+pub fn run(cmd: HostsCmd, global: &Settings, data: &DataDir) -> Result<(), Failure> {
     let all = load(data)?;
     match cmd {
         HostsCmd::List => list(&all, global.json),

@@ -9,25 +9,23 @@ use mcplab_protocol::ServerEvent;
 use serde_json::{Value, json};
 
 use crate::args;
-use crate::cli::{Command, CompleteArgs, Global, PromptsCmd, ResourcesCmd, TaskArg, ToolsCmd};
+use crate::cli::{Command, CompleteArgs, Connected, PromptsCmd, ResourcesCmd, TaskArg, ToolsCmd};
 use crate::failure::{EXIT_CALL, Failure};
-use crate::output::{self, Stdout};
+use crate::output::{self, Stdout, outln};
 use crate::session::Session;
-use crate::settings::DataDir;
+use crate::settings::Settings;
 
 /// How long the unsubscribe after Ctrl-C may take: the user asked to stop.
 const UNSUBSCRIBE_DEADLINE: Duration = Duration::from_secs(5);
 
-pub async fn run(
-    command: Command,
-    global: &Global,
-    s: &Session,
-    data: &DataDir,
-) -> Result<(), Failure> {
-    let json = global.json;
-    let o = Stdout { raw: global.raw };
+pub async fn run(command: Command, settings: &Settings, s: &Session) -> Result<(), Failure> {
+    let (json, data) = (settings.json, &settings.data);
+    let o = Stdout { raw: settings.raw };
     match command {
-        Command::Tools(ToolsCmd::List) => {
+        Command::Tools(Connected {
+            cmd: ToolsCmd::List,
+            ..
+        }) => {
             let Some(r) = listing(s, "tools", "tools/list", "tools").await? else {
                 return empty(&o, json, "tools");
             };
@@ -41,13 +39,17 @@ pub async fn run(
             }
             Ok(())
         }
-        Command::Tools(ToolsCmd::Call {
-            name,
-            args,
-            pairs,
-            task,
-            no_wait,
-            output: file,
+        Command::Tools(Connected {
+            cmd:
+                ToolsCmd::Call {
+                    name,
+                    args,
+                    pairs,
+                    task,
+                    no_wait,
+                    output: file,
+                },
+            ..
         }) => {
             let schema = if pairs.is_empty() {
                 None
@@ -103,7 +105,10 @@ pub async fn run(
                 Ok(())
             }
         }
-        Command::Resources(ResourcesCmd::List) => {
+        Command::Resources(Connected {
+            cmd: ResourcesCmd::List,
+            ..
+        }) => {
             let Some(r) = listing(s, "resources", "resources/list", "resources").await? else {
                 return empty(&o, json, "resources");
             };
@@ -127,7 +132,10 @@ pub async fn run(
             }
             Ok(())
         }
-        Command::Resources(ResourcesCmd::Templates) => {
+        Command::Resources(Connected {
+            cmd: ResourcesCmd::Templates,
+            ..
+        }) => {
             let listed = listing(
                 s,
                 "resources",
@@ -157,7 +165,10 @@ pub async fn run(
             }
             Ok(())
         }
-        Command::Resources(ResourcesCmd::Read { uri, output: file }) => {
+        Command::Resources(Connected {
+            cmd: ResourcesCmd::Read { uri, output: file },
+            ..
+        }) => {
             s.require("resources")?;
             let r = s
                 .request("resources/read", Some(json!({ "uri": uri })))
@@ -174,10 +185,14 @@ pub async fn run(
             }
             Ok(())
         }
-        Command::Resources(ResourcesCmd::Subscribe { uri, count }) => {
-            subscribe(s, &o, &uri, count, json).await
-        }
-        Command::Prompts(PromptsCmd::List) => {
+        Command::Resources(Connected {
+            cmd: ResourcesCmd::Subscribe { uri, count },
+            ..
+        }) => subscribe(s, &o, &uri, count, json).await,
+        Command::Prompts(Connected {
+            cmd: PromptsCmd::List,
+            ..
+        }) => {
             let Some(r) = listing(s, "prompts", "prompts/list", "prompts").await? else {
                 return empty(&o, json, "prompts");
             };
@@ -191,7 +206,10 @@ pub async fn run(
             }
             Ok(())
         }
-        Command::Prompts(PromptsCmd::Get { name, pairs }) => {
+        Command::Prompts(Connected {
+            cmd: PromptsCmd::Get { name, pairs },
+            ..
+        }) => {
             s.require("prompts")?;
             let mut arguments = serde_json::Map::new();
             for p in &pairs {
@@ -214,7 +232,7 @@ pub async fn run(
             Ok(())
         }
         Command::Complete(c) => complete(s, &o, c, json).await,
-        Command::Ping => {
+        Command::Ping(_) => {
             let started = Instant::now();
             // 2026-07-28 removed `ping`; `server/discover` (never from the cache) is the
             // cheapest request every such server must answer.
@@ -239,7 +257,7 @@ pub async fn run(
                 o.line(&format!("pong ({} ms)", started.elapsed().as_millis()))
             }
         }
-        Command::LogLevel { level } => {
+        Command::LogLevel { level, .. } => {
             s.require("logging")?;
             let level = format!("{level:?}").to_lowercase();
             if s.connection().is_modern() {
@@ -249,7 +267,7 @@ pub async fn run(
                      --log-level {level} with the command whose logs you want"
                 );
                 if json {
-                    println!("{{}}");
+                    outln!("{{}}");
                 }
                 return Ok(());
             }
@@ -262,7 +280,7 @@ pub async fn run(
                 o.line(&format!("log level set to {level}"))
             }
         }
-        Command::Info => {
+        Command::Info(_) => {
             let conn = s.connection();
             let info = conn.initialize_result();
             if json {
@@ -298,7 +316,9 @@ pub async fn run(
         | Command::Tasks(_)
         | Command::Skills(_)
         | Command::Listen(_)
-        | Command::Check(_) => {
+        | Command::Check(_)
+        | Command::Completions { .. }
+        | Command::Man { .. } => {
             unreachable!("handled without this dispatcher")
         }
     }
@@ -529,6 +549,7 @@ async fn subscribe(
             resource_uris: vec![uri.to_owned()],
             task_ids: Vec::new(),
             count,
+            connect: crate::cli::ConnectArgs::default(),
         };
         return super::listen::watch(s, args, json, true).await;
     }

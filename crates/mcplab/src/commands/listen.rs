@@ -9,19 +9,20 @@ use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
-use crate::cli::{Global, ListenArgs};
+use crate::cli::ListenArgs;
 use crate::failure::Failure;
 use crate::output;
 use crate::session::Session;
+use crate::settings::Settings;
 
-pub async fn run(args: ListenArgs, global: &Global, s: &Session) -> Result<(), Failure> {
+pub async fn run(args: ListenArgs, settings: &Settings, s: &Session) -> Result<(), Failure> {
     if !s.connection().is_modern() {
         return Err(Failure::usage(
             "subscriptions/listen belongs to protocol 2026-07-28; this server speaks an \
              earlier revision (use `resources subscribe`, or --protocol 2026-07-28)",
         ));
     }
-    watch(s, args, global.json, false).await
+    watch(s, args, settings.json, false).await
 }
 
 /// Opens the listen request and prints what arrives. `read_updates` also reads a resource

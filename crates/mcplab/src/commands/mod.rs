@@ -15,38 +15,37 @@ mod servers;
 mod skills;
 mod tasks;
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Command, Connected};
 use crate::failure::Failure;
 use crate::session::Session;
-use crate::settings::DataDir;
+use crate::settings::Settings;
 
-pub async fn run(cli: Cli) -> Result<(), Failure> {
-    let data = DataDir::resolve(cli.global.data_dir.as_deref())?;
-    match cli.command.unwrap_or(Command::Serve { host: None }) {
-        Command::Serve { host } => {
-            let mut global = cli.global.clone();
-            global.serve.host = host.or(global.serve.host);
-            crate::serve::run(&global, &data).await
-        }
-        Command::Servers(cmd) => servers::run(cmd, &cli.global, &data),
-        Command::Chat(args) => chat::run(args, &cli.global, &data).await,
-        Command::Oauth(cmd) => oauth::run(cmd, &cli.global, &data).await,
-        Command::Apps(cmd) => apps::run(cmd, &cli.global, &data).await,
-        Command::Eval(cmd) => eval::run(cmd, &cli.global, &data).await,
-        Command::Hosts(cmd) => hosts::run(cmd, &cli.global, &data),
-        Command::Open { print } => open::run(&data, print).await,
-        Command::Check(args) => check::run(args, &cli.global, &data).await,
+/// Runs `command` under the settings resolved for it.
+pub async fn run(command: Command, settings: &Settings) -> Result<(), Failure> {
+    let data = &settings.data;
+    match command {
+        Command::Serve(_) => crate::serve::run(settings).await,
+        Command::Servers(cmd) => servers::run(cmd, settings),
+        Command::Chat(args) => chat::run(args, settings, data).await,
+        Command::Oauth(Connected { cmd, .. }) => oauth::run(cmd, settings).await,
+        Command::Apps(group) => apps::run(group.cmd, settings).await,
+        Command::Eval(cmd) => eval::run(cmd, settings, data).await,
+        Command::Hosts(cmd) => hosts::run(cmd, settings, data),
+        Command::Open { print } => open::run(data, print).await,
+        Command::Check(args) => check::run(args, settings).await,
+        Command::Completions { shell } => crate::cli::completions(shell),
+        Command::Man { dir } => crate::cli::man(dir.as_deref()),
         Command::DemoServer { http: None } => mcplab_testkit::serve_stdio()
             .await
             .map_err(|e| Failure::call(format!("demo server stopped: {e}"))),
         Command::DemoServer { http: Some(addr) } => demo_http(addr).await,
         command => {
-            let session = Session::open(&cli.global, &data).await?;
+            let session = Session::open(settings).await?;
             let result = match command {
-                Command::Tasks(cmd) => tasks::run(cmd, &cli.global, &session, &data).await,
-                Command::Skills(cmd) => skills::run(cmd, &cli.global, &session).await,
-                Command::Listen(args) => listen::run(args, &cli.global, &session).await,
-                command => inspect::run(command, &cli.global, &session, &data).await,
+                Command::Tasks(group) => tasks::run(group.cmd, settings, &session).await,
+                Command::Skills(group) => skills::run(group.cmd, settings, &session).await,
+                Command::Listen(args) => listen::run(args, settings, &session).await,
+                command => inspect::run(command, settings, &session).await,
             };
             session.close().await;
             result

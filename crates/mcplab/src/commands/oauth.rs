@@ -17,25 +17,27 @@ use mcplab_protocol::oauth::{
     OAuthRunState, OAuthStatusView, OAuthStep, OAuthStepKind,
 };
 
-use crate::cli::{Global, RemoteTransport};
+use crate::cli::RemoteTransport;
 use crate::cli_oauth::{OAuthMode, OauthCmd, OauthDebugArgs};
 use crate::failure::{EXIT_CONNECT, EXIT_INTERRUPTED, Failure};
 use crate::oauth_agent::{LoopbackAgent, USER_AGENT};
 use crate::output;
-use crate::settings::DataDir;
+use crate::output::outln;
+use crate::settings::{DataDir, Settings};
 use crate::target;
 
-pub async fn run(cmd: OauthCmd, global: &Global, data: &DataDir) -> Result<(), Failure> {
+pub async fn run(cmd: OauthCmd, settings: &Settings) -> Result<(), Failure> {
+    let data = &settings.data;
     match cmd {
-        OauthCmd::Debug(args) => debug(args, global).await,
-        OauthCmd::Login => login(global, data).await,
-        OauthCmd::Logout => logout(global, data),
-        OauthCmd::Status => status(global, data),
+        OauthCmd::Debug(args) => debug(args, settings).await,
+        OauthCmd::Login => login(settings, data).await,
+        OauthCmd::Logout => logout(settings, data),
+        OauthCmd::Status => status(settings, data),
     }
 }
 
-fn transport(global: &Global) -> OAuthProbeTransport {
-    match global.target.transport {
+fn transport(settings: &Settings) -> OAuthProbeTransport {
+    match settings.target.transport {
         RemoteTransport::Http => OAuthProbeTransport::Http,
         RemoteTransport::Sse => OAuthProbeTransport::Sse,
     }
@@ -142,14 +144,14 @@ fn human(step: &OAuthStep, repeat: bool) -> String {
     out
 }
 
-async fn debug(args: OauthDebugArgs, global: &Global) -> Result<(), Failure> {
+async fn debug(args: OauthDebugArgs, settings: &Settings) -> Result<(), Failure> {
     let url = url::Url::parse(args.url.trim())
         .ok()
         .filter(|u| matches!(u.scheme(), "http" | "https"))
         .ok_or_else(|| Failure::usage(format!("`{}` is not an http(s) URL", args.url)))?;
     let request = OAuthDebugRequest {
         url: url.to_string(),
-        transport: Some(transport(global)),
+        transport: Some(transport(settings)),
         revision: args.revision,
         registration: args
             .registration
@@ -158,12 +160,12 @@ async fn debug(args: OauthDebugArgs, global: &Global) -> Result<(), Failure> {
         client_secret: args.client_secret,
         client_metadata_url: args.cimd_url,
         scope: args.scope,
-        interactive: !(args.non_interactive || global.oauth == Some(OAuthMode::NonInteractive)),
+        interactive: !(args.non_interactive || settings.oauth == Some(OAuthMode::NonInteractive)),
     };
     let config = request.oauth_config();
     let opts = DebugOptions {
         url,
-        transport: transport(global),
+        transport: transport(settings),
         flow: FlowOptions::from_config(&config, "mcplab"),
     };
     let agent: Box<dyn UserAgent> = if request.interactive {
@@ -172,9 +174,9 @@ async fn debug(args: OauthDebugArgs, global: &Global) -> Result<(), Failure> {
         Box::new(NonInteractiveAgent::new())
     };
     let http = OAuthHttp::new(USER_AGENT).map_err(|e| Failure::usage(e.to_string()))?;
-    http.allow_private(global.limits.oauth_allow_private);
-    let log = printer(global.json);
-    let started_ms = now_ms();
+    http.allow_private(settings.budget.oauth_allow_private);
+    let log = printer(settings.json);
+    let started_ms = mcplab_protocol::clock::now_ms();
     let outcome = tokio::select! {
         outcome = debug_run(&http, agent.as_ref(), &opts, &log) => outcome,
         _ = crate::session::wait_for_stop_signal() => return Err(Failure::silent(EXIT_INTERRUPTED)),
@@ -196,9 +198,9 @@ async fn debug(args: OauthDebugArgs, global: &Global) -> Result<(), Failure> {
         },
         failure: outcome.as_ref().err().map(OAuthError::failure),
         started_ms,
-        finished_ms: Some(now_ms()),
+        finished_ms: Some(mcplab_protocol::clock::now_ms()),
     };
-    if global.json {
+    if settings.json {
         let event = OAuthDebugEvent::Finished { run };
         crate::output::outln!("{}", serde_json::to_string(&event).unwrap_or_default());
     } else if let Some(summary) = &run.result {
@@ -218,7 +220,7 @@ async fn debug(args: OauthDebugArgs, global: &Global) -> Result<(), Failure> {
             },
         );
     } else if run.state == OAuthRunState::NotRequired {
-        println!("\nno authorization required: the server answered without asking for it");
+        outln!("\nno authorization required: the server answered without asking for it");
     }
     outcome.map(|_| ()).map_err(flow_failure)
 }
@@ -240,10 +242,10 @@ fn flow_failure(e: OAuthError) -> Failure {
 
 /// The remote target of login/logout: its name, URL, OAuth settings and transport.
 fn remote_target(
-    global: &Global,
+    settings: &Settings,
     data: &DataDir,
 ) -> Result<(String, url::Url, Option<OAuthConfig>, OAuthProbeTransport), Failure> {
-    let config = target::resolve(&global.target, data)?;
+    let config = target::resolve(&settings.target, data)?;
     let (url, oauth, transport) = match &config.transport {
         ServerTransport::Http { url, oauth, .. } => (url, oauth, OAuthProbeTransport::Http),
         ServerTransport::Sse { url, oauth, .. } => (url, oauth, OAuthProbeTransport::Sse),
@@ -258,20 +260,20 @@ fn remote_target(
     Ok((config.name, url, oauth.clone(), transport))
 }
 
-async fn login(global: &Global, data: &DataDir) -> Result<(), Failure> {
-    let (name, url, oauth, transport) = remote_target(global, data)?;
-    let Some(host) = crate::oauth_agent::host(global)? else {
+async fn login(settings: &Settings, data: &DataDir) -> Result<(), Failure> {
+    let (name, url, oauth, transport) = remote_target(settings, data)?;
+    let Some(host) = crate::oauth_agent::host(settings)? else {
         return Err(Failure::usage(
             "--oauth off: there is nothing to sign in with",
         ));
     };
-    let log = printer(global.json);
+    let log = printer(settings.json);
     let login = mcplab_core::oauth::login(&host, &name, &url, oauth.as_ref(), transport, &log);
     let creds = tokio::select! {
         creds = login => creds.map_err(flow_failure)?,
         _ = crate::session::wait_for_stop_signal() => return Err(Failure::silent(EXIT_INTERRUPTED)),
     };
-    if !global.json {
+    if !settings.json {
         let scope = creds.tokens.as_ref().and_then(|t| t.scope.clone());
         crate::output::outln!(
             "\nsigned in to {name} as client {} (scope {})",
@@ -282,8 +284,8 @@ async fn login(global: &Global, data: &DataDir) -> Result<(), Failure> {
     Ok(())
 }
 
-fn logout(global: &Global, data: &DataDir) -> Result<(), Failure> {
-    let config = target::resolve(&global.target, data)?;
+fn logout(settings: &Settings, data: &DataDir) -> Result<(), Failure> {
+    let config = target::resolve(&settings.target, data)?;
     let removed = data
         .store()?
         .clear_oauth_credentials(&config.name)
@@ -298,7 +300,7 @@ fn logout(global: &Global, data: &DataDir) -> Result<(), Failure> {
     Ok(())
 }
 
-fn status(global: &Global, data: &DataDir) -> Result<(), Failure> {
+fn status(settings: &Settings, data: &DataDir) -> Result<(), Failure> {
     let store = data.store()?;
     let all = store
         .all_credentials()
@@ -324,7 +326,7 @@ fn status(global: &Global, data: &DataDir) -> Result<(), Failure> {
             }
         })
         .collect();
-    if global.json {
+    if settings.json {
         crate::output::outln!(
             "{}",
             serde_json::to_string_pretty(&views).unwrap_or_default()
@@ -339,8 +341,8 @@ fn status(global: &Global, data: &DataDir) -> Result<(), Failure> {
         .iter()
         .map(|v| {
             let expires = match v.expires_at_ms {
-                Some(at) if at <= now_ms() => "expired".to_string(),
-                Some(at) => format!("in {} s", (at - now_ms()) / 1000),
+                Some(at) if at <= mcplab_protocol::clock::now_ms() => "expired".to_string(),
+                Some(at) => format!("in {} s", (at - mcplab_protocol::clock::now_ms()) / 1000),
                 None => "-".into(),
             };
             vec![
@@ -369,11 +371,4 @@ fn status(global: &Global, data: &DataDir) -> Result<(), Failure> {
         )
     );
     Ok(())
-}
-
-fn now_ms() -> u64 {
-    std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .unwrap_or_default()
 }

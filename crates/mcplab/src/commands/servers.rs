@@ -4,22 +4,23 @@
 
 use mcplab_core::config::{import_mcp_servers, parse_mcp_servers, render_mcp_servers};
 
-use crate::cli::{Global, ServersCmd};
+use crate::cli::ServersCmd;
 use crate::failure::Failure;
 use crate::output;
-use crate::settings::DataDir;
+use crate::settings::Settings;
 use crate::target;
 
 fn store_err(e: mcplab_core::store::StoreError) -> Failure {
     Failure::usage(e.to_string())
 }
 
-pub fn run(cmd: ServersCmd, global: &Global, data: &DataDir) -> Result<(), Failure> {
+pub fn run(cmd: ServersCmd, settings: &Settings) -> Result<(), Failure> {
+    let data = &settings.data;
     let store = data.store()?;
     match cmd {
         ServersCmd::List => {
             let servers = store.servers().map_err(store_err)?;
-            if global.json {
+            if settings.json {
                 crate::output::outln!("{}", output::json(&render_mcp_servers(&servers)));
             } else if servers.is_empty() {
                 crate::output::outln!(
@@ -40,8 +41,8 @@ pub fn run(cmd: ServersCmd, global: &Global, data: &DataDir) -> Result<(), Failu
             }
             Ok(())
         }
-        ServersCmd::Add { name } => {
-            let config = target::ad_hoc(&global.target, &name)?.ok_or_else(|| {
+        ServersCmd::Add { name, .. } => {
+            let config = target::ad_hoc(&settings.target, &name)?.ok_or_else(|| {
                 Failure::usage("give the server as --stdio \"cmd args…\", --url URL or --demo")
             })?;
             // Validate exactly as a config file would be.

@@ -2,17 +2,18 @@
 //! loads one skill and verifies every file against its manifest, stopping at the first
 //! mismatch (exit 1), so unverified content is never printed.
 
-use crate::cli::{Global, SkillsCmd};
+use crate::cli::SkillsCmd;
 use crate::failure::{EXIT_CALL, Failure};
 use crate::output;
 use crate::session::Session;
+use crate::settings::Settings;
 
-pub async fn run(cmd: SkillsCmd, global: &Global, s: &Session) -> Result<(), Failure> {
+pub async fn run(cmd: SkillsCmd, settings: &Settings, s: &Session) -> Result<(), Failure> {
     let conn = s.connection();
     match cmd {
         SkillsCmd::List => {
             let r = s.list_all("skills/list", "skills").await?;
-            if global.json {
+            if settings.json {
                 crate::output::outln!("{}", output::json(&r));
             } else {
                 let rows: Vec<Vec<String>> = r["skills"]
@@ -47,7 +48,7 @@ pub async fn run(cmd: SkillsCmd, global: &Global, s: &Session) -> Result<(), Fai
         }
         SkillsCmd::Read { skill } => {
             let loaded = conn.load_skill(&skill).await?;
-            if global.json {
+            if settings.json {
                 crate::output::outln!(
                     "{}",
                     output::json(&serde_json::to_value(&loaded).unwrap_or_default())

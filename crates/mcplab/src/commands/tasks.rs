@@ -7,11 +7,11 @@ use mcplab_core::mcp::RequestOptions;
 use mcplab_protocol::TaskView;
 use serde_json::{Value, json};
 
-use crate::cli::{Global, TasksCmd};
+use crate::cli::TasksCmd;
 use crate::failure::{EXIT_CALL, Failure};
 use crate::output;
 use crate::session::Session;
-use crate::settings::DataDir;
+use crate::settings::{DataDir, Settings};
 
 /// Most task ids kept per target.
 const KEPT: usize = 100;
@@ -94,14 +94,9 @@ fn print_task(t: &TaskView) -> Result<(), Failure> {
     Ok(())
 }
 
-pub async fn run(
-    cmd: TasksCmd,
-    global: &Global,
-    s: &Session,
-    data: &DataDir,
-) -> Result<(), Failure> {
+pub async fn run(cmd: TasksCmd, settings: &Settings, s: &Session) -> Result<(), Failure> {
     let conn = s.connection();
-    let json = global.json;
+    let (json, data) = (settings.json, &settings.data);
     let result = match cmd {
         TasksCmd::List => {
             let mut views = if conn.is_modern() {

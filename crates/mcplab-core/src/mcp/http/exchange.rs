@@ -4,7 +4,7 @@
 //! the OAuth debugger mask them. It only observes: sending stays with [`super::send_with_auth`]
 //! and reading the body with the wire.
 
-use std::time::{Instant, SystemTime, UNIX_EPOCH};
+use std::time::Instant;
 
 use bytes::Bytes;
 use mcplab_protocol::TrafficHttpExchange;
@@ -66,10 +66,7 @@ impl Started {
             let value = mask_header("authorization", &format!("Bearer {token}"));
             request_headers.push(("authorization".into(), value));
         }
-        let started_ms = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map(|d| d.as_millis() as u64)
-            .unwrap_or_default();
+        let started_ms = mcplab_protocol::clock::now_ms();
         let exchange = TrafficHttpExchange {
             method,
             url,

@@ -100,13 +100,7 @@ pub(crate) fn status_problem(
 
 /// A reqwest error with its causes, which carry the useful part ("connection refused").
 pub(crate) fn describe_error(err: &reqwest::Error) -> String {
-    let mut message = err.to_string();
-    let mut source = std::error::Error::source(err);
-    while let Some(cause) = source {
-        message.push_str(": ");
-        message.push_str(&cause.to_string());
-        source = cause.source();
-    }
+    let mut message = mcplab_protocol::error_chain::error_chain(err);
     if err.is_timeout() {
         message.push_str(" (timed out)");
     }

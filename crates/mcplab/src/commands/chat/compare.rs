@@ -20,10 +20,11 @@ use mcplab_protocol::xray::TurnSummary;
 use serde_json::json;
 
 use crate::chat_output::xray_text;
-use crate::cli::{ChatArgs, Global};
+use crate::cli::ChatArgs;
 use crate::failure::{EXIT_CALL, EXIT_INTERRUPTED, Failure};
+use crate::output::{out, outln};
 use crate::session::Session;
-use crate::settings::DataDir;
+use crate::settings::{DataDir, Settings};
 
 /// The columns of this run, each a label and the HostConfig it runs under: one without
 /// `--compare`; with it, 2–4 models (`-m`) under one host, or one model under 2–4 host
@@ -114,7 +115,8 @@ impl EventSink for Column {
     fn emit(&self, event: TurnEvent) {
         if self.json {
             let line = json!({"column": self.index + 1, "model": self.model, "event": event});
-            println!("{line}");
+            // A sink cannot fail; a closed stdout shows in the summary printed after the turn.
+            let _ = crate::output::print_stdout(&format!("{line}\n"));
         } else if let (true, TurnEvent::StepXray { xray, .. }) = (self.xray, &event) {
             eprint!("[{}] {}", self.index + 1, xray_text(xray));
         }
@@ -131,7 +133,7 @@ impl EventSink for Column {
 
 pub async fn run(
     args: &ChatArgs,
-    global: &Global,
+    global: &Settings,
     session: &Session,
     hub: &Arc<SessionHub>,
     columns_of: Vec<(String, HostConfig)>,
@@ -209,12 +211,12 @@ pub async fn run(
         .collect();
     let differs = differing_calls(&summaries);
     if global.json {
-        println!(
+        outln!(
             "{}",
             json!({"comparison": {"columns": summaries, "differs": differs}})
         );
     } else {
-        print!("{}", render(&summaries, &differs));
+        out!("{}", render(&summaries, &differs));
     }
     if summaries.iter().any(|s| s.ended == "cancelled") {
         return Err(Failure::silent(EXIT_INTERRUPTED));

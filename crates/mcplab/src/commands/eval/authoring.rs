@@ -17,15 +17,15 @@ use tokio_util::sync::CancellationToken;
 
 use super::output::write;
 use super::{AddCaseArgs, ImportArgs, InitArgs};
-use crate::cli::Global;
 use crate::failure::Failure;
+use crate::output::{out, outln};
 use crate::session::Session;
-use crate::settings::DataDir;
+use crate::settings::{DataDir, Settings};
 use crate::target;
 
 pub fn schema() -> Result<(), Failure> {
     let schema = suite::suite_schema();
-    println!(
+    outln!(
         "{}",
         serde_json::to_string_pretty(&schema).unwrap_or_default()
     );
@@ -40,7 +40,7 @@ fn emit(output: Option<&Path>, text: &str) -> Result<(), Failure> {
             Ok(())
         }
         None => {
-            print!("{text}");
+            out!("{text}");
             Ok(())
         }
     }
@@ -74,7 +74,7 @@ pub fn add_case(args: AddCaseArgs, data: &DataDir) -> Result<(), Failure> {
     let case = case_from_session(&store, &args.from_session, args.id.as_deref())
         .map_err(Failure::usage)?;
     let Some(path) = &args.suite else {
-        print!("{}", case_yaml(&case));
+        out!("{}", case_yaml(&case));
         return Ok(());
     };
     let text = std::fs::read_to_string(path)
@@ -86,7 +86,7 @@ pub fn add_case(args: AddCaseArgs, data: &DataDir) -> Result<(), Failure> {
             Ok(())
         }
         Err(why) => {
-            print!("{}", case_yaml(&case));
+            out!("{}", case_yaml(&case));
             Err(Failure::usage(format!(
                 "{}: {why} (the case is printed above)",
                 path.display()
@@ -95,7 +95,7 @@ pub fn add_case(args: AddCaseArgs, data: &DataDir) -> Result<(), Failure> {
     }
 }
 
-pub async fn init(args: InitArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
+pub async fn init(args: InitArgs, global: &Settings, data: &DataDir) -> Result<(), Failure> {
     let configs = target::resolve_many(&global.target, data)?;
     if configs.is_empty() {
         return Err(Failure::usage(

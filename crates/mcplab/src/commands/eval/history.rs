@@ -16,9 +16,9 @@ use serde_json::json;
 
 use super::output::{RunFile, summary_text, write, write_reports};
 use super::{CompareArgs, MergeArgs, RunsArgs, ShowArgs};
-use crate::cli::Global;
 use crate::failure::Failure;
-use crate::settings::DataDir;
+use crate::output::{out, outln};
+use crate::settings::{DataDir, Settings};
 
 fn history(e: HistoryError) -> Failure {
     Failure::usage(e.to_string())
@@ -49,7 +49,7 @@ fn civil(days: i64) -> (i64, u32, u32) {
     (yoe + era * 400 + i64::from(m <= 2), m, d)
 }
 
-pub fn runs(args: RunsArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
+pub fn runs(args: RunsArgs, global: &Settings, data: &DataDir) -> Result<(), Failure> {
     let store = data.store()?;
     let rows = store
         .eval_runs(args.suite.as_deref(), args.limit)
@@ -67,19 +67,24 @@ pub fn runs(args: RunsArgs, global: &Global, data: &DataDir) -> Result<(), Failu
                 })
             })
             .collect();
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&list).unwrap_or_default()
         );
         return Ok(());
     }
     if rows.is_empty() {
-        println!("no eval runs yet: mcplab eval run SUITE");
+        outln!("no eval runs yet: mcplab eval run SUITE");
         return Ok(());
     }
-    println!(
+    outln!(
         "{:12}  {:16}  {:24}  {:10}  {:>9}  {:>5}",
-        "RUN", "STARTED (UTC)", "SUITE", "STATUS", "PASS", "EXIT"
+        "RUN",
+        "STARTED (UTC)",
+        "SUITE",
+        "STATUS",
+        "PASS",
+        "EXIT"
     );
     for r in rows {
         let pass = r
@@ -92,7 +97,7 @@ pub fn runs(args: RunsArgs, global: &Global, data: &DataDir) -> Result<(), Failu
             .as_ref()
             .and_then(|x| x["gates"]["exitCode"].as_i64())
             .map_or("—".into(), |c| c.to_string());
-        println!(
+        outln!(
             "{:12}  {:16}  {:24}  {:10}  {:>9}  {:>5}",
             r.id,
             time(r.started_ms),
@@ -105,7 +110,7 @@ pub fn runs(args: RunsArgs, global: &Global, data: &DataDir) -> Result<(), Failu
     Ok(())
 }
 
-pub fn show(args: ShowArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
+pub fn show(args: ShowArgs, global: &Settings, data: &DataDir) -> Result<(), Failure> {
     let store = data.store()?;
     let id = resolve_run_id(&store, &args.run).map_err(history)?;
     let run = load_run(&store, &id).map_err(history)?;
@@ -140,10 +145,10 @@ pub fn show(args: ShowArgs, global: &Global, data: &DataDir) -> Result<(), Failu
             "gates": gates,
             "comparison": comparison,
         });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         return Ok(());
     }
-    println!(
+    outln!(
         "{} · started {} UTC · {} · host {}",
         run.header
             .suite_title
@@ -153,7 +158,7 @@ pub fn show(args: ShowArgs, global: &Global, data: &DataDir) -> Result<(), Failu
         run.row.status,
         run.row.host_hash.get(..12).unwrap_or(&run.row.host_hash)
     );
-    print!(
+    out!(
         "{}",
         summary_text(&id, &run.record, &summary, gates.as_ref())
     );
@@ -164,20 +169,20 @@ pub fn show(args: ShowArgs, global: &Global, data: &DataDir) -> Result<(), Failu
         .filter(|i| !i.outcome.is_pass())
         .collect();
     if !failing.is_empty() {
-        println!("\nnot passed:");
+        outln!("\nnot passed:");
         for it in failing {
             let u = &it.unit;
-            println!("  {} [{}] #{}", u.case_id, u.model, u.iteration + 1);
+            outln!("  {} [{}] #{}", u.case_id, u.model, u.iteration + 1);
             for f in &it.failures {
-                println!("    - {f}");
+                outln!("    - {f}");
             }
         }
-        println!("\n(the whole trace: mcplab eval show {id} --iteration N --case ID --model M)");
+        outln!("\n(the whole trace: mcplab eval show {id} --iteration N --case ID --model M)");
     }
     Ok(())
 }
 
-pub fn compare(args: CompareArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
+pub fn compare(args: CompareArgs, global: &Settings, data: &DataDir) -> Result<(), Failure> {
     let store = data.store()?;
     let base_id = resolve_run_id(&store, &args.base).map_err(history)?;
     let run_id = resolve_run_id(&store, &args.run).map_err(history)?;
@@ -191,21 +196,21 @@ pub fn compare(args: CompareArgs, global: &Global, data: &DataDir) -> Result<(),
     };
     if global.json {
         let out = json!({ "base": base_id, "run": run_id, "comparison": c, "traces": traces });
-        println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
         return Ok(());
     }
-    print!("{}", comparison_text(&base_id, &run_id, &c));
+    out!("{}", comparison_text(&base_id, &run_id, &c));
     if let Some(traces) = traces {
-        println!("\nper iteration ({} differ):", traces.len());
+        outln!("\nper iteration ({} differ):", traces.len());
         for t in traces {
-            println!(
+            outln!(
                 "  {} [{}] #{}",
                 t.unit.case_id,
                 t.unit.model,
                 t.unit.iteration + 1
             );
             for d in t.differences {
-                println!("    - {d}");
+                outln!("    - {d}");
             }
         }
     }
@@ -272,7 +277,7 @@ fn read_run_file(path: &Path) -> Result<RunFile, Failure> {
     })
 }
 
-pub fn merge(args: MergeArgs, global: &Global) -> Result<(), Failure> {
+pub fn merge(args: MergeArgs, global: &Settings) -> Result<(), Failure> {
     let files: Vec<RunFile> = args
         .shards
         .iter()
@@ -306,9 +311,9 @@ pub fn merge(args: MergeArgs, global: &Global) -> Result<(), Failure> {
         args.out.as_deref(),
     )?;
     if global.json {
-        println!("{}", serde_json::to_string(&file).unwrap_or_default());
+        outln!("{}", serde_json::to_string(&file).unwrap_or_default());
     } else {
-        print!(
+        out!(
             "{}",
             summary_text(&file.run_id, &file.record, &file.summary, Some(&file.gates))
         );

@@ -14,9 +14,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
-use crate::cli::Global;
 use crate::failure::Failure;
-use crate::settings::DataDir;
+use crate::settings::{DataDir, Settings};
 
 #[derive(Subcommand, Debug)]
 pub enum EvalCmd {
@@ -26,7 +25,7 @@ pub enum EvalCmd {
     /// Print the suite file's JSON Schema (for editors).
     Schema,
     /// Write a starter suite for the target servers: one case per tool, one negative case.
-    Init(InitArgs),
+    Init(Box<InitArgs>),
     /// Convert an MCPJam suite file (v1) or tests.json into an mcplab suite.
     Import(ImportArgs),
     /// Turn a saved chat session into a case (printed, or appended to a suite file).
@@ -108,6 +107,10 @@ pub struct RunArgs {
     /// A price table (JSON) over the shipped one and the data directory's prices.json.
     #[arg(long, value_name = "FILE")]
     pub prices: Option<PathBuf>,
+    #[command(flatten)]
+    pub connect: crate::cli::ConnectArgs,
+    #[command(flatten)]
+    pub chromium: crate::cli::ChromiumArg,
 }
 
 #[derive(Args, Debug)]
@@ -124,6 +127,8 @@ pub struct InitArgs {
     /// The suite's id (default: from the server's name).
     #[arg(long)]
     pub id: Option<String>,
+    #[command(flatten)]
+    pub connect: crate::cli::ConnectArgs,
 }
 
 #[derive(Args, Debug)]
@@ -205,11 +210,11 @@ pub struct MergeArgs {
     pub html: Option<PathBuf>,
 }
 
-pub async fn run(cmd: EvalCmd, global: &Global, data: &DataDir) -> Result<(), Failure> {
+pub async fn run(cmd: EvalCmd, global: &Settings, data: &DataDir) -> Result<(), Failure> {
     match cmd {
         EvalCmd::Run(args) => run::run(*args, global, data).await,
         EvalCmd::Schema => authoring::schema(),
-        EvalCmd::Init(args) => authoring::init(args, global, data).await,
+        EvalCmd::Init(args) => authoring::init(*args, global, data).await,
         EvalCmd::Import(args) => authoring::import(args),
         EvalCmd::AddCase(args) => authoring::add_case(args, data),
         EvalCmd::Runs(args) => history::runs(args, global, data),

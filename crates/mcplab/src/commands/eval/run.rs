@@ -21,12 +21,13 @@ use mcplab_protocol::ServerTransport;
 use super::RunArgs;
 use super::output::{CliSink, RunFile, summary_text, write_reports};
 use super::render::CliRenderer;
-use crate::cli::{ElicitationMode, Global};
+use crate::cli::ElicitationMode;
 use crate::failure::Failure;
+use crate::output::{out, outln};
 use crate::session::Session;
-use crate::settings::{self, DataDir};
+use crate::settings::{self, DataDir, Settings};
 
-pub async fn run(args: RunArgs, global: &Global, data: &DataDir) -> Result<(), Failure> {
+pub async fn run(args: RunArgs, global: &Settings, data: &DataDir) -> Result<(), Failure> {
     let store = Arc::new(data.store()?);
     let file = SuiteText::read(&args.suite).map_err(|e| Failure::usage(e.to_string()))?;
     let overrides = Overrides {
@@ -154,14 +155,14 @@ fn finish(
         args.out.as_deref(),
     )?;
     if !json {
-        print!(
+        out!(
             "{}",
             summary_text(&file.run_id, &file.record, &file.summary, Some(&file.gates))
         );
         if code == 130 {
-            println!("cancelled: the finished iterations are kept");
+            outln!("cancelled: the finished iterations are kept");
         }
-        println!("stored as run {0} (mcplab eval show {0})", file.run_id);
+        outln!("stored as run {0} (mcplab eval show {0})", file.run_id);
     }
     match u8::try_from(code) {
         Ok(0) => Ok(()),

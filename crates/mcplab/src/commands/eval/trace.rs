@@ -12,6 +12,7 @@ use serde_json::Value;
 
 use super::ShowArgs;
 use crate::failure::Failure;
+use crate::output::{out, outln};
 
 /// Characters of a tool result or argument shown on the terminal.
 const CUT: usize = 600;
@@ -33,12 +34,12 @@ pub fn show_iteration(
     let trace =
         iteration_trace(store, &run.row.id, &unit).map_err(|e| Failure::usage(e.to_string()))?;
     if json {
-        println!(
+        outln!(
             "{}",
             serde_json::to_string_pretty(&trace).unwrap_or_default()
         );
     } else {
-        print!("{}", trace_text(&trace));
+        out!("{}", trace_text(&trace));
     }
     Ok(())
 }

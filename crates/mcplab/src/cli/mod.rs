@@ -1,176 +1,100 @@
-//! The command line: every flag and subcommand, as clap types. Parsing only; what each
-//! command does lives in `commands/`.
+//! The command line: every flag and subcommand, as clap types. Flags live on the commands
+//! they belong to; `connect.rs` holds the groups several commands share, `merge.rs` joins
+//! what was typed before and after a subcommand, `surface.rs` parses argv and writes
+//! completions and man pages. Parsing only: `settings.rs` resolves the result, `commands/`
+//! does the work.
+
+mod connect;
+mod merge;
+mod surface;
 
 use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+pub use connect::{
+    ChromiumArg, ConnectArgs, ElicitationMode, Global, LogLevel, RemoteTransport, ServeArgs,
+    TargetArgs,
+};
+pub use surface::{GLOBAL_WITHIN, completions, flags_of, man, parse};
 
 #[derive(Parser, Debug)]
 #[command(
     name = "mcplab",
     version,
     about = "A workbench for MCP servers and MCP Apps: connect, inspect, call, and test.",
-    after_help = "Targets: --server NAME (from the config), --stdio \"cmd args…\", or --url URL.\n\
-                  Exit codes: 0 ok, 1 the call returned an MCP error or isError, 2 usage or \
-                  config error, 3 connection failure, 130 interrupted."
+    after_help = MAIN_HELP
 )]
 pub struct Cli {
     #[command(flatten)]
     pub global: Global,
+    /// The connection flags may come before the subcommand (`mcplab --demo tools list`), and
+    /// without one they pick what the inspector connects to.
+    #[command(flatten)]
+    pub connect: ConnectArgs,
+    #[command(flatten)]
+    pub serve: ServeArgs,
     /// Without a command, mcplab serves the web inspector (like `mcplab serve`).
     #[command(subcommand)]
     pub command: Option<Command>,
 }
 
-#[derive(Args, Debug, Clone)]
-pub struct Global {
-    /// Data directory (configs, state). Defaults to the platform's data directory.
-    #[arg(long, global = true, env = "MCPLAB_DATA_DIR", value_name = "DIR")]
-    pub data_dir: Option<PathBuf>,
-    /// Print exact protocol results as JSON instead of human output.
-    #[arg(long, global = true)]
-    pub json: bool,
-    /// Print every JSON-RPC frame to stderr as it crosses the wire.
-    #[arg(long, global = true)]
-    pub trace: bool,
-    /// Print server text byte for byte, terminal control sequences included (by default they
-    /// are shown as visible escapes such as `\x1b`, so a server cannot drive your terminal).
-    #[arg(long, global = true)]
-    pub raw: bool,
-    /// Do not show what a stdio server writes to stderr (shown live, dimmed, by default).
-    #[arg(long, global = true)]
-    pub quiet_stderr: bool,
-    /// Per-request timeout in seconds (progress notifications reset it).
-    #[arg(long, global = true, value_name = "SECS")]
-    pub timeout: Option<f64>,
+const MAIN_HELP: &str = "\
+Targets: --server NAME (from the config), --stdio \"cmd args…\", --url URL or --demo; before \
+the command or after it. Each command's --help lists the flags it takes.
+
+Examples:
+  mcplab                                    the web inspector (127.0.0.1:6274)
+  mcplab --demo tools list                  the built-in demo server's tools
+  mcplab --stdio \"node server.js\" tools call echo -a message=hi
+  mcplab --url http://127.0.0.1:3001/mcp --trace info
+  mcplab chat --demo -m openai::gpt-4.1-mini \"add 2 and 40\"
+  mcplab completions bash > ~/.local/share/bash-completion/completions/mcplab
+
+Exit codes: 0 ok, 1 the call returned an MCP error or isError, 2 usage or config error, 3 \
+connection failure, 130 interrupted.";
+
+/// A group of subcommands that connect to a server: the connection flags are taken after the
+/// group's name and after its subcommand (`mcplab tools list --demo`; see `surface.rs`).
+#[derive(Args, Debug)]
+pub struct Connected<C: Subcommand> {
     #[command(flatten)]
-    pub target: TargetArgs,
-    /// How to answer elicitation requests. Default: ask on a terminal, decline otherwise.
-    #[arg(long, global = true, value_enum, value_name = "MODE")]
-    pub elicitation: Option<ElicitationMode>,
-    /// OAuth when a server answers 401: interactive (default: sign in in the browser),
-    /// non-interactive (CI: follow the authorization server's redirect without a browser) or off.
-    #[arg(
-        long,
-        global = true,
-        value_enum,
-        env = "MCPLAB_OAUTH",
-        value_name = "MODE"
-    )]
-    pub oauth: Option<crate::cli_oauth::OAuthMode>,
-    /// A root offered to servers (roots/list); repeatable.
-    #[arg(long = "root", global = true, value_name = "PATH")]
-    pub roots: Vec<PathBuf>,
-    /// Minimum level of the server's log messages: sent with logging/setLevel (2025 revisions)
-    /// or in every request's _meta (2026-07-28, where a request without it gets no logs).
-    #[arg(long, global = true, value_enum, value_name = "LEVEL")]
-    pub log_level: Option<LogLevel>,
+    pub connect: ConnectArgs,
+    #[command(subcommand)]
+    pub cmd: C,
+}
+
+/// A group of subcommands that connect and render apps in Chromium (`apps`).
+#[derive(Args, Debug)]
+pub struct Rendering<C: Subcommand> {
+    #[command(flatten)]
+    pub connect: ConnectArgs,
+    #[command(flatten)]
+    pub chromium: ChromiumArg,
+    #[command(subcommand)]
+    pub cmd: C,
+}
+
+/// A command whose only flags are the connection's.
+#[derive(Args, Debug)]
+pub struct ConnectOnly {
+    #[command(flatten)]
+    pub connect: ConnectArgs,
+}
+
+/// `mcplab serve`: the inspector's flags and what it connects to.
+#[derive(Args, Debug)]
+pub struct ServeCmd {
+    #[command(flatten)]
+    pub connect: ConnectArgs,
     #[command(flatten)]
     pub serve: ServeArgs,
-    #[command(flatten)]
-    pub limits: crate::limit_args::LimitArgs,
-    /// Chromium for headless app rendering (`apps render`, the web's screenshot button).
-    /// Default: chromium, chromium-browser or google-chrome on PATH.
-    #[arg(long, global = true, env = "MCPLAB_CHROMIUM", value_name = "PATH")]
-    pub chromium: Option<PathBuf>,
-}
-
-/// Flags of the web inspector (`mcplab` / `mcplab serve`).
-#[derive(Args, Debug, Clone, Default)]
-pub struct ServeArgs {
-    /// Port of the web inspector; when the default is busy the next free one is used.
-    #[arg(long, global = true, value_name = "PORT")]
-    pub port: Option<u16>,
-    /// Do not open the browser.
-    #[arg(long, global = true)]
-    pub no_open: bool,
-    /// Listen on this address instead of 127.0.0.1. Anything but loopback exposes the
-    /// inspector (which can start processes) to your network: only with good reason.
-    /// (Not global: `chat --host` and `apps render --host` name a host profile.)
-    #[arg(long, value_name = "ADDR")]
-    pub host: Option<String>,
-}
-
-#[derive(Args, Debug, Clone, Default)]
-pub struct TargetArgs {
-    /// An mcpServers file (Claude Desktop, Cursor, VS Code) whose servers are added to the
-    /// configured ones for this run (--server NAME picks one; a missing file is an error).
-    #[arg(long, global = true, value_name = "FILE")]
-    pub config: Option<PathBuf>,
-    /// A configured server (repeatable for `chat` and the inspector).
-    #[arg(long = "server", short = 's', global = true, value_name = "NAME", conflicts_with_all = ["stdio", "url", "demo"])]
-    pub servers: Vec<String>,
-    /// The built-in demo server (this binary's `demo-server`, over stdio).
-    #[arg(long, global = true, conflicts_with_all = ["stdio", "url"])]
-    pub demo: bool,
-    /// Run a stdio server: the command line, e.g. "npx -y @modelcontextprotocol/server-everything".
-    #[arg(long, global = true, value_name = "COMMAND", conflicts_with = "url")]
-    pub stdio: Option<String>,
-    /// Environment variable for --stdio (K=V); repeatable.
-    #[arg(long = "env", short = 'e', global = true, value_name = "K=V")]
-    pub env: Vec<String>,
-    /// Working directory for --stdio.
-    #[arg(long, global = true, value_name = "DIR")]
-    pub cwd: Option<String>,
-    /// A remote server URL.
-    #[arg(long, global = true, value_name = "URL")]
-    pub url: Option<String>,
-    /// HTTP header for --url (K:V); repeatable.
-    #[arg(long = "header", global = true, value_name = "K:V")]
-    pub headers: Vec<String>,
-    /// Bearer token for --url (sent as Authorization: Bearer …).
-    #[arg(
-        long,
-        global = true,
-        value_name = "TOKEN",
-        env = "MCPLAB_BEARER",
-        hide_env_values = true
-    )]
-    pub bearer: Option<String>,
-    /// Transport for --url.
-    #[arg(long, global = true, value_enum, default_value_t = RemoteTransport::Http)]
-    pub transport: RemoteTransport,
-    /// Protocol revision: auto (try 2026-07-28 via server/discover, fall back to the
-    /// initialize handshake), 2026-07-28, 2025-11-25, 2025-06-18 or 2025-03-26. Overrides a
-    /// configured server's setting.
-    #[arg(long, global = true, value_name = "REVISION", value_parser = parse_protocol)]
-    pub protocol: Option<mcplab_protocol::ProtocolChoice>,
-    #[command(flatten)]
-    pub oauth: crate::cli_oauth::OAuthTargetArgs,
-}
-
-fn parse_protocol(text: &str) -> Result<mcplab_protocol::ProtocolChoice, String> {
-    mcplab_protocol::ProtocolChoice::parse(text)
-        .ok_or_else(|| "expected auto, 2026-07-28, 2025-11-25, 2025-06-18 or 2025-03-26".to_owned())
-}
-
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum RemoteTransport {
-    /// Streamable HTTP.
-    #[default]
-    Http,
-    /// Legacy HTTP+SSE.
-    Sse,
-}
-
-#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ElicitationMode {
-    /// Prompt for each field on the terminal.
-    Ask,
-    /// Accept with the schema's defaults.
-    AcceptDefaults,
-    Decline,
-    Cancel,
 }
 
 #[derive(Subcommand, Debug)]
 pub enum Command {
     /// Serve the web inspector (the default when no command is given).
-    Serve {
-        /// Listen on this address instead of 127.0.0.1 (as `mcplab --host ADDR`).
-        #[arg(long = "host", value_name = "ADDR")]
-        host: Option<String>,
-    },
+    Serve(ServeCmd),
     /// Open the running inspector in the browser with a new one-time login URL.
     Open {
         /// Only print the URL (valid once, for 2 minutes).
@@ -178,25 +102,24 @@ pub enum Command {
         print: bool,
     },
     /// List or call tools.
-    #[command(subcommand)]
-    Tools(ToolsCmd),
+    Tools(Connected<ToolsCmd>),
     /// List, read and watch resources.
-    #[command(subcommand)]
-    Resources(ResourcesCmd),
+    Resources(Connected<ResourcesCmd>),
     /// List and get prompts.
-    #[command(subcommand)]
-    Prompts(PromptsCmd),
+    Prompts(Connected<PromptsCmd>),
     /// Ask for completions of a prompt or resource-template argument.
     Complete(CompleteArgs),
     /// Check that the server answers.
-    Ping,
+    Ping(ConnectOnly),
     /// Set the server's minimum logging level.
     LogLevel {
         #[arg(value_enum)]
         level: LogLevel,
+        #[command(flatten)]
+        connect: ConnectArgs,
     },
     /// Show the server's initialize result: name, version, protocol, capabilities, instructions.
-    Info,
+    Info(ConnectOnly),
     /// Lint an MCP server: connect, exercise what it advertises, and report every deviation
     /// from the spec revision it negotiated (exit 1 when there are errors).
     #[command(after_help = CHECK_HELP)]
@@ -207,11 +130,9 @@ pub enum Command {
     /// Chat with an LLM that can call the servers' tools.
     Chat(ChatArgs),
     /// MCP Apps: render a tool's app headless.
-    #[command(subcommand)]
-    Apps(AppsCmd),
+    Apps(Rendering<AppsCmd>),
     /// OAuth: debug a server's authorization setup step by step, sign in, sign out, status.
-    #[command(subcommand)]
-    Oauth(crate::cli_oauth::OauthCmd),
+    Oauth(Connected<crate::cli_oauth::OauthCmd>),
     /// Evals: run suites against models and servers, read stored runs, write suites.
     #[command(subcommand)]
     Eval(crate::commands::eval::EvalCmd),
@@ -228,15 +149,35 @@ pub enum Command {
         http: Option<std::net::SocketAddr>,
     },
     /// Tasks: long-running tool calls (the 2026-07-28 tasks extension, 2025-11-25 tasks).
-    #[command(subcommand)]
-    Tasks(TasksCmd),
+    Tasks(Connected<TasksCmd>),
     /// Skills the server offers (the skills extension): list them, or load one and verify it.
-    #[command(subcommand)]
-    Skills(SkillsCmd),
+    Skills(Connected<SkillsCmd>),
     /// 2026-07-28 subscriptions/listen: print the change notifications opted in to until
     /// Ctrl-C (or --count).
     Listen(ListenArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell) to stdout.
+    #[command(after_help = COMPLETIONS_HELP)]
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page (roff) to stdout, or write mcplab.1 and one page per subcommand
+    /// into a directory.
+    #[command(
+        after_help = "Example: mcplab man | man -l -   ·   mcplab man --dir ~/.local/share/man/man1"
+    )]
+    Man {
+        /// Write the pages into this directory instead of printing mcplab.1.
+        #[arg(long, value_name = "DIR")]
+        dir: Option<PathBuf>,
+    },
 }
+
+const COMPLETIONS_HELP: &str = "\
+Examples:
+  mcplab completions bash > ~/.local/share/bash-completion/completions/mcplab
+  mcplab completions zsh > ~/.zfunc/_mcplab      (with fpath+=~/.zfunc before compinit)
+  mcplab completions fish > ~/.config/fish/completions/mcplab.fish";
 
 const HOSTS_HELP: &str = "\
 Your own profiles are JSON files in <data dir>/hosts/ (the format `hosts export` writes: a \
@@ -302,6 +243,8 @@ pub struct ListenArgs {
     /// Stop after this many notifications.
     #[arg(long)]
     pub count: Option<usize>,
+    #[command(flatten)]
+    pub connect: ConnectArgs,
 }
 
 /// Whether a `tools call` may become a task.
@@ -338,6 +281,8 @@ pub struct CheckArgs {
     /// Estimated tokens of the tool list per model turn above which it warns.
     #[arg(long, default_value_t = 10_000, value_name = "TOKENS")]
     pub token_budget: usize,
+    #[command(flatten)]
+    pub connect: ConnectArgs,
 }
 
 #[derive(Args, Debug)]
@@ -396,6 +341,8 @@ pub struct ChatArgs {
     /// Ask before every tool call (y to allow; anything else denies and tells the model).
     #[arg(long)]
     pub approve: bool,
+    #[command(flatten)]
+    pub connect: ConnectArgs,
 }
 
 const CHAT_HELP: &str = "\
@@ -573,18 +520,8 @@ pub struct CompleteArgs {
     /// Already-chosen values of other arguments (K=V); repeatable.
     #[arg(long = "context", value_name = "K=V")]
     pub context: Vec<String>,
-}
-
-#[derive(ValueEnum, Debug, Clone, Copy)]
-pub enum LogLevel {
-    Debug,
-    Info,
-    Notice,
-    Warning,
-    Error,
-    Critical,
-    Alert,
-    Emergency,
+    #[command(flatten)]
+    pub connect: ConnectArgs,
 }
 
 #[derive(Subcommand, Debug)]
@@ -592,7 +529,11 @@ pub enum ServersCmd {
     /// List configured servers.
     List,
     /// Add (or replace) a server: give --stdio or --url (with --header/--transport/-e/--cwd).
-    Add { name: String },
+    Add {
+        name: String,
+        #[command(flatten)]
+        target: Box<TargetArgs>,
+    },
     /// Remove a server.
     Remove { name: String },
     /// Import servers from another host's config (Claude Desktop, Cursor, VS Code).

@@ -318,5 +318,21 @@ async fn a_server_can_be_connected_as_a_host() {
     let nope = serde_json::json!({"host": "nope"});
     let (status, body) = call(&app, "POST", "/api/servers/demo/connect", Some(nope)).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
+    let bad = serde_json::json!({"host": 3});
+    let (status, body) = call(&app, "POST", "/api/servers/demo/connect", Some(bad)).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+
+    // A JSON content type with an empty body (what `fetch` with a default JSON header sends)
+    // is a plain connect, not a parse error.
+    let req = Request::builder()
+        .method("POST")
+        .uri("/api/servers/demo/connect")
+        .header(header::HOST, "127.0.0.1:6274")
+        .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::empty())
+        .unwrap();
+    let resp = app.clone().oneshot(req).await.unwrap();
+    assert_eq!(resp.status(), StatusCode::OK);
     state.manager.shutdown().await;
 }

@@ -124,15 +124,28 @@ function patch(name: string, f: (v: ServerView) => ServerView): void {
   });
 }
 
-const refreshing = new Set<string>();
+/** Servers with a view request in flight, and whether another was asked for meanwhile. */
+const refreshing = new Map<string, boolean>();
+/**
+ * Fetches one server's view. An ask while a request is in flight is not dropped: that reply may
+ * predate the event that asked (an added server's `connected` arriving while the view fetched on
+ * its `connecting` is on its way), so one more request follows it.
+ */
 function refreshOne(name: string): void {
-  if (refreshing.has(name)) return;
-  refreshing.add(name);
+  if (refreshing.has(name)) {
+    refreshing.set(name, true);
+    return;
+  }
+  refreshing.set(name, false);
   api
     .server(name)
     .then((v) => upsertServer(v))
     .catch(() => undefined)
-    .finally(() => refreshing.delete(name));
+    .finally(() => {
+      const again = refreshing.get(name);
+      refreshing.delete(name);
+      if (again) refreshOne(name);
+    });
 }
 
 function onEvent(e: ServerEvent): void {

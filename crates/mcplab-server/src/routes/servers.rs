@@ -178,10 +178,11 @@ pub async fn export(State(state): State<Arc<AppState>>) -> Result<Json<Value>, A
 pub async fn connect(
     State(state): State<Arc<AppState>>,
     Path(name): Path<String>,
-    body: Option<Json<ConnectRequest>>,
+    body: axum::body::Bytes,
 ) -> Result<Json<ServerView>, ApiFailure> {
+    let request = connect_request(&body)?;
     let config = state.store.server(&name)?;
-    match body {
+    match request {
         None => {
             // A connection under way (the one adding started) is joined: a second one would
             // start the server twice.
@@ -191,7 +192,7 @@ pub async fn connect(
             }
         }
         // Asked to connect as a host: a new handshake with that declaration.
-        Some(Json(ConnectRequest { host })) => {
+        Some(ConnectRequest { host }) => {
             let declared = match host {
                 Some(host) => {
                     let profiles = super::hosts::load(&state)?;
@@ -207,6 +208,19 @@ pub async fn connect(
         }
     }
     Ok(Json(view(&state, config)))
+}
+
+/// The optional body of `connect`: an empty one — with or without a JSON content type, as
+/// many clients send it — is a plain connect.
+fn connect_request(body: &[u8]) -> Result<Option<ConnectRequest>, ApiFailure> {
+    if body.iter().all(u8::is_ascii_whitespace) {
+        return Ok(None);
+    }
+    serde_json::from_slice(body).map(Some).map_err(|e| {
+        ApiFailure::bad_request(format!(
+            "the body must be empty or {{\"host\": PROFILE | null}}: {e}"
+        ))
+    })
 }
 
 pub async fn reconnect(

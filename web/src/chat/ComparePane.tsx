@@ -103,7 +103,7 @@ function CompareColumn({ id, index, report, first }: ColumnProps) {
       {chat.actionError && <div className="inline-error small">{chat.actionError}</div>}
       <ChatAppsContext.Provider value={{ sessionId: id, followUp: chat.followUp, appContext: chat.appContext }}>
         {chat.summary && (
-          <AppHostConditions profile={chat.summary.hostConfig.appHost}>
+          <AppHostConditions profile={chat.summary.hostConfig.appHost} mcpApps={chat.summary.hostConfig.client?.mcpApps ?? true}>
             <Conversation turns={chat.turns} onRetry={(t) => void chat.send(t.user, t.turnId)} canRetry={!isRunning} sessionId={id} />
           </AppHostConditions>
         )}

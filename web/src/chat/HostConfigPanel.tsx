@@ -83,7 +83,8 @@ function ToolFilter({ server, config, onChange }: { server: string; config: Host
   const filter = config.servers[server];
   const listed = new Set((tools ?? []).map((t) => t.name));
   // Tools the server shows to apps only never reach a model, whatever the filter says.
-  const appOnly = new Set((tools ?? []).filter((t) => !modelVisible(t)).map((t) => t.name));
+  const mcpApps = config.client?.mcpApps ?? true;
+  const appOnly = new Set((tools ?? []).filter((t) => !modelVisible(t, { mcpApps })).map((t) => t.name));
   // Tools the filter names that the server does not list (now) stay visible and editable.
   const names = [...listed, ...[...(filter?.allow ?? []), ...(filter?.deny ?? [])].filter((n) => !listed.has(n))];
   const toggle = (tool: string, on: boolean) => onChange({ ...config, servers: { ...config.servers, [server]: toggleTool(filter, tool, on) } });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HostConfig } from '../api/types.gen';
-import { DEFAULT_APP_HOST, appConditions, exportFile, isDefaultAppHost, linkForHost, offers, toggleServer, toggleTool } from './hostConfig';
+import { DEFAULT_APP_HOST, appConditions, exportFile, isDefaultAppHost, linkForHost, modelVisible, offers, toggleServer, toggleTool } from './hostConfig';
 
 const viewer = { theme: 'dark' as const, locale: 'de-DE', timeZone: 'Europe/Berlin' };
 
@@ -56,5 +56,20 @@ describe('the UI a host renders', () => {
   it('keeps an OpenAI widget template for a widget host without MCP Apps', () => {
     expect(linkForHost(both, { mcpApps: false, windowOpenai: true })).toEqual({ uri: 'ui://w', kind: 'openaiWidget' });
     expect(linkForHost(both, { mcpApps: false, windowOpenai: false })).toBeNull();
+  });
+});
+
+describe('what a model sees under a host without MCP Apps', () => {
+  const appOnly = { _meta: { ui: { visibility: ['app'] } } };
+  const privateTool = { _meta: { 'openai/visibility': 'private' } };
+  it('hides app-only tools from the model only where MCP Apps run', () => {
+    expect(modelVisible(appOnly)).toBe(false);
+    expect(modelVisible(appOnly, { mcpApps: true })).toBe(false);
+    expect(modelVisible(appOnly, { mcpApps: false })).toBe(true);
+  });
+  it('keeps openai/visibility: private hidden either way', () => {
+    expect(modelVisible(privateTool, { mcpApps: true })).toBe(false);
+    expect(modelVisible(privateTool, { mcpApps: false })).toBe(false);
+    expect(modelVisible({}, { mcpApps: false })).toBe(true);
   });
 });

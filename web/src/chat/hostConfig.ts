@@ -11,11 +11,13 @@ export const NO_FILTER: ServerTools = { allow: null, deny: [] };
 
 /** Whether a tool is offered to models at all (core's `apps::visibility(..).model`; checked
  * against the shared vectors in modelRules.test.ts): `_meta.ui.visibility` must list
- * `"model"` (absent or malformed means both), and `openai/visibility: private` hides it. */
-export function modelVisible(tool: { _meta?: unknown }): boolean {
+ * `"model"` (absent or malformed means both), and `openai/visibility: private` hides it. A
+ * host without MCP Apps (`client.mcpApps: false`) ignores `_meta.ui`, as core's catalog does:
+ * only `private` hides a tool there. */
+export function modelVisible(tool: { _meta?: unknown }, host: { mcpApps: boolean } = { mcpApps: true }): boolean {
   const meta = (tool._meta ?? {}) as { ui?: { visibility?: unknown }; 'openai/visibility'?: unknown };
   const list = meta.ui?.visibility;
-  const listed = Array.isArray(list) ? list.includes('model') : true;
+  const listed = !host.mcpApps || (Array.isArray(list) ? list.includes('model') : true);
   return listed && meta['openai/visibility'] !== 'private';
 }
 

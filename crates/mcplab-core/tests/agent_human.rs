@@ -260,6 +260,8 @@ async fn approval_allows_with_edited_arguments_or_denies() {
                         }
                     }
                 }
+                // The recording sink has no notification: it is polled while the turn runs (the
+                // turn itself is awaited with a deadline below).
                 tokio::time::sleep(Duration::from_millis(10)).await;
             }
         })

@@ -188,19 +188,25 @@ async fn cancel_sends_notifications_cancelled() {
     let mut events = manager.subscribe();
     let cancel = CancellationToken::new();
     let c2 = cancel.clone();
-    // Cancelled once the call is on its way: its request frame was written to the server.
-    let m2 = manager.clone();
+    // Cancelled once the call is on its way: the traffic log announces its request frame.
+    let mut traffic = manager.traffic().subscribe();
     tokio::spawn(async move {
-        for _ in 0..500 {
-            let frames = m2.traffic().snapshot("demo").frames;
-            if frames
-                .iter()
-                .any(|f| f.direction == Direction::Outbound && f.text.contains("\"slow_task\""))
-            {
-                break;
+        let sent = async {
+            loop {
+                match traffic.recv().await {
+                    Ok(f)
+                        if f.direction == Direction::Outbound
+                            && f.text.contains("\"slow_task\"") =>
+                    {
+                        return;
+                    }
+                    Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                    Err(_) => return,
+                }
             }
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
+        };
+        // Cancelled anyway after 10 s: the asserts below then say what went wrong.
+        let _ = tokio::time::timeout(Duration::from_secs(10), sent).await;
         c2.cancel();
     });
     let err = conn

@@ -145,6 +145,7 @@ async fn refused_requests_spawn_nothing() {
     .await;
     assert!(s.is_success(), "{s}");
     authed(&app, "POST", "/api/servers/good/connect", None).await;
+    // A file appearing has no event to wait on: polled, bounded at 10 s.
     for _ in 0..100 {
         if control.exists() {
             break;

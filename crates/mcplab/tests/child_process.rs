@@ -8,7 +8,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcplab_core::mcp::{ConnectionManager, ManagerOptions, McpError, RequestOptions};
-use mcplab_protocol::{Direction, FrameKind, ServerConfig, ServerStatus, ServerTransport};
+use mcplab_protocol::{
+    Direction, FrameKind, ServerConfig, ServerStatus, ServerTransport, TrafficFrame,
+};
 use serde_json::json;
 
 fn stdio(name: &str, command: &str, args: &[&str]) -> ServerConfig {
@@ -48,6 +50,7 @@ fn alive(pid: u32) -> bool {
 
 /// Waits (bounded) until `pid` has exited.
 async fn wait_gone(pid: u32, what: &str) {
+    // Another process's exit has no event a non-parent can await: /proc is polled, bounded.
     for _ in 0..100 {
         if !alive(pid) {
             return;
@@ -57,19 +60,33 @@ async fn wait_gone(pid: u32, what: &str) {
     panic!("{what}: pid {pid} still running after 10 s");
 }
 
-/// Waits (bounded) until a frame sent to `server` contains `needle`.
-async fn wait_sent(manager: &ConnectionManager, server: &str, needle: &str) {
-    for _ in 0..100 {
-        let frames = manager.traffic().snapshot(server).frames;
-        if frames
-            .iter()
-            .any(|f| f.direction == Direction::Outbound && f.text.contains(needle))
-        {
-            return;
+/// Waits (bounded) for the frame sent to `server` that contains `needle`, as the traffic log
+/// announces it (`traffic` was subscribed before the request was made).
+async fn wait_sent(
+    traffic: &mut tokio::sync::broadcast::Receiver<TrafficFrame>,
+    server: &str,
+    needle: &str,
+) {
+    let seen = async {
+        loop {
+            match traffic.recv().await {
+                Ok(f)
+                    if f.server == server
+                        && f.direction == Direction::Outbound
+                        && f.text.contains(needle) =>
+                {
+                    return;
+                }
+                Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
+                Err(e) => panic!("the traffic log closed: {e}"),
+            }
         }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("nothing containing {needle:?} was sent to {server} within 10 s");
+    };
+    tokio::time::timeout(Duration::from_secs(10), seen)
+        .await
+        .unwrap_or_else(|_| {
+            panic!("nothing containing {needle:?} was sent to {server} within 10 s")
+        });
 }
 
 /// Reads pids the script wrote and waits (bounded) until all are gone.
@@ -237,6 +254,7 @@ async fn a_server_that_crashes_mid_call_fails_the_call_and_the_status() {
         .await
         .unwrap();
     let pid = conn.pid().unwrap();
+    let mut traffic = manager.traffic().subscribe();
     let call = {
         let conn = conn.clone();
         tokio::spawn(async move {
@@ -252,7 +270,7 @@ async fn a_server_that_crashes_mid_call_fails_the_call_and_the_status() {
         })
     };
     // Killed once the call is on its way: the request frame was written to the server.
-    wait_sent(&manager, "demo", "\"tools/call\"").await;
+    wait_sent(&mut traffic, "demo", "\"tools/call\"").await;
     nix::sys::signal::kill(
         nix::unistd::Pid::from_raw(pid as i32),
         nix::sys::signal::Signal::SIGKILL,

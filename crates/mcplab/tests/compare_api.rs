@@ -84,6 +84,7 @@ impl App {
             .call("POST", &format!("/api/sessions/{id}/turns"), Some(body))
             .await;
         assert_eq!(s, 202, "{v}");
+        // The stored turn is read back through the API the page uses; polled, bounded at 20 s.
         tokio::time::timeout(Duration::from_secs(20), async {
             loop {
                 let (_, view) = self.call("GET", &format!("/api/sessions/{id}"), None).await;

@@ -289,6 +289,7 @@ async fn a_server_that_crashes_mid_run_is_reconnected_and_its_iteration_errored(
     let child = cmd.spawn().unwrap();
     let pid = child.id().unwrap();
     // Once the model asked for the slow task, kill the server under it.
+    // The scripted LLM keeps its requests in a list: polled, bounded at 60 s.
     tokio::time::timeout(Duration::from_secs(60), async {
         while llm.requests().is_empty() {
             tokio::time::sleep(Duration::from_millis(20)).await;

@@ -160,6 +160,7 @@ async fn first_run_seeds_and_connects_the_demo_server() {
     let status = run.stop().await;
     assert!(status.success(), "{status:?}");
     let mut left = before;
+    // The children are mcplab's, not ours: their exit is polled in /proc, bounded at 10 s.
     for _ in 0..100 {
         left.retain(|p| alive(*p));
         if left.is_empty() {

@@ -3,12 +3,12 @@
 //! its host — judged on the scripted LLM's logged requests, with the demo server as a child
 //! process.
 
-use std::process::Stdio;
 use std::time::Duration;
 
 use mcplab_testkit::llm::{Rule, Rules, ScriptedCall, ScriptedLlm, Step};
 use serde_json::{Value, json};
-use tokio::process::Command;
+
+mod eval_support;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
 
@@ -35,21 +35,12 @@ async fn a_suite_runs_each_case_under_each_host() {
          - {{ tool: add, arguments: {{ a: 2, b: 40 }} }}\n"
     );
     std::fs::write(&suite, text).unwrap();
-    let run = Command::new(BIN)
-        .args(["eval", "run", suite.to_str().unwrap(), "--json"])
-        .env("MCPLAB_DATA_DIR", dir.path())
-        .env("OPENAI_BASE_URL", llm.base_url())
-        .env("OPENAI_API_KEY", "sk-test")
-        .env_remove("ANTHROPIC_API_KEY")
-        .env("NO_PROXY", "127.0.0.1")
-        .env("MCPLAB_CHROMIUM", "/nonexistent/chromium")
-        .stdin(Stdio::null())
-        .kill_on_drop(true)
-        .output();
-    let o = tokio::time::timeout(Duration::from_secs(120), run)
-        .await
-        .expect("the run ends in time")
-        .unwrap();
+    let run = eval_support::eval(
+        Some(&llm),
+        dir.path(),
+        &["run", suite.to_str().unwrap(), "--json"],
+    );
+    let o = eval_support::output(run).await;
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{stderr}");
     let events: Vec<Value> = String::from_utf8_lossy(&o.stdout)
@@ -205,21 +196,12 @@ async fn a_suite_runs_under_the_persons_own_profile() {
          turns: [What is 2 + 40? Use the add tool.]\n"
     );
     std::fs::write(&suite, text).unwrap();
-    let run = Command::new(BIN)
-        .args(["eval", "run", suite.to_str().unwrap(), "--json"])
-        .env("MCPLAB_DATA_DIR", dir.path())
-        .env("OPENAI_BASE_URL", llm.base_url())
-        .env("OPENAI_API_KEY", "sk-test")
-        .env_remove("ANTHROPIC_API_KEY")
-        .env("NO_PROXY", "127.0.0.1")
-        .env("MCPLAB_CHROMIUM", "/nonexistent/chromium")
-        .stdin(Stdio::null())
-        .kill_on_drop(true)
-        .output();
-    let o = tokio::time::timeout(Duration::from_secs(120), run)
-        .await
-        .expect("the run ends in time")
-        .unwrap();
+    let run = eval_support::eval(
+        Some(&llm),
+        dir.path(),
+        &["run", suite.to_str().unwrap(), "--json"],
+    );
+    let o = eval_support::output(run).await;
     assert_eq!(
         o.status.code(),
         Some(0),

@@ -2,11 +2,12 @@
 // compare view with every column; export of the whole compare (JSON / Markdown, every column,
 // from `/api/compares/{group}/export`); delete (second click confirms) removes every column.
 import { useState } from 'react';
-import { api, errorMessage } from '../api/client';
+import { api } from '../api/client';
 import type { SessionSummary } from '../api/types.gen';
 import { Button } from '../ui/Button';
 import { download } from '../ui/CopyButton';
 import { navigate } from '../ui/route';
+import { useAction } from '../ui/useAction';
 import { removeSession } from './store';
 
 interface Props {
@@ -18,19 +19,7 @@ interface Props {
 
 export function CompareGroupRow({ group, sessions, selected, onDeleted }: Props) {
   const [confirm, setConfirm] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-  const act = async (f: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await f();
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, act } = useAction();
   const exportAs = (format: 'json' | 'markdown') =>
     act(async () => {
       const file = await api.exportCompare(group, format);

@@ -2,12 +2,13 @@
 // confirms), and export links (JSON / Markdown, served by mcplab as downloads). The sessions
 // of a compare are one entry (`CompareGroupRow`) that opens the compare view.
 import { useState } from 'react';
-import { api, errorMessage } from '../api/client';
+import { api } from '../api/client';
 import type { SessionSummary } from '../api/types.gen';
 import { Button } from '../ui/Button';
 import { download } from '../ui/CopyButton';
 import { ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
+import { useAction } from '../ui/useAction';
 import { CompareGroupRow } from './CompareGroupRow';
 import { listEntries } from './sessionGroups';
 import { removeSession, renameSession, useSessions } from './store';
@@ -61,20 +62,7 @@ export function SessionList({ selected, comparing, onNew, onSelect, creating, on
 function SessionRow({ s, selected, onSelect, onDeleted }: { s: SessionSummary; selected: boolean; onSelect: () => void; onDeleted: () => void }) {
   const [editing, setEditing] = useState<string | null>(null);
   const [confirm, setConfirm] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const act = async (f: () => Promise<void>) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await f();
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, error, act } = useAction();
   const saveTitle = () => {
     const title = editing?.trim();
     setEditing(null);

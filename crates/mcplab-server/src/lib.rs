@@ -6,7 +6,6 @@
 
 mod app_tools;
 mod assets;
-pub mod chat;
 mod error;
 pub mod evals;
 pub mod events;

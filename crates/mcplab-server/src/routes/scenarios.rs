@@ -8,8 +8,8 @@ use axum::http::StatusCode;
 use mcplab_protocol::api::{AppScenario, AppScenarioInput};
 
 use crate::AppState;
-use crate::chat::now_ms;
 use crate::error::ApiFailure;
+use mcplab_protocol::clock::now_ms;
 
 fn checked(input: AppScenarioInput) -> Result<AppScenarioInput, ApiFailure> {
     if input.name.trim().is_empty() {

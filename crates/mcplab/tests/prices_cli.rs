@@ -91,15 +91,25 @@ async fn a_malformed_file_is_refused_with_its_name_and_line() {
             4,
         ),
     ];
+    // `eval run` reads the same file (before it connects anything).
+    let suite = dir.path().join("suite.yaml");
+    let body = format!(
+        "version: 1\nid: s\nmcpServers:\n  demo:\n    command: {BIN}\n    args: [demo-server]\n\
+         models: [openai::gpt-4o-mini]\ncases:\n  - id: c\n    turns: [hi]\n"
+    );
+    std::fs::write(&suite, body).unwrap();
+    let suite = suite.to_str().unwrap();
     for (text, line) in cases {
         std::fs::write(&file, text).unwrap();
-        let o = mcplab(dir.path(), &["chat", "--print-prices"], None).await;
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert!(!o.status.success());
-        assert!(
-            err.contains(&format!("{}:{line}:", file.display())),
-            "line {line}: {err}"
-        );
+        for args in [&["chat", "--print-prices"][..], &["eval", "run", suite]] {
+            let o = mcplab(dir.path(), args, None).await;
+            let err = String::from_utf8_lossy(&o.stderr);
+            assert_eq!(o.status.code(), Some(2), "{args:?}: {err}");
+            assert!(
+                err.contains(&format!("{}:{line}:", file.display())),
+                "{args:?}, line {line}: {err}"
+            );
+        }
     }
 }
 

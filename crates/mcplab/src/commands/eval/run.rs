@@ -4,7 +4,7 @@
 //! written, and the gates' verdict as the exit code.
 
 use std::collections::HashMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -171,16 +171,13 @@ fn finish(
     }
 }
 
-/// The shipped prices, then the data directory's `prices.json`, then `--prices`.
+/// The shipped prices, then the data directory's `prices.json` (as chat and `serve` read it),
+/// then `--prices`.
 fn prices(flag: Option<&Path>, data: &DataDir) -> Result<PriceTable, Failure> {
-    let mut table = PriceTable::shipped().map_err(|e| Failure::usage(e.to_string()))?;
-    let user: Option<PathBuf> = data.store_path().parent().map(|d| d.join("prices.json"));
-    for path in user
-        .iter()
-        .filter(|p| p.is_file())
-        .map(PathBuf::as_path)
-        .chain(flag)
-    {
+    let mut table = mcplab_core::agent::cost::load_prices(data.dir())
+        .map_err(Failure::usage)?
+        .table;
+    if let Some(path) = flag {
         let text = std::fs::read_to_string(path)
             .map_err(|e| Failure::usage(format!("cannot read {}: {e}", path.display())))?;
         let over = PriceTable::parse_file(&text, &path.display().to_string())

@@ -29,10 +29,7 @@ function appDoc(page, frameSel = id('app-iframe')) {
   return page.frameLocator(frameSel).last().frameLocator('iframe');
 }
 
-async function llmRequests() {
-  const res = await fetch(`${llm.baseUrl.replace(/\/v1\/?$/, '')}/__requests`);
-  return res.json();
-}
+const llmRequests = () => llm.requests();
 
 function systemText(body) {
   return (body.messages ?? []).filter((m) => m.role === 'system').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');

@@ -53,6 +53,7 @@ pub fn spec_for(
         "displayMode": "inline",
         "cspMode": profile.csp_mode,
         "openaiShim": profile.window_openai,
+        "hostCapabilities": profile.host_capabilities,
     });
     AppRenderSpec {
         server: server.to_owned(),

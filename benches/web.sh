@@ -115,7 +115,7 @@ echo "- CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//
 echo "- memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo); kernel $(uname -sr)"
 echo "- loadavg at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "- mcplab: $("$MCPLAB" --version 2>/dev/null || echo '?') (git $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet 2>/dev/null || echo '+dirty')), $RUSTC_V; $UI_NOTE"
-echo "- node: $("$NODE" --version) ($NODE), for both npm tools"
+echo "- node: $("$NODE" --version) (${NODE#"$ROOT"/}), for both npm tools"
 echo "- @modelcontextprotocol/inspector $(pkgver "$INSPECTOR_PKG/package.json") (from tests/npm)"
 echo "- @mcpjam/inspector $(pkgver "$JAM_PKG/package.json") (npm install --ignore-scripts into $MCPJAM_DIR, npm $(npm --version 2>/dev/null || echo '?'))"
 [[ $UI_RUNS == 0 ]] || echo "- browser for the UI-open rows: $("$CHROMIUM" --version 2>/dev/null | head -1) (headless, playwright-core $(pkgver "$ROOT/tests/browser/node_modules/playwright-core/package.json"))"

@@ -534,8 +534,19 @@ def main():
         vals = []
         for m in ("list", "call"):
             v = fn(m)
-            vals.append("—" if v is None else (f"{v:.1f}×" if unit == "x" else f"{v:.1f}"))
+            if v is None:
+                vals.append("—")
+            elif unit == "x":
+                vals.append(f"{v:.1f}×")
+            elif v < 0:
+                vals.append(f"≤ 0 ({v:.1f})")
+            else:
+                vals.append(f"{v:.1f}")
         w(f"| {label} | {vals[0]} | {vals[1]} |")
+    w("")
+    w("\"≤ 0 (x)\": a difference of two medians that came out negative. A client cannot answer "
+      "before its server does, nor a wrapper cost less than nothing: that is the noise of the "
+      "two medians (the server's own start varies by more than the difference), not a gain.")
     w("")
     w(f"Measurement time: {time.monotonic() - t_start:.0f} s.")
     print("\n".join(out))

@@ -507,6 +507,11 @@ def rate(x):
     return f"{x:,.0f}" if x < 1e8 else "— (all in one read)"
 
 
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
 def added_us(x):
     """An added cost per event in µs; a negative one is noise between two medians, not a gain."""
     return us(x) if x >= 0 else f"≤ 0 ({us(x)})"
@@ -544,6 +549,7 @@ def main():
         return p, url, int(url.split(":")[2].split("/")[0])
 
     t_begin = NOW()
+    load_start = loadavg()
     R = {k: [] for k in ("d_fresh", "d_keep", "m_cold", "m_newsess", "m_warm", "cli", "m_start")}
     resyncs = 0
 
@@ -639,8 +645,12 @@ def main():
                 if runs_:
                     S[(cname, kind, path)] = summarize(runs_)
     elapsed = NOW() - t_begin
+    load_end = loadavg()
 
     # --- tables ---------------------------------------------------------------------------
+    print(f"Load average (1/5/15 min) {load_start} when the measuring began, {load_end} when it "
+          f"ended (2 cores shared: a load well above 2 inflates every time below).")
+    print()
     print(f"Measured in {elapsed:.0f} s. Runs: {a.runs} per first-token row "
           f"({len(R['cli'])} CLI), {a.cold_runs} cold starts; {a.long_runs} per long "
           f"({a.chunks} text deltas) and medium ({a.medium_chunks}) reply row, {a.paced_runs} "

@@ -343,6 +343,7 @@ def main():
         return baseline_http(a.url, b["method"])
 
     t_start = time.monotonic()
+    load_start = loadavg()
     log = lambda s: print(s, file=sys.stderr, flush=True)
 
     # 1. Verify every command once (output captured) before timing anything.
@@ -548,10 +549,17 @@ def main():
       "before its server does, nor a wrapper cost less than nothing: that is the noise of the "
       "two medians (the server's own start varies by more than the difference), not a gain.")
     w("")
-    w(f"Measurement time: {time.monotonic() - t_start:.0f} s.")
+    w(f"Measurement time: {time.monotonic() - t_start:.0f} s; load average (1/5/15 min) "
+      f"{load_start} when the measuring began, {loadavg()} when it ended (2 cores shared: a "
+      f"load well above 2 inflates every time above).")
     print("\n".join(out))
     failed = any(c["error"] for c in cases) or any(b["error"] for b in base.values())
     return 1 if failed else 0
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
 
 
 def _ratio(x, y):

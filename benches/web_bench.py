@@ -20,6 +20,12 @@ smaps_rollup) of the spawned process and of every descendant (/proc/PID/task/*/c
 recursively). "own" = the spawned process alone; "tree" = the sum over the process tree
 (a sum of RSS counts pages shared between processes twice; the Pss sum does not).
 
+Idle with the UI open (the budget's measure; with --ui-driver): start the tool, wait for the
+first 200, open its UI in Chromium through benches/web_ui.mjs (playwright-core), which prints
+one JSON line once the UI is up (event stream attached, server list rendered: events, not
+sleeps); then --ui-settle seconds of idle, then the same VmRSS/Pss sums over the tool's whole
+process tree. The browser is the driver's child, so it is in no tool's tree.
+
 Install footprint: disk usage (st_blocks, hard links once, like `du`) of the release binary
 for mcplab, and of the npm dependency closure (resolved from the install's package-lock.json
 the way Node resolves `require`) for the npm tools; for MCPJam also `du` of its whole
@@ -332,6 +338,11 @@ def wait_log(path, offset, pattern, pid, deadline):
         time.sleep(0.01)
 
 
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
 def anon_file(pid):
     """(RssAnon, RssFile) KiB of one process: heap and stacks vs mapped file pages (the binary)."""
     out = {"RssAnon:": 0, "RssFile:": 0}
@@ -420,7 +431,8 @@ def report_ui(rows, ui, a):
           f"UI is up (benches/web_ui.mjs says what that means per tool), then an idle settle of "
           f"{a.ui_settle:g} s (a measurement choice), then VmRSS/Pss of the tool's process and every "
           f"descendant. The browser's processes are children of the driver, not of the tool: "
-          f"excluded on every side.")
+          f"excluded on every side. Load average (1/5/15 min): {a.load['ui']} before these runs, "
+          f"{a.load['end']} after them.")
     print()
     m = med([r["rss"] for r in ui["ui-mcplab"]])
     mp = med([r["pss"] for r in ui["ui-mcplab"]])
@@ -556,6 +568,7 @@ def main():
     run.stop()
 
     # --- start -> first 200 -------------------------------------------------------------------
+    load = {"start": loadavg()}
     times = {r["key"]: [] for r in rows}
     stop_ms = {r["key"]: [] for r in rows}
     for i in range(0 if a.ui_only else a.warmup + a.runs):
@@ -591,6 +604,7 @@ def main():
         print(f"  memory round {i + 1}/{a.rss_runs} done", file=sys.stderr, flush=True)
 
     # --- idle RSS with the UI open in Chromium -------------------------------------------------
+    load["ui"] = loadavg()
     ui_rows = [
         dict(key="ui-mcplab", tool="mcplab", kind="mcplab", how="`mcplab serve --demo --no-open --port P --data-dir WARM`", make=mk_mcplab_serve_demo),
         dict(key="ui-inspector", tool="official MCP Inspector", kind="inspector", how="`$NODE $INSPECTOR` (web mode)", make=mk_inspector),
@@ -604,6 +618,8 @@ def main():
             print(f"  UI-open round {i + 1}/{a.ui_runs} done", file=sys.stderr, flush=True)
 
     # --- footprint ----------------------------------------------------------------------------
+    load["end"] = loadavg()
+    a.load = load
     if a.ui_only:
         report_ui(ui_rows, ui, a)
         return
@@ -636,7 +652,9 @@ def main():
         fk = "mcplab" if k.startswith("mcplab") else ("inspector" if k == "inspector" else "mcpjam")
         print(f"| {row['tool']} | {row['how']} | {med(ts):.1f} | {pct(ts, 0.9):.1f} | {own:.1f} | {tree:.1f} ({nprocs}) | {foot[fk]} |")
     print()
-    print(f"Timed runs: {a.runs} per row after {a.warmup} warm-up round(s), interleaved; idle RSS: median of {a.rss_runs} runs, read {a.idle:g} s after the first 200.")
+    print(f"Timed runs: {a.runs} per row after {a.warmup} warm-up round(s), interleaved; idle RSS: median of {a.rss_runs} runs, read {a.idle:g} s after the first 200. "
+          f"Load average (1/5/15 min): {load['start']} before these runs, {load['ui']} after them (2 cores shared: "
+          f"a load well above 2 inflates every time).")
     print()
     print("Details:")
     print()

@@ -23,14 +23,15 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const require = createRequire(path.join(here, '../tests/browser/package.json'));
 const { chromium } = require('playwright-core');
 
-const args = Object.fromEntries(
-  process.argv.slice(2).reduce((acc, a, i, all) => (a.startsWith('--') ? [...acc, [a.slice(2), all[i + 1]]] : acc), []),
-);
+const { values: args } = parseArgs({
+  options: { kind: { type: 'string' }, url: { type: 'string' }, chromium: { type: 'string' }, timeout: { type: 'string' } },
+});
 const kind = args.kind;
 const url = args.url;
 const chromiumPath = args.chromium || '/usr/bin/chromium';

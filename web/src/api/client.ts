@@ -147,7 +147,7 @@ export const api = {
 
   providers: () => request<ProviderView[]>('GET', '/api/llm/providers'),
   /** The server answers with the stored provider's view or with the whole list. */
-  setProvider: (id: string, input: ProviderInput) => request<ProviderView | ProviderView[]>('PUT', `/api/llm/providers/${seg(id)}`, input),
+  setProvider: (id: string, input: ProviderInput) => request<ProviderView[]>('PUT', `/api/llm/providers/${seg(id)}`, input),
   deleteProvider: (id: string) => request<void>('DELETE', `/api/llm/providers/${seg(id)}`),
 
   sessions: () => request<SessionSummary[]>('GET', '/api/sessions'),

@@ -26,15 +26,12 @@ async function load<T>(store: Store<Loadable<T>>, fetch: () => Promise<T[]>): Pr
 export const reloadProviders = () => load(providersStore, api.providers);
 export const reloadSessions = () => load(sessionsStore, api.sessions);
 
-/** Stores a provider's settings; returns its new view (undefined if the reply lacks it). */
+/** Stores a provider's settings; the server answers with every provider, so the list is
+ * replaced from the reply. Returns the provider's new view. */
 export async function saveProvider(id: string, input: ProviderInput): Promise<ProviderView | undefined> {
-  const reply = await api.setProvider(id, input);
-  if (Array.isArray(reply)) {
-    providersStore.set({ list: reply, error: null, loading: false });
-    return reply.find((p) => p.id === id);
-  }
-  await reloadProviders();
-  return reply ?? providersStore.get().list?.find((p) => p.id === id);
+  const list = await api.setProvider(id, input);
+  providersStore.set({ list, error: null, loading: false });
+  return list.find((p) => p.id === id);
 }
 
 export async function deleteProvider(id: string): Promise<void> {

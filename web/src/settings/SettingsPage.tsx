@@ -1,3 +1,5 @@
+// The Settings page: theme, LLM providers (`ProvidersSection`) and the roots offered to
+// servers. Roots are saved as a whole list; the server tells connected servers they changed.
 import { useEffect, useState } from 'react';
 import { api, errorMessage } from '../api/client';
 import type { RootView } from '../api/types.gen';

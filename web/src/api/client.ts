@@ -143,7 +143,7 @@ export const api = {
   answerHuman: (id: number, answer: HumanAnswer) => request<void>('POST', `/api/human/${id}`, answer),
 
   roots: () => request<RootView[]>('GET', '/api/settings/roots'),
-  setRoots: (roots: RootView[]) => request<RootView[] | void>('PUT', '/api/settings/roots', roots),
+  setRoots: (roots: RootView[]) => request<RootView[]>('PUT', '/api/settings/roots', roots),
 
   providers: () => request<ProviderView[]>('GET', '/api/llm/providers'),
   /** The server answers with the stored provider's view or with the whole list. */

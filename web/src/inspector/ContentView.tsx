@@ -121,7 +121,7 @@ function Block({ block, onOpenResource }: { block: ContentBlock; onOpenResource?
   }
 }
 
-function TextBlock({ block }: { block: ContentBlock }) {
+function TextBlock({ block }: { block: Extract<ContentBlock, { type: 'text' }> }) {
   const text = String(block.text ?? '');
   const [raw, setRaw] = useState(false);
   const json = parseJson(text);

@@ -10,7 +10,6 @@ import type {
   EmbeddedResourceSchema,
   GetPromptResultSchema,
   InitializeResultSchema,
-  PromptArgumentSchema,
   PromptSchema,
   ResourceSchema,
   ResourceTemplateSchema,
@@ -208,7 +207,6 @@ export type Tool = z.infer<typeof ToolSchema>;
 export type Resource = z.infer<typeof ResourceSchema>;
 export type ResourceTemplate = z.infer<typeof ResourceTemplateSchema>;
 export type Prompt = z.infer<typeof PromptSchema>;
-export type PromptArgument = z.infer<typeof PromptArgumentSchema>;
 /** A content block of a tool result or prompt message. */
 export type ContentBlock = z.infer<typeof ContentBlockSchema>;
 export type CallToolResult = z.infer<typeof CallToolResultSchema>;
@@ -220,8 +218,6 @@ export type InitializeResult = z.infer<typeof InitializeResultSchema>;
 /** A server's `elicitation/create` and `sampling/createMessage` params. */
 export type ElicitRequestParams = z.infer<typeof ElicitRequestParamsSchema>;
 export type CreateMessageRequestParams = z.infer<typeof CreateMessageRequestParamsSchema>;
-/** A JSON Schema as a server sends it (a tool's input or output schema, an elicitation's). */
-export type JsonSchema = Record<string, unknown>;
 
 /** The `ui` object of a `_meta` (MCP Apps: `resourceUri`, `visibility`, …), unchecked: a
  * server may put anything there, so each field is `unknown` until looked at. */

@@ -14,7 +14,6 @@ import { base64Size, mediaType, parseJson } from './mime';
 import { ResourceContentsView } from './ResourceContents';
 
 export { ResourceContentsView } from './ResourceContents';
-export { base64Size } from './mime';
 
 export type OpenResource = (uri: string) => void;
 

@@ -185,7 +185,7 @@ export function SessionPane({ id, providers, noModel }: { id: string; providers:
       )}
       {chat.turns.length > 0 && !running && <SaveAsCase sessionId={id} />}
       <AppContextBar sessionId={id} entries={chat.appContext} queued={chat.queued} />
-      {chat.stream === 'reconnecting' && <div className="chat-note small muted">Reconnecting to the live stream…</div>}
+      {chat.stream === 'reconnecting' && <div className="chat-note small muted" data-testid="chat-stream-reconnecting">Reconnecting to the live stream…</div>}
       {chat.actionError && (
         <div className="inline-error small" role="alert" data-testid="chat-action-error">
           {chat.actionError}

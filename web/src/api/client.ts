@@ -1,6 +1,7 @@
 // The one typed client for mcplab's HTTP API. Every request goes through `request`, which
 // sends the tab's session secret as a bearer (auth.ts; never a cookie), decodes `ApiError`
 // bodies and turns transport failures into `ApiFailure`s with a message a person can act on.
+import { withAdvice } from './advice';
 import { authHeaders } from './auth';
 import type {
   AppRenderSpec,
@@ -66,7 +67,7 @@ export async function request<T>(method: string, path: string, body?: unknown): 
       /* not JSON */
     }
     if (res.status === 401) throw new ApiFailure(401, 'unauthorized', UNAUTHORIZED_HINT);
-    throw new ApiFailure(res.status, err?.code ?? 'http', err?.message ?? `${res.status} ${res.statusText}`);
+    throw new ApiFailure(res.status, err?.code ?? 'http', err?.message ? withAdvice(err.code, err.message) : `${res.status} ${res.statusText}`);
   }
   if (res.status === 204) return undefined as T;
   const text = await res.text();
@@ -92,7 +93,7 @@ export async function requestDownload(path: string): Promise<Download> {
   if (res.status === 401) throw new ApiFailure(401, 'unauthorized', UNAUTHORIZED_HINT);
   if (!res.ok) {
     const err = (await res.json().catch(() => null)) as ApiError | null;
-    throw new ApiFailure(res.status, err?.code ?? 'http', err?.message ?? `${res.status} ${res.statusText}`);
+    throw new ApiFailure(res.status, err?.code ?? 'http', err?.message ? withAdvice(err.code, err.message) : `${res.status} ${res.statusText}`);
   }
   const filename = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') ?? '')?.[1] ?? null;
   return { text: await res.text(), filename, type: res.headers.get('Content-Type') ?? 'text/plain' };

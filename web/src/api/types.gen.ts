@@ -552,7 +552,7 @@ export type CallOutcome = {
  */
 result: any, error: CallError | null, durationMs: number, };
 
-export type CallErrorKind = "server" | "timeout" | "cancelled" | "transport" | "not_connected" | "invalid" | "bad_response";
+export type CallErrorKind = "server" | "timeout" | "cancelled" | "transport" | "not_connected" | "invalid" | "bad_response" | "server_misbehaved" | "other";
 
 export type CallError = { kind: CallErrorKind, message: string, 
 /**
@@ -650,10 +650,7 @@ export type AppToolCallRequest = { name: string, arguments: Record<string, any>,
 
 export type ApiError = { 
 /**
- * Stable machine code: `bad_request`, `not_found`, `conflict`, `unauthorized`,
- * `forbidden`, `invalid_config`, `connect_failed`, `not_connected`, `mcp_error`,
- * `model_unavailable`, `internal`; for apps `not_a_ui_resource`, `bad_ui_resource`,
- * `unknown_tool`, `tool_not_visible_to_app`, `tool_not_widget_accessible`.
+ * Stable machine code (see the table above).
  */
 code: string, 
 /**

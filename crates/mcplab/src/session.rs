@@ -456,7 +456,7 @@ fn connect_failure(e: McpError, label: String, stderr_shown: bool) -> Failure {
 }
 
 async fn print_trace(
-    mut rx: tokio::sync::broadcast::Receiver<mcplab_protocol::TrafficFrame>,
+    mut rx: mcplab_core::mcp::traffic::TrafficFeed,
     voice: Voice,
     printed: watch::Sender<u64>,
 ) {

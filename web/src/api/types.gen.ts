@@ -1141,7 +1141,9 @@ replaces?: string, };
 
 export type SessionEvent = { "kind": "userMessage", turnId: string, text: string, replaces?: string, } | { "kind": "turn", event: TurnEvent, } | { "kind": "appContext", entries: Array<AppContextEntry>, } | { "kind": "resync" };
 
-export type ProviderView = { id: string, kind: string, displayName: string, usable: boolean, 
+export type ProviderKind = "openai" | "anthropic" | "gemini" | "deepseek" | "xai" | "mistral" | "openrouter" | "ollama" | "openai_compatible" | "anthropic_compatible";
+
+export type ProviderView = { id: string, kind: ProviderKind, displayName: string, usable: boolean, 
 /**
  * Why it is not usable, and what to do.
  */
@@ -1155,9 +1157,4 @@ keyHint: string | null, models: Array<string>,
  */
 custom: boolean, };
 
-export type ProviderInput = { 
-/**
- * openai, anthropic, gemini, deepseek, xai, mistral, openrouter, ollama,
- * openai_compatible, anthropic_compatible.
- */
-kind: string, baseUrl?: string, apiKey?: string, models: Array<string>, };
+export type ProviderInput = { kind: ProviderKind, baseUrl?: string, apiKey?: string, models: Array<string>, };

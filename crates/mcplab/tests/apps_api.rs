@@ -170,7 +170,10 @@ async fn a_ui_resource_is_read_decoded_and_given_its_sandbox_policy() {
     let missing = json!({"uri": "ui://mcplab-demo/missing.html"});
     let (s, v) = authed(&app, "POST", path, Some(missing)).await;
     assert_eq!(s, StatusCode::BAD_GATEWAY, "{v}");
-    assert_eq!(v["code"], "mcp_error");
+    assert_eq!(
+        v["code"], "server_error",
+        "the server answered with a JSON-RPC error"
+    );
     assert!(
         v["message"].as_str().unwrap().contains("missing.html"),
         "{v}"

@@ -14,6 +14,7 @@
 
 mod agent;
 mod challenge;
+mod clock;
 mod credentials;
 mod debug;
 mod discovery;
@@ -34,6 +35,7 @@ mod urls;
 
 pub use agent::{CallbackParams, NonInteractiveAgent, PendingRedirect, UserAgent};
 pub use challenge::{BearerChallenge, Challenge, parse_www_authenticate};
+pub use clock::Clock;
 pub use credentials::{
     ClientRegistration, CredentialStore, Credentials, MemoryCredentials, TokenSet,
 };

@@ -2,6 +2,10 @@
 //! command on a tokio runtime and maps failures to exit codes. Everything it composes comes
 //! from the library crates.
 
+// Results go to stdout through `output::print_stdout` (`outln!`), which ends quietly on a
+// closed pipe; a raw `println!` panics there (`mcplab … | head -1`), so clippy refuses it.
+#![deny(clippy::print_stdout)]
+
 mod args;
 mod chat_output;
 mod cli;

@@ -523,8 +523,10 @@ async fn run_into_closed_pipe(args: &[&str]) -> Output {
 #[tokio::test]
 async fn a_closed_stdout_ends_quietly_with_status_zero() {
     let d = demo();
-    let commands: [&[&str]; 7] = [
+    let commands: [&[&str]; 9] = [
         &["servers", "list"],
+        &["chat", "--print-prices"],
+        &["--json", "chat", "--print-prices"],
         &["--json", "servers", "list"],
         &["hosts", "list"],
         &["eval", "schema"],

@@ -17,6 +17,7 @@ mod launch;
 mod limit_args;
 mod oauth_agent;
 mod output;
+mod printer;
 mod progress;
 mod serve;
 mod session;

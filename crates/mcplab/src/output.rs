@@ -32,11 +32,6 @@ impl Stdout {
         }
     }
 
-    /// Prints one human line.
-    pub fn line(&self, text: &str) -> Result<(), Failure> {
-        self.print(&format!("{text}\n"))
-    }
-
     /// Prints a protocol value as pretty JSON (exact; JSON escapes control characters).
     pub fn json(&self, v: &Value) -> Result<(), Failure> {
         print_stdout(&format!("{}\n", json(v)))

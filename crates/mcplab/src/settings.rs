@@ -127,13 +127,10 @@ impl Scope {
                 Some(take(&mut c.serve)),
                 None,
             ),
-            Command::Tools(c) => ("tools", Some(take(&mut c.connect)), None, None),
-            Command::Resources(c) => ("resources", Some(take(&mut c.connect)), None, None),
-            Command::Prompts(c) => ("prompts", Some(take(&mut c.connect)), None, None),
-            Command::Complete(c) => ("complete", Some(take(&mut c.connect)), None, None),
-            Command::Ping(c) => ("ping", Some(take(&mut c.connect)), None, None),
-            Command::LogLevel { connect, .. } => ("log-level", Some(take(connect)), None, None),
-            Command::Info(c) => ("info", Some(take(&mut c.connect)), None, None),
+            Command::Inspect(c) => {
+                let (name, connect) = c.connect_mut();
+                (name, Some(take(connect)), None, None)
+            }
             Command::Check(c) => ("check", Some(take(&mut c.connect)), None, None),
             Command::Chat(c) => ("chat", Some(take(&mut c.connect)), None, None),
             Command::Tasks(c) => ("tasks", Some(take(&mut c.connect)), None, None),

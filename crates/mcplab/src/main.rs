@@ -6,23 +6,18 @@
 // closed pipe; a raw `println!` panics there (`mcplab … | head -1`), so clippy refuses it.
 #![deny(clippy::print_stdout)]
 
-mod args;
-mod chat_output;
 mod cli;
-mod cli_oauth;
 mod commands;
 mod elicit;
 mod failure;
 mod launch;
-mod limit_args;
-mod oauth_agent;
 mod output;
-mod printer;
 mod progress;
 mod serve;
 mod session;
 mod settings;
 mod target;
+mod tool_args;
 
 use std::process::ExitCode;
 

@@ -13,13 +13,13 @@ use std::time::Duration;
 use mcplab_core::mcp::ManagerOptions;
 use mcplab_core::store::Store;
 
+use crate::cli::limits::{Budget, seconds};
+use crate::cli::oauth::OAuthMode;
 use crate::cli::{
     ChromiumArg, Cli, Command, ConnectArgs, ElicitationMode, LogLevel, ServeArgs, TargetArgs,
 };
-use crate::cli_oauth::OAuthMode;
 use crate::commands::eval::EvalCmd;
 use crate::failure::Failure;
-use crate::limit_args::{Budget, seconds};
 
 /// Everything the command line and environment decided for this run.
 #[derive(Debug, Clone)]

@@ -1,11 +1,14 @@
 //! The command line: every flag and subcommand, as clap types. Flags live on the commands
-//! they belong to; `connect.rs` holds the groups several commands share, `merge.rs` joins
+//! they belong to; `connect.rs` holds the groups several commands share (with `limits.rs`
+//! for byte budgets and deadlines, `oauth.rs` for OAuth), `merge.rs` joins
 //! what was typed before and after a subcommand, `surface.rs` parses argv and writes
 //! completions and man pages. Parsing only: `settings.rs` resolves the result, `commands/`
 //! does the work.
 
 mod connect;
+pub mod limits;
 mod merge;
+pub mod oauth;
 mod surface;
 
 use std::path::PathBuf;
@@ -117,7 +120,7 @@ pub enum Command {
     /// MCP Apps: render a tool's app headless.
     Apps(Rendering<AppsCmd>),
     /// OAuth: debug a server's authorization setup step by step, sign in, sign out, status.
-    Oauth(Connected<crate::cli_oauth::OauthCmd>),
+    Oauth(Connected<crate::cli::oauth::OauthCmd>),
     /// Evals: run suites against models and servers, read stored runs, write suites.
     #[command(subcommand)]
     Eval(crate::commands::eval::EvalCmd),

@@ -8,15 +8,15 @@ use std::time::{Duration, Instant};
 use mcplab_protocol::ServerEvent;
 use serde_json::{Value, json};
 
-use crate::args;
 use crate::cli::{
     CompleteArgs, Connected, InspectCmd, LogLevel, PromptsCmd, ResourcesCmd, TaskArg, ToolsCmd,
 };
 use crate::failure::{EXIT_CALL, Failure};
 use crate::output;
-use crate::printer::{Column, Printer, items};
+use crate::output::printer::{Column, Printer, items};
 use crate::session::Session;
 use crate::settings::{DataDir, Settings};
+use crate::tool_args;
 
 /// How long the unsubscribe after Ctrl-C may take: the user asked to stop.
 const UNSUBSCRIBE_DEADLINE: Duration = Duration::from_secs(5);
@@ -150,7 +150,7 @@ async fn call_tool(
     } else {
         Some(input_schema(s, &name).await?)
     };
-    let arguments = args::build(args.as_deref(), &pairs, schema.flatten().as_ref())?;
+    let arguments = tool_args::build(args.as_deref(), &pairs, schema.flatten().as_ref())?;
     let started = Instant::now();
     let opts = mcplab_core::mcp::RequestOptions {
         task: match task {

@@ -217,7 +217,7 @@ impl DataDir {
         }
         platform_default().map(Self).ok_or_else(|| {
             Failure::usage(
-                "cannot find a data directory (no HOME); pass --data-dir DIR or set MCPLAB_DATA_DIR",
+                "cannot find a data directory (no home directory); pass --data-dir DIR or set MCPLAB_DATA_DIR",
             )
         })
     }
@@ -244,17 +244,11 @@ impl DataDir {
     }
 }
 
+/// `mcplab` in the platform's data directory (the `directories` crate): `$XDG_DATA_HOME` or
+/// `~/.local/share` on Linux, `~/Library/Application Support` on macOS — where earlier versions
+/// kept their data, so it is found —, the roaming AppData folder on Windows.
 fn platform_default() -> Option<PathBuf> {
-    let home = std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from);
-    if cfg!(target_os = "macos") {
-        return home.map(|h| h.join("Library/Application Support/mcplab"));
-    }
-    if let Some(xdg) = std::env::var_os("XDG_DATA_HOME").filter(|x| !x.is_empty()) {
-        return Some(PathBuf::from(xdg).join("mcplab"));
-    }
-    home.map(|h| h.join(".local/share/mcplab"))
+    directories::BaseDirs::new().map(|dirs| dirs.data_dir().join("mcplab"))
 }
 
 /// Names tried on PATH for Chromium, in order.

@@ -613,3 +613,53 @@ async fn help_groups_flags_by_purpose_and_shows_only_a_commands_own() {
     assert_eq!(code(&o), 2, "a target means nothing to `servers list`");
     assert!(err(&o).contains("--demo does not apply"), "{}", err(&o));
 }
+
+/// Runs mcplab with no `MCPLAB_DATA_DIR`: the data directory comes from `HOME` and
+/// `XDG_DATA_HOME` as given (`None`: unset).
+async fn run_with_home(home: &Path, xdg: Option<&Path>, args: &[&str]) -> Output {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .env_remove("MCPLAB_DATA_DIR")
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("RUST_LOG")
+        .env("HOME", home)
+        .stdin(Stdio::null())
+        .kill_on_drop(true);
+    if let Some(xdg) = xdg {
+        cmd.env("XDG_DATA_HOME", xdg);
+    }
+    tokio::time::timeout(Duration::from_secs(60), cmd.output())
+        .await
+        .expect("mcplab finished in time")
+        .unwrap()
+}
+
+/// The default data directory is where earlier versions kept their data, so an upgrade finds
+/// it: `$XDG_DATA_HOME/mcplab`, else `~/.local/share/mcplab` (macOS: `~/Library/Application
+/// Support/mcplab`).
+#[tokio::test]
+async fn the_default_data_dir_is_where_earlier_versions_kept_data() {
+    let home = tempfile::tempdir().unwrap();
+    let o = run_with_home(
+        home.path(),
+        None,
+        &["servers", "add", "kept", "--stdio", "x"],
+    )
+    .await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let default = if cfg!(target_os = "macos") {
+        "Library/Application Support/mcplab"
+    } else {
+        ".local/share/mcplab"
+    };
+    assert!(home.path().join(default).join("mcplab.db").is_file());
+    let o = run_with_home(home.path(), None, &["servers", "list"]).await;
+    assert!(out(&o).contains("kept"), "{}", out(&o));
+
+    if cfg!(target_os = "linux") {
+        let xdg = tempfile::tempdir().unwrap();
+        let o = run_with_home(home.path(), Some(xdg.path()), &["servers", "list"]).await;
+        assert!(!out(&o).contains("kept"), "{}", out(&o));
+        assert!(xdg.path().join("mcplab/mcplab.db").is_file());
+    }
+}

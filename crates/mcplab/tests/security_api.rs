@@ -291,3 +291,62 @@ async fn every_main_origin_response_carries_the_defence_headers() {
         assert_eq!(headers[header::REFERRER_POLICY], "no-referrer", "{path}");
     }
 }
+
+/// `mcplab serve --host 192.0.2.10` (DESIGN §3): the server also answers under that address —
+/// its Host, and its Origin on a state-changing request —, still only with the session secret,
+/// and no other name or port reaches it. The control: the loopback-only server refuses that
+/// Host, so the allow-list entry is what opened it.
+#[tokio::test]
+async fn a_non_loopback_host_is_answered_under_its_own_name_only_and_still_needs_the_secret() {
+    use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+    use mcplab_server::Security;
+    const LAN: &str = "192.0.2.10:6274";
+    let request = |host: &str, origin: Option<&str>, bearer: bool| {
+        let mut b = Request::post("/api/login-codes").header(header::HOST, host);
+        if let Some(o) = origin {
+            b = b.header(header::ORIGIN, o);
+        }
+        if bearer {
+            b = b.header(header::AUTHORIZATION, format!("Bearer {TOKEN}"));
+        }
+        b.body(Body::empty()).unwrap()
+    };
+    let manager = ConnectionManager::new(ManagerOptions::default());
+    let security = Security::new(TOKEN.into(), router_support::PORT, Some("192.0.2.10"));
+    let lan = router(router_support::state_secured(
+        manager,
+        security,
+        &Default::default(),
+    ));
+    let (status, body, _) =
+        send_request(&lan, request(LAN, Some(&format!("http://{LAN}")), true)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, _, _) = send_request(&lan, request(HOST, None, true)).await;
+    assert_eq!(status, StatusCode::OK, "loopback still answers");
+    let (status, _, _) = send_request(&lan, request(LAN, None, false)).await;
+    assert_eq!(
+        status,
+        StatusCode::UNAUTHORIZED,
+        "the address opens nothing by itself"
+    );
+    for host in [
+        "192.0.2.11:6274",
+        "192.0.2.10:6275",
+        "evil.example:6274",
+        "192.0.2.10",
+    ] {
+        let (status, body, _) = send_request(&lan, request(host, None, true)).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "Host {host}: {body}");
+    }
+    for origin in [
+        "http://192.0.2.11:6274",
+        "http://evil.example",
+        "https://192.0.2.10:6274",
+    ] {
+        let (status, body, _) = send_request(&lan, request(LAN, Some(origin), true)).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "Origin {origin}: {body}");
+    }
+    let loopback = router(state());
+    let (status, _, _) = send_request(&loopback, request(LAN, None, true)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+}

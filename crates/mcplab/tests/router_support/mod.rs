@@ -49,8 +49,18 @@ pub fn state_with(
     port: u16,
     env: &HashMap<String, String>,
 ) -> Arc<AppState> {
-    let store = Arc::new(Store::open_in_memory().expect("an in-memory store"));
     let security = Security::new(TOKEN.into(), port, None);
+    state_secured(manager, security, env)
+}
+
+/// The most general form: `security` decides the Host allow-list (e.g. a non-loopback
+/// `--host`) and the launch secret.
+pub fn state_secured(
+    manager: Arc<ConnectionManager>,
+    security: Security,
+    env: &HashMap<String, String>,
+) -> Arc<AppState> {
+    let store = Arc::new(Store::open_in_memory().expect("an in-memory store"));
     AppState::new(manager, store, security, providers(env))
 }
 

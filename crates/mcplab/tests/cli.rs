@@ -663,3 +663,26 @@ async fn the_default_data_dir_is_where_earlier_versions_kept_data() {
         assert!(xdg.path().join("mcplab/mcplab.db").is_file());
     }
 }
+
+/// `skills list` prints a table of the demo server's skills (name from the frontmatter, the
+/// manifest's file count), and with `--json` the protocol result.
+#[tokio::test]
+async fn skills_list_human_and_json() {
+    let d = demo();
+    let o = run(&["--stdio", &d, "skills", "list"]).await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let text = out(&o);
+    assert!(text.starts_with("NAME "), "{text}");
+    let greeting = text
+        .lines()
+        .find(|l| l.starts_with("demo-greeting "))
+        .unwrap_or_default();
+    assert!(
+        greeting.contains(" 2 ") && greeting.contains("skill://demo-greeting/SKILL.md"),
+        "{text}"
+    );
+    let o = run(&["--stdio", &d, "--json", "skills", "list"]).await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let v: Value = serde_json::from_str(&out(&o)).unwrap();
+    assert!(v["skills"].as_array().is_some_and(|s| s.len() >= 2), "{v}");
+}

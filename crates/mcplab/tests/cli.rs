@@ -686,3 +686,84 @@ async fn skills_list_human_and_json() {
     let v: Value = serde_json::from_str(&out(&o)).unwrap();
     assert!(v["skills"].as_array().is_some_and(|s| s.len() >= 2), "{v}");
 }
+
+/// Starts `mcplab demo-server --http` on a free loopback port and returns it with its MCP URL,
+/// read from the line it prints (no sleep).
+async fn demo_over_http() -> (tokio::process::Child, String) {
+    use tokio::io::{AsyncBufReadExt, BufReader};
+    let mut child = Command::new(BIN)
+        .args(["demo-server", "--http", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the demo server runs");
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let line = tokio::time::timeout(Duration::from_secs(15), lines.next_line())
+        .await
+        .expect("the demo server says where it listens")
+        .unwrap()
+        .unwrap_or_default();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .to_owned();
+    (child, url)
+}
+
+/// `tasks get|cancel` on a task `tools call --no-wait` left running on a long-lived server:
+/// one line per task for a person (the server's status message included), the task view with
+/// `--json`, and the cancel acknowledged and seen.
+#[tokio::test]
+async fn a_task_left_running_is_read_and_cancelled() {
+    let (_server, url) = demo_over_http().await;
+    let dir = tempfile::tempdir().unwrap();
+    let call = [
+        "--url",
+        &url,
+        "tools",
+        "call",
+        "approve_deploy",
+        "--no-wait",
+    ];
+    let o = run_in(dir.path(), &call, "").await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let created = out(&o);
+    let id = created
+        .strip_prefix("task ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{created}"))
+        .to_owned();
+    let o = run_in(dir.path(), &["--url", &url, "tasks", "get", &id], "").await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert_eq!(
+        out(&o),
+        format!("{id}  input_required: Waiting for approval.\n")
+    );
+    let o = run_in(
+        dir.path(),
+        &["--url", &url, "--json", "tasks", "get", &id],
+        "",
+    )
+    .await;
+    let view: Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(
+        (view["taskId"].as_str(), view["status"].as_str()),
+        (Some(id.as_str()), Some("input_required"))
+    );
+    let o = run_in(dir.path(), &["--url", &url, "tasks", "cancel", &id], "").await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert!(
+        out(&o).starts_with(&format!("asked the server to cancel task {id}")),
+        "{}",
+        out(&o)
+    );
+    let o = run_in(dir.path(), &["--url", &url, "tasks", "get", &id], "").await;
+    assert!(
+        out(&o).starts_with(&format!("{id}  cancelled")),
+        "{}",
+        out(&o)
+    );
+}

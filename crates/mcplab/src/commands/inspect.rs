@@ -166,7 +166,7 @@ async fn call_tool(
     super::tasks::remember(data, s);
     let r = called?;
     if mcplab_core::mcp::modern::mrtr::is_task(&r) {
-        return super::tasks::print_created(&r, p.is_json());
+        return super::tasks::print_created(&r, p);
     }
     p.value(&r, output::tool_result)?;
     if !p.is_json() {

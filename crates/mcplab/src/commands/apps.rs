@@ -21,13 +21,13 @@ use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::args;
 use crate::cli::{AppsCmd, CspMode, DisplayMode, RenderArgs, RenderTheme};
 use crate::failure::{EXIT_INTERRUPTED, Failure};
 use crate::serve::{serve_app, start_sandbox};
 use crate::session::Session;
 use crate::settings::{self, DataDir, Settings};
 use crate::target;
+use crate::tool_args;
 
 pub async fn run(cmd: AppsCmd, settings: &Settings) -> Result<(), Failure> {
     let data = &settings.data;
@@ -210,7 +210,7 @@ async fn render_with(
             args.tool
         )));
     }
-    let arguments = args::build(args.args.as_deref(), &args.pairs, tool.get("inputSchema"))?;
+    let arguments = tool_args::build(args.args.as_deref(), &args.pairs, tool.get("inputSchema"))?;
     let spec = AppRenderSpec {
         server: config.name.clone(),
         tool: args.tool.clone(),

@@ -4,7 +4,10 @@
 //! unless `--quiet-stderr`) to stderr with control sequences neutralised (unless `--raw`),
 //! signs in with OAuth when a remote server answers 401 (per `--oauth`), turns Ctrl-C into
 //! `notifications/cancelled`, and always closes the connection (and the server's process
-//! group) before returning.
+//! group) before returning. `oauth.rs` is the OAuth host and loopback user agent it signs
+//! in with.
+
+pub mod oauth;
 
 use std::io::IsTerminal;
 use std::sync::Arc;
@@ -150,7 +153,7 @@ impl Session {
         let remote = configs
             .iter()
             .any(|c| !matches!(c.transport, ServerTransport::Stdio { .. }));
-        if remote && let Some(host) = crate::oauth_agent::host(settings).map_err(fail)? {
+        if remote && let Some(host) = crate::session::oauth::host(settings).map_err(fail)? {
             manager.set_oauth(host);
         }
         let roots = settings

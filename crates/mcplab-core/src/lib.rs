@@ -12,8 +12,11 @@ pub mod check;
 pub mod config;
 pub mod llm;
 pub mod mcp;
-pub mod oauth;
 pub mod render;
 pub mod ring;
 pub mod session;
 pub mod store;
+
+// The layers split into crates of their own keep their old paths here, so callers name
+// `mcplab_core::oauth::…` as before; the crate edges enforce the layering rules.
+pub use mcplab_oauth as oauth;

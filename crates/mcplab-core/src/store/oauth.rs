@@ -41,7 +41,7 @@ impl Store {
                 server,
                 creds.server_url,
                 json,
-                crate::oauth::now_ms() as i64
+                mcplab_protocol::clock::now_ms() as i64
             ],
         )?;
         Ok(())

@@ -4,11 +4,10 @@
 //! never rebuilt from our own request types: it is what the provider library actually sent.
 
 mod capture;
-pub(crate) mod mask;
 mod relay;
 mod tokens;
 
 pub use capture::{Capture, ExchangeId, REQUEST_CAP, RESPONSE_CAP};
-pub use mask::{mask_header, mask_url};
+pub use mcplab_oauth::{mask_header, mask_url};
 pub use relay::Relay;
 pub use tokens::step_tokens;

@@ -13,7 +13,7 @@ use reqwest::{RequestBuilder, Response};
 
 use super::Outlet;
 use super::target::{HttpTarget, SendFailure, send_with_auth};
-use crate::llm::xray::mask::{mask_header, mask_url};
+use crate::oauth::{mask_header, mask_url};
 
 /// Header names whose values are masked besides those `mask_header` knows (a configured
 /// header carrying a key or token under a name of its own).

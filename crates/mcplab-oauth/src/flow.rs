@@ -660,9 +660,9 @@ mod tests {
 #[cfg(test)]
 mod scope_tests {
     use super::*;
-    use crate::oauth::agent::NonInteractiveAgent;
-    use crate::oauth::credentials::ClientRegistration;
-    use crate::oauth::metadata::{AuthServerMetadata, ResourceMetadata};
+    use crate::agent::NonInteractiveAgent;
+    use crate::credentials::ClientRegistration;
+    use crate::metadata::{AuthServerMetadata, ResourceMetadata};
 
     fn found(prm_scopes: Option<&[&str]>, as_scopes: Option<&[&str]>) -> Discovery {
         let url = Url::parse("https://as.test/token").unwrap();

@@ -21,6 +21,7 @@ mod dpop;
 mod flow;
 mod grants;
 mod guard;
+mod header_mask;
 mod http;
 mod jwt;
 mod mask;
@@ -39,6 +40,7 @@ pub use credentials::{
 };
 pub use debug::{DebugOptions, DebugOutcome, debug_run, login};
 pub use flow::{FlowOptions, Rules};
+pub use header_mask::{mask_header, mask_url};
 pub use http::OAuthHttp;
 pub use mask::{mask_secret, mask_step_value};
 pub use session::{AuthSendError, AuthSession, NoteFn, OAuthHost, send_authorized};

@@ -1,9 +1,11 @@
 //! What of a provider request may be shown: API keys in headers (`Authorization` keeps its
 //! scheme, `x-api-key`, `api-key`, `x-goog-api-key`, cookies) and in URL queries (`key`,
 //! `api_key`, …) are masked the way the OAuth debugger masks tokens (`sk-p… (51 chars)`):
-//! enough to tell two keys apart, never enough to use one.
+//! enough to tell two keys apart, never enough to use one. It lives beside `mask_secret` so the
+//! x-ray (mcplab-llm) and the MCP exchange records (mcplab-mcp) share it without depending on
+//! each other.
 
-use crate::oauth::mask_secret;
+use crate::mask_secret;
 
 /// Header names whose whole value is a secret.
 const SECRET_HEADERS: &[&str] = &[

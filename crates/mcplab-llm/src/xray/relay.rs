@@ -23,7 +23,7 @@ use tokio::net::TcpListener;
 use tokio::task::{AbortHandle, JoinSet};
 
 use super::capture::{Capture, ExchangeId};
-use crate::llm::genai_errors::describe;
+use crate::genai_errors::describe;
 
 /// The largest request body the relay takes from the provider library (bodies with images).
 const MAX_REQUEST_BODY: usize = 64 << 20;

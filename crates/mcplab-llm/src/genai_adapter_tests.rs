@@ -3,7 +3,7 @@ use genai::chat::ChatRole;
 use serde_json::json;
 
 use super::*;
-use crate::llm::{ModelRef, ToolSpec};
+use crate::{ModelRef, ToolSpec};
 
 fn request(messages: Vec<Message>) -> ChatRequest {
     ChatRequest {

@@ -5,7 +5,7 @@
 
 use mcplab_protocol::xray::{HttpExchange, StepTokens};
 
-use crate::llm::Usage;
+use crate::Usage;
 
 /// Bytes per token in estimates (the usual rule of thumb for English text and JSON).
 const BYTES_PER_TOKEN: u64 = 4;

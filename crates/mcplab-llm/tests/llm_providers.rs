@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
-use mcplab_core::llm::{
+use mcplab_llm::{
     ChatRequest, FinishReason, LlmError, LlmProvider, Message, ModelRef, Part, ProviderConfig,
     ProviderKind, RetryPolicy, Role, StreamEvent, ToolSpec, build_provider, xray::Capture,
 };

@@ -10,7 +10,6 @@ pub mod agent;
 pub mod apps;
 pub mod check;
 pub mod config;
-pub mod mcp;
 pub mod render;
 pub mod ring;
 pub mod session;
@@ -19,4 +18,5 @@ pub mod store;
 // The layers split into crates of their own keep their old paths here, so callers name
 // `mcplab_core::oauth::…` as before; the crate edges enforce the layering rules.
 pub use mcplab_llm as llm;
+pub use mcplab_mcp as mcp;
 pub use mcplab_oauth as oauth;

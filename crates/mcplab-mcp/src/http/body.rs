@@ -9,8 +9,8 @@ use reqwest::{Response, StatusCode};
 use serde_json::Value;
 
 use super::describe_error;
-use crate::mcp::limits::Size;
-use crate::mcp::wire::{KEPT_OF_REFUSED, excerpt};
+use crate::limits::Size;
+use crate::wire::{KEPT_OF_REFUSED, excerpt};
 
 /// Characters of a body quoted in an error.
 const EXCERPT_CHARS: usize = 120;

@@ -5,7 +5,7 @@
 
 use std::{collections::HashMap, sync::Arc};
 
-use mcplab_core::mcp::{Connection, ConnectionManager, ManagerOptions, RequestOptions};
+use mcplab_mcp::{Connection, ConnectionManager, ManagerOptions, RequestOptions};
 use serde_json::{Value, json};
 
 const MCP_APP: &str = "text/html;profile=mcp-app";

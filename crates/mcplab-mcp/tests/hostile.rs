@@ -12,9 +12,7 @@ use axum::body::{Body, Bytes};
 use axum::http::{Method, StatusCode, header::CONTENT_TYPE};
 use axum::response::IntoResponse;
 use futures::StreamExt;
-use mcplab_core::mcp::{
-    Connection, ConnectionManager, Limits, ManagerOptions, McpError, RequestOptions,
-};
+use mcplab_mcp::{Connection, ConnectionManager, Limits, ManagerOptions, McpError, RequestOptions};
 use mcplab_protocol::{ProtocolChoice, ServerConfig, ServerEvent, ServerStatus, ServerTransport};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};

@@ -10,10 +10,10 @@ use tokio_util::sync::CancellationToken;
 use super::declared::Declaration;
 use super::handshake::Started;
 use super::{ConnectionManager, EraSetup, IN_PROCESS, InProcessIo};
-use crate::mcp::connection::Connection;
-use crate::mcp::error::McpError;
-use crate::mcp::modern::era::Plan;
-use crate::mcp::wire::wire_pair;
+use crate::connection::Connection;
+use crate::error::McpError;
+use crate::modern::era::Plan;
+use crate::wire::wire_pair;
 
 impl ConnectionManager {
     /// Connects to a server running in this process over a newline-delimited byte stream
@@ -68,7 +68,7 @@ impl ConnectionManager {
     ) -> Result<Connection, McpError> {
         let (wire, end) = wire_pair();
         let max_line = self.opts.limits.message_bytes;
-        crate::mcp::stdio::spawn_line_io(read, write, end, max_line, async {
+        crate::stdio::spawn_line_io(read, write, end, max_line, async {
             "the in-process server stopped".to_owned()
         });
         let stderr = Arc::new(self.stderr_tail_buffer());

@@ -9,7 +9,7 @@ use std::sync::Mutex;
 
 use tokio::io::AsyncBufReadExt;
 
-use crate::mcp::limits::Size;
+use crate::limits::Size;
 
 /// What reading one line produced.
 #[derive(Debug, PartialEq, Eq)]

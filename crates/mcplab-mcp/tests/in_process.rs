@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_core::mcp::{
+use mcplab_mcp::{
     Connection, ConnectionManager, ManagerOptions, McpError, RequestOptions, RootEntry,
 };
 use mcplab_protocol::{

@@ -11,7 +11,7 @@ use rmcp::service::{ClientInitializeError, ClientLifecycleMode};
 use serde_json::Value;
 
 use super::{LEGACY_REVISION, MODERN_REVISION};
-use crate::mcp::wire::TRANSPORT_ERROR_CODE;
+use crate::wire::TRANSPORT_ERROR_CODE;
 
 /// How a connection opens.
 #[derive(Debug, Clone, PartialEq)]

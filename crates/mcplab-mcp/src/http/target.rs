@@ -8,7 +8,7 @@ use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderName, HeaderValue};
 use reqwest::{RequestBuilder, Response, Url};
 
 use super::response::describe_error;
-use crate::oauth::{AuthSendError, AuthSession, send_authorized};
+use mcplab_oauth::{AuthSendError, AuthSession, send_authorized};
 
 /// Where an HTTP-based MCP server lives and what every request to it carries.
 #[derive(Clone)]

@@ -1,6 +1,6 @@
 //! Tests of the streamable HTTP wire against scripted axum servers on loopback.
 use super::*;
-use crate::mcp::wire::{TRANSPORT_ERROR_CODE, Wire, wire_pair};
+use crate::wire::{TRANSPORT_ERROR_CODE, Wire, wire_pair};
 use axum::body::Body;
 use axum::extract::State;
 use axum::response::{IntoResponse, Response as Reply};

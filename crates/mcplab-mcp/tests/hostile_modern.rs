@@ -10,7 +10,7 @@ use axum::body::{Body, Bytes};
 use axum::http::header::CONTENT_TYPE;
 use axum::response::IntoResponse;
 use futures::StreamExt;
-use mcplab_core::mcp::{ConnectionManager, Limits, ManagerOptions};
+use mcplab_mcp::{ConnectionManager, Limits, ManagerOptions};
 use mcplab_protocol::{ProtocolChoice, ServerConfig, ServerTransport};
 
 /// Much shorter than the connect timeout: "fails at once", not "after the deadline".

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_core::mcp::{
+use mcplab_mcp::{
     CACHE_MARKER, Connection, ConnectionManager, ManagerOptions, McpError, RequestOptions,
     RootEntry,
 };

@@ -11,8 +11,8 @@ use serde_json::{Map, Value, json};
 
 use super::cache::{CacheHit, ResponseCache};
 use super::{META_LOG_LEVEL, TASKS_EXTENSION};
-use crate::mcp::connection::{Connection, RequestOptions};
-use crate::mcp::error::McpError;
+use crate::connection::{Connection, RequestOptions};
+use crate::error::McpError;
 
 /// Most `input_required` rounds one request goes through.
 pub const MAX_ROUNDS: usize = 10;

@@ -19,12 +19,12 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use super::headers::{ToolHeaders, frame_headers};
-use crate::mcp::http::body::{JsonBody, Seen, read_json_body};
-use crate::mcp::http::exchange::{Purpose, send_recorded};
-use crate::mcp::http::{BodyKind, HttpTarget, Outlet, body_kind, describe_error};
-use crate::mcp::limits::Size;
-use crate::mcp::sse::SseParser;
-use crate::mcp::wire::{WireEnd, WireEvent};
+use crate::http::body::{JsonBody, Seen, read_json_body};
+use crate::http::exchange::{Purpose, send_recorded};
+use crate::http::{BodyKind, HttpTarget, Outlet, body_kind, describe_error};
+use crate::limits::Size;
+use crate::sse::SseParser;
+use crate::wire::{WireEnd, WireEvent};
 
 /// Code of the synthetic error for an answer that is not a 2026-07-28 one (a 4xx without a
 /// JSON-RPC error body, HTML, …): the server is probably a legacy one. (Distinct from
@@ -194,7 +194,7 @@ async fn post(ctx: Arc<Ctx>, frame: Bytes, value: Value, token: CancellationToke
             fail(
                 &ctx,
                 &value,
-                crate::mcp::wire::TRANSPORT_ERROR_CODE,
+                crate::wire::TRANSPORT_ERROR_CODE,
                 failure.message(&ctx.target.url),
                 None,
             )
@@ -244,14 +244,7 @@ async fn read_answer(
             }
             None => {}
             Some(Err(why)) => {
-                fail(
-                    ctx,
-                    request,
-                    crate::mcp::wire::TRANSPORT_ERROR_CODE,
-                    why,
-                    None,
-                )
-                .await
+                fail(ctx, request, crate::wire::TRANSPORT_ERROR_CODE, why, None).await
             }
         },
         BodyKind::EventStream => read_stream(ctx, request, (resp, exchange), token).await,
@@ -334,7 +327,7 @@ async fn read_stream(
     fail(
         ctx,
         request,
-        crate::mcp::wire::TRANSPORT_ERROR_CODE,
+        crate::wire::TRANSPORT_ERROR_CODE,
         message,
         None,
     )

@@ -308,8 +308,8 @@ async fn post(shared: Arc<Shared>, frame: Bytes, headers_done: oneshot::Sender<(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mcp::http::tests::{closed, next_message, rpc};
-    use crate::mcp::wire::wire_pair;
+    use crate::http::tests::{closed, next_message, rpc};
+    use crate::wire::wire_pair;
     use axum::body::Body;
     use axum::extract::{Query, State};
     use axum::http::StatusCode;
@@ -413,7 +413,7 @@ mod tests {
         let mut exchanges = Vec::new();
         let mut stream_id = None;
         while stream_id.is_none() || exchanges.len() < 2 {
-            match crate::mcp::http::tests::next(&mut wire).await {
+            match crate::http::tests::next(&mut wire).await {
                 WireEvent::Exchange { id, exchange, sent } => exchanges.push((id, exchange, sent)),
                 WireEvent::Carried { exchange, .. } => stream_id = Some(exchange),
                 WireEvent::Note(_) => {}

@@ -28,7 +28,7 @@ use super::stdio::{StderrTail, StdioSpec, spawn_stdio};
 use super::tasks::TaskRegistry;
 use super::traffic::{DEFAULT_RING_CAPACITY, TrafficLog};
 use super::wire::wire_pair;
-use crate::oauth::{AuthSession, OAuthHost};
+use mcplab_oauth::{AuthSession, OAuthHost};
 
 mod declared;
 mod handshake;

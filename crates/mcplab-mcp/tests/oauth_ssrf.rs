@@ -9,8 +9,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use axum::http::{StatusCode, header::WWW_AUTHENTICATE};
 use axum::response::IntoResponse;
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
-use mcplab_core::oauth::{MemoryCredentials, NonInteractiveAgent, OAuthHost};
+use mcplab_mcp::{ConnectionManager, ManagerOptions};
+use mcplab_oauth::{MemoryCredentials, NonInteractiveAgent, OAuthHost};
 use mcplab_protocol::{ServerConfig, ServerTransport};
 
 /// A listener that counts every request it gets.

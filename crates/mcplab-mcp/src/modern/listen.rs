@@ -11,8 +11,8 @@ use mcplab_protocol::ServerEvent;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
-use crate::mcp::connection::{Connection, RequestOptions};
-use crate::mcp::error::McpError;
+use crate::connection::{Connection, RequestOptions};
+use crate::error::McpError;
 
 /// How long a new listen request may take to be acknowledged.
 const ACK_TIMEOUT: Duration = Duration::from_secs(10);

@@ -12,8 +12,8 @@ use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
-use mcplab_core::render::{RenderError, png_size, render};
 use mcplab_protocol::api::AppRenderSpec;
+use mcplab_render::{RenderError, png_size, render};
 use serde_json::{Value, json};
 
 const CODE: &str = "render-test-code";

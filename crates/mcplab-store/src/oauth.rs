@@ -5,7 +5,7 @@
 use rusqlite::{OptionalExtension, params};
 
 use super::{Store, StoreError, encode};
-use crate::oauth::{CredentialStore, Credentials, OAuthError};
+use mcplab_oauth::{CredentialStore, Credentials, OAuthError};
 
 impl Store {
     /// The credentials stored for `server` at `url`.
@@ -101,7 +101,7 @@ mod tests {
     use mcplab_protocol::oauth::RegistrationMethod;
 
     use super::*;
-    use crate::oauth::{ClientRegistration, TokenSet};
+    use mcplab_oauth::{ClientRegistration, TokenSet};
 
     fn creds(url: &str, token: &str) -> Credentials {
         Credentials {

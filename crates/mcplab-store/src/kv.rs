@@ -8,7 +8,7 @@ use rusqlite::{OptionalExtension, params};
 use serde_json::Value;
 
 use super::{Store, StoreError, encode};
-use crate::llm::ProviderConfig;
+use mcplab_llm::ProviderConfig;
 
 /// Settings key of the stored model providers.
 const PROVIDERS_SETTING: &str = "providers";

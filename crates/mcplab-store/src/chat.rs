@@ -9,7 +9,7 @@ use mcplab_protocol::host::HostConfig;
 use rusqlite::{OptionalExtension, params};
 
 use super::{Store, StoreError, encode};
-use crate::llm::Message;
+use mcplab_llm::Message;
 
 /// A session row as stored.
 #[derive(Debug, Clone, PartialEq)]

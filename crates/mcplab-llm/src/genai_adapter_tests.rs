@@ -189,7 +189,10 @@ async fn run(kind: ProviderKind, base_url: String) -> Vec<Result<StreamEvent, Ll
         api_key: Some("k".into()),
         models: vec![],
     };
-    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let http = mcplab_oauth::tls::client_builder()
+        .no_proxy()
+        .build()
+        .unwrap();
     let provider = GenaiProvider::new(&config, http).unwrap();
     let mut req = request(vec![Message::user("hi")]);
     req.model = ModelRef::parse("t::m").unwrap();

@@ -10,7 +10,10 @@ fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
 }
 
 fn http() -> reqwest::Client {
-    reqwest::Client::builder().no_proxy().build().unwrap()
+    mcplab_oauth::tls::client_builder()
+        .no_proxy()
+        .build()
+        .unwrap()
 }
 
 #[test]

@@ -18,7 +18,10 @@ const KEY: &str = "sk-scripted-test-key";
 const KINDS: [ProviderKind; 2] = [ProviderKind::OpenAi, ProviderKind::Anthropic];
 
 fn http() -> reqwest::Client {
-    reqwest::Client::builder().no_proxy().build().unwrap()
+    mcplab_oauth::tls::client_builder()
+        .no_proxy()
+        .build()
+        .unwrap()
 }
 
 /// Fast retries so tests do not wait.

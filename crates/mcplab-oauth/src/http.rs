@@ -118,7 +118,7 @@ impl OAuthHttp {
     /// A client with redirects turned off and the given user agent.
     pub fn new(user_agent: &str) -> Result<Self, OAuthError> {
         let build = |public_only: bool| {
-            let builder = reqwest::Client::builder()
+            let builder = crate::tls::client_builder()
                 .redirect(reqwest::redirect::Policy::none())
                 .connect_timeout(Duration::from_secs(10))
                 .timeout(REQUEST_TIMEOUT)

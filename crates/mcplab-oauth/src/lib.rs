@@ -30,6 +30,7 @@ mod pkce;
 mod registration;
 mod session;
 mod steps;
+pub mod tls;
 mod token;
 mod urls;
 

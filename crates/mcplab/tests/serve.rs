@@ -77,7 +77,7 @@ async fn start(data: &std::path::Path, args: &[&str]) -> Running {
 
 impl Running {
     async fn get(&self, path: &str) -> Value {
-        reqwest::Client::new()
+        mcplab_core::oauth::tls::client()
             .get(format!("{}{path}", self.base))
             .bearer_auth(&self.token)
             .send()

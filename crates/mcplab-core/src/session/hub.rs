@@ -70,9 +70,9 @@ impl LlmSettings {
     pub fn new(env: ProviderSettings) -> Self {
         Self {
             env,
-            http: reqwest::Client::builder()
+            http: crate::oauth::tls::client_builder()
                 .build()
-                .unwrap_or_else(|_| reqwest::Client::new()),
+                .unwrap_or_else(|_| crate::oauth::tls::client()),
         }
     }
 

@@ -242,7 +242,7 @@ impl ConnectionManager {
 
     fn http_client(&self) -> Result<reqwest::Client, McpError> {
         let built = self.http.get_or_init(|| {
-            reqwest::Client::builder()
+            mcplab_oauth::tls::client_builder()
                 .connect_timeout(Duration::from_secs(10))
                 .user_agent(format!(
                     "{}/{}",

@@ -7,6 +7,9 @@
 # Node >= 20 with npm, and /usr/bin/chromium; installs the npm packages on first use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# The tests that pin generated output rewrite it and pass when these are set; a run of the
+# whole suite must check, never rewrite.
+unset UPDATE_TS MCPLAB_WRITE_SCHEMA
 
 npm_install() { # DIR: install when missing or when the lock file changed
   if [ ! -d "$1/node_modules" ] || [ "$1/package-lock.json" -nt "$1/node_modules/.package-lock.json" ]; then

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
 import { startProbeServer } from './sinks.js';
-import { frames } from './ui_helpers.js';
+import { frames, waitConnected } from './ui_helpers.js';
 
 let llm;
 let mcplab;
@@ -15,24 +15,12 @@ let app;
 let probe;
 const id = (name) => `[data-testid="${name}"]`;
 
-async function waitConnected(name) {
-  for (let i = 0; i < 150; i++) {
-    const servers = await mcplab.api('GET', '/api/servers');
-    if (servers.body.some((s) => s.config.name === name && s.status.state === 'connected')) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`server ${name} did not connect`);
-}
-
 /** The app document inside the sandbox proxy inside `frameSel`. */
 function appDoc(page, frameSel = id('app-iframe')) {
   return page.frameLocator(frameSel).last().frameLocator('iframe');
 }
 
-async function llmRequests() {
-  const res = await fetch(`${llm.baseUrl.replace(/\/v1\/?$/, '')}/__requests`);
-  return res.json();
-}
+const llmRequests = () => llm.requests();
 
 function systemText(body) {
   return (body.messages ?? []).filter((m) => m.role === 'system').map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
@@ -50,7 +38,7 @@ before(async () => {
   ]);
   mcplab = await startMcplab([], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: llm.baseUrl });
   app = await openApp(mcplab);
-  await waitConnected('demo');
+  await waitConnected(mcplab, ['demo']);
 });
 
 after(async () => {

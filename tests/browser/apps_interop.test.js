@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { waitConnected } from './ui_helpers.js';
+import { frames, sent, waitConnected, waitUntil } from './ui_helpers.js';
 import { startMcplab, openApp, shot, root } from './harness.js';
 
 const pkg = (name) => path.join(root, 'tests/npm/node_modules/@modelcontextprotocol', name, 'dist/index.js');
@@ -60,10 +60,19 @@ test('server-basic-vanillajs: the app shows the time and calls get-time itself',
   const doc = await render(page, 'basic', 'get-time');
   const time = doc.locator('#server-time');
   await time.filter({ hasText: /\d{4}-\d{2}-\d{2}T/ }).waitFor({ timeout: 20000 });
-  const first = await time.innerText();
-  await new Promise((r) => setTimeout(r, 20));
+  // The button makes the app call get-time itself: judged on the server's traffic (a new
+  // tools/call) and on the app showing that call's answer.
+  const calls = async () => (await sent(mcplab, 'basic', 'tools/call')).filter((f) => f.msg.params?.name === 'get-time');
+  const before = (await calls()).length;
   await doc.locator('#get-time-btn').click();
-  await doc.locator('#server-time').filter({ hasNotText: first }).waitFor({ timeout: 10000 });
+  const call = await waitUntil(async () => (await calls())[before], "the app's own get-time call");
+  const answer = await waitUntil(
+    async () => (await frames(mcplab, 'basic')).find((f) => f.direction !== 'outbound' && f.msg?.id === call.msg.id && f.msg.result),
+    'the answer to that call',
+  );
+  const shown = JSON.stringify(answer.msg.result).match(/\d{4}-\d{2}-\d{2}T[\d:.]+Z?/)?.[0];
+  assert.ok(shown, `a time in the answer: ${JSON.stringify(answer.msg.result)}`);
+  await time.filter({ hasText: shown }).waitFor({ timeout: 10000 });
   // Its log message reaches the server's log view.
   await doc.locator('#send-log-btn').click();
   await page.click(id('nav-logs'));

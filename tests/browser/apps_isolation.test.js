@@ -51,10 +51,7 @@ async function echoed(server) {
     .filter((m) => m !== null);
 }
 
-async function llmRequests() {
-  const res = await fetch(`${llm.baseUrl.replace(/\/v1\/?$/, '')}/__requests`);
-  return res.json();
-}
+const llmRequests = () => llm.requests();
 
 async function chat(text) {
   const { page } = app;

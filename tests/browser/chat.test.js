@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
-import { boxesIntersect, frames, sent, waitConnected, waitUntil } from './ui_helpers.js';
+import { boxesIntersect, frames, newChat, sent, waitConnected, waitUntil } from './ui_helpers.js';
 
 let llm;
 let mcplab;
@@ -39,13 +39,7 @@ test('a chat whose model calls a demo tool', async () => {
   const { page } = app;
   // The first run's demo server connects in the background.
   await waitConnected(mcplab, ['demo']);
-  await page.click(id('nav-chat'));
-  await page.click(id('chat-new'));
-  const model = page.locator(id('chat-model'));
-  await model.waitFor();
-  const openai = await model.locator('option[value^="openai::"]').first().getAttribute('value');
-  await model.selectOption(openai);
-  await page.check(id('chat-server-demo'));
+  await newChat(page, mcplab);
   await page.fill(id('chat-input'), 'What is 2 + 40? Use the add tool.');
   await page.click(id('chat-send'));
 
@@ -93,11 +87,7 @@ test('the session survives a reload', async () => {
 
 test('a tool call waits for approval and runs with edited arguments', async () => {
   const { page } = app;
-  await page.click(id('chat-new'));
-  const model = page.locator(id('chat-model'));
-  const openai = await model.locator('option[value^="openai::"]').first().getAttribute('value');
-  await model.selectOption(openai);
-  await page.check(id('chat-server-demo'));
+  await newChat(page, mcplab);
   await page.check(id('chat-require-approval'));
   await page.fill(id('chat-input'), 'add one and one');
   await page.click(id('chat-send'));
@@ -118,17 +108,8 @@ test('a tool call waits for approval and runs with edited arguments', async () =
 
 test('the HostConfig panel drives the next turn and round-trips as a file', async () => {
   const { page } = app;
-  const before = await page.locator(id('chat-session')).getAttribute('data-session-id');
-  await page.click(id('chat-new'));
-  const session = page.locator(`${id('chat-session')}:not([data-session-id="${before}"])`);
-  await session.waitFor();
-  const sessionId = await session.getAttribute('data-session-id');
-  const model = page.locator(id('chat-model'));
-  const openai = await model.locator('option[value^="openai::"]').first().getAttribute('value');
-  await model.selectOption(openai);
-  await page.check(id('chat-server-demo'));
+  const { sessionId, model: openai } = await newChat(page, mcplab);
   const hostOf = async () => (await mcplab.api('GET', `/api/sessions/${sessionId}`)).body.summary;
-  await waitUntil(async () => (await hostOf()).hostConfig.servers.demo, 'the server choice to be saved');
 
   await page.click(`${id('chat-host-config')} > summary`);
   const echo = page.locator(id('chat-tool-demo-echo'));
@@ -163,7 +144,7 @@ test('the HostConfig panel drives the next turn and round-trips as a file', asyn
     (sel) => [...document.querySelectorAll(sel)].some((m) => m.innerText.includes('Arr, hello.')),
     `${id('chat-message')}[data-role="assistant"]`,
   );
-  const requests = await (await fetch(`${llm.baseUrl.replace(/\/v1\/?$/, '')}/__requests`)).json();
+  const requests = await llm.requests();
   const last = requests[requests.length - 1];
   const tools = last.tools.map((t) => t.function.name);
   assert.ok(tools.includes('demo__add'), tools.join(', '));

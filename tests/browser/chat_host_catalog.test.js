@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { startMcplab, startScriptedLlm, openApp } from './harness.js';
-import { waitConnected, waitUntil } from './ui_helpers.js';
+import { newChat, waitConnected, waitUntil } from './ui_helpers.js';
 
 let llm;
 let mcplab;
@@ -35,16 +35,7 @@ after(async () => {
 test('the model gets the catalog the host profile makes, and the chat says what was left out', async () => {
   const { page } = app;
   await waitConnected(mcplab, ['demo']);
-  await page.click(id('nav-chat'));
-  await page.click(id('chat-new'));
-  const session = page.locator(id('chat-session'));
-  await session.waitFor();
-  const sessionId = await session.getAttribute('data-session-id');
-  const model = page.locator(id('chat-model'));
-  await model.selectOption(await model.locator('option[value^="openai::"]').first().getAttribute('value'));
-  await page.check(id('chat-server-demo'));
-  const hostOf = async () => (await mcplab.api('GET', `/api/sessions/${sessionId}`)).body.summary.hostConfig;
-  await waitUntil(async () => (await hostOf()).servers.demo, 'the server choice to be saved');
+  const { hostOf } = await newChat(page, mcplab);
   await page.click(`${id('chat-host-profile')} > summary`);
   await page.locator(id('chat-host-profile-select')).selectOption('plain');
   await waitUntil(async () => (await hostOf()).toolCatalog?.maxTools === 2, 'the profile to be saved');
@@ -55,7 +46,7 @@ test('the model gets the catalog the host profile makes, and the chat says what 
     (sel) => [...document.querySelectorAll(sel)].some((m) => m.innerText.includes('Two tools here.')),
     `${id('chat-message')}[data-role="assistant"]`,
   );
-  const requests = await (await fetch(`${llm.baseUrl.replace(/\/v1\/?$/, '')}/__requests`)).json();
+  const requests = await llm.requests();
   const offered = (requests[requests.length - 1].tools ?? []).map((t) => t.function?.name ?? t.name);
   assert.deepEqual(offered, ['demo__add', 'demo__app_only_increment'], JSON.stringify(offered));
   const note = await page.locator(id('chat-tools-left-out')).innerText();

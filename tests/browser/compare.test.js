@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
-import { waitConnected } from './ui_helpers.js';
+import { newChat, waitConnected } from './ui_helpers.js';
 
 let right;
 let wrong;
@@ -35,19 +35,13 @@ after(async () => {
   wrong?.stop();
 });
 
-const requestsOf = async (llm) => (await fetch(`${llm.baseUrl.replace(/\/v1\/?$/, '')}/__requests`)).json();
+const requestsOf = (llm) => llm.requests();
 
 test('two models side by side from one composer, compared and x-rayed', async () => {
   const { page } = app;
   await waitConnected(mcplab, ['demo']);
-  await page.click(id('nav-chat'));
-  await page.click(id('chat-new'));
-  const model = page.locator(id('chat-model'));
-  await model.waitFor();
-  const openai = await model.locator('option[value^="openai::"]').first().getAttribute('value');
+  const { model: openai, select: model } = await newChat(page, mcplab);
   const anthropic = await model.locator('option[value^="anthropic::"]').first().getAttribute('value');
-  await model.selectOption(openai);
-  await page.check(id('chat-server-demo'));
 
   await page.click(id('compare-start'));
   const selects = page.locator(id('compare-model'));

@@ -8,7 +8,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
-import { waitConnected, waitUntil } from './ui_helpers.js';
+import { newChat, waitConnected, waitUntil } from './ui_helpers.js';
 
 let llm;
 let mcplab;
@@ -31,20 +31,12 @@ after(async () => {
   llm?.stop();
 });
 
-const requestsOf = async () => (await fetch(`${llm.baseUrl.replace(/\/v1\/?$/, '')}/__requests`)).json();
+const requestsOf = () => llm.requests();
 
 test('same model, two host profiles, side by side', async () => {
   const { page } = app;
   await waitConnected(mcplab, ['demo']);
-  await page.click(id('nav-chat'));
-  await page.click(id('chat-new'));
-  const model = page.locator(id('chat-model'));
-  await model.waitFor();
-  const openai = await model.locator('option[value^="openai::"]').first().getAttribute('value');
-  await model.selectOption(openai);
-  await page.check(id('chat-server-demo'));
-  const sessionId = await page.locator(id('chat-session')).getAttribute('data-session-id');
-  await waitUntil(async () => (await mcplab.api('GET', `/api/sessions/${sessionId}`)).body.summary.hostConfig.servers.demo, 'the server choice to be saved');
+  const { model: openai, sessionId } = await newChat(page, mcplab);
 
   await page.click(id('compare-start'));
   const models = page.locator(id('compare-model'));

@@ -39,6 +39,12 @@ export async function startScriptedLlm(steps, { rules = false } = {}) {
   });
   return {
     baseUrl,
+    /** The chat requests the server received, oldest first (its `/__requests` log). */
+    async requests() {
+      const res = await fetch(`${baseUrl.replace(/\/v1\/?$/, '')}/__requests`);
+      if (!res.ok) throw new Error(`the scripted LLM's request log: HTTP ${res.status}`);
+      return res.json();
+    },
     stop() {
       child.kill('SIGTERM');
       rmSync(dir, { recursive: true, force: true });

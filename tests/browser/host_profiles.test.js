@@ -6,7 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
-import { waitConnected, waitUntil } from './ui_helpers.js';
+import { newChat, waitConnected, waitUntil } from './ui_helpers.js';
 
 let llm;
 let mcplab;
@@ -31,17 +31,7 @@ after(async () => {
 test('the chat runs as the host profile picked', async () => {
   const { page } = app;
   await waitConnected(mcplab, ['demo']);
-  await page.click(id('nav-chat'));
-  await page.click(id('chat-new'));
-  const session = page.locator(id('chat-session'));
-  await session.waitFor();
-  const sessionId = await session.getAttribute('data-session-id');
-  const model = page.locator(id('chat-model'));
-  const openai = await model.locator('option[value^="openai::"]').first().getAttribute('value');
-  await model.selectOption(openai);
-  await page.check(id('chat-server-demo'));
-  const hostOf = async () => (await mcplab.api('GET', `/api/sessions/${sessionId}`)).body.summary.hostConfig;
-  await waitUntil(async () => (await hostOf()).servers.demo, 'the server choice to be saved');
+  const { model: openai, hostOf } = await newChat(page, mcplab);
 
   await page.click(`${id('chat-host-profile')} > summary`);
   const select = page.locator(id('chat-host-profile-select'));
@@ -85,7 +75,7 @@ test('the chat runs as the host profile picked', async () => {
     (sel) => [...document.querySelectorAll(sel)].some((m) => m.innerText.includes('It is 42.')),
     `${id('chat-message')}[data-role="assistant"]`,
   );
-  const requests = await (await fetch(`${llm.baseUrl.replace(/\/v1\/?$/, '')}/__requests`)).json();
+  const requests = await llm.requests();
   const last = requests[requests.length - 1];
   const toolMessage = last.messages.find((m) => m.role === 'tool');
   assert.ok(toolMessage, JSON.stringify(last.messages));

@@ -2,7 +2,9 @@
 // mcplab and then as a person's own profile (a file in the data directory's hosts/), and the
 // host context the app itself received (its #host-context, merged from ui/initialize and every
 // host-context-changed) follows each profile's app host: platform, device capabilities and the
-// display modes offered.
+// display modes offered. Then the same app under an own profile without `openLinks`: the
+// ui/initialize answer the host sent (the playground's bridge messages, raw) leaves it out, and
+// the app's ui/open-link is answered with the spec's -32000 error — no confirmation, no window.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -20,6 +22,10 @@ before(async () => {
   writeFileSync(
     path.join(mcplab.dataDir, 'hosts', 'narrow.json'),
     JSON.stringify({ name: 'narrow', title: 'Narrow phone host', appHost: { device: 'mobile', displayModes: ['inline'] } }),
+  );
+  writeFileSync(
+    path.join(mcplab.dataDir, 'hosts', 'nolinks.json'),
+    JSON.stringify({ name: 'nolinks', appHost: { hostCapabilities: { openLinks: false, downloadFile: false } } }),
   );
   app = await openApp(mcplab);
   await waitConnected(mcplab, ['demo']);
@@ -65,4 +71,66 @@ test('an app rendered as two hosts gets the host context each declares', async (
   // this profile leaves to the viewer, would not).
   await page.check(id('emu-offer-pip'));
   await waitUntil(async () => (await page.locator(id('pg-host-select')).inputValue()) === '', 'the picker to say custom');
+});
+
+/** The first host → app answer on the bridge (the ui/initialize result), as sent. */
+async function initializeAnswer() {
+  const { page } = app;
+  await page.click(id('debug-tab-messages'));
+  await page.fill(id('debug-messages-filter'), 'response');
+  const first = page.locator(`${id('debug-message')}[data-dir="toApp"]`).first();
+  await first.locator('button').first().click();
+  if (!(await page.locator(id('debug-message-raw')).count())) await page.click(id('debug-message-raw-toggle'));
+  const answer = JSON.parse(await page.locator(id('debug-message-raw')).innerText());
+  await first.locator('button').first().click();
+  return answer;
+}
+
+/** The host's answers to the app so far, as sent (raw), newest last. */
+async function answersSent() {
+  const { page } = app;
+  await page.fill(id('debug-messages-filter'), 'response');
+  const items = page.locator(`${id('debug-message')}[data-dir="toApp"]`);
+  const last = items.last();
+  await last.locator('button').first().click();
+  if (!(await page.locator(id('debug-message-raw')).count())) await page.click(id('debug-message-raw-toggle'));
+  const answer = JSON.parse(await page.locator(id('debug-message-raw')).innerText());
+  await last.locator('button').first().click();
+  return answer;
+}
+
+test('an app is told exactly the profile host capabilities, and a refused open-link opens nothing', async () => {
+  const { page } = app;
+  const windows = [];
+  page.on('popup', (p) => windows.push(p.url()));
+  page.context().on('page', (p) => windows.push(p.url()));
+  const appFrame = () => page.frameLocator(id('app-iframe')).frameLocator('iframe');
+  await page.click(id('nav-playground'));
+  await page.waitForSelector(id('pg-host-select'));
+  // At 100 % the app's buttons are where the page says they are (no zoom transform).
+  await page.selectOption(id('pg-zoom'), '1');
+  await renderAs('mcplab');
+  const own = await initializeAnswer();
+  assert.deepEqual(Object.keys(own.result.hostCapabilities).sort(), ['downloadFile', 'logging', 'message', 'openLinks', 'sandbox', 'serverResources', 'serverTools', 'updateModelContext']);
+  // mcplab serves links: the app's request reaches the person (who says no here).
+  await appFrame().locator('#open-link:not([disabled])').click();
+  await page.waitForSelector(id('app-confirm'));
+  await page.click(id('app-confirm-cancel'));
+
+  await renderAs('nolinks');
+  const told = await initializeAnswer();
+  const caps = told.result.hostCapabilities;
+  assert.equal(caps.openLinks, undefined, JSON.stringify(caps));
+  assert.equal(caps.downloadFile, undefined, JSON.stringify(caps));
+  assert.deepEqual(caps.serverTools, { listChanged: true });
+  await appFrame().locator('#open-link:not([disabled])').click();
+  const refused = await waitUntil(async () => {
+    const a = await answersSent().catch(() => null);
+    return a?.error && a;
+  }, 'the host to answer ui/open-link');
+  assert.equal(refused.error.code, -32000);
+  assert.match(refused.error.message, /openLinks/);
+  assert.match(await page.locator(id('app-notice')).innerText(), /ui\/open-link.*refused/);
+  assert.equal(await page.locator(id('app-confirm')).count(), 0, 'nobody was asked to open it');
+  assert.deepEqual(windows, [], 'no window was opened');
 });

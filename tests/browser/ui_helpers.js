@@ -58,6 +58,32 @@ export async function waitConnected(mcplab, names, timeout = 30000) {
   });
 }
 
+/**
+ * Starts a new chat: opens the chat page if needed, clicks "New", waits for the new session (a
+ * different id from the one shown before), picks the first model of `provider`, ticks
+ * `servers` and waits until the session has saved them. Returns the session id, the model
+ * chosen, the model select and `hostOf()`, which reads the session's saved HostConfig.
+ */
+export async function newChat(page, mcplab, { provider = 'openai', servers = ['demo'] } = {}) {
+  if (!new URL(page.url()).hash.startsWith('#/chat')) await navTo(page, 'chat');
+  const shown = page.locator(id('chat-session'));
+  const before = (await shown.count()) ? await shown.getAttribute('data-session-id') : null;
+  await page.click(id('chat-new'));
+  const session = page.locator(before ? `${id('chat-session')}:not([data-session-id="${before}"])` : id('chat-session'));
+  await session.waitFor();
+  const sessionId = await session.getAttribute('data-session-id');
+  const select = page.locator(id('chat-model'));
+  const model = await select.locator(`option[value^="${provider}::"]`).first().getAttribute('value');
+  await select.selectOption(model);
+  for (const s of servers) await page.check(id(`chat-server-${s}`));
+  const hostOf = async () => (await mcplab.api('GET', `/api/sessions/${sessionId}`)).body.summary.hostConfig;
+  await waitUntil(async () => {
+    const h = await hostOf();
+    return h.model === model && servers.every((s) => h.servers[s]);
+  }, `the new chat's model and servers (${servers.join(', ')}) to be saved`);
+  return { sessionId, model, select, hostOf };
+}
+
 /** Every frame the server recorded for `server`, parsed where it parses. */
 export async function frames(mcplab, server) {
   const r = await mcplab.api('GET', `/api/servers/${encodeURIComponent(server)}/traffic`);

@@ -11,6 +11,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use mcplab_core::llm::ModelRef;
+use mcplab_core::mcp::ConnectionManager;
 use mcplab_core::store::Store;
 use mcplab_evals::prices::PriceTable;
 use mcplab_evals::run::{IterationRecord, Unit};
@@ -185,7 +186,7 @@ async fn live(
     let mut trace = trace_of(&runs);
     let mut unmeasured = None;
     if case.render {
-        match render_apps(shared, &trace).await {
+        match render_apps(shared, host, health.manager(), &trace).await {
             Ok(renders) => trace.app_renders = renders,
             Err(why) => unmeasured = Some(why),
         }
@@ -314,8 +315,14 @@ fn timings_of(runs: &[TurnRun]) -> Vec<RecordedTiming> {
         .collect()
 }
 
-/// Renders the app of every tool call with a UI; `Err` when there is no renderer.
-async fn render_apps(shared: &Shared, trace: &Trace) -> Result<Vec<AppRender>, String> {
+/// Renders the app of every tool call with a UI under `host`'s app profile, through `manager`
+/// (the connections of that host's declaration); `Err` when there is no renderer.
+async fn render_apps(
+    shared: &Shared,
+    host: &HostConfig,
+    manager: &Arc<ConnectionManager>,
+    trace: &Trace,
+) -> Result<Vec<AppRender>, String> {
     let renderer = shared
         .renderer
         .as_ref()
@@ -331,13 +338,8 @@ async fn render_apps(shared: &Shared, trace: &Trace) -> Result<Vec<AppRender>, S
         if !has_ui {
             continue;
         }
-        let spec = spec_for(
-            &shared.host.app_host,
-            &call.server,
-            &call.tool,
-            &call.arguments,
-        );
-        let render = match renderer.render(spec).await {
+        let spec = spec_for(&host.app_host, &call.server, &call.tool, &call.arguments);
+        let render = match renderer.render(manager.clone(), spec).await {
             Ok(report) => app_render(&call.call_id, &call.server, &call.tool, &report),
             Err(e) => AppRender {
                 call_id: call.call_id.clone(),

@@ -1,18 +1,28 @@
 //! The `appRendered` check's renderer, as the runner sees it: something that renders a tool's
-//! app in headless Chromium under the host's app profile and says whether it initialized,
+//! app in headless Chromium under the host's app profile, through that host's connections, and
+//! says whether it initialized,
 //! which CSP violations and errors it had. The CLI and the web server provide it (they own
 //! the HTTP edge the render page needs, as `mcplab apps render` does); without one — no
 //! Chromium — the check cannot be measured and the iteration is errored with that reason.
 
+use std::sync::Arc;
+
 use futures::future::BoxFuture;
+use mcplab_core::mcp::ConnectionManager;
 use mcplab_evals::trace::AppRender;
 use mcplab_protocol::api::AppRenderSpec;
 use mcplab_protocol::host::{AppHostProfile, DeviceKind, ThemeChoice};
 use serde_json::{Value, json};
 
-/// Renders one tool call's app; `Err` when the render could not happen at all.
+/// Renders one tool call's app; `Err` when the render could not happen at all. `manager` holds
+/// the connections of the host the call ran under: the app's resources are read (and its
+/// calls made) through them, so a server sees each host's render as that host.
 pub trait AppRenderer: Send + Sync {
-    fn render(&self, spec: AppRenderSpec) -> BoxFuture<'static, Result<Value, String>>;
+    fn render(
+        &self,
+        manager: Arc<ConnectionManager>,
+        spec: AppRenderSpec,
+    ) -> BoxFuture<'static, Result<Value, String>>;
 }
 
 /// The render spec for a call under `profile`: the device's viewport and the conditions the
@@ -53,6 +63,7 @@ pub fn spec_for(
         "displayMode": "inline",
         "cspMode": profile.csp_mode,
         "openaiShim": profile.window_openai,
+        "hostCapabilities": profile.host_capabilities,
     });
     AppRenderSpec {
         server: server.to_owned(),

@@ -336,12 +336,8 @@ async fn live_mode(
     let mut tools = BTreeMap::new();
     let mut recording = RunRecording::default();
     let names: Vec<String> = prepared.servers.iter().map(|s| s.name.clone()).collect();
-    let mut clients = declarations(prepared, units);
-    if !clients.contains(env.manager.client()) {
-        // The app renderer reads resources through the run's own manager: connect it too.
-        clients.push(env.manager.client().clone());
-    }
-    for client in clients {
+    // The app renderer reads each host's resources through that host's connections.
+    for client in declarations(prepared, units) {
         let manager = if &client == env.manager.client() {
             env.manager.clone()
         } else {

@@ -83,13 +83,6 @@ impl NonInteractiveAgent {
             redirect_uri: "http://127.0.0.1/callback".into(),
         }
     }
-
-    /// With a redirect URI of the caller's choice (it is registered, never contacted).
-    pub fn with_redirect_uri(redirect_uri: impl Into<String>) -> Self {
-        Self {
-            redirect_uri: redirect_uri.into(),
-        }
-    }
 }
 
 impl Default for NonInteractiveAgent {

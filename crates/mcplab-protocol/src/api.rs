@@ -2,6 +2,7 @@
 //!
 //! | method | path | body → reply |
 //! |---|---|---|
+//! | GET | `/api/health` | → `ok` (plain text; behind the bearer like the other routes) |
 //! | POST | `/api/session` | `SessionRequest` → `SessionGranted` (no bearer needed: the one-time login code is the credential; 401 `login_code_invalid` when it was used or expired) |
 //! | POST | `/api/login-codes` | → `LoginCode` (a fresh one-time login code and its URL, for `mcplab open` and scripts) |
 //! | GET | `/api/render-specs/{id}` | → `AppRenderSpec` (the spec a render registered; single use, 404 `not_found` afterwards or after 2 minutes) |

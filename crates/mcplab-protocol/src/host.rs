@@ -327,6 +327,87 @@ pub struct AppHostProfile {
     pub csp_mode: CspMode,
     /// Give MCP Apps `window.openai` too (OpenAI widgets always get it).
     pub window_openai: bool,
+    /// What the host advertises to MCP Apps in `ui/initialize` (`hostCapabilities`) and
+    /// serves; left out of the written form while at its default, so configs written before
+    /// it keep their hashes.
+    #[serde(skip_serializing_if = "AppHostCapabilities::is_default")]
+    #[ts(as = "Option<AppHostCapabilities>", optional)]
+    pub host_capabilities: AppHostCapabilities,
+}
+
+/// Whether the host proxies a kind of server request for apps (`serverTools`,
+/// `serverResources` in `hostCapabilities`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum ServerProxy {
+    /// Not advertised; the app's requests are refused.
+    Off,
+    /// Advertised as `{}` (or `listChanged: false`): list changes are not forwarded.
+    On,
+    /// Advertised with `listChanged: true`: the server's list changes reach the app.
+    ListChanged,
+}
+
+/// A content block kind an app may send in `ui/message` or `ui/update-model-context`
+/// (ext-apps' `McpUiSupportedContentBlockModalities`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema, TS,
+)]
+#[serde(rename_all = "camelCase")]
+pub enum ContentModality {
+    Text,
+    Image,
+    Audio,
+    Resource,
+    ResourceLink,
+    StructuredContent,
+}
+
+/// The MCP Apps host capabilities (ext-apps 2.0.4's `McpUiHostCapabilities`) a host offers.
+/// `sandbox` is not here: it is what the host granted one resource, computed per render.
+/// `sampling` is not here either: mcplab does not serve `sampling/createMessage` to apps.
+/// The default is mcplab's own: everything it serves.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct AppHostCapabilities {
+    /// `ui/open-link`.
+    pub open_links: bool,
+    /// `ui/download-file`.
+    pub download_file: bool,
+    /// `tools/call` and `tools/list` from the app.
+    pub server_tools: ServerProxy,
+    /// `resources/read`, `resources/list`, `resources/templates/list` from the app.
+    pub server_resources: ServerProxy,
+    /// `notifications/message` from the app reaches the host's log.
+    pub logging: bool,
+    /// `ui/message` with these content kinds; `null`: not advertised (`[]`: advertised with
+    /// no kind named).
+    pub message: Option<Vec<ContentModality>>,
+    /// `ui/update-model-context` with these content kinds; `null`: not advertised.
+    pub update_model_context: Option<Vec<ContentModality>>,
+}
+
+impl Default for AppHostCapabilities {
+    fn default() -> Self {
+        Self {
+            open_links: true,
+            download_file: true,
+            server_tools: ServerProxy::ListChanged,
+            server_resources: ServerProxy::ListChanged,
+            logging: true,
+            message: Some(vec![ContentModality::Text]),
+            update_model_context: Some(vec![
+                ContentModality::Text,
+                ContentModality::StructuredContent,
+            ]),
+        }
+    }
+}
+
+impl AppHostCapabilities {
+    pub fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
 }
 
 impl Default for AppHostProfile {
@@ -343,6 +424,7 @@ impl Default for AppHostProfile {
             ],
             csp_mode: CspMode::Declared,
             window_openai: false,
+            host_capabilities: AppHostCapabilities::default(),
         }
     }
 }

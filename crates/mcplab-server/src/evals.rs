@@ -34,12 +34,12 @@ pub struct LiveRun {
 /// The runs by id, and their ids oldest first.
 type Kept = (HashMap<String, Arc<LiveRun>>, VecDeque<String>);
 
-/// Makes the `appRendered` renderer of one run over that run's own connections and servers.
-/// The binary provides it (the same headless-render path as `mcplab eval run` and `mcplab apps
-/// render`: an API and app sandbox of the run's own on loopback, Chromium on its render page);
-/// this crate cannot start those listeners itself.
-pub type RendererFactory =
-    Arc<dyn Fn(Arc<ConnectionManager>, Vec<ServerConfig>) -> Arc<dyn AppRenderer> + Send + Sync>;
+/// Makes the `appRendered` renderer of one run over that run's servers; each render reads
+/// through the connections of the host it ran under (the runner hands them in). The binary
+/// provides it (the same headless-render path as `mcplab eval run` and `mcplab apps render`:
+/// an API and app sandbox of the run's own on loopback, Chromium on its render page); this
+/// crate cannot start those listeners itself.
+pub type RendererFactory = Arc<dyn Fn(Vec<ServerConfig>) -> Arc<dyn AppRenderer> + Send + Sync>;
 
 /// The runs started here, newest last.
 #[derive(Default)]
@@ -100,14 +100,15 @@ pub fn start(app: &Arc<AppState>, launch: Launch) -> Result<String, String> {
     app.evals.insert(id.clone(), live.clone());
     let (providers, _) = app.sessions.provider_settings();
     // Nobody reads this manager's traffic back: a small ring keeps memory flat.
-    // Made with the first host's declaration; the runner adds one per other host's.
+    // Made with the first host's declaration; the runner adds one per other host's, and each
+    // host's app renders read through that host's own.
     let manager = ConnectionManager::new(ManagerOptions {
         traffic_capacity: 1_024,
         client: mcplab_evalrun::first_declaration(&launch.prepared),
         ..ManagerOptions::default()
     });
     let renderer: Result<Arc<dyn AppRenderer>, String> = match app.evals.renderer.get() {
-        Some(make) => Ok(make(manager.clone(), launch.prepared.servers.clone())),
+        Some(make) => Ok(make(launch.prepared.servers.clone())),
         None => Err(
             "no Chromium was found when mcplab started: install the `chromium` \
                      package, or restart with `mcplab serve --chromium PATH` (or \

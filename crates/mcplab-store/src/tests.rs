@@ -436,6 +436,55 @@ fn upgrading_a_version_5_file_keeps_its_chat_rows() {
     assert_eq!(store.app_context("old").unwrap()[0].key, "c1:modelContext");
 }
 
+/// A file last written at schema 3 (servers, settings, prefs and OAuth credentials, before
+/// playground scenarios), with a row in each table in the JSON shape of that time, opens at
+/// the latest version with every row readable.
+#[test]
+fn upgrading_a_version_3_file_keeps_servers_prefs_and_credentials() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mcplab.db");
+    {
+        let conn = Connection::open(&path).unwrap();
+        for sql in &super::migrations::MIGRATIONS[..3] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", 3).unwrap();
+        conn.execute_batch(
+            r#"INSERT INTO servers (name, position, config) VALUES
+                 ('old', 0, '{"name":"old","type":"stdio","command":"node","args":["s.js"]}'),
+                 ('remote', 1, '{"name":"remote","type":"http","url":"http://127.0.0.1:9/mcp"}');
+               INSERT INTO prefs (key, value) VALUES ('theme', '"dark"');
+               INSERT INTO oauth_credentials (server, url, value, updated_ms) VALUES
+                 ('remote', 'http://127.0.0.1:9/mcp',
+                  '{"serverUrl":"http://127.0.0.1:9/mcp","tokenEndpoint":"http://127.0.0.1:9/token",
+                    "client":{"clientId":"c1","method":"dcr"},
+                    "tokens":{"accessToken":"at","tokenType":"Bearer"}}', 7);"#,
+        )
+        .unwrap();
+    }
+    let store = Store::open(&path).unwrap();
+    let version: i64 = store
+        .conn()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, LATEST);
+    let names: Vec<String> = store
+        .servers()
+        .unwrap()
+        .into_iter()
+        .map(|s| s.name)
+        .collect();
+    assert_eq!(names, ["old", "remote"]);
+    assert_eq!(store.prefs().unwrap()["theme"], json!("dark"));
+    let creds = store
+        .oauth_credentials("remote", "http://127.0.0.1:9/mcp")
+        .unwrap()
+        .expect("the credential survives the upgrade");
+    assert_eq!(creds.client.client_id, "c1");
+    assert_eq!(creds.tokens.unwrap().access_token, "at");
+    assert!(store.scenarios().unwrap().is_empty());
+}
+
 /// Parallel CLI runs open one fresh data directory at once: every open succeeds (the
 /// conformance suite's parallel-isolation scenario once saw "database is locked").
 #[test]

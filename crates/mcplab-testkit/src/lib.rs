@@ -20,10 +20,20 @@ pub type ServeError = Box<dyn std::error::Error + Send + Sync>;
 
 /// Serve the fixture server on stdin/stdout until the client disconnects.
 ///
-/// This is what `mcplab demo-server` runs. Nothing but JSON-RPC frames is written to stdout.
-pub async fn serve_stdio() -> Result<(), ServeError> {
+/// This is what `mcplab demo-server` runs (`read_log`: its `--read-log FILE`). Nothing but
+/// JSON-RPC frames is written to stdout.
+pub async fn serve_stdio(read_log: Option<std::path::PathBuf>) -> Result<(), ServeError> {
+    use rmcp::ServiceExt;
+
     let (read, write) = rmcp::transport::stdio_pipes();
-    serve_io(read, write).await
+    let server = match read_log {
+        Some(path) => FixtureServer::new().with_read_log(path),
+        None => FixtureServer::new(),
+    };
+    let running = server.serve((read, write)).await?;
+    let reason = running.waiting().await?;
+    tracing::debug!(?reason, "fixture server stopped");
+    Ok(())
 }
 
 /// Serve the fixture server on any byte stream pair (e.g. the halves of a `tokio::io::duplex`)

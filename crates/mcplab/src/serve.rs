@@ -130,8 +130,8 @@ pub async fn run(settings: &Settings) -> Result<(), Failure> {
     if let Some(path) = chromium.filter(|p| p.is_file()) {
         state
             .evals
-            .set_renderer(Arc::new(move |manager, servers| -> Arc<dyn AppRenderer> {
-                Arc::new(CliRenderer::new(manager, servers, path.clone()))
+            .set_renderer(Arc::new(move |servers| -> Arc<dyn AppRenderer> {
+                Arc::new(CliRenderer::new(servers, path.clone()))
             }));
     }
     let credentials = state.security.credentials();

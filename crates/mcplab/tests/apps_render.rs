@@ -301,8 +301,9 @@ async fn the_help_documents_the_exit_codes() {
     }
 }
 
-/// `--host`: the app gets the display modes the host profile offers and, for a host that gives
-/// MCP Apps `window.openai`, the shim; a display mode the host does not offer is refused.
+/// `--host`: the app gets the display modes and the MCP Apps host capabilities the host profile
+/// offers and, for a host that gives MCP Apps `window.openai`, the shim; a display mode the host
+/// does not offer is refused.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_app_rendered_under_two_host_profiles_gets_what_each_declares() {
     let (c, d) = (chromium(), demo());
@@ -316,8 +317,8 @@ async fn an_app_rendered_under_two_host_profiles_gets_what_each_declares() {
     ];
     let narrow = |data: &Path| {
         std::fs::create_dir_all(data.join("hosts")).unwrap();
-        let profile =
-            r#"{"name": "narrow", "appHost": {"displayModes": ["inline"], "windowOpenai": true}}"#;
+        let profile = r#"{"name": "narrow", "appHost": {"displayModes": ["inline"], "windowOpenai": true,
+                "hostCapabilities": {"openLinks": false, "downloadFile": false, "message": null}}}"#;
         std::fs::write(data.join("hosts/narrow.json"), profile).unwrap();
     };
     let runs = [
@@ -343,6 +344,41 @@ async fn an_app_rendered_under_two_host_profiles_gets_what_each_declares() {
         serde_json::json!(["inline"]),
         "{:#}",
         reports[1]
+    );
+    // The hostCapabilities the host sent in its ui/initialize answer (read off the bridge):
+    // mcplab's own, then exactly the profile's.
+    let caps = |r: &Value| {
+        let mut keys: Vec<String> = r["hostCapabilities"]
+            .as_object()
+            .unwrap_or_else(|| panic!("no hostCapabilities in {r:#}"))
+            .keys()
+            .cloned()
+            .collect();
+        keys.sort();
+        keys
+    };
+    assert_eq!(
+        caps(&reports[0]),
+        [
+            "downloadFile",
+            "logging",
+            "message",
+            "openLinks",
+            "sandbox",
+            "serverResources",
+            "serverTools",
+            "updateModelContext"
+        ]
+    );
+    assert_eq!(
+        caps(&reports[1]),
+        [
+            "logging",
+            "sandbox",
+            "serverResources",
+            "serverTools",
+            "updateModelContext"
+        ]
     );
     assert_eq!(reports[0]["spec"]["conditions"]["openaiShim"], false);
     assert_eq!(reports[1]["spec"]["conditions"]["openaiShim"], true);

@@ -220,3 +220,71 @@ async fn a_suite_runs_under_the_persons_own_profile() {
     assert_eq!(fed_back.len(), 1, "{fed_back:?}");
     assert!(fed_back[0].contains("sum\\\":42"), "{fed_back:?}");
 }
+
+/// An `appRendered` check under two hosts renders each cell's app through that host's own
+/// connection: the demo server's read log (one line per `resources/read`, with the
+/// `initialize` of the connection that sent it) shows the `ui://` read of the Claude cell on a
+/// connection declaring Claude's capabilities (no elicitation) and the ChatGPT cell's on one
+/// declaring ChatGPT's (form elicitation). Before, every render read through the first host's
+/// connection. Real Chromium renders the real render page (`web/dist`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn each_hosts_app_is_read_through_its_own_connection() {
+    let chromium = std::env::var("MCPLAB_CHROMIUM").unwrap_or_else(|_| "/usr/bin/chromium".into());
+    assert!(
+        std::path::Path::new(&chromium).is_file(),
+        "this test needs Chromium at {chromium} (apt-get install chromium)"
+    );
+    let llm = ScriptedLlm::start_with_rules(Rules::new(vec![Rule::when(
+        "counter",
+        vec![
+            Step::call_tools([ScriptedCall::new("c1", "demo__show_counter_app", json!({}))]),
+            Step::reply(["Here it is."]),
+        ],
+    )]))
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("reads.jsonl");
+    let suite = dir.path().join("suite.yaml");
+    let text = format!(
+        "version: 1\nid: render-hosts\nmcpServers:\n  demo:\n    command: {BIN}\n    \
+         args: [demo-server, --read-log, {}]\nmodels: [openai::gpt-4o-mini]\n\
+         hosts: [claude, chatgpt]\nconcurrency: 1\ncases:\n  - id: app\n    \
+         turns: [Show the counter.]\n    checks: [appRendered: {{}}]\n",
+        log.display()
+    );
+    std::fs::write(&suite, text).unwrap();
+    let run = eval_support::eval(
+        Some(&llm),
+        dir.path(),
+        &[
+            "run",
+            suite.to_str().unwrap(),
+            "--json",
+            "--chromium",
+            &chromium,
+        ],
+    );
+    let o = eval_support::output(run).await;
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{stderr}\n{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+    let reads: Vec<Value> = std::fs::read_to_string(&log)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .filter(|r: &Value| r["uri"].as_str().is_some_and(|u| u.starts_with("ui://")))
+        .collect();
+    let declares_elicitation: Vec<bool> = reads
+        .iter()
+        .map(|r| r["client"]["capabilities"].get("elicitation").is_some())
+        .collect();
+    assert!(
+        declares_elicitation.contains(&true) && declares_elicitation.contains(&false),
+        "one cell's app was read on Claude's connection (no elicitation), the other's on \
+         ChatGPT's (elicitation): {reads:#?}"
+    );
+}

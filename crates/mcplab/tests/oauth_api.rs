@@ -215,12 +215,13 @@ async fn non_interactive_debug_run_streams_its_steps() {
     assert_eq!(finished["steps"].as_array().unwrap().len(), steps.len());
     let seqs: Vec<u64> = steps.iter().map(|s| s["seq"].as_u64().unwrap()).collect();
     assert_eq!(seqs, (1..=steps.len() as u64).collect::<Vec<_>>());
-    assert!(
-        finished["result"]["accessToken"]
-            .as_str()
-            .unwrap()
-            .contains('…')
-    );
+    let masked = finished["result"]["accessToken"].as_str().unwrap();
+    assert!(masked.contains('…'), "{masked}");
+    let issued = server.access_tokens();
+    assert!(!issued.is_empty());
+    for token in &issued {
+        assert!(!masked.contains(token.as_str()), "{masked} reveals {token}");
+    }
     assert_eq!(finished["request"]["revision"], "2025-11-25");
     let whole = wait_run(&client, &base, &id, |r| r["state"] != "running").await;
     assert_eq!(whole, finished);

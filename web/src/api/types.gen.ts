@@ -904,7 +904,48 @@ displayModes: Array<DisplayMode>, cspMode: CspMode,
 /**
  * Give MCP Apps `window.openai` too (OpenAI widgets always get it).
  */
-windowOpenai: boolean, };
+windowOpenai: boolean, 
+/**
+ * What the host advertises to MCP Apps in `ui/initialize` (`hostCapabilities`) and
+ * serves; left out of the written form while at its default, so configs written before
+ * it keep their hashes.
+ */
+hostCapabilities?: AppHostCapabilities, };
+
+export type AppHostCapabilities = { 
+/**
+ * `ui/open-link`.
+ */
+openLinks: boolean, 
+/**
+ * `ui/download-file`.
+ */
+downloadFile: boolean, 
+/**
+ * `tools/call` and `tools/list` from the app.
+ */
+serverTools: ServerProxy, 
+/**
+ * `resources/read`, `resources/list`, `resources/templates/list` from the app.
+ */
+serverResources: ServerProxy, 
+/**
+ * `notifications/message` from the app reaches the host's log.
+ */
+logging: boolean, 
+/**
+ * `ui/message` with these content kinds; `null`: not advertised (`[]`: advertised with
+ * no kind named).
+ */
+message: Array<ContentModality> | null, 
+/**
+ * `ui/update-model-context` with these content kinds; `null`: not advertised.
+ */
+updateModelContext: Array<ContentModality> | null, };
+
+export type ServerProxy = "off" | "on" | "listChanged";
+
+export type ContentModality = "text" | "image" | "audio" | "resource" | "resourceLink" | "structuredContent";
 
 export type HostConfigText = { text: string, };
 

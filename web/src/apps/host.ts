@@ -1,8 +1,11 @@
-// What mcplab tells an app about its host: the honest `hostCapabilities` and the full
-// `hostContext` built from the emulated host conditions (theme, style variables, locale, time
-// zone, display modes, container size, platform, device capabilities, safe area, user agent).
-// The transport between `AppBridge` and the sandbox proxy lives in `transport.ts`.
+// What mcplab tells an app about its host: the `hostCapabilities` of the host profile it
+// renders as (mcplab's own: everything it serves) and the full `hostContext` built from the
+// emulated host conditions (theme, style variables, locale, time zone, display modes,
+// container size, platform, device capabilities, safe area, user agent). The session refuses
+// what the capabilities leave out (`refusal`). The transport between `AppBridge` and the
+// sandbox proxy lives in `transport.ts`.
 import type { McpUiHostCapabilities, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
+import type { AppHostCapabilities, ContentModality } from '../api/types.gen';
 
 export type { BridgeMessage } from './transport';
 
@@ -39,7 +42,20 @@ export interface HostConditions {
   openaiShim: boolean;
   /** Host style variables to send instead of mcplab's own (`--color-background-primary`…). */
   styleOverrides?: Record<string, string>;
+  /** What the host profile advertises in `ui/initialize`; absent: mcplab's own. */
+  hostCapabilities?: AppHostCapabilities;
 }
+
+/** mcplab's own host capabilities: everything the session serves (core's default). */
+export const MCPLAB_HOST_CAPABILITIES: AppHostCapabilities = {
+  openLinks: true,
+  downloadFile: true,
+  serverTools: 'listChanged',
+  serverResources: 'listChanged',
+  logging: true,
+  message: ['text'],
+  updateModelContext: ['text', 'structuredContent'],
+};
 
 export const HOST_INFO = { name: 'mcplab', version: '0.1.0' };
 
@@ -139,18 +155,61 @@ export function hostContext(c: HostConditions, displayMode: DisplayMode, toolInf
   return ctx;
 }
 
-/** What the host really supports (every handler below exists). */
-export function hostCapabilities(sandbox: { csp?: unknown; permissions?: unknown }): McpUiHostCapabilities {
-  return {
-    openLinks: {},
-    downloadFile: {},
-    serverTools: {},
-    serverResources: {},
-    logging: {},
-    updateModelContext: { text: {}, structuredContent: {} },
-    message: { text: {} },
-    sandbox: sandbox as McpUiHostCapabilities['sandbox'],
-  };
+/** The `hostCapabilities` of `ui/initialize`: exactly what the profile `caps` advertises, with
+ * the sandbox the host granted this resource. */
+export function hostCapabilities(sandbox: { csp?: unknown; permissions?: unknown }, caps: AppHostCapabilities = MCPLAB_HOST_CAPABILITIES): McpUiHostCapabilities {
+  const out: McpUiHostCapabilities = { sandbox: sandbox as McpUiHostCapabilities['sandbox'] };
+  if (caps.openLinks) out.openLinks = {};
+  if (caps.downloadFile) out.downloadFile = {};
+  if (caps.serverTools !== 'off') out.serverTools = caps.serverTools === 'listChanged' ? { listChanged: true } : {};
+  if (caps.serverResources !== 'off') out.serverResources = caps.serverResources === 'listChanged' ? { listChanged: true } : {};
+  if (caps.logging) out.logging = {};
+  if (caps.message) out.message = modalities(caps.message);
+  if (caps.updateModelContext) out.updateModelContext = modalities(caps.updateModelContext);
+  return out;
+}
+
+function modalities(kinds: ContentModality[]): Record<string, object> {
+  return Object.fromEntries(kinds.map((k) => [k, {}]));
+}
+
+/** The content kind of one block an app sent (`resource_link` → `resourceLink`). */
+function kindOf(block: unknown): string {
+  const t = (block as { type?: unknown } | null)?.type;
+  return t === 'resource_link' ? 'resourceLink' : String(t);
+}
+
+/** Why a request the app made is not served under `caps` (null: it is): the capability it
+ * needs was not advertised, or it carries content kinds the host did not name. */
+export function refusal(caps: AppHostCapabilities, method: string, params: Record<string, unknown> = {}): string | null {
+  const missing = (key: string) => `this host does not advertise hostCapabilities.${key}`;
+  switch (method) {
+    case 'ui/open-link':
+      return caps.openLinks ? null : missing('openLinks');
+    case 'ui/download-file':
+      return caps.downloadFile ? null : missing('downloadFile');
+    case 'tools/call':
+    case 'tools/list':
+      return caps.serverTools === 'off' ? missing('serverTools') : null;
+    case 'resources/read':
+    case 'resources/list':
+    case 'resources/templates/list':
+      return caps.serverResources === 'off' ? missing('serverResources') : null;
+    case 'ui/message':
+    case 'ui/update-model-context': {
+      const key = method === 'ui/message' ? 'message' : 'updateModelContext';
+      const kinds = caps[key];
+      if (!kinds) return missing(key);
+      // Advertised with no kind named (`{}`, as ChatGPT does): nothing to hold the content to.
+      if (kinds.length === 0) return null;
+      const sent = ((params.content as unknown[] | undefined) ?? []).map(kindOf);
+      if (params.structuredContent !== undefined) sent.push('structuredContent');
+      const bad = sent.find((k) => !(kinds as string[]).includes(k));
+      return bad ? `this host's hostCapabilities.${key} does not name \`${bad}\` content` : null;
+    }
+    default:
+      return null;
+  }
 }
 
 export interface CspViolation {

@@ -191,6 +191,35 @@ describe('AppSession', () => {
     expect(no.opened).toEqual([]);
   });
 
+  it('advertises exactly the profile host capabilities and refuses the rest with the spec errors', async () => {
+    const frame = new FakeFrame();
+    const mine = fakeHost(true);
+    start(frame, mine.host);
+    const full = await frame.handshake();
+    expect(Object.keys(full.result.hostCapabilities).sort()).toEqual(['downloadFile', 'logging', 'message', 'openLinks', 'sandbox', 'serverResources', 'serverTools', 'updateModelContext']);
+    expect(full.result.hostCapabilities.serverTools).toEqual({ listChanged: true });
+
+    const frame2 = new FakeFrame();
+    const narrow = fakeHost(true);
+    const hostCapabilities = { openLinks: false, downloadFile: false, serverTools: 'off' as const, serverResources: 'on' as const, logging: true, message: null, updateModelContext: ['text' as const] };
+    const s = start(frame2, narrow.host, conditions({ hostCapabilities }));
+    const init = await frame2.handshake();
+    expect(init.result.hostCapabilities).toEqual({ sandbox: {}, serverResources: {}, logging: {}, updateModelContext: { text: {} } });
+    const link = await frame2.request('ui/open-link', { url: 'https://example.com/a' });
+    expect(link.error).toMatchObject({ code: -32000 });
+    expect(link.error.message).toContain('openLinks');
+    expect(narrow.asked).toEqual([]);
+    expect(narrow.opened).toEqual([]);
+    expect(s.getSnapshot().notice).toContain('ui/open-link');
+    expect((await frame2.request('tools/call', { name: 'add', arguments: {} })).error).toMatchObject({ code: -32601 });
+    expect(narrow.calls).toEqual([]);
+    expect((await frame2.request('ui/message', { role: 'user', content: [{ type: 'text', text: 'hi' }] })).error).toMatchObject({ code: -32000 });
+    const ctx = await frame2.request('ui/update-model-context', { content: [{ type: 'text', text: 'x' }], structuredContent: { a: 1 } });
+    expect(ctx.error.message).toContain('structuredContent');
+    expect((await frame2.request('ui/update-model-context', { content: [{ type: 'text', text: 'x' }] })).result).toEqual({});
+    expect((await frame2.request('resources/read', { uri: 'ui://x' })).result).toEqual({ contents: [] });
+  });
+
   it('saves downloads only after the user agrees, named from the URI', async () => {
     const frame = new FakeFrame();
     const no = fakeHost(false);

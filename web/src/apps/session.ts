@@ -3,9 +3,11 @@
 // the app's proxy frame (window, origin, nonce). It sends the resource when the proxy is
 // ready, answers the app's requests through the `AppHost` it is given (tool calls, reads,
 // lists, links and downloads after the user confirms, messages after the user agrees,
-// display-mode requests the host offers), delivers tool input, partial input, result and
-// cancellation once each and in that order, tells the app about host-context changes, and
-// tears it down. Its state is a snapshot React reads with `useSyncExternalStore`.
+// display-mode requests the host offers), refuses what its host profile's `hostCapabilities`
+// do not advertise with a JSON-RPC error (`-32000` for `ui/*` requests, as the spec's error
+// responses for them; `-32601` for proxied MCP methods, as for any capability not declared),
+// delivers tool input, partial input, result and cancellation once each and in that order,
+// tells the app about host-context changes, and tears it down. Its state is a snapshot React reads with `useSyncExternalStore`.
 // It must not touch the DOM or the network itself (the host does), so it runs in a test
 // with a fake proxy window.
 import { AppBridge } from '@modelcontextprotocol/ext-apps/app-bridge';
@@ -13,7 +15,7 @@ import type { Tool } from '../api/client';
 import type { AppResourceView } from '../api/types.gen';
 import { contentText, openableUrl } from './content';
 import { downloadable, type Download } from './downloads';
-import { HOST_INFO, hostCapabilities, hostContext, type BridgeMessage, type CspViolation, type DisplayMode, type HostConditions, type ToolInfo } from './host';
+import { HOST_INFO, MCPLAB_HOST_CAPABILITIES, hostCapabilities, hostContext, refusal, type BridgeMessage, type CspViolation, type DisplayMode, type HostConditions, type ToolInfo } from './host';
 import { environmentShimSource } from './environmentShim';
 import { cspReporterSource, prepareAppHtml } from './html';
 import { appMayCall, type UiKind } from './linkage';
@@ -137,7 +139,7 @@ export class AppSession {
     this.call = opts.call ?? {};
     this.snapshot = { status: 'starting', error: null, mode: opts.conditions.displayMode ?? 'inline', height: null, violations: [], appErrors: [], delivered: false, notice: null };
     const permissions = (opts.resource.uiMeta as Json | null)?.permissions;
-    this.bridge = new AppBridge(null, HOST_INFO, hostCapabilities({ csp: opts.resource.declaredCsp ?? undefined, permissions }), {
+    this.bridge = new AppBridge(null, HOST_INFO, hostCapabilities({ csp: opts.resource.declaredCsp ?? undefined, permissions }, this.caps), {
       hostContext: this.context(),
     });
     this.transport = new ProxyTransport(opts.frame, opts.origin, (m) => this.observers.onBridgeMessage?.(m), (m) => this.intercept(m));
@@ -268,10 +270,28 @@ export class AppSession {
     }
   }
 
+  /** The host capabilities in force: fixed at `ui/initialize` (what the app was told). */
+  private get caps() {
+    return this.opts.conditions.hostCapabilities ?? MCPLAB_HOST_CAPABILITIES;
+  }
+
+  /** Throws the JSON-RPC error that refuses `method` when the host does not advertise what it
+   * needs (the bridge sends it back to the app), and says so in the frame's notice. */
+  private guard(method: string, params?: unknown): void {
+    const why = refusal(this.caps, method, (params ?? {}) as Record<string, unknown>);
+    if (!why) return;
+    const code = method.startsWith('ui/') ? -32000 : -32601;
+    this.set({ notice: `The app sent ${method}; refused (${code}): ${why}.` });
+    throw Object.assign(new Error(`${method} refused: ${why}`), { code });
+  }
+
   private forwardListChanged(list: string): void {
     if (!this.initialized) return;
-    if (list.startsWith('tools')) void this.bridge.sendToolListChanged();
-    else if (list.startsWith('resources')) void this.bridge.sendResourceListChanged();
+    if (list.startsWith('tools')) {
+      if (this.caps.serverTools === 'listChanged') void this.bridge.sendToolListChanged();
+    } else if (list.startsWith('resources')) {
+      if (this.caps.serverResources === 'listChanged') void this.bridge.sendResourceListChanged();
+    }
     else if (list.startsWith('prompts')) void this.bridge.sendPromptListChanged();
   }
 
@@ -315,24 +335,50 @@ export class AppSession {
     b.addEventListener('sizechange', ({ height }) => {
       if (typeof height === 'number' && height > 0) this.set({ height: Math.ceil(height) });
     });
-    b.addEventListener('loggingmessage', (p) => this.host.log(p.level, p.logger ?? `app ${this.opts.uri}`, p.data));
+    // A host without `logging` does not take the app's log lines (a notification gets no answer).
+    b.addEventListener('loggingmessage', (p) => {
+      if (this.caps.logging) this.host.log(p.level, p.logger ?? `app ${this.opts.uri}`, p.data);
+    });
     b.addEventListener('requestteardown', () => void this.close());
-    b.oncalltool = async (params) => (await this.host.callTool(params.name, (params.arguments ?? {}) as Record<string, unknown>)) as never;
-    b.onreadresource = async (params) => (await this.host.readResource(params.uri)) as never;
+    b.oncalltool = async (params) => {
+      this.guard('tools/call');
+      return (await this.host.callTool(params.name, (params.arguments ?? {}) as Record<string, unknown>)) as never;
+    };
+    b.onreadresource = async (params) => {
+      this.guard('resources/read');
+      return (await this.host.readResource(params.uri)) as never;
+    };
     // Draft spec: an app may list the server tools it can call (AppBridge 2.0.4 has no handler).
-    (b as unknown as { setRequestHandler: (m: string, h: () => Promise<unknown>) => void }).setRequestHandler('tools/list', async () => ({
-      tools: (await this.host.listTools()).filter((t) => appMayCall(t, this.opts.kind)),
-    }));
-    b.onlistresources = async () => (await this.host.listResources()) as never;
-    b.onlistresourcetemplates = async () => (await this.host.listResourceTemplates()) as never;
+    (b as unknown as { setRequestHandler: (m: string, h: () => Promise<unknown>) => void }).setRequestHandler('tools/list', async () => {
+      this.guard('tools/list');
+      return { tools: (await this.host.listTools()).filter((t) => appMayCall(t, this.opts.kind)) };
+    });
+    b.onlistresources = async () => {
+      this.guard('resources/list');
+      return (await this.host.listResources()) as never;
+    };
+    b.onlistresourcetemplates = async () => {
+      this.guard('resources/templates/list');
+      return (await this.host.listResourceTemplates()) as never;
+    };
     b.onlistprompts = async () => (await this.host.listPrompts()) as never;
-    b.onmessage = async (params) => this.onMessage(contentText(params.content));
+    b.onmessage = async (params) => {
+      this.guard('ui/message', params);
+      return this.onMessage(contentText(params.content));
+    };
     b.onupdatemodelcontext = async (params) => {
+      this.guard('ui/update-model-context', params);
       this.observers.onModelContext?.({ content: (params.content ?? []) as unknown[], structuredContent: params.structuredContent as Record<string, unknown> | undefined });
       return {};
     };
-    b.onopenlink = async ({ url }) => this.onOpenLink(url);
-    b.ondownloadfile = async ({ contents }) => this.onDownload(contents ?? []);
+    b.onopenlink = async ({ url }) => {
+      this.guard('ui/open-link');
+      return this.onOpenLink(url);
+    };
+    b.ondownloadfile = async ({ contents }) => {
+      this.guard('ui/download-file');
+      return this.onDownload(contents ?? []);
+    };
     b.onrequestdisplaymode = async ({ mode }) => ({ mode: this.negotiateMode(mode) });
   }
 

@@ -1,6 +1,7 @@
 // Editing a session's HostConfig in the chat page, as pure functions: which tools a server
 // offers (the same allow-then-deny rule as core's `ServerTools::offers`), toggling one, the
-// host conditions apps in the chat render under (from the app host profile), which UI a host
+// host conditions apps in the chat render under (from the app host profile, its MCP Apps host
+// capabilities included), which UI a host
 // renders for a tool, and the export file. The server checks every change; nothing here decides what is valid.
 import type { Tool } from '../api/client';
 import type { HostConditions } from '../apps/host';
@@ -81,6 +82,7 @@ export function appConditions(p: AppHostProfile, viewer: { theme: 'light' | 'dar
     availableDisplayModes: [...p.displayModes],
     cspMode: p.cspMode,
     openaiShim: p.windowOpenai,
+    hostCapabilities: p.hostCapabilities,
   };
 }
 

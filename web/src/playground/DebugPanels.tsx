@@ -140,6 +140,8 @@ function DataPanel({ debug }: { debug: DebugState }) {
 function Messages({ debug }: { debug: DebugState }) {
   const [filter, setFilter] = useState('');
   const [open, setOpen] = useState<number | null>(null);
+  // The opened message as the JSON text that crossed the bridge (copyable), or as a tree.
+  const [raw, setRaw] = useState(false);
   const sentAt = useMemo(() => {
     const m = new Map<string, number>();
     for (const x of debug.messages) if (x.method && x.id !== undefined) m.set(`${x.dir}:${x.id}`, x.at);
@@ -161,7 +163,20 @@ function Messages({ debug }: { debug: DebugState }) {
                 <span className="mono">{m.method ?? `↩ response ${m.id}`}</span>
                 {requestAt !== undefined && <span className="muted small">{Math.round(m.at - requestAt)} ms</span>}
               </button>
-              {open === m.n && <JsonTree value={m.message} expandDepth={4} />}
+              {open === m.n && (
+                <>
+                  <button type="button" className="linkish small" data-testid="debug-message-raw-toggle" onClick={() => setRaw(!raw)}>
+                    {raw ? 'Show as tree' : 'Show raw JSON'}
+                  </button>
+                  {raw ? (
+                    <pre className="mono small debug-raw" data-testid="debug-message-raw">
+                      {JSON.stringify(m.message, null, 2)}
+                    </pre>
+                  ) : (
+                    <JsonTree value={m.message} expandDepth={4} />
+                  )}
+                </>
+              )}
             </li>
           );
         })}

@@ -3,7 +3,8 @@
 // use): nothing in the URL says what to call, so a deep link someone else wrote calls nothing.
 // It calls the spec's tool directly (no model), shows only its app under the given host
 // conditions, and publishes `window.__mcplabRenderReport`, a promise of what happened
-// (initialized, errors, CSP violations, bridge messages, host context, tool result) once the
+// (initialized, errors, CSP violations, bridge messages, host context, the host capabilities
+// sent, tool result) once the
 // app has its result and has settled, or once it failed or timed out. It never rejects.
 import { Component, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
@@ -26,6 +27,8 @@ export interface RenderReport {
   cspViolations: AppDiagnostics['violations'];
   bridgeMessages: { n: number; atMs: number; dir: string; method?: string; id?: string | number }[];
   hostContext: Record<string, unknown>;
+  /** The `hostCapabilities` the host sent in its `ui/initialize` answer (null before it did). */
+  hostCapabilities: Record<string, unknown> | null;
   /** The app's own log lines (`notifications/message`), the first 200. */
   appLogs: { level: string; logger: string; data: unknown }[];
   toolResult: unknown;
@@ -78,7 +81,7 @@ function RenderWithCache({ spec }: { spec: AppRenderSpec }) {
 }
 
 function emptyReport(error: string): RenderReport {
-  return { initialized: false, error, appErrors: [], cspViolations: [], bridgeMessages: [], hostContext: {}, appLogs: [], toolResult: null, toolError: null, durationMs: 0 };
+  return { initialized: false, error, appErrors: [], cspViolations: [], bridgeMessages: [], hostContext: {}, hostCapabilities: null, appLogs: [], toolResult: null, toolError: null, durationMs: 0 };
 }
 
 function Render({ spec, queryClient }: { spec: AppRenderSpec; queryClient: QueryClient }) {
@@ -160,6 +163,9 @@ function Render({ spec, queryClient }: { spec: AppRenderSpec; queryClient: Query
   const onBridgeMessage = (m: BridgeMessage) => {
     if (report.current.bridgeMessages.length >= 2000) return;
     report.current.bridgeMessages.push({ n: m.n, atMs: Math.round(m.at - started.current), dir: m.dir, method: m.method, id: m.id });
+    // What the host told the app it offers, read off the wire (the ui/initialize answer).
+    const caps = m.dir === 'toApp' ? (m.message as { result?: { hostCapabilities?: Record<string, unknown> } }).result?.hostCapabilities : undefined;
+    if (caps) report.current.hostCapabilities = caps;
   };
   const onAppLog = (entry: RenderReport['appLogs'][number]) => {
     if (report.current.appLogs.length < 200) report.current.appLogs.push(entry);

@@ -1,8 +1,9 @@
 //! The HostConfig contract: parse (JSON or YAML, strict), check, canonical JSON and its hash,
 //! and the bridge from the older `ChatSettings`. The canonical form is the value with every
 //! key of version 1 present (defaults explicit; the sections issue 18 added — `client`,
-//! `toolCatalog`, `toolResults` — only when not at their defaults, so configs written before
-//! them keep their hashes), set-like lists sorted and deduplicated, object keys sorted,
+//! `toolCatalog`, `toolResults`, `appHost.hostCapabilities` — only when not at their defaults,
+//! so configs written before them keep their hashes; inside such a section every key is
+//! written), set-like lists sorted and deduplicated, object keys sorted,
 //! no whitespace; its hash is the SHA-256 of those bytes in lowercase hex. Two configs mean
 //! the same host exactly when their canonical forms are equal, however they were written.
 //! This module never reads files: callers hand in text.
@@ -129,6 +130,14 @@ pub fn normalized(c: &HostConfig) -> HostConfig {
     }
     c.app_host.display_modes.sort();
     c.app_host.display_modes.dedup();
+    let caps = &mut c.app_host.host_capabilities;
+    for kinds in [&mut caps.message, &mut caps.update_model_context]
+        .into_iter()
+        .flatten()
+    {
+        kinds.sort();
+        kinds.dedup();
+    }
     c
 }
 
@@ -345,6 +354,64 @@ appHost:
                 "changing {what} must change the hash"
             );
         }
+    }
+
+    /// `appHost.hostCapabilities` (issue 18): absent and written at its default are one form
+    /// with the old hash; once changed it is written whole (every key, content kinds sorted),
+    /// and each of its keys changes the hash.
+    #[test]
+    fn host_capabilities_have_one_canonical_form_and_a_stable_hash() {
+        use mcplab_protocol::host::{ContentModality, ServerProxy};
+        let explicit = parse(
+            r#"{"appHost": {"hostCapabilities": {"openLinks": true, "downloadFile": true,
+               "serverTools": "listChanged", "serverResources": "listChanged", "logging": true,
+               "message": ["text"], "updateModelContext": ["structuredContent", "text", "text"]}}}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            canonical_json(&explicit),
+            canonical_json(&HostConfig::default())
+        );
+        assert_eq!(
+            hash(&explicit),
+            "10736823bb802470dd03cd17e4ab2f88014e07745b16d8d1d1dbc5ef4ae50cbf"
+        );
+        let narrow = parse(
+            "appHost:\n  hostCapabilities:\n    openLinks: false\n    message: null\n    \
+             updateModelContext: [text, image, text]\n",
+        )
+        .unwrap();
+        let canon = canonical_json(&narrow);
+        assert!(
+            canon.contains(
+                r#""hostCapabilities":{"downloadFile":true,"logging":true,"message":null,"openLinks":false,"serverResources":"listChanged","serverTools":"listChanged","updateModelContext":["text","image"]}"#
+            ),
+            "{canon}"
+        );
+        assert_eq!(canonical_json(&parse(&canon).unwrap()), canon);
+        assert_eq!(
+            hash(&narrow),
+            "bdb6e99c3c1170a56b35c63f14967d0775fb00db110239bde9f2fd32a78d738a"
+        );
+        type Change = fn(&mut mcplab_protocol::host::AppHostCapabilities);
+        let changes: [Change; 8] = [
+            |c| c.open_links = false,
+            |c| c.download_file = false,
+            |c| c.server_tools = ServerProxy::On,
+            |c| c.server_resources = ServerProxy::Off,
+            |c| c.logging = false,
+            |c| c.message = None,
+            |c| c.message = Some(vec![]),
+            |c| c.update_model_context = Some(vec![ContentModality::Image]),
+        ];
+        let mut seen = std::collections::HashSet::from([hash(&HostConfig::default())]);
+        for (i, change) in changes.iter().enumerate() {
+            let mut c = HostConfig::default();
+            change(&mut c.app_host.host_capabilities);
+            assert!(seen.insert(hash(&c)), "change {i} must change the hash");
+        }
+        let e = parse("appHost: {hostCapabilities: {openLink: true}}").unwrap_err();
+        assert!(e.to_string().contains("openLink"), "{e}");
     }
 
     /// Pinned: a change to the canonical form (a key renamed, a default changed, the sort

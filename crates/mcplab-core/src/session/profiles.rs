@@ -9,7 +9,9 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use mcplab_protocol::host::{ClientDeclaration, HostConfig, ToolCatalogPolicy, ToolResultPolicy};
+use mcplab_protocol::host::{
+    AppHostCapabilities, ClientDeclaration, HostConfig, ToolCatalogPolicy, ToolResultPolicy,
+};
 use mcplab_protocol::host_profile::{FieldSource, HostFieldDiff, HostProfile};
 use serde_json::{Map, Value};
 
@@ -299,6 +301,10 @@ pub fn fields(c: &HostConfig) -> BTreeMap<String, Value> {
         ];
         for (key, v) in sections {
             map.insert(key.to_owned(), v);
+        }
+        if let Some(Value::Object(app)) = map.get_mut("appHost") {
+            let caps = to_value::<AppHostCapabilities>(&c.app_host.host_capabilities);
+            app.insert("hostCapabilities".to_owned(), caps);
         }
     }
     let mut out = BTreeMap::new();

@@ -51,19 +51,19 @@ fn builtin_profiles_round_trip_with_pinned_hashes() {
         ),
         (
             "claude",
-            "5968ae7fb548638df3f47425e1f84fb9098c5a236a795077a19548b963e43f22",
+            "a80eee3892799b072f04d35ea9876562f07f5079a2903032c96c744a2902b164",
         ),
         (
             "chatgpt",
-            "ee0642df37bdbe4dd03a032dd10aae1653b40c385d45c784a03d963c1cad4af8",
+            "eae56cb2e8ae8d555eb702f3ea4da82aeb49edd8de6190252e1ec5763f38539c",
         ),
         (
             "vscode",
-            "c9f7055103af890ca63df29b2fad5cca2b6aee3f0092a1a75f68c2bfa24cf32c",
+            "68475d4fdbe2a816eb447838c450742c88da8db2f88b5831b67ac28e2325bc0b",
         ),
         (
             "cursor",
-            "68db6e06a06e6aba9a3f21b3249e9aa27af2a4bb29fe4df2350fb98a09707497",
+            "9fed33c056ea179d64210cf3197940887e39c3826343cf07e0213f95e4379501",
         ),
         (
             "goose",
@@ -137,6 +137,23 @@ fn diff_lists_each_differing_field_with_its_sources() {
     );
     assert!(matches!(sc.source_a, Some(FieldSource::Unknown(_))));
     assert!(matches!(sc.source_b, Some(FieldSource::Documented(_))));
+    // The MCP Apps host capabilities are fields like any other, each with its source.
+    let dl = d
+        .iter()
+        .find(|f| f.field == "appHost.hostCapabilities.downloadFile")
+        .expect("Claude offers downloads, ChatGPT does not");
+    assert_eq!((dl.a.as_bool(), dl.b.as_bool()), (Some(true), Some(false)));
+    assert!(matches!(dl.source_b, Some(FieldSource::Documented(_))));
+    let vscode = all.get("vscode").unwrap();
+    let from_mcplab = diff(all.get("mcplab").unwrap(), vscode);
+    let message = from_mcplab
+        .iter()
+        .find(|f| f.field == "appHost.hostCapabilities.message")
+        .expect("VS Code advertises no ui/message");
+    assert_eq!(
+        (&message.a, &message.b),
+        (&serde_json::json!(["text"]), &Value::Null)
+    );
     assert!(diff(claude, claude).is_empty());
 }
 

@@ -147,6 +147,10 @@ pub enum Command {
         /// Serve streamable HTTP on this address (e.g. 127.0.0.1:3001) instead of stdio.
         #[arg(long, value_name = "ADDR")]
         http: Option<std::net::SocketAddr>,
+        /// Append one JSON line per resources/read, with the reading client's initialize, to
+        /// FILE (for tests that tell connections apart).
+        #[arg(long, value_name = "FILE", hide = true)]
+        read_log: Option<PathBuf>,
     },
     /// Tasks: long-running tool calls (the 2026-07-28 tasks extension, 2025-11-25 tasks).
     Tasks(Connected<TasksCmd>),

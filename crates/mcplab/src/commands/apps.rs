@@ -88,7 +88,8 @@ impl Device {
 
 /// The host conditions the render page applies (the web's `HostConditions`).
 /// The host conditions of the render: the flags, with a host profile's app host (display
-/// modes offered, CSP mode, window.openai) as the base when `--host` names one.
+/// modes offered, CSP mode, window.openai, MCP Apps host capabilities) as the base when
+/// `--host` names one.
 fn conditions(args: &RenderArgs, d: &Device, profile: Option<&AppHostProfile>) -> Value {
     let modes = profile.map_or_else(
         || json!(["inline", "fullscreen", "pip"]),
@@ -116,6 +117,9 @@ fn conditions(args: &RenderArgs, d: &Device, profile: Option<&AppHostProfile>) -
         },
         "cspMode": if csp_permissive { "permissive" } else { "declared" },
         "openaiShim": openai_shim,
+        // The MCP Apps host capabilities the app is told of (and held to): the profile's,
+        // else mcplab's own.
+        "hostCapabilities": profile.map(|p| &p.host_capabilities).cloned().unwrap_or_default(),
     })
 }
 

@@ -35,10 +35,15 @@ pub async fn run(command: Command, settings: &Settings) -> Result<(), Failure> {
         Command::Check(args) => check::run(args, settings).await,
         Command::Completions { shell } => crate::cli::completions(shell),
         Command::Man { dir } => crate::cli::man(dir.as_deref()),
-        Command::DemoServer { http: None } => mcplab_testkit::serve_stdio()
+        Command::DemoServer {
+            http: None,
+            read_log,
+        } => mcplab_testkit::serve_stdio(read_log)
             .await
             .map_err(|e| Failure::call(format!("demo server stopped: {e}"))),
-        Command::DemoServer { http: Some(addr) } => demo_http(addr).await,
+        Command::DemoServer {
+            http: Some(addr), ..
+        } => demo_http(addr).await,
         command => {
             let session = Session::open(settings).await?;
             let result = match command {

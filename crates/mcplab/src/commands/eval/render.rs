@@ -1,12 +1,13 @@
 //! The `appRendered` check's renderer for `mcplab eval run` (and for runs started from the
-//! Evals page: `serve` hands it to the web server): on the first render it serves
-//! this process's API and app sandbox on loopback ports of its own over the run's connections
-//! (the plumbing `mcplab apps render` uses), then renders each app with core's headless
-//! renderer, one at a time. It stops serving when dropped.
+//! Evals page: `serve` hands it to the web server): on the first render under a host
+//! declaration it serves this process's API and app sandbox on loopback ports of its own over
+//! that declaration's connections (the plumbing `mcplab apps render` uses; one pair of
+//! listeners per declaration, so a host's app reads through its own connections), then renders
+//! each app with core's headless renderer, one at a time. It stops serving when dropped.
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
@@ -15,6 +16,7 @@ use mcplab_core::store::Store;
 use mcplab_evalrun::AppRenderer;
 use mcplab_protocol::ServerConfig;
 use mcplab_protocol::api::AppRenderSpec;
+use mcplab_protocol::host::ClientDeclaration;
 use mcplab_server::{AppState, Security, generate_token};
 use serde_json::Value;
 use tokio::net::TcpListener;
@@ -23,12 +25,14 @@ use tokio_util::sync::CancellationToken;
 use crate::serve::{serve_app, start_sandbox};
 
 struct Inner {
-    manager: Arc<ConnectionManager>,
     servers: Vec<ServerConfig>,
     chromium: PathBuf,
-    served: tokio::sync::OnceCell<Result<Served, String>>,
+    /// The API and sandbox served per client declaration, started on first use.
+    served: Mutex<Vec<(ClientDeclaration, Arc<ServedCell>)>>,
     one_at_a_time: tokio::sync::Semaphore,
 }
+
+type ServedCell = tokio::sync::OnceCell<Result<Served, String>>;
 
 struct Served {
     origin: String,
@@ -38,39 +42,54 @@ struct Served {
 
 impl Drop for Inner {
     fn drop(&mut self) {
-        if let Some(Ok(s)) = self.served.get() {
-            s.stop.cancel();
+        let served = self.served.get_mut().unwrap_or_else(|p| p.into_inner());
+        for (_, cell) in served.iter() {
+            if let Some(Ok(s)) = cell.get() {
+                s.stop.cancel();
+            }
         }
     }
 }
 
-/// Renders through the run's own connections.
+impl Inner {
+    /// The cell serving `client`'s connections (made on first use).
+    fn cell(&self, client: &ClientDeclaration) -> Arc<ServedCell> {
+        let mut served = self.served.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some((_, cell)) = served.iter().find(|(c, _)| c == client) {
+            return cell.clone();
+        }
+        let cell = Arc::new(ServedCell::new());
+        served.push((client.clone(), cell.clone()));
+        cell
+    }
+}
+
+/// Renders each app through the connections of the host it ran under.
 #[derive(Clone)]
 pub struct CliRenderer(Arc<Inner>);
 
 impl CliRenderer {
-    pub fn new(
-        manager: Arc<ConnectionManager>,
-        servers: Vec<ServerConfig>,
-        chromium: PathBuf,
-    ) -> Self {
+    pub fn new(servers: Vec<ServerConfig>, chromium: PathBuf) -> Self {
         Self(Arc::new(Inner {
-            manager,
             servers,
             chromium,
-            served: tokio::sync::OnceCell::new(),
+            served: Mutex::new(Vec::new()),
             one_at_a_time: tokio::sync::Semaphore::new(1),
         }))
     }
 }
 
 impl AppRenderer for CliRenderer {
-    fn render(&self, spec: AppRenderSpec) -> BoxFuture<'static, Result<Value, String>> {
+    fn render(
+        &self,
+        manager: Arc<ConnectionManager>,
+        spec: AppRenderSpec,
+    ) -> BoxFuture<'static, Result<Value, String>> {
         let inner = self.0.clone();
         async move {
-            let served = inner
-                .served
-                .get_or_init(|| serve(inner.manager.clone(), inner.servers.clone()))
+            let cell = inner.cell(manager.client());
+            let served = cell
+                .get_or_init(|| serve(manager, inner.servers.clone()))
                 .await
                 .as_ref()
                 .map_err(Clone::clone)?;

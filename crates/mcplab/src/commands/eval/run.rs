@@ -88,11 +88,9 @@ pub async fn run(args: RunArgs, global: &Settings, data: &DataDir) -> Result<(),
     }
     let renderer: Result<Arc<dyn AppRenderer>, String> =
         match settings::chromium(global.chromium.as_deref()) {
-            Some(path) if path.is_file() => Ok(Arc::new(CliRenderer::new(
-                session.manager().clone(),
-                prepared.servers.clone(),
-                path,
-            ))),
+            Some(path) if path.is_file() => {
+                Ok(Arc::new(CliRenderer::new(prepared.servers.clone(), path)))
+            }
             Some(path) => Err(format!(
                 "Chromium not found at {} (pass --chromium PATH or set MCPLAB_CHROMIUM)",
                 path.display()

@@ -13,11 +13,9 @@
 # its default loopback address, proxies are unset and NO_PROXY=127.0.0.1 for every child, and
 # no real provider key or base URL is passed through. Every process the harness starts dies
 # with it (PR_SET_PDEATHSIG) and is killed at the end; scratch data dirs are deleted on exit.
-# The stream rows are measured three ways: as built; with TCP_NODELAY forced on the scripted
-# server's accepted sockets; and on mcplab's too (benches/chat_nodelay.c, an LD_PRELOAD shim
-# compiled into the scratch dir; skipped with a note if there is no C compiler). NODELAY=0
-# skips those two.
-# Needs: bash, python3 (stdlib only), cargo (unless both binaries are given), cc (optional).
+# Every row runs the binaries as built, nothing preloaded (an earlier version forced
+# TCP_NODELAY with an LD_PRELOAD shim; mcplab and the scripted server set it themselves now).
+# Needs: bash, python3 (stdlib only), cargo (unless both binaries are given).
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -27,7 +25,6 @@ CLI_RUNS=${CLI_RUNS:-15}
 LONG_RUNS=${LONG_RUNS:-10}
 CHUNKS=${CHUNKS:-2000}
 MEDIUM_CHUNKS=${MEDIUM_CHUNKS:-200}
-NODELAY=${NODELAY:-1}
 PACED_RUNS=${PACED_RUNS:-5}
 BENCH_TIMEOUT=${BENCH_TIMEOUT:-900}   # seconds for the whole measuring run
 
@@ -61,29 +58,14 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 unset http_proxy https_proxy HTTP_PROXY HTTPS_PROXY all_proxy ALL_PROXY
 
-SHIM=
-SHIM_NOTE="not used (NODELAY=0)"
-if [[ $NODELAY != 0 ]]; then
-  CC=$(command -v cc || command -v gcc || true)
-  if [[ -n $CC ]] && "$CC" -O2 -shared -fPIC -o "$WORK/chat_nodelay.so" \
-       "$ROOT/benches/chat_nodelay.c" -ldl 2>"$WORK/cc.log"; then
-    SHIM=$WORK/chat_nodelay.so
-    SHIM_NOTE="benches/chat_nodelay.c built with $("$CC" --version | head -1)"
-  else
-    SHIM_NOTE="NOT built (no C compiler, or it failed): TCP_NODELAY rows skipped"
-    log "$SHIM_NOTE"
-  fi
-fi
-
 echo "## Machine"
 echo
 echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "- CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), nproc $(nproc)"
 echo "- memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo); kernel $(uname -sr)"
 echo "- loadavg at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "- mcplab: $("$MCPLAB_BIN" --version 2>/dev/null || echo '?') ($MCPLAB_BIN; git $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet 2>/dev/null || echo '+dirty')), $RUSTC_V"
-echo "- scripted LLM server: $SCRIPTED_BIN (OpenAI Chat Completions streaming)"
-echo "- TCP_NODELAY shim: $SHIM_NOTE"
+echo "- mcplab: $("$MCPLAB_BIN" --version 2>/dev/null || echo '?') (${MCPLAB_BIN#"$ROOT"/}, $(stat -c %s "$MCPLAB_BIN") bytes; git $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet 2>/dev/null || echo '+dirty')), $RUSTC_V"
+echo "- scripted LLM server: ${SCRIPTED_BIN#"$ROOT"/} (OpenAI Chat Completions streaming)"
 echo "- python3 (harness): $("$PY" --version 2>&1 | cut -d' ' -f2)"
 echo
 echo "## Results"
@@ -94,8 +76,7 @@ timeout --kill-after=10 "$BENCH_TIMEOUT" \
   "$PY" "$ROOT/benches/chat_bench.py" \
     --mcplab "$MCPLAB_BIN" --scripted "$SCRIPTED_BIN" --work "$WORK" \
     --runs "$RUNS" --cold-runs "$COLD_RUNS" --cli-runs "$CLI_RUNS" \
-    --long-runs "$LONG_RUNS" --chunks "$CHUNKS" --medium-chunks "$MEDIUM_CHUNKS" --paced-runs "$PACED_RUNS" \
-    ${SHIM:+--shim "$SHIM"} &
+    --long-runs "$LONG_RUNS" --chunks "$CHUNKS" --medium-chunks "$MEDIUM_CHUNKS" --paced-runs "$PACED_RUNS" &
 BENCH_PID=$!
 wait "$BENCH_PID" || status=$?
 BENCH_PID=

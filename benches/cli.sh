@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # CLI benchmark: `mcplab tools list|call` against server-everything over stdio and
 # streamable HTTP, side by side with the official MCP Inspector's CLI, plus bare-server
-# baselines. Prints the machine facts and a Markdown table in one run (see BENCHMARKS.md).
+# baselines. Leads with time to the printed answer; whole-run times are compared with every
+# stdio server stopped mcplab's way (stdin EOF, 200 ms, SIGTERM): in the harness for the
+# baseline, by benches/stop_like_mcplab.sh for the Inspector (whose SDK otherwise waits 2 s). Prints the machine facts and a Markdown table in one run (see BENCHMARKS.md).
 #
 #   benches/cli.sh                     # RUNS=15 WARMUP=2 RSS_RUNS=5 by default
 #   RUNS=25 benches/cli.sh             # more timed runs per row
@@ -104,8 +106,8 @@ echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ)"
 echo "- CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), nproc $(nproc)"
 echo "- memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo); kernel $(uname -sr)"
 echo "- loadavg at start: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "- mcplab: $("$MCPLAB" --version 2>/dev/null || echo '?') (git $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet 2>/dev/null || echo '+dirty')), $RUSTC_V"
-echo "- node: $("$NODE" --version) ($NODE)"
+echo "- mcplab: $("$MCPLAB" --version 2>/dev/null || echo '?'), $(stat -c %s "$MCPLAB") bytes (git $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet 2>/dev/null || echo '+dirty')), $RUSTC_V"
+echo "- node: $("$NODE" --version) (${NODE#"$ROOT"/})"
 echo "- @modelcontextprotocol/server-everything $(pkgver "$(dirname "$SE")/../package.json"), @modelcontextprotocol/inspector $(pkgver "$(dirname "$INSPECTOR")/../../../package.json")"
 echo "- python3 (harness): $(python3 --version 2>&1 | cut -d' ' -f2)"
 echo
@@ -114,7 +116,8 @@ echo
 
 python3 "$ROOT/benches/cli_bench.py" \
   --mcplab "$MCPLAB" --node "$NODE" --server "$SE" --inspector "$INSPECTOR" \
-  --url "$URL" --work "$WORK" --runs "$RUNS" --warmup "$WARMUP" --rss-runs "$RSS_RUNS" --gnu-time "$GNU_TIME" || status=$?
+  --url "$URL" --work "$WORK" --runs "$RUNS" --warmup "$WARMUP" --rss-runs "$RSS_RUNS" --gnu-time "$GNU_TIME" \
+  --stop-wrapper "$ROOT/benches/stop_like_mcplab.sh" || status=$?
 echo
 echo "loadavg at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 exit "${status:-0}"

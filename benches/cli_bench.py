@@ -7,6 +7,12 @@ Wall time: time.perf_counter_ns() from just before posix_spawn() to wait4() retu
 runs interleaved round-robin across cases so drift hits every case alike; the timed
 runs are not sampled (no /proc polling) so they are not disturbed.
 
+Server stop: mcplab's one-shot CLI closes a stdio server's stdin and SIGTERMs its group if it
+has not exited 200 ms later; the Inspector's SDK waits up to 2 s. Whole runs are compared
+under mcplab's policy: the "-stop" baseline applies it in the harness, and the Inspector's
+"stopped like mcplab" rows run the server through benches/stop_like_mcplab.sh (whose own cost
+the "-wrap" baseline shows). The rows with each tool's own policy are kept, labelled.
+
 Memory, in separate runs:
   * "own peak RSS": VmHWM of the client process itself, read from /proc/PID/status
     every ~0.5 ms until it exits; VmHWM only grows, so the last reading is its peak
@@ -24,6 +30,7 @@ import json
 import math
 import os
 import shlex
+import signal
 import statistics
 import subprocess
 import sys
@@ -156,12 +163,17 @@ def request_for(method):
             "params": {"name": "echo", "arguments": {"message": "hi"}}}
 
 
-def baseline_stdio(server_argv, env, method):
+MCPLAB_GRACE = 0.2  # the one-shot CLI's stop grace (crates/mcplab/src/session.rs)
+
+
+def baseline_stdio(server_argv, env, method, grace=None):
     """Spawn the server, initialize, one request, then close stdin and wait for exit.
+    With grace (mcplab's stop policy): if the server has not exited `grace` s after its stdin
+    closed, SIGTERM its process group, and SIGKILL after another `grace`.
     Returns (ms to the response, ms to the server's exit)."""
     t0 = time.perf_counter_ns()
     p = subprocess.Popen(server_argv, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL)
+                         stderr=subprocess.DEVNULL, start_new_session=True)
 
     def send(*msgs):
         p.stdin.write(b"".join(json.dumps(m).encode() + b"\n" for m in msgs))
@@ -188,7 +200,16 @@ def baseline_stdio(server_argv, env, method):
         read_until(2)
         t_resp = (time.perf_counter_ns() - t0) / 1e6
         p.stdin.close()
-        p.wait(timeout=10)
+        if grace is None:
+            p.wait(timeout=10)
+        else:
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                try:
+                    p.wait(timeout=grace)
+                    break
+                except subprocess.TimeoutExpired:
+                    os.killpg(p.pid, sig)
+            p.wait(timeout=10)
         t_exit = (time.perf_counter_ns() - t0) / 1e6
     finally:
         if p.poll() is None:
@@ -256,6 +277,7 @@ def main():
     ap.add_argument("--warmup", type=int, default=2)
     ap.add_argument("--rss-runs", type=int, default=5)
     ap.add_argument("--gnu-time", default="/usr/bin/time", help="GNU time, for the memory runs")
+    ap.add_argument("--stop-wrapper", required=True, help="benches/stop_like_mcplab.sh")
     a = ap.parse_args()
 
     env = dict(os.environ)
@@ -284,6 +306,15 @@ def main():
     add("insp-stdio-call", "inspector CLI", "stdio",
         f"$INSPECTOR --cli {disp_server} --method tools/call --tool-name echo --tool-arg message=hi",
         insp + server_cmd + ["--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi"], "Echo: hi")
+    # The same, with the server stopped the way mcplab stops it (stdin EOF, 200 ms, SIGTERM)
+    # by benches/stop_like_mcplab.sh ($STOP) instead of the Inspector's own 2 s wait.
+    wrapped = [a.stop_wrapper] + server_cmd
+    add("insp-stdio-list-stop", "inspector CLI, server stopped like mcplab", "stdio",
+        f"$INSPECTOR --cli $STOP {disp_server} --method tools/list",
+        insp + wrapped + ["--method", "tools/list"], "echo")
+    add("insp-stdio-call-stop", "inspector CLI, server stopped like mcplab", "stdio",
+        f"$INSPECTOR --cli $STOP {disp_server} --method tools/call --tool-name echo --tool-arg message=hi",
+        insp + wrapped + ["--method", "tools/call", "--tool-name", "echo", "--tool-arg", "message=hi"], "Echo: hi")
     add("mcplab-http-list", "mcplab", "HTTP", "mcplab --url $URL tools list",
         mc + ["--url", a.url, "tools", "list"], "echo")
     add("mcplab-http-call", "mcplab", "HTTP", "mcplab --url $URL tools call echo -a message=hi",
@@ -296,27 +327,32 @@ def main():
                 "--tool-arg", "message=hi"], "Echo: hi")
 
     # Baselines, measured inside this process (zero client start-up).
-    base = {
-        "stdio-list": dict(resp=[], exit=[], error=None),
-        "stdio-call": dict(resp=[], exit=[], error=None),
-        "http-list": dict(t=[], error=None),
-        "http-call": dict(t=[], error=None),
-    }
+    # stdio: "own" = close stdin and wait for the server to exit by itself (what the Inspector's
+    # SDK does for its first 2 s); "stop" = mcplab's policy; "wrap" = through $STOP, waiting,
+    # which prices the wrapper the Inspector's "stopped like mcplab" rows go through.
+    base = {}
+    for m in ("list", "call"):
+        base[f"stdio-{m}"] = dict(transport="stdio", method=m, argv=server_cmd, grace=None, resp=[], exit=[], error=None)
+        base[f"stdio-{m}-stop"] = dict(transport="stdio", method=m, argv=server_cmd, grace=MCPLAB_GRACE, resp=[], exit=[], error=None)
+        base[f"stdio-{m}-wrap"] = dict(transport="stdio", method=m, argv=wrapped, grace=None, resp=[], exit=[], error=None)
+        base[f"http-{m}"] = dict(transport="http", method=m, t=[], error=None)
+
+    def run_base(b):
+        if b["transport"] == "stdio":
+            return baseline_stdio(b["argv"], env, b["method"], b["grace"])
+        return baseline_http(a.url, b["method"])
 
     t_start = time.monotonic()
+    load_start = loadavg()
     log = lambda s: print(s, file=sys.stderr, flush=True)
 
     # 1. Verify every command once (output captured) before timing anything.
     for c in cases:
         c["error"] = check_output(c["argv"], env, c["expect"])
         log(f"check {c['key']}: {'ok' if not c['error'] else 'FAILED: ' + c['error']}")
-    for k in base:
-        transport, method = k.split("-")
+    for k, b in base.items():
         try:
-            if transport == "stdio":
-                baseline_stdio(server_cmd, env, method)
-            else:
-                baseline_http(a.url, method)
+            run_base(b)
             log(f"check baseline {k}: ok")
         except Exception as e:  # noqa: BLE001
             base[k]["error"] = str(e)
@@ -330,15 +366,14 @@ def main():
         for k, b in base.items():
             if b["error"]:
                 continue
-            transport, method = k.split("-")
             try:
-                if transport == "stdio":
-                    t_resp, t_exit = baseline_stdio(server_cmd, env, method)
+                if b["transport"] == "stdio":
+                    t_resp, t_exit = run_base(b)
                     if keep:
                         b["resp"].append(t_resp)
                         b["exit"].append(t_exit)
                 else:
-                    t = baseline_http(a.url, method)
+                    t = run_base(b)
                     if keep:
                         b["t"].append(t)
             except Exception as e:  # noqa: BLE001
@@ -373,40 +408,66 @@ def main():
     med = statistics.median
     out = []
     w = out.append
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+    def rel(path):
+        r = os.path.relpath(path, root)
+        return r if not r.startswith("..") else os.path.basename(path)
+
+    OWN = "waits for the server to exit by itself"
+    STOP = "mcplab's: stdin EOF, 200 ms, SIGTERM"
     w(f"{a.runs} timed runs per row after {a.warmup} warm-up rounds, all rows interleaved "
       f"round-robin; memory from {a.rss_runs} further runs per row.\n")
-    w("| tool | transport | command | median ms | p90 ms | median ms to output | "
-      "peak RSS MiB (own) | max RSS MiB (tree, `time %M`) |")
-    w("|---|---|---|---:|---:|---:|---:|---:|")
-    for k, label in (("stdio-list", "tools/list"), ("stdio-call", "tools/call echo")):
-        b = base[k]
-        if b["error"]:
-            w(f"| baseline, no client | stdio | server start → {label} | ERROR: {b['error']} | | | | |")
-            continue
-        w(f"| baseline, no client | stdio | spawn server, initialize, {label}; close stdin, wait for exit | "
-          f"{fmt_ms(med(b['exit']))} | {fmt_ms(p90(b['exit']))} | {fmt_ms(med(b['resp']))} | — | — |")
-    for k, label in (("http-list", "tools/list"), ("http-call", "tools/call echo")):
-        b = base[k]
-        if b["error"]:
-            w(f"| baseline, no client | HTTP | raw HTTP: initialize, {label}, DELETE | ERROR: {b['error']} | | | | |")
-            continue
-        w(f"| baseline, no client | HTTP | raw HTTP on one connection: initialize, initialized, {label}, DELETE | "
-          f"{fmt_ms(med(b['t']))} | {fmt_ms(p90(b['t']))} | — | — | — |")
+    w("| tool | transport | server stop | command | median ms to output | p90 ms to output | "
+      "whole run, median ms | p90 ms | peak RSS MiB (own) | max RSS MiB (tree, `time %M`) |")
+    w("|---|---|---|---|---:|---:|---:|---:|---:|---:|")
+    labels = {"list": "tools/list", "call": "tools/call echo"}
+    for k, b in base.items():
+        label = labels[b["method"]]
+        if b["transport"] == "stdio":
+            what, stop = {
+                None: (f"spawn server, initialize, {label}; close stdin, wait for exit", OWN),
+                MCPLAB_GRACE: (f"spawn server, initialize, {label}; close stdin; SIGTERM after 200 ms", STOP),
+            }[b["grace"]]
+            if b["argv"] is not server_cmd:
+                what, stop = f"the same through `$STOP`; close stdin, wait for exit", f"{STOP} (by `$STOP`)"
+            if b["error"]:
+                w(f"| baseline, no client | stdio | {stop} | {what} | ERROR: {b['error']} | | | | | |")
+                continue
+            w(f"| baseline, no client | stdio | {stop} | {what} | {fmt_ms(med(b['resp']))} | "
+              f"{fmt_ms(p90(b['resp']))} | {fmt_ms(med(b['exit']))} | {fmt_ms(p90(b['exit']))} | — | — |")
+        else:
+            what = f"raw HTTP on one connection: initialize, initialized, {label}, DELETE"
+            if b["error"]:
+                w(f"| baseline, no client | HTTP | — | {what} | ERROR: {b['error']} | | | | | |")
+                continue
+            w(f"| baseline, no client | HTTP | — | {what} | — | — | {fmt_ms(med(b['t']))} | "
+              f"{fmt_ms(p90(b['t']))} | — | — |")
     for c in cases:
         cmd = f"`{c['display']}`"
+        if c["transport"] == "HTTP":
+            stop = "—"
+        elif c["tool"] == "mcplab":
+            stop = STOP
+        elif "stopped like mcplab" in c["tool"]:
+            stop = f"{STOP} (by `$STOP`)"
+        else:
+            stop = "its SDK's: stdin EOF, waits up to 2 s, SIGTERM"
         if c["error"]:
-            w(f"| {c['tool']} | {c['transport']} | {cmd} | ERROR: {c['error']} | | | | |")
+            w(f"| {c['tool']} | {c['transport']} | {stop} | {cmd} | ERROR: {c['error']} | | | | | |")
             continue
-        w(f"| {c['tool']} | {c['transport']} | {cmd} | {fmt_ms(med(c['times']))} | "
-          f"{fmt_ms(p90(c['times']))} | {fmt_ms(med(c['first']) if c['first'] else None)} | "
+        w(f"| {c['tool']} | {c['transport']} | {stop} | {cmd} | "
+          f"{fmt_ms(med(c['first']) if c['first'] else None)} | {fmt_ms(p90(c['first']) if c['first'] else None)} | "
+          f"{fmt_ms(med(c['times']))} | {fmt_ms(p90(c['times']))} | "
           f"{fmt_mib(max(c['hwm']) if c['hwm'] else None)} | "
           f"{fmt_mib(max(c['tree']) if c['tree'] else None)} |")
     w("")
-    w(f"$NODE = `{a.node}`, $SE = `{a.server}`, "
-      f"$INSPECTOR = `{a.inspector}` (run as `$NODE $INSPECTOR`), $URL = `{a.url}`; "
-      "mcplab also gets `--data-dir` in a scratch directory. "
-      "\"median ms to output\": to the client's first byte on stdout (for a baseline row: to the "
-      "response). \"peak RSS (own)\": the client process's own VmHWM, its stdio server child "
+    w(f"$NODE = `{rel(a.node)}`, $SE = `{rel(a.server)}`, "
+      f"$INSPECTOR = `{rel(a.inspector)}` (run as `$NODE $INSPECTOR`), $STOP = `{rel(a.stop_wrapper)}`, "
+      "$URL = `http://127.0.0.1:<free port>/mcp`; mcplab also gets `--data-dir <scratch>`. "
+      "\"to output\": to the client's first byte on stdout (for a baseline row: to the response). "
+      "\"whole run\": spawn to `wait4` (for a baseline row: to the server's exit). "
+      "\"peak RSS (own)\": the client process's own VmHWM, its stdio server child "
       "excluded (largest of the memory runs). \"max RSS (tree)\": GNU time's %M (ru_maxrss), the "
       "largest single process in the tree, as GNU `time -f %M` prints it.")
 
@@ -439,32 +500,66 @@ def main():
     w("| measure | tools list | tools call |")
     w("|---|---:|---:|")
     derived = (
+        ("**To the printed answer**", None, "head"),
         ("mcplab stdio overhead to the answer: to output − baseline to response (ms)",
          lambda m: sub(m_first(f"mcplab-stdio-{m}"), bmed(f"stdio-{m}", "resp")), "ms"),
-        ("mcplab stdio overhead, whole run: median − baseline to server exit (ms)",
-         lambda m: sub(m_total(f"mcplab-stdio-{m}"), bmed(f"stdio-{m}", "exit")), "ms"),
+        ("inspector ÷ mcplab, time to output, stdio", lambda m: _ratio(m_first(f"insp-stdio-{m}"), m_first(f"mcplab-stdio-{m}")), "x"),
+        ("mcplab HTTP, time to output (ms)", lambda m: m_first(f"mcplab-http-{m}"), "ms"),
+        ("inspector ÷ mcplab, time to output, HTTP", lambda m: _ratio(m_first(f"insp-http-{m}"), m_first(f"mcplab-http-{m}")), "x"),
+        ("**Whole run, every server stopped mcplab's way** (stdio: stdin EOF, 200 ms, SIGTERM)", None, "head"),
+        ("mcplab stdio overhead, whole run: median − baseline stopped the same way (ms)",
+         lambda m: sub(m_total(f"mcplab-stdio-{m}"), bmed(f"stdio-{m}-stop", "exit")), "ms"),
+        ("inspector (server stopped by `$STOP`) ÷ mcplab, whole run, stdio",
+         lambda m: _ratio(m_total(f"insp-stdio-{m}-stop"), m_total(f"mcplab-stdio-{m}")), "x"),
+        ("`$STOP`'s own cost: baseline through it − baseline stopped in the harness (ms)",
+         lambda m: sub(bmed(f"stdio-{m}-wrap", "exit"), bmed(f"stdio-{m}-stop", "exit")), "ms"),
         ("mcplab HTTP, whole run = its overhead (ms)", lambda m: m_total(f"mcplab-http-{m}"), "ms"),
         ("mcplab HTTP − raw-HTTP baseline (ms)",
          lambda m: sub(m_total(f"mcplab-http-{m}"), bmed(f"http-{m}", "t")), "ms"),
+        ("inspector ÷ mcplab, whole run, HTTP (no server to stop)", lambda m: _ratio(m_total(f"insp-http-{m}"), m_total(f"mcplab-http-{m}")), "x"),
+        ("**Memory**", None, "head"),
         ("mcplab own peak RSS, stdio (MiB)", lambda m: own(f"mcplab-stdio-{m}"), "mib"),
         ("mcplab own peak RSS, HTTP (MiB)", lambda m: own(f"mcplab-http-{m}"), "mib"),
-        ("inspector ÷ mcplab, wall time, stdio", lambda m: _ratio(m_total(f"insp-stdio-{m}"), m_total(f"mcplab-stdio-{m}")), "x"),
-        ("inspector ÷ mcplab, time to output, stdio", lambda m: _ratio(m_first(f"insp-stdio-{m}"), m_first(f"mcplab-stdio-{m}")), "x"),
-        ("inspector ÷ mcplab, wall time, HTTP", lambda m: _ratio(m_total(f"insp-http-{m}"), m_total(f"mcplab-http-{m}")), "x"),
         ("inspector ÷ mcplab, own peak RSS, stdio", lambda m: _ratio(own(f"insp-stdio-{m}"), own(f"mcplab-stdio-{m}")), "x"),
         ("inspector ÷ mcplab, own peak RSS, HTTP", lambda m: _ratio(own(f"insp-http-{m}"), own(f"mcplab-http-{m}")), "x"),
+        ("**Each tool's own stop policy (not like for like: mcplab SIGTERMs after 200 ms, the others wait)**", None, "head"),
+        ("mcplab stdio whole run − baseline waiting for the server's own exit (ms)",
+         lambda m: sub(m_total(f"mcplab-stdio-{m}"), bmed(f"stdio-{m}", "exit")), "ms"),
+        ("inspector (its own 2 s wait) ÷ mcplab, whole run, stdio",
+         lambda m: _ratio(m_total(f"insp-stdio-{m}"), m_total(f"mcplab-stdio-{m}")), "x"),
     )
     for label, fn, unit in derived:
+        if unit == "head":
+            w(f"| {label} | | |")
+            continue
         vals = []
         for m in ("list", "call"):
             v = fn(m)
-            vals.append("—" if v is None else (f"{v:.1f}×" if unit == "x" else f"{v:.1f}"))
+            if v is None:
+                vals.append("—")
+            elif unit == "x":
+                vals.append(f"{v:.1f}×")
+            elif v < 0:
+                vals.append(f"≤ 0 ({v:.1f})")
+            else:
+                vals.append(f"{v:.1f}")
         w(f"| {label} | {vals[0]} | {vals[1]} |")
     w("")
-    w(f"Measurement time: {time.monotonic() - t_start:.0f} s.")
+    w("\"≤ 0 (x)\": a difference of two medians that came out negative. A client cannot answer "
+      "before its server does, nor a wrapper cost less than nothing: that is the noise of the "
+      "two medians (the server's own start varies by more than the difference), not a gain.")
+    w("")
+    w(f"Measurement time: {time.monotonic() - t_start:.0f} s; load average (1/5/15 min) "
+      f"{load_start} when the measuring began, {loadavg()} when it ended (2 cores shared: a "
+      f"load well above 2 inflates every time above).")
     print("\n".join(out))
     failed = any(c["error"] for c in cases) or any(b["error"] for b in base.values())
     return 1 if failed else 0
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
 
 
 def _ratio(x, y):

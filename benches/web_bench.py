@@ -20,6 +20,12 @@ smaps_rollup) of the spawned process and of every descendant (/proc/PID/task/*/c
 recursively). "own" = the spawned process alone; "tree" = the sum over the process tree
 (a sum of RSS counts pages shared between processes twice; the Pss sum does not).
 
+Idle with the UI open (the budget's measure; with --ui-driver): start the tool, wait for the
+first 200, open its UI in Chromium through benches/web_ui.mjs (playwright-core), which prints
+one JSON line once the UI is up (event stream attached, server list rendered: events, not
+sleeps); then --ui-settle seconds of idle, then the same VmRSS/Pss sums over the tool's whole
+process tree. The browser is the driver's child, so it is in no tool's tree.
+
 Install footprint: disk usage (st_blocks, hard links once, like `du`) of the release binary
 for mcplab, and of the npm dependency closure (resolved from the install's package-lock.json
 the way Node resolves `require`) for the npm tools; for MCPJam also `du` of its whole
@@ -31,7 +37,10 @@ import argparse
 import json
 import math
 import os
+import re
+import select
 import signal
+import subprocess
 import socket
 import statistics
 import sys
@@ -305,6 +314,149 @@ def closure_usage(install_root, package):
     return size, files, len(paths), missing
 
 
+# --- idle with the UI open ----------------------------------------------------------------------
+
+UI_URL = {
+    # mcplab prints a one-time login URL; the official Inspector a URL with its API token.
+    "mcplab": re.compile(r"^open (http://\S+)$", re.M),
+    "inspector": re.compile(r"(http://127\.0\.0\.1:\d+/?\?MCP_INSPECTOR_API_TOKEN=[0-9a-f]+)"),
+}
+
+
+def wait_log(path, offset, pattern, pid, deadline):
+    """The first match of pattern in what the tool wrote to its log after `offset`."""
+    while True:
+        with open(path, errors="replace") as f:
+            f.seek(offset)
+            m = pattern.search(f.read())
+        if m:
+            return m.group(1)
+        if not alive(pid):
+            raise RuntimeError(f"{path}: the tool exited before printing its URL")
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"{path}: no URL matching {pattern.pattern!r} in time")
+        time.sleep(0.01)
+
+
+def loadavg():
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
+
+
+def anon_file(pid):
+    """(RssAnon, RssFile) KiB of one process: heap and stacks vs mapped file pages (the binary)."""
+    out = {"RssAnon:": 0, "RssFile:": 0}
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                k = line.split(":")[0] + ":"
+                if k in out:
+                    out[k] = int(line.split()[1])
+    except OSError:
+        pass
+    return out["RssAnon:"], out["RssFile:"]
+
+
+def tree_mem(pid):
+    per = [(p,) + proc_mem(p) for p in [pid] + descendants(pid)]
+    return per, sum(x[1] for x in per), sum(x[2] for x in per)
+
+
+def ui_run(row, a, logs, one):
+    """Start the tool, open its UI in Chromium (benches/web_ui.mjs) and wait for the driver to
+    say the UI is up; then settle for --ui-settle seconds and read the memory of the tool's
+    whole process tree. The browser is the driver's child, not the tool's, so it is not in
+    the tool's tree; its own RSS is kept for the details only."""
+    log_path = os.path.join(logs, f"{row['key']}.log")
+    offset = os.path.getsize(log_path) if os.path.exists(log_path) else 0
+    run, _ = one(row, 0)
+    driver = None
+    try:
+        deadline = time.monotonic() + a.timeout
+        if row["kind"] in UI_URL:
+            url = wait_log(log_path, offset, UI_URL[row["kind"]], run.pid, deadline)
+        else:
+            url = f"http://127.0.0.1:{run.port}/"
+        drv_log = open(os.path.join(logs, f"{row['key']}-driver.log"), "ab")
+        driver = subprocess.Popen(
+            [a.node, a.ui_driver, "--kind", row["kind"], "--url", url, "--chromium", a.chromium],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=drv_log, start_new_session=True,
+            env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": os.path.join(a.work, "home")})
+        drv_log.close()
+        ready, _, _ = select.select([driver.stdout], [], [], 120)
+        line = driver.stdout.readline() if ready else b""
+        try:
+            info = json.loads(line)
+        except ValueError:
+            raise RuntimeError(f"{row['key']}: the browser driver said nothing in 120 s (see its log)")
+        if not info.get("ready"):
+            raise RuntimeError(f"{row['key']}: the UI did not come up: {info.get('error')}")
+        _, at_ready, _ = tree_mem(run.pid)
+        time.sleep(a.ui_settle)  # the idle period being measured, not a synchronisation
+        per, rss, pss = tree_mem(run.pid)
+        split = [anon_file(p[0]) for p in per]
+        _, browser_rss, _ = tree_mem(driver.pid)
+        return dict(own=per[0][1], rss=rss, pss=pss, n=len(per), per=per, at_ready=at_ready,
+                    ms=info["ms"], streams=info.get("streams", []), browser=browser_rss, split=split,
+                    listen=listeners())
+    finally:
+        if driver is not None:
+            try:
+                driver.stdin.close()
+                driver.wait(timeout=15)
+            except (OSError, subprocess.TimeoutExpired):
+                try:
+                    os.killpg(driver.pid, signal.SIGKILL)
+                except OSError:
+                    pass
+        run.stop()
+
+
+def report_ui(rows, ui, a):
+    med = statistics.median
+    print("#### Idle with the UI open in Chromium (whole process trees, browser excluded)")
+    print()
+    print("| tool | how it is started | UI up after, median ms | idle RSS MiB, whole tree (processes) | tree PSS MiB | own process RSS MiB | long-lived streams the UI opened |")
+    print("|---|---|---:|---:|---:|---:|---|")
+    for row in rows:
+        rs = ui[row["key"]]
+        streams = sorted({s for r in rs for s in r["streams"]}) or ["none"]
+        print(f"| {row['tool']} | {row['how']} | {med([r['ms'] for r in rs]):.0f} | "
+              f"{med([r['rss'] for r in rs]) / 1024:.1f} ({max(r['n'] for r in rs)}) | "
+              f"{med([r['pss'] for r in rs]) / 1024:.1f} | {med([r['own'] for r in rs]) / 1024:.1f} | "
+              f"{', '.join(streams)} |")
+    print()
+    print(f"Median of {a.ui_runs} runs per row, interleaved round-robin. Each run: start the tool, wait "
+          f"for its first 200, open its UI in {a.chromium} (headless, playwright-core), wait until the "
+          f"UI is up (benches/web_ui.mjs says what that means per tool), then an idle settle of "
+          f"{a.ui_settle:g} s (a measurement choice), then VmRSS/Pss of the tool's process and every "
+          f"descendant. The browser's processes are children of the driver, not of the tool: "
+          f"excluded on every side. Load average (1/5/15 min): {a.load['ui']} before these runs, "
+          f"{a.load['end']} after them.")
+    print()
+    m = med([r["rss"] for r in ui["ui-mcplab"]])
+    mp = med([r["pss"] for r in ui["ui-mcplab"]])
+    for key, name in (("ui-inspector", "official Inspector"), ("ui-mcpjam", "MCPJam")):
+        p = med([r["rss"] for r in ui[key]])
+        pp = med([r["pss"] for r in ui[key]])
+        print(f"- {name} ÷ mcplab, idle with the UI open, whole tree RSS: {p / m:.1f}× (PSS: {pp / mp:.1f}×)")
+    verdict = "met" if m / 1024 < 25 else "NOT met"
+    print(f"- target (DESIGN §6, idle with the UI open, under 25 MiB): {verdict} — mcplab tree RSS "
+          f"{m / 1024:.1f} MiB (PSS {mp / 1024:.1f} MiB)")
+    print()
+    print("Details (UI open):")
+    print()
+    for row in rows:
+        for i, r in enumerate(ui[row["key"]]):
+            procs = "; ".join(f"pid {p} {rss / 1024:.1f} MiB (anon {an / 1024:.1f}, file {fi / 1024:.1f}; "
+                              f"{(cmd[:60] + '…') if len(cmd) > 60 else cmd})"
+                              for (p, rss, _pss, _c, cmd), (an, fi) in zip(r["per"], r["split"]))
+            print(f"- {row['key']} run {i + 1}: up after {r['ms']:.0f} ms; tree RSS {r['at_ready'] / 1024:.1f} MiB "
+                  f"when up, {r['rss'] / 1024:.1f} MiB after the settle; browser tree (excluded) "
+                  f"{r['browser'] / 1024:.0f} MiB; {procs}")
+    print()
+
+
 # --- main -----------------------------------------------------------------------------------
 
 def pct(xs, q):
@@ -325,6 +477,11 @@ def main():
     ap.add_argument("--rss-runs", type=int, default=3)
     ap.add_argument("--idle", type=float, default=3.0)
     ap.add_argument("--timeout", type=float, default=30.0)
+    ap.add_argument("--ui-driver", help="benches/web_ui.mjs; without it the UI-open rows are skipped")
+    ap.add_argument("--chromium", default="/usr/bin/chromium")
+    ap.add_argument("--ui-runs", type=int, default=3)
+    ap.add_argument("--ui-settle", type=float, default=5.0)
+    ap.add_argument("--ui-only", action="store_true", help="only the UI-open rows")
     a = ap.parse_args()
 
     with open("/proc/self/net/dev") as f:  # not /sys/class/net: sysfs keeps the old netns
@@ -368,6 +525,9 @@ def main():
             return ([a.mcplab, "--no-open", "--port", str(port), "--data-dir", d], dict(base_env), work)
         return make
 
+    def mk_mcplab_serve_demo(port, _):
+        return ([a.mcplab, "serve", "--demo", "--no-open", "--port", str(port), "--data-dir", warm_dir], dict(base_env), work)
+
     def mk_inspector(port, _):
         d = fresh_dir("inspector")
         env = dict(base_env, CLIENT_PORT=str(port), MCP_SANDBOX_PORT="0", MCP_APP_ORIGIN_PORT="0",
@@ -408,9 +568,10 @@ def main():
     run.stop()
 
     # --- start -> first 200 -------------------------------------------------------------------
+    load = {"start": loadavg()}
     times = {r["key"]: [] for r in rows}
     stop_ms = {r["key"]: [] for r in rows}
-    for i in range(a.warmup + a.runs):
+    for i in range(0 if a.ui_only else a.warmup + a.runs):
         for row in rows:
             run, ms = one(row, i)
             t = time.perf_counter_ns()
@@ -425,7 +586,7 @@ def main():
     procs_seen = {}
     listen_seen = {}
     bodies = {}
-    for i in range(a.rss_runs):
+    for i in range(0 if a.ui_only else a.rss_runs):
         for row in rows:
             before = set(listeners())
             run, _ = one(row, i)
@@ -442,7 +603,26 @@ def main():
             run.stop()
         print(f"  memory round {i + 1}/{a.rss_runs} done", file=sys.stderr, flush=True)
 
+    # --- idle RSS with the UI open in Chromium -------------------------------------------------
+    load["ui"] = loadavg()
+    ui_rows = [
+        dict(key="ui-mcplab", tool="mcplab", kind="mcplab", how="`mcplab serve --demo --no-open --port P --data-dir WARM`", make=mk_mcplab_serve_demo),
+        dict(key="ui-inspector", tool="official MCP Inspector", kind="inspector", how="`$NODE $INSPECTOR` (web mode)", make=mk_inspector),
+        dict(key="ui-mcpjam", tool="MCPJam Inspector", kind="mcpjam", how="`$NODE $MCPJAM/bin/start.js --port P`", make=mk_mcpjam),
+    ]
+    ui = {r["key"]: [] for r in ui_rows}
+    if a.ui_driver:
+        for i in range(a.ui_runs):
+            for row in ui_rows:
+                ui[row["key"]].append(ui_run(row, a, logs, one))
+            print(f"  UI-open round {i + 1}/{a.ui_runs} done", file=sys.stderr, flush=True)
+
     # --- footprint ----------------------------------------------------------------------------
+    load["end"] = loadavg()
+    a.load = load
+    if a.ui_only:
+        report_ui(ui_rows, ui, a)
+        return
     bin_size = os.stat(a.mcplab).st_blocks * 512
     bin_bytes = os.path.getsize(a.mcplab)
     insp = closure_usage(a.inspector_root, "@modelcontextprotocol/inspector")
@@ -459,6 +639,8 @@ def main():
     def med(xs):
         return statistics.median(xs)
 
+    if a.ui_driver:
+        report_ui(ui_rows, ui, a)
     print("| tool | how it is started | start → first 200 median ms | p90 ms | idle RSS MiB, own process | idle RSS MiB, process tree (procs) | install footprint |")
     print("|---|---|---:|---:|---:|---:|---|")
     for row in rows:
@@ -470,7 +652,9 @@ def main():
         fk = "mcplab" if k.startswith("mcplab") else ("inspector" if k == "inspector" else "mcpjam")
         print(f"| {row['tool']} | {row['how']} | {med(ts):.1f} | {pct(ts, 0.9):.1f} | {own:.1f} | {tree:.1f} ({nprocs}) | {foot[fk]} |")
     print()
-    print(f"Timed runs: {a.runs} per row after {a.warmup} warm-up round(s), interleaved; idle RSS: median of {a.rss_runs} runs, read {a.idle:g} s after the first 200.")
+    print(f"Timed runs: {a.runs} per row after {a.warmup} warm-up round(s), interleaved; idle RSS: median of {a.rss_runs} runs, read {a.idle:g} s after the first 200. "
+          f"Load average (1/5/15 min): {load['start']} before these runs, {load['ui']} after them (2 cores shared: "
+          f"a load well above 2 inflates every time).")
     print()
     print("Details:")
     print()

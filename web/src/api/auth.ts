@@ -20,15 +20,6 @@ export function authHeaders(): Record<string, string> {
   return secret ? { Authorization: `Bearer ${secret}` } : {};
 }
 
-/** Forgets a secret the server no longer accepts (e.g. mcplab restarted). */
-export function forgetSession(): void {
-  try {
-    window.sessionStorage.removeItem(KEY);
-  } catch {
-    /* storage unavailable: nothing kept */
-  }
-}
-
 export type SignInResult = { ok: true; next: string } | { ok: false; message: string };
 
 /** Redeems `code` (once) and keeps the session secret; `next` is where to go after. */

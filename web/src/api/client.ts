@@ -1,6 +1,20 @@
 // The one typed client for mcplab's HTTP API. Every request goes through `request`, which
 // sends the tab's session secret as a bearer (auth.ts; never a cookie), decodes `ApiError`
 // bodies and turns transport failures into `ApiFailure`s with a message a person can act on.
+import type { z } from 'zod';
+import type {
+  CallToolResultSchema,
+  ContentBlockSchema,
+  CreateMessageRequestParamsSchema,
+  ElicitRequestParamsSchema,
+  EmbeddedResourceSchema,
+  GetPromptResultSchema,
+  InitializeResultSchema,
+  PromptSchema,
+  ResourceSchema,
+  ResourceTemplateSchema,
+  ToolSchema,
+} from '@modelcontextprotocol/core';
 import { authHeaders } from './auth';
 import type {
   AppRenderSpec,
@@ -143,11 +157,11 @@ export const api = {
   answerHuman: (id: number, answer: HumanAnswer) => request<void>('POST', `/api/human/${id}`, answer),
 
   roots: () => request<RootView[]>('GET', '/api/settings/roots'),
-  setRoots: (roots: RootView[]) => request<RootView[] | void>('PUT', '/api/settings/roots', roots),
+  setRoots: (roots: RootView[]) => request<RootView[]>('PUT', '/api/settings/roots', roots),
 
   providers: () => request<ProviderView[]>('GET', '/api/llm/providers'),
   /** The server answers with the stored provider's view or with the whole list. */
-  setProvider: (id: string, input: ProviderInput) => request<ProviderView | ProviderView[]>('PUT', `/api/llm/providers/${seg(id)}`, input),
+  setProvider: (id: string, input: ProviderInput) => request<ProviderView[]>('PUT', `/api/llm/providers/${seg(id)}`, input),
   deleteProvider: (id: string) => request<void>('DELETE', `/api/llm/providers/${seg(id)}`),
 
   sessions: () => request<SessionSummary[]>('GET', '/api/sessions'),
@@ -186,56 +200,28 @@ export function errorMessage(e: unknown): string {
   return String(e);
 }
 
-// MCP protocol shapes the API passes through untouched (the server's exact results).
-export type JsonSchema = Record<string, any>;
-
-export interface Tool {
-  name: string;
-  title?: string;
-  description?: string;
-  inputSchema?: JsonSchema;
-  outputSchema?: JsonSchema;
-  annotations?: {
-    title?: string;
-    readOnlyHint?: boolean;
-    destructiveHint?: boolean;
-    idempotentHint?: boolean;
-    openWorldHint?: boolean;
-  };
-  _meta?: Record<string, any>;
-}
-
-export interface Resource {
-  uri: string;
-  name?: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-  size?: number;
-  _meta?: Record<string, any>;
-}
-
-export interface ResourceTemplate {
-  uriTemplate: string;
-  name?: string;
-  title?: string;
-  description?: string;
-  mimeType?: string;
-}
-
-export interface PromptArgument {
-  name: string;
-  title?: string;
-  description?: string;
-  required?: boolean;
-}
-
-export interface Prompt {
-  name: string;
-  title?: string;
-  description?: string;
-  arguments?: PromptArgument[];
-}
-
+// MCP protocol shapes the API passes through untouched (the server's exact results), typed
+// from the spec's schemas in @modelcontextprotocol/core (types only: nothing is validated
+// here, a server may send more than the spec says).
+export type Tool = z.infer<typeof ToolSchema>;
+export type Resource = z.infer<typeof ResourceSchema>;
+export type ResourceTemplate = z.infer<typeof ResourceTemplateSchema>;
+export type Prompt = z.infer<typeof PromptSchema>;
 /** A content block of a tool result or prompt message. */
-export type ContentBlock = { type: string; [k: string]: any };
+export type ContentBlock = z.infer<typeof ContentBlockSchema>;
+export type CallToolResult = z.infer<typeof CallToolResultSchema>;
+/** The contents of an embedded resource block (text or base64 blob). */
+export type EmbeddedContents = z.infer<typeof EmbeddedResourceSchema>['resource'];
+export type GetPromptResult = z.infer<typeof GetPromptResultSchema>;
+/** What `initialize` answered (a server view's `info`). */
+export type InitializeResult = z.infer<typeof InitializeResultSchema>;
+/** A server's `elicitation/create` and `sampling/createMessage` params. */
+export type ElicitRequestParams = z.infer<typeof ElicitRequestParamsSchema>;
+export type CreateMessageRequestParams = z.infer<typeof CreateMessageRequestParamsSchema>;
+
+/** The `ui` object of a `_meta` (MCP Apps: `resourceUri`, `visibility`, …), unchecked: a
+ * server may put anything there, so each field is `unknown` until looked at. */
+export function metaUi(meta: Record<string, unknown> | undefined | null): Record<string, unknown> {
+  const ui = meta?.ui;
+  return ui && typeof ui === 'object' && !Array.isArray(ui) ? (ui as Record<string, unknown>) : {};
+}

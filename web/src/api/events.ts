@@ -38,13 +38,13 @@ export function openStream(path: string, h: StreamHandlers): () => void {
   let failures = 0;
   let opened = false;
   let controller: AbortController | null = null;
-  let timer: number | undefined;
+  let timer: ReturnType<typeof setTimeout> | undefined;
 
   const retry = (state: StreamState) => {
     if (closed) return;
     failures++;
     h.onState(state);
-    timer = window.setTimeout(() => void connect(), retryDelay(failures));
+    timer = setTimeout(() => void connect(), retryDelay(failures));
   };
 
   const connect = async () => {
@@ -87,7 +87,7 @@ export function openStream(path: string, h: StreamHandlers): () => void {
   void connect();
   return () => {
     closed = true;
-    window.clearTimeout(timer);
+    clearTimeout(timer);
     controller?.abort();
   };
 }

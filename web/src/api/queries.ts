@@ -79,7 +79,11 @@ export function useQueryInvalidation(): void {
         void qc.invalidateQueries({ queryKey: ['list', e.server] });
       }
     });
-    const offResync = events.onResync(() => void qc.invalidateQueries({ queryKey: ['list'] }));
+    // A resync means events were missed: every list may be out of date (the servers list
+    // reloads itself, see `servers/store.ts`).
+    const offResync = events.onResync(() => {
+      for (const key of [['list'], ['sessions'], ['providers']]) void qc.invalidateQueries({ queryKey: key });
+    });
     return () => {
       offEvents();
       offResync();

@@ -8,9 +8,9 @@
 // (the server refuses tools not visible to apps), `prompt` and `intent` become a follow-up
 // message once the user agrees, `link` opens after confirmation, `notify` shows a notification.
 import { UIResourceRenderer, remoteButtonDefinition, remoteCardDefinition, remoteImageDefinition, remoteStackDefinition, remoteTextDefinition, type UIActionResult } from '@mcp-ui/client';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ComponentProps } from 'react';
 import './apps.css';
-import { errorMessage } from '../api/client';
+import { errorMessage, type EmbeddedContents } from '../api/client';
 import { appOrigin, appsApi, uiSiteProblem } from './api';
 import { appIdentity, type AppMessageChannel } from './appMessages';
 import { useAppMessages } from './AppMessageAsk';
@@ -23,18 +23,23 @@ import { RemoteDomResource, type RemoteElementDefinition } from './RemoteDomReso
 
 export interface McpUiResourceProps {
   server: string;
-  resource: Record<string, any>;
+  resource: EmbeddedContents;
   onFollowUp?: AppMessageChannel;
 }
 
+type IframeProps = NonNullable<NonNullable<ComponentProps<typeof UIResourceRenderer>['htmlProps']>['iframeProps']>;
+// A data-* attribute is valid on an iframe, but React's attribute type only allows it in JSX.
+const IFRAME_PROPS = { 'data-testid': 'mcp-ui-iframe' } as IframeProps;
+
 const REMOTE_ELEMENTS = [remoteButtonDefinition, remoteCardDefinition, remoteImageDefinition, remoteStackDefinition, remoteTextDefinition] as RemoteElementDefinition[];
 
-const isRemoteDom = (r: Record<string, any>) => r.contentType === 'remoteDom' || (typeof r.mimeType === 'string' && r.mimeType.startsWith('application/vnd.mcp-ui.remote-dom'));
+// `contentType` is MCP-UI's own field, outside the spec's resource contents.
+const isRemoteDom = (r: EmbeddedContents) => (r as { contentType?: unknown }).contentType === 'remoteDom' || (typeof r.mimeType === 'string' && r.mimeType.startsWith('application/vnd.mcp-ui.remote-dom'));
 
 /** The script of a Remote DOM resource (`text`, or a base64 `blob`), or null. */
-function remoteDomCode(r: Record<string, any>): string | null {
-  if (typeof r.text === 'string') return r.text;
-  if (typeof r.blob === 'string') {
+function remoteDomCode(r: EmbeddedContents): string | null {
+  if ('text' in r && typeof r.text === 'string') return r.text;
+  if ('blob' in r && typeof r.blob === 'string') {
     try {
       return decodeBase64Utf8(r.blob);
     } catch {
@@ -76,11 +81,13 @@ export function McpUiResource({ server, resource, onFollowUp }: McpUiResourcePro
   }, []);
 
   const onUIAction = useCallback(
-    async (action: UIActionResult | { type: string; payload: any }): Promise<unknown> => {
-      const p = (action as { payload?: any }).payload ?? {};
+    async (action: UIActionResult | { type: string; payload: unknown }): Promise<unknown> => {
+      // The resource's own message: every field is checked or stringified before use.
+      const p = ((action as { payload?: unknown }).payload ?? {}) as Record<string, unknown>;
       switch (action.type) {
         case 'mcplab-csp-violation': {
-          const v = p as CspViolation;
+          // Sent by mcplab's own proxy page (`sandbox/mcp_ui_proxy.html`), not by the resource.
+          const v = p as unknown as CspViolation;
           setViolations((prev) => (prev.some((x) => x.directive === v.directive && x.blockedUri === v.blockedUri) ? prev : [...prev, v]));
           return undefined;
         }
@@ -155,7 +162,7 @@ export function McpUiResource({ server, resource, onFollowUp }: McpUiResourcePro
             proxy: new URL('/mcp-ui-proxy.html', origin).toString(),
             autoResizeIframe: { height: true },
             style: { width: '100%', height: 240, border: 0 },
-            iframeProps: { 'data-testid': 'mcp-ui-iframe' } as any,
+            iframeProps: IFRAME_PROPS,
           }}
         />
       )}

@@ -4,7 +4,7 @@
 // 'tools']`, the inspector's), so the chat and the app host look a called tool up without a
 // cache of their own.
 import { useQuery, type QueryClient } from '@tanstack/react-query';
-import type { Tool } from '../api/client';
+import { metaUi, type EmbeddedContents, type Tool } from '../api/client';
 import { listQuery } from '../api/queries';
 
 export type UiKind = 'mcpApp' | 'openaiWidget';
@@ -14,11 +14,14 @@ export interface UiLink {
   kind: UiKind;
 }
 
-export function uiLink(tool: Tool | undefined | null): UiLink | null {
-  const meta = (tool as { _meta?: Record<string, any> } | undefined)?._meta;
+/** Anything with a tool's `_meta` (a listed tool, or a call's record of one). */
+type WithMeta = Partial<Tool>;
+
+export function uiLink(tool: WithMeta | undefined | null): UiLink | null {
+  const meta = tool?._meta;
   if (!meta || typeof meta !== 'object') return null;
   const candidates: [unknown, UiKind][] = [
-    [meta.ui?.resourceUri, 'mcpApp'],
+    [metaUi(meta).resourceUri, 'mcpApp'],
     [meta['ui/resourceUri'], 'mcpApp'],
     [meta['openai/outputTemplate'], 'openaiWidget'],
   ];
@@ -31,15 +34,16 @@ export function uiLink(tool: Tool | undefined | null): UiLink | null {
 /** Whether a UI of `kind` may call `tool` (mirrors the server's `core::apps::app_may_call`,
  * which is what enforces it): MCP Apps need `"app"` visibility (absent means model and app);
  * OpenAI widgets need `openai/widgetAccessible` or an explicit `"app"`. */
-export function appMayCall(tool: Tool, kind: UiKind): boolean {
-  const meta = (tool as { _meta?: Record<string, any> })._meta ?? {};
-  const visibility = Array.isArray(meta.ui?.visibility) ? (meta.ui.visibility as unknown[]) : null;
+export function appMayCall(tool: WithMeta, kind: UiKind): boolean {
+  const meta = tool._meta ?? {};
+  const vis = metaUi(meta).visibility;
+  const visibility = Array.isArray(vis) ? (vis as unknown[]) : null;
   if (kind === 'openaiWidget') return meta['openai/widgetAccessible'] === true || !!visibility?.includes('app');
   return visibility === null || visibility.includes('app');
 }
 
 /** MCP-UI (legacy) resources embedded in a tool result: `ui://` embedded resources. */
-export function embeddedUiResources(result: unknown): Record<string, any>[] {
+export function embeddedUiResources(result: unknown): EmbeddedContents[] {
   const content = (result as { content?: unknown } | null)?.content;
   if (!Array.isArray(content)) return [];
   return content

@@ -23,7 +23,7 @@ import { openaiShimSource } from './openaiShim';
 import { parsePartialJson } from './partialJson';
 import { ProxyTransport } from './transport';
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 export interface AppError {
   kind: string;
@@ -297,6 +297,8 @@ export class AppSession {
 
   /** Proxy and shim messages that are not for the bridge; true when taken out. */
   private intercept(m: Json): boolean {
+    // The widget's own params: read field by field, nothing trusted.
+    const params = (m.params ?? {}) as Json;
     switch (m.method) {
       case 'ui/notifications/sandbox-csp-violation': {
         const v = (m.params ?? {}) as CspViolation;
@@ -308,10 +310,10 @@ export class AppSession {
         if (this.snapshot.appErrors.length < MAX_APP_ERRORS) this.set({ appErrors: [...this.snapshot.appErrors, (m.params ?? {}) as AppError] });
         return true;
       case 'openai/setWidgetState':
-        this.observers.onWidgetState?.(m.params?.state ?? null);
+        this.observers.onWidgetState?.(params.state ?? null);
         return true;
       case 'openai/requestModal':
-        this.set({ notice: `The widget asked for a modal${m.params?.title ? ` “${m.params.title}”` : ''}; mcplab shows widgets inline only.` });
+        this.set({ notice: `The widget asked for a modal${params.title ? ` “${String(params.title)}”` : ''}; mcplab shows widgets inline only.` });
         return true;
       case 'openai/requestClose':
         void this.close();

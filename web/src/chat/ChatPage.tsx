@@ -19,7 +19,7 @@ import { ChatAppsContext } from './appsContext';
 import { Conversation } from './Conversation';
 import { SessionList } from './SessionList';
 import { SettingsBar } from './SettingsBar';
-import { defaultModel, reloadProviders, reloadSessions, updateHostConfig, upsertSession, useProviders, useSessions } from './store';
+import { defaultModel, useChatCache, useProviders, useSessions } from './store';
 import { useChatSession } from './useChatSession';
 import { SaveAsCase } from '../evals/SaveAsCase';
 
@@ -38,11 +38,7 @@ export function ChatPage() {
   const { list: servers } = useServers();
   const [creating, setCreating] = useState(false);
   const [createError, setCreateError] = useState<string | null>(null);
-
-  useEffect(() => {
-    void reloadSessions();
-    void reloadProviders();
-  }, []);
+  const cache = useChatCache();
 
   // `#/chat` opens the last used session (or the newest). The hash is checked again because
   // this page can see a hash change (to another page) before the shell unmounts it.
@@ -62,7 +58,7 @@ export function ChatPage() {
     };
     try {
       const view = await api.createSession({ hostConfig });
-      upsertSession(view.summary);
+      cache.upsertSession(view.summary);
       open(view.summary.id);
     } catch (e) {
       setCreateError(errorMessage(e));
@@ -127,6 +123,7 @@ export function SessionPane({ id, providers, noModel }: { id: string; providers:
   const chat = useChatSession(id);
   const [settingsError, setSettingsError] = useState<string | null>(null);
   const saving = useRef<{ busy: boolean; next: HostConfig | null }>({ busy: false, next: null });
+  const cache = useChatCache();
 
   if (chat.loading) return <Loading label="Loading the chat…" />;
   if (chat.error && !chat.summary) {
@@ -157,7 +154,7 @@ export function SessionPane({ id, providers, noModel }: { id: string; providers:
       const next = q.next;
       q.next = null;
       try {
-        confirmed = await updateHostConfig(id, next);
+        confirmed = await cache.updateHostConfig(id, next);
       } catch (e) {
         setSettingsError(errorMessage(e));
       }
@@ -188,7 +185,7 @@ export function SessionPane({ id, providers, noModel }: { id: string; providers:
       )}
       {chat.turns.length > 0 && !running && <SaveAsCase sessionId={id} />}
       <AppContextBar sessionId={id} entries={chat.appContext} queued={chat.queued} />
-      {chat.stream === 'reconnecting' && <div className="chat-note small muted">Reconnecting to the live stream…</div>}
+      {chat.stream === 'reconnecting' && <div className="chat-note small muted" data-testid="chat-stream-reconnecting">Reconnecting to the live stream…</div>}
       {chat.actionError && (
         <div className="inline-error small" role="alert" data-testid="chat-action-error">
           {chat.actionError}

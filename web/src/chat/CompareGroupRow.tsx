@@ -8,7 +8,7 @@ import { Button } from '../ui/Button';
 import { download } from '../ui/CopyButton';
 import { navigate } from '../ui/route';
 import { useAction } from '../ui/useAction';
-import { removeSession } from './store';
+import { useChatCache } from './store';
 
 interface Props {
   group: string;
@@ -20,6 +20,7 @@ interface Props {
 export function CompareGroupRow({ group, sessions, selected, onDeleted }: Props) {
   const [confirm, setConfirm] = useState(false);
   const { busy, error, act } = useAction();
+  const cache = useChatCache();
   const exportAs = (format: 'json' | 'markdown') =>
     act(async () => {
       const file = await api.exportCompare(group, format);
@@ -30,7 +31,7 @@ export function CompareGroupRow({ group, sessions, selected, onDeleted }: Props)
     act(async () => {
       for (const s of sessions) {
         await api.deleteSession(s.id);
-        removeSession(s.id);
+        cache.removeSession(s.id);
         onDeleted(s.id);
       }
     });

@@ -10,7 +10,7 @@ import type { HostConfig, HostProfile, ProviderView } from '../api/types.gen';
 import { Button } from '../ui/Button';
 import { navigate } from '../ui/route';
 import { applyProfile } from './hostProfiles';
-import { reloadSessions, upsertSession } from './store';
+import { useChatCache } from './store';
 
 /** One column to start: a model, and a host profile's name ('' = the session's own host). */
 export interface ColumnChoice {
@@ -30,6 +30,7 @@ export function CompareStart({ host, providers }: { host: HostConfig; providers:
   const [columns, setColumns] = useState<ColumnChoice[]>([]);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const cache = useChatCache();
   const hosts = useQuery({ queryKey: ['hosts'], queryFn: () => request<HostProfile[]>('GET', '/api/hosts'), enabled: open });
   const profiles = hosts.data ?? [];
   const options = providers.filter((p) => p.usable).flatMap((p) => p.models.map((m) => `${p.id}::${m}`));
@@ -60,11 +61,11 @@ export function CompareStart({ host, providers }: { host: HostConfig; providers:
       for (const c of columns) {
         const title = `compare: ${c.model}${c.host ? ` as ${c.host}` : ''}`;
         const view = await api.createSession({ title, hostConfig: columnConfig(host, c, profiles) });
-        upsertSession(view.summary);
+        cache.upsertSession(view.summary);
         ids.push(view.summary.id);
       }
       await api.createCompare({ sessions: ids });
-      void reloadSessions();
+      void cache.reloadSessions();
       navigate('chat', 'compare', ...ids);
     } catch (e) {
       setError(errorMessage(e));

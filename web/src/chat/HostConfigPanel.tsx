@@ -2,11 +2,11 @@
 // how elicitations and approvals are handled, the app host profile apps in this chat render
 // under, and the config as a file (export: the server's canonical form; import: JSON or
 // YAML, checked by the server). The short hash says which host a turn ran under.
-import { useEffect, useRef, useState } from 'react';
-import { errorMessage, type Tool } from '../api/client';
+import { useRef, useState } from 'react';
+import { errorMessage } from '../api/client';
 import type { AppHostProfile, DisplayMode, ElicitationMode, HostConfig } from '../api/types.gen';
-import { useQueryClient } from '@tanstack/react-query';
-import { fetchServerTools } from '../apps/linkage';
+import { useQuery } from '@tanstack/react-query';
+import { listQuery } from '../api/queries';
 import { Button } from '../ui/Button';
 import { chatApi } from './api';
 import { exportFile, modelVisible, offers, serverNames, shortHash, toggleTool } from './hostConfig';
@@ -67,19 +67,10 @@ export function HostConfigPanel({ config, hash, onChange }: { config: HostConfig
 }
 
 function ToolFilter({ server, config, onChange }: { server: string; config: HostConfig; onChange: (c: HostConfig) => void }) {
-  const [tools, setTools] = useState<Tool[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const queryClient = useQueryClient();
-  useEffect(() => {
-    let live = true;
-    fetchServerTools(queryClient, server).then(
-      (t) => live && setTools(t),
-      (e) => live && setError(errorMessage(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [queryClient, server]);
+  // The shared cache: the event stream refetches it when the server reconnects.
+  const q = useQuery(listQuery('tools', server));
+  const tools = q.data ?? null;
+  const error = q.error ? errorMessage(q.error) : null;
   const filter = config.servers[server];
   const listed = new Set((tools ?? []).map((t) => t.name));
   // Tools the server shows to apps only never reach a model, whatever the filter says.

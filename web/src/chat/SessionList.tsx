@@ -11,7 +11,7 @@ import { Loading } from '../ui/Spinner';
 import { useAction } from '../ui/useAction';
 import { CompareGroupRow } from './CompareGroupRow';
 import { listEntries } from './sessionGroups';
-import { removeSession, renameSession, useSessions } from './store';
+import { useChatCache, useSessions } from './store';
 
 function when(ms: number): string {
   const d = new Date(ms);
@@ -30,7 +30,7 @@ interface Props {
 }
 
 export function SessionList({ selected, comparing, onNew, onSelect, creating, onDeleted }: Props) {
-  const { list, error } = useSessions();
+  const { list, error, reload } = useSessions();
   return (
     <aside className="chat-sessions" aria-label="Chat sessions">
       <div className="chat-sessions-head">
@@ -39,7 +39,7 @@ export function SessionList({ selected, comparing, onNew, onSelect, creating, on
         </Button>
       </div>
       {error && !list ? (
-        <ErrorState title="Could not load sessions" message={error} />
+        <ErrorState title="Could not load sessions" message={error} onRetry={reload} />
       ) : !list ? (
         <Loading />
       ) : list.length === 0 ? (
@@ -63,10 +63,11 @@ function SessionRow({ s, selected, onSelect, onDeleted }: { s: SessionSummary; s
   const [editing, setEditing] = useState<string | null>(null);
   const [confirm, setConfirm] = useState(false);
   const { busy, error, act } = useAction();
+  const cache = useChatCache();
   const saveTitle = () => {
     const title = editing?.trim();
     setEditing(null);
-    if (title && title !== s.title) void act(() => renameSession(s.id, title));
+    if (title && title !== s.title) void act(() => cache.renameSession(s.id, title));
   };
   const exportAs = (format: 'json' | 'markdown') =>
     act(async () => {
@@ -76,7 +77,7 @@ function SessionRow({ s, selected, onSelect, onDeleted }: { s: SessionSummary; s
   const del = () =>
     act(async () => {
       await api.deleteSession(s.id);
-      removeSession(s.id);
+      cache.removeSession(s.id);
       onDeleted();
     });
 

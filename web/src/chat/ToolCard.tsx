@@ -52,7 +52,7 @@ export function ToolCard({ item, turnEnded, turnStopped = false, sessionId, turn
   const lost = status === 'running' && turnEnded && !stopped;
   const waiting = useHumanQueue().filter((p) => p.request.server === item.server);
   const listed = useServerTool(item.server, item.tool);
-  const tool: Tool = listed ?? { name: item.tool };
+  const tool: Tool = listed ?? { name: item.tool, inputSchema: { type: 'object' } };
   const hostUi = useContext(HostUiContext);
   const link = linkForHost(listed, hostUi);
   // The tool has an MCP App this host does not render (it does not implement MCP Apps).

@@ -7,7 +7,7 @@ import { createAppMessageChannel } from '../apps/appMessages';
 import { openSessionStream, type StreamState } from '../api/events';
 import type { AppContextEntry, SessionSummary } from '../api/types.gen';
 import { chatApi } from './api';
-import { reloadSessions, upsertSession } from './store';
+import { useChatCache } from './store';
 import { applySessionEvent, fromView, runningTurn, type ChatTurn } from './turns';
 
 export interface ChatSessionState {
@@ -45,6 +45,7 @@ export function useChatSession(id: string) {
   const loadSeq = useRef(0);
   const closeStream = useRef<() => void>(() => {});
   const latest = useRef(state);
+  const cache = useChatCache();
   useEffect(() => {
     latest.current = state;
   });
@@ -69,7 +70,7 @@ export function useChatSession(id: string) {
           error: null,
           notFound: false,
         }));
-        upsertSession(view.summary);
+        cache.upsertSession(view.summary);
         closeStream.current = openSessionStream(`${api.sessionEventsPath(id)}?lastEventId=${view.lastEventId}`, {
           onEvent: (ev) => {
             if (mine !== loadSeq.current) return;
@@ -80,7 +81,7 @@ export function useChatSession(id: string) {
             setState((s) => ({ ...s, turns: applySessionEvent(s.turns, ev) }));
             if (ev.kind === 'turn' && (ev.event.type === 'turnFinished' || ev.event.type === 'turnFailed' || ev.event.type === 'turnCancelled')) {
               // The session may have been renamed or moved up the list.
-              void reloadSessions();
+              void cache.reloadSessions();
             }
           },
           onResync: () => window.setTimeout(reload, 0),
@@ -93,7 +94,7 @@ export function useChatSession(id: string) {
         setState((s) => ({ ...s, loading: false, error: errorMessage(e), notFound }));
       },
     );
-  }, [id]);
+  }, [id, cache]);
 
   useEffect(() => {
     const seq = loadSeq;

@@ -3,7 +3,7 @@
 // with arguments and results), the turn's end, tokens and clocks; then the verdict beside it —
 // every check with its reason, the expected-vs-actual tool call differences, the judge — and
 // the error of an errored iteration. Nothing here runs anything again.
-import { useEffect, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { errorMessage } from '../api/client';
 import type { TurnEvent } from '../api/types.gen';
 import { Conversation } from '../chat/Conversation';
@@ -45,18 +45,13 @@ function endText(t: TracedTurn): string {
 }
 
 export function IterationTrace({ runId, it }: { runId: string; it: IterationRecord }) {
-  const [trace, setTrace] = useState<IterationTraceView | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    evalsApi.iteration(runId, it.caseId, it.model, it.iteration).then(
-      (t) => live && setTrace(t),
-      (e) => live && setError(errorMessage(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [runId, it.caseId, it.model, it.iteration]);
+  // A stored iteration never changes: fetched once per opening of the page.
+  const q = useQuery({
+    queryKey: ['evals', 'iteration', runId, it.caseId, it.model, it.iteration],
+    queryFn: () => evalsApi.iteration(runId, it.caseId, it.model, it.iteration),
+  });
+  const trace: IterationTraceView | null = q.data ?? null;
+  const error = q.error ? errorMessage(q.error) : null;
   if (error) return <div className="evals-error" role="alert">Cannot load the trace: {error}</div>;
   if (!trace) return <Loading label="Loading the trace…" />;
   const turns = trace.turns.map((t, i) => chatTurn(t, `${runId}/${it.caseId}/${it.model}/${it.iteration}/${i}`));

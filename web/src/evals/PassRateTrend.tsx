@@ -1,7 +1,8 @@
 // A suite's pass rate over its runs, per model, with each run's 95 % interval: the chart (the
 // charting library is loaded only when a suite has runs, in a chunk of its own) and the same
 // numbers as a table (the chart's accessible name says what it shows and points there).
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { errorMessage } from '../api/client';
 import { Loading } from '../ui/Spinner';
 import { evalsApi, pct, type TrendPoint } from './api';
@@ -22,18 +23,10 @@ function describe(points: TrendPoint[], models: string[]): string {
 }
 
 export function PassRateTrend({ suiteId, refresh }: { suiteId: string; refresh: string }) {
-  const [points, setPoints] = useState<TrendPoint[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    let live = true;
-    evalsApi.trend(suiteId).then(
-      (p) => live && setPoints(p),
-      (e) => live && setError(errorMessage(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [suiteId, refresh]);
+  // `refresh` (the newest run's id) is part of the key: a finished run changes the trend.
+  const q = useQuery({ queryKey: ['evals', 'trend', suiteId, refresh], queryFn: () => evalsApi.trend(suiteId) });
+  const points: TrendPoint[] | null = q.data ?? null;
+  const error = q.error ? errorMessage(q.error) : null;
   if (error) return <div className="evals-error" role="alert">Cannot load the pass rate over runs: {error}</div>;
   if (!points) return null;
   if (points.length === 0) return <p className="muted small" data-testid="evals-trend-empty">No finished runs of this suite yet: the pass rate over runs appears after the first.</p>;

@@ -2,7 +2,7 @@
 // refuses can be sent anyway) or URL mode (the URL is shown and opened only on an explicit
 // click, in a new tab without an opener).
 import { useRef, useState } from 'react';
-import { errorMessage } from '../api/client';
+import { errorMessage, type ElicitRequestParams } from '../api/client';
 import type { HumanAnswer, JsonValue } from '../api/types.gen';
 import { Button } from '../ui/Button';
 import { Markdown } from '../ui/Markdown';
@@ -22,7 +22,7 @@ function safeUrl(u: unknown): URL | null {
 }
 
 export function ElicitationDialog({ pending, queued }: { pending: PendingHuman; queued: number }) {
-  const params = (pending.request.params ?? {}) as Record<string, any>;
+  const params = (pending.request.params ?? {}) as ElicitRequestParams;
   const isUrl = params.mode === 'url';
   const formRef = useRef<SchemaFormHandle>(null);
   const [busy, setBusy] = useState(false);

@@ -1,7 +1,7 @@
 // sampling/createMessage answered by a person: the server's messages are shown, the person
 // writes the assistant reply, and it is returned as a CreateMessageResult.
 import { useState } from 'react';
-import { errorMessage } from '../api/client';
+import { errorMessage, type CreateMessageRequestParams } from '../api/client';
 import type { HumanAnswer } from '../api/types.gen';
 import { Button } from '../ui/Button';
 import { Modal } from '../ui/Modal';
@@ -23,8 +23,8 @@ export function samplingResult(text: string) {
 }
 
 export function SamplingDialog({ pending, queued }: { pending: PendingHuman; queued: number }) {
-  const params = (pending.request.params ?? {}) as Record<string, any>;
-  const messages: any[] = Array.isArray(params.messages) ? params.messages : [];
+  const params = (pending.request.params ?? {}) as CreateMessageRequestParams;
+  const messages = Array.isArray(params.messages) ? params.messages : [];
   const [text, setText] = useState('');
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -75,9 +75,9 @@ export function SamplingDialog({ pending, queued }: { pending: PendingHuman; que
             includeContext <strong>{String(params.includeContext)}</strong>
           </span>
         )}
-        {params.modelPreferences?.hints?.length > 0 && (
+        {!!params.modelPreferences?.hints?.length && (
           <span>
-            model hints <strong>{params.modelPreferences.hints.map((h: any) => h?.name).join(', ')}</strong>
+            model hints <strong>{params.modelPreferences.hints.map((h) => h?.name).join(', ')}</strong>
           </span>
         )}
       </div>

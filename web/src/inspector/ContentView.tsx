@@ -14,7 +14,6 @@ import { base64Size, mediaType, parseJson } from './mime';
 import { ResourceContentsView } from './ResourceContents';
 
 export { ResourceContentsView } from './ResourceContents';
-export { base64Size } from './mime';
 
 export type OpenResource = (uri: string) => void;
 
@@ -121,7 +120,7 @@ function Block({ block, onOpenResource }: { block: ContentBlock; onOpenResource?
   }
 }
 
-function TextBlock({ block }: { block: ContentBlock }) {
+function TextBlock({ block }: { block: Extract<ContentBlock, { type: 'text' }> }) {
   const text = String(block.text ?? '');
   const [raw, setRaw] = useState(false);
   const json = parseJson(text);

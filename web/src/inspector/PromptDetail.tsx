@@ -2,7 +2,7 @@
 // and the messages by role. Missing required arguments can be sent anyway, to test the
 // server's own checks.
 import { useState } from 'react';
-import { api, errorMessage, type Prompt } from '../api/client';
+import { api, errorMessage, type GetPromptResult, type Prompt } from '../api/client';
 import type { CallOutcome } from '../api/types.gen';
 import { Button } from '../ui/Button';
 import { JsonTree } from '../ui/JsonTree';
@@ -39,7 +39,7 @@ export function PromptDetail({ server, prompt, completions }: { server: string; 
       return next;
     });
 
-  const messages: any[] = outcome?.result?.messages ?? [];
+  const messages = (outcome?.result as GetPromptResult | null | undefined)?.messages ?? [];
   return (
     <div className="prompt-detail">
       <div className="detail-head">

@@ -12,7 +12,7 @@ export function ResourceContentsView({ contents, onOpenResource }: { contents: u
   return (
     <div className="resource-contents">
       {contents.map((c, i) => {
-        const r = (c ?? {}) as Record<string, any>;
+        const r = (c ?? {}) as Record<string, unknown>;
         const mime = typeof r.mimeType === 'string' ? r.mimeType : '';
         const uri = String(r.uri ?? '');
         return (

@@ -4,7 +4,7 @@ import { ToolResult } from './ToolResult';
 
 describe('ToolResult', () => {
   it('shows a user cancel as a neutral "cancelled", not a failure', () => {
-    render(<ToolResult tool={{ name: 't' }} outcome={{ result: null, error: { kind: 'cancelled', message: 'cancelled by the user', code: null, data: null }, durationMs: 5 }} />);
+    render(<ToolResult tool={{ name: 't', inputSchema: { type: 'object' } }} outcome={{ result: null, error: { kind: 'cancelled', message: 'cancelled by the user', code: null, data: null }, durationMs: 5 }} />);
     const box = screen.getByTestId('tool-result');
     expect(box.getAttribute('data-status')).toBe('cancelled');
     expect(box.getAttribute('data-error')).toBe('false');
@@ -15,7 +15,7 @@ describe('ToolResult', () => {
     const open = vi.spyOn(window, 'open').mockImplementation(() => null);
     render(
       <ToolResult
-        tool={{ name: 't' }}
+        tool={{ name: 't', inputSchema: { type: 'object' } }}
         outcome={{
           result: null,
           error: { kind: 'server', message: 'URL elicitation required', code: -32042, data: { elicitations: [{ mode: 'url', url: 'https://auth.example.test/connect?x=1', message: 'Connect your account' }] } },

@@ -3,7 +3,7 @@
 // blocks, its structuredContent checked against the tool's outputSchema, isError, and the
 // duration, with copy and a raw view of the whole result.
 import { useMemo, useState } from 'react';
-import type { Tool } from '../api/client';
+import type { CallToolResult, Tool } from '../api/client';
 import type { CallOutcome } from '../api/types.gen';
 import type { AppMessageChannel } from '../apps/appMessages';
 import { McpUiResource } from '../apps/lazy';
@@ -33,7 +33,7 @@ export function ToolResult({
   onFollowUp?: AppMessageChannel;
 }) {
   const [raw, setRaw] = useState(false);
-  const result = outcome.result as Record<string, any> | null;
+  const result = outcome.result as CallToolResult | null;
   const status = outcomeStatus(outcome);
   const structured = result?.structuredContent;
   const uiResources = useMemo(() => (server ? embeddedUiResources(result) : []), [server, result]);

@@ -79,16 +79,6 @@ export async function cancelToolCall(server: string, tool: string): Promise<void
   }
 }
 
-/** Forgets a finished call (its result stays in the history). */
-export function clearToolCall(server: string, tool: string): void {
-  const key = callKey(server, tool);
-  callsStore.set((all) => {
-    if (!all[key] || all[key].running) return all;
-    const { [key]: _gone, ...rest } = all;
-    return rest;
-  });
-}
-
 function onEvent(e: ServerEvent): void {
   if (e.type !== 'progress') return;
   const all = callsStore.get();

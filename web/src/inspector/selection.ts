@@ -2,7 +2,7 @@
 // that leaving a page (or reloading) and coming back shows the same thing. Selection is
 // written at once; form drafts are kept in memory at once and written to prefs after a short
 // pause in typing, so a keystroke never becomes a request.
-import { getPref, setPref, usePref } from '../settings/prefs';
+import { getPref, setPref } from '../settings/prefs';
 
 export type InspectorPage = 'tools' | 'resources' | 'prompts';
 
@@ -11,10 +11,6 @@ const SEL_KEY = 'inspectorSelection';
 
 export function rememberedSelection(page: InspectorPage, server: string): string | null {
   return getPref<Selections>(SEL_KEY, {})[page]?.[server] ?? null;
-}
-
-export function useRememberedSelection(page: InspectorPage, server: string): string | null {
-  return usePref<Selections>(SEL_KEY, {})[page]?.[server] ?? null;
 }
 
 export function rememberSelection(page: InspectorPage, server: string, item: string | null): void {

@@ -1,5 +1,5 @@
 // What a tool's annotations and `_meta` say, as badges.
-import type { Tool } from '../api/client';
+import { metaUi, type Tool } from '../api/client';
 
 export interface ToolBadge {
   key: string;
@@ -10,12 +10,12 @@ export interface ToolBadge {
 
 export function uiResourceUri(tool: Tool): string | undefined {
   const m = tool._meta ?? {};
-  const uri = m.ui?.resourceUri ?? m['ui/resourceUri'] ?? m['openai/outputTemplate'];
+  const uri = metaUi(m).resourceUri ?? m['ui/resourceUri'] ?? m['openai/outputTemplate'];
   return typeof uri === 'string' ? uri : undefined;
 }
 
 export function isAppOnly(tool: Tool): boolean {
-  const vis = tool._meta?.ui?.visibility;
+  const vis = metaUi(tool._meta).visibility;
   return Array.isArray(vis) && !vis.includes('model');
 }
 

@@ -11,4 +11,15 @@ describe('uri templates', () => {
     expect(expandTemplate('x://{+a}', { a: 'a b/c' })).toBe('x://a%20b/c');
     expect(expandTemplate('x://s{?q,page}', { q: 'hi', page: '' })).toBe('x://s?q=hi');
   });
+  // RFC 6570 §3.2.1 examples (prefix and explode), which a hand version got wrong.
+  it('applies a prefix modifier', () => {
+    expect(expandTemplate('x://{var:3}', { var: 'value' })).toBe('x://val');
+    expect(expandTemplate('x://s{?var:3}', { var: 'value' })).toBe('x://s?var=val');
+  });
+  it('explodes a list', () => {
+    const list = ['red', 'green', 'blue'];
+    expect(expandTemplate('x://c{/list*}', { list })).toBe('x://c/red/green/blue');
+    expect(expandTemplate('x://c{?list*}', { list })).toBe('x://c?list=red&list=green&list=blue');
+    expect(expandTemplate('x://c/{list}', { list })).toBe('x://c/red,green,blue');
+  });
 });

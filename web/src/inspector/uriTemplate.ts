@@ -1,30 +1,23 @@
-// RFC 6570 URI templates (levels 1–3 plus explode-free level 4 operators), enough to fill
-// in MCP resource templates from a form.
+// RFC 6570 URI templates for MCP resource templates: the variables a template names (for the
+// form) and its expansion with the form's values, by the `url-template` package (every level,
+// prefix `{var:3}` and explode `{list*}` included). A value left empty in the form means "not
+// given", so it is left out rather than expanded as an empty string.
+import { parseTemplate } from 'url-template';
+
 const EXPR = /\{([+#./;?&]?)([^}]+)\}/g;
 
 export function templateVariables(template: string): string[] {
   const out: string[] = [];
   for (const m of template.matchAll(EXPR)) {
     for (const v of m[2].split(',')) {
-      const name = v.replace(/[*]$/, '').replace(/:\d+$/, '');
+      const name = v.trim().replace(/[*]$/, '').replace(/:\d+$/, '');
       if (!out.includes(name)) out.push(name);
     }
   }
   return out;
 }
 
-const enc = (s: string, reserved: boolean) =>
-  reserved ? encodeURI(s).replace(/%25([0-9A-Fa-f]{2})/g, '%$1') : encodeURIComponent(s).replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-
-export function expandTemplate(template: string, values: Record<string, string>): string {
-  return template.replace(EXPR, (_all, op: string, list: string) => {
-    const names = list.split(',').map((v) => v.replace(/[*]$/, '').replace(/:\d+$/, ''));
-    const defined = names.filter((n) => values[n] !== undefined && values[n] !== '');
-    if (!defined.length) return '';
-    const reserved = op === '+' || op === '#';
-    const sep = op === '' || op === '+' || op === '#' ? ',' : op === '?' || op === '&' ? '&' : op;
-    const prefix = op === '' || op === '+' ? '' : op;
-    const named = op === ';' || op === '?' || op === '&';
-    return prefix + defined.map((n) => (named ? `${n}=${enc(values[n], reserved)}` : enc(values[n], reserved))).join(sep);
-  });
+export function expandTemplate(template: string, values: Record<string, string | string[]>): string {
+  const given = Object.fromEntries(Object.entries(values).filter(([, v]) => v !== '' && !(Array.isArray(v) && v.length === 0)));
+  return parseTemplate(template).expand(given);
 }

@@ -1,3 +1,6 @@
+// The Server logs page: every server's log notifications and stderr lines from the logs store,
+// filtered by server, level and text in a virtualised list, and `logging/setLevel` for one
+// server. Clearing empties the page's store, not the servers.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { api, errorMessage } from '../api/client';

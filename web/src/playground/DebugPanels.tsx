@@ -2,6 +2,7 @@
 // the host context the app was told, the bridge messages between app and host (filterable,
 // with timings and request→response latency), and problems (CSP violations, app errors).
 import { useMemo, useState } from 'react';
+import type { CallToolResult } from '../api/client';
 import type { AppDiagnostics } from '../apps/AppFrame';
 import type { BridgeMessage } from '../apps/host';
 import { JsonTree } from '../ui/JsonTree';
@@ -14,7 +15,7 @@ export interface Timed<T> {
 export interface DebugState {
   startedAt: number;
   args: Record<string, unknown> | null;
-  result: Record<string, any> | null;
+  result: CallToolResult | null;
   error: string | null;
   widgetState: Timed<unknown> | null;
   modelContext: Timed<unknown>[];

@@ -5,28 +5,26 @@ import { useEffect, useState } from 'react';
 import { api, errorMessage } from '../api/client';
 import type { ChatSettings } from '../api/types.gen';
 import { SessionPane } from '../chat/ChatPage';
-import { defaultModel, reloadProviders, upsertSession, useProviders } from '../chat/store';
+import { defaultModel, useChatCache, useProviders } from '../chat/store';
 import { getPref, setPref } from '../settings/prefs';
 
 export function PlaygroundChat({ server }: { server: string }) {
   const providers = useProviders();
   const [id, setId] = useState<string | null>(() => getPref<string | null>(`playgroundChat:${server}`, null));
   const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    void reloadProviders();
-  }, []);
+  const cache = useChatCache();
   useEffect(() => {
     if (id || !providers.list) return;
     const settings: ChatSettings = { model: defaultModel(providers.list, getPref<string | null>('chatModel', null)), servers: [server] };
     api.createSession({ title: `Playground · ${server}`, settings }).then(
       (view) => {
-        upsertSession(view.summary);
+        cache.upsertSession(view.summary);
         setPref(`playgroundChat:${server}`, view.summary.id);
         setId(view.summary.id);
       },
       (e) => setError(errorMessage(e)),
     );
-  }, [id, providers.list, server]);
+  }, [id, providers.list, server, cache]);
   if (error) return <div className="inline-error small">Could not start a chat: {error}</div>;
   if (!id) return <div className="muted small">Starting a chat…</div>;
   const noModel = providers.list !== null && !providers.list.some((p) => p.usable);

@@ -3,7 +3,7 @@
 // context, diagnostics, widget state, model context), and records whether the run's app
 // worked, so the playground can open on a tool that works next time. Must not render.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { api, errorMessage } from '../api/client';
+import { api, errorMessage, type CallToolResult } from '../api/client';
 import type { AppDiagnostics } from '../apps/AppFrame';
 import type { BridgeMessage } from '../apps/host';
 import { newCallId } from '../inspector/toolMeta';
@@ -37,7 +37,7 @@ export function usePlaygroundRun() {
     const settle = (patch: Pick<Run, 'result' | 'error'>) => {
       if (runs.current !== n) return;
       setRun((r) => (r && r.n === n ? { ...r, ...patch } : r));
-      setDebug((d) => ({ ...d, result: (patch.result as Record<string, any> | null | undefined) ?? null, error: patch.error ?? null }));
+      setDebug((d) => ({ ...d, result: (patch.result as CallToolResult | null | undefined) ?? null, error: patch.error ?? null }));
     };
     try {
       const out = await api.callTool(server, { name: tool, arguments: args, callId });

@@ -135,6 +135,8 @@ function Render({ spec, queryClient }: { spec: AppRenderSpec; queryClient: Query
         setFailure(errorMessage(e));
         finish(errorMessage(e));
       });
+    // Once per page on purpose: the page renders the one spec the server registered, and a
+    // second run would call the tool twice. The values it reads are fixed for the page's life.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
 

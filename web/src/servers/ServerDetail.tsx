@@ -2,6 +2,7 @@
 // (server info, protocol version, capabilities), instructions, the checker's findings, and
 // its stderr.
 import { useEffect, useRef } from 'react';
+import type { InitializeResult } from '../api/client';
 import type { ServerView } from '../api/types.gen';
 import { CopyButton } from '../ui/CopyButton';
 import { JsonTree } from '../ui/JsonTree';
@@ -14,7 +15,7 @@ import { ArrowRight } from 'lucide-react';
 import { routeHash } from '../ui/route';
 
 export function ServerDetail({ view }: { view: ServerView }) {
-  const info = (view.info ?? null) as Record<string, any> | null;
+  const info = (view.info ?? null) as InitializeResult | null;
   const caps = info?.capabilities ?? {};
   const stderrRef = useRef<HTMLPreElement>(null);
   useEffect(() => {

@@ -3,7 +3,7 @@
 // returned, the features of the revision that are deprecated, and — for a server that speaks
 // both eras — a one-click switch to compare them.
 import { useState } from 'react';
-import { errorMessage } from '../api/client';
+import { errorMessage, type InitializeResult } from '../api/client';
 import type { ProtocolChoice, ServerView } from '../api/types.gen';
 import { modernApi } from '../modern/api';
 import { Button } from '../ui/Button';
@@ -15,7 +15,7 @@ import { upsertServer } from './store';
 function deprecations(view: ServerView): string[] {
   const out: string[] = [];
   if (view.config.type === 'sse') out.push('HTTP+SSE transport (deprecated since 2025-03-26; use streamable HTTP)');
-  const caps = ((view.info as Record<string, any> | null)?.capabilities ?? {}) as Record<string, unknown>;
+  const caps: Record<string, unknown> = (view.info as InitializeResult | null)?.capabilities ?? {};
   if (view.era?.era === 'modern') {
     if (caps.logging) out.push('logging (deprecated in 2026-07-28; log to stderr or use OpenTelemetry)');
     out.push('roots and sampling requests (deprecated in 2026-07-28)');

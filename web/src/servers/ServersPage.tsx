@@ -1,3 +1,6 @@
+// The Servers page: the configured servers with their status beside the selected one's detail
+// (`#/servers/<name>`), add/edit form, import and export. Server state comes from the servers
+// store; this page only starts actions and shows their errors.
 import { useEffect, useState } from 'react';
 import { api, errorMessage } from '../api/client';
 import type { ServerConfig, ServerView } from '../api/types.gen';

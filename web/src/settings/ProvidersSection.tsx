@@ -2,10 +2,10 @@
 // stored key's hint, base URL and models; a key / base URL / model list can be stored for a
 // built-in provider, and custom OpenAI- or Anthropic-compatible endpoints added. Keys are sent
 // once and kept by mcplab; the page only ever sees the hint.
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { errorMessage } from '../api/client';
 import type { ProviderInput, ProviderView } from '../api/types.gen';
-import { deleteProvider, reloadProviders, saveProvider, useProviders } from '../chat/store';
+import { useChatCache, useProviders } from '../chat/store';
 import { Button } from '../ui/Button';
 import { ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
@@ -13,17 +13,14 @@ import { Loading } from '../ui/Spinner';
 const splitModels = (s: string) => s.split(/[\n,]/).map((m) => m.trim()).filter(Boolean);
 
 export function ProvidersSection() {
-  const { list, error } = useProviders();
-  useEffect(() => {
-    void reloadProviders();
-  }, []);
+  const { list, error, reload } = useProviders();
   return (
     <section className="card" data-testid="providers-section">
       <h2>Model providers</h2>
       <p className="small muted">
         Used by the Chat page. A key set in the environment (e.g. <code>OPENAI_API_KEY</code>) works without storing anything here; a key stored here is kept by mcplab in its data directory (readable only by you).
       </p>
-      {error && !list ? <ErrorState title="Could not load providers" message={error} onRetry={() => void reloadProviders()} /> : !list ? <Loading /> : (
+      {error && !list ? <ErrorState title="Could not load providers" message={error} onRetry={reload} /> : !list ? <Loading /> : (
         <div className="provider-list">
           {list.map((p) => (
             <ProviderRow key={p.id} p={p} />
@@ -40,6 +37,7 @@ function ProviderRow({ p }: { p: ProviderView }) {
   const [baseUrl, setBaseUrl] = useState(p.baseUrl ?? '');
   const [models, setModels] = useState(p.models.join(', '));
   const [busy, setBusy] = useState<'save' | 'delete' | null>(null);
+  const cache = useChatCache();
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
 
   const run = async (what: 'save' | 'delete') => {
@@ -47,13 +45,13 @@ function ProviderRow({ p }: { p: ProviderView }) {
     setMessage(null);
     try {
       if (what === 'delete') {
-        await deleteProvider(p.id);
+        await cache.deleteProvider(p.id);
         return;
       }
       const input: ProviderInput = { kind: p.kind, models: splitModels(models) };
       if (key.trim()) input.apiKey = key.trim();
       if (baseUrl.trim()) input.baseUrl = baseUrl.trim();
-      const view = await saveProvider(p.id, input);
+      const view = await cache.saveProvider(p.id, input);
       setKey('');
       setMessage(!view || view.usable ? { ok: true, text: 'Saved.' } : { ok: false, text: `Saved, but not usable: ${view.reason ?? 'unknown reason'}` });
     } catch (e) {
@@ -106,6 +104,7 @@ function ProviderRow({ p }: { p: ProviderView }) {
 function CustomProviderForm({ taken }: { taken: string[] }) {
   const [f, setF] = useState({ id: '', kind: 'openai_compatible', baseUrl: '', apiKey: '', models: '' });
   const [busy, setBusy] = useState(false);
+  const cache = useChatCache();
   const [error, setError] = useState<string | null>(null);
   const set = (p: Partial<typeof f>) => setF((x) => ({ ...x, ...p }));
   const idOk = /^[a-z0-9][a-z0-9_-]*$/i.test(f.id);
@@ -118,7 +117,7 @@ function CustomProviderForm({ taken }: { taken: string[] }) {
     try {
       const input: ProviderInput = { kind: f.kind, baseUrl: f.baseUrl.trim(), models: splitModels(f.models) };
       if (f.apiKey.trim()) input.apiKey = f.apiKey.trim();
-      await saveProvider(f.id, input);
+      await cache.saveProvider(f.id, input);
       setF({ id: '', kind: f.kind, baseUrl: '', apiKey: '', models: '' });
     } catch (e) {
       setError(errorMessage(e));

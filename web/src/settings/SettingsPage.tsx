@@ -1,4 +1,7 @@
-import { useEffect, useState } from 'react';
+// The Settings page: theme, LLM providers (`ProvidersSection`) and the roots offered to
+// servers. Roots are saved as a whole list; the server tells connected servers they changed.
+import { useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, errorMessage } from '../api/client';
 import type { RootView } from '../api/types.gen';
 import { Button } from '../ui/Button';
@@ -32,26 +35,18 @@ export function SettingsPage() {
   );
 }
 
+const ROOTS_KEY = ['roots'] as const;
+
 function RootsEditor() {
-  const [roots, setRoots] = useState<RootView[] | null>(null);
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const qc = useQueryClient();
+  const stored = useQuery({ queryKey: ROOTS_KEY, queryFn: api.roots, refetchOnMount: 'always' });
+  // The person's edits since the last load or save; null: show what is stored.
+  const [draft, setDraft] = useState<RootView[] | null>(null);
+  const roots = draft ?? stored.data ?? null;
   const [saving, setSaving] = useState(false);
   const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-  const [nonce, setNonce] = useState(0);
 
-  useEffect(() => {
-    let live = true;
-    setLoadError(null);
-    api.roots().then(
-      (r) => live && setRoots(r),
-      (e) => live && setLoadError(errorMessage(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, [nonce]);
-
-  const set = (i: number, p: Partial<RootView>) => setRoots((rs) => (rs ?? []).map((r, j) => (j === i ? { ...r, ...p } : r)));
+  const set = (i: number, p: Partial<RootView>) => setDraft((roots ?? []).map((r, j) => (j === i ? { ...r, ...p } : r)));
   const invalid = (roots ?? []).map((r) => !/^[a-z][a-z0-9+.-]*:/i.test(r.uri.trim()));
 
   const save = async () => {
@@ -62,8 +57,8 @@ function RootsEditor() {
       .filter((r) => r.uri.trim())
       .map((r) => (r.name?.trim() ? { uri: r.uri.trim(), name: r.name.trim() } : { uri: r.uri.trim() }));
     try {
-      const saved = await api.setRoots(clean);
-      setRoots(Array.isArray(saved) ? saved : clean);
+      qc.setQueryData(ROOTS_KEY, await api.setRoots(clean));
+      setDraft(null);
       setMessage({ ok: true, text: 'Saved. Connected servers were told the roots changed.' });
     } catch (e) {
       setMessage({ ok: false, text: errorMessage(e) });
@@ -76,8 +71,8 @@ function RootsEditor() {
     <section className="card" data-testid="roots-editor">
       <h2>Roots</h2>
       <p className="small muted">Directories (as file:// URIs) offered to servers that ask for roots.</p>
-      {loadError ? (
-        <ErrorState title="Could not load roots" message={loadError} onRetry={() => setNonce((n) => n + 1)} />
+      {stored.error && !roots ? (
+        <ErrorState title="Could not load roots" message={errorMessage(stored.error)} onRetry={() => void stored.refetch()} />
       ) : !roots ? (
         <Loading />
       ) : (
@@ -87,14 +82,14 @@ function RootsEditor() {
             <div key={i} className="kv-row">
               <input value={r.uri} placeholder="file:///home/me/project" className="mono" onChange={(e) => set(i, { uri: e.target.value })} aria-label={`Root ${i + 1} URI`} aria-invalid={invalid[i] || undefined} data-testid={`root-uri-${i}`} />
               <input value={r.name ?? ''} placeholder="name (optional)" onChange={(e) => set(i, { name: e.target.value })} aria-label={`Root ${i + 1} name`} data-testid={`root-name-${i}`} />
-              <Button small variant="ghost" onClick={() => setRoots(roots.filter((_, j) => j !== i))} aria-label="Remove root" data-testid={`root-remove-${i}`}>
+              <Button small variant="ghost" onClick={() => setDraft(roots.filter((_, j) => j !== i))} aria-label="Remove root" data-testid={`root-remove-${i}`}>
                 <X size={14} aria-hidden="true" />
               </Button>
             </div>
           ))}
           {invalid.some((x, i) => x && roots[i].uri.trim()) && <div className="field-error">Each root needs a URI such as file:///path</div>}
           <div className="actions">
-            <Button small onClick={() => setRoots([...roots, { uri: 'file:///' }])} data-testid="root-add">
+            <Button small onClick={() => setDraft([...roots, { uri: 'file:///' }])} data-testid="root-add">
               + Add root
             </Button>
             <Button variant="primary" small onClick={save} busy={saving} disabled={invalid.some((x, i) => x && roots[i].uri.trim() !== '')} data-testid="roots-save">

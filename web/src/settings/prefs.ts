@@ -5,12 +5,10 @@ import { createStore, useStore } from '../ui/store';
 import { api } from '../api/client';
 
 const store = createStore<Record<string, unknown>>({});
-let loaded = false;
 
 export async function loadPrefs(): Promise<void> {
   const prefs = await api.prefs();
   store.set({ ...prefs, ...pendingWrites() });
-  loaded = true;
 }
 
 const unsaved = new Map<string, unknown>();
@@ -40,6 +38,3 @@ export function usePref<T>(key: string, fallback: T): T {
   return v === undefined ? fallback : (v as T);
 }
 
-export function prefsLoaded(): boolean {
-  return loaded;
-}

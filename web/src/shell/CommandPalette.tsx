@@ -20,11 +20,11 @@ interface Entry {
 }
 
 const MAX_SHOWN = 50;
+const kinds = ['tools', 'resources', 'prompts'] as const;
 
 function useEntries(): Entry[] {
   const { list } = useServers();
-  const connected = (list ?? []).filter((v) => v.status.state === 'connected').map((v) => v.config.name);
-  const kinds = ['tools', 'resources', 'prompts'] as const;
+  const connected = useMemo(() => (list ?? []).filter((v) => v.status.state === 'connected').map((v) => v.config.name), [list]);
   const results = useQueries({
     queries: connected.flatMap((s) =>
       kinds.map((k) => ({
@@ -47,7 +47,7 @@ function useEntries(): Entry[] {
       });
     });
     return out;
-  }, [list, connected.join('\u0000'), results]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [list, connected, results]);
 }
 
 export function CommandPalette({ onClose }: { onClose: () => void }) {

@@ -85,7 +85,7 @@ export function classify(frame: TrafficFrame): FrameRow {
   if (typeof m.method === 'string') {
     row.method = m.method;
     row.type = hasId ? 'request' : 'notification';
-    const params = (m.params ?? {}) as Record<string, any>;
+    const params = (m.params ?? {}) as { _meta?: { progressToken?: unknown }; progressToken?: unknown; requestId?: unknown };
     const token = hasId ? params._meta?.progressToken : m.method === 'notifications/progress' ? params.progressToken : undefined;
     if (token !== undefined && token !== null) row.token = JSON.stringify(token);
     if (m.method === 'notifications/cancelled' && params.requestId !== undefined) row.refId = JSON.stringify(params.requestId);

@@ -1,3 +1,5 @@
+// The one button: variants (default, primary, danger, ghost), a small size, and `busy`, which
+// disables it and shows a spinner so an action under way cannot be started twice.
 import type { ButtonHTMLAttributes } from 'react';
 import { Spinner } from './Spinner';
 

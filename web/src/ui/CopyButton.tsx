@@ -1,3 +1,5 @@
+// Copying and downloading: `copyText` (the Clipboard API, with a textarea fallback), a Copy
+// button that says "Copied" for a moment, and `download` (a string offered as a file).
 import { useState } from 'react';
 import { Button } from './Button';
 

@@ -1,3 +1,5 @@
+// Rows of name/value inputs (env variables, HTTP headers) with add and remove; values can be
+// masked as passwords. It edits the list it is given and keeps no state of its own.
 import { Button } from './Button';
 import { X } from 'lucide-react';
 

@@ -1,3 +1,4 @@
+// The modal dialog every confirmation and form uses, on the browser's <dialog>.
 import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { X } from 'lucide-react';
 

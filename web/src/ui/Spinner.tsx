@@ -1,3 +1,5 @@
+// The busy indicator (`role=status`, optional label) and the page-level Loading state built
+// on it.
 export function Spinner({ small, label }: { small?: boolean; label?: string }) {
   return (
     <span className={`spinner-wrap${small ? ' small' : ''}`} role="status" data-testid="spinner">

@@ -1,3 +1,5 @@
+// The empty and error states of a page or panel. An error shows its message whole (or as
+// prose for a sentence meant for a person) and a Retry button when there is something to retry.
 import type { ReactNode } from 'react';
 import { Button } from './Button';
 

@@ -10,8 +10,8 @@ describe('toFormSchema', () => {
         titled: { type: 'array', items: { anyOf: [{ const: 'f1', title: 'Tuna' }, { const: 'f2', title: 'Salmon' }] } },
       },
     });
-    expect(schema.properties.plain.uniqueItems).toBe(true);
-    expect(schema.properties.titled.uniqueItems).toBe(true);
+    expect((schema.properties as any).plain.uniqueItems).toBe(true);
+    expect((schema.properties as any).titled.uniqueItems).toBe(true);
     expect(uiSchema.plain['ui:widget']).toBe('checkboxes');
     expect(uiSchema.titled['ui:widget']).toBe('checkboxes');
   });
@@ -24,9 +24,9 @@ describe('toFormSchema', () => {
         note: { type: ['string', 'null'] },
       },
     });
-    expect(schema.properties.pet.enumNames).toBeUndefined();
+    expect((schema.properties as any).pet.enumNames).toBeUndefined();
     expect(uiSchema.pet['ui:enumNames']).toEqual(['Cats', 'Dogs']);
-    expect(schema.properties.note.type).toBe('string');
+    expect((schema.properties as any).note.type).toBe('string');
   });
 
   it('hides the generated labels of array items, nested too', () => {

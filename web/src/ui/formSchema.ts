@@ -3,11 +3,12 @@
 // checkbox groups, legacy `enumNames` as option labels, nullable types (`["string","null"]`)
 // as their one real type, and array items without `name-1` labels. The schema used to
 // validate what is sent stays the server's own; this copy only drives the form. Pure.
+import type { UiSchema } from '@rjsf/utils';
 import type { Schema } from './schema';
 
 export interface FormSchema {
   schema: Schema;
-  uiSchema: Record<string, any>;
+  uiSchema: UiSchema;
 }
 
 const isObj = (v: unknown): v is Schema => !!v && typeof v === 'object' && !Array.isArray(v);
@@ -32,7 +33,7 @@ function singleType(t: unknown): unknown {
 function convert(input: Schema, depth: number): FormSchema {
   if (depth > 32) return { schema: input, uiSchema: {} };
   const schema: Schema = { ...input };
-  const ui: Record<string, any> = {};
+  const ui: UiSchema = {};
   schema.type = singleType(schema.type);
   if (schema.type === undefined) delete schema.type;
 

@@ -4,7 +4,12 @@ import Ajv from 'ajv';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 
-export type Schema = Record<string, any>;
+export type Schema = Record<string, unknown>;
+
+/** `v` as a (sub)schema when it is one (an object), else undefined. */
+export function asSchema(v: unknown): Schema | undefined {
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Schema) : undefined;
+}
 
 /**
  * Makes a server's schema usable by the form: drops `$schema` (the form validator speaks
@@ -27,14 +32,14 @@ export function hasNoFields(schema: Schema): boolean {
  * and empty strings in optional properties (an untouched optional text box means "not given").
  */
 export function cleanValue(value: unknown, schema?: Schema): unknown {
-  if (Array.isArray(value)) return value.filter((v) => v !== undefined).map((v) => cleanValue(v, schema?.items));
+  if (Array.isArray(value)) return value.filter((v) => v !== undefined).map((v) => cleanValue(v, asSchema(schema?.items)));
   if (value && typeof value === 'object') {
     const required = new Set<string>(Array.isArray(schema?.required) ? schema.required : []);
     const out: Record<string, unknown> = {};
     for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
       if (v === undefined) continue;
       if (v === '' && !required.has(k)) continue;
-      out[k] = cleanValue(v, schema?.properties?.[k]);
+      out[k] = cleanValue(v, asSchema(asSchema(schema?.properties)?.[k]));
     }
     return out;
   }

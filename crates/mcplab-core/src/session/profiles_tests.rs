@@ -51,7 +51,7 @@ fn builtin_profiles_round_trip_with_pinned_hashes() {
         ),
         (
             "claude",
-            "a80eee3892799b072f04d35ea9876562f07f5079a2903032c96c744a2902b164",
+            "d41c60b8fa8f96775565fcd9602a7d4a26eff262824ac1a1dee0b799c71cc48b",
         ),
         (
             "chatgpt",
@@ -63,7 +63,7 @@ fn builtin_profiles_round_trip_with_pinned_hashes() {
         ),
         (
             "cursor",
-            "9fed33c056ea179d64210cf3197940887e39c3826343cf07e0213f95e4379501",
+            "1a00918e54326a5cf6d136633e67a010bca324fb8e3d6e4516bf854fc418b737",
         ),
         (
             "goose",

@@ -1,0 +1,78 @@
+// useChatSession against a real loopback server: the snapshot, then the session's stream from
+// the snapshot's `lastEventId`; a `resync` reloads the snapshot and follows the new stream from
+// its position, keeping every turn; a stream that merely drops resumes with Last-Event-ID
+// without reloading anything.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { renderHook } from '@testing-library/react';
+import { QueryClientProvider } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { createQueryClient } from '../api/queries';
+import type { SessionView, StoredTurn } from '../api/types.gen';
+import { startSseServer, type OpenStream, type SseServer } from '../test/sseServer';
+import { useChatSession } from './useChatSession';
+
+let srv: SseServer;
+const realFetch = globalThis.fetch;
+
+beforeEach(async () => {
+  srv = await startSseServer();
+  // The client fetches same-origin paths; send them to the loopback server.
+  vi.stubGlobal('fetch', (input: RequestInfo | URL, init?: RequestInit) => realFetch(new URL(String(input), srv.base), init));
+});
+afterEach(async () => {
+  vi.unstubAllGlobals();
+  await srv.close();
+});
+
+const turn = (turnId: string, user: string): StoredTurn => ({ turnId, user, events: [] });
+const view = (turns: StoredTurn[], lastEventId: number) =>
+  ({ summary: { id: 's1', title: 'a chat', createdMs: 1, updatedMs: 1 }, turns, runningTurn: null, liveTurn: null, lastEventId }) as unknown as SessionView;
+const json = (v: unknown) => ({ status: 200, body: JSON.stringify(v) });
+
+function mount() {
+  const qc = createQueryClient();
+  const wrapper = ({ children }: { children: ReactNode }) => <QueryClientProvider client={qc}>{children}</QueryClientProvider>;
+  return renderHook(() => useChatSession('s1'), { wrapper });
+}
+
+const WAIT = { timeout: 8000, interval: 20 };
+
+describe('useChatSession', () => {
+  it('reloads on resync and follows the new stream from its position, losing no turn', async () => {
+    let first: OpenStream | undefined;
+    srv.answer(json(view([turn('t1', 'first')], 3)));
+    srv.answer((s) => {
+      first = s;
+      s.send(JSON.stringify({ kind: 'userMessage', turnId: 't2', text: 'second' }), 4);
+    });
+    const { result, unmount } = mount();
+    await vi.waitFor(() => expect(result.current.turns.map((t) => t.user)).toEqual(['first', 'second']), WAIT);
+
+    // The server lost our place: it says resync, and the snapshot now has a turn we never saw.
+    srv.answer(json(view([turn('t1', 'first'), turn('t2', 'second'), turn('t3', 'third')], 9)));
+    srv.answer(() => undefined);
+    first?.send('{"kind":"resync"}', 5);
+    await vi.waitFor(() => expect(result.current.turns.map((t) => t.user)).toEqual(['first', 'second', 'third']), WAIT);
+    await srv.request(3);
+    expect(srv.requests.map((r) => r.path)).toEqual(['/api/sessions/s1', '/api/sessions/s1/events?lastEventId=3', '/api/sessions/s1', '/api/sessions/s1/events?lastEventId=9']);
+    unmount();
+  });
+
+  it('resumes a dropped stream with Last-Event-ID and does not reload the snapshot', async () => {
+    srv.answer(json(view([turn('t1', 'first')], 3)));
+    srv.answer((s) => {
+      s.send(JSON.stringify({ kind: 'userMessage', turnId: 't2', text: 'second' }), 4);
+      s.end();
+    });
+    srv.answer((s) => s.send(JSON.stringify({ kind: 'userMessage', turnId: 't3', text: 'third' }), 5));
+    const { result, unmount } = mount();
+    await vi.waitFor(() => expect(result.current.turns.map((t) => t.user)).toEqual(['first', 'second', 'third']), WAIT);
+    expect(srv.requests.map((r) => [r.path, r.lastEventId])).toEqual([
+      ['/api/sessions/s1', undefined],
+      ['/api/sessions/s1/events?lastEventId=3', undefined],
+      ['/api/sessions/s1/events?lastEventId=3', '4'],
+    ]);
+    expect(result.current.stream).toBe('open');
+    unmount();
+  });
+});

@@ -7,9 +7,11 @@
 # Node >= 20 with npm, and /usr/bin/chromium; installs the npm packages on first use.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# The tests that pin generated output rewrite it and pass when these are set; a run of the
-# whole suite must check, never rewrite.
-unset UPDATE_TS MCPLAB_WRITE_SCHEMA
+# Tests that rewrite their expectations when an UPDATE_* variable is set (UPDATE_TS=1 for the
+# generated TypeScript types, MCPLAB_WRITE_SCHEMA=1 for the eval suite schema) would pass whatever the code does: never here, nor in CI.
+for var in $(compgen -e); do
+  case "$var" in UPDATE_* | MCPLAB_WRITE_SCHEMA) echo "== ignoring $var: this script checks, it does not rewrite"; unset "$var" ;; esac
+done
 
 npm_install() { # DIR: install when missing or when the lock file changed
   if [ ! -d "$1/node_modules" ] || [ "$1/package-lock.json" -nt "$1/node_modules/.package-lock.json" ]; then

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use mcplab_core::mcp::{ConnectionManager, ManagerOptions, McpError, RequestOptions};
 use mcplab_core::oauth::{
-    CredentialStore, DebugOptions, FlowOptions, MemoryCredentials, NonInteractiveAgent, OAuthError,
-    OAuthHost, StepLog, debug_run,
+    Clock, CredentialStore, DebugOptions, FlowOptions, MemoryCredentials, NonInteractiveAgent,
+    OAuthError, OAuthHost, StepLog, debug_run,
 };
 use mcplab_core::store::Store;
 use mcplab_protocol::oauth::{
@@ -225,16 +225,29 @@ async fn tokens_are_refreshed_on_401_and_before_they_expire() {
     assert_eq!(server.records().authorize.len(), 1, "no second sign-in");
     m.shutdown().await;
 
-    let short = OAuthTestServer::start(OAuthTestConfig {
-        expires_in: 1,
+    // An hour's token, and the host's clock moved past its end instead of waiting it out:
+    // without the move nothing would expire during the test.
+    let hour = OAuthTestServer::start(OAuthTestConfig {
+        expires_in: 3600,
         ..OAuthTestConfig::default()
     })
     .await;
-    let m = manager(Arc::new(MemoryCredentials::default()));
-    m.connect(http("s", &short.mcp_url(), None)).await.unwrap();
-    tokio::time::sleep(Duration::from_millis(1200)).await;
+    let clock = Clock::adjustable();
+    let m = ConnectionManager::new(ManagerOptions::default());
+    let agent = Arc::new(NonInteractiveAgent::new());
+    let store = Arc::new(MemoryCredentials::default());
+    let host = OAuthHost::with_clock(store, agent, "mcplab-test", "mcplab-test", clock.clone());
+    m.set_oauth(host.unwrap());
+    m.connect(http("s", &hour.mcp_url(), None)).await.unwrap();
     call(&m, "s", "whoami").await.unwrap();
-    let rec = short.records();
+    assert_eq!(
+        hour.records().token.len(),
+        1,
+        "a fresh token is used as it is"
+    );
+    clock.advance(Duration::from_secs(2 * 3600));
+    call(&m, "s", "whoami").await.unwrap();
+    let rec = hour.records();
     assert_eq!(
         rec.token.last().unwrap().params["grant_type"],
         "refresh_token"

@@ -12,6 +12,7 @@ use futures::stream::BoxStream;
 use mcplab_core::llm::{
     ChatRequest, FinishReason, LlmError, LlmProvider, StreamEvent, ToolSpec, Usage,
 };
+use mcplab_protocol::chat::TurnFailureKind;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -44,7 +45,8 @@ pub enum RecordedEvent {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RecordedError {
-    pub kind: String,
+    /// The provider error's kind, in the turn failures' vocabulary (the same wire strings).
+    pub kind: TurnFailureKind,
     pub message: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub status: Option<u16>,
@@ -63,19 +65,20 @@ pub struct RecordedStep {
 
 impl RecordedError {
     pub fn of(e: &LlmError) -> RecordedError {
+        use TurnFailureKind as K;
         let (kind, status, retry_after) = match e {
-            LlmError::Auth { .. } => ("auth", None, None),
-            LlmError::RateLimit { retry_after, .. } => ("rate_limit", None, *retry_after),
-            LlmError::ContextLength { .. } => ("context_length", None, None),
-            LlmError::Network { .. } => ("network", None, None),
-            LlmError::Server { status, .. } => ("server", Some(*status), None),
-            LlmError::BadResponse { .. } => ("bad_response", None, None),
-            LlmError::Truncated { .. } => ("truncated", None, None),
-            LlmError::Cancelled => ("cancelled", None, None),
-            LlmError::NotConfigured { .. } => ("not_configured", None, None),
+            LlmError::Auth { .. } => (K::Auth, None, None),
+            LlmError::RateLimit { retry_after, .. } => (K::RateLimit, None, *retry_after),
+            LlmError::ContextLength { .. } => (K::ContextLength, None, None),
+            LlmError::Network { .. } => (K::Network, None, None),
+            LlmError::Server { status, .. } => (K::Server, Some(*status), None),
+            LlmError::BadResponse { .. } => (K::BadResponse, None, None),
+            LlmError::Truncated { .. } => (K::Truncated, None, None),
+            LlmError::Cancelled => (K::Cancelled, None, None),
+            LlmError::NotConfigured { .. } => (K::NotConfigured, None, None),
         };
         RecordedError {
-            kind: kind.into(),
+            kind,
             message: message_of(e),
             status,
             retry_after_ms: retry_after.map(|d| d.as_millis() as u64),
@@ -84,23 +87,26 @@ impl RecordedError {
 
     /// The same error again.
     pub fn to_error(&self) -> LlmError {
+        use TurnFailureKind as K;
         let message = self.message.clone();
-        match self.kind.as_str() {
-            "auth" => LlmError::Auth { message },
-            "rate_limit" => LlmError::RateLimit {
+        match self.kind {
+            K::Auth => LlmError::Auth { message },
+            K::RateLimit => LlmError::RateLimit {
                 retry_after: self.retry_after_ms.map(Duration::from_millis),
                 message,
             },
-            "context_length" => LlmError::ContextLength { message },
-            "network" => LlmError::Network { message },
-            "server" => LlmError::Server {
+            K::ContextLength => LlmError::ContextLength { message },
+            K::Network => LlmError::Network { message },
+            K::Server => LlmError::Server {
                 status: self.status.unwrap_or(500),
                 message,
             },
-            "truncated" => LlmError::Truncated { message },
-            "cancelled" => LlmError::Cancelled,
-            "not_configured" => LlmError::NotConfigured { message },
-            _ => LlmError::BadResponse { message },
+            K::Truncated => LlmError::Truncated { message },
+            K::Cancelled => LlmError::Cancelled,
+            K::NotConfigured => LlmError::NotConfigured { message },
+            // A provider error is never `internal`; an edited recording saying so replays as
+            // an answer that could not be read.
+            K::BadResponse | K::Internal => LlmError::BadResponse { message },
         }
     }
 }
@@ -298,5 +304,17 @@ mod tests {
             assert_eq!(back, e);
             assert_eq!(back.to_string(), e.to_string());
         }
+    }
+
+    /// Recordings written before the kind was an enum read the same (same wire strings);
+    /// a kind outside the set is refused instead of replaying as something else.
+    #[test]
+    fn recorded_kinds_keep_their_wire_strings() {
+        let old = json!({"kind": "rate_limit", "message": "slow down", "retryAfterMs": 2000});
+        let e: RecordedError = serde_json::from_value(old.clone()).unwrap();
+        assert_eq!(e.kind, TurnFailureKind::RateLimit);
+        assert_eq!(serde_json::to_value(&e).unwrap(), old);
+        let odd = json!({"kind": "teapot", "message": "?"});
+        assert!(serde_json::from_value::<RecordedError>(odd).is_err());
     }
 }

@@ -3,7 +3,7 @@
 //! tokens, LLM vs MCP time; per iteration the cost and the app render reports. The runner
 //! builds it from the turn events it recorded (`TurnTrace::from_events`) and its own clocks.
 
-use mcplab_protocol::chat::{StopReason, TokenUsage, TurnEvent};
+use mcplab_protocol::chat::{StopReason, TokenUsage, TurnEvent, TurnFailureKind};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -67,7 +67,7 @@ pub enum TurnEnd {
         reason: StopReason,
     },
     Failed {
-        error_kind: String,
+        error_kind: TurnFailureKind,
         message: String,
     },
     Cancelled,
@@ -174,7 +174,7 @@ impl TurnTrace {
                     ..
                 } => {
                     turn.end = TurnEnd::Failed {
-                        error_kind: kind.to_string(),
+                        error_kind: *kind,
                         message: message.clone(),
                     };
                     turn.usage = usage.clone();

@@ -3,6 +3,7 @@
 //! applied, and the outcome decided — passed, failed, or errored (the provider, a server or
 //! the clock failed, so the model was not measured).
 
+use mcplab_protocol::chat::TurnFailureKind;
 use serde::{Deserialize, Serialize};
 
 use crate::checks::{self, CheckResult, Scope};
@@ -202,16 +203,20 @@ impl Verdict {
     }
 }
 
-/// Turn failure kinds that say the provider or the host failed, not the model.
-const ERROR_KINDS: [&str; 7] = [
-    "auth",
-    "rate_limit",
-    "network",
-    "server",
-    "not_configured",
-    "internal",
-    "truncated",
-];
+/// Whether a turn failure says the provider or the host failed, not the model.
+fn is_infrastructure(kind: TurnFailureKind) -> bool {
+    use TurnFailureKind as K;
+    match kind {
+        K::Auth
+        | K::RateLimit
+        | K::Network
+        | K::Server
+        | K::NotConfigured
+        | K::Internal
+        | K::Truncated => true,
+        K::ContextLength | K::BadResponse | K::Cancelled => false,
+    }
+}
 
 /// Judge one iteration's trace against its case.
 pub fn judge_iteration(case: &ResolvedCase, trace: &Trace, judge: Option<JudgeVerdict>) -> Verdict {
@@ -296,9 +301,7 @@ fn decide(
             TurnEnd::Failed {
                 error_kind,
                 message,
-            } if ERROR_KINDS.contains(&error_kind.as_str()) => {
-                Some(format!("{error_kind}: {message}"))
-            }
+            } if is_infrastructure(*error_kind) => Some(format!("{error_kind}: {message}")),
             _ => None,
         };
         if let Some(reason) = reason {

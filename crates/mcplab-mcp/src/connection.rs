@@ -189,7 +189,7 @@ impl Connection {
         let request: ClientRequest = match self.exact_request(method, &body) {
             Some(exact) => exact,
             None => serde_json::from_value(body).map_err(|e| {
-                McpError::InvalidRequest(format!("invalid params for `{method}`: {e}"))
+                McpError::InvalidParams(format!("invalid params for `{method}`: {e}"))
             })?,
         };
         let timeout = opts.timeout.unwrap_or(self.timeout);
@@ -267,16 +267,16 @@ impl Connection {
             match page.get(key) {
                 Some(Value::Array(a)) => items.extend(a.iter().cloned()),
                 _ => {
-                    return Err(McpError::InvalidRequest(format!(
-                        "the server's `{method}` result has no `{key}` array"
-                    )));
+                    return Err(
+                        self.misbehaved(format!("its `{method}` result has no `{key}` array"))
+                    );
                 }
             }
             match page.get("nextCursor").and_then(Value::as_str) {
                 Some(next) if !next.is_empty() => {
                     if !seen.insert(next.to_owned()) {
-                        return Err(McpError::InvalidRequest(format!(
-                            "the server repeated the cursor `{next}` for `{method}`; stopped"
+                        return Err(self.misbehaved(format!(
+                            "it repeated the cursor `{next}` for `{method}`; stopped"
                         )));
                     }
                     cursor = Some(next.to_owned());
@@ -287,7 +287,7 @@ impl Connection {
                 }
             }
         }
-        Err(McpError::InvalidRequest(format!(
+        Err(self.misbehaved(format!(
             "`{method}` returned more than {MAX_PAGES} pages; stopped"
         )))
     }
@@ -299,7 +299,7 @@ impl Connection {
             body["params"] = p;
         }
         let n: ClientNotification = serde_json::from_value(body).map_err(|e| {
-            McpError::InvalidRequest(format!("invalid notification `{method}`: {e}"))
+            McpError::InvalidParams(format!("invalid notification `{method}`: {e}"))
         })?;
         self.peer
             .send_notification(n)
@@ -320,6 +320,14 @@ impl Connection {
         std::collections::HashMap<String, mpsc::UnboundedSender<ProgressUpdate>>,
     > {
         self.progress.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The server broke the protocol: an error that names it.
+    pub(crate) fn misbehaved(&self, message: impl Into<String>) -> McpError {
+        McpError::Misbehaved {
+            server: self.name.clone(),
+            message: message.into(),
+        }
     }
 
     fn map_error(&self, method: &str, e: ServiceError) -> McpError {
@@ -359,7 +367,10 @@ impl Connection {
                 }
                 McpError::Transport { message }
             }
-            other => McpError::InvalidRequest(format!("`{method}` failed: {other}")),
+            ServiceError::UnexpectedResponse => self.misbehaved(format!(
+                "it answered `{method}` with a result of another request"
+            )),
+            other => McpError::Other(format!("`{method}` failed: {other}")),
         }
     }
 

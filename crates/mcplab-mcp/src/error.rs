@@ -31,9 +31,10 @@ pub enum McpError {
     #[error("connection lost: {message}")]
     Transport { message: String },
 
-    /// No response in time (progress notifications reset the clock).
+    /// No response in time (progress notifications reset the clock). The edges add how to
+    /// raise the timeout (a flag in the CLI, the server's settings in the web).
     #[error(
-        "`{method}` got no response within {}s; raise the timeout (--timeout) if the server is just slow",
+        "`{method}` got no response within {}s (the server may be slow or stuck)",
         after.as_secs_f64()
     )]
     Timeout { method: String, after: Duration },
@@ -59,9 +60,20 @@ pub enum McpError {
     #[error("server `{0}` is not connected; connect it first")]
     NotConnected(String),
 
-    /// The method/params cannot form an MCP request, or the response has the wrong shape.
+    /// The caller's params cannot form the request (nothing was sent), or name something the
+    /// server does not have (a skill, a subscription). The caller's fault: a usage error.
     #[error("{0}")]
-    InvalidRequest(String),
+    InvalidParams(String),
+
+    /// The server broke the protocol: a result of the wrong shape, a repeated cursor, endless
+    /// pages, an input request it may not make. Its fault, so the message names it.
+    #[error("server `{server}` did not follow the protocol: {message}")]
+    Misbehaved { server: String, message: String },
+
+    /// A failure mcplab has no category for (an rmcp error it does not know, a stream that
+    /// ended oddly): neither the caller's fault nor provably the server's.
+    #[error("{0}")]
+    Other(String),
 }
 
 fn spawn_hint(e: &std::io::Error) -> &'static str {

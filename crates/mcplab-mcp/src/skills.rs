@@ -109,7 +109,7 @@ impl Connection {
             .into_iter()
             .find(|s| s["uri"] == skill || s["frontmatter"]["name"] == skill)
             .ok_or_else(|| {
-                McpError::InvalidRequest(format!(
+                McpError::InvalidParams(format!(
                     "the server lists no skill `{skill}` (see `skills list`)"
                 ))
             })

@@ -93,7 +93,7 @@ impl Connection {
     ) -> Result<Value, McpError> {
         let view = self
             .task_created(tool, created)
-            .ok_or_else(|| McpError::InvalidRequest("the task result has no taskId".into()))?;
+            .ok_or_else(|| self.misbehaved("its task result has no taskId"))?;
         self.publish(&view, opts);
         let deadline = tokio::time::Instant::now()
             + view
@@ -125,9 +125,9 @@ impl Connection {
                     return Err(McpError::Cancelled);
                 }
                 _ = tokio::time::sleep_until(deadline) => {
-                    return Err(McpError::InvalidRequest(format!(
-                        "task {} did not finish within its time to live; it may still run \
-                         (see `tasks get {}`)", view.task_id, view.task_id
+                    return Err(self.misbehaved(format!(
+                        "task {} did not finish within the time to live the server gave it; \
+                         it may still run (poll the task again)", view.task_id
                     )));
                 }
                 _ = tokio::time::sleep(pause) => {}
@@ -149,7 +149,7 @@ impl Connection {
         let mut view = self
             .tasks
             .observe(&self.name, &result, "poll")
-            .ok_or_else(|| McpError::InvalidRequest("the tasks/get result names no task".into()))?;
+            .ok_or_else(|| self.misbehaved("its tasks/get result names no task"))?;
         if view.task_id != task_id {
             // Some servers answer without the id; keep the one asked about.
             view.task_id = task_id.to_owned();
@@ -204,16 +204,16 @@ impl Connection {
     /// The final result of a finished task, or its failure.
     async fn finish(&self, view: TaskView, opts: &RequestOptions) -> Result<Value, McpError> {
         match view.status.as_str() {
-            "completed" => match view.result {
-                Some(result) => Ok(result),
-                None if view.flavor == TaskFlavor::Experimental => {
-                    self.legacy_task_result(&view.task_id, opts).await
+            "completed" => {
+                match view.result {
+                    Some(result) => Ok(result),
+                    None if view.flavor == TaskFlavor::Experimental => {
+                        self.legacy_task_result(&view.task_id, opts).await
+                    }
+                    None => Err(self
+                        .misbehaved(format!("task {} completed without a result", view.task_id))),
                 }
-                None => Err(McpError::InvalidRequest(format!(
-                    "task {} completed without a result",
-                    view.task_id
-                ))),
-            },
+            }
             "failed" => {
                 let error = view.error.unwrap_or_default();
                 Err(McpError::Server {
@@ -230,7 +230,7 @@ impl Connection {
                     data: error.get("data").cloned(),
                 })
             }
-            _ => Err(McpError::InvalidRequest(format!(
+            _ => Err(McpError::Other(format!(
                 "task {} was cancelled{}",
                 view.task_id,
                 view.status_message
@@ -305,7 +305,7 @@ impl Connection {
         let view = self.poll_task(task_id, &opts).await?;
         self.publish(&view, &opts);
         if !view.is_terminal() {
-            return Err(McpError::InvalidRequest(format!(
+            return Err(McpError::InvalidParams(format!(
                 "task {task_id} is still {}; its result is not there yet",
                 view.status
             )));

@@ -1,13 +1,14 @@
 //! Traffic recording: every frame in both directions, per server, in a ring bounded in frames
 //! and in bytes (one budget for all servers; the server that is recording gives up its oldest
-//! frames first), plus a broadcast to live subscribers. Frames longer than the preview size are
+//! frames first), plus a live channel of sequence numbers: a subscriber's [`TrafficFeed`] reads
+//! each announced frame from the ring, so nothing is held outside the budget. Frames longer than the preview size are
 //! published and listed truncated (with their full length); the whole text stays available by
 //! sequence number while the frame is in the ring. Overflow is counted and reported, never
 //! silent. It stores what it is given; deciding what a frame is belongs to `frame_transport`.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use mcplab_protocol::{Direction, FrameKind, TrafficFrame, TrafficHttpExchange};
 use tokio::sync::broadcast;
@@ -19,10 +20,16 @@ pub const DEFAULT_RING_CAPACITY: usize = 100_000;
 /// What a stored frame costs besides its text (struct, deque slot, allocation headers).
 const FRAME_OVERHEAD: usize = 96;
 /// Frames a live subscriber may fall behind (a burst of frames is recorded faster than a
-/// subscriber on another task reads them). The channel keeps this many previews in its slots
-/// after everyone read them: up to 4,096 × 16 KiB outside the traffic budget. Making it carry
-/// sequence numbers only, as the host event stream does, is the way to remove that.
+/// subscriber on another task reads them). The channel's slots hold a server name and a
+/// sequence number each, never a frame.
 const LIVE_FRAMES: usize = 4096;
+
+/// What the live channel announces: frame `seq` of `server` is in the log.
+#[derive(Debug, Clone)]
+struct Announced {
+    server: Arc<str>,
+    seq: u64,
+}
 
 /// A server's recorded frames and how many older ones were evicted.
 #[derive(Debug, Clone, Default)]
@@ -73,7 +80,7 @@ pub struct TrafficLog {
     preview: usize,
     seq: AtomicU64,
     rings: Mutex<Rings>,
-    live: broadcast::Sender<TrafficFrame>,
+    live: broadcast::Sender<Announced>,
 }
 
 impl TrafficLog {
@@ -165,11 +172,15 @@ impl TrafficLog {
             exchange: extras.exchange,
         };
         let published = preview(&frame, self.preview);
+        let announced = Announced {
+            server: Arc::from(server),
+            seq: frame.seq,
+        };
         self.keep(&mut rings, frame);
-        // Broadcast under the lock too, so live subscribers get frames in sequence order
+        // Announced under the lock too, so live subscribers get frames in sequence order
         // (concurrent recorders would otherwise race between numbering and sending).
         // No subscribers is normal (e.g. a CLI call without --trace).
-        let _ = self.live.send(published.clone());
+        let _ = self.live.send(announced);
         drop(rings);
         published
     }
@@ -246,10 +257,37 @@ impl TrafficLog {
         }
     }
 
-    /// Live frames from now on, truncated to the preview size. A subscriber that falls behind
-    /// gets `RecvError::Lagged(n)`, which tells it exactly how many frames it missed.
-    pub fn subscribe(&self) -> broadcast::Receiver<TrafficFrame> {
-        self.live.subscribe()
+    /// Live frames from now on, truncated to the preview size (see [`TrafficFeed`]).
+    pub fn subscribe(self: &Arc<Self>) -> TrafficFeed {
+        TrafficFeed {
+            log: self.clone(),
+            live: self.live.subscribe(),
+        }
+    }
+
+    /// Frame `seq` of `server` as published (truncated), while it is in the ring.
+    fn published(&self, server: &str, seq: u64) -> Option<TrafficFrame> {
+        let rings = self.rings();
+        let ring = rings.by_server.get(server)?;
+        let at = ring.frames.binary_search_by_key(&seq, |f| f.seq).ok()?;
+        ring.frames.get(at).map(|f| preview(f, self.preview))
+    }
+}
+
+/// One live subscriber: the channel tells it which frame came, and it reads that frame from
+/// the log. A subscriber that falls behind the channel, or whose frame left the ring (evicted,
+/// cleared) before it read it, gets `RecvError::Lagged(n)` with how many it missed.
+pub struct TrafficFeed {
+    log: Arc<TrafficLog>,
+    live: broadcast::Receiver<Announced>,
+}
+
+impl TrafficFeed {
+    pub async fn recv(&mut self) -> Result<TrafficFrame, broadcast::error::RecvError> {
+        let announced = self.live.recv().await?;
+        self.log
+            .published(&announced.server, announced.seq)
+            .ok_or(broadcast::error::RecvError::Lagged(1))
     }
 }
 
@@ -359,15 +397,15 @@ mod tests {
         assert_eq!(log.bytes_held(), 0);
     }
 
-    #[test]
-    fn long_frames_are_published_truncated_and_kept_whole() {
-        let log = small(1024 * 1024, 8);
+    #[tokio::test]
+    async fn long_frames_are_published_truncated_and_kept_whole() {
+        let log = Arc::new(small(1024 * 1024, 8));
         let mut rx = log.subscribe();
         let text = "é".repeat(10); // 20 bytes, cut inside no character
         let published = log.record("a", Direction::Inbound, FrameKind::Message, text.as_bytes());
         assert_eq!(published.text, "éééé");
         assert_eq!(published.full_bytes, Some(20));
-        assert_eq!(rx.try_recv().unwrap().text, "éééé");
+        assert_eq!(rx.recv().await.unwrap().text, "éééé");
         assert_eq!(log.snapshot("a").frames[0].full_bytes, Some(20));
         let whole = log.frame("a", published.seq).expect("still in the ring");
         assert_eq!(whole.text, text);
@@ -425,9 +463,31 @@ mod tests {
 
     #[tokio::test]
     async fn subscribers_see_live_frames() {
-        let log = TrafficLog::new(10);
+        let log = std::sync::Arc::new(TrafficLog::new(10));
         let mut rx = log.subscribe();
         log.record("a", Direction::Outbound, FrameKind::Message, b"{}");
+        assert_eq!(rx.recv().await.unwrap().text, "{}");
+    }
+
+    /// The live channel holds no copy of a frame: one that left the log before a subscriber
+    /// read it is reported as missed (then the subscriber resyncs), not delivered from a copy
+    /// kept outside the traffic budget.
+    #[tokio::test]
+    async fn a_frame_gone_before_it_is_read_is_reported_missed() {
+        let log = std::sync::Arc::new(TrafficLog::new(10));
+        let mut rx = log.subscribe();
+        log.record(
+            "a",
+            Direction::Outbound,
+            FrameKind::Message,
+            &[b'x'; 20_000],
+        );
+        log.clear("a");
+        log.record("a", Direction::Outbound, FrameKind::Message, b"{}");
+        assert!(matches!(
+            rx.recv().await,
+            Err(tokio::sync::broadcast::error::RecvError::Lagged(1))
+        ));
         assert_eq!(rx.recv().await.unwrap().text, "{}");
     }
 }

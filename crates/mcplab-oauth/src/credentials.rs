@@ -89,14 +89,14 @@ pub struct TokenSet {
 }
 
 impl TokenSet {
-    /// Whether the token expires soon enough to refresh it before use.
-    pub fn needs_refresh(&self) -> bool {
+    /// Whether the token expires soon enough, at `now_ms`, to refresh it before use.
+    pub fn needs_refresh(&self, now_ms: u64) -> bool {
         let Some(expires) = self.expires_at_ms else {
             return false;
         };
         let lifetime = expires.saturating_sub(self.obtained_at_ms);
         let margin = REFRESH_MARGIN_MS.min(lifetime / 10);
-        now_ms() + margin >= expires
+        now_ms + margin >= expires
     }
 
     pub fn expires_in_secs(&self) -> Option<u64> {
@@ -189,13 +189,13 @@ mod tests {
             scope: None,
             obtained_at_ms: now + left_ms - lifetime_ms,
         };
-        assert!(!token(3_600_000, 3_000_000).needs_refresh());
-        assert!(token(3_600_000, 30_000).needs_refresh());
+        assert!(!token(3_600_000, 3_000_000).needs_refresh(now));
+        assert!(token(3_600_000, 30_000).needs_refresh(now));
         // A 10 s token is not refreshed at once, only in its last second.
-        assert!(!token(10_000, 9_000).needs_refresh());
-        assert!(token(10_000, 500).needs_refresh());
+        assert!(!token(10_000, 9_000).needs_refresh(now));
+        assert!(token(10_000, 500).needs_refresh(now));
         let mut forever = token(1, 1);
         forever.expires_at_ms = None;
-        assert!(!forever.needs_refresh());
+        assert!(!forever.needs_refresh(now));
     }
 }

@@ -14,6 +14,7 @@
 
 mod agent;
 mod challenge;
+mod clock;
 mod credentials;
 mod debug;
 mod discovery;
@@ -36,6 +37,7 @@ mod urls;
 
 pub use agent::{CallbackParams, NonInteractiveAgent, PendingRedirect, UserAgent};
 pub use challenge::{BearerChallenge, Challenge, parse_www_authenticate};
+pub use clock::Clock;
 pub use credentials::{
     ClientRegistration, CredentialStore, Credentials, MemoryCredentials, TokenSet,
 };

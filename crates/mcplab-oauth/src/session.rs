@@ -17,6 +17,7 @@ use url::Url;
 
 use super::agent::UserAgent;
 use super::challenge::BearerChallenge;
+use super::clock::Clock;
 use super::credentials::{CredentialStore, Credentials};
 use super::flow::{Flow, FlowOptions, Rules};
 use super::http::OAuthHttp;
@@ -33,6 +34,8 @@ pub struct OAuthHost {
     http: OAuthHttp,
     client_name: String,
     history: Mutex<HashMap<String, Vec<OAuthStep>>>,
+    /// What "now" is when deciding whether a token needs refreshing.
+    clock: Clock,
 }
 
 impl OAuthHost {
@@ -43,12 +46,24 @@ impl OAuthHost {
         client_name: &str,
         user_agent: &str,
     ) -> Result<Arc<Self>, OAuthError> {
+        Self::with_clock(store, agent, client_name, user_agent, Clock::system())
+    }
+
+    /// [`Self::new`] deciding token expiry by `clock` (tests pass one they can advance).
+    pub fn with_clock(
+        store: Arc<dyn CredentialStore>,
+        agent: Arc<dyn UserAgent>,
+        client_name: &str,
+        user_agent: &str,
+        clock: Clock,
+    ) -> Result<Arc<Self>, OAuthError> {
         Ok(Arc::new(Self {
             store,
             agent,
             http: OAuthHttp::new(user_agent)?,
             client_name: client_name.into(),
             history: Mutex::new(HashMap::new()),
+            clock,
         }))
     }
 
@@ -264,7 +279,9 @@ impl AuthSession {
             .creds
             .as_ref()
             .and_then(|c| c.tokens.as_ref())
-            .is_some_and(|t| t.needs_refresh() && t.refresh_token.is_some());
+            .is_some_and(|t| {
+                t.needs_refresh(self.host.clock.now_ms()) && t.refresh_token.is_some()
+            });
         if needs && !st.refresh_failed {
             self.refresh(&mut st).await;
         }

@@ -99,8 +99,10 @@
 //! opens (a popup or a new tab); a server's connection that needs a sign-in publishes
 //! `ServerEvent::AuthorizationRequired {server, url}` on `/api/events`.
 //!
-//! Errors are `ApiError` with a stable `code`. A failed MCP call is not an HTTP error: it is a
-//! `CallOutcome` with `error` set, so the UI can show it beside the frames it caused.
+//! Errors are `ApiError` with a stable `code` (every code, and how MCP failures map to them, is
+//! listed on `ApiError`). A failed MCP call is not an HTTP error: it is a `CallOutcome` with
+//! `error` set, so the UI can show it beside the frames it caused; a call whose params are the
+//! caller's mistake is (400 `invalid_params`: it caused no frame).
 
 use std::collections::BTreeMap;
 
@@ -257,10 +259,15 @@ pub enum CallErrorKind {
     Cancelled,
     Transport,
     NotConnected,
-    /// The request (or the server's configuration) was invalid.
+    /// The request (or the server's configuration) was invalid. Call routes answer these with
+    /// HTTP 400 instead; the kind remains for outcomes built elsewhere.
     Invalid,
     /// The server's response was unparsable or over a byte limit.
     BadResponse,
+    /// The server broke the protocol (a result of the wrong shape, a repeated cursor…).
+    ServerMisbehaved,
+    /// A failure mcplab has no category for.
+    Other,
 }
 
 /// Why an MCP request failed.
@@ -492,13 +499,35 @@ pub struct AppToolCallRequest {
 }
 
 /// Every API error.
+///
+/// An MCP failure gets the same status and code on every route (listings, tasks, skills, the
+/// apps' resource read; `mcplab-server`'s `error::mcp_failure` is the one mapping). Call
+/// routes answer a server-side failure with a `CallOutcome` whose `error.kind` is the third
+/// column, and the caller's own mistakes with the HTTP error:
+///
+/// | status | code | what happened | `CallErrorKind` |
+/// |---|---|---|---|
+/// | 400 | `invalid_params` | the caller's params cannot form the request, or name what the server does not have (a skill, a subscription); nothing was sent | (HTTP 400) |
+/// | 400 | `invalid_config` | the server config cannot work as written | (HTTP 400) |
+/// | 409 | `not_connected` | the server is not connected | `not_connected` |
+/// | 409 | `cancelled` | another request cancelled this one (a cancel route, a disconnect); 409, not nginx's 499, which no client reads | `cancelled` |
+/// | 502 | `connect_failed` | the server could not be started or connected | `transport` |
+/// | 502 | `connection_lost` | the connection broke while the request was in flight | `transport` |
+/// | 502 | `server_error` | the server answered with a JSON-RPC error | `server` (with `code`, `data`) |
+/// | 502 | `bad_response` | the server's response was unparsable or over a byte limit | `bad_response` |
+/// | 502 | `server_misbehaved` | the server broke the protocol (a result of the wrong shape, a repeated cursor, over 1000 pages…); the message names it | `server_misbehaved` |
+/// | 504 | `timeout` | no response within the request timeout (progress resets it) | `timeout` |
+/// | 502 | `mcp_failed` | a failure mcplab has no category for | `other` |
+///
+/// The other codes: `bad_request`, `not_found`, `conflict`, `unauthorized`, `forbidden`,
+/// `login_code_invalid`, `frame_gone`, `model_unavailable`, `internal`; for apps
+/// `not_a_ui_resource`, `bad_ui_resource`, `unknown_tool`, `tool_not_visible_to_app`,
+/// `tool_not_widget_accessible`; for renders `renderer_unavailable`, `chromium_not_found`,
+/// `chromium_failed`, `render_busy`, `render_timeout`, `render_failed`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ApiError {
-    /// Stable machine code: `bad_request`, `not_found`, `conflict`, `unauthorized`,
-    /// `forbidden`, `invalid_config`, `connect_failed`, `not_connected`, `mcp_error`,
-    /// `model_unavailable`, `internal`; for apps `not_a_ui_resource`, `bad_ui_resource`,
-    /// `unknown_tool`, `tool_not_visible_to_app`, `tool_not_widget_accessible`.
+    /// Stable machine code (see the table above).
     pub code: String,
     /// What happened and what to do, for people.
     pub message: String,

@@ -7,6 +7,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
+use crate::provider::ProviderKind;
+
 /// Token counts of a step or a turn.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
@@ -504,7 +506,7 @@ pub enum SessionEvent {
 #[serde(rename_all = "camelCase")]
 pub struct ProviderView {
     pub id: String,
-    pub kind: String,
+    pub kind: ProviderKind,
     pub display_name: String,
     pub usable: bool,
     /// Why it is not usable, and what to do.
@@ -522,9 +524,7 @@ pub struct ProviderView {
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderInput {
-    /// openai, anthropic, gemini, deepseek, xai, mistral, openrouter, ollama,
-    /// openai_compatible, anthropic_compatible.
-    pub kind: String,
+    pub kind: ProviderKind,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub base_url: Option<String>,

@@ -14,6 +14,7 @@ pub mod events;
 pub mod host;
 pub mod host_profile;
 pub mod oauth;
+pub mod provider;
 pub mod skills;
 pub mod tasks;
 pub mod traffic;

@@ -147,6 +147,7 @@ fn render() -> String {
         SessionPatch::decl(&cfg),
         TurnRequest::decl(&cfg),
         SessionEvent::decl(&cfg),
+        mcplab_protocol::provider::ProviderKind::decl(&cfg),
         ProviderView::decl(&cfg),
         ProviderInput::decl(&cfg),
     ];

@@ -33,11 +33,8 @@ pub struct Rendered {
 
 #[derive(Debug, thiserror::Error)]
 pub enum RenderError {
-    #[error(
-        "Chromium not found at {} — install the `chromium` package or pass --chromium PATH \
-         (or set MCPLAB_CHROMIUM)",
-        path.display()
-    )]
+    /// The edges say how to give another one (a flag, a restart of `serve`).
+    #[error("Chromium not found at {}", path.display())]
     ChromiumNotFound { path: PathBuf },
     #[error("could not start Chromium ({}): {message}", path.display())]
     Launch { path: PathBuf, message: String },
@@ -49,9 +46,10 @@ pub enum RenderError {
     CommandTimeout { method: String, secs: f64 },
     #[error("the render page did not load: {0}")]
     Navigation(String),
+    /// The edges say how to rebuild the web UI.
     #[error(
         "the page published no render report within {secs:.0} s: the web UI served by this \
-         binary has no render page (rebuild it with `npm --prefix web run build`, then mcplab)"
+         binary has no render page"
     )]
     NoReport { secs: f64 },
     #[error(

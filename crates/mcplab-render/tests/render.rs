@@ -216,15 +216,15 @@ async fn a_page_without_a_report_is_a_clear_error_not_a_hang() {
     .expect("a clear error within 20 s, not a hang")
     .unwrap_err();
     assert!(matches!(err, RenderError::NoReport { .. }), "{err}");
-    assert!(
-        err.to_string().contains("npm --prefix web run build"),
-        "{err}"
-    );
+    // Core says what happened; how to rebuild the UI is the edges' advice.
+    let text = err.to_string();
+    assert!(text.contains("has no render page"), "{text}");
+    assert!(!text.contains("npm"), "{text}");
     assert_clean_and_remove(&tmp);
 }
 
 #[tokio::test]
-async fn a_missing_chromium_says_how_to_get_one() {
+async fn a_missing_chromium_names_the_path_it_tried() {
     let missing = PathBuf::from("/nonexistent/chromium");
     let err = render(
         &missing,
@@ -235,10 +235,9 @@ async fn a_missing_chromium_says_how_to_get_one() {
     .unwrap_err();
     assert!(matches!(err, RenderError::ChromiumNotFound { .. }), "{err}");
     let text = err.to_string();
-    assert!(
-        text.contains("/nonexistent/chromium") && text.contains("--chromium PATH"),
-        "{text}"
-    );
+    // The path, and no flag of a binary: the CLI and the server add their own advice.
+    assert!(text.contains("/nonexistent/chromium"), "{text}");
+    assert!(!text.contains("--chromium"), "{text}");
 }
 
 /// The stand-in render page that waits for the test: it asks `/hold` (answered only once the

@@ -6,7 +6,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use mcplab_core::mcp::McpError;
 use mcplab_core::store::StoreError;
-use mcplab_protocol::api::ApiError;
+use mcplab_protocol::api::{ApiError, CallErrorKind};
 
 #[derive(Debug)]
 pub struct ApiFailure {
@@ -53,17 +53,39 @@ impl From<StoreError> for ApiFailure {
     }
 }
 
+/// How an MCP failure is answered, decided once for every route (listings, calls, tasks,
+/// skills, apps): the HTTP status and stable code of an `ApiError`, and the `CallErrorKind` a
+/// call route puts in its `CallOutcome` instead. The table is documented on `ApiError`.
+pub fn mcp_failure(e: &McpError) -> (StatusCode, &'static str, CallErrorKind) {
+    use CallErrorKind as K;
+    match e {
+        // The caller's fault: nothing (useful) reached the server.
+        McpError::InvalidConfig(_) => (StatusCode::BAD_REQUEST, "invalid_config", K::Invalid),
+        McpError::InvalidParams(_) => (StatusCode::BAD_REQUEST, "invalid_params", K::Invalid),
+        McpError::NotConnected(_) => (StatusCode::CONFLICT, "not_connected", K::NotConnected),
+        // Cancelled by another request (a cancel route, a disconnect): the state changed under
+        // this one. 409 rather than nginx's 499, which no client ever reads.
+        McpError::Cancelled => (StatusCode::CONFLICT, "cancelled", K::Cancelled),
+        McpError::Spawn { .. } | McpError::Connect { .. } => {
+            (StatusCode::BAD_GATEWAY, "connect_failed", K::Transport)
+        }
+        McpError::Transport { .. } => (StatusCode::BAD_GATEWAY, "connection_lost", K::Transport),
+        McpError::Server { .. } => (StatusCode::BAD_GATEWAY, "server_error", K::Server),
+        McpError::BadResponse { .. } => (StatusCode::BAD_GATEWAY, "bad_response", K::BadResponse),
+        McpError::Misbehaved { .. } => (
+            StatusCode::BAD_GATEWAY,
+            "server_misbehaved",
+            K::ServerMisbehaved,
+        ),
+        McpError::Timeout { .. } => (StatusCode::GATEWAY_TIMEOUT, "timeout", K::Timeout),
+        McpError::Other(_) => (StatusCode::BAD_GATEWAY, "mcp_failed", K::Other),
+    }
+}
+
 impl From<McpError> for ApiFailure {
     fn from(e: McpError) -> Self {
-        match &e {
-            McpError::InvalidConfig(_) | McpError::InvalidRequest(_) => {
-                Self::new(StatusCode::BAD_REQUEST, "invalid_config", e.to_string())
-            }
-            McpError::NotConnected(_) => {
-                Self::new(StatusCode::CONFLICT, "not_connected", e.to_string())
-            }
-            _ => Self::new(StatusCode::BAD_GATEWAY, "connect_failed", e.to_string()),
-        }
+        let (status, code, _) = mcp_failure(&e);
+        Self::new(status, code, e.to_string())
     }
 }
 
@@ -81,6 +103,70 @@ impl From<mcplab_core::render::RenderError> for ApiFailure {
             | R::Command { .. }
             | R::CommandTimeout { .. } => (StatusCode::BAD_GATEWAY, "render_failed"),
         };
-        Self::new(status, code, e.to_string())
+        // The web shows these messages; the fixes are this binary's (core names none).
+        let advice = match &e {
+            R::ChromiumNotFound { .. } => {
+                ": install the `chromium` package, or restart with `mcplab serve --chromium PATH`"
+            }
+            R::NoReport { .. } => {
+                " (rebuild it with `npm --prefix web run build`, then restart mcplab)"
+            }
+            _ => "",
+        };
+        Self::new(status, code, format!("{e}{advice}"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    /// Every MCP failure keeps its own code; none is labelled a connect failure but connects.
+    #[test]
+    fn each_mcp_failure_has_its_own_code_and_status() {
+        let cases = [
+            (McpError::InvalidParams("x".into()), 400, "invalid_params"),
+            (McpError::NotConnected("s".into()), 409, "not_connected"),
+            (McpError::Cancelled, 409, "cancelled"),
+            (
+                McpError::Server {
+                    code: -32603,
+                    message: "boom".into(),
+                    data: None,
+                },
+                502,
+                "server_error",
+            ),
+            (
+                McpError::Timeout {
+                    method: "tools/list".into(),
+                    after: Duration::from_secs(1),
+                },
+                504,
+                "timeout",
+            ),
+            (
+                McpError::Misbehaved {
+                    server: "s".into(),
+                    message: "m".into(),
+                },
+                502,
+                "server_misbehaved",
+            ),
+            (
+                McpError::Transport {
+                    message: "gone".into(),
+                },
+                502,
+                "connection_lost",
+            ),
+            (McpError::Other("?".into()), 502, "mcp_failed"),
+        ];
+        for (e, status, code) in cases {
+            let f = ApiFailure::from(e);
+            assert_eq!((f.status.as_u16(), f.code), (status, code), "{}", f.message);
+        }
     }
 }

@@ -11,7 +11,8 @@ use serde_json::{Value, json};
 pub struct Failure {
     pub code: u8,
     pub message: String,
-    /// What failed, for `--json`: usage, connect, server, timeout, transport, interrupted, call.
+    /// What failed, for `--json`: usage, connect, server, server-misbehaved, timeout,
+    /// bad-response, transport, mcp, interrupted, call.
     pub kind: &'static str,
     /// The JSON-RPC error code and data when the server answered with an error.
     /// (Boxed: most failures have none, and results carrying a `Failure` stay small.)
@@ -76,7 +77,7 @@ impl Failure {
 impl From<McpError> for Failure {
     fn from(e: McpError) -> Self {
         let (code, kind) = match &e {
-            McpError::InvalidConfig(_) | McpError::InvalidRequest(_) => (EXIT_USAGE, "usage"),
+            McpError::InvalidConfig(_) | McpError::InvalidParams(_) => (EXIT_USAGE, "usage"),
             McpError::Spawn { .. } | McpError::Connect { .. } | McpError::NotConnected(_) => {
                 (EXIT_CONNECT, "connect")
             }
@@ -85,8 +86,14 @@ impl From<McpError> for Failure {
             McpError::Server { .. } => (EXIT_CALL, "server"),
             McpError::Timeout { .. } => (EXIT_CALL, "timeout"),
             McpError::BadResponse { .. } => (EXIT_CALL, "bad-response"),
+            McpError::Misbehaved { .. } => (EXIT_CALL, "server-misbehaved"),
+            McpError::Other(_) => (EXIT_CALL, "mcp"),
         };
         let mut message = e.to_string();
+        if matches!(e, McpError::Timeout { .. }) {
+            // Core says what happened; the flag that changes it is this binary's.
+            message.push_str("; raise the timeout with --timeout SECS if the server is just slow");
+        }
         let mut rpc = None;
         if let McpError::Server {
             code: rpc_code,
@@ -105,5 +112,35 @@ impl From<McpError> for Failure {
             kind,
             rpc,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[test]
+    fn a_timeout_says_which_flag_raises_it() {
+        let f = Failure::from(McpError::Timeout {
+            method: "tools/call".into(),
+            after: Duration::from_secs(30),
+        });
+        assert_eq!((f.code, f.kind), (EXIT_CALL, "timeout"));
+        assert!(f.message.contains("within 30s"), "{}", f.message);
+        assert!(f.message.contains("--timeout SECS"), "{}", f.message);
+    }
+
+    #[test]
+    fn a_misbehaving_server_is_a_failed_call_not_a_usage_error() {
+        let f = Failure::from(McpError::Misbehaved {
+            server: "looper".into(),
+            message: "it repeated the cursor `a`".into(),
+        });
+        assert_eq!((f.code, f.kind), (EXIT_CALL, "server-misbehaved"));
+        assert!(f.message.contains("server `looper`"), "{}", f.message);
+        let f = Failure::from(McpError::InvalidParams("no skill `x`".into()));
+        assert_eq!((f.code, f.kind), (EXIT_USAGE, "usage"));
     }
 }

@@ -99,23 +99,13 @@ pub fn open_url(url: &str) -> Result<(), Failure> {
 }
 
 fn open_path(target: &std::ffi::OsStr) -> Result<(), Failure> {
-    let opener = if cfg!(target_os = "macos") {
-        "open"
-    } else {
-        "xdg-open"
-    };
-    std::process::Command::new(opener)
-        .arg(target)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn()
-        .map(drop)
-        .map_err(|e| {
-            Failure::usage(format!(
-                "could not start {opener} ({e}); open the URL printed above yourself"
-            ))
-        })
+    // The `open` crate picks the platform's opener (`open`, `xdg-open`/`gio`/…, `start`,
+    // `wslview`), detached with its output discarded, so it never writes over our terminal.
+    open::that_detached(target).map_err(|e| {
+        Failure::usage(format!(
+            "could not open a browser ({e}); open the URL printed above yourself"
+        ))
+    })
 }
 
 #[cfg(test)]

@@ -2,22 +2,22 @@
 //! command on a tokio runtime and maps failures to exit codes. Everything it composes comes
 //! from the library crates.
 
-mod args;
-mod chat_output;
+// Results go to stdout through `output::print_stdout` (`outln!`), which ends quietly on a
+// closed pipe; a raw `println!` panics there (`mcplab … | head -1`), so clippy refuses it.
+#![deny(clippy::print_stdout)]
+
 mod cli;
-mod cli_oauth;
 mod commands;
 mod elicit;
 mod failure;
 mod launch;
-mod limit_args;
-mod oauth_agent;
 mod output;
 mod progress;
 mod serve;
 mod session;
 mod settings;
 mod target;
+mod tool_args;
 
 use std::process::ExitCode;
 

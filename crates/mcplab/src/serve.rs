@@ -11,6 +11,7 @@ use std::sync::Arc;
 
 use mcplab_core::config::parse_mcp_servers;
 use mcplab_core::mcp::{ConnectionManager, ManagerOptions, RootEntry};
+use mcplab_core::store::Store;
 use mcplab_evalrun::AppRenderer;
 use mcplab_protocol::api::RootView;
 use mcplab_protocol::{ServerConfig, ServerTransport};
@@ -24,7 +25,7 @@ use crate::commands::eval::render::CliRenderer;
 use crate::failure::Failure;
 use crate::launch::{Launch, open_browser};
 use crate::output::outln;
-use crate::settings::Settings;
+use crate::settings::{DataDir, Settings};
 use crate::target;
 
 /// The inspector's default port (the official inspector's, so muscle memory works).
@@ -34,8 +35,58 @@ const PORT_ATTEMPTS: u16 = 20;
 
 pub async fn run(settings: &Settings) -> Result<(), Failure> {
     let data = &settings.data;
-    let store = Arc::new(data.store()?);
-    let store_err = |e: mcplab_core::store::StoreError| Failure::usage(e.to_string());
+    let (store, only) = open_store(settings)?;
+    let manager = manager(settings, &store).await?;
+    let (listener, host) = bind(&settings.serve.host, settings.serve.port).await?;
+    let addr = Addresses::new(
+        host,
+        listener.local_addr().map(|a| a.port()).unwrap_or_default(),
+    );
+    let security = Security::new(generate_token(), addr.port, addr.extra_host.as_deref());
+    let env: std::collections::HashMap<String, String> = std::env::vars().collect();
+    let providers = mcplab_core::llm::ProviderSettings::from_env(&env);
+    let state = AppState::new(manager.clone(), store.clone(), security, providers);
+    let sandbox = bind_sandbox(addr.sandbox_ip, addr.port).await?;
+    outln!("mcplab is listening on {}", addr.base);
+    let (sandbox_origin, sandbox_task) =
+        start_sandbox(&state, sandbox, addr.port, addr.extra_host.as_deref());
+    outln!("apps run on: {sandbox_origin}");
+    if addr.extra_host.is_some() {
+        eprintln!(
+            "WARNING: with a non-loopback --host, every app shares the one origin \
+             {sandbox_origin}, on the same site as the UI: a hostile app can reach other apps \
+             shown on the same page. Listen on loopback for one origin per app."
+        );
+    }
+    configure(&state, settings, &addr);
+    let login_url = announce(&state, data, &addr.base)?;
+    connect_servers(&manager, &store, only.as_deref())?;
+    if !settings.serve.no_open {
+        // A code of its own: the printed one stays usable in another browser.
+        let code = state.security.credentials().mint_login_code();
+        if let Err(e) = open_browser(data, &login_url(code)) {
+            eprintln!("{}", e.message);
+        }
+    }
+    let shutdown = async {
+        crate::session::wait_for_stop_signal().await;
+        eprintln!("stopping: disconnecting servers");
+    };
+    let result = serve_app(listener, state, shutdown).await;
+    Launch::remove_if_ours(data);
+    sandbox_task.abort();
+    manager.shutdown().await;
+    result.map_err(|e| Failure::usage(format!("the web server failed: {e}")))
+}
+
+fn store_err(e: mcplab_core::store::StoreError) -> Failure {
+    Failure::usage(e.to_string())
+}
+
+/// Opens the store (seeding the demo server on first run) and applies `--config` and an
+/// ad-hoc target. Returns the store and the servers to connect (`None`: every stored one).
+fn open_store(settings: &Settings) -> Result<(Arc<Store>, Option<Vec<String>>), Failure> {
+    let store = Arc::new(settings.data.store()?);
     if store.is_new() {
         store.insert_server(&demo_server()?).map_err(store_err)?;
     }
@@ -50,7 +101,7 @@ pub async fn run(settings: &Settings) -> Result<(), Failure> {
     if let Some(cfg) = &ad_hoc {
         store.upsert_server(cfg).map_err(store_err)?;
     }
-    let only: Option<Vec<String>> = match &ad_hoc {
+    let only = match &ad_hoc {
         Some(cfg) => Some(vec![cfg.name.clone()]),
         None if settings.target.servers.is_empty() => None,
         None => {
@@ -60,7 +111,11 @@ pub async fn run(settings: &Settings) -> Result<(), Failure> {
             Some(settings.target.servers.clone())
         }
     };
+    Ok((store, only))
+}
 
+/// The connection manager under the settings' limits, with the roots the UI saved.
+async fn manager(settings: &Settings, store: &Store) -> Result<Arc<ConnectionManager>, Failure> {
     let mut opts = ManagerOptions {
         // 2026-07-28 servers announce list changes only to clients that listen for them.
         listen_for_changes: true,
@@ -73,48 +128,50 @@ pub async fn run(settings: &Settings) -> Result<(), Failure> {
         .map_err(store_err)?
         .and_then(|v| serde_json::from_value(v).ok())
         .unwrap_or_default();
-    manager
-        .set_roots(
-            roots
-                .into_iter()
-                .map(|r| RootEntry {
-                    uri: r.uri,
-                    name: r.name,
-                })
-                .collect(),
-        )
-        .await;
+    let roots = roots.into_iter().map(|r| RootEntry {
+        uri: r.uri,
+        name: r.name,
+    });
+    manager.set_roots(roots.collect()).await;
+    Ok(manager)
+}
 
-    let (listener, host) = bind(&settings.serve.host, settings.serve.port).await?;
-    let port = listener.local_addr().map(|a| a.port()).unwrap_or_default();
-    let extra_host = host.filter(|h| !h.is_loopback()).map(|h| h.to_string());
-    let security = Security::new(generate_token(), port, extra_host.as_deref());
-    let env: std::collections::HashMap<String, String> = std::env::vars().collect();
-    let providers = mcplab_core::llm::ProviderSettings::from_env(&env);
-    let state = AppState::new(manager.clone(), store.clone(), security, providers);
-    let sandbox_ip = host.unwrap_or(IpAddr::from([127, 0, 0, 1]));
-    let sandbox = bind_sandbox(sandbox_ip, port).await?;
-    let shown_host = match host {
-        Some(h) if !h.is_loopback() => h.to_string(),
-        _ => "127.0.0.1".to_owned(),
-    };
-    let base = format!("http://{shown_host}:{port}");
-    outln!("mcplab is listening on {base}");
-    let (sandbox_origin, sandbox_task) =
-        start_sandbox(&state, sandbox, port, extra_host.as_deref());
-    outln!("apps run on: {sandbox_origin}");
-    if extra_host.is_some() {
-        eprintln!(
-            "WARNING: with a non-loopback --host, every app shares the one origin \
-             {sandbox_origin}, on the same site as the UI: a hostile app can reach other apps \
-             shown on the same page. Listen on loopback for one origin per app."
-        );
+/// Where the inspector listens and how it names itself, from `--host` and the bound port.
+struct Addresses {
+    port: u16,
+    /// A non-loopback `--host`: allowed as a Host header, and the apps' one shared origin.
+    extra_host: Option<String>,
+    /// Where the sandbox listens: beside the inspector.
+    sandbox_ip: IpAddr,
+    /// The inspector's URL as printed.
+    base: String,
+    /// The host Chromium reaches us on: loopback unless we listen on one other address only.
+    self_host: String,
+}
+
+impl Addresses {
+    fn new(host: Option<IpAddr>, port: u16) -> Addresses {
+        let extra_host = host.filter(|h| !h.is_loopback()).map(|h| h.to_string());
+        let shown_host = extra_host.clone().unwrap_or_else(|| "127.0.0.1".to_owned());
+        let self_host = match host {
+            Some(h) if !h.is_loopback() && !h.is_unspecified() => h.to_string(),
+            _ => "127.0.0.1".to_owned(),
+        };
+        Addresses {
+            port,
+            extra_host,
+            sandbox_ip: host.unwrap_or(IpAddr::from([127, 0, 0, 1])),
+            base: format!("http://{shown_host}:{port}"),
+            self_host,
+        }
     }
-    // Chromium reaches us on loopback unless we listen on one other address only.
-    let self_host = match host {
-        Some(h) if !h.is_loopback() && !h.is_unspecified() => h.to_string(),
-        _ => "127.0.0.1".to_owned(),
-    };
+}
+
+/// Gives the web server what it needs beyond the store and manager: the host profiles
+/// directory, the user's prices, the headless renderer's origin and Chromium, and the
+/// renderer page-started eval runs use (the one `mcplab eval run` uses).
+fn configure(state: &AppState, settings: &Settings, addr: &Addresses) {
+    let data = &settings.data;
     let chromium = crate::settings::chromium(settings.chromium.as_deref());
     let _ = state.hosts_dir.set(data.dir().join("hosts"));
     // A price file that cannot be used is said loudly; costs then use the shipped table.
@@ -123,10 +180,9 @@ pub async fn run(settings: &Settings) -> Result<(), Failure> {
         Err(e) => eprintln!("warning: {e}; costs use the shipped price table until then"),
     }
     let _ = state.render_host.set(RenderHost {
-        self_origin: format!("http://{self_host}:{port}"),
+        self_origin: format!("http://{}:{}", addr.self_host, addr.port),
         chromium: chromium.clone(),
     });
-    // Page-started eval runs render their apps the way `mcplab eval run` does.
     if let Some(path) = chromium.filter(|p| p.is_file()) {
         state
             .evals
@@ -134,50 +190,49 @@ pub async fn run(settings: &Settings) -> Result<(), Failure> {
                 Arc::new(CliRenderer::new(servers, path.clone()))
             }));
     }
+}
+
+/// Records the launch secret (`launch.json`, 0600) and prints a one-time login URL. Returns
+/// how to make a login URL from a code.
+fn announce(
+    state: &AppState,
+    data: &DataDir,
+    base: &str,
+) -> Result<impl Fn(String) -> String + use<>, Failure> {
     let credentials = state.security.credentials();
     Launch {
-        url: base.clone(),
+        url: base.to_owned(),
         secret: credentials.launch_secret().to_owned(),
         pid: std::process::id(),
     }
     .write(data)?;
-    let login_url = |code: String| format!("{base}/auth?code={code}");
+    let base = base.to_owned();
+    let login_url = move |code: String| format!("{base}/auth?code={code}");
     outln!("open {}", login_url(credentials.mint_login_code()));
     outln!(
         "  (valid once, for {} minutes; `mcplab open` opens a new one)",
         LOGIN_CODE_TTL.as_secs() / 60
     );
+    Ok(login_url)
+}
 
-    let servers = store.servers().map_err(store_err)?;
-    for cfg in servers {
-        if only
-            .as_ref()
-            .is_some_and(|names| !names.contains(&cfg.name))
-        {
+/// Connects the stored servers (only those named in `only`, when given) in the background;
+/// a failure shows as the server's status in the UI.
+fn connect_servers(
+    manager: &Arc<ConnectionManager>,
+    store: &Store,
+    only: Option<&[String]>,
+) -> Result<(), Failure> {
+    for cfg in store.servers().map_err(store_err)? {
+        if only.is_some_and(|names| !names.contains(&cfg.name)) {
             continue;
         }
         let m = manager.clone();
         tokio::spawn(async move {
-            // Failures show as the server's status in the UI.
             let _ = m.connect(cfg).await;
         });
     }
-    if !settings.serve.no_open {
-        // A code of its own: the printed one stays usable in another browser.
-        if let Err(e) = open_browser(data, &login_url(credentials.mint_login_code())) {
-            eprintln!("{}", e.message);
-        }
-    }
-
-    let shutdown = async {
-        crate::session::wait_for_stop_signal().await;
-        eprintln!("stopping: disconnecting servers");
-    };
-    let result = serve_app(listener, state, shutdown).await;
-    Launch::remove_if_ours(data);
-    sandbox_task.abort();
-    manager.shutdown().await;
-    result.map_err(|e| Failure::usage(format!("the web server failed: {e}")))
+    Ok(())
 }
 
 /// Serves the app sandbox on `listener` for the host on `host_port`: one origin per app

@@ -13,13 +13,13 @@ use std::time::Duration;
 use mcplab_core::mcp::ManagerOptions;
 use mcplab_core::store::Store;
 
+use crate::cli::limits::{Budget, seconds};
+use crate::cli::oauth::OAuthMode;
 use crate::cli::{
     ChromiumArg, Cli, Command, ConnectArgs, ElicitationMode, LogLevel, ServeArgs, TargetArgs,
 };
-use crate::cli_oauth::OAuthMode;
 use crate::commands::eval::EvalCmd;
 use crate::failure::Failure;
-use crate::limit_args::{Budget, seconds};
 
 /// Everything the command line and environment decided for this run.
 #[derive(Debug, Clone)]
@@ -127,13 +127,10 @@ impl Scope {
                 Some(take(&mut c.serve)),
                 None,
             ),
-            Command::Tools(c) => ("tools", Some(take(&mut c.connect)), None, None),
-            Command::Resources(c) => ("resources", Some(take(&mut c.connect)), None, None),
-            Command::Prompts(c) => ("prompts", Some(take(&mut c.connect)), None, None),
-            Command::Complete(c) => ("complete", Some(take(&mut c.connect)), None, None),
-            Command::Ping(c) => ("ping", Some(take(&mut c.connect)), None, None),
-            Command::LogLevel { connect, .. } => ("log-level", Some(take(connect)), None, None),
-            Command::Info(c) => ("info", Some(take(&mut c.connect)), None, None),
+            Command::Inspect(c) => {
+                let (name, connect) = c.connect_mut();
+                (name, Some(take(connect)), None, None)
+            }
             Command::Check(c) => ("check", Some(take(&mut c.connect)), None, None),
             Command::Chat(c) => ("chat", Some(take(&mut c.connect)), None, None),
             Command::Tasks(c) => ("tasks", Some(take(&mut c.connect)), None, None),
@@ -220,7 +217,7 @@ impl DataDir {
         }
         platform_default().map(Self).ok_or_else(|| {
             Failure::usage(
-                "cannot find a data directory (no HOME); pass --data-dir DIR or set MCPLAB_DATA_DIR",
+                "cannot find a data directory (no home directory); pass --data-dir DIR or set MCPLAB_DATA_DIR",
             )
         })
     }
@@ -247,17 +244,11 @@ impl DataDir {
     }
 }
 
+/// `mcplab` in the platform's data directory (the `directories` crate): `$XDG_DATA_HOME` or
+/// `~/.local/share` on Linux, `~/Library/Application Support` on macOS — where earlier versions
+/// kept their data, so it is found —, the roaming AppData folder on Windows.
 fn platform_default() -> Option<PathBuf> {
-    let home = std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .map(PathBuf::from);
-    if cfg!(target_os = "macos") {
-        return home.map(|h| h.join("Library/Application Support/mcplab"));
-    }
-    if let Some(xdg) = std::env::var_os("XDG_DATA_HOME").filter(|x| !x.is_empty()) {
-        return Some(PathBuf::from(xdg).join("mcplab"));
-    }
-    home.map(|h| h.join(".local/share/mcplab"))
+    directories::BaseDirs::new().map(|dirs| dirs.data_dir().join("mcplab"))
 }
 
 /// Names tried on PATH for Chromium, in order.

@@ -2,84 +2,16 @@
 //! the REST surface, and over a real socket for the event stream (parsed with a real SSE
 //! parser), including `Last-Event-ID` replay and resync.
 
-use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use http_body_util::BodyExt;
-use mcplab_core::llm::ProviderSettings;
 use mcplab_core::mcp::sse::SseParser;
 use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
-use mcplab_core::store::Store;
-use mcplab_server::{AppState, Security, router};
+use mcplab_server::router;
 use serde_json::{Value, json};
-use tower::ServiceExt;
 
-const TOKEN: &str = "test-token-0123456789";
-const PORT: u16 = 6274;
-const HOST: &str = "127.0.0.1:6274";
-
-fn state() -> Arc<AppState> {
-    let store = Arc::new(Store::open_in_memory().unwrap());
-    let manager = ConnectionManager::new(ManagerOptions::default());
-    AppState::new(
-        manager,
-        store,
-        Security::new(TOKEN.into(), PORT, None),
-        no_providers(),
-    )
-}
-
-fn no_providers() -> ProviderSettings {
-    ProviderSettings::from_env(&std::collections::HashMap::new())
-}
-
-fn demo_config(name: &str) -> Value {
-    json!({"name": name, "type": "stdio", "command": env!("CARGO_BIN_EXE_mcplab"), "args": ["demo-server"]})
-}
-
-fn req(method: &str, path: &str, body: Option<Value>) -> axum::http::request::Builder {
-    let b = Request::builder()
-        .method(method)
-        .uri(path)
-        .header(header::HOST, HOST);
-    if body.is_some() {
-        b.header(header::CONTENT_TYPE, "application/json")
-    } else {
-        b
-    }
-}
-
-async fn send(
-    app: &axum::Router,
-    builder: axum::http::request::Builder,
-    body: Option<Value>,
-) -> (StatusCode, Value, axum::http::HeaderMap) {
-    let body = body.map_or(Body::empty(), |b| Body::from(b.to_string()));
-    let resp = app
-        .clone()
-        .oneshot(builder.body(body).unwrap())
-        .await
-        .unwrap();
-    let status = resp.status();
-    let headers = resp.headers().clone();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    let value = serde_json::from_slice(&bytes).unwrap_or(Value::Null);
-    (status, value, headers)
-}
-
-async fn authed(
-    app: &axum::Router,
-    method: &str,
-    path: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let b =
-        req(method, path, body.clone()).header(header::AUTHORIZATION, format!("Bearer {TOKEN}"));
-    let (s, v, _) = send(app, b, body).await;
-    (s, v)
-}
+mod router_support;
+use router_support::{PORT, TOKEN, authed, demo_config, req, send, state, state_with};
 
 /// A stdio "server" that only proves it ran by creating a file.
 fn marker_config(name: &str, marker: &std::path::Path) -> Value {
@@ -519,14 +451,8 @@ async fn read_until(
 async fn event_stream_replays_after_last_event_id() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
-    let store = Arc::new(Store::open_in_memory().unwrap());
     let manager = ConnectionManager::new(ManagerOptions::default());
-    let state = AppState::new(
-        manager.clone(),
-        store,
-        Security::new(TOKEN.into(), port, None),
-        no_providers(),
-    );
+    let state = state_with(manager.clone(), port, &Default::default());
     tokio::spawn(axum::serve(listener, router(state.clone())).into_future());
     let base = format!("http://127.0.0.1:{port}");
     let client = mcplab_core::oauth::tls::client();

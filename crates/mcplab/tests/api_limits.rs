@@ -5,37 +5,17 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode, header};
-use http_body_util::BodyExt;
-use mcplab_core::llm::ProviderSettings;
+use axum::http::StatusCode;
 use mcplab_core::mcp::{ConnectionManager, Limits, ManagerOptions, RequestOptions};
-use mcplab_core::store::Store;
 use mcplab_protocol::ProtocolChoice;
-use mcplab_server::{AppState, Security, router};
+use mcplab_server::router;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
-use tower::ServiceExt;
 
-const TOKEN: &str = "test-token-0123456789";
 const KIB: usize = 1024;
 
-async fn get(app: &axum::Router, method: &str, path: &str) -> (StatusCode, Value) {
-    let request = Request::builder()
-        .method(method)
-        .uri(path)
-        .header(header::HOST, "127.0.0.1:6274")
-        .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
-        .body(Body::empty())
-        .unwrap();
-    let resp = app.clone().oneshot(request).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
-}
+mod router_support;
+use router_support::{PORT, authed, state_with};
 
 /// A server in this process that answers `initialize`, then floods `count` notifications of
 /// `size` bytes and answers the next request.
@@ -91,14 +71,11 @@ async fn a_flood_is_listed_truncated_kept_whole_and_let_go() {
         limits,
         ..ManagerOptions::default()
     });
-    let store = Arc::new(Store::open_in_memory().unwrap());
-    let security = Security::new(TOKEN.into(), 6274, None);
-    let providers = ProviderSettings::from_env(&std::collections::HashMap::new());
-    let state = AppState::new(manager.clone(), store, security, providers);
+    let state = state_with(manager.clone(), PORT, &Default::default());
     let app = router(state.clone());
     flooding_server(&manager, 30, 256 * KIB).await;
 
-    let (status, listed) = get(&app, "GET", "/api/servers/flood/traffic").await;
+    let (status, listed) = authed(&app, "GET", "/api/servers/flood/traffic", None).await;
     assert_eq!(status, StatusCode::OK);
     let frames = listed["frames"].as_array().unwrap();
     assert!(
@@ -115,7 +92,13 @@ async fn a_flood_is_listed_truncated_kept_whole_and_let_go() {
         .find(|f| f["fullBytes"].is_u64())
         .expect("a truncated frame");
     let seq = big["seq"].as_u64().unwrap();
-    let (status, whole) = get(&app, "GET", &format!("/api/servers/flood/traffic/{seq}")).await;
+    let (status, whole) = authed(
+        &app,
+        "GET",
+        &format!("/api/servers/flood/traffic/{seq}"),
+        None,
+    )
+    .await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(
         whole["text"].as_str().unwrap().len() as u64,
@@ -130,10 +113,16 @@ async fn a_flood_is_listed_truncated_kept_whole_and_let_go() {
         state.events.bytes_held()
     );
 
-    let (status, _) = get(&app, "DELETE", "/api/servers/flood/traffic").await;
+    let (status, _) = authed(&app, "DELETE", "/api/servers/flood/traffic", None).await;
     assert_eq!(status, StatusCode::NO_CONTENT);
     assert_eq!(manager.traffic().bytes_held(), 0);
-    let (status, gone) = get(&app, "GET", &format!("/api/servers/flood/traffic/{seq}")).await;
+    let (status, gone) = authed(
+        &app,
+        "GET",
+        &format!("/api/servers/flood/traffic/{seq}"),
+        None,
+    )
+    .await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert_eq!(gone["code"], "frame_gone");
 }

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::Body;
-use axum::http::{Request, StatusCode, header};
+use axum::http::{StatusCode, header};
 use http_body_util::BodyExt;
 use mcplab_core::apps::{OwnOrigins, build_csp, csp_from_declared};
 use mcplab_core::llm::ProviderSettings;
@@ -21,61 +21,10 @@ use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-const TOKEN: &str = "apps-test-token-0123456789";
-const PORT: u16 = 6274;
-const HOST: &str = "127.0.0.1:6274";
 const UI_URI: &str = "ui://mcplab-demo/counter.html";
 
-/// App state; with `llm`, OpenAI is configured to talk to that scripted server.
-fn state(llm: Option<&ScriptedLlm>) -> Arc<AppState> {
-    let store = Arc::new(Store::open_in_memory().unwrap());
-    let manager = ConnectionManager::new(ManagerOptions::default());
-    let env: HashMap<String, String> = llm.map_or_else(HashMap::new, |llm| {
-        HashMap::from([
-            ("OPENAI_API_KEY".to_owned(), "sk-test-key".to_owned()),
-            ("OPENAI_BASE_URL".to_owned(), llm.base_url()),
-        ])
-    });
-    AppState::new(
-        manager,
-        store,
-        Security::new(TOKEN.into(), PORT, None),
-        ProviderSettings::from_env(&env),
-    )
-}
-
-fn demo_config(name: &str) -> Value {
-    json!({"name": name, "type": "stdio", "command": env!("CARGO_BIN_EXE_mcplab"), "args": ["demo-server"]})
-}
-
-fn req(method: &str, path: &str) -> axum::http::request::Builder {
-    Request::builder()
-        .method(method)
-        .uri(path)
-        .header(header::HOST, HOST)
-        .header(header::CONTENT_TYPE, "application/json")
-        .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
-}
-
-async fn authed(
-    app: &axum::Router,
-    method: &str,
-    path: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let body = body.map_or(Body::empty(), |b| Body::from(b.to_string()));
-    let resp = app
-        .clone()
-        .oneshot(req(method, path).body(body).unwrap())
-        .await
-        .unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
-}
+mod router_support;
+use router_support::{PORT, TOKEN, authed, demo_config, req, state, state_with_llm};
 
 async fn connected(app: &axum::Router, name: &str) {
     let (s, v) = authed(app, "POST", "/api/servers", Some(demo_config(name))).await;
@@ -92,7 +41,7 @@ async fn app_call(app: &axum::Router, server: &str, body: Value) -> (StatusCode,
 
 #[tokio::test]
 async fn a_ui_resource_is_read_decoded_and_given_its_sandbox_policy() {
-    let app = router(state(None));
+    let app = router(state());
     connected(&app, "demo").await;
     let path = "/api/servers/demo/apps/resource";
 
@@ -170,7 +119,10 @@ async fn a_ui_resource_is_read_decoded_and_given_its_sandbox_policy() {
     let missing = json!({"uri": "ui://mcplab-demo/missing.html"});
     let (s, v) = authed(&app, "POST", path, Some(missing)).await;
     assert_eq!(s, StatusCode::BAD_GATEWAY, "{v}");
-    assert_eq!(v["code"], "mcp_error");
+    assert_eq!(
+        v["code"], "server_error",
+        "the server answered with a JSON-RPC error"
+    );
     assert!(
         v["message"].as_str().unwrap().contains("missing.html"),
         "{v}"
@@ -190,7 +142,7 @@ async fn a_ui_resource_is_read_decoded_and_given_its_sandbox_policy() {
 
 #[tokio::test]
 async fn apps_call_only_the_tools_of_their_own_server_that_they_may_call() {
-    let state = state(None);
+    let state = state();
     let app = router(state.clone());
     connected(&app, "demo").await;
     connected(&app, "other").await;
@@ -335,9 +287,14 @@ async fn session_events(app: &axum::Router, id: &str, done: impl Fn(&Value) -> b
     let resp = app
         .clone()
         .oneshot(
-            req("GET", &format!("/api/sessions/{id}/events?lastEventId=0"))
-                .body(Body::empty())
-                .unwrap(),
+            req(
+                "GET",
+                &format!("/api/sessions/{id}/events?lastEventId=0"),
+                None,
+            )
+            .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+            .body(Body::empty())
+            .unwrap(),
         )
         .await
         .unwrap();
@@ -382,7 +339,7 @@ fn system_text(request_body: &Value) -> String {
 #[tokio::test]
 async fn app_context_is_given_to_the_model_until_it_is_removed() {
     let llm = ScriptedLlm::start(vec![Step::reply(["one"]), Step::reply(["two"])]).await;
-    let app = router(state(Some(&llm)));
+    let app = router(state_with_llm(&llm));
     let (s, created) = authed(
         &app,
         "POST",
@@ -488,7 +445,7 @@ async fn partial_tool_input_streams_live_but_is_not_stored() {
         ..ScriptedCall::new("c1", "demo__echo", json!({"message": "in pieces"}))
     };
     let llm = ScriptedLlm::start(vec![Step::call_tools([call]), Step::reply(["done"])]).await;
-    let app = router(state(Some(&llm)));
+    let app = router(state_with_llm(&llm));
     connected(&app, "demo").await;
     let (_, created) = authed(
         &app,
@@ -590,7 +547,7 @@ async fn app_context_survives_a_restart() {
 /// changed, the next app call sees the new list.
 #[tokio::test]
 async fn app_calls_reuse_the_tool_list_until_the_server_changes_it() {
-    let state = state(None);
+    let state = state();
     let app = router(state.clone());
     connected(&app, "demo").await;
     let lists = || {

@@ -398,7 +398,7 @@ async fn providers_list_and_keys_stay_on_the_server() {
     assert_eq!(lab["custom"], true);
     assert_eq!(lab["models"], json!(["local-model"]));
     assert!(!after.to_string().contains("sk-custom-9876"));
-    let (s, _) = app
+    let (s, v) = app
         .call(
             "PUT",
             "/api/llm/providers/bad",
@@ -406,6 +406,12 @@ async fn providers_list_and_keys_stay_on_the_server() {
         )
         .await;
     assert_eq!(s, 400);
+    // The kinds there are, by their wire names.
+    let message = v["message"].as_str().unwrap();
+    assert!(
+        message.contains("`nope`") && message.contains("`openai_compatible`"),
+        "{v}"
+    );
     let (s, _) = app.call("DELETE", "/api/llm/providers/lab", None).await;
     assert_eq!(s, 204);
     app.manager.shutdown().await;

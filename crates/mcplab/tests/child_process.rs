@@ -8,9 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcplab_core::mcp::{ConnectionManager, ManagerOptions, McpError, RequestOptions};
-use mcplab_protocol::{
-    Direction, FrameKind, ServerConfig, ServerStatus, ServerTransport, TrafficFrame,
-};
+use mcplab_protocol::{Direction, FrameKind, ServerConfig, ServerStatus, ServerTransport};
 use serde_json::json;
 
 fn stdio(name: &str, command: &str, args: &[&str]) -> ServerConfig {
@@ -63,7 +61,7 @@ async fn wait_gone(pid: u32, what: &str) {
 /// Waits (bounded) for the frame sent to `server` that contains `needle`, as the traffic log
 /// announces it (`traffic` was subscribed before the request was made).
 async fn wait_sent(
-    traffic: &mut tokio::sync::broadcast::Receiver<TrafficFrame>,
+    traffic: &mut mcplab_core::mcp::traffic::TrafficFeed,
     server: &str,
     needle: &str,
 ) {

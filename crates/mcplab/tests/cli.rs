@@ -523,8 +523,10 @@ async fn run_into_closed_pipe(args: &[&str]) -> Output {
 #[tokio::test]
 async fn a_closed_stdout_ends_quietly_with_status_zero() {
     let d = demo();
-    let commands: [&[&str]; 7] = [
+    let commands: [&[&str]; 9] = [
         &["servers", "list"],
+        &["chat", "--print-prices"],
+        &["--json", "chat", "--print-prices"],
         &["--json", "servers", "list"],
         &["hosts", "list"],
         &["eval", "schema"],
@@ -610,4 +612,158 @@ async fn help_groups_flags_by_purpose_and_shows_only_a_commands_own() {
     let o = run(&["--demo", "servers", "list"]).await;
     assert_eq!(code(&o), 2, "a target means nothing to `servers list`");
     assert!(err(&o).contains("--demo does not apply"), "{}", err(&o));
+}
+
+/// Runs mcplab with no `MCPLAB_DATA_DIR`: the data directory comes from `HOME` and
+/// `XDG_DATA_HOME` as given (`None`: unset).
+async fn run_with_home(home: &Path, xdg: Option<&Path>, args: &[&str]) -> Output {
+    let mut cmd = Command::new(BIN);
+    cmd.args(args)
+        .env_remove("MCPLAB_DATA_DIR")
+        .env_remove("XDG_DATA_HOME")
+        .env_remove("RUST_LOG")
+        .env("HOME", home)
+        .stdin(Stdio::null())
+        .kill_on_drop(true);
+    if let Some(xdg) = xdg {
+        cmd.env("XDG_DATA_HOME", xdg);
+    }
+    tokio::time::timeout(Duration::from_secs(60), cmd.output())
+        .await
+        .expect("mcplab finished in time")
+        .unwrap()
+}
+
+/// The default data directory is where earlier versions kept their data, so an upgrade finds
+/// it: `$XDG_DATA_HOME/mcplab`, else `~/.local/share/mcplab` (macOS: `~/Library/Application
+/// Support/mcplab`).
+#[tokio::test]
+async fn the_default_data_dir_is_where_earlier_versions_kept_data() {
+    let home = tempfile::tempdir().unwrap();
+    let o = run_with_home(
+        home.path(),
+        None,
+        &["servers", "add", "kept", "--stdio", "x"],
+    )
+    .await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let default = if cfg!(target_os = "macos") {
+        "Library/Application Support/mcplab"
+    } else {
+        ".local/share/mcplab"
+    };
+    assert!(home.path().join(default).join("mcplab.db").is_file());
+    let o = run_with_home(home.path(), None, &["servers", "list"]).await;
+    assert!(out(&o).contains("kept"), "{}", out(&o));
+
+    if cfg!(target_os = "linux") {
+        let xdg = tempfile::tempdir().unwrap();
+        let o = run_with_home(home.path(), Some(xdg.path()), &["servers", "list"]).await;
+        assert!(!out(&o).contains("kept"), "{}", out(&o));
+        assert!(xdg.path().join("mcplab/mcplab.db").is_file());
+    }
+}
+
+/// `skills list` prints a table of the demo server's skills (name from the frontmatter, the
+/// manifest's file count), and with `--json` the protocol result.
+#[tokio::test]
+async fn skills_list_human_and_json() {
+    let d = demo();
+    let o = run(&["--stdio", &d, "skills", "list"]).await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let text = out(&o);
+    assert!(text.starts_with("NAME "), "{text}");
+    let greeting = text
+        .lines()
+        .find(|l| l.starts_with("demo-greeting "))
+        .unwrap_or_default();
+    assert!(
+        greeting.contains(" 2 ") && greeting.contains("skill://demo-greeting/SKILL.md"),
+        "{text}"
+    );
+    let o = run(&["--stdio", &d, "--json", "skills", "list"]).await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let v: Value = serde_json::from_str(&out(&o)).unwrap();
+    assert!(v["skills"].as_array().is_some_and(|s| s.len() >= 2), "{v}");
+}
+
+/// Starts `mcplab demo-server --http` on a free loopback port and returns it with its MCP URL,
+/// read from the line it prints (no sleep).
+async fn demo_over_http() -> (tokio::process::Child, String) {
+    use tokio::io::{AsyncBufReadExt, BufReader};
+    let mut child = Command::new(BIN)
+        .args(["demo-server", "--http", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("the demo server runs");
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let line = tokio::time::timeout(Duration::from_secs(15), lines.next_line())
+        .await
+        .expect("the demo server says where it listens")
+        .unwrap()
+        .unwrap_or_default();
+    let url = line
+        .split_whitespace()
+        .find(|w| w.starts_with("http://"))
+        .unwrap_or_else(|| panic!("no URL in {line:?}"))
+        .to_owned();
+    (child, url)
+}
+
+/// `tasks get|cancel` on a task `tools call --no-wait` left running on a long-lived server:
+/// one line per task for a person (the server's status message included), the task view with
+/// `--json`, and the cancel acknowledged and seen.
+#[tokio::test]
+async fn a_task_left_running_is_read_and_cancelled() {
+    let (_server, url) = demo_over_http().await;
+    let dir = tempfile::tempdir().unwrap();
+    let call = [
+        "--url",
+        &url,
+        "tools",
+        "call",
+        "approve_deploy",
+        "--no-wait",
+    ];
+    let o = run_in(dir.path(), &call, "").await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let created = out(&o);
+    let id = created
+        .strip_prefix("task ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .unwrap_or_else(|| panic!("{created}"))
+        .to_owned();
+    let o = run_in(dir.path(), &["--url", &url, "tasks", "get", &id], "").await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert_eq!(
+        out(&o),
+        format!("{id}  input_required: Waiting for approval.\n")
+    );
+    let o = run_in(
+        dir.path(),
+        &["--url", &url, "--json", "tasks", "get", &id],
+        "",
+    )
+    .await;
+    let view: Value = serde_json::from_str(&out(&o)).unwrap();
+    assert_eq!(
+        (view["taskId"].as_str(), view["status"].as_str()),
+        (Some(id.as_str()), Some("input_required"))
+    );
+    let o = run_in(dir.path(), &["--url", &url, "tasks", "cancel", &id], "").await;
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    assert!(
+        out(&o).starts_with(&format!("asked the server to cancel task {id}")),
+        "{}",
+        out(&o)
+    );
+    let o = run_in(dir.path(), &["--url", &url, "tasks", "get", &id], "").await;
+    assert!(
+        out(&o).starts_with(&format!("{id}  cancelled")),
+        "{}",
+        out(&o)
+    );
 }

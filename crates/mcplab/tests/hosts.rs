@@ -3,20 +3,17 @@
 //! file and line (exit 2 / 400), and an unknown name refused with the names there are.
 
 use std::process::Command;
-use std::sync::Arc;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
-use http_body_util::BodyExt;
-use mcplab_core::llm::ProviderSettings;
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
-use mcplab_core::store::Store;
-use mcplab_server::{AppState, Security, router};
+use mcplab_server::router;
 use serde_json::Value;
 use tower::ServiceExt;
 
+mod router_support;
+use router_support::{TOKEN, authed, state};
+
 const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
-const TOKEN: &str = "hosts-test-token-0123456789";
 
 fn hosts(data: &std::path::Path, args: &[&str]) -> (i32, String, String) {
     let o = Command::new(BIN)
@@ -102,36 +99,6 @@ fn the_cli_lists_shows_diffs_and_exports_profiles() {
     assert!(err.contains("there are: mcplab, claude"), "{err}");
 }
 
-async fn get(app: &axum::Router, path: &str) -> (StatusCode, Value) {
-    call(app, "GET", path, None).await
-}
-
-async fn call(
-    app: &axum::Router,
-    method: &str,
-    path: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let mut req = Request::builder()
-        .method(method)
-        .uri(path)
-        .header(header::HOST, "127.0.0.1:6274")
-        .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"));
-    if body.is_some() {
-        req = req.header(header::CONTENT_TYPE, "application/json");
-    }
-    let req = req
-        .body(body.map_or(Body::empty(), |b| Body::from(b.to_string())))
-        .unwrap();
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
-}
-
 #[tokio::test]
 async fn the_api_lists_profiles_and_what_differs() {
     let dir = tempfile::tempdir().unwrap();
@@ -140,18 +107,13 @@ async fn the_api_lists_profiles_and_what_differs() {
         r#"{"name": "mine", "approval": {"mode": "always"}}"#,
     )
     .unwrap();
-    let state = AppState::new(
-        ConnectionManager::new(ManagerOptions::default()),
-        Arc::new(Store::open_in_memory().unwrap()),
-        Security::new(TOKEN.into(), 6274, None),
-        ProviderSettings::from_env(&std::collections::HashMap::new()),
-    );
+    let state = state();
     state.hosts_dir.set(dir.path().to_owned()).unwrap();
     let app = router(state);
-    let (status, list) = get(&app, "/api/hosts").await;
+    let (status, list) = authed(&app, "GET", "/api/hosts", None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(list.as_array().unwrap().len(), 7, "six built in and mine");
-    let (status, view) = get(&app, "/api/hosts/chatgpt").await;
+    let (status, view) = authed(&app, "GET", "/api/hosts/chatgpt", None).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(view["against"], "mcplab");
     let fields: Vec<_> = view["diff"]
@@ -161,9 +123,9 @@ async fn the_api_lists_profiles_and_what_differs() {
         .map(|d| d["field"].as_str().unwrap())
         .collect();
     assert!(fields.contains(&"appHost.windowOpenai"), "{fields:?}");
-    let (_, view) = get(&app, "/api/hosts/mine?against=claude").await;
+    let (_, view) = authed(&app, "GET", "/api/hosts/mine?against=claude", None).await;
     assert_eq!(view["against"], "claude");
-    let (status, body) = get(&app, "/api/hosts/nope").await;
+    let (status, body) = authed(&app, "GET", "/api/hosts/nope", None).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
 }
 
@@ -239,7 +201,7 @@ async fn compare_runs_one_model_under_two_hosts() {
 
 /// The capabilities and revision of every `initialize` the server `name` was sent, in order.
 async fn initializes(app: &axum::Router, name: &str) -> Vec<Value> {
-    let (_, traffic) = get(app, &format!("/api/servers/{name}/traffic")).await;
+    let (_, traffic) = authed(app, "GET", &format!("/api/servers/{name}/traffic"), None).await;
     traffic["frames"]
         .as_array()
         .unwrap()
@@ -259,15 +221,10 @@ async fn initializes(app: &axum::Router, name: &str) -> Vec<Value> {
 async fn a_server_can_be_connected_as_a_host() {
     use mcplab_core::mcp::modern::declared_capabilities;
     use mcplab_core::session::profiles::HostProfiles;
-    let state = AppState::new(
-        ConnectionManager::new(ManagerOptions::default()),
-        Arc::new(Store::open_in_memory().unwrap()),
-        Security::new(TOKEN.into(), 6274, None),
-        ProviderSettings::from_env(&std::collections::HashMap::new()),
-    );
+    let state = state();
     let app = router(state.clone());
     let demo = serde_json::json!({"name": "demo", "type": "stdio", "command": BIN, "args": ["demo-server"]});
-    let (status, _) = call(&app, "POST", "/api/servers", Some(demo)).await;
+    let (status, _) = authed(&app, "POST", "/api/servers", Some(demo)).await;
     assert_eq!(status, StatusCode::CREATED);
     let claude = HostProfiles::builtin()
         .unwrap()
@@ -278,7 +235,7 @@ async fn a_server_can_be_connected_as_a_host() {
         .clone();
 
     let connect = serde_json::json!({"host": "claude"});
-    let (status, view) = call(&app, "POST", "/api/servers/demo/connect", Some(connect)).await;
+    let (status, view) = authed(&app, "POST", "/api/servers/demo/connect", Some(connect)).await;
     assert_eq!(status, StatusCode::OK, "{view}");
     assert_eq!(view["status"]["state"], "connected", "{view}");
     assert_eq!(view["connectedAs"], "claude");
@@ -287,7 +244,7 @@ async fn a_server_can_be_connected_as_a_host() {
     assert_eq!(sent[0]["capabilities"], declared_capabilities(&claude));
     assert_eq!(sent[0]["protocolVersion"], claude.protocol.as_str());
 
-    let (_, view) = call(&app, "POST", "/api/servers/demo/reconnect", None).await;
+    let (_, view) = authed(&app, "POST", "/api/servers/demo/reconnect", None).await;
     assert_eq!(
         view["connectedAs"], "claude",
         "a reconnect keeps the declaration"
@@ -296,11 +253,11 @@ async fn a_server_can_be_connected_as_a_host() {
     assert_eq!(sent[1]["capabilities"], declared_capabilities(&claude));
 
     let own = serde_json::json!({"host": null});
-    let (_, view) = call(&app, "POST", "/api/servers/demo/connect", Some(own)).await;
+    let (_, view) = authed(&app, "POST", "/api/servers/demo/connect", Some(own)).await;
     assert!(view.get("connectedAs").is_none(), "{view}");
     // mcplab's own `auto` speaks 2026-07-28 to the demo server: no `initialize`, the
     // capabilities ride in each request's `_meta`.
-    let (_, traffic) = get(&app, "/api/servers/demo/traffic").await;
+    let (_, traffic) = authed(&app, "GET", "/api/servers/demo/traffic", None).await;
     let last = traffic["frames"]
         .as_array()
         .unwrap()
@@ -316,10 +273,10 @@ async fn a_server_can_be_connected_as_a_host() {
     assert_eq!(last, Some(declared_capabilities(&Default::default())));
 
     let nope = serde_json::json!({"host": "nope"});
-    let (status, body) = call(&app, "POST", "/api/servers/demo/connect", Some(nope)).await;
+    let (status, body) = authed(&app, "POST", "/api/servers/demo/connect", Some(nope)).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
     let bad = serde_json::json!({"host": 3});
-    let (status, body) = call(&app, "POST", "/api/servers/demo/connect", Some(bad)).await;
+    let (status, body) = authed(&app, "POST", "/api/servers/demo/connect", Some(bad)).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
 
     // A JSON content type with an empty body (what `fetch` with a default JSON header sends)

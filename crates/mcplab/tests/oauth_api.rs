@@ -7,64 +7,19 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode, header};
-use http_body_util::BodyExt;
-use mcplab_core::llm::ProviderSettings;
+use axum::http::StatusCode;
 use mcplab_core::mcp::sse::SseParser;
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
-use mcplab_core::store::Store;
-use mcplab_server::{AppState, Security, router};
+use mcplab_server::{AppState, router};
 use mcplab_testkit::oauth::{OAuthTestConfig, OAuthTestServer};
 use serde_json::{Value, json};
-use tower::ServiceExt;
 
-const TOKEN: &str = "test-token-0123456789";
+mod router_support;
+use router_support::{TOKEN, anonymous, authed, state_on};
 
-fn state(port: u16) -> Arc<AppState> {
-    let store = Arc::new(Store::open_in_memory().unwrap());
-    let manager = ConnectionManager::new(ManagerOptions::default());
-    let providers = ProviderSettings::from_env(&std::collections::HashMap::new());
-    AppState::new(
-        manager,
-        store,
-        Security::new(TOKEN.into(), port, None),
-        providers,
-    )
-}
-
-async fn send(
-    app: &axum::Router,
-    method: &str,
-    path: &str,
-    body: Option<Value>,
-    token: bool,
-) -> (StatusCode, Value, axum::http::HeaderMap) {
-    let mut b = Request::builder()
-        .method(method)
-        .uri(path)
-        .header(header::HOST, "127.0.0.1:6274");
-    if token {
-        b = b.header(header::AUTHORIZATION, format!("Bearer {TOKEN}"));
-    }
-    if body.is_some() {
-        b = b.header(header::CONTENT_TYPE, "application/json");
-    }
-    let body = body.map_or(Body::empty(), |v| Body::from(v.to_string()));
-    let resp = app.clone().oneshot(b.body(body).unwrap()).await.unwrap();
-    let status = resp.status();
-    let headers = resp.headers().clone();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    let value = serde_json::from_slice(&bytes)
-        .unwrap_or_else(|_| Value::String(String::from_utf8_lossy(&bytes).into_owned()));
-    (status, value, headers)
-}
-
-/// The router on a real loopback port, as a browser reaches it.
 async fn serve() -> (String, Arc<AppState>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
-    let state = state(port);
+    let state = state_on(port);
     let app = router(state.clone());
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     (format!("http://127.0.0.1:{port}"), state)
@@ -138,15 +93,8 @@ async fn wait_run(
 
 #[tokio::test]
 async fn callback_needs_no_token_but_a_pending_state() {
-    let app = router(state(6274));
-    let (s, body, _) = send(
-        &app,
-        "GET",
-        "/oauth/callback?code=abc&state=unknown",
-        None,
-        false,
-    )
-    .await;
+    let app = router(state_on(6274));
+    let (s, body) = anonymous(&app, "GET", "/oauth/callback?code=abc&state=unknown", None).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(
         body.as_str()
@@ -154,20 +102,20 @@ async fn callback_needs_no_token_but_a_pending_state() {
             .contains("unknown or already finished"),
         "{body}"
     );
-    let (s, body, _) = send(&app, "GET", "/oauth/callback?code=abc", None, false).await;
+    let (s, body) = anonymous(&app, "GET", "/oauth/callback?code=abc", None).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(body.as_str().unwrap().contains("no state"), "{body}");
     // The debugger itself is behind the token like all of /api.
     let req = json!({"url": "http://127.0.0.1:1/mcp"});
-    let (s, body, _) = send(&app, "POST", "/api/oauth/debug", Some(req), false).await;
+    let (s, body) = anonymous(&app, "POST", "/api/oauth/debug", Some(req)).await;
     assert_eq!(s, StatusCode::UNAUTHORIZED, "{body}");
     let bad = json!({"url": "ftp://x"});
-    let (s, body, _) = send(&app, "POST", "/api/oauth/debug", Some(bad), true).await;
+    let (s, body) = authed(&app, "POST", "/api/oauth/debug", Some(bad)).await;
     assert_eq!(
         (s, body["code"].as_str()),
         (StatusCode::BAD_REQUEST, Some("bad_request"))
     );
-    let (s, _, _) = send(&app, "GET", "/api/oauth/debug/nope", None, true).await;
+    let (s, _) = authed(&app, "GET", "/api/oauth/debug/nope", None).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
 }
 

@@ -2,54 +2,20 @@
 //! no Chromium (in process), and one real render over real loopback listeners (API + app
 //! sandbox, as `mcplab serve` runs them) with real Chromium and the demo server's counter app.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
-use std::sync::Arc;
 
-use axum::body::Body;
-use axum::http::{Request, StatusCode, header};
+use axum::http::StatusCode;
 use base64::Engine;
-use http_body_util::BodyExt;
-use mcplab_core::llm::ProviderSettings;
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
-use mcplab_core::store::Store;
 use mcplab_server::sandbox::{SandboxConfig, sandbox_router};
-use mcplab_server::{AppState, RenderHost, Security, router};
+use mcplab_server::{AppState, RenderHost, router};
 use serde_json::{Value, json};
-use tower::ServiceExt;
 
-const TOKEN: &str = "render-api-test-token-0123456789";
-
-fn state(port: u16) -> Arc<AppState> {
-    AppState::new(
-        ConnectionManager::new(ManagerOptions::default()),
-        Arc::new(Store::open_in_memory().unwrap()),
-        Security::new(TOKEN.into(), port, None),
-        ProviderSettings::from_env(&HashMap::new()),
-    )
-}
+mod router_support;
+use router_support::{TOKEN, authed, state_on};
 
 fn spec(server: &str) -> Value {
     json!({"server": server, "tool": "show_counter_app", "arguments": {},
            "conditions": {"theme": "light"}, "width": 640, "height": 480})
-}
-
-async fn post(app: &axum::Router, path: &str, body: Value) -> (StatusCode, Value) {
-    let req = Request::builder()
-        .method("POST")
-        .uri(path)
-        .header(header::HOST, "127.0.0.1:6274")
-        .header(header::CONTENT_TYPE, "application/json")
-        .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
-        .body(Body::from(body.to_string()))
-        .unwrap();
-    let resp = app.clone().oneshot(req).await.unwrap();
-    let status = resp.status();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-    )
 }
 
 async fn connect_demo(state: &AppState, name: &str) {
@@ -63,9 +29,9 @@ async fn connect_demo(state: &AppState, name: &str) {
 
 #[tokio::test]
 async fn without_a_renderer_or_chromium_the_answer_is_503_with_the_fix() {
-    let s = state(6274);
+    let s = state_on(6274);
     let app = router(s.clone());
-    let (status, v) = post(&app, "/api/apps/render", spec("demo")).await;
+    let (status, v) = authed(&app, "POST", "/api/apps/render", Some(spec("demo"))).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
     assert_eq!(v["code"], "renderer_unavailable", "{v}");
     assert!(
@@ -82,7 +48,7 @@ async fn without_a_renderer_or_chromium_the_answer_is_503_with_the_fix() {
             chromium: None,
         })
         .unwrap();
-    let (status, v) = post(&app, "/api/apps/render", spec("demo")).await;
+    let (status, v) = authed(&app, "POST", "/api/apps/render", Some(spec("demo"))).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
     assert_eq!(v["code"], "chromium_not_found", "{v}");
     let message = v["message"].as_str().unwrap();
@@ -94,7 +60,7 @@ async fn without_a_renderer_or_chromium_the_answer_is_503_with_the_fix() {
 
 #[tokio::test]
 async fn a_chromium_path_that_does_not_exist_is_503_and_an_unknown_server_409() {
-    let s = state(6274);
+    let s = state_on(6274);
     s.render_host
         .set(RenderHost {
             self_origin: "http://127.0.0.1:6274".into(),
@@ -102,12 +68,12 @@ async fn a_chromium_path_that_does_not_exist_is_503_and_an_unknown_server_409() 
         })
         .unwrap();
     let app = router(s.clone());
-    let (status, v) = post(&app, "/api/apps/render", spec("nope")).await;
+    let (status, v) = authed(&app, "POST", "/api/apps/render", Some(spec("nope"))).await;
     assert_eq!(status, StatusCode::CONFLICT, "{v}");
     assert_eq!(v["code"], "not_connected", "{v}");
 
     connect_demo(&s, "demo").await;
-    let (status, v) = post(&app, "/api/apps/render", spec("demo")).await;
+    let (status, v) = authed(&app, "POST", "/api/apps/render", Some(spec("demo"))).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
     assert_eq!(v["code"], "chromium_not_found", "{v}");
     assert!(
@@ -117,12 +83,8 @@ async fn a_chromium_path_that_does_not_exist_is_503_and_an_unknown_server_409() 
             .contains("Chromium not found at /nonexistent/chromium"),
         "{v}"
     );
-    let (status, v) = post(
-        &app,
-        "/api/apps/render",
-        json!({"server": "demo", "tool": "x", "width": 0, "height": 10}),
-    )
-    .await;
+    let bad = json!({"server": "demo", "tool": "x", "width": 0, "height": 10});
+    let (status, v) = authed(&app, "POST", "/api/apps/render", Some(bad)).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
     s.manager.shutdown().await;
 }
@@ -141,7 +103,7 @@ async fn the_server_renders_an_app_against_itself() {
     let sandbox = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
     let sandbox_port = sandbox.local_addr().unwrap().port();
-    let s = state(port);
+    let s = state_on(port);
     let config = SandboxConfig::loopback(port, sandbox_port);
     s.sandbox.set(config.origins()).unwrap();
     let origin = format!("http://127.0.0.1:{port}");

@@ -1,48 +1,16 @@
 //! Attacks on the HTTP edge (issue 11, review findings 1, 12, 13, 14), in process with
 //! `router(state).oneshot(...)`: what the server answers is the verdict.
 
-use std::sync::Arc;
-
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
 use http_body_util::BodyExt;
-use mcplab_core::llm::ProviderSettings;
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
-use mcplab_core::store::Store;
 use mcplab_protocol::api::AppRenderSpec;
-use mcplab_server::{AppState, Security, router};
+use mcplab_server::{AppState, router};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-const TOKEN: &str = "test-token-0123456789";
-const PORT: u16 = 6274;
-const HOST: &str = "127.0.0.1:6274";
-
-fn state() -> Arc<AppState> {
-    let store = Arc::new(Store::open_in_memory().unwrap());
-    let manager = ConnectionManager::new(ManagerOptions::default());
-    AppState::new(
-        manager,
-        store,
-        Security::new(TOKEN.into(), PORT, None),
-        ProviderSettings::from_env(&std::collections::HashMap::new()),
-    )
-}
-
-async fn send(
-    app: &axum::Router,
-    request: Request<Body>,
-) -> (StatusCode, Value, axum::http::HeaderMap) {
-    let resp = app.clone().oneshot(request).await.unwrap();
-    let status = resp.status();
-    let headers = resp.headers().clone();
-    let bytes = resp.into_body().collect().await.unwrap().to_bytes();
-    (
-        status,
-        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
-        headers,
-    )
-}
+mod router_support;
+use router_support::{HOST, TOKEN, send_request, state};
 
 #[tokio::test]
 async fn a_request_with_only_cookies_is_refused_even_with_same_origin_headers() {
@@ -58,7 +26,7 @@ async fn a_request_with_only_cookies_is_refused_even_with_same_origin_headers() 
         )
         .body(Body::empty())
         .unwrap();
-    let (status, body, _) = send(&app, request).await;
+    let (status, body, _) = send_request(&app, request).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED, "{body}");
     assert_eq!(body["code"], "unauthorized");
 }
@@ -73,7 +41,7 @@ async fn a_request_with_two_host_headers_is_refused() {
             .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
             .body(Body::empty())
             .unwrap();
-        let (status, body, _) = send(&app, request).await;
+        let (status, body, _) = send_request(&app, request).await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{hosts:?}: {body}");
     }
 }
@@ -102,7 +70,7 @@ async fn login_code(app: &axum::Router) -> String {
         .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
         .body(Body::empty())
         .unwrap();
-    let (status, body, _) = send(app, request).await;
+    let (status, body, _) = send_request(app, request).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     let code = body["code"].as_str().unwrap().to_owned();
     assert_eq!(body["url"], format!("http://{HOST}/auth?code={code}"));
@@ -136,17 +104,17 @@ async fn a_login_code_signs_in_once_and_never_sets_a_cookie() {
             json!({"code": code, "next": "/#/render/abc"}),
         )
     };
-    let (status, granted, headers) = send(&app, exchange(&code)).await;
+    let (status, granted, headers) = send_request(&app, exchange(&code)).await;
     assert_eq!(status, StatusCode::OK, "{granted}");
     assert!(headers.get(header::SET_COOKIE).is_none());
     assert_eq!(granted["next"], "/#/render/abc");
     let secret = granted["secret"].as_str().unwrap();
     assert_ne!(secret, TOKEN, "the browser never gets the launch secret");
-    let (status, _, _) = send(&app, get("/api/servers", Some(secret))).await;
+    let (status, _, _) = send_request(&app, get("/api/servers", Some(secret))).await;
     assert_eq!(status, StatusCode::OK);
 
     // Used: the exchange and the page both refuse, and say what to do.
-    let (status, body, _) = send(&app, exchange(&code)).await;
+    let (status, body, _) = send_request(&app, exchange(&code)).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     assert_eq!(body["code"], "login_code_invalid");
     let (status, page) = body_text(&app, get(&format!("/auth?code={code}"), None)).await;
@@ -161,7 +129,7 @@ async fn a_login_code_signs_in_once_and_never_sets_a_cookie() {
     assert_eq!(status, StatusCode::UNAUTHORIZED);
     // A login code is not a bearer.
     let fresh = login_code(&app).await;
-    let (status, _, _) = send(&app, get("/api/servers", Some(&fresh))).await;
+    let (status, _, _) = send_request(&app, get("/api/servers", Some(&fresh))).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
 }
 
@@ -179,7 +147,7 @@ async fn next_with_a_control_character_stays_on_this_origin() {
         "https://evil.example/",
     ] {
         let code = login_code(&app).await;
-        let (status, granted, _) = send(
+        let (status, granted, _) = send_request(
             &app,
             post_json("/api/session", json!({"code": code, "next": next})),
         )
@@ -210,22 +178,22 @@ async fn changing_a_providers_base_url_drops_its_stored_key() {
             .and_then(|p| p.api_key)
     };
     let first = json!({"kind": "openai_compatible", "baseUrl": "http://127.0.0.1:9/v1", "apiKey": "sk-first"});
-    let (s, v, _) = send(&app, put(first)).await;
+    let (s, v, _) = send_request(&app, put(first)).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(key_of(&st).as_deref(), Some("sk-first"));
     // Same base URL, no key: the stored key stays (editing the model list).
     let same =
         json!({"kind": "openai_compatible", "baseUrl": "http://127.0.0.1:9/v1", "models": ["m"]});
-    send(&app, put(same)).await;
+    send_request(&app, put(same)).await;
     assert_eq!(key_of(&st).as_deref(), Some("sk-first"));
     // Another host without the key: the key must not follow the requests there.
     let moved = json!({"kind": "openai_compatible", "baseUrl": "http://evil.example/v1"});
-    let (s, v, _) = send(&app, put(moved)).await;
+    let (s, v, _) = send_request(&app, put(moved)).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(key_of(&st), None, "the key was dropped");
     // Entered again with the new URL, it is kept.
     let again = json!({"kind": "openai_compatible", "baseUrl": "http://127.0.0.1:10/v1", "apiKey": "sk-second"});
-    send(&app, put(again)).await;
+    send_request(&app, put(again)).await;
     assert_eq!(key_of(&st).as_deref(), Some("sk-second"));
 }
 
@@ -256,7 +224,7 @@ async fn a_render_spec_is_handed_out_once_by_id() {
         .expect(&url)
         .to_owned();
     // The code in the URL signs Chromium in and sends it to the render page.
-    let (status, granted, _) = send(
+    let (status, granted, _) = send_request(
         &app,
         post_json(
             "/api/session",
@@ -269,14 +237,14 @@ async fn a_render_spec_is_handed_out_once_by_id() {
     let secret = granted["secret"].as_str().unwrap();
 
     let path = format!("/api/render-specs/{id}");
-    let (status, _, _) = send(&app, get(&path, None)).await;
+    let (status, _, _) = send_request(&app, get(&path, None)).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED, "the spec needs a bearer");
-    let (status, got, _) = send(&app, get(&path, Some(secret))).await;
+    let (status, got, _) = send_request(&app, get(&path, Some(secret))).await;
     assert_eq!(status, StatusCode::OK, "{got}");
     assert_eq!(got, json!(spec));
-    let (status, again, _) = send(&app, get(&path, Some(secret))).await;
+    let (status, again, _) = send_request(&app, get(&path, Some(secret))).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "single use: {again}");
-    let (status, _, _) = send(
+    let (status, _, _) = send_request(
         &app,
         get(
             "/api/render-specs/abababababababababababababababab",
@@ -306,7 +274,7 @@ async fn every_main_origin_response_carries_the_defence_headers() {
             .unwrap(),
     ] {
         let path = request.uri().to_string();
-        let (_, _, headers) = send(&app, request).await;
+        let (_, _, headers) = send_request(&app, request).await;
         let csp = headers[header::CONTENT_SECURITY_POLICY].to_str().unwrap();
         assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
         // Nothing inline: only this origin's scripts (eval for the schema validator).
@@ -322,4 +290,63 @@ async fn every_main_origin_response_carries_the_defence_headers() {
         assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff", "{path}");
         assert_eq!(headers[header::REFERRER_POLICY], "no-referrer", "{path}");
     }
+}
+
+/// `mcplab serve --host 192.0.2.10` (DESIGN §3): the server also answers under that address —
+/// its Host, and its Origin on a state-changing request —, still only with the session secret,
+/// and no other name or port reaches it. The control: the loopback-only server refuses that
+/// Host, so the allow-list entry is what opened it.
+#[tokio::test]
+async fn a_non_loopback_host_is_answered_under_its_own_name_only_and_still_needs_the_secret() {
+    use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+    use mcplab_server::Security;
+    const LAN: &str = "192.0.2.10:6274";
+    let request = |host: &str, origin: Option<&str>, bearer: bool| {
+        let mut b = Request::post("/api/login-codes").header(header::HOST, host);
+        if let Some(o) = origin {
+            b = b.header(header::ORIGIN, o);
+        }
+        if bearer {
+            b = b.header(header::AUTHORIZATION, format!("Bearer {TOKEN}"));
+        }
+        b.body(Body::empty()).unwrap()
+    };
+    let manager = ConnectionManager::new(ManagerOptions::default());
+    let security = Security::new(TOKEN.into(), router_support::PORT, Some("192.0.2.10"));
+    let lan = router(router_support::state_secured(
+        manager,
+        security,
+        &Default::default(),
+    ));
+    let (status, body, _) =
+        send_request(&lan, request(LAN, Some(&format!("http://{LAN}")), true)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, _, _) = send_request(&lan, request(HOST, None, true)).await;
+    assert_eq!(status, StatusCode::OK, "loopback still answers");
+    let (status, _, _) = send_request(&lan, request(LAN, None, false)).await;
+    assert_eq!(
+        status,
+        StatusCode::UNAUTHORIZED,
+        "the address opens nothing by itself"
+    );
+    for host in [
+        "192.0.2.11:6274",
+        "192.0.2.10:6275",
+        "evil.example:6274",
+        "192.0.2.10",
+    ] {
+        let (status, body, _) = send_request(&lan, request(host, None, true)).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "Host {host}: {body}");
+    }
+    for origin in [
+        "http://192.0.2.11:6274",
+        "http://evil.example",
+        "https://192.0.2.10:6274",
+    ] {
+        let (status, body, _) = send_request(&lan, request(LAN, Some(origin), true)).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "Origin {origin}: {body}");
+    }
+    let loopback = router(state());
+    let (status, _, _) = send_request(&loopback, request(LAN, None, true)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
 }

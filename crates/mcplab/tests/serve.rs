@@ -22,6 +22,14 @@ struct Running {
     stderr: String,
 }
 
+/// A host event saying `server` is now `state`.
+fn is_status(e: &Value, server: &str, state: &str) -> bool {
+    e["kind"] == "server"
+        && e["event"]["type"] == "status"
+        && e["event"]["server"] == server
+        && e["event"]["status"]["state"] == state
+}
+
 async fn start(data: &std::path::Path, args: &[&str]) -> Running {
     let mut child = Command::new(BIN)
         .args(args)
@@ -86,6 +94,39 @@ impl Running {
             .json()
             .await
             .unwrap()
+    }
+
+    /// The host events from the first one on (`Last-Event-ID: 0` replays the ring), in order,
+    /// up to and including the first for which `stop` holds.
+    async fn events_until(&self, stop: impl Fn(&Value) -> bool) -> Vec<Value> {
+        let mut resp = mcplab_core::oauth::tls::client()
+            .get(format!("{}/api/events", self.base))
+            .bearer_auth(&self.token)
+            .header("last-event-id", "0")
+            .send()
+            .await
+            .unwrap();
+        let mut parser = mcplab_core::mcp::sse::SseParser::new();
+        let mut seen = Vec::new();
+        tokio::time::timeout(Duration::from_secs(20), async {
+            loop {
+                let chunk = resp.chunk().await.unwrap().expect("stream open");
+                for e in parser.feed(&chunk) {
+                    if e.data.is_empty() {
+                        continue; // the `retry:` hello
+                    }
+                    let v: Value = serde_json::from_str(&e.data).unwrap();
+                    let done = stop(&v);
+                    seen.push(v);
+                    if done {
+                        return;
+                    }
+                }
+            }
+        })
+        .await
+        .unwrap_or_else(|_| panic!("the awaited event never came: {seen:?}"));
+        seen
     }
 
     /// Polls the server list until `name` reaches `state`.
@@ -184,7 +225,23 @@ async fn an_ad_hoc_target_opens_connected_and_alone() {
     let run = start(dir.path(), &["--port", "0", "--stdio", &stdio]).await;
     let cli = run.wait_state("cli", "connected").await;
     assert_eq!(cli["config"]["type"], "stdio");
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Judged on the host event history, not on a state after a pause: `serve` spawns every
+    // connect it makes at start in one loop before its API answers, and each begins with a
+    // `connecting` status. Replayed from the start up to the ad-hoc target's `connected`,
+    // the stored demo server must not appear at all.
+    let history = run.events_until(|e| is_status(e, "cli", "connected")).await;
+    assert!(
+        history.iter().any(|e| is_status(e, "cli", "connecting")),
+        "the history starts at the beginning: {history:?}"
+    );
+    let demo_events: Vec<&Value> = history
+        .iter()
+        .filter(|e| e["event"]["server"] == "demo")
+        .collect();
+    assert!(
+        demo_events.is_empty(),
+        "only the ad-hoc target connects: {demo_events:?}"
+    );
     let list = run.get("/api/servers").await;
     let demo = list
         .as_array()

@@ -15,6 +15,7 @@ import type {
   ResourceTemplateSchema,
   ToolSchema,
 } from '@modelcontextprotocol/core';
+import { withAdvice } from './advice';
 import { authHeaders } from './auth';
 import type {
   AppRenderSpec,
@@ -80,7 +81,7 @@ export async function request<T>(method: string, path: string, body?: unknown): 
       /* not JSON */
     }
     if (res.status === 401) throw new ApiFailure(401, 'unauthorized', UNAUTHORIZED_HINT);
-    throw new ApiFailure(res.status, err?.code ?? 'http', err?.message ?? `${res.status} ${res.statusText}`);
+    throw new ApiFailure(res.status, err?.code ?? 'http', err?.message ? withAdvice(err.code, err.message) : `${res.status} ${res.statusText}`);
   }
   if (res.status === 204) return undefined as T;
   const text = await res.text();
@@ -106,7 +107,7 @@ export async function requestDownload(path: string): Promise<Download> {
   if (res.status === 401) throw new ApiFailure(401, 'unauthorized', UNAUTHORIZED_HINT);
   if (!res.ok) {
     const err = (await res.json().catch(() => null)) as ApiError | null;
-    throw new ApiFailure(res.status, err?.code ?? 'http', err?.message ?? `${res.status} ${res.statusText}`);
+    throw new ApiFailure(res.status, err?.code ?? 'http', err?.message ? withAdvice(err.code, err.message) : `${res.status} ${res.statusText}`);
   }
   const filename = /filename="([^"]+)"/.exec(res.headers.get('Content-Disposition') ?? '')?.[1] ?? null;
   return { text: await res.text(), filename, type: res.headers.get('Content-Type') ?? 'text/plain' };

@@ -552,7 +552,7 @@ export type CallOutcome = {
  */
 result: any, error: CallError | null, durationMs: number, };
 
-export type CallErrorKind = "server" | "timeout" | "cancelled" | "transport" | "not_connected" | "invalid" | "bad_response";
+export type CallErrorKind = "server" | "timeout" | "cancelled" | "transport" | "not_connected" | "invalid" | "bad_response" | "server_misbehaved" | "other";
 
 export type CallError = { kind: CallErrorKind, message: string, 
 /**
@@ -650,10 +650,7 @@ export type AppToolCallRequest = { name: string, arguments: Record<string, any>,
 
 export type ApiError = { 
 /**
- * Stable machine code: `bad_request`, `not_found`, `conflict`, `unauthorized`,
- * `forbidden`, `invalid_config`, `connect_failed`, `not_connected`, `mcp_error`,
- * `model_unavailable`, `internal`; for apps `not_a_ui_resource`, `bad_ui_resource`,
- * `unknown_tool`, `tool_not_visible_to_app`, `tool_not_widget_accessible`.
+ * Stable machine code (see the table above).
  */
 code: string, 
 /**
@@ -1185,7 +1182,9 @@ replaces?: string, };
 
 export type SessionEvent = { "kind": "userMessage", turnId: string, text: string, replaces?: string, } | { "kind": "turn", event: TurnEvent, } | { "kind": "appContext", entries: Array<AppContextEntry>, } | { "kind": "resync" };
 
-export type ProviderView = { id: string, kind: string, displayName: string, usable: boolean, 
+export type ProviderKind = "openai" | "anthropic" | "gemini" | "deepseek" | "xai" | "mistral" | "openrouter" | "ollama" | "openai_compatible" | "anthropic_compatible";
+
+export type ProviderView = { id: string, kind: ProviderKind, displayName: string, usable: boolean, 
 /**
  * Why it is not usable, and what to do.
  */
@@ -1199,9 +1198,4 @@ keyHint: string | null, models: Array<string>,
  */
 custom: boolean, };
 
-export type ProviderInput = { 
-/**
- * openai, anthropic, gemini, deepseek, xai, mistral, openrouter, ollama,
- * openai_compatible, anthropic_compatible.
- */
-kind: string, baseUrl?: string, apiKey?: string, models: Array<string>, };
+export type ProviderInput = { kind: ProviderKind, baseUrl?: string, apiKey?: string, models: Array<string>, };

@@ -1,7 +1,7 @@
 // The Evals page's calls to `/api/evals` and the shapes it reads (hand-written: the routes
 // answer JSON built from the evals crate's types, which are not in types.gen.ts).
 import { request } from '../api/client';
-import type { TurnEvent } from '../api/types.gen';
+import type { TurnEvent, TurnFailureKind } from '../api/types.gen';
 
 export interface SuiteEntry {
   name: string;
@@ -67,7 +67,7 @@ export interface TracedTurn {
   user: string;
   toolCalls: { callId: string; server: string; tool: string; arguments: unknown; result: unknown; isError: boolean; error: string | null; durationMs: number }[];
   answer: string;
-  end: { kind: 'finished'; reason: string } | { kind: 'failed'; errorKind: string; message: string } | { kind: 'cancelled' | 'timedOut' | 'unfinished' };
+  end: { kind: 'finished'; reason: string } | { kind: 'failed'; errorKind: TurnFailureKind; message: string } | { kind: 'cancelled' | 'timedOut' | 'unfinished' };
   steps: number;
   usage: { inputTokens: number; outputTokens: number; reasoningTokens: number };
   latencyMs: number;

@@ -28,4 +28,11 @@ describe('ToolResult', () => {
     fireEvent.click(screen.getByTestId('url-elicitation-confirm-open'));
     expect(open).toHaveBeenCalledWith('https://auth.example.test/connect?x=1', '_blank', 'noopener,noreferrer');
   });
+
+  it('adds how to raise a timed-out call\'s timeout in this UI', () => {
+    const message = '`tools/call` got no response within 30s (the server may be slow or stuck)';
+    render(<ToolResult tool={{ name: 't', inputSchema: { type: 'object' } }} outcome={{ result: null, error: { kind: 'timeout', message, code: null, data: null }, durationMs: 30000 }} />);
+    expect(screen.getByTestId('tool-error-advice').textContent).toContain('Request timeout');
+    expect(screen.getByTestId('tool-result').textContent).not.toContain('--timeout');
+  });
 });

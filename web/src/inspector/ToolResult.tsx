@@ -3,6 +3,7 @@
 // blocks, its structuredContent checked against the tool's outputSchema, isError, and the
 // duration, with copy and a raw view of the whole result.
 import { useMemo, useState } from 'react';
+import { adviceFor } from '../api/advice';
 import type { CallToolResult, Tool } from '../api/client';
 import type { CallOutcome } from '../api/types.gen';
 import type { AppMessageChannel } from '../apps/appMessages';
@@ -63,6 +64,11 @@ export function ToolResult({
       {outcome.error && (
         <div className={status === 'cancelled' ? 'call-cancelled' : 'call-error'} data-testid="tool-error">
           <div>{outcome.error.message}</div>
+          {adviceFor(outcome.error.kind) && (
+            <div className="small" data-testid="tool-error-advice">
+              {adviceFor(outcome.error.kind)}
+            </div>
+          )}
           {outcome.error.code !== null && <div className="small muted">JSON-RPC code {outcome.error.code}</div>}
           {urls.length > 0 && <UrlElicitations items={urls} />}
           {outcome.error.data !== null && outcome.error.data !== undefined && <JsonTree value={outcome.error.data} expandDepth={Infinity} />}

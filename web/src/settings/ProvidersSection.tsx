@@ -4,11 +4,17 @@
 // once and kept by mcplab; the page only ever sees the hint.
 import { useState } from 'react';
 import { errorMessage } from '../api/client';
-import type { ProviderInput, ProviderView } from '../api/types.gen';
+import type { ProviderInput, ProviderKind, ProviderView } from '../api/types.gen';
 import { useChatCache, useProviders } from '../chat/store';
 import { Button } from '../ui/Button';
 import { ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
+
+/** The kinds a custom endpoint may have (the built-in ones have their own rows). */
+const CUSTOM_KINDS: { kind: ProviderKind; label: string }[] = [
+  { kind: 'openai_compatible', label: 'OpenAI-compatible' },
+  { kind: 'anthropic_compatible', label: 'Anthropic-compatible' },
+];
 
 const splitModels = (s: string) => s.split(/[\n,]/).map((m) => m.trim()).filter(Boolean);
 
@@ -102,7 +108,7 @@ function ProviderRow({ p }: { p: ProviderView }) {
 }
 
 function CustomProviderForm({ taken }: { taken: string[] }) {
-  const [f, setF] = useState({ id: '', kind: 'openai_compatible', baseUrl: '', apiKey: '', models: '' });
+  const [f, setF] = useState<{ id: string; kind: ProviderKind; baseUrl: string; apiKey: string; models: string }>({ id: '', kind: 'openai_compatible', baseUrl: '', apiKey: '', models: '' });
   const [busy, setBusy] = useState(false);
   const cache = useChatCache();
   const [error, setError] = useState<string | null>(null);
@@ -143,9 +149,12 @@ function CustomProviderForm({ taken }: { taken: string[] }) {
           </label>
           <label className="field">
             <span className="field-label">Kind</span>
-            <select value={f.kind} onChange={(e) => set({ kind: e.target.value })} data-testid="provider-new-kind">
-              <option value="openai_compatible">OpenAI-compatible</option>
-              <option value="anthropic_compatible">Anthropic-compatible</option>
+            <select value={f.kind} onChange={(e) => set({ kind: CUSTOM_KINDS.find((k) => k.kind === e.target.value)?.kind ?? f.kind })} data-testid="provider-new-kind">
+              {CUSTOM_KINDS.map((k) => (
+                <option key={k.kind} value={k.kind}>
+                  {k.label}
+                </option>
+              ))}
             </select>
           </label>
           <label className="field">

@@ -198,6 +198,27 @@ pub(super) struct Started {
     pub(super) waiting: Option<watch::Receiver<bool>>,
 }
 
+impl Started {
+    /// A started wire with no child process, no transport task to await and no sign-in to wait
+    /// for; the transports that have them set those fields over this.
+    pub(super) fn new(
+        wire: super::super::wire::Wire,
+        stderr: Arc<StderrTail>,
+        gate: Arc<EventGate>,
+        transport_cancel: CancellationToken,
+    ) -> Self {
+        Self {
+            wire,
+            child: None,
+            stderr,
+            gate,
+            transport_cancel,
+            transport_task: None,
+            waiting: None,
+        }
+    }
+}
+
 /// Runs `fut` with a deadline of `limit`, which stops while `waiting` is true and starts again
 /// when it turns false. `Err(())` when the deadline passed.
 pub(crate) async fn bounded<F: std::future::Future>(

@@ -75,20 +75,8 @@ impl ConnectionManager {
         let gate = self.gate(config.name.as_str());
         match Plan::new(config.protocol, "stdio") {
             Ok(plan) => {
-                let setup = EraSetup {
-                    plan,
-                    tools: None,
-                    fell_back: None,
-                };
-                let started = Started {
-                    wire,
-                    child: None,
-                    stderr,
-                    gate,
-                    transport_cancel: CancellationToken::new(),
-                    transport_task: None,
-                    waiting: None,
-                };
+                let setup = EraSetup::new(plan);
+                let started = Started::new(wire, stderr, gate, CancellationToken::new());
                 self.handshake(config, started, setup)
                     .await
                     .map_err(|f| f.error)

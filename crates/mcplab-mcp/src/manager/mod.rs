@@ -140,6 +140,17 @@ struct EraSetup {
     fell_back: Option<String>,
 }
 
+impl EraSetup {
+    /// The plan alone: no shared header designations, no fallback to explain.
+    fn new(plan: Plan) -> Self {
+        Self {
+            plan,
+            tools: None,
+            fell_back: None,
+        }
+    }
+}
+
 /// Server events a subscriber may fall behind. The channel keeps this many in its slots after
 /// everyone read them (fields cut to the preview size by the event gate, which also limits
 /// each server to `events_per_second`): 1,024 × 16 KiB at most, outside the byte budget.
@@ -600,18 +611,12 @@ impl ConnectionManager {
         let client = self.http_client().map_err(failed)?;
         spawn_modern_http(target, client, end, transport_cancel.clone(), shared);
         let setup = EraSetup {
-            plan,
             tools: Some(tools),
-            fell_back: None,
+            ..EraSetup::new(plan)
         };
         let started = Started {
-            wire,
-            child: None,
-            stderr,
-            gate,
-            transport_cancel,
-            transport_task: None,
             waiting,
+            ..Started::new(wire, stderr, gate, transport_cancel)
         };
         self.handshake(config, started, setup).await
     }
@@ -713,18 +718,14 @@ impl ConnectionManager {
         }
 
         let setup = EraSetup {
-            plan,
-            tools: None,
             fell_back,
+            ..EraSetup::new(plan)
         };
         let started = Started {
-            wire,
             child,
-            stderr,
-            gate,
-            transport_cancel,
             transport_task,
             waiting,
+            ..Started::new(wire, stderr, gate, transport_cancel)
         };
         self.handshake(config, started, setup).await
     }

@@ -46,7 +46,7 @@ impl Connection {
                 token.cancel();
                 Ok(json!({}))
             }
-            None => Err(McpError::InvalidRequest(format!(
+            None => Err(McpError::InvalidParams(format!(
                 "no subscription for {uri}"
             ))),
         }
@@ -98,7 +98,7 @@ impl Connection {
                 tokio::select! {
                     ended = &mut running => return Err(match ended {
                         Ok(Err(e)) => e,
-                        _ => McpError::InvalidRequest("the server ended the subscription at once".into()),
+                        _ => self.misbehaved("it ended the subscription at once"),
                     }),
                     event = events.recv() => match event {
                         Ok(ServerEvent::Log { server, data, .. })
@@ -107,7 +107,7 @@ impl Connection {
                             return Ok(json!({ "acknowledged": data["notifications"] }));
                         }
                         Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
-                        Err(_) => return Err(McpError::InvalidRequest("events closed".into())),
+                        Err(_) => return Err(McpError::Other("events closed".into())),
                     },
                 }
             }

@@ -113,8 +113,8 @@ impl Connection {
                     params = Some(self.retry_params(params, &result).await?);
                 }
                 other => {
-                    return Err(McpError::InvalidRequest(format!(
-                        "the server answered `{method}` with resultType `{other}`, which is not \
+                    return Err(self.misbehaved(format!(
+                        "it answered `{method}` with resultType `{other}`, which is not \
                          valid for this request (2026-07-28 allows `complete`, `input_required` \
                          for tools/call, prompts/get and resources/read, and `task` for \
                          tools/call with the tasks extension)"
@@ -122,7 +122,7 @@ impl Connection {
                 }
             }
         }
-        Err(McpError::InvalidRequest(format!(
+        Err(self.misbehaved(format!(
             "`{method}` still needed input after {MAX_ROUNDS} rounds; stopped (the server keeps \
              answering input_required)"
         )))
@@ -160,19 +160,19 @@ impl Connection {
             "sampling/createMessage" => self.answerer.sample(params).await,
             "roots/list" => self.answerer.list_roots(),
             other => {
-                return Err(McpError::InvalidRequest(format!(
-                    "the server's input request `{key}` asks for `{other}`; 2026-07-28 allows \
+                return Err(self.misbehaved(format!(
+                    "its input request `{key}` asks for `{other}`; 2026-07-28 allows \
                      only elicitation/create, sampling/createMessage and roots/list"
                 )));
             }
         };
         let answer = answered.map_err(|e| {
-            McpError::InvalidRequest(format!(
+            McpError::Other(format!(
                 "could not answer the server's `{method}` input request `{key}`: {}",
                 e.message
             ))
         })?;
-        serde_json::to_value(answer).map_err(|e| McpError::InvalidRequest(e.to_string()))
+        serde_json::to_value(answer).map_err(|e| McpError::Other(e.to_string()))
     }
 
     fn served_from_cache(&self, method: &str, hit: CacheHit) -> Reply {
@@ -216,7 +216,7 @@ impl Connection {
                 self.refresh_tools().await?;
             }
             if let Some(Err(why)) = headers.get(name) {
-                return Err(McpError::InvalidRequest(format!(
+                return Err(self.misbehaved(format!(
                     "tool `{name}` was rejected: {why}. A client must not use a tool whose \
                      x-mcp-header annotations are invalid (2026-07-28); fix the tool's inputSchema"
                 )));

@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 
 use super::mcp;
 use crate::AppState;
-use crate::error::ApiFailure;
+use crate::error::{ApiFailure, mcp_failure};
 
 fn bad_resource(name: &str, uri: &str, why: impl std::fmt::Display) -> ApiFailure {
     ApiFailure::new(
@@ -57,12 +57,15 @@ pub async fn resource(
     let list = c.list_all("resources/list", "resources", RequestOptions::default());
     let (read, list) = tokio::join!(read, list);
     let result = read.map_err(|e| match e {
-        McpError::NotConnected(_) => ApiFailure::from(e),
-        e => ApiFailure::new(
-            StatusCode::BAD_GATEWAY,
-            "mcp_error",
-            format!("server `{name}` could not read `{uri}`: {e}"),
-        ),
+        McpError::NotConnected(_) | McpError::Misbehaved { .. } => ApiFailure::from(e),
+        e => {
+            let (status, code, _) = mcp_failure(&e);
+            ApiFailure::new(
+                status,
+                code,
+                format!("server `{name}` could not read `{uri}`: {e}"),
+            )
+        }
     })?;
     let listing_entry = list.ok().and_then(|l| {
         l["resources"]

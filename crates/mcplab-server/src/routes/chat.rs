@@ -13,7 +13,7 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use futures::Stream;
-use mcplab_core::llm::{ProviderConfig, ProviderKind};
+use mcplab_core::llm::ProviderConfig;
 use mcplab_core::session::{SessionError, compare, host, without_xray_bodies};
 use mcplab_protocol::chat::{
     ApprovalDecision, NewSession, ProviderInput, ProviderView, SessionPatch, SessionSummary,
@@ -21,7 +21,6 @@ use mcplab_protocol::chat::{
 };
 use mcplab_protocol::host::{HostConfigText, HostConfigView};
 use mcplab_protocol::xray::StepXray;
-use serde_json::Value;
 
 use crate::AppState;
 use crate::error::ApiFailure;
@@ -251,10 +250,7 @@ pub async fn providers(State(state): State<Arc<AppState>>) -> Json<Vec<ProviderV
         .into_iter()
         .map(|a| ProviderView {
             custom: custom.contains(&a.id),
-            kind: serde_json::to_value(a.kind)
-                .ok()
-                .and_then(|v| v.as_str().map(str::to_owned))
-                .unwrap_or_default(),
+            kind: a.kind,
             id: a.id,
             display_name: a.display_name,
             usable: a.usable,
@@ -270,10 +266,13 @@ pub async fn providers(State(state): State<Arc<AppState>>) -> Json<Vec<ProviderV
 pub async fn put_provider(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
-    Json(input): Json<ProviderInput>,
+    Json(input): Json<serde_json::Value>,
 ) -> Result<Json<Vec<ProviderView>>, ApiFailure> {
-    let kind: ProviderKind = serde_json::from_value(Value::String(input.kind.clone()))
-        .map_err(|_| ApiFailure::bad_request(format!("unknown provider kind `{}`", input.kind)))?;
+    // Read here rather than by the extractor, so an unknown kind is a 400 that lists the
+    // kinds there are, not the extractor's bare 422.
+    let input: ProviderInput = serde_json::from_value(input)
+        .map_err(|e| ApiFailure::bad_request(format!("invalid provider: {e}")))?;
+    let kind = input.kind;
     let mut stored = stored_providers(&state)?;
     let base_url = input.base_url.filter(|u| !u.trim().is_empty());
     // A stored key stays only while the requests go where they went when it was entered: a

@@ -10,7 +10,6 @@ use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use mcplab_core::mcp::{Connection, McpError, ProgressUpdate, RequestOptions};
 use mcplab_protocol::ServerEvent;
-use mcplab_protocol::api::CallErrorKind;
 use mcplab_protocol::api::{
     CallError, CallOutcome, CompleteRequest, LogLevelRequest, PromptGetRequest, ToolCallRequest,
     UriRequest,
@@ -20,49 +19,48 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use crate::AppState;
-use crate::error::ApiFailure;
+use crate::error::{ApiFailure, mcp_failure};
 
 pub(super) fn conn(state: &AppState, name: &str) -> Result<Arc<Connection>, ApiFailure> {
     Ok(state.manager.get(name)?)
 }
 
-/// Maps a request's result to what the UI shows.
-pub fn outcome(result: Result<Value, McpError>, started: Instant) -> CallOutcome {
+/// Maps a request's result to what the UI shows: a `CallOutcome`, with the failure's kind
+/// from the one table in `error::mcp_failure`. The caller's own mistakes (bad params, an
+/// unusable config) are no MCP outcome: they are answered 400 like on every other route.
+pub fn outcome(
+    result: Result<Value, McpError>,
+    started: Instant,
+) -> Result<CallOutcome, ApiFailure> {
     let duration_ms = started.elapsed().as_millis() as u64;
-    match result {
-        Ok(v) => CallOutcome {
-            result: Some(v),
-            error: None,
-            duration_ms,
-        },
-        Err(e) => {
-            let (kind, code, data) = match &e {
-                McpError::Server { code, data, .. } => {
-                    (CallErrorKind::Server, Some(*code), data.clone())
-                }
-                McpError::Timeout { .. } => (CallErrorKind::Timeout, None, None),
-                McpError::BadResponse { .. } => (CallErrorKind::BadResponse, None, None),
-                McpError::Cancelled => (CallErrorKind::Cancelled, None, None),
-                McpError::NotConnected(_) => (CallErrorKind::NotConnected, None, None),
-                McpError::InvalidRequest(_) | McpError::InvalidConfig(_) => {
-                    (CallErrorKind::Invalid, None, None)
-                }
-                McpError::Transport { .. } | McpError::Connect { .. } | McpError::Spawn { .. } => {
-                    (CallErrorKind::Transport, None, None)
-                }
-            };
-            CallOutcome {
-                result: None,
-                error: Some(CallError {
-                    kind,
-                    message: e.to_string(),
-                    code,
-                    data,
-                }),
+    let e = match result {
+        Ok(v) => {
+            return Ok(CallOutcome {
+                result: Some(v),
+                error: None,
                 duration_ms,
-            }
+            });
         }
-    }
+        Err(e @ (McpError::InvalidParams(_) | McpError::InvalidConfig(_))) => {
+            return Err(e.into());
+        }
+        Err(e) => e,
+    };
+    let (_, _, kind) = mcp_failure(&e);
+    let (code, data) = match &e {
+        McpError::Server { code, data, .. } => (Some(*code), data.clone()),
+        _ => (None, None),
+    };
+    Ok(CallOutcome {
+        result: None,
+        error: Some(CallError {
+            kind,
+            message: e.to_string(),
+            code,
+            data,
+        }),
+        duration_ms,
+    })
 }
 
 async fn simple(
@@ -74,7 +72,7 @@ async fn simple(
     let c = conn(state, name)?;
     let started = Instant::now();
     let r = c.request(method, params, RequestOptions::default()).await;
-    Ok(Json(outcome(r, started)))
+    outcome(r, started).map(Json)
 }
 
 pub(super) async fn listing(
@@ -124,7 +122,7 @@ async fn listing_with(
     c.list_all(method, key, opts)
         .await
         .map(Json)
-        .map_err(|e| ApiFailure::new(StatusCode::BAD_GATEWAY, "mcp_error", e.to_string()))
+        .map_err(ApiFailure::from)
 }
 
 /// `mcplab check` on a connected server: exercises it and judges all its traffic so far.
@@ -268,7 +266,7 @@ pub(super) async fn run_tool_call(
         )
         .await;
     drop(guard);
-    Ok(outcome(r, started))
+    outcome(r, started)
 }
 
 pub async fn cancel_call(
@@ -306,7 +304,7 @@ pub async fn subscribe(
 ) -> Result<Json<CallOutcome>, ApiFailure> {
     let c = conn(&s, &n)?;
     let started = Instant::now();
-    Ok(Json(outcome(c.subscribe_resource(&req.uri).await, started)))
+    outcome(c.subscribe_resource(&req.uri).await, started).map(Json)
 }
 
 pub async fn unsubscribe(
@@ -316,10 +314,7 @@ pub async fn unsubscribe(
 ) -> Result<Json<CallOutcome>, ApiFailure> {
     let c = conn(&s, &n)?;
     let started = Instant::now();
-    Ok(Json(outcome(
-        c.unsubscribe_resource(&req.uri).await,
-        started,
-    )))
+    outcome(c.unsubscribe_resource(&req.uri).await, started).map(Json)
 }
 
 /// The resource requests whose only parameter is the URI.
@@ -366,7 +361,7 @@ pub async fn log_level(
         // 2026-07-28 has no logging/setLevel: the level goes in every request's `_meta`.
         c.set_log_level(Some(req.level.clone()));
         let note = json!({ "io.modelcontextprotocol/logLevel": req.level });
-        return Ok(Json(outcome(Ok(note), Instant::now())));
+        return outcome(Ok(note), Instant::now()).map(Json);
     }
     simple(
         &s,
@@ -390,7 +385,7 @@ pub async fn ping(
             ..Default::default()
         };
         let r = c.request("server/discover", None, opts).await;
-        return Ok(Json(outcome(r, started)));
+        return outcome(r, started).map(Json);
     }
     simple(&s, &n, "ping", None).await
 }

@@ -7,7 +7,6 @@ use std::time::Instant;
 
 use axum::Json;
 use axum::extract::{Path, State};
-use axum::http::StatusCode;
 use mcplab_core::mcp::RequestOptions;
 use mcplab_protocol::api::{CallOutcome, ProtocolSwitch, ServerView, UriRequest};
 use mcplab_protocol::{SkillLoadView, TaskView};
@@ -16,10 +15,6 @@ use serde_json::Value;
 use super::mcp::{conn, outcome};
 use crate::AppState;
 use crate::error::ApiFailure;
-
-fn mcp_failure(e: mcplab_core::mcp::McpError) -> ApiFailure {
-    ApiFailure::new(StatusCode::BAD_GATEWAY, "mcp_error", e.to_string())
-}
 
 /// The server's tasks: those the process knows (kept across reconnects) and, for a
 /// 2025-11-25 server that offers `tasks/list`, the ones it lists.
@@ -35,7 +30,11 @@ pub async fn tasks(
         .pointer("/capabilities/tasks/list")
         .is_some();
     if lists && !c.is_modern() {
-        return c.list_server_tasks().await.map(Json).map_err(mcp_failure);
+        return c
+            .list_server_tasks()
+            .await
+            .map(Json)
+            .map_err(ApiFailure::from);
     }
     Ok(Json(c.tasks()))
 }
@@ -49,7 +48,7 @@ pub async fn refresh_task(
         .refresh_task(&id)
         .await
         .map(Json)
-        .map_err(mcp_failure)
+        .map_err(ApiFailure::from)
 }
 
 pub async fn cancel_task(
@@ -58,7 +57,7 @@ pub async fn cancel_task(
 ) -> Result<Json<CallOutcome>, ApiFailure> {
     let started = Instant::now();
     let r = conn(&s, &name)?.cancel_task(&id).await;
-    Ok(Json(outcome(r, started)))
+    outcome(r, started).map(Json)
 }
 
 /// The final result of a task (waits for a 2025-11-25 `tasks/result`).
@@ -70,7 +69,7 @@ pub async fn task_result(
     let r = conn(&s, &name)?
         .task_result(&id, RequestOptions::default())
         .await;
-    Ok(Json(outcome(r, started)))
+    outcome(r, started).map(Json)
 }
 
 /// `skills/list`, every page (reads no skill file).
@@ -82,7 +81,7 @@ pub async fn skills(
         .list_all("skills/list", "skills", RequestOptions::default())
         .await
         .map(Json)
-        .map_err(mcp_failure)
+        .map_err(ApiFailure::from)
 }
 
 /// Loads one skill (by uri or name): every file read and verified, stopping at a mismatch.
@@ -95,7 +94,7 @@ pub async fn load_skill(
         .load_skill(&req.uri)
         .await
         .map(Json)
-        .map_err(mcp_failure)
+        .map_err(ApiFailure::from)
 }
 
 /// Stores the server's protocol choice and reconnects with it.

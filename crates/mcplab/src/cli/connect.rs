@@ -51,7 +51,7 @@ pub struct ConnectArgs {
         value_name = "MODE",
         help_heading = "Connection"
     )]
-    pub oauth: Option<crate::cli_oauth::OAuthMode>,
+    pub oauth: Option<crate::cli::oauth::OAuthMode>,
     /// A root offered to servers (roots/list); repeatable.
     #[arg(long = "root", value_name = "PATH", help_heading = "Connection")]
     pub roots: Vec<PathBuf>,
@@ -60,7 +60,7 @@ pub struct ConnectArgs {
     #[arg(long, value_enum, value_name = "LEVEL", help_heading = "Connection")]
     pub log_level: Option<LogLevel>,
     #[command(flatten)]
-    pub limits: crate::limit_args::LimitArgs,
+    pub limits: crate::cli::limits::LimitArgs,
 }
 
 /// Which server a command talks to.
@@ -109,7 +109,7 @@ pub struct TargetArgs {
     #[arg(long, value_name = "REVISION", value_parser = parse_protocol)]
     pub protocol: Option<mcplab_protocol::ProtocolChoice>,
     #[command(flatten)]
-    pub oauth: crate::cli_oauth::OAuthTargetArgs,
+    pub oauth: crate::cli::oauth::OAuthTargetArgs,
 }
 
 /// Flags of the web inspector (`mcplab` / `mcplab serve`).

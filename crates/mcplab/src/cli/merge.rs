@@ -5,9 +5,9 @@
 //! destructured whole, so a new flag cannot be forgotten here.
 
 use crate::cli::connect::{ChromiumArg, ConnectArgs, RemoteTransport, ServeArgs, TargetArgs};
-use crate::cli_oauth::OAuthTargetArgs;
+use crate::cli::limits::LimitArgs;
+use crate::cli::oauth::OAuthTargetArgs;
 use crate::failure::Failure;
-use crate::limit_args::LimitArgs;
 
 fn joined<T>(mut before: Vec<T>, after: Vec<T>) -> Vec<T> {
     before.extend(after);

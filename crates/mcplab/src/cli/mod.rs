@@ -1,11 +1,14 @@
 //! The command line: every flag and subcommand, as clap types. Flags live on the commands
-//! they belong to; `connect.rs` holds the groups several commands share, `merge.rs` joins
+//! they belong to; `connect.rs` holds the groups several commands share (with `limits.rs`
+//! for byte budgets and deadlines, `oauth.rs` for OAuth), `merge.rs` joins
 //! what was typed before and after a subcommand, `surface.rs` parses argv and writes
 //! completions and man pages. Parsing only: `settings.rs` resolves the result, `commands/`
 //! does the work.
 
 mod connect;
+pub mod limits;
 mod merge;
+pub mod oauth;
 mod surface;
 
 use std::path::PathBuf;
@@ -101,25 +104,10 @@ pub enum Command {
         #[arg(long)]
         print: bool,
     },
-    /// List or call tools.
-    Tools(Connected<ToolsCmd>),
-    /// List, read and watch resources.
-    Resources(Connected<ResourcesCmd>),
-    /// List and get prompts.
-    Prompts(Connected<PromptsCmd>),
-    /// Ask for completions of a prompt or resource-template argument.
-    Complete(CompleteArgs),
-    /// Check that the server answers.
-    Ping(ConnectOnly),
-    /// Set the server's minimum logging level.
-    LogLevel {
-        #[arg(value_enum)]
-        level: LogLevel,
-        #[command(flatten)]
-        connect: ConnectArgs,
-    },
-    /// Show the server's initialize result: name, version, protocol, capabilities, instructions.
-    Info(ConnectOnly),
+    /// The inspector commands (tools, resources, prompts, complete, ping, log-level, info),
+    /// flattened: they stay top-level subcommands on the command line.
+    #[command(flatten)]
+    Inspect(InspectCmd),
     /// Lint an MCP server: connect, exercise what it advertises, and report every deviation
     /// from the spec revision it negotiated (exit 1 when there are errors).
     #[command(after_help = CHECK_HELP)]
@@ -132,7 +120,7 @@ pub enum Command {
     /// MCP Apps: render a tool's app headless.
     Apps(Rendering<AppsCmd>),
     /// OAuth: debug a server's authorization setup step by step, sign in, sign out, status.
-    Oauth(Connected<crate::cli_oauth::OauthCmd>),
+    Oauth(Connected<crate::cli::oauth::OauthCmd>),
     /// Evals: run suites against models and servers, read stored runs, write suites.
     #[command(subcommand)]
     Eval(crate::commands::eval::EvalCmd),
@@ -175,6 +163,46 @@ pub enum Command {
         #[arg(long, value_name = "DIR")]
         dir: Option<PathBuf>,
     },
+}
+
+/// The commands that exercise one server over one session (`commands/inspect.rs`); nested in
+/// [`Command`] so their dispatcher matches exactly these.
+#[derive(Subcommand, Debug)]
+pub enum InspectCmd {
+    /// List or call tools.
+    Tools(Connected<ToolsCmd>),
+    /// List, read and watch resources.
+    Resources(Connected<ResourcesCmd>),
+    /// List and get prompts.
+    Prompts(Connected<PromptsCmd>),
+    /// Ask for completions of a prompt or resource-template argument.
+    Complete(CompleteArgs),
+    /// Check that the server answers.
+    Ping(ConnectOnly),
+    /// Set the server's minimum logging level.
+    LogLevel {
+        #[arg(value_enum)]
+        level: LogLevel,
+        #[command(flatten)]
+        connect: ConnectArgs,
+    },
+    /// Show the server's initialize result: name, version, protocol, capabilities, instructions.
+    Info(ConnectOnly),
+}
+
+impl InspectCmd {
+    /// The subcommand's name and its connection flags.
+    pub fn connect_mut(&mut self) -> (&'static str, &mut ConnectArgs) {
+        match self {
+            InspectCmd::Tools(c) => ("tools", &mut c.connect),
+            InspectCmd::Resources(c) => ("resources", &mut c.connect),
+            InspectCmd::Prompts(c) => ("prompts", &mut c.connect),
+            InspectCmd::Complete(c) => ("complete", &mut c.connect),
+            InspectCmd::Ping(c) => ("ping", &mut c.connect),
+            InspectCmd::LogLevel { connect, .. } => ("log-level", connect),
+            InspectCmd::Info(c) => ("info", &mut c.connect),
+        }
+    }
 }
 
 const COMPLETIONS_HELP: &str = "\

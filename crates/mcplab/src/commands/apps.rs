@@ -21,13 +21,13 @@ use serde_json::{Value, json};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
-use crate::args;
 use crate::cli::{AppsCmd, CspMode, DisplayMode, RenderArgs, RenderTheme};
-use crate::failure::{EXIT_CALL, EXIT_INTERRUPTED, EXIT_USAGE, Failure};
+use crate::failure::{EXIT_INTERRUPTED, Failure};
 use crate::serve::{serve_app, start_sandbox};
 use crate::session::Session;
 use crate::settings::{self, DataDir, Settings};
 use crate::target;
+use crate::tool_args;
 
 pub async fn run(cmd: AppsCmd, settings: &Settings) -> Result<(), Failure> {
     let data = &settings.data;
@@ -143,9 +143,9 @@ async fn render_app(args: RenderArgs, settings: &Settings, data: &DataDir) -> Re
     let chromium = settings::require_chromium(settings.chromium.as_deref())?;
     if !chromium.is_file() {
         // Said before any server is started.
-        return Err(Failure::usage(
-            RenderError::ChromiumNotFound { path: chromium }.to_string(),
-        ));
+        return Err(render_failure(RenderError::ChromiumNotFound {
+            path: chromium,
+        }));
     }
     let timeout_ms = settings.timeout.map(|t| t.as_millis() as u64);
     let report_path = args
@@ -210,7 +210,7 @@ async fn render_with(
             args.tool
         )));
     }
-    let arguments = args::build(args.args.as_deref(), &args.pairs, tool.get("inputSchema"))?;
+    let arguments = tool_args::build(args.args.as_deref(), &args.pairs, tool.get("inputSchema"))?;
     let spec = AppRenderSpec {
         server: config.name.clone(),
         tool: args.tool.clone(),
@@ -265,14 +265,23 @@ async fn render_with(
     Ok((spec, rendered?))
 }
 
+/// The render's failure with the advice that fits this binary's flags (core names none).
 fn render_failure(e: RenderError) -> Failure {
-    let code = match e {
-        RenderError::ChromiumNotFound { .. } | RenderError::Launch { .. } => EXIT_USAGE,
-        _ => EXIT_CALL,
+    let advice = match e {
+        RenderError::ChromiumNotFound { .. } => {
+            " — install the `chromium` package or pass --chromium PATH (or set MCPLAB_CHROMIUM)"
+        }
+        RenderError::NoReport { .. } => {
+            " (rebuild it with `npm --prefix web run build`, then mcplab)"
+        }
+        _ => "",
     };
-    match code {
-        EXIT_USAGE => Failure::usage(e.to_string()),
-        _ => Failure::call(e.to_string()),
+    let message = format!("{e}{advice}");
+    match e {
+        RenderError::ChromiumNotFound { .. } | RenderError::Launch { .. } => {
+            Failure::usage(message)
+        }
+        _ => Failure::call(message),
     }
 }
 
@@ -396,6 +405,23 @@ fn summary(report: &Value, out: &Path, report_path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn render_failures_get_this_binarys_advice() {
+        use crate::failure::{EXIT_CALL, EXIT_USAGE};
+        let f = render_failure(RenderError::ChromiumNotFound {
+            path: "/no/chromium".into(),
+        });
+        assert_eq!(f.code, EXIT_USAGE);
+        assert!(f.message.contains("pass --chromium PATH"), "{}", f.message);
+        let f = render_failure(RenderError::NoReport { secs: 5.0 });
+        assert_eq!(f.code, EXIT_CALL);
+        assert!(
+            f.message.contains("npm --prefix web run build"),
+            "{}",
+            f.message
+        );
+    }
 
     #[test]
     fn devices_have_their_sizes_and_capabilities() {

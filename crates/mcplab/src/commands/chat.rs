@@ -16,9 +16,9 @@ use mcplab_core::store::Store;
 use mcplab_protocol::chat::{NewSession, TurnEvent, TurnRequest};
 use mcplab_protocol::host::{ApprovalMode, ElicitationMode, HostConfig};
 
-use crate::chat_output::{ApprovingSink, JsonLinesSink, TerminalSink};
 use crate::cli::{self, ChatArgs};
 use crate::failure::{EXIT_CALL, EXIT_INTERRUPTED, Failure};
+use crate::output::chat::{ApprovingSink, JsonLinesSink, TerminalSink};
 use crate::output::outln;
 use crate::session::Session;
 use crate::settings::{DataDir, Settings};

@@ -8,350 +8,297 @@ use std::time::{Duration, Instant};
 use mcplab_protocol::ServerEvent;
 use serde_json::{Value, json};
 
-use crate::args;
-use crate::cli::{Command, CompleteArgs, Connected, PromptsCmd, ResourcesCmd, TaskArg, ToolsCmd};
+use crate::cli::{
+    CompleteArgs, Connected, InspectCmd, LogLevel, PromptsCmd, ResourcesCmd, TaskArg, ToolsCmd,
+};
 use crate::failure::{EXIT_CALL, Failure};
-use crate::output::{self, Stdout, outln};
+use crate::output;
+use crate::output::printer::{Column, Printer, items};
 use crate::session::Session;
-use crate::settings::Settings;
+use crate::settings::{DataDir, Settings};
+use crate::tool_args;
 
 /// How long the unsubscribe after Ctrl-C may take: the user asked to stop.
 const UNSUBSCRIBE_DEADLINE: Duration = Duration::from_secs(5);
 
-pub async fn run(command: Command, settings: &Settings, s: &Session) -> Result<(), Failure> {
-    let (json, data) = (settings.json, &settings.data);
-    let o = Stdout { raw: settings.raw };
+pub async fn run(command: InspectCmd, settings: &Settings, s: &Session) -> Result<(), Failure> {
+    let p = Printer::new(settings.json, settings.raw);
     match command {
-        Command::Tools(Connected {
-            cmd: ToolsCmd::List,
-            ..
-        }) => {
-            let Some(r) = listing(s, "tools", "tools/list", "tools").await? else {
-                return empty(&o, json, "tools");
-            };
-            if json {
-                o.json(&r)?;
-            } else {
-                let rows: Vec<Vec<String>> = items(&r, "tools")
-                    .map(|t| vec![text(t, "name"), tool_flags(t), text(t, "description")])
-                    .collect();
-                o.print(&output::table(&["name", "hints", "description"], &rows))?;
-            }
-            Ok(())
-        }
-        Command::Tools(Connected {
-            cmd:
-                ToolsCmd::Call {
+        InspectCmd::Tools(Connected { cmd, .. }) => match cmd {
+            ToolsCmd::List => list(s, &p, "tools", "tools/list", "tools", &TOOL_COLUMNS).await,
+            ToolsCmd::Call {
+                name,
+                args,
+                pairs,
+                task,
+                no_wait,
+                output: file,
+            } => {
+                let call = Call {
                     name,
                     args,
                     pairs,
                     task,
                     no_wait,
-                    output: file,
-                },
-            ..
-        }) => {
-            let schema = if pairs.is_empty() {
-                None
-            } else {
-                let tools = s.list_all("tools/list", "tools").await?;
-                let tool = items(&tools, "tools")
-                    .find(|t| t.get("name").and_then(Value::as_str) == Some(&name));
-                match tool {
-                    Some(t) => t.get("inputSchema").cloned(),
-                    None => {
-                        return Err(Failure::usage(format!(
-                            "the server has no tool named `{name}` (see `mcplab tools list`)"
-                        )));
-                    }
-                }
-            };
-            let arguments = args::build(args.as_deref(), &pairs, schema.as_ref())?;
-            let started = Instant::now();
-            let opts = mcplab_core::mcp::RequestOptions {
-                task: match task {
-                    TaskArg::Auto => mcplab_protocol::TaskMode::Auto,
-                    TaskArg::Force => mcplab_protocol::TaskMode::Force,
-                    TaskArg::Never => mcplab_protocol::TaskMode::Never,
-                },
-                no_wait,
-                ..Default::default()
-            };
-            let called = s
-                .request_opts(
-                    "tools/call",
-                    Some(json!({ "name": name, "arguments": arguments })),
-                    opts,
-                )
-                .await;
-            super::tasks::remember(data, s);
-            let r = called?;
-            if mcplab_core::mcp::modern::mrtr::is_task(&r) {
-                return super::tasks::print_created(&r, json);
-            }
-            let is_error = r.get("isError").and_then(Value::as_bool) == Some(true);
-            if json {
-                o.json(&r)?;
-            } else {
-                o.print(&output::tool_result(&r))?;
-                eprintln!("({} ms)", started.elapsed().as_millis());
-            }
-            if let Some(path) = file {
-                save_binary(&r, &path)?;
-            }
-            if is_error {
-                Err(Failure::silent(EXIT_CALL))
-            } else {
-                Ok(())
-            }
-        }
-        Command::Resources(Connected {
-            cmd: ResourcesCmd::List,
-            ..
-        }) => {
-            let Some(r) = listing(s, "resources", "resources/list", "resources").await? else {
-                return empty(&o, json, "resources");
-            };
-            if json {
-                o.json(&r)?;
-            } else {
-                let rows: Vec<Vec<String>> = items(&r, "resources")
-                    .map(|x| {
-                        vec![
-                            text(x, "uri"),
-                            text(x, "name"),
-                            text(x, "mimeType"),
-                            text(x, "description"),
-                        ]
-                    })
-                    .collect();
-                o.print(&output::table(
-                    &["uri", "name", "mime type", "description"],
-                    &rows,
-                ))?;
-            }
-            Ok(())
-        }
-        Command::Resources(Connected {
-            cmd: ResourcesCmd::Templates,
-            ..
-        }) => {
-            let listed = listing(
-                s,
-                "resources",
-                "resources/templates/list",
-                "resourceTemplates",
-            );
-            let Some(r) = listed.await? else {
-                return empty(&o, json, "resourceTemplates");
-            };
-            if json {
-                o.json(&r)?;
-            } else {
-                let rows: Vec<Vec<String>> = items(&r, "resourceTemplates")
-                    .map(|x| {
-                        vec![
-                            text(x, "uriTemplate"),
-                            text(x, "name"),
-                            text(x, "mimeType"),
-                            text(x, "description"),
-                        ]
-                    })
-                    .collect();
-                o.print(&output::table(
-                    &["uri template", "name", "mime type", "description"],
-                    &rows,
-                ))?;
-            }
-            Ok(())
-        }
-        Command::Resources(Connected {
-            cmd: ResourcesCmd::Read { uri, output: file },
-            ..
-        }) => {
-            s.require("resources")?;
-            let r = s
-                .request("resources/read", Some(json!({ "uri": uri })))
-                .await?;
-            if let Some(path) = file {
-                return save_first(&r, &path);
-            }
-            if json {
-                o.json(&r)?;
-            } else {
-                for c in items(&r, "contents") {
-                    o.line(&output::resource_contents(c, "──"))?;
-                }
-            }
-            Ok(())
-        }
-        Command::Resources(Connected {
-            cmd: ResourcesCmd::Subscribe { uri, count },
-            ..
-        }) => subscribe(s, &o, &uri, count, json).await,
-        Command::Prompts(Connected {
-            cmd: PromptsCmd::List,
-            ..
-        }) => {
-            let Some(r) = listing(s, "prompts", "prompts/list", "prompts").await? else {
-                return empty(&o, json, "prompts");
-            };
-            if json {
-                o.json(&r)?;
-            } else {
-                let rows: Vec<Vec<String>> = items(&r, "prompts")
-                    .map(|p| vec![text(p, "name"), prompt_args(p), text(p, "description")])
-                    .collect();
-                o.print(&output::table(&["name", "arguments", "description"], &rows))?;
-            }
-            Ok(())
-        }
-        Command::Prompts(Connected {
-            cmd: PromptsCmd::Get { name, pairs },
-            ..
-        }) => {
-            s.require("prompts")?;
-            let mut arguments = serde_json::Map::new();
-            for p in &pairs {
-                let (k, v) = p
-                    .split_once('=')
-                    .ok_or_else(|| Failure::usage(format!("-a expects KEY=VALUE, got `{p}`")))?;
-                arguments.insert(k.to_owned(), Value::String(v.to_owned()));
-            }
-            let r = s
-                .request(
-                    "prompts/get",
-                    Some(json!({ "name": name, "arguments": arguments })),
-                )
-                .await?;
-            if json {
-                o.json(&r)?;
-            } else {
-                o.print(&output::prompt_messages(&r))?;
-            }
-            Ok(())
-        }
-        Command::Complete(c) => complete(s, &o, c, json).await,
-        Command::Ping(_) => {
-            let started = Instant::now();
-            // 2026-07-28 removed `ping`; `server/discover` (never from the cache) is the
-            // cheapest request every such server must answer.
-            let modern = s.connection().is_modern();
-            let r = if modern {
-                let opts = mcplab_core::mcp::RequestOptions {
-                    bypass_cache: true,
-                    ..Default::default()
                 };
-                s.request_opts("server/discover", None, opts).await?
-            } else {
-                s.request("ping", None).await?
-            };
-            if json {
-                o.json(&r)
-            } else if modern {
-                o.line(&format!(
-                    "pong ({} ms, server/discover: 2026-07-28 has no ping)",
-                    started.elapsed().as_millis()
-                ))
-            } else {
-                o.line(&format!("pong ({} ms)", started.elapsed().as_millis()))
+                call_tool(s, &p, &settings.data, call, file).await
             }
-        }
-        Command::LogLevel { level, .. } => {
-            s.require("logging")?;
-            let level = format!("{level:?}").to_lowercase();
-            if s.connection().is_modern() {
-                eprintln!(
-                    "nothing sent: protocol 2026-07-28 has no logging/setLevel (logging is \
-                     deprecated there); the level travels in each request's _meta, so pass \
-                     --log-level {level} with the command whose logs you want"
-                );
-                if json {
-                    outln!("{{}}");
-                }
-                return Ok(());
+        },
+        InspectCmd::Resources(Connected { cmd, .. }) => match cmd {
+            ResourcesCmd::List => {
+                list(
+                    s,
+                    &p,
+                    "resources",
+                    "resources/list",
+                    "resources",
+                    &RESOURCE_COLUMNS,
+                )
+                .await
             }
-            let r = s
-                .request("logging/setLevel", Some(json!({ "level": level })))
-                .await?;
-            if json {
-                o.json(&r)
-            } else {
-                o.line(&format!("log level set to {level}"))
+            ResourcesCmd::Templates => {
+                let (method, key) = ("resources/templates/list", "resourceTemplates");
+                list(s, &p, "resources", method, key, &TEMPLATE_COLUMNS).await
             }
-        }
-        Command::Info(_) => {
-            let conn = s.connection();
-            let info = conn.initialize_result();
-            if json {
-                let mut v = info.clone();
-                v["mcplab/era"] = serde_json::to_value(conn.era()).unwrap_or_default();
-                o.json(&v)
-            } else {
-                let era = conn.era();
-                let name = match era.era {
-                    mcplab_protocol::Era::Modern => "modern",
-                    mcplab_protocol::Era::Legacy => "legacy",
-                };
-                let mut text = info_text(info);
-                text.push_str(&format!("era:       {name} ({})\n", era.how));
-                if !era.supported.is_empty() {
-                    text.push_str(&format!("versions:  {}\n", era.supported.join(", ")));
-                }
-                for (tool, why) in conn.rejected_tools() {
-                    text.push_str(&format!("rejected:  {tool}: {why}\n"));
-                }
-                o.print(&text)
+            ResourcesCmd::Read { uri, output: file } => read(s, &p, &uri, file).await,
+            ResourcesCmd::Subscribe { uri, count } => subscribe(s, &p, &uri, count).await,
+        },
+        InspectCmd::Prompts(Connected { cmd, .. }) => match cmd {
+            PromptsCmd::List => {
+                list(s, &p, "prompts", "prompts/list", "prompts", &PROMPT_COLUMNS).await
             }
-        }
-        Command::Servers(_)
-        | Command::DemoServer { .. }
-        | Command::Serve { .. }
-        | Command::Open { .. }
-        | Command::Chat(_)
-        | Command::Oauth(_)
-        | Command::Apps(_)
-        | Command::Eval(_)
-        | Command::Hosts(_)
-        | Command::Tasks(_)
-        | Command::Skills(_)
-        | Command::Listen(_)
-        | Command::Check(_)
-        | Command::Completions { .. }
-        | Command::Man { .. } => {
-            unreachable!("handled without this dispatcher")
-        }
+            PromptsCmd::Get { name, pairs } => get_prompt(s, &p, &name, &pairs).await,
+        },
+        InspectCmd::Complete(c) => complete(s, &p, c).await,
+        InspectCmd::Ping(_) => ping(s, &p).await,
+        InspectCmd::LogLevel { level, .. } => log_level(s, &p, level).await,
+        InspectCmd::Info(_) => info(s, &p),
     }
 }
 
-/// Every page of a listing, or `None` when the server did not declare `capability`.
-async fn listing(
+const TOOL_COLUMNS: [Column; 3] = [
+    Column::field("name", "name"),
+    Column::with("hints", tool_flags),
+    Column::field("description", "description"),
+];
+const RESOURCE_COLUMNS: [Column; 4] = [
+    Column::field("uri", "uri"),
+    Column::field("name", "name"),
+    Column::field("mime type", "mimeType"),
+    Column::field("description", "description"),
+];
+const TEMPLATE_COLUMNS: [Column; 4] = [
+    Column::field("uri template", "uriTemplate"),
+    Column::field("name", "name"),
+    Column::field("mime type", "mimeType"),
+    Column::field("description", "description"),
+];
+const PROMPT_COLUMNS: [Column; 3] = [
+    Column::field("name", "name"),
+    Column::with("arguments", prompt_args),
+    Column::field("description", "description"),
+];
+
+/// Prints every page of a listing; when the server did not declare `capability`, an empty
+/// listing (`{key: []}` as JSON, nothing for a person) with a note on stderr.
+async fn list(
     s: &Session,
+    p: &Printer,
     capability: &str,
     method: &str,
     key: &str,
-) -> Result<Option<Value>, Failure> {
+    columns: &[Column],
+) -> Result<(), Failure> {
     if !s.offers(capability) {
         eprintln!(
             "this server does not offer {capability} (its initialize result declares no \
              `{capability}` capability), so there is nothing to list"
         );
-        return Ok(None);
+        return p.value(&json!({ key: [] }), |_| String::new());
     }
-    s.list_all(method, key).await.map(Some)
+    let r = s.list_all(method, key).await?;
+    p.list(&r, key, columns)
 }
 
-/// The empty listing of an absent capability.
-fn empty(o: &Stdout, json: bool, key: &str) -> Result<(), Failure> {
-    if json {
-        o.json(&json!({ key: [] }))
+/// `tools call`'s arguments, as typed.
+struct Call {
+    name: String,
+    args: Option<String>,
+    pairs: Vec<String>,
+    task: TaskArg,
+    no_wait: bool,
+}
+
+/// `tools call`: typed `-a` pairs against the tool's schema, the call (maybe as a task), its
+/// result, and exit 1 when the tool says `isError`.
+async fn call_tool(
+    s: &Session,
+    p: &Printer,
+    data: &DataDir,
+    call: Call,
+    file: Option<std::path::PathBuf>,
+) -> Result<(), Failure> {
+    let Call {
+        name,
+        args,
+        pairs,
+        task,
+        no_wait,
+    } = call;
+    let schema = if pairs.is_empty() {
+        None
+    } else {
+        Some(input_schema(s, &name).await?)
+    };
+    let arguments = tool_args::build(args.as_deref(), &pairs, schema.flatten().as_ref())?;
+    let started = Instant::now();
+    let opts = mcplab_core::mcp::RequestOptions {
+        task: match task {
+            TaskArg::Auto => mcplab_protocol::TaskMode::Auto,
+            TaskArg::Force => mcplab_protocol::TaskMode::Force,
+            TaskArg::Never => mcplab_protocol::TaskMode::Never,
+        },
+        no_wait,
+        ..Default::default()
+    };
+    let params = json!({ "name": name, "arguments": arguments });
+    let called = s.request_opts("tools/call", Some(params), opts).await;
+    super::tasks::remember(data, s);
+    let r = called?;
+    if mcplab_core::mcp::modern::mrtr::is_task(&r) {
+        return super::tasks::print_created(&r, p);
+    }
+    p.value(&r, output::tool_result)?;
+    if !p.is_json() {
+        eprintln!("({} ms)", started.elapsed().as_millis());
+    }
+    if let Some(path) = file {
+        save_binary(&r, &path)?;
+    }
+    if r.get("isError").and_then(Value::as_bool) == Some(true) {
+        Err(Failure::silent(EXIT_CALL))
     } else {
         Ok(())
     }
 }
 
-fn items<'a>(v: &'a Value, key: &str) -> impl Iterator<Item = &'a Value> {
-    v.get(key).and_then(Value::as_array).into_iter().flatten()
+/// The input schema of tool `name` (`None`: it declares none), or a usage error when the
+/// server has no such tool.
+async fn input_schema(s: &Session, name: &str) -> Result<Option<Value>, Failure> {
+    let tools = s.list_all("tools/list", "tools").await?;
+    let tool = items(&tools, "tools").find(|t| t.get("name").and_then(Value::as_str) == Some(name));
+    match tool {
+        Some(t) => Ok(t.get("inputSchema").cloned()),
+        None => Err(Failure::usage(format!(
+            "the server has no tool named `{name}` (see `mcplab tools list`)"
+        ))),
+    }
+}
+
+/// `resources read`: the contents, or the first one's bytes into `file`.
+async fn read(
+    s: &Session,
+    p: &Printer,
+    uri: &str,
+    file: Option<std::path::PathBuf>,
+) -> Result<(), Failure> {
+    s.require("resources")?;
+    let r = s
+        .request("resources/read", Some(json!({ "uri": uri })))
+        .await?;
+    if let Some(path) = file {
+        return save_first(&r, &path);
+    }
+    p.value(&r, |r| contents_text(r, "──"))
+}
+
+/// Each content of a `resources/read` result under `label`, one after the other.
+fn contents_text(r: &Value, label: &str) -> String {
+    items(r, "contents")
+        .map(|c| output::resource_contents(c, label) + "\n")
+        .collect()
+}
+
+/// `prompts get` with `-a KEY=VALUE` arguments (strings, as the protocol has them).
+async fn get_prompt(s: &Session, p: &Printer, name: &str, pairs: &[String]) -> Result<(), Failure> {
+    s.require("prompts")?;
+    let mut arguments = serde_json::Map::new();
+    for pair in pairs {
+        let (k, v) = pair
+            .split_once('=')
+            .ok_or_else(|| Failure::usage(format!("-a expects KEY=VALUE, got `{pair}`")))?;
+        arguments.insert(k.to_owned(), Value::String(v.to_owned()));
+    }
+    let params = json!({ "name": name, "arguments": arguments });
+    let r = s.request("prompts/get", Some(params)).await?;
+    p.value(&r, output::prompt_messages)
+}
+
+/// `ping`, or on a 2026-07-28 server (which removed it) `server/discover`, never from the
+/// cache: the cheapest request every such server must answer.
+async fn ping(s: &Session, p: &Printer) -> Result<(), Failure> {
+    let started = Instant::now();
+    let modern = s.connection().is_modern();
+    let r = if modern {
+        let opts = mcplab_core::mcp::RequestOptions {
+            bypass_cache: true,
+            ..Default::default()
+        };
+        s.request_opts("server/discover", None, opts).await?
+    } else {
+        s.request("ping", None).await?
+    };
+    let ms = started.elapsed().as_millis();
+    p.value(&r, |_| {
+        if modern {
+            format!("pong ({ms} ms, server/discover: 2026-07-28 has no ping)\n")
+        } else {
+            format!("pong ({ms} ms)\n")
+        }
+    })
+}
+
+/// `log-level`: `logging/setLevel`; a 2026-07-28 server has none, so nothing is sent and
+/// stderr says how to pass the level instead.
+async fn log_level(s: &Session, p: &Printer, level: LogLevel) -> Result<(), Failure> {
+    s.require("logging")?;
+    let level = format!("{level:?}").to_lowercase();
+    if s.connection().is_modern() {
+        eprintln!(
+            "nothing sent: protocol 2026-07-28 has no logging/setLevel (logging is \
+             deprecated there); the level travels in each request's _meta, so pass \
+             --log-level {level} with the command whose logs you want"
+        );
+        return p.value(&json!({}), |_| String::new());
+    }
+    let r = s
+        .request("logging/setLevel", Some(json!({ "level": level })))
+        .await?;
+    p.value(&r, |_| format!("log level set to {level}\n"))
+}
+
+/// `info`: the initialize result (with `mcplab/era` added as JSON), and for a person the
+/// era, the versions the server offered and the tools mcplab rejected.
+fn info(s: &Session, p: &Printer) -> Result<(), Failure> {
+    let conn = s.connection();
+    let mut v = conn.initialize_result().clone();
+    v["mcplab/era"] = serde_json::to_value(conn.era()).unwrap_or_default();
+    p.value(&v, |_| {
+        let era = conn.era();
+        let name = match era.era {
+            mcplab_protocol::Era::Modern => "modern",
+            mcplab_protocol::Era::Legacy => "legacy",
+        };
+        let mut text = info_text(conn.initialize_result());
+        text.push_str(&format!("era:       {name} ({})\n", era.how));
+        if !era.supported.is_empty() {
+            text.push_str(&format!("versions:  {}\n", era.supported.join(", ")));
+        }
+        for (tool, why) in conn.rejected_tools() {
+            text.push_str(&format!("rejected:  {tool}: {why}\n"));
+        }
+        text
+    })
 }
 
 fn text(v: &Value, key: &str) -> String {
@@ -482,7 +429,8 @@ fn save_first(r: &Value, path: &std::path::Path) -> Result<(), Failure> {
     Ok(())
 }
 
-async fn complete(s: &Session, o: &Stdout, c: CompleteArgs, json: bool) -> Result<(), Failure> {
+/// `complete`: the values one per line (the total on stderr), or the result as JSON.
+async fn complete(s: &Session, p: &Printer, c: CompleteArgs) -> Result<(), Failure> {
     s.require("completions")?;
     let reference = match (&c.prompt, &c.resource) {
         (Some(p), _) => json!({ "type": "ref/prompt", "name": p }),
@@ -508,37 +456,32 @@ async fn complete(s: &Session, o: &Stdout, c: CompleteArgs, json: bool) -> Resul
         params["context"] = json!({ "arguments": args });
     }
     let r = s.request("completion/complete", Some(params)).await?;
-    if json {
-        o.json(&r)?;
-    } else {
-        let comp = r.get("completion").cloned().unwrap_or(Value::Null);
-        for v in items(&comp, "values") {
-            o.line(
-                &v.as_str()
+    let comp = r.get("completion").cloned().unwrap_or(Value::Null);
+    p.value(&r, |_| {
+        items(&comp, "values")
+            .map(|v| {
+                v.as_str()
                     .map(str::to_owned)
-                    .unwrap_or_else(|| v.to_string()),
-            )?;
-        }
-        if let Some(total) = comp.get("total") {
-            eprintln!(
-                "({total} in total{})",
-                if comp.get("hasMore") == Some(&Value::Bool(true)) {
-                    ", more available"
-                } else {
-                    ""
-                }
-            );
-        }
+                    .unwrap_or_else(|| v.to_string())
+                    + "\n"
+            })
+            .collect()
+    })?;
+    if let Some(total) = comp.get("total").filter(|_| !p.is_json()) {
+        let more = comp.get("hasMore") == Some(&Value::Bool(true));
+        eprintln!(
+            "({total} in total{})",
+            if more { ", more available" } else { "" }
+        );
     }
     Ok(())
 }
 
 async fn subscribe(
     s: &Session,
-    o: &Stdout,
+    p: &Printer,
     uri: &str,
     count: Option<usize>,
-    json: bool,
 ) -> Result<(), Failure> {
     if s.connection().is_modern() {
         // 2026-07-28 replaced resources/subscribe with subscriptions/listen.
@@ -551,7 +494,7 @@ async fn subscribe(
             count,
             connect: crate::cli::ConnectArgs::default(),
         };
-        return super::listen::watch(s, args, json, true).await;
+        return super::listen::watch(s, args, p.is_json(), true).await;
     }
     let subscribable = s
         .connection()
@@ -569,7 +512,7 @@ async fn subscribe(
     s.request("resources/subscribe", Some(json!({ "uri": uri })))
         .await?;
     eprintln!("subscribed to {uri}; waiting for updates (Ctrl-C to stop)");
-    let watched = watch_updates(s, o, &mut events, uri, count, json).await;
+    let watched = watch_updates(s, p, &mut events, uri, count).await;
     // Ctrl-C is the documented way to stop: the unsubscribe gets a fresh, short deadline of
     // its own (the session's interrupt token has fired already).
     let unsubscribed = s
@@ -592,11 +535,10 @@ async fn subscribe(
 /// Prints each update of `uri` until `count` updates, Ctrl-C, or the server going away.
 async fn watch_updates(
     s: &Session,
-    o: &Stdout,
+    p: &Printer,
     events: &mut tokio::sync::broadcast::Receiver<ServerEvent>,
     uri: &str,
     count: Option<usize>,
-    json: bool,
 ) -> Result<(), Failure> {
     use tokio::sync::broadcast::error::RecvError;
     let mut seen = 0;
@@ -614,13 +556,13 @@ async fn watch_updates(
                 let r = s
                     .request("resources/read", Some(json!({ "uri": uri })))
                     .await?;
-                if json {
-                    let line = json!({ "updated": uri, "result": r });
-                    output::print_stdout(&format!("{line}\n"))?;
-                } else {
-                    for c in items(&r, "contents") {
-                        o.line(&output::resource_contents(c, "── updated"))?;
+                match p {
+                    // One compact line per update (JSON Lines), not the pretty result.
+                    Printer::Json => {
+                        let line = json!({ "updated": uri, "result": r });
+                        output::print_stdout(&format!("{line}\n"))?;
                     }
+                    Printer::Human(out) => out.print(&contents_text(&r, "── updated"))?,
                 }
             }
             Ok(ServerEvent::Status { status, .. })

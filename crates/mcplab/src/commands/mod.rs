@@ -44,18 +44,33 @@ pub async fn run(command: Command, settings: &Settings) -> Result<(), Failure> {
         Command::DemoServer {
             http: Some(addr), ..
         } => demo_http(addr).await,
-        command => {
-            let session = Session::open(settings).await?;
-            let result = match command {
-                Command::Tasks(group) => tasks::run(group.cmd, settings, &session).await,
-                Command::Skills(group) => skills::run(group.cmd, settings, &session).await,
-                Command::Listen(args) => listen::run(args, settings, &session).await,
-                command => inspect::run(command, settings, &session).await,
-            };
-            session.close().await;
-            result
+        Command::Inspect(cmd) => {
+            with_session(settings, async |s| inspect::run(cmd, settings, s).await).await
+        }
+        Command::Tasks(group) => {
+            with_session(settings, async |s| tasks::run(group.cmd, settings, s).await).await
+        }
+        Command::Skills(group) => {
+            with_session(settings, async |s| {
+                skills::run(group.cmd, settings, s).await
+            })
+            .await
+        }
+        Command::Listen(args) => {
+            with_session(settings, async |s| listen::run(args, settings, s).await).await
         }
     }
+}
+
+/// Opens the session `settings` name, runs `job` on it and closes it, whatever `job` returns.
+async fn with_session(
+    settings: &Settings,
+    job: impl AsyncFnOnce(&Session) -> Result<(), Failure>,
+) -> Result<(), Failure> {
+    let session = Session::open(settings).await?;
+    let result = job(&session).await;
+    session.close().await;
+    result
 }
 
 /// `demo-server --http ADDR`: the demo server over streamable HTTP until Ctrl-C.

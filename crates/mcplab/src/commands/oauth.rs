@@ -18,11 +18,11 @@ use mcplab_protocol::oauth::{
 };
 
 use crate::cli::RemoteTransport;
-use crate::cli_oauth::{OAuthMode, OauthCmd, OauthDebugArgs};
+use crate::cli::oauth::{OAuthMode, OauthCmd, OauthDebugArgs};
 use crate::failure::{EXIT_CONNECT, EXIT_INTERRUPTED, Failure};
-use crate::oauth_agent::{LoopbackAgent, USER_AGENT};
 use crate::output;
 use crate::output::outln;
+use crate::session::oauth::{LoopbackAgent, USER_AGENT};
 use crate::settings::{DataDir, Settings};
 use crate::target;
 
@@ -155,7 +155,7 @@ async fn debug(args: OauthDebugArgs, settings: &Settings) -> Result<(), Failure>
         revision: args.revision,
         registration: args
             .registration
-            .map(crate::cli_oauth::Registration::method),
+            .map(crate::cli::oauth::Registration::method),
         client_id: args.client_id,
         client_secret: args.client_secret,
         client_metadata_url: args.cimd_url,
@@ -262,7 +262,7 @@ fn remote_target(
 
 async fn login(settings: &Settings, data: &DataDir) -> Result<(), Failure> {
     let (name, url, oauth, transport) = remote_target(settings, data)?;
-    let Some(host) = crate::oauth_agent::host(settings)? else {
+    let Some(host) = crate::session::oauth::host(settings)? else {
         return Err(Failure::usage(
             "--oauth off: there is nothing to sign in with",
         ));

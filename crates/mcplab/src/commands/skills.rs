@@ -5,46 +5,37 @@
 use crate::cli::SkillsCmd;
 use crate::failure::{EXIT_CALL, Failure};
 use crate::output;
+use crate::output::printer::{Column, Printer};
 use crate::session::Session;
 use crate::settings::Settings;
+
+const SKILL_COLUMNS: [Column; 4] = [
+    Column::with("name", |skill| text(&skill["frontmatter"]["name"])),
+    Column::with("files", files),
+    Column::field("uri", "uri"),
+    Column::with("description", |skill| {
+        text(&skill["frontmatter"]["description"])
+    }),
+];
+
+fn text(v: &serde_json::Value) -> String {
+    v.as_str().unwrap_or("").to_owned()
+}
+
+/// How many files the skill's manifest lists (or what the server put there instead).
+fn files(skill: &serde_json::Value) -> String {
+    match &skill["resources"] {
+        serde_json::Value::Array(f) => f.len().to_string(),
+        other => other.as_str().unwrap_or("?").to_owned(),
+    }
+}
 
 pub async fn run(cmd: SkillsCmd, settings: &Settings, s: &Session) -> Result<(), Failure> {
     let conn = s.connection();
     match cmd {
         SkillsCmd::List => {
             let r = s.list_all("skills/list", "skills").await?;
-            if settings.json {
-                crate::output::outln!("{}", output::json(&r));
-            } else {
-                let rows: Vec<Vec<String>> = r["skills"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|skill| {
-                        let files = match &skill["resources"] {
-                            serde_json::Value::Array(f) => f.len().to_string(),
-                            other => other.as_str().unwrap_or("?").to_owned(),
-                        };
-                        vec![
-                            skill["frontmatter"]["name"]
-                                .as_str()
-                                .unwrap_or("")
-                                .to_owned(),
-                            files,
-                            skill["uri"].as_str().unwrap_or("").to_owned(),
-                            skill["frontmatter"]["description"]
-                                .as_str()
-                                .unwrap_or("")
-                                .to_owned(),
-                        ]
-                    })
-                    .collect();
-                crate::output::out!(
-                    "{}",
-                    output::table(&["name", "files", "uri", "description"], &rows)
-                );
-            }
-            Ok(())
+            Printer::new(settings.json, settings.raw).list(&r, "skills", &SKILL_COLUMNS)
         }
         SkillsCmd::Read { skill } => {
             let loaded = conn.load_skill(&skill).await?;

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 use crate::cli::TasksCmd;
 use crate::failure::{EXIT_CALL, Failure};
 use crate::output;
+use crate::output::printer::Printer;
 use crate::session::Session;
 use crate::settings::{DataDir, Settings};
 
@@ -58,22 +59,17 @@ fn stored(data: &DataDir, s: &Session) -> Vec<String> {
 }
 
 /// Prints a task handle returned by `tools call --no-wait`.
-pub fn print_created(result: &Value, json: bool) -> Result<(), Failure> {
-    if json {
-        crate::output::outln!("{}", output::json(result));
-    } else {
-        let task = mcplab_core::mcp::tasks::task_object(result);
-        crate::output::outln!(
-            "task {} is {} (see `mcplab tasks get {}` / `tasks result`)",
-            task["taskId"].as_str().unwrap_or("?"),
-            task["status"].as_str().unwrap_or("?"),
-            task["taskId"].as_str().unwrap_or("?"),
-        );
-    }
-    Ok(())
+pub fn print_created(result: &Value, p: &Printer) -> Result<(), Failure> {
+    p.value(result, |r| {
+        let task = mcplab_core::mcp::tasks::task_object(r);
+        let id = task["taskId"].as_str().unwrap_or("?");
+        let status = task["status"].as_str().unwrap_or("?");
+        format!("task {id} is {status} (see `mcplab tasks get {id}` / `tasks result`)\n")
+    })
 }
 
-fn print_task(t: &TaskView) -> Result<(), Failure> {
+/// One line per task: id, tool, status and the server's status message.
+fn task_line(t: &TaskView) -> String {
     let tool = t
         .tool
         .as_deref()
@@ -84,19 +80,16 @@ fn print_task(t: &TaskView) -> Result<(), Failure> {
         .as_deref()
         .map(|m| format!(": {m}"))
         .unwrap_or_default();
-    // The status message is the server's text: made harmless for the terminal.
-    crate::output::outln!(
-        "{}{tool}  {}{}",
-        t.task_id,
-        t.status,
-        output::safe(&message)
-    );
-    Ok(())
+    format!("{}{tool}  {}{message}\n", t.task_id, t.status)
+}
+
+fn to_json(v: &impl serde::Serialize) -> Value {
+    serde_json::to_value(v).unwrap_or_default()
 }
 
 pub async fn run(cmd: TasksCmd, settings: &Settings, s: &Session) -> Result<(), Failure> {
     let conn = s.connection();
-    let (json, data) = (settings.json, &settings.data);
+    let (p, data) = (Printer::new(settings.json, settings.raw), &settings.data);
     let result = match cmd {
         TasksCmd::List => {
             let mut views = if conn.is_modern() {
@@ -113,31 +106,17 @@ pub async fn run(cmd: TasksCmd, settings: &Settings, s: &Session) -> Result<(), 
                     Err(e) => eprintln!("{id}: {e}"),
                 }
             }
-            if json {
-                crate::output::outln!(
-                    "{}",
-                    output::json(&serde_json::to_value(&views).unwrap_or_default())
-                );
-            } else if views.is_empty() {
-                crate::output::outln!("no tasks known for this server");
-            } else {
-                for view in &views {
-                    print_task(view)?;
+            p.value(&to_json(&views), |_| {
+                if views.is_empty() {
+                    "no tasks known for this server\n".to_owned()
+                } else {
+                    views.iter().map(task_line).collect()
                 }
-            }
-            Ok(())
+            })
         }
         TasksCmd::Get { id } => {
             let view = conn.refresh_task(&id).await?;
-            if json {
-                crate::output::outln!(
-                    "{}",
-                    output::json(&serde_json::to_value(&view).unwrap_or_default())
-                );
-            } else {
-                print_task(&view)?;
-            }
-            Ok(())
+            p.value(&to_json(&view), |_| task_line(&view))
         }
         TasksCmd::Result { id } => {
             let opts = RequestOptions {
@@ -155,11 +134,7 @@ pub async fn run(cmd: TasksCmd, settings: &Settings, s: &Session) -> Result<(), 
                 eprintln!("{}: {}", id, view.status);
             }
             let r = conn.task_result(&id, opts).await?;
-            if json {
-                crate::output::outln!("{}", output::json(&r));
-            } else {
-                crate::output::out!("{}", output::tool_result(&r));
-            }
+            p.value(&r, output::tool_result)?;
             if r.get("isError").and_then(Value::as_bool) == Some(true) {
                 Err(Failure::silent(EXIT_CALL))
             } else {
@@ -168,14 +143,9 @@ pub async fn run(cmd: TasksCmd, settings: &Settings, s: &Session) -> Result<(), 
         }
         TasksCmd::Cancel { id } => {
             let r = conn.cancel_task(&id).await?;
-            if json {
-                crate::output::outln!("{}", output::json(&r));
-            } else {
-                crate::output::outln!(
-                    "asked the server to cancel task {id} (cancellation is cooperative)"
-                );
-            }
-            Ok(())
+            p.value(&r, |_| {
+                format!("asked the server to cancel task {id} (cancellation is cooperative)\n")
+            })
         }
     };
     remember(data, s);

@@ -19,9 +19,9 @@ use mcplab_protocol::host::{ApprovalMode, HostConfig};
 use mcplab_protocol::xray::TurnSummary;
 use serde_json::json;
 
-use crate::chat_output::xray_text;
 use crate::cli::ChatArgs;
 use crate::failure::{EXIT_CALL, EXIT_INTERRUPTED, Failure};
+use crate::output::chat::xray_text;
 use crate::output::{out, outln};
 use crate::session::Session;
 use crate::settings::{DataDir, Settings};

@@ -10,6 +10,7 @@ use mcplab_evals::prices::EffectivePrices;
 use serde_json::json;
 
 use crate::failure::Failure;
+use crate::output::outln;
 
 /// The effective table for `data_dir`, or a usage error naming the file and line at fault.
 pub fn effective(data_dir: &Path) -> Result<EffectivePrices, Failure> {
@@ -28,14 +29,14 @@ pub fn print(data_dir: &Path, as_json: bool) -> Result<(), Failure> {
                        "source": p.source, "date": p.date, "origin": origin})
             })
             .collect();
-        println!("{}", json!({"userFile": user, "prices": rows}));
+        outln!("{}", json!({"userFile": user, "prices": rows}));
         return Ok(());
     }
     let money = |v: Option<f64>| v.map_or("-".to_owned(), |v| format!("{v}"));
-    println!("dollars per million tokens; user file: {}", user.display());
-    println!("model\tinput\tcached input\tcache write\toutput\tfrom\tsource (read)");
+    outln!("dollars per million tokens; user file: {}", user.display());
+    outln!("model\tinput\tcached input\tcache write\toutput\tfrom\tsource (read)");
     for (model, p, origin) in prices.rows() {
-        println!(
+        outln!(
             "{model}\t{}\t{}\t{}\t{}\t{origin}\t{} ({})",
             p.input,
             money(p.cached_input),

@@ -83,7 +83,7 @@ pub async fn run(args: RunArgs, global: &Settings, data: &DataDir) -> Result<(),
         .servers
         .iter()
         .any(|c| !matches!(c.transport, ServerTransport::Stdio { .. }));
-    if remote && let Some(host) = crate::oauth_agent::host(global)? {
+    if remote && let Some(host) = crate::session::oauth::host(global)? {
         session.manager().set_oauth(host);
     }
     let renderer: Result<Arc<dyn AppRenderer>, String> =

@@ -7,6 +7,15 @@
 //! Everything goes to stdout through [`Stdout`], which neutralises terminal control sequences
 //! a server could hide in its strings (unless `--raw`) and turns a closed pipe (`| head`) into
 //! a quiet exit instead of a panic. It never decides what to print.
+//!
+//! Submodules: `table` lays out columns, `printer` picks human or JSON form for the inspector
+//! commands, `chat` holds the sinks that print chat turns as they stream.
+
+pub mod chat;
+pub mod printer;
+mod table;
+
+pub use table::table;
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -30,11 +39,6 @@ impl Stdout {
         } else {
             print_stdout(&safe(text))
         }
-    }
-
-    /// Prints one human line.
-    pub fn line(&self, text: &str) -> Result<(), Failure> {
-        self.print(&format!("{text}\n"))
     }
 
     /// Prints a protocol value as pretty JSON (exact; JSON escapes control characters).
@@ -93,62 +97,9 @@ pub fn safe(s: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// Longest cell printed in a table column before it is cut with `…`.
-const MAX_CELL: usize = 80;
-
 /// Pretty JSON (falls back to compact if pretty-printing fails).
 pub fn json(v: &Value) -> String {
     serde_json::to_string_pretty(v).unwrap_or_else(|_| v.to_string())
-}
-
-/// A left-aligned table with a header row.
-pub fn table(headers: &[&str], rows: &[Vec<String>]) -> String {
-    let cells: Vec<Vec<String>> = rows
-        .iter()
-        .map(|r| r.iter().map(|c| cut(&one_line(c), MAX_CELL)).collect())
-        .collect();
-    let mut widths: Vec<usize> = headers.iter().map(|h| h.chars().count()).collect();
-    for r in &cells {
-        for (i, c) in r.iter().enumerate() {
-            if i < widths.len() {
-                widths[i] = widths[i].max(c.chars().count());
-            }
-        }
-    }
-    let mut out = String::new();
-    let line = |out: &mut String, row: &[String]| {
-        let mut s = String::new();
-        for (i, c) in row.iter().enumerate() {
-            if i + 1 == row.len() {
-                s.push_str(c);
-            } else {
-                let pad = widths[i] - c.chars().count();
-                s.push_str(c);
-                s.push_str(&" ".repeat(pad + 2));
-            }
-        }
-        out.push_str(s.trim_end());
-        out.push('\n');
-    };
-    let head: Vec<String> = headers.iter().map(|h| h.to_uppercase()).collect();
-    line(&mut out, &head);
-    for r in &cells {
-        line(&mut out, r);
-    }
-    out
-}
-
-fn one_line(s: &str) -> String {
-    s.split_whitespace().collect::<Vec<_>>().join(" ")
-}
-
-fn cut(s: &str, max: usize) -> String {
-    if s.chars().count() <= max {
-        return s.to_owned();
-    }
-    let mut t: String = s.chars().take(max - 1).collect();
-    t.push('…');
-    t
 }
 
 /// "1.2 KiB" style sizes.
@@ -372,20 +323,5 @@ mod tests {
         assert_eq!(base64_size("AAA="), 2);
         assert_eq!(base64_size("AA=="), 1);
         assert_eq!(base64_size(""), 0);
-    }
-
-    #[test]
-    fn table_aligns_and_cuts() {
-        let t = table(
-            &["name", "description"],
-            &[
-                vec!["a".into(), "x\ny".into()],
-                vec!["long".into(), "z".repeat(100)],
-            ],
-        );
-        let lines: Vec<_> = t.lines().collect();
-        assert_eq!(lines[0], "NAME  DESCRIPTION");
-        assert_eq!(lines[1], "a     x y");
-        assert!(lines[2].ends_with('…'));
     }
 }

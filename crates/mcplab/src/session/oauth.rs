@@ -15,7 +15,7 @@ use mcplab_core::oauth::{
 };
 use tokio::sync::oneshot;
 
-use crate::cli_oauth::OAuthMode;
+use crate::cli::oauth::OAuthMode;
 use crate::failure::Failure;
 use crate::settings::Settings;
 

@@ -4,7 +4,10 @@
 //! unless `--quiet-stderr`) to stderr with control sequences neutralised (unless `--raw`),
 //! signs in with OAuth when a remote server answers 401 (per `--oauth`), turns Ctrl-C into
 //! `notifications/cancelled`, and always closes the connection (and the server's process
-//! group) before returning.
+//! group) before returning. `oauth.rs` is the OAuth host and loopback user agent it signs
+//! in with.
+
+pub mod oauth;
 
 use std::io::IsTerminal;
 use std::sync::Arc;
@@ -150,7 +153,7 @@ impl Session {
         let remote = configs
             .iter()
             .any(|c| !matches!(c.transport, ServerTransport::Stdio { .. }));
-        if remote && let Some(host) = crate::oauth_agent::host(settings).map_err(fail)? {
+        if remote && let Some(host) = crate::session::oauth::host(settings).map_err(fail)? {
             manager.set_oauth(host);
         }
         let roots = settings
@@ -353,7 +356,22 @@ impl Session {
                 eprintln!("interrupted: sent notifications/cancelled for `{method}`");
                 Err(Failure::silent(EXIT_INTERRUPTED))
             }
-            Err(e) => Err(e.into()),
+            Err(e) => Err(self.failure(e)),
+        }
+    }
+
+    /// The failure as people read it: a misbehaving server named by its label (the ad-hoc
+    /// target by what the user typed, not its internal name).
+    fn failure(&self, e: McpError) -> Failure {
+        match e {
+            McpError::Misbehaved { server, message } => {
+                let conn = self.conns.iter().find(|c| c.name() == server);
+                Failure::from(McpError::Misbehaved {
+                    server: conn.map_or(server, |c| target::label(c.config())),
+                    message,
+                })
+            }
+            e => e.into(),
         }
     }
 
@@ -366,8 +384,7 @@ impl Session {
         match self.connection().list_all(method, key, opts).await {
             Ok(v) => Ok(v),
             Err(McpError::Cancelled) => Err(Failure::silent(EXIT_INTERRUPTED)),
-            Err(McpError::InvalidRequest(m)) => Err(Failure::call(m)),
-            Err(e) => Err(e.into()),
+            Err(e) => Err(self.failure(e)),
         }
     }
 
@@ -442,7 +459,7 @@ fn connect_failure(e: McpError, label: String, stderr_shown: bool) -> Failure {
 }
 
 async fn print_trace(
-    mut rx: tokio::sync::broadcast::Receiver<mcplab_protocol::TrafficFrame>,
+    mut rx: mcplab_core::mcp::traffic::TrafficFeed,
     voice: Voice,
     printed: watch::Sender<u64>,
 ) {

@@ -1,0 +1,158 @@
+//! Shared by the router tests (`*_api.rs`, hosts.rs): the web server's `AppState` over an
+//! in-memory store and a real connection manager, requests as the UI sends them (Host header,
+//! JSON body, bearer token), and answers read back as JSON. Requests go through the real
+//! router with `tower::ServiceExt::oneshot`; nothing is mocked.
+#![allow(dead_code)] // each test file uses its own part
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::http::{HeaderMap, Request, StatusCode, header};
+use http_body_util::BodyExt;
+use mcplab_core::llm::ProviderSettings;
+use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+use mcplab_core::store::Store;
+use mcplab_server::{AppState, Security};
+use mcplab_testkit::llm::ScriptedLlm;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+/// The session secret the tests' server accepts.
+pub const TOKEN: &str = "test-token-0123456789";
+/// The port the server believes it listens on (it only checks Host headers against it).
+pub const PORT: u16 = 6274;
+/// The Host header of a request to that server.
+pub const HOST: &str = "127.0.0.1:6274";
+
+/// The state `mcplab serve` builds, on [`PORT`], with no LLM provider configured.
+pub fn state() -> Arc<AppState> {
+    state_on(PORT)
+}
+
+/// [`state`] for a server listening on `port`.
+pub fn state_on(port: u16) -> Arc<AppState> {
+    let manager = ConnectionManager::new(ManagerOptions::default());
+    state_with(manager, port, &HashMap::new())
+}
+
+/// [`state`] with OpenAI configured to talk to the scripted LLM `llm`.
+pub fn state_with_llm(llm: &ScriptedLlm) -> Arc<AppState> {
+    let manager = ConnectionManager::new(ManagerOptions::default());
+    state_with(manager, PORT, &llm_env(llm))
+}
+
+/// The general form: `manager`, an in-memory store, `port`, providers read from `env` (as
+/// `serve` reads the process environment).
+pub fn state_with(
+    manager: Arc<ConnectionManager>,
+    port: u16,
+    env: &HashMap<String, String>,
+) -> Arc<AppState> {
+    let security = Security::new(TOKEN.into(), port, None);
+    state_secured(manager, security, env)
+}
+
+/// The most general form: `security` decides the Host allow-list (e.g. a non-loopback
+/// `--host`) and the launch secret.
+pub fn state_secured(
+    manager: Arc<ConnectionManager>,
+    security: Security,
+    env: &HashMap<String, String>,
+) -> Arc<AppState> {
+    let store = Arc::new(Store::open_in_memory().expect("an in-memory store"));
+    AppState::new(manager, store, security, providers(env))
+}
+
+/// Provider settings from `env` (empty: no provider configured).
+pub fn providers(env: &HashMap<String, String>) -> ProviderSettings {
+    ProviderSettings::from_env(env)
+}
+
+/// The environment that points OpenAI at the scripted LLM `llm`.
+pub fn llm_env(llm: &ScriptedLlm) -> HashMap<String, String> {
+    HashMap::from([
+        ("OPENAI_API_KEY".to_owned(), "sk-test-key".to_owned()),
+        ("OPENAI_BASE_URL".to_owned(), llm.base_url()),
+    ])
+}
+
+/// The server config of the shipped demo server (this build's binary) under `name`.
+pub fn demo_config(name: &str) -> Value {
+    json!({"name": name, "type": "stdio", "command": env!("CARGO_BIN_EXE_mcplab"),
+           "args": ["demo-server"]})
+}
+
+/// A request to [`HOST`] without credentials, JSON-typed when it will carry `body`.
+pub fn req(method: &str, path: &str, body: Option<Value>) -> axum::http::request::Builder {
+    let b = Request::builder()
+        .method(method)
+        .uri(path)
+        .header(header::HOST, HOST);
+    if body.is_some() {
+        b.header(header::CONTENT_TYPE, "application/json")
+    } else {
+        b
+    }
+}
+
+/// Sends `builder` with `body` through the router.
+pub async fn send(
+    app: &axum::Router,
+    builder: axum::http::request::Builder,
+    body: Option<Value>,
+) -> (StatusCode, Value, HeaderMap) {
+    let body = body.map_or(Body::empty(), |b| Body::from(b.to_string()));
+    send_request(app, builder.body(body).expect("a valid request")).await
+}
+
+/// Sends `request` through the router. The answer's body as JSON; a body that is not JSON
+/// as a string (so a failure message shows it), an empty one as `null`.
+pub async fn send_request(
+    app: &axum::Router,
+    request: Request<Body>,
+) -> (StatusCode, Value, HeaderMap) {
+    let resp = app
+        .clone()
+        .oneshot(request)
+        .await
+        .expect("the router answers");
+    let status = resp.status();
+    let headers = resp.headers().clone();
+    let bytes = resp
+        .into_body()
+        .collect()
+        .await
+        .expect("a whole body")
+        .to_bytes();
+    let value = match serde_json::from_slice(&bytes) {
+        Ok(v) => v,
+        Err(_) if bytes.is_empty() => Value::Null,
+        Err(_) => Value::String(String::from_utf8_lossy(&bytes).into_owned()),
+    };
+    (status, value, headers)
+}
+
+/// A request without credentials (a page that is not signed in, a redirect from elsewhere).
+pub async fn anonymous(
+    app: &axum::Router,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let (s, v, _) = send(app, req(method, path, body.clone()), body).await;
+    (s, v)
+}
+
+/// A request with the session secret, as the signed-in UI sends it.
+pub async fn authed(
+    app: &axum::Router,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let b =
+        req(method, path, body.clone()).header(header::AUTHORIZATION, format!("Bearer {TOKEN}"));
+    let (s, v, _) = send(app, b, body).await;
+    (s, v)
+}

@@ -32,6 +32,8 @@ npm --prefix web run lint
 npm --prefix web test
 npm --prefix web run build
 
+echo "== layering (crate dependencies, one TLS stack)"
+scripts/layering.sh
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"

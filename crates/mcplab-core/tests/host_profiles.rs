@@ -48,7 +48,10 @@ fn provider(llm: &ScriptedLlm) -> Arc<dyn LlmProvider> {
         api_key: Some("sk-test".into()),
         models: vec![],
     };
-    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let http = mcplab_core::oauth::tls::client_builder()
+        .no_proxy()
+        .build()
+        .unwrap();
     build_provider(&config, &http, RetryPolicy::none()).unwrap()
 }
 

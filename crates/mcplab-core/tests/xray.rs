@@ -39,7 +39,10 @@ fn provider_named(id: &str, base_url: &str, kind: ProviderKind) -> Arc<dyn LlmPr
         api_key: Some(KEY.into()),
         models: vec![],
     };
-    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let http = mcplab_core::oauth::tls::client_builder()
+        .no_proxy()
+        .build()
+        .unwrap();
     build_provider(&config, &http, RetryPolicy::none()).unwrap()
 }
 

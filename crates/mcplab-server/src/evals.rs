@@ -120,7 +120,7 @@ pub fn start(app: &Arc<AppState>, launch: Launch) -> Result<String, String> {
         store: app.store.clone(),
         manager,
         providers,
-        http: reqwest::Client::new(),
+        http: mcplab_core::oauth::tls::client(),
         prices,
         renderer,
     };

@@ -380,7 +380,10 @@ async fn api_get(data: &std::path::Path, path: &str) -> Value {
         mcplab_core::llm::ProviderSettings::default(),
     );
     let server = tokio::spawn(axum::serve(listener, mcplab_server::router(state)).into_future());
-    let client = reqwest::Client::builder().no_proxy().build().unwrap();
+    let client = mcplab_core::oauth::tls::client_builder()
+        .no_proxy()
+        .build()
+        .unwrap();
     let resp = client
         .get(format!("http://127.0.0.1:{port}{path}"))
         .bearer_auth("t")

@@ -41,7 +41,10 @@ impl App {
         tokio::spawn(axum::serve(listener, router(state)).into_future());
         let app = App {
             base: format!("http://127.0.0.1:{port}"),
-            client: reqwest::Client::builder().no_proxy().build().unwrap(),
+            client: mcplab_core::oauth::tls::client_builder()
+                .no_proxy()
+                .build()
+                .unwrap(),
             manager,
         };
         let demo = json!({"name": "demo", "type": "stdio", "command": env!("CARGO_BIN_EXE_mcplab"), "args": ["demo-server"]});

@@ -41,7 +41,10 @@ impl App {
         tokio::spawn(axum::serve(listener, router(state)).into_future());
         App {
             base: format!("http://127.0.0.1:{port}"),
-            client: reqwest::Client::builder().no_proxy().build().unwrap(),
+            client: mcplab_core::oauth::tls::client_builder()
+                .no_proxy()
+                .build()
+                .unwrap(),
         }
     }
 

@@ -127,7 +127,7 @@ async fn each_host_declares_its_own_capabilities_to_the_servers() {
         store,
         manager: manager.clone(),
         providers: mcplab_core::llm::ProviderSettings::from_env(&env),
-        http: reqwest::Client::new(),
+        http: mcplab_core::oauth::tls::client(),
         prices: mcplab_evals::prices::PriceTable::shipped().unwrap(),
         renderer: Err("no renderer in this test".into()),
     };

@@ -31,7 +31,7 @@ fn api() -> reqwest::Client {
         reqwest::header::AUTHORIZATION,
         format!("Bearer {TOKEN}").parse().unwrap(),
     );
-    reqwest::Client::builder()
+    mcplab_core::oauth::tls::client_builder()
         .default_headers(headers)
         .build()
         .unwrap()
@@ -39,7 +39,7 @@ fn api() -> reqwest::Client {
 
 /// A browser: carries no API token; redirects are followed by [`browse`].
 fn browser() -> reqwest::Client {
-    reqwest::Client::builder()
+    mcplab_core::oauth::tls::client_builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap()

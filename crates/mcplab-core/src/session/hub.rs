@@ -20,8 +20,8 @@ use super::host::{self, HostConfigError};
 use super::runtime::SessionRuntime;
 use crate::llm::{LlmError, LlmProvider, ModelRef, ProviderConfig, ProviderSettings};
 use crate::mcp::ConnectionManager;
-use crate::oauth::now_ms;
 use crate::store::{SessionRecord, Store, StoreError};
+use mcplab_protocol::clock::now_ms;
 
 /// The title of a session nobody named yet.
 pub const DEFAULT_TITLE: &str = "New chat";
@@ -70,9 +70,9 @@ impl LlmSettings {
     pub fn new(env: ProviderSettings) -> Self {
         Self {
             env,
-            http: reqwest::Client::builder()
+            http: crate::oauth::tls::client_builder()
                 .build()
-                .unwrap_or_else(|_| reqwest::Client::new()),
+                .unwrap_or_else(|_| crate::oauth::tls::client()),
         }
     }
 

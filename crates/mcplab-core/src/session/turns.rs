@@ -15,7 +15,7 @@ use super::hub::{DEFAULT_TITLE, SessionError, SessionHub};
 use super::runtime::{Claim, SessionSink};
 use crate::agent::{EventSink, app_context_message};
 use crate::llm::Message;
-use crate::oauth::now_ms;
+use mcplab_protocol::clock::now_ms;
 
 /// What a submit did.
 pub enum Submitted {

@@ -41,7 +41,10 @@ pub fn provider(llm: &ScriptedLlm, kind: ProviderKind) -> Arc<dyn LlmProvider> {
         api_key: Some("sk-test".into()),
         models: vec![],
     };
-    let http = reqwest::Client::builder().no_proxy().build().unwrap();
+    let http = mcplab_core::oauth::tls::client_builder()
+        .no_proxy()
+        .build()
+        .unwrap();
     build_provider(&config, &http, RetryPolicy::none()).unwrap()
 }
 

@@ -195,7 +195,7 @@ async fn draft(
     let settings = super::run::provider_settings(&store);
     let model = ModelRef::parse(model).map_err(|e| e.to_string())?;
     let provider = settings
-        .provider(&model.provider, &reqwest::Client::new())
+        .provider(&model.provider, &mcplab_core::oauth::tls::client())
         .map_err(|e| e.to_string())?;
     let tools: Vec<Value> = listed
         .iter()

@@ -105,7 +105,7 @@ pub async fn run(args: RunArgs, global: &Settings, data: &DataDir) -> Result<(),
         providers: provider_settings(&store),
         store,
         manager: session.manager().clone(),
-        http: reqwest::Client::new(),
+        http: mcplab_core::oauth::tls::client(),
         prices,
         renderer,
     };

@@ -1,0 +1,750 @@
+//! `ConnectionManager` owns every MCP connection of the process, keyed by server name, with a
+//! status the UI can always show. It builds the right wire for a config, runs the
+//! `initialize` handshake with a deadline, watches for the transport closing, and publishes
+//! status changes as events. It never reads argv, env or files: callers pass configs in.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, RwLock};
+use std::time::Duration;
+
+use mcplab_protocol::host::ClientDeclaration;
+use mcplab_protocol::oauth::OAuthConfig;
+use mcplab_protocol::{ServerConfig, ServerEvent, ServerStatus, ServerTransport};
+use tokio::sync::broadcast;
+use tokio_util::sync::CancellationToken;
+
+use super::broker::{Broker, DEFAULT_HUMAN_TIMEOUT};
+use super::connection::Connection;
+use super::error::McpError;
+use super::event_gate::EventGate;
+use super::handler::{ClientIdentity, RootEntry, Roots};
+use super::http::{HttpTarget, spawn_streamable_http};
+use super::legacy_sse::spawn_legacy_sse;
+use super::limits::Limits;
+use super::modern::era::Plan;
+use super::modern::headers::ToolHeaders;
+use super::modern::http::{ModernHttp, spawn_modern_http};
+use super::stdio::{StderrTail, StdioSpec, spawn_stdio};
+use super::tasks::TaskRegistry;
+use super::traffic::{DEFAULT_RING_CAPACITY, TrafficLog};
+use super::wire::wire_pair;
+use mcplab_oauth::{AuthSession, OAuthHost};
+
+mod declared;
+mod handshake;
+mod in_process;
+use declared::Declaration;
+pub use declared::DeclaredAs;
+pub(crate) use handshake::bounded;
+use handshake::*;
+
+/// Default per-request timeout (reset by progress).
+pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+/// Default deadline for spawning/connecting plus `initialize`.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+/// Label of in-process servers in their slot's config.
+const IN_PROCESS: &str = "(in-process)";
+
+/// The byte streams of an in-process server.
+type InProcessIo = (
+    Box<dyn tokio::io::AsyncRead + Unpin + Send>,
+    Box<dyn tokio::io::AsyncWrite + Unpin + Send>,
+);
+
+/// Stderr lines kept per stdio server.
+const STDERR_LINES: usize = 200;
+
+/// Settings for a manager; the binary fills them from flags and config.
+#[derive(Debug, Clone)]
+pub struct ManagerOptions {
+    pub identity: ClientIdentity,
+    pub request_timeout: Duration,
+    pub connect_timeout: Duration,
+    pub human_timeout: Duration,
+    pub traffic_capacity: usize,
+    /// How long a stdio server gets to exit after its stdin closes (and after SIGTERM)
+    /// before the next, harsher step. A one-shot CLI call wants this short.
+    pub stop_grace: Duration,
+    /// The byte budget: everything a server can make mcplab hold.
+    pub limits: Limits,
+    /// The environment stdio servers' allow-listed variables come from; `None`: this
+    /// process's own. (Tests hand one in; the binary may too.)
+    pub parent_env: Option<Arc<[(std::ffi::OsString, std::ffi::OsString)]>>,
+    /// OAuth for a remote server may follow it to internal addresses and plain-http endpoints.
+    pub oauth_allow_private: bool,
+    /// 2026-07-28: open a `subscriptions/listen` for the list changes a server announces as
+    /// soon as it connects (the web inspector refreshes its lists on them; a one-shot CLI call
+    /// does not need them).
+    pub listen_for_changes: bool,
+    /// What this client declares to servers: the revision it asks for (`auto`: each server
+    /// config's own choice) and its capabilities. A host profile sets it; the default is
+    /// everything mcplab implements.
+    pub client: ClientDeclaration,
+}
+
+impl Default for ManagerOptions {
+    fn default() -> Self {
+        Self {
+            identity: ClientIdentity {
+                name: "mcplab".into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+            },
+            request_timeout: DEFAULT_REQUEST_TIMEOUT,
+            connect_timeout: DEFAULT_CONNECT_TIMEOUT,
+            human_timeout: DEFAULT_HUMAN_TIMEOUT,
+            traffic_capacity: DEFAULT_RING_CAPACITY,
+            stop_grace: super::stdio::DEFAULT_STOP_GRACE,
+            limits: Limits::default(),
+            parent_env: None,
+            oauth_allow_private: false,
+            listen_for_changes: true,
+            client: ClientDeclaration::default(),
+        }
+    }
+}
+
+struct Slot {
+    status: ServerStatus,
+    /// Stderr of the latest attempt, kept after a failure so it can still be shown.
+    stderr: Option<Arc<StderrTail>>,
+    conn: Option<Arc<Connection>>,
+    config: ServerConfig,
+    /// Bumped on every (re)connect so a stale watcher cannot overwrite a newer status.
+    generation: u64,
+    /// The host declaration this server is connected with; `None`: the manager's own.
+    declared_as: Option<DeclaredAs>,
+}
+
+pub struct ConnectionManager {
+    opts: ManagerOptions,
+    slots: Mutex<HashMap<String, Slot>>,
+    traffic: Arc<TrafficLog>,
+    events: broadcast::Sender<ServerEvent>,
+    broker: Arc<Broker>,
+    roots: Roots,
+    /// Built on first use: loading the system's CA certificates costs start-up time that
+    /// stdio-only sessions should not pay, and can fail on machines without any.
+    http: std::sync::OnceLock<Result<reqwest::Client, String>>,
+    /// OAuth for http/sse servers; without it a 401 is just an error.
+    oauth: std::sync::OnceLock<Arc<OAuthHost>>,
+    /// Tasks of every server, kept across reconnects.
+    tasks: Arc<TaskRegistry>,
+}
+
+/// How a handshake should open the session (see [`Plan`]).
+struct EraSetup {
+    plan: Plan,
+    /// `x-mcp-header` designations shared with the 2026-07-28 HTTP wire.
+    tools: Option<Arc<ToolHeaders>>,
+    /// Why `auto` fell back to the legacy wire after HTTP discovery.
+    fell_back: Option<String>,
+}
+
+impl EraSetup {
+    /// The plan alone: no shared header designations, no fallback to explain.
+    fn new(plan: Plan) -> Self {
+        Self {
+            plan,
+            tools: None,
+            fell_back: None,
+        }
+    }
+}
+
+/// Server events a subscriber may fall behind. The channel keeps this many in its slots after
+/// everyone read them (fields cut to the preview size by the event gate, which also limits
+/// each server to `events_per_second`): 1,024 × 16 KiB at most, outside the byte budget.
+const LIVE_EVENTS: usize = 1024;
+
+/// A failed handshake; `not_modern` says the server answered discovery like a legacy one.
+struct HandshakeFailure {
+    error: McpError,
+    not_modern: Option<String>,
+}
+
+/// A failure before the handshake (spawning, a bad URL) says nothing about the era.
+impl From<McpError> for HandshakeFailure {
+    fn from(error: McpError) -> Self {
+        Self {
+            error,
+            not_modern: None,
+        }
+    }
+}
+
+impl ConnectionManager {
+    pub fn new(opts: ManagerOptions) -> Arc<Self> {
+        let traffic = Arc::new(TrafficLog::with_limits(opts.traffic_capacity, &opts.limits));
+        Self::with_traffic(opts, traffic)
+    }
+
+    /// A manager with this one's options and OAuth that declares `client` to its servers and
+    /// records into this one's traffic log: an eval connects its servers once per host
+    /// declaration, and the frames of all of them stay readable in one place.
+    pub fn sibling(&self, client: ClientDeclaration) -> Arc<Self> {
+        let opts = ManagerOptions {
+            client,
+            ..self.opts.clone()
+        };
+        let sibling = Self::with_traffic(opts, self.traffic.clone());
+        if let Some(oauth) = self.oauth() {
+            sibling.set_oauth(oauth.clone());
+        }
+        sibling
+    }
+
+    /// What this manager declares to servers not connected as a host.
+    pub fn client(&self) -> &ClientDeclaration {
+        &self.opts.client
+    }
+
+    fn with_traffic(opts: ManagerOptions, traffic: Arc<TrafficLog>) -> Arc<Self> {
+        let (events, _) = broadcast::channel(LIVE_EVENTS);
+        Arc::new(Self {
+            traffic,
+            broker: Arc::new(Broker::with_limit(
+                events.clone(),
+                opts.limits.pending_human,
+            )),
+            events,
+            slots: Mutex::new(HashMap::new()),
+            roots: Arc::new(RwLock::new(Vec::new())),
+            http: std::sync::OnceLock::new(),
+            oauth: std::sync::OnceLock::new(),
+            tasks: Arc::default(),
+            opts,
+        })
+    }
+
+    /// Enables OAuth for http/sse servers (once; later calls are ignored), with this
+    /// manager's choice about internal addresses.
+    pub fn set_oauth(&self, host: Arc<OAuthHost>) {
+        if self.opts.oauth_allow_private {
+            host.http().allow_private(true);
+        }
+        let _ = self.oauth.set(host);
+    }
+
+    pub fn oauth(&self) -> Option<&Arc<OAuthHost>> {
+        self.oauth.get()
+    }
+
+    /// The byte budget this manager enforces.
+    pub fn limits(&self) -> &Limits {
+        &self.opts.limits
+    }
+
+    pub fn traffic(&self) -> &Arc<TrafficLog> {
+        &self.traffic
+    }
+
+    /// Every task the process knows of, per server.
+    pub fn tasks(&self) -> &Arc<TaskRegistry> {
+        &self.tasks
+    }
+
+    pub fn broker(&self) -> &Arc<Broker> {
+        &self.broker
+    }
+
+    pub fn subscribe(&self) -> broadcast::Receiver<ServerEvent> {
+        self.events.subscribe()
+    }
+
+    fn http_client(&self) -> Result<reqwest::Client, McpError> {
+        let built = self.http.get_or_init(|| {
+            mcplab_oauth::tls::client_builder()
+                .connect_timeout(Duration::from_secs(10))
+                .user_agent(format!(
+                    "{}/{}",
+                    self.opts.identity.name, self.opts.identity.version
+                ))
+                .build()
+                .map_err(|e| format!("cannot set up the HTTP client: {e}"))
+        });
+        built.clone().map_err(McpError::InvalidConfig)
+    }
+
+    /// The rate and size limits on `server`'s events, fresh for each connection.
+    fn gate(&self, server: &str) -> Arc<EventGate> {
+        Arc::new(EventGate::new(
+            server,
+            self.events.clone(),
+            &self.opts.limits,
+        ))
+    }
+
+    fn stderr_tail_buffer(&self) -> StderrTail {
+        StderrTail::new(STDERR_LINES, self.opts.limits.stderr_tail_bytes)
+    }
+
+    fn slots(&self) -> std::sync::MutexGuard<'_, HashMap<String, Slot>> {
+        self.slots.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn set_status(&self, name: &str, generation: u64, status: ServerStatus) {
+        {
+            let mut slots = self.slots();
+            let Some(slot) = slots.get_mut(name) else {
+                return;
+            };
+            if slot.generation != generation || slot.status == status {
+                return;
+            }
+            slot.status = status.clone();
+            if !matches!(status, ServerStatus::Connected) {
+                slot.conn = None;
+            }
+        }
+        let _ = self.events.send(ServerEvent::Status {
+            server: name.to_owned(),
+            status,
+        });
+    }
+
+    /// The status of every known server, sorted by name.
+    pub fn statuses(&self) -> Vec<(String, ServerStatus)> {
+        let mut v: Vec<_> = self
+            .slots()
+            .iter()
+            .map(|(k, s)| (k.clone(), s.status.clone()))
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    }
+
+    /// The last lines the server wrote to stderr in its latest attempt (also after it failed).
+    pub fn stderr_tail(&self, name: &str) -> Vec<String> {
+        self.slots()
+            .get(name)
+            .and_then(|s| s.stderr.clone())
+            .map(|t| t.lines())
+            .unwrap_or_default()
+    }
+
+    pub fn status(&self, name: &str) -> Option<ServerStatus> {
+        self.slots().get(name).map(|s| s.status.clone())
+    }
+
+    /// The live connection called `name`.
+    pub fn get(&self, name: &str) -> Result<Arc<Connection>, McpError> {
+        self.slots()
+            .get(name)
+            .and_then(|s| s.conn.clone())
+            .ok_or_else(|| McpError::NotConnected(name.to_owned()))
+    }
+
+    /// Replaces the roots offered to servers and tells connected servers they changed.
+    pub async fn set_roots(&self, roots: Vec<RootEntry>) {
+        *self.roots.write().unwrap_or_else(|p| p.into_inner()) = roots;
+        let conns: Vec<_> = self
+            .slots()
+            .values()
+            .filter_map(|s| s.conn.clone())
+            .collect();
+        // 2026-07-28 removed this notification: servers ask for roots with each request.
+        for c in conns.iter().filter(|c| !c.is_modern()) {
+            let _ = c.notify("notifications/roots/list_changed", None).await;
+        }
+    }
+
+    /// Connects (or reconnects) `config.name`. Any previous connection of that name is closed
+    /// first, its child process group included.
+    pub async fn connect(
+        self: &Arc<Self>,
+        config: ServerConfig,
+    ) -> Result<Arc<Connection>, McpError> {
+        self.connect_via(config, None, Declaration::Keep).await
+    }
+
+    /// [`Self::connect`] declaring `host`'s client capabilities and revision to this server
+    /// (`None`: the manager's own declaration). Later reconnects keep it.
+    pub async fn connect_as(
+        self: &Arc<Self>,
+        config: ServerConfig,
+        host: Option<DeclaredAs>,
+    ) -> Result<Arc<Connection>, McpError> {
+        self.connect_via(config, None, Declaration::Set(host)).await
+    }
+
+    /// The host declaration `name` is (being) connected with; `None`: the manager's own.
+    pub fn declared_as(&self, name: &str) -> Option<DeclaredAs> {
+        self.slots().get(name).and_then(|s| s.declared_as.clone())
+    }
+
+    /// What `name` is declared: its host's declaration, else the manager's.
+    fn client_of(&self, name: &str) -> ClientDeclaration {
+        self.declared_as(name)
+            .map_or_else(|| self.opts.client.clone(), |d| d.client)
+    }
+
+    async fn connect_via(
+        self: &Arc<Self>,
+        mut config: ServerConfig,
+        io: Option<InProcessIo>,
+        declaration: Declaration,
+    ) -> Result<Arc<Connection>, McpError> {
+        let name = config.name.clone();
+        let previous = {
+            let mut slots = self.slots();
+            let generation = slots.get(&name).map_or(1, |s| s.generation + 1);
+            let declared_as = declaration.resolve(slots.get(&name).map(|s| &s.declared_as));
+            let client = declared_as
+                .as_ref()
+                .map_or(&self.opts.client, |d| &d.client);
+            // A host profile that names a revision speaks it to every server it connects.
+            if !client.protocol.is_auto() {
+                config.protocol = client.protocol;
+            }
+            let prev = slots.insert(
+                name.clone(),
+                Slot {
+                    status: ServerStatus::Connecting,
+                    stderr: None,
+                    conn: None,
+                    config: config.clone(),
+                    generation,
+                    declared_as,
+                },
+            );
+            prev.and_then(|s| s.conn)
+        };
+        if let Some(prev) = previous {
+            self.broker.withdraw_server(&name);
+            prev.close().await;
+        }
+        let generation = self.slots().get(&name).map_or(0, |s| s.generation);
+        let _ = self.events.send(ServerEvent::Status {
+            server: name.clone(),
+            status: ServerStatus::Connecting,
+        });
+        let opened = match io {
+            Some(io) => self.open_in_process(config, io).await,
+            None => self.open(config).await,
+        };
+        match opened {
+            Ok(conn) => {
+                let conn = Arc::new(conn);
+                let stale = {
+                    let mut slots = self.slots();
+                    match slots.get_mut(&name) {
+                        Some(slot) if slot.generation == generation => {
+                            slot.conn = Some(conn.clone());
+                            false
+                        }
+                        _ => true,
+                    }
+                };
+                if stale {
+                    // Disconnected or reconnected while we were connecting.
+                    conn.close().await;
+                    return Err(McpError::NotConnected(name));
+                }
+                self.set_status(&name, generation, ServerStatus::Connected);
+                self.watch(name, generation, conn.clone());
+                if self.opts.listen_for_changes && conn.is_modern() {
+                    let listening = conn.clone();
+                    tokio::spawn(async move {
+                        // Best effort: a failure is in the traffic view; lists still refresh on demand.
+                        let _ = listening.listen_for_list_changes().await;
+                    });
+                }
+                Ok(conn)
+            }
+            Err(e) => {
+                self.set_status(
+                    &name,
+                    generation,
+                    ServerStatus::Failed {
+                        message: e.to_string(),
+                    },
+                );
+                Err(e)
+            }
+        }
+    }
+
+    /// Reconnects a known server with its last config.
+    pub async fn reconnect(self: &Arc<Self>, name: &str) -> Result<Arc<Connection>, McpError> {
+        let config = self
+            .slots()
+            .get(name)
+            .map(|s| s.config.clone())
+            .ok_or_else(|| McpError::NotConnected(name.to_owned()))?;
+        if matches!(&config.transport, ServerTransport::Stdio { command, .. } if command == IN_PROCESS)
+        {
+            return Err(McpError::InvalidConfig(format!(
+                "`{name}` runs in this process and cannot be reconnected; connect it again"
+            )));
+        }
+        self.connect(config).await
+    }
+
+    /// Closes the connection called `name` (and kills its process group).
+    pub async fn disconnect(&self, name: &str) {
+        let conn = {
+            let mut slots = self.slots();
+            let Some(slot) = slots.get_mut(name) else {
+                return;
+            };
+            slot.generation += 1;
+            slot.status = ServerStatus::Disconnected;
+            slot.conn.take()
+        };
+        self.broker.withdraw_server(name);
+        if let Some(conn) = conn {
+            conn.close().await;
+        }
+        let _ = self.events.send(ServerEvent::Status {
+            server: name.to_owned(),
+            status: ServerStatus::Disconnected,
+        });
+    }
+
+    /// Closes every connection; call before exiting.
+    pub async fn shutdown(&self) {
+        let names: Vec<String> = self.slots().keys().cloned().collect();
+        for n in names {
+            self.disconnect(&n).await;
+        }
+    }
+
+    /// Marks the server failed when its transport closes by itself.
+    fn watch(self: &Arc<Self>, name: String, generation: u64, conn: Arc<Connection>) {
+        let weak = Arc::downgrade(self);
+        let mut closed = conn.raw.closed_watch();
+        drop(conn);
+        tokio::spawn(async move {
+            let Ok(reason) = closed.wait_for(Option::is_some).await.map(|r| r.clone()) else {
+                return;
+            };
+            let Some(manager) = weak.upgrade() else {
+                return;
+            };
+            let conn = manager.slots().get(&name).and_then(|s| s.conn.clone());
+            let mut message = reason.unwrap_or_default();
+            if let Some(conn) = conn {
+                let tail = conn.stderr_tail();
+                if let Some(last) = tail.last() {
+                    message.push_str(&format!("; last stderr line: {last}"));
+                }
+                // Make sure nothing of the server outlives the session.
+                conn.close().await;
+            }
+            manager.set_status(&name, generation, ServerStatus::Failed { message });
+        });
+    }
+
+    async fn open(&self, config: ServerConfig) -> Result<Connection, McpError> {
+        let plan = Plan::new(config.protocol, config.transport.kind()).map_err(|message| {
+            McpError::InvalidConfig(format!("server `{}`: {message}", config.name))
+        })?;
+        let auto = config.protocol.is_auto();
+        let legacy = || Plan::Initialize(super::modern::LEGACY_REVISION.into());
+        if !matches!(config.transport, ServerTransport::Http { .. }) || !plan.modern_wire() {
+            // rmcp's `auto` falls back by itself when `server/discover` gets a JSON-RPC error,
+            // but a lax server's `{}` result ends the handshake: start again with `initialize`
+            // (a fresh process for stdio; the first one got a method it did not understand).
+            return match self.open_with(config.clone(), plan, None).await {
+                Err(HandshakeFailure {
+                    not_modern: Some(why),
+                    ..
+                }) if auto => self.open_with(config, legacy(), Some(why)).await,
+                other => other,
+            }
+            .map_err(|f| f.error);
+        }
+        match self.open_modern_http(config.clone(), plan).await {
+            Ok(conn) => Ok(conn),
+            Err(HandshakeFailure {
+                not_modern: Some(why),
+                ..
+            }) if auto => self
+                .open_with(config, legacy(), Some(why))
+                .await
+                .map_err(|f| f.error),
+            Err(HandshakeFailure {
+                error,
+                not_modern: Some(why),
+            }) => Err(McpError::Connect {
+                server: config.name.clone(),
+                message: format!(
+                    "{why}: the server does not speak 2026-07-28 (protocol is pinned to \
+                     2026-07-28; choose `auto` or a 2025 revision). Underlying error: {error}"
+                ),
+                stderr_tail: Vec::new(),
+            }),
+            Err(failure) => Err(failure.error),
+        }
+    }
+
+    /// Streamable HTTP with the 2026-07-28 wire and `server/discover`.
+    async fn open_modern_http(
+        &self,
+        config: ServerConfig,
+        plan: Plan,
+    ) -> Result<Connection, HandshakeFailure> {
+        let ServerTransport::Http {
+            url,
+            headers,
+            oauth,
+        } = &config.transport
+        else {
+            unreachable!("open_modern_http is only called for http servers");
+        };
+        let failed = |error| HandshakeFailure {
+            error,
+            not_modern: None,
+        };
+        let (wire, end) = wire_pair();
+        let stderr = Arc::new(self.stderr_tail_buffer());
+        let transport_cancel = CancellationToken::new();
+        let gate = self.gate(&config.name);
+        let mut target =
+            http_target(&config.name, url, headers, &self.opts.limits).map_err(failed)?;
+        target.auth = self.auth_session(&config.name, &target, oauth.as_ref());
+        let waiting = target.auth.as_ref().map(|a| a.waiting());
+        let tools = ToolHeaders::new();
+        let shared = ModernHttp {
+            tools: tools.clone(),
+        };
+        let client = self.http_client().map_err(failed)?;
+        spawn_modern_http(target, client, end, transport_cancel.clone(), shared);
+        let setup = EraSetup {
+            tools: Some(tools),
+            ..EraSetup::new(plan)
+        };
+        let started = Started {
+            waiting,
+            ..Started::new(wire, stderr, gate, transport_cancel)
+        };
+        self.handshake(config, started, setup).await
+    }
+
+    /// Every transport with the legacy wires (and stdio in any era).
+    async fn open_with(
+        &self,
+        config: ServerConfig,
+        plan: Plan,
+        fell_back: Option<String>,
+    ) -> Result<Connection, HandshakeFailure> {
+        let name = config.name.clone();
+        let (wire, end) = wire_pair();
+        let stderr = Arc::new(self.stderr_tail_buffer());
+        if let Some(slot) = self.slots().get_mut(&name) {
+            slot.stderr = Some(stderr.clone());
+        }
+        let transport_cancel = CancellationToken::new();
+        let gate = self.gate(&name);
+        // B12: the streamable HTTP task ends the session with DELETE; closing waits for it.
+        let mut transport_task = None;
+        let mut child = None;
+        let mut waiting = None;
+        match &config.transport {
+            ServerTransport::Stdio {
+                command,
+                args,
+                env,
+                cwd,
+            } => {
+                if command.trim().is_empty() {
+                    return Err(McpError::InvalidConfig(format!(
+                        "server `{name}` has an empty command"
+                    ))
+                    .into());
+                }
+                let spec = StdioSpec {
+                    command: command.clone(),
+                    args: args.clone(),
+                    env: env.clone(),
+                    cwd: cwd.clone(),
+                    inherit_env: config.inherit_env,
+                    parent_env: self.opts.parent_env.clone(),
+                };
+                let gate = gate.clone();
+                let server = name.clone();
+                let hook = Arc::new(move |line: &str| {
+                    gate.send(ServerEvent::Stderr {
+                        server: server.clone(),
+                        line: line.to_owned(),
+                    });
+                });
+                child = Some(spawn_stdio(
+                    &spec,
+                    self.opts.stop_grace,
+                    &self.opts.limits,
+                    end,
+                    stderr.clone(),
+                    hook,
+                )?);
+            }
+            ServerTransport::Http {
+                url,
+                headers,
+                oauth,
+            } => {
+                let mut target = http_target(&name, url, headers, &self.opts.limits)?;
+                target.auth = self.auth_session(&name, &target, oauth.as_ref());
+                waiting = target.auth.as_ref().map(|a| a.waiting());
+                transport_task = Some(spawn_streamable_http(
+                    target,
+                    self.http_client()?,
+                    end,
+                    transport_cancel.clone(),
+                ));
+            }
+            ServerTransport::Sse {
+                url,
+                headers,
+                oauth,
+            } => {
+                let mut target = http_target(&name, url, headers, &self.opts.limits)?;
+                target.auth = self.auth_session(&name, &target, oauth.as_ref());
+                waiting = target.auth.as_ref().map(|a| a.waiting());
+                spawn_legacy_sse(
+                    target,
+                    self.http_client()?,
+                    end,
+                    transport_cancel.clone(),
+                    self.opts.connect_timeout,
+                )
+                .await
+                .map_err(|message| McpError::Connect {
+                    server: name.clone(),
+                    message,
+                    stderr_tail: Vec::new(),
+                })?;
+            }
+        }
+
+        let setup = EraSetup {
+            fell_back,
+            ..EraSetup::new(plan)
+        };
+        let started = Started {
+            child,
+            transport_task,
+            waiting,
+            ..Started::new(wire, stderr, gate, transport_cancel)
+        };
+        self.handshake(config, started, setup).await
+    }
+
+    /// The OAuth session for an http/sse server: none without an OAuth host, when the config
+    /// disables it, or when the user sends their own `Authorization` header.
+    fn auth_session(
+        &self,
+        name: &str,
+        target: &HttpTarget,
+        settings: Option<&OAuthConfig>,
+    ) -> Option<Arc<AuthSession>> {
+        let own_header = target
+            .headers
+            .iter()
+            .any(|(k, _)| k.trim().eq_ignore_ascii_case("authorization"));
+        if own_header || target.bearer.is_some() {
+            return None;
+        }
+        self.oauth.get()?.session(name, &target.url, settings)
+    }
+}

@@ -1,0 +1,86 @@
+//! Settings and UI preferences: two key → JSON value tables with the same shape. Settings are
+//! read one key at a time; preferences are read as a whole map for the UI. It must not
+//! interpret the values: their meaning belongs to the caller.
+
+use std::collections::BTreeMap;
+
+use rusqlite::{OptionalExtension, params};
+use serde_json::Value;
+
+use super::{Store, StoreError, encode};
+use mcplab_llm::ProviderConfig;
+
+/// Settings key of the stored model providers.
+const PROVIDERS_SETTING: &str = "providers";
+
+impl Store {
+    /// The setting `key`, if set.
+    pub fn setting(&self, key: &str) -> Result<Option<Value>, StoreError> {
+        let json: Option<String> = self
+            .conn()
+            .query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| {
+                r.get(0)
+            })
+            .optional()?;
+        json.map(|json| decode("setting", key, &json)).transpose()
+    }
+
+    /// Sets the setting `key` to `value`, replacing any previous value.
+    pub fn set_setting(&self, key: &str, value: &Value) -> Result<(), StoreError> {
+        let json = encode("setting", value)?;
+        self.conn().execute(
+            "INSERT INTO settings (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            params![key, json],
+        )?;
+        Ok(())
+    }
+
+    /// The model providers entered in Settings (keys, base URLs, custom endpoints).
+    pub fn provider_configs(&self) -> Result<Vec<ProviderConfig>, StoreError> {
+        match self.setting(PROVIDERS_SETTING)? {
+            Some(v) => serde_json::from_value(v)
+                .map_err(|e| StoreError::Corrupt(format!("setting {PROVIDERS_SETTING}: {e}"))),
+            None => Ok(Vec::new()),
+        }
+    }
+
+    /// Replaces the stored model providers.
+    pub fn set_provider_configs(&self, providers: &[ProviderConfig]) -> Result<(), StoreError> {
+        let json = encode("provider settings", providers)?;
+        self.conn().execute(
+            "INSERT INTO settings (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            params![PROVIDERS_SETTING, json],
+        )?;
+        Ok(())
+    }
+
+    /// Every UI preference, by key.
+    pub fn prefs(&self) -> Result<BTreeMap<String, Value>, StoreError> {
+        let conn = self.conn();
+        let mut stmt = conn.prepare("SELECT key, value FROM prefs")?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+        rows.map(|row| {
+            let (key, json) = row?;
+            let value = decode("pref", &key, &json)?;
+            Ok((key, value))
+        })
+        .collect()
+    }
+
+    /// Sets the UI preference `key` to `value`, replacing any previous value.
+    pub fn set_pref(&self, key: &str, value: &Value) -> Result<(), StoreError> {
+        let json = encode("pref", value)?;
+        self.conn().execute(
+            "INSERT INTO prefs (key, value) VALUES (?1, ?2)
+             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            params![key, json],
+        )?;
+        Ok(())
+    }
+}
+
+fn decode(what: &str, key: &str, json: &str) -> Result<Value, StoreError> {
+    serde_json::from_str(json).map_err(|e| StoreError::Corrupt(format!("{what} {key:?}: {e}")))
+}

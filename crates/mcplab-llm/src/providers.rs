@@ -230,14 +230,14 @@ pub struct ProviderSettings {
 
 impl Default for ProviderSettings {
     fn default() -> Self {
-        Self::from_env(&HashMap::new())
+        Self::from_vars(&HashMap::new())
     }
 }
 
 impl ProviderSettings {
-    /// Reads keys and base URLs from an environment map (the binary passes the process
-    /// environment). Empty values count as unset.
-    pub fn from_env(env: &HashMap<String, String>) -> Self {
+    /// Reads keys and base URLs from a map of variables. It reads no environment itself: the
+    /// binary hands in the process environment. Empty values count as unset.
+    pub fn from_vars(env: &HashMap<String, String>) -> Self {
         let get = |name: &str| {
             env.get(name)
                 .map(|v| v.trim())

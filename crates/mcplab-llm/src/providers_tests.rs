@@ -18,7 +18,7 @@ fn http() -> reqwest::Client {
 
 #[test]
 fn every_builtin_provider_is_listed_even_without_env() {
-    let settings = ProviderSettings::from_env(&HashMap::new());
+    let settings = ProviderSettings::from_vars(&HashMap::new());
     let ids: Vec<&str> = settings.providers().iter().map(|p| p.id.as_str()).collect();
     assert_eq!(
         ids,
@@ -38,7 +38,7 @@ fn every_builtin_provider_is_listed_even_without_env() {
 
 #[test]
 fn keys_and_base_urls_come_from_env() {
-    let settings = ProviderSettings::from_env(&env(&[
+    let settings = ProviderSettings::from_vars(&env(&[
         ("OPENAI_API_KEY", "sk-openai"),
         ("OPENAI_BASE_URL", "http://127.0.0.1:9/v1/"),
         ("ANTHROPIC_API_KEY", "  sk-ant  "),
@@ -79,7 +79,7 @@ fn keys_and_base_urls_come_from_env() {
 #[test]
 fn gemini_key_prefers_gemini_api_key() {
     let settings =
-        ProviderSettings::from_env(&env(&[("GEMINI_API_KEY", "a"), ("GOOGLE_API_KEY", "b")]));
+        ProviderSettings::from_vars(&env(&[("GEMINI_API_KEY", "a"), ("GOOGLE_API_KEY", "b")]));
     assert_eq!(
         settings.get("gemini").unwrap().api_key.as_deref(),
         Some("a")
@@ -104,7 +104,7 @@ fn ollama_host_parses_like_the_ollama_cli() {
 
 #[test]
 fn stored_configs_override_and_extend_env() {
-    let mut settings = ProviderSettings::from_env(&env(&[
+    let mut settings = ProviderSettings::from_vars(&env(&[
         ("OPENAI_API_KEY", "from-env"),
         ("ANTHROPIC_API_KEY", "ant-env"),
     ]));
@@ -187,7 +187,7 @@ fn provider_configs_round_trip_through_json_and_never_debug_print_keys() {
 
 #[tokio::test]
 async fn availability_explains_missing_keys() {
-    let settings = ProviderSettings::from_env(&env(&[
+    let settings = ProviderSettings::from_vars(&env(&[
         ("OPENAI_API_KEY", "sk-test-0123456789"),
         // Ollama: a port nothing listens on.
         ("OLLAMA_HOST", "127.0.0.1:9"),
@@ -240,7 +240,7 @@ async fn availability_lists_installed_ollama_models() {
     let addr = listener.local_addr().unwrap();
     let server = tokio::spawn(async move { axum::serve(listener, app).await });
 
-    let settings = ProviderSettings::from_env(&env(&[("OLLAMA_HOST", &addr.to_string())]));
+    let settings = ProviderSettings::from_vars(&env(&[("OLLAMA_HOST", &addr.to_string())]));
     let all = settings.availability(&http()).await;
     let ollama = all.iter().find(|a| a.id == "ollama").unwrap();
     assert!(ollama.usable, "{ollama:?}");
@@ -250,7 +250,7 @@ async fn availability_lists_installed_ollama_models() {
 
 #[test]
 fn building_a_provider_needs_its_key() {
-    let settings = ProviderSettings::from_env(&HashMap::new());
+    let settings = ProviderSettings::from_vars(&HashMap::new());
     let err = settings.provider("anthropic", &http()).err().unwrap();
     assert_eq!(
         err,

@@ -358,13 +358,8 @@ impl Connection {
                     .closed_reason()
                     .unwrap_or_else(|| "the connection is closed".into());
                 let tail = self.stderr.lines();
-                if !tail.is_empty() {
-                    message.push_str("\nlast lines the server wrote to stderr:");
-                    for l in tail.iter().rev().take(20).rev() {
-                        message.push_str("\n  | ");
-                        message.push_str(l);
-                    }
-                }
+                let last = &tail[tail.len().saturating_sub(20)..];
+                message.push_str(&crate::error::stderr_block(last));
                 McpError::Transport { message }
             }
             ServiceError::UnexpectedResponse => self.misbehaved(format!(

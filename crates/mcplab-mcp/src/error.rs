@@ -86,7 +86,8 @@ fn spawn_hint(e: &std::io::Error) -> &'static str {
     }
 }
 
-fn stderr_block(lines: &[String]) -> String {
+/// The server's last stderr lines as a block under a message (empty when there are none).
+pub(crate) fn stderr_block(lines: &[String]) -> String {
     if lines.is_empty() {
         return String::new();
     }

@@ -18,6 +18,7 @@ use super::OAuthError;
 use super::guard::{HOW_TO_ALLOW, Policy, PublicOnly, refusal};
 use super::mask::{mask_body, mask_header, mask_url};
 use super::steps::{StepLog, blank};
+use super::tls::describe_error as describe;
 
 /// Bounds on one exchange.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
@@ -342,12 +343,4 @@ async fn read_body(
         }
     }
     Ok(Bytes::from(body))
-}
-
-fn describe(err: &reqwest::Error) -> String {
-    let mut message = mcplab_protocol::error_chain::error_chain(err);
-    if err.is_timeout() {
-        message.push_str(" (timed out)");
-    }
-    message
 }

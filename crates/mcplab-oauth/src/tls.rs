@@ -26,3 +26,13 @@ pub fn client() -> reqwest::Client {
         .build()
         .expect("the TLS backend (rustls with ring) could not initialise")
 }
+
+/// A reqwest error with its causes, which carry the useful part ("connection refused"), and
+/// whether it timed out — the one spelling of a failed request for every client made here.
+pub fn describe_error(err: &reqwest::Error) -> String {
+    let mut message = mcplab_protocol::error_chain::error_chain(err);
+    if err.is_timeout() {
+        message.push_str(" (timed out)");
+    }
+    message
+}

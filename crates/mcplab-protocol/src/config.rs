@@ -92,6 +92,30 @@ impl ServerTransport {
         }
     }
 
+    /// Whether mcplab runs OAuth for this server: an http/sse server that neither sends an
+    /// `Authorization` header of the user's own nor has OAuth disabled. The one rule the
+    /// connection layer and the API's OAuth routes follow.
+    pub fn oauth_applies(&self) -> bool {
+        match self {
+            ServerTransport::Stdio { .. } => false,
+            ServerTransport::Http { headers, oauth, .. }
+            | ServerTransport::Sse { headers, oauth, .. } => {
+                let own_header = headers
+                    .keys()
+                    .any(|k| k.trim().eq_ignore_ascii_case("authorization"));
+                !own_header && !oauth.as_ref().is_some_and(|o| o.disabled)
+            }
+        }
+    }
+
+    /// The URL of an http/sse server (None for stdio).
+    pub fn url(&self) -> Option<&str> {
+        match self {
+            ServerTransport::Stdio { .. } => None,
+            ServerTransport::Http { url, .. } | ServerTransport::Sse { url, .. } => Some(url),
+        }
+    }
+
     /// `stdio`, `http` or `sse`.
     pub fn kind(&self) -> &'static str {
         match self {
@@ -99,5 +123,42 @@ impl ServerTransport {
             ServerTransport::Http { .. } => "http",
             ServerTransport::Sse { .. } => "sse",
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn http(headers: &[(&str, &str)], disabled: bool) -> ServerTransport {
+        ServerTransport::Http {
+            url: "http://127.0.0.1:1/mcp".into(),
+            headers: headers
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect(),
+            oauth: disabled.then(|| OAuthConfig {
+                disabled: true,
+                ..Default::default()
+            }),
+        }
+    }
+
+    /// The one OAuth rule both the connection layer and the API's OAuth routes follow.
+    #[test]
+    fn oauth_applies_unless_the_user_authorizes_or_disables_it() {
+        assert!(http(&[], false).oauth_applies());
+        assert!(http(&[("X-Key", "v")], false).oauth_applies());
+        assert!(!http(&[(" authorization ", "Bearer t")], false).oauth_applies());
+        assert!(!http(&[], true).oauth_applies());
+        let stdio = ServerTransport::Stdio {
+            command: "node".into(),
+            args: vec![],
+            env: Default::default(),
+            cwd: None,
+        };
+        assert!(!stdio.oauth_applies());
+        assert_eq!(stdio.url(), None);
+        assert_eq!(http(&[], false).url(), Some("http://127.0.0.1:1/mcp"));
     }
 }

@@ -44,7 +44,7 @@ pub async fn run(settings: &Settings) -> Result<(), Failure> {
     );
     let security = Security::new(generate_token(), addr.port, addr.extra_host.as_deref());
     let env: std::collections::HashMap<String, String> = std::env::vars().collect();
-    let providers = mcplab_core::llm::ProviderSettings::from_env(&env);
+    let providers = mcplab_core::llm::ProviderSettings::from_vars(&env);
     let state = AppState::new(manager.clone(), store.clone(), security, providers);
     let sandbox = bind_sandbox(addr.sandbox_ip, addr.port).await?;
     outln!("mcplab is listening on {}", addr.base);

@@ -496,7 +496,7 @@ async fn app_context_survives_a_restart() {
             ConnectionManager::new(ManagerOptions::default()),
             Arc::new(Store::open(&path).unwrap()),
             Security::new(TOKEN.into(), PORT, None),
-            ProviderSettings::from_env(&HashMap::new()),
+            ProviderSettings::from_vars(&HashMap::new()),
         )
     };
     let id = {

@@ -258,7 +258,7 @@ async fn api_check_route_and_absent_capabilities() {
         manager.clone(),
         store,
         mcplab_server::Security::new(TOKEN.into(), 6274, None),
-        mcplab_core::llm::ProviderSettings::from_env(&Default::default()),
+        mcplab_core::llm::ProviderSettings::from_vars(&Default::default()),
     );
     let app = mcplab_server::router(state);
     let post = |path: &str, body: Value, method: &str| {

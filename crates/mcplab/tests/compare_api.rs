@@ -36,7 +36,7 @@ impl App {
             ConnectionManager::new(ManagerOptions::default()),
             store,
             Security::new(TOKEN.into(), port, None),
-            ProviderSettings::from_env(&env),
+            ProviderSettings::from_vars(&env),
         );
         tokio::spawn(axum::serve(listener, router(state)).into_future());
         App {

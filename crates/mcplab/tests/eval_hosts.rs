@@ -126,7 +126,7 @@ async fn each_host_declares_its_own_capabilities_to_the_servers() {
     let run_env = mcplab_evalrun::RunEnv {
         store,
         manager: manager.clone(),
-        providers: mcplab_core::llm::ProviderSettings::from_env(&env),
+        providers: mcplab_core::llm::ProviderSettings::from_vars(&env),
         http: mcplab_core::oauth::tls::client(),
         prices: mcplab_evals::prices::PriceTable::shipped().unwrap(),
         renderer: Err("no renderer in this test".into()),

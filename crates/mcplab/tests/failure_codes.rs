@@ -53,7 +53,7 @@ fn api() -> axum::Router {
         manager,
         store,
         Security::new(TOKEN.into(), 6274, None),
-        ProviderSettings::from_env(&std::collections::HashMap::new()),
+        ProviderSettings::from_vars(&std::collections::HashMap::new()),
     ))
 }
 

@@ -98,11 +98,4 @@ pub(crate) fn status_problem(
     message
 }
 
-/// A reqwest error with its causes, which carry the useful part ("connection refused").
-pub(crate) fn describe_error(err: &reqwest::Error) -> String {
-    let mut message = mcplab_protocol::error_chain::error_chain(err);
-    if err.is_timeout() {
-        message.push_str(" (timed out)");
-    }
-    message
-}
+pub(crate) use mcplab_oauth::tls::describe_error;

@@ -8,7 +8,6 @@ use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use mcplab_protocol::host::ClientDeclaration;
-use mcplab_protocol::oauth::OAuthConfig;
 use mcplab_protocol::{ServerConfig, ServerEvent, ServerStatus, ServerTransport};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
@@ -584,12 +583,7 @@ impl ConnectionManager {
         config: ServerConfig,
         plan: Plan,
     ) -> Result<Connection, HandshakeFailure> {
-        let ServerTransport::Http {
-            url,
-            headers,
-            oauth,
-        } = &config.transport
-        else {
+        let ServerTransport::Http { url, headers, .. } = &config.transport else {
             unreachable!("open_modern_http is only called for http servers");
         };
         let failed = |error| HandshakeFailure {
@@ -602,7 +596,7 @@ impl ConnectionManager {
         let gate = self.gate(&config.name);
         let mut target =
             http_target(&config.name, url, headers, &self.opts.limits).map_err(failed)?;
-        target.auth = self.auth_session(&config.name, &target, oauth.as_ref());
+        target.auth = self.auth_session(&config, &target);
         let waiting = target.auth.as_ref().map(|a| a.waiting());
         let tools = ToolHeaders::new();
         let shared = ModernHttp {
@@ -678,13 +672,9 @@ impl ConnectionManager {
                     hook,
                 )?);
             }
-            ServerTransport::Http {
-                url,
-                headers,
-                oauth,
-            } => {
+            ServerTransport::Http { url, headers, .. } => {
                 let mut target = http_target(&name, url, headers, &self.opts.limits)?;
-                target.auth = self.auth_session(&name, &target, oauth.as_ref());
+                target.auth = self.auth_session(&config, &target);
                 waiting = target.auth.as_ref().map(|a| a.waiting());
                 transport_task = Some(spawn_streamable_http(
                     target,
@@ -693,13 +683,9 @@ impl ConnectionManager {
                     transport_cancel.clone(),
                 ));
             }
-            ServerTransport::Sse {
-                url,
-                headers,
-                oauth,
-            } => {
+            ServerTransport::Sse { url, headers, .. } => {
                 let mut target = http_target(&name, url, headers, &self.opts.limits)?;
-                target.auth = self.auth_session(&name, &target, oauth.as_ref());
+                target.auth = self.auth_session(&config, &target);
                 waiting = target.auth.as_ref().map(|a| a.waiting());
                 spawn_legacy_sse(
                     target,
@@ -730,21 +716,16 @@ impl ConnectionManager {
         self.handshake(config, started, setup).await
     }
 
-    /// The OAuth session for an http/sse server: none without an OAuth host, when the config
-    /// disables it, or when the user sends their own `Authorization` header.
-    fn auth_session(
-        &self,
-        name: &str,
-        target: &HttpTarget,
-        settings: Option<&OAuthConfig>,
-    ) -> Option<Arc<AuthSession>> {
-        let own_header = target
-            .headers
-            .iter()
-            .any(|(k, _)| k.trim().eq_ignore_ascii_case("authorization"));
-        if own_header || target.bearer.is_some() {
+    /// The OAuth session for an http/sse server: none without an OAuth host, or where
+    /// `ServerTransport::oauth_applies` says mcplab does not run OAuth (the user's own
+    /// `Authorization` header, OAuth disabled) — the rule the API's OAuth routes use too.
+    fn auth_session(&self, config: &ServerConfig, target: &HttpTarget) -> Option<Arc<AuthSession>> {
+        if !config.transport.oauth_applies() || target.bearer.is_some() {
             return None;
         }
-        self.oauth.get()?.session(name, &target.url, settings)
+        let settings = config.transport.oauth();
+        self.oauth
+            .get()?
+            .session(&config.name, &target.url, settings)
     }
 }

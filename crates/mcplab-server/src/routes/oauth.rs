@@ -16,32 +16,17 @@ use mcplab_protocol::oauth::{
     OAuthAuthorizeRequest, OAuthAuthorizeResult, OAuthDebugRequest, OAuthDebugRun,
     OAuthDebugStarted, OAuthStatusView,
 };
-use mcplab_protocol::{ServerConfig, ServerStatus, ServerTransport};
+use mcplab_protocol::{ServerConfig, ServerStatus};
 
 use crate::AppState;
 use crate::error::ApiFailure;
 
-/// Whether mcplab runs OAuth for this server, and its URL.
+/// Whether mcplab runs OAuth for this server (the protocol's one rule), and its URL.
 fn oauth_target(config: &ServerConfig) -> (bool, Option<String>) {
-    match &config.transport {
-        ServerTransport::Stdio { .. } => (false, None),
-        ServerTransport::Http {
-            url,
-            headers,
-            oauth,
-        }
-        | ServerTransport::Sse {
-            url,
-            headers,
-            oauth,
-        } => {
-            let own_header = headers
-                .keys()
-                .any(|k| k.trim().eq_ignore_ascii_case("authorization"));
-            let disabled = oauth.as_ref().is_some_and(|o| o.disabled);
-            (!own_header && !disabled, Some(url.clone()))
-        }
-    }
+    (
+        config.transport.oauth_applies(),
+        config.transport.url().map(str::to_owned),
+    )
 }
 
 fn status_view(app: &AppState, config: &ServerConfig) -> Result<OAuthStatusView, ApiFailure> {

@@ -174,7 +174,7 @@ fn servers_to_connect(
 /// Provider settings from the environment; stored ones that cannot be used are reported.
 fn llm_settings(stored: Option<&Store>) -> LlmSettings {
     let env: HashMap<String, String> = std::env::vars().collect();
-    let settings = LlmSettings::new(ProviderSettings::from_env(&env));
+    let settings = LlmSettings::new(ProviderSettings::from_vars(&env));
     for (config, problem) in settings.merged(stored).1 {
         eprintln!("ignoring stored provider `{}`: {problem}", config.id);
     }

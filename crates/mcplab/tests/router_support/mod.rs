@@ -66,7 +66,7 @@ pub fn state_secured(
 
 /// Provider settings from `env` (empty: no provider configured).
 pub fn providers(env: &HashMap<String, String>) -> ProviderSettings {
-    ProviderSettings::from_env(env)
+    ProviderSettings::from_vars(env)
 }
 
 /// The environment that points OpenAI at the scripted LLM `llm`.

@@ -188,7 +188,7 @@ fn prices(flag: Option<&Path>, data: &DataDir) -> Result<PriceTable, Failure> {
 /// Provider settings from the environment with those saved in Settings.
 pub fn provider_settings(store: &Store) -> ProviderSettings {
     let env: HashMap<String, String> = std::env::vars().collect();
-    let mut settings = ProviderSettings::from_env(&env);
+    let mut settings = ProviderSettings::from_vars(&env);
     for (config, problem) in settings.merge_stored(store.provider_configs().unwrap_or_default()) {
         eprintln!("ignoring stored provider `{}`: {problem}", config.id);
     }

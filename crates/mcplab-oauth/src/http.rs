@@ -107,38 +107,62 @@ pub(crate) struct Purpose<'a> {
 /// The flow's HTTP client (redirects off, bounded waits).
 #[derive(Clone)]
 pub struct OAuthHttp {
-    client: reqwest::Client,
-    /// The same, resolving names to public addresses only (for restricted flows).
-    public_client: reqwest::Client,
+    /// The client, and the same resolving names to public addresses only (for restricted
+    /// flows); built on first use and shared by every clone, because building a TLS client
+    /// reads the system's root certificates, which `serve` should not do before it answers.
+    clients: std::sync::Arc<std::sync::OnceLock<Result<Clients, String>>>,
+    user_agent: std::sync::Arc<str>,
     policy: std::sync::Arc<Policy>,
     /// Scoped to a remote server: internal and plain-http URLs are refused.
     restricted: bool,
 }
 
+struct Clients {
+    any: reqwest::Client,
+    public_only: reqwest::Client,
+}
+
 impl OAuthHttp {
-    /// A client with redirects turned off and the given user agent.
+    /// A client with redirects turned off and the given user agent (built on first use).
     pub fn new(user_agent: &str) -> Result<Self, OAuthError> {
-        let build = |public_only: bool| {
-            let builder = crate::tls::client_builder()
-                .redirect(reqwest::redirect::Policy::none())
-                .connect_timeout(Duration::from_secs(10))
-                .timeout(REQUEST_TIMEOUT)
-                .user_agent(user_agent);
-            let builder = match public_only {
-                true => builder.dns_resolver(PublicOnly),
-                false => builder,
-            };
-            builder.build().map_err(|e| OAuthError::Network {
-                url: String::new(),
-                message: format!("cannot set up the HTTP client: {e}"),
-            })
-        };
         Ok(Self {
-            client: build(false)?,
-            public_client: build(true)?,
+            clients: std::sync::Arc::default(),
+            user_agent: user_agent.into(),
             policy: std::sync::Arc::default(),
             restricted: false,
         })
+    }
+
+    /// The client for this flow: public addresses only when it is restricted.
+    fn client(&self) -> Result<&reqwest::Client, OAuthError> {
+        let clients = self.clients.get_or_init(|| {
+            let build = |public_only: bool| {
+                let builder = crate::tls::client_builder()
+                    .redirect(reqwest::redirect::Policy::none())
+                    .connect_timeout(Duration::from_secs(10))
+                    .timeout(REQUEST_TIMEOUT)
+                    .user_agent(&*self.user_agent);
+                let builder = match public_only {
+                    true => builder.dns_resolver(PublicOnly),
+                    false => builder,
+                };
+                builder
+                    .build()
+                    .map_err(|e| format!("cannot set up the HTTP client: {e}"))
+            };
+            Ok(Clients {
+                any: build(false)?,
+                public_only: build(true)?,
+            })
+        });
+        match clients {
+            Ok(c) if self.restricted => Ok(&c.public_only),
+            Ok(c) => Ok(&c.any),
+            Err(message) => Err(OAuthError::Network {
+                url: String::new(),
+                message: message.clone(),
+            }),
+        }
     }
 
     /// Lets flows for remote servers reach loopback, private and link-local addresses and
@@ -181,10 +205,7 @@ impl OAuthHttp {
         purpose: &Purpose<'_>,
         req: &Request,
     ) -> Result<Response, OAuthError> {
-        let client = match self.restricted {
-            true => &self.public_client,
-            false => &self.client,
-        };
+        let client = self.client()?;
         let mut builder = client.request(req.method.clone(), req.url.clone());
         for (k, v) in &req.headers {
             builder = builder.header(k.as_str(), v.as_str());

@@ -6,7 +6,7 @@
 //! know about HTTP or terminals.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use mcplab_evals::prices::PriceTable;
 use mcplab_protocol::chat::{
@@ -63,17 +63,22 @@ impl From<StoreError> for SessionError {
 /// providers share.
 pub struct LlmSettings {
     pub env: ProviderSettings,
-    pub http: reqwest::Client,
+    /// Made on first use: building a TLS client reads the system's root certificates (hundreds
+    /// of files), which `serve` should not do before it answers its first request.
+    http: OnceLock<reqwest::Client>,
 }
 
 impl LlmSettings {
     pub fn new(env: ProviderSettings) -> Self {
         Self {
             env,
-            http: crate::oauth::tls::client_builder()
-                .build()
-                .unwrap_or_else(|_| crate::oauth::tls::client()),
+            http: OnceLock::new(),
         }
+    }
+
+    /// The HTTP client the providers share.
+    pub fn http(&self) -> &reqwest::Client {
+        self.http.get_or_init(crate::oauth::tls::client)
     }
 
     /// These settings merged with the providers saved in Settings in `stored`, and the saved
@@ -100,7 +105,7 @@ impl LlmSettings {
         let provider = self
             .merged(stored)
             .0
-            .provider(&model.provider, &self.http)
+            .provider(&model.provider, self.http())
             .map_err(|e| SessionError::Model(e.to_string()))?;
         Ok((model, provider))
     }

@@ -245,7 +245,7 @@ pub async fn providers(State(state): State<Arc<AppState>>) -> Json<Vec<ProviderV
         .map(|p| p.id)
         .collect();
     let views = settings
-        .availability(&state.sessions.llm().http)
+        .availability(state.sessions.llm().http())
         .await
         .into_iter()
         .map(|a| ProviderView {

@@ -162,3 +162,89 @@ pub fn api() -> Router<Arc<AppState>> {
         .route("/evals/trend", get(evals::trend))
         .route("/health", get(|| async { "ok" }))
 }
+
+#[cfg(test)]
+mod tests {
+    /// The route table in `mcplab-protocol/src/api.rs` is written by hand; every route this
+    /// router serves must have a row there, and every row a route, so the two cannot drift
+    /// apart silently (they had: `/api/health` and the whole evals API were missing).
+    #[test]
+    fn every_route_is_in_the_protocol_route_table_and_back() {
+        let served: std::collections::BTreeSet<String> = served_paths(include_str!("mod.rs"))
+            .into_iter()
+            .chain(["/session".to_string()])
+            .map(|p| normalize(&format!("/api{p}")))
+            .collect();
+        let documented = documented_paths(include_str!("../../../mcplab-protocol/src/api.rs"));
+        let undocumented: Vec<_> = served.difference(&documented).collect();
+        let unserved: Vec<_> = documented.difference(&served).collect();
+        assert!(
+            undocumented.is_empty(),
+            "add rows for these routes to mcplab-protocol/src/api.rs: {undocumented:?}"
+        );
+        assert!(
+            unserved.is_empty(),
+            "api.rs documents routes nobody serves: {unserved:?}"
+        );
+    }
+
+    /// The paths of the route calls in this file, above its tests.
+    fn served_paths(source: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut rest = source.split("#[cfg(test)]").next().unwrap_or(source);
+        while let Some(i) = rest.find(".route(") {
+            rest = &rest[i + ".route(".len()..];
+            let trimmed = rest.trim_start();
+            if let Some(path) = trimmed.strip_prefix('"').and_then(|t| t.split('"').next()) {
+                out.push(path.to_string());
+            }
+        }
+        out
+    }
+
+    /// The paths in the table's path column. A row may name siblings after the first path as
+    /// `` `/api/a/b`, `/c` `` (meaning `/api/a/c`).
+    fn documented_paths(source: &str) -> std::collections::BTreeSet<String> {
+        let mut out = std::collections::BTreeSet::new();
+        for line in source.lines() {
+            let Some(row) = line.strip_prefix("//! | ") else {
+                continue;
+            };
+            let row = row.replace("\\|", "/");
+            let Some(cell) = row.split('|').nth(1) else {
+                continue;
+            };
+            let mut first: Option<String> = None;
+            for tick in cell.split('`').skip(1).step_by(2) {
+                if tick.starts_with("/api/") {
+                    out.insert(normalize(tick));
+                    first = Some(tick.to_string());
+                } else if let (Some(base), true) = (&first, tick.starts_with('/')) {
+                    let parent = base.rsplit_once('/').map_or("", |(p, _)| p);
+                    out.insert(normalize(&format!("{parent}{tick}")));
+                }
+            }
+        }
+        out
+    }
+
+    /// Without the query, and every `{param}` as `{}` (the table says `{callId}` where axum
+    /// says `{call_id}`).
+    fn normalize(path: &str) -> String {
+        let path = path.split('?').next().unwrap_or(path);
+        let mut out = String::new();
+        let mut in_param = false;
+        for c in path.chars() {
+            match c {
+                '{' => {
+                    in_param = true;
+                    out.push_str("{}");
+                }
+                '}' => in_param = false,
+                _ if !in_param => out.push(c),
+                _ => {}
+            }
+        }
+        out
+    }
+}

@@ -73,30 +73,38 @@ test('an app rendered as two hosts gets the host context each declares', async (
   await waitUntil(async () => (await page.locator(id('pg-host-select')).inputValue()) === '', 'the picker to say custom');
 });
 
-/** The first host → app answer on the bridge (the ui/initialize result), as sent. */
-async function initializeAnswer() {
+/**
+ * One bridge message of the debug panel as sent (raw JSON). Every step is scoped to that
+ * message's own row, so a message arriving meanwhile cannot make the toggles open another.
+ */
+async function rawOf(row) {
+  if (!(await row.locator(id('debug-message-raw-toggle')).count())) await row.locator('button.debug-message-head').click();
+  if (!(await row.locator(id('debug-message-raw')).count())) await row.locator(id('debug-message-raw-toggle')).click();
+  return JSON.parse(await row.locator(id('debug-message-raw')).innerText());
+}
+
+/** The host's answers to the app (`toApp` responses), oldest first, as a stable locator list. */
+async function answerRows() {
   const { page } = app;
   await page.click(id('debug-tab-messages'));
   await page.fill(id('debug-messages-filter'), 'response');
-  const first = page.locator(`${id('debug-message')}[data-dir="toApp"]`).first();
-  await first.locator('button').first().click();
-  if (!(await page.locator(id('debug-message-raw')).count())) await page.click(id('debug-message-raw-toggle'));
-  const answer = JSON.parse(await page.locator(id('debug-message-raw')).innerText());
-  await first.locator('button').first().click();
-  return answer;
+  return page.locator(`${id('debug-message')}[data-dir="toApp"]`);
 }
 
-/** The host's answers to the app so far, as sent (raw), newest last. */
-async function answersSent() {
-  const { page } = app;
-  await page.fill(id('debug-messages-filter'), 'response');
-  const items = page.locator(`${id('debug-message')}[data-dir="toApp"]`);
-  const last = items.last();
-  await last.locator('button').first().click();
-  if (!(await page.locator(id('debug-message-raw')).count())) await page.click(id('debug-message-raw-toggle'));
-  const answer = JSON.parse(await page.locator(id('debug-message-raw')).innerText());
-  await last.locator('button').first().click();
-  return answer;
+/** The first host → app answer on the bridge (the ui/initialize result), as sent. */
+async function initializeAnswer() {
+  return rawOf((await answerRows()).first());
+}
+
+/** The newest error the host answered the app with (among its last five answers), or null. */
+async function errorAnswered() {
+  const rows = await answerRows();
+  const n = await rows.count();
+  for (let i = n - 1; i >= Math.max(0, n - 5); i--) {
+    const answer = await rawOf(rows.nth(i));
+    if (answer.error) return answer;
+  }
+  return null;
 }
 
 test('an app is told exactly the profile host capabilities, and a refused open-link opens nothing', async () => {
@@ -124,10 +132,7 @@ test('an app is told exactly the profile host capabilities, and a refused open-l
   assert.equal(caps.downloadFile, undefined, JSON.stringify(caps));
   assert.deepEqual(caps.serverTools, { listChanged: true });
   await appFrame().locator('#open-link:not([disabled])').click();
-  const refused = await waitUntil(async () => {
-    const a = await answersSent().catch(() => null);
-    return a?.error && a;
-  }, 'the host to answer ui/open-link');
+  const refused = await waitUntil(() => errorAnswered(), 'the host to answer ui/open-link with an error');
   assert.equal(refused.error.code, -32000);
   assert.match(refused.error.message, /openLinks/);
   assert.match(await page.locator(id('app-notice')).innerText(), /ui\/open-link.*refused/);

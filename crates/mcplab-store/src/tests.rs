@@ -392,19 +392,35 @@ fn act_as_killed_writer(path: &Path) -> ! {
     std::process::exit(1);
 }
 
+/// A store opened on a file that was last written at schema `version`, with the rows `fill`
+/// wrote at that schema; the open has migrated it to the latest version.
+fn upgraded_from(version: usize, fill: impl FnOnce(&Connection)) -> (tempfile::TempDir, Store) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mcplab.db");
+    {
+        let conn = Connection::open(&path).unwrap();
+        for sql in &super::migrations::MIGRATIONS[..version] {
+            conn.execute_batch(sql).unwrap();
+        }
+        conn.pragma_update(None, "user_version", version as i64)
+            .unwrap();
+        fill(&conn);
+    }
+    let store = Store::open(&path).unwrap();
+    let migrated: i64 = store
+        .conn()
+        .query_row("PRAGMA user_version", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(migrated, LATEST);
+    (dir, store)
+}
+
 /// A file last written at schema 5 (before HostConfigs), with a chat session, a turn and app
 /// context in it, opens at the latest version with every row intact; the session has no
 /// HostConfig yet (the session runtime builds one from its settings).
 #[test]
 fn upgrading_a_version_5_file_keeps_its_chat_rows() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mcplab.db");
-    {
-        let conn = Connection::open(&path).unwrap();
-        for sql in &super::migrations::MIGRATIONS[..5] {
-            conn.execute_batch(sql).unwrap();
-        }
-        conn.pragma_update(None, "user_version", 5).unwrap();
+    let (_dir, store) = upgraded_from(5, |conn| {
         conn.execute(
             "INSERT INTO chat_sessions (id, title, created_ms, updated_ms, settings, app_context)
              VALUES ('old', 'An old chat', 1, 2, ?1, ?2)",
@@ -420,13 +436,7 @@ fn upgrading_a_version_5_file_keeps_its_chat_rows() {
             [],
         )
         .unwrap();
-    }
-    let store = Store::open(&path).unwrap();
-    let version: i64 = store
-        .conn()
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(version, LATEST);
+    });
     let s = store.session("old").unwrap();
     assert_eq!(s.title, "An old chat");
     assert_eq!(s.settings.step_limit, Some(3));
@@ -441,14 +451,7 @@ fn upgrading_a_version_5_file_keeps_its_chat_rows() {
 /// the latest version with every row readable.
 #[test]
 fn upgrading_a_version_3_file_keeps_servers_prefs_and_credentials() {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("mcplab.db");
-    {
-        let conn = Connection::open(&path).unwrap();
-        for sql in &super::migrations::MIGRATIONS[..3] {
-            conn.execute_batch(sql).unwrap();
-        }
-        conn.pragma_update(None, "user_version", 3).unwrap();
+    let (_dir, store) = upgraded_from(3, |conn| {
         conn.execute_batch(
             r#"INSERT INTO servers (name, position, config) VALUES
                  ('old', 0, '{"name":"old","type":"stdio","command":"node","args":["s.js"]}'),
@@ -461,13 +464,7 @@ fn upgrading_a_version_3_file_keeps_servers_prefs_and_credentials() {
                     "tokens":{"accessToken":"at","tokenType":"Bearer"}}', 7);"#,
         )
         .unwrap();
-    }
-    let store = Store::open(&path).unwrap();
-    let version: i64 = store
-        .conn()
-        .query_row("PRAGMA user_version", [], |r| r.get(0))
-        .unwrap();
-    assert_eq!(version, LATEST);
+    });
     let names: Vec<String> = store
         .servers()
         .unwrap()

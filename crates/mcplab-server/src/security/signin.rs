@@ -128,13 +128,17 @@ pub struct AuthQuery {
 /// `POST /api/session` and moves on to `next`), or, for a code that cannot be used, a page
 /// that says where to get a new one. The code is not used up here: a link previewer or a
 /// prefetch must not burn it.
-pub async fn page(State(state): State<Arc<AppState>>, Query(q): Query<AuthQuery>) -> Response {
+pub async fn page(
+    State(state): State<Arc<AppState>>,
+    headers: HeaderMap,
+    Query(q): Query<AuthQuery>,
+) -> Response {
     let live = q
         .code
         .as_deref()
         .is_some_and(|c| state.security.credentials().code_is_live(c));
     let mut response = if live {
-        crate::assets::index()
+        crate::assets::index(&headers)
     } else {
         let page = format!(
             "<!doctype html><meta charset=utf-8><title>mcplab: sign-in link used</title>\

@@ -181,3 +181,65 @@ fn typescript_types_are_current() {
         "web/src/api/types.gen.ts is stale: run `UPDATE_TS=1 cargo test -p mcplab-protocol`"
     );
 }
+
+/// Names of the types in `src/` that derive `TS`: each `#[derive(...)]` naming `TS`, then the
+/// `pub struct`/`pub enum` it is on.
+fn ts_types_in_source() -> Vec<(String, String)> {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut found = Vec::new();
+    for entry in std::fs::read_dir(&src).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let file = path.file_name().unwrap().to_string_lossy().into_owned();
+        let (mut derives_ts, mut derive) = (false, None::<String>);
+        for line in text.lines().map(str::trim) {
+            if line.starts_with("#[derive(") {
+                derive = Some(String::new());
+            }
+            if let Some(d) = derive.as_mut() {
+                d.push_str(line);
+                if line.ends_with(")]") {
+                    derives_ts = d
+                        .trim_start_matches("#[derive(")
+                        .split([',', ')'])
+                        .any(|d| d.trim() == "TS" || d.trim() == "ts_rs::TS");
+                    derive = None;
+                }
+            }
+            let item = ["pub struct ", "pub enum "]
+                .iter()
+                .find_map(|kw| line.strip_prefix(kw));
+            if let Some(rest) = item {
+                if derives_ts {
+                    let name: String = rest
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    found.push((file.clone(), name));
+                }
+                derives_ts = false;
+            }
+        }
+    }
+    found
+}
+
+/// A type that derives `TS` but is missing from `render`'s list would be silently absent from
+/// the web's types (until some other type named it); this fails instead.
+#[test]
+fn every_type_deriving_ts_is_rendered() {
+    let rendered = render();
+    let found = ts_types_in_source();
+    assert!(found.len() > 50, "the scan found only {found:?}");
+    let missing: Vec<_> = found
+        .iter()
+        .filter(|(_, name)| {
+            !rendered.contains(&format!("export type {name} "))
+                && !rendered.contains(&format!("export type {name}<"))
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "add these to render() in tests/typescript.rs, then run `UPDATE_TS=1 cargo test -p mcplab-protocol`: {missing:?}"
+    );
+}

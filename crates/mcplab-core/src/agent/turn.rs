@@ -150,46 +150,20 @@ pub async fn run_turn(
     sink: &dyn EventSink,
     cancel: &CancellationToken,
 ) -> TurnOutcome {
-    let turn_id = cfg.turn_id.clone();
-    let mut usage = TokenUsage::default();
-    let mut new_messages = vec![user];
-    let clock = TurnClock::start();
-    sink.emit(TurnEvent::TurnStarted {
-        turn_id: turn_id.clone(),
-        model: cfg.model.to_string(),
-    });
-    let finish = |terminal: TurnEvent, messages: Vec<Message>| {
-        sink.emit(clock.timing(&turn_id));
-        sink.emit(terminal.clone());
-        TurnOutcome { messages, terminal }
-    };
-    let failed =
-        |kind: TurnFailureKind, message: String, usage: TokenUsage| TurnEvent::TurnFailed {
-            turn_id: turn_id.clone(),
-            kind,
-            message,
-            usage,
-        };
-    let cancelled = |usage| TurnEvent::TurnCancelled {
-        turn_id: turn_id.clone(),
-        usage,
-    };
-
+    let mut turn = Turn::start(cfg, sink, user);
     let (catalog, system) = match prepare(manager, cfg, cancel).await {
         Ok(v) => v,
         Err(e) if cancel.is_cancelled() || matches!(e, McpError::Cancelled) => {
-            return finish(cancelled(usage), new_messages);
+            return turn.end(Ending::Cancelled);
         }
         Err(e) => {
-            return finish(
-                failed(TurnFailureKind::NotConfigured, e.to_string(), usage),
-                new_messages,
-            );
+            let failure = Ending::Failed(TurnFailureKind::NotConfigured, e.to_string());
+            return turn.end(failure);
         }
     };
     if !catalog.left_out().is_empty() {
         sink.emit(TurnEvent::ToolsLeftOut {
-            turn_id: turn_id.clone(),
+            turn_id: cfg.turn_id.clone(),
             limit: cfg.tool_catalog.max_tools.unwrap_or_default(),
             left_out: catalog.left_out().to_vec(),
         });
@@ -201,84 +175,153 @@ pub async fn run_turn(
         sink,
         cancel,
     };
-
+    let steps = Steps {
+        provider,
+        history,
+        system: &system,
+        run: &run,
+    };
     for step_no in 1..=cfg.step_limit.max(1) {
-        let mut messages = history.to_vec();
-        messages.extend(new_messages.iter().cloned());
+        if let Some(ending) = turn.step(&steps, step_no).await {
+            return turn.end(ending);
+        }
+    }
+    turn.end(Ending::Finished(StopReason::StepLimit))
+}
+
+/// What every step of a turn is run with.
+struct Steps<'a> {
+    provider: &'a dyn LlmProvider,
+    history: &'a [Message],
+    system: &'a [String],
+    run: &'a ToolRun<'a>,
+}
+
+/// How a turn ended, before its terminal event is written.
+enum Ending {
+    Finished(StopReason),
+    Cancelled,
+    Failed(TurnFailureKind, String),
+}
+
+/// A turn under way: its clock, the tokens used and the messages it added so far.
+struct Turn<'a> {
+    cfg: &'a TurnConfig,
+    sink: &'a dyn EventSink,
+    clock: TurnClock,
+    usage: TokenUsage,
+    messages: Vec<Message>,
+}
+
+impl<'a> Turn<'a> {
+    fn start(cfg: &'a TurnConfig, sink: &'a dyn EventSink, user: Message) -> Self {
+        let clock = TurnClock::start();
+        sink.emit(TurnEvent::TurnStarted {
+            turn_id: cfg.turn_id.clone(),
+            model: cfg.model.to_string(),
+        });
+        Self {
+            cfg,
+            sink,
+            clock,
+            usage: TokenUsage::default(),
+            messages: vec![user],
+        }
+    }
+
+    /// Runs model step `step_no` and the tools it called; `Some` when the turn ends with it.
+    async fn step(&mut self, steps: &Steps<'_>, step_no: u32) -> Option<Ending> {
+        let (cfg, catalog, cancel) = (self.cfg, steps.run.catalog, steps.run.cancel);
+        let mut messages = steps.history.to_vec();
+        messages.extend(self.messages.iter().cloned());
         let capture = Capture::new();
         let request = ChatRequest {
             model: cfg.model.clone(),
-            system: system.clone(),
+            system: steps.system.to_vec(),
             messages,
             tools: catalog.specs(),
             temperature: cfg.temperature,
             max_tokens: cfg.max_tokens,
             capture: Some(capture.clone()),
         };
-        let mut watch = StepWatch::start(&clock, step_no, catalog.specs().len());
-        let streamed =
-            stream_step(provider, request, &catalog, cfg, sink, cancel, &mut watch).await;
+        let mut watch = StepWatch::start(&self.clock, step_no, catalog.specs().len());
+        let streamed = stream_step(
+            steps.provider,
+            request,
+            catalog,
+            cfg,
+            self.sink,
+            cancel,
+            &mut watch,
+        )
+        .await;
+        self.clock.saw_first_token(&watch);
         let step = match streamed {
             Ok(step) => step,
             Err(e) => {
-                clock.saw_first_token(&watch);
                 if let Some(x) = watch.xray(cfg, &Usage::default(), &capture, false) {
-                    sink.emit(step_xray(&turn_id, x));
+                    self.sink.emit(step_xray(&cfg.turn_id, x));
                 }
                 if matches!(e, LlmError::Cancelled) || cancel.is_cancelled() {
-                    return finish(cancelled(usage), new_messages);
+                    return Some(Ending::Cancelled);
                 }
-                return finish(failed(error_kind(&e), e.to_string(), usage), new_messages);
+                return Some(Ending::Failed(error_kind(&e), e.to_string()));
             }
         };
-        clock.saw_first_token(&watch);
-        usage.add(&usage_of(&step.usage));
-        sink.emit(TurnEvent::TraceStep {
-            turn_id: turn_id.clone(),
+        self.usage.add(&usage_of(&step.usage));
+        self.sink.emit(TurnEvent::TraceStep {
+            turn_id: cfg.turn_id.clone(),
             step: step_no,
             model: cfg.model.to_string(),
             finish_reason: format!("{:?}", step.reason),
             usage: usage_of(&step.usage),
         });
         if let Some(x) = watch.xray(cfg, &step.usage, &capture, true) {
-            sink.emit(step_xray(&turn_id, x));
+            self.sink.emit(step_xray(&cfg.turn_id, x));
         }
-        new_messages.push(assistant_message(&step));
-
+        self.messages.push(assistant_message(&step));
         if step.calls.is_empty() {
-            let reason = if step.reason == FinishReason::Length {
+            return Some(Ending::Finished(if step.reason == FinishReason::Length {
                 StopReason::MaxTokens
             } else {
                 StopReason::Completed
-            };
-            let t = TurnEvent::TurnFinished {
-                turn_id: turn_id.clone(),
-                reason,
-                usage,
-            };
-            return finish(t, new_messages);
+            }));
         }
-
-        let results = futures::future::join_all(
-            step.calls
-                .iter()
-                .map(|(id, name, args)| run.call(id, name, args)),
-        )
-        .await;
-        new_messages.push(Message {
+        let calls = step.calls.iter();
+        let results =
+            futures::future::join_all(calls.map(|(id, name, args)| steps.run.call(id, name, args)))
+                .await;
+        self.messages.push(Message {
             role: Role::Tool,
             parts: results,
         });
-        if cancel.is_cancelled() {
-            return finish(cancelled(usage), new_messages);
+        cancel.is_cancelled().then_some(Ending::Cancelled)
+    }
+
+    /// Writes the turn's timing and its one terminal event.
+    fn end(self, ending: Ending) -> TurnOutcome {
+        let (turn_id, usage) = (self.cfg.turn_id.clone(), self.usage);
+        let terminal = match ending {
+            Ending::Finished(reason) => TurnEvent::TurnFinished {
+                turn_id,
+                reason,
+                usage,
+            },
+            Ending::Cancelled => TurnEvent::TurnCancelled { turn_id, usage },
+            Ending::Failed(kind, message) => TurnEvent::TurnFailed {
+                turn_id,
+                kind,
+                message,
+                usage,
+            },
+        };
+        self.sink.emit(self.clock.timing(&self.cfg.turn_id));
+        self.sink.emit(terminal.clone());
+        TurnOutcome {
+            messages: self.messages,
+            terminal,
         }
     }
-    let t = TurnEvent::TurnFinished {
-        turn_id: turn_id.clone(),
-        reason: StopReason::StepLimit,
-        usage,
-    };
-    finish(t, new_messages)
 }
 
 /// Streams one model step into the sink; an error (cancellation included) when it did not end

@@ -3,12 +3,13 @@
 // the user unticks "Connect now" (one with OAuth settings waits for the user to sign in).
 import { useState, type ReactNode } from 'react';
 import { api, errorMessage } from '../api/client';
-import type { OAuthRevision, RegistrationMethod, ServerConfig } from '../api/types.gen';
-import { REGISTRATIONS, REVISIONS } from '../oauth/form';
+import type { ServerConfig } from '../api/types.gen';
+import { OAuthFields, type OAuthField } from '../oauth/OAuthFields';
+import type { OAuthValues } from '../oauth/form';
 import { Button } from '../ui/Button';
 import { KeyValueEditor } from '../ui/KeyValueEditor';
 import { Modal } from '../ui/Modal';
-import { configToForm, emptyForm, formToConfig, hasOAuthSettings, type ConfigForm } from './configForm';
+import { configToForm, emptyForm, formToConfig, hasOAuthSettings, oauthPatch, oauthValues, type ConfigForm } from './configForm';
 import { PROTOCOL_CHOICES } from '../modern/api';
 import { addServerView, selectServer, upsertServer } from './store';
 import '../oauth/oauth.css';
@@ -132,7 +133,7 @@ export function ServerForm({ existing, onClose }: { existing?: ServerConfig; onC
               <span className="field-label">Headers</span>
               <KeyValueEditor pairs={f.headers} onChange={(headers) => set({ headers })} keyPlaceholder="Header" testId="server-form-headers" />
             </div>
-            <OAuthFields f={f} set={set} err={err} />
+            <OAuthSection f={f} set={set} err={err} />
           </>
         )}
         <label className="field">
@@ -168,11 +169,29 @@ export function ServerForm({ existing, onClose }: { existing?: ServerConfig; onC
   );
 }
 
+const TEST_IDS: Record<OAuthField, string> = {
+  revision: 'server-form-oauth-revision',
+  registration: 'server-form-oauth-registration',
+  clientId: 'server-form-oauth-client-id',
+  clientSecret: 'server-form-oauth-client-secret',
+  clientMetadataUrl: 'server-form-oauth-cimd',
+  scope: 'server-form-oauth-scope',
+};
+
 /** OAuth settings of an http/sse server; all optional (mcplab discovers and registers itself). */
-function OAuthFields({ f, set, err }: { f: ConfigForm; set: (p: Partial<ConfigForm>) => void; err: (k: keyof ConfigForm) => ReactNode }) {
+function OAuthSection({ f, set, err }: { f: ConfigForm; set: (p: Partial<ConfigForm>) => void; err: (k: keyof ConfigForm) => ReactNode }) {
   const [open, setOpen] = useState(() => hasOAuthSettings(f));
   const problems = !!(err('oauthClientId') || err('oauthMetadataUrl'));
   const ownHeader = !!f.bearer.trim() || f.headers.some((h) => h.key.trim().toLowerCase() === 'authorization');
+  const fields = {
+    values: oauthValues(f),
+    onChange: (p: Partial<OAuthValues>) => set(oauthPatch(p)),
+    testIds: TEST_IDS,
+    disabled: f.oauthDisabled,
+    errors: { clientId: err('oauthClientId'), clientMetadataUrl: err('oauthMetadataUrl') },
+    registrationDefault: 'default (auto)',
+    emptyScope: 'placeholder' as const,
+  };
   return (
     <details className="field server-form-oauth" open={open || problems} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary data-testid="server-form-oauth">
@@ -185,46 +204,8 @@ function OAuthFields({ f, set, err }: { f: ConfigForm; set: (p: Partial<ConfigFo
         </label>
         {ownHeader && !f.oauthDisabled && <div className="muted small">This server has its own Authorization header, so mcplab does not sign in to it.</div>}
         <div className="server-form-oauth-grid">
-          <label className="field">
-            <span className="field-label">Client registration</span>
-            <select value={f.oauthRegistration} onChange={(e) => set({ oauthRegistration: e.target.value as '' | RegistrationMethod })} disabled={f.oauthDisabled} data-testid="server-form-oauth-registration">
-              <option value="">default (auto)</option>
-              {REGISTRATIONS.map((r) => (
-                <option key={r.value} value={r.value}>
-                  {r.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            <span className="field-label">Protocol revision</span>
-            <select value={f.oauthRevision} onChange={(e) => set({ oauthRevision: e.target.value as '' | OAuthRevision })} disabled={f.oauthDisabled} data-testid="server-form-oauth-revision">
-              <option value="">default (latest, with fallbacks)</option>
-              {REVISIONS.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            <span className="field-label">Client id <span className="muted small">(pre-registered)</span></span>
-            <input value={f.oauthClientId} onChange={(e) => set({ oauthClientId: e.target.value })} disabled={f.oauthDisabled} className="mono" autoComplete="off" data-testid="server-form-oauth-client-id" />
-            {err('oauthClientId')}
-          </label>
-          <label className="field">
-            <span className="field-label">Client secret</span>
-            <input type="password" value={f.oauthClientSecret} onChange={(e) => set({ oauthClientSecret: e.target.value })} disabled={f.oauthDisabled} autoComplete="off" data-testid="server-form-oauth-client-secret" />
-          </label>
-          <label className="field">
-            <span className="field-label">Client ID Metadata Document URL</span>
-            <input value={f.oauthMetadataUrl} onChange={(e) => set({ oauthMetadataUrl: e.target.value })} disabled={f.oauthDisabled} placeholder="https://example.com/client.json" className="mono" data-testid="server-form-oauth-cimd" />
-            {err('oauthMetadataUrl')}
-          </label>
-          <label className="field">
-            <span className="field-label">Scopes <span className="muted small">(space-separated)</span></span>
-            <input value={f.oauthScope} onChange={(e) => set({ oauthScope: e.target.value })} disabled={f.oauthDisabled} placeholder="what the server asks for" className="mono" data-testid="server-form-oauth-scope" />
-          </label>
+          <OAuthFields part="choices" {...fields} />
+          <OAuthFields part="client" {...fields} />
         </div>
       </div>
     </details>

@@ -2,62 +2,26 @@
 // token, OAuth settings), with a per-request timeout. A new server connects once added unless
 // the user unticks "Connect now" (one with OAuth settings waits for the user to sign in).
 import { useState, type ReactNode } from 'react';
-import { api, errorMessage } from '../api/client';
 import type { ServerConfig } from '../api/types.gen';
 import { OAuthFields, type OAuthField } from '../oauth/OAuthFields';
 import type { OAuthValues } from '../oauth/form';
 import { Button } from '../ui/Button';
 import { KeyValueEditor } from '../ui/KeyValueEditor';
 import { Modal } from '../ui/Modal';
-import { configToForm, emptyForm, formToConfig, hasOAuthSettings, oauthPatch, oauthValues, type ConfigForm } from './configForm';
+import { hasOAuthSettings, oauthPatch, oauthValues, type ConfigForm } from './configForm';
 import { PROTOCOL_CHOICES } from '../modern/api';
-import { addServerView, selectServer, upsertServer } from './store';
+import { useServerForm } from './useServerForm';
 import '../oauth/oauth.css';
 
 export function ServerForm({ existing, onClose }: { existing?: ServerConfig; onClose: () => void }) {
-  const [f, setF] = useState<ConfigForm>(() => (existing ? configToForm(existing) : emptyForm));
-  const [errors, setErrors] = useState<Partial<Record<keyof ConfigForm, string>>>({});
-  const [busy, setBusy] = useState(false);
-  const [submitError, setSubmitError] = useState<string | null>(null);
-  const [connectNow, setConnectNow] = useState(true);
-  // Editing a field clears its error: a message stays only while it is still true.
-  const set = (p: Partial<ConfigForm>) => {
-    setF((x) => ({ ...x, ...p }));
-    setErrors((e) => {
-      const touched = Object.keys(p).filter((k) => k in e);
-      if (!touched.length) return e;
-      const next = { ...e };
-      for (const k of touched) delete next[k as keyof ConfigForm];
-      return next;
-    });
-  };
-
-  const save = async () => {
-    const r = formToConfig(f);
-    if ('errors' in r) {
-      setErrors(r.errors);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    setSubmitError(null);
-    try {
-      if (existing) upsertServer(await api.updateServer(existing.name, r.config), existing.name);
-      else addServerView(await api.addServer(r.config, connectNow));
-      selectServer(r.config.name);
-      onClose();
-    } catch (e) {
-      setSubmitError(errorMessage(e));
-      setBusy(false);
-    }
-  };
-
+  const { f, set, errors, busy, submitError, connectNow, setConnectNow, save } = useServerForm(existing, onClose);
   const err = (k: keyof ConfigForm) =>
     errors[k] ? (
       <span className="field-error" data-testid={`server-form-error-${k}`}>
         {errors[k]}
       </span>
     ) : null;
+  const section = { f, set, err };
 
   return (
     <Modal
@@ -98,44 +62,7 @@ export function ServerForm({ existing, onClose }: { existing?: ServerConfig; onC
             ))}
           </div>
         </div>
-        {f.type === 'stdio' ? (
-          <>
-            <label className="field">
-              <span className="field-label">Command</span>
-              <input value={f.command} onChange={(e) => set({ command: e.target.value })} placeholder="npx" className="mono" data-testid="server-form-command" />
-              {err('command')}
-            </label>
-            <label className="field">
-              <span className="field-label">Arguments <span className="muted small">(one per line)</span></span>
-              <textarea rows={3} value={f.args} onChange={(e) => set({ args: e.target.value })} placeholder={'-y\n@modelcontextprotocol/server-everything'} className="mono" data-testid="server-form-args" />
-            </label>
-            <div className="field">
-              <span className="field-label">Environment</span>
-              <KeyValueEditor pairs={f.env} onChange={(env) => set({ env })} testId="server-form-env" />
-            </div>
-            <label className="field">
-              <span className="field-label">Working directory <span className="muted small">(optional)</span></span>
-              <input value={f.cwd} onChange={(e) => set({ cwd: e.target.value })} className="mono" data-testid="server-form-cwd" />
-            </label>
-          </>
-        ) : (
-          <>
-            <label className="field">
-              <span className="field-label">URL</span>
-              <input value={f.url} onChange={(e) => set({ url: e.target.value })} placeholder={f.type === 'http' ? 'http://127.0.0.1:3001/mcp' : 'http://127.0.0.1:3001/sse'} className="mono" data-testid="server-form-url" />
-              {err('url')}
-            </label>
-            <label className="field">
-              <span className="field-label">Bearer token <span className="muted small">(sent as Authorization: Bearer …)</span></span>
-              <input type="password" value={f.bearer} onChange={(e) => set({ bearer: e.target.value })} autoComplete="off" data-testid="server-form-bearer" />
-            </label>
-            <div className="field">
-              <span className="field-label">Headers</span>
-              <KeyValueEditor pairs={f.headers} onChange={(headers) => set({ headers })} keyPlaceholder="Header" testId="server-form-headers" />
-            </div>
-            <OAuthSection f={f} set={set} err={err} />
-          </>
-        )}
+        {f.type === 'stdio' ? <StdioFields {...section} /> : <RemoteFields {...section} />}
         <label className="field">
           <span className="field-label">Protocol</span>
           <select value={f.protocol} onChange={(e) => set({ protocol: e.target.value as ConfigForm['protocol'] })} data-testid="server-form-protocol">
@@ -169,6 +96,60 @@ export function ServerForm({ existing, onClose }: { existing?: ServerConfig; onC
   );
 }
 
+/** What the form's sections get: the values, the setter, and a field's error. */
+interface SectionProps {
+  f: ConfigForm;
+  set: (p: Partial<ConfigForm>) => void;
+  err: (k: keyof ConfigForm) => ReactNode;
+}
+
+/** A stdio server: command, arguments, environment, working directory. */
+function StdioFields({ f, set, err }: SectionProps) {
+  return (
+    <>
+      <label className="field">
+        <span className="field-label">Command</span>
+        <input value={f.command} onChange={(e) => set({ command: e.target.value })} placeholder="npx" className="mono" data-testid="server-form-command" />
+        {err('command')}
+      </label>
+      <label className="field">
+        <span className="field-label">Arguments <span className="muted small">(one per line)</span></span>
+        <textarea rows={3} value={f.args} onChange={(e) => set({ args: e.target.value })} placeholder={'-y\n@modelcontextprotocol/server-everything'} className="mono" data-testid="server-form-args" />
+      </label>
+      <div className="field">
+        <span className="field-label">Environment</span>
+        <KeyValueEditor pairs={f.env} onChange={(env) => set({ env })} testId="server-form-env" />
+      </div>
+      <label className="field">
+        <span className="field-label">Working directory <span className="muted small">(optional)</span></span>
+        <input value={f.cwd} onChange={(e) => set({ cwd: e.target.value })} className="mono" data-testid="server-form-cwd" />
+      </label>
+    </>
+  );
+}
+
+/** An http/sse server: URL, bearer token, headers, OAuth. */
+function RemoteFields({ f, set, err }: SectionProps) {
+  return (
+    <>
+      <label className="field">
+        <span className="field-label">URL</span>
+        <input value={f.url} onChange={(e) => set({ url: e.target.value })} placeholder={f.type === 'http' ? 'http://127.0.0.1:3001/mcp' : 'http://127.0.0.1:3001/sse'} className="mono" data-testid="server-form-url" />
+        {err('url')}
+      </label>
+      <label className="field">
+        <span className="field-label">Bearer token <span className="muted small">(sent as Authorization: Bearer …)</span></span>
+        <input type="password" value={f.bearer} onChange={(e) => set({ bearer: e.target.value })} autoComplete="off" data-testid="server-form-bearer" />
+      </label>
+      <div className="field">
+        <span className="field-label">Headers</span>
+        <KeyValueEditor pairs={f.headers} onChange={(headers) => set({ headers })} keyPlaceholder="Header" testId="server-form-headers" />
+      </div>
+      <OAuthSection f={f} set={set} err={err} />
+    </>
+  );
+}
+
 const TEST_IDS: Record<OAuthField, string> = {
   revision: 'server-form-oauth-revision',
   registration: 'server-form-oauth-registration',
@@ -179,7 +160,7 @@ const TEST_IDS: Record<OAuthField, string> = {
 };
 
 /** OAuth settings of an http/sse server; all optional (mcplab discovers and registers itself). */
-function OAuthSection({ f, set, err }: { f: ConfigForm; set: (p: Partial<ConfigForm>) => void; err: (k: keyof ConfigForm) => ReactNode }) {
+function OAuthSection({ f, set, err }: SectionProps) {
   const [open, setOpen] = useState(() => hasOAuthSettings(f));
   const problems = !!(err('oauthClientId') || err('oauthMetadataUrl'));
   const ownHeader = !!f.bearer.trim() || f.headers.some((h) => h.key.trim().toLowerCase() === 'authorization');

@@ -8,10 +8,11 @@
 // (the server refuses tools not visible to apps), `prompt` and `intent` become a follow-up
 // message once the user agrees, `link` opens after confirmation, `notify` shows a notification.
 import { UIResourceRenderer, remoteButtonDefinition, remoteCardDefinition, remoteImageDefinition, remoteStackDefinition, remoteTextDefinition, type UIActionResult } from '@mcp-ui/client';
-import { useCallback, useEffect, useMemo, useState, type ComponentProps } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useId, useMemo, useState, type ComponentProps } from 'react';
 import './apps.css';
 import { errorMessage, type EmbeddedContents } from '../api/client';
-import { appOrigin, appsApi, uiSiteProblem } from './api';
+import { appOrigin, appsApi, hostQuery, uiSiteProblem } from './api';
 import { appIdentity, type AppMessageChannel } from './appMessages';
 import { useAppMessages } from './AppMessageAsk';
 import { useConfirm } from './AppConfirm';
@@ -49,32 +50,36 @@ function remoteDomCode(r: EmbeddedContents): string | null {
   return null;
 }
 
+/** An origin of this resource's own for as long as it is mounted, or why there is none. */
+function useMcpUiOrigin() {
+  const mount = useId();
+  const qc = useQueryClient();
+  return useQuery({
+    queryKey: ['mcp-ui-origin', mount],
+    queryFn: async () => {
+      const h = await qc.fetchQuery(hostQuery);
+      const template = h.sandboxOriginTemplate;
+      if (!template) throw new Error('The app sandbox is not running, so this MCP-UI resource cannot be shown.');
+      const problem = uiSiteProblem(h.sandboxPerApp);
+      if (problem) throw new Error(problem);
+      return appOrigin(template);
+    },
+    staleTime: Infinity,
+    gcTime: 0,
+    retry: false,
+  });
+}
+
 export function McpUiResource({ server, resource, onFollowUp }: McpUiResourceProps) {
-  const [origin, setOrigin] = useState<string | null>(null);
+  const site = useMcpUiOrigin();
+  const origin = site.data ?? null;
+  const error = site.error ? errorMessage(site.error) : null;
   const remote = isRemoteDom(resource);
   const code = useMemo(() => (remote ? remoteDomCode(resource) : null), [remote, resource]);
-  const [error, setError] = useState<string | null>(null);
   const [notes, setNotes] = useState<{ n: number; text: string; kind: 'notify' | 'info' | 'error' }[]>([]);
   const [violations, setViolations] = useState<CspViolation[]>([]);
   const [confirmDialog, ask] = useConfirm();
   const [messageAsk, postAppMessage] = useAppMessages();
-
-  useEffect(() => {
-    let live = true;
-    appsApi.host().then(
-      (h) => {
-        if (!live) return;
-        const template = h.sandboxOriginTemplate;
-        const problem = template ? uiSiteProblem(h.sandboxPerApp) : 'The app sandbox is not running, so this MCP-UI resource cannot be shown.';
-        if (template && !problem) setOrigin(appOrigin(template));
-        else setError(problem);
-      },
-      (e) => live && setError(errorMessage(e)),
-    );
-    return () => {
-      live = false;
-    };
-  }, []);
 
   const note = useCallback((text: string, kind: 'notify' | 'info' | 'error') => {
     setNotes((prev) => [...prev.slice(-4), { n: Date.now() + Math.random(), text, kind }]);

@@ -7,17 +7,16 @@ import type { AppContextInput, AppResourceView, AppToolCallRequest, CallOutcome,
 const seg = encodeURIComponent;
 const srv = (name: string) => `/api/servers/${seg(name)}`;
 
-let hostInfo: Promise<HostInfo> | null = null;
+/** `/api/host` through the query cache: the sandbox origin does not change while mcplab runs,
+ * so it is read once (a failure is not kept: the next reader asks again). */
+export const hostQuery = {
+  queryKey: ['host'] as const,
+  queryFn: () => request<HostInfo>('GET', '/api/host'),
+  staleTime: Infinity,
+  gcTime: Infinity,
+};
 
 export const appsApi = {
-  /** Cached: the sandbox origin does not change while mcplab runs. */
-  host: (): Promise<HostInfo> => {
-    if (!hostInfo) {
-      hostInfo = request<HostInfo>('GET', '/api/host');
-      hostInfo.catch(() => (hostInfo = null));
-    }
-    return hostInfo;
-  },
   resource: (server: string, uri: string) => request<AppResourceView>('POST', `${srv(server)}/apps/resource`, { uri }),
   callTool: (server: string, body: AppToolCallRequest) => request<CallOutcome>('POST', `${srv(server)}/apps/tools/call`, body),
   putContext: (session: string, key: string, body: AppContextInput) =>

@@ -7,7 +7,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useRef, useState, useSyncExternalStore } from 'react';
 import { errorMessage } from '../api/client';
 import type { AppResourceView } from '../api/types.gen';
-import { appOrigin, appsApi, uiSiteProblem } from './api';
+import { appOrigin, appsApi, hostQuery, uiSiteProblem } from './api';
 import { createAppHost, type AppHostParts } from './appHost';
 import type { HostConditions, ToolInfo } from './host';
 import { fetchServerTools, type UiKind } from './linkage';
@@ -24,10 +24,11 @@ export interface AppLoad {
 /** The sandbox origin and the resource for one load of an app (`attempt` reloads). */
 export function useAppLoad(server: string, uri: string, attempt: number) {
   const mount = useId();
+  const qc = useQueryClient();
   return useQuery({
     queryKey: ['app-load', server, uri, mount, attempt],
     queryFn: async (): Promise<AppLoad> => {
-      const [host, resource] = await Promise.all([appsApi.host(), appsApi.resource(server, uri).catch((e) => Promise.reject(new Error(`Could not load ${uri}: ${errorMessage(e)}`)))]);
+      const [host, resource] = await Promise.all([qc.fetchQuery(hostQuery), appsApi.resource(server, uri).catch((e) => Promise.reject(new Error(`Could not load ${uri}: ${errorMessage(e)}`)))]);
       const template = host.sandboxOriginTemplate;
       if (!template) throw new Error('The app sandbox is not running, so mcplab cannot show this app. Start mcplab with `mcplab serve`.');
       const problem = uiSiteProblem(host.sandboxPerApp);

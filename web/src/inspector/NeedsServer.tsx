@@ -1,5 +1,6 @@
 // Guards an inspector page: it needs a known, connected server. Otherwise it says why and
-// offers the fix (add a server, connect, or read the failure).
+// offers the fix (add a server, connect, or read the failure). A page whose server lacks the
+// capability it shows says so with `MissingCapability`.
 import type { ReactNode } from 'react';
 import { useState } from 'react';
 import { api, errorMessage } from '../api/client';
@@ -50,6 +51,17 @@ export function NeedsServer({ server, children }: { server: string | null; child
         </EmptyState>
       )}
       {connectError && <ErrorState title="Connect failed" message={connectError} />}
+    </div>
+  );
+}
+
+/** The page of a capability the connected server did not declare (`no-<capability>-capability`). */
+export function MissingCapability({ server, capability }: { server: string; capability: 'prompts' | 'resources' }) {
+  return (
+    <div className="page">
+      <EmptyState title={`${server} does not offer ${capability}`} testId={`no-${capability}-capability`}>
+        Its initialize result has no <code>{capability}</code> capability.
+      </EmptyState>
     </div>
   );
 }

@@ -1,22 +1,55 @@
 // The Resources page: a server's resources and templates beside the selected one, both in the
 // URL (`#/resources/<server>/<uri or template>`). A resource opened by a click is read at
 // once; one named by a typed or reloaded URL waits for "Read" (URLs never call anything).
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
+import type { Resource, ResourceTemplate } from '../api/client';
 import { useServerList } from '../api/queries';
 import { useServer } from '../servers/store';
-import { ItemList } from '../ui/ItemList';
-import { EmptyState, ErrorState } from '../ui/States';
+import type { ListItem } from '../ui/ItemList';
+import { EmptyState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
 import { useInspectorRoute, userIntended } from './inspectorRoute';
 import { ListCacheHint } from '../modern/ListCacheHint';
 import { MasterDetail } from './MasterDetail';
-import { NeedsServer } from './NeedsServer';
+import { MissingCapability, NeedsServer } from './NeedsServer';
 import { ResourceViewer } from './ResourceViewer';
+import { SearchableList } from './SearchableList';
 import { TemplateForm } from './TemplateForm';
 
 export function ResourcesPage() {
   const route = useInspectorRoute('resources');
   return <NeedsServer server={route.server}>{(server) => <Resources key={server} server={server} item={route.item} select={route.select} />}</NeedsServer>;
+}
+
+const NONE = { noMatch: 'No match', none: 'None' };
+const resourceFields = (r: Resource) => [r.uri, r.name, r.title];
+const templateFields = (t: ResourceTemplate) => [t.uriTemplate, t.name];
+
+function resourceItem(r: Resource): ListItem {
+  return {
+    key: r.uri,
+    testId: `resource-item-${r.uri}`,
+    content: (
+      <>
+        <span className="item-name">{r.title ?? r.name ?? r.uri}</span>
+        <span className="item-sub mono">{r.uri}</span>
+        {r.mimeType && <span className="item-sub">{r.mimeType}</span>}
+      </>
+    ),
+  };
+}
+
+function templateItem(t: ResourceTemplate): ListItem {
+  return {
+    key: t.uriTemplate,
+    testId: `template-item-${t.uriTemplate}`,
+    content: (
+      <>
+        <span className="item-name">{t.title ?? t.name ?? t.uriTemplate}</span>
+        <span className="item-sub mono">{t.uriTemplate}</span>
+      </>
+    ),
+  };
 }
 
 function Resources({ server, item, select }: { server: string; item: string | null; select: (i: string | null) => void }) {
@@ -26,78 +59,37 @@ function Resources({ server, item, select }: { server: string; item: string | nu
   const templates = useServerList(caps.resources ? server : null, 'resourceTemplates');
   const [query, setQuery] = useState('');
 
-  const q = query.toLowerCase();
-  const res = useMemo(
-    () => (resources.data ?? []).filter((r) => !q || r.uri.toLowerCase().includes(q) || (r.name ?? '').toLowerCase().includes(q) || (r.title ?? '').toLowerCase().includes(q)),
-    [resources.data, q],
-  );
-  const tpls = useMemo(
-    () => (templates.data ?? []).filter((t) => !q || t.uriTemplate.toLowerCase().includes(q) || (t.name ?? '').toLowerCase().includes(q)),
-    [templates.data, q],
-  );
-
-  if (!caps.resources) {
-    return (
-      <div className="page">
-        <EmptyState title={`${server} does not offer resources`} testId="no-resources-capability">
-          Its initialize result has no <code>resources</code> capability.
-        </EmptyState>
-      </div>
-    );
-  }
+  if (!caps.resources) return <MissingCapability server={server} capability="resources" />;
 
   const template = item ? templates.data?.find((t) => t.uriTemplate === item) : undefined;
   const list = (
     <>
       <div className="list-section">Resources {resources.data && <span className="muted">({resources.data.length})</span>}</div>
-      {resources.error ? (
-        <ErrorState title="Could not list resources" message={resources.error} onRetry={resources.reload} />
-      ) : !resources.data ? (
-        <Loading />
-      ) : res.length === 0 ? (
-        <div className="muted small pad">{resources.data.length ? 'No match' : 'None'}</div>
-      ) : (
-        <ItemList
-          label="Resources"
-          selected={template ? null : item}
-          onSelect={select}
-          items={res.map((r) => ({
-            key: r.uri,
-            testId: `resource-item-${r.uri}`,
-            content: (
-              <>
-                <span className="item-name">{r.title ?? r.name ?? r.uri}</span>
-                <span className="item-sub mono">{r.uri}</span>
-                {r.mimeType && <span className="item-sub">{r.mimeType}</span>}
-              </>
-            ),
-          }))}
-        />
-      )}
+      <SearchableList
+        list={resources}
+        query={query}
+        fields={resourceFields}
+        noun="resources"
+        empty={NONE}
+        compact
+        label="Resources"
+        selected={template ? null : item}
+        onSelect={select}
+        item={resourceItem}
+      />
       <div className="list-section">Templates {templates.data && <span className="muted">({templates.data.length})</span>}</div>
-      {templates.error ? (
-        <ErrorState title="Could not list templates" message={templates.error} onRetry={templates.reload} />
-      ) : !templates.data ? (
-        <Loading />
-      ) : tpls.length === 0 ? (
-        <div className="muted small pad">{templates.data.length ? 'No match' : 'None'}</div>
-      ) : (
-        <ItemList
-          label="Resource templates"
-          selected={template ? item : null}
-          onSelect={select}
-          items={tpls.map((t) => ({
-            key: t.uriTemplate,
-            testId: `template-item-${t.uriTemplate}`,
-            content: (
-              <>
-                <span className="item-name">{t.title ?? t.name ?? t.uriTemplate}</span>
-                <span className="item-sub mono">{t.uriTemplate}</span>
-              </>
-            ),
-          }))}
-        />
-      )}
+      <SearchableList
+        list={templates}
+        query={query}
+        fields={templateFields}
+        noun="templates"
+        empty={NONE}
+        compact
+        label="Resource templates"
+        selected={template ? item : null}
+        onSelect={select}
+        item={templateItem}
+      />
     </>
   );
 

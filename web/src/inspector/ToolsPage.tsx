@@ -1,18 +1,18 @@
 // The Tools page: a server's tools beside the selected one, both in the URL
 // (`#/tools/<server>/<tool>`). Calls live in the calls store, so the list marks tools whose
 // call is still running and leaving the page loses nothing.
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Loader } from 'lucide-react';
 import type { Tool } from '../api/client';
 import { useServerList } from '../api/queries';
-import { ItemList } from '../ui/ItemList';
-import { EmptyState, ErrorState } from '../ui/States';
-import { Loading } from '../ui/Spinner';
+import type { ListItem } from '../ui/ItemList';
+import { EmptyState } from '../ui/States';
 import { useRunningTools } from './calls';
 import { useInspectorRoute } from './inspectorRoute';
 import { ListCacheHint } from '../modern/ListCacheHint';
 import { MasterDetail } from './MasterDetail';
 import { NeedsServer } from './NeedsServer';
+import { SearchableList } from './SearchableList';
 import { ToolDetail } from './ToolDetail';
 import { toolBadges } from './toolMeta';
 
@@ -21,51 +21,50 @@ export function ToolsPage() {
   return <NeedsServer server={route.server}>{(server) => <Tools key={server} server={server} tool={route.item} select={route.select} />}</NeedsServer>;
 }
 
-export function toolMatches(t: Tool, q: string): boolean {
-  const s = q.toLowerCase();
-  return !s || t.name.toLowerCase().includes(s) || (t.title ?? '').toLowerCase().includes(s) || (t.description ?? '').toLowerCase().includes(s);
+const toolFields = (t: Tool) => [t.name, t.title, t.description];
+
+function toolItem(t: Tool, running: boolean): ListItem {
+  return {
+    key: t.name,
+    testId: `tool-item-${t.name}`,
+    className: running ? 'running' : undefined,
+    content: (
+      <>
+        <span className="item-top">
+          <span className="item-name">
+            {t.title ?? t.name}
+            {running && <Loader size={12} className="spin" aria-label="call running" data-testid={`tool-running-${t.name}`} />}
+          </span>
+          {toolBadges(t).map((b) => (
+            <span key={b.key} className={`badge badge-${b.tone ?? 'plain'}`} title={b.title} data-testid={`tool-badge-${b.key}`}>
+              {b.label}
+            </span>
+          ))}
+        </span>
+        {t.title && <span className="item-sub mono">{t.name}</span>}
+        {t.description && <span className="item-desc">{t.description}</span>}
+      </>
+    ),
+  };
 }
 
 function Tools({ server, tool: selected, select }: { server: string; tool: string | null; select: (t: string | null) => void }) {
   const tools = useServerList(server, 'tools');
   const running = useRunningTools(server);
   const [query, setQuery] = useState('');
-  const filtered = useMemo(() => (tools.data ?? []).filter((t) => toolMatches(t, query)), [tools.data, query]);
   const tool = tools.data?.find((t) => t.name === selected) ?? null;
 
-  const list = tools.error ? (
-    <ErrorState title="Could not list tools" message={tools.error} onRetry={tools.reload} />
-  ) : !tools.data ? (
-    <Loading />
-  ) : filtered.length === 0 ? (
-    <EmptyState title={tools.data.length ? 'No tool matches' : 'This server has no tools'} />
-  ) : (
-    <ItemList
+  const list = (
+    <SearchableList
+      list={tools}
+      query={query}
+      fields={toolFields}
+      noun="tools"
+      empty={{ noMatch: 'No tool matches', none: 'This server has no tools' }}
       label="Tools"
       selected={selected}
       onSelect={select}
-      items={filtered.map((t) => ({
-        key: t.name,
-        testId: `tool-item-${t.name}`,
-        className: running.has(t.name) ? 'running' : undefined,
-        content: (
-          <>
-            <span className="item-top">
-              <span className="item-name">
-                {t.title ?? t.name}
-                {running.has(t.name) && <Loader size={12} className="spin" aria-label="call running" data-testid={`tool-running-${t.name}`} />}
-              </span>
-              {toolBadges(t).map((b) => (
-                <span key={b.key} className={`badge badge-${b.tone ?? 'plain'}`} title={b.title} data-testid={`tool-badge-${b.key}`}>
-                  {b.label}
-                </span>
-              ))}
-            </span>
-            {t.title && <span className="item-sub mono">{t.name}</span>}
-            {t.description && <span className="item-desc">{t.description}</span>}
-          </>
-        ),
-      }))}
+      item={(t) => toolItem(t, running.has(t.name))}
     />
   );
 

@@ -2,13 +2,22 @@
 // get a client id, client settings and scopes, interactive or not; Start runs the flow.
 import { useState } from 'react';
 import { errorMessage } from '../api/client';
-import type { OAuthRevision, RegistrationMethod } from '../api/types.gen';
 import { Button } from '../ui/Button';
 import { navigate } from '../ui/route';
 import { oauthApi } from './api';
-import { REGISTRATIONS, REVISIONS, formToRequest, rememberForm, setDebugForm, useDebugForm, type DebugForm as Form } from './form';
+import { formToRequest, rememberForm, setDebugForm, useDebugForm, type DebugForm as Form, type OAuthValues } from './form';
+import { OAuthFields, type OAuthField } from './OAuthFields';
 import { holdTab, openBlankTab, sendTabWhenAsked } from './popup';
 import { addRecentRun } from './recent';
+
+const TEST_IDS: Record<OAuthField, string> = {
+  revision: 'oauth-revision',
+  registration: 'oauth-registration',
+  clientId: 'oauth-client-id',
+  clientSecret: 'oauth-client-secret',
+  clientMetadataUrl: 'oauth-cimd-url',
+  scope: 'oauth-scope',
+};
 
 export function DebugForm() {
   const f = useDebugForm();
@@ -16,6 +25,13 @@ export function DebugForm() {
   const [error, setError] = useState<string | null>(null);
   const set = (p: Partial<Form>) => setDebugForm({ ...f, ...p });
   const clientOpen = !!(f.clientId || f.clientSecret || f.clientMetadataUrl || f.scope);
+  const fields = {
+    values: f,
+    // The registration select offers no empty choice here, so `registration` is never ''.
+    onChange: ({ registration, ...p }: Partial<OAuthValues>) => set({ ...p, ...(registration ? { registration } : {}) }),
+    testIds: TEST_IDS,
+    emptyScope: 'hint' as const,
+  };
 
   const start = async () => {
     const r = formToRequest(f);
@@ -69,27 +85,7 @@ export function DebugForm() {
         </div>
       </div>
       <div className="oauth-form-row">
-        <label className="field">
-          <span className="field-label">Protocol revision</span>
-          <select value={f.revision} onChange={(e) => set({ revision: e.target.value as '' | OAuthRevision })} data-testid="oauth-revision">
-            <option value="">default (latest, with fallbacks)</option>
-            {REVISIONS.map((r) => (
-              <option key={r} value={r}>
-                {r}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="field">
-          <span className="field-label">Client registration</span>
-          <select value={f.registration} onChange={(e) => set({ registration: e.target.value as RegistrationMethod })} data-testid="oauth-registration">
-            {REGISTRATIONS.map((r) => (
-              <option key={r.value} value={r.value}>
-                {r.label}
-              </option>
-            ))}
-          </select>
-        </label>
+        <OAuthFields part="choices" {...fields} />
         <div className="field">
           <span className="field-label">Sign-in</span>
           <div className="segmented" role="radiogroup" aria-label="Sign-in">
@@ -107,22 +103,7 @@ export function DebugForm() {
       <details className="oauth-form-client" open={clientOpen || undefined}>
         <summary data-testid="oauth-client-toggle">Client and scopes</summary>
         <div className="oauth-form-grid">
-          <label className="field">
-            <span className="field-label">Client id <span className="muted small">(pre-registered)</span></span>
-            <input value={f.clientId} onChange={(e) => set({ clientId: e.target.value })} className="mono" autoComplete="off" data-testid="oauth-client-id" />
-          </label>
-          <label className="field">
-            <span className="field-label">Client secret</span>
-            <input type="password" value={f.clientSecret} onChange={(e) => set({ clientSecret: e.target.value })} autoComplete="off" data-testid="oauth-client-secret" />
-          </label>
-          <label className="field">
-            <span className="field-label">Client ID Metadata Document URL</span>
-            <input value={f.clientMetadataUrl} onChange={(e) => set({ clientMetadataUrl: e.target.value })} placeholder="https://example.com/client.json" className="mono" data-testid="oauth-cimd-url" />
-          </label>
-          <label className="field">
-            <span className="field-label">Scopes <span className="muted small">(space-separated; empty: what the server asks for)</span></span>
-            <input value={f.scope} onChange={(e) => set({ scope: e.target.value })} className="mono" data-testid="oauth-scope" />
-          </label>
+          <OAuthFields part="client" {...fields} />
         </div>
       </details>
       <div className="oauth-form-actions">

@@ -13,6 +13,18 @@ export const REGISTRATIONS: { value: RegistrationMethod; label: string }[] = [
   { value: 'pre', label: 'Pre-registered client' },
 ];
 
+/** The OAuth settings both the debugger's and a server's form edit (`OAuthFields.tsx`). */
+export interface OAuthValues {
+  /** '' = the latest revision with the older ones' fallbacks. */
+  revision: '' | OAuthRevision;
+  /** '' = the default, offered only with `registrationDefault`. */
+  registration: '' | RegistrationMethod;
+  clientId: string;
+  clientSecret: string;
+  clientMetadataUrl: string;
+  scope: string;
+}
+
 export interface DebugForm {
   url: string;
   transport: 'http' | 'sse';

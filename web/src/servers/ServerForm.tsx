@@ -2,61 +2,26 @@
 // token, OAuth settings), with a per-request timeout. A new server connects once added unless
 // the user unticks "Connect now" (one with OAuth settings waits for the user to sign in).
 import { useState, type ReactNode } from 'react';
-import { api, errorMessage } from '../api/client';
-import type { OAuthRevision, RegistrationMethod, ServerConfig } from '../api/types.gen';
-import { REGISTRATIONS, REVISIONS } from '../oauth/form';
+import type { ServerConfig } from '../api/types.gen';
+import { OAuthFields, type OAuthField } from '../oauth/OAuthFields';
+import type { OAuthValues } from '../oauth/form';
 import { Button } from '../ui/Button';
 import { KeyValueEditor } from '../ui/KeyValueEditor';
 import { Modal } from '../ui/Modal';
-import { configToForm, emptyForm, formToConfig, hasOAuthSettings, type ConfigForm } from './configForm';
+import { hasOAuthSettings, oauthPatch, oauthValues, type ConfigForm } from './configForm';
 import { PROTOCOL_CHOICES } from '../modern/api';
-import { addServerView, selectServer, upsertServer } from './store';
+import { useServerForm } from './useServerForm';
 import '../oauth/oauth.css';
 
 export function ServerForm({ existing, onClose }: { existing?: ServerConfig; onClose: () => void }) {
-  const [f, setF] = useState<ConfigForm>(() => (existing ? configToForm(existing) : emptyForm));
-  const [errors, setErrors] = useState<Partial<Record<keyof ConfigForm, string>>>({});
-  const [busy, setBusy] = useState(false);
-  const [submitError, setSubmitError] = useState<string | null>(null);
-  const [connectNow, setConnectNow] = useState(true);
-  // Editing a field clears its error: a message stays only while it is still true.
-  const set = (p: Partial<ConfigForm>) => {
-    setF((x) => ({ ...x, ...p }));
-    setErrors((e) => {
-      const touched = Object.keys(p).filter((k) => k in e);
-      if (!touched.length) return e;
-      const next = { ...e };
-      for (const k of touched) delete next[k as keyof ConfigForm];
-      return next;
-    });
-  };
-
-  const save = async () => {
-    const r = formToConfig(f);
-    if ('errors' in r) {
-      setErrors(r.errors);
-      return;
-    }
-    setErrors({});
-    setBusy(true);
-    setSubmitError(null);
-    try {
-      if (existing) upsertServer(await api.updateServer(existing.name, r.config), existing.name);
-      else addServerView(await api.addServer(r.config, connectNow));
-      selectServer(r.config.name);
-      onClose();
-    } catch (e) {
-      setSubmitError(errorMessage(e));
-      setBusy(false);
-    }
-  };
-
+  const { f, set, errors, busy, submitError, connectNow, setConnectNow, save } = useServerForm(existing, onClose);
   const err = (k: keyof ConfigForm) =>
     errors[k] ? (
       <span className="field-error" data-testid={`server-form-error-${k}`}>
         {errors[k]}
       </span>
     ) : null;
+  const section = { f, set, err };
 
   return (
     <Modal
@@ -97,44 +62,7 @@ export function ServerForm({ existing, onClose }: { existing?: ServerConfig; onC
             ))}
           </div>
         </div>
-        {f.type === 'stdio' ? (
-          <>
-            <label className="field">
-              <span className="field-label">Command</span>
-              <input value={f.command} onChange={(e) => set({ command: e.target.value })} placeholder="npx" className="mono" data-testid="server-form-command" />
-              {err('command')}
-            </label>
-            <label className="field">
-              <span className="field-label">Arguments <span className="muted small">(one per line)</span></span>
-              <textarea rows={3} value={f.args} onChange={(e) => set({ args: e.target.value })} placeholder={'-y\n@modelcontextprotocol/server-everything'} className="mono" data-testid="server-form-args" />
-            </label>
-            <div className="field">
-              <span className="field-label">Environment</span>
-              <KeyValueEditor pairs={f.env} onChange={(env) => set({ env })} testId="server-form-env" />
-            </div>
-            <label className="field">
-              <span className="field-label">Working directory <span className="muted small">(optional)</span></span>
-              <input value={f.cwd} onChange={(e) => set({ cwd: e.target.value })} className="mono" data-testid="server-form-cwd" />
-            </label>
-          </>
-        ) : (
-          <>
-            <label className="field">
-              <span className="field-label">URL</span>
-              <input value={f.url} onChange={(e) => set({ url: e.target.value })} placeholder={f.type === 'http' ? 'http://127.0.0.1:3001/mcp' : 'http://127.0.0.1:3001/sse'} className="mono" data-testid="server-form-url" />
-              {err('url')}
-            </label>
-            <label className="field">
-              <span className="field-label">Bearer token <span className="muted small">(sent as Authorization: Bearer …)</span></span>
-              <input type="password" value={f.bearer} onChange={(e) => set({ bearer: e.target.value })} autoComplete="off" data-testid="server-form-bearer" />
-            </label>
-            <div className="field">
-              <span className="field-label">Headers</span>
-              <KeyValueEditor pairs={f.headers} onChange={(headers) => set({ headers })} keyPlaceholder="Header" testId="server-form-headers" />
-            </div>
-            <OAuthFields f={f} set={set} err={err} />
-          </>
-        )}
+        {f.type === 'stdio' ? <StdioFields {...section} /> : <RemoteFields {...section} />}
         <label className="field">
           <span className="field-label">Protocol</span>
           <select value={f.protocol} onChange={(e) => set({ protocol: e.target.value as ConfigForm['protocol'] })} data-testid="server-form-protocol">
@@ -168,11 +96,83 @@ export function ServerForm({ existing, onClose }: { existing?: ServerConfig; onC
   );
 }
 
+/** What the form's sections get: the values, the setter, and a field's error. */
+interface SectionProps {
+  f: ConfigForm;
+  set: (p: Partial<ConfigForm>) => void;
+  err: (k: keyof ConfigForm) => ReactNode;
+}
+
+/** A stdio server: command, arguments, environment, working directory. */
+function StdioFields({ f, set, err }: SectionProps) {
+  return (
+    <>
+      <label className="field">
+        <span className="field-label">Command</span>
+        <input value={f.command} onChange={(e) => set({ command: e.target.value })} placeholder="npx" className="mono" data-testid="server-form-command" />
+        {err('command')}
+      </label>
+      <label className="field">
+        <span className="field-label">Arguments <span className="muted small">(one per line)</span></span>
+        <textarea rows={3} value={f.args} onChange={(e) => set({ args: e.target.value })} placeholder={'-y\n@modelcontextprotocol/server-everything'} className="mono" data-testid="server-form-args" />
+      </label>
+      <div className="field">
+        <span className="field-label">Environment</span>
+        <KeyValueEditor pairs={f.env} onChange={(env) => set({ env })} testId="server-form-env" />
+      </div>
+      <label className="field">
+        <span className="field-label">Working directory <span className="muted small">(optional)</span></span>
+        <input value={f.cwd} onChange={(e) => set({ cwd: e.target.value })} className="mono" data-testid="server-form-cwd" />
+      </label>
+    </>
+  );
+}
+
+/** An http/sse server: URL, bearer token, headers, OAuth. */
+function RemoteFields({ f, set, err }: SectionProps) {
+  return (
+    <>
+      <label className="field">
+        <span className="field-label">URL</span>
+        <input value={f.url} onChange={(e) => set({ url: e.target.value })} placeholder={f.type === 'http' ? 'http://127.0.0.1:3001/mcp' : 'http://127.0.0.1:3001/sse'} className="mono" data-testid="server-form-url" />
+        {err('url')}
+      </label>
+      <label className="field">
+        <span className="field-label">Bearer token <span className="muted small">(sent as Authorization: Bearer …)</span></span>
+        <input type="password" value={f.bearer} onChange={(e) => set({ bearer: e.target.value })} autoComplete="off" data-testid="server-form-bearer" />
+      </label>
+      <div className="field">
+        <span className="field-label">Headers</span>
+        <KeyValueEditor pairs={f.headers} onChange={(headers) => set({ headers })} keyPlaceholder="Header" testId="server-form-headers" />
+      </div>
+      <OAuthSection f={f} set={set} err={err} />
+    </>
+  );
+}
+
+const TEST_IDS: Record<OAuthField, string> = {
+  revision: 'server-form-oauth-revision',
+  registration: 'server-form-oauth-registration',
+  clientId: 'server-form-oauth-client-id',
+  clientSecret: 'server-form-oauth-client-secret',
+  clientMetadataUrl: 'server-form-oauth-cimd',
+  scope: 'server-form-oauth-scope',
+};
+
 /** OAuth settings of an http/sse server; all optional (mcplab discovers and registers itself). */
-function OAuthFields({ f, set, err }: { f: ConfigForm; set: (p: Partial<ConfigForm>) => void; err: (k: keyof ConfigForm) => ReactNode }) {
+function OAuthSection({ f, set, err }: SectionProps) {
   const [open, setOpen] = useState(() => hasOAuthSettings(f));
   const problems = !!(err('oauthClientId') || err('oauthMetadataUrl'));
   const ownHeader = !!f.bearer.trim() || f.headers.some((h) => h.key.trim().toLowerCase() === 'authorization');
+  const fields = {
+    values: oauthValues(f),
+    onChange: (p: Partial<OAuthValues>) => set(oauthPatch(p)),
+    testIds: TEST_IDS,
+    disabled: f.oauthDisabled,
+    errors: { clientId: err('oauthClientId'), clientMetadataUrl: err('oauthMetadataUrl') },
+    registrationDefault: 'default (auto)',
+    emptyScope: 'placeholder' as const,
+  };
   return (
     <details className="field server-form-oauth" open={open || problems} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary data-testid="server-form-oauth">
@@ -185,46 +185,8 @@ function OAuthFields({ f, set, err }: { f: ConfigForm; set: (p: Partial<ConfigFo
         </label>
         {ownHeader && !f.oauthDisabled && <div className="muted small">This server has its own Authorization header, so mcplab does not sign in to it.</div>}
         <div className="server-form-oauth-grid">
-          <label className="field">
-            <span className="field-label">Client registration</span>
-            <select value={f.oauthRegistration} onChange={(e) => set({ oauthRegistration: e.target.value as '' | RegistrationMethod })} disabled={f.oauthDisabled} data-testid="server-form-oauth-registration">
-              <option value="">default (auto)</option>
-              {REGISTRATIONS.map((r) => (
-                <option key={r.value} value={r.value}>
-                  {r.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            <span className="field-label">Protocol revision</span>
-            <select value={f.oauthRevision} onChange={(e) => set({ oauthRevision: e.target.value as '' | OAuthRevision })} disabled={f.oauthDisabled} data-testid="server-form-oauth-revision">
-              <option value="">default (latest, with fallbacks)</option>
-              {REVISIONS.map((r) => (
-                <option key={r} value={r}>
-                  {r}
-                </option>
-              ))}
-            </select>
-          </label>
-          <label className="field">
-            <span className="field-label">Client id <span className="muted small">(pre-registered)</span></span>
-            <input value={f.oauthClientId} onChange={(e) => set({ oauthClientId: e.target.value })} disabled={f.oauthDisabled} className="mono" autoComplete="off" data-testid="server-form-oauth-client-id" />
-            {err('oauthClientId')}
-          </label>
-          <label className="field">
-            <span className="field-label">Client secret</span>
-            <input type="password" value={f.oauthClientSecret} onChange={(e) => set({ oauthClientSecret: e.target.value })} disabled={f.oauthDisabled} autoComplete="off" data-testid="server-form-oauth-client-secret" />
-          </label>
-          <label className="field">
-            <span className="field-label">Client ID Metadata Document URL</span>
-            <input value={f.oauthMetadataUrl} onChange={(e) => set({ oauthMetadataUrl: e.target.value })} disabled={f.oauthDisabled} placeholder="https://example.com/client.json" className="mono" data-testid="server-form-oauth-cimd" />
-            {err('oauthMetadataUrl')}
-          </label>
-          <label className="field">
-            <span className="field-label">Scopes <span className="muted small">(space-separated)</span></span>
-            <input value={f.oauthScope} onChange={(e) => set({ oauthScope: e.target.value })} disabled={f.oauthDisabled} placeholder="what the server asks for" className="mono" data-testid="server-form-oauth-scope" />
-          </label>
+          <OAuthFields part="choices" {...fields} />
+          <OAuthFields part="client" {...fields} />
         </div>
       </div>
     </details>

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { configToForm, emptyForm, formToConfig } from './configForm';
+import { configToForm, emptyForm, formToConfig, oauthPatch, oauthValues } from './configForm';
 
 describe('server config form', () => {
   it('builds a stdio config with args per line and env pairs', () => {
@@ -36,5 +36,12 @@ describe('server config form', () => {
     expect(formToConfig({ ...base, oauthMetadataUrl: 'http://127.0.0.1:9/client.json' })).toHaveProperty('config');
     expect(formToConfig({ ...base, oauthRegistration: 'pre' })).toEqual({ errors: { oauthClientId: 'Pre-registration needs the client id' } });
     expect(formToConfig({ ...base, oauthRegistration: 'cimd' })).toEqual({ errors: { oauthMetadataUrl: 'Give the Client ID Metadata Document URL' } });
+  });
+  it('hands its OAuth fields to the shared OAuthFields and takes their edits back', () => {
+    const f = { ...emptyForm, oauthClientId: 'id', oauthClientSecret: 's', oauthMetadataUrl: 'https://c.example/m.json', oauthScope: 'a', oauthRegistration: 'cimd' as const, oauthRevision: '2025-11-25' as const };
+    const v = oauthValues(f);
+    expect(v).toEqual({ revision: '2025-11-25', registration: 'cimd', clientId: 'id', clientSecret: 's', clientMetadataUrl: 'https://c.example/m.json', scope: 'a' });
+    expect({ ...emptyForm, ...oauthPatch(v) }).toEqual(f);
+    expect(oauthPatch({ scope: 'b' })).toEqual({ oauthScope: 'b' });
   });
 });

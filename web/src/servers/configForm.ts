@@ -3,6 +3,7 @@
 // http/sse servers map to `oauth` (omitted when nothing is set); settings the form does not
 // show (grant, private key, enterprise IdP) are kept as they were.
 import type { OAuthConfig, OAuthRevision, ProtocolChoice, RegistrationMethod, ServerConfig } from '../api/types.gen';
+import type { OAuthValues } from '../oauth/form';
 
 export type Pair = { key: string; value: string };
 
@@ -54,6 +55,23 @@ export const emptyForm: ConfigForm = {
   oauthDisabled: false,
   oauthRest: {},
 };
+
+/** The form's OAuth fields as the shared `OAuthFields` edit them. */
+export function oauthValues(f: ConfigForm): OAuthValues {
+  return { revision: f.oauthRevision, registration: f.oauthRegistration, clientId: f.oauthClientId, clientSecret: f.oauthClientSecret, clientMetadataUrl: f.oauthMetadataUrl, scope: f.oauthScope };
+}
+
+/** An edit of the shared `OAuthFields` as a change of this form. */
+export function oauthPatch(p: Partial<OAuthValues>): Partial<ConfigForm> {
+  const out: Partial<ConfigForm> = {};
+  if (p.revision !== undefined) out.oauthRevision = p.revision;
+  if (p.registration !== undefined) out.oauthRegistration = p.registration;
+  if (p.clientId !== undefined) out.oauthClientId = p.clientId;
+  if (p.clientSecret !== undefined) out.oauthClientSecret = p.clientSecret;
+  if (p.clientMetadataUrl !== undefined) out.oauthMetadataUrl = p.clientMetadataUrl;
+  if (p.scope !== undefined) out.oauthScope = p.scope;
+  return out;
+}
 
 /** True when the form sets any OAuth field (the OAuth section then starts open). */
 export function hasOAuthSettings(f: ConfigForm): boolean {

@@ -1,0 +1,50 @@
+// The add/edit server form's state: the fields, their errors (editing a field clears its
+// error), and saving — checked by `configForm.ts`, then added (connecting now or not) or
+// updated through the API, selected, and the form closed; a refusal stays on the form. Must
+// not render.
+import { useState } from 'react';
+import { api, errorMessage } from '../api/client';
+import type { ServerConfig } from '../api/types.gen';
+import { configToForm, emptyForm, formToConfig, type ConfigForm } from './configForm';
+import { addServerView, selectServer, upsertServer } from './store';
+
+export function useServerForm(existing: ServerConfig | undefined, onClose: () => void) {
+  const [f, setF] = useState<ConfigForm>(() => (existing ? configToForm(existing) : emptyForm));
+  const [errors, setErrors] = useState<Partial<Record<keyof ConfigForm, string>>>({});
+  const [busy, setBusy] = useState(false);
+  const [submitError, setSubmitError] = useState<string | null>(null);
+  const [connectNow, setConnectNow] = useState(true);
+  // Editing a field clears its error: a message stays only while it is still true.
+  const set = (p: Partial<ConfigForm>) => {
+    setF((x) => ({ ...x, ...p }));
+    setErrors((e) => {
+      const touched = Object.keys(p).filter((k) => k in e);
+      if (!touched.length) return e;
+      const next = { ...e };
+      for (const k of touched) delete next[k as keyof ConfigForm];
+      return next;
+    });
+  };
+
+  const save = async () => {
+    const r = formToConfig(f);
+    if ('errors' in r) {
+      setErrors(r.errors);
+      return;
+    }
+    setErrors({});
+    setBusy(true);
+    setSubmitError(null);
+    try {
+      if (existing) upsertServer(await api.updateServer(existing.name, r.config), existing.name);
+      else addServerView(await api.addServer(r.config, connectNow));
+      selectServer(r.config.name);
+      onClose();
+    } catch (e) {
+      setSubmitError(errorMessage(e));
+      setBusy(false);
+    }
+  };
+
+  return { f, set, errors, busy, submitError, connectNow, setConnectNow, save };
+}

@@ -1,3 +1,5 @@
+// The entry point: the theme applied before the first paint, then the page this URL asks for
+// (the shell, the sign-in page for a login URL, or the headless renderer's render page).
 import { StrictMode, lazy, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';

@@ -1,3 +1,4 @@
+// A server's connection state as a coloured dot and word; a failure's message is its tooltip.
 import type { ServerStatus } from '../api/types.gen';
 
 export function StatusBadge({ name, status }: { name: string; status: ServerStatus }) {

@@ -120,7 +120,6 @@
 
 use std::collections::BTreeMap;
 
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
@@ -128,7 +127,7 @@ use ts_rs::TS;
 use crate::{HumanRequest, ServerConfig, ServerEvent, ServerStatus, TrafficFrame};
 
 /// A configured server with what is known about it right now.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ServerView {
     pub config: ServerConfig,
@@ -152,7 +151,7 @@ pub struct ServerView {
 
 /// `POST /api/servers/{name}/connect` (the body is optional: without it the server keeps the
 /// declaration it had).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ConnectRequest {
     /// Connect declaring this host profile's revision and client capabilities; `null`:
@@ -161,21 +160,21 @@ pub struct ConnectRequest {
 }
 
 /// `POST /api/servers/{name}/protocol`: speak another revision (or `auto`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ProtocolSwitch {
     pub protocol: crate::era::ProtocolChoice,
 }
 
 /// Import servers from an `mcpServers` document (Claude Desktop, Cursor, VS Code shapes).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportRequest {
     /// The file's text.
     pub json: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ImportResult {
     pub added: Vec<String>,
@@ -187,7 +186,7 @@ pub struct ImportResult {
 
 /// `tools/call`. `callId` (client-chosen, unique per server) lets the UI cancel the call and
 /// match its progress events.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ToolCallRequest {
     pub name: String,
@@ -207,13 +206,13 @@ pub struct ToolCallRequest {
     pub task: Option<crate::tasks::TaskMode>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct UriRequest {
     pub uri: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct PromptGetRequest {
     pub name: String,
@@ -223,7 +222,7 @@ pub struct PromptGetRequest {
 
 /// `completion/complete`: `ref` is `{type: "ref/prompt", name}` or
 /// `{type: "ref/resource", uri}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CompleteRequest {
     #[serde(rename = "ref")]
@@ -238,14 +237,14 @@ pub struct CompleteRequest {
     pub context: BTreeMap<String, String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CompleteArgument {
     pub name: String,
     pub value: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct LogLevelRequest {
     /// debug, info, notice, warning, error, critical, alert or emergency.
@@ -253,7 +252,7 @@ pub struct LogLevelRequest {
 }
 
 /// The outcome of one MCP request made through the API.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CallOutcome {
     /// The server's exact `result`, when it answered with one.
@@ -264,7 +263,7 @@ pub struct CallOutcome {
 }
 
 /// The kind of a [`CallError`]; the wire strings are snake_case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum CallErrorKind {
     /// The server answered with a JSON-RPC error.
@@ -285,7 +284,7 @@ pub enum CallErrorKind {
 }
 
 /// Why an MCP request failed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CallError {
     pub kind: CallErrorKind,
@@ -296,7 +295,7 @@ pub struct CallError {
     pub data: Option<Value>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TrafficSnapshotView {
     pub frames: Vec<TrafficFrame>,
@@ -305,7 +304,7 @@ pub struct TrafficSnapshotView {
 }
 
 /// A root offered to servers.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct RootView {
     pub uri: String,
@@ -315,7 +314,7 @@ pub struct RootView {
 }
 
 /// One event on `/api/events`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum HostEvent {
     /// Something happened on a server (status, stderr, notifications, human requests).
@@ -327,14 +326,14 @@ pub enum HostEvent {
 }
 
 /// `POST /api/servers/{name}/apps/resource`: fetch a `ui://` resource to render.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AppResourceRequest {
     pub uri: String,
 }
 
 /// Which protocol a UI resource speaks, from its MIME type.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub enum AppResourceKind {
     /// `text/html;profile=mcp-app` (or plain `text/html`).
     #[serde(rename = "mcpApp")]
@@ -347,7 +346,7 @@ pub enum AppResourceKind {
 }
 
 /// `GET /api/host`: about this mcplab process.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct HostInfo {
     pub version: String,
@@ -362,7 +361,7 @@ pub struct HostInfo {
 
 /// `POST /api/session`: a one-time login code (from the URL mcplab printed or opened) and
 /// where the page wants to go after signing in.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionRequest {
     pub code: String,
@@ -373,7 +372,7 @@ pub struct SessionRequest {
 
 /// The session secret for `Authorization: Bearer` (keep it in `sessionStorage`), and the path
 /// on this origin to go to (`next` when it was a plain same-origin path, else `/`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionGranted {
     pub secret: String,
@@ -381,7 +380,7 @@ pub struct SessionGranted {
 }
 
 /// `POST /api/login-codes`: a fresh one-time login code and the URL that uses it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct LoginCode {
     pub code: String,
@@ -394,7 +393,7 @@ pub struct LoginCode {
 /// `width`×`height` viewport. The server registers it under a single-use render id; the web
 /// page `#/render/<id>` fetches it (`GET /api/render-specs/{id}`), does the work and publishes
 /// `window.__mcplabRenderReport`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AppRenderSpec {
     pub server: String,
@@ -417,7 +416,7 @@ pub struct AppRenderSpec {
 /// `POST /api/apps/render`: the app frame as a PNG and the render page's report
 /// (`initialized`, `error`, `appErrors`, `cspViolations`, `bridgeMessages`, `hostContext`,
 /// `toolResult`, `toolError`, `durationMs`, plus `pageErrors` of the page around the app).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AppRenderResult {
     pub png_base64: String,
@@ -426,7 +425,7 @@ pub struct AppRenderResult {
 }
 
 /// A saved app playground scenario: a tool input plus emulated host conditions.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AppScenario {
     pub id: String,
@@ -443,7 +442,7 @@ pub struct AppScenario {
 }
 
 /// `POST /api/app-scenarios`, `PUT /api/app-scenarios/{id}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AppScenarioInput {
     pub name: String,
@@ -458,7 +457,7 @@ pub struct AppScenarioInput {
 }
 
 /// A UI resource ready for the sandbox.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AppResourceView {
     pub uri: String,
@@ -488,7 +487,7 @@ pub struct AppResourceView {
 }
 
 /// The kind of UI calling a tool through `/apps/tools/call`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub enum AppUiKind {
     #[serde(rename = "mcpApp")]
     McpApp,
@@ -499,7 +498,7 @@ pub enum AppUiKind {
 }
 
 /// `POST /api/servers/{name}/apps/tools/call`: a rendered UI calls a tool of its own server.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AppToolCallRequest {
     pub name: String,
@@ -538,7 +537,7 @@ pub struct AppToolCallRequest {
 /// `not_a_ui_resource`, `bad_ui_resource`, `unknown_tool`, `tool_not_visible_to_app`,
 /// `tool_not_widget_accessible`; for renders `renderer_unavailable`, `chromium_not_found`,
 /// `chromium_failed`, `render_busy`, `render_timeout`, `render_failed`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ApiError {
     /// Stable machine code (see the table above).

@@ -2,7 +2,6 @@
 //! terminal printer, `--json` (JSON Lines), the browser's event stream and test recorders all
 //! consume the same type, so they cannot disagree about what happened.
 
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
@@ -10,7 +9,7 @@ use ts_rs::TS;
 use crate::provider::ProviderKind;
 
 /// Token counts of a step or a turn.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TokenUsage {
     pub input_tokens: u64,
@@ -27,7 +26,7 @@ impl TokenUsage {
 }
 
 /// Why a finished turn stopped.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub enum StopReason {
     /// The model answered without calling more tools.
@@ -39,7 +38,7 @@ pub enum StopReason {
 }
 
 /// Why a turn failed (`turnFailed.kind`); the wire strings are snake_case.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum TurnFailureKind {
     /// The provider refused the key.
@@ -86,7 +85,7 @@ impl std::fmt::Display for TurnFailureKind {
 
 /// One event of a chat turn. Every turn ends in exactly one of `turnFinished`, `turnFailed`,
 /// `turnCancelled`; every `toolCall` is followed by exactly one `toolResult` with its id.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(
     tag = "type",
     rename_all = "camelCase",
@@ -244,7 +243,7 @@ impl TurnEvent {
 /// [`crate::host::HostConfig`], still accepted when creating or changing a session (and still
 /// reported in [`SessionSummary::settings`], derived from the HostConfig) so older clients keep
 /// working.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ChatSettings {
     /// `provider::model`.
@@ -272,7 +271,7 @@ pub struct ChatSettings {
 }
 
 /// `POST /api/sessions/{id}/turns/{turnId}/approvals/{callId}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(
     tag = "decision",
     rename_all = "camelCase",
@@ -294,7 +293,7 @@ pub enum ApprovalDecision {
 }
 
 /// A session in the list.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionSummary {
     pub id: String,
@@ -314,7 +313,7 @@ pub struct SessionSummary {
 }
 
 /// A session's place in a compare: 2–4 sessions that got the same messages side by side.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CompareMember {
     /// The compare group's id.
@@ -324,7 +323,7 @@ pub struct CompareMember {
 }
 
 /// `POST /api/compares`: group existing sessions (none in a compare yet) as one compare.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct NewCompare {
     /// 2–4 session ids, first column first.
@@ -332,7 +331,7 @@ pub struct NewCompare {
 }
 
 /// A compare group: its sessions in column order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CompareGroup {
     pub id: String,
@@ -340,7 +339,7 @@ pub struct CompareGroup {
 }
 
 /// A whole compare as one JSON export: every column's session, first column first.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CompareExport {
     pub id: String,
@@ -349,7 +348,7 @@ pub struct CompareExport {
 
 /// One user turn as stored: the user's text and every event of the turn (consecutive text and
 /// reasoning deltas merged), in order.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct StoredTurn {
     pub turn_id: String,
@@ -358,7 +357,7 @@ pub struct StoredTurn {
 }
 
 /// A whole session.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionView {
     pub summary: SessionSummary,
@@ -378,7 +377,7 @@ pub struct SessionView {
 }
 
 /// Where an app's context came from.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub enum AppContextSource {
     /// MCP Apps `ui/update-model-context`.
@@ -388,7 +387,7 @@ pub enum AppContextSource {
 }
 
 /// `PUT /api/sessions/{id}/app-context/{key}`: what one app wants the model to know.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AppContextInput {
     pub server: String,
@@ -406,7 +405,7 @@ pub struct AppContextInput {
 }
 
 /// One app's context in a session (the latest write for its key).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct AppContextEntry {
     pub key: String,
@@ -427,7 +426,7 @@ fn empty_array() -> Value {
 }
 
 /// `POST /api/sessions`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct NewSession {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -444,7 +443,7 @@ pub struct NewSession {
 }
 
 /// `PATCH /api/sessions/{id}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionPatch {
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -461,7 +460,7 @@ pub struct SessionPatch {
 }
 
 /// `POST /api/sessions/{id}/turns`: idempotent on `turnId` (client-generated).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TurnRequest {
     pub turn_id: String,
@@ -475,7 +474,7 @@ pub struct TurnRequest {
 
 /// One event on `GET /api/sessions/{id}/events` (SSE, `id:` = sequence, `Last-Event-ID`
 /// replays; `resync` means reload the session).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(
     tag = "kind",
     rename_all = "camelCase",
@@ -502,7 +501,7 @@ pub enum SessionEvent {
 }
 
 /// A provider as the model picker sees it (keys never leave the server in full).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderView {
     pub id: String,
@@ -521,7 +520,7 @@ pub struct ProviderView {
 
 /// `PUT /api/llm/providers/{id}`: add or change a provider (a key of `null` keeps the stored one,
 /// unless the base URL changed: then the key must be entered again).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ProviderInput {
     pub kind: ProviderKind,

@@ -1,15 +1,12 @@
 //! What `mcplab check` (and `POST /api/servers/{name}/check`) reports about a server: findings,
 //! each with a severity, the rule it broke, the spec section, the offending frame and a fix.
 
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 /// How bad a finding is: errors break the spec (and `mcplab check` exits 1), warnings are
 /// SHOULDs or likely trouble, info is worth knowing.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema, TS,
-)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
@@ -18,7 +15,7 @@ pub enum Severity {
 }
 
 /// One deviation from the spec revision the server negotiated.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Finding {
     pub severity: Severity,
@@ -41,7 +38,7 @@ pub struct Finding {
 }
 
 /// The result of checking one server.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CheckReport {
     pub server: String,
@@ -65,7 +62,7 @@ impl CheckReport {
 }
 
 /// One tool the checker should call, with its arguments.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CheckCall {
     pub name: String,
@@ -75,7 +72,7 @@ pub struct CheckCall {
 }
 
 /// `POST /api/servers/{name}/check`: what to exercise besides the listings.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CheckRequest {
     /// Tools to call (none by default: tools may have side effects).

@@ -3,7 +3,6 @@
 
 use std::collections::BTreeMap;
 
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -11,7 +10,7 @@ use crate::era::ProtocolChoice;
 use crate::oauth::OAuthConfig;
 
 /// One configured server, keyed by a user-chosen name.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct ServerConfig {
     pub name: String,
@@ -34,7 +33,7 @@ pub struct ServerConfig {
 }
 
 /// The transport and its parameters.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum ServerTransport {
     /// A child process speaking newline-delimited JSON-RPC on stdin/stdout.

@@ -80,7 +80,7 @@ impl std::fmt::Display for ProtocolChoice {
 }
 
 /// The two ways of speaking MCP.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Era {
     /// 2026-07-28 and later: per-request `_meta`, `server/discover`, no session.
@@ -90,7 +90,7 @@ pub enum Era {
 }
 
 /// How a live connection speaks: the era and revision in use, why, and what discovery said.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct EraView {
     pub era: Era,

@@ -2,13 +2,12 @@
 //! and server-initiated requests that wait for a human. The CLI, the HTTP event stream and
 //! tests all consume this one type, so they cannot disagree about what happened.
 
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
 /// How a request that waited for a person ended (`humanResolved.outcome`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum HumanOutcome {
     Accept,
@@ -20,7 +19,7 @@ pub enum HumanOutcome {
 }
 
 /// The status of one server connection; a failure always carries a message a user can act on.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "state", rename_all = "camelCase")]
 pub enum ServerStatus {
     Connecting,
@@ -30,7 +29,7 @@ pub enum ServerStatus {
 }
 
 /// What a pending human request asks for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub enum HumanRequestKind {
     /// `elicitation/create` (form or URL mode; see `params.mode`).
@@ -40,7 +39,7 @@ pub enum HumanRequestKind {
 }
 
 /// A server-initiated request waiting on a person (or a policy acting for one).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct HumanRequest {
     /// Broker key, unique within this mcplab process.
@@ -54,7 +53,7 @@ pub struct HumanRequest {
 }
 
 /// The answer to a [`HumanRequest`].
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "action", rename_all = "camelCase")]
 pub enum HumanAnswer {
     /// Elicitation: accept with content. Sampling: the `CreateMessageResult` to return.
@@ -70,7 +69,7 @@ pub enum HumanAnswer {
 }
 
 /// Something that happened on a server connection.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(
     tag = "type",
     rename_all = "camelCase",

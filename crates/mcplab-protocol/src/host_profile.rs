@@ -8,7 +8,6 @@
 
 use std::collections::BTreeMap;
 
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
@@ -16,7 +15,7 @@ use ts_rs::TS;
 use crate::host::HostConfig;
 
 /// Where one field's value comes from.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(untagged)]
 pub enum FieldSource {
     /// A public page that says so.
@@ -26,14 +25,14 @@ pub enum FieldSource {
 }
 
 /// The spelling of an unknown source: the string `"unknown"`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 pub enum UnknownSource {
     #[serde(rename = "unknown")]
     Unknown,
 }
 
 /// A public page and the day it was read.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SourceRef {
     pub url: String,
@@ -46,7 +45,7 @@ pub struct SourceRef {
 }
 
 /// A host profile as listed and shown (`GET /api/hosts`, `mcplab hosts`).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct HostProfile {
     /// What `--host` takes, e.g. `claude`.
@@ -67,7 +66,7 @@ pub struct HostProfile {
 }
 
 /// One field where two profiles (or a profile and mcplab's defaults) differ.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct HostFieldDiff {
     /// Field path, e.g. `client.sampling`.
@@ -82,7 +81,7 @@ pub struct HostFieldDiff {
 
 /// `GET /api/hosts/{name}?against=OTHER`: a profile and, field by field, how it differs from
 /// another (mcplab's own profile unless `against` names one).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct HostProfileView {
     pub profile: HostProfile,

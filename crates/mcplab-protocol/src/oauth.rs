@@ -5,14 +5,13 @@
 //! except [`OAuthConfig::client_secret`] and [`OAuthConfig::private_key_pem`], which are the
 //! user's own input.
 
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
 /// OAuth settings of one http/sse server. Everything is optional: without settings, mcplab
 /// discovers the authorization server when the server answers 401 and registers itself.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct OAuthConfig {
     /// A pre-registered client id (used instead of registering).
@@ -73,7 +72,7 @@ impl OAuthConfig {
 
 /// Enterprise-managed authorization (SEP-990): the identity provider that exchanges the user's
 /// ID token for an identity assertion (ID-JAG) the MCP server's authorization server accepts.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct EnterpriseIdp {
     /// The identity provider's token endpoint (RFC 8693 token exchange).
@@ -90,7 +89,7 @@ pub struct EnterpriseIdp {
 }
 
 /// The MCP protocol revision whose authorization rules a flow follows.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 pub enum OAuthRevision {
     /// Authorization server at the MCP server's origin, RFC 8414 metadata or default
     /// endpoints, dynamic client registration.
@@ -126,7 +125,7 @@ impl OAuthRevision {
 }
 
 /// How the client gets its client id.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum RegistrationMethod {
     /// Pre-registered if a client id is configured, else a Client ID Metadata Document when
@@ -152,7 +151,7 @@ impl RegistrationMethod {
 }
 
 /// The OAuth grant a flow uses.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub enum OAuthGrant {
     /// Authorization code with PKCE, through the browser (the MCP default).
@@ -168,7 +167,7 @@ pub enum OAuthGrant {
 }
 
 /// Who took part in a step, for the sequence diagram.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub enum OAuthParty {
     /// mcplab.
@@ -183,7 +182,7 @@ pub enum OAuthParty {
 }
 
 /// What a step is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub enum OAuthStepKind {
     /// An HTTP request and its response (or the error that stopped it).
@@ -203,7 +202,7 @@ pub enum OAuthStepKind {
 }
 
 /// The part of the flow a step belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub enum OAuthPhase {
     /// The unauthenticated request that is answered with 401.
@@ -221,7 +220,7 @@ pub enum OAuthPhase {
 
 /// One HTTP exchange, with secrets masked (tokens, client secrets, code verifiers,
 /// authorization codes, `Authorization` and cookie headers).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct OAuthHttpExchange {
     pub method: String,
@@ -239,7 +238,7 @@ pub struct OAuthHttpExchange {
 }
 
 /// One step of an authorization flow.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct OAuthStep {
     /// 1, 2, 3… within the flow.
@@ -264,7 +263,7 @@ pub struct OAuthStep {
 }
 
 /// The transport a debugger run probes the server with.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum OAuthProbeTransport {
     /// Streamable HTTP: `POST initialize`.
@@ -275,7 +274,7 @@ pub enum OAuthProbeTransport {
 }
 
 /// `POST /api/oauth/debug`: run the flow step by step for a server URL.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct OAuthDebugRequest {
     pub url: String,
@@ -329,14 +328,14 @@ fn default_true() -> bool {
 }
 
 /// The reply to `POST /api/oauth/debug`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct OAuthDebugStarted {
     pub run_id: String,
 }
 
 /// Where a debugger run is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub enum OAuthRunState {
     Running,
@@ -349,7 +348,7 @@ pub enum OAuthRunState {
 }
 
 /// What a successful flow obtained (secrets masked).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct OAuthTokenSummary {
     pub token_type: String,
@@ -366,7 +365,7 @@ pub struct OAuthTokenSummary {
 }
 
 /// Why a flow failed.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct OAuthFailure {
     pub message: String,
@@ -375,7 +374,7 @@ pub struct OAuthFailure {
 }
 
 /// A debugger run as a whole: `GET /api/oauth/debug/{runId}`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct OAuthDebugRun {
     pub id: String,
@@ -390,7 +389,7 @@ pub struct OAuthDebugRun {
 }
 
 /// One event on `GET /api/oauth/debug/{runId}/events` (SSE, `id:` = sequence).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum OAuthDebugEvent {
     /// A step was recorded (in order).
@@ -402,7 +401,7 @@ pub enum OAuthDebugEvent {
 }
 
 /// `GET /api/servers/{name}/oauth`: what mcplab holds for one server (secrets masked).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct OAuthStatusView {
     pub server: String,
@@ -427,7 +426,7 @@ pub struct OAuthStatusView {
 }
 
 /// `POST /api/servers/{name}/oauth/authorize`.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct OAuthAuthorizeRequest {
     /// Forget the stored tokens first (the client registration is kept), so the user signs in
@@ -438,7 +437,7 @@ pub struct OAuthAuthorizeRequest {
 }
 
 /// The reply to `POST /api/servers/{name}/oauth/authorize`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(tag = "outcome", rename_all = "camelCase")]
 pub enum OAuthAuthorizeResult {
     /// Open `url` in the browser; the redirect to `/oauth/callback` continues the connection,

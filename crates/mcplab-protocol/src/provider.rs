@@ -5,7 +5,6 @@
 //! `mistral`, `openrouter`, `ollama`, `openai_compatible`, `anthropic_compatible`. Pure data:
 //! reading the environment and talking to providers belong to the LLM layer.
 
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
@@ -13,7 +12,7 @@ use ts_rs::TS;
 pub const DEFAULT_OLLAMA_HOST: &str = "http://127.0.0.1:11434";
 
 /// The wire protocol family and defaults of a provider.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "snake_case")]
 pub enum ProviderKind {
     #[serde(rename = "openai")]

@@ -2,13 +2,12 @@
 //! what loading one found, file by file, with the manifest's digest and size checked. Plain
 //! data only.
 
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
 /// One file of a loaded skill.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SkillFileView {
     pub uri: String,
@@ -30,7 +29,7 @@ pub struct SkillFileView {
 
 /// The outcome of loading a skill: its entry, the frontmatter parsed from `SKILL.md`, the
 /// files read in order, and the verification failure that stopped loading, if any.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SkillLoadView {
     /// The `skills/list` entry (uri, frontmatter, resources) exactly as the server sent it.

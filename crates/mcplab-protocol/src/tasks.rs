@@ -4,13 +4,12 @@
 //! parameter on `tools/call`, `tasks/get`, `tasks/result`, `tasks/list`, `tasks/cancel`).
 //! What mcplab knows about one task, as the UI and the CLI show it. Plain data only.
 
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
 /// Which tasks protocol a task belongs to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub enum TaskFlavor {
     /// The 2026-07-28 Tasks extension (SEP-2663).
@@ -20,7 +19,7 @@ pub enum TaskFlavor {
 }
 
 /// Whether `tools/call` may become a task.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub enum TaskMode {
     /// Declare task support and let the server decide (2026-07-28); augment the call when the
@@ -34,7 +33,7 @@ pub enum TaskMode {
 }
 
 /// One change of a task's status, as mcplab observed it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TaskStatusEntry {
     pub status: String,
@@ -48,7 +47,7 @@ pub struct TaskStatusEntry {
 }
 
 /// A task and everything mcplab learned about it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TaskView {
     pub server: String,

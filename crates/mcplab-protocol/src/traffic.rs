@@ -1,12 +1,11 @@
 //! One recorded JSON-RPC frame. Frames keep the exact text that crossed the wire, including
 //! lines that do not parse, because those are exactly what a server author needs to see.
 
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 /// Which way a frame travelled, seen from mcplab.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Direction {
     /// mcplab → server.
@@ -16,7 +15,7 @@ pub enum Direction {
 }
 
 /// What kind of record this is.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum FrameKind {
     /// A JSON-RPC message that parsed.
@@ -30,7 +29,7 @@ pub enum FrameKind {
 }
 
 /// A frame with its place in the recording.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TrafficFrame {
     /// Monotonic across all servers of one mcplab process.
@@ -69,7 +68,7 @@ pub struct TrafficFrame {
 /// One HTTP request and its response, as an HTTP-based wire (streamable HTTP, legacy HTTP+SSE,
 /// 2026-07-28) sent and got it. Secrets (`Authorization`, cookies, API-key headers, key-bearing
 /// query parameters) are masked as the OAuth debugger masks them.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TrafficHttpExchange {
     /// `POST`, `GET` or `DELETE`.

@@ -4,13 +4,12 @@
 //! step's timing and token accounting (the provider's figures, or an estimate said to be one,
 //! and how much of the prompt the tool definitions take).
 
-use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 /// One HTTP request to the model provider and its response (a step has more than one when a
 /// failed attempt was retried).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct HttpExchange {
     /// 1 for the first attempt of the step, 2 for its first retry, …
@@ -49,7 +48,7 @@ pub struct HttpExchange {
 }
 
 /// The token accounting of one step.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct StepTokens {
     pub input_tokens: u64,
@@ -80,7 +79,7 @@ pub struct StepTokens {
 }
 
 /// What one step cost, in US dollars, by the price table entry named by `source` and `date`.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct StepCost {
     pub usd: f64,
@@ -94,7 +93,7 @@ pub struct StepCost {
 
 /// One model step seen from outside: what was sent, what came back, when, and what it cost in
 /// tokens.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct StepXray {
     pub step: u32,
@@ -115,7 +114,7 @@ pub struct StepXray {
 }
 
 /// One tool call as a turn summary shows it.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct SummaryCall {
     pub server: String,
@@ -129,7 +128,7 @@ pub struct SummaryCall {
 /// One turn of one model (a column of a comparison) in a few figures: what it called, in
 /// which order and with what, how many steps and tokens, what it cost, how long it took and how
 /// it ended.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema, TS)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TurnSummary {
     /// `provider::model`.

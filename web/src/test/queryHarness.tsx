@@ -32,14 +32,16 @@ function fakeEvents() {
   };
 }
 
+/** Renders `ui` in a fresh query client; `rerender` keeps that client. */
 export function renderWithQuery(ui: ReactNode) {
   const stream = fakeEvents();
   const qc = createQueryClient();
-  const view = render(
+  const wrap = (node: ReactNode) => (
     <QueryClientProvider client={qc}>
       <Invalidation />
-      {ui}
-    </QueryClientProvider>,
+      {node}
+    </QueryClientProvider>
   );
-  return { ...view, ...stream, qc };
+  const view = render(wrap(ui));
+  return { ...view, ...stream, qc, rerender: (node: ReactNode) => view.rerender(wrap(node)) };
 }

@@ -2,7 +2,7 @@
 // (`createQueryClient`) with the event stream's invalidation mounted (`useQueryInvalidation`),
 // the stream itself replaced by one the test drives (`emit`, `resync`). Tests only.
 import { act, render } from '@testing-library/react';
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { vi } from 'vitest';
 import { events } from '../api/events';
@@ -32,10 +32,11 @@ function fakeEvents() {
   };
 }
 
-/** Renders `ui` in a fresh query client; `rerender` keeps that client. */
-export function renderWithQuery(ui: ReactNode) {
+/** Renders `ui` in a fresh query client (`seed` fills it first); `rerender` keeps that client. */
+export function renderWithQuery(ui: ReactNode, seed?: (qc: QueryClient) => void) {
   const stream = fakeEvents();
   const qc = createQueryClient();
+  seed?.(qc);
   const wrap = (node: ReactNode) => (
     <QueryClientProvider client={qc}>
       <Invalidation />

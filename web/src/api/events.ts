@@ -165,14 +165,6 @@ export function useServerEvents(handler: (e: ServerEvent) => void): void {
   useEffect(() => events.onServerEvent((e) => ref.current(e)), []);
 }
 
-/** Calls `handler` after a resync (state must be reloaded). */
-export function useResync(handler: () => void): void {
-  const ref = useRef(handler);
-  useEffect(() => {
-    ref.current = handler;
-  });
-  useEffect(() => events.onResync(() => ref.current()), []);
-}
 
 export interface SessionStreamHandlers<E = SessionEvent> {
   onEvent: (e: E) => void;

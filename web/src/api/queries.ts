@@ -1,13 +1,17 @@
 // Server data the inspector reads (a server's tools, resources, resource templates, prompts),
-// cached by TanStack Query. Nothing here polls: the one event stream decides when a list is
-// stale (`listChanged`, the server connecting again, a `resync`), see `useQueryInvalidation`.
+// cached by TanStack Query, and the one place the event stream marks queries stale
+// (`useQueryInvalidation`). Nothing here polls: a list is stale on `listChanged`, the server
+// connecting again or a `resync`; a server's sign-in status on its `status` and
+// `authorizationRequired` events or a `resync`; a `task` event patches its server's tasks.
 // Must not hold call state or client preferences (those live in their feature stores).
 import { QueryClient, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { api, errorMessage, type Prompt, type Resource, type ResourceTemplate, type Tool } from './client';
 import { events } from './events';
 import { cachedLoader } from '../modern/cacheInfo';
+import { invalidateOAuthStatus } from '../servers/oauthStatus';
 import { useServer } from '../servers/store';
+import { patchTask } from '../tasks/queries';
 
 export type ListKind = 'tools' | 'resources' | 'resourceTemplates' | 'prompts';
 
@@ -74,15 +78,20 @@ export function useQueryInvalidation(): void {
     const offEvents = events.onServerEvent((e) => {
       if (e.type === 'listChanged') {
         for (const k of kindsFor(e.list)) void qc.invalidateQueries({ queryKey: listKey(k, e.server) });
-      } else if (e.type === 'status' && e.status.state === 'connected') {
+      } else if (e.type === 'task') {
+        patchTask(qc, e.task);
+      } else if (e.type === 'status' || e.type === 'authorizationRequired') {
+        // A connection that changes state or waits for a sign-in may have signed in or out.
+        void invalidateOAuthStatus(qc, e.server);
         // A new connection may serve different lists.
-        void qc.invalidateQueries({ queryKey: ['list', e.server] });
+        if (e.type === 'status' && e.status.state === 'connected') void qc.invalidateQueries({ queryKey: ['list', e.server] });
       }
     });
     // A resync means events were missed: every list may be out of date (the servers list
     // reloads itself, see `servers/store.ts`).
     const offResync = events.onResync(() => {
-      for (const key of [['list'], ['sessions'], ['providers']]) void qc.invalidateQueries({ queryKey: key });
+      for (const key of [['list'], ['sessions'], ['providers'], ['tasks']]) void qc.invalidateQueries({ queryKey: key });
+      void invalidateOAuthStatus(qc);
     });
     return () => {
       offEvents();

@@ -1,11 +1,13 @@
 // Run-vs-run compare: two stored runs side by side per case × model — Fixed, Regressed, Still
 // failing, Still passing, New, Removed — with the pass-rate difference, its 95 % interval and
 // whether it is significant (too few iterations say "insufficient data", not a verdict).
-import { useEffect, useState } from 'react';
+// The comparison is `useCompare`'s query: refetched on mount and when a run this page started
+// ends.
 import { errorMessage } from '../api/client';
 import { ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
-import { evalsApi, pct, type Compared } from './api';
+import { pct } from './api';
+import { useCompare } from './queries';
 
 const LABELS: Record<string, string> = {
   fixed: 'Fixed',
@@ -17,12 +19,9 @@ const LABELS: Record<string, string> = {
 };
 
 export function CompareView({ base, run }: { base: string; run: string }) {
-  const [data, setData] = useState<Compared | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => {
-    evalsApi.compare(base, run).then(setData, (e) => setError(errorMessage(e)));
-  }, [base, run]);
-  if (error) return <ErrorState title="Cannot compare the runs" message={error} />;
+  const q = useCompare(base, run);
+  const data = q.data ?? null;
+  if (q.error) return <ErrorState title="Cannot compare the runs" message={errorMessage(q.error)} />;
   if (!data) return <Loading />;
   const ratio = (x: [number, number] | null) => (x ? `${x[0]}/${x[1]}` : '—');
   return (

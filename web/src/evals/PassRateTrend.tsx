@@ -2,10 +2,10 @@
 // charting library is loaded only when a suite has runs, in a chunk of its own) and the same
 // numbers as a table (the chart's accessible name says what it shows and points there).
 import { lazy, Suspense } from 'react';
-import { useQuery } from '@tanstack/react-query';
 import { errorMessage } from '../api/client';
 import { Loading } from '../ui/Spinner';
-import { evalsApi, pct, type TrendPoint } from './api';
+import { pct, type TrendPoint } from './api';
+import { useTrend } from './queries';
 
 const TrendChart = lazy(() => import('./TrendChart'));
 
@@ -22,9 +22,9 @@ function describe(points: TrendPoint[], models: string[]): string {
   return `Pass rate over ${points.length} run${points.length === 1 ? '' : 's'} per model; latest run: ${latest}. The table below has every value with its interval.`;
 }
 
-export function PassRateTrend({ suiteId, refresh }: { suiteId: string; refresh: string }) {
-  // `refresh` (the newest run's id) is part of the key: a finished run changes the trend.
-  const q = useQuery({ queryKey: ['evals', 'trend', suiteId, refresh], queryFn: () => evalsApi.trend(suiteId) });
+export function PassRateTrend({ suiteId }: { suiteId: string }) {
+  // Refetched when a run ends (`runEnded`) and when it mounts.
+  const q = useTrend(suiteId);
   const points: TrendPoint[] | null = q.data ?? null;
   const error = q.error ? errorMessage(q.error) : null;
   if (error) return <div className="evals-error" role="alert">Cannot load the pass rate over runs: {error}</div>;

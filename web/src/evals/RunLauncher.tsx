@@ -1,12 +1,17 @@
 // The run launcher: models (blank: the suite's), repeat and concurrency, then the run's live
-// progress from its event stream, a cancel button, and what ended it.
+// progress from its event stream, a cancel button, and what ended it. A run's end refetches
+// what it changed (`runEnded`: the runs, the trend, the run, compares) before `onEnded`.
 import { useEffect, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../api/client';
 import { openSessionStream } from '../api/events';
 import { Button } from '../ui/Button';
 import { evalsApi, type Progress, type RunStreamEvent } from './api';
+import { runEnded } from './queries';
 
+/** `onEnded` is a dependency of the run's stream: pass a stable function (a state setter). */
 export function RunLauncher({ suite, onEnded }: { suite: string; onEnded: (runId: string) => void }) {
+  const qc = useQueryClient();
   const [models, setModels] = useState('');
   const [repeat, setRepeat] = useState('');
   const [concurrency, setConcurrency] = useState('');
@@ -29,6 +34,7 @@ export function RunLauncher({ suite, onEnded }: { suite: string; onEnded: (runId
           if (e.event.type === 'warning' && e.event.message) setWarnings((w) => [...w.slice(-9), e.event.message as string]);
         } else if (e.kind === 'ended') {
           setEnded(e.status === 'cancelled' ? 'cancelled: the finished iterations are kept' : `finished (exit code ${e.exitCode})`);
+          void runEnded(qc, runId);
           onEnded(runId);
         } else if (e.kind === 'failed') {
           setEnded(null);
@@ -37,7 +43,7 @@ export function RunLauncher({ suite, onEnded }: { suite: string; onEnded: (runId
       },
       onResync: () => {},
     });
-  }, [runId, onEnded]);
+  }, [runId, onEnded, qc]);
 
   const start = () => {
     setError(null);

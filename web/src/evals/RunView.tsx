@@ -1,22 +1,21 @@
 // A stored run: the gates, the case × model matrix (a dot per iteration, pass rate with its
 // 95 % interval, p50 latency, tokens, cost) and, for the picked cell, each iteration's outcome
 // with the expected-vs-actual differences (Missing / Extra / Out of order / Argument mismatch)
-// and its whole trace, fetched when opened.
-import { useEffect, useState } from 'react';
+// and its whole trace, fetched when opened. The run is `useRun`'s query: refetched on mount
+// and when a run this page started ends.
+import { useState } from 'react';
 import { errorMessage } from '../api/client';
 import { ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
-import { evalsApi, pct, type Cell, type IterationRecord, type ShownRun } from './api';
+import { pct, type Cell, type IterationRecord } from './api';
 import { IterationTrace } from './IterationTrace';
+import { useRun } from './queries';
 
 export function RunView({ id }: { id: string }) {
-  const [run, setRun] = useState<ShownRun | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const q = useRun(id);
+  const run = q.data ?? null;
   const [picked, setPicked] = useState<Cell | null>(null);
-  useEffect(() => {
-    evalsApi.run(id).then(setRun, (e) => setError(errorMessage(e)));
-  }, [id]);
-  if (error) return <ErrorState title="Cannot show the run" message={error} />;
+  if (q.error) return <ErrorState title="Cannot show the run" message={errorMessage(q.error)} />;
   if (!run) return <Loading />;
   const cases = [...new Set(run.summary.cells.map((c) => c.caseId))];
   const models = [...new Set(run.summary.cells.map((c) => c.model))];

@@ -1,46 +1,58 @@
 // "Save as eval case" for the Chat page: appends this session (its user turns, and the tool
 // calls it made as the expected ones) to a suite in the Evals folder; the rest of the file is
-// kept as it was.
+// kept as it was. The suites are the Evals page's `['evals', 'suites']` query, fetched afresh
+// when the picker opens; adding a case is a mutation.
 import { useState } from 'react';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { errorMessage } from '../api/client';
 import { Button } from '../ui/Button';
-import { evalsApi, type SuiteEntry } from './api';
+import { evalsApi } from './api';
+import { evalsKeys } from './queries';
 
 export function SaveAsCase({ sessionId }: { sessionId: string }) {
-  const [suites, setSuites] = useState<SuiteEntry[] | null>(null);
-  const [suite, setSuite] = useState('');
-  const [note, setNote] = useState<string | null>(null);
-  const open = () =>
-    evalsApi.suites().then(
-      (s) => {
-        setSuites(s);
-        setSuite(s.find((x) => !x.error)?.name ?? '');
-        setNote(s.length ? null : 'No suites yet: create one on the Evals page.');
-      },
-      (e) => setNote(errorMessage(e)),
-    );
-  const save = () =>
-    evalsApi.addCase(suite, sessionId).then(
-      (r) => setNote(`Added case ${r.caseId} to ${suite}.`),
-      (e) => setNote(errorMessage(e)),
-    );
+  const [open, setOpen] = useState(false);
   return (
     <div className="chat-save-case small" data-testid="chat-save-case">
+      {open ? <CasePicker sessionId={sessionId} /> : <OpenButton onClick={() => setOpen(true)} />}
+    </div>
+  );
+}
+
+function OpenButton({ onClick }: { onClick: () => void }) {
+  return (
+    <Button small variant="ghost" onClick={onClick} data-testid="chat-save-case-open">
+      Save as eval case
+    </Button>
+  );
+}
+
+/** The suite to add the case to (the first that loads, at first) and Add case. */
+function CasePicker({ sessionId }: { sessionId: string }) {
+  const q = useQuery({ queryKey: evalsKeys.suites, queryFn: evalsApi.suites, refetchOnMount: 'always' });
+  const suites = q.data ?? null;
+  const [chosen, setChosen] = useState<string | null>(null);
+  const suite = chosen ?? suites?.find((x) => !x.error)?.name ?? '';
+  const add = useMutation({ mutationFn: (to: string) => evalsApi.addCase(to, sessionId) });
+  const failure = add.error ?? q.error;
+  let note: string | null = null;
+  if (add.data) note = `Added case ${add.data.caseId} to ${add.variables}.`;
+  else if (failure) note = errorMessage(failure);
+  else if (suites?.length === 0) note = 'No suites yet: create one on the Evals page.';
+  return (
+    <>
       {suites === null ? (
-        <Button small variant="ghost" onClick={open} data-testid="chat-save-case-open">
-          Save as eval case
-        </Button>
+        <OpenButton onClick={() => void q.refetch()} />
       ) : (
         suites.length > 0 && (
           <>
-            <select value={suite} onChange={(e) => setSuite(e.target.value)} aria-label="Suite" data-testid="chat-save-case-suite">
+            <select value={suite} onChange={(e) => setChosen(e.target.value)} aria-label="Suite" data-testid="chat-save-case-suite">
               {suites.map((s) => (
                 <option key={s.name} value={s.name}>
                   {s.name}
                 </option>
               ))}
             </select>{' '}
-            <Button small onClick={save} disabled={!suite} data-testid="chat-save-case-save">
+            <Button small onClick={() => add.mutate(suite)} disabled={!suite} data-testid="chat-save-case-save">
               Add case
             </Button>
           </>
@@ -52,6 +64,6 @@ export function SaveAsCase({ sessionId }: { sessionId: string }) {
           {note}
         </span>
       )}
-    </div>
+    </>
   );
 }

@@ -52,7 +52,13 @@ export const defaultForm: DebugForm = {
 
 const PREF = 'oauthDebugForm';
 
-/** The form being edited: at first the last one used (from prefs), then what was typed. */
+/**
+ * The form being edited: at first the last one used (from prefs), then what was typed. Kept
+ * at module level on purpose: it is client state, not server state (so not a query), and it
+ * must outlive the page — a server's "Open in the OAuth debugger" fills it before the page
+ * mounts, a run's "Edit & run again" refills it, and what was typed (client secret included,
+ * which is never written to prefs) survives switching pages (ui review #2).
+ */
 let current: DebugForm | null = null;
 const listeners = new Set<() => void>();
 

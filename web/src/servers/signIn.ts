@@ -7,10 +7,16 @@ import { oauthApi } from '../oauth/api';
 import { dropTab, holdTab, openBlankTab, sendTab } from '../oauth/popup';
 import { setPendingSignIn } from './store';
 
-/** Call from a click handler (the sign-in tab is opened during the click). */
-export async function signIn(name: string, force = false): Promise<OAuthAuthorizeResult> {
-  const key = `server:${name}`;
-  holdTab(key, openBlankTab());
+const tabKey = (name: string) => `server:${name}`;
+
+/** Opens the empty sign-in tab; call it in the click handler, before `authorize`. */
+export function holdSignInTab(name: string): void {
+  holdTab(tabKey(name), openBlankTab());
+}
+
+/** Connects, signing in on the way: sends the held tab to the authorization URL, or closes it. */
+export async function authorize(name: string, force = false): Promise<OAuthAuthorizeResult> {
+  const key = tabKey(name);
   try {
     const r = await oauthApi.authorize(name, force);
     if (r.outcome === 'authorizationUrl') {
@@ -25,4 +31,10 @@ export async function signIn(name: string, force = false): Promise<OAuthAuthoriz
     dropTab(key);
     throw e;
   }
+}
+
+/** Call from a click handler (the sign-in tab is opened during the click). */
+export function signIn(name: string, force = false): Promise<OAuthAuthorizeResult> {
+  holdSignInTab(name);
+  return authorize(name, force);
 }

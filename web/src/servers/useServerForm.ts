@@ -1,14 +1,18 @@
 // The add/edit server form's state: the fields, their errors (editing a field clears its
 // error), and saving — checked by `configForm.ts`, then added (connecting now or not) or
-// updated through the API, selected, and the form closed; a refusal stays on the form. Must
-// not render.
+// updated through the API, selected, and the form closed; a refusal stays on the form. An
+// edit refetches the server's sign-in status: credentials are kept per server and URL, and
+// the OAuth settings decide whether mcplab signs in at all. Must not render.
 import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { api, errorMessage } from '../api/client';
 import type { ServerConfig } from '../api/types.gen';
 import { configToForm, emptyForm, formToConfig, type ConfigForm } from './configForm';
+import { invalidateOAuthStatus } from './oauthStatus';
 import { addServerView, selectServer, upsertServer } from './store';
 
 export function useServerForm(existing: ServerConfig | undefined, onClose: () => void) {
+  const qc = useQueryClient();
   const [f, setF] = useState<ConfigForm>(() => (existing ? configToForm(existing) : emptyForm));
   const [errors, setErrors] = useState<Partial<Record<keyof ConfigForm, string>>>({});
   const [busy, setBusy] = useState(false);
@@ -36,8 +40,10 @@ export function useServerForm(existing: ServerConfig | undefined, onClose: () =>
     setBusy(true);
     setSubmitError(null);
     try {
-      if (existing) upsertServer(await api.updateServer(existing.name, r.config), existing.name);
-      else addServerView(await api.addServer(r.config, connectNow));
+      if (existing) {
+        upsertServer(await api.updateServer(existing.name, r.config), existing.name);
+        void invalidateOAuthStatus(qc, r.config.name);
+      } else addServerView(await api.addServer(r.config, connectNow));
       selectServer(r.config.name);
       onClose();
     } catch (e) {

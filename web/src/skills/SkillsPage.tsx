@@ -2,7 +2,8 @@
 // manifest. Nothing is read until a skill is loaded; loading reads SKILL.md and every listed
 // file, checks each against the manifest's size and digest and the frontmatter against the
 // entry, and shows what passed — and what failed, which stops loading.
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { errorMessage } from '../api/client';
 import type { SkillLoadView } from '../api/types.gen';
 import { NeedsServer } from '../inspector/NeedsServer';
@@ -20,20 +21,24 @@ export function SkillsPage() {
   return <NeedsServer server={server}>{(server) => <Skills key={server} server={server} />}</NeedsServer>;
 }
 
+/** A server's skills: under its `['list', server]` queries, so a new connection or a resync
+ * refetches them (`useQueryInvalidation`); fetched again whenever the page mounts, since no
+ * event says a server's skills changed. */
+function useSkills(server: string) {
+  return useQuery({
+    queryKey: ['list', server, 'skills'],
+    queryFn: () => modernApi.skills(server).then((r) => r.skills ?? []),
+    refetchOnMount: 'always',
+  });
+}
+
 function Skills({ server }: { server: string }) {
-  const [skills, setSkills] = useState<Skill[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const q = useSkills(server);
   const [selected, setSelected] = useState<string | null>(null);
-  const load = useCallback(() => {
-    setError(null);
-    modernApi.skills(server).then(
-      (r) => setSkills(r.skills ?? []),
-      (e) => setError(errorMessage(e)),
-    );
-  }, [server]);
-  useEffect(load, [load]);
-  if (error) return <ErrorState title="Could not list skills" message={error} onRetry={load} />;
-  if (!skills) return <Loading />;
+  const skills = q.data ?? null;
+  // A retry shows the spinner, not the old error.
+  if (q.error && !q.isFetching) return <ErrorState title="Could not list skills" message={errorMessage(q.error)} onRetry={() => void q.refetch()} />;
+  if (!skills || q.error) return <Loading />;
   const skill = skills.find((s) => s.uri === selected) ?? null;
   return (
     <div className="page inspector" data-testid="skills-page">

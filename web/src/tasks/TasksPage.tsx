@@ -1,9 +1,10 @@
 // The Tasks panel: every task of the selected server (2026-07-28 tasks extension, 2025-11-25
 // experimental tasks), newest first, updated live from `task` events; each with its status
 // history, result or error, outstanding input requests, and poll / result / cancel actions.
-import { useCallback, useEffect, useState } from 'react';
+// The list is `useTasks`'s query (tasks/queries.ts).
+import { useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../api/client';
-import { useResync, useServerEvents } from '../api/events';
 import type { TaskView } from '../api/types.gen';
 import { NeedsServer } from '../inspector/NeedsServer';
 import { useSelectedServer } from '../servers/store';
@@ -12,35 +13,19 @@ import { Button } from '../ui/Button';
 import { JsonTree } from '../ui/JsonTree';
 import { Loading } from '../ui/Spinner';
 import { EmptyState, ErrorState } from '../ui/States';
+import { patchTask, useTasks } from './queries';
 
 export function TasksPage() {
   const server = useSelectedServer();
   return <NeedsServer server={server}>{(server) => <Tasks key={server} server={server} />}</NeedsServer>;
 }
 
-function merge(list: TaskView[], task: TaskView): TaskView[] {
-  const rest = list.filter((t) => t.taskId !== task.taskId);
-  return [task, ...rest];
-}
-
 function Tasks({ server }: { server: string }) {
-  const [tasks, setTasks] = useState<TaskView[] | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const load = useCallback(() => {
-    modernApi.tasks(server).then(
-      (t) => {
-        setTasks(t);
-        setError(null);
-      },
-      (e) => setError(errorMessage(e)),
-    );
-  }, [server]);
-  useEffect(load, [load]);
-  useResync(load);
-  useServerEvents((e) => {
-    if (e.type === 'task' && e.task.server === server) setTasks((l) => merge(l ?? [], e.task));
-  });
-  if (error) return <ErrorState title="Could not list tasks" message={error} onRetry={load} />;
+  const qc = useQueryClient();
+  const q = useTasks(server);
+  const tasks = q.data ?? null;
+  const reload = () => void q.refetch();
+  if (q.error) return <ErrorState title="Could not list tasks" message={errorMessage(q.error)} onRetry={reload} />;
   if (!tasks) return <Loading />;
   return (
     <div className="page" data-testid="tasks-page">
@@ -48,7 +33,7 @@ function Tasks({ server }: { server: string }) {
         <h2>Tasks</h2>
         <span className="muted small">{tasks.length} known for {server}</span>
         <span className="spacer" />
-        <Button small variant="ghost" onClick={load} data-testid="tasks-reload">
+        <Button small variant="ghost" onClick={reload} data-testid="tasks-reload">
           ↻
         </Button>
       </div>
@@ -57,7 +42,7 @@ function Tasks({ server }: { server: string }) {
           A tool call becomes a task when the server decides so (2026-07-28 tasks extension) or when the tool requires it (2025-11-25).
         </EmptyState>
       ) : (
-        tasks.map((t) => <TaskCard key={t.taskId} server={server} task={t} onChange={(v) => setTasks((l) => merge(l ?? [], v))} />)
+        tasks.map((t) => <TaskCard key={t.taskId} server={server} task={t} onChange={(v) => patchTask(qc, v)} />)
       )}
     </div>
   );

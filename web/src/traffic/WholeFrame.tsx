@@ -2,8 +2,10 @@
 // whole length). This says so plainly — how many bytes of how many — and fetches the whole text
 // on request from `GET /api/servers/{name}/traffic/{seq}`, which has it while the frame is still
 // in the ring. A frame too large for the traffic budget was kept truncated; that is said too.
-// It only fetches and explains; drawing the body stays with `FrameDetail`.
-import { useEffect, useState } from 'react';
+// It only fetches and explains; drawing the body stays with `FrameDetail`. The whole frame is a
+// query kept only while its frame is shown (`gcTime: 0`: whole frames can be megabytes).
+import { useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Download } from 'lucide-react';
 import { api, errorMessage } from '../api/client';
 import type { TrafficFrame } from '../api/types.gen';
@@ -13,18 +15,32 @@ import { fmtSize } from './time';
 
 type Whole = { state: 'idle' } | { state: 'loading' } | { state: 'loaded'; frame: TrafficFrame } | { state: 'failed'; message: string };
 
-/** The whole frame once fetched, the fetch, and where it stands. */
+/** Where the whole frame stands: not asked for, on its way, or its answer. */
+function wholeOf(requested: boolean, q: { isFetching: boolean; error: unknown; data?: TrafficFrame }): Whole {
+  if (!requested) return { state: 'idle' };
+  if (q.isFetching) return { state: 'loading' };
+  if (q.error) return { state: 'failed', message: errorMessage(q.error) };
+  return q.data ? { state: 'loaded', frame: q.data } : { state: 'loading' };
+}
+
+/** The whole frame once asked for, the ask, and where it stands; another frame starts idle. */
 export function useWholeFrame(frame: TrafficFrame): { whole: Whole; load: () => void } {
-  const [whole, setWhole] = useState<Whole>({ state: 'idle' });
-  useEffect(() => setWhole({ state: 'idle' }), [frame.server, frame.seq]);
-  const load = () => {
-    setWhole({ state: 'loading' });
-    api.trafficFrame(frame.server, frame.seq).then(
-      (f) => setWhole({ state: 'loaded', frame: f }),
-      (e) => setWhole({ state: 'failed', message: errorMessage(e) }),
-    );
-  };
-  return { whole, load };
+  const id = `${frame.server}\n${frame.seq}`;
+  const [asked, setAsked] = useState(false);
+  // Showing another frame forgets the ask (coming back to this one asks again).
+  const [shown, setShown] = useState(id);
+  if (shown !== id) {
+    setShown(id);
+    setAsked(false);
+  }
+  const requested = asked && shown === id;
+  const q = useQuery({
+    queryKey: ['traffic', 'frame', frame.server, frame.seq],
+    queryFn: () => api.trafficFrame(frame.server, frame.seq),
+    enabled: requested,
+    gcTime: 0,
+  });
+  return { whole: wholeOf(requested, q), load: () => (requested ? void q.refetch() : setAsked(true)) };
 }
 
 const bytes = (n: number) => `${n.toLocaleString('en')} bytes${n >= 1024 ? ` (${fmtSize(n)})` : ''}`;

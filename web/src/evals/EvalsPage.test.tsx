@@ -1,0 +1,101 @@
+// The Evals page reads through the query cache and refetches what a write changed: a run's
+// end (from the run's own stream) refetches the runs list and shows the run; saving a suite
+// or the folder refetches the suites.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import type { SessionStreamHandlers } from '../api/events';
+import { fakeApi, ok, type FakeApi } from '../test/fakeApi';
+import { renderWithQuery } from '../test/queryHarness';
+import type { RunListItem, RunStreamEvent, ShownRun } from './api';
+import { EvalsPage } from './EvalsPage';
+import { evalsKeys } from './queries';
+
+// The run's event stream: the test says what arrives on it.
+const streams = vi.hoisted(() => new Map<string, SessionStreamHandlers<RunStreamEvent>>());
+vi.mock('../api/events', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../api/events')>()),
+  openSessionStream: (path: string, h: SessionStreamHandlers<RunStreamEvent>) => {
+    streams.set(path, h);
+    return () => streams.delete(path);
+  },
+}));
+
+const item = (id: string): RunListItem => ({ id, suiteId: 'greet', title: 'Greeting', status: 'finished', startedMs: 1_700_000_000_000, passRate: 1 });
+const shownRun = (id: string) => ({ run: { id, suiteId: 'greet', status: 'finished', hostHash: 'abcdef0123456789' }, record: { iterations: [] }, summary: { cells: [], planned: 1, finished: 1, passes: 1, passRate: 1 }, gates: null }) as ShownRun;
+
+let api: FakeApi;
+beforeEach(() => {
+  api = fakeApi();
+  streams.clear();
+  api.on('GET', '/api/evals/folder', ok({ folder: '/suites' }));
+  api.on('GET', '/api/evals/trend?suiteId=greet', ok([]));
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const runIds = () => screen.queryAllByTestId('evals-run-item').map((b) => b.dataset.run);
+
+describe('EvalsPage', () => {
+  it("refetches the runs list when a run it started ends, and shows that run", async () => {
+    api.on('GET', '/api/evals/suites', ok([{ name: 'greet.yaml', id: 'greet', title: 'Greeting' }]));
+    api.on('GET', '/api/evals/suites/greet.yaml', ok({ name: 'greet.yaml', text: 'version: 1' }));
+    api.on('GET', '/api/evals/runs', ok([]), ok([item('r1')]));
+    api.on('POST', '/api/evals/runs', ok({ runId: 'r1' }));
+    api.on('GET', '/api/evals/runs/r1', ok(shownRun('r1')));
+    renderWithQuery(<EvalsPage />);
+
+    fireEvent.click(await screen.findByTestId('evals-suite-greet.yaml'));
+    fireEvent.click(screen.getByTestId('evals-run'));
+    await waitFor(() => expect(streams.has('/api/evals/runs/r1/events')).toBe(true));
+    expect(runIds()).toEqual([]);
+    act(() => streams.get('/api/evals/runs/r1/events')?.onEvent({ kind: 'ended', status: 'finished', exitCode: 0 }));
+
+    await waitFor(() => expect(runIds()).toEqual(['r1']));
+    expect((await screen.findByTestId('evals-run-view')).dataset.run).toBe('r1');
+    expect(api.count('GET', '/api/evals/runs')).toBe(2);
+    expect(api.count('GET', '/api/evals/trend?suiteId=greet')).toBe(2);
+  });
+
+  it('refetches the suites after a new suite is saved', async () => {
+    api.on('GET', '/api/evals/suites', ok([]), ok([{ name: 'new-suite.yaml', id: 'my-suite' }]));
+    api.on('GET', '/api/evals/runs', ok([]));
+    api.on('PUT', '/api/evals/suites/new-suite.yaml', ok({ name: 'new-suite.yaml' }));
+    api.on('GET', '/api/evals/suites/new-suite.yaml', ok({ name: 'new-suite.yaml', text: 'id: my-suite' }));
+    renderWithQuery(<EvalsPage />);
+
+    await screen.findByText('No .yaml, .yml or .json files in the folder yet.');
+    fireEvent.click(screen.getByTestId('evals-new-suite'));
+    fireEvent.click(screen.getByTestId('evals-save'));
+    await screen.findByTestId('evals-suite-new-suite.yaml');
+    expect(api.count('GET', '/api/evals/suites')).toBe(2);
+    // The saved suite opens as the stored file.
+    await waitFor(() => expect(screen.getByTestId<HTMLTextAreaElement>('evals-editor').value).toBe('id: my-suite'));
+  });
+
+  it('refetches the suites when the folder changes, and keeps the folder as the server answered', async () => {
+    api.on('GET', '/api/evals/runs', ok([]));
+    api.on('PUT', '/api/evals/folder', ok({ folder: '/home/me/suites' }));
+    api.on('GET', '/api/evals/suites', ok([{ name: 'old.yaml', id: 'old' }]), ok([{ name: 'a.yaml', id: 'a' }]));
+    renderWithQuery(<EvalsPage />);
+
+    await screen.findByTestId('evals-suite-old.yaml');
+    const input = screen.getByTestId<HTMLInputElement>('evals-folder');
+    expect(input.value).toBe('/suites');
+    fireEvent.change(input, { target: { value: '/home/me/suites/' } });
+    fireEvent.click(screen.getByTestId('evals-folder-save'));
+    await screen.findByTestId('evals-suite-a.yaml');
+    expect(input.value).toBe('/home/me/suites');
+    expect(api.calls.find((c) => c.method === 'PUT')?.body).toEqual({ folder: '/home/me/suites/' });
+  });
+
+  it('asks for no suites before a folder is set', async () => {
+    api.on('GET', '/api/evals/folder', ok({ folder: null }));
+    api.on('GET', '/api/evals/runs', ok([]));
+    const { qc } = renderWithQuery(<EvalsPage />);
+    await waitFor(() => expect(qc.getQueryState(evalsKeys.folder)?.status).toBe('success'));
+    expect(screen.getByTestId('evals-new-suite')).toHaveProperty('disabled', true);
+    expect(api.count('GET', '/api/evals/suites')).toBe(0);
+  });
+});

@@ -1,0 +1,74 @@
+// One suite file in a YAML editor: a stored one is read when it opens, a new one starts from
+// a template with its file name to give. Saving goes through the server's loader, which
+// refuses a suite that does not load and says why, line by line; the text stays as typed.
+import { useState } from 'react';
+import { errorMessage } from '../api/client';
+import { Button } from '../ui/Button';
+import { useSaveSuite, useSuiteText } from './queries';
+
+const NEW_SUITE = `version: 1
+id: my-suite
+models: [openai::gpt-4.1-mini]
+cases:
+  - id: first
+    turns: [Say hello]
+    checks:
+      - answerContains: hello
+`;
+
+/** `name` '' is a new suite. Remount it (a `key`) for another file. */
+export function SuiteEditor({ name, onSaved }: { name: string; onSaved: (name: string) => void }) {
+  const [fileName, setFileName] = useState(name || 'new-suite.yaml');
+  const stored = useSuiteText(name);
+  // What was typed since the file was read; a new suite starts from the template.
+  const [draft, setDraft] = useState<string | null>(name ? null : NEW_SUITE);
+  const text = draft ?? stored.data?.text ?? '';
+  const save = useSaveSuite();
+  // "Saved" until the next edit; a refusal stays shown while the text is fixed.
+  const [saved, setSaved] = useState(false);
+  const failure = save.error ?? (save.isSuccess ? null : stored.error);
+  const doSave = () =>
+    save.mutate(
+      { name: fileName, text },
+      {
+        onSuccess: () => {
+          setSaved(true);
+          onSaved(fileName);
+        },
+        onError: () => setSaved(false),
+      },
+    );
+  return (
+    <div className="evals-editor">
+      <div className="evals-row">
+        <label>
+          File <input value={fileName} onChange={(e) => setFileName(e.target.value)} disabled={!!name} data-testid="evals-file-name" />
+        </label>
+        <Button small variant="primary" onClick={doSave} data-testid="evals-save">
+          Save
+        </Button>
+        {saved && !failure && (
+          <span className="muted small" data-testid="evals-saved">
+            Saved
+          </span>
+        )}
+      </div>
+      <textarea
+        value={text}
+        onChange={(e) => {
+          setDraft(e.target.value);
+          setSaved(false);
+        }}
+        spellCheck={false}
+        rows={14}
+        aria-label="Suite YAML"
+        data-testid="evals-editor"
+      />
+      {failure && (
+        <pre className="evals-error" role="alert" data-testid="evals-save-error">
+          {errorMessage(failure)}
+        </pre>
+      )}
+    </div>
+  );
+}

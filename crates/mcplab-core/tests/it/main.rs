@@ -1,7 +1,8 @@
 //! mcplab-core's integration tests, built as one test binary (`autotests = false` and one
 //! `[[test]]` in Cargo.toml): each file is a module, so the dependency tree is linked once
 //! rather than once per file. `turn_support` is the shared harness of the agent loop and
-//! x-ray tests. Run one file's tests with `cargo nextest run -p mcplab-core -E 'test(/^agent::/)'`.
+//! x-ray tests. One file's tests:
+//! `cargo nextest run -p mcplab-core -E 'binary(it) & test(/^agent::/)'`.
 
 mod turn_support;
 

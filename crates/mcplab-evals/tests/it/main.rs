@@ -1,7 +1,7 @@
 //! mcplab-evals' integration tests, built as one test binary (`autotests = false` and one
 //! `[[test]]` in Cargo.toml): each file is a module. They read data relative to the crate
-//! (`tests/fixtures/`, `suite.schema.json`, `examples/evals/`), not to this directory. Run one
-//! file's tests with `cargo nextest run -p mcplab-evals -E 'test(/^matching::/)'`.
+//! (`tests/fixtures/`, `suite.schema.json`, `examples/evals/`), not to this directory. One
+//! file's tests: `cargo nextest run -p mcplab-evals -E 'binary(it) & test(/^matching::/)'`.
 
 mod checks;
 mod gates_and_shards;

@@ -2,8 +2,8 @@
 //! `[[test]]` in Cargo.toml): each file is a module, all on the shared harness
 //! `router_support` (the real router, an in-memory store, real connection managers). Router
 //! tests whose demo MCP server is the mcplab binary (`mcplab demo-server`) stay in that crate's
-//! tests, which can name the binary. Run one file's tests with
-//! `cargo nextest run -p mcplab-server -E 'test(/^security_api::/)'`.
+//! tests, which can name the binary. One file's tests:
+//! `cargo nextest run -p mcplab-server -E 'binary(it) & test(/^security_api::/)'`.
 
 mod router_support;
 

@@ -3,11 +3,10 @@
 //! approval with edited arguments or a denial, a disconnected server, streamed tool
 //! arguments, and an app's context reaching the model.
 
-mod turn_support;
-
 use std::sync::Arc;
 use std::time::Duration;
 
+use crate::turn_support::*;
 use mcplab_core::agent::{Approvals, DEFAULT_SYSTEM_PROMPT, RecordingSink, run_turn};
 use mcplab_core::llm::{Message, ProviderKind};
 use mcplab_protocol::chat::TurnEvent;
@@ -16,7 +15,6 @@ use mcplab_protocol::{HumanAnswer, HumanOutcome, ServerEvent};
 use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
-use turn_support::*;
 
 #[tokio::test]
 async fn cancel_mid_stream() {

@@ -13,8 +13,18 @@ use mcplab_server::{AppState, router};
 use mcplab_testkit::oauth::{OAuthTestConfig, OAuthTestServer};
 use serde_json::{Value, json};
 
-mod router_support;
-use router_support::{TOKEN, anonymous, authed, state_on};
+use crate::router_support::{TOKEN, authed, req, send, state_on};
+
+/// A request without credentials (a page that is not signed in, a redirect from elsewhere).
+async fn anonymous(
+    app: &axum::Router,
+    method: &str,
+    path: &str,
+    body: Option<Value>,
+) -> (StatusCode, Value) {
+    let (s, v, _) = send(app, req(method, path, body.clone()), body).await;
+    (s, v)
+}
 
 async fn serve() -> (String, Arc<AppState>) {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();

@@ -4,8 +4,6 @@
 //! received (headers compared after the same masking); its tokens are the server's usage; a
 //! provider that cannot be reached or a stream that breaks shows in the exchange.
 
-mod turn_support;
-
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -23,7 +21,7 @@ use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use turn_support::demo;
+use crate::turn_support::demo;
 
 const KEY: &str = "sk-xray-0123456789-secret";
 

@@ -10,8 +10,7 @@ use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
 use mcplab_server::router;
 use serde_json::{Value, json};
 
-mod router_support;
-use router_support::{PORT, TOKEN, authed, demo_config, req, send, state, state_with};
+use crate::router_support::{PORT, TOKEN, authed, demo_config, req, send, state, state_with};
 
 /// A stdio "server" that only proves it ran by creating a file.
 fn marker_config(name: &str, marker: &std::path::Path) -> Value {

@@ -9,8 +9,7 @@ use mcplab_server::{AppState, router};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-mod router_support;
-use router_support::{HOST, TOKEN, send_request, state};
+use crate::router_support::{self, HOST, TOKEN, send_request, state};
 
 #[tokio::test]
 async fn a_request_with_only_cookies_is_refused_even_with_same_origin_headers() {

@@ -4,8 +4,7 @@
 //! last; exactly one `toolResult` per `toolCall`. The turns a person or the host steps into
 //! (cancel, elicitation, approval, app context) are in agent_human.rs.
 
-mod turn_support;
-
+use crate::turn_support::*;
 use mcplab_core::agent::DEFAULT_SYSTEM_PROMPT;
 use mcplab_core::llm::ProviderKind;
 use mcplab_protocol::chat::{StopReason, TurnEvent, TurnFailureKind};
@@ -13,7 +12,6 @@ use mcplab_protocol::host::ServerTools;
 use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
-use turn_support::*;
 
 #[tokio::test]
 async fn the_model_calls_a_fixture_tool_and_answers() {

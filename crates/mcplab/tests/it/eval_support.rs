@@ -1,6 +1,5 @@
 //! Shared by the `mcplab eval` black-box tests (eval.rs, eval_runs.rs): the command with a
 //! private data dir and the scripted LLM, suite files, and readers for its JSON Lines output.
-#![allow(dead_code)] // each test file uses its own part
 
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};

@@ -233,7 +233,7 @@ fn command_line_gates_override_the_suite_gates() {
 }
 
 /// The schema committed for editors (`# yaml-language-server: $schema=…`) is the generated
-/// one. Regenerate with `MCPLAB_WRITE_SCHEMA=1 cargo test -p mcplab-evals --test suite_file`.
+/// one. Regenerate with `MCPLAB_WRITE_SCHEMA=1 cargo test -p mcplab-evals --test it suite_file::`.
 #[test]
 fn the_committed_schema_is_current() {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("suite.schema.json");
@@ -247,7 +247,7 @@ fn the_committed_schema_is_current() {
     let committed = std::fs::read_to_string(&path).unwrap_or_default();
     assert!(
         committed == generated,
-        "{} is stale: regenerate it (MCPLAB_WRITE_SCHEMA=1 cargo test -p mcplab-evals --test suite_file)",
+        "{} is stale: regenerate it (MCPLAB_WRITE_SCHEMA=1 cargo test -p mcplab-evals --test it suite_file::)",
         path.display()
     );
 }

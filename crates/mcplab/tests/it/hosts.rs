@@ -10,8 +10,7 @@ use mcplab_server::router;
 use serde_json::Value;
 use tower::ServiceExt;
 
-mod router_support;
-use router_support::{TOKEN, authed, state};
+use crate::router_support::{TOKEN, authed, state};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
 

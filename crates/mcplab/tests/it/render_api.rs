@@ -10,8 +10,7 @@ use mcplab_server::sandbox::{SandboxConfig, sandbox_router};
 use mcplab_server::{AppState, RenderHost, router};
 use serde_json::{Value, json};
 
-mod router_support;
-use router_support::{TOKEN, authed, state_on};
+use crate::router_support::{TOKEN, authed, state_on};
 
 fn spec(server: &str) -> Value {
     json!({"server": server, "tool": "show_counter_app", "arguments": {},

@@ -5,12 +5,10 @@
 //! against values worked out by hand, not against the implementation.
 //! Stored runs (replay, shards, baselines) and servers that crash are in eval_runs.rs.
 
-mod eval_support;
-
 use mcplab_testkit::llm::{Rule, Rules, ScriptedCall, ScriptedLlm, Step};
 use serde_json::{Value, json};
 
-use eval_support::*;
+use crate::eval_support::*;
 
 #[tokio::test]
 async fn mistakes_fail_the_suite_with_what_went_wrong() {

@@ -8,7 +8,7 @@ use std::time::Duration;
 use mcplab_testkit::llm::{Rule, Rules, ScriptedCall, ScriptedLlm, Step};
 use serde_json::{Value, json};
 
-mod eval_support;
+use crate::eval_support;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
 

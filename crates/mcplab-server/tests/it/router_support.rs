@@ -1,8 +1,8 @@
-//! Shared by the router tests (`*_api.rs`, hosts.rs): the web server's `AppState` over an
-//! in-memory store and a real connection manager, requests as the UI sends them (Host header,
-//! JSON body, bearer token), and answers read back as JSON. Requests go through the real
-//! router with `tower::ServiceExt::oneshot`; nothing is mocked.
-#![allow(dead_code)] // each test file uses its own part
+//! Shared by the router tests (`*_api.rs`): the web server's `AppState` over an in-memory
+//! store and a real connection manager, requests as the UI sends them (Host header, JSON body,
+//! bearer token), and answers read back as JSON. Requests go through the real router with
+//! `tower::ServiceExt::oneshot`; nothing is mocked. The mcplab crate's router tests, which need
+//! its binary as their demo server, use this file too (its `tests/it/router_support.rs`).
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -14,8 +14,7 @@ use mcplab_core::llm::ProviderSettings;
 use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
 use mcplab_core::store::Store;
 use mcplab_server::{AppState, Security};
-use mcplab_testkit::llm::ScriptedLlm;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tower::ServiceExt;
 
 /// The session secret the tests' server accepts.
@@ -34,12 +33,6 @@ pub fn state() -> Arc<AppState> {
 pub fn state_on(port: u16) -> Arc<AppState> {
     let manager = ConnectionManager::new(ManagerOptions::default());
     state_with(manager, port, &HashMap::new())
-}
-
-/// [`state`] with OpenAI configured to talk to the scripted LLM `llm`.
-pub fn state_with_llm(llm: &ScriptedLlm) -> Arc<AppState> {
-    let manager = ConnectionManager::new(ManagerOptions::default());
-    state_with(manager, PORT, &llm_env(llm))
 }
 
 /// The general form: `manager`, an in-memory store, `port`, providers read from `env` (as
@@ -67,20 +60,6 @@ pub fn state_secured(
 /// Provider settings from `env` (empty: no provider configured).
 pub fn providers(env: &HashMap<String, String>) -> ProviderSettings {
     ProviderSettings::from_vars(env)
-}
-
-/// The environment that points OpenAI at the scripted LLM `llm`.
-pub fn llm_env(llm: &ScriptedLlm) -> HashMap<String, String> {
-    HashMap::from([
-        ("OPENAI_API_KEY".to_owned(), "sk-test-key".to_owned()),
-        ("OPENAI_BASE_URL".to_owned(), llm.base_url()),
-    ])
-}
-
-/// The server config of the shipped demo server (this build's binary) under `name`.
-pub fn demo_config(name: &str) -> Value {
-    json!({"name": name, "type": "stdio", "command": env!("CARGO_BIN_EXE_mcplab"),
-           "args": ["demo-server"]})
 }
 
 /// A request to [`HOST`] without credentials, JSON-typed when it will carry `body`.
@@ -131,17 +110,6 @@ pub async fn send_request(
         Err(_) => Value::String(String::from_utf8_lossy(&bytes).into_owned()),
     };
     (status, value, headers)
-}
-
-/// A request without credentials (a page that is not signed in, a redirect from elsewhere).
-pub async fn anonymous(
-    app: &axum::Router,
-    method: &str,
-    path: &str,
-    body: Option<Value>,
-) -> (StatusCode, Value) {
-    let (s, v, _) = send(app, req(method, path, body.clone()), body).await;
-    (s, v)
 }
 
 /// A request with the session secret, as the signed-in UI sends it.

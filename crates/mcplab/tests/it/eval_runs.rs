@@ -3,15 +3,13 @@
 //! baseline gated (and too few samples undecided), a server killed mid-run reconnected with
 //! its iteration errored, and npm's server-everything as a child process.
 
-mod eval_support;
-
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use mcplab_testkit::llm::{Rule, Rules, ScriptedLlm, Step};
 use serde_json::{Value, json};
 
-use eval_support::*;
+use crate::eval_support::*;
 
 #[tokio::test]
 async fn replay_reproduces_a_recorded_run_with_no_key_and_no_server() {

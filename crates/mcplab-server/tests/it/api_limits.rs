@@ -14,8 +14,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 const KIB: usize = 1024;
 
-mod router_support;
-use router_support::{PORT, authed, state_with};
+use crate::router_support::{PORT, authed, state_with};
 
 /// A server in this process that answers `initialize`, then floods `count` notifications of
 /// `size` bytes and answers the next request.

@@ -23,8 +23,7 @@ use tower::ServiceExt;
 
 const UI_URI: &str = "ui://mcplab-demo/counter.html";
 
-mod router_support;
-use router_support::{PORT, TOKEN, authed, demo_config, req, state, state_with_llm};
+use crate::router_support::{PORT, TOKEN, authed, demo_config, req, state, state_with_llm};
 
 async fn connected(app: &axum::Router, name: &str) {
     let (s, v) = authed(app, "POST", "/api/servers", Some(demo_config(name))).await;

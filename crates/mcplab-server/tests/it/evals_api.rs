@@ -7,8 +7,7 @@ use axum::http::StatusCode;
 use mcplab_server::router;
 use serde_json::json;
 
-mod router_support;
-use router_support::{authed, state};
+use crate::router_support::{authed, state};
 
 fn app() -> axum::Router {
     router(state())

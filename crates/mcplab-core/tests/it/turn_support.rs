@@ -1,7 +1,6 @@
 //! Shared by the agent loop tests (agent.rs, agent_human.rs) and the x-ray tests: the fixture
 //! MCP server in process, the genai provider on the scripted LLM, a turn config, the turn
 //! contract check, and a sink that cancels on a chosen event.
-#![allow(dead_code)] // each test file uses its own part
 
 use std::sync::Arc;
 use std::time::Duration;

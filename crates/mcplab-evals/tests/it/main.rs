@@ -1,0 +1,14 @@
+//! mcplab-evals' integration tests, built as one test binary (`autotests = false` and one
+//! `[[test]]` in Cargo.toml): each file is a module. They read data relative to the crate
+//! (`tests/fixtures/`, `suite.schema.json`, `examples/evals/`), not to this directory. One
+//! file's tests: `cargo nextest run -p mcplab-evals -E 'binary(it) & test(/^matching::/)'`.
+
+mod checks;
+mod gates_and_shards;
+mod import;
+mod matching;
+mod prices;
+mod reports;
+mod robustness;
+mod statistics;
+mod suite_file;

@@ -1,0 +1,10 @@
+//! mcplab-mcp's integration tests, built as one test binary (`autotests = false` and one
+//! `[[test]]` in Cargo.toml): each file is a module, all against the testkit's servers. One
+//! file's tests: `cargo nextest run -p mcplab-mcp -E 'binary(it) & test(/^hostile::/)'`.
+
+mod fixture_uis;
+mod hostile;
+mod hostile_modern;
+mod in_process;
+mod modern;
+mod oauth_ssrf;

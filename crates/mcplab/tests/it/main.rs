@@ -1,0 +1,33 @@
+//! The mcplab binary's integration tests, built as one test binary (`autotests = false` and
+//! one `[[test]]` in Cargo.toml): each file is a module. Black-box CLI and `serve` tests run
+//! this build's binary (`CARGO_BIN_EXE_mcplab`), and so do the router tests kept here, whose
+//! demo MCP server is `mcplab demo-server`; the router tests that need no binary live in
+//! mcplab-server. Shared harnesses, declared once: `router_support` (mcplab-server's, plus
+//! the demo server) and `eval_support` (the `mcplab eval` command). One file's tests:
+//! `cargo nextest run -p mcplab -E 'binary(it) & test(/^cli::/)'`.
+
+mod eval_support;
+mod router_support;
+
+mod api;
+mod apps_api;
+mod apps_render;
+mod chat;
+mod chat_api;
+mod check;
+mod child_process;
+mod cli;
+mod eval;
+mod eval_hosts;
+mod eval_runs;
+mod failure_codes;
+mod hostile_child;
+mod hosts;
+mod interop;
+mod interop_bugs;
+mod interop_sdk2;
+mod oauth_cli;
+mod prices_cli;
+mod python_sdk;
+mod render_api;
+mod serve;

@@ -5,11 +5,11 @@
 //! not its concern.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use mcplab_protocol::{HumanAnswer, HumanOutcome, HumanRequest, HumanRequestKind, ServerEvent};
+use parking_lot::Mutex;
 use serde_json::Value;
 use tokio::sync::{broadcast, oneshot};
 
@@ -55,12 +55,6 @@ impl Broker {
         }
     }
 
-    fn lock(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<u64, (HumanRequest, oneshot::Sender<HumanAnswer>)>> {
-        self.pending.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
     /// Publishes a request and waits for its answer.
     pub async fn ask(
         &self,
@@ -79,7 +73,7 @@ impl Broker {
         };
         let (tx, rx) = oneshot::channel();
         {
-            let mut pending = self.lock();
+            let mut pending = self.pending.lock();
             let waiting = pending.values().filter(|(r, _)| r.server == server).count();
             if waiting >= self.per_server {
                 return Err(BrokerError::TooMany {
@@ -91,7 +85,7 @@ impl Broker {
         }
         let _ = self.events.send(ServerEvent::HumanRequested { request });
         let outcome = tokio::time::timeout(timeout, rx).await;
-        self.lock().remove(&id);
+        self.pending.lock().remove(&id);
         let (result, label) = match outcome {
             Ok(Ok(answer)) => {
                 let label = match &answer {
@@ -114,7 +108,7 @@ impl Broker {
 
     /// Answers a pending request; `false` if it is no longer pending.
     pub fn answer(&self, id: u64, answer: HumanAnswer) -> bool {
-        match self.lock().remove(&id) {
+        match self.pending.lock().remove(&id) {
             Some((_, tx)) => tx.send(answer).is_ok(),
             None => false,
         }
@@ -122,14 +116,19 @@ impl Broker {
 
     /// Requests still waiting, oldest first.
     pub fn pending(&self) -> Vec<HumanRequest> {
-        let mut v: Vec<_> = self.lock().values().map(|(r, _)| r.clone()).collect();
+        let mut v: Vec<_> = self
+            .pending
+            .lock()
+            .values()
+            .map(|(r, _)| r.clone())
+            .collect();
         v.sort_by_key(|r| r.id);
         v
     }
 
     /// Withdraws every pending request of `server` (it disconnected).
     pub fn withdraw_server(&self, server: &str) {
-        self.lock().retain(|_, (r, _)| r.server != server);
+        self.pending.lock().retain(|_, (r, _)| r.server != server);
     }
 }
 

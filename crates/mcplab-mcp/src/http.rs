@@ -11,11 +11,12 @@
 //! give up after [`MAX_RECONNECT_FAILURES`] attempts in a row that delivered nothing.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use bytes::Bytes;
+use parking_lot::Mutex;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
 use reqwest::{Method, RequestBuilder, Response, StatusCode};
 use serde_json::Value;
@@ -119,18 +120,14 @@ struct Shared {
 }
 
 fn get<T: Clone>(slot: &Mutex<T>) -> T {
-    slot.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    slot.lock().clone()
 }
 
 fn set<T>(slot: &Mutex<T>, value: T) {
-    *slot.lock().unwrap_or_else(PoisonError::into_inner) = value;
+    *slot.lock() = value;
 }
 
 impl Shared {
-    fn inflight(&self) -> MutexGuard<'_, HashMap<String, (u64, CancellationToken)>> {
-        self.inflight.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
     fn request(&self, method: Method) -> RequestBuilder {
         let mut req = self
             .client
@@ -218,7 +215,7 @@ async fn run(target: HttpTarget, client: reqwest::Client, end: WireEnd, cancel: 
             shared.out.keep_order(headers_seen).await;
         }
         if let Some(key) = cancels {
-            let waiting = shared.inflight().remove(&key);
+            let waiting = shared.inflight.lock().remove(&key);
             if let Some((_, token)) = waiting {
                 token.cancel();
             }
@@ -276,12 +273,13 @@ async fn post(
     let key = peek.key();
     if let Some(key) = &key {
         shared
-            .inflight()
+            .inflight
+            .lock()
             .insert(key.clone(), (number, token.clone()));
     }
     post_and_read(&shared, &frame, &peek, headers_done, &token).await;
     if let Some(key) = key {
-        let mut inflight = shared.inflight();
+        let mut inflight = shared.inflight.lock();
         // A later request may have reused the id; only remove our own entry.
         if inflight.get(&key).is_some_and(|(n, _)| *n == number) {
             inflight.remove(&key);

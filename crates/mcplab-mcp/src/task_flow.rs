@@ -56,13 +56,7 @@ impl Connection {
 
     /// `execution.taskSupport` of `tool`, listing the tools once when unknown.
     async fn tool_task_support(&self, tool: &str) -> Option<String> {
-        let known = |c: &Connection| {
-            c.task_support
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .get(tool)
-                .cloned()
-        };
+        let known = |c: &Connection| c.task_support.lock().get(tool).cloned();
         if let Some(level) = known(self) {
             return Some(level);
         }

@@ -3,10 +3,10 @@
 //! on a decision, on the timeout (denied) or on cancellation (denied): it always ends.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
 use std::time::Duration;
 
 use mcplab_protocol::chat::ApprovalDecision;
+use parking_lot::Mutex;
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
@@ -22,19 +22,16 @@ pub struct Approvals {
 
 impl std::fmt::Debug for Approvals {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let n = self.pending.lock().map(|p| p.len()).unwrap_or(0);
+        let n = self.pending.lock().len();
         f.debug_struct("Approvals").field("pending", &n).finish()
     }
 }
 
 impl Approvals {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Key, oneshot::Sender<ApprovalDecision>>> {
-        self.pending.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
     /// Delivers a decision; `false` when that call is not waiting.
     pub fn decide(&self, turn_id: &str, call_id: &str, decision: ApprovalDecision) -> bool {
         match self
+            .pending
             .lock()
             .remove(&(turn_id.to_owned(), call_id.to_owned()))
         {
@@ -45,7 +42,8 @@ impl Approvals {
 
     /// Whether a call is waiting for a decision.
     pub fn is_pending(&self, turn_id: &str, call_id: &str) -> bool {
-        self.lock()
+        self.pending
+            .lock()
             .contains_key(&(turn_id.to_owned(), call_id.to_owned()))
     }
 
@@ -58,7 +56,8 @@ impl Approvals {
         cancel: &CancellationToken,
     ) -> impl Future<Output = ApprovalDecision> + use<> {
         let (tx, rx) = oneshot::channel();
-        self.lock()
+        self.pending
+            .lock()
             .insert((turn_id.to_owned(), call_id.to_owned()), tx);
         let cancel = cancel.clone();
         async move {
@@ -74,7 +73,8 @@ impl Approvals {
 
     /// Forgets a call (after its wait ended).
     pub fn forget(&self, turn_id: &str, call_id: &str) {
-        self.lock()
+        self.pending
+            .lock()
             .remove(&(turn_id.to_owned(), call_id.to_owned()));
     }
 }

@@ -33,7 +33,7 @@ async fn serve(script: Script) -> (Url, Log) {
         let rpc = serde_json::from_slice::<Value>(&body).ok();
         let rpc = rpc.and_then(|v| v.get("method").and_then(Value::as_str).map(String::from));
         let seen = Seen { verb, rpc, headers };
-        log.lock().unwrap().push(seen.clone());
+        log.lock().push(seen.clone());
         script(&seen, &log)
     };
     let app = axum::Router::new()
@@ -183,7 +183,7 @@ async fn session_and_protocol_version_follow_initialize() {
     assert_eq!(closed(&mut wire).await, "disconnected");
     handle.await.unwrap();
 
-    let log = log.lock().unwrap().clone();
+    let log = log.lock().clone();
     let init = &log[0];
     assert_eq!(init.rpc.as_deref(), Some("initialize"));
     assert_eq!(init.header(SESSION_HEADER), None);
@@ -241,7 +241,7 @@ async fn dropped_response_stream_resumes_with_last_event_id() {
     cancel.cancel();
     closed(&mut wire).await;
     handle.await.unwrap();
-    let log = log.lock().unwrap().clone();
+    let log = log.lock().clone();
     let gets: Vec<_> = log.iter().filter(|s| s.verb == Method::GET).collect();
     assert_eq!(gets.len(), 1, "{log:?}");
     assert_eq!(gets[0].header(LAST_EVENT_ID), Some("ev-2"));
@@ -271,12 +271,7 @@ async fn resuming_gives_up_after_repeated_failures() {
     cancel.cancel();
     closed(&mut wire).await;
     handle.await.unwrap();
-    let gets = log
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|s| s.verb == Method::GET)
-        .count();
+    let gets = log.lock().iter().filter(|s| s.verb == Method::GET).count();
     assert_eq!(gets, MAX_RECONNECT_FAILURES as usize);
 }
 

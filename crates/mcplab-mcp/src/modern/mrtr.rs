@@ -253,7 +253,7 @@ impl Connection {
         if let Some(headers) = &self.tool_headers {
             headers.learn(tools);
         }
-        let mut support = self.task_support.lock().unwrap_or_else(|p| p.into_inner());
+        let mut support = self.task_support.lock();
         for tool in tools {
             let name = tool.get("name").and_then(Value::as_str);
             let level = tool
@@ -281,12 +281,7 @@ impl Connection {
             return None;
         }
         let mut meta = Map::new();
-        if let Some(level) = self
-            .log_level
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
-        {
+        if let Some(level) = self.log_level.lock().clone() {
             meta.insert(META_LOG_LEVEL.into(), Value::String(level));
         }
         if opts.task == TaskMode::Never {
@@ -304,7 +299,7 @@ impl Connection {
 
     /// Sets the minimum log level (2026-07-28: sent in every request's `_meta`).
     pub fn set_log_level(&self, level: Option<String>) {
-        *self.log_level.lock().unwrap_or_else(|p| p.into_inner()) = level;
+        *self.log_level.lock() = level;
     }
 }
 

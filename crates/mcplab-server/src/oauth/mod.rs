@@ -8,12 +8,13 @@ mod agent;
 pub mod debug;
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use mcplab_core::oauth::CallbackParams;
+use parking_lot::Mutex;
 use tokio::sync::{broadcast, oneshot};
 
 pub use agent::BrowserAgent;
@@ -56,13 +57,10 @@ impl Default for OAuthState {
 }
 
 impl OAuthState {
-    fn pending(&self) -> MutexGuard<'_, HashMap<String, Pending>> {
-        self.pending.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
     /// The authorization URL a server's pending sign-in waits on, if any.
     pub fn pending_url(&self, server: &str) -> Option<String> {
-        self.pending()
+        self.pending
+            .lock()
             .values()
             .find(|p| p.server.as_deref() == Some(server))
             .map(|p| p.url.clone())
@@ -77,11 +75,11 @@ impl OAuthState {
         if let Some(server) = &pending.server {
             let _ = self.started.send((server.clone(), pending.url.clone()));
         }
-        self.pending().insert(state.to_string(), pending);
+        self.pending.lock().insert(state.to_string(), pending);
     }
 
     fn forget(&self, state: &str) {
-        self.pending().remove(state);
+        self.pending.lock().remove(state);
     }
 }
 
@@ -92,7 +90,7 @@ pub async fn callback(State(app): State<Arc<AppState>>, RawQuery(query): RawQuer
     let Some(state) = params.state.clone().filter(|s| !s.is_empty()) else {
         return refuse("The redirect carries no state parameter.");
     };
-    let Some(pending) = app.oauth.pending().remove(&state) else {
+    let Some(pending) = app.oauth.pending.lock().remove(&state) else {
         return refuse(
             "This sign-in is unknown or already finished (the state parameter does not match a \
              pending sign-in). Start it again from mcplab.",

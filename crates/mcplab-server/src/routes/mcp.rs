@@ -188,11 +188,7 @@ struct CallGuard<'a> {
 impl Drop for CallGuard<'_> {
     fn drop(&mut self) {
         if let Some(key) = self.key.take() {
-            self.state
-                .calls
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .remove(&key);
+            self.state.calls.lock().remove(&key);
         }
     }
 }
@@ -218,7 +214,7 @@ pub(super) async fn run_tool_call(
     let mut progress = None;
     if let Some(call_id) = &req.call_id {
         let key = (name.to_owned(), call_id.clone());
-        let mut calls = state.calls.lock().unwrap_or_else(|p| p.into_inner());
+        let mut calls = state.calls.lock();
         if calls.contains_key(&key) {
             return Err(ApiFailure::new(
                 StatusCode::CONFLICT,
@@ -273,12 +269,7 @@ pub async fn cancel_call(
     State(state): State<Arc<AppState>>,
     Path((name, call_id)): Path<(String, String)>,
 ) -> StatusCode {
-    let token = state
-        .calls
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .get(&(name, call_id))
-        .cloned();
+    let token = state.calls.lock().get(&(name, call_id)).cloned();
     match token {
         Some(t) => {
             t.cancel();

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use mcplab_core::llm::ProviderSettings;
-use mcplab_core::mcp::ConnectionManager;
+use mcplab_core::mcp::{ConnectionManager, Listing};
 use mcplab_core::session::host;
 use mcplab_core::store::{EvalIterationRow, EvalRunRow, Store};
 use mcplab_evals::compare::Comparison;
@@ -415,7 +415,7 @@ async fn list_tools(
     name: &str,
 ) -> Result<Vec<Value>, RunError> {
     let listed = conn
-        .list_all("tools/list", "tools", Default::default())
+        .list_all(Listing::Tools, Default::default())
         .await
         .map_err(|e| RunError::Servers(format!("server `{name}`: tools/list failed: {e}")))?;
     Ok(listed["tools"].as_array().cloned().unwrap_or_default())

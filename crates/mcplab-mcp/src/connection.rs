@@ -16,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 use super::error::McpError;
 use super::frame_transport::RawResults;
 use super::handler::{ClientSide, ProgressListeners, ProgressUpdate};
+use super::listing::Listing;
 use super::modern::cache::ResponseCache;
 use super::modern::headers::ToolHeaders;
 use super::stdio::{ChildGuard, StderrTail};
@@ -240,10 +241,10 @@ impl Connection {
     /// or never stops is cut off with an error instead of looping forever.
     pub async fn list_all(
         &self,
-        method: &str,
-        key: &str,
+        listing: Listing,
         opts: RequestOptions,
     ) -> Result<Value, McpError> {
+        let (method, key) = (listing.method(), listing.key());
         let mut items = Vec::new();
         let mut cursor: Option<String> = None;
         let mut seen = std::collections::HashSet::new();

@@ -12,6 +12,7 @@ pub mod handler;
 pub mod http;
 pub mod legacy_sse;
 pub mod limits;
+pub mod listing;
 pub mod manager;
 pub mod modern;
 mod peek;
@@ -31,6 +32,7 @@ pub use handler::{
     ClientIdentity, PROTOCOL_VERSION, ProgressUpdate, RootEntry, SUPPORTED_PROTOCOL_VERSIONS,
 };
 pub use limits::{LimitError, Limits};
+pub use listing::Listing;
 pub use manager::{ConnectionManager, DeclaredAs, ManagerOptions};
 pub use process_tree::reap_orphans;
 pub use traffic::TrafficLog;

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use super::connection::{Connection, RequestOptions};
 use super::error::McpError;
 use super::handler::ProgressUpdate;
+use super::listing::Listing;
 use super::tasks::task_object;
 
 /// Longest wait for a task that states no TTL.
@@ -62,7 +63,7 @@ impl Connection {
         }
         // A server without the tasks capability has no task support to learn.
         self.initialize.pointer("/capabilities/tasks")?;
-        let listing = self.list_all("tools/list", "tools", RequestOptions::default());
+        let listing = self.list_all(Listing::Tools, RequestOptions::default());
         let _ = Box::pin(listing).await;
         known(self)
     }
@@ -313,7 +314,7 @@ impl Connection {
             return Ok(self.tasks());
         }
         let listed = self
-            .list_all("tasks/list", "tasks", RequestOptions::default())
+            .list_all(Listing::Tasks, RequestOptions::default())
             .await?;
         for task in listed
             .get("tasks")

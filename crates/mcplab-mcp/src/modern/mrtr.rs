@@ -13,6 +13,7 @@ use super::cache::{CacheHit, ResponseCache};
 use super::{META_LOG_LEVEL, TASKS_EXTENSION};
 use crate::connection::{Connection, RequestOptions};
 use crate::error::McpError;
+use crate::listing::Listing;
 
 /// Most `input_required` rounds one request goes through.
 pub const MAX_ROUNDS: usize = 10;
@@ -235,18 +236,18 @@ impl Connection {
             ..Default::default()
         };
         // Boxed: listing goes through `request_detailed`, which may call this again.
-        Box::pin(self.list_all("tools/list", "tools", opts))
+        Box::pin(self.list_all(Listing::Tools, opts))
             .await
             .map(|_| ())
     }
 
     /// Remembers what a result teaches about tools: designated headers and task support.
     fn learn(&self, method: &str, result: &Value) {
-        if method != "tools/list" {
+        if method != Listing::Tools.method() {
             return;
         }
         let tools = result
-            .get("tools")
+            .get(Listing::Tools.key())
             .and_then(Value::as_array)
             .map(Vec::as_slice)
             .unwrap_or(&[]);

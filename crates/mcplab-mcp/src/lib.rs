@@ -16,6 +16,7 @@ pub mod listing;
 pub mod manager;
 pub mod modern;
 mod peek;
+pub mod pending;
 mod process_tree;
 pub mod skills;
 pub mod sse;

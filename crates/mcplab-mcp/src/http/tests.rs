@@ -275,6 +275,47 @@ async fn resuming_gives_up_after_repeated_failures() {
     assert_eq!(gets, MAX_RECONNECT_FAILURES as usize);
 }
 
+/// The request a dropped response stream was answering fails with `expected` in its error.
+async fn resume_fails_with(script: Script, expected: &str) {
+    let (url, _log) = serve(script).await;
+    let (mut wire, cancel, handle) = start(url);
+    let mut notes = Vec::new();
+    wire.outbound
+        .send(rpc(r#"{"jsonrpc":"2.0","id":9,"method":"tools/call"}"#))
+        .await
+        .unwrap();
+    let (synthetic, reply) = next_message(&mut wire, &mut notes).await;
+    assert!(synthetic);
+    assert_eq!(reply["id"], 9);
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(message.contains(expected), "{message}");
+    cancel.cancel();
+    closed(&mut wire).await;
+    handle.await.unwrap();
+}
+
+#[tokio::test]
+async fn a_resume_refused_with_405_fails_the_request_at_once() {
+    let script: Script = |seen, _| match seen.verb {
+        Method::POST => sse("id: a\nretry: 10\n\n".into(), false, &[]),
+        _ => StatusCode::METHOD_NOT_ALLOWED.into_response(),
+    };
+    resume_fails_with(script, "does not allow resuming it (GET returned 405)").await;
+}
+
+#[tokio::test]
+async fn a_resume_that_is_not_an_event_stream_counts_as_a_failed_attempt() {
+    let script: Script = |seen, _| match seen.verb {
+        Method::POST => sse("id: a\nretry: 10\n\n".into(), false, &[]),
+        _ => json("{}"),
+    };
+    let expected = format!(
+        "gave up resuming the response stream after {MAX_RECONNECT_FAILURES} attempts (the \
+         resumed stream is not text/event-stream)"
+    );
+    resume_fails_with(script, &expected).await;
+}
+
 #[tokio::test]
 async fn http_error_answers_requests_and_notes_notifications() {
     let (url, _log) =

@@ -11,8 +11,9 @@
 //! loses nothing.
 
 use std::collections::VecDeque;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
+use parking_lot::Mutex;
 use tokio::sync::broadcast;
 
 /// Wake-ups a subscriber may miss before it catches up from the ring (they are 8 bytes each).
@@ -91,13 +92,9 @@ impl EventRing {
         }
     }
 
-    fn ring(&self) -> MutexGuard<'_, Ring> {
-        self.shared.ring.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
     /// Bytes of JSON the ring holds for replay.
     pub fn bytes_held(&self) -> usize {
-        self.ring().bytes
+        self.shared.ring.lock().bytes
     }
 
     /// Numbers, keeps and announces one event; returns its sequence number.
@@ -106,7 +103,7 @@ impl EventRing {
             .unwrap_or_else(|_| "{\"kind\":\"resync\"}".into())
             .into();
         let shared = &self.shared;
-        let mut ring = self.ring();
+        let mut ring = self.shared.ring.lock();
         let seq = ring.next;
         ring.next += 1;
         ring.bytes += json.len();
@@ -125,14 +122,14 @@ impl EventRing {
 
     /// The sequence number of the newest event (0 before the first).
     pub fn last_seq(&self) -> u64 {
-        self.ring().next - 1
+        self.shared.ring.lock().next - 1
     }
 
     /// Subscribes and returns what must be replayed after `last_seen` (None: nothing to
     /// replay, a fresh subscriber), then follows on. Replay and subscription are taken under
     /// one lock, so what follows comes after the replay: no duplicate, no gap.
     pub fn resume(&self, last_seen: Option<u64>) -> (Result<Vec<Numbered>, Gone>, Follower) {
-        let ring = self.ring();
+        let ring = self.shared.ring.lock();
         let wake = self.shared.live.subscribe();
         let at = ring.next - 1;
         let replay = match last_seen {
@@ -150,7 +147,7 @@ impl EventRing {
 
     /// The events after `last`.
     pub fn after(&self, last: u64) -> Result<Vec<Numbered>, Gone> {
-        self.ring().after(last)
+        self.shared.ring.lock().after(last)
     }
 }
 

@@ -5,7 +5,7 @@
 //! events are collected (deltas joined, live-only events dropped, bounded) with its clocks,
 //! and become the evals crate's `TurnTrace`. A turn that does not finish ends the iteration.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mcplab_core::agent::EventSink;
@@ -15,6 +15,7 @@ use mcplab_core::session::{Attendance, HostTurn};
 use mcplab_evals::trace::{TurnEnd, TurnTiming, TurnTrace};
 use mcplab_protocol::chat::TurnEvent;
 use mcplab_protocol::host::HostConfig;
+use parking_lot::Mutex;
 use tokio_util::sync::CancellationToken;
 
 use crate::deadline::Deadline;
@@ -143,17 +144,13 @@ pub struct Collect {
 
 impl Collect {
     pub fn take(&self) -> Vec<TurnEvent> {
-        std::mem::take(&mut self.lock().0)
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, (Vec<TurnEvent>, usize)> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+        std::mem::take(&mut self.state.lock().0)
     }
 }
 
 impl EventSink for Collect {
     fn emit(&self, event: TurnEvent) {
-        let mut guard = self.lock();
+        let mut guard = self.state.lock();
         let (events, text) = &mut *guard;
         let full = events.len() >= MAX_EVENTS;
         let terminal = matches!(

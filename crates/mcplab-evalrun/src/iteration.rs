@@ -7,7 +7,7 @@
 //! requests, recording) the store keeps.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use mcplab_core::llm::ModelRef;
@@ -18,6 +18,7 @@ use mcplab_evals::run::{IterationRecord, Unit};
 use mcplab_evals::trace::{AppRender, Trace};
 use mcplab_evals::verdict::{JudgeVerdict, Outcome, ResolvedCase, Verdict, judge_iteration};
 use mcplab_protocol::host::HostConfig;
+use parking_lot::Mutex;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -90,7 +91,7 @@ impl Shared {
     }
 
     fn problem(&self, why: &str) {
-        let mut p = self.problems.lock().unwrap_or_else(|e| e.into_inner());
+        let mut p = self.problems.lock();
         if !p.iter().any(|x| x == why) {
             p.push(why.to_owned());
         }

@@ -4,7 +4,7 @@
 //! when recording, each step's streamed answer (text, reasoning, tool calls, finish, usage, or
 //! the error) so a replay can play it back. The recorded shapes live here too.
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use futures::StreamExt;
@@ -13,6 +13,7 @@ use mcplab_core::llm::{
     ChatRequest, FinishReason, LlmError, LlmProvider, StreamEvent, ToolSpec, Usage,
 };
 use mcplab_protocol::chat::TurnFailureKind;
+use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -157,17 +158,13 @@ impl ObservedProvider {
 
     /// What was seen so far (taken out).
     pub fn take(&self) -> Observed {
-        std::mem::take(&mut *lock(&self.seen))
+        std::mem::take(&mut *self.seen.lock())
     }
 
     /// LLM time so far.
     pub fn llm_time(&self) -> Duration {
-        lock(&self.seen).llm
+        self.seen.lock().llm
     }
-}
-
-fn lock(m: &Mutex<Observed>) -> std::sync::MutexGuard<'_, Observed> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// The request as JSON (tool schemas left out: the tool list is recorded once per run).
@@ -193,7 +190,7 @@ impl LlmProvider for ObservedProvider {
         cancel: CancellationToken,
     ) -> BoxStream<'static, Result<StreamEvent, LlmError>> {
         {
-            let mut seen = lock(&self.seen);
+            let mut seen = self.seen.lock();
             let json = request_json(&request);
             let size = json.to_string().len();
             let kept = if seen.request_bytes + size <= REQUEST_BUDGET {
@@ -221,7 +218,7 @@ impl LlmProvider for ObservedProvider {
                 let last = matches!(item, Ok(StreamEvent::Finish { .. }) | Err(_));
                 if last && !done {
                     done = true;
-                    let mut seen = lock(&seen);
+                    let mut seen = seen.lock();
                     seen.llm += started.elapsed();
                     if record {
                         seen.steps.push(std::mem::take(&mut step));

@@ -5,7 +5,7 @@
 //! evals crate's prompt, its reply read by the evals crate.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use futures::StreamExt;
 use mcplab_core::llm::{
@@ -16,6 +16,7 @@ use mcplab_evals::judge::{judge_prompt, parse_judge_reply};
 use mcplab_evals::suite::Judge;
 use mcplab_evals::trace::Trace;
 use mcplab_evals::verdict::JudgeVerdict;
+use parking_lot::Mutex;
 use tokio_util::sync::CancellationToken;
 
 use crate::deadline::Deadline;
@@ -65,7 +66,7 @@ impl Providers {
 
     /// The provider layer's client for `model`'s provider, built once.
     fn inner(&self, model: &ModelRef) -> Result<Arc<dyn LlmProvider>, String> {
-        let mut built = self.built.lock().unwrap_or_else(|p| p.into_inner());
+        let mut built = self.built.lock();
         if let Some(p) = built.get(&model.provider) {
             return Ok(p.clone());
         }

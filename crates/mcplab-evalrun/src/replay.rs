@@ -8,13 +8,14 @@
 //! concurrency cannot mix two iterations' recordings. The turn loop in between is the real one.
 
 use std::collections::{BTreeMap, VecDeque};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use futures::StreamExt;
 use futures::stream::BoxStream;
 use mcplab_core::llm::{ChatRequest, LlmError, LlmProvider, StreamEvent};
 use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
 use mcplab_protocol::ProtocolChoice;
+use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
@@ -96,11 +97,7 @@ impl LlmProvider for ReplayProvider {
         _request: ChatRequest,
         _cancel: CancellationToken,
     ) -> BoxStream<'static, Result<StreamEvent, LlmError>> {
-        let next = self
-            .steps
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .pop_front();
+        let next = self.steps.lock().pop_front();
         let Some(step) = next else {
             return futures::stream::once(async {
                 Err(LlmError::BadResponse {

@@ -6,12 +6,12 @@
 //! `RunEvent`s. Cancelling stops new iterations, drops the ones in flight and keeps the rest.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
 use mcplab_core::llm::ProviderSettings;
-use mcplab_core::mcp::ConnectionManager;
+use mcplab_core::mcp::{ConnectionManager, Listing};
 use mcplab_core::session::host;
 use mcplab_core::store::{EvalIterationRow, EvalRunRow, Store};
 use mcplab_evals::compare::Comparison;
@@ -24,6 +24,7 @@ use mcplab_evals::stats::{RunSummary, summarize};
 use mcplab_evals::suite::{Check, Gates};
 use mcplab_protocol::clock::now_ms;
 use mcplab_protocol::host::ClientDeclaration;
+use parking_lot::Mutex;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -246,11 +247,7 @@ pub async fn run(
     } else {
         RunStatus::Finished
     };
-    let problems = shared
-        .problems
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .clone();
+    let problems = shared.problems.lock().clone();
     conclude(
         &spec, &env.store, &prepared, run_id, units, iterations, status, &problems, &sink,
     )
@@ -418,7 +415,7 @@ async fn list_tools(
     name: &str,
 ) -> Result<Vec<Value>, RunError> {
     let listed = conn
-        .list_all("tools/list", "tools", Default::default())
+        .list_all(Listing::Tools, Default::default())
         .await
         .map_err(|e| RunError::Servers(format!("server `{name}`: tools/list failed: {e}")))?;
     Ok(listed["tools"].as_array().cloned().unwrap_or_default())

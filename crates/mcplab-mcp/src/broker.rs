@@ -2,16 +2,16 @@
 //! Each waits, keyed by a broker id, until it is answered, cancelled or times out; the wait
 //! always ends. A server may have only so many waiting at once (a flood of dialogs is refused,
 //! each with an error naming the limit). Who answers (the terminal, the browser, a policy) is
-//! not its concern.
+//! not its concern. The waiting itself is a [`Pending`] registry.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use mcplab_protocol::{HumanAnswer, HumanOutcome, HumanRequest, HumanRequestKind, ServerEvent};
 use serde_json::Value;
-use tokio::sync::{broadcast, oneshot};
+use tokio::sync::broadcast;
+
+use super::pending::{Ended, Pending};
 
 /// Default wait for an answer (DESIGN.md: elicitation waits 5 minutes).
 pub const DEFAULT_HUMAN_TIMEOUT: Duration = Duration::from_secs(300);
@@ -36,7 +36,7 @@ pub const DEFAULT_PENDING_PER_SERVER: usize = 16;
 pub struct Broker {
     next: AtomicU64,
     per_server: usize,
-    pending: Mutex<HashMap<u64, (HumanRequest, oneshot::Sender<HumanAnswer>)>>,
+    pending: Pending<u64, HumanRequest, HumanAnswer>,
     events: broadcast::Sender<ServerEvent>,
 }
 
@@ -50,15 +50,9 @@ impl Broker {
         Self {
             next: AtomicU64::new(1),
             per_server: per_server.max(1),
-            pending: Mutex::new(HashMap::new()),
+            pending: Pending::default(),
             events,
         }
-    }
-
-    fn lock(
-        &self,
-    ) -> std::sync::MutexGuard<'_, HashMap<u64, (HumanRequest, oneshot::Sender<HumanAnswer>)>> {
-        self.pending.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     /// Publishes a request and waits for its answer.
@@ -77,23 +71,18 @@ impl Broker {
             params,
             timeout_ms: timeout.as_millis() as u64,
         };
-        let (tx, rx) = oneshot::channel();
-        {
-            let mut pending = self.lock();
-            let waiting = pending.values().filter(|(r, _)| r.server == server).count();
-            if waiting >= self.per_server {
+        let waiter = self.pending.try_add(id, request.clone(), |waiting| {
+            if waiting.filter(|r| r.server == server).count() >= self.per_server {
                 return Err(BrokerError::TooMany {
                     server: server.to_owned(),
                     limit: self.per_server,
                 });
             }
-            pending.insert(id, (request.clone(), tx));
-        }
+            Ok(())
+        })?;
         let _ = self.events.send(ServerEvent::HumanRequested { request });
-        let outcome = tokio::time::timeout(timeout, rx).await;
-        self.lock().remove(&id);
-        let (result, label) = match outcome {
-            Ok(Ok(answer)) => {
+        let (result, label) = match waiter.wait(timeout).await {
+            Ended::Answered(answer) => {
                 let label = match &answer {
                     HumanAnswer::Accept { .. } => HumanOutcome::Accept,
                     HumanAnswer::Decline { .. } => HumanOutcome::Decline,
@@ -101,8 +90,10 @@ impl Broker {
                 };
                 (Ok(answer), label)
             }
-            Ok(Err(_)) => (Err(BrokerError::Withdrawn), HumanOutcome::Cancel),
-            Err(_) => (Err(BrokerError::TimedOut(timeout)), HumanOutcome::Timeout),
+            Ended::Withdrawn | Ended::Cancelled => {
+                (Err(BrokerError::Withdrawn), HumanOutcome::Cancel)
+            }
+            Ended::TimedOut => (Err(BrokerError::TimedOut(timeout)), HumanOutcome::Timeout),
         };
         let _ = self.events.send(ServerEvent::HumanResolved {
             server: server.to_owned(),
@@ -114,22 +105,19 @@ impl Broker {
 
     /// Answers a pending request; `false` if it is no longer pending.
     pub fn answer(&self, id: u64, answer: HumanAnswer) -> bool {
-        match self.lock().remove(&id) {
-            Some((_, tx)) => tx.send(answer).is_ok(),
-            None => false,
-        }
+        self.pending.answer(&id, answer).is_some()
     }
 
     /// Requests still waiting, oldest first.
     pub fn pending(&self) -> Vec<HumanRequest> {
-        let mut v: Vec<_> = self.lock().values().map(|(r, _)| r.clone()).collect();
+        let mut v = self.pending.requests();
         v.sort_by_key(|r| r.id);
         v
     }
 
     /// Withdraws every pending request of `server` (it disconnected).
     pub fn withdraw_server(&self, server: &str) {
-        self.lock().retain(|_, (r, _)| r.server != server);
+        self.pending.withdraw(|r| r.server == server);
     }
 }
 

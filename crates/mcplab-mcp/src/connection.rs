@@ -16,6 +16,7 @@ use tokio_util::sync::CancellationToken;
 use super::error::McpError;
 use super::frame_transport::RawResults;
 use super::handler::{ClientSide, ProgressListeners, ProgressUpdate};
+use super::listing::Listing;
 use super::modern::cache::ResponseCache;
 use super::modern::headers::ToolHeaders;
 use super::stdio::{ChildGuard, StderrTail};
@@ -74,15 +75,15 @@ pub struct Connection {
     /// Answers the input requests of multi-round-trip results like server requests.
     pub(crate) answerer: ClientSide,
     /// Minimum log level sent in each 2026-07-28 request's `_meta`, once set.
-    pub(crate) log_level: std::sync::Mutex<Option<String>>,
+    pub(crate) log_level: parking_lot::Mutex<Option<String>>,
     /// `execution.taskSupport` per tool, learned from `tools/list` (2025-11-25 tasks).
-    pub(crate) task_support: std::sync::Mutex<std::collections::HashMap<String, String>>,
+    pub(crate) task_support: parking_lot::Mutex<std::collections::HashMap<String, String>>,
     pub(crate) tasks: Arc<TaskRegistry>,
     pub(crate) traffic: Arc<TrafficLog>,
     /// Open `subscriptions/listen` requests by key (2026-07-28).
-    pub(crate) listens: std::sync::Mutex<std::collections::HashMap<String, CancellationToken>>,
+    pub(crate) listens: parking_lot::Mutex<std::collections::HashMap<String, CancellationToken>>,
     /// The streamable HTTP task, awaited on close so its `DELETE` goes out before a CLI exits.
-    pub(crate) transport_task: std::sync::Mutex<Option<tokio::task::JoinHandle<()>>>,
+    pub(crate) transport_task: parking_lot::Mutex<Option<tokio::task::JoinHandle<()>>>,
 }
 
 impl std::fmt::Debug for Connection {
@@ -211,14 +212,14 @@ impl Connection {
             .unwrap_or(Value::Null)
             .to_string();
         if let Some(tx) = opts.progress.clone() {
-            self.progress_listeners().insert(token.clone(), tx);
+            self.progress.lock().insert(token.clone(), tx);
         }
         let cancel = opts.cancel.clone().unwrap_or_default();
         let outcome = tokio::select! {
             r = handle.await_response() => Some(r),
             _ = cancel.cancelled() => None,
         };
-        self.progress_listeners().remove(&token);
+        self.progress.lock().remove(&token);
         match outcome {
             Some(Ok(typed)) => Ok(self
                 .raw
@@ -240,10 +241,10 @@ impl Connection {
     /// or never stops is cut off with an error instead of looping forever.
     pub async fn list_all(
         &self,
-        method: &str,
-        key: &str,
+        listing: Listing,
         opts: RequestOptions,
     ) -> Result<Value, McpError> {
+        let (method, key) = (listing.method(), listing.key());
         let mut items = Vec::new();
         let mut cursor: Option<String> = None;
         let mut seen = std::collections::HashSet::new();
@@ -313,15 +314,6 @@ impl Connection {
         let _ = self.notify("notifications/cancelled", Some(params)).await;
     }
 
-    fn progress_listeners(
-        &self,
-    ) -> std::sync::MutexGuard<
-        '_,
-        std::collections::HashMap<String, mpsc::UnboundedSender<ProgressUpdate>>,
-    > {
-        self.progress.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
     /// The server broke the protocol: an error that names it.
     pub(crate) fn misbehaved(&self, message: impl Into<String>) -> McpError {
         McpError::Misbehaved {
@@ -377,11 +369,7 @@ impl Connection {
             let _ = service.close_with_timeout(Duration::from_secs(2)).await;
         }
         self.transport_cancel.cancel();
-        let task = self
-            .transport_task
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .take();
+        let task = self.transport_task.lock().take();
         if let Some(task) = task {
             // Bounded: the task's own steps (stop requests, DELETE) each have deadlines.
             let _ = tokio::time::timeout(TRANSPORT_STOP_WAIT, task).await;

@@ -6,10 +6,10 @@
 //! nothing is lost for the user, only not forwarded twice. Status changes, human requests and
 //! list changes always pass: the UI depends on them and they are small.
 
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use mcplab_protocol::ServerEvent;
+use parking_lot::Mutex;
 use serde_json::Value;
 use tokio::sync::broadcast;
 
@@ -71,7 +71,7 @@ impl EventGate {
             let _ = self.events.send(event);
             return;
         }
-        let mut bucket = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut bucket = self.state.lock();
         let now = Instant::now();
         let elapsed = now.duration_since(bucket.refilled).as_secs_f64();
         bucket.tokens = (bucket.tokens + elapsed * self.per_second).min(self.burst);

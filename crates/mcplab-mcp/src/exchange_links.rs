@@ -8,9 +8,10 @@
 
 use std::collections::{HashMap, VecDeque};
 use std::hash::Hash;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use bytes::Bytes;
+use parking_lot::Mutex;
 
 /// How many links of each kind are remembered.
 const CAPACITY: usize = 1024;
@@ -69,25 +70,25 @@ impl Default for ExchangeLinks {
 impl ExchangeLinks {
     /// An outbound frame was recorded as `seq`.
     pub(crate) fn sent(&self, bytes: &Bytes, seq: u64) {
-        let mut sent = self.sent.lock().unwrap_or_else(|p| p.into_inner());
+        let mut sent = self.sent.lock();
         sent.insert(address(bytes), seq);
     }
 
     /// The record of the frame an exchange posted.
     pub(crate) fn request_seq(&self, posted: &Bytes) -> Option<u64> {
-        let sent = self.sent.lock().unwrap_or_else(|p| p.into_inner());
+        let sent = self.sent.lock();
         sent.get(&address(posted))
     }
 
     /// The wire's exchange `id` was recorded as `seq`.
     pub(crate) fn exchange(&self, id: u64, seq: u64) {
-        let mut exchanges = self.exchanges.lock().unwrap_or_else(|p| p.into_inner());
+        let mut exchanges = self.exchanges.lock();
         exchanges.insert(id, seq);
     }
 
     /// The record of the wire's exchange `id`.
     pub(crate) fn exchange_seq(&self, id: u64) -> Option<u64> {
-        let exchanges = self.exchanges.lock().unwrap_or_else(|p| p.into_inner());
+        let exchanges = self.exchanges.lock();
         exchanges.get(&id)
     }
 }
@@ -117,6 +118,6 @@ mod tests {
             links.exchange_seq(CAPACITY as u64 + 9),
             Some(CAPACITY as u64 + 109)
         );
-        assert!(links.exchanges.lock().unwrap().map.len() <= CAPACITY);
+        assert!(links.exchanges.lock().map.len() <= CAPACITY);
     }
 }

@@ -6,10 +6,11 @@
 //! error naming why, instead of leaving it to time out.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use bytes::Bytes;
 use mcplab_protocol::{Direction, FrameKind, TrafficHttpExchange};
+use parking_lot::Mutex;
 use rmcp::model::JsonRpcMessage;
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
@@ -61,13 +62,9 @@ struct RawInner {
 }
 
 impl RawResults {
-    fn lock(&self) -> std::sync::MutexGuard<'_, RawInner> {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
     /// Notes that a request with `id` was sent.
     fn expect(&self, id: String) {
-        let mut inner = self.lock();
+        let mut inner = self.inner.lock();
         inner.expected.push_back(id);
         if inner.expected.len() > EXPECTED_CAPACITY {
             inner.expected.pop_front();
@@ -76,7 +73,7 @@ impl RawResults {
 
     fn put(&self, id: &Value, result: Value) {
         let key = id.to_string();
-        let mut inner = self.lock();
+        let mut inner = self.inner.lock();
         let Some(at) = inner.expected.iter().position(|k| *k == key) else {
             return;
         };
@@ -97,7 +94,7 @@ impl RawResults {
     /// Takes the raw result for request `id` (as JSON), if it arrived.
     pub fn take(&self, id: &Value) -> Option<Value> {
         let key = id.to_string();
-        let mut inner = self.lock();
+        let mut inner = self.inner.lock();
         let v = inner.by_id.remove(&key);
         if v.is_some() {
             inner.order.retain(|k| k != &key);
@@ -108,16 +105,16 @@ impl RawResults {
     /// The first result received on the connection: the `initialize` result (legacy era) or
     /// the `server/discover` result (2026-07-28).
     pub fn first(&self) -> Option<Value> {
-        self.lock().first.clone()
+        self.inner.lock().first.clone()
     }
 
     /// The first JSON-RPC `error` object received on the connection.
     pub fn first_error(&self) -> Option<Value> {
-        self.lock().first_error.clone()
+        self.inner.lock().first_error.clone()
     }
 
     fn note_error(&self, error: &Value) {
-        let mut inner = self.lock();
+        let mut inner = self.inner.lock();
         if inner.first_error.is_none() {
             inner.first_error = Some(error.clone());
         }
@@ -125,7 +122,7 @@ impl RawResults {
 
     /// Why the transport closed, in words for the user, once it has.
     pub fn closed_reason(&self) -> Option<String> {
-        self.lock().closed_reason.clone()
+        self.inner.lock().closed_reason.clone()
     }
 
     /// Resolves with the close reason once the transport has closed.
@@ -134,7 +131,7 @@ impl RawResults {
     }
 
     fn set_closed(&self, reason: String) {
-        let mut inner = self.lock();
+        let mut inner = self.inner.lock();
         if inner.closed_reason.is_none() {
             inner.closed_reason = Some(reason.clone());
             self.closed.send_replace(Some(reason));
@@ -182,7 +179,7 @@ impl HeaderRecorder {
             // Not sent over 2026-07-28 HTTP: the wire closes the request's stream instead.
             return None;
         }
-        let mut last = self.version.lock().unwrap_or_else(|p| p.into_inner());
+        let mut last = self.version.lock();
         let headers = super::modern::headers::frame_headers(&value, last.as_deref(), &self.tools);
         if let Some((_, v)) = headers
             .iter()

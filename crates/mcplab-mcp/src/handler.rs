@@ -8,10 +8,11 @@
 #![allow(deprecated)]
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use mcplab_protocol::{HumanAnswer, HumanRequestKind, ServerEvent};
+use parking_lot::{Mutex, RwLock};
 use rmcp::ErrorData;
 use rmcp::model::{
     ClientConfig, ClientResult, CreateMessageResult, ElicitResult, ErrorCode, ListRootsResult,
@@ -158,7 +159,7 @@ impl ClientSide {
     }
 
     pub(crate) fn list_roots(&self) -> Result<ClientResult, ErrorData> {
-        let roots = self.roots.read().unwrap_or_else(|p| p.into_inner()).clone();
+        let roots = self.roots.read().clone();
         let roots: Vec<Value> = roots
             .iter()
             .map(|r| match &r.name {
@@ -226,12 +227,7 @@ impl Service<RoleClient> for ClientSide {
             ServerNotification::ProgressNotification(n) => {
                 let p = n.params;
                 let token = serde_json::to_value(&p.progress_token).unwrap_or(Value::Null);
-                let listener = self
-                    .progress
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .get(&token.to_string())
-                    .cloned();
+                let listener = self.progress.lock().get(&token.to_string()).cloned();
                 if let Some(tx) = listener {
                     let _ = tx.send(ProgressUpdate {
                         progress: p.progress,

@@ -11,11 +11,12 @@
 //! give up after [`MAX_RECONNECT_FAILURES`] attempts in a row that delivered nothing.
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use bytes::Bytes;
+use parking_lot::Mutex;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap};
 use reqwest::{Method, RequestBuilder, Response, StatusCode};
 use serde_json::Value;
@@ -37,6 +38,7 @@ pub(crate) use outlet::Outlet;
 
 pub(crate) use response::{BodyKind, body_excerpt, body_kind, describe_error, status_problem};
 pub use target::HttpTarget;
+use target::SendFailure;
 pub(crate) use target::send_with_auth;
 
 /// Reconnect delay when the stream never sent `retry` (the spec leaves it to the client).
@@ -119,18 +121,14 @@ struct Shared {
 }
 
 fn get<T: Clone>(slot: &Mutex<T>) -> T {
-    slot.lock().unwrap_or_else(PoisonError::into_inner).clone()
+    slot.lock().clone()
 }
 
 fn set<T>(slot: &Mutex<T>, value: T) {
-    *slot.lock().unwrap_or_else(PoisonError::into_inner) = value;
+    *slot.lock() = value;
 }
 
 impl Shared {
-    fn inflight(&self) -> MutexGuard<'_, HashMap<String, (u64, CancellationToken)>> {
-        self.inflight.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
     fn request(&self, method: Method) -> RequestBuilder {
         let mut req = self
             .client
@@ -218,7 +216,7 @@ async fn run(target: HttpTarget, client: reqwest::Client, end: WireEnd, cancel: 
             shared.out.keep_order(headers_seen).await;
         }
         if let Some(key) = cancels {
-            let waiting = shared.inflight().remove(&key);
+            let waiting = shared.inflight.lock().remove(&key);
             if let Some((_, token)) = waiting {
                 token.cancel();
             }
@@ -276,12 +274,13 @@ async fn post(
     let key = peek.key();
     if let Some(key) = &key {
         shared
-            .inflight()
+            .inflight
+            .lock()
             .insert(key.clone(), (number, token.clone()));
     }
     post_and_read(&shared, &frame, &peek, headers_done, &token).await;
     if let Some(key) = key {
-        let mut inflight = shared.inflight();
+        let mut inflight = shared.inflight.lock();
         // A later request may have reused the id; only remove our own entry.
         if inflight.get(&key).is_some_and(|(n, _)| *n == number) {
             inflight.remove(&key);
@@ -534,23 +533,14 @@ async fn read_response_stream(
             sent = send => sent,
         };
         let before = frames;
-        why = match resp {
-            Err(failure) => failure.message(&shared.target.url),
-            Ok(resp) if resp.status() == StatusCode::METHOD_NOT_ALLOWED => {
+        why = match stream_opened(shared, resp, "resumed stream").await {
+            StreamOpen::Failed(why) => why,
+            StreamOpen::NotAllowed => {
                 let message = "the response stream ended before the answer and the server \
                                does not allow resuming it (GET returned 405); retry the request";
                 return shared.out.fail(frame, message.to_string()).await;
             }
-            Ok(resp) if !resp.status().is_success() => {
-                let session = get(&shared.session_id);
-                let status = resp.status();
-                let excerpt = body_excerpt(resp).await;
-                status_problem(status, &excerpt, &shared.target.url, session.as_deref())
-            }
-            Ok(resp) if !matches!(body_kind(&resp), BodyKind::EventStream) => {
-                "the resumed stream is not text/event-stream".to_string()
-            }
-            Ok(resp) => match pump(
+            StreamOpen::Open(resp) => match pump(
                 shared,
                 (resp, exchange),
                 &mut parser,
@@ -576,6 +566,42 @@ async fn read_response_stream(
             shared.out.note(message.clone()).await;
             return shared.out.fail(frame, message).await;
         }
+    }
+}
+
+/// What a GET for an SSE stream (a response stream's resume, the standalone stream) got.
+enum StreamOpen {
+    /// An event stream to read.
+    Open(Response),
+    /// 405: the server offers no such stream.
+    NotAllowed,
+    /// Why there is no stream this time: the request failed, an error status (with its
+    /// advice), or a body that is not `text/event-stream`.
+    Failed(String),
+}
+
+/// Sorts the answer to a stream GET; `what` names the stream in the wrong-type message.
+async fn stream_opened(
+    shared: &Shared,
+    resp: Result<Response, SendFailure>,
+    what: &str,
+) -> StreamOpen {
+    let resp = match resp {
+        Err(failure) => return StreamOpen::Failed(failure.message(&shared.target.url)),
+        Ok(resp) => resp,
+    };
+    let status = resp.status();
+    if status == StatusCode::METHOD_NOT_ALLOWED {
+        StreamOpen::NotAllowed
+    } else if !status.is_success() {
+        let session = get(&shared.session_id);
+        let excerpt = body_excerpt(resp).await;
+        let url = &shared.target.url;
+        StreamOpen::Failed(status_problem(status, &excerpt, url, session.as_deref()))
+    } else if !matches!(body_kind(&resp), BodyKind::EventStream) {
+        StreamOpen::Failed(format!("the {what} is not text/event-stream"))
+    } else {
+        StreamOpen::Open(resp)
     }
 }
 
@@ -609,7 +635,7 @@ async fn standalone_stream(shared: Arc<Shared>, mut ready: Option<oneshot::Sende
             let _ = ready.send(());
         }
         let mut frames = 0;
-        let why = match resp {
+        let resp = match resp {
             Err(failure) if failure.is_refused() && was_open => {
                 let message = failure.message(&shared.target.url);
                 return shared.out.server_gone(format!(
@@ -617,22 +643,16 @@ async fn standalone_stream(shared: Arc<Shared>, mut ready: Option<oneshot::Sende
                      {message}"
                 ));
             }
-            Err(failure) => failure.message(&shared.target.url),
-            Ok(resp) if resp.status() == StatusCode::METHOD_NOT_ALLOWED => {
+            resp => resp,
+        };
+        let why = match stream_opened(&shared, resp, "standalone stream").await {
+            StreamOpen::Failed(why) => why,
+            StreamOpen::NotAllowed => {
                 let message = "the server offers no standalone SSE stream (GET returned 405); \
                                server-initiated messages arrive only on POST responses";
                 return shared.out.note(message.to_string()).await;
             }
-            Ok(resp) if !resp.status().is_success() => {
-                let session = get(&shared.session_id);
-                let status = resp.status();
-                let excerpt = body_excerpt(resp).await;
-                status_problem(status, &excerpt, &shared.target.url, session.as_deref())
-            }
-            Ok(resp) if !matches!(body_kind(&resp), BodyKind::EventStream) => {
-                "the standalone stream is not text/event-stream".to_string()
-            }
-            Ok(resp) => {
+            StreamOpen::Open(resp) => {
                 was_open = true;
                 match pump(
                     &shared,

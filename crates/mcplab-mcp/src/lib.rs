@@ -12,9 +12,11 @@ pub mod handler;
 pub mod http;
 pub mod legacy_sse;
 pub mod limits;
+pub mod listing;
 pub mod manager;
 pub mod modern;
 mod peek;
+pub mod pending;
 mod process_tree;
 pub mod skills;
 pub mod sse;
@@ -31,6 +33,7 @@ pub use handler::{
     ClientIdentity, PROTOCOL_VERSION, ProgressUpdate, RootEntry, SUPPORTED_PROTOCOL_VERSIONS,
 };
 pub use limits::{LimitError, Limits};
+pub use listing::Listing;
 pub use manager::{ConnectionManager, DeclaredAs, ManagerOptions};
 pub use process_tree::reap_orphans;
 pub use traffic::TrafficLog;

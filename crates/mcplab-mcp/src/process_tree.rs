@@ -13,8 +13,9 @@
 //! killed renderer), so none stays a zombie. Elsewhere than Linux it does nothing.
 
 use std::collections::{HashMap, HashSet};
-use std::sync::Mutex;
 use std::time::Duration;
+
+use parking_lot::Mutex;
 
 /// A process, by pid and start time (clock ticks since boot), which together never repeat.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -53,7 +54,7 @@ impl ProcessTree {
     }
 
     fn refresh_from(&self, table: &HashMap<i32, Entry>) -> Vec<Proc> {
-        let mut known = self.known.lock().unwrap_or_else(|p| p.into_inner());
+        let mut known = self.known.lock();
         let seeds: Vec<i32> = std::iter::once(self.root)
             .chain(
                 known

@@ -11,6 +11,7 @@ use serde_json::{Map, Value, json};
 
 use super::connection::{Connection, RequestOptions};
 use super::error::McpError;
+use super::listing::Listing;
 
 /// `sha256:` and 64 lowercase hex digits.
 pub fn digest_of(bytes: &[u8]) -> String {
@@ -102,7 +103,7 @@ impl Connection {
     /// The skill entry for `skill` (a `skill://…/SKILL.md` uri or a skill name).
     pub async fn skill_entry(&self, skill: &str) -> Result<Value, McpError> {
         let listed = self
-            .list_all("skills/list", "skills", RequestOptions::default())
+            .list_all(Listing::Skills, RequestOptions::default())
             .await?;
         let skills = listed["skills"].as_array().cloned().unwrap_or_default();
         skills

@@ -13,6 +13,7 @@ use serde_json::{Value, json};
 use super::connection::{Connection, RequestOptions};
 use super::error::McpError;
 use super::handler::ProgressUpdate;
+use super::listing::Listing;
 use super::tasks::task_object;
 
 /// Longest wait for a task that states no TTL.
@@ -56,19 +57,13 @@ impl Connection {
 
     /// `execution.taskSupport` of `tool`, listing the tools once when unknown.
     async fn tool_task_support(&self, tool: &str) -> Option<String> {
-        let known = |c: &Connection| {
-            c.task_support
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .get(tool)
-                .cloned()
-        };
+        let known = |c: &Connection| c.task_support.lock().get(tool).cloned();
         if let Some(level) = known(self) {
             return Some(level);
         }
         // A server without the tasks capability has no task support to learn.
         self.initialize.pointer("/capabilities/tasks")?;
-        let listing = self.list_all("tools/list", "tools", RequestOptions::default());
+        let listing = self.list_all(Listing::Tools, RequestOptions::default());
         let _ = Box::pin(listing).await;
         known(self)
     }
@@ -319,7 +314,7 @@ impl Connection {
             return Ok(self.tasks());
         }
         let listed = self
-            .list_all("tasks/list", "tasks", RequestOptions::default())
+            .list_all(Listing::Tasks, RequestOptions::default())
             .await?;
         for task in listed
             .get("tasks")

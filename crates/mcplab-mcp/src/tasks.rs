@@ -5,10 +5,10 @@
 //! (polling, input, cancel) lives in `task_flow`; this module only records.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
 
 use mcplab_protocol::clock::now_ms;
 use mcplab_protocol::{TaskFlavor, TaskStatusEntry, TaskView};
+use parking_lot::Mutex;
 use serde_json::Value;
 
 /// Most tasks remembered per server.
@@ -29,10 +29,6 @@ pub fn task_object(value: &Value) -> &Value {
 }
 
 impl TaskRegistry {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Vec<TaskView>>> {
-        self.by_server.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
     /// Records a task mcplab just created by calling `tool`.
     pub fn created(
         &self,
@@ -42,7 +38,7 @@ impl TaskRegistry {
         result: &Value,
     ) -> Option<TaskView> {
         let view = self.observe_as(server, result, "create", Some(flavor))?;
-        let mut map = self.lock();
+        let mut map = self.by_server.lock();
         let task = map
             .get_mut(server)?
             .iter_mut()
@@ -77,7 +73,7 @@ impl TaskRegistry {
         } else {
             TaskFlavor::Extension
         });
-        let mut map = self.lock();
+        let mut map = self.by_server.lock();
         let tasks = map.entry(server.to_owned()).or_default();
         let index = match tasks.iter().position(|t| t.task_id == task_id) {
             Some(i) => i,
@@ -143,7 +139,7 @@ impl TaskRegistry {
 
     /// Stores the final result fetched separately (2025-11-25 `tasks/result`).
     pub fn set_result(&self, server: &str, task_id: &str, result: Value) -> Option<TaskView> {
-        let mut map = self.lock();
+        let mut map = self.by_server.lock();
         let task = map
             .get_mut(server)?
             .iter_mut()
@@ -154,7 +150,7 @@ impl TaskRegistry {
 
     /// Notes that mcplab asked the server to cancel the task.
     pub fn cancel_requested(&self, server: &str, task_id: &str) -> Option<TaskView> {
-        let mut map = self.lock();
+        let mut map = self.by_server.lock();
         let task = map
             .get_mut(server)?
             .iter_mut()
@@ -170,13 +166,19 @@ impl TaskRegistry {
 
     /// The tasks of `server`, newest first.
     pub fn list(&self, server: &str) -> Vec<TaskView> {
-        let mut v = self.lock().get(server).cloned().unwrap_or_default();
+        let mut v = self
+            .by_server
+            .lock()
+            .get(server)
+            .cloned()
+            .unwrap_or_default();
         v.reverse();
         v
     }
 
     pub fn get(&self, server: &str, task_id: &str) -> Option<TaskView> {
-        self.lock()
+        self.by_server
+            .lock()
             .get(server)?
             .iter()
             .find(|t| t.task_id == task_id)

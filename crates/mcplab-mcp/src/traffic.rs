@@ -7,10 +7,11 @@
 //! silent. It stores what it is given; deciding what a frame is belongs to `frame_transport`.
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 
 use mcplab_protocol::{Direction, FrameKind, TrafficFrame, TrafficHttpExchange};
+use parking_lot::Mutex;
 use tokio::sync::broadcast;
 
 use super::limits::Limits;
@@ -106,10 +107,6 @@ impl TrafficLog {
         }
     }
 
-    fn rings(&self) -> std::sync::MutexGuard<'_, Rings> {
-        self.rings.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
     /// Records one frame and returns it (as published: truncated to the preview size) with its
     /// sequence number.
     pub fn record(
@@ -157,7 +154,7 @@ impl TrafficLog {
                 },
             ),
         };
-        let mut rings = self.rings();
+        let mut rings = self.rings.lock();
         // The sequence number is taken under the lock so that frames in a ring are ordered.
         let frame = TrafficFrame {
             seq: self.seq.fetch_add(1, Ordering::Relaxed),
@@ -220,7 +217,7 @@ impl TrafficLog {
 
     /// What is recorded for `server`, frames truncated to the preview size.
     pub fn snapshot(&self, server: &str) -> TrafficSnapshot {
-        let rings = self.rings();
+        let rings = self.rings.lock();
         rings
             .by_server
             .get(server)
@@ -233,7 +230,7 @@ impl TrafficLog {
 
     /// The whole frame `seq` of `server`, while it is still in the ring.
     pub fn frame(&self, server: &str, seq: u64) -> Option<TrafficFrame> {
-        let rings = self.rings();
+        let rings = self.rings.lock();
         let ring = rings.by_server.get(server)?;
         let at = ring.frames.binary_search_by_key(&seq, |f| f.seq).ok()?;
         ring.frames.get(at).cloned()
@@ -246,12 +243,12 @@ impl TrafficLog {
 
     /// Bytes held by the recording (all servers), as counted against the budget.
     pub fn bytes_held(&self) -> usize {
-        self.rings().bytes
+        self.rings.lock().bytes
     }
 
     /// Forgets what is recorded for `server` (its memory is released at once).
     pub fn clear(&self, server: &str) {
-        let mut rings = self.rings();
+        let mut rings = self.rings.lock();
         if let Some(ring) = rings.by_server.remove(server) {
             rings.bytes -= ring.bytes;
         }
@@ -267,7 +264,7 @@ impl TrafficLog {
 
     /// Frame `seq` of `server` as published (truncated), while it is in the ring.
     fn published(&self, server: &str, seq: u64) -> Option<TrafficFrame> {
-        let rings = self.rings();
+        let rings = self.rings.lock();
         let ring = rings.by_server.get(server)?;
         let at = ring.frames.binary_search_by_key(&seq, |f| f.seq).ok()?;
         ring.frames.get(at).map(|f| preview(f, self.preview))

@@ -4,9 +4,9 @@
 //! [`MemoryCredentials`] serves tests and debugger runs, which must not touch stored sign-ins.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
 
 use mcplab_protocol::oauth::RegistrationMethod;
+use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
 use super::token::TokenAuthMethod;
@@ -138,25 +138,20 @@ pub struct MemoryCredentials {
     map: Mutex<HashMap<(String, String), Credentials>>,
 }
 
-impl MemoryCredentials {
-    fn map(&self) -> std::sync::MutexGuard<'_, HashMap<(String, String), Credentials>> {
-        self.map.lock().unwrap_or_else(|p| p.into_inner())
-    }
-}
-
 impl CredentialStore for MemoryCredentials {
     fn load_credentials(&self, server: &str, url: &str) -> Result<Option<Credentials>, OAuthError> {
-        Ok(self.map().get(&(server.into(), url.into())).cloned())
+        Ok(self.map.lock().get(&(server.into(), url.into())).cloned())
     }
 
     fn save_credentials(&self, server: &str, creds: &Credentials) -> Result<(), OAuthError> {
-        self.map()
+        self.map
+            .lock()
             .insert((server.into(), creds.server_url.clone()), creds.clone());
         Ok(())
     }
 
     fn clear_credentials(&self, server: &str) -> Result<usize, OAuthError> {
-        let mut map = self.map();
+        let mut map = self.map.lock();
         let before = map.len();
         map.retain(|(s, _), _| s != server);
         Ok(before - map.len())
@@ -164,7 +159,8 @@ impl CredentialStore for MemoryCredentials {
 
     fn all_credentials(&self) -> Result<Vec<(String, Credentials)>, OAuthError> {
         let mut all: Vec<_> = self
-            .map()
+            .map
+            .lock()
             .iter()
             .map(|((s, _), c)| (s.clone(), c.clone()))
             .collect();

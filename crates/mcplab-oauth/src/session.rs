@@ -7,10 +7,11 @@
 //! succeeding in between stop at [`MAX_AUTHORIZATIONS_IN_A_ROW`](super::MAX_AUTHORIZATIONS_IN_A_ROW).
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
 
 use mcplab_protocol::oauth::{OAuthConfig, OAuthStep};
+use parking_lot::Mutex;
 use reqwest::{RequestBuilder, Response};
 use tokio::sync::watch;
 use url::Url;
@@ -85,12 +86,7 @@ impl OAuthHost {
 
     /// The steps of the latest flow (or refresh) for `server` since this process started.
     pub fn last_steps(&self, server: &str) -> Vec<OAuthStep> {
-        self.history
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .get(server)
-            .cloned()
-            .unwrap_or_default()
+        self.history.lock().get(server).cloned().unwrap_or_default()
     }
 
     /// Forgets the server's tokens and registrations; returns how many URLs had some.
@@ -142,17 +138,13 @@ impl OAuthHost {
     /// A step log for a flow of `server` that also keeps the steps as its latest history and
     /// passes one-line summaries to `notes`.
     fn flow_log(self: &Arc<Self>, server: &str, notes: Option<NoteFn>) -> StepLog {
-        self.history
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .insert(server.into(), Vec::new());
+        self.history.lock().insert(server.into(), Vec::new());
         let host = Arc::downgrade(self);
         let server = server.to_string();
         StepLog::with_sink(Arc::new(move |step: &OAuthStep| {
             if let Some(host) = host.upgrade() {
                 host.history
                     .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
                     .entry(server.clone())
                     .or_default()
                     .push(step.clone());
@@ -229,10 +221,7 @@ impl AuthSession {
     }
 
     fn dpop_nonce(&self) -> Option<String> {
-        self.dpop_nonce
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        self.dpop_nonce.lock().clone()
     }
 
     /// Keeps the nonce an MCP server sent (on any response); true when it is a new one.
@@ -243,10 +232,7 @@ impl AuthSession {
         else {
             return false;
         };
-        let mut slot = self
-            .dpop_nonce
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner);
+        let mut slot = self.dpop_nonce.lock();
         let new = slot.as_deref() != Some(nonce);
         *slot = Some(nonce.to_owned());
         new
@@ -257,7 +243,7 @@ impl AuthSession {
         if let Some(e) = &self.load_error {
             notes(format!("oauth: {e}"));
         }
-        *self.notes.lock().unwrap_or_else(PoisonError::into_inner) = Some(notes);
+        *self.notes.lock() = Some(notes);
     }
 
     /// True while the flow waits for a person (connect deadlines pause meanwhile).
@@ -266,10 +252,7 @@ impl AuthSession {
     }
 
     fn notes(&self) -> Option<NoteFn> {
-        self.notes
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        self.notes.lock().clone()
     }
 
     /// The access token to send, refreshed first when it is about to expire.

@@ -2,9 +2,10 @@
 //! handed at once to every sink (the debugger's event stream, the CLI printer, a connection's
 //! traffic notes). Steps hold only masked values: the code that builds them masks first.
 
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use mcplab_protocol::oauth::{OAuthParty, OAuthPhase, OAuthStep, OAuthStepKind};
+use parking_lot::Mutex;
 use serde_json::Value;
 
 use super::now_ms;
@@ -43,7 +44,7 @@ impl StepLog {
     /// Numbers and time-stamps `step`, keeps it and hands it to the sinks.
     pub fn push(&self, mut step: OAuthStep) {
         {
-            let mut steps = self.steps.lock().unwrap_or_else(PoisonError::into_inner);
+            let mut steps = self.steps.lock();
             step.seq = steps.len() as u32 + 1;
             step.at_ms = now_ms();
             steps.push(step.clone());
@@ -55,10 +56,7 @@ impl StepLog {
 
     /// Every step so far, in order.
     pub fn steps(&self) -> Vec<OAuthStep> {
-        self.steps
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .clone()
+        self.steps.lock().clone()
     }
 
     /// A client-side step (discovered, chose, warning…) without an HTTP exchange.

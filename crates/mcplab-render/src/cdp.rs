@@ -8,10 +8,11 @@
 
 use std::collections::HashMap;
 use std::os::fd::OwnedFd;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use parking_lot::Mutex;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::net::unix::pipe;
@@ -74,10 +75,7 @@ impl Cdp {
                 dispatch(v, &reader_pending, &events_tx);
             }
             // Whatever is still waiting will never get an answer.
-            let waiting: Vec<_> = match reader_pending.lock() {
-                Ok(mut p) => p.drain().collect(),
-                Err(_) => Vec::new(),
-            };
+            let waiting: Vec<_> = reader_pending.lock().drain().collect();
             for (_, (method, tx)) in waiting {
                 let _ = tx.send(Err(RenderError::Cdp(format!(
                     "Chromium closed the DevTools pipe before answering `{method}`"
@@ -95,7 +93,7 @@ impl Cdp {
 
     /// The event stream (once; later calls get `None`).
     pub fn take_events(&self) -> Option<mpsc::UnboundedReceiver<CdpEvent>> {
-        self.events.lock().ok()?.take()
+        self.events.lock().take()
     }
 
     /// Sends `method` (to the flat `session`, or the browser) and waits for its result.
@@ -112,9 +110,7 @@ impl Cdp {
             msg["sessionId"] = json!(s);
         }
         let (tx, rx) = oneshot::channel();
-        if let Ok(mut p) = self.pending.lock() {
-            p.insert(id, (method.to_owned(), tx));
-        }
+        self.pending.lock().insert(id, (method.to_owned(), tx));
         if self.out.send(msg.to_string()).is_err() {
             self.forget(id);
             return Err(RenderError::Cdp(format!(
@@ -137,9 +133,7 @@ impl Cdp {
     }
 
     fn forget(&self, id: u64) {
-        if let Ok(mut p) = self.pending.lock() {
-            p.remove(&id);
-        }
+        self.pending.lock().remove(&id);
     }
 }
 
@@ -181,7 +175,7 @@ async fn read_message(
 
 fn dispatch(v: Value, pending: &Pending, events: &mpsc::UnboundedSender<CdpEvent>) {
     if let Some(id) = v.get("id").and_then(Value::as_u64) {
-        let waiter = pending.lock().ok().and_then(|mut p| p.remove(&id));
+        let waiter = pending.lock().remove(&id);
         let Some((method, tx)) = waiter else { return };
         let reply = match v.get("error") {
             Some(err) => Err(RenderError::Command {

@@ -10,12 +10,13 @@ use std::collections::VecDeque;
 use std::os::fd::OwnedFd;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use command_fds::{CommandFdExt, FdMapping};
 use nix::sys::signal::{Signal, killpg};
 use nix::unistd::Pid;
+use parking_lot::Mutex;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 use tokio::task::JoinHandle;
@@ -128,12 +129,11 @@ impl Chromium {
             tokio::spawn(async move {
                 let mut lines = BufReader::new(stderr).lines();
                 while let Ok(Some(line)) = lines.next_line().await {
-                    if let Ok(mut t) = tail.lock() {
-                        if t.len() == TAIL_LINES {
-                            t.pop_front();
-                        }
-                        t.push_back(line);
+                    let mut t = tail.lock();
+                    if t.len() == TAIL_LINES {
+                        t.pop_front();
                     }
+                    t.push_back(line);
                 }
             })
         });
@@ -166,11 +166,7 @@ impl Chromium {
     }
 
     fn tail_text(&self) -> String {
-        let lines: Vec<String> = self
-            .stderr_tail
-            .lock()
-            .map(|t| t.iter().cloned().collect())
-            .unwrap_or_default();
+        let lines: Vec<String> = self.stderr_tail.lock().iter().cloned().collect();
         if lines.is_empty() {
             String::new()
         } else {

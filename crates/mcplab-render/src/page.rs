@@ -4,11 +4,12 @@
 //! errors and uncaught exceptions of the top document become `report.pageErrors`; the app's own
 //! errors are the page's business (`appErrors`).
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use base64::Engine;
 use mcplab_protocol::api::AppRenderSpec;
+use parking_lot::Mutex;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 
@@ -84,7 +85,7 @@ pub(super) async fn render(
         )
         .await;
         let png = screenshot(cdp, &session, spec).await?;
-        let errors = page_errors.lock().map(|e| e.clone()).unwrap_or_default();
+        let errors = page_errors.lock().clone();
         match report.as_object_mut() {
             Some(obj) => {
                 obj.insert("pageErrors".into(), Value::Array(errors));
@@ -362,9 +363,7 @@ async fn collect_page_errors(
             }
             _ => continue,
         };
-        if let Ok(mut errors) = into.lock() {
-            errors.push(entry);
-        }
+        into.lock().push(entry);
     }
 }
 

@@ -5,10 +5,11 @@
 //! is not kept. It caches nothing else and decides nothing: `core::apps` does.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use mcplab_core::mcp::ConnectionManager;
 use mcplab_protocol::{ServerEvent, ServerStatus};
+use parking_lot::Mutex;
 use serde_json::Value;
 use tokio::sync::broadcast::error::RecvError;
 
@@ -54,13 +55,9 @@ impl AppToolsCache {
         cache
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, Slot>> {
-        self.slots.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
     /// The cached list, or the generation to hand back to [`Self::store`] after fetching.
     pub fn get(&self, server: &str) -> Result<Arc<Vec<Value>>, u64> {
-        let mut slots = self.lock();
+        let mut slots = self.slots.lock();
         let slot = slots.entry(server.to_owned()).or_default();
         slot.tools.clone().ok_or(slot.generation)
     }
@@ -68,7 +65,7 @@ impl AppToolsCache {
     /// Keeps `tools` unless the server's list was invalidated since `generation`.
     pub fn store(&self, server: &str, generation: u64, tools: Vec<Value>) -> Arc<Vec<Value>> {
         let tools = Arc::new(tools);
-        let mut slots = self.lock();
+        let mut slots = self.slots.lock();
         let slot = slots.entry(server.to_owned()).or_default();
         if slot.generation == generation {
             slot.tools = Some(tools.clone());
@@ -77,14 +74,14 @@ impl AppToolsCache {
     }
 
     pub fn invalidate(&self, server: &str) {
-        let mut slots = self.lock();
+        let mut slots = self.slots.lock();
         let slot = slots.entry(server.to_owned()).or_default();
         slot.generation += 1;
         slot.tools = None;
     }
 
     fn invalidate_all(&self) {
-        for slot in self.lock().values_mut() {
+        for slot in self.slots.lock().values_mut() {
             slot.generation += 1;
             slot.tools = None;
         }

@@ -7,13 +7,14 @@
 //! here for their streams and cancel buttons; results live in the store, not here.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, OnceLock};
 
 use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
 use mcplab_evalrun::{AppRenderer, Prepared, RunEnv, RunSink, RunSpec};
 use mcplab_evals::prices::PriceTable;
 use mcplab_evals::report::RunEvent;
 use mcplab_protocol::ServerConfig;
+use parking_lot::Mutex;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
@@ -56,12 +57,12 @@ impl EvalRuns {
     }
 
     pub fn get(&self, id: &str) -> Option<Arc<LiveRun>> {
-        let kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        let kept = self.kept.lock();
         kept.0.get(id).cloned()
     }
 
     fn insert(&self, id: String, run: Arc<LiveRun>) {
-        let mut kept = self.kept.lock().unwrap_or_else(|p| p.into_inner());
+        let mut kept = self.kept.lock();
         kept.0.insert(id.clone(), run);
         kept.1.push_back(id);
         while kept.1.len() > MAX_LIVE {

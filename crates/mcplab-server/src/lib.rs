@@ -17,12 +17,13 @@ pub mod sandbox;
 pub mod security;
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use axum::Router;
 use mcplab_core::mcp::ConnectionManager;
 use mcplab_core::store::Store;
 use mcplab_protocol::api::AppRenderSpec;
+use parking_lot::Mutex;
 use tokio_util::sync::CancellationToken;
 
 pub use error::ApiFailure;

@@ -4,10 +4,10 @@
 //! call: a deep link someone else wrote names no spec the server issued, and the page refuses
 //! it. Ids are random, single use, and expire; the list is bounded.
 
-use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use mcplab_protocol::api::AppRenderSpec;
+use parking_lot::{Mutex, MutexGuard};
 
 /// How long a registered spec waits for its page.
 pub const RENDER_SPEC_TTL: Duration = Duration::from_secs(120);
@@ -27,7 +27,7 @@ pub struct RenderSpecs {
 
 impl RenderSpecs {
     fn waiting(&self) -> MutexGuard<'_, Vec<Waiting>> {
-        let mut w = self.waiting.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut w = self.waiting.lock();
         let now = Instant::now();
         w.retain(|s| s.expires > now);
         w

@@ -79,7 +79,8 @@ impl Store {
     /// What apps gave the model in session `id` (empty for an unknown session).
     pub fn app_context(&self, id: &str) -> Result<Vec<AppContextEntry>, StoreError> {
         let json: Option<String> = self
-            .conn()
+            .conn
+            .lock()
             .query_row(
                 "SELECT app_context FROM chat_sessions WHERE id = ?1",
                 [id],
@@ -96,7 +97,7 @@ impl Store {
     /// session does not exist.
     pub fn set_app_context(&self, id: &str, entries: &[AppContextEntry]) -> Result<(), StoreError> {
         let json = encode("app context", entries)?;
-        let n = self.conn().execute(
+        let n = self.conn.lock().execute(
             "UPDATE chat_sessions SET app_context = ?2 WHERE id = ?1",
             params![id, json],
         )?;
@@ -114,7 +115,7 @@ impl Store {
             .as_ref()
             .map(|h| encode("host config", h))
             .transpose()?;
-        self.conn()
+        self.conn.lock()
             .execute(
                 "INSERT INTO chat_sessions (id, title, created_ms, updated_ms, settings, host_config)
                  VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
@@ -138,7 +139,7 @@ impl Store {
 
     /// Every session, most recently updated first.
     pub fn sessions(&self) -> Result<Vec<SessionRecord>, StoreError> {
-        let conn = self.conn();
+        let conn = self.conn.lock();
         let mut stmt = conn.prepare(&format!(
             "SELECT {COLUMNS} FROM chat_sessions ORDER BY updated_ms DESC, created_ms DESC"
         ))?;
@@ -148,7 +149,8 @@ impl Store {
 
     pub fn session(&self, id: &str) -> Result<SessionRecord, StoreError> {
         let row = self
-            .conn()
+            .conn
+            .lock()
             .query_row(
                 &format!("SELECT {COLUMNS} FROM chat_sessions WHERE id = ?1"),
                 [id],
@@ -185,7 +187,7 @@ impl Store {
             .as_ref()
             .map(|h| encode("host config", h))
             .transpose()?;
-        self.conn().execute(
+        self.conn.lock().execute(
             "UPDATE chat_sessions SET title = ?2, settings = ?3, host_config = ?4, updated_ms = ?5
              WHERE id = ?1",
             params![id, current.title, json, host_json, now_ms as i64],
@@ -195,7 +197,8 @@ impl Store {
 
     pub fn delete_session(&self, id: &str) -> Result<(), StoreError> {
         let n = self
-            .conn()
+            .conn
+            .lock()
             .execute("DELETE FROM chat_sessions WHERE id = ?1", [id])?;
         if n == 0 {
             return Err(StoreError::NotFound(format!("chat session {id}")));
@@ -215,7 +218,7 @@ impl Store {
     ) -> Result<(), StoreError> {
         let events = encode("turn events", &turn.events)?;
         let messages = encode("turn messages", messages)?;
-        let mut conn = self.conn();
+        let mut conn = self.conn.lock();
         let tx = conn.transaction()?;
         if let Some(old) = replaces.filter(|old| *old != turn.turn_id) {
             tx.execute(
@@ -243,7 +246,8 @@ impl Store {
     /// Whether the session already has a stored turn with this id.
     pub fn has_turn(&self, session_id: &str, turn_id: &str) -> Result<bool, StoreError> {
         let found: Option<i64> = self
-            .conn()
+            .conn
+            .lock()
             .query_row(
                 "SELECT 1 FROM chat_turns WHERE session_id = ?1 AND turn_id = ?2",
                 params![session_id, turn_id],
@@ -255,7 +259,7 @@ impl Store {
 
     /// The session's turns in order, each with the model messages it added.
     pub fn turns(&self, session_id: &str) -> Result<Vec<(StoredTurn, Vec<Message>)>, StoreError> {
-        let conn = self.conn();
+        let conn = self.conn.lock();
         let mut stmt = conn.prepare(
             "SELECT turn_id, user_text, events, messages FROM chat_turns
              WHERE session_id = ?1 ORDER BY seq",

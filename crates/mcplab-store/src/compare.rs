@@ -13,7 +13,7 @@ impl Store {
     /// Makes `sessions` (in column order) the group `group`, all or none: each must exist and
     /// be in no compare yet ([`StoreError::NotFound`] / [`StoreError::Conflict`] otherwise).
     pub fn create_compare_group(&self, group: &str, sessions: &[String]) -> Result<(), StoreError> {
-        let mut conn = self.conn();
+        let mut conn = self.conn.lock();
         let tx = conn.transaction()?;
         for (i, id) in sessions.iter().enumerate() {
             let current: Option<Option<String>> = tx
@@ -43,7 +43,7 @@ impl Store {
 
     /// The sessions of compare `group` in column order (empty for an unknown group).
     pub fn compare_group(&self, group: &str) -> Result<Vec<SessionRecord>, StoreError> {
-        let conn = self.conn();
+        let conn = self.conn.lock();
         let mut stmt = conn.prepare(&format!(
             "SELECT {COLUMNS} FROM chat_sessions WHERE compare_group = ?1 ORDER BY compare_column"
         ))?;

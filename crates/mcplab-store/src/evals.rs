@@ -125,7 +125,8 @@ impl Store {
             .as_ref()
             .map(|r| encode("eval run recording", r))
             .transpose()?;
-        self.conn()
+        self.conn
+            .lock()
             .execute(
                 &format!(
                     "INSERT INTO eval_runs ({RUN_COLUMNS}) VALUES \
@@ -158,7 +159,7 @@ impl Store {
     /// Stores the recording a replay needs (the servers' tool lists), once known.
     pub fn set_eval_recording(&self, id: &str, recording: &Value) -> Result<(), StoreError> {
         let json = encode("eval run recording", recording)?;
-        let n = self.conn().execute(
+        let n = self.conn.lock().execute(
             "UPDATE eval_runs SET recording = ?2 WHERE id = ?1",
             params![id, json],
         )?;
@@ -177,7 +178,7 @@ impl Store {
         result: &Value,
     ) -> Result<(), StoreError> {
         let json = encode("eval run result", result)?;
-        let n = self.conn().execute(
+        let n = self.conn.lock().execute(
             "UPDATE eval_runs SET status = ?2, finished_ms = ?3, result = ?4 WHERE id = ?1",
             params![id, status, finished_ms as i64, json],
         )?;
@@ -195,7 +196,7 @@ impl Store {
             .as_ref()
             .map(|d| encode("eval iteration detail", d))
             .transpose()?;
-        self.conn().execute(
+        self.conn.lock().execute(
             "INSERT OR REPLACE INTO eval_iterations
                  (run_id, case_id, model, iteration, outcome, record, detail, finished_ms)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
@@ -219,7 +220,7 @@ impl Store {
         suite_id: Option<&str>,
         limit: usize,
     ) -> Result<Vec<EvalRunRow>, StoreError> {
-        let conn = self.conn();
+        let conn = self.conn.lock();
         let mut stmt = conn.prepare(&format!(
             "SELECT {RUN_COLUMNS} FROM eval_runs WHERE ?1 IS NULL OR suite_id = ?1
              ORDER BY started_ms DESC, id DESC LIMIT ?2"
@@ -233,7 +234,8 @@ impl Store {
     /// The run `id`; [`StoreError::NotFound`] if there is none.
     pub fn eval_run(&self, id: &str) -> Result<EvalRunRow, StoreError> {
         let row = self
-            .conn()
+            .conn
+            .lock()
             .query_row(
                 &format!("SELECT {RUN_COLUMNS} FROM eval_runs WHERE id = ?1"),
                 [id],
@@ -248,7 +250,7 @@ impl Store {
 
     /// The ids of runs starting with `prefix`, newest first (at most `limit`).
     pub fn eval_run_ids(&self, prefix: &str, limit: usize) -> Result<Vec<String>, StoreError> {
-        let conn = self.conn();
+        let conn = self.conn.lock();
         let mut stmt = conn.prepare(
             "SELECT id FROM eval_runs WHERE substr(id, 1, length(?1)) = ?1
              ORDER BY started_ms DESC, id DESC LIMIT ?2",
@@ -265,7 +267,7 @@ impl Store {
         run_id: &str,
         with_detail: bool,
     ) -> Result<Vec<EvalIterationRow>, StoreError> {
-        let conn = self.conn();
+        let conn = self.conn.lock();
         let detail = if with_detail { "detail" } else { "NULL" };
         let mut stmt = conn.prepare(&format!(
             "SELECT run_id, case_id, model, iteration, outcome, record, {detail}, finished_ms
@@ -286,7 +288,8 @@ impl Store {
         iteration: u32,
     ) -> Result<EvalIterationRow, StoreError> {
         let row = self
-            .conn()
+            .conn
+            .lock()
             .query_row(
                 "SELECT run_id, case_id, model, iteration, outcome, record, detail, finished_ms
                  FROM eval_iterations
@@ -307,7 +310,8 @@ impl Store {
     /// Deletes a run and its iterations.
     pub fn delete_eval_run(&self, id: &str) -> Result<(), StoreError> {
         let n = self
-            .conn()
+            .conn
+            .lock()
             .execute("DELETE FROM eval_runs WHERE id = ?1", [id])?;
         if n == 0 {
             return Err(StoreError::NotFound(format!("eval run {id}")));

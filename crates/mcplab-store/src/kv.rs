@@ -17,7 +17,8 @@ impl Store {
     /// The setting `key`, if set.
     pub fn setting(&self, key: &str) -> Result<Option<Value>, StoreError> {
         let json: Option<String> = self
-            .conn()
+            .conn
+            .lock()
             .query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| {
                 r.get(0)
             })
@@ -28,7 +29,7 @@ impl Store {
     /// Sets the setting `key` to `value`, replacing any previous value.
     pub fn set_setting(&self, key: &str, value: &Value) -> Result<(), StoreError> {
         let json = encode("setting", value)?;
-        self.conn().execute(
+        self.conn.lock().execute(
             "INSERT INTO settings (key, value) VALUES (?1, ?2)
              ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             params![key, json],
@@ -48,7 +49,7 @@ impl Store {
     /// Replaces the stored model providers.
     pub fn set_provider_configs(&self, providers: &[ProviderConfig]) -> Result<(), StoreError> {
         let json = encode("provider settings", providers)?;
-        self.conn().execute(
+        self.conn.lock().execute(
             "INSERT INTO settings (key, value) VALUES (?1, ?2)
              ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             params![PROVIDERS_SETTING, json],
@@ -58,7 +59,7 @@ impl Store {
 
     /// Every UI preference, by key.
     pub fn prefs(&self) -> Result<BTreeMap<String, Value>, StoreError> {
-        let conn = self.conn();
+        let conn = self.conn.lock();
         let mut stmt = conn.prepare("SELECT key, value FROM prefs")?;
         let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
         rows.map(|row| {
@@ -72,7 +73,7 @@ impl Store {
     /// Sets the UI preference `key` to `value`, replacing any previous value.
     pub fn set_pref(&self, key: &str, value: &Value) -> Result<(), StoreError> {
         let json = encode("pref", value)?;
-        self.conn().execute(
+        self.conn.lock().execute(
             "INSERT INTO prefs (key, value) VALUES (?1, ?2)
              ON CONFLICT (key) DO UPDATE SET value = excluded.value",
             params![key, json],

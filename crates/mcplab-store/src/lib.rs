@@ -20,9 +20,9 @@ mod servers;
 mod tests;
 
 use std::path::{Path, PathBuf};
-use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
+use parking_lot::Mutex;
 use rusqlite::Connection;
 
 pub use chat::SessionRecord;
@@ -190,12 +190,6 @@ impl Store {
             conn: Mutex::new(conn),
             is_new,
         })
-    }
-
-    /// The connection. A panic while holding the lock cannot leave a half-done write behind
-    /// (an open transaction rolls back when dropped), so a poisoned lock is still usable.
-    fn conn(&self) -> MutexGuard<'_, Connection> {
-        self.conn.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 

@@ -15,7 +15,8 @@ impl Store {
         url: &str,
     ) -> Result<Option<Credentials>, StoreError> {
         let json: Option<String> = self
-            .conn()
+            .conn
+            .lock()
             .query_row(
                 "SELECT value FROM oauth_credentials WHERE server = ?1 AND url = ?2",
                 params![server, url],
@@ -32,7 +33,7 @@ impl Store {
         creds: &Credentials,
     ) -> Result<(), StoreError> {
         let json = encode("OAuth credentials", creds)?;
-        self.conn().execute(
+        self.conn.lock().execute(
             "INSERT INTO oauth_credentials (server, url, value, updated_ms)
              VALUES (?1, ?2, ?3, ?4)
              ON CONFLICT (server, url) DO UPDATE SET value = excluded.value,
@@ -50,13 +51,14 @@ impl Store {
     /// Removes every credential of `server`; returns how many rows went.
     pub fn clear_oauth_credentials(&self, server: &str) -> Result<usize, StoreError> {
         Ok(self
-            .conn()
+            .conn
+            .lock()
             .execute("DELETE FROM oauth_credentials WHERE server = ?1", [server])?)
     }
 
     /// Every stored credential, by server then URL.
     pub fn all_oauth_credentials(&self) -> Result<Vec<(String, Credentials)>, StoreError> {
-        let conn = self.conn();
+        let conn = self.conn.lock();
         let mut stmt =
             conn.prepare("SELECT server, value FROM oauth_credentials ORDER BY server, url")?;
         let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;

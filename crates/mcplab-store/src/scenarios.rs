@@ -47,7 +47,7 @@ const COLUMNS: &str = "id, name, server, tool, arguments, conditions, created_ms
 impl Store {
     /// Every saved scenario, most recently changed first.
     pub fn scenarios(&self) -> Result<Vec<AppScenario>, StoreError> {
-        let conn = self.conn();
+        let conn = self.conn.lock();
         let mut stmt = conn.prepare(&format!(
             "SELECT {COLUMNS} FROM app_scenarios ORDER BY updated_ms DESC, name"
         ))?;
@@ -58,7 +58,8 @@ impl Store {
     /// The scenario `id`; [`StoreError::NotFound`] if there is none.
     pub fn scenario(&self, id: &str) -> Result<AppScenario, StoreError> {
         let found = self
-            .conn()
+            .conn
+            .lock()
             .query_row(
                 &format!("SELECT {COLUMNS} FROM app_scenarios WHERE id = ?1"),
                 [id],
@@ -80,7 +81,7 @@ impl Store {
     ) -> Result<AppScenario, StoreError> {
         let arguments = encode("scenario arguments", &input.arguments)?;
         let conditions = encode("scenario conditions", &input.conditions)?;
-        self.conn().execute(
+        self.conn.lock().execute(
             "INSERT INTO app_scenarios (id, name, server, tool, arguments, conditions, created_ms, updated_ms)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)
              ON CONFLICT (id) DO UPDATE SET name = excluded.name, server = excluded.server,
@@ -94,7 +95,8 @@ impl Store {
     /// Deletes the scenario `id`; [`StoreError::NotFound`] if there is none.
     pub fn delete_scenario(&self, id: &str) -> Result<(), StoreError> {
         let n = self
-            .conn()
+            .conn
+            .lock()
             .execute("DELETE FROM app_scenarios WHERE id = ?1", [id])?;
         if n == 0 {
             return Err(StoreError::NotFound(format!("scenario {id}")));

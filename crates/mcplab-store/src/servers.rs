@@ -10,7 +10,7 @@ use super::{Store, StoreError, encode};
 impl Store {
     /// Every server config, in insertion order.
     pub fn servers(&self) -> Result<Vec<ServerConfig>, StoreError> {
-        let conn = self.conn();
+        let conn = self.conn.lock();
         let mut stmt = conn.prepare("SELECT name, config FROM servers ORDER BY position")?;
         let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
         rows.map(|row| {
@@ -23,7 +23,8 @@ impl Store {
     /// The config named `name`; [`StoreError::NotFound`] if there is none.
     pub fn server(&self, name: &str) -> Result<ServerConfig, StoreError> {
         let json: Option<String> = self
-            .conn()
+            .conn
+            .lock()
             .query_row("SELECT config FROM servers WHERE name = ?1", [name], |r| {
                 r.get(0)
             })
@@ -38,7 +39,8 @@ impl Store {
     pub fn insert_server(&self, cfg: &ServerConfig) -> Result<(), StoreError> {
         let json = encode("server config", cfg)?;
         // One statement, so the position is computed and claimed atomically.
-        self.conn()
+        self.conn
+            .lock()
             .execute(
                 "INSERT INTO servers (name, position, config)
                  SELECT ?1, COALESCE(MAX(position), 0) + 1, ?2 FROM servers",
@@ -54,7 +56,8 @@ impl Store {
     pub fn replace_server(&self, name: &str, cfg: &ServerConfig) -> Result<(), StoreError> {
         let json = encode("server config", cfg)?;
         let changed = self
-            .conn()
+            .conn
+            .lock()
             .execute(
                 "UPDATE servers SET name = ?2, config = ?3 WHERE name = ?1",
                 params![name, cfg.name, json],
@@ -69,7 +72,7 @@ impl Store {
     /// Replaces the config with `cfg.name` in place, or appends it; true if it replaced one.
     pub fn upsert_server(&self, cfg: &ServerConfig) -> Result<bool, StoreError> {
         let json = encode("server config", cfg)?;
-        let mut conn = self.conn();
+        let mut conn = self.conn.lock();
         let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
         let replaced = tx.execute(
             "UPDATE servers SET config = ?2 WHERE name = ?1",
@@ -89,7 +92,8 @@ impl Store {
     /// Removes the config named `name`; [`StoreError::NotFound`] if there is none.
     pub fn delete_server(&self, name: &str) -> Result<(), StoreError> {
         let changed = self
-            .conn()
+            .conn
+            .lock()
             .execute("DELETE FROM servers WHERE name = ?1", [name])?;
         if changed == 0 {
             return Err(not_found(name));

@@ -217,7 +217,7 @@ fn in_memory_store_works_and_is_new() {
 fn wal_and_durability_pragmas_are_on() {
     let (dir, store) = temp_store();
     {
-        let conn = store.conn();
+        let conn = store.conn.lock();
         let mode: String = conn
             .query_row("PRAGMA journal_mode", [], |r| r.get(0))
             .unwrap();
@@ -408,7 +408,8 @@ fn upgraded_from(version: usize, fill: impl FnOnce(&Connection)) -> (tempfile::T
     }
     let store = Store::open(&path).unwrap();
     let migrated: i64 = store
-        .conn()
+        .conn
+        .lock()
         .query_row("PRAGMA user_version", [], |r| r.get(0))
         .unwrap();
     assert_eq!(migrated, LATEST);

@@ -5,9 +5,10 @@
 //! different sources do not interleave mid-line.
 
 use std::io::{IsTerminal, Write};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use mcplab_core::mcp::ProgressUpdate;
+use parking_lot::Mutex;
 
 const WIDTH: usize = 30;
 
@@ -51,13 +52,9 @@ impl Terminal {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, Bar> {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
     /// Draws (or redraws) the bar for `u`.
     pub fn progress(&self, u: &ProgressUpdate) {
-        let mut bar = self.lock();
+        let mut bar = self.inner.lock();
         if !bar.enabled {
             return;
         }
@@ -68,7 +65,7 @@ impl Terminal {
 
     /// Removes the bar.
     pub fn finish(&self) {
-        let mut bar = self.lock();
+        let mut bar = self.inner.lock();
         if bar.drawn.take().is_some() {
             bar.write("\r\x1b[2K");
         }
@@ -76,7 +73,7 @@ impl Terminal {
 
     /// Writes one whole line (`text` without its newline), keeping the bar below it.
     pub fn line(&self, text: &str) {
-        let mut bar = self.lock();
+        let mut bar = self.inner.lock();
         let mut out = String::with_capacity(text.len() + 16);
         if bar.drawn.is_some() {
             out.push_str("\r\x1b[2K");
@@ -124,7 +121,7 @@ mod tests {
 
     impl Write for Shared {
         fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-            self.0.lock().unwrap().extend_from_slice(buf);
+            self.0.lock().extend_from_slice(buf);
             Ok(buf.len())
         }
         fn flush(&mut self) -> std::io::Result<()> {
@@ -144,7 +141,7 @@ mod tests {
         term.progress(&step);
         term.line("[server warning] warning at step 1");
         term.finish();
-        let text = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        let text = String::from_utf8(sink.0.lock().clone()).unwrap();
         let bar = render(&step);
         assert_eq!(
             text,
@@ -155,7 +152,7 @@ mod tests {
         let term = Terminal::new(false, Box::new(sink.clone()));
         term.progress(&step);
         term.line("x");
-        assert_eq!(sink.0.lock().unwrap().as_slice(), b"x\n");
+        assert_eq!(sink.0.lock().as_slice(), b"x\n");
     }
 
     #[test]

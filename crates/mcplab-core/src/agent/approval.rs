@@ -2,13 +2,12 @@
 //! (allow, possibly with edited arguments, or deny), keyed by turn and call id. The wait ends
 //! on a decision, on the timeout (denied) or on cancellation (denied): it always ends.
 
-use std::collections::HashMap;
-use std::sync::Mutex;
 use std::time::Duration;
 
 use mcplab_protocol::chat::ApprovalDecision;
-use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
+
+use crate::mcp::pending::{Ended, Pending};
 
 /// Default wait for a decision.
 pub const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(300);
@@ -17,36 +16,31 @@ type Key = (String, String);
 
 #[derive(Default)]
 pub struct Approvals {
-    pending: Mutex<HashMap<Key, oneshot::Sender<ApprovalDecision>>>,
+    pending: Pending<Key, (), ApprovalDecision>,
 }
 
 impl std::fmt::Debug for Approvals {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let n = self.pending.lock().map(|p| p.len()).unwrap_or(0);
+        let n = self.pending.len();
         f.debug_struct("Approvals").field("pending", &n).finish()
     }
 }
 
-impl Approvals {
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Key, oneshot::Sender<ApprovalDecision>>> {
-        self.pending.lock().unwrap_or_else(|p| p.into_inner())
-    }
+fn key(turn_id: &str, call_id: &str) -> Key {
+    (turn_id.to_owned(), call_id.to_owned())
+}
 
+impl Approvals {
     /// Delivers a decision; `false` when that call is not waiting.
     pub fn decide(&self, turn_id: &str, call_id: &str, decision: ApprovalDecision) -> bool {
-        match self
-            .lock()
-            .remove(&(turn_id.to_owned(), call_id.to_owned()))
-        {
-            Some(tx) => tx.send(decision).is_ok(),
-            None => false,
-        }
+        self.pending
+            .answer(&key(turn_id, call_id), decision)
+            .is_some()
     }
 
     /// Whether a call is waiting for a decision.
     pub fn is_pending(&self, turn_id: &str, call_id: &str) -> bool {
-        self.lock()
-            .contains_key(&(turn_id.to_owned(), call_id.to_owned()))
+        self.pending.contains(&key(turn_id, call_id))
     }
 
     /// Registers the call; the returned future resolves with the decision.
@@ -57,25 +51,24 @@ impl Approvals {
         timeout: Duration,
         cancel: &CancellationToken,
     ) -> impl Future<Output = ApprovalDecision> + use<> {
-        let (tx, rx) = oneshot::channel();
-        self.lock()
-            .insert((turn_id.to_owned(), call_id.to_owned()), tx);
+        let waiter = self.pending.add(key(turn_id, call_id), ());
         let cancel = cancel.clone();
         async move {
-            tokio::select! {
-                d = rx => d.unwrap_or(ApprovalDecision::Deny { reason: Some("the approval was withdrawn".into()) }),
-                _ = tokio::time::sleep(timeout) => ApprovalDecision::Deny {
-                    reason: Some(format!("nobody approved it within {}s", timeout.as_secs())),
-                },
-                _ = cancel.cancelled() => ApprovalDecision::Deny { reason: Some("the turn was cancelled".into()) },
+            let reason = match waiter.wait_or_cancel(timeout, &cancel).await {
+                Ended::Answered(decision) => return decision,
+                Ended::Withdrawn => "the approval was withdrawn".to_owned(),
+                Ended::TimedOut => format!("nobody approved it within {}s", timeout.as_secs()),
+                Ended::Cancelled => "the turn was cancelled".to_owned(),
+            };
+            ApprovalDecision::Deny {
+                reason: Some(reason),
             }
         }
     }
 
     /// Forgets a call (after its wait ended).
     pub fn forget(&self, turn_id: &str, call_id: &str) {
-        self.lock()
-            .remove(&(turn_id.to_owned(), call_id.to_owned()));
+        self.pending.forget(&key(turn_id, call_id));
     }
 }
 

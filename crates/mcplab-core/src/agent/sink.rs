@@ -1,9 +1,8 @@
 //! Where turn events go. SSE, the terminal printer, `--json` and test recorders implement
 //! [`EventSink`]; the loop emits into it and never waits on it.
 
-use std::sync::Mutex;
-
 use mcplab_protocol::chat::TurnEvent;
+use parking_lot::Mutex;
 
 pub trait EventSink: Send + Sync {
     fn emit(&self, event: TurnEvent);
@@ -17,18 +16,12 @@ pub struct RecordingSink {
 
 impl RecordingSink {
     pub fn events(&self) -> Vec<TurnEvent> {
-        self.events
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        self.events.lock().clone()
     }
 }
 
 impl EventSink for RecordingSink {
     fn emit(&self, event: TurnEvent) {
-        self.events
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .push(event);
+        self.events.lock().push(event);
     }
 }

@@ -27,7 +27,7 @@ use crate::llm::{
     ChatRequest, FinishReason, LlmError, LlmProvider, Message, ModelRef, Part, Role, StreamEvent,
     Usage, xray::Capture,
 };
-use crate::mcp::{ConnectionManager, McpError, RequestOptions};
+use crate::mcp::{ConnectionManager, Listing, McpError, RequestOptions};
 
 pub use mcplab_protocol::host::{DEFAULT_STEP_LIMIT, DEFAULT_SYSTEM_PROMPT};
 
@@ -437,7 +437,7 @@ async fn prepare(
             cancel: Some(cancel.clone()),
             ..Default::default()
         };
-        let tools = conn.list_all("tools/list", "tools", opts).await?;
+        let tools = conn.list_all(Listing::Tools, opts).await?;
         lists.push((
             server.as_str(),
             tools["tools"].as_array().cloned().unwrap_or_default(),

@@ -18,7 +18,9 @@ use super::rules::{
 };
 use super::spec::Spec;
 use super::{At, Findings};
-use crate::mcp::{Connection, McpError, PROTOCOL_VERSION as OURS, RequestOptions, TrafficLog};
+use crate::mcp::{
+    Connection, Listing, McpError, PROTOCOL_VERSION as OURS, RequestOptions, TrafficLog,
+};
 
 /// Pages a listing may take before the checker calls it endless.
 const MAX_PAGES: usize = 100;
@@ -96,14 +98,10 @@ pub async fn check_connection(
         }
     }
     let mut tools = Vec::new();
-    for (cap, method, key) in [
-        ("tools", "tools/list", "tools"),
-        ("resources", "resources/list", "resources"),
-        ("resources", "resources/templates/list", "resourceTemplates"),
-        ("prompts", "prompts/list", "prompts"),
-    ] {
+    for listing in Listing::STANDARD {
+        let (method, cap) = (listing.method(), listing.capability().unwrap_or_default());
         let declared = caps.get(cap).is_some_and(|c| !c.is_null());
-        let listed = list(conn, method, key, opts.timeout, declared, &mut f).await;
+        let listed = list(conn, listing, opts.timeout, declared, &mut f).await;
         match listed {
             Ok((items, pages)) => {
                 exercised.push(format!("{method}: {} in {pages} page(s)", items.len()));
@@ -114,7 +112,7 @@ pub async fn check_connection(
                         At::default(),
                     );
                 }
-                if key == "tools" {
+                if listing == Listing::Tools {
                     tools = items;
                 }
             }
@@ -166,8 +164,7 @@ pub async fn check_connection(
 /// (as it should be); `Err(Some(e))` for other failures.
 async fn list(
     conn: &Connection,
-    method: &'static str,
-    key: &str,
+    listing: Listing,
     timeout: Option<Duration>,
     declared: bool,
     f: &mut Findings,
@@ -175,6 +172,7 @@ async fn list(
     f.applied(&PAGINATION);
     f.applied(&UNDECLARED);
     f.applied(&BROKEN);
+    let (method, key) = (listing.method(), listing.key());
     let mut items = Vec::new();
     let mut seen = HashSet::new();
     let mut cursor: Option<String> = None;

@@ -6,7 +6,7 @@
 //! know about HTTP or terminals.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, OnceLock, RwLock};
+use std::sync::{Arc, OnceLock};
 
 use mcplab_evals::prices::PriceTable;
 use mcplab_protocol::chat::{
@@ -14,6 +14,7 @@ use mcplab_protocol::chat::{
     SessionView,
 };
 use mcplab_protocol::host::HostConfig;
+use parking_lot::{Mutex, RwLock};
 use serde_json::Value;
 
 use super::host::{self, HostConfigError};
@@ -138,15 +139,12 @@ impl SessionHub {
     /// Costs the next turns' steps with `prices` (the shipped table with the user's
     /// `prices.json` over it).
     pub fn set_prices(&self, prices: Arc<PriceTable>) {
-        *self.prices.write().unwrap_or_else(|p| p.into_inner()) = prices;
+        *self.prices.write() = prices;
     }
 
     /// The price table turns are costed with.
     pub fn prices(&self) -> Arc<PriceTable> {
-        self.prices
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
+        self.prices.read().clone()
     }
 
     /// Reads stored provider settings from `store` instead of the session store (the CLI
@@ -180,7 +178,7 @@ impl SessionHub {
 
     /// The live side of session `id` (created on first use, with its saved app context).
     pub fn runtime(&self, id: &str) -> Arc<SessionRuntime> {
-        let mut live = self.live.lock().unwrap_or_else(|p| p.into_inner());
+        let mut live = self.live.lock();
         live.entry(id.to_owned())
             .or_insert_with(|| {
                 let saved = self.store.app_context(id).unwrap_or_else(|error| {
@@ -288,11 +286,7 @@ impl SessionHub {
     /// Deletes the session and its turns, cancelling a running turn.
     pub fn delete(&self, id: &str) -> Result<(), SessionError> {
         self.store.delete_session(id)?;
-        let rt = self
-            .live
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .remove(id);
+        let rt = self.live.lock().remove(id);
         if let Some(rt) = rt {
             rt.cancel_any();
         }

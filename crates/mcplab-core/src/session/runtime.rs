@@ -6,9 +6,10 @@
 //! It holds no store and runs no turns: [`super::SessionHub`] does.
 
 use std::collections::{BTreeMap, HashSet};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
 use mcplab_protocol::chat::{AppContextEntry, SessionEvent, StoredTurn, TurnEvent};
+use parking_lot::Mutex;
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::{Approvals, EventSink};
@@ -46,10 +47,6 @@ pub struct RuntimeSnapshot {
     pub last_event_id: u64,
 }
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
-}
-
 /// What a submit may do.
 #[derive(Debug, Clone)]
 pub enum Claim {
@@ -81,10 +78,12 @@ impl SessionRuntime {
     /// The running turn so far, the app context, and the sequence number of the last event
     /// they include.
     pub fn snapshot(&self) -> RuntimeSnapshot {
-        let live = lock(&self.live);
+        let live = self.live.lock();
         RuntimeSnapshot {
             live_turn: live.clone(),
-            replacing: lock(&self.running)
+            replacing: self
+                .running
+                .lock()
                 .as_ref()
                 .and_then(|r| r.replaces.clone()),
             app_context: self.app_context(),
@@ -94,15 +93,15 @@ impl SessionRuntime {
 
     /// The app context entries, sorted by key.
     pub fn app_context(&self) -> Vec<AppContextEntry> {
-        lock(&self.app_context).values().cloned().collect()
+        self.app_context.lock().values().cloned().collect()
     }
 
     /// Sets (or, with `None`, removes) the entry for `key` and publishes the new set when it
     /// changed. Returns whether it changed.
     pub fn set_app_context(&self, key: &str, entry: Option<AppContextEntry>) -> bool {
-        let _live = lock(&self.live);
+        let _live = self.live.lock();
         let entries = {
-            let mut map = lock(&self.app_context);
+            let mut map = self.app_context.lock();
             let changed = match entry {
                 Some(e) => {
                     map.insert(key.to_owned(), e);
@@ -121,7 +120,7 @@ impl SessionRuntime {
 
     /// Makes `turn_id` the running turn unless it was accepted before or another one runs.
     pub(super) fn claim(&self, turn_id: &str, replaces: Option<String>) -> Claim {
-        let mut running = lock(&self.running);
+        let mut running = self.running.lock();
         if let Some(r) = &*running {
             // A repeated submission of the running turn is accepted; another turn is not.
             return if r.turn_id == turn_id {
@@ -130,7 +129,7 @@ impl SessionRuntime {
                 Claim::Busy(r.turn_id.clone())
             };
         }
-        if !lock(&self.accepted).insert(turn_id.to_owned()) {
+        if !self.accepted.lock().insert(turn_id.to_owned()) {
             return Claim::Duplicate;
         }
         let cancel = CancellationToken::new();
@@ -144,7 +143,7 @@ impl SessionRuntime {
 
     /// Publishes `event` and records it into the running turn, atomically.
     pub(super) fn record(&self, event: SessionEvent) {
-        let mut live = lock(&self.live);
+        let mut live = self.live.lock();
         self.events.publish(&event);
         match event {
             SessionEvent::UserMessage { turn_id, text, .. } => {
@@ -165,22 +164,22 @@ impl SessionRuntime {
 
     /// The running turn's record so far.
     pub(super) fn live_turn(&self) -> Option<StoredTurn> {
-        lock(&self.live).clone()
+        self.live.lock().clone()
     }
 
     /// Ends the running turn (after it was stored).
     pub(super) fn finish(&self) {
-        *lock(&self.live) = None;
-        *lock(&self.running) = None;
+        *self.live.lock() = None;
+        *self.running.lock() = None;
     }
 
     pub fn running_turn(&self) -> Option<String> {
-        lock(&self.running).as_ref().map(|r| r.turn_id.clone())
+        self.running.lock().as_ref().map(|r| r.turn_id.clone())
     }
 
     /// Cancels `turn_id` if it is the running turn.
     pub fn cancel(&self, turn_id: &str) -> bool {
-        match &*lock(&self.running) {
+        match &*self.running.lock() {
             Some(r) if r.turn_id == turn_id => {
                 r.cancel.cancel();
                 true
@@ -191,7 +190,7 @@ impl SessionRuntime {
 
     /// Cancels whatever runs (the session was deleted).
     pub(super) fn cancel_any(&self) {
-        if let Some(r) = &*lock(&self.running) {
+        if let Some(r) = &*self.running.lock() {
             r.cancel.cancel();
         }
     }

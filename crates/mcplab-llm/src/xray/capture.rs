@@ -4,10 +4,11 @@
 //! Each side of an exchange keeps at most a fixed number of bytes and says when it was cut;
 //! secrets are masked as they are recorded, so nothing unmasked is ever kept here.
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 use std::time::Instant;
 
 use mcplab_protocol::xray::HttpExchange;
+use parking_lot::Mutex;
 
 use mcplab_oauth::{mask_header, mask_url};
 
@@ -33,7 +34,7 @@ pub struct Capture {
 impl std::fmt::Debug for Capture {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Capture")
-            .field("exchanges", &self.lock().len())
+            .field("exchanges", &self.inner.lock().len())
             .finish()
     }
 }
@@ -54,13 +55,10 @@ impl Capture {
         Self::default()
     }
 
-    fn lock(&self) -> MutexGuard<'_, Vec<Recording>> {
-        self.inner.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
     /// Every exchange so far, bodies as text (a cut body ends at the last whole character).
     pub fn exchanges(&self) -> Vec<HttpExchange> {
-        self.lock()
+        self.inner
+            .lock()
             .iter()
             .map(|r| HttpExchange {
                 request_body: text_of(&r.request),
@@ -73,7 +71,7 @@ impl Capture {
     /// Why the last exchange broke off before any response came, if it did (the provider
     /// library only sees a closed connection; this is the real reason).
     pub fn transport_error(&self) -> Option<String> {
-        let all = self.lock();
+        let all = self.inner.lock();
         let last = all.last()?;
         match (&last.exchange.status, &last.exchange.error) {
             (None, Some(e)) => Some(e.clone()),
@@ -89,7 +87,7 @@ impl Capture {
         headers: &[(String, String)],
         body: &[u8],
     ) -> ExchangeId {
-        let mut all = self.lock();
+        let mut all = self.inner.lock();
         let attempt = u32::try_from(all.len() + 1).unwrap_or(u32::MAX);
         all.push(Recording {
             exchange: HttpExchange {
@@ -121,7 +119,7 @@ impl Capture {
     }
 
     fn with(&self, id: ExchangeId, f: impl FnOnce(&mut Recording)) {
-        if let Some(r) = self.lock().get_mut(id.0) {
+        if let Some(r) = self.inner.lock().get_mut(id.0) {
             f(r);
             r.exchange.duration_ms = r.started.elapsed().as_millis() as u64;
         }

@@ -4,10 +4,10 @@
 //! and the "server gone" signal; it never reads HTTP itself.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use bytes::Bytes;
+use parking_lot::Mutex;
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
@@ -73,7 +73,7 @@ impl Outlet {
 
     /// Says the server is gone (the first reason wins); the wire's loop ends on it.
     pub(crate) fn server_gone(&self, why: String) {
-        let mut gone = self.gone.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut gone = self.gone.lock();
         if gone.is_none() {
             *gone = Some(why);
             self.gone_signal.cancel();

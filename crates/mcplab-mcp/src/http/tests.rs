@@ -33,7 +33,7 @@ async fn serve(script: Script) -> (Url, Log) {
         let rpc = serde_json::from_slice::<Value>(&body).ok();
         let rpc = rpc.and_then(|v| v.get("method").and_then(Value::as_str).map(String::from));
         let seen = Seen { verb, rpc, headers };
-        log.lock().unwrap().push(seen.clone());
+        log.lock().push(seen.clone());
         script(&seen, &log)
     };
     let app = axum::Router::new()
@@ -183,7 +183,7 @@ async fn session_and_protocol_version_follow_initialize() {
     assert_eq!(closed(&mut wire).await, "disconnected");
     handle.await.unwrap();
 
-    let log = log.lock().unwrap().clone();
+    let log = log.lock().clone();
     let init = &log[0];
     assert_eq!(init.rpc.as_deref(), Some("initialize"));
     assert_eq!(init.header(SESSION_HEADER), None);
@@ -241,7 +241,7 @@ async fn dropped_response_stream_resumes_with_last_event_id() {
     cancel.cancel();
     closed(&mut wire).await;
     handle.await.unwrap();
-    let log = log.lock().unwrap().clone();
+    let log = log.lock().clone();
     let gets: Vec<_> = log.iter().filter(|s| s.verb == Method::GET).collect();
     assert_eq!(gets.len(), 1, "{log:?}");
     assert_eq!(gets[0].header(LAST_EVENT_ID), Some("ev-2"));
@@ -271,13 +271,49 @@ async fn resuming_gives_up_after_repeated_failures() {
     cancel.cancel();
     closed(&mut wire).await;
     handle.await.unwrap();
-    let gets = log
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|s| s.verb == Method::GET)
-        .count();
+    let gets = log.lock().iter().filter(|s| s.verb == Method::GET).count();
     assert_eq!(gets, MAX_RECONNECT_FAILURES as usize);
+}
+
+/// The request a dropped response stream was answering fails with `expected` in its error.
+async fn resume_fails_with(script: Script, expected: &str) {
+    let (url, _log) = serve(script).await;
+    let (mut wire, cancel, handle) = start(url);
+    let mut notes = Vec::new();
+    wire.outbound
+        .send(rpc(r#"{"jsonrpc":"2.0","id":9,"method":"tools/call"}"#))
+        .await
+        .unwrap();
+    let (synthetic, reply) = next_message(&mut wire, &mut notes).await;
+    assert!(synthetic);
+    assert_eq!(reply["id"], 9);
+    let message = reply["error"]["message"].as_str().unwrap();
+    assert!(message.contains(expected), "{message}");
+    cancel.cancel();
+    closed(&mut wire).await;
+    handle.await.unwrap();
+}
+
+#[tokio::test]
+async fn a_resume_refused_with_405_fails_the_request_at_once() {
+    let script: Script = |seen, _| match seen.verb {
+        Method::POST => sse("id: a\nretry: 10\n\n".into(), false, &[]),
+        _ => StatusCode::METHOD_NOT_ALLOWED.into_response(),
+    };
+    resume_fails_with(script, "does not allow resuming it (GET returned 405)").await;
+}
+
+#[tokio::test]
+async fn a_resume_that_is_not_an_event_stream_counts_as_a_failed_attempt() {
+    let script: Script = |seen, _| match seen.verb {
+        Method::POST => sse("id: a\nretry: 10\n\n".into(), false, &[]),
+        _ => json("{}"),
+    };
+    let expected = format!(
+        "gave up resuming the response stream after {MAX_RECONNECT_FAILURES} attempts (the \
+         resumed stream is not text/event-stream)"
+    );
+    resume_fails_with(script, &expected).await;
 }
 
 #[tokio::test]

@@ -137,7 +137,7 @@ impl ConnectionManager {
                     tasks: self.tasks.clone(),
                     traffic: self.traffic.clone(),
                     listens: Default::default(),
-                    transport_task: std::sync::Mutex::new(transport_task),
+                    transport_task: parking_lot::Mutex::new(transport_task),
                 });
             }
             Ok(Err(ClientInitializeError::JsonRpcError(data)))

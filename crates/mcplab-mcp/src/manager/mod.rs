@@ -4,11 +4,12 @@
 //! status changes as events. It never reads argv, env or files: callers pass configs in.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::Arc;
 use std::time::Duration;
 
 use mcplab_protocol::host::ClientDeclaration;
 use mcplab_protocol::{ServerConfig, ServerEvent, ServerStatus, ServerTransport};
+use parking_lot::{Mutex, RwLock};
 use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
@@ -277,13 +278,9 @@ impl ConnectionManager {
         StderrTail::new(STDERR_LINES, self.opts.limits.stderr_tail_bytes)
     }
 
-    fn slots(&self) -> std::sync::MutexGuard<'_, HashMap<String, Slot>> {
-        self.slots.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
     fn set_status(&self, name: &str, generation: u64, status: ServerStatus) {
         {
-            let mut slots = self.slots();
+            let mut slots = self.slots.lock();
             let Some(slot) = slots.get_mut(name) else {
                 return;
             };
@@ -304,7 +301,8 @@ impl ConnectionManager {
     /// The status of every known server, sorted by name.
     pub fn statuses(&self) -> Vec<(String, ServerStatus)> {
         let mut v: Vec<_> = self
-            .slots()
+            .slots
+            .lock()
             .iter()
             .map(|(k, s)| (k.clone(), s.status.clone()))
             .collect();
@@ -314,7 +312,8 @@ impl ConnectionManager {
 
     /// The last lines the server wrote to stderr in its latest attempt (also after it failed).
     pub fn stderr_tail(&self, name: &str) -> Vec<String> {
-        self.slots()
+        self.slots
+            .lock()
             .get(name)
             .and_then(|s| s.stderr.clone())
             .map(|t| t.lines())
@@ -322,12 +321,13 @@ impl ConnectionManager {
     }
 
     pub fn status(&self, name: &str) -> Option<ServerStatus> {
-        self.slots().get(name).map(|s| s.status.clone())
+        self.slots.lock().get(name).map(|s| s.status.clone())
     }
 
     /// The live connection called `name`.
     pub fn get(&self, name: &str) -> Result<Arc<Connection>, McpError> {
-        self.slots()
+        self.slots
+            .lock()
             .get(name)
             .and_then(|s| s.conn.clone())
             .ok_or_else(|| McpError::NotConnected(name.to_owned()))
@@ -335,9 +335,10 @@ impl ConnectionManager {
 
     /// Replaces the roots offered to servers and tells connected servers they changed.
     pub async fn set_roots(&self, roots: Vec<RootEntry>) {
-        *self.roots.write().unwrap_or_else(|p| p.into_inner()) = roots;
+        *self.roots.write() = roots;
         let conns: Vec<_> = self
-            .slots()
+            .slots
+            .lock()
             .values()
             .filter_map(|s| s.conn.clone())
             .collect();
@@ -368,7 +369,10 @@ impl ConnectionManager {
 
     /// The host declaration `name` is (being) connected with; `None`: the manager's own.
     pub fn declared_as(&self, name: &str) -> Option<DeclaredAs> {
-        self.slots().get(name).and_then(|s| s.declared_as.clone())
+        self.slots
+            .lock()
+            .get(name)
+            .and_then(|s| s.declared_as.clone())
     }
 
     /// What `name` is declared: its host's declaration, else the manager's.
@@ -385,7 +389,7 @@ impl ConnectionManager {
     ) -> Result<Arc<Connection>, McpError> {
         let name = config.name.clone();
         let previous = {
-            let mut slots = self.slots();
+            let mut slots = self.slots.lock();
             let generation = slots.get(&name).map_or(1, |s| s.generation + 1);
             let declared_as = declaration.resolve(slots.get(&name).map(|s| &s.declared_as));
             let client = declared_as
@@ -412,7 +416,7 @@ impl ConnectionManager {
             self.broker.withdraw_server(&name);
             prev.close().await;
         }
-        let generation = self.slots().get(&name).map_or(0, |s| s.generation);
+        let generation = self.slots.lock().get(&name).map_or(0, |s| s.generation);
         let _ = self.events.send(ServerEvent::Status {
             server: name.clone(),
             status: ServerStatus::Connecting,
@@ -425,7 +429,7 @@ impl ConnectionManager {
             Ok(conn) => {
                 let conn = Arc::new(conn);
                 let stale = {
-                    let mut slots = self.slots();
+                    let mut slots = self.slots.lock();
                     match slots.get_mut(&name) {
                         Some(slot) if slot.generation == generation => {
                             slot.conn = Some(conn.clone());
@@ -466,7 +470,8 @@ impl ConnectionManager {
     /// Reconnects a known server with its last config.
     pub async fn reconnect(self: &Arc<Self>, name: &str) -> Result<Arc<Connection>, McpError> {
         let config = self
-            .slots()
+            .slots
+            .lock()
             .get(name)
             .map(|s| s.config.clone())
             .ok_or_else(|| McpError::NotConnected(name.to_owned()))?;
@@ -482,7 +487,7 @@ impl ConnectionManager {
     /// Closes the connection called `name` (and kills its process group).
     pub async fn disconnect(&self, name: &str) {
         let conn = {
-            let mut slots = self.slots();
+            let mut slots = self.slots.lock();
             let Some(slot) = slots.get_mut(name) else {
                 return;
             };
@@ -502,7 +507,7 @@ impl ConnectionManager {
 
     /// Closes every connection; call before exiting.
     pub async fn shutdown(&self) {
-        let names: Vec<String> = self.slots().keys().cloned().collect();
+        let names: Vec<String> = self.slots.lock().keys().cloned().collect();
         for n in names {
             self.disconnect(&n).await;
         }
@@ -520,7 +525,7 @@ impl ConnectionManager {
             let Some(manager) = weak.upgrade() else {
                 return;
             };
-            let conn = manager.slots().get(&name).and_then(|s| s.conn.clone());
+            let conn = manager.slots.lock().get(&name).and_then(|s| s.conn.clone());
             let mut message = reason.unwrap_or_default();
             if let Some(conn) = conn {
                 let tail = conn.stderr_tail();
@@ -625,7 +630,7 @@ impl ConnectionManager {
         let name = config.name.clone();
         let (wire, end) = wire_pair();
         let stderr = Arc::new(self.stderr_tail_buffer());
-        if let Some(slot) = self.slots().get_mut(&name) {
+        if let Some(slot) = self.slots.lock().get_mut(&name) {
             slot.stderr = Some(stderr.clone());
         }
         let transport_cancel = CancellationToken::new();

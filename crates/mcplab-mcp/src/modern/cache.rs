@@ -6,9 +6,9 @@
 //! fresh. Bounded: at most [`MAX_ENTRIES`] results, oldest dropped first.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use parking_lot::Mutex;
 use serde_json::Value;
 
 /// Most results kept per connection.
@@ -62,7 +62,7 @@ impl ResponseCache {
 
     /// A fresh result for `key`, if any.
     pub fn get(&self, key: &str) -> Option<CacheHit> {
-        let inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let inner = self.inner.lock();
         let entry = inner.0.get(key)?;
         let age = entry.stored.elapsed();
         (age < entry.ttl).then(|| CacheHit {
@@ -82,7 +82,7 @@ impl ResponseCache {
         if !complete || ttl == 0 {
             return;
         }
-        let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let mut inner = self.inner.lock();
         let (map, order) = &mut *inner;
         if map
             .insert(
@@ -116,7 +116,7 @@ impl ResponseCache {
             }
             _ => Vec::new(),
         };
-        let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let mut inner = self.inner.lock();
         let (map, order) = &mut *inner;
         map.retain(|k, _| !prefixes.iter().any(|p| k.starts_with(p.as_str())));
         order.retain(|k| map.contains_key(k));
@@ -124,7 +124,7 @@ impl ResponseCache {
 
     /// Forgets everything.
     pub fn clear(&self) {
-        let mut inner = self.inner.lock().unwrap_or_else(|p| p.into_inner());
+        let mut inner = self.inner.lock();
         inner.0.clear();
         inner.1.clear();
     }

@@ -5,9 +5,10 @@
 //! an invalid one must not be used. Pure functions and a small registry; no I/O.
 
 use std::collections::HashMap;
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 
 use base64::Engine as _;
+use parking_lot::RwLock;
 use serde_json::Value;
 
 /// `_meta` key of the protocol version of a request.
@@ -47,7 +48,7 @@ impl ToolHeaders {
 
     /// Records what the tools of a `tools/list` page designate (other tools are kept).
     pub fn learn(&self, tools: &[Value]) {
-        let mut map = self.by_tool.write().unwrap_or_else(|p| p.into_inner());
+        let mut map = self.by_tool.write();
         for tool in tools {
             if let Some(name) = tool.get("name").and_then(Value::as_str) {
                 let schema = tool.get("inputSchema").unwrap_or(&Value::Null);
@@ -58,24 +59,17 @@ impl ToolHeaders {
 
     /// Forgets everything (the tool list changed).
     pub fn clear(&self) {
-        self.by_tool
-            .write()
-            .unwrap_or_else(|p| p.into_inner())
-            .clear();
+        self.by_tool.write().clear();
     }
 
     /// What is known about `tool`; `None` when it was never listed.
     pub fn get(&self, tool: &str) -> Option<ToolHeaderSpec> {
-        self.by_tool
-            .read()
-            .unwrap_or_else(|p| p.into_inner())
-            .get(tool)
-            .cloned()
+        self.by_tool.read().get(tool).cloned()
     }
 
     /// Tools that must not be used, with the reason.
     pub fn rejected(&self) -> Vec<(String, String)> {
-        let map = self.by_tool.read().unwrap_or_else(|p| p.into_inner());
+        let map = self.by_tool.read();
         let mut v: Vec<_> = map
             .iter()
             .filter_map(|(k, v)| v.as_ref().err().map(|e| (k.clone(), e.clone())))

@@ -10,9 +10,10 @@
 //! It moves bytes only, like every wire: recording happens above.
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::Arc;
 
 use bytes::Bytes;
+use parking_lot::Mutex;
 use reqwest::header::{ACCEPT, CONTENT_TYPE, HeaderMap, HeaderName, HeaderValue};
 use reqwest::{Method, Response, StatusCode};
 use serde_json::{Value, json};
@@ -60,12 +61,6 @@ struct Ctx {
     version: Mutex<Option<String>>,
     /// In-flight requests by id (JSON text), so a cancellation can close their stream.
     inflight: Mutex<HashMap<String, CancellationToken>>,
-}
-
-impl Ctx {
-    fn inflight(&self) -> std::sync::MutexGuard<'_, HashMap<String, CancellationToken>> {
-        self.inflight.lock().unwrap_or_else(PoisonError::into_inner)
-    }
 }
 
 async fn run(
@@ -119,7 +114,7 @@ async fn run(
         }
         let token = ctx.out.cancel.child_token();
         if let (Some(id), Some(_)) = (value.get("id"), value.get("method")) {
-            ctx.inflight().insert(id.to_string(), token.clone());
+            ctx.inflight.lock().insert(id.to_string(), token.clone());
         }
         ctx.out.tasks.spawn(post(ctx.clone(), frame, value, token));
     };
@@ -132,7 +127,7 @@ async fn close_cancelled(ctx: &Ctx, value: &Value) {
     let Some(id) = value.pointer("/params/requestId") else {
         return;
     };
-    let token = ctx.inflight().remove(&id.to_string());
+    let token = ctx.inflight.lock().remove(&id.to_string());
     let note = match token {
         Some(token) => {
             token.cancel();
@@ -147,17 +142,13 @@ async fn close_cancelled(ctx: &Ctx, value: &Value) {
 }
 
 async fn post(ctx: Arc<Ctx>, frame: Bytes, value: Value, token: CancellationToken) {
-    let fallback = ctx
-        .version
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .clone();
+    let fallback = ctx.version.lock().clone();
     let headers = frame_headers(&value, fallback.as_deref(), &ctx.tools);
     if let Some((_, v)) = headers
         .iter()
         .find(|(k, _)| k == super::headers::VERSION_HEADER)
     {
-        *ctx.version.lock().unwrap_or_else(PoisonError::into_inner) = Some(v.clone());
+        *ctx.version.lock() = Some(v.clone());
     }
     let mut extra = HeaderMap::new();
     for (name, v) in &headers {
@@ -208,7 +199,7 @@ async fn post(ctx: Arc<Ctx>, frame: Bytes, value: Value, token: CancellationToke
         Ok(resp) => read_answer(&ctx, &value, (resp, exchange), &token).await,
     }
     if let Some(id) = value.get("id") {
-        ctx.inflight().remove(&id.to_string());
+        ctx.inflight.lock().remove(&id.to_string());
     }
 }
 

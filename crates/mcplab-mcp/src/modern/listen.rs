@@ -41,7 +41,7 @@ impl Connection {
                 .request("resources/unsubscribe", params, RequestOptions::default())
                 .await;
         }
-        match self.listens().remove(uri) {
+        match self.listens.lock().remove(uri) {
             Some(token) => {
                 token.cancel();
                 Ok(json!({}))
@@ -80,7 +80,7 @@ impl Connection {
     async fn listen(self: &Arc<Self>, key: String, filter: Value) -> Result<Value, McpError> {
         let mut events = self.answerer.events.subscribe();
         let stop = CancellationToken::new();
-        if let Some(old) = self.listens().insert(key.clone(), stop.clone()) {
+        if let Some(old) = self.listens.lock().insert(key.clone(), stop.clone()) {
             old.cancel();
         }
         let conn = self.clone();
@@ -116,12 +116,12 @@ impl Connection {
         match acked {
             Ok(Ok(ack)) => Ok(ack),
             Ok(Err(e)) => {
-                self.listens().remove(&key);
+                self.listens.lock().remove(&key);
                 Err(e)
             }
             Err(_) => {
                 stop.cancel();
-                self.listens().remove(&key);
+                self.listens.lock().remove(&key);
                 Err(McpError::Timeout {
                     method: "subscriptions/listen".into(),
                     after: ACK_TIMEOUT,
@@ -130,15 +130,9 @@ impl Connection {
         }
     }
 
-    fn listens(
-        &self,
-    ) -> std::sync::MutexGuard<'_, std::collections::HashMap<String, CancellationToken>> {
-        self.listens.lock().unwrap_or_else(|p| p.into_inner())
-    }
-
     /// Cancels every listen request (on close).
     pub(crate) fn stop_listening(&self) {
-        for (_, token) in self.listens().drain() {
+        for (_, token) in self.listens.lock().drain() {
             token.cancel();
         }
     }

@@ -13,6 +13,7 @@ use super::cache::{CacheHit, ResponseCache};
 use super::{META_LOG_LEVEL, TASKS_EXTENSION};
 use crate::connection::{Connection, RequestOptions};
 use crate::error::McpError;
+use crate::listing::Listing;
 
 /// Most `input_required` rounds one request goes through.
 pub const MAX_ROUNDS: usize = 10;
@@ -235,25 +236,25 @@ impl Connection {
             ..Default::default()
         };
         // Boxed: listing goes through `request_detailed`, which may call this again.
-        Box::pin(self.list_all("tools/list", "tools", opts))
+        Box::pin(self.list_all(Listing::Tools, opts))
             .await
             .map(|_| ())
     }
 
     /// Remembers what a result teaches about tools: designated headers and task support.
     fn learn(&self, method: &str, result: &Value) {
-        if method != "tools/list" {
+        if method != Listing::Tools.method() {
             return;
         }
         let tools = result
-            .get("tools")
+            .get(Listing::Tools.key())
             .and_then(Value::as_array)
             .map(Vec::as_slice)
             .unwrap_or(&[]);
         if let Some(headers) = &self.tool_headers {
             headers.learn(tools);
         }
-        let mut support = self.task_support.lock().unwrap_or_else(|p| p.into_inner());
+        let mut support = self.task_support.lock();
         for tool in tools {
             let name = tool.get("name").and_then(Value::as_str);
             let level = tool
@@ -281,12 +282,7 @@ impl Connection {
             return None;
         }
         let mut meta = Map::new();
-        if let Some(level) = self
-            .log_level
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .clone()
-        {
+        if let Some(level) = self.log_level.lock().clone() {
             meta.insert(META_LOG_LEVEL.into(), Value::String(level));
         }
         if opts.task == TaskMode::Never {
@@ -304,7 +300,7 @@ impl Connection {
 
     /// Sets the minimum log level (2026-07-28: sent in every request's `_meta`).
     pub fn set_log_level(&self, level: Option<String>) {
-        *self.log_level.lock().unwrap_or_else(|p| p.into_inner()) = level;
+        *self.log_level.lock() = level;
     }
 }
 

@@ -5,8 +5,8 @@
 //! keeps its start and says how much was dropped.
 
 use std::collections::VecDeque;
-use std::sync::Mutex;
 
+use parking_lot::Mutex;
 use tokio::io::AsyncBufReadExt;
 
 use crate::limits::Size;
@@ -186,7 +186,7 @@ impl StderrTail {
     }
 
     pub(crate) fn push(&self, line: String) {
-        let mut guard = self.lines.lock().unwrap_or_else(|p| p.into_inner());
+        let mut guard = self.lines.lock();
         let (lines, bytes) = &mut *guard;
         *bytes += line.len();
         lines.push_back(line);
@@ -199,13 +199,13 @@ impl StderrTail {
 
     /// The kept lines, oldest first.
     pub fn lines(&self) -> Vec<String> {
-        let guard = self.lines.lock().unwrap_or_else(|p| p.into_inner());
+        let guard = self.lines.lock();
         guard.0.iter().cloned().collect()
     }
 
     /// Bytes of text kept.
     pub fn bytes_held(&self) -> usize {
-        self.lines.lock().unwrap_or_else(|p| p.into_inner()).1
+        self.lines.lock().1
     }
 }
 

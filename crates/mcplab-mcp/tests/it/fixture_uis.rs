@@ -5,7 +5,7 @@
 
 use std::{collections::HashMap, sync::Arc};
 
-use mcplab_mcp::{Connection, ConnectionManager, ManagerOptions, RequestOptions};
+use mcplab_mcp::{Connection, ConnectionManager, Listing, ManagerOptions, RequestOptions};
 use serde_json::{Value, json};
 
 const MCP_APP: &str = "text/html;profile=mcp-app";
@@ -34,7 +34,7 @@ async fn call(conn: &Connection, name: &str, args: Value) -> Value {
 
 async fn tools_by_name(conn: &Connection) -> HashMap<String, Value> {
     let listed = conn
-        .list_all("tools/list", "tools", RequestOptions::default())
+        .list_all(Listing::Tools, RequestOptions::default())
         .await
         .unwrap();
     listed["tools"]
@@ -115,7 +115,7 @@ async fn ui_tools_carry_linkage_and_visibility_meta() {
 async fn ui_resources_are_listed_and_read_with_their_meta() {
     let (_m, conn) = fixture().await;
     let listed = conn
-        .list_all("resources/list", "resources", RequestOptions::default())
+        .list_all(Listing::Resources, RequestOptions::default())
         .await
         .unwrap();
     let mimes: HashMap<&str, &str> = listed["resources"]

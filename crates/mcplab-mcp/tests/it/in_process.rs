@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcplab_mcp::{
-    Connection, ConnectionManager, ManagerOptions, McpError, RequestOptions, RootEntry,
+    Connection, ConnectionManager, Listing, ManagerOptions, McpError, RequestOptions, RootEntry,
 };
 use mcplab_protocol::{
     Direction, FrameKind, HumanAnswer, ProtocolChoice, ServerEvent, ServerStatus,
@@ -77,7 +77,7 @@ async fn handshake_lists_and_records_exact_traffic() {
             .is_some_and(|s| !s.is_empty())
     );
     let tools = conn
-        .list_all("tools/list", "tools", RequestOptions::default())
+        .list_all(Listing::Tools, RequestOptions::default())
         .await
         .unwrap();
     let names: Vec<&str> = tools["tools"]

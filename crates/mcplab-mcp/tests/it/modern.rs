@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcplab_mcp::{
-    CACHE_MARKER, Connection, ConnectionManager, ManagerOptions, McpError, RequestOptions,
+    CACHE_MARKER, Connection, ConnectionManager, Listing, ManagerOptions, McpError, RequestOptions,
     RootEntry,
 };
 use mcplab_protocol::{
@@ -324,7 +324,7 @@ async fn cancelling_a_task_sends_tasks_cancel() {
 async fn fresh_lists_come_from_the_cache_until_bypassed() {
     let (manager, conn) = in_process(ProtocolChoice::Auto).await;
     let first = conn
-        .list_all("tools/list", "tools", RequestOptions::default())
+        .list_all(Listing::Tools, RequestOptions::default())
         .await
         .unwrap();
     assert_eq!(first["ttlMs"], 60_000);
@@ -337,7 +337,7 @@ async fn fresh_lists_come_from_the_cache_until_bypassed() {
     };
     assert_eq!(lists(&manager), 1);
     let second = conn
-        .list_all("tools/list", "tools", RequestOptions::default())
+        .list_all(Listing::Tools, RequestOptions::default())
         .await
         .unwrap();
     assert!(second[CACHE_MARKER]["ageMs"].is_u64(), "{second}");
@@ -346,7 +346,7 @@ async fn fresh_lists_come_from_the_cache_until_bypassed() {
         bypass_cache: true,
         ..Default::default()
     };
-    conn.list_all("tools/list", "tools", bypass).await.unwrap();
+    conn.list_all(Listing::Tools, bypass).await.unwrap();
     assert_eq!(lists(&manager), 2);
 }
 
@@ -355,7 +355,7 @@ async fn a_listen_stream_delivers_changes_and_invalidates_the_cache() {
     let (manager, conn) = in_process(ProtocolChoice::Auto).await;
     let tools = |v: &Value| v["tools"].as_array().map(Vec::len).unwrap_or(0);
     let before = conn
-        .list_all("tools/list", "tools", RequestOptions::default())
+        .list_all(Listing::Tools, RequestOptions::default())
         .await
         .unwrap();
     let ack = conn.listen_for_list_changes().await.unwrap();
@@ -368,7 +368,7 @@ async fn a_listen_stream_delivers_changes_and_invalidates_the_cache() {
     )
     .await;
     let after = conn
-        .list_all("tools/list", "tools", RequestOptions::default())
+        .list_all(Listing::Tools, RequestOptions::default())
         .await
         .unwrap();
     assert_eq!(tools(&after), tools(&before) + 1);
@@ -408,7 +408,7 @@ async fn log_messages_follow_the_level_sent_with_each_request() {
 async fn skills_load_reads_and_verifies_every_file() {
     let (manager, conn) = in_process(ProtocolChoice::Auto).await;
     let listed = conn
-        .list_all("skills/list", "skills", RequestOptions::default())
+        .list_all(Listing::Skills, RequestOptions::default())
         .await
         .unwrap();
     assert_eq!(listed["skills"].as_array().unwrap().len(), 2);

@@ -13,7 +13,9 @@ use mcplab_core::oauth::{
 use mcplab_protocol::ServerEvent;
 use url::Url;
 
-use super::{BROWSER_TIMEOUT, CALLBACK_PATH, OAuthState, Pending};
+use mcplab_core::mcp::pending::Ended;
+
+use super::{BROWSER_TIMEOUT, CALLBACK_PATH, OAuthState, SignIn};
 use crate::EventHub;
 
 /// Who the sign-in is for.
@@ -85,15 +87,6 @@ struct Waiting {
     server: String,
 }
 
-/// Forgets the pending state however the wait ends.
-struct Forget<'a>(&'a OAuthState, &'a str);
-
-impl Drop for Forget<'_> {
-    fn drop(&mut self) {
-        self.0.forget(self.1);
-    }
-}
-
 impl PendingRedirect for Waiting {
     fn redirect_uri(&self) -> String {
         self.redirect_uri.clone()
@@ -107,7 +100,6 @@ impl PendingRedirect for Waiting {
         _http: &'a OAuthHttp,
     ) -> BoxFuture<'a, Result<CallbackParams, OAuthError>> {
         Box::pin(async move {
-            let (reply, answer) = tokio::sync::oneshot::channel();
             let (return_to, server) = match &self.purpose {
                 Purpose::Servers => (
                     format!("/#/servers/{}", self.server),
@@ -116,24 +108,22 @@ impl PendingRedirect for Waiting {
                 Purpose::Debug(run) => (format!("/#/oauth/{run}"), None),
             };
             let url = authorization_url.to_string();
-            self.oauth.register(
+            let waiter = self.oauth.register(
                 state,
-                Pending {
-                    reply,
+                SignIn {
                     return_to,
                     server: server.clone(),
                     url: url.clone(),
                 },
             );
-            let _forget = Forget(&self.oauth, state);
             if let Some(server) = server {
                 self.events
                     .publish_server(ServerEvent::AuthorizationRequired { server, url });
             }
-            match tokio::time::timeout(BROWSER_TIMEOUT, answer).await {
-                Ok(Ok(params)) => Ok(params),
-                Ok(Err(_)) => Err(OAuthError::Cancelled),
-                Err(_) => Err(OAuthError::TimedOut(BROWSER_TIMEOUT.as_secs())),
+            match waiter.wait(BROWSER_TIMEOUT).await {
+                Ended::Answered(params) => Ok(params),
+                Ended::Withdrawn | Ended::Cancelled => Err(OAuthError::Cancelled),
+                Ended::TimedOut => Err(OAuthError::TimedOut(BROWSER_TIMEOUT.as_secs())),
             }
         })
     }

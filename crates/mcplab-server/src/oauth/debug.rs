@@ -5,7 +5,7 @@
 //! the summary shown is masked. The newest [`MAX_RUNS`] runs are kept.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 
 use mcplab_core::oauth::{
     DebugOptions, DebugOutcome, FlowOptions, NonInteractiveAgent, OAuthError, OAuthHttp, StepLog,
@@ -15,6 +15,7 @@ use mcplab_protocol::oauth::{
     OAuthDebugEvent, OAuthDebugRequest, OAuthDebugRun, OAuthFailure, OAuthPhase, OAuthRunState,
     OAuthStep, OAuthStepKind,
 };
+use parking_lot::Mutex;
 use tokio_util::sync::CancellationToken;
 
 use super::BrowserAgent;
@@ -35,13 +36,9 @@ pub struct DebugRun {
 }
 
 impl DebugRun {
-    fn snapshot_mut(&self) -> MutexGuard<'_, OAuthDebugRun> {
-        self.snapshot.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
     /// The run as it is now.
     pub fn snapshot(&self) -> OAuthDebugRun {
-        self.snapshot_mut().clone()
+        self.snapshot.lock().clone()
     }
 }
 
@@ -56,12 +53,12 @@ pub struct Runs {
 
 impl Runs {
     pub fn get(&self, id: &str) -> Option<Arc<DebugRun>> {
-        let map = self.map.lock().unwrap_or_else(PoisonError::into_inner);
+        let map = self.map.lock();
         map.0.get(id).cloned()
     }
 
     fn insert(&self, id: String, run: Arc<DebugRun>) {
-        let mut map = self.map.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut map = self.map.lock();
         map.0.insert(id.clone(), run);
         map.1.push_back(id);
         while map.1.len() > MAX_RUNS {
@@ -142,7 +139,7 @@ async fn execute(
     let sink = run.clone();
     let log = StepLog::with_sink(Arc::new(move |step: &OAuthStep| {
         // Kept and published under one lock, so the snapshot and the stream agree.
-        let mut snapshot = sink.snapshot_mut();
+        let mut snapshot = sink.snapshot.lock();
         snapshot.steps.push(step.clone());
         sink.ring
             .publish(&OAuthDebugEvent::Step { step: step.clone() });
@@ -160,7 +157,7 @@ async fn execute(
         ));
     }
     {
-        let mut snapshot = run.snapshot_mut();
+        let mut snapshot = run.snapshot.lock();
         snapshot.finished_ms = Some(mcplab_protocol::clock::now_ms());
         match outcome {
             Ok(DebugOutcome::Authorized { summary, .. }) => {

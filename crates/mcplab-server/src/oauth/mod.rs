@@ -7,14 +7,14 @@
 mod agent;
 pub mod debug;
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+use std::sync::Arc;
 
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
+use mcplab_core::mcp::pending::{Pending, Waiter};
 use mcplab_core::oauth::CallbackParams;
-use tokio::sync::{broadcast, oneshot};
+use tokio::sync::broadcast;
 
 pub use agent::BrowserAgent;
 
@@ -26,8 +26,7 @@ pub const CALLBACK_PATH: &str = "/oauth/callback";
 pub const BROWSER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// A sign-in waiting for its redirect.
-struct Pending {
-    reply: oneshot::Sender<CallbackParams>,
+struct SignIn {
     /// Where the browser goes after the callback (a path of the UI).
     return_to: String,
     /// The server it is for (None for debugger runs).
@@ -36,9 +35,10 @@ struct Pending {
     url: String,
 }
 
-/// The pending sign-ins and the debugger's runs.
+/// The pending sign-ins (by `state`, answered with the redirect's parameters) and the
+/// debugger's runs.
 pub struct OAuthState {
-    pending: Mutex<HashMap<String, Pending>>,
+    pending: Pending<String, SignIn, CallbackParams>,
     /// `(server, authorization URL)` whenever a server's connection starts waiting for the
     /// browser (the authorize route listens).
     started: broadcast::Sender<(String, String)>,
@@ -48,7 +48,7 @@ pub struct OAuthState {
 impl Default for OAuthState {
     fn default() -> Self {
         Self {
-            pending: Mutex::new(HashMap::new()),
+            pending: Pending::default(),
             started: broadcast::channel(64).0,
             runs: debug::Runs::default(),
         }
@@ -56,16 +56,10 @@ impl Default for OAuthState {
 }
 
 impl OAuthState {
-    fn pending(&self) -> MutexGuard<'_, HashMap<String, Pending>> {
-        self.pending.lock().unwrap_or_else(PoisonError::into_inner)
-    }
-
     /// The authorization URL a server's pending sign-in waits on, if any.
     pub fn pending_url(&self, server: &str) -> Option<String> {
-        self.pending()
-            .values()
-            .find(|p| p.server.as_deref() == Some(server))
-            .map(|p| p.url.clone())
+        self.pending
+            .find_map(|p| (p.server.as_deref() == Some(server)).then(|| p.url.clone()))
     }
 
     /// Notified with `(server, url)` when a server's sign-in starts waiting for the browser.
@@ -73,15 +67,13 @@ impl OAuthState {
         self.started.subscribe()
     }
 
-    fn register(&self, state: &str, pending: Pending) {
-        if let Some(server) = &pending.server {
-            let _ = self.started.send((server.clone(), pending.url.clone()));
+    /// Registers a sign-in under its `state`; the waiter ends with the redirect's parameters
+    /// and forgets the state however it ends.
+    fn register(&self, state: &str, sign_in: SignIn) -> Waiter<String, SignIn, CallbackParams> {
+        if let Some(server) = &sign_in.server {
+            let _ = self.started.send((server.clone(), sign_in.url.clone()));
         }
-        self.pending().insert(state.to_string(), pending);
-    }
-
-    fn forget(&self, state: &str) {
-        self.pending().remove(state);
+        self.pending.add(state.to_string(), sign_in)
     }
 }
 
@@ -92,14 +84,13 @@ pub async fn callback(State(app): State<Arc<AppState>>, RawQuery(query): RawQuer
     let Some(state) = params.state.clone().filter(|s| !s.is_empty()) else {
         return refuse("The redirect carries no state parameter.");
     };
-    let Some(pending) = app.oauth.pending().remove(&state) else {
+    let Some(sign_in) = app.oauth.pending.answer(&state, params) else {
         return refuse(
             "This sign-in is unknown or already finished (the state parameter does not match a \
              pending sign-in). Start it again from mcplab.",
         );
     };
-    let _ = pending.reply.send(params);
-    Redirect::to(&pending.return_to).into_response()
+    Redirect::to(&sign_in.return_to).into_response()
 }
 
 fn refuse(why: &str) -> Response {

@@ -12,7 +12,7 @@ use mcplab_core::apps::{
     self, AppCallRefusal, AppCaller, UiKind, check_app_call, csp_domains_json, resource_ui_meta,
     sandbox_policy,
 };
-use mcplab_core::mcp::{McpError, RequestOptions};
+use mcplab_core::mcp::{Listing, McpError, RequestOptions};
 use mcplab_protocol::api::{
     AppResourceKind, AppResourceRequest, AppResourceView, AppToolCallRequest, AppUiKind,
     CallOutcome, ToolCallRequest,
@@ -54,7 +54,7 @@ pub async fn resource(
         RequestOptions::default(),
     );
     // Best effort: `_meta.ui` may also sit on the listing entry; servers may not list UIs.
-    let list = c.list_all("resources/list", "resources", RequestOptions::default());
+    let list = c.list_all(Listing::Resources, RequestOptions::default());
     let (read, list) = tokio::join!(read, list);
     let result = read.map_err(|e| match e {
         McpError::NotConnected(_) | McpError::Misbehaved { .. } => ApiFailure::from(e),
@@ -131,7 +131,7 @@ pub async fn call_tool(
     let tools = match state.app_tools.get(&name) {
         Ok(tools) => tools,
         Err(generation) => {
-            let Json(listed) = mcp::listing(&state, &name, "tools/list", "tools").await?;
+            let Json(listed) = mcp::listing(&state, &name, Listing::Tools).await?;
             let list = listed["tools"].as_array().cloned().unwrap_or_default();
             state.app_tools.store(&name, generation, list)
         }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use mcplab_core::mcp::{Connection, McpError, ProgressUpdate, RequestOptions};
+use mcplab_core::mcp::{Connection, Listing, McpError, ProgressUpdate, RequestOptions};
 use mcplab_protocol::ServerEvent;
 use mcplab_protocol::api::{
     CallError, CallOutcome, CompleteRequest, LogLevelRequest, PromptGetRequest, ToolCallRequest,
@@ -78,10 +78,9 @@ async fn simple(
 pub(super) async fn listing(
     state: &AppState,
     name: &str,
-    method: &str,
-    key: &str,
+    listing: Listing,
 ) -> Result<Json<Value>, ApiFailure> {
-    listing_with(state, name, method, key, ListQuery::default()).await
+    listing_with(state, name, listing, ListQuery::default()).await
 }
 
 /// `?fresh=true`: bypass the 2026-07-28 cache (the fresh answer is kept).
@@ -94,21 +93,16 @@ pub struct ListQuery {
 async fn listing_with(
     state: &AppState,
     name: &str,
-    method: &str,
-    key: &str,
+    listing: Listing,
     query: ListQuery,
 ) -> Result<Json<Value>, ApiFailure> {
     let c = conn(state, name)?;
     // A capability the server did not declare is not asked for: an empty list that says why.
-    let capability = method.split('/').next().unwrap_or(method);
-    let declared = c
-        .initialize_result()
-        .get("capabilities")
-        .and_then(|caps| caps.get(capability))
-        .is_some_and(|v| !v.is_null());
-    if !declared {
+    if let Some(capability) = listing.capability()
+        && !declares(&c, capability)
+    {
         return Ok(Json(json!({
-            key: [],
+            listing.key(): [],
             "note": format!(
                 "this server does not offer {capability} (its initialize result declares no \
                  `{capability}` capability)"
@@ -119,10 +113,18 @@ async fn listing_with(
         bypass_cache: query.fresh,
         ..Default::default()
     };
-    c.list_all(method, key, opts)
+    c.list_all(listing, opts)
         .await
         .map(Json)
         .map_err(ApiFailure::from)
+}
+
+/// Whether the server's `initialize` result declares `capability`.
+fn declares(c: &Connection, capability: &str) -> bool {
+    c.initialize_result()
+        .get("capabilities")
+        .and_then(|caps| caps.get(capability))
+        .is_some_and(|v| !v.is_null())
 }
 
 /// `mcplab check` on a connected server: exercises it and judges all its traffic so far.
@@ -152,7 +154,7 @@ pub async fn tools(
     Path(n): Path<String>,
     Query(q): Query<ListQuery>,
 ) -> Result<Json<Value>, ApiFailure> {
-    listing_with(&s, &n, "tools/list", "tools", q).await
+    listing_with(&s, &n, Listing::Tools, q).await
 }
 
 pub async fn resources(
@@ -160,7 +162,7 @@ pub async fn resources(
     Path(n): Path<String>,
     Query(q): Query<ListQuery>,
 ) -> Result<Json<Value>, ApiFailure> {
-    listing_with(&s, &n, "resources/list", "resources", q).await
+    listing_with(&s, &n, Listing::Resources, q).await
 }
 
 pub async fn templates(
@@ -168,7 +170,7 @@ pub async fn templates(
     Path(n): Path<String>,
     Query(q): Query<ListQuery>,
 ) -> Result<Json<Value>, ApiFailure> {
-    listing_with(&s, &n, "resources/templates/list", "resourceTemplates", q).await
+    listing_with(&s, &n, Listing::ResourceTemplates, q).await
 }
 
 pub async fn prompts(
@@ -176,7 +178,7 @@ pub async fn prompts(
     Path(n): Path<String>,
     Query(q): Query<ListQuery>,
 ) -> Result<Json<Value>, ApiFailure> {
-    listing_with(&s, &n, "prompts/list", "prompts", q).await
+    listing_with(&s, &n, Listing::Prompts, q).await
 }
 
 /// Removes the call's cancel handle when the call ends, however it ends.
@@ -188,11 +190,7 @@ struct CallGuard<'a> {
 impl Drop for CallGuard<'_> {
     fn drop(&mut self) {
         if let Some(key) = self.key.take() {
-            self.state
-                .calls
-                .lock()
-                .unwrap_or_else(|p| p.into_inner())
-                .remove(&key);
+            self.state.calls.lock().remove(&key);
         }
     }
 }
@@ -218,7 +216,7 @@ pub(super) async fn run_tool_call(
     let mut progress = None;
     if let Some(call_id) = &req.call_id {
         let key = (name.to_owned(), call_id.clone());
-        let mut calls = state.calls.lock().unwrap_or_else(|p| p.into_inner());
+        let mut calls = state.calls.lock();
         if calls.contains_key(&key) {
             return Err(ApiFailure::new(
                 StatusCode::CONFLICT,
@@ -273,12 +271,7 @@ pub async fn cancel_call(
     State(state): State<Arc<AppState>>,
     Path((name, call_id)): Path<(String, String)>,
 ) -> StatusCode {
-    let token = state
-        .calls
-        .lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .get(&(name, call_id))
-        .cloned();
+    let token = state.calls.lock().get(&(name, call_id)).cloned();
     match token {
         Some(t) => {
             t.cancel();

@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use axum::Json;
 use axum::extract::{Path, State};
-use mcplab_core::mcp::RequestOptions;
+use mcplab_core::mcp::{Listing, RequestOptions};
 use mcplab_protocol::api::{CallOutcome, ProtocolSwitch, ServerView, UriRequest};
 use mcplab_protocol::{SkillLoadView, TaskView};
 use serde_json::Value;
@@ -78,7 +78,7 @@ pub async fn skills(
     Path(name): Path<String>,
 ) -> Result<Json<Value>, ApiFailure> {
     conn(&s, &name)?
-        .list_all("skills/list", "skills", RequestOptions::default())
+        .list_all(Listing::Skills, RequestOptions::default())
         .await
         .map(Json)
         .map_err(ApiFailure::from)

@@ -6,9 +6,9 @@
 //! ever sees it). Every comparison is constant-time over every live entry. Nothing here reads
 //! headers or knows about HTTP; nothing here is ever logged.
 
-use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
+use parking_lot::{Mutex, MutexGuard};
 use subtle::ConstantTimeEq;
 
 /// How long a login code may wait to be used.
@@ -60,14 +60,10 @@ impl Credentials {
     }
 
     fn codes(&self) -> MutexGuard<'_, Vec<Code>> {
-        let mut codes = self.codes.lock().unwrap_or_else(PoisonError::into_inner);
+        let mut codes = self.codes.lock();
         let now = Instant::now();
         codes.retain(|c| c.expires > now);
         codes
-    }
-
-    fn sessions(&self) -> MutexGuard<'_, Vec<String>> {
-        self.sessions.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// A new one-time login code (128 bits, hex), valid for [`LOGIN_CODE_TTL`].
@@ -102,7 +98,7 @@ impl Credentials {
             codes.remove(index);
         }
         let secret = random_hex(32);
-        let mut sessions = self.sessions();
+        let mut sessions = self.sessions.lock();
         if sessions.len() >= MAX_SESSIONS {
             sessions.remove(0);
         }
@@ -113,7 +109,8 @@ impl Credentials {
     /// Whether `candidate` is the launch secret or a live session secret.
     pub fn bearer_is_valid(&self, candidate: &str) -> bool {
         let session = self
-            .sessions()
+            .sessions
+            .lock()
             .iter()
             .fold(false, |hit, s| hit | same(s, candidate));
         same(&self.launch, candidate) | session
@@ -154,6 +151,6 @@ mod tests {
             c.redeem(&code).unwrap();
         }
         assert!(!c.bearer_is_valid(&oldest));
-        assert_eq!(c.sessions().len(), MAX_SESSIONS);
+        assert_eq!(c.sessions.lock().len(), MAX_SESSIONS);
     }
 }

@@ -24,11 +24,9 @@ mod server;
 
 pub use rules::{Rule, Rules, step_from_json};
 
-use std::{
-    net::SocketAddr,
-    sync::{Arc, Mutex, MutexGuard},
-};
+use std::{net::SocketAddr, sync::Arc};
 
+use parking_lot::{Mutex, MutexGuard};
 use serde_json::Value;
 
 /// The models `GET /v1/models` lists when a test does not name its own; the names make genai
@@ -254,9 +252,7 @@ impl ScriptedLlm {
 
     fn lock(&self) -> MutexGuard<'_, server::Log> {
         // A panicking test thread must not hide the log from the others.
-        self.log
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.log.lock()
     }
 }
 

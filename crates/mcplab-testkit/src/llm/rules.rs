@@ -8,8 +8,7 @@
 //! JSON (`{"reply": [...]}`, `{"call": [...], "text": [...]}`, `{"fail": {...}}`, each with an
 //! optional `delayMs`), for the standalone server's `--script` and `--rules` files.
 
-use std::sync::Mutex;
-
+use parking_lot::Mutex;
 use serde_json::Value;
 
 use super::{ScriptedCall, Step};
@@ -107,7 +106,7 @@ impl Rules {
         })?;
         let position = conv.assistant_turns;
         let variant = if position == 0 {
-            let mut started = self.started.lock().unwrap_or_else(|p| p.into_inner());
+            let mut started = self.started.lock();
             let n = started[index];
             started[index] += 1;
             &rule.variants[n % rule.variants.len()]

@@ -6,7 +6,7 @@
 use std::{
     collections::VecDeque,
     net::{Ipv4Addr, SocketAddr},
-    sync::{Arc, Mutex},
+    sync::Arc,
     time::{Duration, SystemTime, UNIX_EPOCH},
 };
 
@@ -19,6 +19,7 @@ use axum::{
     routing::{get, post},
 };
 use futures::StreamExt;
+use parking_lot::Mutex;
 use serde_json::{Value, json};
 use tokio::sync::watch;
 
@@ -112,14 +113,10 @@ pub(super) async fn spawn(
 /// The bodies of the chat requests received so far, in order: lets a test in another process
 /// (the browser tests) assert on what the provider layer sent.
 async fn recorded_bodies(State(state): State<AppState>) -> axum::Json<Value> {
-    let log = lock(&state.log);
+    let log = state.log.lock();
     axum::Json(Value::Array(
         log.requests.iter().map(|r| r.body.clone()).collect(),
     ))
-}
-
-fn lock(log: &Mutex<Log>) -> std::sync::MutexGuard<'_, Log> {
-    log.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 fn record(
@@ -179,7 +176,7 @@ async fn chat(
     };
 
     let (answer, seq) = {
-        let mut log = lock(&state.log);
+        let mut log = state.log.lock();
         let answer = if let Some(message) = fault {
             // A malformed request is the client's bug: answered like the provider would,
             // without consuming a step.
@@ -404,7 +401,9 @@ async fn list_models(
     headers: HeaderMap,
 ) -> Response {
     let api = api_of(&headers);
-    lock(&state.log)
+    state
+        .log
+        .lock()
         .model_requests
         .push(record(api, &method, &uri, &headers, Value::Null, &[]));
     // The OpenAI list shape, with the fields of Anthropic's model objects and page alongside, so

@@ -17,7 +17,7 @@ use axum::routing::{get, post};
 use base64::Engine;
 use serde_json::{Value, json};
 
-use super::{Client, Grant, MetadataMode, Recorded, Shared, Token, lock, s256};
+use super::{Client, Grant, MetadataMode, Recorded, Shared, Token, s256};
 
 pub(super) fn router(shared: Arc<Shared>) -> Router {
     let prefix = shared.config.issuer_path.clone();
@@ -108,7 +108,7 @@ async fn authorize(
     let get = |k: &str| q.get(k).cloned().unwrap_or_default();
     let (client_id, redirect_uri) = (get("client_id"), get("redirect_uri"));
     let known = {
-        let clients = lock(&s.clients);
+        let clients = s.clients.lock();
         match clients.get(&client_id) {
             Some(c) => {
                 c.redirect_uris.is_empty()
@@ -143,7 +143,7 @@ async fn authorize(
         ]);
     }
     let code = s.next("code");
-    lock(&s.codes).insert(
+    s.codes.lock().insert(
         code.clone(),
         Grant {
             client_id,
@@ -216,7 +216,7 @@ fn authenticate(
             "none",
         ),
     };
-    let clients = lock(&s.clients);
+    let clients = s.clients.lock();
     let Some(client) = clients.get(&id) else {
         if s.config.cimd && id.starts_with("http") && used == "none" {
             return Ok(id);
@@ -261,7 +261,7 @@ async fn token(State(s): State<Arc<Shared>>, headers: HeaderMap, body: String) -
     let grant = match grant_type.as_str() {
         "authorization_code" => {
             let code = form.get("code").cloned().unwrap_or_default();
-            let Some(grant) = lock(&s.codes).remove(&code) else {
+            let Some(grant) = s.codes.lock().remove(&code) else {
                 return oauth_error(
                     StatusCode::BAD_REQUEST,
                     "invalid_grant",
@@ -284,7 +284,7 @@ async fn token(State(s): State<Arc<Shared>>, headers: HeaderMap, body: String) -
         }
         "refresh_token" => {
             let refresh = form.get("refresh_token").cloned().unwrap_or_default();
-            let refreshes = lock(&s.refresh);
+            let refreshes = s.refresh.lock();
             let Some(grant) = refreshes.get(&refresh) else {
                 return oauth_error(
                     StatusCode::BAD_REQUEST,
@@ -317,7 +317,7 @@ async fn token(State(s): State<Arc<Shared>>, headers: HeaderMap, body: String) -
         grant.scope.retain(|x| x != never);
     }
     let access = s.next("access");
-    lock(&s.tokens).insert(
+    s.tokens.lock().insert(
         access.clone(),
         Token {
             client_id: grant.client_id.clone(),
@@ -337,7 +337,7 @@ async fn token(State(s): State<Arc<Shared>>, headers: HeaderMap, body: String) -
     if s.config.refresh_tokens && grant_type == "authorization_code" {
         let refresh = s.next("refresh");
         reply["refresh_token"] = json!(refresh);
-        lock(&s.refresh).insert(refresh, grant);
+        s.refresh.lock().insert(refresh, grant);
     }
     Json(reply).into_response()
 }
@@ -385,7 +385,7 @@ async fn register(State(s): State<Arc<Shared>>, Json(body): Json<Value>) -> Resp
     }
     let id = s.next("client");
     let secret = (method != "none").then(|| s.next("secret"));
-    lock(&s.clients).insert(
+    s.clients.lock().insert(
         id.clone(),
         Client {
             secret: secret.clone(),

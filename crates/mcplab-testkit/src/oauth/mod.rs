@@ -12,8 +12,9 @@ mod resource;
 
 use std::collections::HashMap;
 use std::net::{Ipv4Addr, SocketAddr};
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
 
+use parking_lot::{Mutex, MutexGuard};
 use serde_json::Value;
 use tokio::sync::watch;
 
@@ -188,18 +189,14 @@ impl Shared {
     }
 
     pub fn records(&self) -> MutexGuard<'_, OAuthRecords> {
-        lock(&self.records)
+        self.records.lock()
     }
 
     pub fn next(&self, prefix: &str) -> String {
-        let mut n = lock(&self.counter);
+        let mut n = self.counter.lock();
         *n += 1;
         format!("{prefix}-{}-{}", *n, std::process::id())
     }
-}
-
-pub(crate) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// A running test setup; stops when dropped.
@@ -293,12 +290,12 @@ impl OAuthTestServer {
 
     /// The access tokens currently valid (what a masked token must not reveal).
     pub fn access_tokens(&self) -> Vec<String> {
-        lock(&self.shared.tokens).keys().cloned().collect()
+        self.shared.tokens.lock().keys().cloned().collect()
     }
 
     /// Invalidates every access token (refresh tokens stay valid).
     pub fn revoke_access_tokens(&self) {
-        lock(&self.shared.tokens).clear();
+        self.shared.tokens.lock().clear();
     }
 }
 

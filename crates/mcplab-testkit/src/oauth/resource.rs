@@ -16,7 +16,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde_json::{Value, json};
 
-use super::{PrmMode, Shared, lock};
+use super::{PrmMode, Shared};
 
 pub(super) fn router(shared: Arc<Shared>) -> Router {
     let mut router = Router::new()
@@ -137,7 +137,7 @@ fn check(
             &challenge_scope,
         )));
     };
-    let tokens = lock(&s.tokens);
+    let tokens = s.tokens.lock();
     let Some(t) = tokens
         .get(token)
         .filter(|t| t.expires_at > std::time::Instant::now())
@@ -203,7 +203,7 @@ async fn sse(State(s): State<Arc<Shared>>, headers: HeaderMap) -> Response {
     let _ = tx.send(format!(
         "event: endpoint\ndata: /messages?session={session}\n\n"
     ));
-    lock(&s.streams).insert(session, tx);
+    s.streams.lock().insert(session, tx);
     let body = futures::stream::unfold(rx, |mut rx| async move {
         rx.recv()
             .await
@@ -231,7 +231,7 @@ async fn messages(
     };
     let stream = q
         .get("session")
-        .and_then(|id| lock(&s.streams).get(id).cloned());
+        .and_then(|id| s.streams.lock().get(id).cloned());
     let Some(stream) = stream else {
         return (StatusCode::NOT_FOUND, "no such session").into_response();
     };

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
+use mcplab_core::mcp::Listing;
 use mcplab_core::render::{self, RenderError, Rendered};
 use mcplab_core::store::Store;
 use mcplab_protocol::ServerConfig;
@@ -192,7 +193,7 @@ async fn render_with(
     chromium: &Path,
     profile: Option<&AppHostProfile>,
 ) -> Result<(AppRenderSpec, Rendered), Failure> {
-    let tools = session.list_all("tools/list", "tools").await?;
+    let tools = session.list_all(Listing::Tools).await?;
     let tool = tools["tools"]
         .as_array()
         .into_iter()

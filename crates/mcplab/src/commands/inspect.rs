@@ -5,6 +5,7 @@
 
 use std::time::{Duration, Instant};
 
+use mcplab_core::mcp::Listing;
 use mcplab_protocol::ServerEvent;
 use serde_json::{Value, json};
 
@@ -25,7 +26,7 @@ pub async fn run(command: InspectCmd, settings: &Settings, s: &Session) -> Resul
     let p = Printer::new(settings.json, settings.raw);
     match command {
         InspectCmd::Tools(Connected { cmd, .. }) => match cmd {
-            ToolsCmd::List => list(s, &p, "tools", "tools/list", "tools", &TOOL_COLUMNS).await,
+            ToolsCmd::List => list(s, &p, Listing::Tools, &TOOL_COLUMNS).await,
             ToolsCmd::Call {
                 name,
                 args,
@@ -45,28 +46,15 @@ pub async fn run(command: InspectCmd, settings: &Settings, s: &Session) -> Resul
             }
         },
         InspectCmd::Resources(Connected { cmd, .. }) => match cmd {
-            ResourcesCmd::List => {
-                list(
-                    s,
-                    &p,
-                    "resources",
-                    "resources/list",
-                    "resources",
-                    &RESOURCE_COLUMNS,
-                )
-                .await
-            }
+            ResourcesCmd::List => list(s, &p, Listing::Resources, &RESOURCE_COLUMNS).await,
             ResourcesCmd::Templates => {
-                let (method, key) = ("resources/templates/list", "resourceTemplates");
-                list(s, &p, "resources", method, key, &TEMPLATE_COLUMNS).await
+                list(s, &p, Listing::ResourceTemplates, &TEMPLATE_COLUMNS).await
             }
             ResourcesCmd::Read { uri, output: file } => read(s, &p, &uri, file).await,
             ResourcesCmd::Subscribe { uri, count } => subscribe(s, &p, &uri, count).await,
         },
         InspectCmd::Prompts(Connected { cmd, .. }) => match cmd {
-            PromptsCmd::List => {
-                list(s, &p, "prompts", "prompts/list", "prompts", &PROMPT_COLUMNS).await
-            }
+            PromptsCmd::List => list(s, &p, Listing::Prompts, &PROMPT_COLUMNS).await,
             PromptsCmd::Get { name, pairs } => get_prompt(s, &p, &name, &pairs).await,
         },
         InspectCmd::Complete(c) => complete(s, &p, c).await,
@@ -99,24 +87,25 @@ const PROMPT_COLUMNS: [Column; 3] = [
     Column::field("description", "description"),
 ];
 
-/// Prints every page of a listing; when the server did not declare `capability`, an empty
+/// Prints every page of a listing; when the server did not declare its capability, an empty
 /// listing (`{key: []}` as JSON, nothing for a person) with a note on stderr.
 async fn list(
     s: &Session,
     p: &Printer,
-    capability: &str,
-    method: &str,
-    key: &str,
+    listing: Listing,
     columns: &[Column],
 ) -> Result<(), Failure> {
-    if !s.offers(capability) {
+    let key = listing.key();
+    if let Some(capability) = listing.capability()
+        && !s.offers(capability)
+    {
         eprintln!(
             "this server does not offer {capability} (its initialize result declares no \
              `{capability}` capability), so there is nothing to list"
         );
         return p.value(&json!({ key: [] }), |_| String::new());
     }
-    let r = s.list_all(method, key).await?;
+    let r = s.list_all(listing).await?;
     p.list(&r, key, columns)
 }
 
@@ -185,7 +174,7 @@ async fn call_tool(
 /// The input schema of tool `name` (`None`: it declares none), or a usage error when the
 /// server has no such tool.
 async fn input_schema(s: &Session, name: &str) -> Result<Option<Value>, Failure> {
-    let tools = s.list_all("tools/list", "tools").await?;
+    let tools = s.list_all(Listing::Tools).await?;
     let tool = items(&tools, "tools").find(|t| t.get("name").and_then(Value::as_str) == Some(name));
     match tool {
         Some(t) => Ok(t.get("inputSchema").cloned()),

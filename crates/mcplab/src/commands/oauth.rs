@@ -46,14 +46,14 @@ fn transport(settings: &Settings) -> OAuthProbeTransport {
 /// Prints each step as it is recorded: human text, or one JSON line per step.
 fn printer(json: bool) -> StepLog {
     // A document just shown as a response body is not shown again as what was discovered.
-    let body_shown = std::sync::Mutex::new(false);
+    let body_shown = parking_lot::Mutex::new(false);
     StepLog::with_sink(Arc::new(move |step: &OAuthStep| {
         let mut out = std::io::stdout().lock();
         let line = if json {
             let event = OAuthDebugEvent::Step { step: step.clone() };
             serde_json::to_string(&event).unwrap_or_default() + "\n"
         } else {
-            let mut shown = body_shown.lock().unwrap_or_else(|p| p.into_inner());
+            let mut shown = body_shown.lock();
             let repeat = *shown && step.kind == OAuthStepKind::Discovered;
             *shown = step
                 .http

@@ -2,6 +2,8 @@
 //! loads one skill and verifies every file against its manifest, stopping at the first
 //! mismatch (exit 1), so unverified content is never printed.
 
+use mcplab_core::mcp::Listing;
+
 use crate::cli::SkillsCmd;
 use crate::failure::{EXIT_CALL, Failure};
 use crate::output;
@@ -34,7 +36,7 @@ pub async fn run(cmd: SkillsCmd, settings: &Settings, s: &Session) -> Result<(),
     let conn = s.connection();
     match cmd {
         SkillsCmd::List => {
-            let r = s.list_all("skills/list", "skills").await?;
+            let r = s.list_all(Listing::Skills).await?;
             Printer::new(settings.json, settings.raw).list(&r, "skills", &SKILL_COLUMNS)
         }
         SkillsCmd::Read { skill } => {

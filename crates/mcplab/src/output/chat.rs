@@ -4,11 +4,11 @@
 //! x-ray (the request as the provider received it and the raw response) on stderr.
 
 use std::io::Write;
-use std::sync::Mutex;
 
 use mcplab_core::agent::EventSink;
 use mcplab_protocol::chat::{ApprovalDecision, StopReason, TurnEvent};
 use mcplab_protocol::xray::StepXray;
+use parking_lot::Mutex;
 
 /// Asks on the terminal (stderr prompt, stdin answer) for each tool call that needs approval,
 /// then forwards every event to `inner`.
@@ -82,7 +82,7 @@ impl TerminalSink {
 
     /// The turn's cost so far as shown: dollars, or "no price" when a step had none.
     fn turn_cost(&self) -> String {
-        let costs = std::mem::take(&mut *lock(&self.costs));
+        let costs = std::mem::take(&mut *self.costs.lock());
         let total: Option<f64> = costs.iter().try_fold(0.0, |sum, c| c.map(|usd| sum + usd));
         match total {
             _ if costs.is_empty() => "no price".into(),
@@ -92,7 +92,7 @@ impl TerminalSink {
     }
 
     fn end_line(&self) {
-        let mut mid = self.mid_line.lock().unwrap_or_else(|p| p.into_inner());
+        let mut mid = self.mid_line.lock();
         if *mid {
             // A closed stdout is not an error for a sink (the command sees it on its next line).
             let _ = writeln!(std::io::stdout().lock());
@@ -108,7 +108,7 @@ impl EventSink for TerminalSink {
                 let mut out = std::io::stdout().lock();
                 let _ = write!(out, "{text}");
                 let _ = out.flush();
-                *self.mid_line.lock().unwrap_or_else(|p| p.into_inner()) = !text.ends_with('\n');
+                *self.mid_line.lock() = !text.ends_with('\n');
             }
             TurnEvent::ReasoningDelta { text, .. } => {
                 eprint!("\x1b[2m{text}\x1b[0m");
@@ -158,7 +158,7 @@ impl EventSink for TerminalSink {
                 );
             }
             TurnEvent::StepXray { xray, .. } => {
-                lock(&self.costs).push(xray.cost.as_ref().map(|c| c.usd));
+                self.costs.lock().push(xray.cost.as_ref().map(|c| c.usd));
                 if self.xray {
                     self.end_line();
                     eprint!("{}", xray_text(&xray));
@@ -210,10 +210,6 @@ impl EventSink for TerminalSink {
             | TurnEvent::HumanResolved { .. } => {}
         }
     }
-}
-
-fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|p| p.into_inner())
 }
 
 /// A step's x-ray for the terminal: sizes, tokens and cost, then every exchange with its

@@ -14,7 +14,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcplab_core::mcp::{
-    Connection, ConnectionManager, ManagerOptions, McpError, RequestOptions, RootEntry,
+    Connection, ConnectionManager, Listing, ManagerOptions, McpError, RequestOptions, RootEntry,
 };
 use mcplab_protocol::host::ClientDeclaration;
 use mcplab_protocol::{
@@ -376,12 +376,12 @@ impl Session {
     }
 
     /// Every page of a list method, merged (see `Connection::list_all`).
-    pub async fn list_all(&self, method: &str, key: &str) -> Result<Value, Failure> {
+    pub async fn list_all(&self, listing: Listing) -> Result<Value, Failure> {
         let opts = RequestOptions {
             cancel: Some(self.interrupted.clone()),
             ..RequestOptions::default()
         };
-        match self.connection().list_all(method, key, opts).await {
+        match self.connection().list_all(listing, opts).await {
             Ok(v) => Ok(v),
             Err(McpError::Cancelled) => Err(Failure::silent(EXIT_INTERRUPTED)),
             Err(e) => Err(self.failure(e)),

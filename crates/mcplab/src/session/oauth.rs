@@ -3,7 +3,7 @@
 //! none opens) and the OAuth host a session uses (the data directory's store, the agent the
 //! `--oauth` mode asks for).
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::extract::RawQuery;
@@ -13,6 +13,7 @@ use mcplab_core::oauth::{
     CallbackParams, CredentialStore, NonInteractiveAgent, OAuthError, OAuthHost, OAuthHttp,
     PendingRedirect, StepLog, UserAgent,
 };
+use parking_lot::Mutex;
 use tokio::sync::oneshot;
 
 use crate::cli::oauth::OAuthMode;
@@ -152,7 +153,7 @@ fn answer(
             format!("Signed in to {server}. You can close this tab and return to the terminal.")
         }
     };
-    if let Some(tx) = reply.lock().unwrap_or_else(|p| p.into_inner()).take() {
+    if let Some(tx) = reply.lock().take() {
         let _ = tx.send(params);
     }
     Html(format!(

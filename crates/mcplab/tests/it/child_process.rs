@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions, McpError, RequestOptions};
+use mcplab_core::mcp::{ConnectionManager, Listing, ManagerOptions, McpError, RequestOptions};
 use mcplab_protocol::{Direction, FrameKind, ServerConfig, ServerStatus, ServerTransport};
 use serde_json::json;
 
@@ -127,7 +127,7 @@ async fn demo_server_as_a_child_process() {
         .unwrap();
     assert_eq!(r["structuredContent"]["sum"], 42.0);
     let resources = conn
-        .list_all("resources/list", "resources", RequestOptions::default())
+        .list_all(Listing::Resources, RequestOptions::default())
         .await
         .unwrap();
     assert!(resources["resources"].as_array().unwrap().len() >= 4);

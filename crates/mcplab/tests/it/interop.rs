@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_core::mcp::{Connection, ConnectionManager, ManagerOptions, RequestOptions};
+use mcplab_core::mcp::{Connection, ConnectionManager, Listing, ManagerOptions, RequestOptions};
 use mcplab_protocol::{HumanAnswer, ServerConfig, ServerEvent, ServerTransport};
 use serde_json::{Value, json};
 use tokio::process::{Child, Command};
@@ -123,13 +123,14 @@ async fn exercise(manager: &Arc<ConnectionManager>, conn: &Connection) {
     assert_eq!(task.status, "completed");
     let mut events = manager.subscribe();
     let opts = RequestOptions::default;
-    for (method, key, at_least) in [
-        ("tools/list", "tools", 10),
-        ("resources/list", "resources", 3),
-        ("prompts/list", "prompts", 2),
-        ("resources/templates/list", "resourceTemplates", 1),
+    for (listing, at_least) in [
+        (Listing::Tools, 10),
+        (Listing::Resources, 3),
+        (Listing::Prompts, 2),
+        (Listing::ResourceTemplates, 1),
     ] {
-        let all = conn.list_all(method, key, opts()).await.unwrap();
+        let all = conn.list_all(listing, opts()).await.unwrap();
+        let (method, key) = (listing.method(), listing.key());
         let n = all[key].as_array().unwrap().len();
         assert!(n >= at_least, "{method}: {n} {key}");
     }

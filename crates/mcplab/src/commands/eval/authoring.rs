@@ -6,6 +6,7 @@ use std::path::Path;
 
 use futures::StreamExt;
 use mcplab_core::llm::{ChatRequest, Message, ModelRef, StreamEvent};
+use mcplab_core::mcp::Listing;
 use mcplab_evalrun::authoring::{
     append_case, case_from_session, case_yaml, negative_case, tool_cases,
 };
@@ -171,9 +172,7 @@ async fn list_tools(
     let mut out = Vec::new();
     for c in configs {
         let conn = session.manager().get(&c.name)?;
-        let listed = conn
-            .list_all("tools/list", "tools", Default::default())
-            .await?;
+        let listed = conn.list_all(Listing::Tools, Default::default()).await?;
         out.push((
             c.name.clone(),
             listed["tools"].as_array().cloned().unwrap_or_default(),

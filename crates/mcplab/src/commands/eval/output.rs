@@ -7,7 +7,6 @@
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::Path;
-use std::sync::Mutex;
 use std::time::Instant;
 
 use mcplab_evalrun::RunSink;
@@ -18,6 +17,7 @@ use mcplab_evals::run::RunRecord;
 use mcplab_evals::stats::RunSummary;
 use mcplab_evals::suite::Gates;
 use mcplab_evals::verdict::Outcome;
+use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};
 
 use crate::failure::Failure;
@@ -71,12 +71,12 @@ impl CliSink {
     pub fn finish(&self) {
         self.clear();
         if let Some(f) = &self.events {
-            let _ = f.lock().unwrap_or_else(|p| p.into_inner()).flush();
+            let _ = f.lock().flush();
         }
     }
 
     fn clear(&self) {
-        let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
+        let mut s = self.state.lock();
         if s.drawn {
             eprint!("\r\x1b[2K");
             s.drawn = false;
@@ -88,7 +88,7 @@ impl RunSink for CliSink {
     fn event(&self, event: &RunEvent) {
         let line = event.to_line();
         if let Some(f) = &self.events {
-            let _ = writeln!(f.lock().unwrap_or_else(|p| p.into_inner()), "{line}");
+            let _ = writeln!(f.lock(), "{line}");
         }
         if self.json {
             let mut out = std::io::stdout().lock();
@@ -98,7 +98,7 @@ impl RunSink for CliSink {
         }
         match event {
             RunEvent::RunStarted { .. } => {
-                self.state.lock().unwrap_or_else(|p| p.into_inner()).started = Some(Instant::now());
+                self.state.lock().started = Some(Instant::now());
             }
             RunEvent::Warning { message } => {
                 self.clear();
@@ -108,7 +108,7 @@ impl RunSink for CliSink {
                 record, progress, ..
             } => {
                 if self.bar {
-                    let mut s = self.state.lock().unwrap_or_else(|p| p.into_inner());
+                    let mut s = self.state.lock();
                     let elapsed = s.started.map(|t| t.elapsed().as_secs_f64()).unwrap_or(0.0);
                     eprint!("\r\x1b[2K{}", bar(progress, elapsed));
                     let _ = std::io::stderr().flush();

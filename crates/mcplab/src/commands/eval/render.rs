@@ -7,7 +7,7 @@
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
@@ -18,6 +18,7 @@ use mcplab_protocol::ServerConfig;
 use mcplab_protocol::api::AppRenderSpec;
 use mcplab_protocol::host::ClientDeclaration;
 use mcplab_server::{AppState, Security, generate_token};
+use parking_lot::Mutex;
 use serde_json::Value;
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -42,7 +43,7 @@ struct Served {
 
 impl Drop for Inner {
     fn drop(&mut self) {
-        let served = self.served.get_mut().unwrap_or_else(|p| p.into_inner());
+        let served = self.served.get_mut();
         for (_, cell) in served.iter() {
             if let Some(Ok(s)) = cell.get() {
                 s.stop.cancel();
@@ -54,7 +55,7 @@ impl Drop for Inner {
 impl Inner {
     /// The cell serving `client`'s connections (made on first use).
     fn cell(&self, client: &ClientDeclaration) -> Arc<ServedCell> {
-        let mut served = self.served.lock().unwrap_or_else(|p| p.into_inner());
+        let mut served = self.served.lock();
         if let Some((_, cell)) = served.iter().find(|(c, _)| c == client) {
             return cell.clone();
         }

@@ -14,17 +14,34 @@ use parking_lot::Mutex;
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-type Entries<K, R, A> = Arc<Mutex<HashMap<K, (R, oneshot::Sender<A>)>>>;
+/// A waiting request, its answer channel and the registration it belongs to (a waiter removes
+/// its key only while the key is still its own, not a later registration's under the same key).
+struct Entry<R, A> {
+    request: R,
+    tx: oneshot::Sender<A>,
+    registration: u64,
+}
+
+struct Entries<K, R, A> {
+    map: HashMap<K, Entry<R, A>>,
+    registrations: u64,
+}
+
+type Shared<K, R, A> = Arc<Mutex<Entries<K, R, A>>>;
 
 /// The waiting requests `R`, each answered once with an `A`.
 pub struct Pending<K, R, A> {
-    entries: Entries<K, R, A>,
+    entries: Shared<K, R, A>,
 }
 
 impl<K, R, A> Default for Pending<K, R, A> {
     fn default() -> Self {
+        let entries = Entries {
+            map: HashMap::new(),
+            registrations: 0,
+        };
         Self {
-            entries: Arc::default(),
+            entries: Arc::new(Mutex::new(entries)),
         }
     }
 }
@@ -33,7 +50,7 @@ impl<K, R, A> Default for Pending<K, R, A> {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Ended<A> {
     Answered(A),
-    /// The entry was removed without an answer (`forget`, `withdraw`).
+    /// The entry was removed without an answer (`withdraw`, or replaced by a later `add`).
     Withdrawn,
     TimedOut,
     /// The cancel token given to [`Waiter::wait_or_cancel`] fired.
@@ -59,11 +76,19 @@ impl<K: Eq + Hash + Clone, R, A> Pending<K, R, A> {
     ) -> Result<Waiter<K, R, A>, E> {
         let (tx, rx) = oneshot::channel();
         let mut entries = self.entries.lock();
-        admit(&mut entries.values().map(|(r, _)| r))?;
-        entries.insert(key.clone(), (request, tx));
+        admit(&mut entries.map.values().map(|e| &e.request))?;
+        entries.registrations += 1;
+        let registration = entries.registrations;
+        let entry = Entry {
+            request,
+            tx,
+            registration,
+        };
+        entries.map.insert(key.clone(), entry);
         Ok(Waiter {
             key,
             rx,
+            registration,
             entries: self.entries.clone(),
         })
     }
@@ -73,49 +98,42 @@ impl<K: Eq + Hash + Clone, R, A> Pending<K, R, A> {
     pub fn answer(&self, key: &K, answer: A) -> Option<R> {
         // Sent under the lock: a waiter being dropped cannot slip between removal and send.
         let mut entries = self.entries.lock();
-        let (request, tx) = entries.remove(key)?;
-        tx.send(answer).ok().map(|()| request)
+        let entry = entries.map.remove(key)?;
+        entry.tx.send(answer).ok().map(|()| entry.request)
     }
 
     /// Whether something waits on `key`.
     pub fn contains(&self, key: &K) -> bool {
-        self.entries.lock().contains_key(key)
-    }
-
-    /// Removes `key`; its waiter, if still waiting, ends [`Ended::Withdrawn`].
-    pub fn forget(&self, key: &K) {
-        self.entries.lock().remove(key);
+        self.entries.lock().map.contains_key(key)
     }
 
     /// Removes every request `which` picks; their waiters end [`Ended::Withdrawn`].
     pub fn withdraw(&self, mut which: impl FnMut(&R) -> bool) {
-        self.entries.lock().retain(|_, (r, _)| !which(r));
+        self.entries.lock().map.retain(|_, e| !which(&e.request));
     }
 
     /// The first `f(request)` that is `Some`, in no particular order.
     pub fn find_map<T>(&self, f: impl FnMut(&R) -> Option<T>) -> Option<T> {
-        self.entries.lock().values().map(|(r, _)| r).find_map(f)
+        let entries = self.entries.lock();
+        entries.map.values().map(|e| &e.request).find_map(f)
     }
 
     /// How many requests wait.
     pub fn len(&self) -> usize {
-        self.entries.lock().len()
+        self.entries.lock().map.len()
     }
 
     /// Whether none waits.
     pub fn is_empty(&self) -> bool {
-        self.entries.lock().is_empty()
+        self.entries.lock().map.is_empty()
     }
 }
 
 impl<K: Eq + Hash + Clone, R: Clone, A> Pending<K, R, A> {
     /// The requests waiting, in no particular order.
     pub fn requests(&self) -> Vec<R> {
-        self.entries
-            .lock()
-            .values()
-            .map(|(r, _)| r.clone())
-            .collect()
+        let entries = self.entries.lock();
+        entries.map.values().map(|e| e.request.clone()).collect()
     }
 }
 
@@ -123,7 +141,8 @@ impl<K: Eq + Hash + Clone, R: Clone, A> Pending<K, R, A> {
 pub struct Waiter<K: Eq + Hash, R, A> {
     key: K,
     rx: oneshot::Receiver<A>,
-    entries: Entries<K, R, A>,
+    registration: u64,
+    entries: Shared<K, R, A>,
 }
 
 impl<K: Eq + Hash, R, A> Waiter<K, R, A> {
@@ -163,7 +182,14 @@ impl<K: Eq + Hash, R, A> Waiter<K, R, A> {
 
 impl<K: Eq + Hash, R, A> Drop for Waiter<K, R, A> {
     fn drop(&mut self) {
-        self.entries.lock().remove(&self.key);
+        let mut entries = self.entries.lock();
+        if entries
+            .map
+            .get(&self.key)
+            .is_some_and(|e| e.registration == self.registration)
+        {
+            entries.map.remove(&self.key);
+        }
     }
 }
 
@@ -210,15 +236,14 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn forgetting_or_withdrawing_ends_the_wait() {
+    async fn withdrawing_ends_the_wait() {
         let pending = Registry::default();
         let (a, b, c) = (
             pending.add(1, "a"),
             pending.add(2, "b"),
             pending.add(3, "c"),
         );
-        pending.forget(&1);
-        pending.withdraw(|r| *r == "b");
+        pending.withdraw(|r| *r == "a" || *r == "b");
         assert_eq!(pending.requests(), vec!["c"]);
         let minute = Duration::from_secs(60);
         assert_eq!(a.wait(minute).await, Ended::Withdrawn);
@@ -239,5 +264,24 @@ mod tests {
         assert_eq!(pending.try_add(3, "c", at_most_two).err(), Some(2));
         assert_eq!(pending.len(), 2);
         assert_eq!(pending.find_map(|r| (*r == "b").then_some(2)), Some(2));
+    }
+
+    #[tokio::test]
+    async fn a_finished_waiter_leaves_a_later_registration_of_its_key_alone() {
+        let pending = Registry::default();
+        let first = pending.add(1, "first");
+        pending.answer(&1, "done".into());
+        let second = pending.add(1, "second");
+        drop(first);
+        assert_eq!(
+            pending.requests(),
+            vec!["second"],
+            "the old waiter removed the new one"
+        );
+        assert_eq!(pending.answer(&1, "yes".into()), Some("second"));
+        assert_eq!(
+            second.wait(Duration::from_secs(60)).await,
+            Ended::Answered("yes".to_owned())
+        );
     }
 }

@@ -65,11 +65,6 @@ impl Approvals {
             }
         }
     }
-
-    /// Forgets a call (after its wait ended).
-    pub fn forget(&self, turn_id: &str, call_id: &str) {
-        self.pending.forget(&key(turn_id, call_id));
-    }
 }
 
 #[cfg(test)]
@@ -88,7 +83,10 @@ mod tests {
 
         let wait = a.register("t", "d", Duration::from_millis(20), &cancel);
         assert!(matches!(wait.await, ApprovalDecision::Deny { .. }));
-        a.forget("t", "d");
+        assert!(
+            !a.is_pending("t", "d"),
+            "a timed-out wait leaves nothing behind"
+        );
 
         let wait = a.register("t", "e", Duration::from_secs(5), &cancel);
         cancel.cancel();

@@ -172,8 +172,8 @@ impl ToolRun<'_> {
             arguments: arguments.clone(),
             timeout_ms: self.cfg.approval_timeout.as_millis() as u64,
         });
+        // The wait removes its own entry however it ends.
         let decision = wait.await;
-        approvals.forget(turn_id, call_id);
         let (arguments, denied) = match decision {
             ApprovalDecision::Allow {
                 arguments: Some(edited),

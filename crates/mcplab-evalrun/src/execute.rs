@@ -39,7 +39,7 @@ pub struct TurnRun {
 
 impl TurnRun {
     pub fn trace(&self) -> TurnTrace {
-        let mut t = TurnTrace::from_events(&self.user, &self.events, self.timing);
+        let mut t = mcplab_evals::trace::turn_from_events(&self.user, &self.events, self.timing);
         if self.timed_out {
             t.end = TurnEnd::TimedOut;
         }

@@ -1,40 +1,22 @@
 //! Stored runs read back: a run's header (plan, cases, settings) and its iterations as the
 //! evals crate's `RunRecord`, run ids from what a person types (the id, a unique prefix, or
-//! `last`), and the comparison of two stored runs. What the CLI's `eval runs/show/compare`,
-//! the baseline of a run and the Evals page read.
+//! `last`), and the comparison of two stored runs. The views `mcplab eval runs|show|compare
+//! --json` print and `/api/evals` answers are built here, once; the baseline of a run reads
+//! the same.
+
+use std::collections::BTreeMap;
 
 use mcplab_core::store::{EvalRunRow, Store, StoreError};
 use mcplab_evals::compare::{Comparison, compare};
 use mcplab_evals::gates::DEFAULT_MIN_SAMPLES;
-use mcplab_evals::run::{CaseInfo, IterationRecord, RunRecord, Shard, Unit};
+use mcplab_evals::run::{IterationRecord, RunRecord, Unit};
 use mcplab_evals::stats::{RunSummary, summarize};
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use mcplab_evals::trace::Trace;
+pub use mcplab_protocol::evals::{
+    EvalCompareView, EvalRunItem, EvalRunView, RunHeader, RunResult, TraceDifference,
+};
 
-/// What a run row's `header` holds: written when the run starts.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RunHeader {
-    pub suite_title: Option<String>,
-    pub cases: Vec<CaseInfo>,
-    pub planned: Vec<Unit>,
-    pub models: Vec<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<Shard>,
-    pub concurrency: u32,
-    pub record: bool,
-    /// The run this one replays.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub replay_of: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub baseline: Option<String>,
-    /// The HostConfig the turns ran under, canonical.
-    pub host_config: Value,
-    /// The suite as loaded (before the run's overrides).
-    pub suite: Value,
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub notes: Vec<String>,
-}
+use crate::detail;
 
 /// A stored run with its record.
 #[derive(Debug, Clone)]
@@ -42,6 +24,8 @@ pub struct StoredRun {
     pub row: EvalRunRow,
     pub header: RunHeader,
     pub record: RunRecord,
+    /// Statistics, gates and comparison, once the run ended.
+    pub result: Option<RunResult>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -90,6 +74,7 @@ pub fn load_run(store: &Store, id: &str) -> Result<StoredRun, HistoryError> {
     };
     let corrupt = |e: serde_json::Error| HistoryError::Corrupt(id.to_owned(), e.to_string());
     let header: RunHeader = serde_json::from_value(row.header.clone()).map_err(corrupt)?;
+    let result = result_of(&row).map_err(corrupt)?;
     let mut iterations: Vec<IterationRecord> = store
         .eval_iterations(id, false)?
         .into_iter()
@@ -115,6 +100,73 @@ pub fn load_run(store: &Store, id: &str) -> Result<StoredRun, HistoryError> {
         row,
         header,
         record,
+        result,
+    })
+}
+
+/// The result a run row stored when it ended (`None` before).
+pub fn result_of(row: &EvalRunRow) -> Result<Option<RunResult>, serde_json::Error> {
+    row.result
+        .as_ref()
+        .map(|r| serde_json::from_value(r.clone()))
+        .transpose()
+}
+
+/// A run row as lists show it (an unreadable result shows as no result).
+pub fn run_item(row: &EvalRunRow) -> EvalRunItem {
+    let result = result_of(row).ok().flatten();
+    EvalRunItem {
+        id: row.id.clone(),
+        suite_id: row.suite_id.clone(),
+        suite_hash: row.suite_hash.clone(),
+        title: row.title.clone(),
+        status: row.status.clone(),
+        host_hash: row.host_hash.clone(),
+        started_ms: row.started_ms,
+        finished_ms: row.finished_ms,
+        pass_rate: result.as_ref().and_then(|r| r.summary.pass_rate),
+        exit_code: result.map(|r| r.gates.exit_code),
+    }
+}
+
+/// A stored run whole, as `eval show --json` prints it and the Evals page shows it.
+pub fn run_view(run: StoredRun) -> EvalRunView {
+    let summary = summary_of(&run);
+    let (gates, comparison) = match run.result {
+        Some(r) => (Some(r.gates), r.comparison),
+        None => (None, None),
+    };
+    EvalRunView {
+        run: run_item(&run.row),
+        header: run.header,
+        record: run.record,
+        summary,
+        gates,
+        comparison,
+    }
+}
+
+/// Two stored runs (ids, unique prefixes or `last`) compared, with the per-iteration
+/// differences when `traces`.
+pub fn compare_view(
+    store: &Store,
+    base: &str,
+    run: &str,
+    min_samples: Option<u32>,
+    traces: bool,
+) -> Result<EvalCompareView, HistoryError> {
+    let (base_id, run_id) = (resolve_run_id(store, base)?, resolve_run_id(store, run)?);
+    let (b, r) = (load_run(store, &base_id)?, load_run(store, &run_id)?);
+    let comparison = compare_runs(&b.record, &r.record, min_samples);
+    let traces = match traces {
+        true => Some(trace_differences(store, &base_id, &run_id)?),
+        false => None,
+    };
+    Ok(EvalCompareView {
+        base: base_id,
+        run: run_id,
+        comparison,
+        traces,
     })
 }
 
@@ -126,23 +178,10 @@ pub fn compare_runs(base: &RunRecord, run: &RunRecord, min_samples: Option<u32>)
 
 /// A stored run's summary: the one written at its end, else computed from its iterations.
 pub fn summary_of(run: &StoredRun) -> RunSummary {
-    run.row
-        .result
-        .as_ref()
-        .and_then(|r| serde_json::from_value(r["summary"].clone()).ok())
-        .unwrap_or_else(|| summarize(&run.record))
-}
-
-/// How one iteration differs between two runs (e.g. a live run and its recording).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct TraceDifference {
-    #[serde(flatten)]
-    pub unit: Unit,
-    /// `passed`, `failed`, `errored`, or `None` when that run has no such iteration.
-    pub base: Option<String>,
-    pub run: Option<String>,
-    pub differences: Vec<String>,
+    match &run.result {
+        Some(r) => r.summary.clone(),
+        None => summarize(&run.record),
+    }
 }
 
 /// Per iteration present in either run, where the tool calls, the answers or the outcomes of
@@ -152,21 +191,17 @@ pub fn trace_differences(
     base: &str,
     run: &str,
 ) -> Result<Vec<TraceDifference>, HistoryError> {
-    let rows =
-        |id: &str| -> Result<std::collections::BTreeMap<Unit, (String, Value)>, HistoryError> {
-            Ok(store
-                .eval_iterations(id, true)?
-                .into_iter()
-                .map(|r| {
-                    let unit = Unit {
-                        case_id: r.case_id,
-                        model: r.model,
-                        iteration: r.iteration,
-                    };
-                    (unit, (r.outcome, r.detail.unwrap_or(Value::Null)))
-                })
-                .collect())
-        };
+    let rows = |id: &str| -> Result<BTreeMap<Unit, (String, Option<Trace>)>, HistoryError> {
+        store
+            .eval_iterations(id, true)?
+            .into_iter()
+            .map(|row| {
+                let d = detail::of_row(row)?.detail;
+                let outcome = d.record.outcome.as_str().to_owned();
+                Ok((d.record.unit, (outcome, d.trace)))
+            })
+            .collect()
+    };
     let (a, b) = (rows(base)?, rows(run)?);
     let mut units: Vec<&Unit> = a.keys().chain(b.keys()).collect();
     units.sort();
@@ -180,16 +215,9 @@ pub fn trace_differences(
                 if lo != ro {
                     d.push(format!("outcome {lo} → {ro}"));
                 }
-                d.extend(call_differences(&ld["trace"], &rd["trace"]));
-                if ld["trace"]["turns"]
-                    .as_array()
-                    .and_then(|t| t.last())
-                    .map(|t| &t["answer"])
-                    != rd["trace"]["turns"]
-                        .as_array()
-                        .and_then(|t| t.last())
-                        .map(|t| &t["answer"])
-                {
+                d.extend(call_differences(ld.as_ref(), rd.as_ref()));
+                let answer = |t: &Option<Trace>| t.as_ref().map(|t| t.answer().to_owned());
+                if answer(ld) != answer(rd) {
                     d.push("the final answer differs".into());
                 }
                 d
@@ -211,30 +239,21 @@ pub fn trace_differences(
 }
 
 /// `server/tool(arguments)` per call, per turn.
-fn calls(trace: &Value) -> Vec<Vec<String>> {
-    trace["turns"]
-        .as_array()
-        .into_iter()
-        .flatten()
+fn calls(trace: Option<&Trace>) -> Vec<Vec<String>> {
+    trace
+        .map(|t| &t.turns[..])
+        .unwrap_or_default()
+        .iter()
         .map(|t| {
-            t["toolCalls"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|c| {
-                    format!(
-                        "{}/{}({})",
-                        c["server"].as_str().unwrap_or(""),
-                        c["tool"].as_str().unwrap_or(""),
-                        c["arguments"]
-                    )
-                })
+            t.tool_calls
+                .iter()
+                .map(|c| format!("{}/{}({})", c.server, c.tool, c.arguments))
                 .collect()
         })
         .collect()
 }
 
-fn call_differences(a: &Value, b: &Value) -> Vec<String> {
+fn call_differences(a: Option<&Trace>, b: Option<&Trace>) -> Vec<String> {
     let (a, b) = (calls(a), calls(b));
     let mut out = Vec::new();
     for turn in 0..a.len().max(b.len()) {

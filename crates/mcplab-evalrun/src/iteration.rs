@@ -19,10 +19,11 @@ use mcplab_evals::trace::{AppRender, Trace};
 use mcplab_evals::verdict::{JudgeVerdict, Outcome, ResolvedCase, Verdict, judge_iteration};
 use mcplab_protocol::host::HostConfig;
 use parking_lot::Mutex;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
 use crate::deadline::Deadline;
+use crate::detail::{self, IterationDetail, StoredTurn};
 use crate::execute::{TurnRun, Turns};
 use crate::observe::ObservedProvider;
 use crate::providers::{Providers, judge};
@@ -102,7 +103,7 @@ impl Shared {
 pub struct Finished {
     pub record: IterationRecord,
     pub verdict: Option<Verdict>,
-    pub detail: Value,
+    pub detail: IterationDetail,
 }
 
 /// Runs `unit`; `None` when the run was cancelled before it finished (nothing to keep).
@@ -143,7 +144,7 @@ pub async fn run_unit(
 fn errored(unit: &Unit, reason: String) -> Finished {
     let record = IterationRecord::errored(unit.clone(), reason);
     Finished {
-        detail: json!({ "record": record }),
+        detail: IterationDetail::of_record(record.clone()),
         record,
         verdict: None,
     }
@@ -230,7 +231,7 @@ struct Parts {
 impl Parts {
     fn judge(unit: &Unit, case: &CaseRun, trace: Trace, judged: Option<JudgeVerdict>) -> Parts {
         let verdict = judge_iteration(&case.resolved, &trace, judged);
-        let record = IterationRecord::judged(unit.clone(), &trace, &verdict);
+        let record = mcplab_evals::run::judged(unit.clone(), &trace, &verdict);
         Parts {
             trace,
             verdict,
@@ -254,28 +255,24 @@ impl Parts {
         requests: Vec<Value>,
         recording: Option<IterationRecording>,
     ) -> Finished {
-        let turns: Vec<Value> = runs
+        let turns = runs
             .iter()
-            .map(|r| {
-                json!({
-                    "user": r.user,
-                    "events": r.events,
-                    "latencyMs": r.timing.latency_ms,
-                    "llmMs": r.timing.llm_ms,
-                    "timedOut": r.timed_out,
-                })
+            .map(|r| StoredTurn {
+                user: r.user.clone(),
+                events: r.events.clone(),
+                latency_ms: r.timing.latency_ms,
+                llm_ms: r.timing.llm_ms,
+                timed_out: r.timed_out,
             })
             .collect();
-        let detail = json!({
-            "record": self.record,
-            "turns": turns,
-            "trace": self.trace,
-            "verdict": self.verdict,
-            "requests": requests,
-            "recording": recording,
-            // The provider's exact HTTP request, once the LLM layer captures it.
-            "xray": null,
-        });
+        let detail = IterationDetail {
+            record: self.record.clone(),
+            turns,
+            trace: Some(self.trace),
+            verdict: Some(self.verdict.clone()),
+            requests,
+            recording,
+        };
         Finished {
             record: self.record,
             verdict: Some(self.verdict),
@@ -356,30 +353,20 @@ async fn render_apps(
     Ok(renders)
 }
 
-/// What the stored run holds for one unit.
-struct Stored {
-    record: IterationRecord,
-    detail: Value,
-}
-
-fn stored(store: &Store, run_id: &str, unit: &Unit) -> Result<Stored, String> {
-    let row = store
-        .eval_iteration(run_id, &unit.case_id, &unit.model, unit.iteration)
-        .map_err(|_| {
-            format!(
+/// The stored detail of `unit` in the recorded run.
+fn stored(store: &Store, run_id: &str, unit: &Unit) -> Result<IterationDetail, String> {
+    detail::load(store, run_id, unit)
+        .map(|s| s.detail)
+        .map_err(|e| match e {
+            crate::history::HistoryError::NotFound(_) => format!(
                 "the recorded run {run_id} has no iteration {} of `{}` on {}: replay the same \
                  cases, models and repeat it ran",
                 unit.iteration + 1,
                 unit.case_id,
                 unit.model
-            )
-        })?;
-    let record = serde_json::from_value(row.record)
-        .map_err(|e| format!("the recorded iteration cannot be read: {e}"))?;
-    Ok(Stored {
-        record,
-        detail: row.detail.unwrap_or(Value::Null),
-    })
+            ),
+            e => format!("the recorded iteration cannot be read: {e}"),
+        })
 }
 
 async fn replay(
@@ -395,15 +382,13 @@ async fn replay(
     };
     if old.record.outcome.is_error() {
         // An errored iteration recorded no answer to play back: it stays what it was.
-        let verdict = serde_json::from_value(old.detail["verdict"].clone()).ok();
         return Some(Finished {
-            record: old.record,
-            verdict,
-            detail: old.detail,
+            record: old.record.clone(),
+            verdict: old.verdict.clone(),
+            detail: old,
         });
     }
-    let Ok(rec) = serde_json::from_value::<IterationRecording>(old.detail["recording"].clone())
-    else {
+    let Some(rec) = old.recording.clone() else {
         return Some(errored(
             unit,
             format!("run {run_id} was not recorded: run the suite with --record to replay it"),
@@ -430,10 +415,9 @@ async fn replay(
     let runs = runs.ok()?;
     let mut trace = trace_of(&runs);
     restore(&mut trace, &rec);
-    trace.app_renders =
-        serde_json::from_value(old.detail["trace"]["appRenders"].clone()).unwrap_or_default();
+    trace.app_renders = old.trace.map(|t| t.app_renders).unwrap_or_default();
     trace.cost_usd = shared.prices.cost(&unit.model, &trace.usage(), 0);
-    let judged = serde_json::from_value(old.detail["verdict"]["judge"]["verdict"].clone()).ok();
+    let judged = old.verdict.and_then(|v| v.judge).map(|j| j.verdict);
     let parts = Parts::judge(unit, case, trace, judged);
     Some(parts.finish(&runs, observed.take().requests, Some(rec)))
 }

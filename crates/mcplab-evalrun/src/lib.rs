@@ -4,13 +4,15 @@
 //! loop as the chat, nobody attending — with the run's models (behind a run-wide retry budget
 //! for rate limits) and servers (reconnected when they go away), or plays a recorded run back
 //! with no API key and no live server (`replay`); the evals crate judges each trace, and every
-//! finished iteration is stored at once. `history` reads stored runs back,
+//! finished iteration is stored at once (`detail`, typed). `history` reads stored runs back
+//! and builds the views the CLI prints and the server answers,
 //! `trace_view` one stored iteration as a person reads it, `trend` a suite's
 //! pass rate per model over its runs. It neither prints
 //! nor serves HTTP: the CLI and the web server consume its events.
 
 pub mod authoring;
 mod deadline;
+pub mod detail;
 mod execute;
 pub mod history;
 mod iteration;
@@ -26,8 +28,8 @@ pub mod trace_view;
 pub mod trend;
 
 pub use history::{
-    HistoryError, RunHeader, StoredRun, TraceDifference, compare_runs, load_run, resolve_run_id,
-    summary_of, trace_differences,
+    HistoryError, RunHeader, StoredRun, TraceDifference, compare_runs, compare_view, load_run,
+    resolve_run_id, run_item, run_view, summary_of, trace_differences,
 };
 pub use observe::{RecordedError, RecordedEvent, RecordedStep};
 pub use prepare::{Overrides, PrepareError, Prepared, SuiteText, prepare};

@@ -23,11 +23,13 @@ use mcplab_evals::shard::shard_units;
 use mcplab_evals::stats::{RunSummary, summarize};
 use mcplab_evals::suite::{Check, Gates};
 use mcplab_protocol::clock::now_ms;
+use mcplab_protocol::evals::RunResult;
 use mcplab_protocol::host::ClientDeclaration;
 use parking_lot::Mutex;
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use crate::detail::IterationDetail;
 use crate::history::{self, RunHeader};
 use crate::iteration::{CaseRun, Finished, Mode, Shared, run_unit};
 use crate::prepare::Prepared;
@@ -527,13 +529,9 @@ async fn save(
     store: &Arc<Store>,
     run_id: &str,
     record: &IterationRecord,
-    detail: Value,
+    detail: IterationDetail,
 ) -> Result<(), String> {
-    let outcome = match &record.outcome {
-        mcplab_evals::verdict::Outcome::Passed => "passed",
-        mcplab_evals::verdict::Outcome::Failed => "failed",
-        mcplab_evals::verdict::Outcome::Errored { .. } => "errored",
-    };
+    let outcome = record.outcome.as_str();
     let row = EvalIterationRow {
         run_id: run_id.to_owned(),
         case_id: record.unit.case_id.clone(),
@@ -541,7 +539,7 @@ async fn save(
         iteration: record.unit.iteration,
         outcome: outcome.into(),
         record: serde_json::to_value(record).map_err(|e| e.to_string())?,
-        detail: Some(detail),
+        detail: Some(serde_json::to_value(&detail).map_err(|e| e.to_string())?),
         finished_ms: now_ms(),
     };
     let store = store.clone();
@@ -590,7 +588,12 @@ fn conclude(
         None => None,
     };
     let gates = gates::evaluate(&all_gates, &summary, comparison.as_ref(), problems);
-    let result = json!({ "summary": summary, "gates": gates, "comparison": comparison });
+    let result = RunResult {
+        summary: summary.clone(),
+        gates: gates.clone(),
+        comparison: comparison.clone(),
+    };
+    let result = serde_json::to_value(&result).map_err(|e| RunError::Store(e.to_string()))?;
     store
         .finish_eval_run(&run_id, status.as_str(), now_ms(), &result)
         .map_err(|e| RunError::Store(e.to_string()))?;

@@ -6,52 +6,56 @@
 //! show RUN --iteration N` show the same value. The exact model requests and the recording
 //! stay out (they can be large and are not what a reader opens an iteration for).
 
-use mcplab_core::store::{Store, StoreError};
+use mcplab_core::store::Store;
 use mcplab_evals::run::Unit;
-use serde_json::{Value, json};
+use mcplab_protocol::evals::{IterationTurn, IterationView};
 
+use crate::detail;
 use crate::history::HistoryError;
 
-/// The iteration `unit` of run `run_id`, as JSON (camelCase, see the module doc).
-pub fn iteration_trace(store: &Store, run_id: &str, unit: &Unit) -> Result<Value, HistoryError> {
-    let row = match store.eval_iteration(run_id, &unit.case_id, &unit.model, unit.iteration) {
-        Ok(r) => r,
-        Err(StoreError::NotFound(what)) => return Err(HistoryError::NotFound(what)),
-        Err(e) => return Err(e.into()),
+/// The iteration `unit` of run `run_id` (see the module doc).
+pub fn iteration_trace(
+    store: &Store,
+    run_id: &str,
+    unit: &Unit,
+) -> Result<IterationView, HistoryError> {
+    let stored = detail::load(store, run_id, unit)?;
+    let d = stored.detail;
+    let (traced, cost_usd, app_renders) = match d.trace {
+        Some(t) => (t.turns, t.cost_usd, t.app_renders),
+        None => Default::default(),
     };
-    let detail = row.detail.unwrap_or(Value::Null);
-    let traced = detail["trace"]["turns"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
-    let ran = detail["turns"].as_array().cloned().unwrap_or_default();
-    let turns: Vec<Value> = traced
-        .iter()
-        .enumerate()
-        .map(|(i, t)| {
-            let run = ran.get(i).cloned().unwrap_or(Value::Null);
-            let mut turn = t.clone();
-            turn["events"] = run["events"].clone();
-            turn["timedOut"] = run["timedOut"].clone();
-            turn
+    let mut ran = d.turns.into_iter();
+    let turns = traced
+        .into_iter()
+        .map(|trace| {
+            let run = ran.next();
+            IterationTurn {
+                trace,
+                timed_out: run.as_ref().is_some_and(|r| r.timed_out),
+                events: run.map(|r| r.events).unwrap_or_default(),
+            }
         })
         .collect();
-    let verdict = &detail["verdict"];
-    Ok(json!({
-        "runId": row.run_id,
-        "caseId": row.case_id,
-        "model": row.model,
-        "iteration": row.iteration,
-        "outcome": row.record["outcome"],
-        "failures": row.record["failures"],
-        "finishedMs": row.finished_ms,
-        "turns": turns,
-        "checks": verdict["checks"],
-        "toolCalls": verdict["toolCalls"],
-        "judge": verdict["judge"],
-        "costUsd": detail["trace"]["costUsd"],
-        "appRenders": detail["trace"]["appRenders"],
-    }))
+    let (checks, tool_calls, judge) = match d.verdict {
+        Some(v) => (v.checks, v.tool_calls, v.judge),
+        None => Default::default(),
+    };
+    Ok(IterationView {
+        run_id: run_id.to_owned(),
+        case_id: d.record.unit.case_id,
+        model: d.record.unit.model,
+        iteration: d.record.unit.iteration,
+        outcome: d.record.outcome,
+        failures: d.record.failures,
+        finished_ms: stored.finished_ms,
+        turns,
+        checks,
+        tool_calls,
+        judge,
+        cost_usd,
+        app_renders,
+    })
 }
 
 /// The unit a person names with `--iteration N` (1-based) and optionally the case and model,

@@ -7,32 +7,10 @@
 use std::collections::BTreeMap;
 
 use mcplab_core::store::Store;
-use mcplab_evals::stats::{CellSummary, Interval, Z95, wilson};
-use serde::Serialize;
+use mcplab_evals::stats::{CellSummary, Z95, wilson};
+pub use mcplab_protocol::evals::{ModelPoint, TrendPoint};
 
-use crate::history::HistoryError;
-
-/// One model in one run.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ModelPoint {
-    pub model: String,
-    pub passes: u64,
-    pub n: u64,
-    pub errors: u64,
-    pub pass_rate: Option<f64>,
-    pub interval: Option<Interval>,
-}
-
-/// One run of the suite.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RunPoint {
-    pub run_id: String,
-    pub started_ms: u64,
-    pub status: String,
-    pub models: Vec<ModelPoint>,
-}
+use crate::history::{HistoryError, result_of};
 
 /// Pools a run's case × model cells per model.
 pub fn per_model(cells: &[CellSummary]) -> Vec<ModelPoint> {
@@ -60,18 +38,17 @@ pub fn pass_rate_trend(
     store: &Store,
     suite_id: &str,
     limit: usize,
-) -> Result<Vec<RunPoint>, HistoryError> {
-    let mut points: Vec<RunPoint> = store
+) -> Result<Vec<TrendPoint>, HistoryError> {
+    let mut points: Vec<TrendPoint> = store
         .eval_runs(Some(suite_id), limit)?
         .into_iter()
         .filter_map(|row| {
-            let cells: Vec<CellSummary> =
-                serde_json::from_value(row.result.as_ref()?["summary"]["cells"].clone()).ok()?;
-            Some(RunPoint {
+            let result = result_of(&row).ok()??;
+            Some(TrendPoint {
+                models: per_model(&result.summary.cells),
                 run_id: row.id,
                 started_ms: row.started_ms,
                 status: row.status,
-                models: per_model(&cells),
             })
         })
         .collect();

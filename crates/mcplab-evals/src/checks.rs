@@ -4,7 +4,6 @@
 //! (no price, no render report) fails closed: no signal is not a pass.
 
 use regex::RegexBuilder;
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::matching::args::{self, ArgOptions, regex_error};
@@ -12,6 +11,7 @@ use crate::matching::calls::brief;
 use crate::suite::{AppRenderedCheck, Check, JsonPathCheck, TextNeedle, ToolResultCheck};
 use crate::trace::{AppRender, ToolCallTrace, TurnEnd, TurnTrace};
 use mcplab_protocol::chat::StopReason;
+pub use mcplab_protocol::evals::CheckResult;
 
 /// What a check looks at: some turns (one, or all of them) and what belongs to them.
 #[derive(Debug, Clone, Copy)]
@@ -20,16 +20,6 @@ pub struct Scope<'a> {
     /// The iteration's cost; `None` when unknown (or when the scope is a single turn).
     pub cost_usd: Option<f64>,
     pub app_renders: &'a [AppRender],
-}
-
-/// One check's result.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CheckResult {
-    /// The check as written, e.g. `{"answerContains":"42"}`.
-    pub check: Value,
-    pub passed: bool,
-    pub reason: String,
 }
 
 /// Evaluate one check.

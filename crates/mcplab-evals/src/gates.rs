@@ -5,42 +5,15 @@
 //! validity (finished what it planned, errors within the allowed rate). The exit code: 0 every
 //! gate holds, 1 a gate fails, 3 the run is invalid or a gate could not be decided.
 
-use serde::{Deserialize, Serialize};
-
 use crate::compare::Comparison;
 use crate::stats::{RunSummary, pass_hat_k};
 use crate::suite::Gates;
+pub use mcplab_protocol::evals::{GateReport, GateResult, GateStatus};
 
 /// Default `maxErrorRate`.
 pub const DEFAULT_MAX_ERROR_RATE: f64 = 0.1;
 /// Default `minSamples` for regression decisions.
 pub const DEFAULT_MIN_SAMPLES: u32 = 10;
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum GateStatus {
-    Pass,
-    Fail,
-    InsufficientData,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct GateResult {
-    /// The gate as written, e.g. `minPassRate 0.9`.
-    pub gate: String,
-    pub status: GateStatus,
-    pub reason: String,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct GateReport {
-    pub gates: Vec<GateResult>,
-    /// Why the run cannot be judged (empty: it can).
-    pub invalid: Vec<String>,
-    pub exit_code: i32,
-}
 
 /// Evaluate `gates` on a run. `comparison` is the run against its baseline, if one was given;
 /// `runner_problems` are the runner's own reasons the run is incomplete (servers unreachable…).

@@ -1,136 +1,51 @@
 //! The records a run is made of: its plan (the (case, model, iteration) units a suite asks
 //! for), one `IterationRecord` per finished unit (outcome, failures, metrics) and the
 //! `RunRecord` that carries them with what statistics and reports need about the suite.
-//! These are what the runner stores, shards write and `merge` combines.
-
-use serde::{Deserialize, Serialize};
+//! These are what the runner stores, shards write and `merge` combines; the shapes are the
+//! wire contract's (`mcplab_protocol::evals`), the rules that fill them are here.
 
 use crate::suite::Suite;
 use crate::trace::Trace;
-use crate::verdict::{Outcome, ResolvedCase, Verdict};
+use crate::verdict::{ResolvedCase, Verdict};
+pub use mcplab_protocol::evals::{
+    CaseInfo, IterationRecord, Metrics, RunHeader, RunRecord, Shard, Unit,
+};
 
-/// One iteration to run: a case on a model, the n-th time (0-based).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Unit {
-    pub case_id: String,
-    pub model: String,
-    pub iteration: u32,
-}
-
-/// What a report needs to know about a case.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CaseInfo {
-    pub id: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub title: Option<String>,
-    pub pass_threshold: f64,
-}
-
-/// Measurements of one iteration.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Metrics {
-    pub input_tokens: u64,
-    pub output_tokens: u64,
-    pub cost_usd: Option<f64>,
-    pub latency_ms: u64,
-    pub llm_ms: u64,
-    pub mcp_ms: u64,
-    pub steps: u32,
-    /// Tool calls: expected calls paired (true positives) …
-    pub calls_matched: u32,
-    /// … actual calls nobody expected (false positives) …
-    pub calls_unexpected: u32,
-    /// … and required calls that did not happen (false negatives).
-    pub calls_missed: u32,
-}
-
-/// One finished iteration.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct IterationRecord {
-    #[serde(flatten)]
-    pub unit: Unit,
-    pub outcome: Outcome,
-    /// Why it did not pass, one line each.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub failures: Vec<String>,
-    pub metrics: Metrics,
-}
-
-impl IterationRecord {
-    /// The record of a judged iteration.
-    pub fn judged(unit: Unit, trace: &Trace, verdict: &Verdict) -> IterationRecord {
-        // Tool-call counts from the whole-case expectation, else summed over the turns'
-        // (never both: they judge the same calls).
-        let whole: Vec<_> = verdict
-            .tool_calls
-            .iter()
-            .filter(|m| m.scope == crate::verdict::Scoped::Case)
-            .collect();
-        let scoped = if whole.is_empty() {
-            verdict.tool_calls.iter().collect()
-        } else {
-            whole
-        };
-        let count = |f: fn(&crate::matching::CallMatch) -> u32| {
-            scoped.iter().map(|m| f(&m.result)).sum::<u32>()
-        };
-        let usage = trace.usage();
-        IterationRecord {
-            unit,
-            outcome: verdict.outcome.clone(),
-            failures: verdict.failures(),
-            metrics: Metrics {
-                input_tokens: usage.input_tokens,
-                output_tokens: usage.output_tokens,
-                cost_usd: trace.cost_usd,
-                latency_ms: trace.latency_ms(),
-                llm_ms: trace.llm_ms(),
-                mcp_ms: trace.mcp_ms(),
-                steps: trace.steps(),
-                calls_matched: count(|m| m.matched),
-                calls_unexpected: count(|m| m.unmatched_actual),
-                calls_missed: count(|m| m.missed_expected),
-            },
-        }
+/// The record of a judged iteration.
+pub fn judged(unit: Unit, trace: &Trace, verdict: &Verdict) -> IterationRecord {
+    // Tool-call counts from the whole-case expectation, else summed over the turns'
+    // (never both: they judge the same calls).
+    let whole: Vec<_> = verdict
+        .tool_calls
+        .iter()
+        .filter(|m| m.scope == crate::verdict::Scoped::Case)
+        .collect();
+    let scoped = if whole.is_empty() {
+        verdict.tool_calls.iter().collect()
+    } else {
+        whole
+    };
+    let count = |f: fn(&crate::matching::CallMatch) -> u32| {
+        scoped.iter().map(|m| f(&m.result)).sum::<u32>()
+    };
+    let usage = trace.usage();
+    IterationRecord {
+        unit,
+        outcome: verdict.outcome.clone(),
+        failures: crate::verdict::failures(verdict),
+        metrics: Metrics {
+            input_tokens: usage.input_tokens,
+            output_tokens: usage.output_tokens,
+            cost_usd: trace.cost_usd,
+            latency_ms: trace.latency_ms(),
+            llm_ms: trace.llm_ms(),
+            mcp_ms: trace.mcp_ms(),
+            steps: trace.steps(),
+            calls_matched: count(|m| m.matched),
+            calls_unexpected: count(|m| m.unmatched_actual),
+            calls_missed: count(|m| m.missed_expected),
+        },
     }
-
-    /// An iteration that could not run (server unreachable, provider down, …).
-    pub fn errored(unit: Unit, reason: String) -> IterationRecord {
-        IterationRecord {
-            unit,
-            outcome: Outcome::Errored {
-                reason: reason.clone(),
-            },
-            failures: vec![reason],
-            metrics: Metrics::default(),
-        }
-    }
-}
-
-/// `--shard i/n` (1-based `index`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    pub index: u32,
-    pub count: u32,
-}
-
-/// A run (or one shard of it): its suite, plan and finished iterations.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RunRecord {
-    pub suite_id: String,
-    /// Hash of the suite file's canonical content (shards of one run must agree on it).
-    pub suite_hash: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<Shard>,
-    pub cases: Vec<CaseInfo>,
-    /// Every unit this run (or shard) was asked to run.
-    pub planned: Vec<Unit>,
-    pub iterations: Vec<IterationRecord>,
 }
 
 /// The cases to run, with their resolved settings (skipped cases left out).

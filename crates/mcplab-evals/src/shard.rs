@@ -56,7 +56,7 @@ pub enum MergeError {
 
 /// Merge the results of every shard of one run into that run.
 pub fn merge(mut shards: Vec<RunRecord>) -> Result<RunRecord, MergeError> {
-    let first = shards.first().ok_or(MergeError::Empty)?.clone_header();
+    let first = shards.first().map(clone_header).ok_or(MergeError::Empty)?;
     let first = &first;
     let count = first
         .shard
@@ -140,17 +140,12 @@ pub fn merge(mut shards: Vec<RunRecord>) -> Result<RunRecord, MergeError> {
     })
 }
 
-impl RunRecord {
-    /// The record without its plan and iterations (what shards must agree on).
-    fn clone_header(&self) -> RunRecord {
-        RunRecord {
-            suite_id: self.suite_id.clone(),
-            suite_hash: self.suite_hash.clone(),
-            shard: self.shard,
-            cases: self.cases.clone(),
-            planned: Vec::new(),
-            iterations: Vec::new(),
-        }
+/// `record` without its plan and iterations (what shards must agree on).
+fn clone_header(record: &RunRecord) -> RunRecord {
+    RunRecord {
+        planned: Vec::new(),
+        iterations: Vec::new(),
+        ..record.clone()
     }
 }
 

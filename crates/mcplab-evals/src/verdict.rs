@@ -3,13 +3,15 @@
 //! applied, and the outcome decided — passed, failed, or errored (the provider, a server or
 //! the clock failed, so the model was not measured).
 
-use mcplab_protocol::chat::TurnFailureKind;
-use serde::{Deserialize, Serialize};
-
-use crate::checks::{self, CheckResult, Scope};
-use crate::matching::{CallMatch, Expectation, match_calls};
+use crate::checks::{self, Scope};
+use crate::matching::calls::describe;
+use crate::matching::{Expectation, match_calls};
 use crate::suite::{Case, Check, Judge, Suite};
 use crate::trace::{Trace, TurnEnd};
+use mcplab_protocol::chat::TurnFailureKind;
+pub use mcplab_protocol::evals::{
+    JudgeOutcome, JudgeVerdict, Outcome, Scoped, ScopedCheck, ScopedMatch, Verdict,
+};
 
 /// A case with everything it inherits resolved.
 #[derive(Debug, Clone, PartialEq)]
@@ -70,137 +72,43 @@ impl ResolvedCase {
     }
 }
 
-/// Where an expectation or check applied.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(tag = "scope", rename_all = "camelCase")]
-pub enum Scoped {
-    Case,
-    /// 0-based turn index.
-    Turn {
-        turn: usize,
-    },
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ScopedMatch {
-    #[serde(flatten)]
-    pub scope: Scoped,
-    #[serde(flatten)]
-    pub result: CallMatch,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct ScopedCheck {
-    #[serde(flatten)]
-    pub scope: Scoped,
-    #[serde(flatten)]
-    pub result: CheckResult,
-}
-
-/// What the judge model said (the runner calls it; this crate only applies it).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(
-    tag = "status",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
-pub enum JudgeVerdict {
-    Scored {
-        score: f64,
-        reason: String,
-        model: String,
-    },
-    /// The judge could not grade (provider error, unparsable reply).
-    Error { message: String },
-}
-
-/// The judge's part of a verdict.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct JudgeOutcome {
-    pub verdict: JudgeVerdict,
-    pub threshold: f64,
-    pub gating: bool,
-    /// Whether the score reached the threshold (`None`: not graded).
-    pub passed: Option<bool>,
-}
-
-/// How an iteration came out.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(
-    tag = "status",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
-pub enum Outcome {
-    Passed,
-    Failed,
-    /// Not a measurement of the model: counted apart from pass rates.
-    Errored {
-        reason: String,
-    },
-}
-
-impl Outcome {
-    pub fn is_pass(&self) -> bool {
-        matches!(self, Outcome::Passed)
+/// The failing parts of `verdict`, one line each (empty when passed).
+pub fn failures(verdict: &Verdict) -> Vec<String> {
+    let scope = |s: &Scoped| match s {
+        Scoped::Case => String::new(),
+        Scoped::Turn { turn } => format!("turn {}: ", turn + 1),
+    };
+    let mut out = Vec::new();
+    if let Outcome::Errored { reason } = &verdict.outcome {
+        out.push(format!("error: {reason}"));
     }
-    pub fn is_error(&self) -> bool {
-        matches!(self, Outcome::Errored { .. })
+    for m in &verdict.tool_calls {
+        out.extend(
+            m.result
+                .diffs
+                .iter()
+                .filter(|d| d.fails())
+                .map(|d| format!("{}{}", scope(&m.scope), describe(d))),
+        );
     }
-}
-
-/// Everything decided about one iteration.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Verdict {
-    pub outcome: Outcome,
-    pub tool_calls: Vec<ScopedMatch>,
-    pub checks: Vec<ScopedCheck>,
-    pub judge: Option<JudgeOutcome>,
-}
-
-impl Verdict {
-    /// The failing parts, one line each (empty when passed).
-    pub fn failures(&self) -> Vec<String> {
-        let scope = |s: &Scoped| match s {
-            Scoped::Case => String::new(),
-            Scoped::Turn { turn } => format!("turn {}: ", turn + 1),
-        };
-        let mut out = Vec::new();
-        if let Outcome::Errored { reason } = &self.outcome {
-            out.push(format!("error: {reason}"));
-        }
-        for m in &self.tool_calls {
-            out.extend(
-                m.result
-                    .diffs
-                    .iter()
-                    .filter(|d| d.fails())
-                    .map(|d| format!("{}{}", scope(&m.scope), d.describe())),
-            );
-        }
-        for c in self.checks.iter().filter(|c| !c.result.passed) {
-            out.push(format!(
-                "{}{}: {}",
-                scope(&c.scope),
-                c.result.check,
-                c.result.reason
-            ));
-        }
-        if let Some(JudgeOutcome {
-            verdict: JudgeVerdict::Scored { score, reason, .. },
-            threshold,
-            gating: true,
-            passed: Some(false),
-        }) = &self.judge
-        {
-            out.push(format!("judge: {score:.2} < {threshold}: {reason}"));
-        }
-        out
+    for c in verdict.checks.iter().filter(|c| !c.result.passed) {
+        out.push(format!(
+            "{}{}: {}",
+            scope(&c.scope),
+            c.result.check,
+            c.result.reason
+        ));
     }
+    if let Some(JudgeOutcome {
+        verdict: JudgeVerdict::Scored { score, reason, .. },
+        threshold,
+        gating: true,
+        passed: Some(false),
+    }) = &verdict.judge
+    {
+        out.push(format!("judge: {score:.2} < {threshold}: {reason}"));
+    }
+    out
 }
 
 /// Whether a turn failure says the provider or the host failed, not the model.

@@ -85,20 +85,20 @@
 //! | PUT | `/api/sessions/{id}/app-context/{key}` | `AppContextInput` → 204 (an app's model context or widget state, given to the model from the next turn; last write wins) |
 //! | DELETE | `/api/sessions/{id}/app-context/{key}` | → 204 (idempotent; 404 only if the session does not exist) |
 //! | GET | `/api/sessions/{id}/events?lastEventId=N` | SSE of `SessionEvent`, `id:` = sequence; `Last-Event-ID` (or the query) replays |
-//! | GET | `/api/evals/folder` | → `{folder}` (the suites folder, a server-side directory kept in prefs; `null` until chosen) |
-//! | PUT | `/api/evals/folder` | `{folder}` → `{folder}` (an absolute path to an existing directory; 400 otherwise) |
-//! | GET | `/api/evals/suites` | → `[{name, id, title}` or `{name, error}]`: the suite files directly in the folder (400 until a folder is chosen) |
-//! | GET | `/api/evals/suites/{name}` | → `{name, text}` (`name`: a plain file name ending in .yaml, .yml or .json; no symlinks) |
-//! | PUT | `/api/evals/suites/{name}` | `{text}` → `{name, id}`; saved only if it loads (400 lists every problem; 1 MiB at most) |
-//! | POST | `/api/evals/suites/{name}/cases` | `{sessionId}` → `{name, caseId}` (a saved chat session appended to the suite as a case: its user turns, its tool calls as expected calls; the rest of the file is kept) |
-//! | POST | `/api/evals/runs` | `{suite, models?, repeat?, concurrency?}` → 202 `{runId}` (the suite's problems answer 400) |
-//! | GET | `/api/evals/runs` | → stored runs, newest first |
-//! | GET | `/api/evals/runs/{id}` | → a stored run (`last` or a unique prefix too) with its iterations' records and statistics |
-//! | GET | `/api/evals/runs/{id}/iteration?caseId=&model=&iteration=` | → one iteration's trace (turns' events, tool calls, checks with reasons, tokens, clocks, error) |
-//! | GET | `/api/evals/runs/{id}/events?lastEventId=N` | SSE of the run's events (runs started by this process), `id:` = sequence |
+//! | GET | `/api/evals/folder` | → `EvalFolder` (the suites folder, a server-side directory kept in prefs; `null` until chosen) |
+//! | PUT | `/api/evals/folder` | `EvalFolderInput` → `EvalFolder` (an absolute path to an existing directory; 400 otherwise) |
+//! | GET | `/api/evals/suites` | → `SuiteEntry[]`: the suite files directly in the folder, each with its id and title or why it does not load (400 until a folder is chosen) |
+//! | GET | `/api/evals/suites/{name}` | → `SuiteFile` (`name`: a plain file name ending in .yaml, .yml or .json; no symlinks) |
+//! | PUT | `/api/evals/suites/{name}` | `SuiteInput` → `SuiteSaved`; saved only if it loads (400 lists every problem; 1 MiB at most) |
+//! | POST | `/api/evals/suites/{name}/cases` | `CaseInput` → `CaseAdded` (a saved chat session appended to the suite as a case: its user turns, its tool calls as expected calls; the rest of the file is kept) |
+//! | POST | `/api/evals/runs` | `EvalRunRequest` → 202 `EvalRunStarted` (the suite's problems answer 400) |
+//! | GET | `/api/evals/runs` | → `EvalRunItem[]`: stored runs, newest first |
+//! | GET | `/api/evals/runs/{id}` | → `EvalRunView`: a stored run (`last` or a unique prefix too) with its iterations' records and statistics |
+//! | GET | `/api/evals/runs/{id}/iteration?caseId=&model=&iteration=` | → `IterationView`: one iteration's trace (turns' events, tool calls, checks with reasons, tokens, clocks, error) |
+//! | GET | `/api/evals/runs/{id}/events?lastEventId=N` | SSE of `EvalStreamEvent`: the run's events (runs started by this process), `id:` = sequence |
 //! | POST | `/api/evals/runs/{id}/cancel` | → 204 (no new iterations start; finished ones are kept) |
-//! | GET | `/api/evals/compare?base=A&run=B` | → per case × model: fixed, regressed, still failing, still passing, new, removed, with the difference's interval |
-//! | GET | `/api/evals/trend?suiteId=ID` | → the suite's newest ended runs, oldest first, with each model's pass rate and 95 % Wilson interval |
+//! | GET | `/api/evals/compare?base=A&run=B` | → `EvalCompareView`: per case × model: fixed, regressed, still failing, still passing, new, removed, with the difference's interval |
+//! | GET | `/api/evals/trend?suiteId=ID` | → `TrendPoint[]`: the suite's newest ended runs, oldest first, with each model's pass rate and 95 % Wilson interval |
 //!
 //! Every `/api` request but `POST /api/session` needs `Authorization: Bearer <secret>`: the
 //! launch secret (scripts, from the data directory's `launch.json`) or a session secret from

@@ -10,6 +10,7 @@ pub mod clock;
 pub mod config;
 pub mod era;
 pub mod error_chain;
+pub mod evals;
 pub mod events;
 pub mod host;
 pub mod host_profile;

@@ -4,6 +4,7 @@
 use mcplab_protocol::api::*;
 use mcplab_protocol::chat::*;
 use mcplab_protocol::check::*;
+use mcplab_protocol::evals::*;
 use mcplab_protocol::host::*;
 use mcplab_protocol::host_profile::*;
 use mcplab_protocol::oauth::*;
@@ -150,6 +151,63 @@ fn render() -> String {
         mcplab_protocol::provider::ProviderKind::decl(&cfg),
         ProviderView::decl(&cfg),
         ProviderInput::decl(&cfg),
+        Unit::decl(&cfg),
+        CaseInfo::decl(&cfg),
+        Metrics::decl(&cfg),
+        Outcome::decl(&cfg),
+        IterationRecord::decl(&cfg),
+        Shard::decl(&cfg),
+        RunRecord::decl(&cfg),
+        RunHeader::decl(&cfg),
+        Trace::decl(&cfg),
+        TurnTrace::decl(&cfg),
+        ToolCallTrace::decl(&cfg),
+        TurnEnd::decl(&cfg),
+        AppRender::decl(&cfg),
+        CallView::decl(&cfg),
+        Mismatch::decl(&cfg),
+        CallDiff::decl(&cfg),
+        CallMatch::decl(&cfg),
+        CheckResult::decl(&cfg),
+        Scoped::decl(&cfg),
+        ScopedMatch::decl(&cfg),
+        ScopedCheck::decl(&cfg),
+        JudgeVerdict::decl(&cfg),
+        JudgeOutcome::decl(&cfg),
+        Verdict::decl(&cfg),
+        Interval::decl(&cfg),
+        Latency::decl(&cfg),
+        CellSummary::decl(&cfg),
+        RunSummary::decl(&cfg),
+        Change::decl(&cfg),
+        Significance::decl(&cfg),
+        CellComparison::decl(&cfg),
+        Comparison::decl(&cfg),
+        GateStatus::decl(&cfg),
+        GateResult::decl(&cfg),
+        GateReport::decl(&cfg),
+        TraceDifference::decl(&cfg),
+        Progress::decl(&cfg),
+        RunEvent::decl(&cfg),
+        EvalStreamEvent::decl(&cfg),
+        EvalFolder::decl(&cfg),
+        EvalFolderInput::decl(&cfg),
+        SuiteEntry::decl(&cfg),
+        SuiteFile::decl(&cfg),
+        SuiteInput::decl(&cfg),
+        SuiteSaved::decl(&cfg),
+        CaseInput::decl(&cfg),
+        CaseAdded::decl(&cfg),
+        EvalRunRequest::decl(&cfg),
+        EvalRunStarted::decl(&cfg),
+        EvalRunItem::decl(&cfg),
+        EvalRunView::decl(&cfg),
+        IterationTurn::decl(&cfg),
+        IterationView::decl(&cfg),
+        EvalCompareView::decl(&cfg),
+        ModelPoint::decl(&cfg),
+        TrendPoint::decl(&cfg),
+        RunResult::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from crates/mcplab-protocol by its `typescript` test. Do not edit:\n\
@@ -182,13 +240,17 @@ fn typescript_types_are_current() {
     );
 }
 
-/// Names of the types in `src/` that derive `TS`: each `#[derive(...)]` naming `TS`, then the
+/// Names of the types in `src/` (and its folders) that derive `TS`: each `#[derive(...)]` naming `TS`, then the
 /// `pub struct`/`pub enum` it is on.
 fn ts_types_in_source() -> Vec<(String, String)> {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut found = Vec::new();
-    for entry in std::fs::read_dir(&src).unwrap() {
-        let path = entry.unwrap().path();
+    let mut paths: Vec<std::path::PathBuf> = vec![src];
+    while let Some(path) = paths.pop() {
+        if path.is_dir() {
+            paths.extend(std::fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+            continue;
+        }
         let text = std::fs::read_to_string(&path).unwrap();
         let file = path.file_name().unwrap().to_string_lossy().into_owned();
         let (mut derives_ts, mut derive) = (false, None::<String>);

@@ -14,8 +14,8 @@ use mcplab_evalrun::{AppRenderer, Prepared, RunEnv, RunSink, RunSpec};
 use mcplab_evals::prices::PriceTable;
 use mcplab_evals::report::RunEvent;
 use mcplab_protocol::ServerConfig;
+use mcplab_protocol::evals::EvalStreamEvent;
 use parking_lot::Mutex;
-use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use crate::AppState;
@@ -77,9 +77,9 @@ struct RingSink(Arc<LiveRun>);
 
 impl RunSink for RingSink {
     fn event(&self, event: &RunEvent) {
-        self.0
-            .ring
-            .publish(&json!({ "kind": "run", "event": event }));
+        self.0.ring.publish(&EvalStreamEvent::Run {
+            event: event.clone(),
+        });
     }
 }
 
@@ -133,12 +133,13 @@ pub fn start(app: &Arc<AppState>, launch: Launch) -> Result<String, String> {
     tokio::spawn(async move {
         let sink = Arc::new(RingSink(live.clone()));
         let end = match mcplab_evalrun::run(spec, env, sink, live.cancel.clone()).await {
-            Ok(outcome) => json!({
-                "kind": "ended",
-                "status": outcome.status.as_str(),
-                "exitCode": outcome.exit_code(),
-            }),
-            Err(e) => json!({ "kind": "failed", "message": e.to_string() }),
+            Ok(outcome) => EvalStreamEvent::Ended {
+                status: outcome.status.as_str().to_owned(),
+                exit_code: outcome.exit_code(),
+            },
+            Err(e) => EvalStreamEvent::Failed {
+                message: e.to_string(),
+            },
         };
         live.ring.publish(&end);
     });

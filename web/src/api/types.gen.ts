@@ -1199,3 +1199,382 @@ keyHint: string | null, models: Array<string>,
 custom: boolean, };
 
 export type ProviderInput = { kind: ProviderKind, baseUrl?: string, apiKey?: string, models: Array<string>, };
+
+export type Unit = { caseId: string, model: string, iteration: number, };
+
+export type CaseInfo = { id: string, title?: string, passThreshold: number, };
+
+export type Metrics = { inputTokens: number, outputTokens: number, costUsd: number | null, latencyMs: number, llmMs: number, mcpMs: number, steps: number, 
+/**
+ * Tool calls: expected calls paired (true positives) …
+ */
+callsMatched: number, 
+/**
+ * … actual calls nobody expected (false positives) …
+ */
+callsUnexpected: number, 
+/**
+ * … and required calls that did not happen (false negatives).
+ */
+callsMissed: number, };
+
+export type Outcome = { "status": "passed" } | { "status": "failed" } | { "status": "errored", reason: string, };
+
+export type IterationRecord = { outcome: Outcome, 
+/**
+ * Why it did not pass, one line each.
+ */
+failures?: Array<string>, metrics: Metrics, caseId: string, model: string, iteration: number, };
+
+export type Shard = { index: number, count: number, };
+
+export type RunRecord = { suiteId: string, 
+/**
+ * Hash of the suite file's canonical content (shards of one run must agree on it).
+ */
+suiteHash: string, shard?: Shard, cases: Array<CaseInfo>, 
+/**
+ * Every unit this run (or shard) was asked to run.
+ */
+planned: Array<Unit>, iterations: Array<IterationRecord>, };
+
+export type RunHeader = { suiteTitle: string | null, cases: Array<CaseInfo>, planned: Array<Unit>, models: Array<string>, shard?: Shard, concurrency: number, record: boolean, 
+/**
+ * The run this one replays.
+ */
+replayOf?: string, baseline?: string, 
+/**
+ * The HostConfig the turns ran under, canonical (kept as written: a later HostConfig
+ * must still read an old run).
+ */
+hostConfig: JsonValue, 
+/**
+ * The suite as loaded (before the run's overrides).
+ */
+suite: JsonValue, notes?: Array<string>, };
+
+export type Trace = { turns: Array<TurnTrace>, 
+/**
+ * Cost in US dollars, when the model has a price.
+ */
+costUsd: number | null, 
+/**
+ * What the headless renderer saw for tool calls with a UI.
+ */
+appRenders: Array<AppRender>, };
+
+export type TurnTrace = { user: string, toolCalls: Array<ToolCallTrace>, 
+/**
+ * The model's final text for the turn.
+ */
+answer: string, end: TurnEnd, 
+/**
+ * Model steps taken.
+ */
+steps: number, usage: TokenUsage, 
+/**
+ * Wall time of the turn.
+ */
+latencyMs: number, 
+/**
+ * Time spent waiting on the model.
+ */
+llmMs: number, 
+/**
+ * Time spent in tool calls (summed; calls may overlap).
+ */
+mcpMs: number, };
+
+export type ToolCallTrace = { callId: string, server: string, tool: string, arguments: JsonValue, 
+/**
+ * The server's `CallToolResult`, when there is one.
+ */
+result: JsonValue | null, isError: boolean, 
+/**
+ * Why there is no result (MCP error, timeout, cancelled, unknown tool).
+ */
+error: string | null, durationMs: number, };
+
+export type TurnEnd = { "kind": "finished", reason: StopReason, } | { "kind": "failed", errorKind: TurnFailureKind, message: string, } | { "kind": "cancelled" } | { "kind": "timedOut" } | { "kind": "unfinished" };
+
+export type AppRender = { callId: string, server: string, tool: string, initialized: boolean, cspViolations: Array<string>, errors: Array<string>, };
+
+export type CallView = { 
+/**
+ * Position in the expected list, or among the actual calls (0-based).
+ */
+index: number, tool: string, server?: string, arguments?: JsonValue, };
+
+export type Mismatch = { 
+/**
+ * JSONPath of the spot, e.g. `$.customer.email`.
+ */
+path: string, 
+/**
+ * What was expected there, as written (a matcher).
+ */
+expected: JsonValue, 
+/**
+ * What was there (`None`: nothing).
+ */
+actual: JsonValue | null, 
+/**
+ * Why it does not match, in words.
+ */
+reason: string, };
+
+export type CallDiff = { "kind": "missing", expected: CallView, } | { "kind": "extra", actual: CallView, tolerated: boolean, } | { "kind": "outOfOrder", expected: CallView, actual: CallView, } | { "kind": "argumentMismatch", expected: CallView, actual: CallView, mismatches: Array<Mismatch>, } | { "kind": "forbidden", actual: CallView, };
+
+export type CallMatch = { passed: boolean, diffs: Array<CallDiff>, 
+/**
+ * Expected calls paired with an actual one (true positives).
+ */
+matched: number, 
+/**
+ * Actual calls not paired (false positives).
+ */
+unmatchedActual: number, 
+/**
+ * Required expected calls not paired (false negatives).
+ */
+missedExpected: number, };
+
+export type CheckResult = { 
+/**
+ * The check as written, e.g. `{"answerContains":"42"}`.
+ */
+check: JsonValue, passed: boolean, reason: string, };
+
+export type Scoped = { "scope": "case" } | { "scope": "turn", turn: number, };
+
+export type ScopedMatch = ({ "scope": "case" } | { "scope": "turn", turn: number, }) & { passed: boolean, diffs: Array<CallDiff>, 
+/**
+ * Expected calls paired with an actual one (true positives).
+ */
+matched: number, 
+/**
+ * Actual calls not paired (false positives).
+ */
+unmatchedActual: number, 
+/**
+ * Required expected calls not paired (false negatives).
+ */
+missedExpected: number, };
+
+export type ScopedCheck = ({ "scope": "case" } | { "scope": "turn", turn: number, }) & { 
+/**
+ * The check as written, e.g. `{"answerContains":"42"}`.
+ */
+check: JsonValue, passed: boolean, reason: string, };
+
+export type JudgeVerdict = { "status": "scored", score: number, reason: string, model: string, } | { "status": "error", message: string, };
+
+export type JudgeOutcome = { verdict: JudgeVerdict, threshold: number, gating: boolean, 
+/**
+ * Whether the score reached the threshold (`None`: not graded).
+ */
+passed: boolean | null, };
+
+export type Verdict = { outcome: Outcome, toolCalls: Array<ScopedMatch>, checks: Array<ScopedCheck>, judge: JudgeOutcome | null, };
+
+export type Interval = { low: number, high: number, };
+
+export type Latency = { p50: number | null, p95: number | null, };
+
+export type CellSummary = { caseId: string, model: string, 
+/**
+ * Iterations that completed (passed or failed).
+ */
+n: number, passes: number, errors: number, passRate: number | null, 
+/**
+ * 95 % Wilson score interval of the pass rate.
+ */
+interval: Interval | null, 
+/**
+ * pass@k and pass^k for k = 1, 2, 3, 5, 10 (those ≤ n).
+ */
+passAtK: { [key in number]: number }, passHatK: { [key in number]: number }, 
+/**
+ * Passed and failed within this run.
+ */
+flaky: boolean, 
+/**
+ * Pass rate ≥ the case's threshold (`None` with no completed iteration).
+ */
+passed: boolean | null, passThreshold: number, meanTokens: number | null, 
+/**
+ * Total cost; `None` when any iteration's cost is unknown.
+ */
+costUsd: number | null, latency: Latency, llm: Latency, mcp: Latency, 
+/**
+ * Per iteration in order: `true` pass, `false` fail, `None` error (the matrix's dots).
+ */
+dots: Array<boolean | null>, };
+
+export type RunSummary = { cells: Array<CellSummary>, planned: number, finished: number, completed: number, passes: number, errors: number, passRate: number | null, interval: Interval | null, 
+/**
+ * Errored iterations over finished ones.
+ */
+errorRate: number | null, 
+/**
+ * Tool calls: matched / (matched + unexpected).
+ */
+precision: number | null, 
+/**
+ * Tool calls: matched / (matched + missed).
+ */
+recall: number | null, inputTokens: number, outputTokens: number, 
+/**
+ * Total cost; `None` when some iteration's cost is unknown (see `unpriced`).
+ */
+costUsd: number | null, 
+/**
+ * Iterations whose cost is unknown.
+ */
+unpriced: number, latency: Latency, llm: Latency, mcp: Latency, 
+/**
+ * Cells that passed and failed within the run.
+ */
+flaky: Array<[string, string]>, };
+
+export type Change = "fixed" | "regressed" | "stillFailing" | "stillPassing" | "new" | "removed";
+
+export type Significance = "better" | "worse" | "noChange" | "insufficientData";
+
+export type CellComparison = { caseId: string, model: string, change: Change, 
+/**
+ * `(passes, completed)` on each side.
+ */
+base: [number, number] | null, run: [number, number] | null, 
+/**
+ * Run pass rate minus base pass rate.
+ */
+difference: number | null, interval: Interval | null, 
+/**
+ * `None` for New and Removed cells.
+ */
+significance: Significance | null, };
+
+export type Comparison = { minSamples: number, cells: Array<CellComparison>, };
+
+export type GateStatus = "pass" | "fail" | "insufficientData";
+
+export type GateResult = { 
+/**
+ * The gate as written, e.g. `minPassRate 0.9`.
+ */
+gate: string, status: GateStatus, reason: string, };
+
+export type GateReport = { gates: Array<GateResult>, 
+/**
+ * Why the run cannot be judged (empty: it can).
+ */
+invalid: Array<string>, 
+/**
+ * 0 every gate holds, 1 a gate fails, 3 the run is invalid or a gate undecided.
+ */
+exitCode: number, };
+
+export type TraceDifference = { 
+/**
+ * `passed`, `failed`, `errored`, or `None` when that run has no such iteration.
+ */
+base: string | null, run: string | null, differences: Array<string>, caseId: string, model: string, iteration: number, };
+
+export type Progress = { finished: number, planned: number, passed: number, failed: number, errored: number, };
+
+export type RunEvent = { "type": "runStarted", runId: string, suiteId: string, suiteHash: string, planned: number, models: Array<string>, shard?: Shard, } | { "type": "iterationStarted", caseId: string, model: string, iteration: number, } | { "type": "iterationFinished", 
+/**
+ * The expected-vs-actual detail (tool-call diffs, checks, judge), for live views.
+ */
+verdict?: Verdict, progress: Progress, outcome: Outcome, 
+/**
+ * Why it did not pass, one line each.
+ */
+failures?: Array<string>, metrics: Metrics, caseId: string, model: string, iteration: number, } | { "type": "warning", message: string, } | { "type": "runFinished", runId: string, summary: RunSummary, gates: GateReport, };
+
+export type EvalStreamEvent = { "kind": "run", event: RunEvent, } | { "kind": "ended", status: string, exitCode: number, } | { "kind": "failed", message: string, } | { "kind": "resync" };
+
+export type EvalFolder = { folder: string | null, };
+
+export type EvalFolderInput = { folder: string, };
+
+export type SuiteEntry = { name: string, id?: string, title?: string, error?: string, };
+
+export type SuiteFile = { name: string, text: string, };
+
+export type SuiteInput = { text: string, };
+
+export type SuiteSaved = { name: string, id: string, };
+
+export type CaseInput = { sessionId: string, };
+
+export type CaseAdded = { name: string, caseId: string, };
+
+export type EvalRunRequest = { 
+/**
+ * A suite file name in the folder.
+ */
+suite: string, 
+/**
+ * Models over the suite's (none: the suite's).
+ */
+models: Array<string>, repeat?: number, concurrency?: number, };
+
+export type EvalRunStarted = { runId: string, };
+
+export type EvalRunItem = { id: string, suiteId: string, suiteHash: string, title: string | null, 
+/**
+ * `running`, `finished` or `cancelled`.
+ */
+status: string, hostHash: string, startedMs: number, finishedMs: number | null, 
+/**
+ * The whole run's pass rate (`None` before it ended, or with nothing completed).
+ */
+passRate: number | null, 
+/**
+ * The gates' exit code (`None` before it ended).
+ */
+exitCode: number | null, };
+
+export type EvalRunView = { run: EvalRunItem, header: RunHeader, record: RunRecord, summary: RunSummary, gates: GateReport | null, comparison: Comparison | null, };
+
+export type IterationTurn = { 
+/**
+ * What the chat's turn view folds (text, tool calls with arguments and results).
+ */
+events: Array<TurnEvent>, timedOut: boolean, user: string, toolCalls: Array<ToolCallTrace>, 
+/**
+ * The model's final text for the turn.
+ */
+answer: string, end: TurnEnd, 
+/**
+ * Model steps taken.
+ */
+steps: number, usage: TokenUsage, 
+/**
+ * Wall time of the turn.
+ */
+latencyMs: number, 
+/**
+ * Time spent waiting on the model.
+ */
+llmMs: number, 
+/**
+ * Time spent in tool calls (summed; calls may overlap).
+ */
+mcpMs: number, };
+
+export type IterationView = { runId: string, caseId: string, model: string, iteration: number, outcome: Outcome, failures: Array<string>, finishedMs: number, turns: Array<IterationTurn>, checks: Array<ScopedCheck>, toolCalls: Array<ScopedMatch>, judge: JudgeOutcome | null, costUsd: number | null, appRenders: Array<AppRender>, };
+
+export type EvalCompareView = { base: string, run: string, comparison: Comparison, 
+/**
+ * Per iteration, where the two runs differ (`mcplab eval compare --traces`).
+ */
+traces?: Array<TraceDifference>, };
+
+export type ModelPoint = { model: string, passes: number, n: number, errors: number, passRate: number | null, interval: Interval | null, };
+
+export type TrendPoint = { runId: string, startedMs: number, status: string, models: Array<ModelPoint>, };
+
+export type RunResult = { summary: RunSummary, gates: GateReport, comparison: Comparison | null, };

@@ -6,22 +6,23 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { SessionStreamHandlers } from '../api/events';
 import { fakeApi, ok, type FakeApi } from '../test/fakeApi';
 import { renderWithQuery } from '../test/queryHarness';
-import type { RunListItem, RunStreamEvent, ShownRun } from './api';
+import type { EvalRunItem, EvalRunView, EvalStreamEvent } from './api';
 import { EvalsPage } from './EvalsPage';
 import { evalsKeys } from './queries';
 
 // The run's event stream: the test says what arrives on it.
-const streams = vi.hoisted(() => new Map<string, SessionStreamHandlers<RunStreamEvent>>());
+const streams = vi.hoisted(() => new Map<string, SessionStreamHandlers<EvalStreamEvent>>());
 vi.mock('../api/events', async (importOriginal) => ({
   ...(await importOriginal<typeof import('../api/events')>()),
-  openSessionStream: (path: string, h: SessionStreamHandlers<RunStreamEvent>) => {
+  openSessionStream: (path: string, h: SessionStreamHandlers<EvalStreamEvent>) => {
     streams.set(path, h);
     return () => streams.delete(path);
   },
 }));
 
-const item = (id: string): RunListItem => ({ id, suiteId: 'greet', title: 'Greeting', status: 'finished', startedMs: 1_700_000_000_000, passRate: 1 });
-const shownRun = (id: string) => ({ run: { id, suiteId: 'greet', status: 'finished', hostHash: 'abcdef0123456789' }, record: { iterations: [] }, summary: { cells: [], planned: 1, finished: 1, passes: 1, passRate: 1 }, gates: null }) as ShownRun;
+const item = (id: string): EvalRunItem => ({ id, suiteId: 'greet', suiteHash: 'h', title: 'Greeting', status: 'finished', hostHash: 'abcdef0123456789', startedMs: 1_700_000_000_000, finishedMs: 1_700_000_000_500, passRate: 1, exitCode: 0 });
+// Only what the run view reads is filled in.
+const shownRun = (id: string) => ({ run: item(id), record: { iterations: [] }, summary: { cells: [], planned: 1, finished: 1, passes: 1, passRate: 1 }, gates: null }) as unknown as EvalRunView;
 
 let api: FakeApi;
 beforeEach(() => {

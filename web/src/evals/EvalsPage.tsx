@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { errorMessage } from '../api/client';
 import { Button } from '../ui/Button';
 import { EmptyState } from '../ui/States';
-import { pct, type RunListItem } from './api';
+import { pct, type EvalRunItem } from './api';
 import { RunLauncher } from './RunLauncher';
 import { CompareView } from './CompareView';
 import { RunView } from './RunView';
@@ -109,7 +109,7 @@ function SuiteList({ selected, onSelect }: { selected: string | null; onSelect: 
 }
 
 interface RunListProps {
-  runs: RunListItem[];
+  runs: EvalRunItem[];
   shown: string | null;
   onShow: (id: string) => void;
   picked: string[];

@@ -9,7 +9,7 @@ import type { TurnEvent } from '../api/types.gen';
 import { Conversation } from '../chat/Conversation';
 import { applyTurnEvent, newTurn, type ChatTurn } from '../chat/turns';
 import { Loading } from '../ui/Spinner';
-import { evalsApi, type CallView, type IterationRecord, type IterationTraceView, type TracedTurn } from './api';
+import { evalsApi, scopeLabel, type CallDiff, type CallView, type IterationRecord, type IterationTurn, type IterationView } from './api';
 
 const DIFF: Record<string, string> = {
   missing: 'Missing',
@@ -21,15 +21,32 @@ const DIFF: Record<string, string> = {
 
 const callText = (c: CallView | undefined) => (c ? `${c.server ? `${c.server}/` : ''}${c.tool}${c.arguments === undefined ? '' : ` ${JSON.stringify(c.arguments)}`}` : '');
 
-const scopeLabel = (turn: number | undefined) => (turn === undefined ? 'case' : `turn ${turn + 1}`);
-
 /** A stored turn as the chat folds it; one that recorded no end shows as interrupted. */
-function chatTurn(t: TracedTurn, key: string): ChatTurn {
-  const folded = (t.events ?? []).reduce<ChatTurn>((turn, ev: TurnEvent) => applyTurnEvent(turn, ev), newTurn(key, t.user));
+function chatTurn(t: IterationTurn, key: string): ChatTurn {
+  const folded = t.events.reduce<ChatTurn>((turn, ev: TurnEvent) => applyTurnEvent(turn, ev), newTurn(key, t.user));
   return folded.status === 'running' ? { ...folded, status: 'interrupted' } : folded;
 }
 
-function endText(t: TracedTurn): string {
+/** One expected-vs-actual difference: what was expected, what was called, each argument off. */
+function DiffLine({ d }: { d: CallDiff }) {
+  const tolerated = d.kind === 'extra' && d.tolerated;
+  const shown = d.kind === 'extra' || d.kind === 'forbidden' ? d.actual : d.expected;
+  return (
+    <li className={tolerated ? 'muted' : 'evals-failure'} data-testid="evals-call-diff" data-kind={d.kind}>
+      {DIFF[d.kind] ?? d.kind}: {callText(shown)}
+      {d.kind === 'outOfOrder' && <> (called: {callText(d.actual)})</>}
+      {tolerated && ' (within the allowance)'}
+      {d.kind === 'argumentMismatch' &&
+        d.mismatches.map((x, k) => (
+          <div key={k} className="small">
+            <code>{x.path}</code>: expected {JSON.stringify(x.expected)}, got {x.actual === null ? 'nothing' : JSON.stringify(x.actual)} — {x.reason}
+          </div>
+        ))}
+    </li>
+  );
+}
+
+function endText(t: IterationTurn): string {
   switch (t.end.kind) {
     case 'finished':
       return `finished (${t.end.reason})`;
@@ -50,7 +67,7 @@ export function IterationTrace({ runId, it }: { runId: string; it: IterationReco
     queryKey: ['evals', 'iteration', runId, it.caseId, it.model, it.iteration],
     queryFn: () => evalsApi.iteration(runId, it.caseId, it.model, it.iteration),
   });
-  const trace: IterationTraceView | null = q.data ?? null;
+  const trace: IterationView | null = q.data ?? null;
   const error = q.error ? errorMessage(q.error) : null;
   if (error) return <div className="evals-error" role="alert">Cannot load the trace: {error}</div>;
   if (!trace) return <Loading label="Loading the trace…" />;
@@ -77,36 +94,27 @@ export function IterationTrace({ runId, it }: { runId: string; it: IterationReco
         </section>
         <section aria-label="Verdict" className="evals-trace-verdict">
           <h4>Checks</h4>
-          {(trace.checks ?? []).length === 0 ? (
+          {trace.checks.length === 0 ? (
             <div className="muted small">No checks.</div>
           ) : (
             <ul className="evals-checks">
-              {(trace.checks ?? []).map((c, i) => (
+              {trace.checks.map((c, i) => (
                 <li key={i} data-testid="evals-check" data-passed={String(c.passed)} className={c.passed ? 'pass' : 'fail'}>
-                  <span aria-label={c.passed ? 'passed' : 'failed'}>{c.passed ? '✓' : '✗'}</span> <span className="muted small">{scopeLabel(c.turn)}</span>{' '}
+                  <span aria-label={c.passed ? 'passed' : 'failed'}>{c.passed ? '✓' : '✗'}</span> <span className="muted small">{scopeLabel(c)}</span>{' '}
                   <code>{JSON.stringify(c.check)}</code>
                   <div className="small">{c.reason}</div>
                 </li>
               ))}
             </ul>
           )}
-          {(trace.toolCalls ?? []).map((m, i) => (
+          {trace.toolCalls.map((m, i) => (
             <div key={i} data-testid="evals-call-match" data-passed={String(m.passed)}>
               <h4>
-                {m.passed ? '✓' : '✗'} Expected tool calls <span className="muted small">({scopeLabel(m.turn)}, {m.matched} matched)</span>
+                {m.passed ? '✓' : '✗'} Expected tool calls <span className="muted small">({scopeLabel(m)}, {m.matched} matched)</span>
               </h4>
               <ul>
                 {m.diffs.map((d, j) => (
-                  <li key={j} className={d.kind === 'extra' && d.tolerated ? 'muted' : 'evals-failure'} data-testid="evals-call-diff" data-kind={d.kind}>
-                    {DIFF[d.kind] ?? d.kind}: {callText(d.expected ?? d.actual)}
-                    {d.expected && d.actual && d.kind !== 'argumentMismatch' && <> (called: {callText(d.actual)})</>}
-                    {d.kind === 'extra' && d.tolerated && ' (within the allowance)'}
-                    {(d.mismatches ?? []).map((x, k) => (
-                      <div key={k} className="small">
-                        <code>{x.path}</code>: expected {JSON.stringify(x.expected)}, got {x.actual === null || x.actual === undefined ? 'nothing' : JSON.stringify(x.actual)} — {x.reason}
-                      </div>
-                    ))}
-                  </li>
+                  <DiffLine key={j} d={d} />
                 ))}
               </ul>
             </div>
@@ -123,11 +131,11 @@ export function IterationTrace({ runId, it }: { runId: string; it: IterationReco
               )}
             </div>
           )}
-          {(trace.appRenders ?? []).length > 0 && (
+          {trace.appRenders.length > 0 && (
             <>
               <h4>App renders</h4>
               <ul>
-                {(trace.appRenders ?? []).map((r) => (
+                {trace.appRenders.map((r) => (
                   <li key={r.callId} className={r.initialized && r.errors.length === 0 && r.cspViolations.length === 0 ? '' : 'evals-failure'}>
                     {r.server}/{r.tool}: {r.initialized ? 'initialized' : 'did not initialize'}
                     {[...r.errors, ...r.cspViolations].map((e, k) => (

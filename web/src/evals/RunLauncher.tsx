@@ -6,7 +6,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../api/client';
 import { openSessionStream } from '../api/events';
 import { Button } from '../ui/Button';
-import { evalsApi, type Progress, type RunStreamEvent } from './api';
+import { evalsApi, type EvalStreamEvent, type Progress } from './api';
 import { runEnded } from './queries';
 
 /** `onEnded` is a dependency of the run's stream: pass a stable function (a state setter). */
@@ -23,15 +23,13 @@ export function RunLauncher({ suite, onEnded }: { suite: string; onEnded: (runId
 
   useEffect(() => {
     if (!runId) return;
-    return openSessionStream<RunStreamEvent>(evalsApi.eventsPath(runId), {
+    return openSessionStream<EvalStreamEvent>(evalsApi.eventsPath(runId), {
       onEvent: (e) => {
         if (e.kind === 'run') {
-          if (e.event.type === 'runStarted') {
-            const planned = (e.event as { planned?: number }).planned ?? 0;
-            setProgress({ finished: 0, planned, passed: 0, failed: 0, errored: 0 });
-          }
-          if (e.event.progress) setProgress(e.event.progress);
-          if (e.event.type === 'warning' && e.event.message) setWarnings((w) => [...w.slice(-9), e.event.message as string]);
+          const ev = e.event;
+          if (ev.type === 'runStarted') setProgress({ finished: 0, planned: ev.planned, passed: 0, failed: 0, errored: 0 });
+          if (ev.type === 'iterationFinished') setProgress(ev.progress);
+          if (ev.type === 'warning') setWarnings((w) => [...w.slice(-9), ev.message]);
         } else if (e.kind === 'ended') {
           setEnded(e.status === 'cancelled' ? 'cancelled: the finished iterations are kept' : `finished (exit code ${e.exitCode})`);
           void runEnded(qc, runId);

@@ -7,14 +7,14 @@ import { useState } from 'react';
 import { errorMessage } from '../api/client';
 import { ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
-import { pct, type Cell, type IterationRecord } from './api';
+import { pct, type CellSummary, type IterationRecord } from './api';
 import { IterationTrace } from './IterationTrace';
 import { useRun } from './queries';
 
 export function RunView({ id }: { id: string }) {
   const q = useRun(id);
   const run = q.data ?? null;
-  const [picked, setPicked] = useState<Cell | null>(null);
+  const [picked, setPicked] = useState<CellSummary | null>(null);
   if (q.error) return <ErrorState title="Cannot show the run" message={errorMessage(q.error)} />;
   if (!run) return <Loading />;
   const cases = [...new Set(run.summary.cells.map((c) => c.caseId))];
@@ -86,7 +86,7 @@ export function RunView({ id }: { id: string }) {
             .map((it) => (
               <div key={it.iteration} className="evals-iteration" data-testid="evals-iteration" data-outcome={it.outcome.status}>
                 <strong>#{it.iteration + 1}</strong> {it.outcome.status}
-                {it.outcome.reason && <span className="muted small"> — {it.outcome.reason}</span>}
+                {it.outcome.status === 'errored' && <span className="muted small"> — {it.outcome.reason}</span>}
                 {(it.failures ?? []).length > 0 && (
                   <ul>
                     {(it.failures ?? []).map((f, i) => (

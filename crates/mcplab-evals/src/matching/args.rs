@@ -31,19 +31,7 @@ impl Default for ArgOptions {
     }
 }
 
-/// One place where the actual value differs from what was expected.
-#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Mismatch {
-    /// JSONPath of the spot, e.g. `$.customer.email`.
-    pub path: String,
-    /// What was expected there, as written (a matcher).
-    pub expected: Value,
-    /// What was there (`None`: nothing).
-    pub actual: Option<Value>,
-    /// Why it does not match, in words.
-    pub reason: String,
-}
+pub use mcplab_protocol::evals::Mismatch;
 
 pub(crate) const PLACEHOLDERS: [&str; 8] = [
     "<any>",

@@ -3,15 +3,15 @@
 //! the best subsequence alignment), then every difference explained as Missing, Extra, Out of
 //! order, Argument mismatch (JSON path, expected vs actual) or Forbidden.
 
-use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::args::{self, ArgOptions, Mismatch};
+use super::args::{self, ArgOptions};
 use super::bipartite;
 use crate::suite::{
     ArgumentMode, ExpectedCall, ExtraCalls, Order, ToolCallExpectations, ToolCallOptions,
 };
 use crate::trace::ToolCallTrace;
+pub use mcplab_protocol::evals::{CallDiff, CallMatch, CallView};
 
 /// Expectations with every option resolved.
 #[derive(Debug, Clone, PartialEq)]
@@ -88,107 +88,54 @@ fn pick_opt(a: Option<bool>, b: Option<bool>) -> Option<bool> {
     a.or(b)
 }
 
-/// A call as shown in a diff.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CallView {
-    /// Position in the expected list, or among the actual calls (0-based).
-    pub index: usize,
-    pub tool: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub server: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub arguments: Option<Value>,
-}
-
-/// One difference between the expected and the actual calls.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(
-    tag = "kind",
-    rename_all = "camelCase",
-    rename_all_fields = "camelCase"
-)]
-pub enum CallDiff {
-    /// An expected call that did not happen (nor anything like it).
-    Missing { expected: CallView },
-    /// A call nobody expected; `tolerated` when within the allowance of extra calls.
-    Extra { actual: CallView, tolerated: bool },
-    /// The expected call happened, but not where the order required.
-    OutOfOrder {
-        expected: CallView,
-        actual: CallView,
-    },
-    /// The tool was called, with different arguments.
-    ArgumentMismatch {
-        expected: CallView,
-        actual: CallView,
-        mismatches: Vec<Mismatch>,
-    },
-    /// A forbidden tool was called.
-    Forbidden { actual: CallView },
-}
-
-impl CallDiff {
-    /// Whether this difference fails the expectation.
-    pub fn fails(&self) -> bool {
-        !matches!(
-            self,
-            CallDiff::Extra {
-                tolerated: true,
-                ..
-            }
-        )
-    }
-
-    /// One line for people.
-    pub fn describe(&self) -> String {
-        let call = |c: &CallView| match &c.arguments {
-            Some(a) => format!("{} {}", c.tool, brief(a)),
-            None => c.tool.clone(),
-        };
-        match self {
-            CallDiff::Missing { expected } => format!("Missing: {}", call(expected)),
-            CallDiff::Extra { actual, tolerated } => {
-                let note = if *tolerated { " (tolerated)" } else { "" };
-                format!("Extra: {} (call #{}){note}", call(actual), actual.index + 1)
-            }
-            CallDiff::OutOfOrder { expected, actual } => format!(
-                "Out of order: {} (expected #{}) came as call #{}",
-                expected.tool,
-                expected.index + 1,
-                actual.index + 1
-            ),
-            CallDiff::ArgumentMismatch {
-                expected,
-                actual,
-                mismatches,
-            } => {
-                let details: Vec<String> = mismatches
-                    .iter()
-                    .map(|m| {
-                        let got = m.actual.as_ref().map_or("nothing".to_string(), brief);
-                        format!(
-                            "{}: expected {}, got {} ({})",
-                            m.path,
-                            brief(&m.expected),
-                            got,
-                            m.reason
-                        )
-                    })
-                    .collect();
-                format!(
-                    "Argument mismatch in {} (call #{}): {}",
-                    expected.tool,
-                    actual.index + 1,
-                    details.join("; ")
-                )
-            }
-            CallDiff::Forbidden { actual } => format!(
-                "Forbidden: {} was called (call #{})",
-                actual.tool,
-                actual.index + 1
-            ),
+/// One line for people.
+pub fn describe(diff: &CallDiff) -> String {
+    let call = |c: &CallView| match &c.arguments {
+        Some(a) => format!("{} {}", c.tool, brief(a)),
+        None => c.tool.clone(),
+    };
+    match diff {
+        CallDiff::Missing { expected } => format!("Missing: {}", call(expected)),
+        CallDiff::Extra { actual, tolerated } => {
+            let note = if *tolerated { " (tolerated)" } else { "" };
+            format!("Extra: {} (call #{}){note}", call(actual), actual.index + 1)
         }
+        CallDiff::OutOfOrder { expected, actual } => format!(
+            "Out of order: {} (expected #{}) came as call #{}",
+            expected.tool,
+            expected.index + 1,
+            actual.index + 1
+        ),
+        CallDiff::ArgumentMismatch {
+            expected,
+            actual,
+            mismatches,
+        } => {
+            let details: Vec<String> = mismatches
+                .iter()
+                .map(|m| {
+                    let got = m.actual.as_ref().map_or("nothing".to_string(), brief);
+                    format!(
+                        "{}: expected {}, got {} ({})",
+                        m.path,
+                        brief(&m.expected),
+                        got,
+                        m.reason
+                    )
+                })
+                .collect();
+            format!(
+                "Argument mismatch in {} (call #{}): {}",
+                expected.tool,
+                actual.index + 1,
+                details.join("; ")
+            )
+        }
+        CallDiff::Forbidden { actual } => format!(
+            "Forbidden: {} was called (call #{})",
+            actual.tool,
+            actual.index + 1
+        ),
     }
 }
 
@@ -199,20 +146,6 @@ pub fn brief(v: &Value) -> String {
         Some((cut, _)) => format!("{}…", &text[..cut]),
         None => text,
     }
-}
-
-/// The result of matching one expectation.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CallMatch {
-    pub passed: bool,
-    pub diffs: Vec<CallDiff>,
-    /// Expected calls paired with an actual one (true positives).
-    pub matched: u32,
-    /// Actual calls not paired (false positives).
-    pub unmatched_actual: u32,
-    /// Required expected calls not paired (false negatives).
-    pub missed_expected: u32,
 }
 
 /// Match `actual` calls against an expectation.

@@ -1,15 +1,14 @@
-//! Reports of a run: progress events as JSON Lines (`events`), JUnit XML for CI (`junit`) and
+//! Reports of a run: progress events as JSON Lines (`RunEvent`, the wire contract's), JUnit XML for CI (`junit`) and
 //! a self-contained HTML page with inline SVG charts (`html`, `charts`). Each is a pure
 //! function of the run's records; the runner decides where the bytes go.
 
 pub mod charts;
-pub mod events;
 pub mod html;
 pub mod junit;
 
-pub use events::{Progress, RunEvent};
 pub use html::html_report;
 pub use junit::junit_xml;
+pub use mcplab_protocol::evals::{Progress, RunEvent};
 
 /// Text made safe for XML and HTML text and attribute values: markup characters escaped, and
 /// characters XML 1.0 forbids (most control characters) replaced with U+FFFD.

@@ -2,22 +2,10 @@
 //! pass rates (Newcombe's hybrid score interval, his method 10). Both behave at 0 % and 100 %
 //! and with small samples, where the textbook normal approximation gives nonsense.
 
-use serde::{Deserialize, Serialize};
-
 /// The 0.975 quantile of the standard normal distribution (two-sided 95 %).
 pub const Z95: f64 = 1.959_963_984_540_054;
 
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-pub struct Interval {
-    pub low: f64,
-    pub high: f64,
-}
-
-impl Interval {
-    pub fn contains(&self, x: f64) -> bool {
-        self.low <= x && x <= self.high
-    }
-}
+pub use mcplab_protocol::evals::Interval;
 
 /// Wilson score interval for `successes` out of `n` (`None` when `n` is 0).
 pub fn wilson(successes: u64, n: u64, z: f64) -> Option<Interval> {

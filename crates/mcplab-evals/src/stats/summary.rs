@@ -6,89 +6,18 @@
 
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
-
-use super::interval::{Interval, Z95, wilson};
+use super::interval::{Z95, wilson};
 use super::passk::{pass_at_k, pass_hat_k};
 use super::percentile::percentile;
 use crate::run::{IterationRecord, RunRecord};
+pub use mcplab_protocol::evals::{CellSummary, Latency, RunSummary};
 
-/// p50 and p95 of a latency, in milliseconds.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
-pub struct Latency {
-    pub p50: Option<f64>,
-    pub p95: Option<f64>,
-}
-
-impl Latency {
-    fn of(values: &[f64]) -> Latency {
-        Latency {
-            p50: percentile(values, 50.0),
-            p95: percentile(values, 95.0),
-        }
+/// p50 and p95 of `values`.
+fn latency_of(values: &[f64]) -> Latency {
+    Latency {
+        p50: percentile(values, 50.0),
+        p95: percentile(values, 95.0),
     }
-}
-
-/// One case on one model.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CellSummary {
-    pub case_id: String,
-    pub model: String,
-    /// Iterations that completed (passed or failed).
-    pub n: u64,
-    pub passes: u64,
-    pub errors: u64,
-    pub pass_rate: Option<f64>,
-    /// 95 % Wilson score interval of the pass rate.
-    pub interval: Option<Interval>,
-    /// pass@k and pass^k for k = 1, 2, 3, 5, 10 (those ≤ n).
-    pub pass_at_k: BTreeMap<u64, f64>,
-    pub pass_hat_k: BTreeMap<u64, f64>,
-    /// Passed and failed within this run.
-    pub flaky: bool,
-    /// Pass rate ≥ the case's threshold (`None` with no completed iteration).
-    pub passed: Option<bool>,
-    pub pass_threshold: f64,
-    pub mean_tokens: Option<f64>,
-    /// Total cost; `None` when any iteration's cost is unknown.
-    pub cost_usd: Option<f64>,
-    pub latency: Latency,
-    pub llm: Latency,
-    pub mcp: Latency,
-    /// Per iteration in order: `true` pass, `false` fail, `None` error (the matrix's dots).
-    pub dots: Vec<Option<bool>>,
-}
-
-/// The whole run.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RunSummary {
-    pub cells: Vec<CellSummary>,
-    pub planned: u64,
-    pub finished: u64,
-    pub completed: u64,
-    pub passes: u64,
-    pub errors: u64,
-    pub pass_rate: Option<f64>,
-    pub interval: Option<Interval>,
-    /// Errored iterations over finished ones.
-    pub error_rate: Option<f64>,
-    /// Tool calls: matched / (matched + unexpected).
-    pub precision: Option<f64>,
-    /// Tool calls: matched / (matched + missed).
-    pub recall: Option<f64>,
-    pub input_tokens: u64,
-    pub output_tokens: u64,
-    /// Total cost; `None` when some iteration's cost is unknown (see `unpriced`).
-    pub cost_usd: Option<f64>,
-    /// Iterations whose cost is unknown.
-    pub unpriced: u64,
-    pub latency: Latency,
-    pub llm: Latency,
-    pub mcp: Latency,
-    /// Cells that passed and failed within the run.
-    pub flaky: Vec<(String, String)>,
 }
 
 const KS: [u64; 5] = [1, 2, 3, 5, 10];
@@ -183,9 +112,9 @@ fn cell(case: &str, model: &str, its: &[&IterationRecord], threshold: f64) -> Ce
                 / n as f64
         }),
         cost_usd: total_cost(its.iter().copied()),
-        latency: Latency::of(&lat(|i| i.metrics.latency_ms)),
-        llm: Latency::of(&lat(|i| i.metrics.llm_ms)),
-        mcp: Latency::of(&lat(|i| i.metrics.mcp_ms)),
+        latency: latency_of(&lat(|i| i.metrics.latency_ms)),
+        llm: latency_of(&lat(|i| i.metrics.llm_ms)),
+        mcp: latency_of(&lat(|i| i.metrics.mcp_ms)),
         dots: its
             .iter()
             .map(|i| {
@@ -236,9 +165,9 @@ fn whole(run: &RunRecord, cells: Vec<CellSummary>) -> RunSummary {
             .iter()
             .filter(|i| i.metrics.cost_usd.is_none() && !i.outcome.is_error())
             .count() as u64,
-        latency: Latency::of(&lat(|i| i.metrics.latency_ms)),
-        llm: Latency::of(&lat(|i| i.metrics.llm_ms)),
-        mcp: Latency::of(&lat(|i| i.metrics.mcp_ms)),
+        latency: latency_of(&lat(|i| i.metrics.latency_ms)),
+        llm: latency_of(&lat(|i| i.metrics.llm_ms)),
+        mcp: latency_of(&lat(|i| i.metrics.mcp_ms)),
         flaky,
         cells,
     }

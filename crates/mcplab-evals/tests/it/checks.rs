@@ -57,7 +57,7 @@ fn turn_from_events(
         usage: TokenUsage::default(),
     });
     events.push(end);
-    TurnTrace::from_events(
+    mcplab_evals::trace::turn_from_events(
         "u",
         &events,
         TurnTiming {
@@ -86,7 +86,7 @@ fn judge(case_yaml: &str, trace: &Trace, judge: Option<JudgeVerdict>) -> Verdict
 }
 
 fn failures(v: &Verdict) -> Vec<String> {
-    v.failures()
+    mcplab_evals::verdict::failures(v)
 }
 
 fn add_trace(answer: &str) -> Trace {

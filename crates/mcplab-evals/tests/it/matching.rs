@@ -58,7 +58,12 @@ fn verdict(tool_calls: &str, calls: Vec<ToolCallTrace>) -> Verdict {
 fn diffs(v: &Verdict) -> Vec<String> {
     v.tool_calls
         .iter()
-        .flat_map(|m| m.result.diffs.iter().map(|d| d.describe()))
+        .flat_map(|m| {
+            m.result
+                .diffs
+                .iter()
+                .map(mcplab_evals::matching::calls::describe)
+        })
         .collect()
 }
 
@@ -351,7 +356,10 @@ fn missing_call_is_missing() {
             "Extra: echo {} (call #1) (tolerated)"
         ]
     );
-    assert_eq!(v.failures(), vec![r#"Missing: add {"a":1}"#]);
+    assert_eq!(
+        mcplab_evals::verdict::failures(&v),
+        vec![r#"Missing: add {"a":1}"#]
+    );
 }
 
 #[test]
@@ -434,7 +442,12 @@ fn a_saved_session_becomes_a_case_its_own_trace_passes() {
         app_renders: vec![],
     };
     let v = judge_iteration(&resolved, &replay, None);
-    assert_eq!(v.outcome, Outcome::Passed, "{:?}", v.failures());
+    assert_eq!(
+        v.outcome,
+        Outcome::Passed,
+        "{:?}",
+        mcplab_evals::verdict::failures(&v)
+    );
     let different = Trace {
         turns: vec![turn(
             vec![call(
@@ -454,7 +467,7 @@ fn a_saved_session_becomes_a_case_its_own_trace_passes() {
 
 #[test]
 fn per_turn_expectations_count_toward_precision_and_recall() {
-    use mcplab_evals::run::{IterationRecord, Unit};
+    use mcplab_evals::run::Unit;
     let text = "version: 1\nid: s\ncases:\n  - id: c\n    turns:\n      - user: a\n        toolCalls: { expected: [{ tool: add }] }\n      - user: b\n        toolCalls: { expected: [{ tool: echo }] }\n";
     let suite = parse_suite(text).unwrap();
     let case = ResolvedCase::new(&suite, &suite.cases[0]);
@@ -467,7 +480,7 @@ fn per_turn_expectations_count_toward_precision_and_recall() {
         app_renders: vec![],
     };
     let v = judge_iteration(&case, &trace, None);
-    let r = IterationRecord::judged(
+    let r = mcplab_evals::run::judged(
         Unit {
             case_id: "c".into(),
             model: "m::m".into(),

@@ -259,7 +259,7 @@ fn an_iteration_event_carries_its_verdict() {
         model: "m::x".into(),
         iteration: 0,
     };
-    let record = IterationRecord::judged(unit, &trace, &verdict);
+    let record = mcplab_evals::run::judged(unit, &trace, &verdict);
     assert_eq!(record.failures.len(), 2, "{:?}", record.failures);
     let m = &record.metrics;
     assert_eq!(

@@ -13,7 +13,12 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, Sse};
 use futures::Stream;
-use mcplab_evalrun::{Overrides, SuiteText, load_run, prepare, resolve_run_id, summary_of};
+use mcplab_evalrun::{Overrides, SuiteText, load_run, prepare, resolve_run_id, run_item, run_view};
+use mcplab_protocol::evals::{
+    CaseAdded, CaseInput, EvalCompareView, EvalFolder, EvalFolderInput, EvalRunItem,
+    EvalRunRequest, EvalRunStarted, EvalRunView, IterationView, SuiteEntry, SuiteFile, SuiteInput,
+    SuiteSaved, TrendPoint,
+};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
@@ -60,21 +65,21 @@ fn suite_path(app: &AppState, name: &str) -> Result<PathBuf, ApiFailure> {
 }
 
 /// `GET /api/evals/folder`.
-pub async fn get_folder(State(app): State<Arc<AppState>>) -> Result<Json<Value>, ApiFailure> {
-    let f = app.store.prefs()?.get(FOLDER_PREF).cloned();
-    Ok(Json(json!({ "folder": f })))
-}
-
-#[derive(Deserialize)]
-pub struct FolderInput {
-    folder: String,
+pub async fn get_folder(State(app): State<Arc<AppState>>) -> Result<Json<EvalFolder>, ApiFailure> {
+    let folder = app
+        .store
+        .prefs()?
+        .get(FOLDER_PREF)
+        .and_then(Value::as_str)
+        .map(str::to_owned);
+    Ok(Json(EvalFolder { folder }))
 }
 
 /// `PUT /api/evals/folder`: an absolute path to an existing directory.
 pub async fn set_folder(
     State(app): State<Arc<AppState>>,
-    Json(input): Json<FolderInput>,
-) -> Result<Json<Value>, ApiFailure> {
+    Json(input): Json<EvalFolderInput>,
+) -> Result<Json<EvalFolder>, ApiFailure> {
     let path = PathBuf::from(input.folder.trim());
     if !path.is_absolute() || !path.is_dir() {
         return Err(ApiFailure::bad_request(format!(
@@ -87,12 +92,14 @@ pub async fn set_folder(
         .map_err(|e| ApiFailure::bad_request(format!("{}: {e}", path.display())))?;
     let text = canonical.to_string_lossy().into_owned();
     app.store.set_pref(FOLDER_PREF, &json!(text))?;
-    Ok(Json(json!({ "folder": text })))
+    Ok(Json(EvalFolder { folder: Some(text) }))
 }
 
 /// `GET /api/evals/suites`: the suite files in the folder, each with its id and title, or why
 /// it does not load.
-pub async fn list_suites(State(app): State<Arc<AppState>>) -> Result<Json<Value>, ApiFailure> {
+pub async fn list_suites(
+    State(app): State<Arc<AppState>>,
+) -> Result<Json<Vec<SuiteEntry>>, ApiFailure> {
     let dir = folder(&app)?;
     let entries = std::fs::read_dir(&dir)
         .map_err(|e| ApiFailure::bad_request(format!("cannot read {}: {e}", dir.display())))?;
@@ -103,32 +110,35 @@ pub async fn list_suites(State(app): State<Arc<AppState>>) -> Result<Json<Value>
         .filter(|n| suite_path(&app, n).is_ok())
         .collect();
     names.sort();
-    let suites: Vec<Value> = names
-        .iter()
-        .map(|name| match SuiteText::read(&dir.join(name)) {
-            Ok(text) => match mcplab_evalrun::prepare::load(&text) {
-                Ok((suite, _, _)) => json!({ "name": name, "id": suite.id, "title": suite.title }),
-                Err(e) => json!({ "name": name, "error": e.to_string() }),
-            },
-            Err(e) => json!({ "name": name, "error": e.to_string() }),
-        })
-        .collect();
-    Ok(Json(json!(suites)))
+    let entry = |name: &String| {
+        let loaded = SuiteText::read(&dir.join(name))
+            .map_err(|e| e.to_string())
+            .and_then(|text| mcplab_evalrun::prepare::load(&text).map_err(|e| e.to_string()));
+        let (id, title, error) = match loaded {
+            Ok((suite, _, _)) => (Some(suite.id), suite.title, None),
+            Err(e) => (None, None, Some(e)),
+        };
+        SuiteEntry {
+            name: name.clone(),
+            id,
+            title,
+            error,
+        }
+    };
+    Ok(Json(names.iter().map(entry).collect()))
 }
 
 /// `GET /api/evals/suites/{name}`.
 pub async fn get_suite(
     State(app): State<Arc<AppState>>,
     Path(name): Path<String>,
-) -> Result<Json<Value>, ApiFailure> {
+) -> Result<Json<SuiteFile>, ApiFailure> {
     let path = suite_path(&app, &name)?;
     let text = SuiteText::read(&path).map_err(|e| ApiFailure::not_found(e.to_string()))?;
-    Ok(Json(json!({ "name": name, "text": text.text })))
-}
-
-#[derive(Deserialize)]
-pub struct SuiteInput {
-    text: String,
+    Ok(Json(SuiteFile {
+        name,
+        text: text.text,
+    }))
 }
 
 /// `PUT /api/evals/suites/{name}`: saved only if it loads (every problem in the answer).
@@ -136,7 +146,7 @@ pub async fn put_suite(
     State(app): State<Arc<AppState>>,
     Path(name): Path<String>,
     Json(input): Json<SuiteInput>,
-) -> Result<Json<Value>, ApiFailure> {
+) -> Result<Json<SuiteSaved>, ApiFailure> {
     let path = suite_path(&app, &name)?;
     if input.text.len() > MAX_SUITE_BYTES {
         return Err(ApiFailure::bad_request("the suite is over 1 MiB: split it"));
@@ -149,24 +159,14 @@ pub async fn put_suite(
         mcplab_evalrun::prepare::load(&text).map_err(|e| ApiFailure::bad_request(e.to_string()))?;
     std::fs::write(&path, &text.text)
         .map_err(|e| ApiFailure::bad_request(format!("cannot write {}: {e}", path.display())))?;
-    Ok(Json(json!({ "name": name, "id": suite.id })))
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RunInput {
-    suite: String,
-    #[serde(default)]
-    models: Vec<String>,
-    repeat: Option<u32>,
-    concurrency: Option<u32>,
+    Ok(Json(SuiteSaved { name, id: suite.id }))
 }
 
 /// `POST /api/evals/runs`: prepares the suite (its problems answer 400) and starts the run.
 pub async fn start_run(
     State(app): State<Arc<AppState>>,
-    Json(input): Json<RunInput>,
-) -> Result<(StatusCode, Json<Value>), ApiFailure> {
+    Json(input): Json<EvalRunRequest>,
+) -> Result<(StatusCode, Json<EvalRunStarted>), ApiFailure> {
     if input.repeat == Some(0) || input.concurrency == Some(0) {
         return Err(ApiFailure::bad_request(
             "repeat and concurrency are at least 1",
@@ -187,7 +187,7 @@ pub async fn start_run(
         concurrency: input.concurrency,
     };
     let id = evals::start(&app, launch).map_err(ApiFailure::bad_request)?;
-    Ok((StatusCode::ACCEPTED, Json(json!({ "runId": id }))))
+    Ok((StatusCode::ACCEPTED, Json(EvalRunStarted { run_id: id })))
 }
 
 #[derive(Deserialize)]
@@ -224,19 +224,11 @@ pub async fn cancel_run(
 }
 
 /// `GET /api/evals/runs`: stored runs, newest first.
-pub async fn list_runs(State(app): State<Arc<AppState>>) -> Result<Json<Value>, ApiFailure> {
+pub async fn list_runs(
+    State(app): State<Arc<AppState>>,
+) -> Result<Json<Vec<EvalRunItem>>, ApiFailure> {
     let rows = app.store.eval_runs(None, 200)?;
-    let runs: Vec<Value> = rows
-        .iter()
-        .map(|r| {
-            json!({
-                "id": r.id, "suiteId": r.suite_id, "title": r.title, "status": r.status,
-                "hostHash": r.host_hash, "startedMs": r.started_ms, "finishedMs": r.finished_ms,
-                "passRate": r.result.as_ref().map(|v| v["summary"]["passRate"].clone()),
-            })
-        })
-        .collect();
-    Ok(Json(json!(runs)))
+    Ok(Json(rows.iter().map(run_item).collect()))
 }
 
 /// `GET /api/evals/runs/{id}`: a stored run (`last` or a unique prefix works too), with its
@@ -244,24 +236,11 @@ pub async fn list_runs(State(app): State<Arc<AppState>>) -> Result<Json<Value>, 
 pub async fn show_run(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
-) -> Result<Json<Value>, ApiFailure> {
+) -> Result<Json<EvalRunView>, ApiFailure> {
     let not_found = |e: mcplab_evalrun::HistoryError| ApiFailure::not_found(e.to_string());
     let id = resolve_run_id(&app.store, &id).map_err(not_found)?;
     let run = load_run(&app.store, &id).map_err(not_found)?;
-    let summary = summary_of(&run);
-    let result = run.row.result.clone().unwrap_or(Value::Null);
-    Ok(Json(json!({
-        "run": {
-            "id": run.row.id, "suiteId": run.row.suite_id, "suiteHash": run.row.suite_hash,
-            "hostHash": run.row.host_hash, "status": run.row.status,
-            "startedMs": run.row.started_ms, "finishedMs": run.row.finished_ms,
-        },
-        "header": run.header,
-        "record": run.record,
-        "summary": summary,
-        "gates": result["gates"],
-        "comparison": result["comparison"],
-    })))
+    Ok(Json(run_view(run)))
 }
 
 #[derive(Deserialize)]
@@ -280,7 +259,7 @@ pub async fn show_iteration(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
     Query(q): Query<IterationQuery>,
-) -> Result<Json<Value>, ApiFailure> {
+) -> Result<Json<IterationView>, ApiFailure> {
     let not_found = |e: mcplab_evalrun::HistoryError| ApiFailure::not_found(e.to_string());
     let id = resolve_run_id(&app.store, &id).map_err(not_found)?;
     let unit = mcplab_evals::run::Unit {
@@ -306,10 +285,10 @@ const TREND_RUNS: usize = 100;
 pub async fn trend(
     State(app): State<Arc<AppState>>,
     Query(q): Query<TrendQuery>,
-) -> Result<Json<Value>, ApiFailure> {
+) -> Result<Json<Vec<TrendPoint>>, ApiFailure> {
     let points = mcplab_evalrun::trend::pass_rate_trend(&app.store, &q.suite_id, TREND_RUNS)
         .map_err(|e| ApiFailure::bad_request(e.to_string()))?;
-    Ok(Json(json!(points)))
+    Ok(Json(points))
 }
 
 #[derive(Deserialize)]
@@ -323,25 +302,10 @@ pub struct CompareQuery {
 pub async fn compare(
     State(app): State<Arc<AppState>>,
     Query(q): Query<CompareQuery>,
-) -> Result<Json<Value>, ApiFailure> {
-    let not_found = |e: mcplab_evalrun::HistoryError| ApiFailure::not_found(e.to_string());
-    let load = |id: &str| {
-        let id = resolve_run_id(&app.store, id).map_err(not_found)?;
-        load_run(&app.store, &id).map_err(not_found)
-    };
-    let (base, run) = (load(&q.base)?, load(&q.run)?);
-    let comparison = mcplab_evalrun::compare_runs(&base.record, &run.record, None);
-    Ok(Json(json!({
-        "base": base.row.id,
-        "run": run.row.id,
-        "comparison": comparison,
-    })))
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CaseInput {
-    session_id: String,
+) -> Result<Json<EvalCompareView>, ApiFailure> {
+    let view = mcplab_evalrun::compare_view(&app.store, &q.base, &q.run, None, false)
+        .map_err(|e| ApiFailure::not_found(e.to_string()))?;
+    Ok(Json(view))
 }
 
 /// `POST /api/evals/suites/{name}/cases`: a saved chat session appended to the suite as a case
@@ -350,7 +314,7 @@ pub async fn add_case(
     State(app): State<Arc<AppState>>,
     Path(name): Path<String>,
     Json(input): Json<CaseInput>,
-) -> Result<Json<Value>, ApiFailure> {
+) -> Result<Json<CaseAdded>, ApiFailure> {
     let path = suite_path(&app, &name)?;
     let text = SuiteText::read(&path).map_err(|e| ApiFailure::not_found(e.to_string()))?;
     let case = mcplab_evalrun::authoring::case_from_session(&app.store, &input.session_id, None)
@@ -359,5 +323,5 @@ pub async fn add_case(
         .map_err(|why| ApiFailure::bad_request(format!("{name}: {why}")))?;
     std::fs::write(&path, updated)
         .map_err(|e| ApiFailure::bad_request(format!("cannot write {}: {e}", path.display())))?;
-    Ok(Json(json!({ "name": name, "caseId": id })))
+    Ok(Json(CaseAdded { name, case_id: id }))
 }

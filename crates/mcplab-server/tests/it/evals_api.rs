@@ -92,7 +92,7 @@ async fn suites_are_read_and_written_only_inside_the_folder() {
     );
     let (s, v) = authed(&app, "GET", "/api/evals/suites", None).await;
     assert_eq!(s, StatusCode::OK);
-    assert_eq!(v, json!([{"name": "s.yaml", "id": "s", "title": null}]));
+    assert_eq!(v, json!([{"name": "s.yaml", "id": "s"}]));
 
     let (s, v) = authed(&app, "GET", "/api/evals/runs", None).await;
     assert_eq!((s, v), (StatusCode::OK, json!([])));

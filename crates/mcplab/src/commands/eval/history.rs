@@ -4,15 +4,12 @@
 
 use std::path::Path;
 
-use mcplab_evalrun::{
-    HistoryError, compare_runs, load_run, resolve_run_id, summary_of, trace_differences,
-};
+use mcplab_evalrun::{HistoryError, compare_view, load_run, resolve_run_id, run_item, run_view};
 use mcplab_evals::compare::{Change, Comparison};
-use mcplab_evals::gates::{self, GateReport};
+use mcplab_evals::gates;
 use mcplab_evals::report::html_report;
 use mcplab_evals::shard;
 use mcplab_evals::stats::summarize;
-use serde_json::json;
 
 use super::output::{RunFile, summary_text, write, write_reports};
 use super::{CompareArgs, MergeArgs, RunsArgs, ShowArgs};
@@ -54,26 +51,16 @@ pub fn runs(args: RunsArgs, global: &Settings, data: &DataDir) -> Result<(), Fai
     let rows = store
         .eval_runs(args.suite.as_deref(), args.limit)
         .map_err(|e| Failure::usage(e.to_string()))?;
+    let items: Vec<_> = rows.iter().map(run_item).collect();
     if global.json {
-        let list: Vec<_> = rows
-            .iter()
-            .map(|r| {
-                json!({
-                    "id": r.id, "suiteId": r.suite_id, "suiteHash": r.suite_hash,
-                    "hostHash": r.host_hash, "status": r.status, "startedMs": r.started_ms,
-                    "finishedMs": r.finished_ms,
-                    "passRate": r.result.as_ref().map(|x| &x["summary"]["passRate"]),
-                    "exitCode": r.result.as_ref().map(|x| &x["gates"]["exitCode"]),
-                })
-            })
-            .collect();
+        let list = &items;
         outln!(
             "{}",
             serde_json::to_string_pretty(&list).unwrap_or_default()
         );
         return Ok(());
     }
-    if rows.is_empty() {
+    if items.is_empty() {
         outln!("no eval runs yet: mcplab eval run SUITE");
         return Ok(());
     }
@@ -86,17 +73,11 @@ pub fn runs(args: RunsArgs, global: &Settings, data: &DataDir) -> Result<(), Fai
         "PASS",
         "EXIT"
     );
-    for r in rows {
+    for r in items {
         let pass = r
-            .result
-            .as_ref()
-            .and_then(|x| x["summary"]["passRate"].as_f64())
+            .pass_rate
             .map_or("—".into(), |p| format!("{:.1}%", p * 100.0));
-        let exit = r
-            .result
-            .as_ref()
-            .and_then(|x| x["gates"]["exitCode"].as_i64())
-            .map_or("—".into(), |c| c.to_string());
+        let exit = r.exit_code.map_or("—".into(), |c| c.to_string());
         outln!(
             "{:12}  {:16}  {:24}  {:10}  {:>9}  {:>5}",
             r.id,
@@ -117,52 +98,38 @@ pub fn show(args: ShowArgs, global: &Settings, data: &DataDir) -> Result<(), Fai
     if let Some(n) = args.iteration {
         return super::trace::show_iteration(&store, &run, &args, n, global.json);
     }
-    let summary = summary_of(&run);
-    let gates: Option<GateReport> = run
-        .row
-        .result
-        .as_ref()
-        .and_then(|r| serde_json::from_value(r["gates"].clone()).ok());
-    let comparison: Option<Comparison> = run
-        .row
-        .result
-        .as_ref()
-        .and_then(|r| serde_json::from_value(r["comparison"].clone()).ok());
+    let view = run_view(run);
     if let Some(path) = &args.html {
-        let page = html_report(&run.record, &summary, gates.as_ref(), comparison.as_ref());
+        let page = html_report(
+            &view.record,
+            &view.summary,
+            view.gates.as_ref(),
+            view.comparison.as_ref(),
+        );
         write(path, &page)?;
     }
     if global.json {
-        let out = json!({
-            "run": {
-                "id": run.row.id, "suiteId": run.row.suite_id, "suiteHash": run.row.suite_hash,
-                "hostHash": run.row.host_hash, "status": run.row.status,
-                "startedMs": run.row.started_ms, "finishedMs": run.row.finished_ms,
-            },
-            "header": run.header,
-            "record": run.record,
-            "summary": summary,
-            "gates": gates,
-            "comparison": comparison,
-        });
-        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&view).unwrap_or_default()
+        );
         return Ok(());
     }
     outln!(
         "{} · started {} UTC · {} · host {}",
-        run.header
+        view.header
             .suite_title
             .as_deref()
-            .unwrap_or(&run.row.suite_id),
-        time(run.row.started_ms),
-        run.row.status,
-        run.row.host_hash.get(..12).unwrap_or(&run.row.host_hash)
+            .unwrap_or(&view.run.suite_id),
+        time(view.run.started_ms),
+        view.run.status,
+        view.run.host_hash.get(..12).unwrap_or(&view.run.host_hash)
     );
     out!(
         "{}",
-        summary_text(&id, &run.record, &summary, gates.as_ref())
+        summary_text(&id, &view.record, &view.summary, view.gates.as_ref())
     );
-    let failing: Vec<_> = run
+    let failing: Vec<_> = view
         .record
         .iterations
         .iter()
@@ -184,23 +151,20 @@ pub fn show(args: ShowArgs, global: &Settings, data: &DataDir) -> Result<(), Fai
 
 pub fn compare(args: CompareArgs, global: &Settings, data: &DataDir) -> Result<(), Failure> {
     let store = data.store()?;
-    let base_id = resolve_run_id(&store, &args.base).map_err(history)?;
-    let run_id = resolve_run_id(&store, &args.run).map_err(history)?;
-    let base = load_run(&store, &base_id).map_err(history)?;
-    let run = load_run(&store, &run_id).map_err(history)?;
-    let c = compare_runs(&base.record, &run.record, args.min_samples);
-    let traces = if args.traces {
-        Some(trace_differences(&store, &base_id, &run_id).map_err(history)?)
-    } else {
-        None
-    };
+    let view = compare_view(&store, &args.base, &args.run, args.min_samples, args.traces)
+        .map_err(history)?;
     if global.json {
-        let out = json!({ "base": base_id, "run": run_id, "comparison": c, "traces": traces });
-        outln!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+        outln!(
+            "{}",
+            serde_json::to_string_pretty(&view).unwrap_or_default()
+        );
         return Ok(());
     }
-    out!("{}", comparison_text(&base_id, &run_id, &c));
-    if let Some(traces) = traces {
+    out!(
+        "{}",
+        comparison_text(&view.base, &view.run, &view.comparison)
+    );
+    if let Some(traces) = view.traces {
         outln!("\nper iteration ({} differ):", traces.len());
         for t in traces {
             outln!(

@@ -6,9 +6,10 @@
 
 use mcplab_core::store::Store;
 use mcplab_evalrun::{StoredRun, iteration_trace, pick_unit};
+use mcplab_evals::matching::calls::describe;
 use mcplab_evals::trace::{TurnEnd, TurnTrace};
-use mcplab_evals::verdict::{JudgeOutcome, JudgeVerdict, ScopedCheck, ScopedMatch};
-use serde_json::Value;
+use mcplab_evals::verdict::{JudgeVerdict, Outcome, Scoped};
+use mcplab_protocol::evals::IterationView;
 
 use super::ShowArgs;
 use crate::failure::Failure;
@@ -101,61 +102,53 @@ fn turn_text(i: usize, t: &TurnTrace, out: &mut String) {
     ));
 }
 
-fn scope(v: &Value) -> String {
-    v["turn"]
-        .as_u64()
-        .map(|t| format!("turn {}: ", t + 1))
-        .unwrap_or_default()
+fn scope(s: &Scoped) -> String {
+    match s {
+        Scoped::Case => String::new(),
+        Scoped::Turn { turn } => format!("turn {}: ", turn + 1),
+    }
 }
 
 /// The trace as text (see the module doc).
-pub fn trace_text(trace: &Value) -> String {
-    let status = trace["outcome"]["status"].as_str().unwrap_or("?");
+pub fn trace_text(trace: &IterationView) -> String {
     let mut out = format!(
-        "iteration {} of `{}` on {} in run {}: {status}\n",
-        trace["iteration"].as_u64().unwrap_or(0) + 1,
-        trace["caseId"].as_str().unwrap_or(""),
-        trace["model"].as_str().unwrap_or(""),
-        trace["runId"].as_str().unwrap_or("")
+        "iteration {} of `{}` on {} in run {}: {}\n",
+        trace.iteration + 1,
+        trace.case_id,
+        trace.model,
+        trace.run_id,
+        trace.outcome.as_str()
     );
-    if let Some(reason) = trace["outcome"]["reason"].as_str() {
+    if let Outcome::Errored { reason } = &trace.outcome {
         out.push_str(&format!("error: {reason}\n"));
     }
-    let turns: Vec<TurnTrace> = serde_json::from_value(trace["turns"].clone()).unwrap_or_default();
-    for (i, t) in turns.iter().enumerate() {
-        turn_text(i, t, &mut out);
+    for (i, t) in trace.turns.iter().enumerate() {
+        turn_text(i, &t.trace, &mut out);
     }
-    let checks: Vec<ScopedCheck> =
-        serde_json::from_value(trace["checks"].clone()).unwrap_or_default();
-    let raw_checks = trace["checks"].as_array().cloned().unwrap_or_default();
-    if !checks.is_empty() {
+    if !trace.checks.is_empty() {
         out.push_str("\nchecks:\n");
     }
-    for (c, raw) in checks.iter().zip(&raw_checks) {
+    for c in &trace.checks {
         let mark = if c.result.passed { "✓" } else { "✗" };
         out.push_str(&format!(
             "  {mark} {}{}: {}\n",
-            scope(raw),
+            scope(&c.scope),
             c.result.check,
             c.result.reason
         ));
     }
-    let matches: Vec<ScopedMatch> =
-        serde_json::from_value(trace["toolCalls"].clone()).unwrap_or_default();
-    let raw_matches = trace["toolCalls"].as_array().cloned().unwrap_or_default();
-    for (m, raw) in matches.iter().zip(&raw_matches) {
+    for m in &trace.tool_calls {
         let mark = if m.result.passed { "✓" } else { "✗" };
         out.push_str(&format!(
             "\n{mark} {}expected tool calls ({} matched)\n",
-            scope(raw),
+            scope(&m.scope),
             m.result.matched
         ));
         for d in &m.result.diffs {
-            out.push_str(&format!("  - {}\n", d.describe()));
+            out.push_str(&format!("  - {}\n", describe(d)));
         }
     }
-    let judge: Option<JudgeOutcome> = serde_json::from_value(trace["judge"].clone()).ok();
-    match judge.map(|j| j.verdict) {
+    match trace.judge.as_ref().map(|j| &j.verdict) {
         Some(JudgeVerdict::Scored { score, reason, .. }) => {
             out.push_str(&format!("\njudge: {score:.2}: {reason}\n"));
         }

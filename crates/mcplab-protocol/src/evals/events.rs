@@ -1,16 +1,17 @@
-//! The progress events of a run, one JSON object per line (`--json`): started, each iteration
-//! started and finished (with the running tally), warnings, finished (summary and gates). The
-//! Evals page and CI scripts read the same lines.
+//! The progress events of a run, one JSON object per line (`mcplab eval run --json`): started,
+//! each iteration started and finished (with the running tally), warnings, finished (summary
+//! and gates). The Evals page reads the same events, wrapped in [`EvalStreamEvent`].
 
 use serde::{Deserialize, Serialize};
+use ts_rs::TS;
 
-use crate::gates::GateReport;
-use crate::run::{IterationRecord, Shard, Unit};
-use crate::stats::RunSummary;
-use crate::verdict::Verdict;
+use super::compare::GateReport;
+use super::record::{IterationRecord, Outcome, Shard, Unit};
+use super::summary::RunSummary;
+use super::verdict::Verdict;
 
 /// The running tally after an iteration.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Progress {
     pub finished: u64,
@@ -25,14 +26,14 @@ impl Progress {
     pub fn record(&mut self, it: &IterationRecord) {
         self.finished += 1;
         match &it.outcome {
-            crate::verdict::Outcome::Passed => self.passed += 1,
-            crate::verdict::Outcome::Failed => self.failed += 1,
-            crate::verdict::Outcome::Errored { .. } => self.errored += 1,
+            Outcome::Passed => self.passed += 1,
+            Outcome::Failed => self.failed += 1,
+            Outcome::Errored { .. } => self.errored += 1,
         }
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(
     tag = "type",
     rename_all = "camelCase",
@@ -46,6 +47,7 @@ pub enum RunEvent {
         planned: u64,
         models: Vec<String>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
         shard: Option<Shard>,
     },
     IterationStarted {
@@ -57,6 +59,7 @@ pub enum RunEvent {
         record: IterationRecord,
         /// The expected-vs-actual detail (tool-call diffs, checks, judge), for live views.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[ts(optional)]
         verdict: Option<Box<Verdict>>,
         progress: Progress,
     },
@@ -73,7 +76,32 @@ impl RunEvent {
     /// The event as one line of JSON (no newline inside; add your own at the end).
     pub fn to_line(&self) -> String {
         serde_json::to_string(self).unwrap_or_else(|e| {
-            serde_json::json!({ "type": "warning", "message": format!("unserializable event: {e}") }).to_string()
+            serde_json::json!({ "type": "warning", "message": format!("unserializable event: {e}") })
+                .to_string()
         })
     }
+}
+
+/// One item of `GET /api/evals/runs/{id}/events` (`id:` = sequence; `resync` when the page
+/// came back too late to replay what it missed).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(
+    tag = "kind",
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase"
+)]
+pub enum EvalStreamEvent {
+    Run {
+        event: RunEvent,
+    },
+    /// The run ended (`finished` or `cancelled`) with the CLI's exit code for it.
+    Ended {
+        status: String,
+        exit_code: i32,
+    },
+    /// The run could not start or stopped on an error.
+    Failed {
+        message: String,
+    },
+    Resync,
 }

@@ -1,0 +1,205 @@
+//! Bodies of `/api/evals/*` (the table is in `crate::api`), and what `mcplab eval runs|show
+//! --json` print: the same views, built once by `mcplab-evalrun`.
+
+use serde::{Deserialize, Serialize};
+use ts_rs::TS;
+
+use super::compare::{Comparison, GateReport, TraceDifference};
+use super::record::{Outcome, RunHeader, RunRecord};
+use super::summary::{Interval, RunSummary};
+use super::trace::{AppRender, TurnTrace};
+use super::verdict::{JudgeOutcome, ScopedCheck, ScopedMatch};
+use crate::chat::TurnEvent;
+
+/// `GET`/`PUT /api/evals/folder`: the suites folder (`None` until one is chosen).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct EvalFolder {
+    pub folder: Option<String>,
+}
+
+/// `PUT /api/evals/folder`: an absolute path to an existing directory.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct EvalFolderInput {
+    pub folder: String,
+}
+
+/// One suite file of the folder: its id and title, or why it does not load.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SuiteEntry {
+    pub name: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub id: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub title: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub error: Option<String>,
+}
+
+/// `GET /api/evals/suites/{name}`: a suite file's text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct SuiteFile {
+    pub name: String,
+    pub text: String,
+}
+
+/// `PUT /api/evals/suites/{name}`: the new text (saved only if it loads).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct SuiteInput {
+    pub text: String,
+}
+
+/// A suite saved.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+pub struct SuiteSaved {
+    pub name: String,
+    pub id: String,
+}
+
+/// `POST /api/evals/suites/{name}/cases`: a saved chat session to append as a case.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CaseInput {
+    pub session_id: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CaseAdded {
+    pub name: String,
+    pub case_id: String,
+}
+
+/// `POST /api/evals/runs`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct EvalRunRequest {
+    /// A suite file name in the folder.
+    pub suite: String,
+    /// Models over the suite's (none: the suite's).
+    #[serde(default)]
+    pub models: Vec<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub repeat: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub concurrency: Option<u32>,
+}
+
+/// `POST /api/evals/runs` → 202.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct EvalRunStarted {
+    pub run_id: String,
+}
+
+/// A stored run as a list shows it (`GET /api/evals/runs`, `mcplab eval runs --json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct EvalRunItem {
+    pub id: String,
+    pub suite_id: String,
+    pub suite_hash: String,
+    pub title: Option<String>,
+    /// `running`, `finished` or `cancelled`.
+    pub status: String,
+    pub host_hash: String,
+    pub started_ms: u64,
+    pub finished_ms: Option<u64>,
+    /// The whole run's pass rate (`None` before it ended, or with nothing completed).
+    pub pass_rate: Option<f64>,
+    /// The gates' exit code (`None` before it ended).
+    pub exit_code: Option<i32>,
+}
+
+/// A stored run whole (`GET /api/evals/runs/{id}`, `mcplab eval show RUN --json`): its row,
+/// header, iterations, statistics, and, once ended, its gates and baseline comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct EvalRunView {
+    pub run: EvalRunItem,
+    pub header: RunHeader,
+    pub record: RunRecord,
+    pub summary: RunSummary,
+    pub gates: Option<GateReport>,
+    pub comparison: Option<Comparison>,
+}
+
+/// One turn of an iteration as a person reads it: the trace's turn with its stored events.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct IterationTurn {
+    #[serde(flatten)]
+    pub trace: TurnTrace,
+    /// What the chat's turn view folds (text, tool calls with arguments and results).
+    pub events: Vec<TurnEvent>,
+    pub timed_out: bool,
+}
+
+/// One stored iteration (`GET /api/evals/runs/{id}/iteration`, `mcplab eval show RUN
+/// --iteration N --json`): per turn its events and trace, then the verdict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct IterationView {
+    pub run_id: String,
+    pub case_id: String,
+    pub model: String,
+    pub iteration: u32,
+    pub outcome: Outcome,
+    pub failures: Vec<String>,
+    pub finished_ms: u64,
+    pub turns: Vec<IterationTurn>,
+    pub checks: Vec<ScopedCheck>,
+    pub tool_calls: Vec<ScopedMatch>,
+    pub judge: Option<JudgeOutcome>,
+    pub cost_usd: Option<f64>,
+    pub app_renders: Vec<AppRender>,
+}
+
+/// `GET /api/evals/compare?base=A&run=B` (and `mcplab eval compare --json`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct EvalCompareView {
+    pub base: String,
+    pub run: String,
+    pub comparison: Comparison,
+    /// Per iteration, where the two runs differ (`mcplab eval compare --traces`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub traces: Option<Vec<TraceDifference>>,
+}
+
+/// One model in one run of a suite's trend.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ModelPoint {
+    pub model: String,
+    pub passes: u64,
+    pub n: u64,
+    pub errors: u64,
+    pub pass_rate: Option<f64>,
+    pub interval: Option<Interval>,
+}
+
+/// One run of `GET /api/evals/trend?suiteId=`: the pass rate per model, every case pooled.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TrendPoint {
+    pub run_id: String,
+    pub started_ms: u64,
+    pub status: String,
+    pub models: Vec<ModelPoint>,
+}
+
+/// The stored result of an ended run: its statistics, gates and baseline comparison.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RunResult {
+    pub summary: RunSummary,
+    pub gates: GateReport,
+    pub comparison: Option<Comparison>,
+}

@@ -29,22 +29,6 @@ fn ts1() -> String {
     format!("{} {} stdio", node.display(), script.display())
 }
 
-/// The Python SDK 1.x (FastMCP) server's command line.
-fn py1() -> String {
-    let py = repo().join("tests/python/.venv1/bin/python");
-    assert!(
-        py.exists(),
-        "the Python SDK 1.x venv is missing: run tests/python/setup.sh"
-    );
-    let script = repo().join("tests/python/kitchen.py");
-    format!("{} {}", py.display(), script.display())
-}
-
-fn raw(modes: &str) -> String {
-    let script = repo().join("tests/interop/rawsrv.py");
-    format!("python3 {} {modes}", script.display())
-}
-
 /// Runs the CLI with `args`, `input` on its stdin.
 async fn mcplab(args: &[&str], input: &str) -> Output {
     let dir = tempfile::tempdir().unwrap();

@@ -67,6 +67,20 @@ class Session:
                 "structured": r.get("structuredContent"), "images": images}
 
 
+async def until_logs(s, count, seconds=10):
+    """`notifications` of the demo server, asked again until `count` logs came (or time ran out)."""
+    events = []
+    deadline = asyncio.get_running_loop().time() + seconds
+    while True:
+        r = await s.tool("notifications", {"server": "demo"})
+        events.extend(r["structured"]["events"])
+        logs = sum(1 for e in events if e.get("type") == "log")
+        if logs >= count or asyncio.get_running_loop().time() > deadline:
+            r["structured"]["events"] = events
+            return r
+        await asyncio.sleep(0.05)
+
+
 async def session_scenario(s):
     out = {"protocol": s.protocol}
     tools = await s.list_tools()
@@ -75,7 +89,7 @@ async def session_scenario(s):
     out["toolListBytes"] = len(json.dumps({"tools": listed}, separators=(",", ":")))
     out["withOutputSchema"] = sum(1 for t in listed if t.get("outputSchema"))
     out["servers"] = await s.tool("servers", {})
-    out["refused"] = await s.tool("connect", {"command": "sh -c 'echo pwned'"})
+    out["refused"] = await s.tool("connect", {"command": f"touch {DATA}/pwned"})
     out["connect"] = await s.tool(
         "connect", {"server": "demo", "command": DEMO, "protocol": "2025-11-25"})
     out["echo"] = await s.tool(
@@ -90,7 +104,7 @@ async def session_scenario(s):
                       "arguments": {"steps": 3, "step_ms": 10}}, on_progress)
     out["progress"] = progress
     out["logs"] = await s.tool("call_tool", {"server": "demo", "tool": "log_all_levels"})
-    out["notifications"] = await s.tool("notifications", {"server": "demo"})
+    out["notifications"] = await until_logs(s, 8)
     out["sampled"] = await s.tool(
         "call_tool", {"server": "demo", "tool": "sample_llm", "arguments": {"prompt": "2+2?"}})
     await s.tool("policy", {"elicitation": "decline"})

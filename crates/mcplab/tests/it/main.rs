@@ -33,3 +33,4 @@ mod prices_cli;
 mod python_sdk;
 mod render_api;
 mod serve;
+mod tap;

@@ -78,7 +78,7 @@ impl Drop for CallerGuard {
 
 /// What to do with one request.
 enum Decision {
-    Forward(ClientLink),
+    Forward(Box<ClientLink>),
     Answer(HumanAnswer, String),
 }
 
@@ -121,7 +121,7 @@ impl Answers {
     pub fn policy_tool(&self, arguments: Value) -> ToolReply {
         let args: PolicyArgs = match reply::args("policy", arguments) {
             Ok(a) => a,
-            Err(r) => return r,
+            Err(r) => return *r,
         };
         let mut p = self.policy.lock();
         if let Some(e) = args.elicitation {
@@ -184,7 +184,7 @@ impl Answers {
             HumanRequestKind::Elicitation => {
                 let mode = match (policy.elicitation, link) {
                     (Elicit::Auto | Elicit::Forward, Some(link)) => {
-                        return Decision::Forward(link);
+                        return Decision::Forward(Box::new(link));
                     }
                     (Elicit::Forward, None) => {
                         return Decision::Answer(
@@ -206,7 +206,7 @@ impl Answers {
                 Decision::Answer(answer, format!("policy {}", name_of(&policy.elicitation)))
             }
             HumanRequestKind::Sampling => match (policy.sampling, link) {
-                (Sample::Auto | Sample::Forward, Some(link)) => Decision::Forward(link),
+                (Sample::Auto | Sample::Forward, Some(link)) => Decision::Forward(Box::new(link)),
                 (Sample::Reply, _) => Decision::Answer(
                     HumanAnswer::Accept {
                         content: json!({ "role": "assistant", "model": "mcplab-policy",

@@ -47,7 +47,7 @@ impl Agent {
     pub(crate) async fn list_tool(&self, arguments: Value, scope: &CallScope) -> ToolReply {
         let args: ListArgs = match reply::args("list", arguments) {
             Ok(a) => a,
-            Err(r) => return r,
+            Err(r) => return *r,
         };
         let listings: &[Listing] = match args.kind.as_deref().unwrap_or("all") {
             "all" => &Listing::STANDARD,
@@ -63,7 +63,7 @@ impl Agent {
         };
         let conn = match self.connection(&args.server) {
             Ok(c) => c,
-            Err(r) => return r,
+            Err(r) => return *r,
         };
         let caps = conn.initialize_result()["capabilities"].clone();
         let mut out = Map::new();
@@ -96,7 +96,7 @@ impl Agent {
     pub(crate) async fn call_tool(&self, arguments: Value, scope: &CallScope) -> ToolReply {
         let args: CallArgs = match reply::args("call_tool", arguments) {
             Ok(a) => a,
-            Err(r) => return r,
+            Err(r) => return *r,
         };
         let params = json!({ "name": args.tool, "arguments": args.arguments });
         let mut opts = options(scope);
@@ -118,7 +118,7 @@ impl Agent {
                 let summary = format!("{} → {verdict} in {ms} ms{text}", args.tool);
                 ok(summary, json!({ "result": result, "ms": ms }))
             }
-            Err(r) => r,
+            Err(r) => *r,
         }
     }
 
@@ -131,7 +131,7 @@ impl Agent {
     ) -> ToolReply {
         let args: RequestArgs = match reply::args(tool, arguments) {
             Ok(a) => a,
-            Err(r) => return r,
+            Err(r) => return *r,
         };
         let (method, params) = match request_params(tool, &args) {
             Ok(p) => p,
@@ -145,7 +145,7 @@ impl Agent {
                 format!("{method} → ok in {ms} ms{}", first_text(&result)),
                 json!({ "result": result, "ms": ms }),
             ),
-            Err(r) => r,
+            Err(r) => *r,
         }
     }
 
@@ -157,7 +157,7 @@ impl Agent {
         params: Option<Value>,
         mut opts: RequestOptions,
         scope: &CallScope,
-    ) -> Result<(Value, u64), ToolReply> {
+    ) -> Result<(Value, u64), Box<ToolReply>> {
         let conn = self.connection(server)?;
         let forwarding = scope.progress.wanted().then(|| {
             let (tx, rx) = mpsc::unbounded_channel();
@@ -172,7 +172,7 @@ impl Agent {
         }
         result
             .map(|r| (r, ms))
-            .map_err(|e| mcp_failure(server, method, &e))
+            .map_err(|e| Box::new(mcp_failure(server, method, &e)))
     }
 }
 

@@ -31,7 +31,7 @@ impl Agent {
     pub(crate) async fn check_tool(&self, arguments: Value, scope: &CallScope) -> ToolReply {
         let args: CheckArgs = match reply::args("check", arguments) {
             Ok(a) => a,
-            Err(r) => return r,
+            Err(r) => return *r,
         };
         let mut config = match self.resolve(args.target) {
             Ok(c) => c,

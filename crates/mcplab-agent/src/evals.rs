@@ -76,7 +76,7 @@ impl Agent {
     pub(crate) async fn eval_tool(&self, arguments: Value, scope: &CallScope) -> ToolReply {
         let args: EvalArgs = match reply::args("eval_run", arguments) {
             Ok(a) => a,
-            Err(r) => return r,
+            Err(r) => return *r,
         };
         let setup = match &self.inner.setup.evals {
             Ok(s) => s,

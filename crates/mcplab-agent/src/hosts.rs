@@ -21,7 +21,7 @@ impl Agent {
     pub(crate) fn hosts_tool(&self, arguments: Value) -> ToolReply {
         let args: HostsArgs = match reply::args("hosts", arguments) {
             Ok(a) => a,
-            Err(r) => return r,
+            Err(r) => return *r,
         };
         let all = &self.inner.setup.hosts;
         let Some(name) = args.name else {

@@ -191,7 +191,7 @@ impl Agent {
         };
         let args: InboxArgs = match reply::args(tool, arguments) {
             Ok(a) => a,
-            Err(r) => return r,
+            Err(r) => return *r,
         };
         self.inner.inbox.settle().await;
         let server = args.server.as_deref();

@@ -53,7 +53,7 @@ impl Agent {
     pub(crate) async fn render_tool(&self, arguments: Value, scope: &CallScope) -> ToolReply {
         let args: RenderArgs = match reply::args("render_app", arguments) {
             Ok(a) => a,
-            Err(r) => return r,
+            Err(r) => return *r,
         };
         let renderer = match &self.inner.setup.renderer {
             Ok(r) => r.clone(),
@@ -61,7 +61,7 @@ impl Agent {
         };
         let conn = match self.connection(&args.server) {
             Ok(c) => c,
-            Err(r) => return r,
+            Err(r) => return *r,
         };
         let opts = RequestOptions {
             cancel: Some(scope.cancel.clone()),

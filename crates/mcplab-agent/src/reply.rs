@@ -43,9 +43,9 @@ pub fn fail_with(message: impl Into<String>, mut detail: Value) -> ToolReply {
 }
 
 /// The arguments of `tool` as `T`, or the reply that says what is wrong with them.
-pub fn args<T: DeserializeOwned>(tool: &str, arguments: Value) -> Result<T, ToolReply> {
+pub fn args<T: DeserializeOwned>(tool: &str, arguments: Value) -> Result<T, Box<ToolReply>> {
     serde_json::from_value(arguments)
-        .map_err(|e| fail(format!("invalid arguments for `{tool}`: {e}")))
+        .map_err(|e| Box::new(fail(format!("invalid arguments for `{tool}`: {e}"))))
 }
 
 /// `text` cut to `max` characters, with how much was left out.

@@ -87,7 +87,7 @@ impl Agent {
     pub(crate) async fn connect_tool(&self, arguments: Value, scope: &CallScope) -> ToolReply {
         let target: Target = match reply::args("connect", arguments) {
             Ok(t) => t,
-            Err(r) => return r,
+            Err(r) => return *r,
         };
         let config = match self.resolve(target) {
             Ok(c) => c,
@@ -99,7 +99,7 @@ impl Agent {
     pub(crate) async fn restart_tool(&self, arguments: Value, scope: &CallScope) -> ToolReply {
         let Named { server } = match reply::args("restart", arguments) {
             Ok(n) => n,
-            Err(r) => return r,
+            Err(r) => return *r,
         };
         let (config, before) = {
             let known = self.inner.known.lock();
@@ -115,7 +115,7 @@ impl Agent {
     pub(crate) async fn disconnect_tool(&self, arguments: Value) -> ToolReply {
         let Named { server } = match reply::args("disconnect", arguments) {
             Ok(n) => n,
-            Err(r) => return r,
+            Err(r) => return *r,
         };
         if !self.inner.known.lock().contains_key(&server) {
             return fail(unknown(&server));
@@ -223,7 +223,10 @@ impl Agent {
     }
 
     /// The live connection called `server`, or the reply that says what to do.
-    pub(crate) fn connection(&self, server: &str) -> Result<std::sync::Arc<Connection>, ToolReply> {
+    pub(crate) fn connection(
+        &self,
+        server: &str,
+    ) -> Result<std::sync::Arc<Connection>, Box<ToolReply>> {
         self.inner.manager.get(server).map_err(|_| {
             let why = match self.inner.manager.status(server) {
                 Some(ServerStatus::Failed { message }) => {
@@ -234,7 +237,7 @@ impl Agent {
                 Some(_) => format!("`{server}` is not connected; `connect` it first"),
                 None => unknown(server),
             };
-            fail(why)
+            Box::new(fail(why))
         })
     }
 }

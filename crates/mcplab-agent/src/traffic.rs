@@ -32,7 +32,7 @@ impl Agent {
     pub(crate) fn traffic_tool(&self, arguments: Value) -> mcplab_mcp::tool_server::ToolReply {
         let args: TrafficArgs = match reply::args("traffic", arguments) {
             Ok(a) => a,
-            Err(r) => return r,
+            Err(r) => return *r,
         };
         let log = self.inner.manager.traffic();
         let snapshot = log.snapshot(&args.server);

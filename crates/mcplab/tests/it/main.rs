@@ -26,6 +26,8 @@ mod hosts;
 mod interop;
 mod interop_bugs;
 mod interop_sdk2;
+#[cfg(feature = "peer-tests")]
+mod interop_turn3;
 mod oauth_cli;
 mod prices_cli;
 mod python_sdk;

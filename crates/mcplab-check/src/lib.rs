@@ -40,6 +40,7 @@
 pub mod baseline;
 pub mod eras;
 pub mod findings;
+pub mod fresh;
 pub mod options;
 pub mod recording;
 pub mod render;

@@ -15,7 +15,7 @@ use mcplab_evalrun::{
     first_declaration, iteration_trace, prepare,
 };
 use mcplab_evals::prices::PriceTable;
-use mcplab_evals::report::events::RunEvent;
+use mcplab_evals::report::RunEvent;
 use mcplab_evals::verdict::Outcome;
 use mcplab_mcp::ConnectionManager;
 use mcplab_mcp::tool_server::{CallScope, Progress, ToolReply};
@@ -161,7 +161,7 @@ fn outcome_reply(outcome: &RunOutcome, store: &Store) -> ToolReply {
                 "iteration": i.unit.iteration + 1, "outcome": i.outcome, "why": i.failures });
             if n < TRACES {
                 v["trace"] = iteration_trace(store, &outcome.run_id, &i.unit)
-                    .unwrap_or_else(|e| json!(format!("trace unavailable: {e}")));
+                    .map_or_else(|e| json!(format!("trace unavailable: {e}")), |t| json!(t));
             }
             v
         })

@@ -5,7 +5,8 @@
 // failing iteration's difference and its trace (tool card, failed check with its reason); a
 // second run compared with the first (Fixed) and the suite's pass rate over both runs (chart,
 // loaded lazily, and table); a page-started run rendering an app for its appRendered check.
-// What the page shows is checked against what the API stored.
+// What the page shows is checked against what the API stored. The first Run lists the command
+// the suite starts and asks; later runs of the same list do not ask again.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -110,10 +111,21 @@ test('suites from a folder, saved from the page, run with live progress and show
   assert.deepEqual(chunks, []);
   await page.fill(id('evals-repeat'), '2');
   await page.fill(id('evals-concurrency'), '1');
+  // Before anything starts, the page lists the command the suite would start and asks; the
+  // server refuses a run nobody agreed to.
+  const refused = await mcplab.api('POST', '/api/evals/runs', { suite: 'page.yaml', models: [] });
+  assert.equal(refused.status, 409);
+  assert.equal(refused.body.code, 'launch_unconfirmed');
   await page.click(id('evals-run'));
+  await page.waitForSelector(id('evals-launch'));
+  const items = page.locator(id('evals-launch-item'));
+  assert.equal(await items.count(), 1);
+  assert.equal(await items.first().getAttribute('data-kind'), 'suiteCommand');
+  assert.match(await items.first().innerText(), /demo-server/);
+  await page.click(id('evals-launch-agree'));
   await page.waitForSelector(`${id('evals-progress')}[data-finished="2"][data-planned="2"]`, { timeout: 60000 });
   await page.waitForSelector(id('evals-ended'), { timeout: 30000 });
-  assert.match(await page.locator(id('evals-ended')).innerText(), /exit code 1/);
+  assert.match(await page.locator(id('evals-ended')).innerText(), /a gate failed/);
 
   // The stored run, as the API has it, is what the matrix shows.
   const view = page.locator(id('evals-run-view'));
@@ -259,5 +271,5 @@ test('a run started from the page renders apps for its appRendered checks, as th
     [it.appRenders[0].tool, it.appRenders[0].initialized, it.appRenders[0].errors, it.appRenders[0].cspViolations],
     ['show_counter_app', true, [], []],
   );
-  assert.match(await page.locator(id('evals-ended')).innerText(), /exit code 0/);
+  assert.match(await page.locator(id('evals-ended')).innerText(), /every gate holds/);
 });

@@ -7,13 +7,14 @@
 use std::collections::BTreeMap;
 
 use mcplab_core::store::{EvalRunRow, Store, StoreError};
-use mcplab_evals::compare::{Comparison, compare};
+use mcplab_evals::compare::{Comparison, compare_with};
 use mcplab_evals::gates::DEFAULT_MIN_SAMPLES;
 use mcplab_evals::run::{IterationRecord, RunRecord, Unit};
 use mcplab_evals::stats::{RunSummary, summarize};
+use mcplab_evals::suite::Gates;
 use mcplab_evals::trace::Trace;
 pub use mcplab_protocol::evals::{
-    EvalCompareView, EvalRunItem, EvalRunView, RunHeader, RunResult, TraceDifference,
+    EvalCompareView, EvalRunItem, EvalRunView, RunHeader, RunKind, RunResult, TraceDifference,
 };
 
 use crate::detail;
@@ -126,7 +127,15 @@ pub fn run_item(row: &EvalRunRow) -> EvalRunItem {
         finished_ms: row.finished_ms,
         pass_rate: result.as_ref().and_then(|r| r.summary.pass_rate),
         exit_code: result.map(|r| r.gates.exit_code),
+        kind: kind_of(row),
     }
+}
+
+/// A stored run's kind, from its header (full when the header does not read).
+pub fn kind_of(row: &EvalRunRow) -> RunKind {
+    serde_json::from_value::<RunHeader>(row.header.clone())
+        .map(|h| h.run_kind())
+        .unwrap_or(RunKind::Full)
 }
 
 /// A stored run whole, as `eval show --json` prints it and the Evals page shows it.
@@ -157,7 +166,11 @@ pub fn compare_view(
 ) -> Result<EvalCompareView, HistoryError> {
     let (base_id, run_id) = (resolve_run_id(store, base)?, resolve_run_id(store, run)?);
     let (b, r) = (load_run(store, &base_id)?, load_run(store, &run_id)?);
-    let comparison = compare_runs(&b.record, &r.record, min_samples);
+    let gates = Gates {
+        min_samples,
+        ..Gates::default()
+    };
+    let comparison = compare_runs(&b.record, &r.record, &gates);
     let traces = match traces {
         true => Some(trace_differences(store, &base_id, &run_id)?),
         false => None,
@@ -170,10 +183,16 @@ pub fn compare_view(
     })
 }
 
-/// `run` against `base`, with `min_samples` per side (the default when `None`).
-pub fn compare_runs(base: &RunRecord, run: &RunRecord, min_samples: Option<u32>) -> Comparison {
-    let min = u64::from(min_samples.unwrap_or(DEFAULT_MIN_SAMPLES));
-    compare(&summarize(base), &summarize(run), min)
+/// `run` against `base`, with the gates' `minSamples` per side and their way of deciding a
+/// regression (the defaults where they say nothing).
+pub fn compare_runs(base: &RunRecord, run: &RunRecord, gates: &Gates) -> Comparison {
+    let min = u64::from(gates.min_samples.unwrap_or(DEFAULT_MIN_SAMPLES));
+    compare_with(
+        &summarize(base),
+        &summarize(run),
+        min,
+        gates.regression_method(),
+    )
 }
 
 /// A stored run's summary: the one written at its end, else computed from its iterations.

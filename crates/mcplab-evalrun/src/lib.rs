@@ -11,11 +11,14 @@
 //! nor serves HTTP: the CLI and the web server consume its events.
 
 pub mod authoring;
+pub mod connect;
 mod deadline;
 pub mod detail;
 mod execute;
 pub mod history;
 mod iteration;
+pub mod launch;
+pub mod merge;
 mod observe;
 pub mod prepare;
 mod providers;
@@ -27,10 +30,12 @@ mod servers;
 pub mod trace_view;
 pub mod trend;
 
+pub use connect::{ToolCheck, check_only, check_tools};
 pub use history::{
     HistoryError, RunHeader, StoredRun, TraceDifference, compare_runs, compare_view, load_run,
     resolve_run_id, run_item, run_view, summary_of, trace_differences,
 };
+pub use launch::{is_trusted, launch_list, launch_text, remember_trusted};
 pub use observe::{RecordedError, RecordedEvent, RecordedStep};
 pub use prepare::{Overrides, PrepareError, Prepared, SuiteText, prepare};
 pub use render::AppRenderer;

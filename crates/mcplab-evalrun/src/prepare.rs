@@ -74,6 +74,9 @@ pub struct Prepared {
     pub hosts: std::collections::BTreeMap<String, HostConfig>,
     pub servers: Vec<ServerConfig>,
     pub source: Option<String>,
+    /// The suite file's text, to place later problems at their lines (`None` when the file
+    /// was converted from another format: its lines are not the suite's).
+    pub text: Option<String>,
     /// Set when the file was an MCPJam suite.
     pub imported_from: Option<SourceFormat>,
     /// What the reader should know (import notes).
@@ -145,6 +148,7 @@ pub fn prepare(
         hosts,
         servers,
         source: file.path.as_ref().map(|p| p.display().to_string()),
+        text: imported_from.is_none().then(|| file.text.clone()),
         imported_from,
         notes,
     })

@@ -11,7 +11,7 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use mcplab_core::llm::ProviderSettings;
-use mcplab_core::mcp::{ConnectionManager, Listing};
+use mcplab_core::mcp::ConnectionManager;
 use mcplab_core::session::host;
 use mcplab_core::store::{EvalIterationRow, EvalRunRow, Store};
 use mcplab_evals::compare::Comparison;
@@ -21,23 +21,23 @@ use mcplab_evals::report::{Progress, RunEvent};
 use mcplab_evals::run::{self, IterationRecord, RunRecord, Shard, Unit};
 use mcplab_evals::shard::shard_units;
 use mcplab_evals::stats::{RunSummary, summarize};
-use mcplab_evals::suite::{Check, Gates};
+use mcplab_evals::suite::{Catalog, Check, Gates};
 use mcplab_protocol::clock::now_ms;
-use mcplab_protocol::evals::RunResult;
+use mcplab_protocol::evals::{RunKind, RunResult};
 use mcplab_protocol::host::ClientDeclaration;
 use parking_lot::Mutex;
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
+use crate::connect::{check_tools, connect_all, tool_names};
 use crate::detail::IterationDetail;
 use crate::history::{self, RunHeader};
 use crate::iteration::{CaseRun, Finished, Mode, Shared, run_unit};
 use crate::prepare::Prepared;
 use crate::providers::Providers;
 use crate::render::AppRenderer;
-use crate::replay::{RunRecording, ServerRecording};
+use crate::replay::RunRecording;
 use crate::retry::RetryBudget;
-use crate::servers::ServerHealth;
 
 /// Default iterations at once.
 pub const DEFAULT_CONCURRENCY: u32 = 4;
@@ -140,6 +140,9 @@ pub enum RunError {
     /// A server could not be reached before the run started.
     #[error("{0}")]
     Servers(String),
+    /// The suite names what the servers do not have (every problem, at its line).
+    #[error("{0}")]
+    Suite(String),
     #[error("{0}")]
     Store(String),
 }
@@ -283,11 +286,19 @@ fn replay_mode(store: &Arc<Store>, id: &str, prepared: &Prepared) -> Result<Mode
                 "run {id} was not recorded: run the suite with --record first, then --replay that run"
             ))
         })?;
-    let tools = recording
+    let tools: BTreeMap<String, Vec<Value>> = recording
         .servers
         .iter()
         .map(|(name, s)| (name.clone(), s.tools.clone()))
         .collect();
+    let recorded = Catalog {
+        host: None,
+        servers: tools
+            .iter()
+            .map(|(name, list)| (name.clone(), tool_names(list)))
+            .collect(),
+    };
+    check_tools(prepared, &[recorded])?;
     let mode = Mode::Replay {
         run: recording,
         store: store.clone(),
@@ -330,60 +341,15 @@ async fn live_mode(
     for m in models {
         providers.get(m, None).map_err(RunError::Usage)?;
     }
-    // Each host declaration gets its own connections: a server sees what each host declares.
-    let mut healths: Vec<ServerHealth> = Vec::new();
-    let mut tools = BTreeMap::new();
-    let mut recording = RunRecording::default();
-    let names: Vec<String> = prepared.servers.iter().map(|s| s.name.clone()).collect();
-    // The app renderer reads each host's resources through that host's connections.
-    for client in declarations(prepared, units) {
-        let manager = if &client == env.manager.client() {
-            env.manager.clone()
-        } else {
-            env.manager.sibling(client)
-        };
-        let first = healths.is_empty();
-        for config in &prepared.servers {
-            let conn = env_connect(&manager, config).await?;
-            if first {
-                let list = list_tools(&conn, &config.name).await?;
-                recording.servers.insert(
-                    config.name.clone(),
-                    ServerRecording {
-                        initialize: conn.initialize_result().clone(),
-                        tools: list.clone(),
-                    },
-                );
-                tools.insert(config.name.clone(), list);
-            }
-        }
-        healths.push(ServerHealth::new(manager, names.clone()));
-    }
+    let connected = connect_all(&env.manager, prepared, units).await?;
+    check_tools(prepared, &connected.catalogs)?;
     let mode = Mode::Live {
         providers,
-        healths,
+        healths: connected.healths,
         record: spec.record,
     };
-    Ok((mode, tools, spec.record.then_some(recording)))
-}
-
-/// The client declarations the run's units connect with, each once, in plan order (a unit
-/// without a host runs under the suite's host).
-fn declarations(prepared: &Prepared, units: &[Unit]) -> Vec<ClientDeclaration> {
-    let mut out: Vec<ClientDeclaration> = Vec::new();
-    for unit in units {
-        let (_, host) = mcplab_evals::run::model_and_host(&unit.model);
-        let config = host
-            .and_then(|h| prepared.hosts.get(h))
-            .unwrap_or(&prepared.host);
-        if !out.contains(&config.client) {
-            out.push(config.client.clone());
-        }
-    }
-    if out.is_empty() {
-        out.push(prepared.host.client.clone());
-    }
-    out
+    let recording = spec.record.then_some(connected.recording);
+    Ok((mode, connected.tools, recording))
 }
 
 /// The declaration the run's manager ([`RunEnv::manager`]) should be made with: the first
@@ -398,29 +364,6 @@ pub fn first_declaration(prepared: &Prepared) -> ClientDeclaration {
         .unwrap_or(&prepared.host)
         .client
         .clone()
-}
-
-async fn env_connect(
-    manager: &Arc<ConnectionManager>,
-    config: &mcplab_protocol::ServerConfig,
-) -> Result<Arc<mcplab_core::mcp::Connection>, RunError> {
-    manager.connect(config.clone()).await.map_err(|e| {
-        RunError::Servers(format!(
-            "server `{}` could not be reached: {e}",
-            config.name
-        ))
-    })
-}
-
-async fn list_tools(
-    conn: &mcplab_core::mcp::Connection,
-    name: &str,
-) -> Result<Vec<Value>, RunError> {
-    let listed = conn
-        .list_all(Listing::Tools, Default::default())
-        .await
-        .map_err(|e| RunError::Servers(format!("server `{name}`: tools/list failed: {e}")))?;
-    Ok(listed["tools"].as_array().cloned().unwrap_or_default())
 }
 
 fn header(spec: &RunSpec, prepared: &Prepared, units: &[Unit]) -> RunHeader {
@@ -446,6 +389,26 @@ fn header(spec: &RunSpec, prepared: &Prepared, units: &[Unit]) -> RunHeader {
         host_config: serde_json::to_value(&prepared.host).unwrap_or(Value::Null),
         suite: serde_json::to_value(&prepared.loaded).unwrap_or(Value::Null),
         notes: prepared.notes.clone(),
+        kind: Some(kind(spec, prepared)),
+    }
+}
+
+fn kind(spec: &RunSpec, prepared: &Prepared) -> RunKind {
+    let (ran, all) = (
+        run::resolved_cases(&prepared.suite).len() as u32,
+        run::resolved_cases(&prepared.loaded).len() as u32,
+    );
+    match (&spec.replay, spec.shard) {
+        (Some(of), _) => RunKind::Replay { of: of.clone() },
+        (None, Some(s)) => RunKind::Shard {
+            index: s.index,
+            count: s.count,
+        },
+        (None, None) if ran < all => RunKind::Subset {
+            cases: ran,
+            of: all,
+        },
+        (None, None) => RunKind::Full,
     }
 }
 
@@ -579,11 +542,7 @@ fn conclude(
             let base = history::resolve_run_id(store, id)
                 .and_then(|id| history::load_run(store, &id))
                 .map_err(|e| RunError::Usage(format!("the baseline: {e}")))?;
-            Some(history::compare_runs(
-                &base.record,
-                &record,
-                all_gates.min_samples,
-            ))
+            Some(history::compare_runs(&base.record, &record, &all_gates))
         }
         None => None,
     };

@@ -2,7 +2,9 @@
 //! model, the completed iterations of every case pooled (passes / n, errored iterations left
 //! out as everywhere else) with the 95 % Wilson interval of that pooled rate. It reads the
 //! summaries the runs stored when they ended (a run that never ended has none and is left
-//! out); the evals crate does the statistics. The Evals page's chart reads this.
+//! out); the evals crate does the statistics. Only runs of the whole plan (full or merged)
+//! are pooled: a shard, a subset or a replay is not comparable with them. The Evals page's
+//! chart reads this.
 
 use std::collections::BTreeMap;
 
@@ -10,7 +12,7 @@ use mcplab_core::store::Store;
 use mcplab_evals::stats::{CellSummary, Z95, wilson};
 pub use mcplab_protocol::evals::{ModelPoint, TrendPoint};
 
-use crate::history::{HistoryError, result_of};
+use crate::history::{HistoryError, kind_of, result_of};
 
 /// Pools a run's case × model cells per model.
 pub fn per_model(cells: &[CellSummary]) -> Vec<ModelPoint> {
@@ -42,6 +44,7 @@ pub fn pass_rate_trend(
     let mut points: Vec<TrendPoint> = store
         .eval_runs(Some(suite_id), limit)?
         .into_iter()
+        .filter(|row| kind_of(row).is_whole())
         .filter_map(|row| {
             let result = result_of(&row).ok()??;
             Some(TrendPoint {

@@ -1,12 +1,17 @@
-//! Gates: the suite's (or the command line's) conditions on a run — minimum pass rate, minimum
-//! pass^k per case × model, maximum cost, maximum p95 latency, no regression against a
-//! baseline — and, always, every case × model reaching its case's pass threshold; each
+//! Gates: the suite's (or the command line's) conditions on a run — minimum pass rate (its
+//! estimate, or the lower bound of its interval with cases as clusters), minimum pass^k per
+//! case × model, maximum cost, maximum p95 latency, no regression against a baseline (per
+//! cell, corrected across cells, with a minimum effect; or the whole run, cases as
+//! clusters) — and, always, every case × model reaching its case's pass threshold; each
 //! evaluated to pass, fail or insufficient data with its reason; plus the run's
 //! validity (finished what it planned, errors within the allowed rate). The exit code: 0 every
 //! gate holds, 1 a gate fails, 3 the run is invalid or a gate could not be decided.
 
-use crate::compare::Comparison;
-use crate::stats::{RunSummary, pass_hat_k};
+use std::collections::BTreeMap;
+
+use crate::compare::{Comparison, Significance};
+use crate::stats::regression::{Clustered, clustered, clustered_interval};
+use crate::stats::{Interval, RunSummary, Z95, pass_hat_k};
 use crate::suite::Gates;
 pub use mcplab_protocol::evals::{GateReport, GateResult, GateStatus};
 
@@ -36,8 +41,14 @@ pub fn evaluate(
     if let Some(max) = gates.max_p95_latency_ms {
         results.push(max_p95(max, summary));
     }
+    if let Some(min) = gates.min_pass_rate_lower_bound {
+        results.push(min_pass_rate_lower_bound(min, summary));
+    }
     if gates.no_regression == Some(true) {
         results.push(no_regression(comparison));
+    }
+    if gates.no_run_regression == Some(true) {
+        results.push(no_run_regression(comparison));
     }
     // Always: each case's own pass threshold is a condition of the suite.
     if !summary.cells.is_empty() {
@@ -101,6 +112,45 @@ fn min_pass_rate(min: f64, s: &RunSummary) -> GateResult {
             "no iteration completed".into(),
         ),
     }
+}
+
+/// The whole run's pass rate with each case's iterations as one cluster.
+pub fn clustered_pass_rate(s: &RunSummary) -> Option<(Clustered, Interval)> {
+    let mut by_case: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
+    for c in &s.cells {
+        let e = by_case.entry(c.case_id.as_str()).or_default();
+        *e = (e.0 + c.passes, e.1 + c.n);
+    }
+    let clusters: Vec<(u64, u64)> = by_case.into_values().collect();
+    let pooled = clustered(&clusters)?;
+    Some((pooled, clustered_interval(&pooled, Z95)?))
+}
+
+fn min_pass_rate_lower_bound(min: f64, s: &RunSummary) -> GateResult {
+    let gate = format!("minPassRateLowerBound {min}");
+    let Some((pooled, i)) = clustered_pass_rate(s) else {
+        return result(
+            gate,
+            GateStatus::InsufficientData,
+            "no iteration completed".into(),
+        );
+    };
+    let status = if i.low >= min {
+        GateStatus::Pass
+    } else {
+        GateStatus::Fail
+    };
+    let reason = format!(
+        "pass rate {} over {} iterations of {} case(s); 95% CI {}–{} with cases as clusters; \
+         lower bound vs minimum {}",
+        pct(pooled.rate),
+        pooled.n,
+        pooled.clusters,
+        pct(i.low),
+        pct(i.high),
+        pct(min)
+    );
+    result(gate, status, reason)
 }
 
 fn min_pass_hat_k(k: u64, min: f64, s: &RunSummary) -> GateResult {
@@ -238,8 +288,12 @@ fn no_regression(comparison: Option<&Comparison>) -> GateResult {
                         )
                     })
                     .unwrap_or_default();
+                let p = r
+                    .adjusted_p
+                    .map(|p| format!(", adjusted p = {p:.4}"))
+                    .unwrap_or_default();
                 format!(
-                    "{} on {}: {:?} → {:?}{i}",
+                    "{} on {}: {:?} → {:?}{i}{p}",
                     r.case_id,
                     r.model,
                     r.base.unwrap_or_default(),
@@ -250,7 +304,11 @@ fn no_regression(comparison: Option<&Comparison>) -> GateResult {
         return result(
             gate,
             GateStatus::Fail,
-            format!("significant regressions: {}", list.join("; ")),
+            format!(
+                "significant regressions ({}): {}",
+                method_of(c),
+                list.join("; ")
+            ),
         );
     }
     let undecided = c.undecided();
@@ -280,8 +338,49 @@ fn no_regression(comparison: Option<&Comparison>) -> GateResult {
     result(
         gate,
         GateStatus::Pass,
-        "no case × model got significantly worse".into(),
+        format!("no case × model got significantly worse ({})", method_of(c)),
     )
+}
+
+fn method_of(c: &Comparison) -> String {
+    let tested = c.cells.iter().filter(|x| x.p_value.is_some()).count();
+    format!("{}; {tested} cell(s) tested", c.method.describe())
+}
+
+fn no_run_regression(comparison: Option<&Comparison>) -> GateResult {
+    let gate = "noRunRegression".to_string();
+    let Some(c) = comparison else {
+        return result(
+            gate,
+            GateStatus::InsufficientData,
+            "no baseline run to compare with: name one (e.g. --baseline RUN)".into(),
+        );
+    };
+    let Some(d) = c.whole_run else {
+        return result(
+            gate,
+            GateStatus::InsufficientData,
+            "no case completed on both sides".into(),
+        );
+    };
+    let reason = format!(
+        "pass rate {} → {} ({:+.1} points, 95% CI {:+.1}–{:+.1}, one-sided p = {:.4}; {} case(s) \
+         as clusters; minimum drop {:.0} points)",
+        pct(d.base_rate),
+        pct(d.run_rate),
+        d.difference * 100.0,
+        d.interval.low * 100.0,
+        d.interval.high * 100.0,
+        d.p_value,
+        d.clusters,
+        c.method.min_effect * 100.0
+    );
+    let status = match d.significance {
+        Significance::Worse => GateStatus::Fail,
+        Significance::InsufficientData => GateStatus::InsufficientData,
+        _ => GateStatus::Pass,
+    };
+    result(gate, status, reason)
 }
 
 fn validity(gates: &Gates, s: &RunSummary, runner_problems: &[String]) -> Vec<String> {

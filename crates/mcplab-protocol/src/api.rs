@@ -96,7 +96,8 @@
 //! | GET | `/api/evals/suites/{name}` | → `SuiteFile` (`name`: a plain file name ending in .yaml, .yml or .json; no symlinks) |
 //! | PUT | `/api/evals/suites/{name}` | `SuiteInput` → `SuiteSaved`; saved only if it loads (400 lists every problem; 1 MiB at most) |
 //! | POST | `/api/evals/suites/{name}/cases` | `CaseInput` → `CaseAdded` (a saved chat session appended to the suite as a case: its user turns, its tool calls as expected calls; the rest of the file is kept) |
-//! | POST | `/api/evals/runs` | `EvalRunRequest` → 202 `EvalRunStarted` (the suite's problems answer 400) |
+//! | GET | `/api/evals/suites/{name}/launch` | → `LaunchCheck`: what a run of the suite would start and drive (approvals off), and whether the person agreed to that list before |
+//! | POST | `/api/evals/runs` | `EvalRunRequest` → 202 `EvalRunStarted` (the suite's problems answer 400; a launch list not agreed to answers 409 `launch_unconfirmed` until `confirm` carries its hash, which is then remembered) |
 //! | GET | `/api/evals/runs` | → `EvalRunItem[]`: stored runs, newest first |
 //! | GET | `/api/evals/runs/{id}` | → `EvalRunView`: a stored run (`last` or a unique prefix too) with its iterations' records and statistics |
 //! | GET | `/api/evals/runs/{id}/iteration?caseId=&model=&iteration=` | → `IterationView`: one iteration's trace (turns' events, tool calls, checks with reasons, tokens, clocks, error) |

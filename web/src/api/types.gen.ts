@@ -1325,7 +1325,14 @@ hostConfig: JsonValue,
 /**
  * The suite as loaded (before the run's overrides).
  */
-suite: JsonValue, notes?: Array<string>, };
+suite: JsonValue, notes?: Array<string>, 
+/**
+ * What part of the suite's plan the run covers (runs stored before it was written read
+ * it from `shard` and `replayOf`).
+ */
+kind?: RunKind, };
+
+export type RunKind = { "kind": "full" } | { "kind": "shard", index: number, count: number, } | { "kind": "merged", shards: number, } | { "kind": "replay", of: string, } | { "kind": "subset", cases: number, of: number, };
 
 export type Trace = { turns: Array<TurnTrace>, 
 /**
@@ -1527,9 +1534,47 @@ difference: number | null, interval: Interval | null,
 /**
  * `None` for New and Removed cells.
  */
-significance: Significance | null, };
+significance: Significance | null, 
+/**
+ * One-sided p-value of a drop (Fisher's exact test), before the correction.
+ */
+pValue?: number, 
+/**
+ * The p-value after the correction across the compared cells.
+ */
+adjustedP?: number, };
 
-export type Comparison = { minSamples: number, cells: Array<CellComparison>, };
+export type Comparison = { minSamples: number, 
+/**
+ * How a cell's drop was decided (runs stored before it existed read the defaults).
+ */
+method: RegressionMethod, cells: Array<CellComparison>, 
+/**
+ * The whole run against the base, the iterations of a case treated as one cluster.
+ */
+wholeRun?: RunDifference, };
+
+export type RegressionMethod = { correction: Correction, alpha: number, minEffect: number, };
+
+export type Correction = "holm" | "benjamini-hochberg" | "none";
+
+export type RunDifference = { baseRate: number, runRate: number, 
+/**
+ * Run minus base.
+ */
+difference: number, 
+/**
+ * 95 % interval of the difference.
+ */
+interval: Interval, 
+/**
+ * One-sided p-value of a drop.
+ */
+pValue: number, 
+/**
+ * Cases on both sides (the clusters).
+ */
+clusters: number, significance: Significance, };
 
 export type GateStatus = "pass" | "fail" | "insufficientData";
 
@@ -1593,7 +1638,38 @@ suite: string,
 /**
  * Models over the suite's (none: the suite's).
  */
-models: Array<string>, repeat?: number, concurrency?: number, };
+models: Array<string>, repeat?: number, concurrency?: number, 
+/**
+ * The [`LaunchList::hash`] the person agreed to. A run that would start commands or drive
+ * servers is refused (409, with the list) until it matches.
+ */
+confirm?: string, };
+
+export type LaunchList = { items: Array<LaunchItem>, 
+/**
+ * SHA-256 of the items: a confirmation is remembered by it, so a change to what would
+ * start asks again.
+ */
+hash: string, };
+
+export type LaunchCheck = { list: LaunchList, 
+/**
+ * The person agreed to this very list before (the CLI or the page): no need to ask.
+ */
+trusted: boolean, };
+
+export type LaunchItem = { 
+/**
+ * The server's name, or the check's place in the suite for a command check.
+ */
+name: string, kind: LaunchKind, 
+/**
+ * The command line (with its working directory and the names of the variables it sets),
+ * or the URL.
+ */
+detail: string, };
+
+export type LaunchKind = "suiteCommand" | "suiteUrl" | "configured" | "checkCommand";
 
 export type EvalRunStarted = { runId: string, };
 
@@ -1609,7 +1685,11 @@ passRate: number | null,
 /**
  * The gates' exit code (`None` before it ended).
  */
-exitCode: number | null, };
+exitCode: number | null, 
+/**
+ * What part of the plan it covers: full, a shard, merged shards, a replay, a subset.
+ */
+kind: RunKind, };
 
 export type EvalRunView = { run: EvalRunItem, header: RunHeader, record: RunRecord, summary: RunSummary, gates: GateReport | null, comparison: Comparison | null, };
 

@@ -20,7 +20,7 @@ vi.mock('../api/events', async (importOriginal) => ({
   },
 }));
 
-const item = (id: string): EvalRunItem => ({ id, suiteId: 'greet', suiteHash: 'h', title: 'Greeting', status: 'finished', hostHash: 'abcdef0123456789', startedMs: 1_700_000_000_000, finishedMs: 1_700_000_000_500, passRate: 1, exitCode: 0 });
+const item = (id: string): EvalRunItem => ({ id, suiteId: 'greet', suiteHash: 'h', title: 'Greeting', status: 'finished', hostHash: 'abcdef0123456789', startedMs: 1_700_000_000_000, finishedMs: 1_700_000_000_500, passRate: 1, exitCode: 0, kind: { kind: 'full' } });
 // Only what the run view reads is filled in.
 const shownRun = (id: string) => ({ run: item(id), record: { iterations: [] }, summary: { cells: [], planned: 1, finished: 1, passes: 1, passRate: 1 }, gates: null }) as unknown as EvalRunView;
 
@@ -43,6 +43,7 @@ describe('EvalsPage', () => {
     api.on('GET', '/api/evals/suites', ok([{ name: 'greet.yaml', id: 'greet', title: 'Greeting' }]));
     api.on('GET', '/api/evals/suites/greet.yaml', ok({ name: 'greet.yaml', text: 'version: 1' }));
     api.on('GET', '/api/evals/runs', ok([]), ok([item('r1')]));
+    api.on('GET', '/api/evals/suites/greet.yaml/launch', ok({ list: { items: [], hash: 'h' }, trusted: true }));
     api.on('POST', '/api/evals/runs', ok({ runId: 'r1' }));
     api.on('GET', '/api/evals/runs/r1', ok(shownRun('r1')));
     renderWithQuery(<EvalsPage />);
@@ -57,6 +58,25 @@ describe('EvalsPage', () => {
     expect((await screen.findByTestId('evals-run-view')).dataset.run).toBe('r1');
     expect(api.count('GET', '/api/evals/runs')).toBe(2);
     expect(api.count('GET', '/api/evals/trend?suiteId=greet')).toBe(2);
+  });
+
+  it('asks before a run that starts commands, and starts it with the list agreed to', async () => {
+    const list = { items: [{ name: 'demo', kind: 'suiteCommand', detail: 'npx -y some-server' }], hash: 'abc' };
+    api.on('GET', '/api/evals/suites', ok([{ name: 'greet.yaml', id: 'greet', title: 'Greeting' }]));
+    api.on('GET', '/api/evals/suites/greet.yaml', ok({ name: 'greet.yaml', text: 'version: 1' }));
+    api.on('GET', '/api/evals/runs', ok([]));
+    api.on('GET', '/api/evals/suites/greet.yaml/launch', ok({ list, trusted: false }));
+    api.on('POST', '/api/evals/runs', ok({ runId: 'r2' }));
+    renderWithQuery(<EvalsPage />);
+
+    fireEvent.click(await screen.findByTestId('evals-suite-greet.yaml'));
+    fireEvent.click(screen.getByTestId('evals-run'));
+    const item = await screen.findByTestId('evals-launch-item');
+    expect(item.textContent).toContain('npx -y some-server');
+    expect(api.count('POST', '/api/evals/runs')).toBe(0);
+    fireEvent.click(screen.getByTestId('evals-launch-agree'));
+    await waitFor(() => expect(api.count('POST', '/api/evals/runs')).toBe(1));
+    expect(api.calls.find((c) => c.method === 'POST' && c.path === '/api/evals/runs')?.body).toMatchObject({ suite: 'greet.yaml', confirm: 'abc' });
   });
 
   it('refetches the suites after a new suite is saved', async () => {

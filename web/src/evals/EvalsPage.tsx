@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { errorMessage } from '../api/client';
 import { Button } from '../ui/Button';
 import { EmptyState } from '../ui/States';
-import { pct, type EvalRunItem } from './api';
+import { kindLabel, pct, verdictWords, type EvalRunItem } from './api';
 import { RunLauncher } from './RunLauncher';
 import { CompareView } from './CompareView';
 import { RunView } from './RunView';
@@ -128,7 +128,7 @@ function RunList({ runs, shown, onShow, picked, onPick }: RunListProps) {
             <button type="button" className={shown === r.id ? 'active' : ''} onClick={() => onShow(r.id)} data-testid="evals-run-item" data-run={r.id}>
               {r.title || r.suiteId}{' '}
               <span className="muted small">
-                {r.status} · {pct(r.passRate)} · {new Date(r.startedMs).toLocaleString()}
+                {kindLabel(r.kind)} · {r.status} · {pct(r.passRate)} · {verdictWords(r.exitCode)} · {new Date(r.startedMs).toLocaleString()}
               </span>
             </button>
           </li>

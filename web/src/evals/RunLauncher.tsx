@@ -1,12 +1,15 @@
-// The run launcher: models (blank: the suite's), repeat and concurrency, then the run's live
-// progress from its event stream, a cancel button, and what ended it. A run's end refetches
+// The run launcher: models (blank: the suite's), repeat and concurrency; before a run starts
+// anything, the commands it will start and the servers it will drive with approvals off, for
+// the person to agree to (once per list: the server remembers); then the run's live progress
+// from its event stream, a cancel button, and what ended it. A run's end refetches
 // what it changed (`runEnded`: the runs, the trend, the run, compares) before `onEnded`.
 import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../api/client';
 import { openSessionStream } from '../api/events';
 import { Button } from '../ui/Button';
-import { evalsApi, type EvalStreamEvent, type Progress } from './api';
+import { evalsApi, verdictWords, type EvalStreamEvent, type LaunchCheck, type Progress } from './api';
+import { LaunchList } from './LaunchList';
 import { runEnded } from './queries';
 
 /** `onEnded` is a dependency of the run's stream: pass a stable function (a state setter). */
@@ -20,6 +23,7 @@ export function RunLauncher({ suite, onEnded }: { suite: string; onEnded: (runId
   const [ended, setEnded] = useState<string | null>(null);
   const [warnings, setWarnings] = useState<string[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const [asking, setAsking] = useState<LaunchCheck | null>(null);
 
   useEffect(() => {
     if (!runId) return;
@@ -31,7 +35,7 @@ export function RunLauncher({ suite, onEnded }: { suite: string; onEnded: (runId
           if (ev.type === 'iterationFinished') setProgress(ev.progress);
           if (ev.type === 'warning') setWarnings((w) => [...w.slice(-9), ev.message]);
         } else if (e.kind === 'ended') {
-          setEnded(e.status === 'cancelled' ? 'cancelled: the finished iterations are kept' : `finished (exit code ${e.exitCode})`);
+          setEnded(e.status === 'cancelled' ? 'cancelled: the finished iterations are kept' : `finished: ${verdictWords(e.exitCode)}`);
           void runEnded(qc, runId);
           onEnded(runId);
         } else if (e.kind === 'failed') {
@@ -43,11 +47,8 @@ export function RunLauncher({ suite, onEnded }: { suite: string; onEnded: (runId
     });
   }, [runId, onEnded, qc]);
 
-  const start = () => {
-    setError(null);
-    setEnded(null);
-    setProgress(null);
-    setWarnings([]);
+  const startWith = (confirm?: string) => {
+    setAsking(null);
     const num = (s: string) => (s.trim() ? Number(s) : undefined);
     evalsApi
       .start({
@@ -55,8 +56,19 @@ export function RunLauncher({ suite, onEnded }: { suite: string; onEnded: (runId
         models: models.split(/[\s,]+/).filter(Boolean),
         repeat: num(repeat),
         concurrency: num(concurrency),
+        confirm,
       })
       .then((r) => setRunId(r.runId), (e) => setError(errorMessage(e)));
+  };
+  const start = () => {
+    setError(null);
+    setEnded(null);
+    setProgress(null);
+    setWarnings([]);
+    evalsApi.launch(suite).then(
+      (check) => (check.trusted ? startWith() : setAsking(check)),
+      (e) => setError(errorMessage(e)),
+    );
   };
   const running = !!runId && !ended && !error;
   return (
@@ -80,6 +92,7 @@ export function RunLauncher({ suite, onEnded }: { suite: string; onEnded: (runId
           </Button>
         )}
       </div>
+      {asking && <LaunchList check={asking} onAgree={() => startWith(asking.list.hash)} onCancel={() => setAsking(null)} />}
       {progress && (
         <div className="evals-progress" data-testid="evals-progress" data-finished={progress.finished} data-planned={progress.planned}>
           <progress max={Math.max(progress.planned, 1)} value={progress.finished} />

@@ -7,7 +7,7 @@ import { useState } from 'react';
 import { errorMessage } from '../api/client';
 import { ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
-import { pct, type CellSummary, type IterationRecord } from './api';
+import { kindLabel, pct, verdictWords, type CellSummary, type IterationRecord } from './api';
 import { IterationTrace } from './IterationTrace';
 import { useRun } from './queries';
 
@@ -23,7 +23,7 @@ export function RunView({ id }: { id: string }) {
   return (
     <div className="evals-run" data-testid="evals-run-view" data-run={id} data-status={run.run.status}>
       <h2>
-        Run {id} <span className="muted small">{run.run.status} · {pct(run.summary.passRate)} passed · host {run.run.hostHash.slice(0, 12)}</span>
+        Run {id} <span className="muted small">{kindLabel(run.run.kind)} · {run.run.status} · {pct(run.summary.passRate)} passed · {verdictWords(run.gates?.exitCode)} · host {run.run.hostHash.slice(0, 12) || '—'}</span>
       </h2>
       {run.gates && (
         <ul className="evals-gates" data-testid="evals-gates" data-exit-code={run.gates.exitCode}>

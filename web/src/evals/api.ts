@@ -10,6 +10,8 @@ import type {
   EvalRunStarted,
   EvalRunView,
   IterationView,
+  LaunchCheck,
+  RunKind,
   Scoped,
   SuiteEntry,
   SuiteFile,
@@ -28,7 +30,10 @@ export type {
   IterationRecord,
   IterationTurn,
   IterationView,
+  LaunchCheck,
+  LaunchItem,
   Progress,
+  RunKind,
   Scoped,
   SuiteEntry,
   TrendPoint,
@@ -42,6 +47,7 @@ export const evalsApi = {
   saveSuite: (name: string, text: string) => request<SuiteSaved>('PUT', `/api/evals/suites/${encodeURIComponent(name)}`, { text }),
   addCase: (suite: string, sessionId: string) =>
     request<CaseAdded>('POST', `/api/evals/suites/${encodeURIComponent(suite)}/cases`, { sessionId }),
+  launch: (suite: string) => request<LaunchCheck>('GET', `/api/evals/suites/${encodeURIComponent(suite)}/launch`),
   start: (body: EvalRunRequest) => request<EvalRunStarted>('POST', '/api/evals/runs', body),
   cancel: (id: string) => request<void>('POST', `/api/evals/runs/${encodeURIComponent(id)}/cancel`),
   runs: () => request<EvalRunItem[]>('GET', '/api/evals/runs'),
@@ -61,3 +67,38 @@ export const pct = (x: number | null | undefined) => (x === null || x === undefi
 
 /** A scoped check or call match's scope as words. */
 export const scopeLabel = (s: Scoped) => (s.scope === 'case' ? 'case' : `turn ${s.turn + 1}`);
+
+/** A run's kind in words: full, shard 2/4, merged (4 shards), replay of …, subset (3 of 10 cases). */
+export const kindLabel = (k: RunKind) => {
+  switch (k.kind) {
+    case 'full':
+      return 'full';
+    case 'shard':
+      return `shard ${k.index}/${k.count}`;
+    case 'merged':
+      return `merged (${k.shards} shards)`;
+    case 'replay':
+      return `replay of ${k.of}`;
+    case 'subset':
+      return `subset (${k.cases} of ${k.of} cases)`;
+  }
+};
+
+/** The gates' verdict in words (the CLI's exit code, which the page does not speak). */
+export const verdictWords = (exitCode: number | null | undefined) => {
+  switch (exitCode) {
+    case 0:
+      return 'every gate holds';
+    case 1:
+      return 'a gate failed';
+    case 3:
+      return 'not decided: the run is incomplete or a gate lacks data';
+    case 130:
+      return 'cancelled';
+    case null:
+    case undefined:
+      return 'not judged yet';
+    default:
+      return `not judged (${exitCode})`;
+  }
+};

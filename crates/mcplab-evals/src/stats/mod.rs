@@ -1,10 +1,12 @@
 //! Statistics: intervals for proportions and their differences (`interval`), pass@k and
-//! pass^k (`passk`), percentiles (`percentile`) and the per case × model and per run summaries
+//! pass^k (`passk`), percentiles (`percentile`), tests of a drop with corrections for many
+//! cells and clustering by case (`regression`) and the per case × model and per run summaries
 //! built from iteration records (`summary`). Pure arithmetic on counts and samples.
 
 pub mod interval;
 pub mod passk;
 pub mod percentile;
+pub mod regression;
 pub mod summary;
 
 pub use interval::{Interval, Z95, newcombe, wilson};

@@ -132,6 +132,30 @@ pub fn parse_suite_with(text: &str, limits: LoadLimits) -> Result<Suite, SuiteEr
     Err(SuiteErrors(errors))
 }
 
+/// Problems found after loading (`(JSON pointer, message)`, e.g. tools the servers do not
+/// list), each placed at its line in `text` — read again for its positions, which happens
+/// only when there is something to report. `None`: the suite has no text of its own (an
+/// imported file), so the problems carry their key paths only.
+pub fn locate_problems(text: Option<&str>, problems: Vec<(String, String)>) -> SuiteErrors {
+    let positions = text
+        .and_then(|t| {
+            let limits = LoadLimits::default();
+            let bounds = yaml::Limits {
+                max_depth: limits.max_depth,
+                max_nodes: limits.max_nodes,
+            };
+            yaml::parse(t, bounds).ok()
+        })
+        .map(|(_, p)| p)
+        .unwrap_or_default();
+    let mut errors: Vec<SuiteError> = problems
+        .into_iter()
+        .map(|(pointer, message)| located(&positions, &pointer, message))
+        .collect();
+    errors.sort_by_key(|e| e.position.map(|p| (p.line, p.column)));
+    SuiteErrors(errors)
+}
+
 fn one(message: String) -> SuiteErrors {
     SuiteErrors(vec![SuiteError {
         position: None,
@@ -358,7 +382,7 @@ fn pattern_message(pattern: &str, error: &ValidationError<'_>) -> String {
 }
 
 /// The known key within two edits of `key`, if one is.
-fn closest<'a>(key: &str, known: &'a [String]) -> Option<&'a str> {
+pub(crate) fn closest<'a>(key: &str, known: &'a [String]) -> Option<&'a str> {
     known
         .iter()
         .map(|k| (edit_distance(key, k), k))

@@ -8,6 +8,7 @@ mod from_session;
 mod load;
 mod model;
 mod schema;
+mod tool_names;
 mod validate;
 pub mod yaml;
 
@@ -19,6 +20,9 @@ pub use check::{
     AppRenderedCheck, Check, DetailedNeedle, JsonPathCheck, TextNeedle, ToolResultCheck,
 };
 pub use from_session::case_from_turns;
-pub use load::{LoadLimits, SuiteError, SuiteErrors, parse_suite, parse_suite_with};
+pub use load::{
+    LoadLimits, SuiteError, SuiteErrors, locate_problems, parse_suite, parse_suite_with,
+};
 pub use model::{Defaults, Gates, HostSpec, On, PassHatKGate, SCHEMA_ID, Suite, SuiteVersion};
 pub use schema::suite_schema;
+pub use tool_names::{Catalog, ToolRef, tool_refs, unknown_tools};

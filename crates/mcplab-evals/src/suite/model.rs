@@ -5,6 +5,7 @@
 
 use std::borrow::Cow;
 
+use mcplab_protocol::evals::{Correction, RegressionMethod};
 use mcplab_protocol::host::HostConfig;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -120,6 +121,26 @@ pub struct Gates {
     /// Fail when a case × model got significantly worse than in the baseline run.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub no_regression: Option<bool>,
+    /// How `noRegression` allows for testing many case × model cells at once: `holm` (default:
+    /// the chance of any false alarm stays under 5 %), `benjamini-hochberg` (the expected share
+    /// of false alarms among the flagged cells stays under 5 %) or `none`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub regression_correction: Option<Correction>,
+    /// Smallest drop in pass rate that counts as a regression, as a fraction (default 0.1:
+    /// 10 points). A smaller drop is not flagged however significant.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub min_effect: Option<f64>,
+    /// Fail when the whole run's pass rate dropped against the baseline by at least the
+    /// minimum effect, significantly, with the iterations of a case counted as one cluster
+    /// (repeats of a hard case are not independent evidence).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub no_run_regression: Option<bool>,
+    /// Lowest acceptable lower bound of the whole run's 95 % interval of the pass rate (cases as
+    /// clusters): passes only when the run is convincingly above it, not just by luck.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 0.0, max = 1.0))]
+    pub min_pass_rate_lower_bound: Option<f64>,
     /// Iterations each side needs before a regression can be decided (default 10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1))]
@@ -148,8 +169,28 @@ impl Gates {
             max_cost_usd: overrides.max_cost_usd.or(self.max_cost_usd),
             max_p95_latency_ms: overrides.max_p95_latency_ms.or(self.max_p95_latency_ms),
             no_regression: overrides.no_regression.or(self.no_regression),
+            regression_correction: overrides
+                .regression_correction
+                .or(self.regression_correction),
+            min_effect: overrides.min_effect.or(self.min_effect),
+            no_run_regression: overrides.no_run_regression.or(self.no_run_regression),
+            min_pass_rate_lower_bound: overrides
+                .min_pass_rate_lower_bound
+                .or(self.min_pass_rate_lower_bound),
             min_samples: overrides.min_samples.or(self.min_samples),
             max_error_rate: overrides.max_error_rate.or(self.max_error_rate),
+        }
+    }
+}
+
+impl Gates {
+    /// How regressions are decided under these gates.
+    pub fn regression_method(&self) -> RegressionMethod {
+        let default = RegressionMethod::default();
+        RegressionMethod {
+            correction: self.regression_correction.unwrap_or(default.correction),
+            alpha: default.alpha,
+            min_effect: self.min_effect.unwrap_or(default.min_effect),
         }
     }
 }

@@ -106,6 +106,7 @@ fn gates() -> Gates {
         no_regression: Some(true),
         min_samples: Some(10),
         max_error_rate: Some(0.1),
+        ..Gates::default()
     }
 }
 

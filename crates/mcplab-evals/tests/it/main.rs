@@ -12,3 +12,4 @@ mod reports;
 mod robustness;
 mod statistics;
 mod suite_file;
+mod tool_names;

@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
 use super::compare::{Comparison, GateReport, TraceDifference};
-use super::record::{Outcome, RunHeader, RunRecord};
+use super::record::{Outcome, RunHeader, RunKind, RunRecord};
 use super::summary::{Interval, RunSummary};
 use super::trace::{AppRender, TurnTrace};
 use super::verdict::{JudgeOutcome, ScopedCheck, ScopedMatch};
@@ -88,6 +88,59 @@ pub struct EvalRunRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub concurrency: Option<u32>,
+    /// The [`LaunchList::hash`] the person agreed to. A run that would start commands or drive
+    /// servers is refused (409, with the list) until it matches.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub confirm: Option<String>,
+}
+
+/// What a suite's run will start and drive, shown before anything starts: `mcplab eval run`
+/// prints it (and asks on a terminal), the page's Run shows it and asks
+/// (`GET /api/evals/suites/{name}/launch`). A suite from someone else's repository is code.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LaunchList {
+    pub items: Vec<LaunchItem>,
+    /// SHA-256 of the items: a confirmation is remembered by it, so a change to what would
+    /// start asks again.
+    pub hash: String,
+}
+
+/// `GET /api/evals/suites/{name}/launch`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LaunchCheck {
+    pub list: LaunchList,
+    /// The person agreed to this very list before (the CLI or the page): no need to ask.
+    pub trusted: bool,
+}
+
+/// One thing a run starts or drives. Every run drives its servers with tool approvals off:
+/// nobody is there to approve, so every tool a model calls runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct LaunchItem {
+    /// The server's name, or the check's place in the suite for a command check.
+    pub name: String,
+    pub kind: LaunchKind,
+    /// The command line (with its working directory and the names of the variables it sets),
+    /// or the URL.
+    pub detail: String,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub enum LaunchKind {
+    /// A server the suite defines (`mcpServers`) whose command is started.
+    SuiteCommand,
+    /// A remote server the suite defines, connected with approvals off.
+    SuiteUrl,
+    /// A configured server (the Servers page, `mcplab servers add`) driven with approvals off
+    /// (started, when it is a command).
+    Configured,
+    /// A check that runs a command on each iteration's trace.
+    CheckCommand,
 }
 
 /// `POST /api/evals/runs` → 202.
@@ -114,6 +167,8 @@ pub struct EvalRunItem {
     pub pass_rate: Option<f64>,
     /// The gates' exit code (`None` before it ended).
     pub exit_code: Option<i32>,
+    /// What part of the plan it covers: full, a shard, merged shards, a replay, a subset.
+    pub kind: RunKind,
 }
 
 /// A stored run whole (`GET /api/evals/runs/{id}`, `mcplab eval show RUN --json`): its row,

@@ -59,13 +59,96 @@ pub struct CellComparison {
     pub interval: Option<Interval>,
     /// `None` for New and Removed cells.
     pub significance: Option<Significance>,
+    /// One-sided p-value of a drop (Fisher's exact test), before the correction.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub p_value: Option<f64>,
+    /// The p-value after the correction across the compared cells.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub adjusted_p: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Comparison {
     pub min_samples: u64,
+    /// How a cell's drop was decided (runs stored before it existed read the defaults).
+    #[serde(default)]
+    pub method: RegressionMethod,
     pub cells: Vec<CellComparison>,
+    /// The whole run against the base, the iterations of a case treated as one cluster.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub whole_run: Option<RunDifference>,
+}
+
+/// How a regression is decided: a cell regressed when its drop is at least `minEffect` and
+/// its one-sided p-value, corrected across the cells compared, is under `alpha`.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RegressionMethod {
+    pub correction: Correction,
+    pub alpha: f64,
+    pub min_effect: f64,
+}
+
+impl Default for RegressionMethod {
+    fn default() -> Self {
+        RegressionMethod {
+            correction: Correction::Holm,
+            alpha: 0.05,
+            min_effect: 0.1,
+        }
+    }
+}
+
+impl RegressionMethod {
+    /// The method in words, for gate reasons and reports.
+    pub fn describe(&self) -> String {
+        let corrected = match self.correction {
+            Correction::Holm => "Holm-corrected across cells",
+            Correction::BenjaminiHochberg => "Benjamini–Hochberg-corrected across cells",
+            Correction::None => "not corrected for testing many cells",
+        };
+        format!(
+            "Fisher's exact test, {corrected}, α = {}, minimum drop {:.0} points",
+            self.alpha,
+            self.min_effect * 100.0
+        )
+    }
+}
+
+/// The correction for testing many case × model cells at once.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, TS, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Correction {
+    /// Holm: the chance of any false alarm stays under α.
+    #[default]
+    Holm,
+    /// Benjamini–Hochberg: the expected share of false alarms among flagged cells stays under α.
+    BenjaminiHochberg,
+    /// Each cell tested alone (with many cells, false alarms become likely).
+    None,
+}
+
+/// The whole run's pass rate against the base's, cases as clusters (cluster-robust errors).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RunDifference {
+    pub base_rate: f64,
+    pub run_rate: f64,
+    /// Run minus base.
+    pub difference: f64,
+    /// 95 % interval of the difference.
+    pub interval: Interval,
+    /// One-sided p-value of a drop.
+    pub p_value: f64,
+    /// Cases on both sides (the clusters).
+    pub clusters: u64,
+    pub significance: Significance,
 }
 
 impl Comparison {

@@ -158,4 +158,61 @@ pub struct RunHeader {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(as = "Option<Vec<String>>", optional)]
     pub notes: Vec<String>,
+    /// What part of the suite's plan the run covers (runs stored before it was written read
+    /// it from `shard` and `replayOf`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub kind: Option<RunKind>,
+}
+
+impl RunHeader {
+    /// The run's kind, for runs stored before it was written too.
+    pub fn run_kind(&self) -> RunKind {
+        if let Some(k) = &self.kind {
+            return k.clone();
+        }
+        match (&self.replay_of, self.shard) {
+            (Some(of), _) => RunKind::Replay { of: of.clone() },
+            (None, Some(s)) => RunKind::Shard {
+                index: s.index,
+                count: s.count,
+            },
+            (None, None) => RunKind::Full,
+        }
+    }
+}
+
+/// What part of a suite's plan a run covers. Only full and merged runs cover the whole plan,
+/// so only they are pooled on the trend.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(tag = "kind", rename_all = "camelCase")]
+pub enum RunKind {
+    /// Every case of the suite, live.
+    Full,
+    /// The i-th of n slices of the plan (`--shard i/n`).
+    Shard { index: u32, count: u32 },
+    /// Shards merged back into the whole plan (`eval merge`).
+    Merged { shards: u32 },
+    /// A recorded run played back (`--replay`).
+    Replay { of: String },
+    /// Some of the suite's cases (`--case`).
+    Subset { cases: u32, of: u32 },
+}
+
+impl RunKind {
+    /// The kind in a word or three: `full`, `shard 2/4`, `merged (4 shards)`, …
+    pub fn label(&self) -> String {
+        match self {
+            RunKind::Full => "full".into(),
+            RunKind::Shard { index, count } => format!("shard {index}/{count}"),
+            RunKind::Merged { shards } => format!("merged ({shards} shards)"),
+            RunKind::Replay { of } => format!("replay of {of}"),
+            RunKind::Subset { cases, of } => format!("subset ({cases} of {of} cases)"),
+        }
+    }
+
+    /// Whether the run covers the whole plan live (and so compares with others like it).
+    pub fn is_whole(&self) -> bool {
+        matches!(self, RunKind::Full | RunKind::Merged { .. })
+    }
 }

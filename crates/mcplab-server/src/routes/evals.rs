@@ -13,11 +13,14 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, Sse};
 use futures::Stream;
-use mcplab_evalrun::{Overrides, SuiteText, load_run, prepare, resolve_run_id, run_item, run_view};
+use mcplab_evalrun::{
+    Overrides, Prepared, SuiteText, is_trusted, launch_list, launch_text, load_run, prepare,
+    remember_trusted, resolve_run_id, run_item, run_view,
+};
 use mcplab_protocol::evals::{
     CaseAdded, CaseInput, EvalCompareView, EvalFolder, EvalFolderInput, EvalRunItem,
-    EvalRunRequest, EvalRunStarted, EvalRunView, IterationView, SuiteEntry, SuiteFile, SuiteInput,
-    SuiteSaved, TrendPoint,
+    EvalRunRequest, EvalRunStarted, EvalRunView, IterationView, LaunchCheck, SuiteEntry, SuiteFile,
+    SuiteInput, SuiteSaved, TrendPoint,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -182,12 +185,51 @@ pub async fn start_run(
     };
     let prepared = prepare(&text, &app.store, &overrides)
         .map_err(|e| ApiFailure::bad_request(e.to_string()))?;
+    agreed(&app, &prepared, input.confirm.as_deref())?;
     let launch = Launch {
         prepared,
         concurrency: input.concurrency,
     };
     let id = evals::start(&app, launch).map_err(ApiFailure::bad_request)?;
     Ok((StatusCode::ACCEPTED, Json(EvalRunStarted { run_id: id })))
+}
+
+/// A run starts only what the person agreed to: a list agreed before, or this request's
+/// `confirm` naming the list's hash (then remembered).
+fn agreed(app: &AppState, prepared: &Prepared, confirm: Option<&str>) -> Result<(), ApiFailure> {
+    let list = launch_list(prepared);
+    if list.items.is_empty() || is_trusted(&app.store, &list.hash)? {
+        return Ok(());
+    }
+    if confirm == Some(list.hash.as_str()) {
+        return Ok(remember_trusted(&app.store, &list.hash)?);
+    }
+    Err(ApiFailure::new(
+        StatusCode::CONFLICT,
+        "launch_unconfirmed",
+        format!(
+            "{}Agree to the list first (the Run button shows it).",
+            launch_text(&list)
+        ),
+    ))
+}
+
+/// `GET /api/evals/suites/{name}/launch`: what a run of the suite would start and drive.
+pub async fn launch(
+    State(app): State<Arc<AppState>>,
+    Path(name): Path<String>,
+) -> Result<Json<LaunchCheck>, ApiFailure> {
+    let path = suite_path(&app, &name)?;
+    let text = SuiteText::read(&path).map_err(|e| ApiFailure::not_found(e.to_string()))?;
+    let overrides = Overrides {
+        hosts_dir: app.hosts_dir.get().cloned(),
+        ..Overrides::default()
+    };
+    let prepared = prepare(&text, &app.store, &overrides)
+        .map_err(|e| ApiFailure::bad_request(e.to_string()))?;
+    let list = launch_list(&prepared);
+    let trusted = list.items.is_empty() || is_trusted(&app.store, &list.hash)?;
+    Ok(Json(LaunchCheck { list, trusted }))
 }
 
 #[derive(Deserialize)]

@@ -156,6 +156,7 @@ pub fn api() -> Router<Arc<AppState>> {
             get(evals::get_suite).put(evals::put_suite),
         )
         .route("/evals/suites/{name}/cases", post(evals::add_case))
+        .route("/evals/suites/{name}/launch", get(evals::launch))
         .route("/evals/runs", get(evals::list_runs).post(evals::start_run))
         .route("/evals/runs/{id}", get(evals::show_run))
         .route("/evals/runs/{id}/iteration", get(evals::show_iteration))

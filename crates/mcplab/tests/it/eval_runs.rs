@@ -159,6 +159,55 @@ async fn shards_merge_into_the_unsharded_result() {
     }
     assert_eq!(whole["gates"]["exitCode"], joined["gates"]["exitCode"]);
     assert!(Path::new(&format!("{merged}/junit.xml")).exists());
+    // A merge takes a baseline and gates like a run, and is stored as a run of its own kind.
+    let base_id = whole["runId"].as_str().unwrap().to_owned();
+    let o = output(eval(
+        None,
+        dir.path(),
+        &[
+            "merge",
+            &format!("{s1}/run.json"),
+            &format!("{s2}/run.json"),
+            "--baseline",
+            &base_id,
+            "--no-regression",
+            "--json",
+        ],
+    ))
+    .await;
+    let judged: Value =
+        serde_json::from_slice(&o.stdout).unwrap_or_else(|e| panic!("{e}: {}", stderr(&o)));
+    let cells = judged["comparison"]["cells"].as_array().unwrap();
+    assert!(
+        cells
+            .iter()
+            .all(|c| c["change"] != "new" && c["change"] != "removed"),
+        "{judged}"
+    );
+    assert_eq!(
+        judged["gates"]["gates"][1]["gate"], "noRegression",
+        "{judged}"
+    );
+    let merged_id = judged["runId"].as_str().unwrap();
+    let stored = shown(dir.path(), merged_id).await;
+    assert_eq!(
+        stored["run"]["kind"],
+        json!({"kind": "merged", "shards": 2})
+    );
+    assert_eq!(
+        stored["record"]["iterations"],
+        joined["record"]["iterations"]
+    );
+    let o = output(eval(None, dir.path(), &["runs", "--json"])).await;
+    let runs: Value = serde_json::from_slice(&o.stdout).unwrap();
+    let mut kinds: Vec<String> = runs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["kind"]["kind"].as_str().unwrap().to_owned())
+        .collect();
+    kinds.sort();
+    assert_eq!(kinds, ["full", "merged", "merged", "shard", "shard"]);
 }
 
 #[tokio::test]

@@ -20,6 +20,7 @@ mod check;
 mod child_process;
 mod cli;
 mod eval;
+mod eval_checks;
 mod eval_hosts;
 mod eval_runs;
 mod failure_codes;

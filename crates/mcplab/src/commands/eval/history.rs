@@ -4,12 +4,10 @@
 
 use std::path::Path;
 
+use mcplab_evalrun::merge::store_merged;
 use mcplab_evalrun::{HistoryError, compare_view, load_run, resolve_run_id, run_item, run_view};
 use mcplab_evals::compare::{Change, Comparison};
-use mcplab_evals::gates;
 use mcplab_evals::report::html_report;
-use mcplab_evals::shard;
-use mcplab_evals::stats::summarize;
 
 use super::output::{RunFile, summary_text, write, write_reports};
 use super::{CompareArgs, MergeArgs, RunsArgs, ShowArgs};
@@ -65,10 +63,11 @@ pub fn runs(args: RunsArgs, global: &Settings, data: &DataDir) -> Result<(), Fai
         return Ok(());
     }
     outln!(
-        "{:12}  {:16}  {:24}  {:10}  {:>9}  {:>5}",
+        "{:12}  {:16}  {:24}  {:18}  {:10}  {:>9}  {:>5}",
         "RUN",
         "STARTED (UTC)",
         "SUITE",
+        "KIND",
         "STATUS",
         "PASS",
         "EXIT"
@@ -79,10 +78,11 @@ pub fn runs(args: RunsArgs, global: &Settings, data: &DataDir) -> Result<(), Fai
             .map_or("—".into(), |p| format!("{:.1}%", p * 100.0));
         let exit = r.exit_code.map_or("—".into(), |c| c.to_string());
         outln!(
-            "{:12}  {:16}  {:24}  {:10}  {:>9}  {:>5}",
+            "{:12}  {:16}  {:24}  {:18}  {:10}  {:>9}  {:>5}",
             r.id,
             time(r.started_ms),
             r.suite_id,
+            r.kind.label(),
             r.status,
             pass,
             exit
@@ -241,7 +241,7 @@ fn read_run_file(path: &Path) -> Result<RunFile, Failure> {
     })
 }
 
-pub fn merge(args: MergeArgs, global: &Settings) -> Result<(), Failure> {
+pub fn merge(args: MergeArgs, global: &Settings, data: &DataDir) -> Result<(), Failure> {
     let files: Vec<RunFile> = args
         .shards
         .iter()
@@ -250,19 +250,19 @@ pub fn merge(args: MergeArgs, global: &Settings) -> Result<(), Failure> {
     let suite_gates = files
         .first()
         .map(|f| f.suite_gates.clone())
-        .unwrap_or_default();
-    let ids: Vec<String> = files.iter().map(|f| f.run_id.clone()).collect();
-    let record = shard::merge(files.into_iter().map(|f| f.record).collect())
-        .map_err(|e| Failure::usage(e.to_string()))?;
-    let summary = summarize(&record);
-    let gates = gates::evaluate(&suite_gates, &summary, None, &[]);
+        .unwrap_or_default()
+        .with_overrides(&args.gates.gates()?);
+    let store = data.store()?;
+    let shards = files.into_iter().map(|f| (f.run_id, f.record)).collect();
+    let merged = store_merged(&store, shards, &suite_gates, args.baseline.as_deref())
+        .map_err(Failure::usage)?;
     let file = RunFile {
-        run_id: format!("merged({})", ids.join(",")),
-        record,
-        summary,
-        gates,
+        run_id: merged.run_id,
+        record: merged.record,
+        summary: merged.summary,
+        gates: merged.gates,
         suite_gates,
-        comparison: None,
+        comparison: merged.comparison,
     };
     if let Some(dir) = &args.out {
         std::fs::create_dir_all(dir)
@@ -281,6 +281,7 @@ pub fn merge(args: MergeArgs, global: &Settings) -> Result<(), Failure> {
             "{}",
             summary_text(&file.run_id, &file.record, &file.summary, Some(&file.gates))
         );
+        outln!("stored as run {0} (mcplab eval show {0})", file.run_id);
     }
     match u8::try_from(file.gates.exit_code) {
         Ok(0) => Ok(()),

@@ -9,12 +9,16 @@ mod output;
 pub(crate) mod render;
 mod run;
 mod trace;
+mod trust;
 
 pub(crate) use run::provider_settings;
 
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
+
+use mcplab_evals::compare::Correction;
+use mcplab_evals::suite::Gates;
 
 use crate::failure::Failure;
 use crate::settings::{DataDir, Settings};
@@ -38,13 +42,15 @@ pub enum EvalCmd {
     Show(ShowArgs),
     /// Compare two stored runs: Fixed, Regressed, Still failing, New, Removed, with intervals.
     Compare(CompareArgs),
-    /// Merge the results of every shard of a run (`run --shard i/n --out DIR`) into one run.
+    /// Merge the results of every shard of a run (`run --shard i/n --out DIR`) into one run,
+    /// judge it by the gates (against --baseline too) and store it.
     Merge(MergeArgs),
 }
 
 const RUN_HELP: &str = "\
 Exit codes: 0 every gate holds; 1 a gate fails; 2 usage or suite error (every problem of the \
-suite is listed with its line); 3 the run is incomplete or a gate cannot be decided (servers \
+suite is listed with its line, also a tool the servers do not list, checked before any model \
+runs; --check-only does just that check); 3 the run is incomplete or a gate cannot be decided (servers \
 unreachable, too many provider errors, too few iterations); 130 interrupted (finished \
 iterations are kept). A suite without gates passes when every case × model reaches its pass \
 threshold.
@@ -52,7 +58,11 @@ threshold.
 --json prints one event per line (runStarted, iterationStarted, iterationFinished, warning, \
 runFinished). --out DIR writes run.json (the run record, summary and gates: what `eval merge` \
 reads), events.jsonl, junit.xml and report.html. Runs are stored in the data directory: \
-`mcplab eval runs`, `mcplab eval show RUN`.";
+`mcplab eval runs`, `mcplab eval show RUN`.
+
+Before anything starts, the run lists the commands it will start and the servers it will \
+drive with tool approvals off. On a terminal it asks once per list (remembered in the data \
+directory); --yes, or a stdin that is not a terminal (CI), goes ahead.";
 
 #[derive(Args, Debug)]
 pub struct RunArgs {
@@ -94,25 +104,83 @@ pub struct RunArgs {
     /// Compare with this stored run (the `noRegression` gate reads it).
     #[arg(long, value_name = "RUN")]
     pub baseline: Option<String>,
+    #[command(flatten)]
+    pub gates: GateArgs,
+    /// A price table (JSON) over the shipped one and the data directory's prices.json.
+    #[arg(long, value_name = "FILE")]
+    pub prices: Option<PathBuf>,
+    /// Only check the suite: load it, connect its servers and make sure every tool it names
+    /// is listed (exit 0, or 2 with each unknown name at its line). No model is called.
+    #[arg(long, conflicts_with_all = ["replay", "record", "shard"])]
+    pub check_only: bool,
+    /// Start the suite's commands and drive its servers without asking (the list is still
+    /// printed). Without a terminal on stdin (CI) the run goes ahead anyway.
+    #[arg(long, short = 'y')]
+    pub yes: bool,
+    #[command(flatten)]
+    pub connect: crate::cli::ConnectArgs,
+    #[command(flatten)]
+    pub chromium: crate::cli::ChromiumArg,
+}
+
+/// The gates a run (or a merge of shards) is judged by, over the suite's.
+#[derive(Args, Debug, Clone, Default)]
+pub struct GateArgs {
     /// Gate: lowest acceptable pass rate (0–1).
     #[arg(long, value_name = "RATE")]
     pub min_pass_rate: Option<f64>,
-    /// Gate: most the run may cost, in US dollars.
+    /// Gate: lowest acceptable lower bound of the pass rate's 95% interval (cases as clusters).
+    #[arg(long, value_name = "RATE")]
+    pub min_pass_rate_lower_bound: Option<f64>,
+    /// Gate: most the run may cost, in US dollars (models, judges and simulated users).
     #[arg(long, value_name = "USD")]
     pub max_cost_usd: Option<f64>,
     /// Gate: highest acceptable p95 iteration latency, in milliseconds.
     #[arg(long, value_name = "MS")]
     pub max_p95_latency_ms: Option<u64>,
-    /// Gate: fail on a significant regression against --baseline.
+    /// Gate: fail when a case × model dropped significantly against --baseline (corrected
+    /// across cells, at least --min-effect).
     #[arg(long)]
     pub no_regression: bool,
-    /// A price table (JSON) over the shipped one and the data directory's prices.json.
-    #[arg(long, value_name = "FILE")]
-    pub prices: Option<PathBuf>,
-    #[command(flatten)]
-    pub connect: crate::cli::ConnectArgs,
-    #[command(flatten)]
-    pub chromium: crate::cli::ChromiumArg,
+    /// Gate: fail when the whole run's pass rate dropped significantly against --baseline
+    /// (the iterations of a case as one cluster).
+    #[arg(long)]
+    pub no_run_regression: bool,
+    /// The correction across cells for --no-regression: holm (default), benjamini-hochberg
+    /// or none.
+    #[arg(long, value_name = "METHOD")]
+    pub regression_correction: Option<String>,
+    /// Smallest drop in pass rate that counts as a regression (default 0.1: 10 points).
+    #[arg(long, value_name = "RATE")]
+    pub min_effect: Option<f64>,
+}
+
+impl GateArgs {
+    /// The gates these flags set (the rest unset, so the suite's apply).
+    pub fn gates(&self) -> Result<Gates, Failure> {
+        let correction = match self.regression_correction.as_deref() {
+            None => None,
+            Some("holm") => Some(Correction::Holm),
+            Some("benjamini-hochberg" | "bh") => Some(Correction::BenjaminiHochberg),
+            Some("none") => Some(Correction::None),
+            Some(other) => {
+                return Err(Failure::usage(format!(
+                    "--regression-correction {other}: use holm, benjamini-hochberg or none"
+                )));
+            }
+        };
+        Ok(Gates {
+            min_pass_rate: self.min_pass_rate,
+            min_pass_rate_lower_bound: self.min_pass_rate_lower_bound,
+            max_cost_usd: self.max_cost_usd,
+            max_p95_latency_ms: self.max_p95_latency_ms,
+            no_regression: self.no_regression.then_some(true),
+            no_run_regression: self.no_run_regression.then_some(true),
+            regression_correction: correction,
+            min_effect: self.min_effect,
+            ..Gates::default()
+        })
+    }
 }
 
 #[derive(Args, Debug)]
@@ -210,6 +278,11 @@ pub struct MergeArgs {
     pub junit: Option<PathBuf>,
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
+    /// Compare the merged run with this stored run (the regression gates read it).
+    #[arg(long, value_name = "RUN")]
+    pub baseline: Option<String>,
+    #[command(flatten)]
+    pub gates: GateArgs,
 }
 
 pub async fn run(cmd: EvalCmd, global: &Settings, data: &DataDir) -> Result<(), Failure> {
@@ -222,6 +295,6 @@ pub async fn run(cmd: EvalCmd, global: &Settings, data: &DataDir) -> Result<(), 
         EvalCmd::Runs(args) => history::runs(args, global, data),
         EvalCmd::Show(args) => history::show(args, global, data),
         EvalCmd::Compare(args) => history::compare(args, global, data),
-        EvalCmd::Merge(args) => history::merge(args, global),
+        EvalCmd::Merge(args) => history::merge(args, global, data),
     }
 }

@@ -11,7 +11,7 @@ use std::time::Duration;
 use mcplab_core::llm::ProviderSettings;
 use mcplab_core::store::Store;
 use mcplab_evalrun::{
-    AppRenderer, Overrides, RunEnv, RunError, RunOutcome, RunSpec, SuiteText, prepare,
+    AppRenderer, Overrides, RunEnv, RunError, RunOutcome, RunSpec, SuiteText, ToolCheck, prepare,
 };
 use mcplab_evals::prices::PriceTable;
 use mcplab_evals::shard::parse_shard;
@@ -61,14 +61,11 @@ pub async fn run(args: RunArgs, global: &Settings, data: &DataDir) -> Result<(),
         std::fs::create_dir_all(dir)
             .map_err(|e| Failure::usage(format!("cannot create {}: {e}", dir.display())))?;
     }
-    let gates = Gates {
-        min_pass_rate: args.min_pass_rate,
-        max_cost_usd: args.max_cost_usd,
-        max_p95_latency_ms: args.max_p95_latency_ms,
-        no_regression: args.no_regression.then_some(true),
-        ..Gates::default()
-    };
+    let gates = args.gates.gates()?;
     let suite_gates = prepared.suite.gates.with_overrides(&gates);
+    if args.replay.is_none() {
+        super::trust::confirm(&prepared, &store, args.yes)?;
+    }
 
     // Nobody answers a server's questions during a run: declined, not asked on the terminal.
     let mut quiet = global.clone();
@@ -85,6 +82,11 @@ pub async fn run(args: RunArgs, global: &Settings, data: &DataDir) -> Result<(),
         .any(|c| !matches!(c.transport, ServerTransport::Stdio { .. }));
     if remote && let Some(host) = crate::session::oauth::host(global)? {
         session.manager().set_oauth(host);
+    }
+    if args.check_only {
+        let checked = mcplab_evalrun::check_only(session.manager(), &prepared).await;
+        session.close().await;
+        return check_only_report(checked.map_err(run_failure)?, global.json);
     }
     let renderer: Result<Arc<dyn AppRenderer>, String> =
         match settings::chromium(global.chromium.as_deref()) {
@@ -124,11 +126,41 @@ pub async fn run(args: RunArgs, global: &Settings, data: &DataDir) -> Result<(),
     let result = mcplab_evalrun::run(spec, env, sink.clone(), session.interrupted.clone()).await;
     sink.finish();
     session.close().await;
-    let outcome = result.map_err(|e| match e {
-        RunError::Servers(m) => Failure::connect(m),
-        RunError::Usage(m) | RunError::Store(m) => Failure::usage(m),
-    })?;
+    let outcome = result.map_err(run_failure)?;
     finish(&args, global.json, outcome, suite_gates)
+}
+
+fn run_failure(e: RunError) -> Failure {
+    match e {
+        RunError::Servers(m) => Failure::connect(m),
+        RunError::Usage(m) | RunError::Suite(m) | RunError::Store(m) => Failure::usage(m),
+    }
+}
+
+/// `--check-only`: what was checked, on stdout.
+fn check_only_report(checked: ToolCheck, json: bool) -> Result<(), Failure> {
+    if json {
+        outln!(
+            "{}",
+            serde_json::json!({"checked": true, "toolNames": checked.names,
+                "servers": checked.servers, "hosts": checked.hosts})
+        );
+    } else {
+        outln!(
+            "the suite checks out: {} tool name{} found on {} server{} (as {} host declaration{} see them)",
+            checked.names,
+            plural(checked.names),
+            checked.servers,
+            plural(checked.servers),
+            checked.hosts,
+            plural(checked.hosts)
+        );
+    }
+    Ok(())
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 { "" } else { "s" }
 }
 
 fn finish(

@@ -6,6 +6,7 @@
 //! one into an eval case, and `hosts` rewrites a host's config to go through the tap. The
 //! binary only parses flags and picks where things go.
 
+pub mod hosts;
 pub mod http;
 pub mod ingest;
 pub mod label;

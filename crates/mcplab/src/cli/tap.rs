@@ -91,3 +91,34 @@ pub struct ReplayArgs {
 fn size(text: &str) -> Result<usize, String> {
     mcplab_core::mcp::limits::parse_size(text)
 }
+
+/// A host whose config `servers tap` rewrites.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HostArg {
+    /// Claude Desktop (claude_desktop_config.json).
+    Claude,
+    /// Claude Code (~/.claude.json, user scope).
+    ClaudeCode,
+    /// Cursor (~/.cursor/mcp.json).
+    Cursor,
+    /// VS Code (the user profile's mcp.json).
+    Vscode,
+    /// Windsurf (~/.codeium/windsurf/mcp_config.json).
+    Windsurf,
+    /// Gemini CLI (~/.gemini/settings.json).
+    Gemini,
+}
+
+/// `servers tap|untap NAME --for HOST [--file PATH]`.
+#[derive(Args, Debug)]
+pub struct HostEntryArgs {
+    /// The server's name in the host's config.
+    pub name: String,
+    /// Whose config.
+    #[arg(long = "for", value_enum, value_name = "HOST")]
+    pub host: HostArg,
+    /// The config file, when it is not where the host keeps it by default (e.g. a project's
+    /// .cursor/mcp.json or .vscode/mcp.json).
+    #[arg(long, value_name = "PATH")]
+    pub file: Option<PathBuf>,
+}

@@ -16,6 +16,7 @@ use crate::failure::Failure;
 use crate::launch::Launch;
 use crate::settings::Settings;
 
+pub mod hosts;
 mod replay;
 
 pub async fn run(args: TapArgs, settings: &Settings) -> Result<(), Failure> {

@@ -277,3 +277,155 @@ async fn a_recording_replays_and_a_changed_answer_is_a_difference() {
     );
     assert_eq!(report["checked"][1]["verdict"], "same");
 }
+
+#[tokio::test]
+async fn servers_tap_rewrites_a_hosts_entry_that_then_works_and_untap_restores_it() {
+    let home = tempfile::tempdir().unwrap();
+    let config = home
+        .path()
+        .join(".config/Claude/claude_desktop_config.json");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    let original = serde_json::json!({
+        "mcpServers": {"demo": {"command": BIN, "args": ["demo-server"], "env": {"A": "1"}}},
+        "other": {"kept": true},
+    });
+    std::fs::write(&config, serde_json::to_string_pretty(&original).unwrap()).unwrap();
+    let servers = |verb: &'static str| {
+        let home = home.path().to_owned();
+        async move {
+            Command::new(BIN)
+                .args(["servers", verb, "demo", "--for", "claude"])
+                .env("HOME", &home)
+                .env_remove("XDG_CONFIG_HOME")
+                .env_remove("CLAUDE_CONFIG_DIR")
+                .env("MCPLAB_DATA_DIR", home.join("data"))
+                .output()
+                .await
+                .unwrap()
+        }
+    };
+    let out = servers("tap").await;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tapped: Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    let entry = &tapped["mcpServers"]["demo"];
+    assert_eq!(
+        entry["args"],
+        serde_json::json!(["tap", "--", BIN, "demo-server"])
+    );
+    assert_eq!(tapped["other"], original["other"]);
+    assert!(config.with_extension("json.mcplab-backup").exists());
+
+    // The host runs the rewritten entry: it works, and the tap records.
+    let args: Vec<&str> = entry["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert_eq!(entry["command"].as_str().unwrap(), BIN);
+    let (out, status) = as_host(home.path(), &args).await;
+    assert!(status.success());
+    assert!(String::from_utf8_lossy(&out).contains("mcplab-demo"));
+    assert_eq!(
+        std::fs::read_dir(home.path().join("taps")).unwrap().count(),
+        1
+    );
+
+    let out = servers("untap").await;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let back: Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    assert_eq!(back, original);
+    assert!(!config.with_extension("json.mcplab-backup").exists());
+}
+
+/// Each host's own file, where its documentation puts it, in its own format (VS Code's is
+/// JSONC under `servers`; Claude Code's default scope is per project).
+#[tokio::test]
+async fn servers_tap_finds_each_hosts_file_where_the_host_keeps_it() {
+    let project = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let here = project.path().display().to_string();
+    let hosts: [(&str, &str, String); 7] = [
+        (
+            "claude",
+            ".config/Claude/claude_desktop_config.json",
+            String::new(),
+        ),
+        ("cursor", ".cursor/mcp.json", String::new()),
+        (
+            "windsurf",
+            ".codeium/windsurf/mcp_config.json",
+            String::new(),
+        ),
+        ("gemini", ".gemini/settings.json", String::new()),
+        ("vscode", ".config/Code/User/mcp.json", "servers".into()),
+        ("claude-code", ".claude.json", String::new()),
+        ("claude-code", ".claude.json", here.clone()),
+    ];
+    for (host, file, how) in hosts {
+        let home = tempfile::tempdir().unwrap();
+        let config = home.path().join(file);
+        std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+        let entry = serde_json::json!({"command": "node", "args": ["s.js"], "env": {"K": "v"}});
+        let text = match how.as_str() {
+            "" => serde_json::json!({"mcpServers": {"s": entry}, "theme": 1}).to_string(),
+            "servers" => format!(
+                "// VS Code allows comments\n{}",
+                serde_json::json!({"servers": {"s": entry}, "inputs": []})
+            ),
+            dir => serde_json::json!({"mcpServers": {}, "projects": {dir: {"mcpServers": {"s": entry}}}})
+                .to_string(),
+        };
+        std::fs::write(&config, &text).unwrap();
+        let run = |verb: &'static str| {
+            std::process::Command::new(BIN)
+                .args(["servers", verb, "s", "--for", host])
+                .current_dir(project.path())
+                .env("HOME", home.path())
+                .env_remove("XDG_CONFIG_HOME")
+                .env_remove("CLAUDE_CONFIG_DIR")
+                .env("MCPLAB_DATA_DIR", data.path())
+                .output()
+                .unwrap()
+        };
+        let out = run("tap");
+        let why = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{host} {file}: {why}");
+        let tapped: Value = {
+            let t = std::fs::read_to_string(&config).unwrap();
+            serde_json::from_str(&t).unwrap()
+        };
+        let got = match how.as_str() {
+            "" => &tapped["mcpServers"]["s"],
+            "servers" => &tapped["servers"]["s"],
+            dir => &tapped["projects"][dir]["mcpServers"]["s"],
+        };
+        assert_eq!(
+            got["args"],
+            serde_json::json!(["tap", "--", "node", "s.js"]),
+            "{host}"
+        );
+        assert_eq!(got["env"], serde_json::json!({"K": "v"}), "{host}");
+        let out = run("untap");
+        assert!(
+            out.status.success(),
+            "{host}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let back = std::fs::read_to_string(&config).unwrap();
+        assert_eq!(
+            back, text,
+            "{host} {file}: the backup restores the very text"
+        );
+        let leftovers = std::fs::read_dir(config.parent().unwrap()).unwrap().count();
+        assert_eq!(leftovers, 1, "{host}: no backup or temp file left");
+    }
+}

@@ -71,7 +71,33 @@ pub enum TapCmd {
     /// Send a recording's requests to a server again (--stdio, --server or --demo) and
     /// compare its answers with the recorded ones — JSON-RPC ids, timestamps and UUIDs aside;
     /// exit 1 on differences.
-    Replay(ReplayArgs),
+    Replay(Box<ReplayArgs>),
+    /// Write an eval case of a recorded session: the tool calls the model made, in order,
+    /// with their arguments and results ("expect these calls"); fill in what the user asked.
+    Eval(ExportArgs),
+    /// Write a `mcplab check` baseline of what the host saw (capabilities, tools, resources,
+    /// templates, prompts per era), for `mcplab check --baseline FILE`.
+    Baseline(ExportArgs),
+}
+
+/// `tap eval|baseline FILE`.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// The recording (JSON Lines, as `mcplab tap` writes it, or the traffic panel's export).
+    pub file: PathBuf,
+    /// Which host session (its session id; eval default: the first; baseline default: all).
+    #[arg(long, value_name = "SESSION")]
+    pub session: Option<String>,
+    /// The server's name: a server configured in mcplab for the suite to use, and the
+    /// baseline's label (default: the name the server gave in `serverInfo`).
+    #[arg(long, value_name = "NAME")]
+    pub server: Option<String>,
+    /// The case's id (eval; default `tapped-<server>`).
+    #[arg(long, value_name = "ID")]
+    pub id: Option<String>,
+    /// Write here instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]

@@ -26,6 +26,16 @@ const HOST_SAYS: &str = concat!(
 /// Runs `args` as a host would (stdin the host's frames, then closed) and returns stdout
 /// and the exit status.
 async fn as_host(data: &std::path::Path, args: &[&str]) -> (Vec<u8>, std::process::ExitStatus) {
+    as_host_saying(data, args, HOST_SAYS, 2).await
+}
+
+/// As [`as_host`], the host sending `says` and closing stdin after `answers` lines came back.
+async fn as_host_saying(
+    data: &std::path::Path,
+    args: &[&str],
+    says: &str,
+    answers: usize,
+) -> (Vec<u8>, std::process::ExitStatus) {
     let mut child = Command::new(BIN)
         .args(args)
         .env("MCPLAB_DATA_DIR", data)
@@ -39,10 +49,10 @@ async fn as_host(data: &std::path::Path, args: &[&str]) -> (Vec<u8>, std::proces
     let mut stdout = child.stdout.take().unwrap();
     let mut out = Vec::new();
     tokio::time::timeout(WAIT, async {
-        stdin.write_all(HOST_SAYS.as_bytes()).await.unwrap();
-        // Two answers (initialize, tools/list), then the end of stdin stops the server.
+        stdin.write_all(says.as_bytes()).await.unwrap();
+        // The answers, then the end of stdin stops the server.
         let mut reader = BufReader::new(&mut stdout);
-        for _ in 0..2 {
+        for _ in 0..answers {
             reader.read_until(b'\n', &mut out).await.unwrap();
         }
         drop(stdin);
@@ -428,4 +438,124 @@ async fn servers_tap_finds_each_hosts_file_where_the_host_keeps_it() {
         let leftovers = std::fs::read_dir(config.parent().unwrap()).unwrap().count();
         assert_eq!(leftovers, 1, "{host}: no backup or temp file left");
     }
+}
+
+/// A host session with tool calls, recorded, becomes a suite whose case expects those calls
+/// and results, and a baseline that `mcplab check` compares the live server with.
+#[tokio::test]
+async fn a_recording_becomes_an_eval_case_and_a_check_baseline() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("rec.jsonl");
+    let says = format!(
+        "{HOST_SAYS}{}\n{}\n",
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}"#,
+        r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}"#,
+    );
+    let args = [
+        "tap",
+        "--no-live",
+        "--record",
+        record.to_str().unwrap(),
+        "--",
+        BIN,
+        "demo-server",
+    ];
+    let (_, status) = as_host_saying(dir.path(), &args, &says, 4).await;
+    assert!(status.success());
+    let mcplab = |args: &[&str]| {
+        std::process::Command::new(BIN)
+            .args(args)
+            .env("MCPLAB_DATA_DIR", dir.path())
+            .output()
+            .unwrap()
+    };
+
+    let out = mcplab(&["tap", "eval", record.to_str().unwrap()]);
+    let suite = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let parsed = mcplab_evals::suite::parse_suite(&suite).expect("the suite loads");
+    let doc = serde_json::to_value(&parsed).unwrap();
+    let case = &doc["cases"][0];
+    assert_eq!(
+        doc["mcpServers"]["mcplab-demo"]["args"],
+        serde_json::json!(["demo-server"])
+    );
+    let turn = &case["turns"][0];
+    let expected = &turn["toolCalls"]["expected"];
+    assert_eq!(expected[0]["tool"], "echo");
+    assert_eq!(expected[0]["arguments"]["message"], "hi");
+    assert_eq!(expected[1]["tool"], "add");
+    assert_eq!(turn["toolCalls"]["order"], "in-order");
+    assert_eq!(
+        turn["checks"][0]["toolResult"]["matches"]["content"][0]["text"],
+        "Echo: hi"
+    );
+    assert_eq!(
+        turn["checks"][1]["toolResult"]["matches"]["structuredContent"]["sum"],
+        5.0
+    );
+    assert!(suite.contains("TODO: what the user asked"), "{suite}");
+
+    let baseline = dir.path().join("baseline.json");
+    let out = mcplab(&[
+        "tap",
+        "baseline",
+        record.to_str().unwrap(),
+        "-o",
+        baseline.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let b: Value = serde_json::from_str(&std::fs::read_to_string(&baseline).unwrap()).unwrap();
+    assert_eq!(b["server"], "mcplab-demo");
+    assert_eq!(b["surfaces"][0]["era"], "legacy");
+    // The demo's tools/list answer (~17 KB) is longer than the traffic preview that `check`
+    // judges from by default (16 KiB): raise it so the check sees the whole listing.
+    let check = |file: &std::path::Path| {
+        let args = [
+            "check",
+            "--demo",
+            "--json",
+            "--limit",
+            "preview=1MiB",
+            "--baseline",
+        ];
+        let mut args: Vec<&str> = args.to_vec();
+        args.push(file.to_str().unwrap());
+        let out = mcplab(&args);
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let errors: Vec<String> = report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["ruleSet"] == "baseline" && f["severity"] == "error")
+            .map(|f| f["message"].as_str().unwrap().to_owned())
+            .collect();
+        (out.status.code(), errors)
+    };
+    let (code, errors) = check(&baseline);
+    assert_eq!(
+        errors,
+        Vec::<String>::new(),
+        "the live server is what the host saw"
+    );
+    assert_eq!(code, Some(0));
+
+    // A tool the host saw is gone from the server: a breaking change.
+    let mut edited = b.clone();
+    let tools = edited["surfaces"][0]["tools"].as_array_mut().unwrap();
+    let mut gone = tools[0].clone();
+    gone["name"] = "retired_tool".into();
+    tools.push(gone);
+    std::fs::write(&baseline, edited.to_string()).unwrap();
+    let (code, errors) = check(&baseline);
+    assert_eq!(errors, ["tool `retired_tool` was removed"]);
+    assert_eq!(code, Some(1));
 }

@@ -9,6 +9,7 @@ mod assets;
 mod error;
 pub mod evals;
 pub mod events;
+pub mod headless;
 pub mod memory;
 pub mod oauth;
 mod render_specs;

@@ -645,7 +645,7 @@ export type Viewer = { theme: Theme, locale: string, timeZone: string, };
 
 export type AppRenderSpec = { server: string, tool: string, arguments: Record<string, unknown>, 
 /**
- * The emulated host the app renders in.
+ * The emulated host the app renders in (keys left out take mcplab's own defaults).
  */
 conditions: HostConditions, width: number, height: number, 
 /**
@@ -1247,6 +1247,73 @@ keyHint: string | null, models: Array<string>,
 custom: boolean, };
 
 export type ProviderInput = { kind: ProviderKind, baseUrl?: string, apiKey?: string, models: Array<string>, };
+
+export type TapTransport = "stdio" | "http";
+
+export type TapStart = { 
+/**
+ * [`TAP_FORMAT`].
+ */
+format: number, transport: TapTransport, 
+/**
+ * The server: its command line (stdio) or its URL (HTTP), secrets in the URL masked.
+ */
+target: string, 
+/**
+ * The tap's process id.
+ */
+pid: number, startedMs: number, };
+
+export type TapEnd = { endedMs: number, 
+/**
+ * In words: `exit code 0`, `killed by SIGTERM`, `stopped`.
+ */
+how: string, 
+/**
+ * Frames the tap could not record (its queue was full or over its byte bound); the
+ * traffic itself passed.
+ */
+dropped: number, };
+
+export type TapLine = { "type": "start" } & TapStart | { "type": "frame" } & TrafficFrame | { "type": "end" } & TapEnd;
+
+export type TapRegistered = { id: string, };
+
+export type TapHost = { name: string, version?: string, title?: string, };
+
+export type TapSessionView = { 
+/**
+ * Where its frames are recorded (`tap:N`, `tap:N.2` for a tap's second HTTP session).
+ */
+key: string, 
+/**
+ * The tap (`tap:N`).
+ */
+tap: string, transport: TapTransport, target: string, 
+/**
+ * `None` until the host introduced itself.
+ */
+host?: TapHost, 
+/**
+ * The revision the host asked for.
+ */
+protocolVersion?: string, 
+/**
+ * The HTTP session (`Mcp-Session-Id`, or the legacy SSE `sessionId`).
+ */
+sessionId?: string, startedMs: number, 
+/**
+ * Set once the tap ended.
+ */
+ended?: TapEnd, 
+/**
+ * `live` (a running tap) or `file` (a recording opened in the inspector).
+ */
+source: string, };
+
+export type TapOpen = { text: string, };
+
+export type TapOpened = { sessions: Array<TapSessionView>, frames: number, };
 
 export const DEVICE_PRESETS: DevicePreset[] = [{"kind":"mobile","platform":"mobile","width":430,"height":932,"hover":false,"touch":true},{"kind":"tablet","platform":"mobile","width":820,"height":1180,"hover":false,"touch":true},{"kind":"desktop","platform":"web","width":1280,"height":800,"hover":true,"touch":false}];
 

@@ -26,8 +26,11 @@ mod hosts;
 mod interop;
 mod interop_bugs;
 mod interop_sdk2;
+#[cfg(feature = "peer-tests")]
+mod interop_turn3;
 mod oauth_cli;
 mod prices_cli;
 mod python_sdk;
 mod render_api;
 mod serve;
+mod tap;

@@ -2,7 +2,8 @@
 //! the first render under a client declaration it starts a [`LoopbackApi`] over that
 //! declaration's connections (one per declaration, so a host's app reads through its own
 //! connections), then renders each app there, one at a time. The APIs stop when the renderer
-//! is dropped.
+//! is dropped. [`LoopbackRenderer::render_whole`] also returns the PNG (`mcplab mcp`'s
+//! `render_app`).
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -14,6 +15,7 @@ use mcplab_evalrun::AppRenderer;
 use mcplab_protocol::ServerConfig;
 use mcplab_protocol::api::AppRenderSpec;
 use mcplab_protocol::host::ClientDeclaration;
+use mcplab_render::Rendered;
 use parking_lot::Mutex;
 use serde_json::Value;
 
@@ -56,6 +58,17 @@ impl LoopbackRenderer {
             one_at_a_time: tokio::sync::Semaphore::new(1),
         }))
     }
+
+    /// Renders one app and returns the PNG with the report. `server` joins the served store
+    /// first (a caller that connects servers as it goes, like `mcplab mcp`).
+    pub fn render_whole(
+        &self,
+        manager: Arc<ConnectionManager>,
+        server: ServerConfig,
+        spec: AppRenderSpec,
+    ) -> BoxFuture<'static, Result<Rendered, String>> {
+        render_in(self.0.clone(), manager, Some(server), spec).boxed()
+    }
 }
 
 impl AppRenderer for LoopbackRenderer {
@@ -64,28 +77,41 @@ impl AppRenderer for LoopbackRenderer {
         manager: Arc<ConnectionManager>,
         spec: AppRenderSpec,
     ) -> BoxFuture<'static, Result<Value, String>> {
-        let inner = self.0.clone();
-        async move {
-            let cell = inner.cell(manager.client());
-            let api = cell
-                .get_or_init(|| async {
-                    LoopbackApi::start(manager, &inner.servers)
-                        .await
-                        .map_err(|e| e.to_string())
-                })
-                .await
-                .as_ref()
-                .map_err(Clone::clone)?;
-            let _one = inner
-                .one_at_a_time
-                .acquire()
-                .await
-                .map_err(|e| e.to_string())?;
-            api.render(&inner.chromium, &spec)
-                .await
-                .map(|r| r.report)
-                .map_err(|e| e.to_string())
-        }
-        .boxed()
+        render_in(self.0.clone(), manager, None, spec)
+            .map(|r| r.map(|r| r.report))
+            .boxed()
     }
+}
+
+/// Renders through the API serving `manager`'s declaration (started on first use).
+async fn render_in(
+    inner: Arc<Inner>,
+    manager: Arc<ConnectionManager>,
+    server: Option<ServerConfig>,
+    spec: AppRenderSpec,
+) -> Result<Rendered, String> {
+    let cell = inner.cell(manager.client());
+    let api = cell
+        .get_or_init(|| async {
+            LoopbackApi::start(manager, &inner.servers)
+                .await
+                .map_err(|e| e.to_string())
+        })
+        .await
+        .as_ref()
+        .map_err(Clone::clone)?;
+    if let Some(server) = server {
+        api.state()
+            .store
+            .upsert_server(&server)
+            .map_err(|e| e.to_string())?;
+    }
+    let _one = inner
+        .one_at_a_time
+        .acquire()
+        .await
+        .map_err(|e| e.to_string())?;
+    api.render(&inner.chromium, &spec)
+        .await
+        .map_err(|e| e.to_string())
 }

@@ -9,6 +9,8 @@ mod output;
 mod run;
 mod trace;
 
+pub(crate) use run::provider_settings;
+
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};

@@ -115,7 +115,7 @@ pub struct ReplayArgs {
 }
 
 fn size(text: &str) -> Result<usize, String> {
-    mcplab_core::mcp::limits::parse_size(text)
+    mcplab_mcp::limits::parse_size(text)
 }
 
 /// A host whose config `servers tap` rewrites.

@@ -79,6 +79,7 @@ stage_web() {
 
 stage_rust() {
   npm_install tests/npm
+  npm_install tests/ci
   echo "== python: the MCP SDK 2.x for the 2026-07-28 interop tests"
   tests/interop/python/setup.sh
   echo "== python SDK venvs (tests/python: mcp 1.x and 2.x for the interop tests)"

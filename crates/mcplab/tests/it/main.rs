@@ -18,6 +18,8 @@ mod chat;
 mod chat_api;
 mod check;
 mod child_process;
+#[cfg(feature = "peer-tests")]
+mod ci_action;
 mod cli;
 mod eval;
 mod eval_hosts;

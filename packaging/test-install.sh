@@ -41,7 +41,7 @@ tar -C "$work/archive" -xzf "$dist/$target_of_archive"
 try "archive $target_of_archive" "$work/archive/${target_of_archive%.tar.gz}/mcplab"
 
 mkdir "$work/npm"
-(cd "$work/npm" && "${clean_env[@]}" "npm_config_cache=$work/npm-cache" npm install --offline \
+(cd "$work/npm" && "${clean_env[@]}" "npm_config_cache=$work/npm-cache" npm_config_update_notifier=false npm install --offline \
   --no-audit --no-fund --loglevel=error "$dist/npm/mcplab-$platform-$version.tgz" "$dist/npm/mcplab-$version.tgz" >/dev/null)
 try "npm (node_modules/.bin/mcplab)" "$work/npm/node_modules/.bin/mcplab"
 [ -x "$work/npm/node_modules/@mcplab/$platform/bin/mcplab" ] ||

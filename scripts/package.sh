@@ -13,6 +13,12 @@
 #   scripts/package.sh                            release build for this machine's target
 #   scripts/package.sh --profile dev --test       quick: dev build, then install-test each artefact
 #   scripts/package.sh --target aarch64-unknown-linux-gnu   (needs that Rust target + linker)
+#   scripts/package.sh --profile dev --all-features --no-crates --test
+#                                                 what scripts/test.sh's `package` stage runs: the
+#                                                 test build's binary packaged and installed
+#
+# --all-features builds the binary the test stages built (the features only add tests), so
+# cargo reuses it; --no-crates skips `cargo package` (slow: it resolves every crate's lock).
 #
 # --test runs packaging/test-install.sh on the result: each artefact installed into an empty
 # prefix with no Rust or Node development tools on PATH, then `mcplab --version` and
@@ -21,7 +27,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-profile=release target="" out=dist run_test=0 crates=1
+profile=release target="" out=dist run_test=0 crates=1 features=()
 while [ "$#" -gt 0 ]; do
   case "$1" in
     --profile) profile=$2; shift 2 ;;
@@ -29,7 +35,8 @@ while [ "$#" -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --test) run_test=1; shift ;;
     --no-crates) crates=0; shift ;;
-    -h | --help) sed -n '2,22p' "$0"; exit 0 ;;
+    --all-features) features=(--all-features); shift ;;
+    -h | --help) sed -n '2,28p' "$0"; exit 0 ;;
     *) echo "package.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
 done
@@ -69,7 +76,7 @@ profile_dir=$profile
 [ "$profile" = dev ] && profile_dir=debug
 binary="$target_dir/$profile_dir/$exe"
 echo "== building the binary (cargo, --profile $profile)"
-cargo build --locked -p mcplab --bin mcplab --profile "$profile" "${target_flag[@]}"
+cargo build --locked -p mcplab --bin mcplab --profile "$profile" "${target_flag[@]}" "${features[@]}"
 
 echo "== archive"
 stem="mcplab-$version-$target"
@@ -96,7 +103,7 @@ fi
 # maturin builds the same cargo unit as above (same profile, target and features), so cargo
 # reuses it; the check below proves the wheel holds exactly the binary of the other packages.
 (cd packaging/python && "../../$venv/bin/maturin" build --locked --profile "$profile" \
-  "${target_flag[@]}" --out "$out")
+  "${target_flag[@]}" "${features[@]}" --out "$out")
 wheel=$(ls "$out"/mcplab-"$version"-*.whl)
 python3 packaging/python/check_wheel.py "$wheel" "$binary"
 

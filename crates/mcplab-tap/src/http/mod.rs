@@ -129,7 +129,8 @@ async fn handle(State(proxy): State<Arc<Proxy>>, request: Request) -> Response {
         Ok(u) => u,
         Err(e) => return (StatusCode::BAD_REQUEST, format!("mcplab tap: {e}")).into_response(),
     };
-    let exchange = Exchange::start(&parts.method, &url, &parts.headers, &body);
+    let mut exchange = Exchange::start(&parts.method, &url, &parts.headers, &body);
+    exchange.sending(&proxy.recorder);
     let clock = Instant::now();
     let sent = proxy
         .client

@@ -41,7 +41,7 @@ impl Exchange {
         };
         let note = TrafficHttpExchange {
             method: method.to_string(),
-            url: mcplab_oauth::mask_url(url),
+            url: mcplab_net::mask_url(url),
             purpose: purpose.into(),
             status: None,
             request_headers: mcplab_mcp::http::shown_headers(headers),

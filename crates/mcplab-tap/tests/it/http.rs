@@ -64,7 +64,7 @@ async fn running() -> Running {
 
 /// POSTs `body` with `headers`; returns status, content type, session id and the body text.
 async fn post(url: &str, headers: &[(&str, &str)], body: &str) -> (u16, String, String, String) {
-    let mut req = mcplab_oauth::tls::client()
+    let mut req = mcplab_net::tls::client()
         .post(url)
         .timeout(Duration::from_secs(20))
         .header("content-type", "application/json")

@@ -7,9 +7,9 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use mcplab_core::mcp::{Connection, ConnectionManager, Listing};
 use mcplab_evals::run::Unit;
 use mcplab_evals::suite::{Catalog, locate_problems, tool_refs, unknown_tools};
+use mcplab_mcp::{Connection, ConnectionManager, Listing};
 use mcplab_protocol::ServerConfig;
 use mcplab_protocol::host::ClientDeclaration;
 use serde_json::Value;

@@ -4,11 +4,11 @@
 //! replay plays back. Typed both ways: the runner writes this struct, `trace_view`, `history`
 //! and `replay` read it back. Rows written before a field existed read with it empty.
 
-use mcplab_core::store::{EvalIterationRow, Store, StoreError};
 use mcplab_evals::run::{IterationRecord, Unit};
 use mcplab_evals::trace::Trace;
 use mcplab_evals::verdict::Verdict;
 use mcplab_protocol::chat::TurnEvent;
+use mcplab_store::{EvalIterationRow, Store, StoreError};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

@@ -6,7 +6,6 @@
 
 use std::collections::BTreeMap;
 
-use mcplab_core::store::{EvalRunRow, Store, StoreError};
 use mcplab_evals::compare::{Comparison, compare_with};
 use mcplab_evals::gates::DEFAULT_MIN_SAMPLES;
 use mcplab_evals::run::{IterationRecord, RunRecord, Unit};
@@ -16,6 +15,7 @@ use mcplab_evals::trace::Trace;
 pub use mcplab_protocol::evals::{
     EvalCompareView, EvalRunItem, EvalRunView, RunHeader, RunKind, RunResult, TraceDifference,
 };
+use mcplab_store::{EvalRunRow, Store, StoreError};
 
 use crate::detail;
 

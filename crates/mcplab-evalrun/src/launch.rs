@@ -4,9 +4,9 @@
 //! the agreement is remembered by the list's hash in the store (the data directory), so the
 //! same suite does not ask again until what it would start changes.
 
-use mcplab_core::store::{Store, StoreError};
 use mcplab_protocol::evals::{LaunchItem, LaunchKind, LaunchList};
 use mcplab_protocol::{ServerConfig, ServerTransport};
+use mcplab_store::{Store, StoreError};
 use serde_json::Value;
 
 use crate::prepare::Prepared;

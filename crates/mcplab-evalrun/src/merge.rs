@@ -3,7 +3,6 @@
 //! run of kind `merged` so that sharded CI keeps history and a trend. Its iterations keep their
 //! records; their traces stay with the shard runs (a shard's run.json does not carry them).
 
-use mcplab_core::store::{EvalIterationRow, EvalRunRow, Store};
 use mcplab_evals::compare::Comparison;
 use mcplab_evals::gates::{self, GateReport};
 use mcplab_evals::run::RunRecord;
@@ -12,6 +11,7 @@ use mcplab_evals::stats::{RunSummary, summarize};
 use mcplab_evals::suite::Gates;
 use mcplab_protocol::clock::now_ms;
 use mcplab_protocol::evals::{RunHeader, RunKind, RunResult};
+use mcplab_store::{EvalIterationRow, EvalRunRow, Store};
 use serde_json::Value;
 
 use crate::history;
@@ -50,7 +50,7 @@ pub fn store_merged(
     };
     let report = gates::evaluate(gates, &summary, comparison.as_ref(), &[]);
     let run_id = new_run_id();
-    let store_err = |e: mcplab_core::store::StoreError| e.to_string();
+    let store_err = |e: mcplab_store::StoreError| e.to_string();
     store
         .create_eval_run(&row(&run_id, &record, &ids, count, baseline))
         .map_err(store_err)?;

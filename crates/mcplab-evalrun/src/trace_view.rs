@@ -6,9 +6,9 @@
 //! show RUN --iteration N` show the same value. The exact model requests and the recording
 //! stay out (they can be large and are not what a reader opens an iteration for).
 
-use mcplab_core::store::Store;
 use mcplab_evals::run::Unit;
 use mcplab_protocol::evals::{IterationTurn, IterationView};
+use mcplab_store::Store;
 
 use crate::detail;
 use crate::history::HistoryError;

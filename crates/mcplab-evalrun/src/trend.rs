@@ -8,9 +8,9 @@
 
 use std::collections::BTreeMap;
 
-use mcplab_core::store::Store;
 use mcplab_evals::stats::{CellSummary, Z95, wilson};
 pub use mcplab_protocol::evals::{ModelPoint, TrendPoint};
+use mcplab_store::Store;
 
 use crate::history::{HistoryError, kind_of, result_of};
 

@@ -13,6 +13,7 @@ pub mod error_chain;
 pub mod evals;
 pub mod events;
 pub mod host;
+pub mod host_conditions;
 pub mod host_profile;
 pub mod oauth;
 pub mod provider;

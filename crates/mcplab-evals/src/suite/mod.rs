@@ -19,7 +19,7 @@ pub use case::{
 pub use check::{
     AppRenderedCheck, Check, DetailedNeedle, JsonPathCheck, TextNeedle, ToolResultCheck,
 };
-pub use from_session::case_from_turns;
+pub use from_session::{case_from_turns, compared_turn_suite};
 pub use load::{
     LoadLimits, SuiteError, SuiteErrors, locate_problems, parse_suite, parse_suite_with,
 };

@@ -17,7 +17,10 @@ mod apps_render;
 mod chat;
 mod chat_api;
 mod check;
+mod check_wire;
 mod child_process;
+#[cfg(feature = "peer-tests")]
+mod ci_action;
 mod cli;
 mod eval;
 mod eval_checks;
@@ -37,3 +40,6 @@ mod python_sdk;
 mod render_api;
 mod serve;
 mod tap;
+#[cfg(feature = "peer-tests")]
+mod tap_interop;
+mod tap_resilience;

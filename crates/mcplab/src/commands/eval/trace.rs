@@ -4,12 +4,12 @@
 //! answer, how it ended with tokens and clocks; then every check with its reason, the tool-call
 //! differences, the judge and the error. Long values are cut for the terminal (the JSON is whole).
 
-use mcplab_core::store::Store;
 use mcplab_evalrun::{StoredRun, iteration_trace, pick_unit};
 use mcplab_evals::matching::calls::describe;
 use mcplab_evals::trace::{TurnEnd, TurnTrace};
 use mcplab_evals::verdict::{JudgeVerdict, Outcome, Scoped};
 use mcplab_protocol::evals::IterationView;
+use mcplab_store::Store;
 
 use super::ShowArgs;
 use crate::failure::Failure;

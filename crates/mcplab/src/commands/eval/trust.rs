@@ -5,8 +5,8 @@
 
 use std::io::{BufRead, IsTerminal, Write};
 
-use mcplab_core::store::Store;
 use mcplab_evalrun::{Prepared, is_trusted, launch_list, launch_text, remember_trusted};
+use mcplab_store::Store;
 
 use crate::failure::Failure;
 

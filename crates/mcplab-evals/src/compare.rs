@@ -124,13 +124,16 @@ fn decide(cells: &mut [CellComparison], method: &RegressionMethod) {
     }
 }
 
+/// `(passes, completed)`.
+type Counts = (u64, u64);
+
 /// The cells on both sides pooled per case (the clusters) and compared as one run.
 fn whole_run(
     cells: &[CellComparison],
     min_samples: u64,
     method: &RegressionMethod,
 ) -> Option<RunDifference> {
-    let mut by_case: BTreeMap<&str, ((u64, u64), (u64, u64))> = BTreeMap::new();
+    let mut by_case: BTreeMap<&str, (Counts, Counts)> = BTreeMap::new();
     for c in cells {
         if let (Some(b), Some(r)) = (c.base, c.run) {
             let e = by_case.entry(c.case_id.as_str()).or_default();

@@ -69,7 +69,10 @@ fn unknown_names_get_their_line_and_the_nearest_listed_name() {
     let docs: &[&str] = &["search", "fetch_page", "delete_all"];
     let ui: &[&str] = &["show_chart"];
     let everything = catalog(None, &[("docs", docs), ("ui", ui)]);
-    let errors = locate_problems(Some(SUITE), unknown_tools(&refs, &[everything.clone()]));
+    let errors = locate_problems(
+        Some(SUITE),
+        unknown_tools(&refs, std::slice::from_ref(&everything)),
+    );
     let lines: Vec<String> = errors.0.iter().map(ToString::to_string).collect();
     assert_eq!(
         lines,

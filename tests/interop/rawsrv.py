@@ -24,6 +24,8 @@ the file named by RAWSRV_LOG when that is set, so tests judge by what the server
   bad-message       a response with an invalid field type (serverInfo.name is a number)
   noproto           an initialize result without protocolVersion
   lax               answers every method it does not know (server/discover too) with `{}`
+  ignore-discover   never answers server/discover (a 2025 server ignoring unknown requests)
+  discover-garbage  answers server/discover with a line that is not JSON
 """
 
 import json
@@ -185,6 +187,12 @@ def main():
         if method is None or id_ is None:
             if method == "notifications/initialized" and "undeclared" in MODES:
                 send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+            continue
+        if method == "server/discover" and "ignore-discover" in MODES:
+            continue
+        if method == "server/discover" and "discover-garbage" in MODES:
+            sys.stdout.write("this is not JSON\n")
+            sys.stdout.flush()
             continue
         noise("this is not JSON-RPC")
         if method == "initialize":

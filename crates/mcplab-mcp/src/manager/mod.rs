@@ -24,6 +24,7 @@ use super::limits::Limits;
 use super::modern::era::Plan;
 use super::modern::headers::ToolHeaders;
 use super::modern::http::{ModernHttp, spawn_modern_http};
+use super::modern::probe::StderrHold;
 use super::stdio::{StderrTail, StdioSpec, spawn_stdio};
 use super::tasks::TaskRegistry;
 use super::traffic::{DEFAULT_RING_CAPACITY, TrafficLog};
@@ -635,6 +636,8 @@ impl ConnectionManager {
         }
         let transport_cancel = CancellationToken::new();
         let gate = self.gate(&name);
+        // N9: stderr of a stdio server's `auto` handshake waits to be judged probe noise.
+        let hold = Arc::new(StderrHold::new(plan == Plan::Auto));
         // B12: the streamable HTTP task ends the session with DELETE; closing waits for it.
         let mut transport_task = None;
         let mut child = None;
@@ -662,11 +665,14 @@ impl ConnectionManager {
                 };
                 let gate = gate.clone();
                 let server = name.clone();
+                let held = hold.clone();
                 let hook = Arc::new(move |line: &str| {
-                    gate.send(ServerEvent::Stderr {
-                        server: server.clone(),
-                        line: line.to_owned(),
-                    });
+                    if !held.hold(line) {
+                        gate.send(ServerEvent::Stderr {
+                            server: server.clone(),
+                            line: line.to_owned(),
+                        });
+                    }
                 });
                 child = Some(spawn_stdio(
                     &spec,
@@ -716,6 +722,7 @@ impl ConnectionManager {
             child,
             transport_task,
             waiting,
+            hold,
             ..Started::new(wire, stderr, gate, transport_cancel)
         };
         self.handshake(config, started, setup).await

@@ -472,6 +472,19 @@ async fn subscribe(
     uri: &str,
     count: Option<usize>,
 ) -> Result<(), Failure> {
+    let subscribable = s
+        .connection()
+        .initialize_result()
+        .pointer("/capabilities/resources/subscribe")
+        .and_then(Value::as_bool)
+        == Some(true);
+    if !subscribable {
+        return Err(Failure::call(
+            "this server does not offer resource subscriptions (its `resources` capability \
+             does not declare `subscribe: true`)",
+        ));
+    }
+    // N10: both eras declare it the same way.
     if s.connection().is_modern() {
         // 2026-07-28 replaced resources/subscribe with subscriptions/listen.
         let args = crate::cli::ListenArgs {
@@ -484,18 +497,6 @@ async fn subscribe(
             connect: crate::cli::ConnectArgs::default(),
         };
         return super::listen::watch(s, args, p.is_json(), true).await;
-    }
-    let subscribable = s
-        .connection()
-        .initialize_result()
-        .pointer("/capabilities/resources/subscribe")
-        .and_then(Value::as_bool)
-        == Some(true);
-    if !subscribable {
-        return Err(Failure::call(
-            "this server does not offer resource subscriptions (its `resources` capability \
-             does not declare `subscribe: true`)",
-        ));
     }
     let mut events = s.subscribe();
     s.request("resources/subscribe", Some(json!({ "uri": uri })))

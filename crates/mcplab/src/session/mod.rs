@@ -60,6 +60,9 @@ struct Voice {
     dim: bool,
     /// People's names for the servers (ad-hoc targets are not called `cli`).
     labels: Arc<Vec<(String, String)>>,
+    /// How many stderr lines were shown (a connect error repeats them when none was: the
+    /// handshake of `protocol: auto` holds them back).
+    stderr_shown: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl Voice {
@@ -68,6 +71,10 @@ impl Voice {
             .iter()
             .find(|(name, _)| name == server)
             .map_or(server, |(_, label)| label.as_str())
+    }
+
+    fn shown_any_stderr(&self) -> bool {
+        self.stderr_shown.load(std::sync::atomic::Ordering::Relaxed) > 0
     }
 
     /// One line on stderr, control sequences neutralised unless `--raw`.
@@ -186,6 +193,7 @@ impl Session {
             stderr: !settings.quiet_stderr,
             dim: std::io::stderr().is_terminal(),
             labels: Arc::new(labels),
+            stderr_shown: Arc::default(),
         };
         let mut traced = None;
         if settings.trace {
@@ -223,7 +231,7 @@ impl Session {
                     }
                     let failure = match e {
                         McpError::Cancelled => Failure::silent(EXIT_INTERRUPTED),
-                        e => connect_failure(e, label, voice.stderr),
+                        e => connect_failure(e, label, voice.shown_any_stderr()),
                     };
                     return Err((failure, frames));
                 }
@@ -556,6 +564,9 @@ async fn answer_events(manager: Arc<ConnectionManager>, policy: Policy, voice: V
                 message: message.map(|m| if voice.raw { m } else { safe(&m).into_owned() }),
             }),
             ServerEvent::Stderr { server, line } if voice.stderr => {
+                voice
+                    .stderr_shown
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let label = voice.label(&server);
                 let line = if voice.raw {
                     line

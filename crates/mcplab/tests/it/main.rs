@@ -9,6 +9,8 @@
 mod eval_support;
 mod router_support;
 
+#[cfg(feature = "peer-tests")]
+mod agent_mcp;
 mod api;
 mod apps_api;
 mod apps_render;

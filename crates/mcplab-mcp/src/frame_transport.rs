@@ -280,16 +280,24 @@ impl FrameTransport {
         let step = self.probe.as_mut()?.step(tokio::time::Instant::now());
         match step {
             Step::Ping(bytes) => {
-                self.traffic
-                    .record(&self.server, Direction::Outbound, FrameKind::Message, &bytes);
+                self.traffic.record(
+                    &self.server,
+                    Direction::Outbound,
+                    FrameKind::Message,
+                    &bytes,
+                );
                 if let Some(out) = &self.outbound {
                     let _ = out.send(Bytes::from(bytes)).await;
                 }
                 None
             }
             Step::GiveUp(reply) => {
-                self.traffic
-                    .record(&self.server, Direction::Inbound, FrameKind::Synthetic, &reply);
+                self.traffic.record(
+                    &self.server,
+                    Direction::Inbound,
+                    FrameKind::Synthetic,
+                    &reply,
+                );
                 self.parse(&reply).ok()
             }
             Step::Nothing => None,

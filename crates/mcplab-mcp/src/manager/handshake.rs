@@ -69,7 +69,8 @@ impl ConnectionManager {
         let answerer = handler.clone();
         let mut transport = transport.with_in_order(handler.clone());
         if setup.plan == Plan::Auto {
-            transport = transport.with_discover_probe(DiscoverProbe::new(self.opts.connect_timeout));
+            transport =
+                transport.with_discover_probe(DiscoverProbe::new(self.opts.connect_timeout));
         }
         let ct = CancellationToken::new();
         let lifecycle = setup.plan.lifecycle();
@@ -156,8 +157,12 @@ impl ConnectionManager {
             }
             Ok(Err(e)) => {
                 not_modern_why = not_modern(&e);
+                let method = match setup.plan {
+                    Plan::Discover => "server/discover",
+                    _ => "initialize",
+                };
                 raw.closed_reason()
-                    .unwrap_or_else(|| describe_init_error(e))
+                    .unwrap_or_else(|| describe_init_error(e, method))
             }
             Err(_) => {
                 ct.cancel();
@@ -312,7 +317,9 @@ pub(super) fn speaks(initialize: &serde_json::Value) -> bool {
 }
 
 /// B14: a failed handshake in words, not rmcp's Debug output or error-code prefixes.
-pub(super) fn describe_init_error(e: rmcp::service::ClientInitializeError) -> String {
+/// `method` is the request that opened it (`initialize`, or `server/discover` when the
+/// protocol is pinned to 2026-07-28: N12).
+pub(super) fn describe_init_error(e: rmcp::service::ClientInitializeError, method: &str) -> String {
     use rmcp::model::ServerResult;
     use rmcp::service::ClientInitializeError as E;
     match e {
@@ -321,12 +328,12 @@ pub(super) fn describe_init_error(e: rmcp::service::ClientInitializeError) -> St
                 .err()
                 .map_or_else(|| "unexpected shape".to_owned(), |e| e.to_string());
             format!(
-                "the server's `initialize` result is not valid ({why}): {}",
+                "the server's `{method}` result is not valid ({why}): {}",
                 custom.0
             )
         }
         E::ExpectedInitResult(other) => format!(
-            "the server answered `initialize` with something else: {}",
+            "the server answered `{method}` with something else: {}",
             other.map_or_else(
                 || "nothing".into(),
                 |r| serde_json::to_string(&r).unwrap_or_default()
@@ -336,11 +343,11 @@ pub(super) fn describe_init_error(e: rmcp::service::ClientInitializeError) -> St
             data.message.into_owned()
         }
         E::JsonRpcError(data) => format!(
-            "the server answered `initialize` with error {}: {}",
+            "the server answered `{method}` with error {}: {}",
             data.code.0, data.message
         ),
         // `auto` on stdio: the handshake that decides is the fallback `initialize`.
-        E::LegacyFallbackFailed { fallback, .. } => describe_init_error(*fallback),
+        E::LegacyFallbackFailed { fallback, .. } => describe_init_error(*fallback, "initialize"),
         other => other.to_string(),
     }
 }

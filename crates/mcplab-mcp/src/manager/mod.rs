@@ -555,6 +555,13 @@ impl ConnectionManager {
                     not_modern: Some(why),
                     ..
                 }) if auto => self.open_with(config, legacy(), Some(why)).await,
+                Err(HandshakeFailure {
+                    error,
+                    not_modern: Some(why),
+                }) if plan_pinned_modern(&config) => Err(HandshakeFailure {
+                    error: pinned_modern_failure(&config.name, &why, error),
+                    not_modern: None,
+                }),
                 other => other,
             }
             .map_err(|f| f.error);
@@ -571,14 +578,7 @@ impl ConnectionManager {
             Err(HandshakeFailure {
                 error,
                 not_modern: Some(why),
-            }) => Err(McpError::Connect {
-                server: config.name.clone(),
-                message: format!(
-                    "{why}: the server does not speak 2026-07-28 (protocol is pinned to \
-                     2026-07-28; choose `auto` or a 2025 revision). Underlying error: {error}"
-                ),
-                stderr_tail: Vec::new(),
-            }),
+            }) => Err(pinned_modern_failure(&config.name, &why, error)),
             Err(failure) => Err(failure.error),
         }
     }
@@ -739,5 +739,27 @@ impl ConnectionManager {
         self.oauth
             .get()?
             .session(&config.name, &target.url, settings)
+    }
+}
+
+fn plan_pinned_modern(config: &ServerConfig) -> bool {
+    config.protocol == mcplab_protocol::ProtocolChoice::V2026_07_28
+}
+
+/// N12: a server pinned to 2026-07-28 refused `server/discover`. `why` already quotes its
+/// answer, so the underlying error (which named `initialize` and the internal server name)
+/// only lends its stderr tail.
+fn pinned_modern_failure(server: &str, why: &str, error: McpError) -> McpError {
+    let stderr_tail = match error {
+        McpError::Connect { stderr_tail, .. } => stderr_tail,
+        _ => Vec::new(),
+    };
+    McpError::Connect {
+        server: server.to_owned(),
+        message: format!(
+            "{why}: the server does not speak 2026-07-28 (protocol is pinned to 2026-07-28; \
+             choose `auto` or a 2025 revision)"
+        ),
+        stderr_tail,
     }
 }

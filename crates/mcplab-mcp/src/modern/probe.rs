@@ -229,7 +229,11 @@ mod tests {
         let Step::Ping(ping) = probe.step(Instant::now()) else {
             panic!("a ping first");
         };
-        assert!(String::from_utf8(ping).unwrap().contains("\"method\":\"ping\""));
+        assert!(
+            String::from_utf8(ping)
+                .unwrap()
+                .contains("\"method\":\"ping\"")
+        );
         assert!(probe.answered(&NumberOrString::String(PING_ID.into())));
         let settle = probe.deadline().unwrap();
         assert_eq!(settle, Instant::now() + SETTLE);

@@ -140,6 +140,9 @@ async fn call_tool(
         Some(input_schema(s, &name).await?)
     };
     let arguments = tool_args::build(args.as_deref(), &pairs, schema.flatten().as_ref())?;
+    if no_wait {
+        super::tasks::check_no_wait(s)?;
+    }
     let started = Instant::now();
     let opts = mcplab_core::mcp::RequestOptions {
         task: match task {
@@ -155,7 +158,7 @@ async fn call_tool(
     super::tasks::remember(data, s);
     let r = called?;
     if mcplab_core::mcp::modern::mrtr::is_task(&r) {
-        return super::tasks::print_created(&r, p);
+        return super::tasks::print_created(&r, p, s);
     }
     p.value(&r, output::tool_result)?;
     if !p.is_json() {

@@ -214,11 +214,12 @@ impl Session {
         )));
 
         let mut conns = Vec::new();
+        let sse_fallback = settings.target.url.is_some() && settings.target.transport.is_none();
         for config in configs {
             let label = target::label(&config);
             let name = config.name.clone();
             let connected = tokio::select! {
-                r = manager.connect(config) => r,
+                r = connect_or_sse(&manager, config, sse_fallback) => r,
                 _ = interrupted.cancelled() => Err(McpError::Cancelled),
             };
             match connected {
@@ -443,6 +444,51 @@ pub async fn wait_for_stop_signal() {
 
 /// The connect error as people should read it: the ad-hoc target by what they typed, and
 /// (when stderr was shown live already) without repeating the server's stderr.
+/// B10: an ad-hoc `--url` without `--transport` may be a legacy HTTP+SSE server's. When it
+/// refuses the streamable HTTP POST (400, 404, 405), the legacy transport is tried on the same
+/// URL, as the spec's backwards compatibility suggests; when that fails too, the first error
+/// stands.
+async fn connect_or_sse(
+    manager: &Arc<ConnectionManager>,
+    config: ServerConfig,
+    fallback: bool,
+) -> Result<Arc<Connection>, McpError> {
+    let first = manager.connect(config.clone()).await;
+    let ServerTransport::Http {
+        url,
+        headers,
+        oauth,
+    } = &config.transport
+    else {
+        return first;
+    };
+    let refused = match first {
+        Err(e) if fallback && e.post_refused() => e,
+        other => return other,
+    };
+    let transport = ServerTransport::Sse {
+        url: url.clone(),
+        headers: headers.clone(),
+        oauth: oauth.clone(),
+    };
+    match manager
+        .connect(ServerConfig {
+            transport,
+            ..config
+        })
+        .await
+    {
+        Ok(conn) => {
+            eprintln!(
+                "note: the server refused the streamable HTTP POST, so mcplab connected with \
+                 the legacy HTTP+SSE transport (--transport sse skips the try)"
+            );
+            Ok(conn)
+        }
+        Err(_) => Err(refused),
+    }
+}
+
 fn connect_failure(e: McpError, label: String, stderr_shown: bool) -> Failure {
     match e {
         McpError::Connect {

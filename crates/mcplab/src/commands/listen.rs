@@ -5,7 +5,7 @@
 //! `notifications/cancelled` on stdio). An acknowledgement that honours nothing asked for ends
 //! it at once: nothing could ever arrive.
 
-use mcplab_core::mcp::RequestOptions;
+use mcplab_mcp::RequestOptions;
 use mcplab_protocol::ServerEvent;
 use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
@@ -108,7 +108,7 @@ pub async fn watch(
             Ok(ServerEvent::Status { status, .. })
                 if !matches!(status, mcplab_protocol::ServerStatus::Connected) =>
             {
-                break Err(Failure::from(mcplab_core::mcp::McpError::Transport {
+                break Err(Failure::from(mcplab_mcp::McpError::Transport {
                     message: format!("the server went away while listening: {status:?}"),
                 }));
             }
@@ -150,7 +150,7 @@ pub async fn watch(
 
 /// The listen request ended before we stopped it: the server closed the subscription.
 fn ended_by_server(
-    ended: Result<Result<Value, mcplab_core::mcp::McpError>, tokio::task::JoinError>,
+    ended: Result<Result<Value, mcplab_mcp::McpError>, tokio::task::JoinError>,
 ) -> Result<(), Failure> {
     match ended {
         Ok(Ok(_)) => {

@@ -17,6 +17,7 @@ mod apps_render;
 mod chat;
 mod chat_api;
 mod check;
+mod check_wire;
 mod child_process;
 mod cli;
 mod eval;
@@ -38,3 +39,6 @@ mod python_sdk;
 mod render_api;
 mod serve;
 mod tap;
+#[cfg(feature = "peer-tests")]
+mod tap_interop;
+mod tap_resilience;

@@ -70,10 +70,22 @@ test('a chat whose model calls a demo tool', async () => {
   await shot(page, '21-chat-frames');
 });
 
-test('the session survives a reload', async () => {
+test('the session survives a reload; its card\'s "frames" stay that call\'s, not a later one\'s with the same arguments', async () => {
   const { page } = app;
+  const chatCall = (await sent(mcplab, 'demo', 'tools/call')).at(-1);
+  // The same call again, later, from elsewhere (the Tools page's route).
+  assert.equal((await mcplab.api('POST', '/api/servers/demo/tools/call', { name: 'add', arguments: { a: 2, b: 40 } })).status, 200);
+  const later = (await sent(mcplab, 'demo', 'tools/call')).at(-1);
+  assert.notEqual(later.msg.id, chatCall.msg.id);
   await page.reload();
   await page.waitForSelector(`${id('tool-card')}[data-tool="add"][data-status="ok"]`);
+  await page.locator(`${id('tool-card')}[data-tool="add"] ${id('tool-card-frames')}`).click();
+  await page.waitForSelector(id('traffic-filter-call'));
+  const mine = (await frames(mcplab, 'demo')).filter((f) => f.msg?.id === chatCall.msg.id && f.seq >= chatCall.seq && f.seq < later.seq);
+  await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel).length === n, [id('traffic-row'), mine.length]);
+  const shown = await page.locator(id('traffic-row')).evaluateAll((els) => els.map((e) => Number(e.dataset.seq)).sort((a, b) => a - b));
+  assert.deepEqual(shown, mine.map((f) => f.seq));
+  await page.click(id('traffic-close'));
   await page.waitForFunction(
     (sel) => [...document.querySelectorAll(sel)].some((m) => m.innerText.includes('The answer is 42')),
     `${id('chat-message')}[data-role="assistant"]`,

@@ -163,6 +163,7 @@ impl Scope {
                 None,
             ),
             Command::Servers(_) => ("servers", None, None, None),
+            Command::Tap(_) => ("tap", None, None, None),
             Command::Open { .. } => ("open", None, None, None),
             Command::Hosts(_) => ("hosts", None, None, None),
             Command::DemoServer { .. } => ("demo-server", None, None, None),

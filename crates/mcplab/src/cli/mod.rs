@@ -10,6 +10,7 @@ pub mod limits;
 mod merge;
 pub mod oauth;
 mod surface;
+pub mod tap;
 
 use std::path::PathBuf;
 
@@ -115,6 +116,9 @@ pub enum Command {
     /// Manage the configured servers.
     #[command(subcommand)]
     Servers(ServersCmd),
+    /// Sit between a real host and a server: pass every byte both ways unchanged and record
+    /// every frame (live in the inspector, or a file); replay a recording.
+    Tap(tap::TapArgs),
     /// Chat with an LLM that can call the servers' tools.
     Chat(ChatArgs),
     /// MCP Apps: render a tool's app headless.

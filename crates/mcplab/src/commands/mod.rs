@@ -13,6 +13,7 @@ mod oauth;
 mod open;
 mod servers;
 mod skills;
+mod tap;
 mod tasks;
 
 use crate::cli::{Command, Connected};
@@ -26,6 +27,7 @@ pub async fn run(command: Command, settings: &Settings) -> Result<(), Failure> {
     match command {
         Command::Serve(_) => crate::serve::run(settings).await,
         Command::Servers(cmd) => servers::run(cmd, settings),
+        Command::Tap(args) => tap::run(args, settings).await,
         Command::Chat(args) => chat::run(args, settings, data).await,
         Command::Oauth(Connected { cmd, .. }) => oauth::run(cmd, settings).await,
         Command::Apps(group) => apps::run(group.cmd, settings).await,

@@ -31,3 +31,4 @@ mod prices_cli;
 mod python_sdk;
 mod render_api;
 mod serve;
+mod tap;

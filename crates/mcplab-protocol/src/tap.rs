@@ -114,7 +114,14 @@ pub struct TapSessionView {
     pub source: String,
 }
 
-/// `POST /api/taps/open` (a recording's text) → the sessions it held.
+/// `POST /api/taps/open`: a recording's text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct TapOpen {
+    pub text: String,
+}
+
+/// `POST /api/taps/open` → the sessions the recording held.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct TapOpened {

@@ -6,7 +6,11 @@
 //! one into an eval case, and `hosts` rewrites a host's config to go through the tap. The
 //! binary only parses flags and picks where things go.
 
+pub mod http;
+pub mod ingest;
+pub mod label;
 pub mod recorder;
+pub mod recording;
 pub mod splitter;
 pub mod stdio;
 

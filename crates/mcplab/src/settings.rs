@@ -165,6 +165,7 @@ impl Scope {
             Command::Servers(_) => ("servers", None, None, None),
             Command::Tap(_) => ("tap", None, None, None),
             Command::Open { .. } => ("open", None, None, None),
+            Command::Mcp(a) => ("mcp", None, None, Some(take(&mut a.chromium))),
             Command::Hosts(_) => ("hosts", None, None, None),
             Command::DemoServer { .. } => ("demo-server", None, None, None),
             Command::Completions { .. } => ("completions", None, None, None),

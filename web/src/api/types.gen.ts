@@ -1236,3 +1236,70 @@ keyHint: string | null, models: Array<string>,
 custom: boolean, };
 
 export type ProviderInput = { kind: ProviderKind, baseUrl?: string, apiKey?: string, models: Array<string>, };
+
+export type TapTransport = "stdio" | "http";
+
+export type TapStart = { 
+/**
+ * [`TAP_FORMAT`].
+ */
+format: number, transport: TapTransport, 
+/**
+ * The server: its command line (stdio) or its URL (HTTP), secrets in the URL masked.
+ */
+target: string, 
+/**
+ * The tap's process id.
+ */
+pid: number, startedMs: number, };
+
+export type TapEnd = { endedMs: number, 
+/**
+ * In words: `exit code 0`, `killed by SIGTERM`, `stopped`.
+ */
+how: string, 
+/**
+ * Frames the tap could not record (its queue was full or over its byte bound); the
+ * traffic itself passed.
+ */
+dropped: number, };
+
+export type TapLine = { "type": "start" } & TapStart | { "type": "frame" } & TrafficFrame | { "type": "end" } & TapEnd;
+
+export type TapRegistered = { id: string, };
+
+export type TapHost = { name: string, version?: string, title?: string, };
+
+export type TapSessionView = { 
+/**
+ * Where its frames are recorded (`tap:N`, `tap:N.2` for a tap's second HTTP session).
+ */
+key: string, 
+/**
+ * The tap (`tap:N`).
+ */
+tap: string, transport: TapTransport, target: string, 
+/**
+ * `None` until the host introduced itself.
+ */
+host?: TapHost, 
+/**
+ * The revision the host asked for.
+ */
+protocolVersion?: string, 
+/**
+ * The HTTP session (`Mcp-Session-Id`, or the legacy SSE `sessionId`).
+ */
+sessionId?: string, startedMs: number, 
+/**
+ * Set once the tap ended.
+ */
+ended?: TapEnd, 
+/**
+ * `live` (a running tap) or `file` (a recording opened in the inspector).
+ */
+source: string, };
+
+export type TapOpen = { text: string, };
+
+export type TapOpened = { sessions: Array<TapSessionView>, frames: number, };

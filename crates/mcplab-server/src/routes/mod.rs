@@ -14,10 +14,12 @@ mod render;
 mod scenarios;
 mod servers;
 mod settings;
+mod taps;
 
 use std::sync::Arc;
 
 use axum::Router;
+use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post, put};
 
 use crate::AppState;
@@ -162,6 +164,16 @@ pub fn api() -> Router<Arc<AppState>> {
         .route("/evals/runs/{id}/cancel", post(evals::cancel_run))
         .route("/evals/compare", get(evals::compare))
         .route("/evals/trend", get(evals::trend))
+        .route("/taps", get(taps::list).post(taps::register))
+        .route(
+            "/taps/open",
+            post(taps::open).layer(DefaultBodyLimit::max(taps::BODY_LIMIT)),
+        )
+        .route(
+            "/taps/{id}/frames",
+            post(taps::frames).layer(DefaultBodyLimit::max(taps::BODY_LIMIT)),
+        )
+        .route("/taps/{id}/end", post(taps::end))
         .route("/health", get(|| async { "ok" }))
 }
 

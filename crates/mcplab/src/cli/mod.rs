@@ -133,6 +133,11 @@ pub enum Command {
     /// that host.
     #[command(subcommand, after_help = HOSTS_HELP)]
     Hosts(HostsCmd),
+    /// Serve mcplab itself as an MCP server for a coding agent: connect, call, check, render
+    /// and eval the server it writes, with connections kept across calls. Starts only the
+    /// configured servers and what --allow-command / --allow-url allow.
+    #[command(after_help = MCP_HELP)]
+    Mcp(McpArgs),
     /// Run the built-in demo MCP server on stdio (try: mcplab --stdio "mcplab demo-server" tools list),
     /// or over streamable HTTP at http://ADDR/mcp with --http ADDR (both protocol eras).
     DemoServer {
@@ -207,6 +212,35 @@ impl InspectCmd {
             InspectCmd::Info(c) => ("info", &mut c.connect),
         }
     }
+}
+
+const MCP_HELP: &str = "\
+The agent can connect the servers of mcplab's configuration (`mcplab servers list`) by name, and \
+start or reach only the command lines and URLs that match a pattern given here (a glob over the \
+whole text: * matches anything; a stdio command is matched with its environment assignments \
+first, e.g. `PORT=3000 node dist/index.js`). Everything else is refused with how to allow it. \
+Every server stops when mcplab mcp does (the client closing stdin included).
+
+Examples:
+  mcplab mcp --allow-command 'node dist/*' --allow-command 'python3 server.py'
+  mcplab mcp --http 127.0.0.1:6280 --allow-url 'http://127.0.0.1:*/mcp'
+  Claude Code: claude mcp add mcplab -- mcplab mcp --allow-command 'node *'";
+
+/// `mcplab mcp`.
+#[derive(Args, Debug)]
+pub struct McpArgs {
+    /// Serve streamable HTTP at http://ADDR/mcp instead of stdio (a loopback address only,
+    /// e.g. 127.0.0.1:6280).
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<std::net::SocketAddr>,
+    /// Let the agent start stdio servers whose command line matches PATTERN; repeatable.
+    #[arg(long = "allow-command", value_name = "PATTERN")]
+    pub allow_commands: Vec<String>,
+    /// Let the agent reach HTTP servers whose URL matches PATTERN; repeatable.
+    #[arg(long = "allow-url", value_name = "PATTERN")]
+    pub allow_urls: Vec<String>,
+    #[command(flatten)]
+    pub chromium: ChromiumArg,
 }
 
 const COMPLETIONS_HELP: &str = "\

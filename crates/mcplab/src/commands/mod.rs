@@ -9,6 +9,7 @@ pub mod eval;
 pub mod hosts;
 mod inspect;
 mod listen;
+mod mcp;
 mod oauth;
 mod open;
 mod servers;
@@ -35,6 +36,7 @@ pub async fn run(command: Command, settings: &Settings) -> Result<(), Failure> {
         Command::Hosts(cmd) => hosts::run(cmd, settings, data),
         Command::Open { print } => open::run(data, print).await,
         Command::Check(args) => check::run(args, settings).await,
+        Command::Mcp(args) => mcp::run(args, settings).await,
         Command::Completions { shell } => crate::cli::completions(shell),
         Command::Man { dir } => crate::cli::man(dir.as_deref()),
         Command::DemoServer {

@@ -24,8 +24,8 @@ pub async fn run(args: TapArgs, settings: &Settings) -> Result<(), Failure> {
 }
 
 async fn tap(run: TapRun, settings: &Settings) -> Result<(), Failure> {
-    if run.url.is_some() {
-        return Err(Failure::usage("the HTTP tap is not built yet"));
+    if let Some(url) = &run.url {
+        return http(url, &run, settings).await;
     }
     let Some((program, args)) = run.command.split_first() else {
         return Err(Failure::usage(
@@ -59,6 +59,63 @@ async fn tap(run: TapRun, settings: &Settings) -> Result<(), Failure> {
             failure.code = 127;
             Err(failure)
         }
+    }
+}
+
+/// `--url URL --listen ADDR`: the reverse proxy until Ctrl-C or SIGTERM.
+async fn http(url: &str, run: &TapRun, settings: &Settings) -> Result<(), Failure> {
+    let upstream = url::Url::parse(url)
+        .ok()
+        .filter(|u| matches!(u.scheme(), "http" | "https"))
+        .ok_or_else(|| Failure::usage(format!("--url {url}: not an http(s) URL")))?;
+    let Some(listen) = run.listen else {
+        return Err(Failure::usage(
+            "--url needs --listen ADDR, e.g. 127.0.0.1:7000",
+        ));
+    };
+    let listener = mcplab_tap::http::bind(listen)
+        .await
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    let bound = listener
+        .local_addr()
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    let target = mcplab_core::oauth::mask_url(&upstream);
+    let start = start(TapTransport::Http, target);
+    let recorder = Recorder::start(start.clone(), sinks(run, settings, &start).await);
+    eprintln!(
+        "mcplab tap: give the host {} (Ctrl-C to stop)",
+        mcplab_tap::http::host_url(bound, &upstream)
+    );
+    let cancel = tokio_util::sync::CancellationToken::new();
+    let stop = cancel.clone();
+    tokio::spawn(async move {
+        stopped().await;
+        stop.cancel();
+    });
+    let config = mcplab_tap::http::HttpTapConfig {
+        upstream,
+        max_body: run.max_frame.max(64 * 1024 * 1024),
+        max_frame: run.max_frame,
+    };
+    let served = mcplab_tap::http::serve(listener, config, recorder.clone(), cancel).await;
+    recorder.finish("stopped".into()).await;
+    served.map_err(|e| Failure::usage(e.to_string()))
+}
+
+/// Ctrl-C or SIGTERM.
+async fn stopped() {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    let terminated = async {
+        match term.as_mut() {
+            Some(t) => {
+                t.recv().await;
+            }
+            None => std::future::pending().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = terminated => {}
     }
 }
 

@@ -186,3 +186,41 @@ async fn a_server_killed_by_a_signal_ends_the_tap_by_that_signal() {
         .unwrap();
     assert_eq!(status.signal(), Some(2), "{status:?}");
 }
+
+#[tokio::test]
+async fn a_tapped_session_shows_up_live_in_a_running_inspector() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = crate::serve::start(dir.path(), &["--port", "0"]).await;
+    let (_, status) = as_host(dir.path(), &["tap", "--", BIN, "demo-server"]).await;
+    assert!(status.success());
+
+    let taps = run.get("/api/taps").await;
+    let session = &taps[0];
+    assert_eq!(session["host"]["name"], "tap-test", "{taps}");
+    assert_eq!(session["protocolVersion"], "2025-06-18");
+    assert_eq!(session["ended"]["how"], "exit code 0");
+    let key = session["key"].as_str().unwrap().to_owned();
+    let live = run
+        .events_until(|e| e["kind"] == "traffic" && e["frame"]["server"] == key.as_str())
+        .await;
+    assert!(
+        live.last().unwrap()["frame"]["text"]
+            .as_str()
+            .unwrap()
+            .contains("initialize")
+    );
+    let traffic = run.get(&format!("/api/servers/{key}/traffic")).await;
+    let sent: Vec<&str> = traffic["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["direction"] == "outbound")
+        .map(|f| f["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(sent, HOST_SAYS.lines().collect::<Vec<_>>());
+    assert!(
+        !dir.path().join("taps").exists(),
+        "with an inspector, no file unless asked"
+    );
+    run.stop().await;
+}

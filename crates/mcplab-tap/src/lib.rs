@@ -11,6 +11,7 @@ pub mod ingest;
 pub mod label;
 pub mod recorder;
 pub mod recording;
+pub mod replay;
 pub mod splitter;
 pub mod stdio;
 

@@ -8,6 +8,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Subcommand};
 
+use super::ConnectArgs;
+
 pub const TAP_HELP: &str = "\
 Put it where the host starts your server, e.g. in claude_desktop_config.json:
   \"command\": \"mcplab\", \"args\": [\"tap\", \"--\", \"node\", \"server.js\"]
@@ -65,7 +67,26 @@ pub struct TapRun {
 }
 
 #[derive(Subcommand, Debug)]
-pub enum TapCmd {}
+pub enum TapCmd {
+    /// Send a recording's requests to a server again (--stdio, --server or --demo) and
+    /// compare its answers with the recorded ones — JSON-RPC ids, timestamps and UUIDs aside;
+    /// exit 1 on differences.
+    Replay(ReplayArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ReplayArgs {
+    /// The recording (JSON Lines, as `mcplab tap` writes it, or the traffic panel's export).
+    pub file: PathBuf,
+    /// Which host session of the recording (its session id; default: the first).
+    #[arg(long, value_name = "SESSION")]
+    pub session: Option<String>,
+    /// Do not compare this key's values, wherever it appears in an answer (repeatable).
+    #[arg(long = "ignore", value_name = "KEY")]
+    pub ignore: Vec<String>,
+    #[command(flatten)]
+    pub connect: ConnectArgs,
+}
 
 fn size(text: &str) -> Result<usize, String> {
     mcplab_core::mcp::limits::parse_size(text)

@@ -11,14 +11,16 @@ use mcplab_protocol::tap::{TAP_FORMAT, TapStart, TapTransport};
 use mcplab_tap::recorder::{FileSink, LiveSink, LiveTarget, Notice, Recorder, Rotation, Sinks};
 use mcplab_tap::stdio::{StdioCommand, StdioOptions, run_stdio};
 
-use crate::cli::tap::{TapArgs, TapRun};
+use crate::cli::tap::{TapArgs, TapCmd, TapRun};
 use crate::failure::Failure;
 use crate::launch::Launch;
 use crate::settings::Settings;
 
+mod replay;
+
 pub async fn run(args: TapArgs, settings: &Settings) -> Result<(), Failure> {
     match args.cmd {
-        Some(never) => match never {},
+        Some(TapCmd::Replay(a)) => replay::run(a, settings).await,
         None => tap(args.run, settings).await,
     }
 }

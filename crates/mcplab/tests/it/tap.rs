@@ -224,3 +224,56 @@ async fn a_tapped_session_shows_up_live_in_a_running_inspector() {
     );
     run.stop().await;
 }
+
+/// `mcplab tap replay …` with its stdout and exit code.
+async fn replay(data: &std::path::Path, file: &std::path::Path, json: bool) -> (String, i32) {
+    let mut cmd = Command::new(BIN);
+    cmd.args(["tap", "replay", file.to_str().unwrap(), "--demo"]);
+    if json {
+        cmd.arg("--json");
+    }
+    let out = cmd.env("MCPLAB_DATA_DIR", data).output().await.unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        out.status.code().unwrap(),
+    )
+}
+
+#[tokio::test]
+async fn a_recording_replays_and_a_changed_answer_is_a_difference() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("rec.jsonl");
+    let args = [
+        "tap",
+        "--no-live",
+        "--record",
+        record.to_str().unwrap(),
+        "--",
+        BIN,
+        "demo-server",
+    ];
+    let (_, status) = as_host(dir.path(), &args).await;
+    assert!(status.success());
+
+    let (out, code) = replay(dir.path(), &record, false).await;
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("same       initialize #1"), "{out}");
+    assert!(out.contains("same       tools/list #\"two\""), "{out}");
+
+    // The server "changed": the recorded answer no longer matches.
+    let text = std::fs::read_to_string(&record).unwrap();
+    let edited = text.replacen("mcplab-demo", "mcplab-old", 1);
+    assert_ne!(edited, text);
+    let changed = dir.path().join("changed.jsonl");
+    std::fs::write(&changed, edited).unwrap();
+    let (out, code) = replay(dir.path(), &changed, true).await;
+    assert_eq!(code, 1, "{out}");
+    let report: Value = serde_json::from_str(out.trim()).unwrap();
+    assert_eq!(report["passed"], false);
+    assert_eq!(report["checked"][0]["verdict"], "differs");
+    assert_eq!(
+        report["checked"][0]["detail"][0]["path"],
+        "/result/serverInfo/name"
+    );
+    assert_eq!(report["checked"][1]["verdict"], "same");
+}

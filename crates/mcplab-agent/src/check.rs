@@ -1,13 +1,13 @@
 //! The `check` tool: `mcplab check` for the agent. The target is resolved like `connect`'s
-//! (the same allow-list), connected on a manager of its own so only this check's frames are
-//! judged, exercised and linted by core's checker, and stopped again; the agent's own
-//! connection of that server is left alone.
+//! (the same allow-list) and checked by `mcplab_check` in every era it speaks, each era on
+//! a manager of its own so only that check's frames are judged, stopped again afterwards;
+//! the agent's own connection of that server is left alone.
 
-use mcplab_core::check::{CheckOptions, check_connection, check_failed_connect};
-use mcplab_mcp::ConnectionManager;
+use mcplab_check::CheckOptions;
+use mcplab_check::eras::check_server;
+use mcplab_check::fresh::FreshManagers;
 use mcplab_mcp::tool_server::{CallScope, ToolReply};
 use mcplab_protocol::check::{CheckReport, Severity};
-use mcplab_protocol::{ProtocolChoice, ServerTransport};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
@@ -33,42 +33,25 @@ impl Agent {
             Ok(a) => a,
             Err(r) => return *r,
         };
-        let mut config = match self.resolve(args.target) {
+        let config = match self.resolve(args.target) {
             Ok(c) => c,
             Err(why) => return fail(why),
         };
-        // The checker judges the handshake revisions' schemas and probes `ping`: `auto`
-        // checks in that era, as `mcplab check` does.
-        if config.protocol == ProtocolChoice::Auto {
-            config.protocol = ProtocolChoice::V2025_11_25;
-        }
         let opts = CheckOptions {
             calls: args.calls.into_iter().collect(),
             ..CheckOptions::default()
         };
-        let mut options = self.inner.setup.manager_options.clone();
-        options.listen_for_changes = false;
-        let manager = ConnectionManager::new(options);
-        let name = config.name.clone();
-        let stdio = matches!(config.transport, ServerTransport::Stdio { .. });
-        let run = async {
-            match manager.connect(config).await {
-                Ok(conn) => check_connection(&conn, manager.traffic(), &opts).await,
-                Err(e) => {
-                    let frames = manager.traffic().snapshot(&name).frames;
-                    let error = e.to_string();
-                    let first = error.lines().next().unwrap_or_default();
-                    check_failed_connect(&name, &frames, stdio, first)
-                }
-            }
-        };
+        let mut connector = FreshManagers::new(self.inner.setup.manager_options.clone());
+        let label = config.name.clone();
+        let run = check_server(config, &label, &opts, &mut connector);
+        // Cancelling drops the check, and with it the era's manager (its server is stopped).
         let report = tokio::select! {
-            r = run => Some(r),
+            r = run => Some(r.map(|c| c.report)),
             _ = scope.cancel.cancelled() => None,
         };
-        manager.shutdown().await;
         match report {
-            Some(r) => report_reply(&r),
+            Some(Ok(r)) => report_reply(&r),
+            Some(Err(never)) => match never {},
             None => fail("check cancelled; its server was stopped"),
         }
     }
@@ -86,13 +69,20 @@ fn report_reply(r: &CheckReport) -> ToolReply {
         .take(MAX_FINDINGS)
         .map(|f| serde_json::to_value(f).unwrap_or(Value::Null))
         .collect();
+    let eras: Vec<&str> = r
+        .eras
+        .iter()
+        .filter(|e| e.connected)
+        .map(|e| e.revision.as_str())
+        .collect();
+    let protocol = if eras.is_empty() {
+        "not connected".to_owned()
+    } else {
+        eras.join(", ")
+    };
     let mut summary = format!(
-        "check of `{}` ({}): {} error(s), {} warning(s), {} note(s)",
-        r.server,
-        r.protocol_version.as_deref().unwrap_or("not connected"),
-        counts["error"],
-        counts["warning"],
-        counts["info"]
+        "check of `{}` ({protocol}): {} error(s), {} warning(s), {} note(s)",
+        r.server, counts["error"], counts["warning"], counts["info"]
     );
     if let Some(first) = r.findings.iter().find(|f| f.severity == Severity::Error) {
         summary.push_str(&format!(
@@ -104,11 +94,11 @@ fn report_reply(r: &CheckReport) -> ToolReply {
         summary,
         json!({
             "server": r.server,
-            "protocol": r.protocol_version,
+            "protocols": eras,
             "counts": counts,
             "findings": findings,
-            "exercised": r.exercised,
-            "rules": r.rules.len(),
+            "eras": r.eras,
+            "notes": r.notes,
         }),
     )
 }

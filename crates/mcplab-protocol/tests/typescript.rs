@@ -61,10 +61,18 @@ fn render() -> String {
         FrameKind::decl(&cfg),
         TrafficFrame::decl(&cfg),
         TrafficHttpExchange::decl(&cfg),
+<<<<<<< HEAD
         RequestRef::decl(&cfg),
+=======
+        RuleSet::decl(&cfg),
+>>>>>>> main
         Severity::decl(&cfg),
         Finding::decl(&cfg),
+        RuleRef::decl(&cfg),
+        EraCheck::decl(&cfg),
         CheckReport::decl(&cfg),
+        Baseline::decl(&cfg),
+        Surface::decl(&cfg),
         CheckCall::decl(&cfg),
         CheckRequest::decl(&cfg),
         ServerView::decl(&cfg),

@@ -4,6 +4,7 @@
 mod app_context;
 mod apps;
 mod chat;
+mod check;
 mod compare;
 mod evals;
 mod hosts;
@@ -81,7 +82,7 @@ pub fn api() -> Router<Arc<AppState>> {
         .route("/servers/{name}/skills", get(modern::skills))
         .route("/servers/{name}/skills/load", post(modern::load_skill))
         .route("/servers/{name}/protocol", post(modern::switch_protocol))
-        .route("/servers/{name}/check", post(mcp::check))
+        .route("/servers/{name}/check", post(check::check))
         .route("/servers/{name}/apps/resource", post(apps::resource))
         .route("/servers/{name}/apps/tools/call", post(apps::call_tool))
         .route("/apps/render", post(render::render))

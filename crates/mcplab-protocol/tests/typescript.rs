@@ -61,11 +61,8 @@ fn render() -> String {
         FrameKind::decl(&cfg),
         TrafficFrame::decl(&cfg),
         TrafficHttpExchange::decl(&cfg),
-<<<<<<< HEAD
         RequestRef::decl(&cfg),
-=======
         RuleSet::decl(&cfg),
->>>>>>> main
         Severity::decl(&cfg),
         Finding::decl(&cfg),
         RuleRef::decl(&cfg),

@@ -10,6 +10,7 @@ pub mod calls;
 mod error;
 pub mod evals;
 pub mod events;
+pub mod headless;
 pub mod memory;
 pub mod oauth;
 mod render_specs;

@@ -206,7 +206,7 @@ async fn a_render_spec_is_handed_out_once_by_id() {
         server: "demo".into(),
         tool: "show_counter_app".into(),
         arguments: json!({"marker": "m"}),
-        conditions: json!({}),
+        conditions: Default::default(),
         width: 100,
         height: 100,
         timeout_ms: None,

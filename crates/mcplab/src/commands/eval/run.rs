@@ -17,10 +17,10 @@ use mcplab_evals::prices::PriceTable;
 use mcplab_evals::shard::parse_shard;
 use mcplab_evals::suite::Gates;
 use mcplab_protocol::ServerTransport;
+use mcplab_server::headless::LoopbackRenderer;
 
 use super::RunArgs;
 use super::output::{CliSink, RunFile, summary_text, write_reports};
-use super::render::CliRenderer;
 use crate::cli::ElicitationMode;
 use crate::failure::Failure;
 use crate::output::{out, outln};
@@ -88,9 +88,10 @@ pub async fn run(args: RunArgs, global: &Settings, data: &DataDir) -> Result<(),
     }
     let renderer: Result<Arc<dyn AppRenderer>, String> =
         match settings::chromium(global.chromium.as_deref()) {
-            Some(path) if path.is_file() => {
-                Ok(Arc::new(CliRenderer::new(prepared.servers.clone(), path)))
-            }
+            Some(path) if path.is_file() => Ok(Arc::new(LoopbackRenderer::new(
+                prepared.servers.clone(),
+                path,
+            ))),
             Some(path) => Err(format!(
                 "Chromium not found at {} (pass --chromium PATH or set MCPLAB_CHROMIUM)",
                 path.display()

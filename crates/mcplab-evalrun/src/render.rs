@@ -8,8 +8,8 @@
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
-use mcplab_core::mcp::ConnectionManager;
 use mcplab_evals::trace::AppRender;
+use mcplab_mcp::ConnectionManager;
 use mcplab_protocol::api::AppRenderSpec;
 use mcplab_protocol::host::AppHostProfile;
 use mcplab_protocol::host_conditions::{HostConditions, Viewer};

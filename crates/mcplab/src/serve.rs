@@ -9,13 +9,13 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use mcplab_core::config::parse_mcp_servers;
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions, RootEntry};
-use mcplab_core::store::Store;
+use mcplab_mcp::{ConnectionManager, ManagerOptions, RootEntry};
 use mcplab_protocol::api::RootView;
 use mcplab_protocol::{ServerConfig, ServerTransport};
 use mcplab_server::headless::{serve_app, start_sandbox};
 use mcplab_server::security::LOGIN_CODE_TTL;
 use mcplab_server::{AppState, RenderHost, Security, generate_token};
+use mcplab_store::Store;
 use tokio::net::TcpListener;
 
 use crate::failure::Failure;
@@ -40,7 +40,7 @@ pub async fn run(settings: &Settings) -> Result<(), Failure> {
     );
     let security = Security::new(generate_token(), addr.port, addr.extra_host.as_deref());
     let env: std::collections::HashMap<String, String> = std::env::vars().collect();
-    let providers = mcplab_core::llm::ProviderSettings::from_vars(&env);
+    let providers = mcplab_llm::ProviderSettings::from_vars(&env);
     let state = AppState::new(manager.clone(), store.clone(), security, providers);
     let sandbox = bind_sandbox(addr.sandbox_ip, addr.port).await?;
     outln!("mcplab is listening on {}", addr.base);
@@ -75,7 +75,7 @@ pub async fn run(settings: &Settings) -> Result<(), Failure> {
     result.map_err(|e| Failure::usage(format!("the web server failed: {e}")))
 }
 
-fn store_err(e: mcplab_core::store::StoreError) -> Failure {
+fn store_err(e: mcplab_store::StoreError) -> Failure {
     Failure::usage(e.to_string())
 }
 

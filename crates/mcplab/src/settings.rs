@@ -10,8 +10,8 @@ use std::mem::take;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use mcplab_core::mcp::ManagerOptions;
-use mcplab_core::store::Store;
+use mcplab_mcp::ManagerOptions;
+use mcplab_store::Store;
 
 use crate::cli::limits::{Budget, seconds};
 use crate::cli::oauth::OAuthMode;

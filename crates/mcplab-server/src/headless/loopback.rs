@@ -7,11 +7,11 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_core::mcp::ConnectionManager;
-use mcplab_core::store::{Store, StoreError};
+use mcplab_mcp::ConnectionManager;
 use mcplab_protocol::ServerConfig;
 use mcplab_protocol::api::AppRenderSpec;
 use mcplab_render::{RenderError, Rendered};
+use mcplab_store::{Store, StoreError};
 use serde_json::Value;
 use tokio::net::TcpListener;
 use tokio::task::JoinHandle;
@@ -68,7 +68,7 @@ impl LoopbackApi {
             manager,
             Arc::new(store),
             Security::new(generate_token(), port, None),
-            mcplab_core::llm::ProviderSettings::default(),
+            mcplab_llm::ProviderSettings::default(),
         );
         let (_, sandbox) = start_sandbox(&state, sandbox, port, None);
         let stop = CancellationToken::new();
@@ -155,7 +155,7 @@ pub fn app_tool<'a>(tools: &'a Value, name: &str) -> Result<&'a Value, HeadlessE
         .flatten()
         .find(|t| t["name"].as_str() == Some(name))
         .ok_or_else(|| HeadlessError::NoSuchTool(name.to_owned()))?;
-    match mcplab_core::apps::ui_link(tool) {
+    match mcplab_apps::ui_link(tool) {
         Some(_) => Ok(tool),
         None => Err(HeadlessError::NoUi(name.to_owned())),
     }

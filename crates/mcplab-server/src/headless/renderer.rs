@@ -10,8 +10,8 @@ use std::sync::Arc;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
-use mcplab_core::mcp::ConnectionManager;
 use mcplab_evalrun::AppRenderer;
+use mcplab_mcp::ConnectionManager;
 use mcplab_protocol::ServerConfig;
 use mcplab_protocol::api::AppRenderSpec;
 use mcplab_protocol::host::ClientDeclaration;

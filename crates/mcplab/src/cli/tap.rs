@@ -89,5 +89,5 @@ pub struct ReplayArgs {
 }
 
 fn size(text: &str) -> Result<usize, String> {
-    mcplab_core::mcp::limits::parse_size(text)
+    mcplab_mcp::limits::parse_size(text)
 }

@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use mcplab_core::mcp::Listing;
+use mcplab_mcp::Listing;
 use mcplab_protocol::ServerConfig;
 use mcplab_protocol::api::AppRenderSpec;
 use mcplab_protocol::host::{

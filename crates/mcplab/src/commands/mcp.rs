@@ -10,11 +10,11 @@ use std::sync::Arc;
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use mcplab_agent::{Agent, AllowList, AppRender, EvalSetup, RenderRequest, Rendered, Setup};
-use mcplab_core::mcp::tool_server::{self, ToolHost};
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
-use mcplab_core::store::Store;
 use mcplab_evalrun::AppRenderer;
+use mcplab_mcp::tool_server::{self, ToolHost};
+use mcplab_mcp::{ConnectionManager, ManagerOptions};
 use mcplab_server::headless::LoopbackRenderer;
+use mcplab_store::Store;
 use tokio_util::sync::CancellationToken;
 
 use crate::cli::McpArgs;
@@ -121,7 +121,7 @@ fn eval_setup(
         providers: super::eval::provider_settings(&store),
         store,
         prices,
-        http: mcplab_core::oauth::tls::client(),
+        http: mcplab_oauth::tls::client(),
         hosts_dir: Some(settings.data.dir().join("hosts")),
         renderer,
     })

@@ -10,7 +10,7 @@ use crate::output;
 use crate::settings::Settings;
 use crate::target;
 
-fn store_err(e: mcplab_core::store::StoreError) -> Failure {
+fn store_err(e: mcplab_store::StoreError) -> Failure {
     Failure::usage(e.to_string())
 }
 

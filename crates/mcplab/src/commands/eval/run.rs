@@ -8,16 +8,16 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_core::llm::ProviderSettings;
-use mcplab_core::store::Store;
 use mcplab_evalrun::{
     AppRenderer, Overrides, RunEnv, RunError, RunOutcome, RunSpec, SuiteText, prepare,
 };
 use mcplab_evals::prices::PriceTable;
 use mcplab_evals::shard::parse_shard;
 use mcplab_evals::suite::Gates;
+use mcplab_llm::ProviderSettings;
 use mcplab_protocol::ServerTransport;
 use mcplab_server::headless::LoopbackRenderer;
+use mcplab_store::Store;
 
 use super::RunArgs;
 use super::output::{CliSink, RunFile, summary_text, write_reports};
@@ -106,7 +106,7 @@ pub async fn run(args: RunArgs, global: &Settings, data: &DataDir) -> Result<(),
         providers: provider_settings(&store),
         store,
         manager: session.manager().clone(),
-        http: mcplab_core::oauth::tls::client(),
+        http: mcplab_oauth::tls::client(),
         prices,
         renderer,
     };

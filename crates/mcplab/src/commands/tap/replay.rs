@@ -6,8 +6,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_core::mcp::stdio::{DEFAULT_STOP_GRACE, StderrTail, StdioSpec, spawn_stdio};
-use mcplab_core::mcp::wire::wire_pair;
+use mcplab_mcp::stdio::{DEFAULT_STOP_GRACE, StderrTail, StdioSpec, spawn_stdio};
+use mcplab_mcp::wire::wire_pair;
 use mcplab_protocol::ServerTransport;
 use mcplab_tap::replay::{Checked, Outcome, ReplayOptions, ReplayReport, replay};
 use serde_json::json;

@@ -30,6 +30,7 @@ import { startTrafficStore } from './traffic/store';
 import { TasksPage } from './tasks/TasksPage';
 import { setTrafficOpen, useTrafficOpen } from './traffic/visibility';
 import { ErrorState } from './ui/States';
+import { Ticks } from './ui/Ticks';
 import { usePage, type Page } from './ui/route';
 import { TRAFFIC_OVERLAY_QUERY, useMediaQuery } from './ui/useMediaQuery';
 
@@ -128,7 +129,7 @@ function Shell() {
       <TopBar page={page} trafficOpen={trafficOpen} onToggleTraffic={() => setTrafficOpen(page, !trafficOpen, overlay)} onPalette={() => setPalette(true)} />
       {stream === 'unauthorized' && (
         <div className="banner banner-error" role="alert" data-testid="unauthorized">
-          {UNAUTHORIZED_HINT}
+          <Ticks text={UNAUTHORIZED_HINT} />
         </div>
       )}
       <TrafficDock page={page} open={trafficOpen} overlay={overlay}>

@@ -15,6 +15,11 @@ fn store_err(e: mcplab_store::StoreError) -> Failure {
 }
 
 pub fn run(cmd: ServersCmd, settings: &Settings) -> Result<(), Failure> {
+    match cmd {
+        ServersCmd::Tap(args) => return super::tap::hosts::rewrite(args, true),
+        ServersCmd::Untap(args) => return super::tap::hosts::rewrite(args, false),
+        _ => {}
+    }
     let data = &settings.data;
     let store = data.store()?;
     match cmd {
@@ -100,5 +105,7 @@ pub fn run(cmd: ServersCmd, settings: &Settings) -> Result<(), Failure> {
             crate::output::outln!("{}", output::json(&render_mcp_servers(&servers)));
             Ok(())
         }
+        // Handled above: they edit a host's file, not the store.
+        ServersCmd::Tap(_) | ServersCmd::Untap(_) => Ok(()),
     }
 }

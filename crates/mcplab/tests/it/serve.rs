@@ -150,6 +150,12 @@ impl Running {
         );
     }
 
+    /// Kills the inspector outright (SIGKILL), as a crash would.
+    pub(crate) async fn crash(mut self) {
+        self.child.start_kill().unwrap();
+        let _ = tokio::time::timeout(Duration::from_secs(15), self.child.wait()).await;
+    }
+
     pub(crate) async fn stop(mut self) -> std::process::ExitStatus {
         let pid = self.child.id().unwrap() as i32;
         nix::sys::signal::kill(

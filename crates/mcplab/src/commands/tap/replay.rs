@@ -76,7 +76,7 @@ pub async fn run(args: ReplayArgs, settings: &Settings) -> Result<(), Failure> {
     }
 }
 
-fn read(path: &std::path::Path) -> Result<mcplab_tap::recording::Recording, Failure> {
+pub(super) fn read(path: &std::path::Path) -> Result<mcplab_tap::recording::Recording, Failure> {
     let fail = |e: String| Failure::usage(format!("cannot read {}: {e}", path.display()));
     let size = std::fs::metadata(path)
         .map_err(|e| fail(e.to_string()))?

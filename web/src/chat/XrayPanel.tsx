@@ -109,23 +109,22 @@ function Step({ x, prev }: { x: StepXray; prev?: StepXray }) {
 }
 
 /** The request body as a tree (conversation first, tool definitions folded), the text as sent
- * one click away; a body that is not a JSON object (cut off) shows as text only. */
+ * one click away (open at once when the body is not a JSON object, e.g. cut off). The raw
+ * text keeps its element while the body loads. */
 function RequestBody({ body }: { body: string }) {
   const tree = body ? conversationFirst(body) : null;
-  const raw = (
-    <pre className="xray-body" data-testid="xray-request">
-      {body}
-    </pre>
-  );
-  if (!tree) return raw;
   return (
     <>
-      <div className="xray-tree" data-testid="xray-request-tree">
-        <JsonTree value={tree} opens={xrayOpens} />
-      </div>
-      <details>
+      {tree && (
+        <div className="xray-tree" data-testid="xray-request-tree">
+          <JsonTree value={tree} opens={xrayOpens} />
+        </div>
+      )}
+      <details open={!tree}>
         <summary>Raw body</summary>
-        {raw}
+        <pre className="xray-body" data-testid="xray-request">
+          {body}
+        </pre>
       </details>
     </>
   );

@@ -239,6 +239,36 @@ test('at 1440×900 the "Compare…" control does not overlap the conversation', 
   await shot(page, '26b-chat-compare-control');
 });
 
+test('at 390×844 the conversation gets the height; the chats and the settings are drawers', async () => {
+  const { page } = app;
+  const session = await page.locator(id('chat-session')).getAttribute('data-session-id');
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await page.waitForSelector(id('chat-drawer-bar'));
+    assert.equal(await page.locator(id('chat-sessions')).count(), 0, 'the chat list is closed');
+    assert.equal(await page.locator(`${id('chat-session')} .chat-settings`).count(), 0, 'the settings are closed');
+    const scroll = await page.locator(`${id('chat-session')} .chat-scroll`).boundingBox();
+    assert.ok(scroll.height > 844 * 0.55, `the conversation is ${scroll.height} px high`);
+    await shot(page, '26c-chat-390');
+    // The settings open above the conversation and close again.
+    await page.click(id('chat-settings-open'));
+    await page.waitForSelector(`${id('chat-session')} .chat-settings`);
+    await shot(page, '26d-chat-390-settings');
+    await page.click(id('chat-settings-open'));
+    await page.waitForSelector(`${id('chat-session')} .chat-settings`, { state: 'detached' });
+    // The chat list slides over it; picking a chat closes it and opens that chat.
+    await page.click(id('chat-sessions-open'));
+    await page.waitForSelector(id('chat-sessions'));
+    await shot(page, '26e-chat-390-list');
+    const other = page.locator(`${id('chat-sessions')} .session-row:not(.selected) .session-main`).first();
+    await other.click();
+    await page.waitForSelector(id('chat-sessions'), { state: 'detached' });
+    await page.waitForSelector(`${id('chat-session')}:not([data-session-id="${session}"])`);
+  } finally {
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }
+});
+
 test('no page errors were logged', () => {
   const errors = app.errors.filter((e) => !/favicon/.test(e));
   // The one refused import above (400) is expected; nothing else is.

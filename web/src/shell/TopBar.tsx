@@ -55,7 +55,7 @@ function NavMenu({ page }: { page: Page }) {
   }, [open]);
   return (
     <div className="nav-menu" ref={ref}>
-      <Button small variant="ghost" onClick={() => setOpen(!open)} aria-expanded={open} aria-haspopup="true" data-testid="nav-menu" aria-label="Pages">
+      <Button small variant="ghost" onClick={() => setOpen(!open)} aria-expanded={open} aria-haspopup="true" data-testid="nav-menu" aria-label={`Pages: ${PAGE_LABELS[page]}`}>
         <Menu size={16} aria-hidden="true" />
         <Icon size={15} aria-hidden="true" />
         <span className="nav-menu-label">{PAGE_LABELS[page]}</span>

@@ -24,7 +24,7 @@ stdio only. Modes:
   noise             writes non-JSON lines on stdout between messages
   undeclared        sends list_changed without declaring listChanged; answers prompts/list
                     without declaring prompts
-  many-tools        300 tools with long descriptions (with `bad-last`, a 301st whose
+  many-tools        300 tools ($RAWSRV_TOOLS when set) with long descriptions (with `bad-last`, a 301st whose
                     inputSchema is invalid)
   bad-message       a response with an invalid field type (serverInfo.name is a number)
   noproto           an initialize result without protocolVersion
@@ -138,7 +138,7 @@ def tools():
     if "many-tools" in MODES:
         many = [{"name": f"tool_{i}", "description": "Does a thing. " * 40,
                  "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}}
-                for i in range(300)]
+                for i in range(int(os.environ.get("RAWSRV_TOOLS", "300")))]
         if "bad-last" in MODES:
             many.append({"name": "last", "inputSchema": {"type": "object", "properties": {"a": {"type": "nonsense"}}}})
         return many

@@ -22,6 +22,8 @@ mod check_outputs;
 mod check_sdk;
 mod check_wire;
 mod child_process;
+#[cfg(feature = "peer-tests")]
+mod ci_action;
 mod cli;
 mod eval;
 mod eval_hosts;
@@ -34,6 +36,8 @@ mod interop_bugs;
 mod interop_sdk2;
 #[cfg(feature = "peer-tests")]
 mod interop_turn3;
+#[cfg(feature = "peer-tests")]
+mod interop_turn3_more;
 mod oauth_cli;
 mod prices_cli;
 mod python_sdk;

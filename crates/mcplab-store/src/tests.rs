@@ -443,7 +443,10 @@ fn upgrading_a_version_5_file_keeps_its_chat_rows() {
     assert_eq!(s.settings.step_limit, Some(3));
     assert_eq!(s.settings.require_approval, Some(true));
     assert_eq!(s.host_config, None, "built from the settings when read");
-    assert_eq!(store.turns("old").unwrap()[0].0.user, "hello");
+    assert_eq!(
+        store.turns::<serde_json::Value>("old").unwrap()[0].0.user,
+        "hello"
+    );
     assert_eq!(store.app_context("old").unwrap()[0].key, "c1:modelContext");
 }
 
@@ -481,6 +484,39 @@ fn upgrading_a_version_3_file_keeps_servers_prefs_and_credentials() {
     assert_eq!(creds.client.client_id, "c1");
     assert_eq!(creds.tokens.unwrap().access_token, "at");
     assert!(store.scenarios().unwrap().is_empty());
+}
+
+/// A file written at every earlier schema (1 up to the one before the latest: each released
+/// data directory is one of these) opens at the latest version with its configured server and
+/// preferences intact. Migrations only go forward; a new one is covered here automatically.
+#[test]
+fn every_earlier_schema_upgrades_keeping_servers_and_prefs() {
+    for version in 1..LATEST as usize {
+        let (_dir, store) = upgraded_from(version, |conn| {
+            conn.execute_batch(
+                r#"INSERT INTO servers (name, position, config) VALUES
+                     ('kept', 0, '{"name":"kept","type":"stdio","command":"node","args":["s.js"]}');
+                   INSERT INTO prefs (key, value) VALUES ('theme', '"dark"');"#,
+            )
+            .unwrap();
+        });
+        let names: Vec<String> = store
+            .servers()
+            .unwrap()
+            .into_iter()
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(
+            names,
+            ["kept"],
+            "servers after upgrading from schema {version}"
+        );
+        assert_eq!(
+            store.prefs().unwrap()["theme"],
+            json!("dark"),
+            "schema {version}"
+        );
+    }
 }
 
 /// Parallel CLI runs open one fresh data directory at once: every open succeeds (the

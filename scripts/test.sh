@@ -1,17 +1,46 @@
 #!/usr/bin/env bash
-# Runs every test of mcplab: formatting and lints (Rust and web), the web UI's unit tests and
-# build, unit, integration, interop (against npm's server-everything and friends, and Python SDK
-# 1.x/2.x servers in venvs that tests/python/setup.sh installs), black-box CLI and API
-# tests, the official MCP client conformance suite, and browser tests (playwright-core driving
-# Debian's Chromium against the real binary). Needs Rust (with cargo-nextest if available),
-# Node >= 20 with npm, and /usr/bin/chromium; installs the npm packages on first use.
+# Runs every test of mcplab, fast stages first, stopping at the first failure:
+#
+#   lint         cargo fmt --check, the crate layering rules, cargo clippy -D warnings
+#   web          the web UI: typecheck (once), eslint + knip, vitest, vite build (web/dist,
+#                which the binary embeds: later stages need it)
+#   rust         every Rust unit and integration test (cargo nextest, --all-features: the
+#                interop tests against npm and Python SDK servers and the Chromium renders
+#                included; installs tests/npm and the Python venvs they use)
+#   conformance  the official MCP client conformance suites (Node 22 from tests/npm)
+#   browser      playwright-core driving Debian's Chromium against the real binary
+#
+#   scripts/test.sh                 # every stage, in the order above
+#   scripts/test.sh rust browser    # only these stages (in the order above)
+#
+# Needs Rust (cargo-nextest if available), Node >= 20 with npm, python3, /usr/bin/chromium.
+# A plain `cargo test --workspace` runs the hermetic part (no npm, Python or Chromium).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Tests that rewrite their expectations when an UPDATE_* variable is set (UPDATE_TS=1 for the
-# generated TypeScript types, MCPLAB_WRITE_SCHEMA=1 for the eval suite schema) would pass whatever the code does: never here, nor in CI.
+# generated TypeScript types, MCPLAB_WRITE_SCHEMA=1 for the eval suite schema) would pass
+# whatever the code does: never here, nor in CI.
 for var in $(compgen -e); do
   case "$var" in UPDATE_* | MCPLAB_WRITE_SCHEMA) echo "== ignoring $var: this script checks, it does not rewrite"; unset "$var" ;; esac
 done
+
+all_stages=(lint web rust conformance browser)
+if [ "$#" -eq 0 ]; then
+  stages=("${all_stages[@]}")
+else
+  for s in "$@"; do
+    [[ " ${all_stages[*]} " == *" $s "* ]] || { echo "unknown stage '$s' (stages: ${all_stages[*]})" >&2; exit 2; }
+  done
+  stages=()
+  for s in "${all_stages[@]}"; do [[ " $* " == *" $s "* ]] && stages+=("$s"); done
+fi
+
+started=$SECONDS
+stage_start=$SECONDS
+timings=()
+begin() { stage_start=$SECONDS; echo; echo "==== stage $1"; }
+end() { timings+=("$1 $((SECONDS - stage_start))s"); }
+trap 'echo; echo "== stage times: ${timings[*]:-none} (total $((SECONDS - started))s)"' EXIT
 
 npm_install() { # DIR: install when missing or when the lock file changed
   if [ ! -d "$1/node_modules" ] || [ "$1/package-lock.json" -nt "$1/node_modules/.package-lock.json" ]; then
@@ -19,38 +48,66 @@ npm_install() { # DIR: install when missing or when the lock file changed
     npm ci --prefix "$1" --no-audit --no-fund
   fi
 }
-npm_install tests/npm
-echo "== python: the MCP SDK 2.x for the 2026-07-28 interop tests"
-tests/interop/python/setup.sh
-echo "== python SDK venvs (tests/python: mcp 1.x and 2.x for the interop tests)"
-tests/python/setup.sh
+nextest() {
+  if cargo nextest --version >/dev/null 2>&1; then
+    cargo nextest run --workspace --locked --all-features "$@"
+  else
+    cargo test --workspace --locked --all-features "$@"
+  fi
+}
 
-echo "== web: typecheck, lint, unit tests, build"
-npm_install web
-npm --prefix web run typecheck
-npm --prefix web run lint
-npm --prefix web test
-npm --prefix web run build
+stage_lint() {
+  echo "== cargo fmt --check"
+  cargo fmt --all -- --check
+  echo "== layering (crate dependencies, one TLS stack)"
+  scripts/layering.sh
+  echo "== cargo clippy"
+  cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
+}
 
-echo "== layering (crate dependencies, one TLS stack)"
-scripts/layering.sh
-echo "== cargo fmt --check"
-cargo fmt --all -- --check
-echo "== cargo clippy"
-cargo clippy --workspace --all-targets --locked -- -D warnings
-echo "== build (binaries and the examples the browser tests use: scripted LLM, OAuth test server)"
-cargo build --workspace --locked --bins --examples
+stage_web() {
+  npm_install web
+  echo "== web: typecheck"
+  npm --prefix web run typecheck
+  echo "== web: lint"
+  npm --prefix web run lint
+  echo "== web: unit and component tests"
+  npm --prefix web test
+  echo "== web: build (web/dist; typechecked above)"
+  (cd web && npm exec -- vite build)
+}
 
-echo "== conformance (official client suite)"
-tests/conformance/run.sh
+stage_rust() {
+  npm_install tests/npm
+  echo "== python: the MCP SDK 2.x for the 2026-07-28 interop tests"
+  tests/interop/python/setup.sh
+  echo "== python SDK venvs (tests/python: mcp 1.x and 2.x for the interop tests)"
+  tests/python/setup.sh
+  echo "== build (binaries and the examples later stages use: scripted LLM, OAuth test server)"
+  cargo build --workspace --locked --all-features --bins --examples
+  echo "== Rust tests"
+  nextest --no-fail-fast
+}
 
-echo "== browser tests (tests/browser, screenshots in tests/browser/output)"
-npm_install tests/browser
-(cd tests/browser && npm test)
+stage_conformance() {
+  npm_install tests/npm
+  [ -x target/debug/mcplab ] || cargo build --workspace --locked --all-features --bins --examples
+  echo "== conformance (official client suites)"
+  tests/conformance/run.sh
+}
 
-echo "== tests"
-if cargo nextest --version >/dev/null 2>&1; then
-  cargo nextest run --workspace --locked --no-fail-fast
-else
-  cargo test --workspace --locked --no-fail-fast
-fi
+stage_browser() {
+  npm_install tests/browser
+  [ -f web/dist/index.html ] || stage_web
+  cargo build --workspace --locked --all-features --bins --examples
+  echo "== browser tests (tests/browser, screenshots in tests/browser/output)"
+  (cd tests/browser && npm test)
+}
+
+for s in "${stages[@]}"; do
+  begin "$s"
+  "stage_$s"
+  end "$s"
+done
+echo
+echo "== all stages passed: ${stages[*]}"

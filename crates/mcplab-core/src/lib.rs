@@ -1,14 +1,13 @@
 //! mcplab's domain above the connection layer: the turn loop (`agent`), the chat session
-//! runtime and its HostConfig (`session`), `mcpServers` configuration files (`config`), the
-//! server checker (`check`) and the replayable event ring (`ring`). The layers below are crates
-//! of their own, re-exported here under their old module names: connections to MCP servers
-//! (`mcp`), OAuth (`oauth`), LLM providers (`llm`), the MCP Apps host rules (`apps`), the
-//! headless app renderer (`render`) and the SQLite store (`store`). No HTTP edge, no CLI
-//! parsing, no reads of the environment or the home directory, no globals: callers hand in
-//! every dependency.
+//! runtime and its HostConfig (`session`), `mcpServers` configuration files (`config`) and the
+//! replayable event ring (`ring`). The layers below are crates of their own, re-exported here
+//! under their old module names: connections to MCP servers (`mcp`), OAuth (`oauth`), LLM
+//! providers (`llm`), the MCP Apps host rules (`apps`), the headless app renderer (`render`)
+//! and the SQLite store (`store`); the server checker is the crate `mcplab-check`. No HTTP
+//! edge, no CLI parsing, no reads of the environment or the home directory, no globals:
+//! callers hand in every dependency.
 
 pub mod agent;
-pub mod check;
 pub mod config;
 pub mod ring;
 pub mod session;

@@ -18,6 +18,7 @@ use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::exchange_links::ExchangeLinks;
+use super::handler::ClientSide;
 use super::peek::peek;
 use super::traffic::{FrameExtras, TrafficLog};
 use super::wire::{Wire, WireEvent, bad_response, excerpt};
@@ -156,6 +157,9 @@ pub struct FrameTransport {
     headers: Option<HeaderRecorder>,
     /// HTTP wires: which exchange posted which frame and carried which.
     links: ExchangeLinks,
+    /// Handles progress and log notifications in the order they arrive (see
+    /// [`ClientSide::in_order`]); log lines are not handed on to rmcp.
+    in_order: Option<ClientSide>,
 }
 
 /// Computes the protocol headers of outbound frames for the traffic view.
@@ -202,6 +206,7 @@ impl FrameTransport {
             raw,
             headers: None,
             links: ExchangeLinks::default(),
+            in_order: None,
         }
     }
 
@@ -224,6 +229,27 @@ impl FrameTransport {
             self.raw.note_error(error);
         }
         serde_json::from_value(value).map_err(|e| format!("not a valid JSON-RPC message: {e}"))
+    }
+
+    /// Handles progress and log notifications as they are read, in the server's order.
+    pub fn with_in_order(mut self, handler: ClientSide) -> Self {
+        self.in_order = Some(handler);
+        self
+    }
+
+    /// `msg`, unless it is a notification handled here and now that rmcp has no use for.
+    fn handle_in_order(
+        &self,
+        msg: RxJsonRpcMessage<RoleClient>,
+    ) -> Option<RxJsonRpcMessage<RoleClient>> {
+        match (&self.in_order, &msg) {
+            (Some(handler), JsonRpcMessage::Notification(n))
+                if handler.in_order(&n.notification) =>
+            {
+                None
+            }
+            _ => Some(msg),
+        }
     }
 }
 
@@ -352,13 +378,15 @@ impl Transport<RoleClient> for FrameTransport {
         loop {
             match self.inbound.recv().await {
                 Some(WireEvent::Frame(bytes)) => {
-                    if let Some(msg) = self.inbound_frame(&bytes, None) {
+                    let msg = self.inbound_frame(&bytes, None);
+                    if let Some(msg) = msg.and_then(|m| self.handle_in_order(m)) {
                         return Some(msg);
                     }
                 }
                 Some(WireEvent::Carried { frame, exchange }) => {
                     let exchange = self.links.exchange_seq(exchange);
-                    if let Some(msg) = self.inbound_frame(&frame, exchange) {
+                    let msg = self.inbound_frame(&frame, exchange);
+                    if let Some(msg) = msg.and_then(|m| self.handle_in_order(m)) {
                         return Some(msg);
                     }
                 }

@@ -158,6 +158,50 @@ impl ClientSide {
         }
     }
 
+    /// Progress and log notifications, handled as the transport reads them (see
+    /// `FrameTransport::with_in_order`): rmcp handles each notification on a task of its own,
+    /// which showed a server's log lines out of the order it sent them. Returns whether rmcp
+    /// has no use for the notification (a log line; progress also resets rmcp's timeouts).
+    pub(crate) fn in_order(&self, notification: &ServerNotification) -> bool {
+        let server = self.server.clone();
+        match notification {
+            ServerNotification::ProgressNotification(n) => {
+                let p = &n.params;
+                let token = serde_json::to_value(&p.progress_token).unwrap_or(Value::Null);
+                let listener = self.progress.lock().get(&token.to_string()).cloned();
+                if let Some(tx) = listener {
+                    let _ = tx.send(ProgressUpdate {
+                        progress: p.progress,
+                        total: p.total,
+                        message: p.message.clone(),
+                    });
+                }
+                self.emit(ServerEvent::Progress {
+                    server,
+                    token,
+                    progress: p.progress,
+                    total: p.total,
+                    message: p.message.clone(),
+                });
+                false
+            }
+            ServerNotification::LoggingMessageNotification(n) => {
+                let level = serde_json::to_value(n.params.level)
+                    .ok()
+                    .and_then(|v| v.as_str().map(str::to_owned))
+                    .unwrap_or_else(|| "info".into());
+                self.emit(ServerEvent::Log {
+                    server,
+                    level,
+                    logger: n.params.logger.clone(),
+                    data: n.params.data.clone(),
+                });
+                true
+            }
+            _ => false,
+        }
+    }
+
     pub(crate) fn list_roots(&self) -> Result<ClientResult, ErrorData> {
         let roots = self.roots.read().clone();
         let roots: Vec<Value> = roots
@@ -224,37 +268,9 @@ impl Service<RoleClient> for ClientSide {
         let server = self.server.clone();
         self.forget_changed(&notification);
         match notification {
-            ServerNotification::ProgressNotification(n) => {
-                let p = n.params;
-                let token = serde_json::to_value(&p.progress_token).unwrap_or(Value::Null);
-                let listener = self.progress.lock().get(&token.to_string()).cloned();
-                if let Some(tx) = listener {
-                    let _ = tx.send(ProgressUpdate {
-                        progress: p.progress,
-                        total: p.total,
-                        message: p.message.clone(),
-                    });
-                }
-                self.emit(ServerEvent::Progress {
-                    server,
-                    token,
-                    progress: p.progress,
-                    total: p.total,
-                    message: p.message,
-                });
-            }
-            ServerNotification::LoggingMessageNotification(n) => {
-                let level = serde_json::to_value(n.params.level)
-                    .ok()
-                    .and_then(|v| v.as_str().map(str::to_owned))
-                    .unwrap_or_else(|| "info".into());
-                self.emit(ServerEvent::Log {
-                    server,
-                    level,
-                    logger: n.params.logger,
-                    data: n.params.data,
-                });
-            }
+            // Handled in order by the transport (`in_order`).
+            ServerNotification::ProgressNotification(_)
+            | ServerNotification::LoggingMessageNotification(_) => {}
             ServerNotification::ResourceUpdatedNotification(n) => {
                 self.emit(ServerEvent::ResourceUpdated {
                     server,

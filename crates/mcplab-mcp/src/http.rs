@@ -36,6 +36,7 @@ use body::{JsonBody, Seen, not_an_answer, read_json_body};
 use exchange::{Purpose, Started, send_recorded};
 pub(crate) use outlet::Outlet;
 
+pub use exchange::shown as shown_headers;
 pub(crate) use response::{BodyKind, body_excerpt, body_kind, describe_error, status_problem};
 pub use target::HttpTarget;
 use target::SendFailure;

@@ -23,6 +23,8 @@ pub mod sse;
 pub mod stdio;
 pub mod task_flow;
 pub mod tasks;
+#[cfg(feature = "server")]
+pub mod tool_server;
 pub mod traffic;
 pub mod wire;
 

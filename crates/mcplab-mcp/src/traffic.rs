@@ -72,6 +72,10 @@ pub struct FrameExtras {
     pub http: Option<TrafficHttpExchange>,
     /// The exchange record whose response carried the frame.
     pub exchange: Option<u64>,
+    /// When the frame crossed, if not now (a tap's frames arrive a little after).
+    pub ts_ms: Option<u64>,
+    /// The frame's whole length when `bytes` is only its start (a tap keeps long frames' starts).
+    pub full_bytes: Option<u64>,
 }
 
 /// The recording for all servers of one process.
@@ -144,7 +148,7 @@ impl TrafficLog {
         bytes: &[u8],
         extras: FrameExtras,
     ) -> TrafficFrame {
-        let ts_ms = mcplab_protocol::clock::now_ms();
+        let ts_ms = extras.ts_ms.unwrap_or_else(mcplab_protocol::clock::now_ms);
         let (text, kind) = match std::str::from_utf8(bytes) {
             Ok(s) => (s.to_owned(), kind),
             Err(e) => (
@@ -163,7 +167,7 @@ impl TrafficLog {
             direction,
             kind,
             text,
-            full_bytes: None,
+            full_bytes: extras.full_bytes,
             headers: extras.headers,
             http: extras.http,
             exchange: extras.exchange,

@@ -51,6 +51,11 @@
 //! | GET | `/api/oauth/debug/{runId}` | → `OAuthDebugRun` (the run so far or finished; 404 `not_found`: the newest 20 runs are kept) |
 //! | GET | `/api/oauth/debug/{runId}/events?lastEventId=N` | SSE of `OAuthDebugEvent`: every `step` in order, then one `finished` with the whole run; `id:` = sequence, `Last-Event-ID` (or the query) replays, `resync` when too late |
 //! | POST | `/api/oauth/debug/{runId}/cancel` | → 204 (the run ends `cancelled`) |
+//! | GET | `/api/taps` | → `TapSessionView[]` (every host session a running `mcplab tap` sent or an opened recording held; its frames are recorded under `key`, e.g. `tap:3`) |
+//! | POST | `/api/taps` | `TapStart` → `TapRegistered` (a tap announces itself; scripts only, with the launch secret) |
+//! | POST | `/api/taps/{id}/frames` | `TrafficFrame[]` (the tap's numbering; `server` = the host session) → 204, into the traffic log (404: register again) |
+//! | POST | `/api/taps/{id}/end` | `TapEnd` → 204 |
+//! | POST | `/api/taps/open` | `TapOpen`: a recording's text (JSON Lines, or the traffic panel's export; 64 MiB at most) → `TapOpened` (400 names the bad line) |
 //! | GET | `/api/human` | → `HumanRequest[]` (pending) |
 //! | POST | `/api/human/{id}` | `HumanAnswer` → 204 (404 if no longer pending) |
 //! | GET/PUT | `/api/settings/roots` | `RootView[]` |

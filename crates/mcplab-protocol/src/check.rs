@@ -1,12 +1,44 @@
-//! What `mcplab check` (and `POST /api/servers/{name}/check`) reports about a server: findings,
-//! each with a severity, the rule it broke, the spec section, the offending frame and a fix.
+//! What `mcplab check` (and `POST /api/servers/{name}/check`) reports about a server: per era
+//! the server speaks, what was exercised and which rules were applied; findings, each with its
+//! rule set, rule, severity, source, the frames that show it and a fix; and the server's
+//! surface as a versioned baseline (`Baseline`) that a later check compares against.
 
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use ts_rs::TS;
 
-/// How bad a finding is: errors break the spec (and `mcplab check` exits 1), warnings are
-/// SHOULDs or likely trouble, info is worth knowing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, TS)]
+use crate::Era;
+
+/// A family of rules. The spec and security sets always run; the baseline set runs when a
+/// baseline is given.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "kebab-case")]
+pub enum RuleSet {
+    /// The MCP specification of the negotiated revision: every frame against its JSON
+    /// Schema, plus the behaviour rules the schema cannot express.
+    Spec,
+    /// Tool poisoning, hidden Unicode, shadowing, secrets in URLs, plain-HTTP auth.
+    Security,
+    /// Differences from a recorded baseline of the server's surface.
+    Baseline,
+}
+
+impl RuleSet {
+    pub const ALL: [RuleSet; 3] = [RuleSet::Spec, RuleSet::Security, RuleSet::Baseline];
+
+    /// The wire name (`spec`, `security`, `baseline`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            RuleSet::Spec => "spec",
+            RuleSet::Security => "security",
+            RuleSet::Baseline => "baseline",
+        }
+    }
+}
+
+/// How bad a finding is: errors break a MUST (and `mcplab check` exits 1), warnings a SHOULD
+/// or likely trouble, info is worth knowing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
@@ -14,27 +46,65 @@ pub enum Severity {
     Info,
 }
 
-/// One deviation from the spec revision the server negotiated.
+/// One deviation found in one era.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct Finding {
-    pub severity: Severity,
-    /// A stable rule id, e.g. `schema`, `tool-name`, `output-schema`.
+    pub rule_set: RuleSet,
+    /// A stable rule id, e.g. `schema`, `tool-name`, `hidden-unicode`.
     pub rule: String,
+    pub severity: Severity,
+    /// The revision of the era it was found in (e.g. `2026-07-28`); none for findings about
+    /// the server as a whole.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub era: Option<String>,
     pub message: String,
-    /// The spec section (a URL into the negotiated revision).
-    pub spec: String,
+    /// Where the rule comes from: the spec section of that revision, or a public page.
+    pub source: String,
+    /// When `source` is a page that may change: the date (YYYY-MM-DD) it was read.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub source_read: Option<String>,
     /// What the server's author should change.
     pub fix: String,
-    /// The traffic frame the finding is about (its `seq` in the traffic log).
+    /// The traffic frames (their `seq` in the era's `traffic` log) that show it.
+    #[serde(default)]
+    pub frames: Vec<u64>,
+    /// The offending part of the frame (or the text), cut to a readable length, with
+    /// invisible characters made visible (`<U+200B>`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub frame_seq: Option<u64>,
-    /// The offending part of the frame (or the whole frame), cut to a readable length.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub excerpt: Option<String>,
     /// Where in the message (a JSON pointer), when it is one place.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub path: Option<String>,
+}
+
+/// A rule by its set and id.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RuleRef {
+    pub rule_set: RuleSet,
+    pub rule: String,
+}
+
+/// One era the server was checked in.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct EraCheck {
+    pub era: Era,
+    /// The revision negotiated, or for a connection that failed, the one what it sent was
+    /// judged against. Findings of this era carry it as their `era`.
+    pub revision: String,
+    pub connected: bool,
+    /// The traffic log (server name) the findings' frame numbers refer to.
+    pub traffic: String,
+    /// What was exercised, in order (e.g. `tools/list: 14 in 2 page(s)`).
+    pub exercised: Vec<String>,
+    /// Every rule that was applied in this era (JUnit test cases), passed or not.
+    pub rules: Vec<RuleRef>,
 }
 
 /// The result of checking one server.
@@ -42,13 +112,12 @@ pub struct Finding {
 #[serde(rename_all = "camelCase")]
 pub struct CheckReport {
     pub server: String,
-    /// The revision the server negotiated (None when connecting failed).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub protocol_version: Option<String>,
-    /// What was exercised, in order (e.g. `tools/list: 2 pages, 14 tools`).
-    pub exercised: Vec<String>,
-    /// Every rule that was checked (JUnit test cases), passed or not.
-    pub rules: Vec<String>,
+    /// The eras checked, newest revision first.
+    pub eras: Vec<EraCheck>,
+    /// Facts about the check itself (e.g. "2026-07-28: not spoken (…)").
+    #[serde(default)]
+    pub notes: Vec<String>,
+    /// Every finding, worst first.
     pub findings: Vec<Finding>,
 }
 
@@ -59,6 +128,11 @@ impl CheckReport {
             .filter(|f| f.severity == severity)
             .count()
     }
+
+    /// Whether no era could be connected.
+    pub fn unreachable(&self) -> bool {
+        !self.eras.iter().any(|e| e.connected)
+    }
 }
 
 /// One tool the checker should call, with its arguments.
@@ -68,10 +142,11 @@ pub struct CheckCall {
     pub name: String,
     #[serde(default)]
     #[ts(type = "unknown")]
-    pub arguments: serde_json::Value,
+    pub arguments: Value,
 }
 
-/// `POST /api/servers/{name}/check`: what to exercise besides the listings.
+/// `POST /api/servers/{name}/check`: what to exercise besides the listings, and the rule
+/// sets to run besides the ones always on (spec, security).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CheckRequest {
@@ -80,5 +155,54 @@ pub struct CheckRequest {
     pub calls: Vec<CheckCall>,
     /// Estimated tokens of the tool list per turn above which it warns (default 10000).
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
     pub token_budget: Option<u64>,
+    /// Optional rule sets to run as well (those that need no other input).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rule_sets: Vec<RuleSet>,
+    /// A baseline to compare the server's surface with (runs the `baseline` set).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub baseline: Option<Baseline>,
+}
+
+/// The value of [`Baseline::format`] this version writes and reads.
+pub const BASELINE_FORMAT: &str = "mcplab-check-baseline/1";
+
+/// A server's surface at one time, as `mcplab check --write-baseline FILE` writes it and
+/// `--baseline FILE` compares with: what its clients depend on, per era it speaks. The JSON
+/// form is versioned by `format`; readers refuse formats they do not know.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Baseline {
+    /// Always [`BASELINE_FORMAT`] for this version.
+    pub format: String,
+    /// Who the surface is of (a label for people; not compared).
+    pub server: String,
+    /// When it was taken, milliseconds since the Unix epoch.
+    pub taken_ms: u64,
+    /// One surface per era the server spoke.
+    pub surfaces: Vec<Surface>,
+}
+
+/// What a server offered in one era.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct Surface {
+    pub era: Era,
+    /// The revision negotiated.
+    pub revision: String,
+    /// The server's capabilities as it declared them.
+    #[ts(type = "unknown")]
+    pub capabilities: Value,
+    /// Tool definitions as listed (name, title, description, inputSchema, outputSchema,
+    /// annotations, …).
+    #[ts(type = "unknown[]")]
+    pub tools: Vec<Value>,
+    #[ts(type = "unknown[]")]
+    pub resources: Vec<Value>,
+    #[ts(type = "unknown[]")]
+    pub resource_templates: Vec<Value>,
+    #[ts(type = "unknown[]")]
+    pub prompts: Vec<Value>,
 }

@@ -16,6 +16,7 @@ pub mod host_profile;
 pub mod oauth;
 pub mod provider;
 pub mod skills;
+pub mod tap;
 pub mod tasks;
 pub mod traffic;
 pub mod xray;

@@ -7,6 +7,7 @@ use mcplab_protocol::check::*;
 use mcplab_protocol::host::*;
 use mcplab_protocol::host_profile::*;
 use mcplab_protocol::oauth::*;
+use mcplab_protocol::tap::*;
 use mcplab_protocol::xray::*;
 use mcplab_protocol::*;
 use ts_rs::{Config, TS};
@@ -60,9 +61,14 @@ fn render() -> String {
         FrameKind::decl(&cfg),
         TrafficFrame::decl(&cfg),
         TrafficHttpExchange::decl(&cfg),
+        RuleSet::decl(&cfg),
         Severity::decl(&cfg),
         Finding::decl(&cfg),
+        RuleRef::decl(&cfg),
+        EraCheck::decl(&cfg),
         CheckReport::decl(&cfg),
+        Baseline::decl(&cfg),
+        Surface::decl(&cfg),
         CheckCall::decl(&cfg),
         CheckRequest::decl(&cfg),
         ServerView::decl(&cfg),
@@ -150,6 +156,15 @@ fn render() -> String {
         mcplab_protocol::provider::ProviderKind::decl(&cfg),
         ProviderView::decl(&cfg),
         ProviderInput::decl(&cfg),
+        TapTransport::decl(&cfg),
+        TapStart::decl(&cfg),
+        TapEnd::decl(&cfg),
+        TapLine::decl(&cfg),
+        TapRegistered::decl(&cfg),
+        TapHost::decl(&cfg),
+        TapSessionView::decl(&cfg),
+        TapOpen::decl(&cfg),
+        TapOpened::decl(&cfg),
     ];
     let mut out = String::from(
         "// Generated from crates/mcplab-protocol by its `typescript` test. Do not edit:\n\

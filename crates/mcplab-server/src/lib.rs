@@ -59,6 +59,8 @@ pub struct AppState {
     /// Where the person's own host profiles live (`<data dir>/hosts`), set by the binary;
     /// unset, `/api/hosts` lists the built-in profiles only.
     pub hosts_dir: std::sync::OnceLock<std::path::PathBuf>,
+    /// `mcplab tap` processes and opened recordings (their frames go to the manager's log).
+    pub taps: mcplab_tap::ingest::Taps,
 }
 
 /// This server as the headless renderer sees it.
@@ -116,6 +118,7 @@ impl AppState {
             render_specs: render_specs::RenderSpecs::default(),
             oauth,
             evals: evals::EvalRuns::default(),
+            taps: Default::default(),
         })
     }
 

@@ -1,13 +1,16 @@
 //! Answers `elicitation/create` from the terminal: a prompt per schema field (with defaults,
 //! enum choices and validation against the requested schema), or non-interactively by
 //! policy (`accept-defaults`, `decline`, `cancel`). URL mode shows the URL and asks for
-//! consent; mcplab never opens it by itself. Schemas are read as servers send them: an
-//! optional field written as `anyOf: [T, {"type": "null"}]` (Python SDK 1.x) is an optional
-//! `T`, and nested objects are asked field by field (`address.city`). Decline and cancel
-//! never look at the schema. Server text shown in prompts is neutralised unless `--raw`.
+//! consent; mcplab never opens it by itself. Schemas are read as servers send them (core's
+//! `elicitation_form`, which chat and evals use too: the same defaults, the same checks,
+//! `format`s included): an optional field written as `anyOf: [T, {"type": "null"}]` (Python
+//! SDK 1.x) is an optional `T`, and nested objects are asked field by field (`address.city`).
+//! Decline and cancel never look at the schema. Server text shown in prompts is neutralised
+//! unless `--raw`.
 
 use std::io::{BufRead, Write};
 
+use mcplab_core::agent::elicitation_form::{check, defaults_for, fields, put};
 use mcplab_protocol::HumanAnswer;
 use serde_json::{Map, Value};
 
@@ -118,139 +121,6 @@ pub fn answer_with(
     }
 }
 
-/// One field to fill: its path (nested objects give several parts), its schema as a plain
-/// type (see [`plain`]) and whether an answer is needed.
-struct Field {
-    path: Vec<String>,
-    prop: Value,
-    required: bool,
-}
-
-/// The fields of an object schema, nested objects flattened into dotted paths.
-fn fields(schema: &Value) -> Vec<Field> {
-    let mut out = Vec::new();
-    collect_fields(schema, &mut Vec::new(), true, &mut out);
-    out
-}
-
-fn collect_fields(schema: &Value, prefix: &mut Vec<String>, needed: bool, out: &mut Vec<Field>) {
-    let required = required(schema);
-    let props = schema.get("properties").and_then(Value::as_object);
-    for (name, prop) in props.into_iter().flatten() {
-        let prop = plain(prop);
-        let is_required = needed && required.contains(name);
-        prefix.push(name.clone());
-        if prop.get("type").and_then(Value::as_str) == Some("object")
-            && prop.get("properties").is_some()
-        {
-            collect_fields(&prop, prefix, is_required, out);
-        } else {
-            out.push(Field {
-                path: prefix.clone(),
-                prop,
-                required: is_required,
-            });
-        }
-        prefix.pop();
-    }
-}
-
-/// A property as one plain type: `anyOf`/`oneOf` of `T` and `{"type": "null"}` (what
-/// Python's `Optional[T]` becomes) is `T` with the outer title, description and a non-null
-/// default; `"type": [T, "null"]` is `T`. Anything else is returned as it is.
-fn plain(prop: &Value) -> Value {
-    let mut p = prop.clone();
-    let Some(obj) = p.as_object_mut() else {
-        return p;
-    };
-    if let Some(Value::Array(types)) = obj.get("type") {
-        let real: Vec<&Value> = types
-            .iter()
-            .filter(|t| t.as_str() != Some("null"))
-            .collect();
-        if let [one] = real.as_slice() {
-            let one = (*one).clone();
-            obj.insert("type".into(), one);
-        }
-    }
-    for key in ["anyOf", "oneOf"] {
-        let Some(Value::Array(branches)) = obj.get(key) else {
-            continue;
-        };
-        let is_null = |b: &Value| b.get("type").and_then(Value::as_str) == Some("null");
-        if !branches.iter().any(is_null) {
-            continue;
-        }
-        let rest: Vec<Value> = branches.iter().filter(|b| !is_null(b)).cloned().collect();
-        obj.remove(key);
-        match rest.as_slice() {
-            [Value::Object(one)] => {
-                for (k, v) in one {
-                    obj.entry(k.clone()).or_insert_with(|| v.clone());
-                }
-            }
-            _ => {
-                obj.insert(key.into(), Value::Array(rest));
-            }
-        }
-    }
-    if obj.get("default") == Some(&Value::Null) {
-        obj.remove("default");
-    }
-    p
-}
-
-/// Puts `value` at `path` inside `content`, creating the nested objects on the way.
-fn put(content: &mut Map<String, Value>, path: &[String], value: Value) {
-    let Some((last, parents)) = path.split_last() else {
-        return;
-    };
-    let mut at = content;
-    for p in parents {
-        let slot = at
-            .entry(p.clone())
-            .or_insert_with(|| Value::Object(Map::new()));
-        if !slot.is_object() {
-            *slot = Value::Object(Map::new());
-        }
-        let Value::Object(next) = slot else {
-            return;
-        };
-        at = next;
-    }
-    at.insert(last.clone(), value);
-}
-
-/// Content made of each field's (non-null) `default`; `Err` lists required fields without one.
-pub fn defaults_for(schema: &Value) -> Result<Value, Vec<String>> {
-    let mut content = Map::new();
-    let mut missing = Vec::new();
-    for f in fields(schema) {
-        match f.prop.get("default") {
-            Some(d) => put(&mut content, &f.path, d.clone()),
-            None if f.required => missing.push(f.path.join(".")),
-            None => {}
-        }
-    }
-    if missing.is_empty() {
-        Ok(Value::Object(content))
-    } else {
-        Err(missing)
-    }
-}
-
-fn required(schema: &Value) -> Vec<String> {
-    schema
-        .get("required")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 fn read_line(input: &mut dyn BufRead) -> Option<String> {
     let mut line = String::new();
     match input.read_line(&mut line) {
@@ -335,7 +205,7 @@ fn ask_form(
                     }
                     let _ = writeln!(out, "    required: please enter a value");
                 }
-                text => match parse_field(text, prop).and_then(|v| check(prop, &v).map(|()| v)) {
+                text => match parse_field(text, prop).and_then(|v| allowed(prop, v)) {
                     Ok(v) => {
                         put(&mut content, &field.path, v);
                         break;
@@ -357,6 +227,20 @@ fn ask_form(
         return HumanAnswer::Cancel;
     }
     HumanAnswer::Accept { content }
+}
+
+/// `value` if the field takes it: one of its choices, valid against its schema (`format`s
+/// included: a bad email is asked again rather than sent for the server to refuse).
+fn allowed(prop: &Value, value: Value) -> Result<Value, String> {
+    let options = choices(prop);
+    if !options.is_empty() && !options.iter().any(|(v, _)| *v == value) {
+        let list: Vec<String> = options
+            .iter()
+            .map(|(v, _)| v.as_str().map_or_else(|| v.to_string(), str::to_owned))
+            .collect();
+        return Err(format!("{value} is not one of: {}", list.join(", ")));
+    }
+    check(prop, &value).map(|()| value)
 }
 
 /// Allowed values of an enum field: `enum`, or `oneOf`/`anyOf` of `{const, title}`.
@@ -495,19 +379,6 @@ fn parse_field(text: &str, prop: &Value) -> Result<Value, String> {
     }
 }
 
-/// Validates `value` against `schema` (JSON Schema), returning the first problem.
-pub fn check(schema: &Value, value: &Value) -> Result<(), String> {
-    if schema.is_null() {
-        return Ok(());
-    }
-    let validator =
-        jsonschema::validator_for(schema).map_err(|e| format!("invalid schema: {e}"))?;
-    match validator.iter_errors(value).next() {
-        None => Ok(()),
-        Some(e) => Err(e.to_string()),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -594,6 +465,32 @@ mod tests {
         assert!(shown.contains("one of: red, green"), "{shown}");
         assert!(shown.contains("whole number"), "{shown}");
         assert!(shown.contains("required: please enter a value"), "{shown}");
+    }
+
+    #[test]
+    fn formats_and_choices_are_asked_again() {
+        let params = json!({"message": "m", "requestedSchema": {"type": "object", "properties": {
+            "e": {"type": "string", "format": "email"},
+            "u": {"type": "string", "format": "uri"},
+            "d": {"type": "string", "format": "date"},
+            "c": {"type": "string", "oneOf": [{"const": "r", "title": "Red"}, {"const": "g"}]}
+        }, "required": ["e", "u", "d", "c"]}});
+        let mut input: &[u8] =
+            b"not-an-email\nz@example.com\nnot a uri\nhttps://x.test/\n2025-13-45\n2025-12-31\n2\ng\n";
+        let mut out = Vec::new();
+        let a = answer_with("s", &params, ask(), false, &mut input, &mut out);
+        let shown = String::from_utf8(out).unwrap();
+        assert_eq!(
+            a,
+            HumanAnswer::Accept {
+                content: json!({"e": "z@example.com", "u": "https://x.test/", "d": "2025-12-31", "c": "g"})
+            },
+            "{shown}"
+        );
+        assert!(shown.contains("is not an email address"), "{shown}");
+        assert!(shown.contains("is not an absolute URI"), "{shown}");
+        assert!(shown.contains("is not a date"), "{shown}");
+        assert!(shown.contains("\"2\" is not one of: r, g"), "{shown}");
     }
 
     #[test]

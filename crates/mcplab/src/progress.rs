@@ -1,8 +1,9 @@
 //! Stderr for people: a one-line progress bar for requests that report progress, and whole
 //! lines (server logs, stderr, traces) written so they never collide with the bar — the bar
 //! is cleared before a line and drawn again after it. The bar draws only when stderr is a
-//! terminal, so scripts and `--json` output stay clean. Each line is one write, so lines of
-//! different sources do not interleave mid-line.
+//! terminal, so scripts and `--json` output stay clean, and only while a request is waited on
+//! (`begin`…`finish`: a late update never leaves a bar behind the result). Each line is one
+//! write, so lines of different sources do not interleave mid-line.
 
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
@@ -23,6 +24,8 @@ pub struct Terminal {
 
 struct Bar {
     enabled: bool,
+    /// Requests being waited on: progress is drawn only then.
+    waiting: usize,
     /// The bar's text while one is drawn.
     drawn: Option<String>,
     sink: Sink,
@@ -46,16 +49,22 @@ impl Terminal {
         Self {
             inner: Arc::new(Mutex::new(Bar {
                 enabled: bar,
+                waiting: 0,
                 drawn: None,
                 sink,
             })),
         }
     }
 
-    /// Draws (or redraws) the bar for `u`.
+    /// A request is being waited on: its progress may be drawn.
+    pub fn begin(&self) {
+        self.inner.lock().waiting += 1;
+    }
+
+    /// Draws (or redraws) the bar for `u`, while a request is waited on.
     pub fn progress(&self, u: &ProgressUpdate) {
         let mut bar = self.inner.lock();
-        if !bar.enabled {
+        if !bar.enabled || bar.waiting == 0 {
             return;
         }
         let line = render(u);
@@ -63,9 +72,10 @@ impl Terminal {
         bar.drawn = Some(line);
     }
 
-    /// Removes the bar.
+    /// The request [`Self::begin`] announced ended: removes the bar.
     pub fn finish(&self) {
         let mut bar = self.inner.lock();
+        bar.waiting = bar.waiting.saturating_sub(1);
         if bar.drawn.take().is_some() {
             bar.write("\r\x1b[2K");
         }
@@ -133,6 +143,7 @@ mod tests {
     fn b15_log_lines_clear_the_bar_and_redraw_it_below() {
         let sink = Shared::default();
         let term = Terminal::new(true, Box::new(sink.clone()));
+        term.begin();
         let step = ProgressUpdate {
             progress: 1.0,
             total: Some(3.0),
@@ -147,6 +158,9 @@ mod tests {
             text,
             format!("\r\x1b[2K{bar}\r\x1b[2K[server warning] warning at step 1\n{bar}\r\x1b[2K")
         );
+        // After the request, a late update draws nothing.
+        term.progress(&step);
+        assert_eq!(String::from_utf8(sink.0.lock().clone()).unwrap(), text);
         // Without a terminal there is no bar, only the line.
         let sink = Shared::default();
         let term = Terminal::new(false, Box::new(sink.clone()));

@@ -163,7 +163,13 @@ impl Scope {
                 None,
             ),
             Command::Servers(_) => ("servers", None, None, None),
+            Command::Tap(crate::cli::tap::TapArgs {
+                cmd: Some(crate::cli::tap::TapCmd::Replay(a)),
+                ..
+            }) => ("tap replay", Some(take(&mut a.connect)), None, None),
+            Command::Tap(_) => ("tap", None, None, None),
             Command::Open { .. } => ("open", None, None, None),
+            Command::Mcp(a) => ("mcp", None, None, Some(take(&mut a.chromium))),
             Command::Hosts(_) => ("hosts", None, None, None),
             Command::DemoServer { .. } => ("demo-server", None, None, None),
             Command::Completions { .. } => ("completions", None, None, None),

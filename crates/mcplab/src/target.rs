@@ -168,6 +168,24 @@ pub fn resolve(args: &TargetArgs, data: &DataDir) -> Result<ServerConfig, Failur
             .map(|c| checked(with_protocol(c, args)))
             .unwrap_or_else(|| Err(Failure::usage("the --config file has no server")));
     }
+    resolve_among(args, configured_with(from_file, data)?).and_then(checked)
+}
+
+/// Every configured server: those of a `--config` file, else the stored ones (`check`
+/// compares a configured server with these).
+pub fn configured(args: &TargetArgs, data: &DataDir) -> Result<Vec<ServerConfig>, Failure> {
+    let from_file = file_servers(args)?;
+    if !from_file.is_empty() {
+        return Ok(from_file);
+    }
+    configured_with(from_file, data)
+}
+
+/// The stored servers with those of a `--config` file over them.
+fn configured_with(
+    from_file: Vec<ServerConfig>,
+    data: &DataDir,
+) -> Result<Vec<ServerConfig>, Failure> {
     let mut servers = data
         .store()?
         .servers()
@@ -175,7 +193,7 @@ pub fn resolve(args: &TargetArgs, data: &DataDir) -> Result<ServerConfig, Failur
     // The file's servers win over configured ones of the same name, for this run.
     servers.retain(|s| !from_file.iter().any(|f| f.name == s.name));
     servers.extend(from_file);
-    resolve_among(args, servers).and_then(checked)
+    Ok(servers)
 }
 
 fn resolve_among(args: &TargetArgs, servers: Vec<ServerConfig>) -> Result<ServerConfig, Failure> {

@@ -1,6 +1,12 @@
 //! `-a key=value` arguments typed by a JSON Schema: numbers, booleans, arrays and objects
 //! become JSON of the schema's type, strings stay strings, and dotted keys nest
-//! (`-a customer.name=Ada`). Without a schema type the value is taken as JSON if it parses.
+//! (`-a customer.name=Ada`). The property a dotted key names is found through local `$ref`s,
+//! `allOf`, and `oneOf`/`anyOf` branches: the branch whose discriminator `const` matches the
+//! values given (`-a payment.kind=card`), else the branches that have the property, typed when
+//! they agree. Without a schema type the value is taken as JSON if it parses; a union of
+//! types takes the JSON value when its type is allowed, else the text.
+
+mod schema_path;
 
 use serde_json::{Map, Value};
 
@@ -24,38 +30,61 @@ pub fn build(
         },
         None => Map::new(),
     };
+    let mut split = Vec::new();
     for pair in pairs {
         let (key, raw) = pair
             .split_once('=')
             .filter(|(k, _)| !k.is_empty())
             .ok_or_else(|| Failure::usage(format!("-a expects KEY=VALUE, got `{pair}`")))?;
+        split.push((key, raw));
+    }
+    // Every value given, loosely typed: what picks a union's branch (`kind=card` may come
+    // after `number=…`).
+    let mut given = obj.clone();
+    for (key, raw) in &split {
         let path: Vec<&str> = key.split('.').collect();
-        let prop = schema.and_then(|s| property_at(s, &path));
-        let value = typed(raw, prop).map_err(|e| Failure::usage(format!("-a {key}: {e}")))?;
+        let _ = insert(&mut given, &path, loose(raw));
+    }
+    for (key, raw) in split {
+        let path: Vec<&str> = key.split('.').collect();
+        let prop = schema.and_then(|s| schema_path::property_at(s, &path, &given));
+        let value =
+            typed(raw, prop.as_ref()).map_err(|e| Failure::usage(format!("-a {key}: {e}")))?;
         insert(&mut obj, &path, value).map_err(|e| Failure::usage(format!("-a {key}: {e}")))?;
     }
     Ok(Value::Object(obj))
 }
 
-fn property_at<'a>(schema: &'a Value, path: &[&str]) -> Option<&'a Value> {
-    let mut cur = schema;
-    for seg in path {
-        cur = cur.get("properties")?.get(*seg)?;
-    }
-    Some(cur)
+/// A value without a schema: JSON if it parses, else the text.
+fn loose(raw: &str) -> Value {
+    serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_owned()))
 }
 
-fn type_of(prop: &Value) -> Option<&str> {
+/// The non-null types a property allows (`type` as a string or a list, or the branches of a
+/// union of plain types).
+fn types_of(prop: &Value) -> Vec<&str> {
     match prop.get("type") {
-        Some(Value::String(s)) => Some(s),
-        // ["string", "null"] and the like: the first non-null type.
-        Some(Value::Array(a)) => a.iter().filter_map(Value::as_str).find(|t| *t != "null"),
-        _ => None,
+        Some(Value::String(s)) => vec![s.as_str()],
+        Some(Value::Array(a)) => a
+            .iter()
+            .filter_map(Value::as_str)
+            .filter(|t| *t != "null")
+            .collect(),
+        _ => ["anyOf", "oneOf"]
+            .iter()
+            .filter_map(|k| prop.get(*k).and_then(Value::as_array))
+            .flatten()
+            .flat_map(types_of)
+            .collect(),
     }
 }
 
 fn typed(raw: &str, prop: Option<&Value>) -> Result<Value, String> {
-    match prop.and_then(type_of) {
+    let types = prop.map(types_of).unwrap_or_default();
+    if types.len() > 1 {
+        return Ok(union_value(raw, &types));
+    }
+    match types.first().copied() {
         Some("string") => Ok(Value::String(raw.to_owned())),
         Some("integer") => raw
             .trim()
@@ -84,6 +113,27 @@ fn typed(raw: &str, prop: Option<&Value>) -> Result<Value, String> {
         }
         Some("null") => Ok(Value::Null),
         _ => Ok(serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.to_owned()))),
+    }
+}
+
+/// A value for a union of types: the JSON value when its type is one of them, else the text
+/// when strings are allowed, else the JSON (the server says what is wrong).
+fn union_value(raw: &str, types: &[&str]) -> Value {
+    let parsed = serde_json::from_str::<Value>(raw).ok();
+    let fits = |v: &Value| {
+        types.iter().any(|t| match (*t, v) {
+            ("integer", Value::Number(n)) => n.is_i64() || n.is_u64(),
+            ("number", Value::Number(_)) | ("boolean", Value::Bool(_)) => true,
+            ("array", Value::Array(_)) | ("object", Value::Object(_)) => true,
+            ("string", Value::String(_)) => true,
+            _ => false,
+        })
+    };
+    match parsed {
+        Some(v) if fits(&v) => v,
+        _ if types.contains(&"string") => Value::String(raw.to_owned()),
+        Some(v) => v,
+        None => Value::String(raw.to_owned()),
     }
 }
 
@@ -132,6 +182,28 @@ mod tests {
             json!({"n": 3, "x": 2.5, "b": true, "s": "42", "tags": ["a"],
             "customer": {"name": "7"}, "free": 1, "keep": true})
         );
+    }
+
+    #[test]
+    fn union_members_are_typed_by_their_branch() {
+        let schema = json!({"type": "object", "properties": {
+            "payment": {"oneOf": [
+                {"type": "object", "properties": {"kind": {"const": "card"}, "number": {"type": "string"}}},
+                {"type": "object", "properties": {"kind": {"const": "invoice"}, "po": {"type": "string"}}}
+            ]},
+            "contact": {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]}
+        }});
+        let pairs: Vec<String> = ["payment.number=4111", "payment.kind=card", "contact=42"]
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
+        let v = build(None, &pairs, Some(&schema)).unwrap();
+        assert_eq!(
+            v,
+            json!({"payment": {"number": "4111", "kind": "card"}, "contact": 42})
+        );
+        let v = build(None, &["contact=bob".into()], Some(&schema)).unwrap();
+        assert_eq!(v, json!({"contact": "bob"}));
     }
 
     #[test]

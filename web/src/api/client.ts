@@ -41,6 +41,8 @@ import type {
   SessionSummary,
   SessionView,
   StepXray,
+  TapOpened,
+  TapSessionView,
   ToolCallRequest,
   TrafficFrame,
   TrafficSnapshotView,
@@ -153,6 +155,9 @@ export const api = {
   clearTraffic: (name: string) => request<void>('DELETE', `${srv(name)}/traffic`),
   /** One frame whole (the list has only the start of a long one) while it is still recorded. */
   trafficFrame: (name: string, seq: number) => request<TrafficFrame>('GET', `${srv(name)}/traffic/${seq}`),
+  /** Host sessions seen through `mcplab tap` (live or opened recordings); their frames are a server's. */
+  taps: () => request<TapSessionView[]>('GET', '/api/taps'),
+  openRecording: (text: string) => request<TapOpened>('POST', '/api/taps/open', { text }),
 
   human: () => request<HumanRequest[]>('GET', '/api/human'),
   answerHuman: (id: number, answer: HumanAnswer) => request<void>('POST', `/api/human/${id}`, answer),

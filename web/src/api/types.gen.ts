@@ -432,47 +432,113 @@ elapsedMs: number,
  */
 requestSeq?: number, error?: string, };
 
+export type RuleSet = "spec" | "security" | "baseline";
+
 export type Severity = "error" | "warning" | "info";
 
-export type Finding = { severity: Severity, 
+export type Finding = { ruleSet: RuleSet, 
 /**
- * A stable rule id, e.g. `schema`, `tool-name`, `output-schema`.
+ * A stable rule id, e.g. `schema`, `tool-name`, `hidden-unicode`.
  */
-rule: string, message: string, 
+rule: string, severity: Severity, 
 /**
- * The spec section (a URL into the negotiated revision).
+ * The revision of the era it was found in (e.g. `2026-07-28`); none for findings about
+ * the server as a whole.
  */
-spec: string, 
+era?: string, message: string, 
+/**
+ * Where the rule comes from: the spec section of that revision, or a public page.
+ */
+source: string, 
+/**
+ * When `source` is a page that may change: the date (YYYY-MM-DD) it was read.
+ */
+sourceRead?: string, 
 /**
  * What the server's author should change.
  */
 fix: string, 
 /**
- * The traffic frame the finding is about (its `seq` in the traffic log).
+ * The traffic frames (their `seq` in the era's `traffic` log) that show it.
  */
-frameSeq?: number | null, 
+frames: Array<number>, 
 /**
- * The offending part of the frame (or the whole frame), cut to a readable length.
+ * The offending part of the frame (or the text), cut to a readable length, with
+ * invisible characters made visible (`<U+200B>`).
  */
-excerpt?: string | null, 
+excerpt?: string, 
 /**
  * Where in the message (a JSON pointer), when it is one place.
  */
-path?: string | null, };
+path?: string, };
 
-export type CheckReport = { server: string, 
+export type RuleRef = { ruleSet: RuleSet, rule: string, };
+
+export type EraCheck = { era: Era, 
 /**
- * The revision the server negotiated (None when connecting failed).
+ * The revision negotiated, or for a connection that failed, the one what it sent was
+ * judged against. Findings of this era carry it as their `era`.
  */
-protocolVersion?: string | null, 
+revision: string, connected: boolean, 
 /**
- * What was exercised, in order (e.g. `tools/list: 2 pages, 14 tools`).
+ * The traffic log (server name) the findings' frame numbers refer to.
+ */
+traffic: string, 
+/**
+ * What was exercised, in order (e.g. `tools/list: 14 in 2 page(s)`).
  */
 exercised: Array<string>, 
 /**
- * Every rule that was checked (JUnit test cases), passed or not.
+ * Every rule that was applied in this era (JUnit test cases), passed or not.
  */
-rules: Array<string>, findings: Array<Finding>, };
+rules: Array<RuleRef>, };
+
+export type CheckReport = { server: string, 
+/**
+ * The eras checked, newest revision first.
+ */
+eras: Array<EraCheck>, 
+/**
+ * Facts about the check itself (e.g. "2026-07-28: not spoken (…)").
+ */
+notes: Array<string>, 
+/**
+ * Every finding, worst first.
+ */
+findings: Array<Finding>, };
+
+export type Baseline = { 
+/**
+ * Always [`BASELINE_FORMAT`] for this version.
+ */
+format: string, 
+/**
+ * Who the surface is of (a label for people; not compared).
+ */
+server: string, 
+/**
+ * When it was taken, milliseconds since the Unix epoch.
+ */
+takenMs: number, 
+/**
+ * One surface per era the server spoke.
+ */
+surfaces: Array<Surface>, };
+
+export type Surface = { era: Era, 
+/**
+ * The revision negotiated.
+ */
+revision: string, 
+/**
+ * The server's capabilities as it declared them.
+ */
+capabilities: unknown, 
+/**
+ * Tool definitions as listed (name, title, description, inputSchema, outputSchema,
+ * annotations, …).
+ */
+tools: unknown[], resources: unknown[], resourceTemplates: unknown[], prompts: unknown[], };
 
 export type CheckCall = { name: string, arguments: unknown, };
 
@@ -484,7 +550,15 @@ calls: Array<CheckCall>,
 /**
  * Estimated tokens of the tool list per turn above which it warns (default 10000).
  */
-tokenBudget?: number | null, };
+tokenBudget?: number, 
+/**
+ * Optional rule sets to run as well (those that need no other input).
+ */
+ruleSets?: Array<RuleSet>, 
+/**
+ * A baseline to compare the server's surface with (runs the `baseline` set).
+ */
+baseline?: Baseline, };
 
 export type ServerView = { config: ServerConfig, status: ServerStatus, 
 /**
@@ -1199,3 +1273,70 @@ keyHint: string | null, models: Array<string>,
 custom: boolean, };
 
 export type ProviderInput = { kind: ProviderKind, baseUrl?: string, apiKey?: string, models: Array<string>, };
+
+export type TapTransport = "stdio" | "http";
+
+export type TapStart = { 
+/**
+ * [`TAP_FORMAT`].
+ */
+format: number, transport: TapTransport, 
+/**
+ * The server: its command line (stdio) or its URL (HTTP), secrets in the URL masked.
+ */
+target: string, 
+/**
+ * The tap's process id.
+ */
+pid: number, startedMs: number, };
+
+export type TapEnd = { endedMs: number, 
+/**
+ * In words: `exit code 0`, `killed by SIGTERM`, `stopped`.
+ */
+how: string, 
+/**
+ * Frames the tap could not record (its queue was full or over its byte bound); the
+ * traffic itself passed.
+ */
+dropped: number, };
+
+export type TapLine = { "type": "start" } & TapStart | { "type": "frame" } & TrafficFrame | { "type": "end" } & TapEnd;
+
+export type TapRegistered = { id: string, };
+
+export type TapHost = { name: string, version?: string, title?: string, };
+
+export type TapSessionView = { 
+/**
+ * Where its frames are recorded (`tap:N`, `tap:N.2` for a tap's second HTTP session).
+ */
+key: string, 
+/**
+ * The tap (`tap:N`).
+ */
+tap: string, transport: TapTransport, target: string, 
+/**
+ * `None` until the host introduced itself.
+ */
+host?: TapHost, 
+/**
+ * The revision the host asked for.
+ */
+protocolVersion?: string, 
+/**
+ * The HTTP session (`Mcp-Session-Id`, or the legacy SSE `sessionId`).
+ */
+sessionId?: string, startedMs: number, 
+/**
+ * Set once the tap ended.
+ */
+ended?: TapEnd, 
+/**
+ * `live` (a running tap) or `file` (a recording opened in the inspector).
+ */
+source: string, };
+
+export type TapOpen = { text: string, };
+
+export type TapOpened = { sessions: Array<TapSessionView>, frames: number, };

@@ -1,5 +1,5 @@
 // The Servers page's checker: runs `mcplab check` on the connected server and lists the
-// findings (severity, rule, message, where, fix, spec link). The frames they point at are
+// findings (severity, rule, message, where, fix, source link). The frames they point at are
 // marked in the traffic panel.
 import type { ServerView } from '../api/types.gen';
 import { Button } from '../ui/Button';
@@ -17,7 +17,7 @@ export function ServerCheck({ view }: { view: ServerView }) {
         <h3>Check</h3>
         {report && (
           <span className="muted small" data-testid="check-summary">
-            {count('error')} errors, {count('warning')} warnings · protocol {report.protocolVersion ?? '?'}
+            {count('error')} errors, {count('warning')} warnings · protocol {report.eras.map((e) => e.revision).join(', ') || '?'}
           </span>
         )}
         <span className="spacer" />
@@ -35,9 +35,9 @@ export function ServerCheck({ view }: { view: ServerView }) {
             <li key={i} data-testid="check-finding" data-rule={f.rule} data-severity={f.severity}>
               <span className={`badge ${f.severity === 'error' ? 'badge-err' : f.severity === 'warning' ? 'badge-warn' : ''}`}>{f.severity}</span>{' '}
               <span className="mono small">{f.rule}</span> {f.message}
-              {f.frameSeq != null && <span className="muted small"> · frame #{f.frameSeq}{f.path ? ` ${f.path}` : ''}</span>}
+              {f.frames.length > 0 && <span className="muted small"> · frame {f.frames.map((s) => `#${s}`).join(', ')}{f.path ? ` ${f.path}` : ''}</span>}
               {f.fix && <div className="muted small">fix: {f.fix}</div>}
-              <a className="small" href={f.spec} target="_blank" rel="noreferrer">spec</a>
+              <a className="small" href={f.source} target="_blank" rel="noreferrer">source</a>
             </li>
           ))}
         </ul>

@@ -34,8 +34,7 @@ export function findingsBySeq(all: Record<string, CheckState>): Map<number, Find
   const bySeq = new Map<number, Finding[]>();
   for (const s of Object.values(all)) {
     for (const f of s.report?.findings ?? []) {
-      if (f.frameSeq == null) continue;
-      bySeq.set(f.frameSeq, [...(bySeq.get(f.frameSeq) ?? []), f]);
+      for (const seq of f.frames) bySeq.set(seq, [...(bySeq.get(seq) ?? []), f]);
     }
   }
   return bySeq;

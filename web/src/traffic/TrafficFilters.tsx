@@ -6,11 +6,13 @@ import { X } from 'lucide-react';
 import { useServers } from '../servers/store';
 import type { TrafficFilter } from './frames';
 import { editTrafficFilter as set, index, useTraffic, useTrafficFilter } from './store';
+import { tapShort, tapTitle, useTaps } from './taps';
 
 export function TrafficFilters() {
   const filter = useTrafficFilter();
   const { version } = useTraffic();
   const { list } = useServers();
+  const taps = useTaps();
   const methods = useMemo(() => {
     void version;
     return [...index.methods].sort();
@@ -39,6 +41,11 @@ export function TrafficFilters() {
         {(list ?? []).map((v) => (
           <option key={v.config.name} value={v.config.name}>
             {v.config.name}
+          </option>
+        ))}
+        {taps.map((t) => (
+          <option key={t.key} value={t.key} title={tapTitle(t)}>
+            {tapShort(t, t.key)}
           </option>
         ))}
       </select>

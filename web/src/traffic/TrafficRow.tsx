@@ -2,6 +2,7 @@
 // answers), id, size and latency.
 import type { Finding } from '../api/types.gen';
 import type { FrameRow } from './frames';
+import { isTapKey, tapShort, tapTitle, useTaps } from './taps';
 import { fmtSize, fmtTime } from './time';
 import { ArrowLeft, ArrowRight, CornerDownLeft } from 'lucide-react';
 
@@ -23,9 +24,7 @@ export function TrafficRow({ row, findings, selected, top, onClick }: { row: Fra
       data-method={row.method ?? ''}
     >
       <span className="c-time">{fmtTime(f.tsMs)}</span>
-      <span className="c-server" title={f.server}>
-        {f.server}
-      </span>
+      <ServerCell server={f.server} />
       <span className={`c-dir dir-${f.direction}`} title={f.direction === 'outbound' ? 'sent to the server' : 'received from the server'}>
         {f.direction === 'outbound' ? <ArrowRight size={12} aria-label="sent" /> : <ArrowLeft size={12} aria-label="received" />}
       </span>
@@ -51,5 +50,16 @@ export function TrafficRow({ row, findings, selected, top, onClick }: { row: Fra
         {row.latencyMs !== undefined ? `${row.latencyMs} ms` : row.cancelledBy ? 'cancelled' : row.type === 'request' ? '…' : ''}
       </span>
     </div>
+  );
+}
+
+/** The server's name, or for a tapped session the host it came from (`claude-ai · tap:3`). */
+function ServerCell({ server }: { server: string }) {
+  const taps = useTaps();
+  const tap = isTapKey(server) ? taps.find((t) => t.key === server) : undefined;
+  return (
+    <span className="c-server" title={tap ? tapTitle(tap) : server} data-testid={tap ? 'traffic-tap-label' : undefined}>
+      {tap ? tapShort(tap, server) : server}
+    </span>
   );
 }

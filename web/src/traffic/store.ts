@@ -6,6 +6,7 @@ import { events } from '../api/events';
 import type { TrafficFrame } from '../api/types.gen';
 import { createStore, useStore } from '../ui/store';
 import { FrameIndex, findToolCall, mergeBySeq, type TrafficFilter } from './frames';
+import { noticeTapFrame, refreshTaps } from './taps';
 import { showTraffic } from './visibility';
 
 const MAX_ROWS = 200_000;
@@ -53,6 +54,7 @@ function flush(): void {
 }
 
 function onFrame(f: TrafficFrame): void {
+  noticeTapFrame(f.server);
   if (loadingBuffer) {
     loadingBuffer.push(f);
     return;
@@ -101,18 +103,21 @@ export async function clearTraffic(servers: string[]): Promise<void> {
   bump();
 }
 
+/** Reloads the frames of every configured server and every tapped session. */
+export function loadAllTraffic(): Promise<void> {
+  return Promise.all([api.servers(), refreshTaps().catch(() => [])]).then(
+    ([list, taps]) => reloadTraffic([...list.map((v) => v.config.name), ...taps.map((t) => t.key)]),
+    (e) => trafficStore.set((s) => ({ ...s, error: errorMessage(e) })),
+  );
+}
+
 let started = false;
 export function startTrafficStore(): void {
   if (started) return;
   started = true;
   events.onTraffic(onFrame);
-  const load = () =>
-    api.servers().then(
-      (list) => reloadTraffic(list.map((v) => v.config.name)),
-      (e) => trafficStore.set((s) => ({ ...s, error: errorMessage(e) })),
-    );
-  events.onResync(() => void load());
-  void load();
+  events.onResync(() => void loadAllTraffic());
+  void loadAllTraffic();
 }
 
 export function useTraffic(): TrafficState {

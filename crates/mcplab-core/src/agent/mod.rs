@@ -18,7 +18,7 @@ mod turn;
 pub use approval::{Approvals, DEFAULT_APPROVAL_TIMEOUT};
 pub use catalog::{CatalogEntry, ToolCatalog, model_tool_name};
 pub use context::app_context_message;
-pub use elicitation::answer_by_policy;
+pub use elicitation::{answer_by_policy, form as elicitation_form};
 pub use sink::{EventSink, RecordingSink};
 pub use turn::{
     DEFAULT_STEP_LIMIT, DEFAULT_SYSTEM_PROMPT, TurnConfig, TurnOutcome, run_turn, shipped_prices,

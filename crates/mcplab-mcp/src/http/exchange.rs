@@ -108,8 +108,9 @@ fn has(headers: &[(String, String)], name: &str) -> bool {
     headers.iter().any(|(k, _)| k.eq_ignore_ascii_case(name))
 }
 
-/// Headers as they may be shown: names lower-case as HTTP/2 writes them, secrets masked.
-fn shown(headers: &HeaderMap) -> Vec<(String, String)> {
+/// Headers as they may be shown: names lower-case as HTTP/2 writes them, secrets masked (also
+/// what `mcplab tap` records of the requests it passes on).
+pub fn shown(headers: &HeaderMap) -> Vec<(String, String)> {
     headers
         .iter()
         .map(|(name, value)| {

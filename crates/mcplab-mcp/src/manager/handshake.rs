@@ -65,6 +65,7 @@ impl ConnectionManager {
             human_timeout: self.opts.human_timeout,
         };
         let answerer = handler.clone();
+        let transport = transport.with_in_order(handler.clone());
         let ct = CancellationToken::new();
         let lifecycle = setup.plan.lifecycle();
         // Time spent waiting for a person to sign in (OAuth) does not count.

@@ -127,28 +127,6 @@ fn declares(c: &Connection, capability: &str) -> bool {
         .is_some_and(|v| !v.is_null())
 }
 
-/// `mcplab check` on a connected server: exercises it and judges all its traffic so far.
-pub async fn check(
-    State(s): State<Arc<AppState>>,
-    Path(n): Path<String>,
-    Json(req): Json<mcplab_protocol::check::CheckRequest>,
-) -> Result<Json<mcplab_protocol::check::CheckReport>, ApiFailure> {
-    let c = conn(&s, &n)?;
-    let mut opts = mcplab_core::check::CheckOptions {
-        calls: req
-            .calls
-            .into_iter()
-            .map(|c| (c.name, c.arguments))
-            .collect(),
-        ..Default::default()
-    };
-    if let Some(budget) = req.token_budget {
-        opts.token_budget = usize::try_from(budget).unwrap_or(usize::MAX);
-    }
-    let report = mcplab_core::check::check_connection(&c, s.manager.traffic(), &opts).await;
-    Ok(Json(report))
-}
-
 pub async fn tools(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,

@@ -4,6 +4,7 @@
 mod app_context;
 mod apps;
 mod chat;
+mod check;
 mod compare;
 mod evals;
 mod hosts;
@@ -14,10 +15,12 @@ mod render;
 mod scenarios;
 mod servers;
 mod settings;
+mod taps;
 
 use std::sync::Arc;
 
 use axum::Router;
+use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post, put};
 
 use crate::AppState;
@@ -77,7 +80,7 @@ pub fn api() -> Router<Arc<AppState>> {
         .route("/servers/{name}/skills", get(modern::skills))
         .route("/servers/{name}/skills/load", post(modern::load_skill))
         .route("/servers/{name}/protocol", post(modern::switch_protocol))
-        .route("/servers/{name}/check", post(mcp::check))
+        .route("/servers/{name}/check", post(check::check))
         .route("/servers/{name}/apps/resource", post(apps::resource))
         .route("/servers/{name}/apps/tools/call", post(apps::call_tool))
         .route("/apps/render", post(render::render))
@@ -160,6 +163,16 @@ pub fn api() -> Router<Arc<AppState>> {
         .route("/evals/runs/{id}/cancel", post(evals::cancel_run))
         .route("/evals/compare", get(evals::compare))
         .route("/evals/trend", get(evals::trend))
+        .route("/taps", get(taps::list).post(taps::register))
+        .route(
+            "/taps/open",
+            post(taps::open).layer(DefaultBodyLimit::max(taps::BODY_LIMIT)),
+        )
+        .route(
+            "/taps/{id}/frames",
+            post(taps::frames).layer(DefaultBodyLimit::max(taps::BODY_LIMIT)),
+        )
+        .route("/taps/{id}/end", post(taps::end))
         .route("/health", get(|| async { "ok" }))
 }
 

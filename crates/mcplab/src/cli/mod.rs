@@ -10,6 +10,7 @@ pub mod limits;
 mod merge;
 pub mod oauth;
 mod surface;
+pub mod tap;
 
 use std::path::PathBuf;
 
@@ -108,13 +109,16 @@ pub enum Command {
     /// flattened: they stay top-level subcommands on the command line.
     #[command(flatten)]
     Inspect(InspectCmd),
-    /// Lint an MCP server: connect, exercise what it advertises, and report every deviation
-    /// from the spec revision it negotiated (exit 1 when there are errors).
+    /// Check an MCP server before it ships: every era it speaks, every frame against the spec,
+    /// security, and breaking changes against a baseline (exit 1 when there are errors).
     #[command(after_help = CHECK_HELP)]
     Check(CheckArgs),
     /// Manage the configured servers.
     #[command(subcommand)]
     Servers(ServersCmd),
+    /// Sit between a real host and a server: pass every byte both ways unchanged and record
+    /// every frame (live in the inspector, or a file); replay a recording.
+    Tap(tap::TapArgs),
     /// Chat with an LLM that can call the servers' tools.
     Chat(ChatArgs),
     /// MCP Apps: render a tool's app headless.
@@ -129,6 +133,11 @@ pub enum Command {
     /// that host.
     #[command(subcommand, after_help = HOSTS_HELP)]
     Hosts(HostsCmd),
+    /// Serve mcplab itself as an MCP server for a coding agent: connect, call, check, render
+    /// and eval the server it writes, with connections kept across calls. Starts only the
+    /// configured servers and what --allow-command / --allow-url allow.
+    #[command(after_help = MCP_HELP)]
+    Mcp(McpArgs),
     /// Run the built-in demo MCP server on stdio (try: mcplab --stdio "mcplab demo-server" tools list),
     /// or over streamable HTTP at http://ADDR/mcp with --http ADDR (both protocol eras).
     DemoServer {
@@ -203,6 +212,35 @@ impl InspectCmd {
             InspectCmd::Info(c) => ("info", &mut c.connect),
         }
     }
+}
+
+const MCP_HELP: &str = "\
+The agent can connect the servers of mcplab's configuration (`mcplab servers list`) by name, and \
+start or reach only the command lines and URLs that match a pattern given here (a glob over the \
+whole text: * matches anything; a stdio command is matched with its environment assignments \
+first, e.g. `PORT=3000 node dist/index.js`). Everything else is refused with how to allow it. \
+Every server stops when mcplab mcp does (the client closing stdin included).
+
+Examples:
+  mcplab mcp --allow-command 'node dist/*' --allow-command 'python3 server.py'
+  mcplab mcp --http 127.0.0.1:6280 --allow-url 'http://127.0.0.1:*/mcp'
+  Claude Code: claude mcp add mcplab -- mcplab mcp --allow-command 'node *'";
+
+/// `mcplab mcp`.
+#[derive(Args, Debug)]
+pub struct McpArgs {
+    /// Serve streamable HTTP at http://ADDR/mcp instead of stdio (a loopback address only,
+    /// e.g. 127.0.0.1:6280).
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<std::net::SocketAddr>,
+    /// Let the agent start stdio servers whose command line matches PATTERN; repeatable.
+    #[arg(long = "allow-command", value_name = "PATTERN")]
+    pub allow_commands: Vec<String>,
+    /// Let the agent reach HTTP servers whose URL matches PATTERN; repeatable.
+    #[arg(long = "allow-url", value_name = "PATTERN")]
+    pub allow_urls: Vec<String>,
+    #[command(flatten)]
+    pub chromium: ChromiumArg,
 }
 
 const COMPLETIONS_HELP: &str = "\
@@ -292,14 +330,22 @@ pub enum TaskArg {
 }
 
 const CHECK_HELP: &str = "\
-Each message is validated against the official JSON Schema of the negotiated revision; tool \
-names and input/output schemas (JSON Schema 2020-12), pagination, list_changed, annotations, \
-content types, isError, stdout noise, capability/behaviour mismatches and the token cost of \
-the tool list are checked too. Tools are only called when named with --call.
+With --protocol auto (the default) the server is checked in every era it speaks: 2026-07-28 \
+when it answers server/discover, and the 2025 initialize handshake (a dual-era server is \
+checked twice). Rule sets: spec (every frame, both directions, against the official JSON \
+Schema of the negotiated revision, plus tool names and schemas, results, pagination, \
+capabilities, stdout noise, JSON-RPC ids) and security (hidden Unicode, tool poisoning, \
+shadowing and name collisions with the other configured servers, secrets in URLs, plain-HTTP \
+auth) always run; baseline runs with --baseline. `--list-rules` prints every rule with its \
+source. Tools are only called when named with --call.
 
-Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage, 3 connection failure.
+Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage, 3 could not connect.
 
-Example: mcplab check --stdio \"python server.py\" --call 'echo={\"text\":\"hi\"}' --junit check.xml";
+Examples:
+  mcplab check --stdio \"python server.py\" --call 'echo={\"text\":\"hi\"}' --junit check.xml
+  mcplab check --url https://example.com/mcp --sarif check.sarif --markdown summary.md
+  mcplab check --server weather --write-baseline weather.baseline.json
+  mcplab check --server weather --baseline weather.baseline.json";
 
 #[derive(Args, Debug)]
 pub struct CheckArgs {
@@ -307,9 +353,25 @@ pub struct CheckArgs {
     /// Repeatable. No tool is called otherwise (tools may have side effects).
     #[arg(long = "call", value_name = "TOOL[=JSON]")]
     pub calls: Vec<String>,
-    /// Write the findings as JUnit XML (one test case per rule) for CI.
+    /// Print every rule of every rule set with its source, and exit (no server needed).
+    #[arg(long)]
+    pub list_rules: bool,
+    /// Write the server's surface (tools with schemas, resources, templates, prompts,
+    /// capabilities, per era) to FILE, to compare later with --baseline.
+    #[arg(long, value_name = "FILE")]
+    pub write_baseline: Option<PathBuf>,
+    /// Compare the server's surface with a baseline FILE: breaking changes are errors.
+    #[arg(long, value_name = "FILE")]
+    pub baseline: Option<PathBuf>,
+    /// Write the findings as JUnit XML (one test case per rule and era) for CI.
     #[arg(long, value_name = "FILE")]
     pub junit: Option<PathBuf>,
+    /// Write the findings as SARIF 2.1.0 (GitHub code scanning).
+    #[arg(long, value_name = "FILE")]
+    pub sarif: Option<PathBuf>,
+    /// Write a Markdown summary (a pull-request comment or a CI job summary).
+    #[arg(long, value_name = "FILE")]
+    pub markdown: Option<PathBuf>,
     /// Estimated tokens of the tool list per model turn above which it warns.
     #[arg(long, default_value_t = 10_000, value_name = "TOKENS")]
     pub token_budget: usize,

@@ -9,10 +9,12 @@ pub mod eval;
 pub mod hosts;
 mod inspect;
 mod listen;
+mod mcp;
 mod oauth;
 mod open;
 mod servers;
 mod skills;
+mod tap;
 mod tasks;
 
 use crate::cli::{Command, Connected};
@@ -26,6 +28,7 @@ pub async fn run(command: Command, settings: &Settings) -> Result<(), Failure> {
     match command {
         Command::Serve(_) => crate::serve::run(settings).await,
         Command::Servers(cmd) => servers::run(cmd, settings),
+        Command::Tap(args) => tap::run(args, settings).await,
         Command::Chat(args) => chat::run(args, settings, data).await,
         Command::Oauth(Connected { cmd, .. }) => oauth::run(cmd, settings).await,
         Command::Apps(group) => apps::run(group.cmd, settings).await,
@@ -33,6 +36,7 @@ pub async fn run(command: Command, settings: &Settings) -> Result<(), Failure> {
         Command::Hosts(cmd) => hosts::run(cmd, settings, data),
         Command::Open { print } => open::run(data, print).await,
         Command::Check(args) => check::run(args, settings).await,
+        Command::Mcp(args) => mcp::run(args, settings).await,
         Command::Completions { shell } => crate::cli::completions(shell),
         Command::Man { dir } => crate::cli::man(dir.as_deref()),
         Command::DemoServer {

@@ -14,7 +14,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcplab_core::mcp::{
-    Connection, ConnectionManager, Listing, ManagerOptions, McpError, RequestOptions, RootEntry,
+    Connection, ConnectionManager, Listing, ManagerOptions, McpError, ProgressUpdate,
+    RequestOptions, RootEntry,
 };
 use mcplab_protocol::host::ClientDeclaration;
 use mcplab_protocol::{
@@ -329,14 +330,12 @@ impl Session {
         params: Option<Value>,
         opts: RequestOptions,
     ) -> Result<Value, Failure> {
+        // The bar is drawn from the session's event stream, where progress and log lines come
+        // in the order the server sent them; this listener only keeps the request's timeout
+        // alive on progress.
         let (tx, mut rx) = mpsc::unbounded_channel();
-        let term = self.term.clone();
-        let bar = tokio::spawn(async move {
-            while let Some(update) = rx.recv().await {
-                term.progress(&update);
-            }
-            term.finish();
-        });
+        self.term.begin();
+        let bar = tokio::spawn(async move { while rx.recv().await.is_some() {} });
         let result = self
             .connection()
             .request(
@@ -349,6 +348,7 @@ impl Session {
             )
             .await;
         let _ = bar.await;
+        self.term.finish();
         self.trace_catch_up().await;
         match result {
             Ok(v) => Ok(v),
@@ -545,6 +545,16 @@ async fn answer_events(manager: Arc<ConnectionManager>, policy: Policy, voice: V
                     None => voice.say(&format!("[{label} {level}] {data}")),
                 }
             }
+            ServerEvent::Progress {
+                progress,
+                total,
+                message,
+                ..
+            } => voice.term.progress(&ProgressUpdate {
+                progress,
+                total,
+                message: message.map(|m| if voice.raw { m } else { safe(&m).into_owned() }),
+            }),
             ServerEvent::Stderr { server, line } if voice.stderr => {
                 let label = voice.label(&server);
                 let line = if voice.raw {

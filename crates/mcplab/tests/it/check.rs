@@ -97,8 +97,8 @@ async fn bad_tool_definitions() {
         .unwrap();
     assert_eq!(f["path"], "/result/tools/4/annotations/readOnlyHint", "{f}");
     assert_eq!(f["excerpt"], "\"yes\"", "{f}");
-    assert!(f["frameSeq"].is_u64(), "{f}");
-    assert!(f["spec"].as_str().unwrap().contains("2025-11-25"), "{f}");
+    assert!(f["frames"][0].is_u64(), "{f}");
+    assert!(f["source"].as_str().unwrap().contains("2025-11-25"), "{f}");
 }
 
 #[tokio::test]
@@ -171,7 +171,13 @@ async fn junit_report_has_a_case_per_rule() {
     assert_eq!(o.status.code(), Some(1));
     let xml = std::fs::read_to_string(&file).unwrap();
     let cases = xml.matches("<testcase ").count();
-    assert_eq!(cases, r["rules"].as_array().unwrap().len(), "{xml}");
+    let rules: usize = r["eras"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["rules"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(cases, rules, "{xml}");
     assert!(
         xml.contains("<failure message=\"two tools are named `dup`\">"),
         "{xml}"
@@ -210,7 +216,7 @@ async fn well_behaved_servers_have_no_errors() {
         assert!(problems.is_empty(), "{server}: {r}");
         assert_eq!(o.status.code(), Some(0), "{server}: {r}");
         assert!(
-            r["exercised"].as_array().unwrap().len() >= 3,
+            r["eras"][0]["exercised"].as_array().unwrap().len() >= 3,
             "{server}: {r}"
         );
     }
@@ -235,8 +241,13 @@ async fn a_2026_connection_is_checked_in_its_revision() {
     let problems: Vec<_> = rules(&r).into_iter().filter(|(s, _)| s != "info").collect();
     assert!(problems.is_empty(), "{r}");
     assert_eq!(o.status.code(), Some(0), "{r}");
-    assert_eq!(r["protocolVersion"], "2026-07-28", "{r}");
-    let exercised = r["exercised"].to_string();
+    assert_eq!(
+        r["eras"].as_array().unwrap().len(),
+        1,
+        "pinned: one era: {r}"
+    );
+    assert_eq!(r["eras"][0]["revision"], "2026-07-28", "{r}");
+    let exercised = r["eras"][0]["exercised"].to_string();
     assert!(exercised.contains("server/discover"), "{r}");
     assert!(exercised.contains("tools/call add"), "{r}");
 }
@@ -302,7 +313,7 @@ async fn api_check_route_and_absent_capabilities() {
         .iter()
         .find(|f| f["rule"] == "is-error")
         .unwrap_or_else(|| panic!("{report}"));
-    let seq = finding["frameSeq"].as_u64().unwrap();
+    let seq = finding["frames"][0].as_u64().unwrap();
     let frames = manager.traffic().snapshot("bad").frames;
     let frame = frames.iter().find(|f| f.seq == seq).unwrap();
     assert!(frame.text.contains("\"isError\": \"no\""), "{}", frame.text);

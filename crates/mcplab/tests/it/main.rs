@@ -9,6 +9,8 @@
 mod eval_support;
 mod router_support;
 
+#[cfg(feature = "peer-tests")]
+mod agent_mcp;
 mod api;
 mod apps_api;
 mod apps_render;
@@ -26,8 +28,11 @@ mod hosts;
 mod interop;
 mod interop_bugs;
 mod interop_sdk2;
+#[cfg(feature = "peer-tests")]
+mod interop_turn3;
 mod oauth_cli;
 mod prices_cli;
 mod python_sdk;
 mod render_api;
 mod serve;
+mod tap;

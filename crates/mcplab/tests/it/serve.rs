@@ -12,13 +12,13 @@ use tokio::process::{Child, Command};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
 
-struct Running {
+pub(crate) struct Running {
     child: Child,
-    base: String,
+    pub(crate) base: String,
     /// The printed one-time login URL.
     login_url: String,
     /// The launch secret, from `launch.json`.
-    token: String,
+    pub(crate) token: String,
     stderr: String,
 }
 
@@ -30,7 +30,7 @@ fn is_status(e: &Value, server: &str, state: &str) -> bool {
         && e["event"]["status"]["state"] == state
 }
 
-async fn start(data: &std::path::Path, args: &[&str]) -> Running {
+pub(crate) async fn start(data: &std::path::Path, args: &[&str]) -> Running {
     let mut child = Command::new(BIN)
         .args(args)
         .arg("--no-open")
@@ -84,7 +84,7 @@ async fn start(data: &std::path::Path, args: &[&str]) -> Running {
 }
 
 impl Running {
-    async fn get(&self, path: &str) -> Value {
+    pub(crate) async fn get(&self, path: &str) -> Value {
         mcplab_core::oauth::tls::client()
             .get(format!("{}{path}", self.base))
             .bearer_auth(&self.token)
@@ -98,7 +98,7 @@ impl Running {
 
     /// The host events from the first one on (`Last-Event-ID: 0` replays the ring), in order,
     /// up to and including the first for which `stop` holds.
-    async fn events_until(&self, stop: impl Fn(&Value) -> bool) -> Vec<Value> {
+    pub(crate) async fn events_until(&self, stop: impl Fn(&Value) -> bool) -> Vec<Value> {
         let mut resp = mcplab_core::oauth::tls::client()
             .get(format!("{}/api/events", self.base))
             .bearer_auth(&self.token)
@@ -150,7 +150,7 @@ impl Running {
         );
     }
 
-    async fn stop(mut self) -> std::process::ExitStatus {
+    pub(crate) async fn stop(mut self) -> std::process::ExitStatus {
         let pid = self.child.id().unwrap() as i32;
         nix::sys::signal::kill(
             nix::unistd::Pid::from_raw(pid),

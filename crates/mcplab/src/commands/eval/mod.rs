@@ -10,6 +10,8 @@ pub(crate) mod render;
 mod run;
 mod trace;
 
+pub(crate) use run::provider_settings;
+
 use std::path::PathBuf;
 
 use clap::{Args, Subcommand};

@@ -3,7 +3,8 @@
 //! declaration it serves this process's API and app sandbox on loopback ports of its own over
 //! that declaration's connections (the plumbing `mcplab apps render` uses; one pair of
 //! listeners per declaration, so a host's app reads through its own connections), then renders
-//! each app with core's headless renderer, one at a time. It stops serving when dropped.
+//! each app with core's headless renderer, one at a time (`render_whole`: with the PNG, for
+//! `mcplab mcp`). It stops serving when dropped.
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::PathBuf;
@@ -80,36 +81,63 @@ impl CliRenderer {
     }
 }
 
+impl CliRenderer {
+    /// Renders one app and returns the PNG with the report (`mcplab mcp`'s `render_app`).
+    /// `server` joins the served store first: the agent connects servers as it goes.
+    pub fn render_whole(
+        &self,
+        manager: Arc<ConnectionManager>,
+        server: ServerConfig,
+        spec: AppRenderSpec,
+    ) -> BoxFuture<'static, Result<mcplab_core::render::Rendered, String>> {
+        render_in(self.0.clone(), manager, Some(server), spec).boxed()
+    }
+}
+
 impl AppRenderer for CliRenderer {
     fn render(
         &self,
         manager: Arc<ConnectionManager>,
         spec: AppRenderSpec,
     ) -> BoxFuture<'static, Result<Value, String>> {
-        let inner = self.0.clone();
-        async move {
-            let cell = inner.cell(manager.client());
-            let served = cell
-                .get_or_init(|| serve(manager, inner.servers.clone()))
-                .await
-                .as_ref()
-                .map_err(Clone::clone)?;
-            let _one = inner
-                .one_at_a_time
-                .acquire()
-                .await
-                .map_err(|e| e.to_string())?;
-            // Chromium gets a one-time code and a single-use render id; the spec stays here.
-            let url = served
-                .state
-                .render_sign_in_url(&served.origin, spec.clone());
-            mcplab_core::render::render(&inner.chromium, &url, &spec)
-                .await
-                .map(|r| r.report)
-                .map_err(|e| e.to_string())
-        }
-        .boxed()
+        render_in(self.0.clone(), manager, None, spec)
+            .map(|r| r.map(|r| r.report))
+            .boxed()
     }
+}
+
+/// Renders through the API and sandbox serving `manager`'s declaration (started on first use).
+async fn render_in(
+    inner: Arc<Inner>,
+    manager: Arc<ConnectionManager>,
+    server: Option<ServerConfig>,
+    spec: AppRenderSpec,
+) -> Result<mcplab_core::render::Rendered, String> {
+    let cell = inner.cell(manager.client());
+    let served = cell
+        .get_or_init(|| serve(manager, inner.servers.clone()))
+        .await
+        .as_ref()
+        .map_err(Clone::clone)?;
+    if let Some(server) = server {
+        served
+            .state
+            .store
+            .upsert_server(&server)
+            .map_err(|e| e.to_string())?;
+    }
+    let _one = inner
+        .one_at_a_time
+        .acquire()
+        .await
+        .map_err(|e| e.to_string())?;
+    // Chromium gets a one-time code and a single-use render id; the spec stays here.
+    let url = served
+        .state
+        .render_sign_in_url(&served.origin, spec.clone());
+    mcplab_core::render::render(&inner.chromium, &url, &spec)
+        .await
+        .map_err(|e| e.to_string())
 }
 
 /// Serves the API and the sandbox for the render page.

@@ -1,10 +1,13 @@
 //! Elicitation answered by a policy instead of a person (a HostConfig's `elicitation.mode`):
 //! accept with the requested schema's defaults (URL mode: consent), decline, or cancel. A form
-//! whose required fields lack defaults is declined rather than answered with a guess.
+//! whose required fields lack defaults is declined rather than answered with a guess; what
+//! "the defaults" are is [`form`]'s, shared with the CLI.
+
+pub mod form;
 
 use mcplab_protocol::HumanAnswer;
 use mcplab_protocol::host::ElicitationMode;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// The answer `mode` gives to an `elicitation/create` with `params`; `Ask` declines (a person
 /// should have been asked: callers do not use this for it).
@@ -15,28 +18,16 @@ pub fn answer_by_policy(params: &Value, mode: ElicitationMode) -> HumanAnswer {
         ElicitationMode::AcceptDefaults if params["mode"] == "url" => HumanAnswer::Accept {
             content: Value::Null,
         },
-        ElicitationMode::AcceptDefaults => match defaults_for(&params["requestedSchema"]) {
-            Some(content) => HumanAnswer::Accept { content },
-            None => HumanAnswer::Decline {
-                reason: Some("a required field has no default".into()),
+        ElicitationMode::AcceptDefaults => match form::defaults_for(&params["requestedSchema"]) {
+            Ok(content) => HumanAnswer::Accept { content },
+            Err(missing) => HumanAnswer::Decline {
+                reason: Some(format!(
+                    "required field(s) without a default: {}",
+                    missing.join(", ")
+                )),
             },
         },
     }
-}
-
-/// Each property's `default`; `None` when a required property has none.
-fn defaults_for(schema: &Value) -> Option<Value> {
-    let mut content = Map::new();
-    for (name, prop) in schema["properties"].as_object().into_iter().flatten() {
-        if let Some(d) = prop.get("default") {
-            content.insert(name.clone(), d.clone());
-        }
-    }
-    let required = schema["required"].as_array().into_iter().flatten();
-    let complete = required
-        .filter_map(Value::as_str)
-        .all(|r| content.contains_key(r));
-    complete.then_some(Value::Object(content))
 }
 
 #[cfg(test)]

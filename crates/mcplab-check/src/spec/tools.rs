@@ -7,9 +7,11 @@ use mcplab_protocol::TrafficFrame;
 use serde_json::Value;
 
 use super::rules::{
-    ANNOTATIONS, CONTENT_TYPE, INPUT_SCHEMA, IS_ERROR, OUTPUT_SCHEMA, STRUCTURED, TOOL_NAME,
+    ANNOTATIONS, CONTENT_TYPE, INPUT_SCHEMA, IS_ERROR, OUTPUT_SCHEMA, REMOTE_REF, STRUCTURED,
+    TOOL_NAME,
 };
-use super::{At, Findings};
+use crate::findings::{At, Findings};
+use crate::schema_refs::{RemoteRefs, compile};
 
 /// Content block types each revision knows.
 fn content_types(revision: &str) -> &'static [&'static str] {
@@ -21,11 +23,8 @@ fn content_types(revision: &str) -> &'static [&'static str] {
 }
 
 /// One tool definition from a `tools/list` result (at `index` of the frame's list).
-pub(crate) fn check_tool(tool: &Value, index: usize, frame: &TrafficFrame, f: &mut Findings) {
+pub fn check_tool(tool: &Value, index: usize, frame: &TrafficFrame, f: &mut Findings) {
     let at = |p: &str| At::frame(frame).path(format!("/result/tools/{index}{p}"));
-    for rule in [&TOOL_NAME, &INPUT_SCHEMA, &OUTPUT_SCHEMA, &ANNOTATIONS] {
-        f.applied(rule);
-    }
     let name = tool.get("name").and_then(Value::as_str);
     match name {
         None => f.add_with(
@@ -47,13 +46,15 @@ pub(crate) fn check_tool(tool: &Value, index: usize, frame: &TrafficFrame, f: &m
     let label = name.unwrap_or("(no name)").escape_debug().to_string();
     match tool.get("inputSchema") {
         Some(schema) => {
-            if let Some(problem) = schema_problem(schema) {
+            let (problem, remote) = schema_problem(schema);
+            if let Some(problem) = problem {
                 f.add(
                     &INPUT_SCHEMA,
                     format!("`{label}`: inputSchema {problem}"),
                     at("/inputSchema"),
                 );
             }
+            remote_refs(&label, "inputSchema", &remote, at("/inputSchema"), f);
         }
         None => f.add(
             &INPUT_SCHEMA,
@@ -61,14 +62,16 @@ pub(crate) fn check_tool(tool: &Value, index: usize, frame: &TrafficFrame, f: &m
             at(""),
         ),
     }
-    if let Some(schema) = tool.get("outputSchema")
-        && let Some(problem) = schema_problem(schema)
-    {
-        f.add(
-            &OUTPUT_SCHEMA,
-            format!("`{label}`: outputSchema {problem}"),
-            at("/outputSchema"),
-        );
+    if let Some(schema) = tool.get("outputSchema") {
+        let (problem, remote) = schema_problem(schema);
+        if let Some(problem) = problem {
+            f.add(
+                &OUTPUT_SCHEMA,
+                format!("`{label}`: outputSchema {problem}"),
+                at("/outputSchema"),
+            );
+        }
+        remote_refs(&label, "outputSchema", &remote, at("/outputSchema"), f);
     }
     if let Some(ann) = tool.get("annotations").and_then(Value::as_object) {
         for (key, value) in ann {
@@ -99,32 +102,49 @@ fn valid_tool_name(name: &str) -> bool {
             .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
 }
 
-/// What is wrong with a tool's input or output schema, if anything.
-fn schema_problem(schema: &Value) -> Option<String> {
+/// What is wrong with a tool's input or output schema, if anything, and the remote
+/// references it has (not fetched: those parts are not checked).
+fn schema_problem(schema: &Value) -> (Option<String>, RemoteRefs) {
     if !schema.is_object() {
-        return Some(format!("is not an object: {schema}"));
+        return (
+            Some(format!("is not an object: {schema}")),
+            RemoteRefs::default(),
+        );
     }
-    if let Err(e) = jsonschema::validator_for(schema) {
-        return Some(format!("is not a valid JSON Schema: {e}"));
+    let (compiled, remote) = compile(schema);
+    if let Err(e) = compiled {
+        return (Some(format!("is not a valid JSON Schema: {e}")), remote);
     }
-    match schema.get("type") {
+    let problem = match schema.get("type") {
         Some(Value::String(t)) if t == "object" => None,
         Some(t) => Some(format!("has `type: {t}`; it must be `object`")),
         None => Some("has no `type: object`".into()),
+    };
+    (problem, remote)
+}
+
+fn remote_refs(label: &str, which: &str, remote: &RemoteRefs, at: At, f: &mut Findings) {
+    if remote.is_empty() {
+        return;
     }
+    f.add(
+        &REMOTE_REF,
+        format!(
+            "`{label}`: {which} refers to {}: not resolved (mcplab never fetches), so what it describes is not checked",
+            remote.list()
+        ),
+        at,
+    );
 }
 
 /// A `tools/call` result, with the tool's definition when it was listed.
-pub(crate) fn check_call_result(
+pub fn check_call_result(
     tool: Option<&Value>,
     result: &Value,
     frame: &TrafficFrame,
     revision: &str,
     f: &mut Findings,
 ) {
-    for rule in [&CONTENT_TYPE, &IS_ERROR, &STRUCTURED] {
-        f.applied(rule);
-    }
     let name = tool
         .and_then(|t| t.get("name"))
         .and_then(Value::as_str)
@@ -172,7 +192,7 @@ pub(crate) fn check_call_result(
             At::frame(frame).path("/result"),
         ),
         Some(sc) => {
-            let Ok(validator) = jsonschema::validator_for(schema) else {
+            let Ok(validator) = compile(schema).0 else {
                 return; // reported as an output-schema finding
             };
             for e in validator.iter_errors(sc).take(5) {

@@ -1,0 +1,184 @@
+//! Collects the findings of one era: each from a [`Rule`] (its set, severity, source and fix),
+//! a message and where it points ([`At`]: frames, a JSON path, an excerpt). Excerpts are cut
+//! to a readable length with invisible characters made visible; a rule that fires very often
+//! is summarised after the first [`PER_RULE`]. Pure: no I/O.
+
+use std::collections::HashMap;
+
+use mcplab_protocol::TrafficFrame;
+use mcplab_protocol::check::{Finding, Severity};
+use serde_json::Value;
+
+use crate::rule::Rule;
+use crate::visible::visible;
+
+/// Most findings kept per rule; the rest are summarised in one more finding.
+pub const PER_RULE: usize = 20;
+/// Longest excerpt in a finding, in characters.
+const EXCERPT_CHARS: usize = 400;
+
+/// The findings of one era (or of the server as a whole, without a revision).
+pub struct Findings {
+    revision: Option<String>,
+    list: Vec<Finding>,
+    per_rule: HashMap<&'static str, usize>,
+}
+
+impl Findings {
+    pub fn new(revision: Option<&str>) -> Self {
+        Self {
+            revision: revision.map(str::to_owned),
+            list: Vec::new(),
+            per_rule: HashMap::new(),
+        }
+    }
+
+    /// The revision the findings are about.
+    pub fn revision(&self) -> Option<&str> {
+        self.revision.as_deref()
+    }
+
+    /// Adds a finding of `rule` at its own severity.
+    pub fn add(&mut self, rule: &Rule, message: String, at: At) {
+        self.add_with(rule, rule.severity(), message, at);
+    }
+
+    /// Adds a finding of `rule` at another severity (a rule whose source is stricter for one
+    /// case, e.g. a tool without any name).
+    pub fn add_with(&mut self, rule: &Rule, severity: Severity, message: String, at: At) {
+        let n = self.per_rule.entry(rule.id).or_default();
+        *n += 1;
+        if *n > PER_RULE {
+            return;
+        }
+        self.list.push(Finding {
+            rule_set: rule.set,
+            rule: rule.id.to_owned(),
+            severity,
+            era: self.revision.clone(),
+            message,
+            source: rule.url(self.revision.as_deref()),
+            source_read: rule.read().map(str::to_owned),
+            fix: rule.fix.to_owned(),
+            frames: at.frames,
+            excerpt: at
+                .excerpt
+                .map(|e| cut(&visible(&focus(&e, at.path.as_deref())))),
+            path: at.path,
+        });
+    }
+
+    /// Whether a finding of `rule` was added.
+    pub fn has(&self, rule: &Rule) -> bool {
+        self.per_rule.contains_key(rule.id)
+    }
+
+    /// The findings, with the over-the-limit ones summarised.
+    pub fn finish(mut self) -> Vec<Finding> {
+        self.drop_covered_schema_findings();
+        let mut over: Vec<(&&'static str, &usize)> = self
+            .per_rule
+            .iter()
+            .filter(|(_, n)| **n > PER_RULE)
+            .collect();
+        over.sort();
+        for (rule, n) in over {
+            let example = self.list.iter().find(|f| f.rule == **rule).cloned();
+            if let Some(mut more) = example {
+                more.message = format!("… and {} more findings of this rule", n - PER_RULE);
+                more.excerpt = None;
+                more.frames.clear();
+                more.path = None;
+                self.list.push(more);
+            }
+        }
+        self.list
+    }
+
+    /// A schema violation that a specific rule already explains (same frame, the same place,
+    /// or one inside the other) is left out: the specific finding carries the better fix.
+    fn drop_covered_schema_findings(&mut self) {
+        let specific: Vec<(u64, String)> = self
+            .list
+            .iter()
+            .filter(|f| f.rule != "schema")
+            .filter_map(|f| Some((*f.frames.first()?, f.path.clone()?)))
+            .collect();
+        self.list.retain(|f| {
+            let (true, Some(seq), Some(path)) = (f.rule == "schema", f.frames.first(), &f.path)
+            else {
+                return true;
+            };
+            !specific.iter().any(|(s, p)| {
+                s == seq
+                    && (path == p
+                        || path.starts_with(&format!("{p}/"))
+                        || p.starts_with(&format!("{path}/")))
+            })
+        });
+    }
+}
+
+/// Where a finding points.
+#[derive(Default, Clone)]
+pub struct At {
+    frames: Vec<u64>,
+    excerpt: Option<String>,
+    path: Option<String>,
+}
+
+impl At {
+    /// A frame, with its text as the excerpt (narrowed to the path when one is set).
+    pub fn frame(frame: &TrafficFrame) -> Self {
+        Self {
+            frames: vec![frame.seq],
+            excerpt: Some(frame.text.clone()),
+            path: None,
+        }
+    }
+
+    /// Frames by number, without an excerpt.
+    pub fn seqs(seqs: impl IntoIterator<Item = u64>) -> Self {
+        Self {
+            frames: seqs.into_iter().collect(),
+            ..Self::default()
+        }
+    }
+
+    /// One more frame that shows it.
+    pub fn and_frame(mut self, seq: u64) -> Self {
+        if !self.frames.contains(&seq) {
+            self.frames.push(seq);
+        }
+        self
+    }
+
+    pub fn path(mut self, path: impl Into<String>) -> Self {
+        let p = path.into();
+        self.path = (!p.is_empty()).then_some(p);
+        self
+    }
+
+    pub fn excerpt(mut self, excerpt: impl Into<String>) -> Self {
+        self.excerpt = Some(excerpt.into());
+        self
+    }
+}
+
+/// The part of a frame a finding's path points at (the whole frame when it cannot be found).
+fn focus(frame: &str, path: Option<&str>) -> String {
+    let Some(path) = path.filter(|p| !p.is_empty()) else {
+        return frame.to_owned();
+    };
+    serde_json::from_str::<Value>(frame)
+        .ok()
+        .and_then(|v| v.pointer(path).map(|x| x.to_string()))
+        .unwrap_or_else(|| frame.to_owned())
+}
+
+fn cut(s: &str) -> String {
+    match s.char_indices().nth(EXCERPT_CHARS) {
+        Some((i, _)) => format!("{}…", &s[..i]),
+        None => s.to_owned(),
+    }
+}

@@ -1,0 +1,69 @@
+//! A [`Connector`] that opens each era on a connection manager of its own (with the given
+//! options, listening for nothing), so only that connection's frames are judged and the
+//! caller's connections of the same server are left alone; the manager is shut down (its
+//! server stopped) when the era is done. `mcplab mcp`'s `check` tool and the web API use it.
+
+use std::convert::Infallible;
+use std::sync::Arc;
+
+use futures::FutureExt;
+use futures::future::BoxFuture;
+use mcplab_mcp::{Connection, ConnectionManager, ManagerOptions, TrafficLog};
+use mcplab_protocol::ServerConfig;
+
+use crate::eras::{Connector, OpenError, Opened, Opening};
+
+pub struct FreshManagers {
+    options: ManagerOptions,
+}
+
+impl FreshManagers {
+    pub fn new(mut options: ManagerOptions) -> Self {
+        options.listen_for_changes = false;
+        Self { options }
+    }
+}
+
+struct Managed {
+    manager: Arc<ConnectionManager>,
+    conn: Arc<Connection>,
+}
+
+impl Opened for Managed {
+    fn connection(&self) -> &Connection {
+        &self.conn
+    }
+
+    fn traffic(&self) -> &TrafficLog {
+        self.manager.traffic()
+    }
+
+    fn close(self: Box<Self>) -> BoxFuture<'static, ()> {
+        async move { self.manager.shutdown().await }.boxed()
+    }
+}
+
+impl Connector for FreshManagers {
+    type Fatal = Infallible;
+
+    fn open(&mut self, config: ServerConfig) -> Opening<'_, Infallible> {
+        let manager = ConnectionManager::new(self.options.clone());
+        async move {
+            let name = config.name.clone();
+            match manager.connect(config).await {
+                Ok(conn) => Ok(Box::new(Managed { manager, conn }) as Box<dyn Opened>),
+                Err(e) => {
+                    let frames = manager.traffic().snapshot(&name).frames;
+                    manager.shutdown().await;
+                    let error = e.to_string();
+                    let first = error.lines().next().unwrap_or_default().to_owned();
+                    Err(OpenError::Failed {
+                        error: first,
+                        frames,
+                    })
+                }
+            }
+        }
+        .boxed()
+    }
+}

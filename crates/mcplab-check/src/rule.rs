@@ -1,0 +1,100 @@
+//! A rule as data: its id, the set it belongs to, the requirement level its source states
+//! (which decides the severity), where it comes from and the fix to suggest. The logic that
+//! applies a rule lives in its set's module; nothing here looks at traffic.
+
+use mcplab_protocol::check::{RuleSet, Severity};
+
+/// The revision a spec link points into when no era is known (`--list-rules`).
+pub const LISTING_REVISION: &str = "2025-11-25";
+
+/// How strongly the source requires it (RFC 2119 words where the source uses them).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Level {
+    /// MUST / MUST NOT, or something a client cannot work with: an error.
+    Must,
+    /// SHOULD / SHOULD NOT, or likely trouble: a warning.
+    Should,
+    /// MAY, or worth knowing: information.
+    Note,
+}
+
+impl Level {
+    pub fn severity(self) -> Severity {
+        match self {
+            Level::Must => Severity::Error,
+            Level::Should => Severity::Warning,
+            Level::Note => Severity::Info,
+        }
+    }
+}
+
+/// Where a rule comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Source {
+    /// A section of the MCP specification, relative to a revision's root
+    /// (`basic/lifecycle#initialization`); the link follows the negotiated revision.
+    Spec(&'static str),
+    /// A public page, with the date (YYYY-MM-DD) it was read.
+    Page {
+        url: &'static str,
+        read: &'static str,
+    },
+}
+
+/// One rule of a rule set.
+#[derive(Debug, Clone, Copy)]
+pub struct Rule {
+    /// Stable id, unique across every set (`tool-name`, `hidden-unicode`).
+    pub id: &'static str,
+    pub set: RuleSet,
+    pub level: Level,
+    /// What it checks, in one line (`--list-rules`, SARIF rule descriptions).
+    pub summary: &'static str,
+    pub source: Source,
+    /// What the server's author should change (empty for pure information).
+    pub fix: &'static str,
+}
+
+impl Rule {
+    pub fn severity(&self) -> Severity {
+        self.level.severity()
+    }
+
+    /// The source's URL, into `revision` for spec sections.
+    pub fn url(&self, revision: Option<&str>) -> String {
+        match self.source {
+            Source::Spec(section) => format!(
+                "https://modelcontextprotocol.io/specification/{}/{section}",
+                revision.unwrap_or(LISTING_REVISION)
+            ),
+            Source::Page { url, .. } => url.to_owned(),
+        }
+    }
+
+    /// The date a page source was read.
+    pub fn read(&self) -> Option<&'static str> {
+        match self.source {
+            Source::Spec(_) => None,
+            Source::Page { read, .. } => Some(read),
+        }
+    }
+}
+
+/// Builds a rule (for the `const` tables of each set).
+pub const fn rule(
+    set: RuleSet,
+    id: &'static str,
+    level: Level,
+    summary: &'static str,
+    source: Source,
+    fix: &'static str,
+) -> Rule {
+    Rule {
+        id,
+        set,
+        level,
+        summary,
+        source,
+        fix,
+    }
+}

@@ -3,9 +3,9 @@
 //! servers (one positive case per tool the model sees, built from its description and input
 //! schema, and one negative case). Shared by the CLI and the Evals page.
 
-use mcplab_core::store::Store;
 use mcplab_evals::import::safe_id;
 use mcplab_evals::suite::{self, Case, ExpectedCall, ToolCallExpectations, Turn, case_from_turns};
+use mcplab_store::Store;
 use serde_json::{Map, Value, json};
 
 /// The case a stored chat session describes; its id from `id` or the session's title.
@@ -183,7 +183,7 @@ pub fn negative_case() -> Case {
 pub fn tool_cases(server: &str, tools: &[Value]) -> Vec<Case> {
     tools
         .iter()
-        .filter(|t| mcplab_core::apps::visibility(t).model)
+        .filter(|t| mcplab_apps::visibility(t).model)
         .filter_map(|t| case_for_tool(server, t))
         .collect()
 }

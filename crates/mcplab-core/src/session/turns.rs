@@ -14,7 +14,7 @@ use super::host_turn::{Attendance, HostTurn};
 use super::hub::{DEFAULT_TITLE, SessionError, SessionHub};
 use super::runtime::{Claim, SessionSink};
 use crate::agent::{EventSink, app_context_message};
-use crate::llm::Message;
+use mcplab_llm::Message;
 use mcplab_protocol::clock::now_ms;
 
 /// What a submit did.

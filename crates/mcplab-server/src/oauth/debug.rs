@@ -7,7 +7,7 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-use mcplab_core::oauth::{
+use mcplab_oauth::{
     DebugOptions, DebugOutcome, FlowOptions, NonInteractiveAgent, OAuthError, OAuthHttp, StepLog,
     UserAgent, debug_run, mask_secret, new_step,
 };

@@ -13,8 +13,8 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use futures::Stream;
-use mcplab_core::llm::ProviderConfig;
 use mcplab_core::session::{SessionError, compare, host, without_xray_bodies};
+use mcplab_llm::ProviderConfig;
 use mcplab_protocol::chat::{
     ApprovalDecision, NewSession, ProviderInput, ProviderView, SessionPatch, SessionSummary,
     SessionView, TurnRequest,

@@ -259,17 +259,17 @@ async fn api_check_route_and_absent_capabilities() {
     use axum::body::Body;
     use axum::http::{Request, header};
     use http_body_util::BodyExt;
-    use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+    use mcplab_mcp::{ConnectionManager, ManagerOptions};
     use tower::ServiceExt;
 
     const TOKEN: &str = "test-token-0123456789";
-    let store = std::sync::Arc::new(mcplab_core::store::Store::open_in_memory().unwrap());
+    let store = std::sync::Arc::new(mcplab_store::Store::open_in_memory().unwrap());
     let manager = ConnectionManager::new(ManagerOptions::default());
     let state = mcplab_server::AppState::new(
         manager.clone(),
         store,
         mcplab_server::Security::new(TOKEN.into(), 6274, None),
-        mcplab_core::llm::ProviderSettings::from_vars(&Default::default()),
+        mcplab_llm::ProviderSettings::from_vars(&Default::default()),
     );
     let app = mcplab_server::router(state);
     let post = |path: &str, body: Value, method: &str| {

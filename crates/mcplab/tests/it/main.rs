@@ -36,3 +36,6 @@ mod python_sdk;
 mod render_api;
 mod serve;
 mod tap;
+#[cfg(feature = "peer-tests")]
+mod tap_interop;
+mod tap_resilience;

@@ -14,7 +14,8 @@ pub fn case_from_session(store: &Store, session: &str, id: Option<&str>) -> Resu
         .session(session)
         .map_err(|_| format!("no chat session `{session}` (the Chat page lists them)"))?;
     let turns: Vec<_> = store
-        .turns(session)
+        // The model messages are not needed here: skipped, not decoded.
+        .turns::<serde::de::IgnoredAny>(session)
         .map_err(|e| e.to_string())?
         .into_iter()
         .map(|(t, _)| t)

@@ -10,11 +10,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_evals::prices::PriceTable;
 use mcplab_evals::run::{IterationRecord, Unit};
 use mcplab_evals::trace::{AppRender, Trace};
 use mcplab_evals::verdict::{JudgeVerdict, Outcome, ResolvedCase, Verdict, judge_iteration};
 use mcplab_llm::ModelRef;
+use mcplab_llm::prices::PriceTable;
 use mcplab_mcp::ConnectionManager;
 use mcplab_protocol::host::HostConfig;
 use mcplab_store::Store;

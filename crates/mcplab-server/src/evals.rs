@@ -10,8 +10,8 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
 use mcplab_evalrun::{AppRenderer, Prepared, RunEnv, RunSink, RunSpec};
-use mcplab_evals::prices::PriceTable;
 use mcplab_evals::report::RunEvent;
+use mcplab_llm::prices::PriceTable;
 use mcplab_mcp::{ConnectionManager, ManagerOptions};
 use parking_lot::Mutex;
 use serde_json::json;
@@ -112,7 +112,7 @@ pub fn start(app: &Arc<AppState>, launch: Launch) -> Result<String, String> {
         store: app.store.clone(),
         manager,
         providers,
-        http: mcplab_oauth::tls::client(),
+        http: mcplab_net::tls::client(),
         prices,
         renderer,
     };

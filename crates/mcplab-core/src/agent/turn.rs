@@ -16,7 +16,7 @@ use mcplab_protocol::host::{
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use mcplab_evals::prices::PriceTable;
+use mcplab_llm::prices::PriceTable;
 
 use super::approval::Approvals;
 use super::catalog::ToolCatalog;

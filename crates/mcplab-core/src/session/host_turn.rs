@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use mcplab_evals::prices::PriceTable;
+use mcplab_llm::prices::PriceTable;
 use mcplab_protocol::host::{ElicitationMode, HostConfig};
 use tokio_util::sync::CancellationToken;
 

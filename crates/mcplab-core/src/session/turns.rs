@@ -158,7 +158,7 @@ impl SessionHub {
         let Some(old) = replaces else {
             return Ok(None);
         };
-        let turns = self.store.turns(id)?;
+        let turns = self.store.turns::<Message>(id)?;
         match turns.iter().position(|(t, _)| t.turn_id == old) {
             None => Ok(None),
             Some(i) if i + 1 == turns.len() => Ok(Some(old.to_owned())),

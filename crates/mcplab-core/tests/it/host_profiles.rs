@@ -48,7 +48,7 @@ fn provider(llm: &ScriptedLlm) -> Arc<dyn LlmProvider> {
         api_key: Some("sk-test".into()),
         models: vec![],
     };
-    let http = mcplab_oauth::tls::client_builder()
+    let http = mcplab_net::tls::client_builder()
         .no_proxy()
         .build()
         .unwrap();

@@ -40,7 +40,7 @@ pub fn provider(llm: &ScriptedLlm, kind: ProviderKind) -> Arc<dyn LlmProvider> {
         api_key: Some("sk-test".into()),
         models: vec![],
     };
-    let http = mcplab_oauth::tls::client_builder()
+    let http = mcplab_net::tls::client_builder()
         .no_proxy()
         .build()
         .unwrap();

@@ -37,7 +37,7 @@ fn provider_named(id: &str, base_url: &str, kind: ProviderKind) -> Arc<dyn LlmPr
         api_key: Some(KEY.into()),
         models: vec![],
     };
-    let http = mcplab_oauth::tls::client_builder()
+    let http = mcplab_net::tls::client_builder()
         .no_proxy()
         .build()
         .unwrap();

@@ -11,7 +11,8 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, Sse};
 use futures::Stream;
-use mcplab_oauth::{CredentialStore, mask_secret};
+use mcplab_net::mask_secret;
+use mcplab_oauth::CredentialStore;
 use mcplab_protocol::oauth::{
     OAuthAuthorizeRequest, OAuthAuthorizeResult, OAuthDebugRequest, OAuthDebugRun,
     OAuthDebugStarted, OAuthStatusView,

@@ -41,7 +41,7 @@ impl App {
         tokio::spawn(axum::serve(listener, router(state)).into_future());
         App {
             base: format!("http://127.0.0.1:{port}"),
-            client: mcplab_oauth::tls::client_builder()
+            client: mcplab_net::tls::client_builder()
                 .no_proxy()
                 .build()
                 .unwrap(),

@@ -41,7 +41,7 @@ fn api() -> reqwest::Client {
         reqwest::header::AUTHORIZATION,
         format!("Bearer {TOKEN}").parse().unwrap(),
     );
-    mcplab_oauth::tls::client_builder()
+    mcplab_net::tls::client_builder()
         .default_headers(headers)
         .build()
         .unwrap()
@@ -49,7 +49,7 @@ fn api() -> reqwest::Client {
 
 /// A browser: carries no API token; redirects are followed by [`browse`].
 fn browser() -> reqwest::Client {
-    mcplab_oauth::tls::client_builder()
+    mcplab_net::tls::client_builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap()

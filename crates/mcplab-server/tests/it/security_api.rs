@@ -170,7 +170,7 @@ async fn changing_a_providers_base_url_drops_its_stored_key() {
     };
     let key_of = |st: &AppState| {
         st.store
-            .provider_configs()
+            .provider_configs::<mcplab_llm::ProviderConfig>()
             .unwrap()
             .into_iter()
             .find(|p| p.id == "mine")

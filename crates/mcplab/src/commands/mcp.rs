@@ -121,7 +121,7 @@ fn eval_setup(
         providers: super::eval::provider_settings(&store),
         store,
         prices,
-        http: mcplab_oauth::tls::client(),
+        http: mcplab_net::tls::client(),
         hosts_dir: Some(settings.data.dir().join("hosts")),
         renderer,
     })

@@ -7,9 +7,10 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::sync::Arc;
 
+use mcplab_net::mask_secret;
 use mcplab_oauth::{
     CredentialStore, DebugOptions, DebugOutcome, FlowOptions, NonInteractiveAgent, OAuthError,
-    OAuthHttp, StepLog, UserAgent, debug_run, mask_secret,
+    OAuthHttp, StepLog, UserAgent, debug_run,
 };
 use mcplab_protocol::ServerTransport;
 use mcplab_protocol::oauth::{

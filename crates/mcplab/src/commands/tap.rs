@@ -86,7 +86,7 @@ async fn http(url: &str, run: &TapRun, settings: &Settings) -> Result<(), Failur
     let bound = listener
         .local_addr()
         .map_err(|e| Failure::usage(e.to_string()))?;
-    let target = mcplab_oauth::mask_url(&upstream);
+    let target = mcplab_net::mask_url(&upstream);
     let start = start(TapTransport::Http, target);
     let recorder = Recorder::start(start.clone(), sinks(run, settings, &start).await);
     eprintln!(

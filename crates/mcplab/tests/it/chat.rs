@@ -379,7 +379,7 @@ async fn api_get(data: &std::path::Path, path: &str) -> Value {
         mcplab_llm::ProviderSettings::default(),
     );
     let server = tokio::spawn(axum::serve(listener, mcplab_server::router(state)).into_future());
-    let client = mcplab_oauth::tls::client_builder()
+    let client = mcplab_net::tls::client_builder()
         .no_proxy()
         .build()
         .unwrap();

@@ -126,8 +126,8 @@ async fn each_host_declares_its_own_capabilities_to_the_servers() {
         store,
         manager: manager.clone(),
         providers: mcplab_llm::ProviderSettings::from_vars(&env),
-        http: mcplab_oauth::tls::client(),
-        prices: mcplab_evals::prices::PriceTable::shipped().unwrap(),
+        http: mcplab_net::tls::client(),
+        prices: mcplab_llm::prices::PriceTable::shipped().unwrap(),
         renderer: Err("no renderer in this test".into()),
     };
     let spec = mcplab_evalrun::RunSpec::new(prepared);

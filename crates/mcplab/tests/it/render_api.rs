@@ -118,7 +118,7 @@ async fn the_server_renders_an_app_against_itself() {
     let app = router(s.clone());
     let app_task = tokio::spawn(async move { axum::serve(listener, app).await });
 
-    let resp = mcplab_oauth::tls::client()
+    let resp = mcplab_net::tls::client()
         .post(format!("{origin}/api/apps/render"))
         .bearer_auth(TOKEN)
         .json(&spec("demo"))

@@ -85,7 +85,7 @@ pub(crate) async fn start(data: &std::path::Path, args: &[&str]) -> Running {
 
 impl Running {
     pub(crate) async fn get(&self, path: &str) -> Value {
-        mcplab_oauth::tls::client()
+        mcplab_net::tls::client()
             .get(format!("{}{path}", self.base))
             .bearer_auth(&self.token)
             .send()
@@ -99,7 +99,7 @@ impl Running {
     /// The host events from the first one on (`Last-Event-ID: 0` replays the ring), in order,
     /// up to and including the first for which `stop` holds.
     pub(crate) async fn events_until(&self, stop: impl Fn(&Value) -> bool) -> Vec<Value> {
-        let mut resp = mcplab_oauth::tls::client()
+        let mut resp = mcplab_net::tls::client()
             .get(format!("{}/api/events", self.base))
             .bearer_auth(&self.token)
             .header("last-event-id", "0")

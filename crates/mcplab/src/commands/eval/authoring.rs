@@ -194,7 +194,7 @@ async fn draft(
     let settings = super::run::provider_settings(&store);
     let model = ModelRef::parse(model).map_err(|e| e.to_string())?;
     let provider = settings
-        .provider(&model.provider, &mcplab_oauth::tls::client())
+        .provider(&model.provider, &mcplab_net::tls::client())
         .map_err(|e| e.to_string())?;
     let tools: Vec<Value> = listed
         .iter()

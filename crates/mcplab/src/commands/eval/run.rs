@@ -11,10 +11,10 @@ use std::time::Duration;
 use mcplab_evalrun::{
     AppRenderer, Overrides, RunEnv, RunError, RunOutcome, RunSpec, SuiteText, prepare,
 };
-use mcplab_evals::prices::PriceTable;
 use mcplab_evals::shard::parse_shard;
 use mcplab_evals::suite::Gates;
 use mcplab_llm::ProviderSettings;
+use mcplab_llm::prices::PriceTable;
 use mcplab_protocol::ServerTransport;
 use mcplab_server::headless::LoopbackRenderer;
 use mcplab_store::Store;
@@ -106,7 +106,7 @@ pub async fn run(args: RunArgs, global: &Settings, data: &DataDir) -> Result<(),
         providers: provider_settings(&store),
         store,
         manager: session.manager().clone(),
-        http: mcplab_oauth::tls::client(),
+        http: mcplab_net::tls::client(),
         prices,
         renderer,
     };

@@ -22,10 +22,18 @@ pub use connect::{
 };
 pub use surface::{GLOBAL_WITHIN, completions, flags_of, man, parse};
 
+/// `mcplab --version`: the crate version and the commit it was built from (`build.rs`).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("MCPLAB_BUILD_COMMIT"),
+    ")"
+);
+
 #[derive(Parser, Debug)]
 #[command(
     name = "mcplab",
-    version,
+    version = VERSION,
     about = "A workbench for MCP servers and MCP Apps: connect, inspect, call, and test.",
     after_help = MAIN_HELP
 )]

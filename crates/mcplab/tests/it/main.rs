@@ -19,6 +19,8 @@ mod chat_api;
 mod check;
 mod check_wire;
 mod child_process;
+#[cfg(feature = "peer-tests")]
+mod ci_action;
 mod cli;
 mod eval;
 mod eval_hosts;

@@ -29,6 +29,8 @@ stdio only. Modes:
   bad-message       a response with an invalid field type (serverInfo.name is a number)
   noproto           an initialize result without protocolVersion
   lax               answers every method it does not know (server/discover too) with `{}`
+  ignore-discover   never answers server/discover (a 2025 server ignoring unknown requests)
+  discover-garbage  answers server/discover with a line that is not JSON
   no-templates      declares `resources` and answers resources/templates/list with -32601
   remote-ref        a tool whose inputSchema has a `$ref` to another document (never served;
                     the URL is $RAWSRV_REF when set)
@@ -239,6 +241,12 @@ def handle(msg):
     if method is None or id_ is None:
         if method == "notifications/initialized" and "undeclared" in MODES:
             send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+        return
+    if method == "server/discover" and "ignore-discover" in MODES:
+        return
+    if method == "server/discover" and "discover-garbage" in MODES:
+        sys.stdout.write("this is not JSON\n")
+        sys.stdout.flush()
         return
     noise("this is not JSON-RPC")
     if method == "initialize":

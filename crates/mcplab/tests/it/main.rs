@@ -33,6 +33,8 @@ mod interop_bugs;
 mod interop_sdk2;
 #[cfg(feature = "peer-tests")]
 mod interop_turn3;
+#[cfg(feature = "peer-tests")]
+mod interop_turn3_more;
 mod oauth_cli;
 mod prices_cli;
 mod python_sdk;

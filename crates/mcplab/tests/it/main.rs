@@ -17,6 +17,9 @@ mod apps_render;
 mod chat;
 mod chat_api;
 mod check;
+mod check_outputs;
+#[cfg(feature = "peer-tests")]
+mod check_sdk;
 mod check_wire;
 mod child_process;
 #[cfg(feature = "peer-tests")]

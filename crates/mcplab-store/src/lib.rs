@@ -101,12 +101,29 @@ pub struct Store {
     is_new: bool,
 }
 
+/// Creates `dir` (and missing parents) when it does not exist; `dir` itself is made 0700, as
+/// it holds secrets (N7: the umask left the data dir 0755). An existing directory is left as
+/// it is.
+pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    if dir.is_dir() {
+        return Ok(());
+    }
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)?;
+    }
+    match std::fs::DirBuilder::new().mode(0o700).create(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => Ok(()),
+        other => other,
+    }
+}
+
 impl Store {
     /// Opens (creating it and its parent directories if needed) and migrates the database at
     /// `path`. A file whose schema is newer than this build is refused and left untouched.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| StoreError::DataDir {
+            create_private_dir(dir).map_err(|source| StoreError::DataDir {
                 path: dir.to_path_buf(),
                 source,
             })?;

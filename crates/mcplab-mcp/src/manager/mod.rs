@@ -38,6 +38,7 @@ use declared::Declaration;
 pub use declared::DeclaredAs;
 pub(crate) use handshake::bounded;
 use handshake::*;
+pub use in_process::BuiltinServer;
 
 /// Default per-request timeout (reset by progress).
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
@@ -81,6 +82,8 @@ pub struct ManagerOptions {
     /// config's own choice) and its capabilities. A host profile sets it; the default is
     /// everything mcplab implements.
     pub client: ClientDeclaration,
+    /// Servers run in this process when a stdio config names them (see [`BuiltinServer`]).
+    pub builtins: Vec<BuiltinServer>,
 }
 
 impl Default for ManagerOptions {
@@ -100,6 +103,7 @@ impl Default for ManagerOptions {
             oauth_allow_private: false,
             listen_for_changes: true,
             client: ClientDeclaration::default(),
+            builtins: Vec::new(),
         }
     }
 }
@@ -422,7 +426,7 @@ impl ConnectionManager {
             server: name.clone(),
             status: ServerStatus::Connecting,
         });
-        let opened = match io {
+        let opened = match io.or_else(|| self.builtin_io(&config)) {
             Some(io) => self.open_in_process(config, io).await,
             None => self.open(config).await,
         };

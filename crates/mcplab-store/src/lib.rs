@@ -7,6 +7,11 @@
 //!
 //! Durability contract: a killed process loses nothing that was acknowledged. Every write is
 //! its own committed transaction before the call returns, in WAL mode with `synchronous=FULL`.
+//!
+//! Async callers (route handlers, chat turns) call it directly: every method that waits for the
+//! connection or for SQLite (an fsync per commit) runs through [`blocking`], so a slow write never
+//! holds up an async worker — on a multi-threaded tokio runtime the worker first hands its other
+//! tasks to another thread (`block_in_place`).
 
 mod chat;
 mod compare;
@@ -207,6 +212,18 @@ impl Store {
             conn: Mutex::new(conn),
             is_new,
         })
+    }
+}
+
+/// Runs `f` (which waits for the connection and for SQLite) without holding up an async worker:
+/// on a multi-threaded tokio runtime the calling worker hands its queued tasks to another thread
+/// first (`tokio::task::block_in_place`); without a runtime, on a current-thread runtime (tests)
+/// or on a blocking thread it just runs `f`. A store call nested in another runs directly.
+fn blocking<T>(f: impl FnOnce() -> T) -> T {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current() {
+        Ok(h) if h.runtime_flavor() == RuntimeFlavor::MultiThread => tokio::task::block_in_place(f),
+        _ => f(),
     }
 }
 

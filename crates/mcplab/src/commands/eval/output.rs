@@ -102,7 +102,7 @@ impl RunSink for CliSink {
             }
             RunEvent::Warning { message } => {
                 self.clear();
-                eprintln!("warning: {}", crate::output::safe(&message));
+                eprintln!("warning: {}", crate::output::safe(message));
             }
             RunEvent::IterationFinished {
                 record, progress, ..

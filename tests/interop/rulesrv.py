@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """A raw MCP server over stdio (no SDK) for `mcplab check --host / --readiness / --fuzz`.
 
-Usage: rulesrv.py MODE [MODE…]. Every request it receives is appended, one JSON line each
-({"method", "tool"}), to the file named by RULESRV_LOG when that is set, so tests judge by
-what the server saw. Modes (each adds tools):
+Usage: rulesrv.py [--log=FILE] MODE [MODE…]. Every request it receives is appended, one JSON
+line each ({"method", "tool", "arguments"}), to FILE when given, so tests judge by what the server saw.
+Modes (each adds tools):
 
   fuzz       readOnlyHint tools that break on particular inputs: `lookup` exits when `q` is
              longer than 1000 characters, `slow` never answers an empty `q`, `stats` returns
@@ -22,8 +22,8 @@ import json
 import os
 import sys
 
-MODES = set(sys.argv[1:])
-LOG = os.environ.get("RULESRV_LOG")
+MODES = {a for a in sys.argv[1:] if not a.startswith("--log=")}
+LOG = next((a[len("--log="):] for a in sys.argv[1:] if a.startswith("--log=")), None)
 
 
 def log(msg):
@@ -156,7 +156,7 @@ def main():
         params = msg.get("params") or {}
         if method is None or id_ is None:
             continue
-        log({"method": method, "tool": params.get("name")})
+        log({"method": method, "tool": params.get("name"), "arguments": params.get("arguments")})
         if method == "initialize":
             caps = {"tools": {}, "resources": {}} if "hosts" in MODES else {"tools": {}}
             result(id_, {"protocolVersion": params.get("protocolVersion", "2025-11-25"),

@@ -39,6 +39,8 @@ pub enum FuzzOutcome {
 #[derive(Debug, Clone, PartialEq)]
 pub struct FuzzCase {
     pub tool: String,
+    /// Which of the tool's inputs it is (0-based; the same seed makes the same one).
+    pub index: usize,
     pub input: Value,
     /// What the input is (`` `q`: a 100000-character string ``).
     pub what: String,
@@ -133,34 +135,65 @@ fn judge(rec: &Recording, opts: &CheckOptions, f: &mut Findings) {
             );
         }
     }
+    let seed = opts.fuzz.as_ref().map_or(0, |f| f.seed);
     for c in &rec.fuzz {
-        let input = serde_json::to_string(&c.input).unwrap_or_default();
-        let about = format!("tool `{}` with {} ({input})", c.tool, c.what);
-        let at = At::default().excerpt(input.clone());
+        let about = format!(
+            "tool `{}`, input #{} of seed {seed} ({}): {}",
+            c.tool,
+            c.index,
+            c.what,
+            brief(&c.input)
+        );
+        let at = At::default().excerpt(serde_json::to_string(&c.input).unwrap_or_default());
         match &c.outcome {
             FuzzOutcome::Crash(why) => {
                 let shrunk = c
                     .shrunk
                     .as_ref()
-                    .map(|s| format!("; smallest input that still crashes it: {s}"))
+                    .map(|s| {
+                        format!(
+                            "; the smallest input found that still crashes it: {}",
+                            brief(s)
+                        )
+                    })
                     .unwrap_or_default();
-                f.add(&CRASH, format!("{about}: {why}{shrunk}"), at);
+                f.add(&CRASH, format!("{about} — {why}{shrunk}"), at);
             }
             FuzzOutcome::Hang { secs } => {
-                f.add(&HANG, format!("{about}: no answer within {secs}s"), at)
+                f.add(&HANG, format!("{about} — no answer within {secs}s"), at)
             }
-            FuzzOutcome::Protocol(why) => f.add(&PROTOCOL, format!("{about}: {why}"), at),
-            FuzzOutcome::Error { code, message } if *code != -32602 => {
-                f.add(
-                    &SERVER_ERROR,
-                    format!("{about}: JSON-RPC error {code}: {message}"),
-                    at,
-                );
-            }
+            FuzzOutcome::Protocol(why) => f.add(&PROTOCOL, format!("{about} — {why}"), at),
+            FuzzOutcome::Error { code, message } if *code != -32602 => f.add(
+                &SERVER_ERROR,
+                format!("{about} — JSON-RPC error {code}: {message}"),
+                at,
+            ),
             FuzzOutcome::Error { .. } => {}
             FuzzOutcome::Answered(result) => output(rec, c, result, &about, at, f),
         }
     }
+}
+
+/// An input for a message: JSON with long strings cut (`"AAAA…" (100000 characters)`).
+pub fn brief(v: &Value) -> String {
+    fn cut(v: &Value) -> Value {
+        match v {
+            Value::String(s) if s.chars().count() > 40 => Value::String(format!(
+                "{}… ({} characters)",
+                s.chars().take(20).collect::<String>(),
+                s.chars().count()
+            )),
+            Value::Array(a) if a.len() > 5 => {
+                let mut head: Vec<Value> = a.iter().take(3).map(cut).collect();
+                head.push(Value::String(format!("… ({} items)", a.len())));
+                Value::Array(head)
+            }
+            Value::Array(a) => Value::Array(a.iter().map(cut).collect()),
+            Value::Object(m) => Value::Object(m.iter().map(|(k, x)| (k.clone(), cut(x))).collect()),
+            other => other.clone(),
+        }
+    }
+    cut(v).to_string()
 }
 
 /// A result that is not an error against the tool's outputSchema.
@@ -181,14 +214,14 @@ fn output(rec: &Recording, c: &FuzzCase, result: &Value, about: &str, at: At, f:
     match result.get("structuredContent") {
         None => f.add(
             &OUTPUT,
-            format!("{about}: no structuredContent, though it declares an outputSchema"),
+            format!("{about} — no structuredContent, though it declares an outputSchema"),
             at,
         ),
         Some(sc) => {
             if let Some(e) = validator.iter_errors(sc).next() {
                 f.add(
                     &OUTPUT,
-                    format!("{about}: structuredContent breaks its outputSchema: {e}"),
+                    format!("{about} — structuredContent breaks its outputSchema: {e}"),
                     at,
                 );
             }

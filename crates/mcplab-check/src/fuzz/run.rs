@@ -102,7 +102,7 @@ async fn fuzz(conn: &Connection, rec: &mut Recording, opts: &CheckOptions) {
             .unwrap_or_else(|| json!({"type": "object"}));
         let cases = inputs(&schema, name_seed(fo.seed, &name), fo.per_tool);
         let mut counts = [0usize; 3];
-        for input in cases {
+        for (index, input) in cases.into_iter().enumerate() {
             let current = restarted.as_ref().map_or(conn, |r| &*r.conn);
             let outcome = call(current, &name, &input.arguments, timeout).await;
             let crashed = matches!(outcome, FuzzOutcome::Crash(_));
@@ -113,6 +113,7 @@ async fn fuzz(conn: &Connection, rec: &mut Recording, opts: &CheckOptions) {
             }] += 1;
             let mut case = FuzzCase {
                 tool: name.clone(),
+                index,
                 input: input.arguments,
                 what: input.what,
                 outcome,
@@ -122,7 +123,10 @@ async fn fuzz(conn: &Connection, rec: &mut Recording, opts: &CheckOptions) {
                 if let Some(r) = restarted.take() {
                     r.stop().await;
                 }
-                case.shrunk = shrink(&config, &name, &case.input, timeout).await;
+                // The first crash of a tool is shrunk; later ones are reported as they came.
+                if counts[1] == 1 {
+                    case.shrunk = shrink(&config, &name, &case.input, timeout).await;
+                }
                 rec.fuzz.push(case);
                 restarted = Restarted::start(&config).await;
                 if restarted.is_none() {

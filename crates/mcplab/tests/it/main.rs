@@ -17,6 +17,7 @@ mod apps_render;
 mod chat;
 mod chat_api;
 mod check;
+mod check_rules;
 mod child_process;
 mod cli;
 mod eval;

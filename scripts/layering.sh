@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The layering rules of ARCHITECTURE.md that a crate edge alone does not state: which crate may
 # depend on rmcp, genai, rusqlite and aws-lc, and that every HTTP client is made by
-# mcplab_oauth::tls (reqwest is built with `rustls-no-provider`; a client made elsewhere can
+# mcplab_net::tls (reqwest is built with `rustls-no-provider`; a client made elsewhere can
 # run before ring is installed and panic). Prints each violation; exits 1 if there is one.
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -21,7 +21,7 @@ only_in() { # DEPENDENCY ALLOWED_CRATE...: the dependency may appear only in the
 only_in rmcp mcplab-mcp mcplab-testkit
 only_in genai mcplab-llm
 only_in rusqlite mcplab-store
-only_in rustls mcplab-oauth
+only_in rustls mcplab-net
 
 if grep -q 'name = "aws-lc-rs"' Cargo.lock; then
   echo "layering: Cargo.lock has aws-lc-rs; TLS is rustls with ring only (a dependency turned on reqwest's or rustls' default TLS features: see \`cargo tree -i aws-lc-rs -e features\`)"
@@ -29,9 +29,9 @@ if grep -q 'name = "aws-lc-rs"' Cargo.lock; then
 fi
 
 clients=$(grep -rnE 'reqwest::(Client::(new|builder|default)\(|get\()' --include=*.rs crates \
-  | grep -v '^crates/mcplab-oauth/src/tls.rs:')
+  | grep -v '^crates/mcplab-net/src/tls.rs:')
 if [ -n "$clients" ]; then
-  echo "layering: make HTTP clients with mcplab_oauth::tls::client()/client_builder() (ring installed first):"
+  echo "layering: make HTTP clients with mcplab_net::tls::client()/client_builder() (ring installed first):"
   echo "$clients"
   status=1
 fi

@@ -2,7 +2,11 @@
 """A raw MCP server over stdio (no SDK) that misbehaves on purpose, one way per mode.
 
 Usage: rawsrv.py MODE [MODE…]. Every method it receives is appended, one JSON line each, to
-the file named by RAWSRV_LOG when that is set, so tests judge by what the server saw. Modes:
+the file named by RAWSRV_LOG when that is set, so tests judge by what the server saw. With
+the mode `http` it serves streamable HTTP (2025-11-25, stateless: each request's messages in
+one SSE response) on 127.0.0.1:$PORT/mcp instead of stdio; with `sse` the legacy HTTP+SSE
+transport (GET /sse, POST /messages). Modes that read the client's answers (`ask`) work over
+stdio only. Modes:
 
   ansi              names, descriptions, results, logs and stderr carry terminal escapes
   future-proto      answers initialize with protocolVersion 2099-01-01
@@ -20,15 +24,29 @@ the file named by RAWSRV_LOG when that is set, so tests judge by what the server
   noise             writes non-JSON lines on stdout between messages
   undeclared        sends list_changed without declaring listChanged; answers prompts/list
                     without declaring prompts
-  many-tools        300 tools with long descriptions
+  many-tools        300 tools with long descriptions (with `bad-last`, a 301st whose
+                    inputSchema is invalid)
   bad-message       a response with an invalid field type (serverInfo.name is a number)
   noproto           an initialize result without protocolVersion
   lax               answers every method it does not know (server/discover too) with `{}`
+  no-templates      declares `resources` and answers resources/templates/list with -32601
+  remote-ref        a tool whose inputSchema has a `$ref` to another document (never served;
+                    the URL is $RAWSRV_REF when set)
+  wrong-id          answers tools/list with an id that is not the request's
+  notify-id         sends a log notification that carries an `id` (while answering tools/list)
+  bad-log           sends a log notification with level "loud" (while answering tools/list)
+  twice             answers ping twice
+  dup-tool          two tools with the same name (and nothing else wrong)
+  bad-name          a tool whose name has a space (a SHOULD: a warning)
+  no-structured     tool `weather` declares an outputSchema and returns no structuredContent
 """
 
 import json
 import os
+import queue
 import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 MODES = set(sys.argv[1:])
 LOG = os.environ.get("RAWSRV_LOG")
@@ -41,15 +59,26 @@ def log(msg):
             f.write(json.dumps(msg) + "\n")
 
 
+# Where a message goes: stdout, or (HTTP modes) the list of the request being answered.
+SINK = threading.local()
+
+
+def write_line(text):
+    out = getattr(SINK, "lines", None)
+    if out is None:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    else:
+        out.append(text)
+
+
 def send(obj):
-    sys.stdout.write(json.dumps(obj) + "\n")
-    sys.stdout.flush()
+    write_line(json.dumps(obj))
 
 
 def noise(text):
     if "noise" in MODES:
-        sys.stdout.write(text + "\n")
-        sys.stdout.flush()
+        write_line(text)
 
 
 def result(id_, res):
@@ -75,6 +104,8 @@ def capabilities():
     caps = {"tools": {}, "logging": {}}
     if "sub" in MODES:
         caps["resources"] = {"subscribe": True}
+    if "no-templates" in MODES:
+        caps["resources"] = {}
     if "undeclared" in MODES:
         caps = {"tools": {}}
     return caps
@@ -97,9 +128,20 @@ def tools():
             {"name": "dup", "inputSchema": {"type": "object"}},
         ]
     if "many-tools" in MODES:
-        return [{"name": f"tool_{i}", "description": "Does a thing. " * 40,
+        many = [{"name": f"tool_{i}", "description": "Does a thing. " * 40,
                  "inputSchema": {"type": "object", "properties": {"x": {"type": "string"}}}}
                 for i in range(300)]
+        if "bad-last" in MODES:
+            many.append({"name": "last", "inputSchema": {"type": "object", "properties": {"a": {"type": "nonsense"}}}})
+        return many
+    if "remote-ref" in MODES:
+        remote = {"$ref": os.environ.get("RAWSRV_REF", "http://127.0.0.1:9/schemas/address.json")}
+        return [{"name": "ship", "inputSchema": {"type": "object", "properties": {"to": remote}}}]
+    if "dup-tool" in MODES:
+        return [{"name": "same", "inputSchema": {"type": "object"}},
+                {"name": "same", "inputSchema": {"type": "object"}}]
+    if "bad-name" in MODES:
+        return [{"name": "has space", "inputSchema": {"type": "object"}}]
     schema = {"type": "object", "properties": {"steps": {"type": "integer"}}}
     out = {"type": "object", "properties": {"temp": {"type": "number"}}, "required": ["temp"]}
     return [
@@ -153,6 +195,8 @@ def call_tool(id_, name, args):
             send({"jsonrpc": "2.0", "method": "notifications/message",
                   "params": {"level": "warning", "data": f"warning at step {i + 1}"}})
         return result(id_, {"content": [{"type": "text", "text": "done"}]})
+    if name == "weather" and "no-structured" in MODES:
+        return result(id_, {"content": [{"type": "text", "text": "20.5"}]})
     if name == "weather":
         sc = {"temp": 20.5}
         return result(id_, {"content": [{"type": "text", "text": json.dumps(sc)}], "structuredContent": sc})
@@ -172,54 +216,164 @@ def call_tool(id_, name, args):
 
 
 def list_tools(id_, params):
+    # Sent while answering (not after `initialized`): over streamable HTTP only a request's
+    # response stream reaches the client here.
+    if "notify-id" in MODES:
+        send({"jsonrpc": "2.0", "id": 77, "method": "notifications/message",
+              "params": {"level": "info", "data": "a notification with an id"}})
+    if "bad-log" in MODES:
+        send({"jsonrpc": "2.0", "method": "notifications/message",
+              "params": {"level": "loud", "data": "a log level the spec does not have"}})
+    if "wrong-id" in MODES:
+        return result(1000 + id_ if isinstance(id_, int) else f"not-{id_}", {"tools": tools()})
     if "loop-cursor" in MODES:
-        return result(id_, {"tools": [{"name": "t", "inputSchema": {"type": "object"}}], "nextCursor": "again"})
+        name = "t2" if params.get("cursor") else "t1"
+        return result(id_, {"tools": [{"name": name, "inputSchema": {"type": "object"}}], "nextCursor": "again"})
     return result(id_, {"tools": tools()})
 
 
+def handle(msg):
+    """Answers one message (requests through `send`; notifications and responses need none)."""
+    method, id_ = msg.get("method"), msg.get("id")
+    params = msg.get("params") or {}
+    if method is None or id_ is None:
+        if method == "notifications/initialized" and "undeclared" in MODES:
+            send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
+        return
+    noise("this is not JSON-RPC")
+    if method == "initialize":
+        version = "2099-01-01" if "future-proto" in MODES else params.get("protocolVersion", "2025-11-25")
+        info = {"name": 42 if "bad-message" in MODES else "rawsrv", "version": "1"}
+        if "ansi" in MODES:
+            info["name"] = f"raw{ESC}[31msrv"
+        init = {"protocolVersion": version, "capabilities": capabilities(), "serverInfo": info}
+        if "noproto" in MODES:
+            del init["protocolVersion"]
+        result(id_, init)
+    elif method == "ping":
+        result(id_, {})
+        if "twice" in MODES:
+            result(id_, {})
+    elif method == "tools/list":
+        list_tools(id_, params)
+    elif method == "tools/call":
+        args = dict(params.get("arguments") or {})
+        token = (params.get("_meta") or {}).get("progressToken")
+        if token is not None:
+            args["_token"] = token
+        call_tool(id_, params.get("name"), args)
+    elif method == "resources/list" and ("sub" in MODES or "no-templates" in MODES):
+        result(id_, {"resources": [{"uri": "raw://a", "name": "a"}]})
+    elif method in ("resources/subscribe", "resources/unsubscribe") and "sub" in MODES:
+        result(id_, {})
+    elif method == "resources/read" and ("sub" in MODES or "no-templates" in MODES):
+        result(id_, {"contents": [{"uri": params.get("uri"), "text": "a"}]})
+    elif method == "prompts/list" and "undeclared" in MODES:
+        result(id_, {"prompts": [{"name": "p"}]})
+    elif method == "logging/setLevel" and "nocaps" not in MODES:
+        result(id_, {})
+    elif "lax" in MODES:
+        result(id_, {})
+    else:
+        error(id_, -32601, "Method not found")
+
+
+def answer(msg):
+    """The lines one HTTP-borne message produces (its handling, collected instead of printed)."""
+    SINK.lines = []
+    try:
+        log(msg)
+        handle(msg)
+        return SINK.lines
+    finally:
+        SINK.lines = None
+
+
+def sse_event(line):
+    return f"event: message\ndata: {line}\n\n".encode()
+
+
+class Streamable(BaseHTTPRequestHandler):
+    """Streamable HTTP: a request's messages come back as one SSE response; others get 202."""
+
+    def log_message(self, *args):
+        pass
+
+    def do_POST(self):
+        if self.path != "/mcp":
+            return self.send_error(404)
+        msg = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+        lines = answer(msg)
+        if "method" not in msg or "id" not in msg:
+            self.send_response(202)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        body = b"".join(sse_event(line) for line in lines)
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def do_GET(self):
+        self.send_error(405)
+
+    def do_DELETE(self):
+        self.send_error(405)
+
+
+class LegacySse(BaseHTTPRequestHandler):
+    """HTTP+SSE (2024-11-05): GET /sse is the stream, POST /messages?session=N feeds it."""
+
+    sessions = {}
+    lock = threading.Lock()
+
+    def log_message(self, *args):
+        pass
+
+    def do_GET(self):
+        if self.path != "/sse":
+            return self.send_error(404)
+        q = queue.Queue()
+        with self.lock:
+            session = str(len(self.sessions) + 1)
+            self.sessions[session] = q
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-cache")
+        self.end_headers()
+        self.wfile.write(f"event: endpoint\ndata: /messages?session={session}\n\n".encode())
+        self.wfile.flush()
+        while True:
+            line = q.get()
+            if line is None:
+                return
+            try:
+                self.wfile.write(sse_event(line))
+                self.wfile.flush()
+            except OSError:
+                return
+
+    def do_POST(self):
+        session = self.path.partition("session=")[2]
+        q = self.sessions.get(session)
+        if not self.path.startswith("/messages") or q is None:
+            return self.send_error(404)
+        msg = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+        self.send_response(202)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+        for line in answer(msg):
+            q.put(line)
+
+
 def main():
+    if "http" in MODES or "sse" in MODES:
+        handler = Streamable if "http" in MODES else LegacySse
+        ThreadingHTTPServer(("127.0.0.1", int(os.environ["PORT"])), handler).serve_forever()
     while True:
-        msg = read()
-        method, id_ = msg.get("method"), msg.get("id")
-        params = msg.get("params") or {}
-        if method is None or id_ is None:
-            if method == "notifications/initialized" and "undeclared" in MODES:
-                send({"jsonrpc": "2.0", "method": "notifications/tools/list_changed"})
-            continue
-        noise("this is not JSON-RPC")
-        if method == "initialize":
-            version = "2099-01-01" if "future-proto" in MODES else params.get("protocolVersion", "2025-11-25")
-            info = {"name": 42 if "bad-message" in MODES else "rawsrv", "version": "1"}
-            if "ansi" in MODES:
-                info["name"] = f"raw{ESC}[31msrv"
-            init = {"protocolVersion": version, "capabilities": capabilities(), "serverInfo": info}
-            if "noproto" in MODES:
-                del init["protocolVersion"]
-            result(id_, init)
-        elif method == "ping":
-            result(id_, {})
-        elif method == "tools/list":
-            list_tools(id_, params)
-        elif method == "tools/call":
-            args = dict(params.get("arguments") or {})
-            token = (params.get("_meta") or {}).get("progressToken")
-            if token is not None:
-                args["_token"] = token
-            call_tool(id_, params.get("name"), args)
-        elif method == "resources/list" and "sub" in MODES:
-            result(id_, {"resources": [{"uri": "raw://a", "name": "a"}]})
-        elif method in ("resources/subscribe", "resources/unsubscribe") and "sub" in MODES:
-            result(id_, {})
-        elif method == "resources/read" and "sub" in MODES:
-            result(id_, {"contents": [{"uri": params.get("uri"), "text": "a"}]})
-        elif method == "prompts/list" and "undeclared" in MODES:
-            result(id_, {"prompts": [{"name": "p"}]})
-        elif method == "logging/setLevel" and "nocaps" not in MODES:
-            result(id_, {})
-        elif "lax" in MODES:
-            result(id_, {})
-        else:
-            error(id_, -32601, "Method not found")
+        handle(read())
 
 
 if __name__ == "__main__":

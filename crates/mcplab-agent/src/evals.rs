@@ -8,17 +8,17 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use mcplab_core::llm::ProviderSettings;
-use mcplab_core::store::Store;
 use mcplab_evalrun::{
     AppRenderer, Overrides, RunEnv, RunError, RunOutcome, RunSink, RunSpec, SuiteText,
     first_declaration, iteration_trace, prepare,
 };
-use mcplab_evals::prices::PriceTable;
 use mcplab_evals::report::events::RunEvent;
 use mcplab_evals::verdict::Outcome;
+use mcplab_llm::ProviderSettings;
+use mcplab_llm::prices::PriceTable;
 use mcplab_mcp::ConnectionManager;
 use mcplab_mcp::tool_server::{CallScope, Progress, ToolReply};
+use mcplab_store::Store;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;

@@ -9,13 +9,13 @@ use std::sync::Arc;
 
 use base64::Engine as _;
 use futures::future::BoxFuture;
-use mcplab_core::apps::ui_link;
-pub use mcplab_core::render::Rendered;
+use mcplab_apps::ui_link;
 use mcplab_evalrun::render::spec_for;
 use mcplab_mcp::tool_server::{CallScope, ImageBlock, ToolReply};
 use mcplab_mcp::{ConnectionManager, Listing, RequestOptions};
 use mcplab_protocol::api::AppRenderSpec;
 use mcplab_protocol::host::{AppHostProfile, DeviceKind, HostConfig, ThemeChoice};
+pub use mcplab_render::Rendered;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
@@ -140,7 +140,7 @@ impl Agent {
 
 fn rendered_reply(tool: &str, rendered: Rendered) -> ToolReply {
     let r = &rendered.report;
-    let (width, height) = mcplab_core::render::png_size(&rendered.png).unwrap_or_default();
+    let (width, height) = mcplab_render::png_size(&rendered.png).unwrap_or_default();
     let mut console: Vec<Value> = r["appErrors"].as_array().cloned().unwrap_or_default();
     console.extend(r["pageErrors"].as_array().cloned().unwrap_or_default());
     let structured = json!({

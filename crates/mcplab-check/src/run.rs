@@ -59,9 +59,23 @@ pub async fn check_connection(
         }
     }
     let snapshot = traffic.snapshot(conn.name());
-    rec.frames = session(&snapshot.frames, view.era).to_vec();
+    rec.frames = session(&snapshot.frames, view.era)
+        .iter()
+        .map(|f| whole(traffic, f))
+        .collect();
     rec.frames_dropped = snapshot.dropped;
     judge(rec, true, opts)
+}
+
+/// A frame as received: the snapshot holds only the start of a long frame (its preview), and
+/// the rules must see all of it (a long `tools/list` is the usual case).
+fn whole(traffic: &TrafficLog, frame: &TrafficFrame) -> TrafficFrame {
+    match frame.full_bytes {
+        Some(_) => traffic
+            .frame(&frame.server, frame.seq)
+            .unwrap_or_else(|| frame.clone()),
+        None => frame.clone(),
+    }
 }
 
 /// An era whose connection failed: the frames it left are judged, and the failure itself is

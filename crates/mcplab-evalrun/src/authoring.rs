@@ -3,9 +3,9 @@
 //! servers (one positive case per tool the model sees, built from its description and input
 //! schema, and one negative case). Shared by the CLI and the Evals page.
 
-use mcplab_core::store::Store;
 use mcplab_evals::import::{safe_id, value_to_yaml};
 use mcplab_evals::suite::{self, Case, ExpectedCall, ToolCallExpectations, Turn, case_from_turns};
+use mcplab_store::Store;
 use serde_json::{Map, Value, json};
 
 /// The case a stored chat session describes; its id from `id` or the session's title.
@@ -14,7 +14,8 @@ pub fn case_from_session(store: &Store, session: &str, id: Option<&str>) -> Resu
         .session(session)
         .map_err(|_| format!("no chat session `{session}` (the Chat page lists them)"))?;
     let turns: Vec<_> = store
-        .turns(session)
+        // The model messages are not needed here: skipped, not decoded.
+        .turns::<serde::de::IgnoredAny>(session)
         .map_err(|e| e.to_string())?
         .into_iter()
         .map(|(t, _)| t)
@@ -183,7 +184,7 @@ pub fn negative_case() -> Case {
 pub fn tool_cases(server: &str, tools: &[Value]) -> Vec<Case> {
     tools
         .iter()
-        .filter(|t| mcplab_core::apps::visibility(t).model)
+        .filter(|t| mcplab_apps::visibility(t).model)
         .filter_map(|t| case_for_tool(server, t))
         .collect()
 }

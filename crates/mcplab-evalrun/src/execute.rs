@@ -9,10 +9,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use mcplab_core::agent::EventSink;
-use mcplab_core::llm::{Message, ModelRef};
-use mcplab_core::mcp::ConnectionManager;
 use mcplab_core::session::{Attendance, HostTurn};
 use mcplab_evals::trace::{TurnEnd, TurnTiming, TurnTrace};
+use mcplab_llm::{Message, ModelRef};
+use mcplab_mcp::ConnectionManager;
 use mcplab_protocol::chat::TurnEvent;
 use mcplab_protocol::host::HostConfig;
 use parking_lot::Mutex;

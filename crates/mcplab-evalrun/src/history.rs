@@ -3,11 +3,11 @@
 //! `last`), and the comparison of two stored runs. What the CLI's `eval runs/show/compare`,
 //! the baseline of a run and the Evals page read.
 
-use mcplab_core::store::{EvalRunRow, Store, StoreError};
 use mcplab_evals::compare::{Comparison, compare};
 use mcplab_evals::gates::DEFAULT_MIN_SAMPLES;
 use mcplab_evals::run::{CaseInfo, IterationRecord, RunRecord, Shard, Unit};
 use mcplab_evals::stats::{RunSummary, summarize};
+use mcplab_store::{EvalRunRow, Store, StoreError};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

@@ -10,14 +10,14 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_core::llm::ModelRef;
-use mcplab_core::mcp::ConnectionManager;
-use mcplab_core::store::Store;
-use mcplab_evals::prices::PriceTable;
 use mcplab_evals::run::{IterationRecord, Unit};
 use mcplab_evals::trace::{AppRender, Trace};
 use mcplab_evals::verdict::{JudgeVerdict, Outcome, ResolvedCase, Verdict, judge_iteration};
+use mcplab_llm::ModelRef;
+use mcplab_llm::prices::PriceTable;
+use mcplab_mcp::ConnectionManager;
 use mcplab_protocol::host::HostConfig;
+use mcplab_store::Store;
 use parking_lot::Mutex;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -332,8 +332,7 @@ async fn render_apps(
     for call in trace.tool_calls() {
         let has_ui = shared.tools.get(&call.server).is_some_and(|tools| {
             tools.iter().any(|t| {
-                t["name"].as_str() == Some(call.tool.as_str())
-                    && mcplab_core::apps::ui_link(t).is_some()
+                t["name"].as_str() == Some(call.tool.as_str()) && mcplab_apps::ui_link(t).is_some()
             })
         });
         if !has_ui {

@@ -9,9 +9,7 @@ use std::time::{Duration, Instant};
 
 use futures::StreamExt;
 use futures::stream::BoxStream;
-use mcplab_core::llm::{
-    ChatRequest, FinishReason, LlmError, LlmProvider, StreamEvent, ToolSpec, Usage,
-};
+use mcplab_llm::{ChatRequest, FinishReason, LlmError, LlmProvider, StreamEvent, ToolSpec, Usage};
 use mcplab_protocol::chat::TurnFailureKind;
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};

@@ -9,11 +9,11 @@ use std::path::{Path, PathBuf};
 
 use mcplab_core::session::host;
 use mcplab_core::session::profiles::{HostProfiles, apply_profile};
-use mcplab_core::store::{Store, StoreError};
 use mcplab_evals::import::{self, SourceFormat};
 use mcplab_evals::suite::{self, HostSpec, Suite, SuiteErrors};
 use mcplab_protocol::ServerConfig;
 use mcplab_protocol::host::HostConfig;
+use mcplab_store::{Store, StoreError};
 
 /// A suite's text and where it came from (to find a `host` file beside it).
 #[derive(Debug, Clone)]
@@ -327,8 +327,7 @@ fn apply(loaded: &Suite, host: &HostConfig, o: &Overrides) -> Result<Suite, Prep
             .filter_map(|c| c.models.as_ref())
             .flatten(),
     ) {
-        mcplab_core::llm::ModelRef::parse(model)
-            .map_err(|e| PrepareError::Servers(e.to_string()))?;
+        mcplab_llm::ModelRef::parse(model).map_err(|e| PrepareError::Servers(e.to_string()))?;
     }
     Ok(suite)
 }

@@ -8,14 +8,14 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use futures::StreamExt;
-use mcplab_core::llm::{
-    ChatRequest, LlmProvider, Message, ModelRef, ProviderSettings, RetryPolicy, StreamEvent,
-    build_provider,
-};
 use mcplab_evals::judge::{judge_prompt, parse_judge_reply};
 use mcplab_evals::suite::Judge;
 use mcplab_evals::trace::Trace;
 use mcplab_evals::verdict::JudgeVerdict;
+use mcplab_llm::{
+    ChatRequest, LlmProvider, Message, ModelRef, ProviderSettings, RetryPolicy, StreamEvent,
+    build_provider,
+};
 use parking_lot::Mutex;
 use tokio_util::sync::CancellationToken;
 

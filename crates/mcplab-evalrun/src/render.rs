@@ -8,11 +8,12 @@
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
-use mcplab_core::mcp::ConnectionManager;
 use mcplab_evals::trace::AppRender;
+use mcplab_mcp::ConnectionManager;
 use mcplab_protocol::api::AppRenderSpec;
-use mcplab_protocol::host::{AppHostProfile, DeviceKind, ThemeChoice};
-use serde_json::{Value, json};
+use mcplab_protocol::host::AppHostProfile;
+use mcplab_protocol::host_conditions::{HostConditions, Viewer};
+use serde_json::Value;
 
 /// Renders one tool call's app; `Err` when the render could not happen at all. `manager` holds
 /// the connections of the host the call ran under: the app's resources are read (and its
@@ -25,55 +26,17 @@ pub trait AppRenderer: Send + Sync {
     ) -> BoxFuture<'static, Result<Value, String>>;
 }
 
-/// The render spec for a call under `profile`: the device's viewport and the conditions the
-/// render page applies (the chat's `appConditions`, with a light theme, `en-US` and UTC
-/// standing in for what the profile leaves to the viewer).
+/// The render spec for a call under `profile`: its device's viewport and the conditions the
+/// profile sets, with nobody looking ([`Viewer::headless`]: light, `en-US`, UTC) standing in for
+/// what it leaves to the viewer.
 pub fn spec_for(
     profile: &AppHostProfile,
     server: &str,
     tool: &str,
     arguments: &Value,
 ) -> AppRenderSpec {
-    let (platform, width, height, touch) = match profile.device {
-        DeviceKind::Desktop => ("web", 1280, 800, false),
-        DeviceKind::Tablet => ("mobile", 820, 1180, true),
-        DeviceKind::Mobile => ("mobile", 430, 932, true),
-    };
-    let device = match profile.device {
-        DeviceKind::Desktop => "desktop",
-        DeviceKind::Tablet => "tablet",
-        DeviceKind::Mobile => "mobile",
-    };
-    let theme = match profile.theme {
-        ThemeChoice::Dark => "dark",
-        ThemeChoice::Light | ThemeChoice::System => "light",
-    };
-    let conditions = json!({
-        "theme": theme,
-        "locale": profile.locale.clone().unwrap_or_else(|| "en-US".into()),
-        "timeZone": profile.time_zone.clone().unwrap_or_else(|| "UTC".into()),
-        "platform": platform,
-        "deviceType": device,
-        "hover": !touch,
-        "touch": touch,
-        "safeArea": { "top": 0, "right": 0, "bottom": 0, "left": 0 },
-        "maxHeight": height,
-        "width": width,
-        "availableDisplayModes": profile.display_modes,
-        "displayMode": "inline",
-        "cspMode": profile.csp_mode,
-        "openaiShim": profile.window_openai,
-        "hostCapabilities": profile.host_capabilities,
-    });
-    AppRenderSpec {
-        server: server.to_owned(),
-        tool: tool.to_owned(),
-        arguments: arguments.clone(),
-        conditions,
-        width,
-        height,
-        timeout_ms: None,
-    }
+    let conditions = HostConditions::for_app_host(profile, &Viewer::headless());
+    AppRenderSpec::new(server, tool, arguments.clone(), conditions)
 }
 
 /// What the check needs from the render page's report.
@@ -124,6 +87,7 @@ pub fn app_render(call_id: &str, server: &str, tool: &str, report: &Value) -> Ap
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn a_report_becomes_what_the_check_reads() {
@@ -139,11 +103,11 @@ mod tests {
         assert_eq!(r.errors, ["boom"]);
         assert_eq!(r.csp_violations, ["connect-src blocked https://x.test"]);
         let mobile = AppHostProfile {
-            device: DeviceKind::Mobile,
+            device: mcplab_protocol::host::DeviceKind::Mobile,
             ..AppHostProfile::default()
         };
         let spec = spec_for(&mobile, "demo", "show", &json!({}));
         assert_eq!((spec.width, spec.height), (430, 932));
-        assert_eq!(spec.conditions["touch"], true);
+        assert!(spec.conditions.touch);
     }
 }

@@ -12,8 +12,8 @@ use std::sync::Arc;
 
 use futures::StreamExt;
 use futures::stream::BoxStream;
-use mcplab_core::llm::{ChatRequest, LlmError, LlmProvider, StreamEvent};
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+use mcplab_llm::{ChatRequest, LlmError, LlmProvider, StreamEvent};
+use mcplab_mcp::{ConnectionManager, ManagerOptions};
 use mcplab_protocol::ProtocolChoice;
 use parking_lot::Mutex;
 use serde::{Deserialize, Serialize};

@@ -11,9 +11,7 @@ use std::time::Duration;
 
 use futures::StreamExt;
 use futures::stream::BoxStream;
-use mcplab_core::llm::{
-    ChatRequest, LlmError, LlmProvider, RetryPolicy, StreamEvent, should_retry,
-};
+use mcplab_llm::{ChatRequest, LlmError, LlmProvider, RetryPolicy, StreamEvent, should_retry};
 use tokio_util::sync::CancellationToken;
 
 use crate::deadline::Deadline;
@@ -140,7 +138,7 @@ impl LlmProvider for BudgetedProvider {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcplab_core::llm::{FinishReason, ModelRef, Usage};
+    use mcplab_llm::{FinishReason, ModelRef, Usage};
     use std::sync::Mutex;
 
     /// Fails with a rate limit `fails` times, then answers.

@@ -10,20 +10,20 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use futures::StreamExt;
-use mcplab_core::llm::ProviderSettings;
-use mcplab_core::mcp::{ConnectionManager, Listing};
 use mcplab_core::session::host;
-use mcplab_core::store::{EvalIterationRow, EvalRunRow, Store};
 use mcplab_evals::compare::Comparison;
 use mcplab_evals::gates::{self, GateReport};
-use mcplab_evals::prices::PriceTable;
 use mcplab_evals::report::{Progress, RunEvent};
 use mcplab_evals::run::{self, IterationRecord, RunRecord, Shard, Unit};
 use mcplab_evals::shard::shard_units;
 use mcplab_evals::stats::{RunSummary, summarize};
 use mcplab_evals::suite::{Check, Gates};
+use mcplab_llm::ProviderSettings;
+use mcplab_llm::prices::PriceTable;
+use mcplab_mcp::{ConnectionManager, Listing};
 use mcplab_protocol::clock::now_ms;
 use mcplab_protocol::host::ClientDeclaration;
+use mcplab_store::{EvalIterationRow, EvalRunRow, Store};
 use parking_lot::Mutex;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -303,14 +303,12 @@ async fn live_mode(
 ) -> Result<ModeParts, RunError> {
     let budget = RetryBudget::for_run(units.len());
     let notice_warn = warn.clone();
-    let notice = Arc::new(
-        move |e: &mcplab_core::llm::LlmError, wait: Duration, left: u32| {
-            notice_warn(format!(
-                "{e}; retrying in {:.1} s ({left} retries left for this run)",
-                wait.as_secs_f64()
-            ))
-        },
-    );
+    let notice = Arc::new(move |e: &mcplab_llm::LlmError, wait: Duration, left: u32| {
+        notice_warn(format!(
+            "{e}; retrying in {:.1} s ({left} retries left for this run)",
+            wait.as_secs_f64()
+        ))
+    });
     let providers = Providers::new(env.providers.clone(), env.http.clone(), budget, notice);
     // Every model and judge must be usable before anything runs.
     let mut models: Vec<&str> = units
@@ -401,7 +399,7 @@ pub fn first_declaration(prepared: &Prepared) -> ClientDeclaration {
 async fn env_connect(
     manager: &Arc<ConnectionManager>,
     config: &mcplab_protocol::ServerConfig,
-) -> Result<Arc<mcplab_core::mcp::Connection>, RunError> {
+) -> Result<Arc<mcplab_mcp::Connection>, RunError> {
     manager.connect(config.clone()).await.map_err(|e| {
         RunError::Servers(format!(
             "server `{}` could not be reached: {e}",
@@ -410,10 +408,7 @@ async fn env_connect(
     })
 }
 
-async fn list_tools(
-    conn: &mcplab_core::mcp::Connection,
-    name: &str,
-) -> Result<Vec<Value>, RunError> {
+async fn list_tools(conn: &mcplab_mcp::Connection, name: &str) -> Result<Vec<Value>, RunError> {
     let listed = conn
         .list_all(Listing::Tools, Default::default())
         .await

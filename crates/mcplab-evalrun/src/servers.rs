@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use mcplab_core::mcp::{Connection, ConnectionManager};
+use mcplab_mcp::{Connection, ConnectionManager};
 use mcplab_protocol::ServerStatus;
 
 /// The connections an iteration started with, to compare with those at its end.
@@ -118,7 +118,7 @@ fn gone(then: Option<&Arc<Connection>>, now: Option<Arc<Connection>>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcplab_core::mcp::ManagerOptions;
+    use mcplab_mcp::ManagerOptions;
     use mcplab_protocol::ProtocolChoice;
     use serde_json::{Value, json};
     use std::time::Duration;

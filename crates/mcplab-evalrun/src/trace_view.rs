@@ -6,8 +6,8 @@
 //! show RUN --iteration N` show the same value. The exact model requests and the recording
 //! stay out (they can be large and are not what a reader opens an iteration for).
 
-use mcplab_core::store::{Store, StoreError};
 use mcplab_evals::run::Unit;
+use mcplab_store::{Store, StoreError};
 use serde_json::{Value, json};
 
 use crate::history::HistoryError;

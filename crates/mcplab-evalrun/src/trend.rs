@@ -6,8 +6,8 @@
 
 use std::collections::BTreeMap;
 
-use mcplab_core::store::Store;
 use mcplab_evals::stats::{CellSummary, Interval, Z95, wilson};
+use mcplab_store::Store;
 use serde::Serialize;
 
 use crate::history::HistoryError;

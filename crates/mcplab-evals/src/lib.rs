@@ -2,7 +2,7 @@
 //! published JSON Schema), matches an iteration's trace against a case's expectations and
 //! checks, computes the statistics (Wilson intervals, pass@k, pass^k, Newcombe differences),
 //! evaluates gates, shards and merges runs, writes reports (JSON Lines events, JUnit XML, a
-//! self-contained HTML page), imports MCPJam suites and prices tokens. It does no I/O of its
+//! self-contained HTML page), and imports MCPJam suites. It does no I/O of its
 //! own (no files, network, clocks or processes): the runner drives turns through the session
 //! runtime and hands finished traces here.
 
@@ -12,7 +12,6 @@ pub mod gates;
 pub mod import;
 pub mod judge;
 pub mod matching;
-pub mod prices;
 pub mod report;
 pub mod run;
 pub mod shard;

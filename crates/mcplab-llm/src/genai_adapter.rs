@@ -73,7 +73,7 @@ impl GenaiProvider {
             .with_reqwest(http.clone())
             .build()
             .map_err(|e| not_configured(&e))?;
-        let loopback = mcplab_oauth::tls::client_builder()
+        let loopback = mcplab_net::tls::client_builder()
             .no_proxy()
             .pool_max_idle_per_host(0)
             .build()

@@ -189,7 +189,7 @@ async fn run(kind: ProviderKind, base_url: String) -> Vec<Result<StreamEvent, Ll
         api_key: Some("k".into()),
         models: vec![],
     };
-    let http = mcplab_oauth::tls::client_builder()
+    let http = mcplab_net::tls::client_builder()
         .no_proxy()
         .build()
         .unwrap();

@@ -4,6 +4,7 @@
 
 mod genai_adapter;
 mod genai_errors;
+pub mod prices;
 mod providers;
 mod retry;
 mod types;

@@ -10,7 +10,7 @@ fn env(pairs: &[(&str, &str)]) -> HashMap<String, String> {
 }
 
 fn http() -> reqwest::Client {
-    mcplab_oauth::tls::client_builder()
+    mcplab_net::tls::client_builder()
         .no_proxy()
         .build()
         .unwrap()

@@ -18,7 +18,7 @@ const KEY: &str = "sk-scripted-test-key";
 const KINDS: [ProviderKind; 2] = [ProviderKind::OpenAi, ProviderKind::Anthropic];
 
 fn http() -> reqwest::Client {
-    mcplab_oauth::tls::client_builder()
+    mcplab_net::tls::client_builder()
         .no_proxy()
         .build()
         .unwrap()

@@ -112,6 +112,12 @@ impl Connection {
         &self.initialize
     }
 
+    /// The traffic log this connection records into (shared with its manager's other
+    /// connections: frames carry the server's name).
+    pub fn traffic(&self) -> &Arc<TrafficLog> {
+        &self.traffic
+    }
+
     /// The era and revision in use and how they were chosen.
     pub fn era(&self) -> &EraView {
         &self.era

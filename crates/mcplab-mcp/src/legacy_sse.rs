@@ -400,7 +400,7 @@ mod tests {
         let cancel = CancellationToken::new();
         let handle = spawn_legacy_sse(
             target(url.clone()),
-            mcplab_oauth::tls::client(),
+            mcplab_net::tls::client(),
             end,
             cancel,
             CONNECT,
@@ -455,7 +455,7 @@ mod tests {
         let url = serve(server.clone()).await;
         let (mut wire, end) = wire_pair();
         let cancel = CancellationToken::new();
-        let client = mcplab_oauth::tls::client();
+        let client = mcplab_net::tls::client();
         let handle = spawn_legacy_sse(target(url), client, end, cancel, CONNECT).await;
         let handle = handle.expect("connected");
         let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#;
@@ -489,7 +489,7 @@ mod tests {
         let url = serve(server.clone()).await;
         let (mut wire, end) = wire_pair();
         let cancel = CancellationToken::new();
-        let client = mcplab_oauth::tls::client();
+        let client = mcplab_net::tls::client();
         let handle = spawn_legacy_sse(target(url), client, end, cancel.clone(), CONNECT).await;
         let handle = handle.expect("connected");
         let call = r#"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#;
@@ -516,7 +516,7 @@ mod tests {
         let url = serve(server.clone()).await;
         let (_wire, end) = wire_pair();
         let cancel = CancellationToken::new();
-        let client = mcplab_oauth::tls::client();
+        let client = mcplab_net::tls::client();
         let err = spawn_legacy_sse(target(url), client, end, cancel, CONNECT).await;
         let err = err.expect_err("must refuse");
         assert!(err.contains("another origin"), "{err}");
@@ -534,7 +534,7 @@ mod tests {
         let url = format!("http://{}/mcp", listener.local_addr().unwrap());
         tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
         let (_wire, end) = wire_pair();
-        let client = mcplab_oauth::tls::client();
+        let client = mcplab_net::tls::client();
         let url = Url::parse(&url).unwrap();
         let cancel = CancellationToken::new();
         let err = spawn_legacy_sse(target(url), client, end, cancel, CONNECT).await;
@@ -558,7 +558,7 @@ mod tests {
         let url = format!("http://{}/sse", listener.local_addr().unwrap());
         tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
         let (mut wire, end) = wire_pair();
-        let client = mcplab_oauth::tls::client();
+        let client = mcplab_net::tls::client();
         let url = Url::parse(&url).unwrap();
         let cancel = CancellationToken::new();
         let short = Duration::from_millis(200);

@@ -18,7 +18,7 @@ use super::OAuthError;
 use super::guard::{HOW_TO_ALLOW, Policy, PublicOnly, refusal};
 use super::mask::{mask_body, mask_header, mask_url};
 use super::steps::{StepLog, blank};
-use super::tls::describe_error as describe;
+use mcplab_net::tls::describe_error as describe;
 
 /// Bounds on one exchange.
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(30);
@@ -137,7 +137,7 @@ impl OAuthHttp {
     fn client(&self) -> Result<&reqwest::Client, OAuthError> {
         let clients = self.clients.get_or_init(|| {
             let build = |public_only: bool| {
-                let builder = crate::tls::client_builder()
+                let builder = mcplab_net::tls::client_builder()
                     .redirect(reqwest::redirect::Policy::none())
                     .connect_timeout(Duration::from_secs(10))
                     .timeout(REQUEST_TIMEOUT)

@@ -22,7 +22,6 @@ mod dpop;
 mod flow;
 mod grants;
 mod guard;
-mod header_mask;
 mod http;
 mod jwt;
 mod mask;
@@ -31,7 +30,6 @@ mod pkce;
 mod registration;
 mod session;
 mod steps;
-pub mod tls;
 mod token;
 mod urls;
 
@@ -43,9 +41,8 @@ pub use credentials::{
 };
 pub use debug::{DebugOptions, DebugOutcome, debug_run, login};
 pub use flow::{FlowOptions, Rules};
-pub use header_mask::{mask_header, mask_url};
 pub use http::OAuthHttp;
-pub use mask::{mask_secret, mask_step_value};
+pub use mask::mask_step_value;
 pub use session::{AuthSendError, AuthSession, NoteFn, OAuthHost, send_authorized};
 pub use steps::{StepLog, StepSink, blank as new_step, summary as step_summary};
 pub use token::TokenAuthMethod;

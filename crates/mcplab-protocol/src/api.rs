@@ -129,6 +129,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ts_rs::TS;
 
+use crate::host_conditions::HostConditions;
 use crate::{HumanRequest, ServerConfig, ServerEvent, ServerStatus, TrafficFrame};
 
 /// A configured server with what is known about it right now.
@@ -406,16 +407,32 @@ pub struct AppRenderSpec {
     #[serde(default)]
     #[ts(type = "Record<string, unknown>")]
     pub arguments: Value,
-    /// Emulated host conditions (the web's `HostConditions`; missing keys take defaults).
+    /// The emulated host the app renders in (keys left out take mcplab's own defaults).
     #[serde(default)]
-    #[ts(type = "Record<string, unknown>")]
-    pub conditions: Value,
+    pub conditions: HostConditions,
     pub width: u32,
     pub height: u32,
     /// How long the app may take to initialize and get its result (default 20 s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub timeout_ms: Option<u64>,
+}
+
+impl AppRenderSpec {
+    /// A render of `tool`'s app in the viewport `conditions` set (its `width` × `maxHeight`,
+    /// a desktop's where it leaves them open), with the default timeout.
+    pub fn new(server: &str, tool: &str, arguments: Value, conditions: HostConditions) -> Self {
+        let desktop = crate::host::DeviceKind::Desktop.preset();
+        Self {
+            server: server.to_owned(),
+            tool: tool.to_owned(),
+            arguments,
+            width: conditions.width.unwrap_or(desktop.width),
+            height: conditions.max_height.unwrap_or(desktop.height),
+            conditions,
+            timeout_ms: None,
+        }
+    }
 }
 
 /// `POST /api/apps/render`: the app frame as a PNG and the render page's report

@@ -12,6 +12,7 @@ pub mod era;
 pub mod error_chain;
 pub mod events;
 pub mod host;
+pub mod host_conditions;
 pub mod host_profile;
 pub mod oauth;
 pub mod provider;

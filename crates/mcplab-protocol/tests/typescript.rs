@@ -5,11 +5,13 @@ use mcplab_protocol::api::*;
 use mcplab_protocol::chat::*;
 use mcplab_protocol::check::*;
 use mcplab_protocol::host::*;
+use mcplab_protocol::host_conditions::*;
 use mcplab_protocol::host_profile::*;
 use mcplab_protocol::oauth::*;
 use mcplab_protocol::tap::*;
 use mcplab_protocol::xray::*;
 use mcplab_protocol::*;
+use serde_json::json;
 use ts_rs::{Config, TS};
 
 fn render() -> String {
@@ -96,6 +98,12 @@ fn render() -> String {
         HostInfo::decl(&cfg),
         AppScenario::decl(&cfg),
         AppScenarioInput::decl(&cfg),
+        Theme::decl(&cfg),
+        Platform::decl(&cfg),
+        SafeArea::decl(&cfg),
+        HostConditions::decl(&cfg),
+        DevicePreset::decl(&cfg),
+        Viewer::decl(&cfg),
         AppRenderSpec::decl(&cfg),
         AppRenderResult::decl(&cfg),
         SessionRequest::decl(&cfg),
@@ -179,6 +187,21 @@ fn render() -> String {
         out.push_str("export ");
         out.push_str(&d);
         out.push_str("\n\n");
+    }
+    // Tables of values, not only shapes: the web reads the rule's data from here.
+    let tables = [
+        ("DEVICE_PRESETS: DevicePreset[]", json!(DEVICE_PRESETS)),
+        (
+            "DEFAULT_APP_HOST: AppHostProfile",
+            json!(AppHostProfile::default()),
+        ),
+        (
+            "MCPLAB_HOST_CAPABILITIES: AppHostCapabilities",
+            json!(AppHostCapabilities::default()),
+        ),
+    ];
+    for (name, value) in tables {
+        out.push_str(&format!("export const {name} = {value};\n\n"));
     }
     out.trim_end().to_owned() + "\n"
 }

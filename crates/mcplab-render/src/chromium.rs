@@ -29,6 +29,24 @@ const TAIL_LINES: usize = 12;
 const CDP_IN_FD: i32 = 3;
 const CDP_OUT_FD: i32 = 4;
 
+/// Names tried on a search path for Chromium, in order.
+pub const CHROMIUM_NAMES: [&str; 4] = [
+    "chromium",
+    "chromium-browser",
+    "google-chrome",
+    "google-chrome-stable",
+];
+
+/// The first of [`CHROMIUM_NAMES`] that is a file in a directory of `search_path` (a `PATH`
+/// value: the caller reads the environment, this does not).
+pub fn find_chromium(search_path: &std::ffi::OsStr) -> Option<PathBuf> {
+    CHROMIUM_NAMES.iter().find_map(|name| {
+        std::env::split_paths(search_path)
+            .map(|dir| dir.join(name))
+            .find(|candidate| candidate.is_file())
+    })
+}
+
 /// A running headless Chromium.
 pub struct Chromium {
     child: Child,

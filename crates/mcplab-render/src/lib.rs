@@ -10,6 +10,7 @@
 mod cdp;
 mod chromium;
 mod page;
+mod verdict;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -18,7 +19,8 @@ use mcplab_protocol::api::AppRenderSpec;
 use serde_json::{Value, json};
 
 pub use cdp::{Cdp, CdpEvent};
-pub use chromium::{Chromium, flags as chromium_flags};
+pub use chromium::{CHROMIUM_NAMES, Chromium, find_chromium, flags as chromium_flags};
+pub use verdict::verdict;
 
 /// How long the page may take when the spec says nothing (as documented on `AppRenderSpec`).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(20);
@@ -108,7 +110,9 @@ async fn start(path: &Path) -> Result<(Chromium, Cdp, Option<String>), RenderErr
                 .await
                 .map_err(|f| f.into_error(path))?;
             let warning = format!(
-                "Chromium could not start with its sandbox ({}), so this render ran with                  --no-sandbox: the app's HTML was not isolated from this user's account by the                  OS (run mcplab as a normal user, not root, to keep the sandbox)",
+                "Chromium could not start with its sandbox ({}), so this render ran with \
+                 --no-sandbox: the app's HTML was not isolated from this user's account by the \
+                 OS (run mcplab as a normal user, not root, to keep the sandbox)",
                 why.lines().next().unwrap_or("no reason given")
             );
             Ok((browser, cdp, Some(warning)))

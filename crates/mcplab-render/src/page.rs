@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 
 use base64::Engine;
 use mcplab_protocol::api::AppRenderSpec;
+use mcplab_protocol::host::DeviceKind;
 use parking_lot::Mutex;
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
@@ -117,59 +118,33 @@ fn str_field(v: &Value, key: &str, method: &str) -> Result<String, RenderError> 
 async fn emulate(cdp: &Cdp, session: &str, spec: &AppRenderSpec) -> Result<(), RenderError> {
     let s = Some(session);
     let c = &spec.conditions;
-    let device = c.get("deviceType").and_then(Value::as_str);
-    let mobile = matches!(device, Some("mobile" | "tablet"));
-    cdp.call(
-        "Emulation.setDeviceMetricsOverride",
-        json!({
-            "width": spec.width,
-            "height": spec.height,
-            "deviceScaleFactor": 1,
-            "mobile": mobile,
-        }),
-        s,
-        COMMAND,
-    )
-    .await?;
-    if c.get("touch").and_then(Value::as_bool) == Some(true) {
-        cdp.call(
-            "Emulation.setTouchEmulationEnabled",
-            json!({ "enabled": true, "maxTouchPoints": 5 }),
-            s,
-            COMMAND,
-        )
+    let mobile = matches!(c.device_type, DeviceKind::Mobile | DeviceKind::Tablet);
+    let metrics = json!({
+        "width": spec.width,
+        "height": spec.height,
+        "deviceScaleFactor": 1,
+        "mobile": mobile,
+    });
+    cdp.call("Emulation.setDeviceMetricsOverride", metrics, s, COMMAND)
         .await?;
+    if c.touch {
+        let touch = json!({ "enabled": true, "maxTouchPoints": 5 });
+        cdp.call("Emulation.setTouchEmulationEnabled", touch, s, COMMAND)
+            .await?;
     }
-    if let Some(theme) = c.get("theme").and_then(Value::as_str) {
-        let features = json!([{ "name": "prefers-color-scheme", "value": theme }]);
-        let _ = cdp
-            .call(
-                "Emulation.setEmulatedMedia",
-                json!({ "features": features }),
-                s,
-                COMMAND,
-            )
-            .await;
-    }
-    if let Some(locale) = c.get("locale").and_then(Value::as_str) {
-        let _ = cdp
-            .call(
-                "Emulation.setLocaleOverride",
-                json!({ "locale": locale }),
-                s,
-                COMMAND,
-            )
-            .await;
-    }
-    if let Some(tz) = c.get("timeZone").and_then(Value::as_str) {
-        let _ = cdp
-            .call(
-                "Emulation.setTimezoneOverride",
-                json!({ "timezoneId": tz }),
-                s,
-                COMMAND,
-            )
-            .await;
+    let best_effort = [
+        (
+            "Emulation.setEmulatedMedia",
+            json!({ "features": [{ "name": "prefers-color-scheme", "value": c.theme }] }),
+        ),
+        ("Emulation.setLocaleOverride", json!({ "locale": c.locale })),
+        (
+            "Emulation.setTimezoneOverride",
+            json!({ "timezoneId": c.time_zone }),
+        ),
+    ];
+    for (method, params) in best_effort {
+        let _ = cdp.call(method, params, s, COMMAND).await;
     }
     Ok(())
 }

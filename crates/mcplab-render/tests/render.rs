@@ -13,6 +13,8 @@ use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::get;
 use mcplab_protocol::api::AppRenderSpec;
+use mcplab_protocol::host::{AppHostProfile, DeviceKind, ThemeChoice};
+use mcplab_protocol::host_conditions::{HostConditions, Viewer};
 use mcplab_render::{RenderError, png_size, render};
 use serde_json::{Value, json};
 
@@ -96,7 +98,12 @@ async fn serve(with_report: bool, spec: &AppRenderSpec) -> String {
     format!("http://{addr}")
 }
 
-fn spec(width: u32, height: u32, conditions: Value, timeout_ms: Option<u64>) -> AppRenderSpec {
+fn spec(
+    width: u32,
+    height: u32,
+    conditions: HostConditions,
+    timeout_ms: Option<u64>,
+) -> AppRenderSpec {
     AppRenderSpec {
         server: "demo".into(),
         tool: "show_counter_app".into(),
@@ -106,6 +113,10 @@ fn spec(width: u32, height: u32, conditions: Value, timeout_ms: Option<u64>) -> 
         height,
         timeout_ms,
     }
+}
+
+fn desktop() -> HostConditions {
+    HostConditions::for_app_host(&AppHostProfile::default(), &Viewer::headless())
 }
 
 /// Chromium profiles are created under one temp dir of this test binary's own (tempfile's
@@ -146,9 +157,13 @@ fn chromium_profiles_left(dir: &std::path::Path) -> Vec<String> {
 async fn renders_the_page_in_the_emulated_device_and_clips_to_the_app_box() {
     let _one = ONE_BROWSER.lock().await;
     let tmp = own_tmpdir();
-    let conditions = json!({
-        "deviceType": "mobile", "touch": true, "theme": "dark", "timeZone": "Asia/Tokyo",
-    });
+    let mobile = AppHostProfile {
+        device: DeviceKind::Mobile,
+        theme: ThemeChoice::Dark,
+        time_zone: Some("Asia/Tokyo".into()),
+        ..AppHostProfile::default()
+    };
+    let conditions = HostConditions::for_app_host(&mobile, &Viewer::headless());
     let spec = spec(430, 932, conditions, Some(5_000));
     let origin = serve(true, &spec).await;
     let out = render(&chromium(), &url(&origin), &spec).await.unwrap();
@@ -205,7 +220,7 @@ async fn renders_the_page_in_the_emulated_device_and_clips_to_the_app_box() {
 async fn a_page_without_a_report_is_a_clear_error_not_a_hang() {
     let _one = ONE_BROWSER.lock().await;
     let tmp = own_tmpdir();
-    let spec = spec(800, 600, json!({}), Some(500));
+    let spec = spec(800, 600, desktop(), Some(500));
     let origin = serve(false, &spec).await;
     // "Not a hang": a deadline around the call, not a measured time.
     let err = tokio::time::timeout(
@@ -229,7 +244,7 @@ async fn a_missing_chromium_names_the_path_it_tried() {
     let err = render(
         &missing,
         &url("http://127.0.0.1:1"),
-        &spec(1, 1, json!({}), None),
+        &spec(1, 1, desktop(), None),
     )
     .await
     .unwrap_err();
@@ -331,7 +346,7 @@ async fn chromium_gets_no_secret_in_argv_and_listens_on_no_devtools_port() {
         release: tokio::sync::Notify::new(),
     });
     let origin = serve_holding(hold.clone()).await;
-    let spec = spec(200, 200, json!({}), Some(15_000));
+    let spec = spec(200, 200, desktop(), Some(15_000));
     let running = tokio::spawn({
         let spec = spec.clone();
         async move { render(&chromium(), &url(&origin), &spec).await }

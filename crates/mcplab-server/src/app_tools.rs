@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use mcplab_core::mcp::ConnectionManager;
+use mcplab_mcp::ConnectionManager;
 use mcplab_protocol::{ServerEvent, ServerStatus};
 use parking_lot::Mutex;
 use serde_json::Value;

@@ -4,9 +4,9 @@
 use axum::Json;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use mcplab_core::mcp::McpError;
-use mcplab_core::store::StoreError;
+use mcplab_mcp::McpError;
 use mcplab_protocol::api::{ApiError, CallErrorKind};
+use mcplab_store::StoreError;
 
 #[derive(Debug)]
 pub struct ApiFailure {
@@ -89,9 +89,9 @@ impl From<McpError> for ApiFailure {
     }
 }
 
-impl From<mcplab_core::render::RenderError> for ApiFailure {
-    fn from(e: mcplab_core::render::RenderError) -> Self {
-        use mcplab_core::render::RenderError as R;
+impl From<mcplab_render::RenderError> for ApiFailure {
+    fn from(e: mcplab_render::RenderError) -> Self {
+        use mcplab_render::RenderError as R;
         let (status, code) = match &e {
             R::ChromiumNotFound { .. } => (StatusCode::SERVICE_UNAVAILABLE, "chromium_not_found"),
             R::Launch { .. } => (StatusCode::SERVICE_UNAVAILABLE, "chromium_failed"),

@@ -1,25 +1,25 @@
 //! Eval runs started from the Evals page: each `POST /api/evals/runs` prepares the suite (errors
 //! answer at once), then runs it on a task of its own with `mcplab-evalrun` — its own
 //! connection manager, so a run never disconnects the servers the user is working with — and
-//! publishes every run event on the run's numbered stream. `appRendered` checks render through
-//! the renderer the binary hands in ([`RendererFactory`], the CLI's path), over the run's
-//! own connections. The newest [`MAX_LIVE`] runs stay
+//! publishes every run event on the run's numbered stream. `appRendered` checks render with a
+//! [`LoopbackRenderer`] (as `mcplab eval run` does) over the run's own connections, with the
+//! Chromium the binary found at startup. The newest [`MAX_LIVE`] runs stay
 //! here for their streams and cancel buttons; results live in the store, not here.
 
 use std::collections::{HashMap, VecDeque};
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
 use mcplab_evalrun::{AppRenderer, Prepared, RunEnv, RunSink, RunSpec};
-use mcplab_evals::prices::PriceTable;
 use mcplab_evals::report::RunEvent;
-use mcplab_protocol::ServerConfig;
+use mcplab_llm::prices::PriceTable;
+use mcplab_mcp::{ConnectionManager, ManagerOptions};
 use parking_lot::Mutex;
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
 use crate::AppState;
 use crate::events::EventRing;
+use crate::headless::LoopbackRenderer;
 
 /// Runs kept for their event streams.
 pub const MAX_LIVE: usize = 16;
@@ -35,27 +35,13 @@ pub struct LiveRun {
 /// The runs by id, and their ids oldest first.
 type Kept = (HashMap<String, Arc<LiveRun>>, VecDeque<String>);
 
-/// Makes the `appRendered` renderer of one run over that run's servers; each render reads
-/// through the connections of the host it ran under (the runner hands them in). The binary
-/// provides it (the same headless-render path as `mcplab eval run` and `mcplab apps render`:
-/// an API and app sandbox of the run's own on loopback, Chromium on its render page); this
-/// crate cannot start those listeners itself.
-pub type RendererFactory = Arc<dyn Fn(Vec<ServerConfig>) -> Arc<dyn AppRenderer> + Send + Sync>;
-
 /// The runs started here, newest last.
 #[derive(Default)]
 pub struct EvalRuns {
     kept: Mutex<Kept>,
-    renderer: OnceLock<RendererFactory>,
 }
 
 impl EvalRuns {
-    /// Set once by the binary when it found Chromium; without it `appRendered` checks of
-    /// page-started runs are errored with the reason.
-    pub fn set_renderer(&self, factory: RendererFactory) {
-        let _ = self.renderer.set(factory);
-    }
-
     pub fn get(&self, id: &str) -> Option<Arc<LiveRun>> {
         let kept = self.kept.lock();
         kept.0.get(id).cloned()
@@ -108,8 +94,13 @@ pub fn start(app: &Arc<AppState>, launch: Launch) -> Result<String, String> {
         client: mcplab_evalrun::first_declaration(&launch.prepared),
         ..ManagerOptions::default()
     });
-    let renderer: Result<Arc<dyn AppRenderer>, String> = match app.evals.renderer.get() {
-        Some(make) => Ok(make(launch.prepared.servers.clone())),
+    let chromium = app.render_host.get().and_then(|h| h.chromium.clone());
+    let chromium = chromium.filter(|p| p.is_file());
+    let renderer: Result<Arc<dyn AppRenderer>, String> = match chromium {
+        Some(path) => Ok(Arc::new(LoopbackRenderer::new(
+            launch.prepared.servers.clone(),
+            path,
+        ))),
         None => Err(
             "no Chromium was found when mcplab started: install the `chromium` \
                      package, or restart with `mcplab serve --chromium PATH` (or \
@@ -121,7 +112,7 @@ pub fn start(app: &Arc<AppState>, launch: Launch) -> Result<String, String> {
         store: app.store.clone(),
         manager,
         providers,
-        http: mcplab_core::oauth::tls::client(),
+        http: mcplab_net::tls::client(),
         prices,
         renderer,
     };

@@ -9,6 +9,7 @@ mod assets;
 mod error;
 pub mod evals;
 pub mod events;
+pub mod headless;
 pub mod memory;
 pub mod oauth;
 mod render_specs;
@@ -20,9 +21,9 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::Router;
-use mcplab_core::mcp::ConnectionManager;
-use mcplab_core::store::Store;
+use mcplab_mcp::ConnectionManager;
 use mcplab_protocol::api::AppRenderSpec;
+use mcplab_store::Store;
 use parking_lot::Mutex;
 use tokio_util::sync::CancellationToken;
 
@@ -78,7 +79,7 @@ impl AppState {
         manager: Arc<ConnectionManager>,
         store: Arc<Store>,
         security: Security,
-        providers: mcplab_core::llm::ProviderSettings,
+        providers: mcplab_llm::ProviderSettings,
     ) -> Arc<Self> {
         let events = EventHub::start(&manager);
         let oauth = Arc::new(oauth::OAuthState::default());
@@ -90,9 +91,8 @@ impl AppState {
                 security.origin(),
             ));
             let user_agent = concat!("mcplab/", env!("CARGO_PKG_VERSION"));
-            let credentials: Arc<dyn mcplab_core::oauth::CredentialStore> = store.clone();
-            if let Ok(host) =
-                mcplab_core::oauth::OAuthHost::new(credentials, agent, "mcplab", user_agent)
+            let credentials: Arc<dyn mcplab_oauth::CredentialStore> = store.clone();
+            if let Ok(host) = mcplab_oauth::OAuthHost::new(credentials, agent, "mcplab", user_agent)
             {
                 manager.set_oauth(host);
             }
@@ -152,13 +152,13 @@ impl AppState {
 
     /// mcplab's own origins, which no app may declare: from the sandbox once it runs, else
     /// the UI's port alone.
-    pub fn own_origins(&self) -> mcplab_core::apps::OwnOrigins {
+    pub fn own_origins(&self) -> mcplab_apps::OwnOrigins {
         if let Some(s) = self.sandbox.get() {
             return s.own.clone();
         }
         let origin = self.security.origin();
         let port = origin.rsplit(':').next().and_then(|p| p.parse().ok());
-        mcplab_core::apps::OwnOrigins::loopback(port.as_slice(), None)
+        mcplab_apps::OwnOrigins::loopback(port.as_slice(), None)
     }
 }
 

@@ -63,15 +63,9 @@ mod tests {
     use super::*;
 
     fn spec() -> AppRenderSpec {
-        AppRenderSpec {
-            server: "demo".into(),
-            tool: "show_counter_app".into(),
-            arguments: serde_json::json!({}),
-            conditions: serde_json::json!({}),
-            width: 10,
-            height: 10,
-            timeout_ms: None,
-        }
+        use mcplab_protocol::host_conditions::{HostConditions, Viewer};
+        let desktop = HostConditions::for_app_host(&Default::default(), &Viewer::headless());
+        AppRenderSpec::new("demo", "show_counter_app", serde_json::json!({}), desktop)
     }
 
     #[test]

@@ -2,14 +2,17 @@
 //! migration 6; sessions stored before it have only the older `ChatSettings`, from which the
 //! session runtime builds one) and `ChatSettings` (kept in step for older readers); a turn
 //! holds the user's text, the turn's events (as the UI replays them) and the model messages it
-//! added to the conversation (what the next turn sends). Deleting a session deletes its turns.
+//! added to the conversation (what the next turn sends; the provider layer's `Message`, kept as
+//! JSON the store does not interpret). Deleting a session deletes its turns.
 
 use mcplab_protocol::chat::{AppContextEntry, ChatSettings, StoredTurn, TurnEvent};
 use mcplab_protocol::host::HostConfig;
 use rusqlite::{OptionalExtension, params};
 
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
 use super::{Store, StoreError, encode};
-use mcplab_llm::Message;
 
 /// A session row as stored.
 #[derive(Debug, Clone, PartialEq)]
@@ -208,11 +211,11 @@ impl Store {
 
     /// Stores (or replaces) one turn and touches the session's update time. `replaces` names
     /// a turn (a retried one) that is deleted in the same transaction.
-    pub fn save_turn(
+    pub fn save_turn<M: Serialize>(
         &self,
         session_id: &str,
         turn: &StoredTurn,
-        messages: &[Message],
+        messages: &[M],
         replaces: Option<&str>,
         now_ms: u64,
     ) -> Result<(), StoreError> {
@@ -258,7 +261,10 @@ impl Store {
     }
 
     /// The session's turns in order, each with the model messages it added.
-    pub fn turns(&self, session_id: &str) -> Result<Vec<(StoredTurn, Vec<Message>)>, StoreError> {
+    pub fn turns<M: DeserializeOwned>(
+        &self,
+        session_id: &str,
+    ) -> Result<Vec<(StoredTurn, Vec<M>)>, StoreError> {
         let conn = self.conn.lock();
         let mut stmt = conn.prepare(
             "SELECT turn_id, user_text, events, messages FROM chat_turns
@@ -275,7 +281,7 @@ impl Store {
         rows.map(|row| {
             let (turn_id, user, events, messages) = row?;
             let events: Vec<TurnEvent> = decode(&format!("events of turn {turn_id}"), &events)?;
-            let messages: Vec<Message> = decode(&format!("messages of turn {turn_id}"), &messages)?;
+            let messages: Vec<M> = decode(&format!("messages of turn {turn_id}"), &messages)?;
             Ok((
                 StoredTurn {
                     turn_id,
@@ -336,10 +342,22 @@ mod tests {
                 }],
             };
             store
-                .save_turn("a", &turn, &[Message::user("hello")], None, 10)
+                .save_turn(
+                    "a",
+                    &turn,
+                    &[serde_json::json!({"role": "user", "text": "hello"})],
+                    None,
+                    10,
+                )
                 .unwrap();
             store
-                .save_turn("a", &turn, &[Message::user("hello again")], None, 11)
+                .save_turn(
+                    "a",
+                    &turn,
+                    &[serde_json::json!({"role": "user", "text": "hello again"})],
+                    None,
+                    11,
+                )
                 .unwrap();
             store.update_session("b", Some("renamed"), None, 5).unwrap();
         }
@@ -355,14 +373,17 @@ mod tests {
             .collect();
         assert_eq!(ids, ["a", "b"], "most recently updated first");
         assert_eq!(store.session("b").unwrap().title, "renamed");
-        let turns = store.turns("a").unwrap();
+        let turns = store.turns::<serde_json::Value>("a").unwrap();
         assert_eq!(turns.len(), 1, "saving a turn again replaces it");
         assert!(store.has_turn("a", "t1").unwrap());
         assert!(!store.has_turn("a", "t2").unwrap());
-        assert_eq!(turns[0].1, vec![Message::user("hello again")]);
+        assert_eq!(
+            turns[0].1,
+            [serde_json::json!({"role": "user", "text": "hello again"})]
+        );
         store.delete_session("a").unwrap();
         assert!(
-            store.turns("a").unwrap().is_empty(),
+            store.turns::<serde_json::Value>("a").unwrap().is_empty(),
             "turns go with their session"
         );
         assert!(matches!(store.session("a"), Err(StoreError::NotFound(_))));

@@ -7,8 +7,10 @@ use std::collections::BTreeMap;
 use rusqlite::{OptionalExtension, params};
 use serde_json::Value;
 
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
 use super::{Store, StoreError, encode};
-use mcplab_llm::ProviderConfig;
 
 /// Settings key of the stored model providers.
 const PROVIDERS_SETTING: &str = "providers";
@@ -37,8 +39,9 @@ impl Store {
         Ok(())
     }
 
-    /// The model providers entered in Settings (keys, base URLs, custom endpoints).
-    pub fn provider_configs(&self) -> Result<Vec<ProviderConfig>, StoreError> {
+    /// The model providers entered in Settings (keys, base URLs, custom endpoints), as the
+    /// provider layer's type `P` (`mcplab_llm::ProviderConfig`; the store does not interpret it).
+    pub fn provider_configs<P: DeserializeOwned>(&self) -> Result<Vec<P>, StoreError> {
         match self.setting(PROVIDERS_SETTING)? {
             Some(v) => serde_json::from_value(v)
                 .map_err(|e| StoreError::Corrupt(format!("setting {PROVIDERS_SETTING}: {e}"))),
@@ -47,7 +50,7 @@ impl Store {
     }
 
     /// Replaces the stored model providers.
-    pub fn set_provider_configs(&self, providers: &[ProviderConfig]) -> Result<(), StoreError> {
+    pub fn set_provider_configs<P: Serialize>(&self, providers: &[P]) -> Result<(), StoreError> {
         let json = encode("provider settings", providers)?;
         self.conn.lock().execute(
             "INSERT INTO settings (key, value) VALUES (?1, ?2)

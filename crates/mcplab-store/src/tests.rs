@@ -443,7 +443,10 @@ fn upgrading_a_version_5_file_keeps_its_chat_rows() {
     assert_eq!(s.settings.step_limit, Some(3));
     assert_eq!(s.settings.require_approval, Some(true));
     assert_eq!(s.host_config, None, "built from the settings when read");
-    assert_eq!(store.turns("old").unwrap()[0].0.user, "hello");
+    assert_eq!(
+        store.turns::<serde_json::Value>("old").unwrap()[0].0.user,
+        "hello"
+    );
     assert_eq!(store.app_context("old").unwrap()[0].key, "c1:modelContext");
 }
 

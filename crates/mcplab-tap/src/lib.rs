@@ -2,10 +2,12 @@
 //! stdio tap (`stdio`) and the HTTP reverse proxy (`http`) forward bytes unchanged and in
 //! order and hand copies to the `recorder`, which writes a JSON Lines file or sends them to a
 //! running inspector; the inspector's side of a live tap is `ingest`; `recording` reads a
-//! recording back, `replay` plays one against a server and compares the answers, `eval` turns
-//! one into an eval case, and `hosts` rewrites a host's config to go through the tap. The
+//! recording back, `replay` plays one against a server and compares the answers, `export` turns
+//! one into an eval case or a `mcplab check` baseline, and `hosts` rewrites a host's config to go through the tap. The
 //! binary only parses flags and picks where things go.
 
+pub mod export;
+pub mod hosts;
 pub mod http;
 pub mod ingest;
 pub mod label;

@@ -1,7 +1,8 @@
 //! The stdio tap (`mcplab tap -- CMD…`): starts the server with the environment, directory and
 //! stderr the host gave the tap, and moves bytes both ways on two plain threads — each read is
-//! written on at once, exactly as read, before a copy goes to the recorder (which never makes
-//! the forwarding wait). The server runs in its own process group so that a signal meant for
+//! written on exactly as read, right after its copy was cut into frames and queued for the
+//! recorder (which never makes the forwarding wait), so the recording numbers a request
+//! before the answer it causes. The server runs in its own process group so that a signal meant for
 //! it reaches it exactly once: the tap forwards INT, TERM, HUP, QUIT, USR1 and USR2 to it and
 //! ends when it ends, with its exit (the binary re-raises a fatal signal). Host stdin's end is
 //! passed on as the server's stdin end. It records frames; it does not parse them.
@@ -156,7 +157,7 @@ fn spawn(command: &StdioCommand) -> Result<std::process::Child, TapError> {
         })
 }
 
-/// Moves bytes from `from` to `to` until `from` ends, recording a copy of each line. When
+/// Moves bytes from `from` to `to` until `from` ends, recording a copy of each line first. When
 /// `to` stops taking bytes (the reader went away) the rest is still read and recorded, so
 /// the writer on the other side never blocks on a full pipe.
 fn pump(mut from: impl Read, mut to: impl Write, rec: &Recorder, dir: Direction, max: usize) {
@@ -171,10 +172,12 @@ fn pump(mut from: impl Read, mut to: impl Write, rec: &Recorder, dir: Direction,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
             Err(_) => break,
         };
+        // The copy is cut and queued (never waiting) before the bytes go on, so a frame is
+        // numbered before anything it makes the other side say.
+        splitter.feed(&buf[..n], &mut record);
         if open && (to.write_all(&buf[..n]).is_err() || to.flush().is_err()) {
             open = false;
         }
-        splitter.feed(&buf[..n], &mut record);
     }
     splitter.finish(&mut record);
     // Dropping `to` passes the end on (the server's stdin, or the host's stdout).

@@ -4,7 +4,7 @@
 //! as `{"error": {"kind", "code", "message", "data"}}` so scripts can read it.
 
 use mcplab_core::config::ConfigError;
-use mcplab_core::mcp::McpError;
+use mcplab_mcp::McpError;
 use serde_json::{Value, json};
 
 #[derive(Debug)]

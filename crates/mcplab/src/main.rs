@@ -49,7 +49,7 @@ fn main() -> ExitCode {
         }
     };
     // Adopted orphans (see `become_subreaper`) are reaped as they exit.
-    runtime.spawn(mcplab_core::mcp::reap_orphans());
+    runtime.spawn(mcplab_mcp::reap_orphans());
     let result = runtime.block_on(commands::run(command, &settings));
     // Background tasks (stdin readers for elicitation) must not keep the process alive.
     runtime.shutdown_timeout(std::time::Duration::from_millis(100));
@@ -65,7 +65,7 @@ fn main() -> ExitCode {
 /// Makes this process the reaper of its orphaned descendants (Linux): a server's grandchild that
 /// called `setsid` and whose parent exited is re-parented to mcplab instead of init, so it stays
 /// in the server's tracked process tree and is killed and reaped on disconnect and at exit
-/// (`mcplab_core::mcp::stdio`). Failing is not fatal: such a grandchild then goes to init.
+/// (`mcplab_mcp::stdio`). Failing is not fatal: such a grandchild then goes to init.
 fn become_subreaper() {
     #[cfg(target_os = "linux")]
     if let Err(e) = nix::sys::prctl::set_child_subreaper(true) {

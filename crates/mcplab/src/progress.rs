@@ -8,7 +8,7 @@
 use std::io::{IsTerminal, Write};
 use std::sync::Arc;
 
-use mcplab_core::mcp::ProgressUpdate;
+use mcplab_mcp::ProgressUpdate;
 use parking_lot::Mutex;
 
 const WIDTH: usize = 30;

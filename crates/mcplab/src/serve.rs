@@ -4,24 +4,20 @@
 //! (`launch.json`, 0600), prints a one-time login URL, connects the servers in the background,
 //! opens the browser on another one-time code (through a 0600 redirect file, never in argv),
 //! and on Ctrl-C/SIGTERM stops every server it started and removes its launch record.
-//! `start_sandbox` and `serve_app` are the listener plumbing `apps render` reuses.
 
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use mcplab_core::config::parse_mcp_servers;
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions, RootEntry};
-use mcplab_core::store::Store;
-use mcplab_evalrun::AppRenderer;
+use mcplab_mcp::{ConnectionManager, ManagerOptions, RootEntry};
 use mcplab_protocol::api::RootView;
 use mcplab_protocol::{ServerConfig, ServerTransport};
-use mcplab_server::sandbox::SandboxConfig;
+use mcplab_server::headless::{serve_app, start_sandbox};
 use mcplab_server::security::LOGIN_CODE_TTL;
-use mcplab_server::{AppState, RenderHost, Security, generate_token, router};
+use mcplab_server::{AppState, RenderHost, Security, generate_token};
+use mcplab_store::Store;
 use tokio::net::TcpListener;
-use tokio::task::JoinHandle;
 
-use crate::commands::eval::render::CliRenderer;
 use crate::failure::Failure;
 use crate::launch::{Launch, open_browser};
 use crate::output::outln;
@@ -44,7 +40,7 @@ pub async fn run(settings: &Settings) -> Result<(), Failure> {
     );
     let security = Security::new(generate_token(), addr.port, addr.extra_host.as_deref());
     let env: std::collections::HashMap<String, String> = std::env::vars().collect();
-    let providers = mcplab_core::llm::ProviderSettings::from_vars(&env);
+    let providers = mcplab_llm::ProviderSettings::from_vars(&env);
     let state = AppState::new(manager.clone(), store.clone(), security, providers);
     let sandbox = bind_sandbox(addr.sandbox_ip, addr.port).await?;
     outln!("mcplab is listening on {}", addr.base);
@@ -79,7 +75,7 @@ pub async fn run(settings: &Settings) -> Result<(), Failure> {
     result.map_err(|e| Failure::usage(format!("the web server failed: {e}")))
 }
 
-fn store_err(e: mcplab_core::store::StoreError) -> Failure {
+fn store_err(e: mcplab_store::StoreError) -> Failure {
     Failure::usage(e.to_string())
 }
 
@@ -168,8 +164,8 @@ impl Addresses {
 }
 
 /// Gives the web server what it needs beyond the store and manager: the host profiles
-/// directory, the user's prices, the headless renderer's origin and Chromium, and the
-/// renderer page-started eval runs use (the one `mcplab eval run` uses).
+/// directory, the user's prices, and the headless renderer's origin and Chromium (the
+/// playground's screenshots and page-started eval runs render with it).
 fn configure(state: &AppState, settings: &Settings, addr: &Addresses) {
     let data = &settings.data;
     let chromium = crate::settings::chromium(settings.chromium.as_deref());
@@ -181,15 +177,8 @@ fn configure(state: &AppState, settings: &Settings, addr: &Addresses) {
     }
     let _ = state.render_host.set(RenderHost {
         self_origin: format!("http://{}:{}", addr.self_host, addr.port),
-        chromium: chromium.clone(),
+        chromium,
     });
-    if let Some(path) = chromium.filter(|p| p.is_file()) {
-        state
-            .evals
-            .set_renderer(Arc::new(move |servers| -> Arc<dyn AppRenderer> {
-                Arc::new(CliRenderer::new(servers, path.clone()))
-            }));
-    }
 }
 
 /// Records the launch secret (`launch.json`, 0600) and prints a one-time login URL. Returns
@@ -233,46 +222,6 @@ fn connect_servers(
         });
     }
     Ok(())
-}
-
-/// Serves the app sandbox on `listener` for the host on `host_port`: one origin per app
-/// (`http://<label>.localhost:<port>`), or, with a non-loopback `extra_host`, the one origin
-/// `http://<extra_host>:<port>` for every app. Records the origins in `state` and returns the
-/// origin template and the serving task (abort it to stop). Shared by `serve` and `apps render`.
-pub fn start_sandbox(
-    state: &AppState,
-    listener: TcpListener,
-    host_port: u16,
-    extra_host: Option<&str>,
-) -> (String, JoinHandle<std::io::Result<()>>) {
-    let sandbox_port = listener.local_addr().map(|a| a.port()).unwrap_or_default();
-    let config = match extra_host {
-        Some(h) => SandboxConfig::shared(host_port, sandbox_port, h),
-        None => SandboxConfig::loopback(host_port, sandbox_port),
-    };
-    let origins = config.origins();
-    let origin = origins.template.clone();
-    let _ = state.sandbox.set(origins);
-    let app = mcplab_server::sandbox::sandbox_router(config);
-    let task = tokio::spawn(async move { axum::serve(listener, app).await });
-    (origin, task)
-}
-
-/// Serves `router(state)` on `listener` until `shutdown` completes. Shared by `serve` and
-/// `apps render`.
-pub async fn serve_app(
-    listener: TcpListener,
-    state: Arc<AppState>,
-    shutdown: impl Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    // Events are small writes: without TCP_NODELAY, Nagle plus delayed ACKs can hold one back
-    // for ~40 ms.
-    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
-    axum::serve(listener, router(state))
-        .with_graceful_shutdown(shutdown)
-        .await
 }
 
 fn demo_server() -> Result<ServerConfig, Failure> {

@@ -10,8 +10,8 @@ use std::mem::take;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use mcplab_core::mcp::ManagerOptions;
-use mcplab_core::store::Store;
+use mcplab_mcp::ManagerOptions;
+use mcplab_store::Store;
 
 use crate::cli::limits::{Budget, seconds};
 use crate::cli::oauth::OAuthMode;
@@ -257,27 +257,14 @@ fn platform_default() -> Option<PathBuf> {
     directories::BaseDirs::new().map(|dirs| dirs.data_dir().join("mcplab"))
 }
 
-/// Names tried on PATH for Chromium, in order.
-const CHROMIUM_NAMES: [&str; 4] = [
-    "chromium",
-    "chromium-browser",
-    "google-chrome",
-    "google-chrome-stable",
-];
-
 /// The Chromium for headless rendering: `--chromium` (clap merges `MCPLAB_CHROMIUM` into the
 /// flag), taken as given so a wrong path is reported as such; else the first of
-/// [`CHROMIUM_NAMES`] on PATH; else `None`.
+/// `mcplab_render::CHROMIUM_NAMES` on PATH; else `None`.
 pub fn chromium(flag: Option<&Path>) -> Option<PathBuf> {
     if let Some(p) = flag {
         return Some(p.to_owned());
     }
-    let path = std::env::var_os("PATH")?;
-    CHROMIUM_NAMES.iter().find_map(|name| {
-        std::env::split_paths(&path)
-            .map(|dir| dir.join(name))
-            .find(|candidate| candidate.is_file())
-    })
+    mcplab_render::find_chromium(&std::env::var_os("PATH")?)
 }
 
 /// [`chromium`], or the usage error that says how to get one.
@@ -286,7 +273,7 @@ pub fn require_chromium(flag: Option<&Path>) -> Result<PathBuf, Failure> {
         Failure::usage(format!(
             "Chromium not found on PATH (looked for {}) — install the `chromium` package or \
              pass --chromium PATH (or set MCPLAB_CHROMIUM)",
-            CHROMIUM_NAMES.join(", ")
+            mcplab_render::CHROMIUM_NAMES.join(", ")
         ))
     })
 }

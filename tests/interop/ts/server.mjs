@@ -5,6 +5,8 @@
 //
 //   node server.mjs stdio
 //   PORT=3001 node server.mjs http
+//   node server.mjs stdio-modern            # legacy: 'reject': 2026-07-28 only
+//   PORT=3001 node server.mjs http-modern   # the same over HTTP
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
@@ -19,7 +21,7 @@ async function load(name, subpath = '.') {
   const file = typeof entry === 'string' ? entry : (entry?.default ?? manifest.module ?? manifest.main);
   return import(pathToFileURL(new URL(file, root).pathname).href);
 }
-const { McpServer, acceptedContent, createMcpHandler, inputRequired } = await load('@modelcontextprotocol/server');
+const { McpServer, acceptedContent, createMcpHandler, inputRequired, inputResponse } = await load('@modelcontextprotocol/server');
 const { serveStdio } = await load('@modelcontextprotocol/server', './stdio');
 const { toNodeHandler } = await load('@modelcontextprotocol/node');
 const { z } = await load('zod');
@@ -47,6 +49,26 @@ function factory() {
       return { content: [{ type: 'text', text: `hello ${answer.name} (${state ?? 'no state'})` }] };
     },
   );
+  server.registerTool(
+    'forecast',
+    {
+      description: 'Ask for a city (input_required in 2026-07-28), then forecast with structured output',
+      inputSchema: z.object({}),
+      outputSchema: z.object({ city: z.string(), temp: z.number() }),
+    },
+    async (_args, ctx) => {
+      const schema = z.object({ city: z.string() });
+      // Asked once: a declined answer still gets a (default) forecast, so no client loops.
+      if (inputResponse(ctx.mcpReq.inputResponses, 'city').kind === 'missing') {
+        return inputRequired({
+          inputRequests: { city: inputRequired.elicit({ message: 'Which city?', requestedSchema: schema }) },
+        });
+      }
+      const city = acceptedContent(ctx.mcpReq.inputResponses, 'city', schema)?.city ?? 'nowhere';
+      const out = { city, temp: 21.5 };
+      return { content: [{ type: 'text', text: JSON.stringify(out) }], structuredContent: out };
+    },
+  );
   server.registerResource('readme', 'ts://readme', { mimeType: 'text/plain' }, async (uri) => ({
     contents: [{ uri: uri.href, mimeType: 'text/plain', text: 'written with the TypeScript SDK 2.x' }],
   }));
@@ -54,10 +76,12 @@ function factory() {
 }
 
 const mode = process.argv[2] ?? 'stdio';
-if (mode === 'stdio') {
-  serveStdio(factory);
-} else if (mode === 'http') {
-  const handler = toNodeHandler(createMcpHandler(factory));
+// `-modern` modes refuse the 2025 handshake (the SDK's strict modern-only setting).
+const legacy = mode.endsWith('-modern') ? { legacy: 'reject' } : {};
+if (mode === 'stdio' || mode === 'stdio-modern') {
+  serveStdio(factory, legacy);
+} else if (mode === 'http' || mode === 'http-modern') {
+  const handler = toNodeHandler(createMcpHandler(factory, legacy));
   http.createServer((req, res) => {
     if (new URL(req.url ?? '/', 'http://x').pathname !== '/mcp') {
       res.writeHead(404).end();
@@ -66,6 +90,6 @@ if (mode === 'stdio') {
     handler(req, res);
   }).listen(Number(process.env.PORT ?? 3001), '127.0.0.1');
 } else {
-  console.error(`usage: server.mjs stdio|http (got ${mode})`);
+  console.error(`usage: server.mjs stdio|http|stdio-modern|http-modern (got ${mode})`);
   process.exit(2);
 }

@@ -704,11 +704,59 @@ conditions: Record<string, unknown>, createdMs: number, updatedMs: number, };
 
 export type AppScenarioInput = { name: string, server: string, tool: string, arguments: Record<string, unknown>, conditions: Record<string, unknown>, };
 
+export type Theme = "light" | "dark";
+
+export type Platform = "web" | "desktop" | "mobile";
+
+export type SafeArea = { top: number, right: number, bottom: number, left: number, };
+
+export type HostConditions = { theme: Theme, 
+/**
+ * BCP 47, e.g. `de-DE`.
+ */
+locale: string, 
+/**
+ * IANA, e.g. `Europe/Berlin`.
+ */
+timeZone: string, platform: Platform, deviceType: DeviceKind, hover: boolean, touch: boolean, safeArea: SafeArea, 
+/**
+ * Inline frame height limit in px; absent: unbounded.
+ */
+maxHeight?: number, 
+/**
+ * Fixed frame width in px (an emulated device); absent: the available width.
+ */
+width?: number, 
+/**
+ * The modes the host offers.
+ */
+availableDisplayModes: Array<DisplayMode>, 
+/**
+ * The mode the host puts the app in (the app may ask for another); absent: inline.
+ */
+displayMode?: DisplayMode, cspMode: CspMode, 
+/**
+ * Give MCP Apps the `window.openai` shim too.
+ */
+openaiShim: boolean, 
+/**
+ * Host style variables sent instead of mcplab's own (`--color-background-primary`…).
+ */
+styleOverrides?: { [key in string]: string }, 
+/**
+ * What the host advertises in `ui/initialize`; absent: mcplab's own.
+ */
+hostCapabilities?: AppHostCapabilities, };
+
+export type DevicePreset = { kind: DeviceKind, platform: Platform, width: number, height: number, hover: boolean, touch: boolean, };
+
+export type Viewer = { theme: Theme, locale: string, timeZone: string, };
+
 export type AppRenderSpec = { server: string, tool: string, arguments: Record<string, unknown>, 
 /**
- * Emulated host conditions (the web's `HostConditions`; missing keys take defaults).
+ * The emulated host the app renders in (keys left out take mcplab's own defaults).
  */
-conditions: Record<string, unknown>, width: number, height: number, 
+conditions: HostConditions, width: number, height: number, 
 /**
  * How long the app may take to initialize and get its result (default 20 s).
  */
@@ -1375,3 +1423,9 @@ source: string, };
 export type TapOpen = { text: string, };
 
 export type TapOpened = { sessions: Array<TapSessionView>, frames: number, };
+
+export const DEVICE_PRESETS: DevicePreset[] = [{"kind":"mobile","platform":"mobile","width":430,"height":932,"hover":false,"touch":true},{"kind":"tablet","platform":"mobile","width":820,"height":1180,"hover":false,"touch":true},{"kind":"desktop","platform":"web","width":1280,"height":800,"hover":true,"touch":false}];
+
+export const DEFAULT_APP_HOST: AppHostProfile = {"device":"desktop","theme":"system","locale":null,"timeZone":null,"displayModes":["inline","fullscreen","pip"],"cspMode":"declared","windowOpenai":false};
+
+export const MCPLAB_HOST_CAPABILITIES: AppHostCapabilities = {"openLinks":true,"downloadFile":true,"serverTools":"listChanged","serverResources":"listChanged","logging":true,"message":["text"],"updateModelContext":["text","structuredContent"]};

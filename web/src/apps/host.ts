@@ -5,57 +5,15 @@
 // what the capabilities leave out (`refusal`). The transport between `AppBridge` and the
 // sandbox proxy lives in `transport.ts`.
 import type { McpUiHostCapabilities, McpUiHostContext } from '@modelcontextprotocol/ext-apps/app-bridge';
-import type { AppHostCapabilities, ContentModality } from '../api/types.gen';
+import { MCPLAB_HOST_CAPABILITIES, type AppHostCapabilities, type ContentModality, type DisplayMode, type HostConditions } from '../api/types.gen';
 
 export type { BridgeMessage } from './transport';
 
-export type DisplayMode = 'inline' | 'fullscreen' | 'pip';
+export type { DisplayMode, HostConditions, SafeArea } from '../api/types.gen';
 export const DISPLAY_MODES: DisplayMode[] = ['inline', 'fullscreen', 'pip'];
 
-export interface SafeArea {
-  top: number;
-  right: number;
-  bottom: number;
-  left: number;
-}
-
-/** The host an app is shown in: mcplab's own defaults, or an emulated device (playground). */
-export interface HostConditions {
-  theme: 'light' | 'dark';
-  locale: string;
-  timeZone: string;
-  platform: 'web' | 'desktop' | 'mobile';
-  deviceType: 'mobile' | 'tablet' | 'desktop';
-  hover: boolean;
-  touch: boolean;
-  safeArea: SafeArea;
-  /** Inline frame height limit in px; undefined = unbounded. */
-  maxHeight?: number;
-  /** Fixed frame width in px (emulated device); undefined = the available width. */
-  width?: number;
-  /** Modes the host offers. */
-  availableDisplayModes: DisplayMode[];
-  /** The mode the host puts the app in (the app may ask for another). */
-  displayMode?: DisplayMode;
-  cspMode: 'declared' | 'permissive';
-  /** Inject the `window.openai` shim into MCP Apps too. */
-  openaiShim: boolean;
-  /** Host style variables to send instead of mcplab's own (`--color-background-primary`…). */
-  styleOverrides?: Record<string, string>;
-  /** What the host profile advertises in `ui/initialize`; absent: mcplab's own. */
-  hostCapabilities?: AppHostCapabilities;
-}
-
 /** mcplab's own host capabilities: everything the session serves (core's default). */
-export const MCPLAB_HOST_CAPABILITIES: AppHostCapabilities = {
-  openLinks: true,
-  downloadFile: true,
-  serverTools: 'listChanged',
-  serverResources: 'listChanged',
-  logging: true,
-  message: ['text'],
-  updateModelContext: ['text', 'structuredContent'],
-};
+export { MCPLAB_HOST_CAPABILITIES };
 
 export const HOST_INFO = { name: 'mcplab', version: '0.1.0' };
 

@@ -5,7 +5,7 @@ import type { HostConfig } from '../api/types.gen';
 import { HostConditionsContext } from '../apps/conditionsContext';
 import { usePref } from '../settings/prefs';
 import { initialTheme, type ThemePref } from '../settings/theme';
-import { appConditions, isDefaultAppHost } from './hostConfig';
+import { appConditions, inChat, isDefaultAppHost } from './hostConfig';
 
 /** Which app runtimes the session's host implements: MCP Apps (`client.mcpApps`) and
  * `window.openai` widgets (`appHost.windowOpenai`). A host without MCP Apps renders no `ui://`
@@ -25,7 +25,7 @@ export function AppHostConditions({ profile, mcpApps = true, children }: { profi
       locale: navigator.language || 'en-US',
       timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC',
     };
-    return appConditions(profile, viewer);
+    return inChat(appConditions(profile, viewer));
   }, [profile, themePref]);
   const ui = useMemo(() => ({ mcpApps, windowOpenai: profile.windowOpenai }), [mcpApps, profile.windowOpenai]);
   const inner = <HostUiContext.Provider value={ui}>{children}</HostUiContext.Provider>;

@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { HostConfig } from '../api/types.gen';
-import { DEFAULT_APP_HOST, appConditions, exportFile, isDefaultAppHost, linkForHost, modelVisible, offers, toggleServer, toggleTool } from './hostConfig';
+import type { AppHostProfile, HostConditions, HostConfig, Viewer } from '../api/types.gen';
+import { DEFAULT_APP_HOST, appConditions, exportFile, inChat, isDefaultAppHost, linkForHost, modelVisible, offers, toggleServer, toggleTool } from './hostConfig';
 
 const viewer = { theme: 'dark' as const, locale: 'de-DE', timeZone: 'Europe/Berlin' };
 
@@ -26,7 +27,24 @@ describe('tool filters', () => {
   });
 });
 
+// Core's `HostConditions::for_app_host` runs the same vectors, so the two cannot drift apart.
+const vectors: { name: string; profile: AppHostProfile; viewer: Viewer; conditions: HostConditions }[] = JSON.parse(
+  readFileSync(new URL('../../../crates/mcplab-protocol/tests/vectors/host_conditions.json', import.meta.url), 'utf8'),
+);
+
+describe('host conditions: shared vectors', () => {
+  it('has cases to run', () => expect(vectors.length).toBeGreaterThan(2));
+  for (const c of vectors) {
+    it(c.name, () => expect(appConditions(c.profile, c.viewer)).toStrictEqual(c.conditions));
+  }
+});
+
 describe('app host profile', () => {
+  it('renders inline in a chat at the column width, at most 640 px high', () => {
+    const c = inChat(appConditions({ ...DEFAULT_APP_HOST, device: 'mobile' }, viewer));
+    expect([c.width, c.maxHeight, c.deviceType, c.touch]).toEqual([undefined, 640, 'mobile', true]);
+    expect('width' in c).toBe(false);
+  });
   it('leaves system values to the viewer', () => {
     const c = appConditions(DEFAULT_APP_HOST, viewer);
     expect([c.theme, c.locale, c.timeZone, c.deviceType, c.cspMode, c.openaiShim]).toEqual(['dark', 'de-DE', 'Europe/Berlin', 'desktop', 'declared', false]);

@@ -6,7 +6,7 @@
 import type { Tool } from '../api/client';
 import type { HostConditions } from '../apps/host';
 import { uiLink, type UiLink } from '../apps/linkage';
-import type { AppHostProfile, DeviceKind, HostConfig, ServerTools } from '../api/types.gen';
+import { DEFAULT_APP_HOST, DEVICE_PRESETS, type AppHostProfile, type HostConfig, type ServerTools, type Viewer } from '../api/types.gen';
 
 export const NO_FILTER: ServerTools = { allow: null, deny: [] };
 
@@ -48,42 +48,47 @@ export function serverNames(config: HostConfig): string[] {
   return Object.keys(config.servers).sort();
 }
 
-const DEVICES: Record<DeviceKind, Pick<HostConditions, 'platform' | 'deviceType' | 'hover' | 'touch'>> = {
-  desktop: { platform: 'web', deviceType: 'desktop', hover: true, touch: false },
-  tablet: { platform: 'mobile', deviceType: 'tablet', hover: false, touch: true },
-  mobile: { platform: 'mobile', deviceType: 'mobile', hover: false, touch: true },
-};
-
-export const DEFAULT_APP_HOST: AppHostProfile = {
-  device: 'desktop',
-  theme: 'system',
-  locale: null,
-  timeZone: null,
-  displayModes: ['inline', 'fullscreen', 'pip'],
-  cspMode: 'declared',
-  windowOpenai: false,
-};
+export { DEFAULT_APP_HOST } from '../api/types.gen';
 
 /** Whether the profile is the default one (apps then keep mcplab's own conditions). */
 export function isDefaultAppHost(p: AppHostProfile): boolean {
   return JSON.stringify(p) === JSON.stringify(DEFAULT_APP_HOST);
 }
 
-/** The conditions apps render under for this profile; `viewer` supplies what `null`/`system`
- * leave to the person looking (their theme, locale and time zone). */
-export function appConditions(p: AppHostProfile, viewer: { theme: 'light' | 'dark'; locale: string; timeZone: string }): HostConditions {
-  return {
-    ...DEVICES[p.device],
+/** The conditions apps render under for this profile, in its device's viewport; `viewer`
+ * supplies what `null`/`system` leave to the person looking (their theme, locale and time zone).
+ * Core's `HostConditions::for_app_host`: both are pinned by the shared vectors
+ * (crates/mcplab-protocol/tests/vectors/host_conditions.json, hostConfig.test.ts). */
+export function appConditions(p: AppHostProfile, viewer: Viewer): HostConditions {
+  const device = DEVICE_PRESETS.find((d) => d.kind === p.device) ?? DEVICE_PRESETS[DEVICE_PRESETS.length - 1];
+  const conditions: HostConditions = {
     theme: p.theme === 'system' ? viewer.theme : p.theme,
     locale: p.locale ?? viewer.locale,
     timeZone: p.timeZone ?? viewer.timeZone,
+    platform: device.platform,
+    deviceType: device.kind,
+    hover: device.hover,
+    touch: device.touch,
     safeArea: { top: 0, right: 0, bottom: 0, left: 0 },
-    maxHeight: 640,
+    maxHeight: device.height,
+    width: device.width,
     availableDisplayModes: [...p.displayModes],
     cspMode: p.cspMode,
     openaiShim: p.windowOpenai,
-    hostCapabilities: p.hostCapabilities,
   };
+  if (p.hostCapabilities) conditions.hostCapabilities = p.hostCapabilities;
+  return conditions;
+}
+
+/** The tallest an inline app gets in a chat. */
+const CHAT_MAX_HEIGHT = 640;
+
+/** In a chat an app sits inline in the conversation: the column's width, at most
+ * `CHAT_MAX_HEIGHT` high (the device's viewport is the playground's and headless renders'). */
+export function inChat(c: HostConditions): HostConditions {
+  const inline: HostConditions = { ...c, maxHeight: CHAT_MAX_HEIGHT };
+  delete inline.width;
+  return inline;
 }
 
 /** `abcdef123456` of a hash, for display. */

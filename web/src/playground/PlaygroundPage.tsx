@@ -49,7 +49,7 @@ export function PlaygroundPage() {
         server,
         tool: tool.name,
         arguments: run?.args ?? input.formRef.current?.submit() ?? {},
-        conditions: c as unknown as Record<string, unknown>,
+        conditions: c,
         width: emulation.width,
         height: emulation.height,
       })

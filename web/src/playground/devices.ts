@@ -1,5 +1,6 @@
-// The emulation presets of the app playground: devices, locales, time zones and safe areas,
-// and how a preset becomes host conditions. Pure data and functions (unit-tested).
+// The emulation presets of the app playground: devices (core's table, generated), locales,
+// time zones and safe areas, and how a preset becomes host conditions. Pure data and functions (unit-tested).
+import { DEVICE_PRESETS } from '../api/types.gen';
 import type { DisplayMode, HostConditions, SafeArea } from '../apps/host';
 
 export interface DevicePreset {
@@ -13,11 +14,19 @@ export interface DevicePreset {
   touch: boolean;
 }
 
-export const DEVICES: DevicePreset[] = [
-  { id: 'mobile', label: 'Mobile 430×932', width: 430, height: 932, platform: 'mobile', deviceType: 'mobile', hover: false, touch: true },
-  { id: 'tablet', label: 'Tablet 820×1180', width: 820, height: 1180, platform: 'mobile', deviceType: 'tablet', hover: false, touch: true },
-  { id: 'desktop', label: 'Desktop 1280×800', width: 1280, height: 800, platform: 'web', deviceType: 'desktop', hover: true, touch: false },
-];
+const DEVICE_NAMES = { mobile: 'Mobile', tablet: 'Tablet', desktop: 'Desktop' } as const;
+
+/** The presets of core's `DeviceKind::preset` (the generated table), labelled. */
+export const DEVICES: DevicePreset[] = DEVICE_PRESETS.map((p) => ({
+  id: p.kind,
+  label: `${DEVICE_NAMES[p.kind]} ${p.width}×${p.height}`,
+  width: p.width,
+  height: p.height,
+  platform: p.platform,
+  deviceType: p.kind,
+  hover: p.hover,
+  touch: p.touch,
+}));
 
 export const LOCALES: { id: string; label: string; rtl?: boolean }[] = [
   { id: 'en-US', label: 'English (US)' },

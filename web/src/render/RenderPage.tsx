@@ -92,7 +92,7 @@ function Render({ spec, queryClient }: { spec: AppRenderSpec; queryClient: Query
   const [outcome, setOutcome] = useState<CallOutcome | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
   const callId = useMemo(() => `render-${Math.random().toString(36).slice(2)}`, []);
-  const conditions = useMemo<HostConditions>(() => ({ ...defaultConditions(), ...(spec.conditions as Partial<HostConditions>) }), [spec]);
+  const conditions = useMemo<HostConditions>(() => ({ ...defaultConditions(), ...spec.conditions }), [spec]);
 
   const finish = (error: string | null) => {
     const resolve = resolveRef.current;

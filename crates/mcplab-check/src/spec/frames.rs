@@ -50,6 +50,8 @@ struct Walk<'a> {
     skipped: Vec<String>,
     /// Whether frames before the session's start were evicted (ids then cannot be matched).
     partial: bool,
+    /// Requests answered `input_required`: what was asked, for what, and each round's frame.
+    input_rounds: Vec<(String, String, Vec<u64>)>,
 }
 
 /// Judges every frame of the session, in order.
@@ -64,6 +66,7 @@ pub fn check_frames(rec: &Recording, spec: &mut Spec, partial: bool, f: &mut Fin
         tools: HashMap::new(),
         skipped: Vec::new(),
         partial,
+        input_rounds: Vec::new(),
     };
     for frame in &rec.frames {
         match (&frame.kind, frame.direction) {
@@ -91,6 +94,7 @@ pub fn check_frames(rec: &Recording, spec: &mut Spec, partial: bool, f: &mut Fin
             _ => {}
         }
     }
+    walk.input_notes();
 }
 
 impl Walk<'_> {
@@ -105,6 +109,9 @@ impl Walk<'_> {
                     self.skipped.push(id);
                     return;
                 }
+                // A new request under the probe's id (a new HTTP connection counts from 0
+                // again): its answer is this era's.
+                self.skipped.retain(|s| *s != id);
                 let def = self
                     .spec
                     .message_def(Side::Client, Kind::Request, method)
@@ -183,7 +190,8 @@ impl Walk<'_> {
 
     /// A response from the server: matched to the request it answers, then judged by it.
     fn answer(&mut self, id: &str, frame: &TrafficFrame, v: &Value) {
-        if self.skipped.iter().any(|s| s == id) {
+        if let Some(at) = self.skipped.iter().position(|s| s == id) {
+            self.skipped.remove(at);
             return;
         }
         let Some(asked) = self.asked.remove(id) else {
@@ -293,11 +301,25 @@ impl Walk<'_> {
         } else {
             format!("for {}", asks.join(", "))
         };
-        self.f.add(
-            &INPUT_REQUIRED,
-            format!("{what} needs input ({asks}); mcplab answered as the CLI would and retried"),
-            At::seqs([frame.seq]),
-        );
+        match self.input_rounds.iter_mut().find(|r| r.0 == what) {
+            Some(round) => round.2.push(frame.seq),
+            None => self.input_rounds.push((what, asks, vec![frame.seq])),
+        }
+    }
+
+    /// One note per request that needed input, with every round's frame.
+    fn input_notes(&mut self) {
+        for (what, asks, seqs) in std::mem::take(&mut self.input_rounds) {
+            let rounds = match seqs.len() {
+                1 => String::new(),
+                n => format!(" in {n} rounds"),
+            };
+            self.f.add(
+                &INPUT_REQUIRED,
+                format!("{what} needed input ({asks}){rounds}; mcplab answered as the CLI would and retried"),
+                At::seqs(seqs),
+            );
+        }
     }
 
     /// A response judged by the request definition it answers (None: only its envelope).

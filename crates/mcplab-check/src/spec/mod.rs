@@ -8,6 +8,7 @@ mod frames;
 mod probe;
 pub mod rules;
 pub mod schema;
+mod stray;
 mod tools;
 
 use mcplab_protocol::check::RuleSet;

@@ -9,9 +9,10 @@ use std::collections::HashSet;
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
-use mcplab_mcp::{Connection, Listing, McpError, RequestOptions};
+use mcplab_mcp::{Connection, Listing, RequestOptions};
 use serde_json::{Value, json};
 
+use super::stray;
 use crate::options::CheckOptions;
 use crate::recording::{CallRun, Listed, ListingRun, ProbeError, Recording};
 use crate::sets::Exercise;
@@ -48,8 +49,8 @@ async fn probe(conn: &Connection, rec: &mut Recording, opts: &CheckOptions) {
         rec.exercised
             .push("ping: not in 2026-07-28, not probed".into());
     } else {
-        let ping = conn.request("ping", None, request_options(opts)).await;
-        rec.ping = Some(ping.as_ref().map(|_| ()).map_err(ProbeError::from_mcp));
+        let ping = stray::request(conn, "ping", None, request_options(opts)).await;
+        rec.ping = Some(ping.as_ref().map(|_| ()).map_err(Clone::clone));
         if ping.is_ok() {
             rec.exercised.push("ping".into());
         }
@@ -57,13 +58,17 @@ async fn probe(conn: &Connection, rec: &mut Recording, opts: &CheckOptions) {
     for listing in Listing::STANDARD {
         let declared = rec.declares(listing.capability().unwrap_or_default());
         let outcome = list(conn, listing, opts).await;
-        if let Ok(l) = &outcome {
-            rec.exercised.push(format!(
+        match &outcome {
+            Ok(l) => rec.exercised.push(format!(
                 "{}: {} in {} page(s)",
                 listing.method(),
                 l.items.len(),
                 l.pages
-            ));
+            )),
+            Err(e) if declared => rec
+                .exercised
+                .push(format!("{}: failed: {e}", listing.method())),
+            Err(_) => {}
         }
         rec.listings.push(ListingRun {
             listing,
@@ -73,13 +78,11 @@ async fn probe(conn: &Connection, rec: &mut Recording, opts: &CheckOptions) {
     }
     if rec.declares("logging") && !modern {
         let params = Some(json!({"level": "info"}));
-        let set = conn
-            .request("logging/setLevel", params, request_options(opts))
-            .await;
+        let set = stray::request(conn, "logging/setLevel", params, request_options(opts)).await;
         if set.is_ok() {
             rec.exercised.push("logging/setLevel info".into());
         }
-        rec.set_level = Some(set.map(|_| ()).map_err(|e| ProbeError::from_mcp(&e)));
+        rec.set_level = Some(set.map(|_| ()));
     }
     for (name, args) in &opts.calls {
         let arguments = if args.is_null() {
@@ -88,10 +91,7 @@ async fn probe(conn: &Connection, rec: &mut Recording, opts: &CheckOptions) {
             args.clone()
         };
         let params = json!({"name": name, "arguments": arguments});
-        let outcome = conn
-            .request("tools/call", Some(params), request_options(opts))
-            .await
-            .map_err(|e| ProbeError::from_mcp(&e));
+        let outcome = stray::request(conn, "tools/call", Some(params), request_options(opts)).await;
         let said = match &outcome {
             Ok(r) if r.get("isError") == Some(&Value::Bool(true)) => "isError".to_owned(),
             Ok(_) => "ok".to_owned(),
@@ -119,10 +119,7 @@ async fn list(
     for page in 1..=MAX_PAGES {
         listed.pages = page;
         let params = cursor.as_ref().map(|c| json!({ "cursor": c }));
-        let result = conn
-            .request(method, params, request_options(opts))
-            .await
-            .map_err(|e: McpError| ProbeError::from_mcp(&e))?;
+        let result = stray::request(conn, method, params, request_options(opts)).await?;
         if let Some(a) = result.get(key).and_then(Value::as_array) {
             listed.items.extend(a.iter().cloned());
         }

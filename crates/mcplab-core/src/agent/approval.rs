@@ -7,7 +7,7 @@ use std::time::Duration;
 use mcplab_protocol::chat::ApprovalDecision;
 use tokio_util::sync::CancellationToken;
 
-use crate::mcp::pending::{Ended, Pending};
+use mcplab_mcp::pending::{Ended, Pending};
 
 /// Default wait for a decision.
 pub const DEFAULT_APPROVAL_TIMEOUT: Duration = Duration::from_secs(300);

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use mcplab_protocol::host::{ServerTools, ToolCatalogPolicy, ToolNaming};
 use serde_json::Value;
 
-use crate::llm::ToolSpec;
+use mcplab_llm::ToolSpec;
 
 /// Longest tool name providers accept.
 const MAX_NAME: usize = 64;
@@ -60,7 +60,7 @@ fn sanitized(raw: &str) -> String {
 /// knows only from `openai/visibility`.
 fn model_sees(tool: &Value, mcp_apps: bool) -> bool {
     if mcp_apps {
-        return crate::apps::visibility(tool).model;
+        return mcplab_apps::visibility(tool).model;
     }
     tool.pointer("/_meta/openai~1visibility")
         .and_then(Value::as_str)
@@ -266,15 +266,15 @@ mod tests {
     /// The rules in `tests/vectors/model_rules.json`, which the web's tests read too.
     #[test]
     fn shared_vectors() {
-        use crate::apps::{AppCaller, app_may_call, ui_link, visibility};
+        use mcplab_apps::{AppCaller, app_may_call, ui_link, visibility};
         let v: Value =
             serde_json::from_str(include_str!("../../tests/vectors/model_rules.json")).unwrap();
         let cases = |key: &str| v[key].as_array().unwrap().clone();
         for c in cases("uiLink") {
             let got = ui_link(&c["tool"]).map(|l| {
                 let kind = match l.kind {
-                    crate::apps::UiKind::McpApp => "mcpApp",
-                    crate::apps::UiKind::OpenAiWidget => "openaiWidget",
+                    mcplab_apps::UiKind::McpApp => "mcpApp",
+                    mcplab_apps::UiKind::OpenAiWidget => "openaiWidget",
                 };
                 json!({"uri": l.uri, "kind": kind})
             });

@@ -1,4 +1,4 @@
-//! What a model step cost, from the evals price table (`mcplab_evals::prices`, dollars per
+//! What a model step cost, from the evals price table (`mcplab_llm::prices`, dollars per
 //! million tokens per `provider::model`, each with its source and date). A model the table
 //! does not list has no cost (`None`, shown as "no price"), never a guess; a turn or a session
 //! costs the sum of its steps only when every step has a price. It prices; it never decides
@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use mcplab_evals::prices::{EffectivePrices, PriceTable};
+use mcplab_llm::prices::{EffectivePrices, PriceTable};
 use mcplab_protocol::chat::TokenUsage;
 use mcplab_protocol::xray::{StepCost, StepTokens, StepXray};
 

@@ -11,8 +11,8 @@ use mcplab_protocol::xray::StepXray;
 
 use super::cost::step_cost;
 use super::turn::TurnConfig;
-use crate::llm::xray::{Capture, step_tokens};
-use crate::llm::{StreamEvent, Usage};
+use mcplab_llm::xray::{Capture, step_tokens};
+use mcplab_llm::{StreamEvent, Usage};
 
 /// A turn's clock.
 pub(super) struct TurnClock {

@@ -17,8 +17,8 @@ use super::catalog::ToolCatalog;
 use super::elicitation::answer_by_policy;
 use super::sink::EventSink;
 use super::turn::TurnConfig;
-use crate::llm::Part;
-use crate::mcp::{ConnectionManager, RequestOptions};
+use mcplab_llm::Part;
+use mcplab_mcp::{ConnectionManager, RequestOptions};
 
 /// The tool-call arguments streamed so far in one model step, per call id, so each distinct
 /// text becomes at most one `toolInputPartial` (providers repeat chunks, e.g. a closing one

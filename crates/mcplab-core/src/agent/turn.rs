@@ -16,18 +16,18 @@ use mcplab_protocol::host::{
 use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 
-use mcplab_evals::prices::PriceTable;
+use mcplab_llm::prices::PriceTable;
 
 use super::approval::Approvals;
 use super::catalog::ToolCatalog;
 use super::sink::EventSink;
 use super::timing::{StepWatch, TurnClock, step_xray};
 use super::tools::{PartialInputs, ToolRun};
-use crate::llm::{
+use mcplab_llm::{
     ChatRequest, FinishReason, LlmError, LlmProvider, Message, ModelRef, Part, Role, StreamEvent,
     Usage, xray::Capture,
 };
-use crate::mcp::{ConnectionManager, Listing, McpError, RequestOptions};
+use mcplab_mcp::{ConnectionManager, Listing, McpError, RequestOptions};
 
 pub use mcplab_protocol::host::{DEFAULT_STEP_LIMIT, DEFAULT_SYSTEM_PROMPT};
 

@@ -1,13 +1,10 @@
 //! The comparison of turns that ran the same message under different HostConfigs (models,
 //! prompts, tool filters): each turn folded from its events into a [`TurnSummary`], and which
-//! calls differ from the first column's (another tool at that place, or other arguments); and a
-//! compared turn as an eval suite (the first column's turns up to it as one case, run on every
-//! compared model). Pure: the CLI, the web and the export read the same figures from the same
+//! calls differ from the first column's (another tool at that place, or other arguments). A
+//! compared turn as an eval suite is `mcplab_evals::suite::compared_turn_suite`. Pure: the CLI, the web and the export read the same figures from the same
 //! events.
 
-use mcplab_evals::suite::case_from_turns;
-use mcplab_protocol::chat::{StopReason, StoredTurn, TurnEvent};
-use mcplab_protocol::host::HostConfig;
+use mcplab_protocol::chat::{StopReason, TurnEvent};
 use mcplab_protocol::xray::{SummaryCall, TurnSummary};
 
 /// One turn's figures, from its events in order (live deltas or stored merged ones alike).
@@ -121,43 +118,6 @@ pub fn differing_calls(columns: &[TurnSummary]) -> Vec<Vec<bool>> {
     out
 }
 
-/// A suite file (JSON, which the suite loader reads like YAML) with `turns` (the first
-/// column's, up to the compared one) as one case run on every compared model, under the first
-/// column's HostConfig; `None` without turns. `name` becomes the suite id (sanitised).
-pub fn eval_suite(
-    name: &str,
-    title: &str,
-    host: &HostConfig,
-    turns: &[StoredTurn],
-    models: &[String],
-) -> Option<String> {
-    if turns.is_empty() {
-        return None;
-    }
-    let id: String = name
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || "_.-".contains(c) {
-                c
-            } else {
-                '-'
-            }
-        })
-        .take(120)
-        .collect();
-    let case = case_from_turns("compared-turn", Some(title), turns);
-    let suite = serde_json::json!({
-        "version": 1,
-        "id": format!("compare-{id}"),
-        "title": title,
-        "servers": host.servers.keys().collect::<Vec<_>>(),
-        "host": host,
-        "models": models,
-        "cases": [case],
-    });
-    serde_json::to_string_pretty(&suite).ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -199,33 +159,5 @@ mod tests {
         );
         assert_eq!(s.calls.len(), 1, "a repeated call is counted once");
         assert_eq!((s.ended.as_str(), s.cost_usd), ("running", None));
-    }
-
-    #[test]
-    fn a_compared_turn_becomes_a_suite_the_loader_accepts() {
-        let host = HostConfig {
-            servers: [("demo".to_owned(), Default::default())].into(),
-            ..HostConfig::default()
-        };
-        let turn = StoredTurn {
-            turn_id: "t1".into(),
-            user: "add 2 and 40".into(),
-            events: vec![call("1", "add", json!({"a": 2, "b": 40}))],
-        };
-        let models = [
-            "openai::gpt-4o-mini".to_owned(),
-            "anthropic::claude-haiku-4-5".to_owned(),
-        ];
-        let text = eval_suite("s/1", "Add", &host, &[turn], &models).unwrap();
-        let suite =
-            mcplab_evals::suite::parse_suite(&text).unwrap_or_else(|e| panic!("{e:?}\n{text}"));
-        assert_eq!(suite.models, models);
-        assert_eq!(suite.id, "compare-s-1");
-        assert_eq!(suite.cases.len(), 1);
-        assert!(
-            text.contains("add 2 and 40") && text.contains("\"b\": 40"),
-            "{text}"
-        );
-        assert_eq!(eval_suite("s", "t", &host, &[], &models), None);
     }
 }

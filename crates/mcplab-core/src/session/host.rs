@@ -68,7 +68,7 @@ pub fn check(c: &HostConfig) -> Result<(), HostConfigError> {
             c.version
         ));
     }
-    if !c.model.is_empty() && crate::llm::ModelRef::parse(&c.model).is_err() {
+    if !c.model.is_empty() && mcplab_llm::ModelRef::parse(&c.model).is_err() {
         return bad(format!(
             "model `{}` is not `provider::model` (e.g. openai::gpt-4.1-mini)",
             c.model

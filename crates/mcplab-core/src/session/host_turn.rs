@@ -6,13 +6,13 @@
 
 use std::sync::Arc;
 
-use mcplab_evals::prices::PriceTable;
+use mcplab_llm::prices::PriceTable;
 use mcplab_protocol::host::{ElicitationMode, HostConfig};
 use tokio_util::sync::CancellationToken;
 
 use crate::agent::{Approvals, EventSink, TurnConfig, TurnOutcome, run_turn};
-use crate::llm::{LlmProvider, Message, ModelRef};
-use crate::mcp::ConnectionManager;
+use mcplab_llm::{LlmProvider, Message, ModelRef};
+use mcplab_mcp::ConnectionManager;
 
 /// Who answers what the host would ask a person.
 #[derive(Clone)]

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, OnceLock};
 
-use mcplab_evals::prices::PriceTable;
+use mcplab_llm::prices::PriceTable;
 use mcplab_protocol::chat::{
     AppContextEntry, AppContextInput, CompareMember, NewSession, SessionPatch, SessionSummary,
     SessionView,
@@ -19,10 +19,10 @@ use serde_json::Value;
 
 use super::host::{self, HostConfigError};
 use super::runtime::SessionRuntime;
-use crate::llm::{LlmError, LlmProvider, ModelRef, ProviderConfig, ProviderSettings};
-use crate::mcp::ConnectionManager;
-use crate::store::{SessionRecord, Store, StoreError};
+use mcplab_llm::{LlmError, LlmProvider, ModelRef, ProviderConfig, ProviderSettings};
+use mcplab_mcp::ConnectionManager;
 use mcplab_protocol::clock::now_ms;
+use mcplab_store::{SessionRecord, Store, StoreError};
 
 /// The title of a session nobody named yet.
 pub const DEFAULT_TITLE: &str = "New chat";
@@ -79,7 +79,7 @@ impl LlmSettings {
 
     /// The HTTP client the providers share.
     pub fn http(&self) -> &reqwest::Client {
-        self.http.get_or_init(crate::oauth::tls::client)
+        self.http.get_or_init(mcplab_net::tls::client)
     }
 
     /// These settings merged with the providers saved in Settings in `stored`, and the saved
@@ -234,7 +234,7 @@ impl SessionHub {
         let snapshot = runtime.snapshot();
         let turns: Vec<_> = self
             .store
-            .turns(id)?
+            .turns::<mcplab_llm::Message>(id)?
             .into_iter()
             .map(|(t, _)| t)
             .filter(|t| snapshot.replacing.as_deref() != Some(t.turn_id.as_str()))

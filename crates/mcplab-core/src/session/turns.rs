@@ -14,7 +14,7 @@ use super::host_turn::{Attendance, HostTurn};
 use super::hub::{DEFAULT_TITLE, SessionError, SessionHub};
 use super::runtime::{Claim, SessionSink};
 use crate::agent::{EventSink, app_context_message};
-use crate::llm::Message;
+use mcplab_llm::Message;
 use mcplab_protocol::clock::now_ms;
 
 /// What a submit did.
@@ -158,7 +158,7 @@ impl SessionHub {
         let Some(old) = replaces else {
             return Ok(None);
         };
-        let turns = self.store.turns(id)?;
+        let turns = self.store.turns::<Message>(id)?;
         match turns.iter().position(|(t, _)| t.turn_id == old) {
             None => Ok(None),
             Some(i) if i + 1 == turns.len() => Ok(Some(old.to_owned())),

@@ -6,7 +6,7 @@
 
 use crate::turn_support::*;
 use mcplab_core::agent::DEFAULT_SYSTEM_PROMPT;
-use mcplab_core::llm::ProviderKind;
+use mcplab_llm::ProviderKind;
 use mcplab_protocol::chat::{StopReason, TurnEvent, TurnFailureKind};
 use mcplab_protocol::host::ServerTools;
 use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};

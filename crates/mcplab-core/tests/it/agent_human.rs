@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use crate::turn_support::*;
 use mcplab_core::agent::{Approvals, DEFAULT_SYSTEM_PROMPT, RecordingSink, run_turn};
-use mcplab_core::llm::{Message, ProviderKind};
+use mcplab_llm::{Message, ProviderKind};
 use mcplab_protocol::chat::TurnEvent;
 use mcplab_protocol::host::ElicitationMode;
 use mcplab_protocol::{HumanAnswer, HumanOutcome, ServerEvent};

@@ -8,13 +8,13 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcplab_core::agent::RecordingSink;
-use mcplab_core::llm::{
-    LlmProvider, ModelRef, ProviderConfig, ProviderKind, RetryPolicy, build_provider,
-};
-use mcplab_core::mcp::modern::declared_capabilities;
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions, RequestOptions};
 use mcplab_core::session::profiles::HostProfiles;
 use mcplab_core::session::{Attendance, HostTurn};
+use mcplab_llm::{
+    LlmProvider, ModelRef, ProviderConfig, ProviderKind, RetryPolicy, build_provider,
+};
+use mcplab_mcp::modern::declared_capabilities;
+use mcplab_mcp::{ConnectionManager, ManagerOptions, RequestOptions};
 use mcplab_protocol::chat::TurnEvent;
 use mcplab_protocol::host::{ClientDeclaration, HostConfig, StructuredContentMode};
 use mcplab_protocol::{Direction, ProtocolChoice};
@@ -48,7 +48,7 @@ fn provider(llm: &ScriptedLlm) -> Arc<dyn LlmProvider> {
         api_key: Some("sk-test".into()),
         models: vec![],
     };
-    let http = mcplab_core::oauth::tls::client_builder()
+    let http = mcplab_net::tls::client_builder()
         .no_proxy()
         .build()
         .unwrap();

@@ -7,16 +7,16 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions, McpError, RequestOptions};
-use mcplab_core::oauth::{
+use mcplab_mcp::{ConnectionManager, ManagerOptions, McpError, RequestOptions};
+use mcplab_oauth::{
     Clock, CredentialStore, DebugOptions, FlowOptions, MemoryCredentials, NonInteractiveAgent,
     OAuthError, OAuthHost, StepLog, debug_run,
 };
-use mcplab_core::store::Store;
 use mcplab_protocol::oauth::{
     OAuthConfig, OAuthPhase, OAuthProbeTransport, OAuthRevision, OAuthStepKind, RegistrationMethod,
 };
 use mcplab_protocol::{FrameKind, ServerConfig, ServerTransport};
+use mcplab_store::Store;
 use mcplab_testkit::oauth::{MetadataMode, OAuthTestConfig, OAuthTestServer, PrmMode};
 use serde_json::Value;
 
@@ -307,7 +307,7 @@ async fn repeated_insufficient_scope_stops_at_the_retry_limit() {
 
 async fn debug(server: &OAuthTestServer, flow: FlowOptions) -> (Result<(), OAuthError>, StepLog) {
     let log = StepLog::new();
-    let http = mcplab_core::oauth::OAuthHttp::new("mcplab-test").unwrap();
+    let http = mcplab_oauth::OAuthHttp::new("mcplab-test").unwrap();
     let opts = DebugOptions {
         url: server.mcp_url().parse().unwrap(),
         transport: OAuthProbeTransport::Http,

@@ -9,10 +9,10 @@ use mcplab_core::agent::{
     DEFAULT_APPROVAL_TIMEOUT, DEFAULT_SYSTEM_PROMPT, EventSink, RecordingSink, TurnConfig,
     TurnOutcome, run_turn,
 };
-use mcplab_core::llm::{
+use mcplab_llm::{
     LlmProvider, Message, ModelRef, ProviderConfig, ProviderKind, RetryPolicy, build_provider,
 };
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+use mcplab_mcp::{ConnectionManager, ManagerOptions};
 use mcplab_protocol::chat::TurnEvent;
 use mcplab_protocol::host::{ElicitationMode, ServerTools};
 use mcplab_testkit::llm::ScriptedLlm;
@@ -40,7 +40,7 @@ pub fn provider(llm: &ScriptedLlm, kind: ProviderKind) -> Arc<dyn LlmProvider> {
         api_key: Some("sk-test".into()),
         models: vec![],
     };
-    let http = mcplab_core::oauth::tls::client_builder()
+    let http = mcplab_net::tls::client_builder()
         .no_proxy()
         .build()
         .unwrap();

@@ -10,8 +10,8 @@ use std::time::Duration;
 use mcplab_core::agent::{
     DEFAULT_APPROVAL_TIMEOUT, DEFAULT_SYSTEM_PROMPT, RecordingSink, TurnConfig, run_turn,
 };
-use mcplab_core::llm::xray::mask_header;
-use mcplab_core::llm::{
+use mcplab_llm::xray::mask_header;
+use mcplab_llm::{
     LlmProvider, Message, ModelRef, ProviderConfig, ProviderKind, RetryPolicy, build_provider,
 };
 use mcplab_protocol::chat::{TurnEvent, TurnFailureKind};
@@ -37,7 +37,7 @@ fn provider_named(id: &str, base_url: &str, kind: ProviderKind) -> Arc<dyn LlmPr
         api_key: Some(KEY.into()),
         models: vec![],
     };
-    let http = mcplab_core::oauth::tls::client_builder()
+    let http = mcplab_net::tls::client_builder()
         .no_proxy()
         .build()
         .unwrap();

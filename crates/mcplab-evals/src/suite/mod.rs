@@ -18,7 +18,7 @@ pub use case::{
 pub use check::{
     AppRenderedCheck, Check, DetailedNeedle, JsonPathCheck, TextNeedle, ToolResultCheck,
 };
-pub use from_session::case_from_turns;
+pub use from_session::{case_from_turns, compared_turn_suite};
 pub use load::{LoadLimits, SuiteError, SuiteErrors, parse_suite, parse_suite_with};
 pub use model::{Defaults, Gates, HostSpec, On, PassHatKGate, SCHEMA_ID, Suite, SuiteVersion};
 pub use schema::suite_schema;

@@ -7,7 +7,6 @@ mod checks;
 mod gates_and_shards;
 mod import;
 mod matching;
-mod prices;
 mod reports;
 mod robustness;
 mod statistics;

@@ -10,7 +10,7 @@ use std::time::Instant;
 use mcplab_protocol::xray::HttpExchange;
 use parking_lot::Mutex;
 
-use mcplab_oauth::{mask_header, mask_url};
+use mcplab_net::{mask_header, mask_url};
 
 /// The most request body bytes kept per exchange (tool definitions included).
 pub const REQUEST_CAP: usize = 512 * 1024;

@@ -8,6 +8,6 @@ mod relay;
 mod tokens;
 
 pub use capture::{Capture, ExchangeId, REQUEST_CAP, RESPONSE_CAP};
-pub use mcplab_oauth::{mask_header, mask_url};
+pub use mcplab_net::{mask_header, mask_url};
 pub use relay::Relay;
 pub use tokens::step_tokens;

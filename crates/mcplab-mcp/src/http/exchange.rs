@@ -13,7 +13,7 @@ use reqwest::{RequestBuilder, Response};
 
 use super::Outlet;
 use super::target::{HttpTarget, SendFailure, send_with_auth};
-use mcplab_oauth::{mask_header, mask_url};
+use mcplab_net::{mask_header, mask_url};
 
 /// Header names whose values are masked besides those `mask_header` knows (a configured
 /// header carrying a key or token under a name of its own).
@@ -118,7 +118,7 @@ pub fn shown(headers: &HeaderMap) -> Vec<(String, String)> {
             let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
             let secret = name != "mcp-session-id" && SECRET_WORDS.iter().any(|w| name.contains(w));
             let value = match secret && name != "authorization" {
-                true => mcplab_oauth::mask_secret(&value),
+                true => mcplab_net::mask_secret(&value),
                 false => mask_header(&name, &value),
             };
             (name, value)

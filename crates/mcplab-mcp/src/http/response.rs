@@ -98,4 +98,4 @@ pub(crate) fn status_problem(
     message
 }
 
-pub(crate) use mcplab_oauth::tls::describe_error;
+pub(crate) use mcplab_net::tls::describe_error;

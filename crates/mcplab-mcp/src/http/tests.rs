@@ -75,7 +75,7 @@ fn start(url: Url) -> (Wire, CancellationToken, tokio::task::JoinHandle<()>) {
         auth: None,
         max_message: 1024 * 1024,
     };
-    let handle = spawn_streamable_http(target, mcplab_oauth::tls::client(), end, cancel.clone());
+    let handle = spawn_streamable_http(target, mcplab_net::tls::client(), end, cancel.clone());
     (wire, cancel, handle)
 }
 

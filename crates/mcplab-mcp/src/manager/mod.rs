@@ -253,7 +253,7 @@ impl ConnectionManager {
 
     fn http_client(&self) -> Result<reqwest::Client, McpError> {
         let built = self.http.get_or_init(|| {
-            mcplab_oauth::tls::client_builder()
+            mcplab_net::tls::client_builder()
                 .connect_timeout(Duration::from_secs(10))
                 .user_agent(format!(
                     "{}/{}",

@@ -7,13 +7,11 @@
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
-use mcplab_core::oauth::{
-    CallbackParams, OAuthError, OAuthHttp, PendingRedirect, StepLog, UserAgent,
-};
+use mcplab_oauth::{CallbackParams, OAuthError, OAuthHttp, PendingRedirect, StepLog, UserAgent};
 use mcplab_protocol::ServerEvent;
 use url::Url;
 
-use mcplab_core::mcp::pending::Ended;
+use mcplab_mcp::pending::Ended;
 
 use super::{BROWSER_TIMEOUT, CALLBACK_PATH, OAuthState, SignIn};
 use crate::EventHub;

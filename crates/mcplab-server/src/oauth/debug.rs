@@ -7,9 +7,10 @@
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
 
-use mcplab_core::oauth::{
+use mcplab_net::mask_secret;
+use mcplab_oauth::{
     DebugOptions, DebugOutcome, FlowOptions, NonInteractiveAgent, OAuthError, OAuthHttp, StepLog,
-    UserAgent, debug_run, mask_secret, new_step,
+    UserAgent, debug_run, new_step,
 };
 use mcplab_protocol::oauth::{
     OAuthDebugEvent, OAuthDebugRequest, OAuthDebugRun, OAuthFailure, OAuthPhase, OAuthRunState,

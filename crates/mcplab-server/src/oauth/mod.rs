@@ -12,8 +12,8 @@ use std::sync::Arc;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use mcplab_core::mcp::pending::{Pending, Waiter};
-use mcplab_core::oauth::CallbackParams;
+use mcplab_mcp::pending::{Pending, Waiter};
+use mcplab_oauth::CallbackParams;
 use tokio::sync::broadcast;
 
 pub use agent::BrowserAgent;

@@ -8,11 +8,11 @@ use std::sync::Arc;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use mcplab_core::apps::{
-    self, AppCallRefusal, AppCaller, UiKind, check_app_call, csp_domains_json, resource_ui_meta,
-    sandbox_policy,
+use mcplab_apps::{
+    self as apps, AppCallRefusal, AppCaller, UiKind, check_app_call, csp_domains_json,
+    resource_ui_meta, sandbox_policy,
 };
-use mcplab_core::mcp::{Listing, McpError, RequestOptions};
+use mcplab_mcp::{Listing, McpError, RequestOptions};
 use mcplab_protocol::api::{
     AppResourceKind, AppResourceRequest, AppResourceView, AppToolCallRequest, AppUiKind,
     CallOutcome, ToolCallRequest,

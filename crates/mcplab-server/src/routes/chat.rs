@@ -13,8 +13,8 @@ use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use futures::Stream;
-use mcplab_core::llm::ProviderConfig;
-use mcplab_core::session::{SessionError, compare, host, without_xray_bodies};
+use mcplab_core::session::{SessionError, host, without_xray_bodies};
+use mcplab_llm::ProviderConfig;
 use mcplab_protocol::chat::{
     ApprovalDecision, NewSession, ProviderInput, ProviderView, SessionPatch, SessionSummary,
     SessionView, TurnRequest,
@@ -144,7 +144,7 @@ pub async fn compare_eval_suite(
         .iter()
         .map(|v| v.summary.host_config.model.clone())
         .collect();
-    let text = compare::eval_suite(
+    let text = mcplab_evals::suite::compared_turn_suite(
         &first.summary.id,
         &first.summary.title,
         &first.summary.host_config,

@@ -9,7 +9,7 @@ use std::time::Duration;
 use axum::Json;
 use axum::extract::{Path, State};
 use mcplab_check::{CheckOptions, Peer, check_connection, report};
-use mcplab_core::mcp::{Listing, RequestOptions};
+use mcplab_mcp::{Listing, RequestOptions};
 use mcplab_protocol::ServerStatus;
 use mcplab_protocol::check::{CheckReport, CheckRequest, RuleSet};
 use serde_json::Value;

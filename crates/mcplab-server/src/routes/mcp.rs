@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
-use mcplab_core::mcp::{Connection, Listing, McpError, ProgressUpdate, RequestOptions};
+use mcplab_mcp::{Connection, Listing, McpError, ProgressUpdate, RequestOptions};
 use mcplab_protocol::ServerEvent;
 use mcplab_protocol::api::{
     CallError, CallOutcome, CompleteRequest, LogLevelRequest, PromptGetRequest, ToolCallRequest,

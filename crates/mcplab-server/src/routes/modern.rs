@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use axum::Json;
 use axum::extract::{Path, State};
-use mcplab_core::mcp::{Listing, RequestOptions};
+use mcplab_mcp::{Listing, RequestOptions};
 use mcplab_protocol::api::{CallOutcome, ProtocolSwitch, ServerView, UriRequest};
 use mcplab_protocol::{SkillLoadView, TaskView};
 use serde_json::Value;

@@ -11,7 +11,8 @@ use axum::extract::{Path, Query, State};
 use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, Sse};
 use futures::Stream;
-use mcplab_core::oauth::{CredentialStore, mask_secret};
+use mcplab_net::mask_secret;
+use mcplab_oauth::CredentialStore;
 use mcplab_protocol::oauth::{
     OAuthAuthorizeRequest, OAuthAuthorizeResult, OAuthDebugRequest, OAuthDebugRun,
     OAuthDebugStarted, OAuthStatusView,
@@ -160,7 +161,7 @@ fn outcome(done: Result<Result<(), String>, tokio::task::JoinError>) -> OAuthAut
 
 /// Drops the stored tokens of `name` at `url` but keeps its client registration.
 fn forget_tokens(app: &AppState, name: &str, url: &str) -> Result<(), ApiFailure> {
-    let internal = |e: mcplab_core::oauth::OAuthError| {
+    let internal = |e: mcplab_oauth::OAuthError| {
         ApiFailure::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
     };
     if let Some(mut creds) = app.store.load_credentials(name, url).map_err(internal)? {

@@ -12,8 +12,8 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use base64::Engine;
-use mcplab_core::render::{self, DEFAULT_TIMEOUT};
 use mcplab_protocol::api::{AppRenderResult, AppRenderSpec};
+use mcplab_render::{self as render, DEFAULT_TIMEOUT};
 
 use crate::AppState;
 use crate::error::ApiFailure;

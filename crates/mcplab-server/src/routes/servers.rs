@@ -10,7 +10,7 @@ use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
 use mcplab_core::config::{import_mcp_servers, parse_mcp_servers, render_mcp_servers};
-use mcplab_core::mcp::DeclaredAs;
+use mcplab_mcp::DeclaredAs;
 use mcplab_protocol::api::{
     ConnectRequest, ImportRequest, ImportResult, ServerView, TrafficSnapshotView,
 };

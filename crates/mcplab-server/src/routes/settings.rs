@@ -7,7 +7,7 @@ use std::sync::Arc;
 use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
-use mcplab_core::mcp::RootEntry;
+use mcplab_mcp::RootEntry;
 use mcplab_protocol::api::RootView;
 use mcplab_protocol::{HumanAnswer, HumanRequest};
 use serde_json::Value;

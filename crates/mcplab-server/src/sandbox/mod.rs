@@ -18,7 +18,7 @@ use axum::extract::{Query, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use mcplab_core::apps::{build_csp, csp_from_declared};
+use mcplab_apps::{build_csp, csp_from_declared};
 use serde::Deserialize;
 
 pub use origins::{SandboxConfig, SandboxOrigins, valid_label};
@@ -88,7 +88,7 @@ struct AppProxyQuery {
 pub fn app_csp(
     declared_json: Option<&str>,
     permissive: bool,
-    own: &mcplab_core::apps::OwnOrigins,
+    own: &mcplab_apps::OwnOrigins,
 ) -> Result<String, String> {
     if permissive {
         return Ok(PERMISSIVE_CSP.to_owned());

@@ -9,7 +9,7 @@
 //! relax the label syntax: the Host check is what keeps the sandbox from answering any other
 //! name.
 
-use mcplab_core::apps::OwnOrigins;
+use mcplab_apps::OwnOrigins;
 
 /// Shortest and longest app label (lower-case ASCII letters and digits only).
 pub const LABEL_LEN: std::ops::RangeInclusive<usize> = 16..=32;

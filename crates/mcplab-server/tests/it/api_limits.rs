@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::StatusCode;
-use mcplab_core::mcp::{ConnectionManager, Limits, ManagerOptions, RequestOptions};
+use mcplab_mcp::{ConnectionManager, Limits, ManagerOptions, RequestOptions};
 use mcplab_protocol::ProtocolChoice;
 use mcplab_server::router;
 use serde_json::{Value, json};

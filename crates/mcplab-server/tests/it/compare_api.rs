@@ -9,10 +9,10 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_core::llm::ProviderSettings;
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
-use mcplab_core::store::Store;
+use mcplab_llm::ProviderSettings;
+use mcplab_mcp::{ConnectionManager, ManagerOptions};
 use mcplab_server::{AppState, Security, router};
+use mcplab_store::Store;
 use mcplab_testkit::llm::{ScriptedLlm, Step};
 use serde_json::{Value, json};
 
@@ -41,7 +41,7 @@ impl App {
         tokio::spawn(axum::serve(listener, router(state)).into_future());
         App {
             base: format!("http://127.0.0.1:{port}"),
-            client: mcplab_core::oauth::tls::client_builder()
+            client: mcplab_net::tls::client_builder()
                 .no_proxy()
                 .build()
                 .unwrap(),

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::StatusCode;
-use mcplab_core::mcp::sse::SseParser;
+use mcplab_mcp::sse::SseParser;
 use mcplab_server::{AppState, router};
 use mcplab_testkit::oauth::{OAuthTestConfig, OAuthTestServer};
 use serde_json::{Value, json};
@@ -41,7 +41,7 @@ fn api() -> reqwest::Client {
         reqwest::header::AUTHORIZATION,
         format!("Bearer {TOKEN}").parse().unwrap(),
     );
-    mcplab_core::oauth::tls::client_builder()
+    mcplab_net::tls::client_builder()
         .default_headers(headers)
         .build()
         .unwrap()
@@ -49,7 +49,7 @@ fn api() -> reqwest::Client {
 
 /// A browser: carries no API token; redirects are followed by [`browse`].
 fn browser() -> reqwest::Client {
-    mcplab_core::oauth::tls::client_builder()
+    mcplab_net::tls::client_builder()
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap()

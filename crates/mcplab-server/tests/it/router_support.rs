@@ -10,10 +10,10 @@ use std::sync::Arc;
 use axum::body::Body;
 use axum::http::{HeaderMap, Request, StatusCode, header};
 use http_body_util::BodyExt;
-use mcplab_core::llm::ProviderSettings;
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
-use mcplab_core::store::Store;
+use mcplab_llm::ProviderSettings;
+use mcplab_mcp::{ConnectionManager, ManagerOptions};
 use mcplab_server::{AppState, Security};
+use mcplab_store::Store;
 use serde_json::Value;
 use tower::ServiceExt;
 

@@ -170,7 +170,7 @@ async fn changing_a_providers_base_url_drops_its_stored_key() {
     };
     let key_of = |st: &AppState| {
         st.store
-            .provider_configs()
+            .provider_configs::<mcplab_llm::ProviderConfig>()
             .unwrap()
             .into_iter()
             .find(|p| p.id == "mine")
@@ -206,7 +206,7 @@ async fn a_render_spec_is_handed_out_once_by_id() {
         server: "demo".into(),
         tool: "show_counter_app".into(),
         arguments: json!({"marker": "m"}),
-        conditions: json!({}),
+        conditions: Default::default(),
         width: 100,
         height: 100,
         timeout_ms: None,
@@ -297,7 +297,7 @@ async fn every_main_origin_response_carries_the_defence_headers() {
 /// Host, so the allow-list entry is what opened it.
 #[tokio::test]
 async fn a_non_loopback_host_is_answered_under_its_own_name_only_and_still_needs_the_secret() {
-    use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+    use mcplab_mcp::{ConnectionManager, ManagerOptions};
     use mcplab_server::Security;
     const LAN: &str = "192.0.2.10:6274";
     let request = |host: &str, origin: Option<&str>, bearer: bool| {

@@ -91,7 +91,7 @@ pub async fn serve(
     recorder: Recorder,
     cancel: CancellationToken,
 ) -> Result<(), TapError> {
-    let client = mcplab_oauth::tls::client_builder()
+    let client = mcplab_net::tls::client_builder()
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(CONNECT_TIMEOUT)
         .build()
@@ -129,7 +129,8 @@ async fn handle(State(proxy): State<Arc<Proxy>>, request: Request) -> Response {
         Ok(u) => u,
         Err(e) => return (StatusCode::BAD_REQUEST, format!("mcplab tap: {e}")).into_response(),
     };
-    let exchange = Exchange::start(&parts.method, &url, &parts.headers, &body);
+    let mut exchange = Exchange::start(&parts.method, &url, &parts.headers, &body);
+    exchange.sending(&proxy.recorder);
     let clock = Instant::now();
     let sent = proxy
         .client
@@ -142,7 +143,7 @@ async fn handle(State(proxy): State<Arc<Proxy>>, request: Request) -> Response {
     match sent {
         Ok(response) => answer(&proxy, exchange, response, elapsed),
         Err(e) => {
-            let why = mcplab_oauth::tls::describe_error(&e);
+            let why = mcplab_net::tls::describe_error(&e);
             exchange.failed(&proxy.recorder, &why, elapsed);
             let text = format!("mcplab tap: the server at {url} did not answer: {why}");
             (StatusCode::BAD_GATEWAY, text).into_response()

@@ -41,7 +41,7 @@ impl Exchange {
         };
         let note = TrafficHttpExchange {
             method: method.to_string(),
-            url: mcplab_oauth::mask_url(url),
+            url: mcplab_net::mask_url(url),
             purpose: purpose.into(),
             status: None,
             request_headers: mcplab_mcp::http::shown_headers(headers),
@@ -60,10 +60,20 @@ impl Exchange {
         }
     }
 
+    /// The request is about to go: its frame is recorded now when its session is known (all
+    /// but a first `initialize`), so that an answer arriving on another stream (the legacy
+    /// transport's event stream) cannot be numbered before it.
+    pub(super) fn sending(&mut self, rec: &Recorder) {
+        if let Some(session) = self.session.clone() {
+            self.note.request_seq = self.record_posted(rec, &session);
+        }
+    }
+
     /// The request got no answer.
     pub(super) fn failed(mut self, rec: &Recorder, why: &str, elapsed: Duration) {
         let session = self.session.take().unwrap_or_default();
-        self.note.request_seq = self.record_posted(rec, &session);
+        let posted = self.record_posted(rec, &session);
+        self.note.request_seq = posted.or(self.note.request_seq);
         self.note.error = Some(why.to_owned());
         self.note.elapsed_ms = elapsed.as_millis() as u64;
         record_note(rec, &session, self.note);
@@ -79,7 +89,8 @@ impl Exchange {
     ) -> Tee {
         let given = header(response.headers(), SESSION_HEADER);
         let session = self.session.take().or(given);
-        self.note.request_seq = self.record_posted(rec, session.as_deref().unwrap_or(""));
+        let posted = self.record_posted(rec, session.as_deref().unwrap_or(""));
+        self.note.request_seq = posted.or(self.note.request_seq);
         self.note.status = Some(response.status().as_u16());
         self.note.response_headers = mcplab_mcp::http::shown_headers(response.headers());
         self.note.elapsed_ms = elapsed.as_millis() as u64;

@@ -32,7 +32,7 @@ pub struct LiveSink {
 impl LiveSink {
     /// Registers with the inspector; the error says why it could not.
     pub async fn connect(target: LiveTarget, start: TapStart) -> Result<Self, String> {
-        let client = mcplab_oauth::tls::client_builder()
+        let client = mcplab_net::tls::client_builder()
             .timeout(DEADLINE)
             .no_proxy()
             .build()
@@ -60,7 +60,7 @@ impl LiveSink {
             .json(&self.start)
             .send()
             .await
-            .map_err(|e| mcplab_oauth::tls::describe_error(&e))?;
+            .map_err(|e| mcplab_net::tls::describe_error(&e))?;
         let response = ok(response)?;
         let registered: TapRegistered = response
             .json()

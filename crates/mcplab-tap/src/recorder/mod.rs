@@ -118,6 +118,7 @@ impl Recorder {
         if raw.bytes.len() > QUEUE_BYTES / 4 {
             let whole = raw.full.unwrap_or(raw.bytes.len() as u64);
             raw.bytes.truncate(KEPT_OF_HUGE);
+            raw.bytes.shrink_to_fit();
             raw.full = Some(whole);
         }
         raw.ts_ms.get_or_insert_with(mcplab_protocol::clock::now_ms);
@@ -163,19 +164,20 @@ impl Recorder {
     }
 }
 
-/// The recorder task: batches, converts, writes.
+/// The recorder task: batches, converts, writes. A frame's bytes count against the queue's
+/// bound until its batch is written, so what waits here and what is being written together
+/// stay within `QUEUE_BYTES`.
 async fn run(mut rx: mpsc::Receiver<Queued>, shared: Arc<Shared>, start: TapStart, sinks: Sinks) {
     let mut out = Outputs::open(start, sinks).await;
     let mut batch = Vec::with_capacity(BATCH);
     while let Some(first) = rx.recv().await {
         let mut end = None;
+        let mut held = 0;
         let mut next = Some(first);
         while let Some(item) = next.take() {
             match item {
                 Queued::Frame(seq, raw) => {
-                    shared
-                        .queued_bytes
-                        .fetch_sub(raw.bytes.len(), Ordering::Relaxed);
+                    held += raw.bytes.len();
                     batch.push(to_frame(seq, raw));
                 }
                 Queued::End(e, done) => {
@@ -191,6 +193,7 @@ async fn run(mut rx: mpsc::Receiver<Queued>, shared: Arc<Shared>, start: TapStar
             out.write(&batch).await;
             batch.clear();
         }
+        shared.queued_bytes.fetch_sub(held, Ordering::Relaxed);
         if let Some((e, done)) = end {
             out.end(&e).await;
             let _ = done.send(());

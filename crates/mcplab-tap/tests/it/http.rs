@@ -1,7 +1,7 @@
 //! The HTTP tap in front of a real server (the testkit's rmcp streamable HTTP service): a
 //! client gets the same status, content type and body bytes through the tap as directly, in
 //! both eras; the recording holds the posted frame with its 2026-07-28 headers, the exchange
-//! (the bearer masked) and the answer linked to it, in the host's session.
+//! (the bearer, cookie and API key masked) and the answer linked to it, in the host's session.
 
 use std::time::Duration;
 
@@ -64,7 +64,7 @@ async fn running() -> Running {
 
 /// POSTs `body` with `headers`; returns status, content type, session id and the body text.
 async fn post(url: &str, headers: &[(&str, &str)], body: &str) -> (u16, String, String, String) {
-    let mut req = mcplab_oauth::tls::client()
+    let mut req = mcplab_net::tls::client()
         .post(url)
         .timeout(Duration::from_secs(20))
         .header("content-type", "application/json")
@@ -90,9 +90,11 @@ async fn post(url: &str, headers: &[(&str, &str)], body: &str) -> (u16, String, 
 }
 
 const MODERN_LIST: &str = r#"{"jsonrpc":"2.0","id":7,"method":"tools/list","params":{"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientInfo":{"name":"tap-http-test","version":"1"},"io.modelcontextprotocol/clientCapabilities":{}}}}"#;
-const MODERN: [(&str, &str); 2] = [
+const MODERN: [(&str, &str); 4] = [
     ("mcp-protocol-version", "2026-07-28"),
     ("mcp-method", "tools/list"),
+    ("cookie", "session=cookie-secret-42"),
+    ("x-api-key", "key-secret-42"),
 ];
 const INIT: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"tap-http-test","version":"1"}}}"#;
 
@@ -141,11 +143,10 @@ async fn a_client_gets_the_same_bytes_through_the_tap_in_both_eras() {
         !auth[1].as_str().unwrap().contains("0123456789abcdef"),
         "masked: {auth}"
     );
-    assert!(
-        !std::fs::read_to_string(&run.record)
-            .unwrap()
-            .contains("0123456789abcdef")
-    );
+    let recorded = std::fs::read_to_string(&run.record).unwrap();
+    for secret in ["0123456789abcdef", "cookie-secret-42", "key-secret-42"] {
+        assert!(!recorded.contains(secret), "{secret} is masked everywhere");
+    }
     let answer = frames[2];
     assert_eq!(answer["exchange"], note["seq"]);
     assert!(answer["text"].as_str().unwrap().contains("\"tools\""));

@@ -3,3 +3,4 @@
 //! with what it gets directly.
 
 mod http;
+mod stdio;

@@ -90,7 +90,7 @@ async fn read_sse(response: reqwest::Response) -> Sse {
 }
 
 async fn post(url: String, headers: &[(&str, &str)], body: Value) -> reqwest::Response {
-    let mut request = mcplab_oauth::tls::client().post(url).json(&body);
+    let mut request = mcplab_net::tls::client().post(url).json(&body);
     for (name, value) in headers {
         request = request.header(*name, *value);
     }
@@ -534,7 +534,7 @@ async fn cut_off_ends_without_finish() {
 async fn slow_stream_stops_when_the_server_is_dropped() {
     let llm = ScriptedLlm::start(vec![Step::reply(["a", "b", "c"]).slow(300_000)]).await;
     let url = format!("{}chat/completions", llm.base_url());
-    let request = mcplab_oauth::tls::client()
+    let request = mcplab_net::tls::client()
         .post(url)
         .json(&openai_body(true))
         .send();
@@ -605,7 +605,7 @@ async fn exhausted_script_fails_loudly() {
 async fn lists_models_in_the_openai_shape() {
     let llm =
         ScriptedLlm::start_with_models(vec![], ["m-one".to_string(), "m-two".to_string()]).await;
-    let request = mcplab_oauth::tls::client()
+    let request = mcplab_net::tls::client()
         .get(format!("{}models", llm.base_url()))
         .bearer_auth("sk-test")
         .send();

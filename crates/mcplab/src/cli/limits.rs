@@ -1,12 +1,12 @@
 //! Flags for what a server may make mcplab hold and how long connecting may take: `--limit
-//! NAME=SIZE` (the byte budget, see `mcplab_core::mcp::Limits`), `--connect-timeout`, and
+//! NAME=SIZE` (the byte budget, see `mcplab_mcp::Limits`), `--connect-timeout`, and
 //! `--oauth-allow-private`. It checks them into a [`Budget`] that goes into `ManagerOptions`; it
 //! does not connect anything.
 
 use std::time::Duration;
 
 use clap::Args;
-use mcplab_core::mcp::{Limits, ManagerOptions};
+use mcplab_mcp::{Limits, ManagerOptions};
 
 use crate::failure::Failure;
 

@@ -666,4 +666,9 @@ pub enum ServersCmd {
     Import { file: PathBuf },
     /// Print the config as an mcpServers document.
     Export,
+    /// Make a host start server NAME through `mcplab tap` (its config rewritten, a backup
+    /// kept beside it); restart the host to use it.
+    Tap(tap::HostEntryArgs),
+    /// Undo `servers tap`: the host's entry as it was.
+    Untap(tap::HostEntryArgs),
 }

@@ -71,7 +71,33 @@ pub enum TapCmd {
     /// Send a recording's requests to a server again (--stdio, --server or --demo) and
     /// compare its answers with the recorded ones — JSON-RPC ids, timestamps and UUIDs aside;
     /// exit 1 on differences.
-    Replay(ReplayArgs),
+    Replay(Box<ReplayArgs>),
+    /// Write an eval case of a recorded session: the tool calls the model made, in order,
+    /// with their arguments and results ("expect these calls"); fill in what the user asked.
+    Eval(ExportArgs),
+    /// Write a `mcplab check` baseline of what the host saw (capabilities, tools, resources,
+    /// templates, prompts per era), for `mcplab check --baseline FILE`.
+    Baseline(ExportArgs),
+}
+
+/// `tap eval|baseline FILE`.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// The recording (JSON Lines, as `mcplab tap` writes it, or the traffic panel's export).
+    pub file: PathBuf,
+    /// Which host session (its session id; eval default: the first; baseline default: all).
+    #[arg(long, value_name = "SESSION")]
+    pub session: Option<String>,
+    /// The server's name: a server configured in mcplab for the suite to use, and the
+    /// baseline's label (default: the name the server gave in `serverInfo`).
+    #[arg(long, value_name = "NAME")]
+    pub server: Option<String>,
+    /// The case's id (eval; default `tapped-<server>`).
+    #[arg(long, value_name = "ID")]
+    pub id: Option<String>,
+    /// Write here instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -89,5 +115,36 @@ pub struct ReplayArgs {
 }
 
 fn size(text: &str) -> Result<usize, String> {
-    mcplab_core::mcp::limits::parse_size(text)
+    mcplab_mcp::limits::parse_size(text)
+}
+
+/// A host whose config `servers tap` rewrites.
+#[derive(clap::ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HostArg {
+    /// Claude Desktop (claude_desktop_config.json).
+    Claude,
+    /// Claude Code (~/.claude.json, user scope).
+    ClaudeCode,
+    /// Cursor (~/.cursor/mcp.json).
+    Cursor,
+    /// VS Code (the user profile's mcp.json).
+    Vscode,
+    /// Windsurf (~/.codeium/windsurf/mcp_config.json).
+    Windsurf,
+    /// Gemini CLI (~/.gemini/settings.json).
+    Gemini,
+}
+
+/// `servers tap|untap NAME --for HOST [--file PATH]`.
+#[derive(Args, Debug)]
+pub struct HostEntryArgs {
+    /// The server's name in the host's config.
+    pub name: String,
+    /// Whose config.
+    #[arg(long = "for", value_enum, value_name = "HOST")]
+    pub host: HostArg,
+    /// The config file, when it is not where the host keeps it by default (e.g. a project's
+    /// .cursor/mcp.json or .vscode/mcp.json).
+    #[arg(long, value_name = "PATH")]
+    pub file: Option<PathBuf>,
 }

@@ -10,11 +10,11 @@ use std::io::{BufRead, IsTerminal, Write};
 use std::sync::Arc;
 
 use mcplab_core::agent::EventSink;
-use mcplab_core::llm::ProviderSettings;
 use mcplab_core::session::{LlmSettings, SessionHub, Submitted, host};
-use mcplab_core::store::Store;
+use mcplab_llm::ProviderSettings;
 use mcplab_protocol::chat::{NewSession, TurnEvent, TurnRequest};
 use mcplab_protocol::host::{ApprovalMode, ElicitationMode, HostConfig};
+use mcplab_store::Store;
 
 use crate::cli::{self, ChatArgs};
 use crate::failure::{EXIT_CALL, EXIT_INTERRUPTED, Failure};

@@ -5,7 +5,7 @@
 
 use std::time::{Duration, Instant};
 
-use mcplab_core::mcp::Listing;
+use mcplab_mcp::Listing;
 use mcplab_protocol::ServerEvent;
 use serde_json::{Value, json};
 
@@ -141,7 +141,7 @@ async fn call_tool(
     };
     let arguments = tool_args::build(args.as_deref(), &pairs, schema.flatten().as_ref())?;
     let started = Instant::now();
-    let opts = mcplab_core::mcp::RequestOptions {
+    let opts = mcplab_mcp::RequestOptions {
         task: match task {
             TaskArg::Auto => mcplab_protocol::TaskMode::Auto,
             TaskArg::Force => mcplab_protocol::TaskMode::Force,
@@ -154,7 +154,7 @@ async fn call_tool(
     let called = s.request_opts("tools/call", Some(params), opts).await;
     super::tasks::remember(data, s);
     let r = called?;
-    if mcplab_core::mcp::modern::mrtr::is_task(&r) {
+    if mcplab_mcp::modern::mrtr::is_task(&r) {
         return super::tasks::print_created(&r, p);
     }
     p.value(&r, output::tool_result)?;
@@ -229,7 +229,7 @@ async fn ping(s: &Session, p: &Printer) -> Result<(), Failure> {
     let started = Instant::now();
     let modern = s.connection().is_modern();
     let r = if modern {
-        let opts = mcplab_core::mcp::RequestOptions {
+        let opts = mcplab_mcp::RequestOptions {
             bypass_cache: true,
             ..Default::default()
         };
@@ -311,10 +311,10 @@ fn tool_flags(t: &Value) -> String {
     if hint("openWorldHint") == Some(true) {
         f.push("open-world");
     }
-    if mcplab_core::apps::ui_link(t).is_some() {
+    if mcplab_apps::ui_link(t).is_some() {
         f.push("ui");
     }
-    if !mcplab_core::apps::visibility(t).model {
+    if !mcplab_apps::visibility(t).model {
         f.push("app-only");
     }
     if t.get("outputSchema").is_some() {
@@ -557,7 +557,7 @@ async fn watch_updates(
             Ok(ServerEvent::Status { status, .. })
                 if !matches!(status, mcplab_protocol::ServerStatus::Connected) =>
             {
-                return Err(Failure::from(mcplab_core::mcp::McpError::Transport {
+                return Err(Failure::from(mcplab_mcp::McpError::Transport {
                     message: format!("the server went away while subscribed: {status:?}"),
                 }));
             }

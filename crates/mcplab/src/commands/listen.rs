@@ -3,7 +3,7 @@
 //! in to. It prints each as it arrives until Ctrl-C or `--count`, then cancels the request
 //! (closing the stream on HTTP, `notifications/cancelled` on stdio).
 
-use mcplab_core::mcp::RequestOptions;
+use mcplab_mcp::RequestOptions;
 use mcplab_protocol::ServerEvent;
 use serde_json::{Value, json};
 use tokio::sync::broadcast::error::RecvError;
@@ -93,7 +93,7 @@ pub async fn watch(
             Ok(ServerEvent::Status { status, .. })
                 if !matches!(status, mcplab_protocol::ServerStatus::Connected) =>
             {
-                break Err(Failure::from(mcplab_core::mcp::McpError::Transport {
+                break Err(Failure::from(mcplab_mcp::McpError::Transport {
                     message: format!("the server went away while listening: {status:?}"),
                 }));
             }

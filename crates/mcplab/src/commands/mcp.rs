@@ -10,13 +10,13 @@ use std::sync::Arc;
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use mcplab_agent::{Agent, AllowList, AppRender, EvalSetup, RenderRequest, Rendered, Setup};
-use mcplab_core::mcp::tool_server::{self, ToolHost};
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
-use mcplab_core::store::Store;
 use mcplab_evalrun::AppRenderer;
+use mcplab_mcp::tool_server::{self, ToolHost};
+use mcplab_mcp::{ConnectionManager, ManagerOptions};
+use mcplab_server::headless::LoopbackRenderer;
+use mcplab_store::Store;
 use tokio_util::sync::CancellationToken;
 
-use super::eval::render::CliRenderer;
 use crate::cli::McpArgs;
 use crate::failure::Failure;
 use crate::settings::{self, Settings};
@@ -34,7 +34,7 @@ pub async fn run(args: McpArgs, settings: &Settings) -> Result<(), Failure> {
     settings.apply(&mut options);
     let chromium = settings::chromium(settings.chromium.as_deref()).filter(|p| p.is_file());
     let renderer: Result<Arc<dyn AppRender>, String> = match &chromium {
-        Some(path) => Ok(Arc::new(AgentRenderer(CliRenderer::new(
+        Some(path) => Ok(Arc::new(AgentRenderer(LoopbackRenderer::new(
             configured.clone(),
             path.clone(),
         )))),
@@ -114,21 +114,21 @@ fn eval_setup(
         .map_err(Failure::usage)?
         .table;
     let renderer: Result<Arc<dyn AppRenderer>, String> = match chromium {
-        Some(path) => Ok(Arc::new(CliRenderer::new(configured, path))),
+        Some(path) => Ok(Arc::new(LoopbackRenderer::new(configured, path))),
         None => Err("Chromium not found (start mcplab mcp with --chromium PATH)".into()),
     };
     Ok(EvalSetup {
         providers: super::eval::provider_settings(&store),
         store,
         prices,
-        http: mcplab_core::oauth::tls::client(),
+        http: mcplab_net::tls::client(),
         hosts_dir: Some(settings.data.dir().join("hosts")),
         renderer,
     })
 }
 
-/// `render_app` through `apps render`'s plumbing (the eval renderer's API and sandbox).
-struct AgentRenderer(CliRenderer);
+/// `render_app` through the eval renderer's loopback API and sandbox.
+struct AgentRenderer(LoopbackRenderer);
 
 impl AppRender for AgentRenderer {
     fn render(

@@ -7,9 +7,10 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::sync::Arc;
 
-use mcplab_core::oauth::{
+use mcplab_net::mask_secret;
+use mcplab_oauth::{
     CredentialStore, DebugOptions, DebugOutcome, FlowOptions, NonInteractiveAgent, OAuthError,
-    OAuthHttp, StepLog, UserAgent, debug_run, mask_secret,
+    OAuthHttp, StepLog, UserAgent, debug_run,
 };
 use mcplab_protocol::ServerTransport;
 use mcplab_protocol::oauth::{
@@ -268,7 +269,7 @@ async fn login(settings: &Settings, data: &DataDir) -> Result<(), Failure> {
         ));
     };
     let log = printer(settings.json);
-    let login = mcplab_core::oauth::login(&host, &name, &url, oauth.as_ref(), transport, &log);
+    let login = mcplab_oauth::login(&host, &name, &url, oauth.as_ref(), transport, &log);
     let creds = tokio::select! {
         creds = login => creds.map_err(flow_failure)?,
         _ = crate::session::wait_for_stop_signal() => return Err(Failure::silent(EXIT_INTERRUPTED)),

@@ -19,7 +19,7 @@ pub async fn run(data: &DataDir, print_only: bool) -> Result<(), Failure> {
             launch.url
         ))
     };
-    let response = mcplab_core::oauth::tls::client()
+    let response = mcplab_net::tls::client()
         .post(format!("{}/api/login-codes", launch.url))
         .bearer_auth(&launch.secret)
         .timeout(Duration::from_secs(10))

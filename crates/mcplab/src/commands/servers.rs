@@ -10,11 +10,16 @@ use crate::output;
 use crate::settings::Settings;
 use crate::target;
 
-fn store_err(e: mcplab_core::store::StoreError) -> Failure {
+fn store_err(e: mcplab_store::StoreError) -> Failure {
     Failure::usage(e.to_string())
 }
 
 pub fn run(cmd: ServersCmd, settings: &Settings) -> Result<(), Failure> {
+    match cmd {
+        ServersCmd::Tap(args) => return super::tap::hosts::rewrite(args, true),
+        ServersCmd::Untap(args) => return super::tap::hosts::rewrite(args, false),
+        _ => {}
+    }
     let data = &settings.data;
     let store = data.store()?;
     match cmd {
@@ -100,5 +105,7 @@ pub fn run(cmd: ServersCmd, settings: &Settings) -> Result<(), Failure> {
             crate::output::outln!("{}", output::json(&render_mcp_servers(&servers)));
             Ok(())
         }
+        // Handled above: they edit a host's file, not the store.
+        ServersCmd::Tap(_) | ServersCmd::Untap(_) => Ok(()),
     }
 }

@@ -2,7 +2,7 @@
 //! loads one skill and verifies every file against its manifest, stopping at the first
 //! mismatch (exit 1), so unverified content is never printed.
 
-use mcplab_core::mcp::Listing;
+use mcplab_mcp::Listing;
 
 use crate::cli::SkillsCmd;
 use crate::failure::{EXIT_CALL, Failure};

@@ -1,7 +1,8 @@
 //! `mcplab tap`: picks where the recording goes (a running inspector found through
 //! `launch.json`, `--record FILE`, else a file in `<data dir>/taps/`), runs the stdio tap on
 //! this process's own stdin/stdout or the HTTP tap on `--listen`, and ends as the server
-//! ended. `tap replay` plays a recording against a server. The work is `mcplab-tap`'s; this
+//! ended. `tap replay` plays a recording against a server; `tap eval` and `tap baseline`
+//! write what a recording becomes. The work is `mcplab-tap`'s; this
 //! module only wires flags to it. Nothing but the server's bytes may reach stdout here.
 
 use std::path::PathBuf;
@@ -16,11 +17,15 @@ use crate::failure::Failure;
 use crate::launch::Launch;
 use crate::settings::Settings;
 
+mod export;
+pub mod hosts;
 mod replay;
 
 pub async fn run(args: TapArgs, settings: &Settings) -> Result<(), Failure> {
     match args.cmd {
-        Some(TapCmd::Replay(a)) => replay::run(a, settings).await,
+        Some(TapCmd::Replay(a)) => replay::run(*a, settings).await,
+        Some(TapCmd::Eval(a)) => export::eval(a),
+        Some(TapCmd::Baseline(a)) => export::baseline(a),
         None => tap(args.run, settings).await,
     }
 }
@@ -81,7 +86,7 @@ async fn http(url: &str, run: &TapRun, settings: &Settings) -> Result<(), Failur
     let bound = listener
         .local_addr()
         .map_err(|e| Failure::usage(e.to_string()))?;
-    let target = mcplab_core::oauth::mask_url(&upstream);
+    let target = mcplab_net::mask_url(&upstream);
     let start = start(TapTransport::Http, target);
     let recorder = Recorder::start(start.clone(), sinks(run, settings, &start).await);
     eprintln!(

@@ -3,7 +3,7 @@
 //! of tasks mcplab started are kept in the store (setting `tasks/<target>`) and polled again
 //! by `tasks list`; 2025-11-25 servers also list theirs (`tasks/list`).
 
-use mcplab_core::mcp::RequestOptions;
+use mcplab_mcp::RequestOptions;
 use mcplab_protocol::TaskView;
 use serde_json::{Value, json};
 
@@ -61,7 +61,7 @@ fn stored(data: &DataDir, s: &Session) -> Vec<String> {
 /// Prints a task handle returned by `tools call --no-wait`.
 pub fn print_created(result: &Value, p: &Printer) -> Result<(), Failure> {
     p.value(result, |r| {
-        let task = mcplab_core::mcp::tasks::task_object(r);
+        let task = mcplab_mcp::tasks::task_object(r);
         let id = task["taskId"].as_str().unwrap_or("?");
         let status = task["status"].as_str().unwrap_or("?");
         format!("task {id} is {status} (see `mcplab tasks get {id}` / `tasks result`)\n")

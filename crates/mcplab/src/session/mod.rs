@@ -13,7 +13,7 @@ use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_core::mcp::{
+use mcplab_mcp::{
     Connection, ConnectionManager, Listing, ManagerOptions, McpError, ProgressUpdate,
     RequestOptions, RootEntry,
 };
@@ -459,7 +459,7 @@ fn connect_failure(e: McpError, label: String, stderr_shown: bool) -> Failure {
 }
 
 async fn print_trace(
-    mut rx: mcplab_core::mcp::traffic::TrafficFeed,
+    mut rx: mcplab_mcp::traffic::TrafficFeed,
     voice: Voice,
     printed: watch::Sender<u64>,
 ) {

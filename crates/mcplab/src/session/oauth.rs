@@ -9,7 +9,7 @@ use std::time::Duration;
 use axum::extract::RawQuery;
 use axum::response::{Html, IntoResponse};
 use futures::future::BoxFuture;
-use mcplab_core::oauth::{
+use mcplab_oauth::{
     CallbackParams, CredentialStore, NonInteractiveAgent, OAuthError, OAuthHost, OAuthHttp,
     PendingRedirect, StepLog, UserAgent,
 };

@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use axum::http::{Request, StatusCode, header};
-use mcplab_core::mcp::sse::SseParser;
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+use mcplab_mcp::sse::SseParser;
+use mcplab_mcp::{ConnectionManager, ManagerOptions};
 use mcplab_server::router;
 use serde_json::{Value, json};
 
@@ -454,7 +454,7 @@ async fn event_stream_replays_after_last_event_id() {
     let state = state_with(manager.clone(), port, &Default::default());
     tokio::spawn(axum::serve(listener, router(state.clone())).into_future());
     let base = format!("http://127.0.0.1:{port}");
-    let client = mcplab_core::oauth::tls::client();
+    let client = mcplab_net::tls::client();
     let auth = format!("Bearer {TOKEN}");
 
     let mut events = client

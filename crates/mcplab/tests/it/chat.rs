@@ -370,17 +370,16 @@ async fn api_get(data: &std::path::Path, path: &str) -> Value {
     use std::sync::Arc;
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
-    let store = Arc::new(mcplab_core::store::Store::open(&data.join("mcplab.db")).unwrap());
-    let manager =
-        mcplab_core::mcp::ConnectionManager::new(mcplab_core::mcp::ManagerOptions::default());
+    let store = Arc::new(mcplab_store::Store::open(&data.join("mcplab.db")).unwrap());
+    let manager = mcplab_mcp::ConnectionManager::new(mcplab_mcp::ManagerOptions::default());
     let state = mcplab_server::AppState::new(
         manager,
         store,
         mcplab_server::Security::new("t".into(), port, None),
-        mcplab_core::llm::ProviderSettings::default(),
+        mcplab_llm::ProviderSettings::default(),
     );
     let server = tokio::spawn(axum::serve(listener, mcplab_server::router(state)).into_future());
-    let client = mcplab_core::oauth::tls::client_builder()
+    let client = mcplab_net::tls::client_builder()
         .no_proxy()
         .build()
         .unwrap();

@@ -6,11 +6,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_core::llm::ProviderSettings;
-use mcplab_core::mcp::sse::SseParser;
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
-use mcplab_core::store::Store;
+use mcplab_llm::ProviderSettings;
+use mcplab_mcp::sse::SseParser;
+use mcplab_mcp::{ConnectionManager, ManagerOptions};
 use mcplab_server::{AppState, Security, router};
+use mcplab_store::Store;
 use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};
 use serde_json::{Value, json};
 
@@ -41,7 +41,7 @@ impl App {
         tokio::spawn(axum::serve(listener, router(state)).into_future());
         let app = App {
             base: format!("http://127.0.0.1:{port}"),
-            client: mcplab_core::oauth::tls::client_builder()
+            client: mcplab_net::tls::client_builder()
                 .no_proxy()
                 .build()
                 .unwrap(),

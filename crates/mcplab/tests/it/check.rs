@@ -12,18 +12,18 @@ use tokio::process::Command;
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
 
-fn repo() -> PathBuf {
+pub(crate) fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
 }
 
-fn raw(modes: &str) -> String {
+pub(crate) fn raw(modes: &str) -> String {
     format!(
         "python3 {} {modes}",
         repo().join("tests/interop/rawsrv.py").display()
     )
 }
 
-fn npm_server(name: &str) -> String {
+pub(crate) fn npm_server(name: &str) -> String {
     let p = repo().join(format!(
         "tests/npm/node_modules/@modelcontextprotocol/{name}/dist/index.js"
     ));
@@ -34,10 +34,17 @@ fn npm_server(name: &str) -> String {
     format!("node {}", p.display())
 }
 
-async fn check(stdio: &str, extra: &[&str]) -> (Output, Value) {
-    let dir = tempfile::tempdir().unwrap();
-    let mut args = vec!["check", "--json", "--stdio", stdio];
+pub(crate) async fn check(stdio: &str, extra: &[&str]) -> (Output, Value) {
+    let mut args = vec!["--stdio", stdio];
     args.extend(extra);
+    check_args(&args).await
+}
+
+/// `mcplab check --json ARGS` in a scratch data directory: its exit and its report.
+pub(crate) async fn check_args(target_and_flags: &[&str]) -> (Output, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut args = vec!["check", "--json"];
+    args.extend(target_and_flags);
     let o = tokio::time::timeout(
         Duration::from_secs(60),
         Command::new(BIN)
@@ -61,7 +68,7 @@ async fn check(stdio: &str, extra: &[&str]) -> (Output, Value) {
 }
 
 /// (severity, rule) of every finding.
-fn rules(report: &Value) -> Vec<(String, String)> {
+pub(crate) fn rules(report: &Value) -> Vec<(String, String)> {
     report["findings"]
         .as_array()
         .unwrap()
@@ -75,7 +82,7 @@ fn rules(report: &Value) -> Vec<(String, String)> {
         .collect()
 }
 
-fn has(report: &Value, severity: &str, rule: &str) -> bool {
+pub(crate) fn has(report: &Value, severity: &str, rule: &str) -> bool {
     rules(report)
         .iter()
         .any(|(s, r)| s == severity && r == rule)
@@ -259,17 +266,17 @@ async fn api_check_route_and_absent_capabilities() {
     use axum::body::Body;
     use axum::http::{Request, header};
     use http_body_util::BodyExt;
-    use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+    use mcplab_mcp::{ConnectionManager, ManagerOptions};
     use tower::ServiceExt;
 
     const TOKEN: &str = "test-token-0123456789";
-    let store = std::sync::Arc::new(mcplab_core::store::Store::open_in_memory().unwrap());
+    let store = std::sync::Arc::new(mcplab_store::Store::open_in_memory().unwrap());
     let manager = ConnectionManager::new(ManagerOptions::default());
     let state = mcplab_server::AppState::new(
         manager.clone(),
         store,
         mcplab_server::Security::new(TOKEN.into(), 6274, None),
-        mcplab_core::llm::ProviderSettings::from_vars(&Default::default()),
+        mcplab_llm::ProviderSettings::from_vars(&Default::default()),
     );
     let app = mcplab_server::router(state);
     let post = |path: &str, body: Value, method: &str| {

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_core::mcp::{ConnectionManager, Listing, ManagerOptions, McpError, RequestOptions};
+use mcplab_mcp::{ConnectionManager, Listing, ManagerOptions, McpError, RequestOptions};
 use mcplab_protocol::{Direction, FrameKind, ServerConfig, ServerStatus, ServerTransport};
 use serde_json::json;
 
@@ -60,11 +60,7 @@ async fn wait_gone(pid: u32, what: &str) {
 
 /// Waits (bounded) for the frame sent to `server` that contains `needle`, as the traffic log
 /// announces it (`traffic` was subscribed before the request was made).
-async fn wait_sent(
-    traffic: &mut mcplab_core::mcp::traffic::TrafficFeed,
-    server: &str,
-    needle: &str,
-) {
+async fn wait_sent(traffic: &mut mcplab_mcp::traffic::TrafficFeed, server: &str, needle: &str) {
     let seen = async {
         loop {
             match traffic.recv().await {

@@ -95,9 +95,9 @@ impl mcplab_evalrun::RunSink for Quiet {
 /// iterations ran on one connection that declared mcplab's own capabilities.
 #[tokio::test]
 async fn each_host_declares_its_own_capabilities_to_the_servers() {
-    use mcplab_core::mcp::modern::declared_capabilities;
-    use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
     use mcplab_core::session::profiles::HostProfiles;
+    use mcplab_mcp::modern::declared_capabilities;
+    use mcplab_mcp::{ConnectionManager, ManagerOptions};
 
     let llm = ScriptedLlm::start_with_rules(Rules::new(vec![Rule::when(
         "hi",
@@ -109,9 +109,8 @@ async fn each_host_declares_its_own_capabilities_to_the_servers() {
         "version: 1\nid: declared\nmcpServers:\n  demo:\n    command: {BIN}\n    args: [demo-server]\n\
          models: [openai::gpt-4o-mini]\nhosts: [chatgpt, claude]\ncases:\n  - id: hi\n    turns: [hi]\n"
     );
-    let store = std::sync::Arc::new(
-        mcplab_core::store::Store::open(&dir.path().join("mcplab.db")).unwrap(),
-    );
+    let store =
+        std::sync::Arc::new(mcplab_store::Store::open(&dir.path().join("mcplab.db")).unwrap());
     let file = mcplab_evalrun::SuiteText { text, path: None };
     let prepared = mcplab_evalrun::prepare(&file, &store, &Default::default()).unwrap();
     let manager = ConnectionManager::new(ManagerOptions {
@@ -126,9 +125,9 @@ async fn each_host_declares_its_own_capabilities_to_the_servers() {
     let run_env = mcplab_evalrun::RunEnv {
         store,
         manager: manager.clone(),
-        providers: mcplab_core::llm::ProviderSettings::from_vars(&env),
-        http: mcplab_core::oauth::tls::client(),
-        prices: mcplab_evals::prices::PriceTable::shipped().unwrap(),
+        providers: mcplab_llm::ProviderSettings::from_vars(&env),
+        http: mcplab_net::tls::client(),
+        prices: mcplab_llm::prices::PriceTable::shipped().unwrap(),
         renderer: Err("no renderer in this test".into()),
     };
     let spec = mcplab_evalrun::RunSpec::new(prepared);

@@ -10,7 +10,7 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+use mcplab_mcp::{ConnectionManager, ManagerOptions};
 use mcplab_protocol::{ServerConfig, ServerTransport};
 
 const DEMO: &str = env!("CARGO_BIN_EXE_mcplab");

@@ -218,8 +218,8 @@ async fn initializes(app: &axum::Router, name: &str) -> Vec<Value> {
 /// `host: null` goes back to mcplab's own.
 #[tokio::test]
 async fn a_server_can_be_connected_as_a_host() {
-    use mcplab_core::mcp::modern::declared_capabilities;
     use mcplab_core::session::profiles::HostProfiles;
+    use mcplab_mcp::modern::declared_capabilities;
     let state = state();
     let app = router(state.clone());
     let demo = serde_json::json!({"name": "demo", "type": "stdio", "command": BIN, "args": ["demo-server"]});

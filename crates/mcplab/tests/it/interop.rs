@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_core::mcp::{Connection, ConnectionManager, Listing, ManagerOptions, RequestOptions};
+use mcplab_mcp::{Connection, ConnectionManager, Listing, ManagerOptions, RequestOptions};
 use mcplab_protocol::{HumanAnswer, ServerConfig, ServerEvent, ServerTransport};
 use serde_json::{Value, json};
 use tokio::process::{Child, Command};

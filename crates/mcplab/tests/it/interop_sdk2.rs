@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_core::mcp::{Connection, ConnectionManager, ManagerOptions, RequestOptions};
+use mcplab_mcp::{Connection, ConnectionManager, ManagerOptions, RequestOptions};
 use mcplab_protocol::{
     Direction, Era, HumanAnswer, ProtocolChoice, ServerConfig, ServerEvent, ServerTransport,
 };

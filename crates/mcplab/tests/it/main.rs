@@ -18,6 +18,7 @@ mod chat;
 mod chat_api;
 mod check;
 mod check_rules;
+mod check_wire;
 mod child_process;
 mod cli;
 mod eval;
@@ -37,3 +38,6 @@ mod python_sdk;
 mod render_api;
 mod serve;
 mod tap;
+#[cfg(feature = "peer-tests")]
+mod tap_interop;
+mod tap_resilience;

@@ -131,7 +131,7 @@ async fn interactive_sign_in_prints_the_url_and_waits_for_the_redirect() {
     .unwrap();
     assert!(authorization_url.contains("code_challenge_method=S256"));
     // The "browser": the authorization server redirects to the CLI's loopback listener.
-    let page = mcplab_core::oauth::tls::client()
+    let page = mcplab_net::tls::client()
         .get(&authorization_url)
         .send()
         .await

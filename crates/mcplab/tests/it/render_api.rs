@@ -118,7 +118,7 @@ async fn the_server_renders_an_app_against_itself() {
     let app = router(s.clone());
     let app_task = tokio::spawn(async move { axum::serve(listener, app).await });
 
-    let resp = mcplab_core::oauth::tls::client()
+    let resp = mcplab_net::tls::client()
         .post(format!("{origin}/api/apps/render"))
         .bearer_auth(TOKEN)
         .json(&spec("demo"))
@@ -132,10 +132,7 @@ async fn the_server_renders_an_app_against_itself() {
     let png = base64::engine::general_purpose::STANDARD
         .decode(v["pngBase64"].as_str().unwrap())
         .unwrap();
-    assert_eq!(
-        mcplab_core::render::png_size(&png).map(|(w, _)| w),
-        Some(640)
-    );
+    assert_eq!(mcplab_render::png_size(&png).map(|(w, _)| w), Some(640));
     app_task.abort();
     sandbox_task.abort();
     s.manager.shutdown().await;

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use mcplab_core::mcp::{ConnectionManager, ManagerOptions};
+use mcplab_mcp::{ConnectionManager, ManagerOptions};
 use mcplab_server::AppState;
 use mcplab_testkit::llm::ScriptedLlm;
 use serde_json::{Value, json};

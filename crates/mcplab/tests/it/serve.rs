@@ -85,7 +85,7 @@ pub(crate) async fn start(data: &std::path::Path, args: &[&str]) -> Running {
 
 impl Running {
     pub(crate) async fn get(&self, path: &str) -> Value {
-        mcplab_core::oauth::tls::client()
+        mcplab_net::tls::client()
             .get(format!("{}{path}", self.base))
             .bearer_auth(&self.token)
             .send()
@@ -99,14 +99,14 @@ impl Running {
     /// The host events from the first one on (`Last-Event-ID: 0` replays the ring), in order,
     /// up to and including the first for which `stop` holds.
     pub(crate) async fn events_until(&self, stop: impl Fn(&Value) -> bool) -> Vec<Value> {
-        let mut resp = mcplab_core::oauth::tls::client()
+        let mut resp = mcplab_net::tls::client()
             .get(format!("{}/api/events", self.base))
             .bearer_auth(&self.token)
             .header("last-event-id", "0")
             .send()
             .await
             .unwrap();
-        let mut parser = mcplab_core::mcp::sse::SseParser::new();
+        let mut parser = mcplab_mcp::sse::SseParser::new();
         let mut seen = Vec::new();
         tokio::time::timeout(Duration::from_secs(20), async {
             loop {
@@ -148,6 +148,12 @@ impl Running {
             "{name} never became {state}: {}",
             self.get("/api/servers").await
         );
+    }
+
+    /// Kills the inspector outright (SIGKILL), as a crash would.
+    pub(crate) async fn crash(mut self) {
+        self.child.start_kill().unwrap();
+        let _ = tokio::time::timeout(Duration::from_secs(15), self.child.wait()).await;
     }
 
     pub(crate) async fn stop(mut self) -> std::process::ExitStatus {

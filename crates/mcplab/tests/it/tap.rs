@@ -26,6 +26,16 @@ const HOST_SAYS: &str = concat!(
 /// Runs `args` as a host would (stdin the host's frames, then closed) and returns stdout
 /// and the exit status.
 async fn as_host(data: &std::path::Path, args: &[&str]) -> (Vec<u8>, std::process::ExitStatus) {
+    as_host_saying(data, args, HOST_SAYS, 2).await
+}
+
+/// As [`as_host`], the host sending `says` and closing stdin after `answers` lines came back.
+async fn as_host_saying(
+    data: &std::path::Path,
+    args: &[&str],
+    says: &str,
+    answers: usize,
+) -> (Vec<u8>, std::process::ExitStatus) {
     let mut child = Command::new(BIN)
         .args(args)
         .env("MCPLAB_DATA_DIR", data)
@@ -39,10 +49,10 @@ async fn as_host(data: &std::path::Path, args: &[&str]) -> (Vec<u8>, std::proces
     let mut stdout = child.stdout.take().unwrap();
     let mut out = Vec::new();
     tokio::time::timeout(WAIT, async {
-        stdin.write_all(HOST_SAYS.as_bytes()).await.unwrap();
-        // Two answers (initialize, tools/list), then the end of stdin stops the server.
+        stdin.write_all(says.as_bytes()).await.unwrap();
+        // The answers, then the end of stdin stops the server.
         let mut reader = BufReader::new(&mut stdout);
-        for _ in 0..2 {
+        for _ in 0..answers {
             reader.read_until(b'\n', &mut out).await.unwrap();
         }
         drop(stdin);
@@ -276,4 +286,276 @@ async fn a_recording_replays_and_a_changed_answer_is_a_difference() {
         "/result/serverInfo/name"
     );
     assert_eq!(report["checked"][1]["verdict"], "same");
+}
+
+#[tokio::test]
+async fn servers_tap_rewrites_a_hosts_entry_that_then_works_and_untap_restores_it() {
+    let home = tempfile::tempdir().unwrap();
+    let config = home
+        .path()
+        .join(".config/Claude/claude_desktop_config.json");
+    std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+    let original = serde_json::json!({
+        "mcpServers": {"demo": {"command": BIN, "args": ["demo-server"], "env": {"A": "1"}}},
+        "other": {"kept": true},
+    });
+    std::fs::write(&config, serde_json::to_string_pretty(&original).unwrap()).unwrap();
+    let servers = |verb: &'static str| {
+        let home = home.path().to_owned();
+        async move {
+            Command::new(BIN)
+                .args(["servers", verb, "demo", "--for", "claude"])
+                .env("HOME", &home)
+                .env_remove("XDG_CONFIG_HOME")
+                .env_remove("CLAUDE_CONFIG_DIR")
+                .env("MCPLAB_DATA_DIR", home.join("data"))
+                .output()
+                .await
+                .unwrap()
+        }
+    };
+    let out = servers("tap").await;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let tapped: Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    let entry = &tapped["mcpServers"]["demo"];
+    assert_eq!(
+        entry["args"],
+        serde_json::json!(["tap", "--", BIN, "demo-server"])
+    );
+    assert_eq!(tapped["other"], original["other"]);
+    assert!(config.with_extension("json.mcplab-backup").exists());
+
+    // The host runs the rewritten entry: it works, and the tap records.
+    let args: Vec<&str> = entry["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap())
+        .collect();
+    assert_eq!(entry["command"].as_str().unwrap(), BIN);
+    let (out, status) = as_host(home.path(), &args).await;
+    assert!(status.success());
+    assert!(String::from_utf8_lossy(&out).contains("mcplab-demo"));
+    assert_eq!(
+        std::fs::read_dir(home.path().join("taps")).unwrap().count(),
+        1
+    );
+
+    let out = servers("untap").await;
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let back: Value = serde_json::from_str(&std::fs::read_to_string(&config).unwrap()).unwrap();
+    assert_eq!(back, original);
+    assert!(!config.with_extension("json.mcplab-backup").exists());
+}
+
+/// Each host's own file, where its documentation puts it, in its own format (VS Code's is
+/// JSONC under `servers`; Claude Code's default scope is per project).
+#[tokio::test]
+async fn servers_tap_finds_each_hosts_file_where_the_host_keeps_it() {
+    let project = tempfile::tempdir().unwrap();
+    let data = tempfile::tempdir().unwrap();
+    let here = project.path().display().to_string();
+    let hosts: [(&str, &str, String); 7] = [
+        (
+            "claude",
+            ".config/Claude/claude_desktop_config.json",
+            String::new(),
+        ),
+        ("cursor", ".cursor/mcp.json", String::new()),
+        (
+            "windsurf",
+            ".codeium/windsurf/mcp_config.json",
+            String::new(),
+        ),
+        ("gemini", ".gemini/settings.json", String::new()),
+        ("vscode", ".config/Code/User/mcp.json", "servers".into()),
+        ("claude-code", ".claude.json", String::new()),
+        ("claude-code", ".claude.json", here.clone()),
+    ];
+    for (host, file, how) in hosts {
+        let home = tempfile::tempdir().unwrap();
+        let config = home.path().join(file);
+        std::fs::create_dir_all(config.parent().unwrap()).unwrap();
+        let entry = serde_json::json!({"command": "node", "args": ["s.js"], "env": {"K": "v"}});
+        let text = match how.as_str() {
+            "" => serde_json::json!({"mcpServers": {"s": entry}, "theme": 1}).to_string(),
+            "servers" => format!(
+                "// VS Code allows comments\n{}",
+                serde_json::json!({"servers": {"s": entry}, "inputs": []})
+            ),
+            dir => serde_json::json!({"mcpServers": {}, "projects": {dir: {"mcpServers": {"s": entry}}}})
+                .to_string(),
+        };
+        std::fs::write(&config, &text).unwrap();
+        let run = |verb: &'static str| {
+            std::process::Command::new(BIN)
+                .args(["servers", verb, "s", "--for", host])
+                .current_dir(project.path())
+                .env("HOME", home.path())
+                .env_remove("XDG_CONFIG_HOME")
+                .env_remove("CLAUDE_CONFIG_DIR")
+                .env("MCPLAB_DATA_DIR", data.path())
+                .output()
+                .unwrap()
+        };
+        let out = run("tap");
+        let why = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{host} {file}: {why}");
+        let tapped: Value = {
+            let t = std::fs::read_to_string(&config).unwrap();
+            serde_json::from_str(&t).unwrap()
+        };
+        let got = match how.as_str() {
+            "" => &tapped["mcpServers"]["s"],
+            "servers" => &tapped["servers"]["s"],
+            dir => &tapped["projects"][dir]["mcpServers"]["s"],
+        };
+        assert_eq!(
+            got["args"],
+            serde_json::json!(["tap", "--", "node", "s.js"]),
+            "{host}"
+        );
+        assert_eq!(got["env"], serde_json::json!({"K": "v"}), "{host}");
+        let out = run("untap");
+        assert!(
+            out.status.success(),
+            "{host}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let back = std::fs::read_to_string(&config).unwrap();
+        assert_eq!(
+            back, text,
+            "{host} {file}: the backup restores the very text"
+        );
+        let leftovers = std::fs::read_dir(config.parent().unwrap()).unwrap().count();
+        assert_eq!(leftovers, 1, "{host}: no backup or temp file left");
+    }
+}
+
+/// A host session with tool calls, recorded, becomes a suite whose case expects those calls
+/// and results, and a baseline that `mcplab check` compares the live server with.
+#[tokio::test]
+async fn a_recording_becomes_an_eval_case_and_a_check_baseline() {
+    let dir = tempfile::tempdir().unwrap();
+    let record = dir.path().join("rec.jsonl");
+    let says = format!(
+        "{HOST_SAYS}{}\n{}\n",
+        r#"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"echo","arguments":{"message":"hi"}}}"#,
+        r#"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"add","arguments":{"a":2,"b":3}}}"#,
+    );
+    let args = [
+        "tap",
+        "--no-live",
+        "--record",
+        record.to_str().unwrap(),
+        "--",
+        BIN,
+        "demo-server",
+    ];
+    let (_, status) = as_host_saying(dir.path(), &args, &says, 4).await;
+    assert!(status.success());
+    let mcplab = |args: &[&str]| {
+        std::process::Command::new(BIN)
+            .args(args)
+            .env("MCPLAB_DATA_DIR", dir.path())
+            .output()
+            .unwrap()
+    };
+
+    let out = mcplab(&["tap", "eval", record.to_str().unwrap()]);
+    let suite = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let parsed = mcplab_evals::suite::parse_suite(&suite).expect("the suite loads");
+    let doc = serde_json::to_value(&parsed).unwrap();
+    let case = &doc["cases"][0];
+    assert_eq!(
+        doc["mcpServers"]["mcplab-demo"]["args"],
+        serde_json::json!(["demo-server"])
+    );
+    let turn = &case["turns"][0];
+    let expected = &turn["toolCalls"]["expected"];
+    assert_eq!(expected[0]["tool"], "echo");
+    assert_eq!(expected[0]["arguments"]["message"], "hi");
+    assert_eq!(expected[1]["tool"], "add");
+    assert_eq!(turn["toolCalls"]["order"], "in-order");
+    assert_eq!(
+        turn["checks"][0]["toolResult"]["matches"]["content"][0]["text"],
+        "Echo: hi"
+    );
+    assert_eq!(
+        turn["checks"][1]["toolResult"]["matches"]["structuredContent"]["sum"],
+        5.0
+    );
+    assert!(suite.contains("TODO: what the user asked"), "{suite}");
+
+    let baseline = dir.path().join("baseline.json");
+    let out = mcplab(&[
+        "tap",
+        "baseline",
+        record.to_str().unwrap(),
+        "-o",
+        baseline.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let b: Value = serde_json::from_str(&std::fs::read_to_string(&baseline).unwrap()).unwrap();
+    assert_eq!(b["server"], "mcplab-demo");
+    assert_eq!(b["surfaces"][0]["era"], "legacy");
+    // The demo's tools/list answer (~17 KB) is longer than the traffic preview that `check`
+    // judges from by default (16 KiB): raise it so the check sees the whole listing.
+    let check = |file: &std::path::Path| {
+        let args = [
+            "check",
+            "--demo",
+            "--json",
+            "--limit",
+            "preview=1MiB",
+            "--baseline",
+        ];
+        let mut args: Vec<&str> = args.to_vec();
+        args.push(file.to_str().unwrap());
+        let out = mcplab(&args);
+        let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+        let errors: Vec<String> = report["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| f["ruleSet"] == "baseline" && f["severity"] == "error")
+            .map(|f| f["message"].as_str().unwrap().to_owned())
+            .collect();
+        (out.status.code(), errors)
+    };
+    let (code, errors) = check(&baseline);
+    assert_eq!(
+        errors,
+        Vec::<String>::new(),
+        "the live server is what the host saw"
+    );
+    assert_eq!(code, Some(0));
+
+    // A tool the host saw is gone from the server: a breaking change.
+    let mut edited = b.clone();
+    let tools = edited["surfaces"][0]["tools"].as_array_mut().unwrap();
+    let mut gone = tools[0].clone();
+    gone["name"] = "retired_tool".into();
+    tools.push(gone);
+    std::fs::write(&baseline, edited.to_string()).unwrap();
+    let (code, errors) = check(&baseline);
+    assert_eq!(errors, ["tool `retired_tool` was removed"]);
+    assert_eq!(code, Some(1));
 }

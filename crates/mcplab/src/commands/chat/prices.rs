@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use mcplab_core::agent::cost::{USER_PRICES, load_prices};
-use mcplab_evals::prices::EffectivePrices;
+use mcplab_llm::prices::EffectivePrices;
 use serde_json::json;
 
 use crate::failure::Failure;

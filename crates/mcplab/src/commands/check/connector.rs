@@ -5,7 +5,7 @@
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use mcplab_check::eras::{Connector, OpenError, Opened, Opening};
-use mcplab_core::mcp::{Connection, TrafficLog};
+use mcplab_mcp::{Connection, TrafficLog};
 use mcplab_protocol::ServerConfig;
 
 use crate::failure::{EXIT_CONNECT, Failure};

@@ -5,14 +5,14 @@
 use std::path::Path;
 
 use futures::StreamExt;
-use mcplab_core::llm::{ChatRequest, Message, ModelRef, StreamEvent};
-use mcplab_core::mcp::Listing;
 use mcplab_evalrun::authoring::{
     append_case, case_from_session, case_yaml, negative_case, tool_cases,
 };
 use mcplab_evals::checks::json_in;
 use mcplab_evals::import::{self, safe_id};
 use mcplab_evals::suite::{self, Case, ExpectedCall, ToolCallExpectations, Turn};
+use mcplab_llm::{ChatRequest, Message, ModelRef, StreamEvent};
+use mcplab_mcp::Listing;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
@@ -194,7 +194,7 @@ async fn draft(
     let settings = super::run::provider_settings(&store);
     let model = ModelRef::parse(model).map_err(|e| e.to_string())?;
     let provider = settings
-        .provider(&model.provider, &mcplab_core::oauth::tls::client())
+        .provider(&model.provider, &mcplab_net::tls::client())
         .map_err(|e| e.to_string())?;
     let tools: Vec<Value> = listed
         .iter()

@@ -6,7 +6,6 @@
 mod authoring;
 mod history;
 mod output;
-pub(crate) mod render;
 mod run;
 mod trace;
 

@@ -8,19 +8,19 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_core::llm::ProviderSettings;
-use mcplab_core::store::Store;
 use mcplab_evalrun::{
     AppRenderer, Overrides, RunEnv, RunError, RunOutcome, RunSpec, SuiteText, prepare,
 };
-use mcplab_evals::prices::PriceTable;
 use mcplab_evals::shard::parse_shard;
 use mcplab_evals::suite::Gates;
+use mcplab_llm::ProviderSettings;
+use mcplab_llm::prices::PriceTable;
 use mcplab_protocol::ServerTransport;
+use mcplab_server::headless::LoopbackRenderer;
+use mcplab_store::Store;
 
 use super::RunArgs;
 use super::output::{CliSink, RunFile, summary_text, write_reports};
-use super::render::CliRenderer;
 use crate::cli::ElicitationMode;
 use crate::failure::Failure;
 use crate::output::{out, outln};
@@ -88,9 +88,10 @@ pub async fn run(args: RunArgs, global: &Settings, data: &DataDir) -> Result<(),
     }
     let renderer: Result<Arc<dyn AppRenderer>, String> =
         match settings::chromium(global.chromium.as_deref()) {
-            Some(path) if path.is_file() => {
-                Ok(Arc::new(CliRenderer::new(prepared.servers.clone(), path)))
-            }
+            Some(path) if path.is_file() => Ok(Arc::new(LoopbackRenderer::new(
+                prepared.servers.clone(),
+                path,
+            ))),
             Some(path) => Err(format!(
                 "Chromium not found at {} (pass --chromium PATH or set MCPLAB_CHROMIUM)",
                 path.display()
@@ -105,7 +106,7 @@ pub async fn run(args: RunArgs, global: &Settings, data: &DataDir) -> Result<(),
         providers: provider_settings(&store),
         store,
         manager: session.manager().clone(),
-        http: mcplab_core::oauth::tls::client(),
+        http: mcplab_net::tls::client(),
         prices,
         renderer,
     };

@@ -4,10 +4,10 @@
 //! answer, how it ended with tokens and clocks; then every check with its reason, the tool-call
 //! differences, the judge and the error. Long values are cut for the terminal (the JSON is whole).
 
-use mcplab_core::store::Store;
 use mcplab_evalrun::{StoredRun, iteration_trace, pick_unit};
 use mcplab_evals::trace::{TurnEnd, TurnTrace};
 use mcplab_evals::verdict::{JudgeOutcome, JudgeVerdict, ScopedCheck, ScopedMatch};
+use mcplab_store::Store;
 use serde_json::Value;
 
 use super::ShowArgs;

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_core::mcp::stdio::{DEFAULT_STOP_GRACE, StderrTail, StdioSpec, spawn_stdio};
-use mcplab_core::mcp::wire::wire_pair;
+use mcplab_mcp::stdio::{DEFAULT_STOP_GRACE, StderrTail, StdioSpec, spawn_stdio};
+use mcplab_mcp::wire::wire_pair;
 use mcplab_protocol::ServerTransport;
 use mcplab_tap::replay::{Checked, Outcome, ReplayOptions, ReplayReport, replay};
 use serde_json::json;
@@ -76,7 +76,7 @@ pub async fn run(args: ReplayArgs, settings: &Settings) -> Result<(), Failure> {
     }
 }
 
-fn read(path: &std::path::Path) -> Result<mcplab_tap::recording::Recording, Failure> {
+pub(super) fn read(path: &std::path::Path) -> Result<mcplab_tap::recording::Recording, Failure> {
     let fail = |e: String| Failure::usage(format!("cannot read {}: {e}", path.display()));
     let size = std::fs::metadata(path)
         .map_err(|e| fail(e.to_string()))?

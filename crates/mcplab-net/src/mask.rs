@@ -1,11 +1,18 @@
 //! What of a provider request may be shown: API keys in headers (`Authorization` keeps its
 //! scheme, `x-api-key`, `api-key`, `x-goog-api-key`, cookies) and in URL queries (`key`,
 //! `api_key`, …) are masked the way the OAuth debugger masks tokens (`sk-p… (51 chars)`):
-//! enough to tell two keys apart, never enough to use one. It lives beside `mask_secret` so the
-//! x-ray (mcplab-llm) and the MCP exchange records (mcplab-mcp) share it without depending on
-//! each other.
+//! enough to tell two keys apart, never enough to use one. The x-ray (mcplab-llm), the MCP
+//! exchange records (mcplab-mcp), the tap and the OAuth debugger share it.
 
-use crate::mask_secret;
+/// `abcd… (40 chars)`; short secrets show no characters at all.
+pub fn mask_secret(secret: &str) -> String {
+    let count = secret.chars().count();
+    if count < 12 {
+        return format!("… ({count} chars)");
+    }
+    let head: String = secret.chars().take(4).collect();
+    format!("{head}… ({count} chars)")
+}
 
 /// Header names whose whole value is a secret.
 const SECRET_HEADERS: &[&str] = &[
@@ -61,6 +68,15 @@ pub fn mask_url(url: &url::Url) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn secrets_keep_only_a_prefix_and_length() {
+        assert_eq!(
+            mask_secret("eyJhbGciOiJSUzI1NiJ9.payload"),
+            "eyJh… (28 chars)"
+        );
+        assert_eq!(mask_secret("short"), "… (5 chars)");
+    }
 
     #[test]
     fn keys_are_masked_in_headers_and_queries() {

@@ -1,6 +1,6 @@
-//! Cost arithmetic against hand-computed values, and the shipped table's integrity.
+// Cost arithmetic against hand-computed values, and the shipped table's integrity.
 
-use mcplab_evals::prices::PriceTable;
+use super::PriceTable;
 use mcplab_protocol::chat::TokenUsage;
 
 fn usage(input: u64, output: u64) -> TokenUsage {

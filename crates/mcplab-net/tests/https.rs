@@ -1,4 +1,4 @@
-//! HTTPS through the one TLS stack (rustls with ring, `mcplab_oauth::tls`): a loopback TLS
+//! HTTPS through the one TLS stack (rustls with ring, `mcplab_net::tls`): a loopback TLS
 //! server with a self-signed certificate answers a client that trusts the certificate, and a
 //! client that does not trust it is refused during the handshake, so certificates are checked.
 //! Every other test talks plain HTTP on loopback; without this one a build with no TLS (or no
@@ -62,7 +62,7 @@ async fn https_server() -> (String, String, Arc<std::sync::atomic::AtomicUsize>)
 #[tokio::test]
 async fn https_to_a_server_whose_certificate_the_client_trusts() {
     let (url, pem, requests) = https_server().await;
-    let client = mcplab_oauth::tls::client_builder()
+    let client = mcplab_net::tls::client_builder()
         .no_proxy()
         .add_root_certificate(reqwest::Certificate::from_pem(pem.as_bytes()).unwrap())
         .build()
@@ -79,7 +79,7 @@ async fn https_to_a_server_whose_certificate_the_client_trusts() {
 #[tokio::test]
 async fn https_to_an_untrusted_certificate_is_refused_before_any_request() {
     let (url, _pem, requests) = https_server().await;
-    let client = mcplab_oauth::tls::client_builder()
+    let client = mcplab_net::tls::client_builder()
         .no_proxy()
         .build()
         .unwrap();

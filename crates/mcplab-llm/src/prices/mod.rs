@@ -11,7 +11,7 @@ use mcplab_protocol::chat::TokenUsage;
 use serde::{Deserialize, Serialize};
 
 /// The table shipped with mcplab.
-pub const SHIPPED: &str = include_str!("../prices.json");
+pub const SHIPPED: &str = include_str!("../../prices.json");
 
 /// One model's prices, in US dollars per million tokens.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -206,3 +206,6 @@ impl PriceTable {
         )
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -7,6 +7,8 @@
 #   rust         every Rust unit and integration test (cargo nextest, --all-features: the
 #                interop tests against npm and Python SDK servers and the Chromium renders
 #                included; installs tests/npm and the Python venvs they use)
+#   package      the test build's binary packaged (archive, npm, wheel) and each package installed
+#                into an empty prefix and run (scripts/package.sh --test)
 #   conformance  the official MCP client conformance suites (Node 22 from tests/npm)
 #   browser      playwright-core driving Debian's Chromium against the real binary
 #
@@ -24,7 +26,7 @@ for var in $(compgen -e); do
   case "$var" in UPDATE_* | MCPLAB_WRITE_SCHEMA) echo "== ignoring $var: this script checks, it does not rewrite"; unset "$var" ;; esac
 done
 
-all_stages=(lint web rust conformance browser)
+all_stages=(lint web rust package conformance browser)
 if [ "$#" -eq 0 ]; then
   stages=("${all_stages[@]}")
 else
@@ -79,6 +81,7 @@ stage_web() {
 
 stage_rust() {
   npm_install tests/npm
+  npm_install tests/ci
   echo "== python: the MCP SDK 2.x for the 2026-07-28 interop tests"
   tests/interop/python/setup.sh
   echo "== python SDK venvs (tests/python: mcp 1.x and 2.x for the interop tests)"
@@ -87,6 +90,11 @@ stage_rust() {
   cargo build --workspace --locked --all-features --bins --examples
   echo "== Rust tests"
   nextest --no-fail-fast
+}
+
+stage_package() {
+  [ -x target/debug/mcplab ] || cargo build --workspace --locked --all-features --bins --examples
+  scripts/package.sh --profile dev --all-features --no-crates --out target/package-test --test
 }
 
 stage_conformance() {

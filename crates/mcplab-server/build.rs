@@ -4,6 +4,10 @@
 //! client that does not accept gzip). The UI is a quarter of its size in the binary this way,
 //! and serving it copies nothing. Reruns when the UI build output changes, so the embedded UI
 //! is never stale. No `web/dist` → an empty table (the server then says how to build it).
+//!
+//! A packaged crate (`cargo package`, then `cargo install` without Node) has no `web/dist`
+//! beside it: `scripts/package.sh` copies the built UI into the crate as `ui-dist/`, which
+//! is read first when present.
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
@@ -11,8 +15,7 @@ use std::path::{Path, PathBuf};
 const MIN_GZIP: usize = 1024;
 
 fn main() {
-    let dist = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../web/dist");
-    println!("cargo:rerun-if-changed={}", dist.display());
+    let dist = ui_dir();
     let out = PathBuf::from(std::env::var_os("OUT_DIR").expect("cargo sets OUT_DIR"));
     let mut files = Vec::new();
     if dist.is_dir() {
@@ -34,6 +37,28 @@ fn main() {
     }
     table.push(']');
     std::fs::write(out.join("ui_files.rs"), table).expect("write the UI table");
+}
+
+/// `ui-dist/` inside the crate (the UI packaged with it) when it exists, else the checkout's
+/// `web/dist`. `ui-dist/` is watched only while it exists: cargo reruns a build script on every
+/// build while a watched path is missing.
+fn ui_dir() -> PathBuf {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let packaged = crate_dir.join("ui-dist");
+    let checkout = crate_dir.join("../../web/dist");
+    println!("cargo:rerun-if-changed={}", checkout.display());
+    if packaged.is_dir() {
+        println!("cargo:rerun-if-changed={}", packaged.display());
+        if checkout.is_dir() {
+            println!(
+                "cargo:warning=embedding the packaged UI in {} rather than web/dist: remove it \
+                 (scripts/package.sh left it behind) to embed the UI you build",
+                packaged.display()
+            );
+        }
+        return packaged;
+    }
+    checkout
 }
 
 /// Relative paths (with `/`) of every file under `dir`.

@@ -486,6 +486,39 @@ fn upgrading_a_version_3_file_keeps_servers_prefs_and_credentials() {
     assert!(store.scenarios().unwrap().is_empty());
 }
 
+/// A file written at every earlier schema (1 up to the one before the latest: each released
+/// data directory is one of these) opens at the latest version with its configured server and
+/// preferences intact. Migrations only go forward; a new one is covered here automatically.
+#[test]
+fn every_earlier_schema_upgrades_keeping_servers_and_prefs() {
+    for version in 1..LATEST as usize {
+        let (_dir, store) = upgraded_from(version, |conn| {
+            conn.execute_batch(
+                r#"INSERT INTO servers (name, position, config) VALUES
+                     ('kept', 0, '{"name":"kept","type":"stdio","command":"node","args":["s.js"]}');
+                   INSERT INTO prefs (key, value) VALUES ('theme', '"dark"');"#,
+            )
+            .unwrap();
+        });
+        let names: Vec<String> = store
+            .servers()
+            .unwrap()
+            .into_iter()
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(
+            names,
+            ["kept"],
+            "servers after upgrading from schema {version}"
+        );
+        assert_eq!(
+            store.prefs().unwrap()["theme"],
+            json!("dark"),
+            "schema {version}"
+        );
+    }
+}
+
 /// Parallel CLI runs open one fresh data directory at once: every open succeeds (the
 /// conformance suite's parallel-isolation scenario once saw "database is locked").
 #[test]

@@ -22,10 +22,18 @@ pub use connect::{
 };
 pub use surface::{GLOBAL_WITHIN, completions, flags_of, man, parse};
 
+/// `mcplab --version`: the crate version and the commit it was built from (`build.rs`).
+pub const VERSION: &str = concat!(
+    env!("CARGO_PKG_VERSION"),
+    " (",
+    env!("MCPLAB_BUILD_COMMIT"),
+    ")"
+);
+
 #[derive(Parser, Debug)]
 #[command(
     name = "mcplab",
-    version,
+    version = VERSION,
     about = "A workbench for MCP servers and MCP Apps: connect, inspect, call, and test.",
     after_help = MAIN_HELP
 )]
@@ -337,7 +345,9 @@ Schema of the negotiated revision, plus tool names and schemas, results, paginat
 capabilities, stdout noise, JSON-RPC ids) and security (hidden Unicode, tool poisoning, \
 shadowing and name collisions with the other configured servers, secrets in URLs, plain-HTTP \
 auth) always run; baseline runs with --baseline. `--list-rules` prints every rule with its \
-source. Tools are only called when named with --call.
+source. Tools are only called when named with --call; a 2026-07-28 input_required answer is \
+answered as --elicitation says and retried. Frames are judged alike over stdio, streamable \
+HTTP and SSE; an era the server refuses is a note, not a finding.
 
 Exit codes: 0 no errors (warnings allowed), 1 errors found, 2 usage, 3 could not connect.
 

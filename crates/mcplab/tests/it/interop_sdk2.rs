@@ -111,7 +111,9 @@ async fn start_http(cmd: (String, Vec<String>, BTreeMap<String, String>)) -> Htt
         .kill_on_drop(true)
         .spawn()
         .expect("the server starts");
-    for _ in 0..200 {
+    // Python and uvicorn take seconds to start on a loaded machine: wait up to a minute for
+    // the port (it is up at once when it is up; 10 s timed out at load 23).
+    for _ in 0..1200 {
         if tokio::net::TcpStream::connect(("127.0.0.1", port))
             .await
             .is_ok()

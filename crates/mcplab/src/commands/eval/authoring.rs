@@ -155,7 +155,7 @@ pub async fn init(args: InitArgs, global: &Settings, data: &DataDir) -> Result<(
         } else {
             ""
         },
-        import::value_to_yaml(&doc)
+        mcplab_yaml::to_yaml(&doc)
     );
     suite::parse_suite(&text).map_err(|e| {
         Failure::usage(format!(

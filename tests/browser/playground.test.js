@@ -245,4 +245,21 @@ test('the running app, its state and its bridge log are still there after a visi
   await page.waitForSelector(`${id('app-iframe')}[data-kept="yes"]`, { state: 'visible' });
   assert.equal(await doc().locator('#count').innerText(), count);
   assert.match(await doc().locator('#status').innerText(), /Incremented/);
+  // The URL names what is shown: server, tool, device and theme.
+  await page.waitForFunction(() => /^#\/playground\/demo\/show_counter_app\/device%3D\w+\/theme%3D(light|dark)/.test(window.location.hash));
+});
+
+test('a playground URL opens that tool on that device in that theme, running nothing', async () => {
+  const { page } = app;
+  await page.evaluate(() => {
+    window.location.hash = '#/tools';
+  });
+  await page.waitForSelector(id('tools-page'));
+  await page.evaluate(() => {
+    window.location.hash = '#/playground/demo/show_probe_app/device%3Ddesktop/theme%3Ddark';
+  });
+  await page.waitForFunction((sel) => document.querySelector(sel)?.value === 'show_probe_app', id('pg-tool'));
+  await page.waitForFunction((sel) => document.querySelector(sel)?.value === 'desktop', id('emu-device'));
+  assert.equal(await page.locator(id('emu-theme')).inputValue(), 'dark');
+  assert.match(await page.evaluate(() => window.location.hash), /device%3Ddesktop\/theme%3Ddark/);
 });

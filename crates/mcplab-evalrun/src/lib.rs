@@ -4,13 +4,14 @@
 //! loop as the chat, nobody attending — with the run's models (behind a run-wide retry budget
 //! for rate limits) and servers (reconnected when they go away), or plays a recorded run back
 //! with no API key and no live server (`replay`); the evals crate judges each trace, and every
-//! finished iteration is stored at once. `history` reads stored runs back,
+//! finished iteration is stored at once. `drafting` asks a model for cases, `history` reads stored runs back,
 //! `trace_view` one stored iteration as a person reads it, `trend` a suite's
 //! pass rate per model over its runs. It neither prints
 //! nor serves HTTP: the CLI and the web server consume its events.
 
 pub mod authoring;
 mod deadline;
+pub mod drafting;
 mod execute;
 pub mod history;
 mod iteration;

@@ -25,6 +25,7 @@ import { usePlaygroundRun } from './usePlaygroundRun';
 import { useRerunKey } from './useRerunKey';
 import { useToolChoice } from './useToolChoice';
 import { useToolInput } from './useToolInput';
+import { usePlaygroundRoute } from './usePlaygroundRoute';
 import { parseZoom, type Zoom } from './zoom';
 import './playground.css';
 
@@ -41,6 +42,7 @@ export function PlaygroundPage({ active = true }: { active?: boolean }) {
   const { run, debug, start, close, observers } = usePlaygroundRun();
   const input = useToolInput({ ...choice, emulation, setEmulation, start });
   useRerunKey(active && mode === 'direct', input.runNow);
+  usePlaygroundRoute({ active, server, tool: tool?.name ?? null, emulation, setServer: choice.setServer, choose: choice.choose, setEmulation });
 
   const c = emulation.conditions;
   const conditions: HostConditions = useMemo(() => ({ ...c, width: emulation.width }), [c, emulation.width]);

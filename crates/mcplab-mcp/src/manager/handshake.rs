@@ -244,7 +244,7 @@ pub(super) struct Started {
     pub(super) transport_cancel: CancellationToken,
     /// The streamable HTTP task, which ends the session with DELETE (B12: closing waits for it).
     pub(super) transport_task: Option<JoinHandle<()>>,
-    /// True while an OAuth sign-in waits for a person (the deadline pauses).
+    /// True while an OAuth sign-in waits for a person (the deadline restarts after it).
     pub(super) waiting: Option<watch::Receiver<bool>>,
     /// Stderr held back during the handshake (stdio with `protocol: auto`).
     pub(super) hold: Arc<StderrHold>,
@@ -272,8 +272,9 @@ impl Started {
     }
 }
 
-/// Runs `fut` with a deadline of `limit`, which stops while `waiting` is true and starts again
-/// when it turns false. `Err(())` when the deadline passed.
+/// Runs `fut` with a deadline of `limit`. A deadline that passes while `waiting` is true does
+/// not end it: once `waiting` turns false a whole new `limit` starts. `Err(())` when the
+/// deadline passed with nobody waiting.
 pub(crate) async fn bounded<F: std::future::Future>(
     fut: F,
     limit: Duration,

@@ -46,12 +46,15 @@ def baseline(server, env):
 
 def check(mcplab, server, extra, env):
     t0 = time.perf_counter()
-    out = subprocess.run([mcplab, "check", "--json", "--stdio", " ".join(server)] + extra,
+    argv = [mcplab, "check", "--json", "--stdio", " ".join(server), "-e", "RAWSRV_TOOLS=100"]
+    out = subprocess.run(argv + extra,
                          stdin=subprocess.DEVNULL, capture_output=True, env=env)
     took = time.perf_counter() - t0
     report = json.loads(out.stdout)
     errors = [f for f in report["findings"] if f["severity"] == "error"]
     assert out.returncode == 0 and not errors, (out.returncode, errors[:3])
+    listed = [e for e in report["eras"][0]["exercised"] if e.startswith("tools/list")]
+    assert listed == ["tools/list: 100 in 1 page(s)"], listed
     return took, report
 
 

@@ -18,7 +18,7 @@ use super::rules::{
 use super::schema::{Kind, Side, Spec};
 use super::tools::{check_call_result, check_tool};
 use crate::findings::{At, Findings};
-use crate::recording::Recording;
+use crate::recording::{Recording, is_probe_ping};
 use crate::rule::Rule;
 
 /// Violations reported per frame.
@@ -105,7 +105,8 @@ impl Walk<'_> {
         let method = v.get("method").and_then(Value::as_str);
         match (id, method) {
             (Some(id), Some(method)) => {
-                if self.rec.era == Era::Legacy && method == "server/discover" {
+                let probe = self.rec.era == Era::Legacy && method == "server/discover";
+                if probe || is_probe_ping(v) {
                     self.skipped.push(id);
                     return;
                 }

@@ -397,7 +397,7 @@ def ui_run(row, a, logs, one):
         split = [anon_file(p[0]) for p in per]
         _, browser_rss, _ = tree_mem(driver.pid)
         return dict(own=per[0][1], rss=rss, pss=pss, n=len(per), per=per, at_ready=at_ready,
-                    ms=info["ms"], streams=info.get("streams", []), browser=browser_rss, split=split,
+                    ms=info["ms"], paint=info.get("paintMs"), listed=info.get("listedMs"), streams=info.get("streams", []), browser=browser_rss, split=split,
                     listen=listeners())
     finally:
         if driver is not None:
@@ -412,16 +412,23 @@ def ui_run(row, a, logs, one):
         run.stop()
 
 
+def med_of(rs, key):
+    """The median of a page-measured time over runs, or '-' when the page gave none."""
+    vs = [r[key] for r in rs if r.get(key) is not None]
+    return f"{statistics.median(vs):.0f}" if vs else "-"
+
+
 def report_ui(rows, ui, a):
     med = statistics.median
     print("#### Idle with the UI open in Chromium (whole process trees, browser excluded)")
     print()
-    print("| tool | how it is started | UI up after, median ms | idle RSS MiB, whole tree (processes) | tree PSS MiB | own process RSS MiB | long-lived streams the UI opened |")
-    print("|---|---|---:|---:|---:|---:|---|")
+    print("| tool | how it is started | UI up after, median ms | HTML → first paint, ms | HTML → servers listed, ms | idle RSS MiB, whole tree (processes) | tree PSS MiB | own process RSS MiB | long-lived streams the UI opened |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---|")
     for row in rows:
         rs = ui[row["key"]]
         streams = sorted({s for r in rs for s in r["streams"]}) or ["none"]
         print(f"| {row['tool']} | {row['how']} | {med([r['ms'] for r in rs]):.0f} | "
+              f"{med_of(rs, 'paint')} | {med_of(rs, 'listed')} | "
               f"{med([r['rss'] for r in rs]) / 1024:.1f} ({max(r['n'] for r in rs)}) | "
               f"{med([r['pss'] for r in rs]) / 1024:.1f} | {med([r['own'] for r in rs]) / 1024:.1f} | "
               f"{', '.join(streams)} |")

@@ -19,7 +19,10 @@
 //   (its sign-in gate; a user clicks it too) the servers page shows "Add Your First Server".
 //   It opens no event stream while no server is connected.
 // The JSON line also carries the ms from goto to ready and the long-lived requests seen
-// (responses of type text/event-stream, and WebSockets), so the report can say what was open.
+// (responses of type text/event-stream, and WebSockets), so the report can say what was open,
+// and, read in the page from its own clock, the ms from the HTML's arrival (the navigation's
+// responseEnd) to the first contentful paint (`paintMs`) and to the server list being shown
+// (`listedMs`; MCPJam's includes its guest click).
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,6 +59,13 @@ const finish = async (code) => {
 };
 process.on('SIGTERM', () => void finish(0));
 
+/** `when` runs in the page every frame and returns the page's clock (performance.now) once
+ * what it waits for is there: that time. */
+async function pageTime(page, when) {
+  const h = await page.waitForFunction(when, null, { timeout: TIMEOUT, polling: 'raf' });
+  return h.jsonValue();
+}
+
 try {
   const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
   const streams = [];
@@ -67,29 +77,34 @@ try {
     if (type.startsWith('text/event-stream')) streams.push(`SSE ${new URL(r.url()).pathname} (${r.status()})`);
   });
   const t0 = performance.now();
+  let listedAt = 0;
   if (kind === 'mcplab') {
     const events = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/events' && r.status() === 200, { timeout: TIMEOUT });
     await page.goto(url, { timeout: TIMEOUT });
     await page.waitForURL((u) => u.pathname !== '/auth', { timeout: TIMEOUT });
     await events;
-    await page.click('[data-testid="nav-servers"]', { timeout: TIMEOUT });
-    await page.waitForSelector('[data-testid^="status-"][data-state="connected"]', { timeout: TIMEOUT });
+    listedAt = await pageTime(page, () => !!document.querySelector('[data-testid^="status-"][data-state="connected"]') && performance.now());
   } else if (kind === 'inspector') {
     const events = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/servers/events' && r.status() === 200, { timeout: TIMEOUT });
     await page.goto(url, { waitUntil: 'load', timeout: TIMEOUT });
     await events;
-    await page.waitForSelector('button:has-text("Add Servers")', { state: 'visible', timeout: TIMEOUT });
-    await page.waitForSelector('text=Disconnected', { state: 'visible', timeout: TIMEOUT });
+    listedAt = await pageTime(page, () => [...document.querySelectorAll('button')].some((b) => b.innerText.includes('Add Servers')) && document.body.innerText.includes('Disconnected') && performance.now());
   } else {
     const servers = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/mcp/servers', { timeout: TIMEOUT });
     await page.goto(url, { waitUntil: 'load', timeout: TIMEOUT });
     await servers;
     await page.click('text=Or continue as guest', { timeout: TIMEOUT });
-    await page.waitForSelector('text=Add Your First Server', { state: 'visible', timeout: TIMEOUT });
+    listedAt = await pageTime(page, () => document.body.innerText.includes('Add Your First Server') && performance.now());
   }
   const ms = performance.now() - t0;
   const title = await page.title();
-  process.stdout.write(JSON.stringify({ ready: true, kind, ms, title, streams, errors }) + '\n');
+  const { paintMs, listedMs } = await page.evaluate((listed) => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    const paint = performance.getEntriesByName('first-contentful-paint')[0];
+    const html = nav ? nav.responseEnd : 0;
+    return { paintMs: paint ? paint.startTime - html : null, listedMs: listed - html };
+  }, listedAt);
+  process.stdout.write(JSON.stringify({ ready: true, kind, ms, paintMs, listedMs, title, streams, errors }) + '\n');
   process.stdin.resume();
   process.stdin.on('end', () => void finish(0));
   process.stdin.on('close', () => void finish(0));

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The layering rules of ARCHITECTURE.md that a crate edge alone does not state: which crate may
-# depend on rmcp, genai, rusqlite and aws-lc, and that every HTTP client is made by
+# depend on rmcp, genai, rusqlite, a YAML engine and aws-lc, and that every HTTP client is made by
 # mcplab_net::tls (reqwest is built with `rustls-no-provider`; a client made elsewhere can
 # run before ring is installed and panic). Prints each violation; exits 1 if there is one.
 set -uo pipefail
@@ -22,6 +22,8 @@ only_in rmcp mcplab-mcp mcplab-testkit
 only_in genai mcplab-llm
 only_in rusqlite mcplab-store
 only_in rustls mcplab-net
+only_in yaml-rust2 mcplab-yaml
+for yaml in serde-saphyr marked-yaml serde_yaml serde_yml saphyr; do only_in "$yaml"; done
 
 if grep -q 'name = "aws-lc-rs"' Cargo.lock; then
   echo "layering: Cargo.lock has aws-lc-rs; TLS is rustls with ring only (a dependency turned on reqwest's or rustls' default TLS features: see \`cargo tree -i aws-lc-rs -e features\`)"

@@ -70,10 +70,22 @@ test('a chat whose model calls a demo tool', async () => {
   await shot(page, '21-chat-frames');
 });
 
-test('the session survives a reload', async () => {
+test('the session survives a reload; its card\'s "frames" stay that call\'s, not a later one\'s with the same arguments', async () => {
   const { page } = app;
+  const chatCall = (await sent(mcplab, 'demo', 'tools/call')).at(-1);
+  // The same call again, later, from elsewhere (the Tools page's route).
+  assert.equal((await mcplab.api('POST', '/api/servers/demo/tools/call', { name: 'add', arguments: { a: 2, b: 40 } })).status, 200);
+  const later = (await sent(mcplab, 'demo', 'tools/call')).at(-1);
+  assert.notEqual(later.msg.id, chatCall.msg.id);
   await page.reload();
   await page.waitForSelector(`${id('tool-card')}[data-tool="add"][data-status="ok"]`);
+  await page.locator(`${id('tool-card')}[data-tool="add"] ${id('tool-card-frames')}`).click();
+  await page.waitForSelector(id('traffic-filter-call'));
+  const mine = (await frames(mcplab, 'demo')).filter((f) => f.msg?.id === chatCall.msg.id && f.seq >= chatCall.seq && f.seq < later.seq);
+  await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel).length === n, [id('traffic-row'), mine.length]);
+  const shown = await page.locator(id('traffic-row')).evaluateAll((els) => els.map((e) => Number(e.dataset.seq)).sort((a, b) => a - b));
+  assert.deepEqual(shown, mine.map((f) => f.seq));
+  await page.click(id('traffic-close'));
   await page.waitForFunction(
     (sel) => [...document.querySelectorAll(sel)].some((m) => m.innerText.includes('The answer is 42')),
     `${id('chat-message')}[data-role="assistant"]`,
@@ -225,6 +237,36 @@ test('at 1440×900 the "Compare…" control does not overlap the conversation', 
   assert.ok(!boxesIntersect(compare, conversation), `Compare… ${JSON.stringify(compare)} overlaps the conversation ${JSON.stringify(conversation)}`);
   assert.ok(!boxesIntersect(compare, firstTurn), `Compare… ${JSON.stringify(compare)} overlaps the first turn ${JSON.stringify(firstTurn)}`);
   await shot(page, '26b-chat-compare-control');
+});
+
+test('at 390×844 the conversation gets the height; the chats and the settings are drawers', async () => {
+  const { page } = app;
+  const session = await page.locator(id('chat-session')).getAttribute('data-session-id');
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    await page.waitForSelector(id('chat-drawer-bar'));
+    assert.equal(await page.locator(id('chat-sessions')).count(), 0, 'the chat list is closed');
+    assert.equal(await page.locator(`${id('chat-session')} .chat-settings`).count(), 0, 'the settings are closed');
+    const scroll = await page.locator(`${id('chat-session')} .chat-scroll`).boundingBox();
+    assert.ok(scroll.height > 844 * 0.55, `the conversation is ${scroll.height} px high`);
+    await shot(page, '26c-chat-390');
+    // The settings open above the conversation and close again.
+    await page.click(id('chat-settings-open'));
+    await page.waitForSelector(`${id('chat-session')} .chat-settings`);
+    await shot(page, '26d-chat-390-settings');
+    await page.click(id('chat-settings-open'));
+    await page.waitForSelector(`${id('chat-session')} .chat-settings`, { state: 'detached' });
+    // The chat list slides over it; picking a chat closes it and opens that chat.
+    await page.click(id('chat-sessions-open'));
+    await page.waitForSelector(id('chat-sessions'));
+    await shot(page, '26e-chat-390-list');
+    const other = page.locator(`${id('chat-sessions')} .session-row:not(.selected) .session-main`).first();
+    await other.click();
+    await page.waitForSelector(id('chat-sessions'), { state: 'detached' });
+    await page.waitForSelector(`${id('chat-session')}:not([data-session-id="${session}"])`);
+  } finally {
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }
 });
 
 test('no page errors were logged', () => {

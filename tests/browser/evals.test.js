@@ -106,7 +106,7 @@ test('suites from a folder, saved from the page, run with live progress and show
   const chunks = [];
   page.on('request', (r) => /TrendChart-[^/]*\.js$/.test(r.url()) && chunks.push(r.url()));
   await page.click(id('evals-suite-page.yaml'));
-  // No run of the suite yet: no chart, and the charting library is not loaded.
+  // No run of the suite yet: no chart, and its code is not loaded.
   await page.waitForSelector(id('evals-trend-empty'));
   assert.deepEqual(chunks, []);
   await page.fill(id('evals-repeat'), '2');
@@ -190,10 +190,10 @@ test('suites from a folder, saved from the page, run with live progress and show
   assert.equal(await row.getAttribute('data-change'), 'fixed');
   assert.match(await row.innerText(), /1\/2[\s\S]*2\/2/);
   // The suite's pass rate over its two runs: 1/2 then 2/2 on its one model, as a chart (the
-  // charting library loaded now, in its own chunk) and as a table; the API says the same.
+  // chart loaded now, in its own chunk) and as a table; the API says the same.
   const trend = page.locator(id('evals-trend'));
   await page.waitForFunction((sel) => document.querySelectorAll(sel).length === 2, `${id('evals-trend-table')} tbody tr`);
-  await trend.locator('.recharts-line').first().waitFor();
+  await trend.locator('.trend-line').first().waitFor();
   assert.equal(chunks.length, 1);
   const cells = await trend.locator(`${id('evals-trend-table')} td[data-model="openai::gpt-x"]`).evaluateAll((tds) => tds.map((td) => td.textContent));
   assert.match(cells[0], /^1\/2 50% \(9%–91%\)$/);
@@ -201,10 +201,10 @@ test('suites from a folder, saved from the page, run with live progress and show
   assert.match(await trend.locator(id('evals-trend-chart')).getAttribute('aria-label'), /over 2 runs.*latest run: openai::gpt-x 100%/);
   // The error bars span the intervals: 9–91 % and 34–100 %, read off the chart's own y axis.
   const bars = await trend.locator(id('evals-trend-chart')).evaluate((el) => {
-    const labels = [...el.querySelectorAll('.recharts-yAxis-tick-labels text')];
+    const labels = [...el.querySelectorAll('.trend-ytick')];
     const ticks = Object.fromEntries(labels.map((t) => [t.textContent, Number(t.getAttribute('y'))]));
     const at = (y) => Math.round((100 * (ticks['0%'] - y)) / (ticks['0%'] - ticks['100%']));
-    return [...el.querySelectorAll('.recharts-errorBar')].map((g) => {
+    return [...el.querySelectorAll('.trend-error')].map((g) => {
       const v = [...g.querySelectorAll('line')].find((l) => l.getAttribute('x1') === l.getAttribute('x2'));
       return [at(Number(v.getAttribute('y1'))), at(Number(v.getAttribute('y2')))].sort((a, b) => a - b);
     });

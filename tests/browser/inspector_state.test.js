@@ -72,6 +72,47 @@ test('a deep link only selects; a running call survives switching tool and page'
   assert.equal(await page.locator(id('tool-cancel')).count(), 0);
 });
 
+test('a reload during a call re-attaches to it (progress, Cancel, the result in History); another tab sees and cancels a call', async () => {
+  const { page, context } = app;
+  await go(page, '#/tools/demo/slow_task');
+  await page.waitForFunction(() => document.querySelector('[data-testid="tool-detail"] h2')?.textContent === 'slow_task');
+  await setArgs(page, '{"steps": 8, "step_ms": 500}');
+  const historyBefore = (await mcplab.api('GET', '/api/prefs')).body['toolHistory.demo']?.length ?? 0;
+  await page.click(id('tool-call'));
+  await page.waitForFunction((sel) => /\d+ \/ 8/.test(document.querySelector(sel)?.textContent ?? ''), id('tool-progress'));
+  const { req } = await lastCall('slow_task');
+  await page.reload();
+  await page.waitForSelector(id('tool-detail'));
+  // The running call is back, with Cancel and a running badge; then its result arrives.
+  await page.waitForSelector(`${id('tool-cancel')}, ${id('tool-result')}`);
+  await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.includes('Finished all 8 steps'), id('tool-result'), { timeout: 20000 });
+  assert.equal((await lastCall('slow_task')).req.msg.id, req.msg.id, 'no second call was made');
+  // The reloaded tab put the result into History, once.
+  const history = await waitUntil(async () => {
+    const h = (await mcplab.api('GET', '/api/prefs')).body['toolHistory.demo'] ?? [];
+    return h.length > historyBefore && h;
+  }, 'the call in the history');
+  assert.equal(history.length, historyBefore + 1);
+  assert.equal(history[0].tool, 'slow_task');
+  assert.equal(history[0].status, 'ok');
+
+  // A second tab (signed in on its own) shows a call this tab runs, and can cancel it.
+  await setArgs(page, '{"steps": 60, "step_ms": 500}');
+  await page.click(id('tool-call'));
+  await page.waitForSelector(id('tool-progress'));
+  const other = await context.newPage();
+  await other.goto(await mcplab.loginUrl());
+  await other.waitForURL((u) => u.pathname !== '/auth');
+  await go(other, '#/tools/demo/slow_task');
+  await other.waitForSelector(id('tool-progress'));
+  await shot(other, 'state-01b-call-in-another-tab');
+  await other.click(id('tool-cancel'));
+  await other.waitForSelector(`${id('tool-result')}[data-status="cancelled"]`);
+  await page.waitForSelector(`${id('tool-result')}[data-status="cancelled"]`);
+  await other.close();
+  await setArgs(page, '{"steps": 10, "step_ms": 600}');
+});
+
 test('a call cancelled after coming back to it ends as a neutral "cancelled"', async () => {
   const { page } = app;
   const cancelsBefore = (await sent(mcplab, 'demo', 'notifications/cancelled')).length;

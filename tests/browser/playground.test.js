@@ -223,3 +223,43 @@ test('a window.openai widget gets openai:set_globals for each emulation change',
   await page.waitForSelector(id('debug-widget-state-at'));
   assert.match(await page.locator(id('debug-state')).innerText(), /clicks/);
 });
+
+test('the running app, its state and its bridge log are still there after a visit to another page', async () => {
+  const { page } = app;
+  await runTool('show_counter_app');
+  await doc().locator('#increment').click();
+  await doc().locator('#status').filter({ hasText: 'Incremented' }).waitFor();
+  const count = await doc().locator('#count').innerText();
+  // Marks this very iframe: a page that was rebuilt would have a new one, and a new app.
+  await page.$eval(id('app-iframe'), (el) => {
+    el.dataset.kept = 'yes';
+  });
+  await page.evaluate(() => {
+    window.location.hash = '#/tools';
+  });
+  await page.waitForSelector(id('tools-page'));
+  assert.equal(await page.locator(id('playground-page')).isVisible(), false);
+  await page.evaluate(() => {
+    window.location.hash = '#/playground';
+  });
+  await page.waitForSelector(`${id('app-iframe')}[data-kept="yes"]`, { state: 'visible' });
+  assert.equal(await doc().locator('#count').innerText(), count);
+  assert.match(await doc().locator('#status').innerText(), /Incremented/);
+  // The URL names what is shown: server, tool, device and theme.
+  await page.waitForFunction(() => /^#\/playground\/demo\/show_counter_app\/device%3D\w+\/theme%3D(light|dark)/.test(window.location.hash));
+});
+
+test('a playground URL opens that tool on that device in that theme, running nothing', async () => {
+  const { page } = app;
+  await page.evaluate(() => {
+    window.location.hash = '#/tools';
+  });
+  await page.waitForSelector(id('tools-page'));
+  await page.evaluate(() => {
+    window.location.hash = '#/playground/demo/show_probe_app/device%3Ddesktop/theme%3Ddark';
+  });
+  await page.waitForFunction((sel) => document.querySelector(sel)?.value === 'show_probe_app', id('pg-tool'));
+  await page.waitForFunction((sel) => document.querySelector(sel)?.value === 'desktop', id('emu-device'));
+  assert.equal(await page.locator(id('emu-theme')).inputValue(), 'dark');
+  assert.match(await page.evaluate(() => window.location.hash), /device%3Ddesktop\/theme%3Ddark/);
+});

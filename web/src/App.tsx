@@ -1,37 +1,43 @@
 // The app: boot (prefs first, then the stores and the event stream) and the shell — header,
 // the current page, the traffic panel (docked or overlay), the command palette and the
-// human-in-the-loop dialogs over all.
-import { useCallback, useEffect, useState } from 'react';
+// human-in-the-loop dialogs over all. The pages with heavy parts (Playground and Chat with the
+// apps host, Evals with its charts, OAuth, Settings) load on demand: the first screen needs
+// only the shell, the Servers page and the stores.
+import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { UNAUTHORIZED_HINT, errorMessage, ApiFailure } from './api/client';
 import { events, useStreamState } from './api/events';
 import { createQueryClient, useQueryInvalidation } from './api/queries';
-import { ChatPage } from './chat/ChatPage';
-import { EvalsPage } from './evals/EvalsPage';
-import { PlaygroundPage } from './playground/PlaygroundPage';
 import { HumanDialogs } from './human/HumanDialogs';
 import { startHumanStore } from './human/store';
 import { startCallsStore } from './inspector/calls';
-import { PromptsPage } from './inspector/PromptsPage';
-import { ResourcesPage } from './inspector/ResourcesPage';
-import { ToolsPage } from './inspector/ToolsPage';
 import { LogsPage } from './logs/LogsPage';
 import { startLogsStore } from './logs/store';
-import { OAuthPage } from './oauth/OAuthPage';
 import { ServersPage } from './servers/ServersPage';
-import { SkillsPage } from './skills/SkillsPage';
 import { startServersStore } from './servers/store';
-import { SettingsPage } from './settings/SettingsPage';
 import { loadPrefs } from './settings/prefs';
 import { CommandPalette } from './shell/CommandPalette';
 import { TopBar } from './shell/TopBar';
 import { TrafficDock } from './shell/TrafficDock';
 import { startTrafficStore } from './traffic/store';
-import { TasksPage } from './tasks/TasksPage';
 import { setTrafficOpen, useTrafficOpen } from './traffic/visibility';
+import { Loading } from './ui/Spinner';
 import { ErrorState } from './ui/States';
+import { Ticks } from './ui/Ticks';
 import { usePage, type Page } from './ui/route';
 import { TRAFFIC_OVERLAY_QUERY, useMediaQuery } from './ui/useMediaQuery';
+
+const named = <K extends string>(load: () => Promise<Record<K, React.ComponentType<{ active?: boolean }>>>, name: K) => lazy(() => load().then((m) => ({ default: m[name] })));
+const ToolsPage = named(() => import('./inspector/ToolsPage'), 'ToolsPage');
+const ResourcesPage = named(() => import('./inspector/ResourcesPage'), 'ResourcesPage');
+const PromptsPage = named(() => import('./inspector/PromptsPage'), 'PromptsPage');
+const TasksPage = named(() => import('./tasks/TasksPage'), 'TasksPage');
+const SkillsPage = named(() => import('./skills/SkillsPage'), 'SkillsPage');
+const ChatPage = lazy(() => import('./chat/ChatPage').then((m) => ({ default: m.ChatPage })));
+const EvalsPage = lazy(() => import('./evals/EvalsPage').then((m) => ({ default: m.EvalsPage })));
+const PlaygroundPage = lazy(() => import('./playground/PlaygroundPage').then((m) => ({ default: m.PlaygroundPage })));
+const OAuthPage = lazy(() => import('./oauth/OAuthPage').then((m) => ({ default: m.OAuthPage })));
+const SettingsPage = lazy(() => import('./settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 
 const LANDED_HINT =
   'The authorization server sent this tab back to mcplab, and mcplab took the answer: the tab that started the sign-in shows the result. This tab is not signed in to mcplab (each tab signs in on its own), so you can close it.';
@@ -85,7 +91,7 @@ export function App() {
   );
 }
 
-const PAGE_COMPONENTS: Record<Page, () => React.ReactNode> = {
+const PAGE_COMPONENTS: Record<Page, (p: { active?: boolean }) => React.ReactNode> = {
   servers: ServersPage,
   tools: ToolsPage,
   resources: ResourcesPage,
@@ -113,8 +119,17 @@ function usePaletteShortcut(open: () => void): void {
   }, [open]);
 }
 
+/** Whether the Playground has been shown in this tab: from then on it stays mounted (hidden
+ * behind other pages) so its running app, state and bridge log survive navigation. */
+function useKeptPlayground(page: Page): boolean {
+  const [kept, setKept] = useState(page === 'playground');
+  if (page === 'playground' && !kept) setKept(true);
+  return kept || page === 'playground';
+}
+
 function Shell() {
   const page = usePage();
+  const keptPlayground = useKeptPlayground(page);
   const stream = useStreamState();
   const overlay = useMediaQuery(TRAFFIC_OVERLAY_QUERY);
   const trafficOpen = useTrafficOpen(page, overlay);
@@ -128,11 +143,22 @@ function Shell() {
       <TopBar page={page} trafficOpen={trafficOpen} onToggleTraffic={() => setTrafficOpen(page, !trafficOpen, overlay)} onPalette={() => setPalette(true)} />
       {stream === 'unauthorized' && (
         <div className="banner banner-error" role="alert" data-testid="unauthorized">
-          {UNAUTHORIZED_HINT}
+          <Ticks text={UNAUTHORIZED_HINT} />
         </div>
       )}
       <TrafficDock page={page} open={trafficOpen} overlay={overlay}>
-        <PageView />
+        {page !== 'playground' && (
+          <Suspense fallback={<Loading />}>
+            <PageView />
+          </Suspense>
+        )}
+        {keptPlayground && (
+          <div className="kept-page" hidden={page !== 'playground'}>
+            <Suspense fallback={<Loading />}>
+              <PlaygroundPage active={page === 'playground'} />
+            </Suspense>
+          </div>
+        )}
       </TrafficDock>
       {palette && <CommandPalette onClose={() => setPalette(false)} />}
       <HumanDialogs />

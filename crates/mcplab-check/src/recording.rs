@@ -40,6 +40,10 @@ pub struct Recording {
     pub set_level: Option<Result<(), ProbeError>>,
     /// The tools called, in order.
     pub calls: Vec<CallRun>,
+    /// The app resources (`ui://`) the tools link, read (None: not read in this check).
+    pub apps: Option<Vec<crate::apps::AppRead>>,
+    /// The fuzz inputs sent, with what came back.
+    pub fuzz: Vec<crate::fuzz::FuzzCase>,
 }
 
 impl Recording {
@@ -68,6 +72,8 @@ impl Recording {
             listings: Vec::new(),
             set_level: None,
             calls: Vec::new(),
+            apps: None,
+            fuzz: Vec::new(),
         }
     }
 
@@ -190,17 +196,25 @@ pub fn session(frames: &[TrafficFrame], era: Era) -> &[TrafficFrame] {
         let v: Value = serde_json::from_str(&fr.text).ok()?;
         v.get("method")?.as_str().map(str::to_owned)
     };
+    // The probe's `ping` belongs to the probe: looking back from `initialize`, skip it.
+    let probe_part = |fr: &TrafficFrame| -> Option<String> {
+        let v: Value = serde_json::from_str(&fr.text).ok()?;
+        match is_probe_ping(&v) {
+            true => Some("server/discover".into()),
+            false => method(fr),
+        }
+    };
     let Some(mut start) = frames
         .iter()
         .rposition(|fr| method(fr).as_deref() == Some(handshake))
     else {
         return frames;
     };
-    if era == Era::Legacy
+    while era == Era::Legacy
         && let Some(probe) = frames[..start]
             .iter()
             .rposition(|fr| method(fr).is_some())
-            .filter(|i| method(&frames[*i]).as_deref() == Some("server/discover"))
+            .filter(|i| probe_part(&frames[*i]).as_deref() == Some("server/discover"))
     {
         start = probe;
     }
@@ -209,6 +223,15 @@ pub fn session(frames: &[TrafficFrame], era: Era) -> &[TrafficFrame] {
     }
     &frames[start..]
 }
+
+/// The `ping` mcplab's connection sends while its `server/discover` probe goes unanswered
+/// (`protocol: auto`): the connection's own, judged with the probe, not the session.
+pub fn is_probe_ping(v: &Value) -> bool {
+    v.get("id").and_then(Value::as_str) == Some(PROBE_PING_ID)
+}
+
+/// The id of that `ping` (mcplab-mcp's `modern::probe`).
+const PROBE_PING_ID: &str = "mcplab-discover-probe";
 
 /// One listing followed page by page.
 #[derive(Debug, Clone)]

@@ -3,7 +3,7 @@
 //! servers (one positive case per tool the model sees, built from its description and input
 //! schema, and one negative case). Shared by the CLI and the Evals page.
 
-use mcplab_evals::import::{safe_id, value_to_yaml};
+use mcplab_evals::import::safe_id;
 use mcplab_evals::suite::{self, Case, ExpectedCall, ToolCallExpectations, Turn, case_from_turns};
 use mcplab_store::Store;
 use serde_json::{Map, Value, json};
@@ -30,7 +30,7 @@ pub fn case_from_session(store: &Store, session: &str, id: Option<&str>) -> Resu
 /// `case` as an item of the `cases:` list, each line indented by `indent`.
 fn case_item(case: &Case, indent: &str) -> String {
     let value = serde_json::to_value(case).unwrap_or(Value::Null);
-    let yaml = value_to_yaml(&value);
+    let yaml = mcplab_yaml::to_yaml(&value);
     let mut out = String::new();
     for (i, line) in yaml.lines().enumerate() {
         let lead = if i == 0 { "- " } else { "  " };
@@ -56,11 +56,11 @@ pub fn append_case(text: &str, mut case: Case) -> Result<(String, String), Strin
         let n = (2..).find(|n| !taken(&format!("{base}-{n}"))).unwrap_or(2);
         case.id = format!("{base}-{n}");
     }
-    let limits = suite::yaml::Limits {
+    let limits = mcplab_yaml::Limits {
         max_depth: 64,
         max_nodes: 500_000,
     };
-    let (doc, _) = suite::yaml::parse(text, limits).map_err(|e| e.message)?;
+    let (doc, _) = mcplab_yaml::parse(text, limits).map_err(|e| e.message)?;
     if doc
         .as_object()
         .and_then(|o| o.keys().next_back())

@@ -4,8 +4,8 @@
 //! loop as the chat, nobody attending — with the run's models (behind a run-wide retry budget
 //! for rate limits) and servers (reconnected when they go away), or plays a recorded run back
 //! with no API key and no live server (`replay`); the evals crate judges each trace, and every
-//! finished iteration is stored at once (`detail`, typed). `history` reads stored runs back
-//! and builds the views the CLI prints and the server answers,
+//! finished iteration is stored at once (`detail`, typed). `drafting` asks a model for cases,
+//! `history` reads stored runs back and builds the views the CLI prints and the server answers,
 //! `trace_view` one stored iteration as a person reads it, `trend` a suite's
 //! pass rate per model over its runs. It neither prints
 //! nor serves HTTP: the CLI and the web server consume its events.
@@ -14,6 +14,7 @@ pub mod authoring;
 pub mod connect;
 mod deadline;
 pub mod detail;
+pub mod drafting;
 mod execute;
 pub mod history;
 mod iteration;

@@ -207,11 +207,11 @@ pub fn is_mcpjam(text: &str) -> bool {
     if text.trim_start().starts_with('[') {
         return true;
     }
-    let limits = suite::yaml::Limits {
+    let limits = mcplab_yaml::Limits {
         max_depth: 64,
         max_nodes: 500_000,
     };
-    suite::yaml::parse(text, limits)
+    mcplab_yaml::parse(text, limits)
         .map(|(doc, _)| doc.get("schemaVersion").is_some() && doc.get("version").is_none())
         .unwrap_or(false)
 }

@@ -150,6 +150,7 @@ mod tests {
                 is_error: false,
                 result: Some(json!({"content": []})),
                 error: None,
+                requests: Vec::new(),
             },
             TurnEvent::TraceStep {
                 turn_id: t("1"),

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_protocol::{EraView, ServerConfig, TaskMode};
+use mcplab_protocol::{EraView, RequestRef, ServerConfig, TaskMode};
 use rmcp::Peer;
 use rmcp::model::{ClientNotification, ClientRequest};
 use rmcp::service::{PeerRequestOptions, RoleClient, RunningService, ServiceError};
@@ -51,6 +51,9 @@ pub struct RequestOptions {
     pub task: TaskMode,
     /// Return a task's handle at once instead of waiting for the task to finish.
     pub no_wait: bool,
+    /// Told the id of every JSON-RPC request sent for this one, as it is sent (several for
+    /// input rounds and a task's polls), so a caller can point at exactly its frames.
+    pub sent: Option<mpsc::UnboundedSender<RequestRef>>,
 }
 
 pub struct Connection {
@@ -214,6 +217,13 @@ impl Connection {
             .await
             .map_err(|e| self.map_error(method, e))?;
         let id = serde_json::to_value(&handle.id).unwrap_or(Value::Null);
+        if let Some(sent) = &opts.sent {
+            let at_ms = mcplab_protocol::clock::now_ms();
+            let _ = sent.send(RequestRef {
+                id: id.clone(),
+                at_ms,
+            });
+        }
         let token = serde_json::to_value(&handle.progress_token)
             .unwrap_or(Value::Null)
             .to_string();

@@ -98,3 +98,36 @@ pub(crate) fn stderr_block(lines: &[String]) -> String {
     }
     s
 }
+
+impl McpError {
+    /// Whether connecting over streamable HTTP failed because the server refused the POST
+    /// with HTTP 400, 404 or 405: the spec's sign (backwards compatibility) that the URL may
+    /// be a legacy HTTP+SSE server's, for a client that takes either kind of URL (B10).
+    pub fn post_refused(&self) -> bool {
+        let McpError::Connect { message, .. } = self else {
+            return false;
+        };
+        ["HTTP 400 ", "HTTP 404 ", "HTTP 405 "]
+            .iter()
+            .any(|status| message.starts_with(status))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::McpError;
+
+    #[test]
+    fn a_refused_post_is_told_from_other_connect_failures() {
+        let connect = |message: &str| McpError::Connect {
+            server: "s".into(),
+            message: message.into(),
+            stderr_tail: Vec::new(),
+        };
+        assert!(connect("HTTP 405 Method Not Allowed from http://x/sse: …").post_refused());
+        assert!(connect("HTTP 404 Not Found from http://x/mcp").post_refused());
+        assert!(!connect("HTTP 401 Unauthorized from http://x/mcp").post_refused());
+        assert!(!connect("no answer to `initialize` within 5s").post_refused());
+        assert!(!McpError::Other("HTTP 404 ".into()).post_refused());
+    }
+}

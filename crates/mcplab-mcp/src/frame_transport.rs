@@ -19,6 +19,7 @@ use tokio::sync::mpsc;
 
 use super::exchange_links::ExchangeLinks;
 use super::handler::ClientSide;
+use super::modern::probe::{DiscoverProbe, Step};
 use super::peek::peek;
 use super::traffic::{FrameExtras, TrafficLog};
 use super::wire::{Wire, WireEvent, bad_response, excerpt};
@@ -160,6 +161,8 @@ pub struct FrameTransport {
     /// Handles progress and log notifications in the order they arrive (see
     /// [`ClientSide::in_order`]); log lines are not handed on to rmcp.
     in_order: Option<ClientSide>,
+    /// `protocol: auto` on stdio: keeps the `server/discover` probe from costing 10 s.
+    probe: Option<DiscoverProbe>,
 }
 
 /// Computes the protocol headers of outbound frames for the traffic view.
@@ -207,7 +210,14 @@ impl FrameTransport {
             headers: None,
             links: ExchangeLinks::default(),
             in_order: None,
+            probe: None,
         }
+    }
+
+    /// Watches the `server/discover` probe of `protocol: auto` (see [`DiscoverProbe`]).
+    pub fn with_discover_probe(mut self, probe: DiscoverProbe) -> Self {
+        self.probe = Some(probe);
+        self
     }
 
     /// Records the 2026-07-28 HTTP headers of every outbound frame.
@@ -237,11 +247,22 @@ impl FrameTransport {
         self
     }
 
-    /// `msg`, unless it is a notification handled here and now that rmcp has no use for.
+    /// `msg`, unless it is a notification handled here and now that rmcp has no use for, or
+    /// the answer to the probe's own `ping`.
     fn handle_in_order(
-        &self,
+        &mut self,
         msg: RxJsonRpcMessage<RoleClient>,
     ) -> Option<RxJsonRpcMessage<RoleClient>> {
+        let answered = match &msg {
+            JsonRpcMessage::Response(r) => Some(&r.id),
+            JsonRpcMessage::Error(e) => e.id.as_ref(),
+            _ => None,
+        };
+        if let (Some(probe), Some(id)) = (self.probe.as_mut(), answered)
+            && probe.answered(id)
+        {
+            return None;
+        }
         match (&self.in_order, &msg) {
             (Some(handler), JsonRpcMessage::Notification(n))
                 if handler.in_order(&n.notification) =>
@@ -250,6 +271,45 @@ impl FrameTransport {
             }
             _ => Some(msg),
         }
+    }
+}
+
+impl FrameTransport {
+    /// The probe's deadline passed: sends its `ping`, or answers the probe for the server.
+    async fn probe_step(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
+        let step = self.probe.as_mut()?.step(tokio::time::Instant::now());
+        match step {
+            Step::Ping(bytes) => {
+                self.traffic.record(
+                    &self.server,
+                    Direction::Outbound,
+                    FrameKind::Message,
+                    &bytes,
+                );
+                if let Some(out) = &self.outbound {
+                    let _ = out.send(Bytes::from(bytes)).await;
+                }
+                None
+            }
+            Step::GiveUp(reply) => {
+                self.traffic.record(
+                    &self.server,
+                    Direction::Inbound,
+                    FrameKind::Synthetic,
+                    &reply,
+                );
+                self.parse(&reply).ok()
+            }
+            Step::Nothing => None,
+        }
+    }
+}
+
+/// Sleeps until `at`, or for ever without one.
+async fn sleep_until_some(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
     }
 }
 
@@ -349,6 +409,9 @@ impl Transport<RoleClient> for FrameTransport {
         if let JsonRpcMessage::Request(request) = &item {
             let id = serde_json::to_value(&request.id).unwrap_or(Value::Null);
             self.raw.expect(id.to_string());
+            if let Some(probe) = self.probe.as_mut() {
+                probe.sent(&request.request, &request.id);
+            }
         }
         let recorder = self.headers.clone();
         let raw = self.raw.clone();
@@ -376,7 +439,17 @@ impl Transport<RoleClient> for FrameTransport {
 
     async fn receive(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
         loop {
-            match self.inbound.recv().await {
+            let probe_due = self.probe.as_ref().and_then(DiscoverProbe::deadline);
+            let event = tokio::select! {
+                event = self.inbound.recv() => event,
+                _ = sleep_until_some(probe_due) => {
+                    if let Some(msg) = self.probe_step().await {
+                        return Some(msg);
+                    }
+                    continue;
+                }
+            };
+            match event {
                 Some(WireEvent::Frame(bytes)) => {
                     let msg = self.inbound_frame(&bytes, None);
                     if let Some(msg) = msg.and_then(|m| self.handle_in_order(m)) {
@@ -441,6 +514,7 @@ impl Transport<RoleClient> for FrameTransport {
     }
 
     async fn close(&mut self) -> Result<(), Self::Error> {
+        self.probe = None;
         // Dropping the sender tells the wire task to shut down (close stdin, DELETE the session).
         self.outbound = None;
         Ok(())

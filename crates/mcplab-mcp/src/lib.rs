@@ -36,6 +36,6 @@ pub use handler::{
 };
 pub use limits::{LimitError, Limits};
 pub use listing::Listing;
-pub use manager::{ConnectionManager, DeclaredAs, ManagerOptions};
+pub use manager::{BuiltinServer, ConnectionManager, DeclaredAs, ManagerOptions};
 pub use process_tree::reap_orphans;
 pub use traffic::TrafficLog;

@@ -7,7 +7,7 @@
 
 use base64::Engine as _;
 use mcplab_protocol::{SkillFileView, SkillLoadView};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::connection::{Connection, RequestOptions};
 use super::error::McpError;
@@ -21,6 +21,13 @@ pub fn digest_of(bytes: &[u8]) -> String {
     )
 }
 
+/// Bounds on a frontmatter (a server's text: the same rules as every YAML mcplab reads, so no
+/// alias expansion).
+const FRONTMATTER_LIMITS: mcplab_yaml::Limits = mcplab_yaml::Limits {
+    max_depth: 16,
+    max_nodes: 10_000,
+};
+
 /// The YAML frontmatter of a `SKILL.md` (between the leading `---` lines) as JSON.
 pub fn frontmatter(text: &str) -> Result<Value, String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
@@ -29,37 +36,10 @@ pub fn frontmatter(text: &str) -> Result<Value, String> {
         return Err("SKILL.md does not start with a `---` frontmatter block".into());
     }
     let body: Vec<&str> = lines.take_while(|l| l.trim_end() != "---").collect();
-    let docs = yaml_rust2::YamlLoader::load_from_str(&body.join("\n"))
-        .map_err(|e| format!("the frontmatter is not valid YAML: {e}"))?;
-    match docs.into_iter().next().map(yaml_to_json) {
-        Some(Value::Object(map)) => Ok(Value::Object(map)),
-        _ => Err("the frontmatter is not a YAML mapping".into()),
-    }
-}
-
-fn yaml_to_json(yaml: yaml_rust2::Yaml) -> Value {
-    use yaml_rust2::Yaml;
-    match yaml {
-        Yaml::String(s) => Value::String(s),
-        Yaml::Integer(i) => json!(i),
-        Yaml::Real(r) => r
-            .parse::<f64>()
-            .map(|f| json!(f))
-            .unwrap_or(Value::String(r)),
-        Yaml::Boolean(b) => Value::Bool(b),
-        Yaml::Array(items) => Value::Array(items.into_iter().map(yaml_to_json).collect()),
-        Yaml::Hash(hash) => Value::Object(
-            hash.into_iter()
-                .map(|(k, v)| {
-                    let key = match yaml_to_json(k) {
-                        Value::String(s) => s,
-                        other => other.to_string(),
-                    };
-                    (key, yaml_to_json(v))
-                })
-                .collect::<Map<_, _>>(),
-        ),
-        _ => Value::Null,
+    match mcplab_yaml::parse(&body.join("\n"), FRONTMATTER_LIMITS) {
+        Ok((Value::Object(map), _)) => Ok(Value::Object(map)),
+        Ok(_) => Err("the frontmatter is not a YAML mapping".into()),
+        Err(e) => Err(format!("the frontmatter is not valid YAML: {e}")),
     }
 }
 
@@ -247,6 +227,14 @@ mod tests {
                 .contains("description")
         );
         assert!(frontmatter("no frontmatter").is_err());
+        // A server's text gets the rules of every YAML mcplab reads: no alias expansion.
+        let bomb = "---\na: &a [x, x]\nb: [*a, *a]\n---\n";
+        assert!(frontmatter(bomb).unwrap_err().contains("anchors"));
+        assert!(
+            frontmatter("---\n- a\n---\n")
+                .unwrap_err()
+                .contains("mapping")
+        );
         assert_eq!(
             digest_of(b""),
             "sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"

@@ -98,6 +98,7 @@ impl Connection {
         let cancel = opts.cancel.clone().unwrap_or_default();
         let poll_opts = RequestOptions {
             timeout: opts.timeout,
+            sent: opts.sent.clone(),
             ..Default::default()
         };
         let mut view = view;
@@ -244,6 +245,7 @@ impl Connection {
         let opts = RequestOptions {
             timeout: Some(MAX_TASK_WAIT),
             cancel: opts.cancel.clone(),
+            sent: opts.sent.clone(),
             ..Default::default()
         };
         let result = self

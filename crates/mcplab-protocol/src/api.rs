@@ -19,6 +19,8 @@
 //! | POST | `/api/servers/{name}/check` | `CheckRequest` → `CheckReport` (`mcplab check` on the connected server: its traffic so far is judged too; findings point at frames by `seq`) |
 //! | POST | `/api/servers/{name}/tools/call` | `ToolCallRequest` → `CallOutcome` |
 //! | POST | `/api/servers/{name}/calls/{callId}/cancel` | → 204 (sends `notifications/cancelled`) |
+//! | GET | `/api/calls` | → `ToolCallView[]` (the Tools page's calls that run now, with their last progress, and those that ended in the last minutes, with their outcome: a reloaded page or another tab picks them up; a call goes on when the request that started it goes away) |
+//! | GET | `/api/servers/{name}/calls/{callId}` | → `ToolCallView` once the call ended, or still running after 30 s (ask again); 404 `not_found` for a call not known (any more) |
 //! | POST | `/api/servers/{name}/resources/read` | `UriRequest` → `CallOutcome` |
 //! | POST | `/api/servers/{name}/resources/subscribe`, `/unsubscribe` | `UriRequest` → `CallOutcome` |
 //! | POST | `/api/servers/{name}/prompts/get` | `PromptGetRequest` → `CallOutcome` |
@@ -267,6 +269,42 @@ pub struct CallOutcome {
     pub result: Option<Value>,
     pub error: Option<CallError>,
     pub duration_ms: u64,
+    /// The JSON-RPC requests the call sent (tool calls only; empty otherwise), so its frames
+    /// are found by id, never by arguments.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<crate::RequestRef>>", optional)]
+    pub requests: Vec<crate::RequestRef>,
+}
+
+/// A tool call the Tools page started (`POST /api/servers/{name}/tools/call` with a `callId`),
+/// as the server keeps it: while it runs and for a few minutes after it ended.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolCallView {
+    pub server: String,
+    pub call_id: String,
+    pub tool: String,
+    #[ts(type = "Record<string, any>")]
+    pub arguments: Value,
+    /// Milliseconds since the Unix epoch.
+    pub started_at_ms: u64,
+    /// The last progress the server reported.
+    pub progress: Option<CallProgressView>,
+    /// Set once the call ended.
+    pub outcome: Option<CallOutcome>,
+    /// The call ended, but its outcome was larger than what is kept for a page to pick up
+    /// (its frames are in the traffic while they are recorded).
+    pub outcome_dropped: bool,
+    pub ended_at_ms: Option<u64>,
+}
+
+/// A `notifications/progress` of a running call.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CallProgressView {
+    pub progress: f64,
+    pub total: Option<f64>,
+    pub message: Option<String>,
 }
 
 /// The kind of a [`CallError`]; the wire strings are snake_case.

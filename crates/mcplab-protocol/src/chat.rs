@@ -170,6 +170,11 @@ pub enum TurnEvent {
         #[ts(type = "any")]
         result: Option<Value>,
         error: Option<String>,
+        /// The JSON-RPC requests the call sent (empty when none was: denied, unknown tool;
+        /// and in turns stored before they were recorded).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        #[ts(as = "Option<Vec<crate::RequestRef>>", optional)]
+        requests: Vec<crate::RequestRef>,
     },
     /// A running tool call reported progress (`notifications/progress`, or the status of the
     /// task the call became: the turn waits on the task instead of a request timeout). Live only: never

@@ -127,6 +127,14 @@ pub enum ServerEvent {
     AuthorizationRequired { server: String, url: String },
     /// A task was created or changed (status, result, input requests).
     Task { task: Box<crate::tasks::TaskView> },
+    /// 2026-07-28 `notifications/subscriptions/acknowledged`: a `subscriptions/listen` request
+    /// is open, honouring `notifications` (the subset of what was asked for the server agreed
+    /// to) under `subscriptionId` (the listen request's id).
+    SubscriptionAcknowledged {
+        server: String,
+        subscription_id: Value,
+        notifications: Value,
+    },
 }
 
 impl ServerEvent {
@@ -142,7 +150,8 @@ impl ServerEvent {
             | ServerEvent::Cancelled { server, .. }
             | ServerEvent::HumanResolved { server, .. }
             | ServerEvent::RootsListed { server, .. }
-            | ServerEvent::AuthorizationRequired { server, .. } => server,
+            | ServerEvent::AuthorizationRequired { server, .. }
+            | ServerEvent::SubscriptionAcknowledged { server, .. } => server,
             ServerEvent::HumanRequested { request } => &request.server,
             ServerEvent::Task { task } => &task.server,
         }

@@ -31,4 +31,4 @@ pub use events::{
 pub use host::HostConfig;
 pub use skills::{SkillFileView, SkillLoadView};
 pub use tasks::{TaskFlavor, TaskMode, TaskStatusEntry, TaskView};
-pub use traffic::{Direction, FrameKind, TrafficFrame, TrafficHttpExchange};
+pub use traffic::{Direction, FrameKind, RequestRef, TrafficFrame, TrafficHttpExchange};

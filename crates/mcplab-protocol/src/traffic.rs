@@ -65,6 +65,19 @@ pub struct TrafficFrame {
     pub exchange: Option<u64>,
 }
 
+/// One JSON-RPC request mcplab sent for a call (a tool call may take several: the rounds of a
+/// multi-round-trip result, a task's polls): its id and when it was sent. The id alone is not
+/// unique (a reconnect starts the ids over), so a link to a call's frames takes the request
+/// frame with this id nearest to `atMs` on the call's server.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestRef {
+    #[ts(type = "string | number")]
+    pub id: serde_json::Value,
+    /// Milliseconds since the Unix epoch.
+    pub at_ms: u64,
+}
+
 /// One HTTP request and its response, as an HTTP-based wire (streamable HTTP, legacy HTTP+SSE,
 /// 2026-07-28) sent and got it. Secrets (`Authorization`, cookies, API-key headers, key-bearing
 /// query parameters) are masked as the OAuth debugger masks them.

@@ -96,14 +96,19 @@ impl Chromium {
         };
         // One directory for everything Chromium writes: the profile, and (through TMPDIR) the
         // temp files it would otherwise leave in /tmp when it is killed.
+        // Private to this user (N7): the umask would leave them readable by others.
+        let owner_only =
+            <std::fs::Permissions as std::os::unix::fs::PermissionsExt>::from_mode(0o700);
         let profile = tempfile::Builder::new()
             .prefix("mcplab-chromium-")
+            .permissions(owner_only)
             .tempdir()
             .map_err(|e| launch_err(format!("cannot create a profile directory: {e}")))?;
         let user_data = profile.path().join("profile");
         let tmp = profile.path().join("tmp");
         for dir in [&user_data, &tmp] {
-            std::fs::create_dir(dir)
+            std::os::unix::fs::DirBuilderExt::mode(&mut std::fs::DirBuilder::new(), 0o700)
+                .create(dir)
                 .map_err(|e| launch_err(format!("cannot create {}: {e}", dir.display())))?;
         }
         let pipe_err = |e: std::io::Error| launch_err(format!("cannot make a pipe: {e}"));

@@ -6,6 +6,7 @@
 
 mod app_tools;
 mod assets;
+pub mod calls;
 mod error;
 pub mod evals;
 pub mod events;
@@ -17,15 +18,12 @@ mod routes;
 pub mod sandbox;
 pub mod security;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use axum::Router;
 use mcplab_mcp::ConnectionManager;
 use mcplab_protocol::api::AppRenderSpec;
 use mcplab_store::Store;
-use parking_lot::Mutex;
-use tokio_util::sync::CancellationToken;
 
 pub use error::ApiFailure;
 pub use events::EventHub;
@@ -37,8 +35,9 @@ pub struct AppState {
     pub store: Arc<Store>,
     pub events: Arc<EventHub>,
     pub security: Security,
-    /// In-flight tool calls by (server, callId), so the UI can cancel them.
-    pub calls: Mutex<HashMap<(String, String), CancellationToken>>,
+    /// Tool calls by (server, callId): cancelled by the UI, kept going when the page that
+    /// started them goes away, picked up again by a reloaded page.
+    pub calls: calls::Calls,
     /// Chat sessions: stored and live, turns, provider settings (core's session runtime).
     pub sessions: Arc<mcplab_core::session::SessionHub>,
     /// `tools/list` per server for the app-call check (dropped on `list_changed`).
@@ -108,7 +107,7 @@ impl AppState {
             store,
             events,
             security,
-            calls: Mutex::new(HashMap::new()),
+            calls: calls::Calls::default(),
             sessions,
             app_tools,
             sandbox: std::sync::OnceLock::new(),

@@ -12,7 +12,7 @@ use rusqlite::{OptionalExtension, params};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::{Store, StoreError, encode};
+use super::{Store, StoreError, blocking, encode};
 
 /// A session row as stored.
 #[derive(Debug, Clone, PartialEq)]
@@ -99,55 +99,61 @@ impl Store {
     /// Replaces what apps gave the model in session `id`; [`StoreError::NotFound`] if the
     /// session does not exist.
     pub fn set_app_context(&self, id: &str, entries: &[AppContextEntry]) -> Result<(), StoreError> {
-        let json = encode("app context", entries)?;
-        let n = self.conn.lock().execute(
-            "UPDATE chat_sessions SET app_context = ?2 WHERE id = ?1",
-            params![id, json],
-        )?;
-        if n == 0 {
-            return Err(StoreError::NotFound(format!("chat session {id}")));
-        }
-        Ok(())
+        blocking(|| {
+            let json = encode("app context", entries)?;
+            let n = self.conn.lock().execute(
+                "UPDATE chat_sessions SET app_context = ?2 WHERE id = ?1",
+                params![id, json],
+            )?;
+            if n == 0 {
+                return Err(StoreError::NotFound(format!("chat session {id}")));
+            }
+            Ok(())
+        })
     }
 
     /// Adds a session.
     pub fn create_session(&self, s: &SessionRecord) -> Result<(), StoreError> {
-        let settings = encode("chat settings", &s.settings)?;
-        let host = s
-            .host_config
-            .as_ref()
-            .map(|h| encode("host config", h))
-            .transpose()?;
-        self.conn.lock()
-            .execute(
-                "INSERT INTO chat_sessions (id, title, created_ms, updated_ms, settings, host_config)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
-                params![
-                    s.id,
-                    s.title,
-                    s.created_ms as i64,
-                    s.updated_ms as i64,
-                    settings,
-                    host
-                ],
-            )
-            .map_err(|e| match e.sqlite_error_code() {
-                Some(rusqlite::ErrorCode::ConstraintViolation) => {
-                    StoreError::Conflict(s.id.clone())
-                }
-                _ => StoreError::Sqlite(e),
-            })?;
-        Ok(())
+        blocking(|| {
+            let settings = encode("chat settings", &s.settings)?;
+            let host = s
+                .host_config
+                .as_ref()
+                .map(|h| encode("host config", h))
+                .transpose()?;
+            self.conn.lock()
+                .execute(
+                    "INSERT INTO chat_sessions (id, title, created_ms, updated_ms, settings, host_config)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+                    params![
+                        s.id,
+                        s.title,
+                        s.created_ms as i64,
+                        s.updated_ms as i64,
+                        settings,
+                        host
+                    ],
+                )
+                .map_err(|e| match e.sqlite_error_code() {
+                    Some(rusqlite::ErrorCode::ConstraintViolation) => {
+                        StoreError::Conflict(s.id.clone())
+                    }
+                    _ => StoreError::Sqlite(e),
+                })?;
+            Ok(())
+        })
     }
 
     /// Every session, most recently updated first.
     pub fn sessions(&self) -> Result<Vec<SessionRecord>, StoreError> {
-        let conn = self.conn.lock();
-        let mut stmt = conn.prepare(&format!(
-            "SELECT {COLUMNS} FROM chat_sessions ORDER BY updated_ms DESC, created_ms DESC"
-        ))?;
-        let rows = stmt.query_map([], summary_row)?;
-        rows.map(|r| to_record(r?)).collect()
+        blocking(|| {
+            let conn = self.conn.lock();
+            let mut stmt = conn.prepare(&format!(
+                "SELECT {COLUMNS} FROM chat_sessions ORDER BY updated_ms DESC, created_ms DESC"
+            ))?;
+            let rows = stmt.query_map([], summary_row)?;
+            rows.map(|r| to_record(r?)).collect()
+        })
     }
 
     pub fn session(&self, id: &str) -> Result<SessionRecord, StoreError> {
@@ -175,27 +181,29 @@ impl Store {
         host: Option<(&HostConfig, &ChatSettings)>,
         now_ms: u64,
     ) -> Result<SessionRecord, StoreError> {
-        let mut current = self.session(id)?;
-        if let Some(t) = title {
-            current.title = t.to_owned();
-        }
-        if let Some((config, settings)) = host {
-            current.host_config = Some(config.clone());
-            current.settings = settings.clone();
-        }
-        current.updated_ms = now_ms;
-        let json = encode("chat settings", &current.settings)?;
-        let host_json = current
-            .host_config
-            .as_ref()
-            .map(|h| encode("host config", h))
-            .transpose()?;
-        self.conn.lock().execute(
-            "UPDATE chat_sessions SET title = ?2, settings = ?3, host_config = ?4, updated_ms = ?5
-             WHERE id = ?1",
-            params![id, current.title, json, host_json, now_ms as i64],
-        )?;
-        Ok(current)
+        blocking(|| {
+            let mut current = self.session(id)?;
+            if let Some(t) = title {
+                current.title = t.to_owned();
+            }
+            if let Some((config, settings)) = host {
+                current.host_config = Some(config.clone());
+                current.settings = settings.clone();
+            }
+            current.updated_ms = now_ms;
+            let json = encode("chat settings", &current.settings)?;
+            let host_json = current
+                .host_config
+                .as_ref()
+                .map(|h| encode("host config", h))
+                .transpose()?;
+            self.conn.lock().execute(
+                "UPDATE chat_sessions SET title = ?2, settings = ?3, host_config = ?4, updated_ms = ?5
+                 WHERE id = ?1",
+                params![id, current.title, json, host_json, now_ms as i64],
+            )?;
+            Ok(current)
+        })
     }
 
     pub fn delete_session(&self, id: &str) -> Result<(), StoreError> {
@@ -219,31 +227,33 @@ impl Store {
         replaces: Option<&str>,
         now_ms: u64,
     ) -> Result<(), StoreError> {
-        let events = encode("turn events", &turn.events)?;
-        let messages = encode("turn messages", messages)?;
-        let mut conn = self.conn.lock();
-        let tx = conn.transaction()?;
-        if let Some(old) = replaces.filter(|old| *old != turn.turn_id) {
+        blocking(|| {
+            let events = encode("turn events", &turn.events)?;
+            let messages = encode("turn messages", messages)?;
+            let mut conn = self.conn.lock();
+            let tx = conn.transaction()?;
+            if let Some(old) = replaces.filter(|old| *old != turn.turn_id) {
+                tx.execute(
+                    "DELETE FROM chat_turns WHERE session_id = ?1 AND turn_id = ?2",
+                    params![session_id, old],
+                )?;
+            }
             tx.execute(
-                "DELETE FROM chat_turns WHERE session_id = ?1 AND turn_id = ?2",
-                params![session_id, old],
+                "INSERT INTO chat_turns (session_id, seq, turn_id, user_text, events, messages)
+                 VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM chat_turns WHERE session_id = ?1),
+                         ?2, ?3, ?4, ?5)
+                 ON CONFLICT (session_id, turn_id) DO UPDATE SET
+                     user_text = excluded.user_text, events = excluded.events,
+                     messages = excluded.messages",
+                params![session_id, turn.turn_id, turn.user, events, messages],
             )?;
-        }
-        tx.execute(
-            "INSERT INTO chat_turns (session_id, seq, turn_id, user_text, events, messages)
-             VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM chat_turns WHERE session_id = ?1),
-                     ?2, ?3, ?4, ?5)
-             ON CONFLICT (session_id, turn_id) DO UPDATE SET
-                 user_text = excluded.user_text, events = excluded.events,
-                 messages = excluded.messages",
-            params![session_id, turn.turn_id, turn.user, events, messages],
-        )?;
-        tx.execute(
-            "UPDATE chat_sessions SET updated_ms = ?2 WHERE id = ?1",
-            params![session_id, now_ms as i64],
-        )?;
-        tx.commit()?;
-        Ok(())
+            tx.execute(
+                "UPDATE chat_sessions SET updated_ms = ?2 WHERE id = ?1",
+                params![session_id, now_ms as i64],
+            )?;
+            tx.commit()?;
+            Ok(())
+        })
     }
 
     /// Whether the session already has a stored turn with this id.
@@ -265,33 +275,35 @@ impl Store {
         &self,
         session_id: &str,
     ) -> Result<Vec<(StoredTurn, Vec<M>)>, StoreError> {
-        let conn = self.conn.lock();
-        let mut stmt = conn.prepare(
-            "SELECT turn_id, user_text, events, messages FROM chat_turns
-             WHERE session_id = ?1 ORDER BY seq",
-        )?;
-        let rows = stmt.query_map([session_id], |r| {
-            Ok((
-                r.get::<_, String>(0)?,
-                r.get::<_, String>(1)?,
-                r.get::<_, String>(2)?,
-                r.get::<_, String>(3)?,
-            ))
-        })?;
-        rows.map(|row| {
-            let (turn_id, user, events, messages) = row?;
-            let events: Vec<TurnEvent> = decode(&format!("events of turn {turn_id}"), &events)?;
-            let messages: Vec<M> = decode(&format!("messages of turn {turn_id}"), &messages)?;
-            Ok((
-                StoredTurn {
-                    turn_id,
-                    user,
-                    events,
-                },
-                messages,
-            ))
+        blocking(|| {
+            let conn = self.conn.lock();
+            let mut stmt = conn.prepare(
+                "SELECT turn_id, user_text, events, messages FROM chat_turns
+                 WHERE session_id = ?1 ORDER BY seq",
+            )?;
+            let rows = stmt.query_map([session_id], |r| {
+                Ok((
+                    r.get::<_, String>(0)?,
+                    r.get::<_, String>(1)?,
+                    r.get::<_, String>(2)?,
+                    r.get::<_, String>(3)?,
+                ))
+            })?;
+            rows.map(|row| {
+                let (turn_id, user, events, messages) = row?;
+                let events: Vec<TurnEvent> = decode(&format!("events of turn {turn_id}"), &events)?;
+                let messages: Vec<M> = decode(&format!("messages of turn {turn_id}"), &messages)?;
+                Ok((
+                    StoredTurn {
+                        turn_id,
+                        user,
+                        events,
+                    },
+                    messages,
+                ))
+            })
+            .collect()
         })
-        .collect()
     }
 }
 

@@ -7,48 +7,52 @@
 use rusqlite::{OptionalExtension, params};
 
 use super::chat::{COLUMNS, summary_row, to_record};
-use super::{SessionRecord, Store, StoreError};
+use super::{SessionRecord, Store, StoreError, blocking};
 
 impl Store {
     /// Makes `sessions` (in column order) the group `group`, all or none: each must exist and
     /// be in no compare yet ([`StoreError::NotFound`] / [`StoreError::Conflict`] otherwise).
     pub fn create_compare_group(&self, group: &str, sessions: &[String]) -> Result<(), StoreError> {
-        let mut conn = self.conn.lock();
-        let tx = conn.transaction()?;
-        for (i, id) in sessions.iter().enumerate() {
-            let current: Option<Option<String>> = tx
-                .query_row(
-                    "SELECT compare_group FROM chat_sessions WHERE id = ?1",
-                    [id],
-                    |r| r.get(0),
-                )
-                .optional()?;
-            match current {
-                None => return Err(StoreError::NotFound(format!("chat session {id}"))),
-                Some(Some(other)) => {
-                    return Err(StoreError::Conflict(format!(
-                        "chat session {id} is already column of compare {other}"
-                    )));
+        blocking(|| {
+            let mut conn = self.conn.lock();
+            let tx = conn.transaction()?;
+            for (i, id) in sessions.iter().enumerate() {
+                let current: Option<Option<String>> = tx
+                    .query_row(
+                        "SELECT compare_group FROM chat_sessions WHERE id = ?1",
+                        [id],
+                        |r| r.get(0),
+                    )
+                    .optional()?;
+                match current {
+                    None => return Err(StoreError::NotFound(format!("chat session {id}"))),
+                    Some(Some(other)) => {
+                        return Err(StoreError::Conflict(format!(
+                            "chat session {id} is already column of compare {other}"
+                        )));
+                    }
+                    Some(None) => {}
                 }
-                Some(None) => {}
+                tx.execute(
+                    "UPDATE chat_sessions SET compare_group = ?2, compare_column = ?3 WHERE id = ?1",
+                    params![id, group, (i + 1) as i64],
+                )?;
             }
-            tx.execute(
-                "UPDATE chat_sessions SET compare_group = ?2, compare_column = ?3 WHERE id = ?1",
-                params![id, group, (i + 1) as i64],
-            )?;
-        }
-        tx.commit()?;
-        Ok(())
+            tx.commit()?;
+            Ok(())
+        })
     }
 
     /// The sessions of compare `group` in column order (empty for an unknown group).
     pub fn compare_group(&self, group: &str) -> Result<Vec<SessionRecord>, StoreError> {
-        let conn = self.conn.lock();
-        let mut stmt = conn.prepare(&format!(
-            "SELECT {COLUMNS} FROM chat_sessions WHERE compare_group = ?1 ORDER BY compare_column"
-        ))?;
-        let rows = stmt.query_map([group], summary_row)?;
-        rows.map(|r| to_record(r?)).collect()
+        blocking(|| {
+            let conn = self.conn.lock();
+            let mut stmt = conn.prepare(&format!(
+                "SELECT {COLUMNS} FROM chat_sessions WHERE compare_group = ?1 ORDER BY compare_column"
+            ))?;
+            let rows = stmt.query_map([group], summary_row)?;
+            rows.map(|r| to_record(r?)).collect()
+        })
     }
 }
 

@@ -8,7 +8,7 @@
 use rusqlite::{OptionalExtension, params};
 use serde_json::Value;
 
-use super::{Store, StoreError, encode};
+use super::{Store, StoreError, blocking, encode};
 
 /// A run as stored.
 #[derive(Debug, Clone, PartialEq)]
@@ -158,15 +158,17 @@ impl Store {
 
     /// Stores the recording a replay needs (the servers' tool lists), once known.
     pub fn set_eval_recording(&self, id: &str, recording: &Value) -> Result<(), StoreError> {
-        let json = encode("eval run recording", recording)?;
-        let n = self.conn.lock().execute(
-            "UPDATE eval_runs SET recording = ?2 WHERE id = ?1",
-            params![id, json],
-        )?;
-        if n == 0 {
-            return Err(StoreError::NotFound(format!("eval run {id}")));
-        }
-        Ok(())
+        blocking(|| {
+            let json = encode("eval run recording", recording)?;
+            let n = self.conn.lock().execute(
+                "UPDATE eval_runs SET recording = ?2 WHERE id = ?1",
+                params![id, json],
+            )?;
+            if n == 0 {
+                return Err(StoreError::NotFound(format!("eval run {id}")));
+            }
+            Ok(())
+        })
     }
 
     /// Ends a run: its status, end time and result.
@@ -177,41 +179,45 @@ impl Store {
         finished_ms: u64,
         result: &Value,
     ) -> Result<(), StoreError> {
-        let json = encode("eval run result", result)?;
-        let n = self.conn.lock().execute(
-            "UPDATE eval_runs SET status = ?2, finished_ms = ?3, result = ?4 WHERE id = ?1",
-            params![id, status, finished_ms as i64, json],
-        )?;
-        if n == 0 {
-            return Err(StoreError::NotFound(format!("eval run {id}")));
-        }
-        Ok(())
+        blocking(|| {
+            let json = encode("eval run result", result)?;
+            let n = self.conn.lock().execute(
+                "UPDATE eval_runs SET status = ?2, finished_ms = ?3, result = ?4 WHERE id = ?1",
+                params![id, status, finished_ms as i64, json],
+            )?;
+            if n == 0 {
+                return Err(StoreError::NotFound(format!("eval run {id}")));
+            }
+            Ok(())
+        })
     }
 
     /// Stores one finished iteration (replacing an earlier row for the same unit).
     pub fn save_eval_iteration(&self, it: &EvalIterationRow) -> Result<(), StoreError> {
-        let record = encode("eval iteration record", &it.record)?;
-        let detail = it
-            .detail
-            .as_ref()
-            .map(|d| encode("eval iteration detail", d))
-            .transpose()?;
-        self.conn.lock().execute(
-            "INSERT OR REPLACE INTO eval_iterations
-                 (run_id, case_id, model, iteration, outcome, record, detail, finished_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-            params![
-                it.run_id,
-                it.case_id,
-                it.model,
-                i64::from(it.iteration),
-                it.outcome,
-                record,
-                detail,
-                it.finished_ms as i64
-            ],
-        )?;
-        Ok(())
+        blocking(|| {
+            let record = encode("eval iteration record", &it.record)?;
+            let detail = it
+                .detail
+                .as_ref()
+                .map(|d| encode("eval iteration detail", d))
+                .transpose()?;
+            self.conn.lock().execute(
+                "INSERT OR REPLACE INTO eval_iterations
+                     (run_id, case_id, model, iteration, outcome, record, detail, finished_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                params![
+                    it.run_id,
+                    it.case_id,
+                    it.model,
+                    i64::from(it.iteration),
+                    it.outcome,
+                    record,
+                    detail,
+                    it.finished_ms as i64
+                ],
+            )?;
+            Ok(())
+        })
     }
 
     /// Runs, newest first, of one suite or of all; at most `limit`.
@@ -220,15 +226,17 @@ impl Store {
         suite_id: Option<&str>,
         limit: usize,
     ) -> Result<Vec<EvalRunRow>, StoreError> {
-        let conn = self.conn.lock();
-        let mut stmt = conn.prepare(&format!(
-            "SELECT {RUN_COLUMNS} FROM eval_runs WHERE ?1 IS NULL OR suite_id = ?1
-             ORDER BY started_ms DESC, id DESC LIMIT ?2"
-        ))?;
-        let rows = stmt
-            .query_map(params![suite_id, limit as i64], run_row)?
-            .collect::<Result<Vec<_>, _>>()?;
-        rows.into_iter().map(RawRun::decode).collect()
+        blocking(|| {
+            let conn = self.conn.lock();
+            let mut stmt = conn.prepare(&format!(
+                "SELECT {RUN_COLUMNS} FROM eval_runs WHERE ?1 IS NULL OR suite_id = ?1
+                 ORDER BY started_ms DESC, id DESC LIMIT ?2"
+            ))?;
+            let rows = stmt
+                .query_map(params![suite_id, limit as i64], run_row)?
+                .collect::<Result<Vec<_>, _>>()?;
+            rows.into_iter().map(RawRun::decode).collect()
+        })
     }
 
     /// The run `id`; [`StoreError::NotFound`] if there is none.
@@ -250,15 +258,17 @@ impl Store {
 
     /// The ids of runs starting with `prefix`, newest first (at most `limit`).
     pub fn eval_run_ids(&self, prefix: &str, limit: usize) -> Result<Vec<String>, StoreError> {
-        let conn = self.conn.lock();
-        let mut stmt = conn.prepare(
-            "SELECT id FROM eval_runs WHERE substr(id, 1, length(?1)) = ?1
-             ORDER BY started_ms DESC, id DESC LIMIT ?2",
-        )?;
-        let ids = stmt
-            .query_map(params![prefix, limit as i64], |r| r.get(0))?
-            .collect::<Result<Vec<String>, _>>()?;
-        Ok(ids)
+        blocking(|| {
+            let conn = self.conn.lock();
+            let mut stmt = conn.prepare(
+                "SELECT id FROM eval_runs WHERE substr(id, 1, length(?1)) = ?1
+                 ORDER BY started_ms DESC, id DESC LIMIT ?2",
+            )?;
+            let ids = stmt
+                .query_map(params![prefix, limit as i64], |r| r.get(0))?
+                .collect::<Result<Vec<String>, _>>()?;
+            Ok(ids)
+        })
     }
 
     /// The finished iterations of run `id` in unit order, with their detail or without.
@@ -267,16 +277,18 @@ impl Store {
         run_id: &str,
         with_detail: bool,
     ) -> Result<Vec<EvalIterationRow>, StoreError> {
-        let conn = self.conn.lock();
-        let detail = if with_detail { "detail" } else { "NULL" };
-        let mut stmt = conn.prepare(&format!(
-            "SELECT run_id, case_id, model, iteration, outcome, record, {detail}, finished_ms
-             FROM eval_iterations WHERE run_id = ?1 ORDER BY case_id, model, iteration"
-        ))?;
-        let rows = stmt
-            .query_map([run_id], iteration_row)?
-            .collect::<Result<Vec<_>, _>>()?;
-        rows.into_iter().map(RawIteration::decode).collect()
+        blocking(|| {
+            let conn = self.conn.lock();
+            let detail = if with_detail { "detail" } else { "NULL" };
+            let mut stmt = conn.prepare(&format!(
+                "SELECT run_id, case_id, model, iteration, outcome, record, {detail}, finished_ms
+                 FROM eval_iterations WHERE run_id = ?1 ORDER BY case_id, model, iteration"
+            ))?;
+            let rows = stmt
+                .query_map([run_id], iteration_row)?
+                .collect::<Result<Vec<_>, _>>()?;
+            rows.into_iter().map(RawIteration::decode).collect()
+        })
     }
 
     /// One iteration with its detail; [`StoreError::NotFound`] if it did not finish.

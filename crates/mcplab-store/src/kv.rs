@@ -10,7 +10,7 @@ use serde_json::Value;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 
-use super::{Store, StoreError, encode};
+use super::{Store, StoreError, blocking, encode};
 
 /// Settings key of the stored model providers.
 const PROVIDERS_SETTING: &str = "providers";
@@ -30,13 +30,15 @@ impl Store {
 
     /// Sets the setting `key` to `value`, replacing any previous value.
     pub fn set_setting(&self, key: &str, value: &Value) -> Result<(), StoreError> {
-        let json = encode("setting", value)?;
-        self.conn.lock().execute(
-            "INSERT INTO settings (key, value) VALUES (?1, ?2)
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            params![key, json],
-        )?;
-        Ok(())
+        blocking(|| {
+            let json = encode("setting", value)?;
+            self.conn.lock().execute(
+                "INSERT INTO settings (key, value) VALUES (?1, ?2)
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                params![key, json],
+            )?;
+            Ok(())
+        })
     }
 
     /// The model providers entered in Settings (keys, base URLs, custom endpoints), as the
@@ -51,37 +53,44 @@ impl Store {
 
     /// Replaces the stored model providers.
     pub fn set_provider_configs<P: Serialize>(&self, providers: &[P]) -> Result<(), StoreError> {
-        let json = encode("provider settings", providers)?;
-        self.conn.lock().execute(
-            "INSERT INTO settings (key, value) VALUES (?1, ?2)
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            params![PROVIDERS_SETTING, json],
-        )?;
-        Ok(())
+        blocking(|| {
+            let json = encode("provider settings", providers)?;
+            self.conn.lock().execute(
+                "INSERT INTO settings (key, value) VALUES (?1, ?2)
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                params![PROVIDERS_SETTING, json],
+            )?;
+            Ok(())
+        })
     }
 
     /// Every UI preference, by key.
     pub fn prefs(&self) -> Result<BTreeMap<String, Value>, StoreError> {
-        let conn = self.conn.lock();
-        let mut stmt = conn.prepare("SELECT key, value FROM prefs")?;
-        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
-        rows.map(|row| {
-            let (key, json) = row?;
-            let value = decode("pref", &key, &json)?;
-            Ok((key, value))
+        blocking(|| {
+            let conn = self.conn.lock();
+            let mut stmt = conn.prepare("SELECT key, value FROM prefs")?;
+            let rows =
+                stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+            rows.map(|row| {
+                let (key, json) = row?;
+                let value = decode("pref", &key, &json)?;
+                Ok((key, value))
+            })
+            .collect()
         })
-        .collect()
     }
 
     /// Sets the UI preference `key` to `value`, replacing any previous value.
     pub fn set_pref(&self, key: &str, value: &Value) -> Result<(), StoreError> {
-        let json = encode("pref", value)?;
-        self.conn.lock().execute(
-            "INSERT INTO prefs (key, value) VALUES (?1, ?2)
-             ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-            params![key, json],
-        )?;
-        Ok(())
+        blocking(|| {
+            let json = encode("pref", value)?;
+            self.conn.lock().execute(
+                "INSERT INTO prefs (key, value) VALUES (?1, ?2)
+                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                params![key, json],
+            )?;
+            Ok(())
+        })
     }
 }
 

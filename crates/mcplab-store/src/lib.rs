@@ -7,6 +7,11 @@
 //!
 //! Durability contract: a killed process loses nothing that was acknowledged. Every write is
 //! its own committed transaction before the call returns, in WAL mode with `synchronous=FULL`.
+//!
+//! Async callers (route handlers, chat turns) call it directly: every method that waits for the
+//! connection or for SQLite (an fsync per commit) runs through [`blocking`], so a slow write never
+//! holds up an async worker — on a multi-threaded tokio runtime the worker first hands its other
+//! tasks to another thread (`block_in_place`).
 
 mod chat;
 mod compare;
@@ -96,12 +101,29 @@ pub struct Store {
     is_new: bool,
 }
 
+/// Creates `dir` (and missing parents) when it does not exist; `dir` itself is made 0700, as
+/// it holds secrets (N7: the umask left the data dir 0755). An existing directory is left as
+/// it is.
+pub fn create_private_dir(dir: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    if dir.is_dir() {
+        return Ok(());
+    }
+    if let Some(parent) = dir.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(parent)?;
+    }
+    match std::fs::DirBuilder::new().mode(0o700).create(dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && dir.is_dir() => Ok(()),
+        other => other,
+    }
+}
+
 impl Store {
     /// Opens (creating it and its parent directories if needed) and migrates the database at
     /// `path`. A file whose schema is newer than this build is refused and left untouched.
     pub fn open(path: &Path) -> Result<Store, StoreError> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(|source| StoreError::DataDir {
+            create_private_dir(dir).map_err(|source| StoreError::DataDir {
                 path: dir.to_path_buf(),
                 source,
             })?;
@@ -190,6 +212,18 @@ impl Store {
             conn: Mutex::new(conn),
             is_new,
         })
+    }
+}
+
+/// Runs `f` (which waits for the connection and for SQLite) without holding up an async worker:
+/// on a multi-threaded tokio runtime the calling worker hands its queued tasks to another thread
+/// first (`tokio::task::block_in_place`); without a runtime, on a current-thread runtime (tests)
+/// or on a blocking thread it just runs `f`. A store call nested in another runs directly.
+fn blocking<T>(f: impl FnOnce() -> T) -> T {
+    use tokio::runtime::{Handle, RuntimeFlavor};
+    match Handle::try_current() {
+        Ok(h) if h.runtime_flavor() == RuntimeFlavor::MultiThread => tokio::task::block_in_place(f),
+        _ => f(),
     }
 }
 

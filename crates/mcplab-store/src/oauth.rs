@@ -4,7 +4,7 @@
 
 use rusqlite::{OptionalExtension, params};
 
-use super::{Store, StoreError, encode};
+use super::{Store, StoreError, blocking, encode};
 use mcplab_oauth::{CredentialStore, Credentials, OAuthError};
 
 impl Store {
@@ -32,20 +32,22 @@ impl Store {
         server: &str,
         creds: &Credentials,
     ) -> Result<(), StoreError> {
-        let json = encode("OAuth credentials", creds)?;
-        self.conn.lock().execute(
-            "INSERT INTO oauth_credentials (server, url, value, updated_ms)
-             VALUES (?1, ?2, ?3, ?4)
-             ON CONFLICT (server, url) DO UPDATE SET value = excluded.value,
-                 updated_ms = excluded.updated_ms",
-            params![
-                server,
-                creds.server_url,
-                json,
-                mcplab_protocol::clock::now_ms() as i64
-            ],
-        )?;
-        Ok(())
+        blocking(|| {
+            let json = encode("OAuth credentials", creds)?;
+            self.conn.lock().execute(
+                "INSERT INTO oauth_credentials (server, url, value, updated_ms)
+                 VALUES (?1, ?2, ?3, ?4)
+                 ON CONFLICT (server, url) DO UPDATE SET value = excluded.value,
+                     updated_ms = excluded.updated_ms",
+                params![
+                    server,
+                    creds.server_url,
+                    json,
+                    mcplab_protocol::clock::now_ms() as i64
+                ],
+            )?;
+            Ok(())
+        })
     }
 
     /// Removes every credential of `server`; returns how many rows went.
@@ -58,16 +60,19 @@ impl Store {
 
     /// Every stored credential, by server then URL.
     pub fn all_oauth_credentials(&self) -> Result<Vec<(String, Credentials)>, StoreError> {
-        let conn = self.conn.lock();
-        let mut stmt =
-            conn.prepare("SELECT server, value FROM oauth_credentials ORDER BY server, url")?;
-        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
-        rows.map(|row| {
-            let (server, json) = row?;
-            let creds = decode(&server, &json)?;
-            Ok((server, creds))
+        blocking(|| {
+            let conn = self.conn.lock();
+            let mut stmt =
+                conn.prepare("SELECT server, value FROM oauth_credentials ORDER BY server, url")?;
+            let rows =
+                stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+            rows.map(|row| {
+                let (server, json) = row?;
+                let creds = decode(&server, &json)?;
+                Ok((server, creds))
+            })
+            .collect()
         })
-        .collect()
     }
 }
 

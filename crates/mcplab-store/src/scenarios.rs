@@ -5,7 +5,7 @@
 use mcplab_protocol::api::{AppScenario, AppScenarioInput};
 use rusqlite::{OptionalExtension, params};
 
-use super::{Store, StoreError, encode};
+use super::{Store, StoreError, blocking, encode};
 
 /// id, name, server, tool, arguments JSON, conditions JSON, created, updated.
 type Row = (String, String, String, String, String, String, i64, i64);
@@ -47,12 +47,14 @@ const COLUMNS: &str = "id, name, server, tool, arguments, conditions, created_ms
 impl Store {
     /// Every saved scenario, most recently changed first.
     pub fn scenarios(&self) -> Result<Vec<AppScenario>, StoreError> {
-        let conn = self.conn.lock();
-        let mut stmt = conn.prepare(&format!(
-            "SELECT {COLUMNS} FROM app_scenarios ORDER BY updated_ms DESC, name"
-        ))?;
-        let rows = stmt.query_map([], row)?.collect::<Result<Vec<_>, _>>()?;
-        rows.into_iter().map(scenario).collect()
+        blocking(|| {
+            let conn = self.conn.lock();
+            let mut stmt = conn.prepare(&format!(
+                "SELECT {COLUMNS} FROM app_scenarios ORDER BY updated_ms DESC, name"
+            ))?;
+            let rows = stmt.query_map([], row)?.collect::<Result<Vec<_>, _>>()?;
+            rows.into_iter().map(scenario).collect()
+        })
     }
 
     /// The scenario `id`; [`StoreError::NotFound`] if there is none.
@@ -79,17 +81,19 @@ impl Store {
         input: &AppScenarioInput,
         now_ms: u64,
     ) -> Result<AppScenario, StoreError> {
-        let arguments = encode("scenario arguments", &input.arguments)?;
-        let conditions = encode("scenario conditions", &input.conditions)?;
-        self.conn.lock().execute(
-            "INSERT INTO app_scenarios (id, name, server, tool, arguments, conditions, created_ms, updated_ms)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)
-             ON CONFLICT (id) DO UPDATE SET name = excluded.name, server = excluded.server,
-                 tool = excluded.tool, arguments = excluded.arguments,
-                 conditions = excluded.conditions, updated_ms = excluded.updated_ms",
-            params![id, input.name, input.server, input.tool, arguments, conditions, now_ms as i64],
-        )?;
-        self.scenario(id)
+        blocking(|| {
+            let arguments = encode("scenario arguments", &input.arguments)?;
+            let conditions = encode("scenario conditions", &input.conditions)?;
+            self.conn.lock().execute(
+                "INSERT INTO app_scenarios (id, name, server, tool, arguments, conditions, created_ms, updated_ms)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?7)
+                 ON CONFLICT (id) DO UPDATE SET name = excluded.name, server = excluded.server,
+                     tool = excluded.tool, arguments = excluded.arguments,
+                     conditions = excluded.conditions, updated_ms = excluded.updated_ms",
+                params![id, input.name, input.server, input.tool, arguments, conditions, now_ms as i64],
+            )?;
+            self.scenario(id)
+        })
     }
 
     /// Deletes the scenario `id`; [`StoreError::NotFound`] if there is none.

@@ -5,19 +5,22 @@
 use mcplab_protocol::ServerConfig;
 use rusqlite::{ErrorCode, OptionalExtension, TransactionBehavior, params};
 
-use super::{Store, StoreError, encode};
+use super::{Store, StoreError, blocking, encode};
 
 impl Store {
     /// Every server config, in insertion order.
     pub fn servers(&self) -> Result<Vec<ServerConfig>, StoreError> {
-        let conn = self.conn.lock();
-        let mut stmt = conn.prepare("SELECT name, config FROM servers ORDER BY position")?;
-        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
-        rows.map(|row| {
-            let (name, json) = row?;
-            decode(&name, &json)
+        blocking(|| {
+            let conn = self.conn.lock();
+            let mut stmt = conn.prepare("SELECT name, config FROM servers ORDER BY position")?;
+            let rows =
+                stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+            rows.map(|row| {
+                let (name, json) = row?;
+                decode(&name, &json)
+            })
+            .collect()
         })
-        .collect()
     }
 
     /// The config named `name`; [`StoreError::NotFound`] if there is none.
@@ -71,22 +74,24 @@ impl Store {
 
     /// Replaces the config with `cfg.name` in place, or appends it; true if it replaced one.
     pub fn upsert_server(&self, cfg: &ServerConfig) -> Result<bool, StoreError> {
-        let json = encode("server config", cfg)?;
-        let mut conn = self.conn.lock();
-        let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-        let replaced = tx.execute(
-            "UPDATE servers SET config = ?2 WHERE name = ?1",
-            params![cfg.name, json],
-        )? > 0;
-        if !replaced {
-            tx.execute(
-                "INSERT INTO servers (name, position, config)
-                 SELECT ?1, COALESCE(MAX(position), 0) + 1, ?2 FROM servers",
+        blocking(|| {
+            let json = encode("server config", cfg)?;
+            let mut conn = self.conn.lock();
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let replaced = tx.execute(
+                "UPDATE servers SET config = ?2 WHERE name = ?1",
                 params![cfg.name, json],
-            )?;
-        }
-        tx.commit()?;
-        Ok(replaced)
+            )? > 0;
+            if !replaced {
+                tx.execute(
+                    "INSERT INTO servers (name, position, config)
+                     SELECT ?1, COALESCE(MAX(position), 0) + 1, ?2 FROM servers",
+                    params![cfg.name, json],
+                )?;
+            }
+            tx.commit()?;
+            Ok(replaced)
+        })
     }
 
     /// Removes the config named `name`; [`StoreError::NotFound`] if there is none.

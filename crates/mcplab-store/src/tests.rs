@@ -541,3 +541,21 @@ fn many_processes_opening_a_fresh_file_at_once_all_succeed() {
         }
     }
 }
+
+/// N7 (security review 3): the data directory a store creates is 0700 whatever the umask (it
+/// was 0755 under umask 022); one that exists is left alone.
+#[test]
+fn a_new_data_dir_is_private() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let data = tmp.path().join("share").join("mcplab");
+    let _store = Store::open(&data.join("mcplab.db")).unwrap();
+    let mode = std::fs::metadata(&data).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o700, "{mode:o}");
+    let open = tmp.path().join("open");
+    std::fs::create_dir(&open).unwrap();
+    std::fs::set_permissions(&open, std::fs::Permissions::from_mode(0o750)).unwrap();
+    let _store = Store::open(&open.join("mcplab.db")).unwrap();
+    let mode = std::fs::metadata(&open).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o750, "{mode:o}");
+}

@@ -33,7 +33,7 @@ pub struct Launch {
 fn write_private(dir: &Path, name: &str, contents: &[u8]) -> Result<PathBuf, Failure> {
     let path = dir.join(name);
     let fail = |e: std::io::Error| Failure::usage(format!("cannot write {}: {e}", path.display()));
-    std::fs::create_dir_all(dir).map_err(fail)?;
+    mcplab_store::create_private_dir(dir).map_err(fail)?;
     // tempfile creates files 0600.
     let mut file = tempfile::NamedTempFile::new_in(dir).map_err(fail)?;
     file.write_all(contents).map_err(fail)?;

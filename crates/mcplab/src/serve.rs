@@ -1,7 +1,8 @@
 //! `mcplab` / `mcplab serve`: the web inspector. Opens the store (seeding the demo server on
 //! first run), applies `--config` and ad-hoc targets, binds loopback (next free port when the
 //! default is busy, said loudly), records the launch secret in the data directory
-//! (`launch.json`, 0600), prints a one-time login URL, connects the servers in the background,
+//! (`launch.json`, 0600), prints a one-time login URL, connects the servers in the background
+//! (its own `mcplab demo-server` in this process, not as a child: a `BuiltinServer`),
 //! opens the browser on another one-time code (through a 0600 redirect file, never in argv),
 //! and on Ctrl-C/SIGTERM stops every server it started and removes its launch record.
 
@@ -9,7 +10,7 @@ use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use mcplab_core::config::parse_mcp_servers;
-use mcplab_mcp::{ConnectionManager, ManagerOptions, RootEntry};
+use mcplab_mcp::{BuiltinServer, ConnectionManager, ManagerOptions, RootEntry};
 use mcplab_protocol::api::RootView;
 use mcplab_protocol::{ServerConfig, ServerTransport};
 use mcplab_server::headless::{serve_app, start_sandbox};
@@ -115,6 +116,9 @@ async fn manager(settings: &Settings, store: &Store) -> Result<Arc<ConnectionMan
     let mut opts = ManagerOptions {
         // 2026-07-28 servers announce list changes only to clients that listen for them.
         listen_for_changes: true,
+        // The demo server runs in this process: the inspector is one process, not two copies
+        // of this binary (DESIGN.md §6, memory idle with the UI open).
+        builtins: demo_builtin().into_iter().collect(),
         ..ManagerOptions::default()
     };
     settings.apply(&mut opts);
@@ -224,14 +228,38 @@ fn connect_servers(
     Ok(())
 }
 
-fn demo_server() -> Result<ServerConfig, Failure> {
+/// The demo server's command line: this binary's `demo-server`.
+fn demo_command() -> Result<(String, Vec<String>), Failure> {
     let exe = std::env::current_exe()
         .map_err(|e| Failure::usage(format!("cannot find the mcplab binary: {e}")))?;
+    Ok((exe.display().to_string(), vec!["demo-server".into()]))
+}
+
+/// `mcplab demo-server` as a server this process runs itself when connected (a stored config
+/// with exactly that command line; one written by hand with other arguments still spawns).
+fn demo_builtin() -> Option<BuiltinServer> {
+    let (command, args) = demo_command().ok()?;
+    Some(BuiltinServer {
+        command,
+        args,
+        start: Arc::new(|pipe| {
+            tokio::spawn(async move {
+                let (read, write) = tokio::io::split(pipe);
+                if let Err(e) = mcplab_testkit::serve_io(read, write).await {
+                    tracing::debug!(%e, "the built-in demo server stopped");
+                }
+            });
+        }),
+    })
+}
+
+fn demo_server() -> Result<ServerConfig, Failure> {
+    let (command, args) = demo_command()?;
     Ok(ServerConfig {
         name: "demo".into(),
         transport: ServerTransport::Stdio {
-            command: exe.display().to_string(),
-            args: vec!["demo-server".into()],
+            command,
+            args,
             env: Default::default(),
             cwd: None,
         },

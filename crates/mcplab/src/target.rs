@@ -65,7 +65,7 @@ pub fn ad_hoc(args: &TargetArgs, name: &str) -> Result<Option<ServerConfig>, Fai
             headers.insert("Authorization".into(), format!("Bearer {token}"));
         }
         let oauth = args.oauth.config()?;
-        match args.transport {
+        match args.transport.unwrap_or_default() {
             RemoteTransport::Http => ServerTransport::Http {
                 url: url.clone(),
                 headers,
@@ -306,7 +306,7 @@ mod tests {
             url: Some("http://127.0.0.1:1/mcp".into()),
             headers: vec!["X-Key: v:w".into()],
             bearer: Some("t".into()),
-            transport: RemoteTransport::Sse,
+            transport: Some(RemoteTransport::Sse),
             ..Default::default()
         };
         let c = ad_hoc(&args, "x").unwrap().unwrap();

@@ -44,6 +44,7 @@ import type {
   TapOpened,
   TapSessionView,
   ToolCallRequest,
+  ToolCallView,
   TrafficFrame,
   TrafficSnapshotView,
 } from './types.gen';
@@ -140,6 +141,10 @@ export const api = {
 
   callTool: (name: string, body: ToolCallRequest) => request<CallOutcome>('POST', `${srv(name)}/tools/call`, body),
   cancelCall: (name: string, callId: string) => request<void>('POST', `${srv(name)}/calls/${seg(callId)}/cancel`),
+  /** The Tools page's calls the server keeps: running, and ended in the last minutes. */
+  listCalls: () => request<ToolCallView[]>('GET', '/api/calls'),
+  /** The call once it ended, or as it is after the server's wait (ask again). */
+  waitCall: (name: string, callId: string) => request<ToolCallView>('GET', `${srv(name)}/calls/${seg(callId)}`),
   readResource: (name: string, uri: string) => request<CallOutcome>('POST', `${srv(name)}/resources/read`, { uri }),
   subscribe: (name: string, uri: string) => request<CallOutcome>('POST', `${srv(name)}/resources/subscribe`, { uri }),
   unsubscribe: (name: string, uri: string) =>

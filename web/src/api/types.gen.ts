@@ -364,7 +364,7 @@ export type HumanAnswer = { "action": "accept", content: JsonValue, } | { "actio
 
 export type HumanOutcome = "accept" | "decline" | "cancel" | "timeout";
 
-export type ServerEvent = { "type": "status", server: string, status: ServerStatus, } | { "type": "stderr", server: string, line: string, } | { "type": "log", server: string, level: string, logger?: string | null, data: JsonValue, } | { "type": "progress", server: string, token: JsonValue, progress: number, total?: number | null, message?: string | null, } | { "type": "listChanged", server: string, list: string, } | { "type": "resourceUpdated", server: string, uri: string, } | { "type": "cancelled", server: string, requestId: JsonValue, reason?: string | null, } | { "type": "humanRequested", request: HumanRequest, } | { "type": "humanResolved", server: string, id: number, outcome: HumanOutcome, } | { "type": "rootsListed", server: string, count: number, } | { "type": "authorizationRequired", server: string, url: string, } | { "type": "task", task: TaskView, };
+export type ServerEvent = { "type": "status", server: string, status: ServerStatus, } | { "type": "stderr", server: string, line: string, } | { "type": "log", server: string, level: string, logger?: string | null, data: JsonValue, } | { "type": "progress", server: string, token: JsonValue, progress: number, total?: number | null, message?: string | null, } | { "type": "listChanged", server: string, list: string, } | { "type": "resourceUpdated", server: string, uri: string, } | { "type": "cancelled", server: string, requestId: JsonValue, reason?: string | null, } | { "type": "humanRequested", request: HumanRequest, } | { "type": "humanResolved", server: string, id: number, outcome: HumanOutcome, } | { "type": "rootsListed", server: string, count: number, } | { "type": "authorizationRequired", server: string, url: string, } | { "type": "task", task: TaskView, } | { "type": "subscriptionAcknowledged", server: string, subscriptionId: JsonValue, notifications: JsonValue, };
 
 export type Direction = "outbound" | "inbound";
 
@@ -432,7 +432,13 @@ elapsedMs: number,
  */
 requestSeq?: number, error?: string, };
 
-export type RuleSet = "spec" | "security" | "baseline";
+export type RequestRef = { id: string | number, 
+/**
+ * Milliseconds since the Unix epoch.
+ */
+atMs: number, };
+
+export type RuleSet = "spec" | "security" | "baseline" | "hosts" | "readiness-claude" | "readiness-openai" | "fuzz";
 
 export type Severity = "error" | "warning" | "info";
 
@@ -493,6 +499,37 @@ exercised: Array<string>,
  */
 rules: Array<RuleRef>, };
 
+export type Verdict = "works" | "degraded" | "blocked" | "unknown";
+
+export type HostReason = { verdict: Verdict, message: string, 
+/**
+ * The profile field, e.g. `client.sampling`, `toolCatalog.maxTools`.
+ */
+field: string, 
+/**
+ * Where the field's value comes from: a public page with the day it was read, or
+ * `"unknown"`; none when the profile names no source (mcplab's defaults, a user profile).
+ */
+source?: FieldSource, };
+
+export type HostItemKind = "tool" | "app";
+
+export type HostItem = { kind: HostItemKind, 
+/**
+ * The tool's name or the app's resource URI.
+ */
+name: string, verdict: Verdict, reasons: Array<HostReason>, };
+
+export type HostVerdict = { 
+/**
+ * The profile's name (`claude`, `chatgpt`, …).
+ */
+host: string, title: string, profileVersion: number, 
+/**
+ * The revision the verdict was judged in (the era this host would speak).
+ */
+revision?: string, verdict: Verdict, reasons: Array<HostReason>, items: Array<HostItem>, };
+
 export type CheckReport = { server: string, 
 /**
  * The eras checked, newest revision first.
@@ -505,7 +542,11 @@ notes: Array<string>,
 /**
  * Every finding, worst first.
  */
-findings: Array<Finding>, };
+findings: Array<Finding>, 
+/**
+ * One verdict per host profile asked for (`--host`), in the order asked.
+ */
+hosts?: Array<HostVerdict>, };
 
 export type Baseline = { 
 /**
@@ -624,7 +665,33 @@ export type CallOutcome = {
 /**
  * The server's exact `result`, when it answered with one.
  */
-result: any, error: CallError | null, durationMs: number, };
+result: any, error: CallError | null, durationMs: number, 
+/**
+ * The JSON-RPC requests the call sent (tool calls only; empty otherwise), so its frames
+ * are found by id, never by arguments.
+ */
+requests?: Array<RequestRef>, };
+
+export type ToolCallView = { server: string, callId: string, tool: string, arguments: Record<string, any>, 
+/**
+ * Milliseconds since the Unix epoch.
+ */
+startedAtMs: number, 
+/**
+ * The last progress the server reported.
+ */
+progress: CallProgressView | null, 
+/**
+ * Set once the call ended.
+ */
+outcome: CallOutcome | null, 
+/**
+ * The call ended, but its outcome was larger than what is kept for a page to pick up
+ * (its frames are in the traffic while they are recorded).
+ */
+outcomeDropped: boolean, endedAtMs: number | null, };
+
+export type CallProgressView = { progress: number, total: number | null, message: string | null, };
 
 export type CallErrorKind = "server" | "timeout" | "cancelled" | "transport" | "not_connected" | "invalid" | "bad_response" | "server_misbehaved" | "other";
 
@@ -944,7 +1011,12 @@ export type TurnEvent = { "type": "turnStarted", turnId: string, model: string, 
 /**
  * Empty when the name is not one of the offered tools.
  */
-server: string, tool: string, argumentsText: string, } | { "type": "approvalRequested", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, timeoutMs: number, } | { "type": "approvalResolved", turnId: string, callId: string, approved: boolean, } | { "type": "humanRequested", turnId: string, callId: string, request: HumanRequest, } | { "type": "humanResolved", turnId: string, callId: string, id: number, outcome: HumanOutcome, } | { "type": "toolResult", turnId: string, callId: string, server: string, tool: string, durationMs: number, isError: boolean, result: any, error: string | null, } | { "type": "toolProgress", turnId: string, callId: string, progress: number, total: number | null, message: string | null, } | { "type": "toolsLeftOut", turnId: string, limit: number, leftOut: Array<string>, } | { "type": "traceStep", turnId: string, step: number, model: string, finishReason: string, usage: TokenUsage, } | { "type": "stepXray", turnId: string, xray: StepXray, } | { "type": "turnTiming", turnId: string, durationMs: number, ttftMs: number | null, } | { "type": "turnFinished", turnId: string, reason: StopReason, usage: TokenUsage, } | { "type": "turnFailed", turnId: string, kind: TurnFailureKind, message: string, usage: TokenUsage, } | { "type": "turnCancelled", turnId: string, usage: TokenUsage, };
+server: string, tool: string, argumentsText: string, } | { "type": "approvalRequested", turnId: string, callId: string, name: string, server: string, tool: string, arguments: any, timeoutMs: number, } | { "type": "approvalResolved", turnId: string, callId: string, approved: boolean, } | { "type": "humanRequested", turnId: string, callId: string, request: HumanRequest, } | { "type": "humanResolved", turnId: string, callId: string, id: number, outcome: HumanOutcome, } | { "type": "toolResult", turnId: string, callId: string, server: string, tool: string, durationMs: number, isError: boolean, result: any, error: string | null, 
+/**
+ * The JSON-RPC requests the call sent (empty when none was: denied, unknown tool;
+ * and in turns stored before they were recorded).
+ */
+requests?: Array<RequestRef>, } | { "type": "toolProgress", turnId: string, callId: string, progress: number, total: number | null, message: string | null, } | { "type": "toolsLeftOut", turnId: string, limit: number, leftOut: Array<string>, } | { "type": "traceStep", turnId: string, step: number, model: string, finishReason: string, usage: TokenUsage, } | { "type": "stepXray", turnId: string, xray: StepXray, } | { "type": "turnTiming", turnId: string, durationMs: number, ttftMs: number | null, } | { "type": "turnFinished", turnId: string, reason: StopReason, usage: TokenUsage, } | { "type": "turnFailed", turnId: string, kind: TurnFailureKind, message: string, usage: TokenUsage, } | { "type": "turnCancelled", turnId: string, usage: TokenUsage, };
 
 export type HostConfig = { 
 /**
@@ -1504,7 +1576,7 @@ export type JudgeOutcome = { verdict: JudgeVerdict, threshold: number, gating: b
  */
 passed: boolean | null, };
 
-export type Verdict = { outcome: Outcome, toolCalls: Array<ScopedMatch>, checks: Array<ScopedCheck>, judge: JudgeOutcome | null, };
+export type EvalVerdict = { outcome: Outcome, toolCalls: Array<ScopedMatch>, checks: Array<ScopedCheck>, judge: JudgeOutcome | null, };
 
 export type Interval = { low: number, high: number, };
 
@@ -1654,7 +1726,7 @@ export type RunEvent = { "type": "runStarted", runId: string, suiteId: string, s
 /**
  * The expected-vs-actual detail (tool-call diffs, checks, judge), for live views.
  */
-verdict?: Verdict, progress: Progress, outcome: Outcome, 
+verdict?: EvalVerdict, progress: Progress, outcome: Outcome, 
 /**
  * Why it did not pass, one line each.
  */

@@ -1,5 +1,7 @@
 // The chat playground (`#/chat`, `#/chat/<sessionId>`): sessions on the left, the open
 // session in the middle (settings, messages, composer); the traffic panel stays beside it.
+// Narrow windows give the conversation the height: the sessions and the settings are drawers
+// behind two buttons in a bar above it (the session list closes once a chat is picked).
 import './chat.css';
 import { useEffect, useRef, useState } from 'react';
 import { errorMessage, api } from '../api/client';
@@ -10,6 +12,8 @@ import { Button } from '../ui/Button';
 import { EmptyState, ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
 import { navigate, useRouteArg, useRouteArgs } from '../ui/route';
+import { CHAT_DRAWERS_QUERY, useMediaQuery } from '../ui/useMediaQuery';
+import { ChatDrawerBar } from './ChatDrawerBar';
 import { ComparePane } from './ComparePane';
 import { CompareStart } from './CompareStart';
 import { AppHostConditions } from './AppHostConditions';
@@ -39,6 +43,12 @@ export function ChatPage() {
   const [creating, setCreating] = useState(false);
   const [createError, setCreateError] = useState<string | null>(null);
   const cache = useChatCache();
+  const narrow = useMediaQuery(CHAT_DRAWERS_QUERY);
+  // A drawer belongs to the chat it was opened on: opening another chat (or a compare) closes it.
+  const [opened, setOpened] = useState<{ drawer: 'sessions' | 'settings'; at: string } | null>(null);
+  const at = args.join('/');
+  const drawer = opened?.at === at ? opened.drawer : null;
+  const setDrawer = (d: 'sessions' | 'settings' | null) => setOpened(d ? { drawer: d, at } : null);
 
   // `#/chat` opens the last used session (or the newest). The hash is checked again because
   // this page can see a hash change (to another page) before the shell unmounts it.
@@ -59,6 +69,7 @@ export function ChatPage() {
     try {
       const view = await api.createSession({ hostConfig });
       cache.upsertSession(view.summary);
+      setDrawer(null);
       open(view.summary.id);
     } catch (e) {
       setCreateError(errorMessage(e));
@@ -69,9 +80,23 @@ export function ChatPage() {
 
   const noModel = providers.list !== null && !providers.list.some((p) => p.usable);
   return (
-    <div className="chat-page" data-testid="chat-page">
-      <SessionList selected={arg} comparing={compare} onNew={create} onSelect={(id) => open(id)} creating={creating} onDeleted={(id) => (id === arg || compare?.includes(id)) && open(null, true)} />
+    <div className={`chat-page${narrow ? ' chat-narrow' : ''}`} data-testid="chat-page">
+      {(!narrow || drawer === 'sessions') && (
+        <SessionList
+          selected={arg}
+          comparing={compare}
+          onNew={create}
+          onSelect={(id) => {
+            setDrawer(null);
+            open(id);
+          }}
+          creating={creating}
+          onDeleted={(id) => (id === arg || compare?.includes(id)) && open(null, true)}
+          onClose={narrow ? () => setDrawer(null) : undefined}
+        />
+      )}
       <section className="chat-main">
+        {narrow && <ChatDrawerBar drawer={drawer} onDrawer={setDrawer} settings={!!arg && !compare} />}
         {createError && (
           <div className="inline-error" role="alert" data-testid="chat-create-error">
             Could not start a chat: {createError}
@@ -82,7 +107,7 @@ export function ChatPage() {
         {compare ? (
           <ComparePane key={compare.join('/')} ids={compare} />
         ) : arg ? (
-          <SessionPane key={arg} id={arg} providers={providers.list ?? []} noModel={noModel} />
+          <SessionPane key={arg} id={arg} providers={providers.list ?? []} noModel={noModel} showSettings={!narrow || drawer === 'settings'} />
         ) : sessions.list && sessions.list.length === 0 ? (
           <EmptyState title="No chats yet" testId="chat-empty">
             <p>Chat with a model that can call the tools of your connected servers.</p>
@@ -119,7 +144,7 @@ function NoModel({ providers }: { providers: ProviderView[] }) {
   );
 }
 
-export function SessionPane({ id, providers, noModel }: { id: string; providers: ProviderView[]; noModel: boolean }) {
+export function SessionPane({ id, providers, noModel, showSettings = true }: { id: string; providers: ProviderView[]; noModel: boolean; showSettings?: boolean }) {
   const chat = useChatSession(id);
   const [settingsError, setSettingsError] = useState<string | null>(null);
   const saving = useRef<{ busy: boolean; next: HostConfig | null }>({ busy: false, next: null });
@@ -169,7 +194,15 @@ export function SessionPane({ id, providers, noModel }: { id: string; providers:
   const disabledReason = noModel ? 'Add a model provider first (see above).' : !host.model ? 'Choose a model above first.' : null;
   return (
     <div className="chat-session" data-testid="chat-session" data-session-id={id} data-host-hash={summary.hostHash}>
-      <SettingsBar key={id} config={host} hash={summary.hostHash} providers={providers} onChange={changeHost} error={settingsError} actions={<CompareStart host={host} providers={providers} />} />
+      {showSettings ? (
+        <SettingsBar key={id} config={host} hash={summary.hostHash} providers={providers} onChange={changeHost} error={settingsError} actions={<CompareStart host={host} providers={providers} />} />
+      ) : (
+        settingsError && (
+          <div className="inline-error small" role="alert" data-testid="chat-settings-error">
+            Could not save settings: {settingsError}
+          </div>
+        )
+      )}
       {chat.turns.length === 0 ? (
         <div className="chat-scroll">
           <EmptyState title={summary.title || 'New chat'} testId="chat-start">

@@ -5,7 +5,8 @@
 // history (they are ordinary sessions, so they persist, reload and export like any chat).
 // Under the columns, per turn, the aligned comparison: calls in order with their arguments
 // (a call that differs from the first column's is marked), steps, tokens, cost, time to first
-// token, total time and how the turn ended.
+// token, total time and how the turn ended. Narrow windows show one column at a time, under
+// tabs (every column stays mounted: each keeps streaming while another is shown).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorMessage } from '../api/client';
 import type { HostConfig } from '../api/types.gen';
@@ -20,6 +21,7 @@ import type { ChatTurn } from './turns';
 import { useChatSession } from './useChatSession';
 import { differing, figures, usd, type ColumnFigures } from './xray';
 import { HostDifference, useHostProfileName } from './CompareHosts';
+import { CHAT_DRAWERS_QUERY, useMediaQuery } from '../ui/useMediaQuery';
 
 interface ColumnState {
   model: string;
@@ -43,11 +45,24 @@ export function ComparePane({ ids }: { ids: string[] }) {
     setColumns((all) => (all[id]?.turns === s.turns && all[id]?.running === s.running && all[id]?.model === s.model && all[id]?.host === s.host && all[id]?.profile === s.profile ? all : { ...all, [id]: s }));
   }, []);
   const running = ids.some((id) => columns[id]?.running);
+  const tabs = useMediaQuery(CHAT_DRAWERS_QUERY);
+  const [shown, setShown] = useState(0);
   return (
     <div className="chat-compare" data-testid="chat-compare">
-      <div className="compare-columns" style={{ gridTemplateColumns: `repeat(${ids.length}, minmax(0, 1fr))` }}>
+      {tabs && (
+        <div className="compare-tabs" role="tablist" aria-label="Compared chats">
+          {ids.map((id, i) => (
+            <button key={id} type="button" role="tab" aria-selected={shown === i} className="compare-tab" onClick={() => setShown(i)} data-testid="compare-tab">
+              {i + 1}. {columns[id]?.model.split('::').pop() || '…'}
+              {columns[id]?.profile && <span className="muted"> as {columns[id]?.profile}</span>}
+              {columns[id]?.running && <span className="muted"> …</span>}
+            </button>
+          ))}
+        </div>
+      )}
+      <div className={`compare-columns${tabs ? ' compare-tabbed' : ''}`} style={{ gridTemplateColumns: tabs ? 'minmax(0, 1fr)' : `repeat(${ids.length}, minmax(0, 1fr))` }}>
         {ids.map((id, i) => (
-          <CompareColumn key={id} id={id} index={i} report={report} first={columns[ids[0]]?.host ?? null} />
+          <CompareColumn key={id} id={id} index={i} report={report} first={columns[ids[0]]?.host ?? null} hidden={tabs && shown !== i} />
         ))}
       </div>
       <Comparison ids={ids} columns={ids.map((id) => columns[id] ?? { model: '', host: null, profile: null, turns: [], running: false })} />
@@ -67,9 +82,11 @@ interface ColumnProps {
   report: (id: string, s: ColumnState, c: Controls) => void;
   /** Column 1's HostConfig, what this column's "what differs" is against. */
   first: HostConfig | null;
+  /** Another tab is shown (the column stays mounted and keeps streaming). */
+  hidden?: boolean;
 }
 
-function CompareColumn({ id, index, report, first }: ColumnProps) {
+function CompareColumn({ id, index, report, first, hidden }: ColumnProps) {
   const chat = useChatSession(id);
   const host = chat.summary?.hostConfig ?? null;
   const model = host?.model ?? '';
@@ -80,7 +97,7 @@ function CompareColumn({ id, index, report, first }: ColumnProps) {
   }, [id, model, host, profile, chat.turns, isRunning, chat.send, chat.cancel, report]);
   if (chat.loading) return <Loading label="Loading…" />;
   return (
-    <div className="compare-column" data-testid="compare-column" data-column={index + 1} data-model={model} data-host={profile ?? ''} data-session-id={id}>
+    <div className="compare-column" hidden={hidden} data-testid="compare-column" data-column={index + 1} data-model={model} data-host={profile ?? ''} data-session-id={id}>
       <div className="compare-column-head">
         <strong>
           {index + 1}. {model}

@@ -32,15 +32,16 @@ export function Conversation({ turns, onRetry, canRetry, sessionId }: { turns: C
   return (
     <div className="chat-scroll" ref={ref} onScroll={onScroll}>
       <div className="chat-turns">
-        {turns.map((t) => (
-          <Turn key={t.turnId} turn={t} onRetry={() => onRetry(t)} canRetry={canRetry} sessionId={sessionId} />
+        {turns.map((t, i) => (
+          // Only the last turn can be retried (the server refuses others: a later turn built on it).
+          <Turn key={t.turnId} turn={t} onRetry={i === turns.length - 1 ? () => onRetry(t) : null} canRetry={canRetry} sessionId={sessionId} />
         ))}
       </div>
     </div>
   );
 }
 
-function Turn({ turn, onRetry, canRetry, sessionId }: { turn: ChatTurn; onRetry: () => void; canRetry: boolean; sessionId?: string }) {
+function Turn({ turn, onRetry, canRetry, sessionId }: { turn: ChatTurn; onRetry: (() => void) | null; canRetry: boolean; sessionId?: string }) {
   const running = turn.status === 'running';
   const empty = turn.items.length === 0;
   const last = turn.items[turn.items.length - 1];
@@ -84,7 +85,7 @@ function Turn({ turn, onRetry, canRetry, sessionId }: { turn: ChatTurn; onRetry:
   );
 }
 
-function TurnEnd({ turn, onRetry, canRetry, sessionId }: { turn: ChatTurn; onRetry: () => void; canRetry: boolean; sessionId?: string }) {
+function TurnEnd({ turn, onRetry, canRetry, sessionId }: { turn: ChatTurn; onRetry: (() => void) | null; canRetry: boolean; sessionId?: string }) {
   const note = turn.status === 'finished' && turn.reason ? REASON[turn.reason] : null;
   return (
     <>
@@ -99,9 +100,11 @@ function TurnEnd({ turn, onRetry, canRetry, sessionId }: { turn: ChatTurn; onRet
         <div className="chat-error" role="alert" data-testid="turn-error" data-kind={turn.failure.kind}>
           <strong>Turn failed ({turn.failure.kind})</strong>
           <div className="wrap">{turn.failure.message}</div>
-          <Button small onClick={onRetry} disabled={!canRetry} data-testid="turn-retry" title="Send the message again in place of this failed turn">
-            Retry
-          </Button>
+          {onRetry && (
+            <Button small onClick={onRetry} disabled={!canRetry} data-testid="turn-retry" title="Send the message again in place of this failed turn">
+              Retry
+            </Button>
+          )}
         </div>
       )}
       {turn.status !== 'running' && <Usage turn={turn} usage={shownUsage(turn)} steps={turn.steps} model={turn.model} />}

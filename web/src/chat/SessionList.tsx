@@ -1,7 +1,10 @@
 // The chat sessions, newest first: new, select, rename inline, delete (second click
 // confirms), and export links (JSON / Markdown, served by mcplab as downloads). The sessions
-// of a compare are one entry (`CompareGroupRow`) that opens the compare view.
-import { useState } from 'react';
+// of a compare are one entry (`CompareGroupRow`) that opens the compare view. On narrow
+// windows it is a drawer over the conversation (`onClose`: a close button, Escape, or a click
+// beside it).
+import { useEffect, useState } from 'react';
+import { X } from 'lucide-react';
 import { api } from '../api/client';
 import type { SessionSummary } from '../api/types.gen';
 import { Button } from '../ui/Button';
@@ -27,35 +30,55 @@ interface Props {
   onSelect: (id: string) => void;
   creating: boolean;
   onDeleted: (id: string) => void;
+  /** Shown as a drawer: how to close it. */
+  onClose?: () => void;
 }
 
-export function SessionList({ selected, comparing, onNew, onSelect, creating, onDeleted }: Props) {
+function useEscape(onClose: (() => void) | undefined): void {
+  useEffect(() => {
+    if (!onClose) return;
+    const key = (e: KeyboardEvent) => e.key === 'Escape' && onClose();
+    window.addEventListener('keydown', key);
+    return () => window.removeEventListener('keydown', key);
+  }, [onClose]);
+}
+
+export function SessionList({ selected, comparing, onNew, onSelect, creating, onDeleted, onClose }: Props) {
   const { list, error, reload } = useSessions();
+  useEscape(onClose);
   return (
-    <aside className="chat-sessions" aria-label="Chat sessions">
-      <div className="chat-sessions-head">
-        <Button variant="primary" small onClick={onNew} busy={creating} data-testid="chat-new" className="chat-new">
-          + New chat
-        </Button>
-      </div>
-      {error && !list ? (
-        <ErrorState title="Could not load sessions" message={error} onRetry={reload} />
-      ) : !list ? (
-        <Loading />
-      ) : list.length === 0 ? (
-        <div className="muted small pad">No chats yet.</div>
-      ) : (
-        <ul className="session-list">
-          {listEntries(list).map((e) =>
-            e.kind === 'session' ? (
-              <SessionRow key={e.session.id} s={e.session} selected={e.session.id === selected} onSelect={() => onSelect(e.session.id)} onDeleted={() => onDeleted(e.session.id)} />
-            ) : (
-              <CompareGroupRow key={e.group} group={e.group} sessions={e.sessions} selected={!!comparing && e.sessions.some((x) => comparing.includes(x.id))} onDeleted={onDeleted} />
-            ),
+    <>
+      {onClose && <div className="chat-drawer-backdrop" onClick={onClose} aria-hidden="true" />}
+      <aside className={`chat-sessions${onClose ? ' chat-drawer' : ''}`} aria-label="Chat sessions" data-testid="chat-sessions">
+        <div className="chat-sessions-head">
+          <Button variant="primary" small onClick={onNew} busy={creating} data-testid="chat-new" className="chat-new">
+            + New chat
+          </Button>
+          {onClose && (
+            <Button small variant="ghost" onClick={onClose} aria-label="Close the chat list" data-testid="chat-sessions-close">
+              <X size={15} aria-hidden="true" />
+            </Button>
           )}
-        </ul>
-      )}
-    </aside>
+        </div>
+        {error && !list ? (
+          <ErrorState title="Could not load sessions" message={error} onRetry={reload} />
+        ) : !list ? (
+          <Loading />
+        ) : list.length === 0 ? (
+          <div className="muted small pad">No chats yet.</div>
+        ) : (
+          <ul className="session-list">
+            {listEntries(list).map((e) =>
+              e.kind === 'session' ? (
+                <SessionRow key={e.session.id} s={e.session} selected={e.session.id === selected} onSelect={() => onSelect(e.session.id)} onDeleted={() => onDeleted(e.session.id)} />
+              ) : (
+                <CompareGroupRow key={e.group} group={e.group} sessions={e.sessions} selected={!!comparing && e.sessions.some((x) => comparing.includes(x.id))} onDeleted={onDeleted} />
+              ),
+            )}
+          </ul>
+        )}
+      </aside>
+    </>
   );
 }
 

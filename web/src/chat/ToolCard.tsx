@@ -83,7 +83,7 @@ export function ToolCard({ item, turnEnded, turnStopped = false, sessionId, turn
         {item.outcome && <span className="muted small">{item.outcome.durationMs} ms</span>}
         <span className="spacer" />
         {item.server && (
-          <button type="button" className="linkish small" onClick={() => showCallFrames(item.server, item.tool, item.arguments)} data-testid="tool-card-frames" title="Show the frames of this call in the traffic panel">
+          <button type="button" className="linkish small" onClick={() => showCallFrames({ server: item.server, tool: item.tool, requests: item.outcome?.requests, args: item.arguments })} data-testid="tool-card-frames" title="Show the frames of this call in the traffic panel">
             frames
           </button>
         )}

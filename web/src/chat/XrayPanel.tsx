@@ -2,13 +2,16 @@
 // masked, the body as sent) and the raw streamed answer, with sizes (the tool definitions'
 // share), tokens (estimates marked), cost (source and date, or "no price"), copy as curl, and
 // what changed in the request since the previous step. A session's view carries no bodies
-// (`bodiesOmitted`): opening the panel fetches each such step's whole x-ray.
+// (`bodiesOmitted`): opening the panel fetches each such step's whole x-ray. A JSON body shows
+// as a tree with the conversation first and the tool definitions folded; the text as sent is
+// under "Raw body".
 import { useState } from 'react';
 import { api, errorMessage } from '../api/client';
 import type { StepXray } from '../api/types.gen';
 import { CopyButton } from '../ui/CopyButton';
+import { JsonTree } from '../ui/JsonTree';
 import { Loading } from '../ui/Spinner';
-import { asCurl, bodyDiff, bytes, turnCost, usd } from './xray';
+import { asCurl, bodyDiff, bytes, conversationFirst, turnCost, usd, xrayOpens } from './xray';
 
 const omitted = (x: StepXray) => x.exchanges.some((e) => e.bodiesOmitted);
 
@@ -80,9 +83,7 @@ function Step({ x, prev }: { x: StepXray; prev?: StepXray }) {
             → attempt {e.attempt}: {e.method} <code>{e.url}</code> <CopyButton text={() => asCurl(e)} label="Copy as curl" testId="xray-curl" />
           </div>
           <pre className="xray-headers">{e.requestHeaders.map(([k, v]) => `${k}: ${v}`).join('\n')}</pre>
-          <pre className="xray-body" data-testid="xray-request">
-            {e.requestBody}
-          </pre>
+          <RequestBody body={e.requestBody} />
           <div className="muted">
             {bytes(e.requestBytes)} sent{e.requestTruncated ? ' (truncated)' : ''} · ← {e.status ?? 'no response'} · {bytes(e.responseBytes)} received{e.responseTruncated ? ' (truncated)' : ''}
             {e.error && <span className="inline-error"> {e.error}</span>}
@@ -104,5 +105,27 @@ function Step({ x, prev }: { x: StepXray; prev?: StepXray }) {
         </details>
       )}
     </section>
+  );
+}
+
+/** The request body as a tree (conversation first, tool definitions folded), the text as sent
+ * one click away (open at once when the body is not a JSON object, e.g. cut off). The raw
+ * text keeps its element while the body loads. */
+function RequestBody({ body }: { body: string }) {
+  const tree = body ? conversationFirst(body) : null;
+  return (
+    <>
+      {tree && (
+        <div className="xray-tree" data-testid="xray-request-tree">
+          <JsonTree value={tree} opens={xrayOpens} />
+        </div>
+      )}
+      <details open={!tree}>
+        <summary>Raw body</summary>
+        <pre className="xray-body" data-testid="xray-request">
+          {body}
+        </pre>
+      </details>
+    </>
   );
 }

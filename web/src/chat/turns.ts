@@ -2,13 +2,15 @@
 // builds a turn from its stored events (GET /api/sessions/{id}) and keeps it current from the
 // live stream, so a reloaded page and a live one can never disagree. Folding is tolerant of
 // an event seen twice around a reload (a second toolCall, result or end is ignored).
-import type { SessionEvent, SessionView, StepXray, StopReason, StoredTurn, TokenUsage, TurnEvent } from '../api/types.gen';
+import type { RequestRef, SessionEvent, SessionView, StepXray, StopReason, StoredTurn, TokenUsage, TurnEvent } from '../api/types.gen';
 
 export interface ToolOutcome {
   durationMs: number;
   isError: boolean;
   result: unknown;
   error: string | null;
+  /** The JSON-RPC requests the call sent (its frames, by id). */
+  requests: RequestRef[];
 }
 
 export type TurnItem =
@@ -136,7 +138,7 @@ export function applyTurnEvent(turn: ChatTurn, ev: TurnEvent): ChatTurn {
         items: [...turn.items, { kind: 'tool', callId: ev.callId, name: ev.name, server: ev.server, tool: ev.tool, arguments: ev.arguments }],
       };
     case 'toolResult': {
-      const outcome: ToolOutcome = { durationMs: ev.durationMs, isError: ev.isError, result: ev.result, error: ev.error };
+      const outcome: ToolOutcome = { durationMs: ev.durationMs, isError: ev.isError, result: ev.result, error: ev.error, requests: ev.requests ?? [] };
       let found = false;
       const items = turn.items.map((i) => {
         if (i.kind !== 'tool' || i.callId !== ev.callId || i.outcome) return i;

@@ -1,9 +1,9 @@
 // useChatSession against a real loopback server: the snapshot, then the session's stream from
 // the snapshot's `lastEventId`; a `resync` reloads the snapshot and follows the new stream from
 // its position, keeping every turn; a stream that merely drops resumes with Last-Event-ID
-// without reloading anything.
+// without reloading anything. A retry the server refuses leaves the failed turn where it was.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { renderHook } from '@testing-library/react';
+import { act, renderHook } from '@testing-library/react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { createQueryClient } from '../api/queries';
@@ -73,6 +73,33 @@ describe('useChatSession', () => {
       ['/api/sessions/s1/events?lastEventId=3', '4'],
     ]);
     expect(result.current.stream).toBe('open');
+    unmount();
+  });
+
+  it('puts a refused retry back: the failed turn stays in its place, whole, with the reason', { timeout: 15000 }, async () => {
+    const usage = { inputTokens: 1, outputTokens: 0, reasoningTokens: 0 };
+    const failed: StoredTurn = {
+      turnId: 't1',
+      user: 'first',
+      events: [
+        { type: 'textDelta', turnId: 't1', text: 'partial answer' },
+        { type: 'turnFailed', turnId: 't1', kind: 'network', message: 'the endpoint went away', usage },
+      ],
+    } as unknown as StoredTurn;
+    const later: StoredTurn = { turnId: 't2', user: 'second', events: [{ type: 'turnFinished', turnId: 't2', reason: 'completed', usage }] } as unknown as StoredTurn;
+    srv.answer(json(view([failed, later], 3)));
+    srv.answer(() => undefined);
+    const { result, unmount } = mount();
+    await vi.waitFor(() => expect(result.current.turns.map((t) => t.user)).toEqual(['first', 'second']), WAIT);
+    const before = result.current.turns[0];
+    srv.answer({ status: 409, type: 'application/json', body: JSON.stringify({ code: 'conflict', message: "turn t1 is not the session's last turn; only the last turn can be retried" }) });
+    await act(() => result.current.send('first', 't1'));
+    expect(result.current.turns.map((t) => [t.turnId, t.status])).toEqual([
+      ['t1', 'failed'],
+      ['t2', 'finished'],
+    ]);
+    expect(result.current.turns[0]).toBe(before);
+    expect(result.current.actionError).toBe("turn t1 is not the session's last turn; only the last turn can be retried");
     unmount();
   });
 });

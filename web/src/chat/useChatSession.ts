@@ -109,10 +109,13 @@ export function useChatSession(id: string) {
   }, [id, reload]);
 
   /** Sends `text` as a new turn; a retry names the (failed) turn it replaces, which leaves the
-   * conversation so the model sees the message once. */
+   * conversation so the model sees the message once. A refused retry puts the failed turn back
+   * where it was, whole; a refused new turn shows as failed. */
   const send = useCallback(
     async (text: string, replaces?: string) => {
       const turnId = crypto.randomUUID();
+      const at = replaces ? latest.current.turns.findIndex((t) => t.turnId === replaces) : -1;
+      const replaced = at >= 0 ? { turn: latest.current.turns[at], at } : null;
       // Shown at once; the stream's userMessage for the same id is then a no-op.
       setState((s) => ({ ...s, actionError: null, turns: applySessionEvent(s.turns, { kind: 'userMessage', turnId, text, replaces }) }));
       try {
@@ -121,10 +124,10 @@ export function useChatSession(id: string) {
         const msg = errorMessage(e);
         setState((s) => ({
           ...s,
-          actionError: e instanceof ApiFailure && e.status === 409 ? `Another turn is still running. ${msg}` : msg,
-          turns: s.turns.map((t) =>
-            t.turnId === turnId && t.status === 'running' ? { ...t, status: 'failed', failure: { kind: e instanceof ApiFailure ? e.code : 'http', message: msg } } : t,
-          ),
+          actionError: msg,
+          turns: replaced
+            ? restoreTurn(s.turns, turnId, replaced)
+            : s.turns.map((t) => (t.turnId === turnId && t.status === 'running' ? { ...t, status: 'failed', failure: { kind: e instanceof ApiFailure ? e.code : 'http', message: msg } } : t)),
         }));
       }
     },
@@ -168,4 +171,10 @@ export function useChatSession(id: string) {
   const setSummary = useCallback((summary: SessionSummary) => setState((s) => ({ ...s, summary })), []);
 
   return { ...state, running, reload, send, followUp, cancel, setSummary };
+}
+
+/** `turns` without the refused retry `turnId`, and with the turn it was to replace back at its place. */
+function restoreTurn(turns: ChatTurn[], turnId: string, back: { turn: ChatTurn; at: number }): ChatTurn[] {
+  const rest = turns.filter((t) => t.turnId !== turnId && t.turnId !== back.turn.turnId);
+  return [...rest.slice(0, back.at), back.turn, ...rest.slice(back.at)];
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { HttpExchange, StepXray } from '../api/types.gen';
-import { asCurl, bodyDiff, differing, figures, turnCost } from './xray';
+import { asCurl, bodyDiff, conversationFirst, differing, figures, turnCost, xrayOpens } from './xray';
 import { newTurn } from './turns';
 
 const exchange: HttpExchange = {
@@ -63,5 +63,25 @@ describe('x-ray helpers', () => {
     });
     const cols = [figures(withCall({ a: 2, b: 3 })), figures(withCall({ b: 3, a: 2 })), figures(withCall({ a: 2, b: 4 })), figures(newTurn('t', 'u'))];
     expect(differing(cols)).toEqual([[true], [false], [true], []]);
+  });
+});
+
+describe('conversationFirst', () => {
+  it('puts the conversation first and the tool definitions last, keeping the rest in order', () => {
+    const body = JSON.stringify({ model: 'm', tools: [{ name: 't' }], stream: true, system: 's', messages: [{ role: 'user', content: 'hi' }] });
+    expect(Object.keys(conversationFirst(body) ?? {})).toEqual(['system', 'messages', 'model', 'stream', 'tools']);
+    expect(conversationFirst(body)?.messages).toEqual([{ role: 'user', content: 'hi' }]);
+  });
+
+  it('is null for a body that is cut off or not an object', () => {
+    expect(conversationFirst('{"model":"m","mess')).toBeNull();
+    expect(conversationFirst('[1]')).toBeNull();
+  });
+
+  it('folds the top-level tool definitions only', () => {
+    expect(xrayOpens('tools', 1)).toBe(false);
+    expect(xrayOpens('messages', 1)).toBe(true);
+    expect(xrayOpens('tools', 3)).toBe(true);
+    expect(xrayOpens('content', 4)).toBe(false);
   });
 });

@@ -43,6 +43,34 @@ export function bodyDiff(prev: string, next: string): { added: string[]; removed
   return { added, removed };
 }
 
+/** Keys of a provider request body that hold the conversation (shown first, open). */
+const CONVERSATION = ['system', 'instructions', 'systemInstruction', 'messages', 'input', 'contents'];
+/** Keys that hold the tool definitions (shown last, folded). */
+const DEFINITIONS = ['tools', 'functions', 'tool_choice', 'toolConfig'];
+
+/** A request body as an object with the conversation first and the tool definitions last, or
+ * null when it is not a JSON object (cut off, or another format). */
+export function conversationFirst(body: string): Record<string, unknown> | null {
+  let v: unknown;
+  try {
+    v = JSON.parse(body);
+  } catch {
+    return null;
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return null;
+  const o = v as Record<string, unknown>;
+  const keys = Object.keys(o);
+  const rank = (k: string) => (CONVERSATION.includes(k) ? 0 : DEFINITIONS.includes(k) ? 2 : 1);
+  const ordered = [...keys].sort((a, b) => rank(a) - rank(b) || keys.indexOf(a) - keys.indexOf(b));
+  return Object.fromEntries(ordered.map((k) => [k, o[k]]));
+}
+
+/** The x-ray tree's first state: the tool definitions folded, everything else open 4 deep. */
+export function xrayOpens(name: string | undefined, depth: number): boolean | undefined {
+  if (depth === 1 && name !== undefined && DEFINITIONS.includes(name)) return false;
+  return depth < 4;
+}
+
 export function bytes(n: number): string {
   return n < 1024 ? `${n} B` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${(n / 1024 / 1024).toFixed(1)} MiB`;
 }

@@ -1,18 +1,20 @@
 // Shows the oldest pending human request as a modal, from any page; the rest wait in a queue.
-import { useEffect, useState } from 'react';
+// The dialogs (forms, Markdown) load when the first request comes, not with the page.
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useHumanQueue, type PendingHuman } from './store';
-import { ElicitationDialog } from './ElicitationDialog';
-import { SamplingDialog } from './SamplingDialog';
+
+const ElicitationDialog = lazy(() => import('./ElicitationDialog').then((m) => ({ default: m.ElicitationDialog })));
+const SamplingDialog = lazy(() => import('./SamplingDialog').then((m) => ({ default: m.SamplingDialog })));
 
 export function HumanDialogs() {
   const queue = useHumanQueue();
   const current = queue[0];
   if (!current) return null;
   const props = { pending: current, queued: queue.length - 1 };
-  return current.request.kind === 'sampling' ? (
-    <SamplingDialog key={current.request.id} {...props} />
-  ) : (
-    <ElicitationDialog key={current.request.id} {...props} />
+  return (
+    <Suspense fallback={null}>
+      {current.request.kind === 'sampling' ? <SamplingDialog key={current.request.id} {...props} /> : <ElicitationDialog key={current.request.id} {...props} />}
+    </Suspense>
   );
 }
 

@@ -94,7 +94,7 @@ export function ToolDetail({ server, tool, onSelect }: { server: string; tool: T
           if (v?.ok) saveRequest(server, { name, tool: tool.name, args: v.value, savedAt: Date.now() });
         }} defaultName={`${tool.name} ${savedForTool + 1}`} />}
         {(call ?? last) && (
-          <Button variant="ghost" onClick={() => showCallFrames(server, tool.name, (call ?? last)!.args)} data-testid="tool-frames" title="Show the frames of this call in the traffic panel">
+          <Button variant="ghost" onClick={() => showCallFrames({ server, tool: tool.name, requests: (call ?? last)!.outcome?.requests ?? undefined, args: (call ?? last)!.args })} data-testid="tool-frames" title="Show the frames of this call in the traffic panel">
             <ListTree size={14} aria-hidden="true" /> Frames
           </Button>
         )}

@@ -17,6 +17,8 @@ export interface HistoryEntry {
   outcome?: CallOutcome;
   /** The result was larger than `MAX_RESULT_CHARS` and not kept. */
   resultDropped?: boolean;
+  /** The call's id (entries from older versions have none): a call enters the history once. */
+  callId?: string;
 }
 
 export interface SavedRequest {
@@ -50,9 +52,16 @@ export function useHistory(server: string): HistoryEntry[] {
   return usePref<HistoryEntry[]>(historyKey(server), []);
 }
 
-export function addHistory(server: string, e: HistoryEntry): void {
+/** Adds a call to the history; false when a call with its id is there already. */
+export function addHistory(server: string, e: HistoryEntry): boolean {
   const prev = getPref<HistoryEntry[]>(historyKey(server), []);
+  if (e.callId && prev.some((p) => p.callId === e.callId)) return false;
   setPref(historyKey(server), [capped(e), ...prev].slice(0, MAX));
+  return true;
+}
+
+export function inHistory(server: string, callId: string): boolean {
+  return getPref<HistoryEntry[]>(historyKey(server), []).some((p) => p.callId === callId);
 }
 
 export function clearHistory(server: string): void {

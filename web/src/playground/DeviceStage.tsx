@@ -26,6 +26,8 @@ function useStageSize(ref: React.RefObject<HTMLDivElement | null>) {
     const el = ref.current;
     if (!el) return;
     const measure = () => {
+      // Hidden (the playground kept alive behind another page): keep the last size.
+      if (el.clientWidth === 0 && el.clientHeight === 0) return;
       const cs = getComputedStyle(el);
       const padX = parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight);
       const padY = parseFloat(cs.paddingTop) + parseFloat(cs.paddingBottom);

@@ -5,7 +5,9 @@
 // emulation. This file only lays the parts out and connects them: the server and tool shown
 // are `useToolChoice.ts`, the input form and scenarios `useToolInput.ts`, the emulation
 // `useEmulation.ts`, a run `usePlaygroundRun.ts`, the "r" key `useRerunKey.ts`, the toolbar
-// `PlaygroundToolbar.tsx`, the stage `PlaygroundStage.tsx`.
+// `PlaygroundToolbar.tsx`, the stage `PlaygroundStage.tsx`. The shell keeps this page mounted
+// (hidden, `active` false) while another page is shown, so a running app, its state and its
+// bridge log are still there on return; hidden, it takes no keys.
 import { useMemo, useState } from 'react';
 import type { HostConditions } from '../apps/host';
 import { uiLink } from '../apps/linkage';
@@ -23,10 +25,11 @@ import { usePlaygroundRun } from './usePlaygroundRun';
 import { useRerunKey } from './useRerunKey';
 import { useToolChoice } from './useToolChoice';
 import { useToolInput } from './useToolInput';
+import { usePlaygroundRoute } from './usePlaygroundRoute';
 import { parseZoom, type Zoom } from './zoom';
 import './playground.css';
 
-export function PlaygroundPage() {
+export function PlaygroundPage({ active = true }: { active?: boolean }) {
   const { list: servers } = useServers();
   const connected = useMemo(() => (servers ?? []).filter((s) => s.status.state === 'connected').map((s) => s.config.name), [servers]);
   const choice = useToolChoice(connected);
@@ -38,7 +41,8 @@ export function PlaygroundPage() {
   const [mode, setMode] = useState<PlaygroundMode>('direct');
   const { run, debug, start, close, observers } = usePlaygroundRun();
   const input = useToolInput({ ...choice, emulation, setEmulation, start });
-  useRerunKey(mode === 'direct', input.runNow);
+  useRerunKey(active && mode === 'direct', input.runNow);
+  usePlaygroundRoute({ active, server, tool: tool?.name ?? null, emulation, setServer: choice.setServer, choose: choice.choose, setEmulation });
 
   const c = emulation.conditions;
   const conditions: HostConditions = useMemo(() => ({ ...c, width: emulation.width }), [c, emulation.width]);

@@ -54,7 +54,7 @@ export function PlaygroundStage({ mode, server, emulation, conditions, zoom, onF
                 {...observers}
               />
             ) : (
-              <div className="pg-placeholder muted small" data-testid="pg-placeholder">
+              <div className="pg-placeholder small" data-testid="pg-placeholder">
                 Run the tool to see its app here.
               </div>
             )}

@@ -1,10 +1,13 @@
-// Import servers from an `mcpServers` document: a file or pasted JSON.
+// Import servers from an `mcpServers` document: a file or pasted JSON. Like Add server, the
+// imported servers connect at once unless "Connect them now" is unticked (in the background:
+// each row shows how its connection went).
 import { useState } from 'react';
 import { api, errorMessage } from '../api/client';
 import type { ImportResult } from '../api/types.gen';
 import { Button } from '../ui/Button';
 import { Modal } from '../ui/Modal';
-import { reloadServers } from './store';
+import { Ticks } from '../ui/Ticks';
+import { reloadServers, upsertServer } from './store';
 
 const EXAMPLE = `{
   "mcpServers": {
@@ -18,6 +21,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [result, setResult] = useState<ImportResult | null>(null);
+  const [connectNow, setConnectNow] = useState(true);
 
   const pick = async (file: File | undefined) => {
     if (!file) return;
@@ -40,8 +44,10 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
       return;
     }
     try {
-      setResult(await api.importServers(text));
+      const r = await api.importServers(text);
+      setResult(r);
       await reloadServers();
+      if (connectNow) for (const name of [...r.added, ...r.replaced]) api.connect(name).then(upsertServer, () => undefined);
     } catch (e) {
       setError(errorMessage(e));
     } finally {
@@ -82,7 +88,9 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
           {result.warnings.length > 0 && (
             <ul className="small" data-testid="import-warnings">
               {result.warnings.map((w) => (
-                <li key={w}>{w}</li>
+                <li key={w}>
+                  <Ticks text={w} />
+                </li>
               ))}
             </ul>
           )}
@@ -98,7 +106,11 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
           </label>
           <label className="field">
             <span className="field-label">Or paste JSON</span>
-            <textarea rows={10} className="mono" value={text} placeholder={EXAMPLE} onChange={(e) => setText(e.target.value)} spellCheck={false} data-testid="import-text" />
+            <textarea rows={10} className="mono" value={text} placeholder={EXAMPLE} onChange={(e) => setText(e.target.value)} spellCheck={false} data-autofocus data-testid="import-text" />
+          </label>
+          <label className="check" data-testid="import-connect">
+            <input type="checkbox" checked={connectNow} onChange={(e) => setConnectNow(e.target.checked)} />
+            Connect them now
           </label>
         </>
       )}

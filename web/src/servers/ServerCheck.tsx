@@ -3,6 +3,7 @@
 // marked in the traffic panel.
 import type { ServerView } from '../api/types.gen';
 import { Button } from '../ui/Button';
+import { Ticks } from '../ui/Ticks';
 import { runCheck, useCheck } from './check';
 
 export function ServerCheck({ view }: { view: ServerView }) {
@@ -34,10 +35,16 @@ export function ServerCheck({ view }: { view: ServerView }) {
           {report.findings.map((f, i) => (
             <li key={i} data-testid="check-finding" data-rule={f.rule} data-severity={f.severity}>
               <span className={`badge ${f.severity === 'error' ? 'badge-err' : f.severity === 'warning' ? 'badge-warn' : ''}`}>{f.severity}</span>{' '}
-              <span className="mono small">{f.rule}</span> {f.message}
+              <span className="mono small">{f.rule}</span> <Ticks text={f.message} />
               {f.frames.length > 0 && <span className="muted small"> · frame {f.frames.map((s) => `#${s}`).join(', ')}{f.path ? ` ${f.path}` : ''}</span>}
-              {f.fix && <div className="muted small">fix: {f.fix}</div>}
-              <a className="small" href={f.source} target="_blank" rel="noreferrer">source</a>
+              {f.fix && (
+                <div className="muted small">
+                  fix: <Ticks text={f.fix} />
+                </div>
+              )}{' '}
+              <a className="small" href={f.source} target="_blank" rel="noreferrer">
+                source
+              </a>
             </li>
           ))}
         </ul>

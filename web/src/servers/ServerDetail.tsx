@@ -1,18 +1,20 @@
 // What is known about one server: failure, sign-in (remote servers), initialize result
 // (server info, protocol version, capabilities), instructions, the checker's findings, and
 // its stderr.
-import { useEffect, useRef } from 'react';
+import { lazy, Suspense, useEffect, useRef } from 'react';
 import type { InitializeResult } from '../api/client';
 import type { ServerView } from '../api/types.gen';
 import { CopyButton } from '../ui/CopyButton';
 import { JsonTree } from '../ui/JsonTree';
-import { Markdown } from '../ui/Markdown';
 import { ServerEra } from './ServerEra';
 import { ServerCheck } from './ServerCheck';
 import { ServerOAuth } from './ServerOAuth';
 import { StatusBadge } from './StatusBadge';
 import { ArrowRight } from 'lucide-react';
 import { routeHash } from '../ui/route';
+
+// Markdown (and its parser) loads after the first screen; until then the text shows as it is.
+const Markdown = lazy(() => import('../ui/Markdown').then((m) => ({ default: m.Markdown })));
 
 export function ServerDetail({ view }: { view: ServerView }) {
   const info = (view.info ?? null) as InitializeResult | null;
@@ -74,7 +76,9 @@ export function ServerDetail({ view }: { view: ServerView }) {
           {typeof info.instructions === 'string' && info.instructions.trim() && (
             <section>
               <h3>Instructions</h3>
-              <Markdown text={info.instructions} testId="server-instructions" />
+              <Suspense fallback={<p className="wrap">{info.instructions}</p>}>
+                <Markdown text={info.instructions} testId="server-instructions" />
+              </Suspense>
             </section>
           )}
           <details>

@@ -11,6 +11,7 @@ import { Modal } from '../ui/Modal';
 import { hasOAuthSettings, oauthPatch, oauthValues, type ConfigForm } from './configForm';
 import { PROTOCOL_CHOICES } from '../modern/api';
 import { useServerForm } from './useServerForm';
+import { CommandField } from './CommandField';
 import '../oauth/oauth.css';
 
 export function ServerForm({ existing, onClose }: { existing?: ServerConfig; onClose: () => void }) {
@@ -48,7 +49,7 @@ export function ServerForm({ existing, onClose }: { existing?: ServerConfig; onC
       >
         <label className="field">
           <span className="field-label">Name</span>
-          <input value={f.name} onChange={(e) => set({ name: e.target.value })} autoFocus data-testid="server-form-name" />
+          <input value={f.name} onChange={(e) => set({ name: e.target.value })} data-autofocus data-testid="server-form-name" />
           {err('name')}
         </label>
         <div className="field">
@@ -107,11 +108,7 @@ interface SectionProps {
 function StdioFields({ f, set, err }: SectionProps) {
   return (
     <>
-      <label className="field">
-        <span className="field-label">Command</span>
-        <input value={f.command} onChange={(e) => set({ command: e.target.value })} placeholder="npx" className="mono" data-testid="server-form-command" />
-        {err('command')}
-      </label>
+      <CommandField f={f} set={set} error={err('command')} />
       <label className="field">
         <span className="field-label">Arguments <span className="muted small">(one per line)</span></span>
         <textarea rows={3} value={f.args} onChange={(e) => set({ args: e.target.value })} placeholder={'-y\n@modelcontextprotocol/server-everything'} className="mono" data-testid="server-form-args" />

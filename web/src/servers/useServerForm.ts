@@ -2,14 +2,16 @@
 // error), and saving — checked by `configForm.ts`, then added (connecting now or not) or
 // updated through the API, selected, and the form closed; a refusal stays on the form. An
 // edit refetches the server's sign-in status: credentials are kept per server and URL, and
-// the OAuth settings decide whether mcplab signs in at all. Must not render.
+// the OAuth settings decide whether mcplab signs in at all. Saving a server that failed, or a
+// changed one that is connected, connects it again with the new settings (the row shows how
+// that went). Must not render.
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, errorMessage } from '../api/client';
 import type { ServerConfig } from '../api/types.gen';
 import { configToForm, emptyForm, formToConfig, type ConfigForm } from './configForm';
 import { invalidateOAuthStatus } from './oauthStatus';
-import { addServerView, selectServer, upsertServer } from './store';
+import { addServerView, selectServer, upsertServer, useServer } from './store';
 
 export function useServerForm(existing: ServerConfig | undefined, onClose: () => void) {
   const qc = useQueryClient();
@@ -18,6 +20,7 @@ export function useServerForm(existing: ServerConfig | undefined, onClose: () =>
   const [busy, setBusy] = useState(false);
   const [submitError, setSubmitError] = useState<string | null>(null);
   const [connectNow, setConnectNow] = useState(true);
+  const state = useServer(existing?.name ?? null)?.status.state;
   // Editing a field clears its error: a message stays only while it is still true.
   const set = (p: Partial<ConfigForm>) => {
     setF((x) => ({ ...x, ...p }));
@@ -43,6 +46,8 @@ export function useServerForm(existing: ServerConfig | undefined, onClose: () =>
       if (existing) {
         upsertServer(await api.updateServer(existing.name, r.config), existing.name);
         void invalidateOAuthStatus(qc, r.config.name);
+        const changed = JSON.stringify(existing) !== JSON.stringify(r.config);
+        if (state === 'failed' || (state === 'connected' && changed)) reconnect(r.config.name, state === 'connected' && existing.name === r.config.name);
       } else addServerView(await api.addServer(r.config, connectNow));
       selectServer(r.config.name);
       onClose();
@@ -53,4 +58,12 @@ export function useServerForm(existing: ServerConfig | undefined, onClose: () =>
   };
 
   return { f, set, errors, busy, submitError, connectNow, setConnectNow, save };
+}
+
+/** Connects a saved server again in the background; a failure shows on its row (status event). */
+function reconnect(name: string, wasConnected: boolean): void {
+  (wasConnected ? api.reconnect(name) : api.connect(name)).then(
+    (view) => upsertServer(view),
+    () => undefined,
+  );
 }

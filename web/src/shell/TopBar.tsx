@@ -9,6 +9,7 @@ import { ServerSelector } from '../servers/ServerSelector';
 import { useServers } from '../servers/store';
 import { nextTheme, useTheme } from '../settings/theme';
 import { Button } from '../ui/Button';
+import { untick } from '../ui/Ticks';
 import { PAGES, type Page } from '../ui/route';
 import { NAV_MENU_QUERY, useMediaQuery } from '../ui/useMediaQuery';
 
@@ -54,7 +55,7 @@ function NavMenu({ page }: { page: Page }) {
   }, [open]);
   return (
     <div className="nav-menu" ref={ref}>
-      <Button small variant="ghost" onClick={() => setOpen(!open)} aria-expanded={open} aria-haspopup="true" data-testid="nav-menu" aria-label="Pages">
+      <Button small variant="ghost" onClick={() => setOpen(!open)} aria-expanded={open} aria-haspopup="true" data-testid="nav-menu" aria-label={`Pages: ${PAGE_LABELS[page]}`}>
         <Menu size={16} aria-hidden="true" />
         <Icon size={15} aria-hidden="true" />
         <span className="nav-menu-label">{PAGE_LABELS[page]}</span>
@@ -87,7 +88,7 @@ export function TopBar({ page, trafficOpen, onToggleTraffic, onPalette }: { page
       {(page === 'tools' || page === 'resources' || page === 'prompts') && <ServerSelector page={page} />}
       {(page === 'tasks' || page === 'skills') && <ServerSelector />}
       {(stream === 'reconnecting' || stream === 'unauthorized') && (
-        <span className={`stream-state stream-${stream}`} data-testid="stream-state" title={stream === 'unauthorized' ? UNAUTHORIZED_HINT : 'Live events'}>
+        <span className={`stream-state stream-${stream}`} data-testid="stream-state" title={stream === 'unauthorized' ? untick(UNAUTHORIZED_HINT) : 'Live events'}>
           {stream === 'unauthorized' ? 'signed out' : 'reconnecting…'}
         </span>
       )}

@@ -1,5 +1,6 @@
 // A server's skills are one of its `['list', server]` queries: a new connection (its `status`
-// event) fetches them again, as it does its tools; and a failed listing offers a retry.
+// event) fetches them again, as it does its tools; and a failed listing offers a retry. A
+// server that does not declare the extension is not asked.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { QueryClient } from '@tanstack/react-query';
@@ -11,7 +12,9 @@ import { renderWithQuery } from '../test/queryHarness';
 import { SkillsPage } from './SkillsPage';
 
 const SKILLS = '/api/servers/srv/skills';
-const server = { config: { name: 'srv', type: 'stdio', command: 'x' }, status: { state: 'connected' }, info: null, stderr: [] } as unknown as ServerView;
+const withCaps = (capabilities: unknown) =>
+  ({ config: { name: 'srv', type: 'stdio', command: 'x' }, status: { state: 'connected' }, info: { protocolVersion: '2026-07-28', capabilities }, stderr: [] }) as unknown as ServerView;
+const server = withCaps({ extensions: { 'io.modelcontextprotocol/skills': {} } });
 const skill = (name: string): Skill => ({ uri: `skill://${name}/SKILL.md`, frontmatter: { name, description: `${name} things` }, resources: 'dynamic' });
 const seed = (qc: QueryClient) => qc.setQueryData(SERVERS_KEY, [server]);
 
@@ -33,6 +36,13 @@ describe('SkillsPage', () => {
     emit({ type: 'status', server: 'srv', status: { state: 'connected' } });
     await screen.findByTestId('skill-item-slides');
     expect(api.count('GET', SKILLS)).toBe(2);
+  });
+
+  it('does not ask a server that does not declare the extension, and says so without an error', async () => {
+    renderWithQuery(<SkillsPage />, (qc) => qc.setQueryData(SERVERS_KEY, [withCaps({ tools: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } })]));
+    expect(await screen.findByTestId('no-skills-extension')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+    expect(api.count('GET', SKILLS)).toBe(0);
   });
 
   it('shows why the listing failed and lists them on Retry', async () => {

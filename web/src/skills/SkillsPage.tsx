@@ -1,13 +1,14 @@
 // The Skills tab (SEP-2640): the skills a server lists, with their frontmatter and file
 // manifest. Nothing is read until a skill is loaded; loading reads SKILL.md and every listed
 // file, checks each against the manifest's size and digest and the frontmatter against the
-// entry, and shows what passed — and what failed, which stops loading.
+// entry, and shows what passed — and what failed, which stops loading. A server that does not
+// declare the extension is not asked (`skills/list` would only fail): the page says so.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { errorMessage } from '../api/client';
 import type { SkillLoadView } from '../api/types.gen';
 import { NeedsServer } from '../inspector/NeedsServer';
-import { useSelectedServer } from '../servers/store';
+import { useSelectedServer, useServer } from '../servers/store';
 import { modernApi, type Skill } from '../modern/api';
 import { Button } from '../ui/Button';
 import { JsonTree } from '../ui/JsonTree';
@@ -16,9 +17,31 @@ import { Loading } from '../ui/Spinner';
 import { EmptyState, ErrorState } from '../ui/States';
 import { ItemList } from '../ui/ItemList';
 
+const SKILLS_EXTENSION = 'io.modelcontextprotocol/skills';
+
 export function SkillsPage() {
   const server = useSelectedServer();
-  return <NeedsServer server={server}>{(server) => <Skills key={server} server={server} />}</NeedsServer>;
+  return <NeedsServer server={server}>{(server) => <DeclaredSkills key={server} server={server} />}</NeedsServer>;
+}
+
+/** Whether an initialize result declares the skills extension (`capabilities.extensions`, or
+ * `experimental` where a pre-2026 server puts it). */
+export function declaresSkills(info: unknown): boolean {
+  const caps = (info as { capabilities?: Record<string, Record<string, unknown> | undefined> } | null)?.capabilities;
+  return !!(caps?.extensions?.[SKILLS_EXTENSION] ?? caps?.experimental?.[SKILLS_EXTENSION]);
+}
+
+function DeclaredSkills({ server }: { server: string }) {
+  const view = useServer(server);
+  if (declaresSkills(view?.info)) return <Skills server={server} />;
+  return (
+    <div className="page" data-testid="skills-page">
+      <EmptyState title={`${server} offers no skills`} testId="no-skills-extension">
+        Its initialize result does not declare the skills extension (<code>{SKILLS_EXTENSION}</code>), so mcplab does not ask it for any. Pick a server that does
+        in the selector above.
+      </EmptyState>
+    </div>
+  );
 }
 
 /** A server's skills: under its `['list', server]` queries, so a new connection or a resync
@@ -42,7 +65,11 @@ function Skills({ server }: { server: string }) {
   const skill = skills.find((s) => s.uri === selected) ?? null;
   return (
     <div className="page inspector" data-testid="skills-page">
-      <aside className="side-list">
+      <aside className="side-list" aria-label="Skills">
+        <div className="side-list-head">
+          <h2 className="side-list-title">Skills</h2>
+          <span className="muted small">{skills.length} from {server}</span>
+        </div>
         {skills.length === 0 ? (
           <EmptyState title="This server lists no skills" />
         ) : (

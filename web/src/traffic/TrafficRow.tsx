@@ -1,19 +1,21 @@
 // One row of the traffic list: time, server, direction, method (a response shows the method it
-// answers), id, size and latency.
+// answers), id, size and latency. A legacy server's error to `server/discover` is the normal
+// way `auto` learns to fall back to `initialize`, so it is marked as that, not as an error.
 import type { Finding } from '../api/types.gen';
 import type { FrameRow } from './frames';
 import { isTapKey, tapShort, tapTitle, useTaps } from './taps';
 import { fmtSize, fmtTime } from './time';
+import { untick } from '../ui/Ticks';
 import { ArrowLeft, ArrowRight, CornerDownLeft } from 'lucide-react';
 
 export const ROW_H = 22;
 
 export function TrafficRow({ row, findings, selected, top, onClick }: { row: FrameRow; findings?: Finding[]; selected: boolean; top: number; onClick: () => void }) {
   const f = row.frame;
-  const label = row.type === 'note' ? f.text : row.type === 'unparsable' ? 'unparsable' : (row.method ?? (row.type === 'response' ? 'response' : row.type));
+  const label = row.type === 'note' ? untick(f.text) : row.type === 'unparsable' ? 'unparsable' : (row.method ?? (row.type === 'response' ? 'response' : row.type));
   return (
     <div
-      className={`traffic-row t-${row.type}${selected ? ' selected' : ''}`}
+      className={`traffic-row t-${row.type === 'error' && row.method === 'server/discover' ? 'fallback' : row.type}${selected ? ' selected' : ''}`}
       style={{ transform: `translateY(${top}px)`, height: ROW_H }}
       onClick={onClick}
       role="option"
@@ -31,7 +33,14 @@ export function TrafficRow({ row, findings, selected, top, onClick }: { row: Fra
       <span className="c-method" title={label}>
         {(row.type === 'response' || row.type === 'error') && <CornerDownLeft size={11} className="reply-mark" aria-label="reply" />}
         {label}
-        {row.type === 'error' && <span className="badge badge-err">error</span>}
+        {row.type === 'error' &&
+          (row.method === 'server/discover' ? (
+            <span className="badge" title="A server older than 2026-07-28 does not know server/discover: mcplab falls back to initialize" data-testid="traffic-discover-fallback">
+              legacy: falls back
+            </span>
+          ) : (
+            <span className="badge badge-err">error</span>
+          ))}
         {row.type === 'unparsable' && (
           <span className="badge badge-err" title={row.problem}>
             !

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TrafficFrame } from '../api/types.gen';
-import { FrameIndex, classify, findToolCall, matches, mergeBySeq, utf8Length } from './frames';
+import { FrameIndex, classify, findCallByRequests, findToolCall, matches, mergeBySeq, utf8Length } from './frames';
 
 let seq = 0;
 function frame(server: string, direction: 'outbound' | 'inbound', text: string, tsMs = 1000, kind: 'message' | 'note' = 'message'): TrafficFrame {
@@ -101,6 +101,22 @@ describe('frames of one call', () => {
     const shown = ix.rows.filter((r) => matches(r, { server: '', direction: '', method: '', search: '', call }));
     expect(shown.map((r) => r.frame.seq - ix.rows[0].frame.seq)).toEqual([1, 2, 5, 6]);
     expect(findToolCall(ix.rows, 's', 'add', { a: 9 })).toBeNull();
+  });
+  it('finds a call by the requests it sent, not a same-id request of another connection nor a same-arguments call', () => {
+    const ix = new FrameIndex();
+    const call = '{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"add","arguments":{"a":1}}}';
+    ix.add(frame('s', 'outbound', call, 1_000)); // an earlier connection's id 3
+    ix.add(frame('s', 'inbound', '{"jsonrpc":"2.0","id":3,"result":{}}', 1_010));
+    ix.add(frame('s', 'outbound', call, 60_000)); // ours, after a reconnect
+    ix.add(frame('s', 'outbound', '{"jsonrpc":"2.0","id":4,"method":"tasks/get","params":{"taskId":"t"}}', 60_100));
+    ix.add(frame('s', 'inbound', '{"jsonrpc":"2.0","id":4,"result":{}}', 60_150));
+    ix.add(frame('s', 'inbound', '{"jsonrpc":"2.0","id":3,"result":{}}', 60_200));
+    ix.add(frame('s', 'outbound', call.replace('"id":3', '"id":5'), 90_000)); // same arguments, later
+    const ref = findCallByRequests(ix.rows, 's', 'add', [{ id: 3, atMs: 60_001 }, { id: 4, atMs: 60_100 }]);
+    expect(ref).toMatchObject({ id: '3', moreIds: ['4'], label: 'add #3' });
+    const shown = ix.rows.filter((r) => matches(r, { server: '', direction: '', method: '', search: '', call: ref }));
+    expect(shown.map((r) => r.frame.tsMs)).toEqual([60_000, 60_100, 60_150, 60_200]);
+    expect(findCallByRequests(ix.rows, 's', 'add', [{ id: 9, atMs: 60_000 }])).toBeNull();
   });
   it('links a request and its response both ways', () => {
     const ix = new FrameIndex();

@@ -1,7 +1,7 @@
 // Turns recorded frames into list rows: what kind of JSON-RPC message each is, its method
 // and id, its size, and the latency of request/response pairs (matched by id per server and
 // direction). Pure and incremental, so 100,000 frames are indexed once, not per render.
-import type { TrafficFrame } from '../api/types.gen';
+import type { RequestRef, TrafficFrame } from '../api/types.gen';
 
 export type RowType = 'request' | 'response' | 'error' | 'notification' | 'batch' | 'unparsable' | 'note' | 'other';
 
@@ -209,6 +209,10 @@ export interface CallRef {
   server: string;
   /** The request's JSON-RPC id as JSON text. */
   id: string;
+  /** More requests of the same call (input rounds, a task's polls), ids as JSON text. */
+  moreIds?: string[];
+  /** Frames before the call's request are not its own (ids start over on a reconnect). */
+  fromSeq?: number;
   progressToken?: string;
   label: string;
 }
@@ -230,10 +234,40 @@ export function inExchange(row: FrameRow, seq: number): boolean {
 
 export function isFrameOf(row: FrameRow, c: CallRef): boolean {
   if (row.frame.server !== c.server) return false;
+  if (c.fromSeq !== undefined && row.frame.seq < c.fromSeq) return false;
   const dir = row.frame.direction;
-  if (row.id === c.id && ((row.type === 'request' && dir === 'outbound') || ((row.type === 'response' || row.type === 'error') && dir === 'inbound'))) return true;
+  const ours = row.id !== undefined && (row.id === c.id || !!c.moreIds?.includes(row.id));
+  if (ours && ((row.type === 'request' && dir === 'outbound') || ((row.type === 'response' || row.type === 'error') && dir === 'inbound'))) return true;
   if (c.progressToken !== undefined && row.type === 'notification' && row.method === 'notifications/progress' && row.token === c.progressToken) return true;
   return row.type === 'notification' && row.method === 'notifications/cancelled' && row.refId === c.id && dir === 'outbound';
+}
+
+/** How far a request frame's time may be from the time the call says it sent it. */
+const SENT_SLACK_MS = 10_000;
+
+/** The request frame we sent to `server` with this id nearest to when it was sent. */
+function sentRequest(rows: FrameRow[], server: string, ref: RequestRef): FrameRow | null {
+  const id = JSON.stringify(ref.id);
+  let best: FrameRow | null = null;
+  for (const r of rows) {
+    if (r.type !== 'request' || r.id !== id || r.frame.server !== server || r.frame.direction !== 'outbound') continue;
+    const off = Math.abs(r.frame.tsMs - ref.atMs);
+    if (off <= SENT_SLACK_MS && (!best || off < Math.abs(best.frame.tsMs - ref.atMs))) best = r;
+  }
+  return best;
+}
+
+/**
+ * A call's frames by the requests it says it sent (its `tools/call` first): exactly that call,
+ * whatever other calls had the same arguments. Null while (or once) its request frame is not
+ * recorded.
+ */
+export function findCallByRequests(rows: FrameRow[], server: string, tool: string, requests: RequestRef[]): CallRef | null {
+  const found = requests.map((ref) => sentRequest(rows, server, ref)).filter((r): r is FrameRow => r !== null);
+  const first = found.find((r) => r.method === 'tools/call') ?? found[0];
+  if (!first?.id) return null;
+  const moreIds = found.filter((r) => r !== first).map((r) => r.id!);
+  return { server, id: first.id, moreIds, fromSeq: first.frame.seq, progressToken: first.token, label: `${tool} #${first.id}` };
 }
 
 /** JSON with sorted keys, so two equal values compare equal as text. */

@@ -3,9 +3,9 @@
 // paused they are held back and shown on resume, never lost.
 import { api, errorMessage } from '../api/client';
 import { events } from '../api/events';
-import type { TrafficFrame } from '../api/types.gen';
+import type { RequestRef, TrafficFrame } from '../api/types.gen';
 import { createStore, useStore } from '../ui/store';
-import { FrameIndex, findToolCall, mergeBySeq, type TrafficFilter } from './frames';
+import { FrameIndex, findCallByRequests, findToolCall, mergeBySeq, type CallRef, type TrafficFilter } from './frames';
 import { noticeTapFrame, refreshTaps } from './taps';
 import { showTraffic } from './visibility';
 
@@ -141,24 +141,38 @@ export function useTrafficFilter(): TrafficFilter {
   return useStore(trafficFilterStore);
 }
 
+/** Which call to show: its server and tool, and either the requests it sent (exact) or, for
+ * a call recorded before those were kept, its arguments (the newest such call). */
+export interface CallToShow {
+  server: string;
+  tool: string;
+  requests?: RequestRef[];
+  args?: unknown;
+}
+
+function locate(c: CallToShow): CallRef | null {
+  if (c.requests?.length) return findCallByRequests(index.rows, c.server, c.tool, c.requests);
+  return findToolCall(index.rows, c.server, c.tool, c.args);
+}
+
 /**
  * Points the panel at one tool call's frames (request, progress, cancellation, response) and
- * opens it. The call is found by server, tool and exact arguments, newest first; when its
- * frames are not (or no longer) recorded, the panel shows the server's tools/call frames and
- * says so by the absent call chip.
+ * opens it. The call is found by the ids of the requests it sent (by its exact arguments only
+ * when it has none recorded); when its frames are not (or no longer) recorded, the panel shows
+ * the server's tools/call frames and says so by the absent call chip.
  */
-export function showCallFrames(server: string, tool: string, args: unknown): boolean {
-  const call = findToolCall(index.rows, server, tool, args);
-  setTrafficFilter(call ? { server: '', direction: '', method: '', search: '', call, exchange: null } : { server, method: 'tools/call', direction: '', search: '', call: null, exchange: null });
+export function showCallFrames(c: CallToShow): boolean {
+  const call = locate(c);
+  setTrafficFilter(call ? { server: '', direction: '', method: '', search: '', call, exchange: null } : { server: c.server, method: 'tools/call', direction: '', search: '', call: null, exchange: null });
   // The call's frames may still be on their way (live frames are batched): look again as they
   // arrive, for a little while.
-  pendingCall = call ? null : { server, tool, args, until: Date.now() + PENDING_CALL_MS };
+  pendingCall = call ? null : { ...c, until: Date.now() + PENDING_CALL_MS };
   showTraffic();
   return call !== null;
 }
 
 const PENDING_CALL_MS = 3000;
-let pendingCall: { server: string; tool: string; args: unknown; until: number } | null = null;
+let pendingCall: (CallToShow & { until: number }) | null = null;
 
 function retryPendingCall(): void {
   if (!pendingCall) return;
@@ -167,7 +181,7 @@ function retryPendingCall(): void {
     pendingCall = null;
     return;
   }
-  const call = findToolCall(index.rows, p.server, p.tool, p.args);
+  const call = locate(p);
   if (!call) return;
   pendingCall = null;
   setTrafficFilter({ server: '', direction: '', method: '', search: '', call, exchange: null });

@@ -1,12 +1,14 @@
 // Whether the traffic panel is shown. Docked beside the page (wide windows) it is remembered
-// per page in prefs, open by default except on Playground and Chat, which need the width. As
-// an overlay (narrow windows) it starts closed and closes when the page changes.
+// per page in prefs. It starts closed where it needs the width (Playground, Chat) or shows
+// nothing the page does (OAuth's debugger and the eval runs talk to their own servers,
+// Settings talks to none, Logs is a log of its own), open elsewhere. As an overlay (narrow
+// windows) it starts closed and closes when the page changes.
 import { setPref, usePref, getPref } from '../settings/prefs';
 import { createStore, useStore } from '../ui/store';
 import type { Page } from '../ui/route';
 
 const KEY = 'trafficPanel';
-const CLOSED_BY_DEFAULT: ReadonlySet<string> = new Set(['playground', 'chat']);
+const CLOSED_BY_DEFAULT: ReadonlySet<string> = new Set(['playground', 'chat', 'oauth', 'evals', 'settings', 'logs']);
 export const overlayStore = createStore<boolean>(false);
 
 export function useTrafficOpen(page: Page, overlay: boolean): boolean {

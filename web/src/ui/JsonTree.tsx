@@ -1,22 +1,25 @@
 // A collapsible JSON tree. Nodes deeper than `expandDepth` start collapsed and long
 // arrays/objects show their first entries with a "show more" control, so a huge value
-// never renders all at once.
+// never renders all at once. `opens` can decide a node's first state by its key and depth
+// (the x-ray folds the tool definitions and opens the messages).
 import { useState } from 'react';
 import { ChevronDown, ChevronRight } from 'lucide-react';
 
 const PAGE = 100;
 
-export function JsonTree({ value, expandDepth = 2, testId }: { value: unknown; expandDepth?: number; testId?: string }) {
+type Opens = (name: string | undefined, depth: number) => boolean | undefined;
+
+export function JsonTree({ value, expandDepth = 2, testId, opens }: { value: unknown; expandDepth?: number; testId?: string; opens?: Opens }) {
   return (
     <div className="json-tree" data-testid={testId}>
-      <Node value={value} depth={0} expandDepth={expandDepth} />
+      <Node value={value} depth={0} expandDepth={expandDepth} opens={opens} />
     </div>
   );
 }
 
-function Node({ name, value, depth, expandDepth }: { name?: string; value: unknown; depth: number; expandDepth: number }) {
+function Node({ name, value, depth, expandDepth, opens }: { name?: string; value: unknown; depth: number; expandDepth: number; opens?: Opens }) {
   const isObj = value !== null && typeof value === 'object';
-  const [open, setOpen] = useState(depth < expandDepth);
+  const [open, setOpen] = useState(() => opens?.(name, depth) ?? depth < expandDepth);
   const [limit, setLimit] = useState(PAGE);
   const label = name !== undefined && <span className="jt-key">{name}: </span>;
   if (!isObj) {
@@ -55,7 +58,7 @@ function Node({ name, value, depth, expandDepth }: { name?: string; value: unkno
         <>
           <div className="jt-children">
             {entries.slice(0, limit).map(([k, v]) => (
-              <Node key={k} name={k} value={v} depth={depth + 1} expandDepth={expandDepth} />
+              <Node key={k} name={k} value={v} depth={depth + 1} expandDepth={expandDepth} opens={opens} />
             ))}
             {entries.length > limit && (
               <button type="button" className="jt-more" onClick={() => setLimit(limit + PAGE * 10)}>

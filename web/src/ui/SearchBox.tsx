@@ -1,5 +1,6 @@
 // The search field at the top of a list: `/` anywhere on the page (outside a text field)
-// focuses it, Escape clears it.
+// focuses it, Escape clears it, ↓ moves into the results (the selected one, else the first,
+// selecting it) and Enter opens the first result.
 import { useEffect, useRef } from 'react';
 import { Search } from 'lucide-react';
 
@@ -34,6 +35,13 @@ export function SearchBox({ value, onChange, placeholder, label, testId }: { val
           if (e.key === 'Escape' && value) {
             e.preventDefault();
             onChange('');
+          } else if (e.key === 'ArrowDown' || e.key === 'Enter') {
+            const list = ref.current?.closest('.side-list')?.querySelector('[role="listbox"]');
+            const option = list?.querySelector<HTMLElement>(e.key === 'Enter' ? '[role="option"]' : '[role="option"][tabindex="0"]');
+            if (!option) return;
+            e.preventDefault();
+            if (option.getAttribute('aria-selected') !== 'true') option.click();
+            option.focus();
           }
         }}
         data-testid={testId}

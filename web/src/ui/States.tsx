@@ -2,6 +2,7 @@
 // prose for a sentence meant for a person) and a Retry button when there is something to retry.
 import type { ReactNode } from 'react';
 import { Button } from './Button';
+import { Ticks } from './Ticks';
 
 export function EmptyState({ title, children, testId }: { title: string; children?: ReactNode; testId?: string }) {
   return (
@@ -29,7 +30,9 @@ export function ErrorState({
   return (
     <div className="state state-error" role="alert" data-testid={testId ?? 'error-state'}>
       <div className="state-title">{title}</div>
-      {prose ? <p className="state-message state-prose">{message}</p> : <pre className="state-message">{message}</pre>}
+      {prose ? <p className="state-message state-prose">
+          <Ticks text={message} />
+        </p> : <pre className="state-message">{message}</pre>}
       {onRetry && (
         <Button small onClick={onRetry} data-testid="retry">
           Retry

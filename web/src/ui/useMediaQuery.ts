@@ -4,6 +4,8 @@ import { useSyncExternalStore } from 'react';
 
 export const NAV_MENU_QUERY = '(max-width: 1180px)';
 export const TRAFFIC_OVERLAY_QUERY = '(max-width: 1100px)';
+/** Chat: the session list and the settings become drawers; compare columns become tabs. */
+export const CHAT_DRAWERS_QUERY = '(max-width: 900px)';
 
 export function useMediaQuery(query: string): boolean {
   return useSyncExternalStore(

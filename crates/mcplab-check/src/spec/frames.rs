@@ -12,13 +12,13 @@ use mcplab_protocol::{Direction, Era, FrameKind, TrafficFrame};
 use serde_json::Value;
 
 use super::rules::{
-    CLIENT_SCHEMA, INPUT_REQUIRED, LIST_CHANGED, NOT_JSON_RPC, NOTIFICATION_ID, RESPONSE_ID,
-    SCHEMA, UNDECLARED,
+    CLIENT_SCHEMA, INPUT_REQUIRED, LIST_CHANGED, NOT_JSON_RPC, NOTIFICATION_ID, PROBE_ANSWER,
+    RESPONSE_ID, SCHEMA, UNDECLARED,
 };
 use super::schema::{Kind, Side, Spec};
 use super::tools::{check_call_result, check_tool};
 use crate::findings::{At, Findings};
-use crate::recording::Recording;
+use crate::recording::{Recording, is_probe_ping};
 use crate::rule::Rule;
 
 /// Violations reported per frame.
@@ -105,7 +105,8 @@ impl Walk<'_> {
         let method = v.get("method").and_then(Value::as_str);
         match (id, method) {
             (Some(id), Some(method)) => {
-                if self.rec.era == Era::Legacy && method == "server/discover" {
+                let probe = self.rec.era == Era::Legacy && method == "server/discover";
+                if probe || is_probe_ping(v) {
                     self.skipped.push(id);
                     return;
                 }
@@ -195,7 +196,9 @@ impl Walk<'_> {
             return;
         }
         let Some(asked) = self.asked.remove(id) else {
-            self.stray(id, frame);
+            if !self.probe_answer(id, frame, v) {
+                self.stray(id, frame);
+            }
             return;
         };
         self.answered.insert(id.to_owned(), frame.seq);
@@ -230,6 +233,22 @@ impl Walk<'_> {
             }
             _ => {}
         }
+    }
+
+    /// An error with an id of its own while the 2026-07-28 probe of a legacy session is the
+    /// request outstanding (the Python SDK 1.x answers `server/discover` with id
+    /// `"server-error"`): the probe's answer, judged as such, not a stray response.
+    fn probe_answer(&mut self, id: &str, frame: &TrafficFrame, v: &Value) -> bool {
+        if self.skipped.len() != 1 || v.get("error").is_none() || self.answered.contains_key(id) {
+            return false;
+        }
+        let probe = self.skipped.remove(0);
+        let message = format!(
+            "mcplab's 2026-07-28 probe `server/discover` (id {probe}) was answered with an error carrying id {id}, not the request's"
+        );
+        self.f
+            .add(&PROBE_ANSWER, message, At::frame(frame).path("/id"));
+        true
     }
 
     /// A response whose id matches no request waiting for one.

@@ -54,6 +54,13 @@ pub const RESPONSE_ID: Rule = spec(
     "basic#responses",
     "answer each request once, with exactly the id it was sent with",
 );
+pub const PROBE_ANSWER: Rule = spec(
+    "probe-answer",
+    Should,
+    "a request the revision does not define (mcplab's 2026-07-28 probe) is answered with its own id",
+    "basic#responses",
+    "answer a method you do not know with error -32601 and the request's id (JSON-RPC: the id, or null when it cannot be read — never a made-up one): a 2026-07-28 client that probes first then falls back at once instead of waiting out its timeout",
+);
 pub const NOTIFICATION_ID: Rule = spec(
     "notification-id",
     Must,
@@ -209,6 +216,7 @@ pub const RULES: &[Rule] = &[
     SCHEMA,
     CLIENT_SCHEMA,
     RESPONSE_ID,
+    PROBE_ANSWER,
     NOTIFICATION_ID,
     NOT_JSON_RPC,
     PING,

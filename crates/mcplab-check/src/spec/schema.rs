@@ -8,12 +8,28 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-const SCHEMAS: &[(&str, &str)] = &[
-    ("2024-11-05", include_str!("schema/2024-11-05.json")),
-    ("2025-03-26", include_str!("schema/2025-03-26.json")),
-    ("2025-06-18", include_str!("schema/2025-06-18.json")),
-    ("2025-11-25", include_str!("schema/2025-11-25.json")),
-    ("2026-07-28", include_str!("schema/2026-07-28.json")),
+/// Each revision's schema, minified and gzipped by `build.rs`.
+const SCHEMAS: &[(&str, &[u8])] = &[
+    (
+        "2024-11-05",
+        include_bytes!(concat!(env!("OUT_DIR"), "/2024-11-05.json.gz")),
+    ),
+    (
+        "2025-03-26",
+        include_bytes!(concat!(env!("OUT_DIR"), "/2025-03-26.json.gz")),
+    ),
+    (
+        "2025-06-18",
+        include_bytes!(concat!(env!("OUT_DIR"), "/2025-06-18.json.gz")),
+    ),
+    (
+        "2025-11-25",
+        include_bytes!(concat!(env!("OUT_DIR"), "/2025-11-25.json.gz")),
+    ),
+    (
+        "2026-07-28",
+        include_bytes!(concat!(env!("OUT_DIR"), "/2026-07-28.json.gz")),
+    ),
 ];
 
 /// Who sent a message.
@@ -50,8 +66,8 @@ pub struct Violation {
 impl Spec {
     /// The schema of `revision`, or `None` for a revision mcplab has no schema of.
     pub fn load(revision: &str) -> Option<Self> {
-        let (_, text) = SCHEMAS.iter().find(|(r, _)| *r == revision)?;
-        let root: Value = serde_json::from_str(text).ok()?;
+        let (_, gz) = SCHEMAS.iter().find(|(r, _)| *r == revision)?;
+        let root: Value = serde_json::from_reader(flate2::read::GzDecoder::new(*gz)).ok()?;
         let defs_key = if root.get("$defs").is_some() {
             "$defs"
         } else {

@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use mcplab_protocol::chat::{ApprovalDecision, TurnEvent};
 use mcplab_protocol::host::{ElicitationMode, StructuredContentMode, ToolResultPolicy};
-use mcplab_protocol::{HumanRequestKind, ServerEvent};
+use mcplab_protocol::{HumanRequestKind, RequestRef, ServerEvent};
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
@@ -101,6 +101,7 @@ impl ToolRun<'_> {
             arguments: arguments.clone(),
         });
         let started = Instant::now();
+        let mut requests = Vec::new();
         let outcome = if let Some(reason) = denied {
             Err(match reason {
                 Some(r) => format!("the user denied this tool call: {r}"),
@@ -111,7 +112,7 @@ impl ToolRun<'_> {
                 "the model called `{name}`, which is not one of the offered tools"
             ))
         } else {
-            self.run_on_server(call_id, &server, &tool, &arguments)
+            self.run_on_server(call_id, &server, &tool, &arguments, &mut requests)
                 .await
         };
         let duration_ms = started.elapsed().as_millis() as u64;
@@ -144,6 +145,7 @@ impl ToolRun<'_> {
             is_error,
             result,
             error,
+            requests,
         });
         part
     }
@@ -196,6 +198,7 @@ impl ToolRun<'_> {
         server: &str,
         tool: &str,
         arguments: &Value,
+        requests: &mut Vec<RequestRef>,
     ) -> Result<Value, String> {
         let conn = self.manager.get(server).map_err(|e| e.to_string())?;
         let args = if arguments.is_object() {
@@ -206,10 +209,12 @@ impl ToolRun<'_> {
         // Progress (and a task's status) reaches the turn; a task is waited on as long as it
         // lives, each poll bounded by the tool timeout.
         let (progress_tx, mut progress_rx) = mpsc::unbounded_channel();
+        let (sent_tx, mut sent_rx) = mpsc::unbounded_channel();
         let opts = RequestOptions {
             timeout: self.cfg.tool_timeout,
             cancel: Some(self.cancel.clone()),
             progress: Some(progress_tx),
+            sent: Some(sent_tx),
             ..Default::default()
         };
         let call = conn.request(
@@ -233,9 +238,11 @@ impl ToolRun<'_> {
             let (result, ()) = tokio::join!(call, progress);
             result
         };
-        self.with_human_requests(call_id, server, call)
-            .await
-            .map_err(|e| e.to_string())
+        let result = self.with_human_requests(call_id, server, call).await;
+        while let Ok(sent) = sent_rx.try_recv() {
+            requests.push(sent);
+        }
+        result.map_err(|e| e.to_string())
     }
 
     /// Awaits `call`, meanwhile putting the elicitation and sampling requests its server

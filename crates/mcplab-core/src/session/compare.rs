@@ -91,7 +91,8 @@ pub fn summarize(model: &str, events: &[TurnEvent]) -> TurnSummary {
 
 /// For each column, for each of its calls: whether it differs from the first column's call
 /// at the same place (another tool, other arguments, or no call there). The first column is
-/// the reference: its own calls differ only where another column has none.
+/// the reference: its own call is marked where any other column's call at that place differs
+/// or is missing.
 pub fn differing_calls(columns: &[TurnSummary]) -> Vec<Vec<bool>> {
     let Some(first) = columns.first() else {
         return Vec::new();

@@ -17,6 +17,14 @@ use serde_json::Value;
 /// Largest HostConfig text accepted (a config is a few KiB; a system prompt may be long).
 pub const MAX_HOST_CONFIG_BYTES: usize = 1 << 20;
 
+/// Bounds on a YAML HostConfig (the rules suites get: no anchors, aliases, tags or duplicate
+/// keys, see `mcplab_yaml`). A config is a handful of levels deep; the node bound leaves room
+/// for long per-server tool lists.
+const YAML_LIMITS: mcplab_yaml::Limits = mcplab_yaml::Limits {
+    max_depth: 16,
+    max_nodes: 50_000,
+};
+
 /// Why a HostConfig cannot be used.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum HostConfigError {
@@ -45,13 +53,18 @@ pub fn parse(text: &str) -> Result<HostConfig, HostConfigError> {
             format: "JSON",
             message: e.to_string(),
         })?
-    } else if text.trim().is_empty() {
-        HostConfig::default()
     } else {
-        serde_saphyr::from_str(text).map_err(|e| HostConfigError::Syntax {
-            format: "YAML",
-            message: e.to_string(),
-        })?
+        match mcplab_yaml::from_str(text, YAML_LIMITS) {
+            Ok(config) => config,
+            // Blank, or only comments: every key takes its default.
+            Err(e) if e.kind == mcplab_yaml::ErrorKind::Empty => HostConfig::default(),
+            Err(e) => {
+                return Err(HostConfigError::Syntax {
+                    format: "YAML",
+                    message: e.to_string(),
+                });
+            }
+        }
     };
     check(&config)?;
     Ok(config)
@@ -446,6 +459,11 @@ appHost:
             ("servers: {demo: {deny: ['']}}", "empty tool name"),
             ("{\"model\": ", "not valid JSON"),
             ("model: [unclosed", "not valid YAML"),
+            ("model: a\nmodel: b", "duplicate key `model`"),
+            ("systemPrompt: &p hi\nmodel: *p", "anchors and aliases"),
+            ("stepLimit: !!int 3", "tags"),
+            ("a: 1\n---\nb: 2", "2 YAML documents"),
+            ("servers:\n  demo:\n    deny: [x]\n    alow: [y]", "line 4"),
         ];
         for (text, needle) in cases {
             let e = parse(text).unwrap_err().to_string();
@@ -457,6 +475,7 @@ appHost:
             Err(HostConfigError::TooLarge { .. })
         ));
         assert_eq!(parse("").unwrap(), HostConfig::default());
+        assert_eq!(parse("# nothing yet\n").unwrap(), HostConfig::default());
     }
 
     #[test]

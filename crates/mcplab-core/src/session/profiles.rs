@@ -43,6 +43,8 @@ pub struct ProfileError {
 #[derive(Debug, Clone, Default)]
 pub struct HostProfiles {
     profiles: Vec<HostProfile>,
+    /// The person's files that could not be used, each with why (they are left out).
+    skipped: Vec<ProfileError>,
 }
 
 impl HostProfiles {
@@ -52,18 +54,26 @@ impl HostProfiles {
             .iter()
             .map(|(name, text)| parse_profile(text, &format!("built-in profile {name}"), true))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Self { profiles })
+        Ok(Self {
+            profiles,
+            skipped: Vec::new(),
+        })
     }
 
-    /// The built-in profiles plus every `*.json` in `dir` (a missing directory is none).
-    /// The first unusable file stops loading with its name and line.
+    /// The built-in profiles plus every usable `*.json` in `dir` (a missing directory is
+    /// none). An unusable file (or directory) is left out and listed in [`Self::skipped`] with
+    /// its name and line: one bad file must not hide every other profile (security review 3,
+    /// N9). Only a broken built-in profile is an error.
     pub fn load(dir: Option<&Path>) -> Result<Self, ProfileError> {
         let mut all = Self::builtin()?;
         let Some(dir) = dir else { return Ok(all) };
         let entries = match std::fs::read_dir(dir) {
             Ok(entries) => entries,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(all),
-            Err(e) => return Err(io_error(dir, &e)),
+            Err(e) => {
+                all.skipped.push(io_error(dir, &e));
+                return Ok(all);
+            }
         };
         let mut paths: Vec<_> = entries
             .filter_map(Result::ok)
@@ -72,26 +82,39 @@ impl HostProfiles {
             .collect();
         paths.sort();
         for path in paths {
-            let text = read_bounded(&path)?;
-            let profile = parse_profile(&text, &path.display().to_string(), false)?;
-            if let Some(other) = all.get(&profile.name) {
-                return Err(ProfileError {
-                    origin: path.display().to_string(),
-                    line: line_of(&text, "name"),
-                    message: format!(
-                        "the name `{}` is already taken by {}; give this profile another name",
-                        profile.name,
-                        other.origin.as_deref().unwrap_or("a built-in profile")
-                    ),
-                });
+            if let Err(e) = all.add_file(&path) {
+                all.skipped.push(e);
             }
-            all.profiles.push(profile);
         }
         Ok(all)
     }
 
+    /// Reads, checks and adds the profile in `path`.
+    fn add_file(&mut self, path: &Path) -> Result<(), ProfileError> {
+        let text = read_bounded(path)?;
+        let profile = parse_profile(&text, &path.display().to_string(), false)?;
+        if let Some(other) = self.get(&profile.name) {
+            return Err(ProfileError {
+                origin: path.display().to_string(),
+                line: line_of(&text, "name"),
+                message: format!(
+                    "the name `{}` is already taken by {}; give this profile another name",
+                    profile.name,
+                    other.origin.as_deref().unwrap_or("a built-in profile")
+                ),
+            });
+        }
+        self.profiles.push(profile);
+        Ok(())
+    }
+
     pub fn list(&self) -> &[HostProfile] {
         &self.profiles
+    }
+
+    /// The person's profile files that were left out, and why.
+    pub fn skipped(&self) -> &[ProfileError] {
+        &self.skipped
     }
 
     pub fn get(&self, name: &str) -> Option<&HostProfile> {

@@ -215,8 +215,24 @@ fn user_profiles_load_from_a_directory_and_may_not_take_a_builtin_name() {
     let mine = all.get("mine").unwrap();
     assert!(!mine.builtin);
     assert!(mine.origin.as_deref().unwrap().ends_with("mine.json"));
+    assert!(all.skipped().is_empty());
+    // N9 (security review 3): an unusable file is left out with why, and hides nothing else.
     std::fs::write(hosts.join("taken.json"), "{\n\"name\": \"claude\"\n}").unwrap();
-    let e = HostProfiles::load(Some(&hosts)).unwrap_err();
-    assert!(e.to_string().contains("taken.json:2"), "{e}");
-    assert!(e.to_string().contains("already taken"), "{e}");
+    std::os::unix::fs::symlink("/etc/passwd", hosts.join("passwd.json")).unwrap();
+    let all = HostProfiles::load(Some(&hosts)).unwrap();
+    assert!(all.get("mine").is_some() && all.list().len() == 7);
+    let why: Vec<String> = all.skipped().iter().map(ToString::to_string).collect();
+    assert_eq!(why.len(), 2, "{why:?}");
+    assert!(
+        why[0].contains("passwd.json:1") && why[0].contains("not valid JSON"),
+        "{why:?}"
+    );
+    assert!(
+        why[1].contains("taken.json:2") && why[1].contains("already taken"),
+        "{why:?}"
+    );
+    assert!(
+        !why[0].contains("root:"),
+        "no file content is quoted: {why:?}"
+    );
 }

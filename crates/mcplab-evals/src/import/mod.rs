@@ -10,7 +10,6 @@ mod tests_json;
 
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use yaml_rust2::{Yaml, YamlEmitter};
 
 use crate::suite::{self, Suite};
 
@@ -107,11 +106,11 @@ pub fn import(text: &str, name: &str) -> Result<Imported, ImportError> {
         let (suite, notes) = tests_json::convert(&doc, name)?;
         (SourceFormat::McpjamTestsJson, suite, notes)
     } else {
-        let limits = suite::yaml::Limits {
+        let limits = mcplab_yaml::Limits {
             max_depth: 64,
             max_nodes: 500_000,
         };
-        let (doc, _) = suite::yaml::parse(text, limits).map_err(|e| {
+        let (doc, _) = mcplab_yaml::parse(text, limits).map_err(|e| {
             let at = e
                 .position
                 .map(|p| format!("{}:{}: ", p.line, p.column))
@@ -153,38 +152,7 @@ pub fn to_yaml(suite: &Suite, notes: &[ImportNote]) -> String {
         }
     }
     let value = serde_json::to_value(suite).unwrap_or(Value::Null);
-    format!("{head}{}\n", value_to_yaml(&value))
-}
-
-/// A JSON value as a block-style YAML document (no `---` line, no trailing newline).
-pub fn value_to_yaml(value: &Value) -> String {
-    let mut body = String::new();
-    let mut emitter = YamlEmitter::new(&mut body);
-    emitter.multiline_strings(true);
-    // Emitting into a String cannot fail but for a formatter error, which we would surface as
-    // an empty document that then fails to load.
-    let _ = emitter.dump(&to_yaml_value(value));
-    body.strip_prefix("---\n").unwrap_or(&body).to_string()
-}
-
-fn to_yaml_value(v: &Value) -> Yaml {
-    match v {
-        Value::Null => Yaml::Null,
-        Value::Bool(b) => Yaml::Boolean(*b),
-        Value::Number(n) => match n.as_i64() {
-            Some(i) => Yaml::Integer(i),
-            None => Yaml::Real(n.to_string()),
-        },
-        Value::String(s) => Yaml::String(s.clone()),
-        Value::Array(items) => Yaml::Array(items.iter().map(to_yaml_value).collect()),
-        Value::Object(map) => {
-            let mut hash = yaml_rust2::yaml::Hash::new();
-            for (k, v) in map {
-                hash.insert(Yaml::String(k.clone()), to_yaml_value(v));
-            }
-            Yaml::Hash(hash)
-        }
-    }
+    format!("{head}{}\n", mcplab_yaml::to_yaml(&value))
 }
 
 /// An id mcplab accepts, from any text: letters, digits, `-`, `_`, `.`; starting with a

@@ -46,11 +46,7 @@ fn check(m: &Value, at: String, out: &mut Vec<(String, String)>) {
         }
         Value::Object(map) => {
             for (k, v) in map {
-                check(
-                    v,
-                    format!("{at}/{}", crate::suite::yaml::escape_pointer(k)),
-                    out,
-                );
+                check(v, format!("{at}/{}", mcplab_yaml::escape_pointer(k)), out);
             }
         }
         Value::String(s)
@@ -95,7 +91,7 @@ fn check_operator(map: &Map<String, Value>, at: String, out: &mut Vec<(String, S
     }
     let op = if approx { "$approx" } else { keys[0] };
     let arg = &map[op];
-    let inner = format!("{at}/{}", crate::suite::yaml::escape_pointer(op));
+    let inner = format!("{at}/{}", mcplab_yaml::escape_pointer(op));
     match op {
         "$anyOf" | "$contains" => match arg.as_array() {
             Some(items) if !items.is_empty() => check(arg, inner, out),

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::model::Suite;
 use super::schema::suite_schema;
 use super::validate::semantic_errors;
-use super::yaml::{self, Position, Positions};
+use mcplab_yaml::{self as yaml, ErrorKind, Position, Positions};
 
 /// Bounds on suite input.
 #[derive(Debug, Clone, Copy)]
@@ -94,13 +94,13 @@ pub fn parse_suite_with(text: &str, limits: LoadLimits) -> Result<Suite, SuiteEr
             max_nodes: limits.max_nodes,
         },
     )
-    .map_err(|e| {
-        SuiteErrors(vec![SuiteError {
-            position: e.position,
-            path: String::new(),
-            message: e.message,
-        }])
-    })?;
+    .map_err(|e| one_at(e.position, suite_wording(e)))?;
+    if !doc.is_object() {
+        return Err(one_at(
+            positions.value(""),
+            "the top level must be a mapping (`version: 1`, `id: …`, `cases: …`)".into(),
+        ));
+    }
     let mut errors = Vec::new();
     if let Some(v) = doc.get("version").filter(|v| *v != &Value::from(1)) {
         // Said first and alone: the rest of a future-version file is not ours to judge.
@@ -157,11 +157,28 @@ pub fn locate_problems(text: Option<&str>, problems: Vec<(String, String)>) -> S
 }
 
 fn one(message: String) -> SuiteErrors {
+    one_at(None, message)
+}
+
+fn one_at(position: Option<Position>, message: String) -> SuiteErrors {
     SuiteErrors(vec![SuiteError {
-        position: None,
+        position,
         path: String::new(),
         message,
     }])
+}
+
+/// The YAML front end's message, said about a suite where a suite has more to say.
+fn suite_wording(e: yaml::Error) -> String {
+    match e.kind {
+        ErrorKind::Empty => {
+            "the file is empty: a suite needs at least `version`, `id` and `cases`".into()
+        }
+        ErrorKind::SeveralDocuments(n) => format!(
+            "the file holds {n} YAML documents; a suite file is exactly one (put each suite in its own file)"
+        ),
+        ErrorKind::Syntax | ErrorKind::Shape => e.message,
+    }
 }
 
 fn located(positions: &Positions, pointer: &str, message: String) -> SuiteError {

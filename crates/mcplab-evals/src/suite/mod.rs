@@ -1,5 +1,5 @@
-//! Suite files: the model (`model`, `case`, `check`), the YAML reader with positions (`yaml`),
-//! loading with every error at once (`load`), the checks a schema cannot make (`validate`)
+//! Suite files: the model (`model`, `case`, `check`), loading with every error at once (`load`,
+//! on the YAML front end `mcplab_yaml`), the checks a schema cannot make (`validate`)
 //! and the published JSON Schema (`schema`).
 
 mod case;
@@ -10,7 +10,6 @@ mod model;
 mod schema;
 mod tool_names;
 mod validate;
-pub mod yaml;
 
 pub use case::{
     ArgumentMode, Case, DetailedTurn, ExpectedCall, ExtraCalls, Judge, Order, ToolCallExpectations,

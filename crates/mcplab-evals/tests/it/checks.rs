@@ -36,6 +36,7 @@ fn turn_from_events(
             is_error: *is_error,
             result: Some(result.clone()),
             error: None,
+            requests: Vec::new(),
         });
     }
     events.push(TurnEvent::TraceStep {

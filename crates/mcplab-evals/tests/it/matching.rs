@@ -405,6 +405,7 @@ fn a_saved_session_becomes_a_case_its_own_trace_passes() {
                 is_error: false,
                 result: None,
                 error: None,
+                requests: Vec::new(),
             },
             TurnEvent::ToolCall {
                 turn_id: s("t1"),
@@ -423,6 +424,7 @@ fn a_saved_session_becomes_a_case_its_own_trace_passes() {
                 is_error: true,
                 result: None,
                 error: None,
+                requests: Vec::new(),
             },
         ],
     }];

@@ -3,7 +3,8 @@
 
 use std::path::PathBuf;
 
-use mcplab_evals::suite::{LoadLimits, parse_suite, parse_suite_with, suite_schema, yaml};
+use mcplab_evals::suite::{LoadLimits, parse_suite, parse_suite_with, suite_schema};
+use mcplab_yaml as yaml;
 
 fn examples() -> Vec<(PathBuf, String)> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../examples/evals");

@@ -116,7 +116,10 @@ pub fn shown(headers: &HeaderMap) -> Vec<(String, String)> {
         .map(|(name, value)| {
             let name = name.as_str().to_owned();
             let value = String::from_utf8_lossy(value.as_bytes()).into_owned();
-            let secret = name != "mcp-session-id" && SECRET_WORDS.iter().any(|w| name.contains(w));
+            // A challenge (`www-authenticate`) carries no credential, and its
+            // resource_metadata URL is what the checker and people need to see.
+            let secret = !matches!(name.as_str(), "mcp-session-id" | "www-authenticate")
+                && SECRET_WORDS.iter().any(|w| name.contains(w));
             let value = match secret && name != "authorization" {
                 true => mcplab_net::mask_secret(&value),
                 false => mask_header(&name, &value),

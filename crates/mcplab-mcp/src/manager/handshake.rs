@@ -11,10 +11,11 @@ use super::super::http::HttpTarget;
 use super::super::limits::Limits;
 use super::super::modern::cache::ResponseCache;
 use super::super::modern::era::{Outcome, Plan, describe, not_modern, summary_from_discovery};
+use super::super::modern::probe::{DiscoverProbe, StderrHold};
 use super::super::stdio::StderrTail;
 use super::super::wire::{BAD_RESPONSE_CODE, TRANSPORT_ERROR_CODE};
 use super::{ConnectionManager, EraSetup, HandshakeFailure};
-use mcplab_protocol::ServerConfig;
+use mcplab_protocol::{Direction, Era, FrameKind, ServerConfig, ServerEvent};
 use rmcp::service::{ClientInitializeError, serve_client_with_lifecycle_and_ct};
 use std::sync::Arc;
 use std::time::Duration;
@@ -40,6 +41,7 @@ impl ConnectionManager {
             transport_cancel,
             transport_task,
             waiting,
+            hold,
         } = started;
         let name = config.name.clone();
         let raw = RawResults::default();
@@ -65,7 +67,11 @@ impl ConnectionManager {
             human_timeout: self.opts.human_timeout,
         };
         let answerer = handler.clone();
-        let transport = transport.with_in_order(handler.clone());
+        let mut transport = transport.with_in_order(handler.clone());
+        if setup.plan == Plan::Auto {
+            transport =
+                transport.with_discover_probe(DiscoverProbe::new(self.opts.connect_timeout));
+        }
         let ct = CancellationToken::new();
         let lifecycle = setup.plan.lifecycle();
         // Time spent waiting for a person to sign in (OAuth) does not count.
@@ -109,6 +115,9 @@ impl ConnectionManager {
                     first_error: raw.first_error(),
                     fell_back: setup.fell_back,
                 });
+                // Stderr written while the server refused `auto`'s probe is the probe's noise.
+                let probe_noise = setup.plan == Plan::Auto && era.era == Era::Legacy;
+                self.release_stderr(&name, &hold, &answerer.events, probe_noise);
                 let initialize = match &era.discovery {
                     Some(discovery) => summary_from_discovery(&revision, discovery),
                     None => raw.first().unwrap_or_default(),
@@ -148,8 +157,12 @@ impl ConnectionManager {
             }
             Ok(Err(e)) => {
                 not_modern_why = not_modern(&e);
+                let method = match setup.plan {
+                    Plan::Discover => "server/discover",
+                    _ => "initialize",
+                };
                 raw.closed_reason()
-                    .unwrap_or_else(|| describe_init_error(e))
+                    .unwrap_or_else(|| describe_init_error(e, method))
             }
             Err(_) => {
                 ct.cancel();
@@ -168,6 +181,11 @@ impl ConnectionManager {
                 )
             }
         };
+        // Held lines are in the stderr tail the error quotes; probe noise only in the traffic.
+        let probe_noise = not_modern_why.is_some();
+        if probe_noise {
+            self.release_stderr(&name, &hold, &answerer.events, true);
+        }
         transport_cancel.cancel();
         if let Some(child) = &child {
             // Let the dying process flush its stderr so the message can quote it.
@@ -185,6 +203,37 @@ impl ConnectionManager {
     }
 }
 
+impl ConnectionManager {
+    /// Ends the holding of a handshake's stderr: probe noise goes to the traffic view (and
+    /// `--trace`), anything else is shown as the server's stderr.
+    fn release_stderr(&self, name: &str, hold: &StderrHold, gate: &EventGate, noise: bool) {
+        let held = hold.release();
+        if !noise {
+            for line in held.lines {
+                gate.send(ServerEvent::Stderr {
+                    server: name.to_owned(),
+                    line,
+                });
+            }
+            return;
+        }
+        if held.lines.is_empty() && held.dropped == 0 {
+            return;
+        }
+        let note = format!(
+            "the server wrote {} line(s) to stderr while refusing mcplab's server/discover \
+             probe (protocol auto); not shown as its output",
+            held.lines.len() + held.dropped
+        );
+        let traffic = &self.traffic;
+        traffic.record(name, Direction::Inbound, FrameKind::Note, note.as_bytes());
+        for line in held.lines {
+            let text = format!("stderr | {line}");
+            traffic.record(name, Direction::Inbound, FrameKind::Note, text.as_bytes());
+        }
+    }
+}
+
 /// A transport that was started, ready for the handshake.
 pub(super) struct Started {
     pub(super) wire: super::super::wire::Wire,
@@ -195,8 +244,10 @@ pub(super) struct Started {
     pub(super) transport_cancel: CancellationToken,
     /// The streamable HTTP task, which ends the session with DELETE (B12: closing waits for it).
     pub(super) transport_task: Option<JoinHandle<()>>,
-    /// True while an OAuth sign-in waits for a person (the deadline pauses).
+    /// True while an OAuth sign-in waits for a person (the deadline restarts after it).
     pub(super) waiting: Option<watch::Receiver<bool>>,
+    /// Stderr held back during the handshake (stdio with `protocol: auto`).
+    pub(super) hold: Arc<StderrHold>,
 }
 
 impl Started {
@@ -216,12 +267,14 @@ impl Started {
             transport_cancel,
             transport_task: None,
             waiting: None,
+            hold: Arc::new(StderrHold::new(false)),
         }
     }
 }
 
-/// Runs `fut` with a deadline of `limit`, which stops while `waiting` is true and starts again
-/// when it turns false. `Err(())` when the deadline passed.
+/// Runs `fut` with a deadline of `limit`. A deadline that passes while `waiting` is true does
+/// not end it: once `waiting` turns false a whole new `limit` starts. `Err(())` when the
+/// deadline passed with nobody waiting.
 pub(crate) async fn bounded<F: std::future::Future>(
     fut: F,
     limit: Duration,
@@ -265,7 +318,9 @@ pub(super) fn speaks(initialize: &serde_json::Value) -> bool {
 }
 
 /// B14: a failed handshake in words, not rmcp's Debug output or error-code prefixes.
-pub(super) fn describe_init_error(e: rmcp::service::ClientInitializeError) -> String {
+/// `method` is the request that opened it (`initialize`, or `server/discover` when the
+/// protocol is pinned to 2026-07-28: N12).
+pub(super) fn describe_init_error(e: rmcp::service::ClientInitializeError, method: &str) -> String {
     use rmcp::model::ServerResult;
     use rmcp::service::ClientInitializeError as E;
     match e {
@@ -274,12 +329,12 @@ pub(super) fn describe_init_error(e: rmcp::service::ClientInitializeError) -> St
                 .err()
                 .map_or_else(|| "unexpected shape".to_owned(), |e| e.to_string());
             format!(
-                "the server's `initialize` result is not valid ({why}): {}",
+                "the server's `{method}` result is not valid ({why}): {}",
                 custom.0
             )
         }
         E::ExpectedInitResult(other) => format!(
-            "the server answered `initialize` with something else: {}",
+            "the server answered `{method}` with something else: {}",
             other.map_or_else(
                 || "nothing".into(),
                 |r| serde_json::to_string(&r).unwrap_or_default()
@@ -289,11 +344,11 @@ pub(super) fn describe_init_error(e: rmcp::service::ClientInitializeError) -> St
             data.message.into_owned()
         }
         E::JsonRpcError(data) => format!(
-            "the server answered `initialize` with error {}: {}",
+            "the server answered `{method}` with error {}: {}",
             data.code.0, data.message
         ),
         // `auto` on stdio: the handshake that decides is the fallback `initialize`.
-        E::LegacyFallbackFailed { fallback, .. } => describe_init_error(*fallback),
+        E::LegacyFallbackFailed { fallback, .. } => describe_init_error(*fallback, "initialize"),
         other => other.to_string(),
     }
 }

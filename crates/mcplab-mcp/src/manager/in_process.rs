@@ -1,7 +1,9 @@
-//! Servers running in this process, over a newline-delimited byte stream pair (tests, a
-//! built-in server): connecting one, and opening its wire. Such a server cannot be
-//! reconnected from its config (there is no command to start again).
+//! Servers running in this process, over a newline-delimited byte stream pair: connecting one
+//! handed in (tests; it cannot be reconnected from its config, there is no command to start
+//! again), a [`BuiltinServer`] named by a stdio config's command line (the shipped demo
+//! server: a fresh one on every connect, no child process), and opening their wire.
 
+use std::fmt;
 use std::sync::Arc;
 
 use mcplab_protocol::{ProtocolChoice, ServerConfig, ServerTransport};
@@ -15,7 +17,54 @@ use crate::error::McpError;
 use crate::modern::era::Plan;
 use crate::wire::wire_pair;
 
+/// Bytes of a built-in server's pipe buffered each way before the writer waits.
+const BUILTIN_PIPE_BYTES: usize = 64 * 1024;
+
+/// A server this process runs itself whenever a stdio config names it by exactly this command
+/// line (no `env`, no `cwd`): connecting such a config starts a fresh one on an in-memory pipe
+/// instead of spawning a child (`mcplab serve` does this for its own `mcplab demo-server`, so
+/// the inspector is one process). The frames are recorded as for a child; there is no pid and
+/// no stderr.
+#[derive(Clone)]
+pub struct BuiltinServer {
+    pub command: String,
+    pub args: Vec<String>,
+    /// Starts one on the current runtime, serving the given end of its pipe.
+    pub start: Arc<dyn Fn(tokio::io::DuplexStream) + Send + Sync>,
+}
+
+impl fmt::Debug for BuiltinServer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("BuiltinServer")
+            .field("command", &self.command)
+            .field("args", &self.args)
+            .finish_non_exhaustive()
+    }
+}
+
+impl BuiltinServer {
+    /// Whether `config` is this server's command line, and nothing else.
+    fn runs(&self, config: &ServerConfig) -> bool {
+        matches!(&config.transport, ServerTransport::Stdio { command, args, env, cwd }
+            if *command == self.command && *args == self.args && env.is_empty() && cwd.is_none())
+    }
+
+    /// A fresh server; the client's ends of its pipe.
+    fn open(&self) -> InProcessIo {
+        let (client, server) = tokio::io::duplex(BUILTIN_PIPE_BYTES);
+        (self.start)(server);
+        let (read, write) = tokio::io::split(client);
+        (Box::new(read), Box::new(write))
+    }
+}
+
 impl ConnectionManager {
+    /// The pipe of a fresh built-in server when `config` names one.
+    pub(super) fn builtin_io(&self, config: &ServerConfig) -> Option<InProcessIo> {
+        let builtin = self.opts.builtins.iter().find(|b| b.runs(config))?;
+        Some(builtin.open())
+    }
+
     /// Connects to a server running in this process over a newline-delimited byte stream
     /// pair (tests, a built-in server). It cannot be reconnected from its config.
     pub async fn connect_io<R, W>(

@@ -24,6 +24,7 @@ use super::limits::Limits;
 use super::modern::era::Plan;
 use super::modern::headers::ToolHeaders;
 use super::modern::http::{ModernHttp, spawn_modern_http};
+use super::modern::probe::StderrHold;
 use super::stdio::{StderrTail, StdioSpec, spawn_stdio};
 use super::tasks::TaskRegistry;
 use super::traffic::{DEFAULT_RING_CAPACITY, TrafficLog};
@@ -37,6 +38,7 @@ use declared::Declaration;
 pub use declared::DeclaredAs;
 pub(crate) use handshake::bounded;
 use handshake::*;
+pub use in_process::BuiltinServer;
 
 /// Default per-request timeout (reset by progress).
 pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
@@ -80,6 +82,8 @@ pub struct ManagerOptions {
     /// config's own choice) and its capabilities. A host profile sets it; the default is
     /// everything mcplab implements.
     pub client: ClientDeclaration,
+    /// Servers run in this process when a stdio config names them (see [`BuiltinServer`]).
+    pub builtins: Vec<BuiltinServer>,
 }
 
 impl Default for ManagerOptions {
@@ -99,6 +103,7 @@ impl Default for ManagerOptions {
             oauth_allow_private: false,
             listen_for_changes: true,
             client: ClientDeclaration::default(),
+            builtins: Vec::new(),
         }
     }
 }
@@ -421,7 +426,7 @@ impl ConnectionManager {
             server: name.clone(),
             status: ServerStatus::Connecting,
         });
-        let opened = match io {
+        let opened = match io.or_else(|| self.builtin_io(&config)) {
             Some(io) => self.open_in_process(config, io).await,
             None => self.open(config).await,
         };
@@ -554,6 +559,13 @@ impl ConnectionManager {
                     not_modern: Some(why),
                     ..
                 }) if auto => self.open_with(config, legacy(), Some(why)).await,
+                Err(HandshakeFailure {
+                    error,
+                    not_modern: Some(why),
+                }) if plan_pinned_modern(&config) => Err(HandshakeFailure {
+                    error: pinned_modern_failure(&config.name, &why, error),
+                    not_modern: None,
+                }),
                 other => other,
             }
             .map_err(|f| f.error);
@@ -570,14 +582,7 @@ impl ConnectionManager {
             Err(HandshakeFailure {
                 error,
                 not_modern: Some(why),
-            }) => Err(McpError::Connect {
-                server: config.name.clone(),
-                message: format!(
-                    "{why}: the server does not speak 2026-07-28 (protocol is pinned to \
-                     2026-07-28; choose `auto` or a 2025 revision). Underlying error: {error}"
-                ),
-                stderr_tail: Vec::new(),
-            }),
+            }) => Err(pinned_modern_failure(&config.name, &why, error)),
             Err(failure) => Err(failure.error),
         }
     }
@@ -635,6 +640,8 @@ impl ConnectionManager {
         }
         let transport_cancel = CancellationToken::new();
         let gate = self.gate(&name);
+        // N9: stderr of a stdio server's `auto` handshake waits to be judged probe noise.
+        let hold = Arc::new(StderrHold::new(plan == Plan::Auto));
         // B12: the streamable HTTP task ends the session with DELETE; closing waits for it.
         let mut transport_task = None;
         let mut child = None;
@@ -662,11 +669,14 @@ impl ConnectionManager {
                 };
                 let gate = gate.clone();
                 let server = name.clone();
+                let held = hold.clone();
                 let hook = Arc::new(move |line: &str| {
-                    gate.send(ServerEvent::Stderr {
-                        server: server.clone(),
-                        line: line.to_owned(),
-                    });
+                    if !held.hold(line) {
+                        gate.send(ServerEvent::Stderr {
+                            server: server.clone(),
+                            line: line.to_owned(),
+                        });
+                    }
                 });
                 child = Some(spawn_stdio(
                     &spec,
@@ -716,6 +726,7 @@ impl ConnectionManager {
             child,
             transport_task,
             waiting,
+            hold,
             ..Started::new(wire, stderr, gate, transport_cancel)
         };
         self.handshake(config, started, setup).await
@@ -732,5 +743,27 @@ impl ConnectionManager {
         self.oauth
             .get()?
             .session(&config.name, &target.url, settings)
+    }
+}
+
+fn plan_pinned_modern(config: &ServerConfig) -> bool {
+    config.protocol == mcplab_protocol::ProtocolChoice::V2026_07_28
+}
+
+/// N12: a server pinned to 2026-07-28 refused `server/discover`. `why` already quotes its
+/// answer, so the underlying error (which named `initialize` and the internal server name)
+/// only lends its stderr tail.
+fn pinned_modern_failure(server: &str, why: &str, error: McpError) -> McpError {
+    let stderr_tail = match error {
+        McpError::Connect { stderr_tail, .. } => stderr_tail,
+        _ => Vec::new(),
+    };
+    McpError::Connect {
+        server: server.to_owned(),
+        message: format!(
+            "{why}: the server does not speak 2026-07-28 (protocol is pinned to 2026-07-28; \
+             choose `auto` or a 2025 revision)"
+        ),
+        stderr_tail,
     }
 }

@@ -101,10 +101,10 @@ impl Connection {
                         _ => self.misbehaved("it ended the subscription at once"),
                     }),
                     event = events.recv() => match event {
-                        Ok(ServerEvent::Log { server, data, .. })
-                            if server == self.name && data["message"] == "subscription acknowledged" =>
+                        Ok(ServerEvent::SubscriptionAcknowledged { server, notifications, .. })
+                            if server == self.name =>
                         {
-                            return Ok(json!({ "acknowledged": data["notifications"] }));
+                            return Ok(json!({ "acknowledged": notifications }));
                         }
                         Ok(_) | Err(tokio::sync::broadcast::error::RecvError::Lagged(_)) => {}
                         Err(_) => return Err(McpError::Other("events closed".into())),

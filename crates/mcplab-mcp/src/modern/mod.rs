@@ -1,8 +1,8 @@
 //! Protocol revision 2026-07-28 ("modern") beside the initialize-handshake revisions
 //! ("legacy"): choosing the era per server ([`era`]), the request metadata headers of
 //! streamable HTTP ([`headers`]) and its wire ([`http`]), multi-round-trip requests ([`mrtr`]),
-//! cacheable results ([`cache`]) and the notifications only this era (and its extensions)
-//! sends. The connection, manager and handler call in here; rmcp's lifecycle modes do the
+//! cacheable results ([`cache`]), the cost of `auto`'s probe on stdio ([`probe`]) and the
+//! notifications only this era (and its extensions) sends. The connection, manager and handler call in here; rmcp's lifecycle modes do the
 //! per-request `_meta` stamping.
 
 pub mod cache;
@@ -11,10 +11,11 @@ pub mod headers;
 pub mod http;
 pub mod listen;
 pub mod mrtr;
+pub mod probe;
 
 use mcplab_protocol::ServerEvent;
 use mcplab_protocol::host::ClientDeclaration;
-use rmcp::model::ServerNotification;
+use rmcp::model::{GetMeta, ServerNotification};
 use serde_json::{Map, Value, json};
 
 use super::handler::{ClientSide, UI_EXTENSION};
@@ -28,7 +29,6 @@ pub const TASKS_EXTENSION: &str = "io.modelcontextprotocol/tasks";
 pub const SKILLS_EXTENSION: &str = "io.modelcontextprotocol/skills";
 /// `_meta` keys of 2026-07-28 requests and notifications mcplab sets or reads.
 pub const META_LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
-pub const META_SUBSCRIPTION_ID: &str = "io.modelcontextprotocol/subscriptionId";
 pub const META_SERVER_INFO: &str = "io.modelcontextprotocol/serverInfo";
 
 /// The client capabilities mcplab declares, in `initialize` and in every 2026-07-28 request.
@@ -111,22 +111,16 @@ impl ClientSide {
                 }
             }
             "notifications/subscriptions/acknowledged" => {
-                let id = params
-                    .pointer(&format!(
-                        "/_meta/{}",
-                        META_SUBSCRIPTION_ID.replace('/', "~1")
-                    ))
-                    .cloned()
+                // The id is in `_meta`, which rmcp keeps beside the params, not in them.
+                let id = notification
+                    .get_meta()
+                    .subscription_id()
+                    .and_then(|id| serde_json::to_value(id).ok())
                     .unwrap_or(Value::Null);
-                self.events.send(ServerEvent::Log {
+                self.events.send(ServerEvent::SubscriptionAcknowledged {
                     server: self.server.clone(),
-                    level: "info".into(),
-                    logger: Some("mcplab".into()),
-                    data: json!({
-                        "message": "subscription acknowledged",
-                        "subscriptionId": id,
-                        "notifications": params.get("notifications"),
-                    }),
+                    subscription_id: id,
+                    notifications: params.get("notifications").cloned().unwrap_or_default(),
                 });
             }
             _ => {}

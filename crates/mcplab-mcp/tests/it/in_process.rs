@@ -412,3 +412,52 @@ async fn a_closed_server_is_reported_failed() {
         Err(McpError::NotConnected(_))
     ));
 }
+
+/// A stdio config naming a built-in server's exact command line runs it in this process, a
+/// fresh one on every connect (so reconnect works from the config); any other command line
+/// is spawned as usual.
+#[tokio::test]
+async fn a_builtin_server_runs_in_process_for_its_command_line_only() {
+    use mcplab_mcp::BuiltinServer;
+    use mcplab_protocol::{ServerConfig, ServerTransport};
+    let started = Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let count = started.clone();
+    let builtin = BuiltinServer {
+        command: "/nonexistent/mcplab".into(),
+        args: vec!["demo-server".into()],
+        start: Arc::new(move |pipe| {
+            count.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            tokio::spawn(async move {
+                let (r, w) = tokio::io::split(pipe);
+                let _ = mcplab_testkit::serve_io(r, w).await;
+            });
+        }),
+    };
+    let manager = ConnectionManager::new(ManagerOptions {
+        builtins: vec![builtin],
+        ..ManagerOptions::default()
+    });
+    let config = |args: &[&str]| ServerConfig {
+        name: "demo".into(),
+        transport: ServerTransport::Stdio {
+            command: "/nonexistent/mcplab".into(),
+            args: args.iter().map(|a| (*a).to_owned()).collect(),
+            env: Default::default(),
+            cwd: None,
+        },
+        timeout_ms: None,
+        inherit_env: false,
+        protocol: ProtocolChoice::Auto,
+    };
+    let conn = manager.connect(config(&["demo-server"])).await.unwrap();
+    let echoed = call(&conn, "echo", json!({"message": "hi"})).await.unwrap();
+    assert!(text_of(&echoed).contains("hi"), "{echoed}");
+    // Its frames are recorded like a child's.
+    assert!(!manager.traffic().snapshot("demo").frames.is_empty());
+    manager.reconnect("demo").await.unwrap();
+    assert_eq!(started.load(std::sync::atomic::Ordering::SeqCst), 2);
+    // Another argument: not the built-in one, so the (missing) command is spawned and fails.
+    let spawned = manager.connect(config(&["demo-server", "--x"])).await;
+    assert!(spawned.is_err());
+    assert_eq!(started.load(std::sync::atomic::Ordering::SeqCst), 2);
+}

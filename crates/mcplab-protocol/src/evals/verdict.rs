@@ -157,9 +157,11 @@ pub struct JudgeOutcome {
     pub passed: Option<bool>,
 }
 
-/// Everything decided about one iteration.
+/// Everything decided about one iteration (`EvalVerdict` in TypeScript, beside the checker's
+/// `Verdict`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(rename = "EvalVerdict")]
 pub struct Verdict {
     pub outcome: Outcome,
     pub tool_calls: Vec<ScopedMatch>,

@@ -144,5 +144,7 @@ pub async fn call_tool(
         timeout_ms: None,
         task: None,
     };
-    mcp::run_tool_call(&state, &name, call).await.map(Json)
+    mcp::run_tool_call(&state, &name, call, mcp::Listed::No)
+        .await
+        .map(Json)
 }

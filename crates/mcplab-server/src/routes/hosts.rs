@@ -14,8 +14,12 @@ use crate::AppState;
 use crate::error::ApiFailure;
 
 pub(crate) fn load(state: &AppState) -> Result<HostProfiles, ApiFailure> {
-    HostProfiles::load(state.hosts_dir.get().map(|p| p.as_path()))
-        .map_err(|e| ApiFailure::bad_request(e.to_string()))
+    let all = HostProfiles::load(state.hosts_dir.get().map(|p| p.as_path()))
+        .map_err(|e| ApiFailure::bad_request(e.to_string()))?;
+    for why in all.skipped() {
+        tracing::warn!("host profile left out: {why}");
+    }
+    Ok(all)
 }
 
 pub async fn list(

@@ -11,12 +11,11 @@ use axum::http::StatusCode;
 use mcplab_mcp::{Connection, Listing, McpError, ProgressUpdate, RequestOptions};
 use mcplab_protocol::ServerEvent;
 use mcplab_protocol::api::{
-    CallError, CallOutcome, CompleteRequest, LogLevelRequest, PromptGetRequest, ToolCallRequest,
-    UriRequest,
+    CallError, CallErrorKind, CallOutcome, CallProgressView, CompleteRequest, LogLevelRequest,
+    PromptGetRequest, ToolCallRequest, ToolCallView, UriRequest,
 };
 use serde_json::{Value, json};
 use tokio::sync::mpsc;
-use tokio_util::sync::CancellationToken;
 
 use crate::AppState;
 use crate::error::{ApiFailure, mcp_failure};
@@ -39,6 +38,7 @@ pub fn outcome(
                 result: Some(v),
                 error: None,
                 duration_ms,
+                requests: Vec::new(),
             });
         }
         Err(e @ (McpError::InvalidParams(_) | McpError::InvalidConfig(_))) => {
@@ -60,6 +60,7 @@ pub fn outcome(
             data,
         }),
         duration_ms,
+        requests: Vec::new(),
     })
 }
 
@@ -159,104 +160,178 @@ pub async fn prompts(
     listing_with(&s, &n, Listing::Prompts, q).await
 }
 
-/// Removes the call's cancel handle when the call ends, however it ends.
-struct CallGuard<'a> {
-    state: &'a AppState,
-    key: Option<(String, String)>,
-}
-
-impl Drop for CallGuard<'_> {
-    fn drop(&mut self) {
-        if let Some(key) = self.key.take() {
-            self.state.calls.lock().remove(&key);
-        }
-    }
-}
-
 pub async fn call_tool(
     State(state): State<Arc<AppState>>,
     Path(name): Path<String>,
     Json(req): Json<ToolCallRequest>,
 ) -> Result<Json<CallOutcome>, ApiFailure> {
-    run_tool_call(&state, &name, req).await.map(Json)
+    run_tool_call(&state, &name, req, Listed::Yes)
+        .await
+        .map(Json)
 }
 
-/// `tools/call` on server `name`, cancellable and with progress under the caller's `callId`
-/// (shared by the inspector's and the apps' call routes).
+/// Whether `GET /api/calls` shows a call (the Tools page's) or not (an app's).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Listed {
+    Yes,
+    No,
+}
+
+/// `tools/call` on server `name`. With a `callId` the call is cancellable, its progress is
+/// published under that id, and it runs in a task of its own kept in `state.calls`: it goes
+/// on when this request goes away, and a page picks it up again (shared by the inspector's
+/// and the apps' call routes).
 pub(super) async fn run_tool_call(
-    state: &AppState,
+    state: &Arc<AppState>,
     name: &str,
     req: ToolCallRequest,
+    listed: Listed,
 ) -> Result<CallOutcome, ApiFailure> {
     let c = conn(state, name)?;
-    let cancel = CancellationToken::new();
-    let mut guard = CallGuard { state, key: None };
-    let mut progress = None;
-    if let Some(call_id) = &req.call_id {
-        let key = (name.to_owned(), call_id.clone());
-        let mut calls = state.calls.lock();
-        if calls.contains_key(&key) {
-            return Err(ApiFailure::new(
-                StatusCode::CONFLICT,
-                "conflict",
-                format!("a call with id `{call_id}` is already running"),
-            ));
-        }
-        calls.insert(key.clone(), cancel.clone());
-        drop(calls);
-        guard.key = Some(key);
-        // Progress is re-published under the caller's callId so the UI can match it.
-        let (tx, mut rx) = mpsc::unbounded_channel::<ProgressUpdate>();
-        let events = state.events.clone();
-        let (server, token) = (name.to_owned(), Value::String(call_id.clone()));
-        tokio::spawn(async move {
-            while let Some(u) = rx.recv().await {
-                events.publish_server(ServerEvent::Progress {
-                    server: server.clone(),
-                    token: token.clone(),
-                    progress: u.progress,
-                    total: u.total,
-                    message: u.message,
-                });
-            }
-        });
-        progress = Some(tx);
-    }
     let arguments = if req.arguments.is_null() {
         json!({})
     } else {
-        req.arguments
+        req.arguments.clone()
     };
-    let started = Instant::now();
-    let r = c
-        .request(
-            "tools/call",
-            Some(json!({ "name": req.name, "arguments": arguments })),
-            RequestOptions {
-                timeout: req.timeout_ms.map(Duration::from_millis),
-                cancel: Some(cancel),
-                progress,
-                task: req.task.unwrap_or_default(),
-                ..Default::default()
-            },
+    let mut opts = RequestOptions {
+        timeout: req.timeout_ms.map(Duration::from_millis),
+        task: req.task.unwrap_or_default(),
+        ..Default::default()
+    };
+    let Some(call_id) = req.call_id.clone() else {
+        return send_tool_call(&c, &req, arguments, opts).await;
+    };
+    let begun = state
+        .calls
+        .begin(name, &call_id, &req.name, &arguments, listed == Listed::Yes)
+        .ok_or_else(|| {
+            ApiFailure::new(
+                StatusCode::CONFLICT,
+                "conflict",
+                format!("a call with id `{call_id}` is already running"),
+            )
+        })?;
+    opts.cancel = Some(begun.cancel);
+    opts.progress = Some(progress_publisher(state, name, &call_id));
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let (state, name) = (state.clone(), name.to_owned());
+    tokio::spawn(async move {
+        let r = send_tool_call(&c, &req, arguments, opts).await;
+        let kept = match &r {
+            Ok(outcome) => outcome.clone(),
+            Err(e) => invalid_outcome(e),
+        };
+        state.calls.end(&name, &call_id, &kept);
+        // The request that started the call may be gone (a reload): the outcome stays kept.
+        let _ = tx.send(r);
+    });
+    rx.await.map_err(|_| {
+        ApiFailure::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "the tool call's task ended without an outcome",
         )
-        .await;
-    drop(guard);
-    outcome(r, started)
+    })?
+}
+
+/// Sends `tools/call` and maps the answer, with the ids of the requests it sent.
+async fn send_tool_call(
+    c: &Connection,
+    req: &ToolCallRequest,
+    arguments: Value,
+    mut opts: RequestOptions,
+) -> Result<CallOutcome, ApiFailure> {
+    let (sent_tx, mut sent_rx) = mpsc::unbounded_channel();
+    opts.sent = Some(sent_tx);
+    let started = Instant::now();
+    let params = json!({ "name": req.name, "arguments": arguments });
+    let r = c.request("tools/call", Some(params), opts).await;
+    let mut outcome = outcome(r, started)?;
+    while let Ok(sent) = sent_rx.try_recv() {
+        outcome.requests.push(sent);
+    }
+    Ok(outcome)
+}
+
+/// Progress re-published under the caller's `callId` (so the UI can match it) and kept as the
+/// call's last progress for a page that picks it up.
+fn progress_publisher(
+    state: &Arc<AppState>,
+    name: &str,
+    call_id: &str,
+) -> mpsc::UnboundedSender<ProgressUpdate> {
+    let (tx, mut rx) = mpsc::unbounded_channel::<ProgressUpdate>();
+    let (state, server, call_id) = (state.clone(), name.to_owned(), call_id.to_owned());
+    tokio::spawn(async move {
+        while let Some(u) = rx.recv().await {
+            let view = CallProgressView {
+                progress: u.progress,
+                total: u.total,
+                message: u.message.clone(),
+            };
+            state.calls.progress(&server, &call_id, view);
+            state.events.publish_server(ServerEvent::Progress {
+                server: server.clone(),
+                token: Value::String(call_id.clone()),
+                progress: u.progress,
+                total: u.total,
+                message: u.message,
+            });
+        }
+    });
+    tx
+}
+
+/// What is kept of a call the route refused (bad params): an outcome saying so.
+fn invalid_outcome(e: &ApiFailure) -> CallOutcome {
+    CallOutcome {
+        result: None,
+        error: Some(CallError {
+            kind: CallErrorKind::Invalid,
+            message: e.message.clone(),
+            code: None,
+            data: None,
+        }),
+        duration_ms: 0,
+        requests: Vec::new(),
+    }
 }
 
 pub async fn cancel_call(
     State(state): State<Arc<AppState>>,
     Path((name, call_id)): Path<(String, String)>,
 ) -> StatusCode {
-    let token = state.calls.lock().get(&(name, call_id)).cloned();
-    match token {
-        Some(t) => {
-            t.cancel();
-            StatusCode::NO_CONTENT
-        }
-        None => StatusCode::NOT_FOUND,
+    if state.calls.cancel(&name, &call_id) {
+        StatusCode::NO_CONTENT
+    } else {
+        StatusCode::NOT_FOUND
     }
+}
+
+/// How long `GET /api/servers/{name}/calls/{callId}` waits for a running call to end.
+const CALL_WAIT: Duration = Duration::from_secs(30);
+
+/// `GET /api/calls`: the Tools page's calls, running and recently ended.
+pub async fn list_calls(State(state): State<Arc<AppState>>) -> Json<Vec<ToolCallView>> {
+    Json(state.calls.list())
+}
+
+/// `GET /api/servers/{name}/calls/{callId}`: the call once it ended, or as it is after
+/// [`CALL_WAIT`].
+pub async fn wait_call(
+    State(state): State<Arc<AppState>>,
+    Path((name, call_id)): Path<(String, String)>,
+) -> Result<Json<ToolCallView>, ApiFailure> {
+    state
+        .calls
+        .wait(&name, &call_id, CALL_WAIT)
+        .await
+        .map(Json)
+        .ok_or_else(|| {
+            ApiFailure::not_found(format!(
+                "no call `{call_id}` on `{name}` is known (any more)"
+            ))
+        })
 }
 
 pub async fn read_resource(

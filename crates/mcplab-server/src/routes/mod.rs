@@ -54,6 +54,8 @@ pub fn api() -> Router<Arc<AppState>> {
             "/servers/{name}/calls/{call_id}/cancel",
             post(mcp::cancel_call),
         )
+        .route("/servers/{name}/calls/{call_id}", get(mcp::wait_call))
+        .route("/calls", get(mcp::list_calls))
         .route("/servers/{name}/resources/read", post(mcp::read_resource))
         .route("/servers/{name}/resources/subscribe", post(mcp::subscribe))
         .route(

@@ -180,7 +180,7 @@ pub fn suite_text(tapped: &TappedCase, server: &SuiteServer, source: &str) -> St
     for note in &tapped.notes {
         head.push_str(&format!("# - {note}\n"));
     }
-    format!("{head}{}\n", mcplab_evals::import::value_to_yaml(&doc))
+    format!("{head}{}\n", mcplab_yaml::to_yaml(&doc))
 }
 
 #[cfg(test)]

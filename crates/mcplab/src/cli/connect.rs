@@ -100,9 +100,10 @@ pub struct TargetArgs {
         hide_env_values = true
     )]
     pub bearer: Option<String>,
-    /// Transport for --url.
-    #[arg(long, value_enum, default_value_t = RemoteTransport::Http)]
-    pub transport: RemoteTransport,
+    /// Transport for --url [default: http, falling back to sse when the server refuses the
+    /// POST with HTTP 400, 404 or 405, as the spec's backwards compatibility suggests].
+    #[arg(long, value_enum)]
+    pub transport: Option<RemoteTransport>,
     /// Protocol revision: auto (try 2026-07-28 via server/discover, fall back to the
     /// initialize handshake), 2026-07-28, 2025-11-25, 2025-06-18 or 2025-03-26. Overrides a
     /// configured server's setting.

@@ -4,7 +4,7 @@
 //! the conflicts clap checks within one side are checked across both. Every struct is
 //! destructured whole, so a new flag cannot be forgotten here.
 
-use crate::cli::connect::{ChromiumArg, ConnectArgs, RemoteTransport, ServeArgs, TargetArgs};
+use crate::cli::connect::{ChromiumArg, ConnectArgs, ServeArgs, TargetArgs};
 use crate::cli::limits::LimitArgs;
 use crate::cli::oauth::OAuthTargetArgs;
 use crate::failure::Failure;
@@ -68,11 +68,7 @@ impl TargetArgs {
             url: after.url.or(url),
             headers: joined(headers, after.headers),
             bearer: after.bearer.or(bearer),
-            // The default cannot be told from a typed `--transport http`; a typed `sse` wins.
-            transport: match after.transport {
-                RemoteTransport::Http => transport,
-                sse => sse,
-            },
+            transport: after.transport.or(transport),
             protocol: after.protocol.or(protocol),
             oauth: oauth.merged(after.oauth),
         }

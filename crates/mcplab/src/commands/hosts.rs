@@ -30,7 +30,15 @@ pub fn run(cmd: HostsCmd, global: &Settings, data: &DataDir) -> Result<(), Failu
 
 /// The built-in profiles and the data directory's `hosts/*.json`.
 pub fn load(data: &DataDir) -> Result<HostProfiles, Failure> {
-    HostProfiles::load(Some(&data.dir().join("hosts"))).map_err(|e| Failure::usage(e.to_string()))
+    let all = HostProfiles::load(Some(&data.dir().join("hosts")))
+        .map_err(|e| Failure::usage(e.to_string()))?;
+    for why in all.skipped() {
+        eprintln!(
+            "warning: host profile left out: {}",
+            crate::output::safe(&why.to_string())
+        );
+    }
+    Ok(all)
 }
 
 pub fn require<'a>(all: &'a HostProfiles, name: &str) -> Result<&'a HostProfile, Failure> {

@@ -140,6 +140,9 @@ async fn call_tool(
         Some(input_schema(s, &name).await?)
     };
     let arguments = tool_args::build(args.as_deref(), &pairs, schema.flatten().as_ref())?;
+    if no_wait {
+        super::tasks::check_no_wait(s)?;
+    }
     let started = Instant::now();
     let opts = mcplab_mcp::RequestOptions {
         task: match task {
@@ -155,7 +158,7 @@ async fn call_tool(
     super::tasks::remember(data, s);
     let r = called?;
     if mcplab_mcp::modern::mrtr::is_task(&r) {
-        return super::tasks::print_created(&r, p);
+        return super::tasks::print_created(&r, p, s);
     }
     p.value(&r, output::tool_result)?;
     if !p.is_json() {
@@ -472,6 +475,19 @@ async fn subscribe(
     uri: &str,
     count: Option<usize>,
 ) -> Result<(), Failure> {
+    let subscribable = s
+        .connection()
+        .initialize_result()
+        .pointer("/capabilities/resources/subscribe")
+        .and_then(Value::as_bool)
+        == Some(true);
+    if !subscribable {
+        return Err(Failure::call(
+            "this server does not offer resource subscriptions (its `resources` capability \
+             does not declare `subscribe: true`)",
+        ));
+    }
+    // N10: both eras declare it the same way.
     if s.connection().is_modern() {
         // 2026-07-28 replaced resources/subscribe with subscriptions/listen.
         let args = crate::cli::ListenArgs {
@@ -484,18 +500,6 @@ async fn subscribe(
             connect: crate::cli::ConnectArgs::default(),
         };
         return super::listen::watch(s, args, p.is_json(), true).await;
-    }
-    let subscribable = s
-        .connection()
-        .initialize_result()
-        .pointer("/capabilities/resources/subscribe")
-        .and_then(Value::as_bool)
-        == Some(true);
-    if !subscribable {
-        return Err(Failure::call(
-            "this server does not offer resource subscriptions (its `resources` capability \
-             does not declare `subscribe: true`)",
-        ));
     }
     let mut events = s.subscribe();
     s.request("resources/subscribe", Some(json!({ "uri": uri })))

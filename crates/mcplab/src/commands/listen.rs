@@ -1,7 +1,9 @@
 //! `mcplab listen` (and `resources subscribe` on a 2026-07-28 server): one
 //! `subscriptions/listen` request whose response stream carries the change notifications opted
-//! in to. It prints each as it arrives until Ctrl-C or `--count`, then cancels the request
-//! (closing the stream on HTTP, `notifications/cancelled` on stdio).
+//! in to. It prints each as it arrives until Ctrl-C, `--count` or the server ending the
+//! subscription, then cancels the request (closing the stream on HTTP,
+//! `notifications/cancelled` on stdio). An acknowledgement that honours nothing asked for ends
+//! it at once: nothing could ever arrive.
 
 use mcplab_mcp::RequestOptions;
 use mcplab_protocol::ServerEvent;
@@ -57,12 +59,14 @@ pub async fn watch(
     let mut events = s.subscribe();
     let stop = CancellationToken::new();
     let conn = s.manager().get(s.connection().name())?;
+    let server = conn.name().to_owned();
     let opts = RequestOptions {
         cancel: Some(stop.clone()),
         ..Default::default()
     };
-    let params = json!({ "notifications": filter });
-    let listening = tokio::spawn(async move {
+    let asked = Value::Object(filter);
+    let params = json!({ "notifications": asked });
+    let mut listening = tokio::spawn(async move {
         conn.request("subscriptions/listen", Some(params), opts)
             .await
     });
@@ -74,9 +78,11 @@ pub async fn watch(
         }
         let event = tokio::select! {
             e = events.recv() => e,
+            ended = &mut listening => break ended_by_server(ended),
             _ = s.interrupted.cancelled() => break Ok(()),
         };
         let line = match event {
+            Ok(e) if e.server() != server => continue,
             Ok(ServerEvent::ListChanged { list, .. }) => {
                 json!({"method": format!("notifications/{list}/list_changed")})
             }
@@ -86,8 +92,17 @@ pub async fn watch(
             Ok(ServerEvent::Task { task }) => {
                 json!({"method": "notifications/tasks", "task": task})
             }
-            Ok(ServerEvent::Log { data, .. }) if data["message"] == "subscription acknowledged" => {
-                eprintln!("acknowledged: {}", data["notifications"]);
+            Ok(ServerEvent::SubscriptionAcknowledged { notifications, .. }) => {
+                eprintln!("acknowledged: {notifications}");
+                if honours_nothing(&notifications) {
+                    break Err(Failure {
+                        kind: "capability",
+                        ..Failure::call(format!(
+                            "the server agreed to none of the notifications asked for ({asked}): \
+                             nothing would ever arrive (see its capabilities with `mcplab info`)"
+                        ))
+                    });
+                }
                 continue;
             }
             Ok(ServerEvent::Status { status, .. })
@@ -119,13 +134,41 @@ pub async fn watch(
         } else if json {
             crate::output::outln!("{}", serde_json::to_string(&line).unwrap_or_default());
         } else {
-            crate::output::outln!("{}", line["method"].as_str().unwrap_or("?"));
+            let method = line["method"].as_str().unwrap_or("?");
+            match line["uri"].as_str() {
+                Some(uri) => crate::output::outln!("{method} {}", output::safe(uri)),
+                None => crate::output::outln!("{method}"),
+            }
         }
     };
-    stop.cancel();
-    let ended = tokio::time::timeout(std::time::Duration::from_secs(3), listening).await;
-    if let Ok(Ok(Ok(_))) = ended {
-        eprintln!("the server ended the subscription");
+    if !listening.is_finished() {
+        stop.cancel();
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(3), listening).await;
     }
     outcome
+}
+
+/// The listen request ended before we stopped it: the server closed the subscription.
+fn ended_by_server(
+    ended: Result<Result<Value, mcplab_mcp::McpError>, tokio::task::JoinError>,
+) -> Result<(), Failure> {
+    match ended {
+        Ok(Ok(_)) => {
+            eprintln!("the server ended the subscription");
+            Ok(())
+        }
+        Ok(Err(e)) => Err(Failure::from(e)),
+        Err(e) => Err(Failure::call(format!("listening stopped: {e}"))),
+    }
+}
+
+/// Whether an acknowledged filter turns nothing on (no flag true, no uri, no task id).
+fn honours_nothing(acknowledged: &Value) -> bool {
+    acknowledged.as_object().is_none_or(|m| {
+        m.values().all(|v| match v {
+            Value::Bool(on) => !on,
+            Value::Array(items) => items.is_empty(),
+            _ => true,
+        })
+    })
 }

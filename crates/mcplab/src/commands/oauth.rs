@@ -38,7 +38,7 @@ pub async fn run(cmd: OauthCmd, settings: &Settings) -> Result<(), Failure> {
 }
 
 fn transport(settings: &Settings) -> OAuthProbeTransport {
-    match settings.target.transport {
+    match settings.target.transport.unwrap_or_default() {
         RemoteTransport::Http => OAuthProbeTransport::Http,
         RemoteTransport::Sse => OAuthProbeTransport::Sse,
     }

@@ -4,7 +4,7 @@
 //! by `tasks list`; 2025-11-25 servers also list theirs (`tasks/list`).
 
 use mcplab_mcp::RequestOptions;
-use mcplab_protocol::TaskView;
+use mcplab_protocol::{ServerTransport, TaskView};
 use serde_json::{Value, json};
 
 use crate::cli::TasksCmd;
@@ -58,14 +58,52 @@ fn stored(data: &DataDir, s: &Session) -> Vec<String> {
         .collect()
 }
 
+/// N13: `--no-wait` on a stdio server is refused before anything is sent: the server is this
+/// process's child, so the task would die with it and no later `tasks get` could find it.
+pub fn check_no_wait(s: &Session) -> Result<(), Failure> {
+    match s.connection().config().transport {
+        ServerTransport::Stdio { .. } => Err(Failure::usage(
+            "--no-wait cannot leave a task running on a stdio server: the server is mcplab's \
+             child process and ends (with its tasks) when this command does; drop --no-wait \
+             to wait for the result, or run the server over HTTP",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// Whether this connection's HTTP requests carry an MCP session, which ends (DELETE) when
+/// mcplab exits: a server that keeps tasks per session forgets them then.
+fn sessionful(s: &Session) -> bool {
+    let name = s.connection().name();
+    let frames = s.manager().traffic().snapshot(name).frames;
+    frames
+        .iter()
+        .rev()
+        .filter_map(|f| f.http.as_ref())
+        .any(|x| {
+            x.request_headers
+                .iter()
+                .any(|(k, _)| k.eq_ignore_ascii_case("mcp-session-id"))
+        })
+}
+
 /// Prints a task handle returned by `tools call --no-wait`.
-pub fn print_created(result: &Value, p: &Printer) -> Result<(), Failure> {
+pub fn print_created(result: &Value, p: &Printer, s: &Session) -> Result<(), Failure> {
+    let session = sessionful(s);
     p.value(result, |r| {
         let task = mcplab_mcp::tasks::task_object(r);
         let id = task["taskId"].as_str().unwrap_or("?");
         let status = task["status"].as_str().unwrap_or("?");
         format!("task {id} is {status} (see `mcplab tasks get {id}` / `tasks result`)\n")
-    })
+    })?;
+    if session && !p.is_json() {
+        eprintln!(
+            "note: the task was created in an MCP session (Mcp-Session-Id), which ends when \
+             mcplab exits; a server that keeps tasks per session (the TypeScript SDK 1.x \
+             does) will not know it to a later `mcplab tasks get`"
+        );
+    }
+    Ok(())
 }
 
 /// One line per task: id, tool, status and the server's status message.

@@ -60,6 +60,9 @@ struct Voice {
     dim: bool,
     /// People's names for the servers (ad-hoc targets are not called `cli`).
     labels: Arc<Vec<(String, String)>>,
+    /// How many stderr lines were shown (a connect error repeats them when none was: the
+    /// handshake of `protocol: auto` holds them back).
+    stderr_shown: Arc<std::sync::atomic::AtomicUsize>,
 }
 
 impl Voice {
@@ -68,6 +71,10 @@ impl Voice {
             .iter()
             .find(|(name, _)| name == server)
             .map_or(server, |(_, label)| label.as_str())
+    }
+
+    fn shown_any_stderr(&self) -> bool {
+        self.stderr_shown.load(std::sync::atomic::Ordering::Relaxed) > 0
     }
 
     /// One line on stderr, control sequences neutralised unless `--raw`.
@@ -186,6 +193,7 @@ impl Session {
             stderr: !settings.quiet_stderr,
             dim: std::io::stderr().is_terminal(),
             labels: Arc::new(labels),
+            stderr_shown: Arc::default(),
         };
         let mut traced = None;
         if settings.trace {
@@ -206,11 +214,12 @@ impl Session {
         )));
 
         let mut conns = Vec::new();
+        let sse_fallback = settings.target.url.is_some() && settings.target.transport.is_none();
         for config in configs {
             let label = target::label(&config);
             let name = config.name.clone();
             let connected = tokio::select! {
-                r = manager.connect(config) => r,
+                r = connect_or_sse(&manager, config, sse_fallback) => r,
                 _ = interrupted.cancelled() => Err(McpError::Cancelled),
             };
             match connected {
@@ -223,7 +232,7 @@ impl Session {
                     }
                     let failure = match e {
                         McpError::Cancelled => Failure::silent(EXIT_INTERRUPTED),
-                        e => connect_failure(e, label, voice.stderr),
+                        e => connect_failure(e, label, voice.shown_any_stderr()),
                     };
                     return Err((failure, frames));
                 }
@@ -435,6 +444,51 @@ pub async fn wait_for_stop_signal() {
 
 /// The connect error as people should read it: the ad-hoc target by what they typed, and
 /// (when stderr was shown live already) without repeating the server's stderr.
+/// B10: an ad-hoc `--url` without `--transport` may be a legacy HTTP+SSE server's. When it
+/// refuses the streamable HTTP POST (400, 404, 405), the legacy transport is tried on the same
+/// URL, as the spec's backwards compatibility suggests; when that fails too, the first error
+/// stands.
+async fn connect_or_sse(
+    manager: &Arc<ConnectionManager>,
+    config: ServerConfig,
+    fallback: bool,
+) -> Result<Arc<Connection>, McpError> {
+    let first = manager.connect(config.clone()).await;
+    let ServerTransport::Http {
+        url,
+        headers,
+        oauth,
+    } = &config.transport
+    else {
+        return first;
+    };
+    let refused = match first {
+        Err(e) if fallback && e.post_refused() => e,
+        other => return other,
+    };
+    let transport = ServerTransport::Sse {
+        url: url.clone(),
+        headers: headers.clone(),
+        oauth: oauth.clone(),
+    };
+    match manager
+        .connect(ServerConfig {
+            transport,
+            ..config
+        })
+        .await
+    {
+        Ok(conn) => {
+            eprintln!(
+                "note: the server refused the streamable HTTP POST, so mcplab connected with \
+                 the legacy HTTP+SSE transport (--transport sse skips the try)"
+            );
+            Ok(conn)
+        }
+        Err(_) => Err(refused),
+    }
+}
+
 fn connect_failure(e: McpError, label: String, stderr_shown: bool) -> Failure {
     match e {
         McpError::Connect {
@@ -556,6 +610,9 @@ async fn answer_events(manager: Arc<ConnectionManager>, policy: Policy, voice: V
                 message: message.map(|m| if voice.raw { m } else { safe(&m).into_owned() }),
             }),
             ServerEvent::Stderr { server, line } if voice.stderr => {
+                voice
+                    .stderr_shown
+                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
                 let label = voice.label(&server);
                 let line = if voice.raw {
                     line

@@ -271,6 +271,56 @@ async fn status_event(
 }
 
 #[tokio::test]
+async fn a_tool_call_goes_on_when_its_request_goes_away_and_is_picked_up_again() {
+    let state = state();
+    let app = router(state.clone());
+    authed(&app, "POST", "/api/servers", Some(demo_config("demo"))).await;
+    authed(&app, "POST", "/api/servers/demo/connect", None).await;
+    let call =
+        json!({"name": "slow_task", "arguments": {"steps": 4, "step_ms": 150}, "callId": "k1"});
+    let app2 = app.clone();
+    let request = tokio::spawn(async move {
+        authed(&app2, "POST", "/api/servers/demo/tools/call", Some(call)).await
+    });
+    // The page goes away (a reload) once the call reported progress.
+    let mut listed = Value::Null;
+    for _ in 0..100 {
+        let (_, v) = authed(&app, "GET", "/api/calls", None).await;
+        if !v[0]["progress"].is_null() {
+            listed = v;
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    request.abort();
+    assert_eq!(listed[0]["callId"], "k1", "{listed}");
+    assert_eq!(listed[0]["tool"], "slow_task");
+    assert!(listed[0]["endedAtMs"].is_null(), "{listed}");
+    let (s, v) = authed(&app, "GET", "/api/servers/demo/calls/k1", None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert!(
+        v["endedAtMs"].is_u64(),
+        "the wait returns once the call ended: {v}"
+    );
+    let text = v["outcome"]["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap();
+    assert!(text.contains("Finished all 4 steps"), "{v}");
+    // Its request is named by id and time, so its frames can be found exactly.
+    let id = &v["outcome"]["requests"][0]["id"];
+    let frames = state.manager.traffic().snapshot("demo").frames;
+    assert!(
+        frames
+            .iter()
+            .any(|f| f.text.contains("\"tools/call\"") && f.text.contains(&format!("\"id\":{id}"))),
+        "no tools/call with id {id}"
+    );
+    let (s, _) = authed(&app, "GET", "/api/servers/demo/calls/nope", None).await;
+    assert_eq!(s, StatusCode::NOT_FOUND);
+    state.manager.shutdown().await;
+}
+
+#[tokio::test]
 async fn adding_a_server_connects_it_unless_asked_not_to() {
     let state = state();
     let app = router(state.clone());

@@ -158,7 +158,14 @@ async fn apps_call_only_the_tools_of_their_own_server_that_they_may_call() {
         v["result"]["content"][0]["text"], "The counter is now 1.",
         "{v}"
     );
-    assert!(state.calls.lock().is_empty(), "the cancel handle is gone");
+    assert!(
+        !state.calls.cancel("demo", "a1"),
+        "the call ended: nothing is left to cancel"
+    );
+    assert!(
+        state.calls.list().is_empty(),
+        "an app's calls are not listed"
+    );
     let (s, v) = app_call(
         &app,
         "demo",

@@ -120,6 +120,10 @@ async fn mistakes_fail_the_suite_with_what_went_wrong() {
     assert!(close(&flaky["interval"]["high"], 0.84996), "{flaky}");
     assert_eq!(summary["flaky"], json!([["add", "openai::gpt-flaky"]]));
 
+    // N10 (security review 3): reports hold traces; a new one is the user's only.
+    let mode =
+        std::os::unix::fs::PermissionsExt::mode(&std::fs::metadata(&junit).unwrap().permissions());
+    assert_eq!(mode & 0o777, 0o600, "{mode:o}");
     let xml = std::fs::read_to_string(&junit).unwrap();
     let doc = roxmltree::Document::parse(&xml).expect("JUnit XML parses");
     let cases: Vec<_> = doc

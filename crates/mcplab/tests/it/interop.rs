@@ -27,12 +27,12 @@ fn everything() -> PathBuf {
 }
 
 /// server-everything in an HTTP mode on a free loopback port; killed on drop.
-struct HttpServer {
+pub(crate) struct HttpServer {
     _child: Child,
-    port: u16,
+    pub(crate) port: u16,
 }
 
-async fn start_http(mode: &str) -> HttpServer {
+pub(crate) async fn start_http(mode: &str) -> HttpServer {
     let port = {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         l.local_addr().unwrap().port()

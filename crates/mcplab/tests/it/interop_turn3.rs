@@ -29,6 +29,22 @@ fn ts1() -> String {
     format!("{} {} stdio", node.display(), script.display())
 }
 
+/// The Python SDK 1.x (FastMCP) server's command line.
+fn py1() -> String {
+    let py = repo().join("tests/python/.venv1/bin/python");
+    assert!(
+        py.exists(),
+        "the Python SDK 1.x venv is missing: run tests/python/setup.sh"
+    );
+    let script = repo().join("tests/python/kitchen.py");
+    format!("{} {}", py.display(), script.display())
+}
+
+fn raw(modes: &str) -> String {
+    let script = repo().join("tests/interop/rawsrv.py");
+    format!("python3 {} {modes}", script.display())
+}
+
 /// Runs the CLI with `args`, `input` on its stdin.
 async fn mcplab(args: &[&str], input: &str) -> Output {
     let dir = tempfile::tempdir().unwrap();
@@ -152,4 +168,51 @@ async fn n3_elicitation_formats_are_checked_before_sending() {
     );
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(err.contains("is not an email address"), "{}", text(&o));
+}
+
+/// N9: the Python SDK 1.x logs ~95 lines of validation errors when it refuses `auto`'s
+/// `server/discover` probe; they are not the work's stderr, so they stay out of the output and
+/// in the traffic (`--trace` shows them). The server's own stderr still shows.
+#[tokio::test]
+async fn n9_stderr_from_refusing_the_probe_is_not_shown() {
+    let srv = py1();
+    let o = mcplab(&["--stdio", &srv, "tools", "list"], "").await;
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{}", text(&o));
+    assert!(!err.contains("validation error"), "{}", text(&o));
+    assert!(
+        err.contains("Processing request of type ListToolsRequest"),
+        "the work's stderr is still shown: {}",
+        text(&o)
+    );
+    let o = mcplab(&["--trace", "--stdio", &srv, "ping"], "").await;
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        err.contains("while refusing mcplab's server/discover probe")
+            && err.contains("stderr | Failed to validate request"),
+        "{}",
+        text(&o)
+    );
+}
+
+/// N16: a 2025 server that ignores requests it does not know (or answers the probe with
+/// garbage) cost 10 s per connect with `auto`, and failed with a connect deadline of 10 s or
+/// less. A `ping` tells a live server from a silent one; the fallback comes within the
+/// deadline.
+#[tokio::test]
+async fn n16_auto_falls_back_fast_from_a_server_that_ignores_the_probe() {
+    for mode in ["ignore-discover", "discover-garbage"] {
+        let srv = raw(mode);
+        let o = mcplab(&["--connect-timeout", "5", "--stdio", &srv, "ping"], "").await;
+        assert!(o.status.success(), "{mode}: {}", text(&o));
+        // Which of the two ends the probe (the ping's answer, or half the deadline of silence
+        // while Python starts on a busy machine) is timing; the fallback within 3 s is not.
+        let o = mcplab(&["--timeout", "3", "--stdio", &srv, "info"], "").await;
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(
+            o.status.success() && out.contains("no answer to server/discover"),
+            "{mode}: {}",
+            text(&o)
+        );
+    }
 }

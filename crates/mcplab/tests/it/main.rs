@@ -17,6 +17,10 @@ mod apps_render;
 mod chat;
 mod chat_api;
 mod check;
+mod check_outputs;
+mod check_rules;
+#[cfg(feature = "peer-tests")]
+mod check_sdk;
 mod check_wire;
 mod child_process;
 #[cfg(feature = "peer-tests")]
@@ -34,6 +38,8 @@ mod interop_bugs;
 mod interop_sdk2;
 #[cfg(feature = "peer-tests")]
 mod interop_turn3;
+#[cfg(feature = "peer-tests")]
+mod interop_turn3_more;
 mod oauth_cli;
 mod prices_cli;
 mod python_sdk;

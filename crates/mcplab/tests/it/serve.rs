@@ -199,11 +199,22 @@ async fn first_run_seeds_and_connects_the_demo_server() {
     let run = start(dir.path(), &["--port", "0"]).await;
     let demo = run.wait_state("demo", "connected").await;
     assert_eq!(demo["info"]["serverInfo"]["name"], "mcplab-demo");
+    // The seeded `mcplab demo-server` runs inside mcplab: one process, not two copies of it.
+    assert_eq!(children_of(run.child.id().unwrap()), Vec::<u64>::new());
+    let status = run.stop().await;
+    assert!(status.success(), "{status:?}");
+
+    // Second run: the store is not new, the demo is not added twice. Any other command line
+    // is a child process, and stopping mcplab stops it.
+    let log = dir.path().join("reads.log");
+    let stdio = format!("{BIN} demo-server --read-log {}", log.display());
+    let run = start(dir.path(), &["serve", "--port", "0", "--stdio", &stdio]).await;
+    run.wait_state("cli", "connected").await;
+    let list = run.get("/api/servers").await;
+    let demos = list.as_array().unwrap().iter();
+    assert_eq!(demos.filter(|s| s["config"]["name"] == "demo").count(), 1);
     let before = children_of(run.child.id().unwrap());
-    assert!(
-        !before.is_empty(),
-        "the demo server runs as a child of mcplab"
-    );
+    assert!(!before.is_empty(), "the ad-hoc server runs as a child");
     let status = run.stop().await;
     assert!(status.success(), "{status:?}");
     let mut left = before;
@@ -216,12 +227,6 @@ async fn first_run_seeds_and_connects_the_demo_server() {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert!(left.is_empty(), "left behind after 10 s: {left:?}");
-
-    // Second run: the store is not new, the demo is not added twice.
-    let run = start(dir.path(), &["serve", "--port", "0"]).await;
-    let list = run.get("/api/servers").await;
-    assert_eq!(list.as_array().unwrap().len(), 1);
-    run.stop().await;
 }
 
 #[tokio::test]

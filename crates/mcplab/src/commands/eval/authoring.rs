@@ -4,14 +4,13 @@
 
 use std::path::Path;
 
-use futures::StreamExt;
 use mcplab_evalrun::authoring::{
     append_case, case_from_session, case_yaml, negative_case, tool_cases,
 };
-use mcplab_evals::checks::json_in;
+use mcplab_evalrun::drafting::draft_cases;
 use mcplab_evals::import::{self, safe_id};
-use mcplab_evals::suite::{self, Case, ExpectedCall, ToolCallExpectations, Turn};
-use mcplab_llm::{ChatRequest, Message, ModelRef, StreamEvent};
+use mcplab_evals::suite::{self, Case};
+use mcplab_llm::ModelRef;
 use mcplab_mcp::Listing;
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -155,7 +154,7 @@ pub async fn init(args: InitArgs, global: &Settings, data: &DataDir) -> Result<(
         } else {
             ""
         },
-        import::value_to_yaml(&doc)
+        mcplab_yaml::to_yaml(&doc)
     );
     suite::parse_suite(&text).map_err(|e| {
         Failure::usage(format!(
@@ -196,70 +195,5 @@ async fn draft(
     let provider = settings
         .provider(&model.provider, &mcplab_net::tls::client())
         .map_err(|e| e.to_string())?;
-    let tools: Vec<Value> = listed
-        .iter()
-        .flat_map(|(server, tools)| {
-            tools.iter().map(move |t| {
-                json!({ "server": server, "name": t["name"], "description": t["description"],
-                        "inputSchema": t["inputSchema"] })
-            })
-        })
-        .collect();
-    let user = format!(
-        "Tools:\n{}\n\nWrite {n} realistic user requests that should make an assistant call one of \
-         these tools. Reply with only a JSON array of objects: {{\"id\": \"kebab-case-id\", \
-         \"prompt\": \"…\", \"server\": \"…\", \"tool\": \"…\", \"arguments\": {{…}}}}.",
-        serde_json::to_string_pretty(&tools).unwrap_or_default()
-    );
-    let request = ChatRequest {
-        model,
-        system: vec!["You write test cases for MCP servers' tools.".into()],
-        messages: vec![Message::user(user)],
-        tools: Vec::new(),
-        temperature: Some(0.2),
-        max_tokens: Some(4000),
-        capture: None,
-    };
-    let mut stream = provider.stream(request, cancel.child_token());
-    let mut reply = String::new();
-    while let Some(item) = stream.next().await {
-        match item.map_err(|e| e.to_string())? {
-            StreamEvent::TextDelta(t) => reply.push_str(&t),
-            StreamEvent::Finish { .. } => break,
-            _ => {}
-        }
-    }
-    let items = json_in(&reply)
-        .and_then(|v| v.as_array().cloned())
-        .ok_or("the model's reply held no JSON array")?;
-    Ok(items.iter().filter_map(drafted_case).collect())
-}
-
-fn drafted_case(item: &Value) -> Option<Case> {
-    let text = |k: &str| item[k].as_str().map(str::to_owned);
-    let tool = text("tool")?;
-    Some(Case {
-        id: safe_id(&text("id").unwrap_or_else(|| tool.clone()), "drafted"),
-        title: Some(format!("Drafted: {tool}")),
-        turns: vec![Turn::Text(text("prompt")?)],
-        tool_calls: Some(ToolCallExpectations {
-            expected: vec![ExpectedCall {
-                tool,
-                server: text("server"),
-                arguments: item
-                    .get("arguments")
-                    .filter(|a| a.is_object())
-                    .map(mcplab_evals::matching::plain_matcher),
-                argument_mode: None,
-                optional: false,
-            }],
-            ..Default::default()
-        }),
-        checks: Vec::new(),
-        judge: None,
-        models: None,
-        repeat: None,
-        pass_threshold: None,
-        skip: false,
-    })
+    draft_cases(provider.as_ref(), model, listed, n, cancel).await
 }

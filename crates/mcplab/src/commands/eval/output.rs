@@ -54,7 +54,7 @@ struct BarState {
 impl CliSink {
     pub fn new(json: bool, events: Option<&Path>) -> Result<CliSink, Failure> {
         let events = match events {
-            Some(p) => Some(Mutex::new(BufWriter::new(File::create(p).map_err(
+            Some(p) => Some(Mutex::new(BufWriter::new(private_file(p).map_err(
                 |e| Failure::usage(format!("cannot write {}: {e}", p.display())),
             )?))),
             None => None,
@@ -102,7 +102,7 @@ impl RunSink for CliSink {
             }
             RunEvent::Warning { message } => {
                 self.clear();
-                eprintln!("warning: {message}");
+                eprintln!("warning: {}", crate::output::safe(message));
             }
             RunEvent::IterationFinished {
                 record, progress, ..
@@ -125,7 +125,8 @@ impl RunSink for CliSink {
                         .first()
                         .map(|f| format!(": {f}"))
                         .unwrap_or_default();
-                    eprintln!(
+                    // A failure reason quotes server errors and answers (N2).
+                    let line = format!(
                         "{mark} [{}/{}] {} [{}] #{}{why}",
                         progress.finished,
                         progress.planned,
@@ -133,6 +134,7 @@ impl RunSink for CliSink {
                         u.model,
                         u.iteration + 1
                     );
+                    eprintln!("{}", crate::output::safe(&line));
                 }
             }
             _ => {}
@@ -312,10 +314,24 @@ fn gates_text(g: &GateReport) -> String {
     out
 }
 
-/// Writes `text` to `path`, saying which file failed.
+/// Writes `text` to `path`, saying which file failed. A new file is 0600: reports hold traces
+/// (tool results, answers) that are nobody else's business (N10).
 pub fn write(path: &Path, text: &str) -> Result<(), Failure> {
-    std::fs::write(path, text)
+    use std::io::Write as _;
+    private_file(path)
+        .and_then(|mut f| f.write_all(text.as_bytes()))
         .map_err(|e| Failure::usage(format!("cannot write {}: {e}", path.display())))
+}
+
+/// Opens `path` for writing from the start, creating it 0600 when it is new.
+fn private_file(path: &Path) -> std::io::Result<File> {
+    use std::os::unix::fs::OpenOptionsExt;
+    std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(path)
 }
 
 /// The report files a run asks for.

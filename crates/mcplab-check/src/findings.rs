@@ -46,6 +46,19 @@ impl Findings {
     /// Adds a finding of `rule` at another severity (a rule whose source is stricter for one
     /// case, e.g. a tool without any name).
     pub fn add_with(&mut self, rule: &Rule, severity: Severity, message: String, at: At) {
+        self.add_sourced(rule, severity, message, at, None);
+    }
+
+    /// Adds a finding of `rule` whose source is another page (URL, date read) than the
+    /// rule's own: e.g. the host profile field a host verdict rests on.
+    pub fn add_sourced(
+        &mut self,
+        rule: &Rule,
+        severity: Severity,
+        message: String,
+        at: At,
+        source: Option<(String, String)>,
+    ) {
         let n = self.per_rule.entry(rule.id).or_default();
         *n += 1;
         if *n > PER_RULE {
@@ -57,8 +70,12 @@ impl Findings {
             severity,
             era: self.revision.clone(),
             message,
-            source: rule.url(self.revision.as_deref()),
-            source_read: rule.read().map(str::to_owned),
+            source: source
+                .as_ref()
+                .map_or_else(|| rule.url(self.revision.as_deref()), |s| s.0.clone()),
+            source_read: source
+                .map(|s| s.1)
+                .or_else(|| rule.read().map(str::to_owned)),
             fix: rule.fix.to_owned(),
             frames: at.frames,
             excerpt: at

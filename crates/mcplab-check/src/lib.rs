@@ -33,15 +33,21 @@
 //!
 //! [`spec`] (every frame against the vendored schema of the negotiated revision, plus the
 //! behaviour rules), [`security`] (poisoning, hidden Unicode, shadowing, secrets in URLs,
-//! plain-HTTP auth), [`baseline`] (the versioned surface format and breaking-change
+//! plain-HTTP auth), [`hosts`] (a verdict per host profile; [`apps`] reads and scans the
+//! `ui://` resources it and [`readiness`] judge), [`readiness`] (Anthropic's and OpenAI's
+//! directory requirements), [`fuzz`] (schema-driven inputs to tools safe to call), [`baseline`] (the versioned surface format and breaking-change
 //! classification), [`run`] (one era: exercise, record, judge; the report), [`eras`] (which
 //! eras to check, through a caller's [`eras::Connector`]), [`render`].
 
+pub mod apps;
 pub mod baseline;
 pub mod eras;
 pub mod findings;
 pub mod fresh;
+pub mod fuzz;
+pub mod hosts;
 pub mod options;
+pub mod readiness;
 pub mod recording;
 pub mod render;
 pub mod rule;

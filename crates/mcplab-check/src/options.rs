@@ -1,10 +1,12 @@
 //! What a check is asked to do: tools to call, the token budget of the tool list, a request
-//! timeout, optional rule sets, a baseline to compare with, and the other configured servers'
-//! tools (for shadowing). Plain data, built by the CLI and the web API.
+//! timeout, optional rule sets, a baseline to compare with, the other configured servers'
+//! tools (for shadowing), the host profiles to judge against and what to fuzz. Plain data,
+//! built by the CLI and the web API.
 
 use std::time::Duration;
 
 use mcplab_protocol::check::{Baseline, RuleSet};
+use mcplab_protocol::host_profile::HostProfile;
 use serde_json::Value;
 
 use crate::sets::registry;
@@ -30,6 +32,21 @@ pub struct CheckOptions {
     pub baseline: Option<Baseline>,
     /// The other configured servers (the security set reports tool names that collide).
     pub peers: Vec<Peer>,
+    /// Host profiles to give a verdict for (runs the hosts set).
+    pub hosts: Vec<HostProfile>,
+    /// What to fuzz (runs the fuzz set).
+    pub fuzz: Option<FuzzOptions>,
+}
+
+/// `--fuzz N --seed S --fuzz-tool NAME`: inputs per tool, the seed that makes them, and the
+/// tools besides the `readOnlyHint: true` ones that may be called.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FuzzOptions {
+    pub per_tool: usize,
+    pub seed: u64,
+    pub tools: Vec<String>,
+    /// How long one input may take (None: 10 s).
+    pub timeout: Option<Duration>,
 }
 
 impl Default for CheckOptions {
@@ -41,13 +58,16 @@ impl Default for CheckOptions {
             sets: Vec::new(),
             baseline: None,
             peers: Vec::new(),
+            hosts: Vec::new(),
+            fuzz: None,
         }
     }
 }
 
 impl CheckOptions {
     /// The rule sets this check runs, in registry order: those always on, the baseline set
-    /// when a baseline is given, and those asked for.
+    /// when a baseline is given, the hosts set when profiles are, the fuzz set when asked to
+    /// fuzz, and those asked for.
     pub fn selected(&self) -> Vec<RuleSet> {
         registry()
             .into_iter()
@@ -55,6 +75,8 @@ impl CheckOptions {
                 d.always
                     || self.sets.contains(&d.set)
                     || (d.set == RuleSet::Baseline && self.baseline.is_some())
+                    || (d.set == RuleSet::Hosts && !self.hosts.is_empty())
+                    || (d.set == RuleSet::Fuzz && self.fuzz.is_some())
             })
             .map(|d| d.set)
             .collect()

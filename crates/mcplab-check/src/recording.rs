@@ -40,6 +40,10 @@ pub struct Recording {
     pub set_level: Option<Result<(), ProbeError>>,
     /// The tools called, in order.
     pub calls: Vec<CallRun>,
+    /// The app resources (`ui://`) the tools link, read (None: not read in this check).
+    pub apps: Option<Vec<crate::apps::AppRead>>,
+    /// The fuzz inputs sent, with what came back.
+    pub fuzz: Vec<crate::fuzz::FuzzCase>,
 }
 
 impl Recording {
@@ -68,6 +72,8 @@ impl Recording {
             listings: Vec::new(),
             set_level: None,
             calls: Vec::new(),
+            apps: None,
+            fuzz: Vec::new(),
         }
     }
 

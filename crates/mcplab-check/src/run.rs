@@ -172,6 +172,7 @@ pub fn report(
             conclude(&recordings, opts, &mut whole);
         }
     }
+    let hosts = crate::hosts::verdicts(&recordings, opts);
     let mut findings: Vec<Finding> = eras.iter().flat_map(|e| e.findings.clone()).collect();
     findings.extend(whole.finish());
     findings.sort_by_key(|f| f.severity);
@@ -180,5 +181,6 @@ pub fn report(
         eras: eras.into_iter().map(|e| e.check).collect(),
         notes,
         findings,
+        hosts,
     }
 }

@@ -46,11 +46,16 @@ pub struct RuleSetDef {
 }
 
 /// Every rule set, in the order they exercise and judge (the spec set's exercise lists what
-/// the others read, so it comes first).
-pub fn registry() -> [&'static RuleSetDef; 3] {
+/// the others read, so it comes first; fuzzing may crash the server, so it comes last among
+/// the exercises).
+pub fn registry() -> [&'static RuleSetDef; 7] {
     [
         &crate::spec::SET,
         &crate::security::SET,
+        &crate::hosts::SET,
+        &crate::readiness::CLAUDE,
+        &crate::readiness::OPENAI,
+        &crate::fuzz::SET,
         &crate::baseline::SET,
     ]
 }

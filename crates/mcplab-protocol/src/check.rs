@@ -21,17 +21,37 @@ pub enum RuleSet {
     Security,
     /// Differences from a recorded baseline of the server's surface.
     Baseline,
+    /// How the server fares in each host profile asked for (`--host`): one verdict each.
+    Hosts,
+    /// The published requirements of Anthropic's connector directory.
+    ReadinessClaude,
+    /// The published requirements of OpenAI's app directory.
+    ReadinessOpenai,
+    /// Schema-driven inputs to the tools that are safe to call (`--fuzz`).
+    Fuzz,
 }
 
 impl RuleSet {
-    pub const ALL: [RuleSet; 3] = [RuleSet::Spec, RuleSet::Security, RuleSet::Baseline];
+    pub const ALL: [RuleSet; 7] = [
+        RuleSet::Spec,
+        RuleSet::Security,
+        RuleSet::Baseline,
+        RuleSet::Hosts,
+        RuleSet::ReadinessClaude,
+        RuleSet::ReadinessOpenai,
+        RuleSet::Fuzz,
+    ];
 
-    /// The wire name (`spec`, `security`, `baseline`).
+    /// The wire name (`spec`, `security`, `baseline`, `hosts`, `readiness-claude`, …).
     pub fn as_str(self) -> &'static str {
         match self {
             RuleSet::Spec => "spec",
             RuleSet::Security => "security",
             RuleSet::Baseline => "baseline",
+            RuleSet::Hosts => "hosts",
+            RuleSet::ReadinessClaude => "readiness-claude",
+            RuleSet::ReadinessOpenai => "readiness-openai",
+            RuleSet::Fuzz => "fuzz",
         }
     }
 }
@@ -119,6 +139,10 @@ pub struct CheckReport {
     pub notes: Vec<String>,
     /// Every finding, worst first.
     pub findings: Vec<Finding>,
+    /// One verdict per host profile asked for (`--host`), in the order asked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<HostVerdict>>", optional)]
+    pub hosts: Vec<HostVerdict>,
 }
 
 impl CheckReport {
@@ -133,6 +157,100 @@ impl CheckReport {
     pub fn unreachable(&self) -> bool {
         !self.eras.iter().any(|e| e.connected)
     }
+}
+
+/// How a server fares in a host: it works, works with less (a view not shown, a tool left
+/// out), does not work, or cannot be told because the host profile does not know the field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    Works,
+    Degraded,
+    Blocked,
+    Unknown,
+}
+
+impl Verdict {
+    /// How bad: works < unknown < degraded < blocked.
+    pub fn rank(self) -> u8 {
+        match self {
+            Verdict::Works => 0,
+            Verdict::Unknown => 1,
+            Verdict::Degraded => 2,
+            Verdict::Blocked => 3,
+        }
+    }
+
+    /// The worse of two.
+    pub fn worst(self, other: Verdict) -> Verdict {
+        if other.rank() > self.rank() {
+            other
+        } else {
+            self
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Works => "works",
+            Verdict::Degraded => "degraded",
+            Verdict::Blocked => "blocked",
+            Verdict::Unknown => "unknown",
+        }
+    }
+}
+
+/// One reason behind a verdict: what was compared, the host profile field it rests on and
+/// where that field's value comes from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HostReason {
+    pub verdict: Verdict,
+    pub message: String,
+    /// The profile field, e.g. `client.sampling`, `toolCatalog.maxTools`.
+    pub field: String,
+    /// Where the field's value comes from: a public page with the day it was read, or
+    /// `"unknown"`; none when the profile names no source (mcplab's defaults, a user profile).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub source: Option<crate::host_profile::FieldSource>,
+}
+
+/// What a host verdict is about besides the server as a whole.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum HostItemKind {
+    Tool,
+    App,
+}
+
+/// The verdict on one tool or app (`ui://` resource) in one host.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HostItem {
+    pub kind: HostItemKind,
+    /// The tool's name or the app's resource URI.
+    pub name: String,
+    pub verdict: Verdict,
+    pub reasons: Vec<HostReason>,
+}
+
+/// How the server fares in one host profile: overall (the worst of its reasons and items),
+/// with the reasons about the server as a whole, and per tool and app.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct HostVerdict {
+    /// The profile's name (`claude`, `chatgpt`, …).
+    pub host: String,
+    pub title: String,
+    pub profile_version: u32,
+    /// The revision the verdict was judged in (the era this host would speak).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub revision: Option<String>,
+    pub verdict: Verdict,
+    pub reasons: Vec<HostReason>,
+    pub items: Vec<HostItem>,
 }
 
 /// One tool the checker should call, with its arguments.

@@ -438,7 +438,7 @@ export type RequestRef = { id: string | number,
  */
 atMs: number, };
 
-export type RuleSet = "spec" | "security" | "baseline";
+export type RuleSet = "spec" | "security" | "baseline" | "hosts" | "readiness-claude" | "readiness-openai" | "fuzz";
 
 export type Severity = "error" | "warning" | "info";
 
@@ -499,6 +499,37 @@ exercised: Array<string>,
  */
 rules: Array<RuleRef>, };
 
+export type Verdict = "works" | "degraded" | "blocked" | "unknown";
+
+export type HostReason = { verdict: Verdict, message: string, 
+/**
+ * The profile field, e.g. `client.sampling`, `toolCatalog.maxTools`.
+ */
+field: string, 
+/**
+ * Where the field's value comes from: a public page with the day it was read, or
+ * `"unknown"`; none when the profile names no source (mcplab's defaults, a user profile).
+ */
+source?: FieldSource, };
+
+export type HostItemKind = "tool" | "app";
+
+export type HostItem = { kind: HostItemKind, 
+/**
+ * The tool's name or the app's resource URI.
+ */
+name: string, verdict: Verdict, reasons: Array<HostReason>, };
+
+export type HostVerdict = { 
+/**
+ * The profile's name (`claude`, `chatgpt`, …).
+ */
+host: string, title: string, profileVersion: number, 
+/**
+ * The revision the verdict was judged in (the era this host would speak).
+ */
+revision?: string, verdict: Verdict, reasons: Array<HostReason>, items: Array<HostItem>, };
+
 export type CheckReport = { server: string, 
 /**
  * The eras checked, newest revision first.
@@ -511,7 +542,11 @@ notes: Array<string>,
 /**
  * Every finding, worst first.
  */
-findings: Array<Finding>, };
+findings: Array<Finding>, 
+/**
+ * One verdict per host profile asked for (`--host`), in the order asked.
+ */
+hosts?: Array<HostVerdict>, };
 
 export type Baseline = { 
 /**

@@ -44,6 +44,7 @@ pub fn markdown(r: &CheckReport) -> String {
     for note in &r.notes {
         let _ = writeln!(out, "\n> {}", cell(note));
     }
+    out.push_str(&super::hosts::markdown(&r.hosts));
     for (_, title, mine) in groups(r) {
         let _ = writeln!(out, "\n### {title}: {}\n", counts(&mine));
         if mine.is_empty() {

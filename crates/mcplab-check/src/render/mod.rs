@@ -3,6 +3,7 @@
 //! (GitHub code scanning), Markdown (a pull-request comment or job summary), and the list of
 //! every rule with its source. Each returns a string; writing it is the caller's.
 
+mod hosts;
 mod junit;
 mod markdown;
 mod sarif;

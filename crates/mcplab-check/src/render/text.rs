@@ -33,6 +33,7 @@ pub fn text(r: &CheckReport) -> String {
         let _ = writeln!(out, "  note: {note}");
     }
     out.push('\n');
+    out.push_str(&super::hosts::text(&r.hosts));
     for (_, title, mine) in groups(r) {
         if mine.is_empty() {
             let _ = writeln!(out, "{title}: clean\n");

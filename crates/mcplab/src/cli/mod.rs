@@ -385,8 +385,40 @@ pub struct CheckArgs {
     /// Estimated tokens of the tool list per model turn above which it warns.
     #[arg(long, default_value_t = 10_000, value_name = "TOKENS")]
     pub token_budget: usize,
+    /// Give a verdict (works, degraded, blocked, unknown) for this host profile, overall and
+    /// per tool and app, each reason with the profile field and its source. Repeatable;
+    /// `all` for every profile (see `mcplab hosts list`). Reads the tools' ui:// apps; calls
+    /// no tool.
+    #[arg(long = "host", value_name = "NAME")]
+    pub hosts: Vec<String>,
+    /// Check the published requirements of a directory: `claude` (Anthropic's connector
+    /// directory) or `openai` (OpenAI's app directory). Repeatable.
+    #[arg(long, value_enum, value_name = "DIRECTORY")]
+    pub readiness: Vec<ReadinessDirectory>,
+    /// Send N schema-driven inputs (boundaries, wrong types, huge strings, Unicode, missing
+    /// and extra fields) to each tool that is safe to call: readOnlyHint: true, or named with
+    /// --fuzz-tool. Reports crashes (shrunk to a small input), hangs, protocol errors and
+    /// results that break the outputSchema.
+    #[arg(long, value_name = "N")]
+    pub fuzz: Option<usize>,
+    /// The seed of the fuzz inputs: the same seed sends the same inputs.
+    #[arg(long, default_value_t = 1, value_name = "S", requires = "fuzz")]
+    pub seed: u64,
+    /// Also fuzz this tool though it is not readOnlyHint: true (it may have side effects).
+    /// Repeatable.
+    #[arg(long = "fuzz-tool", value_name = "NAME", requires = "fuzz")]
+    pub fuzz_tools: Vec<String>,
     #[command(flatten)]
     pub connect: ConnectArgs,
+}
+
+/// A directory `mcplab check --readiness` knows the requirements of.
+#[derive(ValueEnum, Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReadinessDirectory {
+    /// Anthropic's connector directory.
+    Claude,
+    /// OpenAI's app directory.
+    Openai,
 }
 
 #[derive(Args, Debug)]

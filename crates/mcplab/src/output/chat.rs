@@ -1,7 +1,9 @@
 //! Terminal sinks for chat turns: a human printer (answer text streamed to stdout, tool
 //! activity and reasoning to stderr) and JSON Lines (`--json`, one `TurnEvent` per line, the
 //! same events the browser gets). With `--xray` the human printer also shows each model step's
-//! x-ray (the request as the provider received it and the raw response) on stderr.
+//! x-ray (the request as the provider received it and the raw response) on stderr. Model text,
+//! tool results and server errors are printed with control sequences neutralised ([`safe`]):
+//! a server or model must not drive the terminal (security review 3, N2).
 
 use std::io::Write;
 
@@ -9,6 +11,8 @@ use mcplab_core::agent::EventSink;
 use mcplab_protocol::chat::{ApprovalDecision, StopReason, TurnEvent};
 use mcplab_protocol::xray::StepXray;
 use parking_lot::Mutex;
+
+use super::safe;
 
 /// Asks on the terminal (stderr prompt, stdin answer) for each tool call that needs approval,
 /// then forwards every event to `inner`.
@@ -30,7 +34,7 @@ impl EventSink for ApprovingSink {
         {
             let approvals = self.approvals.clone();
             let (turn_id, call_id) = (turn_id.clone(), call_id.clone());
-            let question = format!("allow {server}/{tool} {arguments}? [y/N] ");
+            let question = safe(&format!("allow {server}/{tool} {arguments}? [y/N] ")).into_owned();
             // Blocking stdin read off the runtime; the agent waits on the approval broker.
             tokio::task::spawn_blocking(move || {
                 eprint!("{question}");
@@ -106,12 +110,12 @@ impl EventSink for TerminalSink {
         match event {
             TurnEvent::TextDelta { text, .. } => {
                 let mut out = std::io::stdout().lock();
-                let _ = write!(out, "{text}");
+                let _ = write!(out, "{}", safe(&text));
                 let _ = out.flush();
                 *self.mid_line.lock() = !text.ends_with('\n');
             }
             TurnEvent::ReasoningDelta { text, .. } => {
-                eprint!("\x1b[2m{text}\x1b[0m");
+                eprint!("\x1b[2m{}\x1b[0m", safe(&text));
             }
             TurnEvent::ToolCall {
                 server,
@@ -120,7 +124,7 @@ impl EventSink for TerminalSink {
                 ..
             } => {
                 self.end_line();
-                eprintln!("→ {server}/{tool} {arguments}");
+                eprintln!("{}", safe(&format!("→ {server}/{tool} {arguments}")));
             }
             TurnEvent::ToolResult {
                 server,
@@ -139,7 +143,8 @@ impl EventSink for TerminalSink {
                     (None, None) => String::new(),
                 };
                 let mark = if is_error { "✗" } else { "✓" };
-                eprintln!("{mark} {server}/{tool} ({duration_ms} ms)\n    {summary}");
+                let line = format!("{mark} {server}/{tool} ({duration_ms} ms)\n    {summary}");
+                eprintln!("{}", safe(&line));
             }
             TurnEvent::TurnFinished { reason, usage, .. } => {
                 self.end_line();
@@ -161,12 +166,12 @@ impl EventSink for TerminalSink {
                 self.costs.lock().push(xray.cost.as_ref().map(|c| c.usd));
                 if self.xray {
                     self.end_line();
-                    eprint!("{}", xray_text(&xray));
+                    eprint!("{}", safe(&xray_text(&xray)));
                 }
             }
             TurnEvent::TurnFailed { kind, message, .. } => {
                 self.end_line();
-                eprintln!("turn failed ({kind}): {message}");
+                eprintln!("turn failed ({kind}): {}", safe(&message));
             }
             TurnEvent::TurnCancelled { .. } => {
                 self.end_line();
@@ -178,7 +183,7 @@ impl EventSink for TerminalSink {
                 self.end_line();
                 eprintln!(
                     "! the host offers at most {limit} tools; left out: {}",
-                    left_out.join(", ")
+                    safe(&left_out.join(", "))
                 );
             }
             TurnEvent::ApprovalResolved {
@@ -188,7 +193,10 @@ impl EventSink for TerminalSink {
             }
             TurnEvent::HumanRequested { request, .. } => {
                 self.end_line();
-                eprintln!("… {} asks for {:?}", request.server, request.kind);
+                eprintln!(
+                    "{}",
+                    safe(&format!("… {} asks for {:?}", request.server, request.kind))
+                );
             }
             // A progress message shows while the call runs (a task's status too).
             TurnEvent::ToolProgress {
@@ -196,7 +204,7 @@ impl EventSink for TerminalSink {
                 ..
             } => {
                 self.end_line();
-                eprintln!("  … {message}");
+                eprintln!("  … {}", safe(&message));
             }
             // Live argument streaming and other progress are for UIs that render them; the
             // call and result lines follow.

@@ -606,3 +606,36 @@ async fn compare_four_models_right_wrong_tool_wrong_args_slow() {
     let cost = out.lines().find(|l| l.starts_with("cost")).unwrap();
     assert_eq!(cost.matches("no price").count(), 4, "{cost}");
 }
+
+/// N2 (security review 3): model text and tool results reached the terminal raw (OSC title,
+/// OSC 52 clipboard, clear screen); they are shown with visible escapes like the inspector's.
+#[tokio::test]
+async fn model_and_tool_text_cannot_drive_the_terminal() {
+    let llm = ScriptedLlm::start(vec![
+        Step::call_tools([ScriptedCall::new(
+            "c1",
+            "cli__echo",
+            json!({"message": "\u{1b}]0;PWNED\u{7} tool"}),
+        )]),
+        Step::reply(["answer \u{1b}]52;c;ZWNobyBwd25lZA==\u{7} \u{1b}[2J done"]),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let o = finish(
+        chat(&llm, &["--demo", "--model", "openai::gpt-4o-mini", "go"]),
+        dir.path(),
+        "",
+    )
+    .await;
+    let (out, err) = (
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr),
+    );
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        !o.stdout.contains(&0x1b) && !o.stderr.contains(&0x1b),
+        "{out:?}\n{err:?}"
+    );
+    assert!(out.contains("answer \\x1b]52;c;"), "{out}");
+    assert!(err.contains("\\x1b]0;PWNED"), "{err}");
+}

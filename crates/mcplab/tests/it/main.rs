@@ -18,6 +18,7 @@ mod chat;
 mod chat_api;
 mod check;
 mod check_outputs;
+mod check_rules;
 #[cfg(feature = "peer-tests")]
 mod check_sdk;
 mod check_wire;

@@ -118,7 +118,11 @@ impl EventSink for Column {
             // A sink cannot fail; a closed stdout shows in the summary printed after the turn.
             let _ = crate::output::print_stdout(&format!("{line}\n"));
         } else if let (true, TurnEvent::StepXray { xray, .. }) = (self.xray, &event) {
-            eprint!("[{}] {}", self.index + 1, xray_text(xray));
+            eprint!(
+                "[{}] {}",
+                self.index + 1,
+                crate::output::safe(&xray_text(xray))
+            );
         }
         if let TurnEvent::TurnFinished { .. }
         | TurnEvent::TurnFailed { .. }

@@ -12,13 +12,15 @@ use std::path::{Path, PathBuf};
 use mcplab_check::CheckOptions;
 use mcplab_check::baseline;
 use mcplab_check::eras::check_server;
+use mcplab_check::options::FuzzOptions;
 use mcplab_check::render::{self, SarifOptions};
 use mcplab_check::sets::registry;
-use mcplab_protocol::check::{CheckReport, Severity};
+use mcplab_protocol::check::{CheckReport, RuleSet, Severity};
+use mcplab_protocol::host_profile::HostProfile;
 use mcplab_protocol::{ServerConfig, ServerTransport};
 use serde_json::{Value, json};
 
-use crate::cli::CheckArgs;
+use crate::cli::{CheckArgs, ReadinessDirectory};
 use crate::failure::{EXIT_CALL, EXIT_CONNECT, Failure};
 use crate::output::Stdout;
 use crate::settings::Settings;
@@ -40,8 +42,19 @@ pub async fn run(args: CheckArgs, settings: &Settings) -> Result<(), Failure> {
             .map(|c| parse_call(c))
             .collect::<Result<Vec<_>, _>>()?,
         token_budget: args.token_budget,
+        hosts: host_profiles(&args.hosts, settings)?,
+        fuzz: args.fuzz.map(|per_tool| FuzzOptions {
+            per_tool,
+            seed: args.seed,
+            tools: args.fuzz_tools.clone(),
+            timeout: settings.timeout,
+        }),
         ..CheckOptions::default()
     };
+    opts.sets.extend(args.readiness.iter().map(|d| match d {
+        ReadinessDirectory::Claude => RuleSet::ReadinessClaude,
+        ReadinessDirectory::Openai => RuleSet::ReadinessOpenai,
+    }));
     if let Some(path) = &args.baseline {
         let text = std::fs::read_to_string(path).map_err(|e| {
             Failure::usage(format!("cannot read the baseline {}: {e}", path.display()))
@@ -69,6 +82,21 @@ pub async fn run(args: CheckArgs, settings: &Settings) -> Result<(), Failure> {
         return Err(Failure::silent(EXIT_CALL));
     }
     Ok(())
+}
+
+/// The host profiles of `--host` (`all`: every one), in the order named.
+fn host_profiles(names: &[String], settings: &Settings) -> Result<Vec<HostProfile>, Failure> {
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
+    let all = crate::commands::hosts::load(&settings.data)?;
+    if names.iter().any(|n| n == "all") {
+        return Ok(all.list().to_vec());
+    }
+    names
+        .iter()
+        .map(|n| crate::commands::hosts::require(&all, n).cloned())
+        .collect()
 }
 
 /// The report's files: JUnit, SARIF, Markdown and the baseline of what was seen.

@@ -174,7 +174,7 @@ pub fn show(args: ShowArgs, global: &Settings, data: &DataDir) -> Result<(), Fai
             let u = &it.unit;
             outln!("  {} [{}] #{}", u.case_id, u.model, u.iteration + 1);
             for f in &it.failures {
-                outln!("    - {f}");
+                outln!("    - {}", crate::output::safe(f));
             }
         }
         outln!("\n(the whole trace: mcplab eval show {id} --iteration N --case ID --model M)");
@@ -210,7 +210,7 @@ pub fn compare(args: CompareArgs, global: &Settings, data: &DataDir) -> Result<(
                 t.unit.iteration + 1
             );
             for d in t.differences {
-                outln!("    - {d}");
+                outln!("    - {}", crate::output::safe(&d.to_string()));
             }
         }
     }

@@ -102,7 +102,7 @@ impl RunSink for CliSink {
             }
             RunEvent::Warning { message } => {
                 self.clear();
-                eprintln!("warning: {message}");
+                eprintln!("warning: {}", crate::output::safe(message));
             }
             RunEvent::IterationFinished {
                 record, progress, ..
@@ -125,7 +125,8 @@ impl RunSink for CliSink {
                         .first()
                         .map(|f| format!(": {f}"))
                         .unwrap_or_default();
-                    eprintln!(
+                    // A failure reason quotes server errors and answers (N2).
+                    let line = format!(
                         "{mark} [{}/{}] {} [{}] #{}{why}",
                         progress.finished,
                         progress.planned,
@@ -133,6 +134,7 @@ impl RunSink for CliSink {
                         u.model,
                         u.iteration + 1
                     );
+                    eprintln!("{}", crate::output::safe(&line));
                 }
             }
             _ => {}

@@ -39,7 +39,8 @@ pub fn show_iteration(
             serde_json::to_string_pretty(&trace).unwrap_or_default()
         );
     } else {
-        out!("{}", trace_text(&trace));
+        // Tool results, errors and answers are server and model text (N2).
+        out!("{}", crate::output::safe(&trace_text(&trace)));
     }
     Ok(())
 }

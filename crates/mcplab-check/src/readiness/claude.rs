@@ -1,0 +1,203 @@
+//! Anthropic's connector directory (`--readiness claude`): the requirements of its review
+//! criteria, its software directory policy and its authentication page that can be checked
+//! from outside the server. Read on 2026-12-06 through search excerpts of the pages (the
+//! pages themselves were not fetched); each rule cites the page.
+
+use mcplab_protocol::check::RuleSet;
+
+use super::checks::{self, Reach};
+use crate::findings::{At, Findings};
+use crate::options::CheckOptions;
+use crate::recording::Recording;
+use crate::rule::{Level, Rule, Source, rule};
+
+const READ: &str = "2026-12-06";
+const CRITERIA: Source = Source::Page {
+    url: "https://claude.com/docs/connectors/building/review-criteria",
+    read: READ,
+};
+const POLICY: Source = Source::Page {
+    url: "https://support.claude.com/en/articles/13145358-anthropic-software-directory-policy",
+    read: READ,
+};
+const AUTH: Source = Source::Page {
+    url: "https://claude.com/docs/connectors/building/authentication",
+    read: READ,
+};
+
+const fn claude(
+    id: &'static str,
+    level: Level,
+    summary: &'static str,
+    source: Source,
+    fix: &'static str,
+) -> Rule {
+    rule(RuleSet::ReadinessClaude, id, level, summary, source, fix)
+}
+
+pub const ANNOTATIONS: Rule = claude(
+    "claude-annotations",
+    Level::Must,
+    "every tool has a title and the applicable hint (readOnlyHint or destructiveHint)",
+    CRITERIA,
+    "add annotations.title and readOnlyHint: true (read-only tools) or destructiveHint (tools that modify or delete)",
+);
+pub const HONEST: Rule = claude(
+    "claude-annotation-honesty",
+    Level::Must,
+    "annotations match what the tool does (no read-only tool named for writing, no harmless delete)",
+    CRITERIA,
+    "set the hints from what the tool does: reviewers call every tool and compare",
+);
+pub const NAME_LENGTH: Rule = claude(
+    "claude-tool-name-length",
+    Level::Must,
+    "tool names are 64 characters or fewer",
+    CRITERIA,
+    "shorten the tool name",
+);
+pub const SPLIT: Rule = claude(
+    "claude-read-write-split",
+    Level::Must,
+    "no catch-all tool that takes both safe and unsafe HTTP methods",
+    CRITERIA,
+    "split it into a read-only tool and one tool per kind of write",
+);
+pub const API_DOCS: Rule = claude(
+    "claude-query-api-docs",
+    Level::Must,
+    "a tool that takes a free-form endpoint names the target API or links its docs",
+    CRITERIA,
+    "name the API in the description, e.g. \"Queries the Slack Web API — see https://api.slack.com/methods\"",
+);
+pub const DESCRIPTION: Rule = claude(
+    "claude-tool-description",
+    Level::Must,
+    "every tool has a description that says what it does and when to use it",
+    CRITERIA,
+    "write a narrow description: what the tool does and when the model should call it",
+);
+pub const CONVERSATION: Rule = claude(
+    "claude-conversation-data",
+    Level::Must,
+    "tools do not ask for chat history, memory or conversation data",
+    POLICY,
+    "take only the arguments the tool needs; never the conversation",
+);
+pub const FINANCIAL: Rule = claude(
+    "claude-financial-transactions",
+    Level::Should,
+    "no tools that transfer money or execute financial transactions",
+    Source::Page {
+        url: "https://support.claude.com/en/articles/11697096-anthropic-mcp-directory-policy",
+        read: READ,
+    },
+    "remove tools that move money; the directory does not accept them",
+);
+pub const REMOTE: Rule = claude(
+    "claude-remote-transport",
+    Level::Should,
+    "the connector is a remote server over streamable HTTP at a public HTTPS URL",
+    CRITERIA,
+    "serve streamable HTTP over HTTPS (SSE is the old transport; local servers ship as desktop extensions)",
+);
+pub const STATIC_BEARER: Rule = claude(
+    "claude-auth",
+    Level::Must,
+    "authentication is OAuth (or none): Claude does not take pasted bearer tokens",
+    AUTH,
+    "protect the server with OAuth (client ID metadata documents or dynamic client registration)",
+);
+
+pub const RULES: &[Rule] = &[
+    ANNOTATIONS,
+    HONEST,
+    NAME_LENGTH,
+    SPLIT,
+    API_DOCS,
+    DESCRIPTION,
+    CONVERSATION,
+    FINANCIAL,
+    REMOTE,
+    STATIC_BEARER,
+];
+
+pub fn judge(rec: &Recording, _: &CheckOptions, f: &mut Findings) {
+    for t in checks::tools(rec) {
+        let name = &t.name;
+        let title = t
+            .tool
+            .get("title")
+            .or_else(|| t.tool.pointer("/annotations/title"));
+        let hint = t.hint("readOnlyHint").is_some() || t.hint("destructiveHint").is_some();
+        if title.is_none() || !hint {
+            let missing = match (title.is_none(), hint) {
+                (true, false) => "a title and readOnlyHint/destructiveHint",
+                (true, true) => "a title",
+                _ => "readOnlyHint or destructiveHint",
+            };
+            f.add(
+                &ANNOTATIONS,
+                format!("tool `{name}` has no {missing}"),
+                t.at(""),
+            );
+        }
+        checks::dishonest(&t, &HONEST, f);
+        if name.chars().count() > 64 {
+            f.add(
+                &NAME_LENGTH,
+                format!("tool `{name}` is {} characters long", name.chars().count()),
+                t.at("/name"),
+            );
+        }
+        if let Some(why) = checks::catch_all(&t) {
+            f.add(
+                &SPLIT,
+                format!("tool `{name}` is a catch-all: {why}"),
+                t.at("/inputSchema"),
+            );
+        }
+        if let Some(why) = checks::unreferenced_query(&t) {
+            f.add(
+                &API_DOCS,
+                format!("tool `{name}` {why}"),
+                t.at("/description"),
+            );
+        }
+        if t.description().trim().is_empty() {
+            f.add(
+                &DESCRIPTION,
+                format!("tool `{name}` has no description"),
+                t.at(""),
+            );
+        }
+        if let Some(p) = checks::asks_conversation(&t) {
+            f.add(
+                &CONVERSATION,
+                format!("tool `{name}` asks for `{p}`"),
+                t.at("/inputSchema/properties"),
+            );
+        }
+        if checks::moves_money(&t) {
+            f.add(
+                &FINANCIAL,
+                format!("tool `{name}` looks like it moves money"),
+                t.at(""),
+            );
+        }
+    }
+    match checks::reach(rec) {
+        Reach::Stdio => f.add(&REMOTE, "a stdio server: the connector directory lists remote servers (local ones ship as desktop extensions)".into(), At::default()),
+        Reach::Sse(url) => f.add(&REMOTE, format!("{url} uses the old HTTP+SSE transport"), At::default()),
+        Reach::PlainHttp(url) => f.add_with(&REMOTE, mcplab_protocol::check::Severity::Error, format!("{url} is not HTTPS"), At::default()),
+        Reach::Loopback(url) => f.add_with(&REMOTE, mcplab_protocol::check::Severity::Info, format!("{url} is on this machine: check the deployed URL too"), At::default()),
+        Reach::Fine => {}
+    }
+    if checks::static_bearer(rec) {
+        f.add(
+            &STATIC_BEARER,
+            "the server is reached with a static Authorization header".into(),
+            At::default(),
+        );
+    }
+}

@@ -119,6 +119,8 @@ async fn manager(settings: &Settings, store: &Store) -> Result<Arc<ConnectionMan
         // The demo server runs in this process: the inspector is one process, not two copies
         // of this binary (DESIGN.md §6, memory idle with the UI open).
         builtins: demo_builtin().into_iter().collect(),
+        // 2026-07-28 servers log only when a request asks: the Logs page asks for everything.
+        log_level: Some("debug".into()),
         ..ManagerOptions::default()
     };
     settings.apply(&mut opts);

@@ -142,7 +142,7 @@ impl ConnectionManager {
                     cache,
                     tool_headers: setup.tools,
                     answerer,
-                    log_level: Default::default(),
+                    log_level: parking_lot::Mutex::new(self.opts.log_level.clone()),
                     task_support: Default::default(),
                     tasks: self.tasks.clone(),
                     traffic: self.traffic.clone(),

@@ -84,6 +84,10 @@ pub struct ManagerOptions {
     pub client: ClientDeclaration,
     /// Servers run in this process when a stdio config names them (see [`BuiltinServer`]).
     pub builtins: Vec<BuiltinServer>,
+    /// 2026-07-28: the log level each request asks for (`io.modelcontextprotocol/logLevel`)
+    /// until the user sets another. That revision sends no logs unless a request asks; the
+    /// inspector asks for `debug` so its Logs page shows what a 2025 server sends unasked.
+    pub log_level: Option<String>,
 }
 
 impl Default for ManagerOptions {
@@ -104,6 +108,7 @@ impl Default for ManagerOptions {
             listen_for_changes: true,
             client: ClientDeclaration::default(),
             builtins: Vec::new(),
+            log_level: None,
         }
     }
 }

@@ -18,7 +18,14 @@ use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
 async fn in_process(protocol: ProtocolChoice) -> (Arc<ConnectionManager>, Arc<Connection>) {
-    let manager = ConnectionManager::new(ManagerOptions::default());
+    in_process_with(protocol, ManagerOptions::default()).await
+}
+
+async fn in_process_with(
+    protocol: ProtocolChoice,
+    opts: ManagerOptions,
+) -> (Arc<ConnectionManager>, Arc<Connection>) {
+    let manager = ConnectionManager::new(opts);
     let (client_io, server_io) = tokio::io::duplex(1 << 16);
     let (sr, sw) = tokio::io::split(server_io);
     tokio::spawn(async move {
@@ -402,6 +409,27 @@ async fn log_messages_follow_the_level_sent_with_each_request() {
         last["params"]["_meta"]["io.modelcontextprotocol/logLevel"],
         "error"
     );
+}
+
+#[tokio::test]
+async fn the_managers_log_level_is_asked_for_until_the_user_sets_another() {
+    // The inspector's manager asks for `debug`: its Logs page shows a 2026-07-28 server's logs
+    // without the user first finding "Set server level".
+    let opts = ManagerOptions {
+        log_level: Some("debug".into()),
+        ..ManagerOptions::default()
+    };
+    let (manager, conn) = in_process_with(ProtocolChoice::Auto, opts).await;
+    let all = call(&conn, "log_all_levels", json!({})).await.unwrap();
+    assert!(text_of(&all).contains("Sent 8 log message(s)"), "{all}");
+    let last = sent(&manager, "demo").pop().unwrap();
+    assert_eq!(
+        last["params"]["_meta"]["io.modelcontextprotocol/logLevel"],
+        "debug"
+    );
+    conn.set_log_level(Some("error".into()));
+    let some = call(&conn, "log_all_levels", json!({})).await.unwrap();
+    assert!(text_of(&some).contains("Sent 4 log message(s)"), "{some}");
 }
 
 #[tokio::test]

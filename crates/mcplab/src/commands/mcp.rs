@@ -29,6 +29,8 @@ pub async fn run(args: McpArgs, settings: &Settings) -> Result<(), Failure> {
     let mut options = ManagerOptions {
         // The agent lists again after `restart`; nothing refreshes lists unasked.
         listen_for_changes: false,
+        // 2026-07-28 servers log only when a request asks: `notifications` shows everything.
+        log_level: Some("debug".into()),
         ..ManagerOptions::default()
     };
     settings.apply(&mut options);

@@ -150,6 +150,10 @@ test('wide windows: traffic docked, open by default on Tools, closed by default 
     const [first, last] = [await page.locator(id('nav-servers')).boundingBox(), await page.locator(id('theme-toggle')).boundingBox()];
     assert.ok(Math.abs(first.y + first.height / 2 - (last.y + last.height / 2)) < 4, `${r.name}: the top bar wraps (first link at y=${first.y}, theme button at y=${last.y})`);
   }
+  // A form's array items are full-width rows, not narrow cards side by side (T3-13).
+  await show(page, ROUTES.find((r) => r.name === 'tools-detail'));
+  const [form, item] = [await page.locator('.schema-form').first().boundingBox(), await page.locator('.schema-form .array-item').first().boundingBox()];
+  assert.ok(item.width >= form.width * 0.9, `the first array item is ${item.width} px wide in a ${form.width} px form`);
   await show(page, ROUTES[1]);
   for (const r of ROUTES.filter((x) => ['playground', 'chat', 'oauth', 'evals', 'settings', 'logs'].includes(x.name))) {
     await show(page, r);

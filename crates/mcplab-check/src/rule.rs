@@ -5,7 +5,7 @@
 use mcplab_protocol::check::{RuleSet, Severity};
 
 /// The revision a spec link points into when no era is known (`--list-rules`).
-pub const LISTING_REVISION: &str = "2025-11-25";
+pub(crate) const LISTING_REVISION: &str = "2025-11-25";
 
 /// How strongly the source requires it (RFC 2119 words where the source uses them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -81,7 +81,7 @@ impl Rule {
 }
 
 /// Builds a rule (for the `const` tables of each set).
-pub const fn rule(
+pub(crate) const fn rule(
     set: RuleSet,
     id: &'static str,
     level: Level,

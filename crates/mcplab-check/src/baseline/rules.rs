@@ -11,7 +11,7 @@ const SEMVER: Source = Source::Page {
     read: "2026-12-06",
 };
 
-pub const REMOVED: Rule = rule(
+pub(super) const REMOVED: Rule = rule(
     RuleSet::Baseline,
     "baseline-removed",
     Level::Must,
@@ -19,7 +19,7 @@ pub const REMOVED: Rule = rule(
     SEMVER,
     "keep what clients use (deprecate it first), or release the change as a new major version",
 );
-pub const ARGUMENT: Rule = rule(
+pub(super) const ARGUMENT: Rule = rule(
     RuleSet::Baseline,
     "baseline-argument",
     Level::Must,
@@ -27,7 +27,7 @@ pub const ARGUMENT: Rule = rule(
     SEMVER,
     "add arguments as optional with a default, keep old names and types, widen enums only",
 );
-pub const OUTPUT: Rule = rule(
+pub(super) const OUTPUT: Rule = rule(
     RuleSet::Baseline,
     "baseline-output",
     Level::Must,
@@ -35,7 +35,7 @@ pub const OUTPUT: Rule = rule(
     SEMVER,
     "only add to an outputSchema; keep every property clients read, with its type",
 );
-pub const COMPATIBLE: Rule = rule(
+pub(super) const COMPATIBLE: Rule = rule(
     RuleSet::Baseline,
     "baseline-compatible",
     Level::Note,

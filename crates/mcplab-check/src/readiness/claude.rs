@@ -35,56 +35,56 @@ const fn claude(
     rule(RuleSet::ReadinessClaude, id, level, summary, source, fix)
 }
 
-pub const ANNOTATIONS: Rule = claude(
+pub(crate) const ANNOTATIONS: Rule = claude(
     "claude-annotations",
     Level::Must,
     "every tool has a title and the applicable hint (readOnlyHint or destructiveHint)",
     CRITERIA,
     "add annotations.title and readOnlyHint: true (read-only tools) or destructiveHint (tools that modify or delete)",
 );
-pub const HONEST: Rule = claude(
+pub(crate) const HONEST: Rule = claude(
     "claude-annotation-honesty",
     Level::Must,
     "annotations match what the tool does (no read-only tool named for writing, no harmless delete)",
     CRITERIA,
     "set the hints from what the tool does: reviewers call every tool and compare",
 );
-pub const NAME_LENGTH: Rule = claude(
+pub(crate) const NAME_LENGTH: Rule = claude(
     "claude-tool-name-length",
     Level::Must,
     "tool names are 64 characters or fewer",
     CRITERIA,
     "shorten the tool name",
 );
-pub const SPLIT: Rule = claude(
+pub(crate) const SPLIT: Rule = claude(
     "claude-read-write-split",
     Level::Must,
     "no catch-all tool that takes both safe and unsafe HTTP methods",
     CRITERIA,
     "split it into a read-only tool and one tool per kind of write",
 );
-pub const API_DOCS: Rule = claude(
+pub(crate) const API_DOCS: Rule = claude(
     "claude-query-api-docs",
     Level::Must,
     "a tool that takes a free-form endpoint names the target API or links its docs",
     CRITERIA,
     "name the API in the description, e.g. \"Queries the Slack Web API — see https://api.slack.com/methods\"",
 );
-pub const DESCRIPTION: Rule = claude(
+pub(crate) const DESCRIPTION: Rule = claude(
     "claude-tool-description",
     Level::Must,
     "every tool has a description that says what it does and when to use it",
     CRITERIA,
     "write a narrow description: what the tool does and when the model should call it",
 );
-pub const CONVERSATION: Rule = claude(
+pub(crate) const CONVERSATION: Rule = claude(
     "claude-conversation-data",
     Level::Must,
     "tools do not ask for chat history, memory or conversation data",
     POLICY,
     "take only the arguments the tool needs; never the conversation",
 );
-pub const FINANCIAL: Rule = claude(
+pub(crate) const FINANCIAL: Rule = claude(
     "claude-financial-transactions",
     Level::Should,
     "no tools that transfer money or execute financial transactions",
@@ -94,14 +94,14 @@ pub const FINANCIAL: Rule = claude(
     },
     "remove tools that move money; the directory does not accept them",
 );
-pub const REMOTE: Rule = claude(
+pub(crate) const REMOTE: Rule = claude(
     "claude-remote-transport",
     Level::Should,
     "the connector is a remote server over streamable HTTP at a public HTTPS URL",
     CRITERIA,
     "serve streamable HTTP over HTTPS (SSE is the old transport; local servers ship as desktop extensions)",
 );
-pub const STATIC_BEARER: Rule = claude(
+pub(crate) const STATIC_BEARER: Rule = claude(
     "claude-auth",
     Level::Must,
     "authentication is OAuth (or none): Claude does not take pasted bearer tokens",
@@ -109,7 +109,7 @@ pub const STATIC_BEARER: Rule = claude(
     "protect the server with OAuth (client ID metadata documents or dynamic client registration)",
 );
 
-pub const RULES: &[Rule] = &[
+pub(crate) const RULES: &[Rule] = &[
     ANNOTATIONS,
     HONEST,
     NAME_LENGTH,
@@ -122,7 +122,7 @@ pub const RULES: &[Rule] = &[
     STATIC_BEARER,
 ];
 
-pub fn judge(rec: &Recording, _: &CheckOptions, f: &mut Findings) {
+pub(crate) fn judge(rec: &Recording, _: &CheckOptions, f: &mut Findings) {
     for t in checks::tools(rec) {
         let name = &t.name;
         let title = t

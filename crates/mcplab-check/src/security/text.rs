@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::recording::Recording;
 
 /// One string the server published.
-pub struct Text {
+pub(super) struct Text {
     /// Who it belongs to, for messages: "tool `search`", "the server".
     pub owner: String,
     /// The frame that carried it.
@@ -23,13 +23,13 @@ pub struct Text {
 
 impl Text {
     /// Descriptions, titles and instructions: prose a model reads as guidance.
-    pub fn is_prose(&self) -> bool {
+    pub(super) fn is_prose(&self) -> bool {
         matches!(self.key.as_str(), "description" | "title" | "instructions")
     }
 }
 
 /// Every string of the listings and the handshake, in frame order.
-pub fn gather(rec: &Recording) -> Vec<Text> {
+pub(super) fn gather(rec: &Recording) -> Vec<Text> {
     let mut out = Vec::new();
     for answer in rec.results() {
         let (kind, key) = match answer.method.as_str() {

@@ -6,6 +6,9 @@
 //! the demo server) and `eval_support` (the `mcplab eval` command). One file's tests:
 //! `cargo nextest run -p mcplab -E 'binary(it) & test(/^cli::/)'`.
 
+// A test crate has no public surface; its helpers are `pub` for the sibling modules.
+#![allow(unreachable_pub)]
+
 mod eval_support;
 mod router_support;
 

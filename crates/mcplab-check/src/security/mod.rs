@@ -19,6 +19,7 @@ use crate::recording::Recording;
 use crate::sets::RuleSetDef;
 
 pub(crate) use rules::RULES;
+pub(crate) use urls::token_shaped;
 
 pub(crate) static SET: RuleSetDef = RuleSetDef {
     set: RuleSet::Security,

@@ -103,7 +103,7 @@ pub(super) fn judge(texts: &[Text], rec: &Recording, opts: &CheckOptions, f: &mu
 }
 
 fn at(t: &Text) -> At {
-    At::seqs([t.seq]).path(t.path.clone())
+    t.at()
 }
 
 /// Invisible characters in any string, emoji sequences excepted.

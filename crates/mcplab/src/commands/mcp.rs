@@ -1,8 +1,9 @@
 //! `mcplab mcp`: mcplab as an MCP server for the coding agent that writes a server. This file
 //! only composes: the configured servers and the `--allow-*` patterns become the allow-list,
 //! the data directory gives host profiles, providers, prices and the store for evals, and
-//! Chromium (when there is one) a renderer; `mcplab_agent::Agent` holds the tools and
-//! mcplab-mcp's `tool_server` serves them on stdio or loopback HTTP. When serving ends — the
+//! Chromium (when there is one) a renderer; `--timeout` and `--limit` set the deadlines and byte
+//! budget of the servers under test. `mcplab_agent::Agent` holds the tools and mcplab-mcp's
+//! `tool_server` serves them on stdio or loopback HTTP. When serving ends — the
 //! client closed stdin, Ctrl-C, SIGTERM — every server the agent started is stopped.
 
 use std::sync::Arc;
@@ -33,7 +34,11 @@ pub async fn run(args: McpArgs, settings: &Settings) -> Result<(), Failure> {
         log_level: Some("debug".into()),
         ..ManagerOptions::default()
     };
-    settings.apply(&mut options);
+    let timeout = args
+        .timeout
+        .map(|secs| crate::cli::limits::seconds(secs, "--timeout"))
+        .transpose()?;
+    args.limits.resolve(timeout)?.apply(timeout, &mut options);
     let chromium = settings::chromium(settings.chromium.as_deref()).filter(|p| p.is_file());
     let renderer: Result<Arc<dyn AppRender>, String> = match &chromium {
         Some(path) => Ok(Arc::new(AgentRenderer(LoopbackRenderer::new(

@@ -2,6 +2,7 @@
 //! job, print, and close it; `servers` edits the config file; `demo-server` serves; `apps
 //! render` also serves the API to a headless browser for its one render.
 
+mod agent_config;
 mod apps;
 mod chat;
 mod check;
@@ -16,6 +17,8 @@ mod servers;
 mod skills;
 mod tap;
 mod tasks;
+
+pub use agent_config::CodingAgent;
 
 use crate::cli::{Command, Connected};
 use crate::failure::Failure;

@@ -11,8 +11,11 @@ mod eval_support;
 mod peer_support;
 mod router_support;
 
+mod agent_config;
 #[cfg(feature = "peer-tests")]
 mod agent_mcp;
+#[cfg(feature = "peer-tests")]
+mod agent_mcp_ts;
 mod api;
 mod apps_api;
 mod apps_render;

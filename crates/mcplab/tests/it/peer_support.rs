@@ -125,6 +125,7 @@ impl Served {
     }
 
     /// `http://127.0.0.1:PORT{path}`.
+    #[cfg(feature = "peer-tests")]
     pub fn url(&self, path: &str) -> String {
         format!("http://127.0.0.1:{}{path}", self.port)
     }

@@ -68,7 +68,9 @@ fn suite_path(app: &AppState, name: &str) -> Result<PathBuf, ApiFailure> {
 }
 
 /// `GET /api/evals/folder`.
-pub async fn get_folder(State(app): State<Arc<AppState>>) -> Result<Json<EvalFolder>, ApiFailure> {
+pub(super) async fn get_folder(
+    State(app): State<Arc<AppState>>,
+) -> Result<Json<EvalFolder>, ApiFailure> {
     let folder = app
         .store
         .prefs()?
@@ -79,7 +81,7 @@ pub async fn get_folder(State(app): State<Arc<AppState>>) -> Result<Json<EvalFol
 }
 
 /// `PUT /api/evals/folder`: an absolute path to an existing directory.
-pub async fn set_folder(
+pub(super) async fn set_folder(
     State(app): State<Arc<AppState>>,
     Json(input): Json<EvalFolderInput>,
 ) -> Result<Json<EvalFolder>, ApiFailure> {
@@ -100,7 +102,7 @@ pub async fn set_folder(
 
 /// `GET /api/evals/suites`: the suite files in the folder, each with its id and title, or why
 /// it does not load.
-pub async fn list_suites(
+pub(super) async fn list_suites(
     State(app): State<Arc<AppState>>,
 ) -> Result<Json<Vec<SuiteEntry>>, ApiFailure> {
     let dir = folder(&app)?;
@@ -132,7 +134,7 @@ pub async fn list_suites(
 }
 
 /// `GET /api/evals/suites/{name}`.
-pub async fn get_suite(
+pub(super) async fn get_suite(
     State(app): State<Arc<AppState>>,
     Path(name): Path<String>,
 ) -> Result<Json<SuiteFile>, ApiFailure> {
@@ -145,7 +147,7 @@ pub async fn get_suite(
 }
 
 /// `PUT /api/evals/suites/{name}`: saved only if it loads (every problem in the answer).
-pub async fn put_suite(
+pub(super) async fn put_suite(
     State(app): State<Arc<AppState>>,
     Path(name): Path<String>,
     Json(input): Json<SuiteInput>,
@@ -166,7 +168,7 @@ pub async fn put_suite(
 }
 
 /// `POST /api/evals/runs`: prepares the suite (its problems answer 400) and starts the run.
-pub async fn start_run(
+pub(super) async fn start_run(
     State(app): State<Arc<AppState>>,
     Json(input): Json<EvalRunRequest>,
 ) -> Result<(StatusCode, Json<EvalRunStarted>), ApiFailure> {
@@ -215,7 +217,7 @@ fn agreed(app: &AppState, prepared: &Prepared, confirm: Option<&str>) -> Result<
 }
 
 /// `GET /api/evals/suites/{name}/launch`: what a run of the suite would start and drive.
-pub async fn launch(
+pub(super) async fn launch(
     State(app): State<Arc<AppState>>,
     Path(name): Path<String>,
 ) -> Result<Json<LaunchCheck>, ApiFailure> {
@@ -234,12 +236,12 @@ pub async fn launch(
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct EventsQuery {
+pub(super) struct EventsQuery {
     last_event_id: Option<u64>,
 }
 
 /// `GET /api/evals/runs/{id}/events`: the run's events as SSE (runs started by this process).
-pub async fn run_events(
+pub(super) async fn run_events(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
     Query(q): Query<EventsQuery>,
@@ -253,7 +255,7 @@ pub async fn run_events(
 }
 
 /// `POST /api/evals/runs/{id}/cancel`: stops new iterations; finished ones are kept.
-pub async fn cancel_run(
+pub(super) async fn cancel_run(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiFailure> {
@@ -266,7 +268,7 @@ pub async fn cancel_run(
 }
 
 /// `GET /api/evals/runs`: stored runs, newest first.
-pub async fn list_runs(
+pub(super) async fn list_runs(
     State(app): State<Arc<AppState>>,
 ) -> Result<Json<Vec<EvalRunItem>>, ApiFailure> {
     let rows = app.store.eval_runs(None, 200)?;
@@ -275,7 +277,7 @@ pub async fn list_runs(
 
 /// `GET /api/evals/runs/{id}`: a stored run (`last` or a unique prefix works too), with its
 /// iterations' records and the statistics.
-pub async fn show_run(
+pub(super) async fn show_run(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Json<EvalRunView>, ApiFailure> {
@@ -287,7 +289,7 @@ pub async fn show_run(
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct IterationQuery {
+pub(super) struct IterationQuery {
     case_id: String,
     model: String,
     /// 0-based, as in the run's record.
@@ -297,7 +299,7 @@ pub struct IterationQuery {
 /// `GET /api/evals/runs/{id}/iteration?caseId=&model=&iteration=`: one iteration's trace (its
 /// turns' events, tool calls with arguments and results, checks with reasons, tokens, clocks,
 /// error), fetched when the page opens it.
-pub async fn show_iteration(
+pub(super) async fn show_iteration(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
     Query(q): Query<IterationQuery>,
@@ -315,7 +317,7 @@ pub async fn show_iteration(
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct TrendQuery {
+pub(super) struct TrendQuery {
     suite_id: String,
 }
 
@@ -324,7 +326,7 @@ const TREND_RUNS: usize = 100;
 
 /// `GET /api/evals/trend?suiteId=ID`: the suite's newest ended runs, oldest first, each with
 /// the pass rate per model (every case pooled) and its 95 % Wilson interval.
-pub async fn trend(
+pub(super) async fn trend(
     State(app): State<Arc<AppState>>,
     Query(q): Query<TrendQuery>,
 ) -> Result<Json<Vec<TrendPoint>>, ApiFailure> {
@@ -334,14 +336,14 @@ pub async fn trend(
 }
 
 #[derive(Deserialize)]
-pub struct CompareQuery {
+pub(super) struct CompareQuery {
     base: String,
     run: String,
 }
 
 /// `GET /api/evals/compare?base=A&run=B`: per case × model, Fixed / Regressed / Still failing
 /// / Still passing / New / Removed, with the difference's interval and significance.
-pub async fn compare(
+pub(super) async fn compare(
     State(app): State<Arc<AppState>>,
     Query(q): Query<CompareQuery>,
 ) -> Result<Json<EvalCompareView>, ApiFailure> {
@@ -352,7 +354,7 @@ pub async fn compare(
 
 /// `POST /api/evals/suites/{name}/cases`: a saved chat session appended to the suite as a case
 /// (its user turns, the tool calls it made as expected calls); the rest of the file is kept.
-pub async fn add_case(
+pub(super) async fn add_case(
     State(app): State<Arc<AppState>>,
     Path(name): Path<String>,
     Json(input): Json<CaseInput>,

@@ -18,7 +18,7 @@ use crate::replay::IterationRecording;
 /// One turn as it ran.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct StoredTurn {
+pub(crate) struct StoredTurn {
     pub user: String,
     #[serde(default)]
     pub events: Vec<TurnEvent>,
@@ -33,7 +33,7 @@ pub struct StoredTurn {
 /// An iteration's stored detail (an errored iteration that never ran keeps only its record).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct IterationDetail {
+pub(crate) struct IterationDetail {
     pub record: IterationRecord,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub turns: Vec<StoredTurn>,
@@ -50,7 +50,7 @@ pub struct IterationDetail {
 
 impl IterationDetail {
     /// The detail of an iteration that has nothing but its record.
-    pub fn of_record(record: IterationRecord) -> IterationDetail {
+    pub(crate) fn of_record(record: IterationRecord) -> IterationDetail {
         IterationDetail {
             record,
             turns: Vec::new(),
@@ -63,7 +63,7 @@ impl IterationDetail {
 }
 
 /// A stored iteration: its row's time and its detail.
-pub struct StoredIteration {
+pub(crate) struct StoredIteration {
     pub finished_ms: u64,
     pub detail: IterationDetail,
 }
@@ -73,7 +73,7 @@ fn corrupt(run_id: &str, e: serde_json::Error) -> HistoryError {
 }
 
 /// The row's detail typed (its record from the row when the detail has none).
-pub fn of_row(row: EvalIterationRow) -> Result<StoredIteration, HistoryError> {
+pub(crate) fn of_row(row: EvalIterationRow) -> Result<StoredIteration, HistoryError> {
     let detail = match row.detail {
         Some(d) if !d.is_null() => {
             serde_json::from_value(d).map_err(|e| corrupt(&row.run_id, e))?
@@ -89,7 +89,7 @@ pub fn of_row(row: EvalIterationRow) -> Result<StoredIteration, HistoryError> {
 }
 
 /// The iteration `unit` of run `run_id`.
-pub fn load(store: &Store, run_id: &str, unit: &Unit) -> Result<StoredIteration, HistoryError> {
+pub(crate) fn load(store: &Store, run_id: &str, unit: &Unit) -> Result<StoredIteration, HistoryError> {
     match store.eval_iteration(run_id, &unit.case_id, &unit.model, unit.iteration) {
         Ok(row) => of_row(row),
         Err(StoreError::NotFound(what)) => Err(HistoryError::NotFound(what)),

@@ -12,9 +12,8 @@ use mcplab_evals::run::{IterationRecord, RunRecord, Unit};
 use mcplab_evals::stats::{RunSummary, summarize};
 use mcplab_evals::suite::Gates;
 use mcplab_evals::trace::Trace;
-pub use mcplab_protocol::evals::{
-    EvalCompareView, EvalRunItem, EvalRunView, RunHeader, RunKind, RunResult, TraceDifference,
-};
+pub use mcplab_protocol::evals::{RunHeader, TraceDifference};
+use mcplab_protocol::evals::{EvalCompareView, EvalRunItem, EvalRunView, RunKind, RunResult};
 use mcplab_store::{EvalRunRow, Store, StoreError};
 
 use crate::detail;
@@ -106,7 +105,7 @@ pub fn load_run(store: &Store, id: &str) -> Result<StoredRun, HistoryError> {
 }
 
 /// The result a run row stored when it ended (`None` before).
-pub fn result_of(row: &EvalRunRow) -> Result<Option<RunResult>, serde_json::Error> {
+pub(crate) fn result_of(row: &EvalRunRow) -> Result<Option<RunResult>, serde_json::Error> {
     row.result
         .as_ref()
         .map(|r| serde_json::from_value(r.clone()))
@@ -132,7 +131,7 @@ pub fn run_item(row: &EvalRunRow) -> EvalRunItem {
 }
 
 /// A stored run's kind, from its header (full when the header does not read).
-pub fn kind_of(row: &EvalRunRow) -> RunKind {
+pub(crate) fn kind_of(row: &EvalRunRow) -> RunKind {
     serde_json::from_value::<RunHeader>(row.header.clone())
         .map(|h| h.run_kind())
         .unwrap_or(RunKind::Full)

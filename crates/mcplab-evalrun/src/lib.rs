@@ -13,7 +13,7 @@
 pub mod authoring;
 pub mod connect;
 mod deadline;
-pub mod detail;
+mod detail;
 pub mod drafting;
 mod execute;
 mod history;

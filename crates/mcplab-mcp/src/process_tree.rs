@@ -5,9 +5,11 @@
 //! links, plus those seen before that are still alive, are remembered (by pid and start time,
 //! so a reused pid is never mistaken for one). On disconnect they are killed, and those that
 //! were re-parented to mcplab (the binary makes itself a child subreaper) are reaped. A process
-//! that left the tree between two refreshes (a double fork) is still found on disconnect if it
-//! holds one of the server's stdio pipes, as a daemon that did not close them does; one that
-//! closed them and called `setsid` in between escapes: hostile code can always escape. This module never signals a process it did
+//! that left the tree between two refreshes (a double fork) stays in it on Linux, because the
+//! server is started as the child subreaper of its own descendants (`stdio::adopt_orphans`):
+//! the orphan is re-parented to the server, not to init. It is also found on disconnect if it
+//! holds one of the server's stdio pipes. Hostile code can still escape through other
+//! services (systemd-run, cron, a ptrace trick). This module never signals a process it did
 //! not see descend from a server. [`reap_orphans`] collects the exit of any other process
 //! re-parented to a subreaper mcplab (a browser started through `xdg-open`, helpers of a
 //! killed renderer), so none stays a zombie. Elsewhere than Linux it does nothing.

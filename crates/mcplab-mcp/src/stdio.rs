@@ -3,7 +3,8 @@
 //! message limit), keeps its stderr line by line (each line and the tail bounded, `lines`), and
 //! makes sure the whole group is gone on disconnect, on reconnect and when the guard is dropped
 //! (no orphans, including grandchildren such as `npx` → `node`, and descendants that left the
-//! group with `setsid`: see `process_tree`). It does not parse JSON-RPC.
+//! group with `setsid`, and double-forked daemons, which the server adopts as their reaper: see
+//! `process_tree` and `adopt_orphans`). It does not parse JSON-RPC.
 
 mod env;
 mod lines;
@@ -139,6 +140,23 @@ impl Drop for ChildGuard {
     }
 }
 
+/// Makes the server the reaper of its own orphaned descendants (Linux; the flag survives
+/// `exec`): a daemon that double-forked, called `setsid` and closed the server's pipes is
+/// re-parented to the server instead of init, so it stays in the server's process tree and
+/// is killed with it. While the server runs, such an orphan that exits stays a zombie under it
+/// (servers do not reap children they did not start) until the server stops.
+#[allow(unsafe_code)] // `pre_exec` is unsafe to call; one of the three unsafe blocks of the workspace
+fn adopt_orphans(cmd: &mut Command) {
+    #[cfg(target_os = "linux")]
+    // SAFETY: the closure runs in the forked child before `exec`; it makes one system call
+    // (prctl), which is async-signal-safe, and touches no memory of the parent.
+    unsafe {
+        cmd.pre_exec(|| nix::sys::prctl::set_child_subreaper(true).map_err(std::io::Error::from));
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = cmd;
+}
+
 /// Spawns the child and the tasks that drive `end`.
 /// `grace` is how long the child gets to exit on its own at each step of a stop.
 pub fn spawn_stdio(
@@ -161,6 +179,7 @@ pub fn spawn_stdio(
     if let Some(cwd) = &spec.cwd {
         cmd.current_dir(cwd);
     }
+    adopt_orphans(&mut cmd);
     let mut child = cmd.spawn().map_err(|source| McpError::Spawn {
         command: spec.command.clone(),
         source,

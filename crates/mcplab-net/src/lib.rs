@@ -7,4 +7,4 @@
 mod mask;
 pub mod tls;
 
-pub use mask::{mask_header, mask_secret, mask_url};
+pub use mask::{is_secret_param, mask_header, mask_secret, mask_url, mask_url_text, url_secrets};

@@ -12,7 +12,7 @@
 const MMAP_THRESHOLD: libc::c_int = 128 * 1024;
 
 /// Call once at start, before the runtime allocates much.
-#[allow(unsafe_code)] // FFI to the C library's allocator; one of the two unsafe blocks of the workspace
+#[allow(unsafe_code)] // FFI to the C library's allocator; one of the three unsafe blocks of the workspace
 pub fn tune() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt only changes allocator parameters; any value is accepted or refused

@@ -77,4 +77,19 @@ describe('SchemaForm', () => {
     });
     expect(v).toEqual({});
   });
+
+  it('words the optional object control (no empty icon button) and adds, then removes, its fields', () => {
+    const schema = { type: 'object', properties: { customInputs: { type: 'object', description: 'Custom parameters', properties: { x: { type: 'number' } } } } };
+    const { container } = render(<SchemaForm schema={schema} />);
+    const add = container.querySelector('.rjsf-add-optional-data') as HTMLButtonElement;
+    expect(add.textContent).toBe('+ Add');
+    expect(add.closest('legend')?.textContent).toMatch(/^customInputs/);
+    fireEvent.click(add);
+    expect(container.querySelector('#root_customInputs_x')).toBeTruthy();
+    const remove = container.querySelector('.rjsf-remove-optional-data') as HTMLButtonElement;
+    expect(remove.textContent).toBe('Remove');
+    fireEvent.click(remove);
+    expect(container.querySelector('#root_customInputs_x')).toBeNull();
+    for (const b of container.querySelectorAll('button')) expect(b.textContent?.trim()).not.toBe('');
+  });
 });

@@ -5,7 +5,7 @@
 // (for "send anyway"). The form draws from `toFormSchema`'s copy of the schema.
 import { useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import Form from '@rjsf/core';
-import type { ArrayFieldItemTemplateProps, FieldProps, IconButtonProps, RJSFSchema } from '@rjsf/utils';
+import type { ArrayFieldItemTemplateProps, FieldProps, IconButtonProps, OptionalDataControlsTemplateProps, RJSFSchema } from '@rjsf/utils';
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import { toFormSchema } from './formSchema';
 import { NUMERIC_FORMATS, cleanValue, hasNoFields, normalizeSchema, parseRawArgs, validateAgainst, type Schema } from './schema';
@@ -64,8 +64,33 @@ function Unsupported(props: FieldProps & { reason?: string }) {
   );
 }
 
+/** An optional object's add/remove control as a worded button (rjsf's default is an icon
+ * button whose Bootstrap glyph this app does not load: an empty square beside the title). */
+function OptionalControls({ id, label, onAddClick, onRemoveClick }: OptionalDataControlsTemplateProps) {
+  if (onAddClick || onRemoveClick) {
+    const add = Boolean(onAddClick);
+    return (
+      <button
+        type="button"
+        id={id}
+        className={`btn btn-sm btn-ghost ${add ? 'rjsf-add-optional-data' : 'rjsf-remove rjsf-remove-optional-data'}`}
+        onClick={onAddClick ?? onRemoveClick}
+        title={label}
+      >
+        {add ? '+ Add' : 'Remove'}
+      </button>
+    );
+  }
+  return (
+    <em id={id} className="muted small">
+      {label}
+    </em>
+  );
+}
+
 const templates = {
   ArrayFieldItemTemplate: ItemTemplate,
+  OptionalDataControlsTemplate: OptionalControls,
   UnsupportedFieldTemplate: Unsupported,
   ButtonTemplates: {
     AddButton: TextButton('+ Add', 'rjsf-add'),

@@ -149,6 +149,38 @@ async fn a_double_forked_daemon_holding_the_pipes_is_gone_after_disconnect() {
     assert!(gone(pid).await, "the daemon {pid} outlived the disconnect");
 }
 
+#[tokio::test]
+async fn a_double_forked_daemon_with_closed_stdio_is_gone_after_disconnect() {
+    // Security review N6: the daemon closes the server's pipes and leaves the tree through a
+    // subshell that exits at once, so neither the tree nor the pipes lead to it.
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let script = format!(
+        "(setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > {}) </dev/null >/dev/null 2>&1; \
+         exec {DEMO} demo-server",
+        pidfile.display()
+    );
+    let m = manager(ManagerOptions::default());
+    m.connect(sh("detached", &script, &[]))
+        .await
+        .expect("connects");
+    let pid: u32 = read_when_written(&pidfile).await.trim().parse().unwrap();
+    assert!(alive(pid));
+    m.disconnect("detached").await;
+    let escaped = !gone(pid).await;
+    if escaped {
+        // Not left behind for the next test run.
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid as i32),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+    assert!(
+        !escaped,
+        "the detached daemon {pid} outlived the disconnect"
+    );
+}
+
 fn parent_env(extra: &[(&str, &str)]) -> Arc<[(OsString, OsString)]> {
     let mut env: Vec<(OsString, OsString)> = std::env::vars_os()
         .filter(|(k, _)| k == "PATH" || k == "HOME")

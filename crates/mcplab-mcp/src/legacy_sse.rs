@@ -21,7 +21,7 @@ use super::http::{
     send_with_auth, status_problem,
 };
 use super::sse::SseParser;
-use super::wire::{WireEnd, WireEvent};
+use super::wire::WireEnd;
 
 type EventStream = std::pin::Pin<Box<dyn Stream<Item = reqwest::Result<Bytes>> + Send>>;
 
@@ -304,7 +304,7 @@ async fn post(shared: Arc<Shared>, frame: Bytes, headers_done: oneshot::Sender<(
 mod tests {
     use super::*;
     use crate::http::tests::{closed, next_message, rpc};
-    use crate::wire::{Wire, wire_pair};
+    use crate::wire::{Wire, WireEvent, wire_pair};
     use axum::body::Body;
     use axum::extract::{Query, State};
     use axum::http::StatusCode;

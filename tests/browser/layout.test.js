@@ -1,7 +1,9 @@
 // Every page at phone, laptop and desktop widths, in both themes: nothing scrolls sideways,
 // every visible control can be reached (inside the viewport, not covered), the page menu
-// works where the navigation collapses, axe-core finds no serious or critical violation
-// (colour contrast included), and a screenshot of each state lands in output/layout-*.png.
+// works where the navigation collapses, no date breaks across lines, the Playground's controls
+// stay in their column and its placeholder is readable at any zoom, axe-core finds no serious
+// or critical violation (colour contrast included), and a screenshot of each state lands in
+// output/layout-*.png.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMcplab, openApp, shot } from './harness.js';
@@ -71,6 +73,46 @@ async function chipsCut(page) {
   });
 }
 
+/** Revision dates (2026-07-28) broken across two lines ("2026-" / "07-28"). */
+async function datesBroken(page) {
+  return page.evaluate(() => {
+    const out = [];
+    const walker = document.createTreeWalker(document.querySelector('main') ?? document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      // A clamped one-line summary hides its second line: not a break anyone sees.
+      if (n.parentElement && getComputedStyle(n.parentElement.closest('.item-desc') ?? n.parentElement).webkitLineClamp !== 'none') continue;
+      for (const m of n.data.matchAll(/\d{4}-\d{2}-\d{2}/g)) {
+        const r = document.createRange();
+        r.setStart(n, m.index);
+        r.setEnd(n, m.index + m[0].length);
+        if (new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1) out.push(`the date ${m[0]} in "${n.data.slice(0, 50)}" breaks across lines`);
+      }
+    }
+    return out;
+  });
+}
+
+/** The Playground's controls column: controls running past it, and the placeholder's text
+ * drawn smaller than 11 px by the device's zoom. */
+async function playgroundCramped(page) {
+  return page.evaluate(() => {
+    const out = [];
+    const pane = document.querySelector('.pg-left');
+    const edge = pane ? pane.getBoundingClientRect().right - parseFloat(getComputedStyle(pane).paddingRight) : Infinity;
+    for (const c of document.querySelectorAll('.pg-left select, .pg-left input, .pg-left button')) {
+      const r = c.getBoundingClientRect();
+      if (r.width && r.right > edge + 1) out.push(`${c.dataset.testid ?? c.tagName} ends at ${Math.round(r.right)}, past the controls column (${Math.round(edge)})`);
+    }
+    const ph = document.querySelector('[data-testid="pg-placeholder"]');
+    if (ph) {
+      const scale = Number(document.querySelector('[data-testid="pg-zoom-box"]')?.dataset.scale ?? 1);
+      const px = parseFloat(getComputedStyle(ph).fontSize) * scale;
+      if (px < 11) out.push(`the placeholder's text is drawn at ${px.toFixed(1)} px`);
+    }
+    return out;
+  });
+}
+
 for (const size of SIZES) {
   test(`every page at ${size.width}×${size.height}, light and dark: no sideways scroll, every control reachable, accessible`, async () => {
     const { page } = app;
@@ -87,6 +129,8 @@ for (const size of SIZES) {
         if (overflow) problems.push(`${where}: scrolls sideways (${JSON.stringify(overflow)})`);
         for (const p of await unreachableControls(page)) problems.push(`${where}: ${p}`);
         for (const p of await chipsCut(page)) problems.push(`${where}: ${p}`);
+        for (const p of await datesBroken(page)) problems.push(`${where}: ${p}`);
+        if (route.name === 'playground') for (const p of await playgroundCramped(page)) problems.push(`${where}: ${p}`);
         for (const v of await axeViolations(page)) problems.push(`${where}: ${v}`);
       }
     }

@@ -263,3 +263,24 @@ test('a playground URL opens that tool on that device in that theme, running not
   assert.equal(await page.locator(id('emu-theme')).inputValue(), 'dark');
   assert.match(await page.evaluate(() => window.location.hash), /device%3Ddesktop\/theme%3Ddark/);
 });
+
+test('a playground URL naming a host profile, device and theme applies them on a fresh load and on reload', async () => {
+  const { page } = app;
+  const hosts = (await mcplab.api('GET', '/api/hosts')).body;
+  // A profile whose device differs from the one left by the test above (desktop, dark).
+  const host = hosts.find((h) => h.hostConfig.appHost.device === 'mobile') ?? hosts[0];
+  const device = host.hostConfig.appHost.device;
+  const theme = host.hostConfig.appHost.theme === 'dark' ? 'dark' : 'light';
+  const hash = `#/playground/demo/show_counter_app/device%3D${device}/theme%3D${theme}/host%3D${encodeURIComponent(host.name)}`;
+  const applied = async (when) => {
+    await page.waitForFunction(([sel, v]) => document.querySelector(sel)?.value === v, [id('pg-host-select'), host.name], { timeout: 15000 });
+    assert.equal(await page.locator(id('emu-device')).inputValue(), device, `${when}: device`);
+    assert.equal(await page.locator(id('emu-theme')).inputValue(), theme, `${when}: theme`);
+    assert.equal(await page.evaluate(() => window.location.hash), hash, `${when}: the URL is kept as it was`);
+  };
+  await page.goto('about:blank');
+  await page.goto(mcplab.base + '/' + hash);
+  await applied('fresh load');
+  await page.reload();
+  await applied('reload');
+});

@@ -6,11 +6,17 @@ and prints one JSON object with what it saw; crates/mcplab/tests/it/agent_mcp.rs
 usage: agent_client.py MCPLAB_BIN DATA_DIR SCENARIO [extra mcplab mcp args...]
   SCENARIO session  the whole session (connect, call, notifications, sampling, check, …)
   SCENARIO vanish   connect the demo server, print its pid, then exit without closing
+  SCENARIO render   render the demo's counter app (needs Chromium) and look at the PNG
+  SCENARIO eval     run the suite $AGENT_SUITE (models on $OPENAI_BASE_URL), then cancel a run
+  SCENARIO limits   calls past `--timeout` and `--limit message=…` (given as extra args)
+  SCENARIO attach   connect the demo server and call echo (with --attach: seen in `mcplab serve`)
 """
 
 import asyncio
+import base64
 import json
 import os
+import subprocess
 import sys
 
 import mcp
@@ -26,6 +32,9 @@ DEMO = f"{BIN} demo-server"
 def params():
     args = ["mcp", "--data-dir", DATA, "--allow-command", f"{BIN} demo-server*", *EXTRA]
     env = {"PATH": os.environ.get("PATH", ""), "HOME": os.environ.get("HOME", "/tmp")}
+    for name in ("OPENAI_BASE_URL", "OPENAI_API_KEY", "NO_PROXY"):
+        if name in os.environ:
+            env[name] = os.environ[name]
     return StdioServerParameters(command=BIN, args=args, env=env)
 
 
@@ -49,20 +58,37 @@ def wire(model):
     return model.model_dump(mode="json", by_alias=True, exclude_none=True)
 
 
+def image(content):
+    """An image block as the client decoded it: its type, size and first bytes."""
+    data = base64.b64decode(content["data"], validate=True)
+    return {"mimeType": content["mimeType"], "bytes": len(data), "head": data[:24].hex()}
+
+
 class Session:
     """The calls the scenario makes, the same for both SDKs."""
 
-    def __init__(self, call, list_tools, protocol):
+    def __init__(self, call, list_tools, protocol, cancel_last=None):
         self.call = call
         self.list_tools = list_tools
         self.protocol = protocol
+        self.cancel_last = cancel_last
+
+    async def cancel(self, task):
+        """Abandons the call `task` awaits: 2.x says `notifications/cancelled` itself when its
+        task is cancelled, 1.x is told to (the last request it sent)."""
+        if self.cancel_last:
+            await self.cancel_last()
+        task.cancel()
+        try:
+            await task
+        except asyncio.CancelledError:
+            pass
 
     async def tool(self, name, arguments, progress=None):
         r = wire(await self.call(name, arguments, progress_callback=progress))
         content = r.get("content", [])
         text = "".join(c.get("text", "") for c in content)
-        images = [{"mimeType": c["mimeType"], "bytes": len(c["data"])}
-                  for c in content if c.get("type") == "image"]
+        images = [image(c) for c in content if c.get("type") == "image"]
         return {"isError": bool(r.get("isError")), "text": text,
                 "structured": r.get("structuredContent"), "images": images}
 
@@ -132,7 +158,91 @@ async def vanish_scenario(s):
     os._exit(0)
 
 
-SCENARIOS = {"session": session_scenario, "vanish": vanish_scenario}
+async def render_scenario(s):
+    out = {"protocol": s.protocol}
+    out["connect"] = await s.tool("connect", {"server": "demo", "command": DEMO})
+    progress = []
+
+    async def on_progress(p, total, message):
+        progress.append([p, total, message])
+
+    out["render"] = await s.tool(
+        "render_app", {"server": "demo", "tool": "show_counter_app",
+                       "device": "mobile", "theme": "dark"}, on_progress)
+    out["progress"] = progress
+    out["noUi"] = await s.tool("render_app", {"server": "demo", "tool": "echo"})
+    return out
+
+
+async def limits_scenario(s):
+    out = {"connect": await s.tool("connect", {"server": "demo", "command": DEMO})}
+    out["slow"] = await s.tool(
+        "call_tool", {"server": "demo", "tool": "slow_task",
+                      "arguments": {"steps": 3, "step_ms": 1000}})
+    out["big"] = await s.tool(
+        "call_tool", {"server": "demo", "tool": "echo", "arguments": {"message": "x" * 10000}})
+    out["small"] = await s.tool(
+        "call_tool", {"server": "demo", "tool": "echo", "arguments": {"message": "small"}})
+    return out
+
+
+async def attach_scenario(s):
+    out = {"connect": await s.tool("connect", {"server": "demo", "command": DEMO})}
+    out["echo"] = await s.tool(
+        "call_tool", {"server": "demo", "tool": "echo", "arguments": {"message": "seen live"}})
+    return out
+
+
+def stored_runs():
+    """`mcplab eval runs --json` of the data directory: the runs as stored."""
+    out = subprocess.run([BIN, "eval", "runs", "--json", "--data-dir", DATA],
+                         capture_output=True, check=True, text=True, timeout=30)
+    return json.loads(out.stdout)
+
+
+async def eval_scenario(s):
+    suite = os.environ["AGENT_SUITE"]
+    progress = []
+
+    async def on_progress(p, total, message):
+        progress.append([p, total, message])
+
+    out = {"protocol": s.protocol}
+    out["eval"] = await s.tool(
+        "eval_run", {"suite": suite, "models": ["openai::gpt-good", "openai::gpt-wrong"],
+                     "repeat": 2}, on_progress)
+    out["evalProgress"] = progress
+    out["refused"] = await s.tool(
+        "eval_run", {"suite": os.environ["AGENT_BAD_SUITE"], "models": ["openai::gpt-good"]})
+    out["cancelled"] = await cancel_a_run(s, suite)
+    out["runs"] = stored_runs()
+    return out
+
+
+async def cancel_a_run(s, suite):
+    """Starts a run whose second iteration hangs at the model, cancels it once the first
+    finished, and waits until the run is stored as cancelled."""
+    first = asyncio.Event()
+
+    async def on_progress(p, total, message):
+        first.set()
+
+    call = asyncio.ensure_future(s.tool(
+        "eval_run", {"suite": suite, "models": ["openai::gpt-hangs"], "repeat": 2}, on_progress))
+    await asyncio.wait_for(first.wait(), 60)
+    await s.cancel(call)
+    deadline = asyncio.get_running_loop().time() + 30
+    while asyncio.get_running_loop().time() < deadline:
+        runs = [r for r in stored_runs() if r["status"] != "running"]
+        if len(runs) == 2:
+            return {"runs": runs}
+        await asyncio.sleep(0.1)
+    return {"timedOut": stored_runs()}
+
+
+SCENARIOS = {"session": session_scenario, "vanish": vanish_scenario,
+             "render": render_scenario, "eval": eval_scenario, "limits": limits_scenario,
+             "attach": attach_scenario}
 
 
 async def run_sdk1(scenario):
@@ -143,7 +253,14 @@ async def run_sdk1(scenario):
         async with ClientSession(read, write, sampling_callback=sampling,
                                  elicitation_callback=elicitation) as session:
             init = await session.initialize()
-            s = Session(session.call_tool, session.list_tools, init.protocolVersion)
+
+            async def cancel_last():
+                params = types.CancelledNotificationParams(
+                    requestId=session._request_id - 1, reason="the test cancels")
+                await session.send_notification(types.ClientNotification(
+                    types.CancelledNotification(params=params)))
+
+            s = Session(session.call_tool, session.list_tools, init.protocolVersion, cancel_last)
             return await scenario(s)
 
 

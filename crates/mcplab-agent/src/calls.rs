@@ -168,7 +168,7 @@ impl Agent {
         let result = conn.request(method, params, opts).await;
         let ms = started.elapsed().as_millis() as u64;
         if let Some(task) = forwarding {
-            task.abort();
+            drain(task).await;
         }
         result
             .map(|r| (r, ms))
@@ -213,6 +213,17 @@ fn request_params(tool: &str, a: &RequestArgs) -> Result<(&'static str, Value), 
     }
 }
 
+/// The most a result waits for the progress before it to reach the agent.
+const DRAIN: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Waits for a progress-forwarding `task` whose sender is gone: it ends once it has passed on
+/// what came before the result, so the agent gets all of it first (bounded by [`DRAIN`]).
+pub(crate) async fn drain(mut task: tokio::task::JoinHandle<()>) {
+    if tokio::time::timeout(DRAIN, &mut task).await.is_err() {
+        task.abort();
+    }
+}
+
 /// Passes a server's progress on as the agent call's own (which must only grow).
 async fn forward_progress(
     mut rx: mpsc::UnboundedReceiver<mcplab_mcp::ProgressUpdate>,
@@ -248,6 +259,9 @@ fn mcp_failure(server: &str, method: &str, e: &McpError) -> ToolReply {
             fail_with(message, json!({ "code": code, "data": data }))
         }
         McpError::Cancelled => fail(format!("{method} cancelled; the server was told")),
+        McpError::Timeout { .. } => fail(format!(
+            "{message}; a longer deadline needs `mcplab mcp --timeout SECS` (the person starts it)"
+        )),
         _ => fail(message),
     }
 }

@@ -21,11 +21,19 @@ fn obj(properties: Value, required: &[&str]) -> Value {
     schema
 }
 
-/// An output schema: the named fields, none required.
+/// An output schema: the named fields, none required; a type `a|b` allows either.
 fn out(fields: &[(&str, &str)]) -> Value {
     let properties: serde_json::Map<String, Value> = fields
         .iter()
-        .map(|(name, ty)| (name.to_string(), json!({ "type": ty })))
+        .map(|(name, ty)| {
+            let types: Vec<&str> = ty.split('|').collect();
+            let ty = if types.len() == 1 {
+                json!(ty)
+            } else {
+                json!(types)
+            };
+            (name.to_string(), json!({ "type": ty }))
+        })
         .collect();
     json!({ "type": "object", "properties": properties })
 }
@@ -263,7 +271,7 @@ fn testing() -> Vec<ToolSpec> {
             out(&[
                 ("counts", "object"),
                 ("findings", "array"),
-                ("protocol", STR),
+                ("protocols", "array"),
             ]),
         ),
         tool(
@@ -313,7 +321,8 @@ fn testing() -> Vec<ToolSpec> {
             ),
             out(&[
                 ("initialized", "boolean"),
-                ("readyMs", "number"),
+                // `null` when the app never said it was initialized.
+                ("readyMs", "number|null"),
                 ("bridge", "array"),
                 ("consoleErrors", "array"),
             ]),

@@ -122,7 +122,7 @@ impl Agent {
         let result =
             mcplab_evalrun::run(spec, env, Arc::new(ProgressSink(tx)), scope.cancel.clone()).await;
         manager.shutdown().await;
-        forward.abort();
+        crate::calls::drain(forward).await;
         match result {
             Ok(outcome) => outcome_reply(&outcome, &setup.store),
             Err(RunError::Servers(m)) => fail(format!("the suite's servers did not connect: {m}")),

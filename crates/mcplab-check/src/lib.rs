@@ -37,7 +37,8 @@
 //! `ui://` resources it and [`readiness`] judge), [`readiness`] (Anthropic's and OpenAI's
 //! directory requirements), [`fuzz`] (schema-driven inputs to tools safe to call), [`baseline`] (the versioned surface format and breaking-change
 //! classification), [`run`] (one era: exercise, record, judge; the report), [`eras`] (which
-//! eras to check, through a caller's [`eras::Connector`]), [`render`].
+//! eras to check, through a caller's [`eras::Connector`]), [`render`], [`redact`] (secrets in
+//! the server's URL masked in the report).
 
 pub mod apps;
 pub mod baseline;
@@ -49,6 +50,7 @@ pub mod hosts;
 pub mod options;
 pub mod readiness;
 pub mod recording;
+pub mod redact;
 pub mod render;
 pub mod rule;
 pub mod run;

@@ -111,11 +111,18 @@ impl Recording {
 
     /// The items of a listing that succeeded (empty otherwise).
     pub fn items(&self, listing: Listing) -> &[Value] {
+        self.listed(listing).unwrap_or(&[])
+    }
+
+    /// The items of a listing that ran and succeeded: whole, unlike a recorded frame, which
+    /// the traffic log may keep only in part. None when it was not run (a recording of
+    /// frames alone) or failed.
+    pub fn listed(&self, listing: Listing) -> Option<&[Value]> {
         self.listings
             .iter()
             .find(|l| l.listing == listing)
             .and_then(|l| l.outcome.as_ref().ok())
-            .map_or(&[], |l| l.items.as_slice())
+            .map(|l| l.items.as_slice())
     }
 
     /// The tools listed.

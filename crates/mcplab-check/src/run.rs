@@ -157,7 +157,8 @@ fn judge(rec: Recording, connected: bool, opts: &CheckOptions) -> EraResult {
 }
 
 /// The report of `eras`: their findings and the sets' conclusions about the server as a
-/// whole, worst first; eras newest revision first.
+/// whole, worst first; eras newest revision first. Secrets in the server's URL are masked
+/// wherever the report would show them ([`crate::redact`]).
 pub fn report(
     server: &str,
     mut eras: Vec<EraResult>,
@@ -173,14 +174,16 @@ pub fn report(
         }
     }
     let hosts = crate::hosts::verdicts(&recordings, opts);
+    let secrets = crate::redact::secrets(recordings.iter().map(|r| &r.config));
     let mut findings: Vec<Finding> = eras.iter().flat_map(|e| e.findings.clone()).collect();
     findings.extend(whole.finish());
     findings.sort_by_key(|f| f.severity);
-    CheckReport {
+    let report = CheckReport {
         server: server.to_owned(),
         eras: eras.into_iter().map(|e| e.check).collect(),
         notes,
         findings,
         hosts,
-    }
+    };
+    crate::redact::report(report, &secrets)
 }

@@ -8,5 +8,6 @@ mod mask;
 pub mod tls;
 
 pub use mask::{
-    MASKED_PASSWORD, mask_header, mask_secret, mask_url, mask_userinfo, restore_password,
+    MASKED_PASSWORD, is_secret_param, mask_header, mask_secret, mask_url, mask_url_text,
+    mask_userinfo, restore_password, url_secrets,
 };

@@ -1,9 +1,10 @@
 //! What of a provider request may be shown: API keys in headers (`Authorization` keeps its
 //! scheme, `x-api-key`, `api-key`, `x-goog-api-key`, cookies) and in URL queries (`key`,
 //! `api_key`, …) are masked the way the OAuth debugger masks tokens (`sk-p… (51 chars)`):
-//! enough to tell two keys apart, never enough to use one. A password in a URL's userinfo
-//! (`https://user:pass@host/v1`) is shown as `****` ([`mask_userinfo`]); a form that shows
-//! such a URL for editing gets the real password back with [`restore_password`]. The x-ray
+//! enough to tell two keys apart, never enough to use one; so is a password in a URL
+//! ([`mask_url`]). A URL shown for editing (a provider's base URL in Settings) keeps its
+//! spelling with the password as `****` ([`mask_userinfo`]), and the form's answer gets the
+//! real password back with [`restore_password`]. The x-ray
 //! (mcplab-llm), the MCP exchange records (mcplab-mcp), the tap, the provider settings and
 //! the OAuth debugger share it.
 
@@ -32,8 +33,35 @@ const SECRET_HEADERS: &[&str] = &[
     "proxy-authorization",
 ];
 
-/// Query parameters that carry keys.
-const SECRET_PARAMS: &[&str] = &["key", "api_key", "apikey", "access_token", "token"];
+/// Query parameters that carry keys (compared lowercased, `-` read as `_`; names ending in
+/// `_token`, `_key` or `_secret` count too).
+const SECRET_PARAMS: &[&str] = &[
+    "key",
+    "api_key",
+    "apikey",
+    "access_token",
+    "token",
+    "auth",
+    "auth_token",
+    "id_token",
+    "refresh_token",
+    "secret",
+    "client_secret",
+    "password",
+    "passwd",
+    "pwd",
+    "sig",
+    "signature",
+];
+
+/// Whether a query parameter of this name carries a secret.
+pub fn is_secret_param(name: &str) -> bool {
+    let key = name.to_ascii_lowercase().replace('-', "_");
+    SECRET_PARAMS.contains(&key.as_str())
+        || key.ends_with("_token")
+        || key.ends_with("_key")
+        || key.ends_with("_secret")
+}
 
 /// A header value as it may be shown.
 pub fn mask_header(name: &str, value: &str) -> String {
@@ -50,32 +78,90 @@ pub fn mask_header(name: &str, value: &str) -> String {
     value.to_owned()
 }
 
-/// A URL with its password and the values of key-carrying query parameters masked; the rest
-/// exactly as sent.
+/// A URL with its password (or a user name alone, often a token) and the values of
+/// key-carrying query parameters masked; the rest exactly as sent.
 pub fn mask_url(url: &url::Url) -> String {
-    mask_userinfo(&mask_query(url)).into_owned()
+    let mut base = url.clone();
+    let _ = base.set_password(None);
+    let _ = base.set_username("");
+    base.set_query(None);
+    base.set_fragment(None);
+    let mut text = base.to_string();
+    let userinfo = match (url.username(), url.password()) {
+        (user, Some(password)) => Some(format!("{user}:{}", mask_secret(&decode(password)))),
+        (user, None) if user.len() >= 12 => Some(mask_secret(&decode(user))),
+        (user, None) => (!user.is_empty()).then(|| user.to_owned()),
+    };
+    if let (Some(info), Some(at)) = (userinfo, text.find("://")) {
+        text.insert_str(at + 3, &format!("{info}@"));
+    }
+    if let Some(query) = url.query() {
+        let pairs: Vec<String> = query
+            .split('&')
+            .map(|pair| match pair.split_once('=') {
+                Some((k, v)) if is_secret_param(&decode(k)) => {
+                    format!("{k}={}", mask_secret(&decode(v)))
+                }
+                _ => pair.to_owned(),
+            })
+            .collect();
+        text.push('?');
+        text.push_str(&pairs.join("&"));
+    }
+    if let Some(fragment) = url.fragment() {
+        text.push('#');
+        text.push_str(fragment);
+    }
+    text
 }
 
-fn mask_query(url: &url::Url) -> String {
-    let Some(query) = url.query() else {
-        return url.to_string();
-    };
-    let pairs: Vec<String> = query
-        .split('&')
-        .map(|pair| match pair.split_once('=') {
-            Some((k, v)) if SECRET_PARAMS.iter().any(|s| s.eq_ignore_ascii_case(k)) => {
-                let decoded = url::form_urlencoded::parse(v.as_bytes())
-                    .next()
-                    .map(|(a, b)| format!("{a}{b}"))
-                    .unwrap_or_default();
-                format!("{k}={}", mask_secret(&decoded))
+/// A URL given as text, masked like [`mask_url`] (text that is not a URL is returned as is).
+pub fn mask_url_text(text: &str) -> String {
+    match url::Url::parse(text) {
+        Ok(url) => mask_url(&url),
+        Err(_) => text.to_owned(),
+    }
+}
+
+/// The secrets a URL carries, each as it is written in the URL (percent-encoded) and, when
+/// that differs, decoded, with its masked form: for hiding them in any text that quotes the
+/// URL (an error message, a report). Values shorter than 4 characters are left out.
+pub fn url_secrets(url: &url::Url) -> Vec<(String, String)> {
+    let mut raw: Vec<String> = Vec::new();
+    match url.password() {
+        Some(password) => raw.push(password.to_owned()),
+        None if url.username().len() >= 12 => raw.push(url.username().to_owned()),
+        None => {}
+    }
+    for pair in url.query().unwrap_or_default().split('&') {
+        if let Some((k, v)) = pair.split_once('=') {
+            let name = decode(k);
+            if is_secret_param(&name) {
+                raw.push(v.to_owned());
             }
-            _ => pair.to_owned(),
-        })
-        .collect();
-    let mut base = url.clone();
-    base.set_query(None);
-    format!("{base}?{}", pairs.join("&"))
+        }
+    }
+    let mut out = Vec::new();
+    for written in raw.into_iter().filter(|v| v.chars().count() >= 4) {
+        let plain = decode(&written);
+        let masked = mask_secret(&plain);
+        if plain != written {
+            out.push((plain.clone(), masked.clone()));
+        }
+        out.push((written, masked));
+    }
+    // Longest first, so a secret that contains another is replaced whole.
+    out.sort_by_key(|(raw, _)| std::cmp::Reverse(raw.len()));
+    out
+}
+
+/// A percent- (and `+`-) encoded URL part, decoded.
+fn decode(part: &str) -> String {
+    let spaced = part.replace('+', " ");
+    url::form_urlencoded::parse(format!("x={spaced}").as_bytes())
+        .next()
+        .map(|(_, v)| v.into_owned())
+        .unwrap_or_else(|| part.to_owned())
 }
 
 /// Where the password of `scheme://user:password@host…` is, as a byte range of `text`.
@@ -178,13 +264,32 @@ mod tests {
     }
 
     #[test]
-    fn a_password_in_a_url_is_masked_and_put_back_only_for_the_same_host() {
-        let url =
-            url::Url::parse("http://proxy:s3cret@127.0.0.1:9/v1?key=AIzaSy0123456789").unwrap();
+    fn passwords_and_token_params_in_urls_are_masked() {
+        let url = url::Url::parse(
+            "http://alice:hunter2secret@127.0.0.1:9/mcp?Refresh-Token=r%2Fabcdef123456&page=2",
+        )
+        .unwrap();
+        let shown = mask_url(&url);
         assert_eq!(
-            mask_url(&url),
-            "http://proxy:****@127.0.0.1:9/v1?key=AIza… (16 chars)"
+            shown,
+            "http://alice:hunt… (13 chars)@127.0.0.1:9/mcp?Refresh-Token=r/ab… (14 chars)&page=2"
         );
+        let secrets = url_secrets(&url);
+        assert!(
+            secrets.iter().any(|(raw, _)| raw == "r/abcdef123456"),
+            "{secrets:?}"
+        );
+        assert!(
+            secrets.iter().any(|(raw, _)| raw == "r%2Fabcdef123456"),
+            "{secrets:?}"
+        );
+        let bare = url::Url::parse("https://ghp_0123456789abcdef@example.com/").unwrap();
+        assert_eq!(mask_url(&bare), "https://ghp_… (20 chars)@example.com/");
+        assert_eq!(mask_url_text("not a url"), "not a url");
+    }
+
+    #[test]
+    fn a_password_in_a_url_is_masked_and_put_back_only_for_the_same_host() {
         // Text keeps its spelling; no password, nothing to mask.
         assert_eq!(
             mask_userinfo("https://u:p@h.test:8443/v1/"),

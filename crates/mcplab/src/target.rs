@@ -17,12 +17,18 @@ use crate::settings::DataDir;
 pub const AD_HOC_NAME: &str = "cli";
 
 /// How a server is named in messages: its configured name, or for an ad-hoc target what
-/// the user typed (the command line or the URL), shortened.
+/// the user typed (the command line or the URL with its secrets masked), shortened.
 pub fn label(config: &ServerConfig) -> String {
     if config.name != AD_HOC_NAME {
         return config.name.clone();
     }
-    let text = config.transport.describe();
+    // A secret in the URL is masked before the label is cut (a cut would leave part of it).
+    let text = match &config.transport {
+        ServerTransport::Http { url, .. } | ServerTransport::Sse { url, .. } => {
+            mcplab_net::mask_url_text(url)
+        }
+        ServerTransport::Stdio { .. } => config.transport.describe(),
+    };
     if text.chars().count() > 60 {
         let cut: String = text.chars().take(59).collect();
         format!("{cut}…")

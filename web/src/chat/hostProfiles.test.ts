@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { HostConfig, HostProfile, ServerView } from '../api/types.gen';
 import { applyProfile, matchingProfile, serversDeclaredOtherwise, sourceText } from './hostProfiles';
@@ -79,4 +80,19 @@ describe('servers declared otherwise', () => {
     expect(serversDeclaredOtherwise(applyProfile(base, chatgpt), [server('demo')], profiles)).toEqual([]);
     expect(serversDeclaredOtherwise(base, [server('demo', 'claude')], profiles).length).toBe(1);
   });
+});
+
+// Applying a profile against the vectors core's `profiles::apply_profile` runs too
+// (crates/mcplab-core/tests/vectors/host_profiles.json), so a chat session and an eval's `hosts:` agree.
+const vectors: { cases: { name: string; base: HostConfig; profile: HostConfig; applied: HostConfig }[] } = JSON.parse(
+  readFileSync(new URL('../../../crates/mcplab-core/tests/vectors/host_profiles.json', import.meta.url), 'utf8'),
+);
+
+describe('shared host profile vectors', () => {
+  it('are there', () => expect(vectors.cases.length).toBeGreaterThan(2));
+  for (const c of vectors.cases) {
+    it(c.name, () => {
+      expect(applyProfile(c.base, { ...profile('p', {}), hostConfig: c.profile })).toEqual(c.applied);
+    });
+  }
 });

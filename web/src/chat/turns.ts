@@ -166,7 +166,9 @@ export function applyTurnEvent(turn: ChatTurn, ev: TurnEvent): ChatTurn {
       // The host profile's tool limit: the turn says which tools the model did not get.
       return { ...turn, leftOut: { limit: ev.limit, tools: ev.leftOut } };
     case 'traceStep':
-      return { ...turn, steps: turn.steps + 1, model: turn.model ?? ev.model, stepUsage: addUsage(turn.stepUsage, ev.usage) };
+      // Steps come in order: one not beyond the last seen is that step again (around a reload).
+      if (ev.step <= turn.steps) return turn;
+      return { ...turn, steps: ev.step, model: turn.model ?? ev.model, stepUsage: addUsage(turn.stepUsage, ev.usage) };
     case 'stepXray':
       if ((turn.xrays ?? []).some((x) => x.step === ev.xray.step)) return turn;
       return { ...turn, xrays: [...(turn.xrays ?? []), ev.xray] };

@@ -1,7 +1,8 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { HttpExchange, StepXray } from '../api/types.gen';
+import type { HttpExchange, StepXray, TurnEvent, TurnSummary } from '../api/types.gen';
 import { asCurl, bodyDiff, conversationFirst, differing, figures, turnCost, xrayOpens } from './xray';
-import { newTurn } from './turns';
+import { applyTurnEvent, newTurn } from './turns';
 
 const exchange: HttpExchange = {
   attempt: 1,
@@ -84,4 +85,44 @@ describe('conversationFirst', () => {
     expect(xrayOpens('tools', 3)).toBe(true);
     expect(xrayOpens('content', 4)).toBe(false);
   });
+});
+
+// The comparison's figures against the vectors core's `session::compare` runs too
+// (crates/mcplab-core/tests/vectors/compare_figures.json), so the page and `mcplab chat --compare` agree.
+interface CompareVectors {
+  summaries: { name: string; events: TurnEvent[]; summary: TurnSummary }[];
+  differing: { name: string; columns: { server: string; tool: string; arguments: unknown }[][]; differing: boolean[][] }[];
+}
+const vectors: CompareVectors = JSON.parse(readFileSync(new URL('../../../crates/mcplab-core/tests/vectors/compare_figures.json', import.meta.url), 'utf8'));
+const fold = (events: TurnEvent[]) => events.reduce(applyTurnEvent, newTurn('t1', 'u'));
+
+describe('shared compare vectors', () => {
+  it('are there', () => {
+    expect(vectors.summaries.length).toBeGreaterThan(5);
+    expect(vectors.differing.length).toBeGreaterThan(3);
+  });
+  for (const c of vectors.summaries) {
+    it(`figures: ${c.name}`, () => {
+      const s = c.summary;
+      expect(figures(fold(c.events))).toEqual({
+        calls: s.calls.map((k) => ({ name: `${k.server}/${k.tool}`, args: JSON.stringify(k.arguments) })),
+        steps: s.steps,
+        inputTokens: s.inputTokens,
+        outputTokens: s.outputTokens,
+        estimated: s.tokensEstimated,
+        cost: s.costUsd,
+        ttftMs: s.ttftMs,
+        durationMs: s.durationMs,
+        ended: s.ended,
+      });
+    });
+  }
+  for (const c of vectors.differing) {
+    it(`differing: ${c.name}`, () => {
+      const columns = c.columns.map((calls) =>
+        figures(fold(calls.map((k, i): TurnEvent => ({ type: 'toolCall', turnId: 't1', callId: `c${i}`, name: '', server: k.server, tool: k.tool, arguments: k.arguments })))),
+      );
+      expect(differing(columns)).toEqual(c.differing);
+    });
+  }
 });

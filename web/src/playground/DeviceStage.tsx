@@ -52,7 +52,7 @@ export function DeviceStage({ width, height, theme, safeArea, zoom, onFit, child
   return (
     <div className="pg-stage" ref={stage} tabIndex={0} aria-label="Emulated device" data-testid="pg-stage">
       <div className="pg-zoom-box" style={{ width: outerW * scale, height: outerH * scale }} data-testid="pg-zoom-box" data-scale={scale}>
-        <div className={`device device-${theme}`} data-testid="pg-device" style={{ padding: BEZEL, transform: scale === 1 ? undefined : `scale(${scale})` }}>
+        <div className={`device device-${theme}`} data-testid="pg-device" style={{ padding: BEZEL, transform: scale === 1 ? undefined : `scale(${scale})`, ['--pg-scale' as string]: scale }}>
           <div className="device-screen" data-testid="pg-screen" style={{ width, height, colorScheme: theme }}>
             {children}
             <SafeAreaOverlay insets={safeArea} />

@@ -14,7 +14,7 @@ export function HostPicker({ value, onChange }: { value: Emulation; onChange: (e
   const named = profiles.find((p) => p.name === value.host);
   const current = named && emulatesProfile(named, value) ? named : null;
   return (
-    <label className="emu-wide small" data-testid="pg-host">
+    <label className="emu-wide small pg-host" data-testid="pg-host">
       <span>Render as host</span>
       <select
         value={current?.name ?? ''}

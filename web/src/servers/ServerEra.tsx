@@ -54,7 +54,7 @@ export function ServerEra({ view }: { view: ServerView }) {
             {era.revision}
           </span>
           <div className="muted small" data-testid="server-era-how">
-            {era.how}
+            {keepDates(era.how)}
           </div>
         </dd>
         {era.supported && era.supported.length > 0 && (
@@ -99,5 +99,19 @@ export function ServerEra({ view }: { view: ServerView }) {
         </details>
       )}
     </section>
+  );
+}
+
+/** `text` with each revision date (2026-07-28) kept on one line: a narrow pane otherwise
+ * breaks it at its hyphen ("2026-" / "07-28"). */
+function keepDates(text: string) {
+  return text.split(/(\d{4}-\d{2}-\d{2})/).map((part, i) =>
+    i % 2 ? (
+      <span key={i} className="nowrap">
+        {part}
+      </span>
+    ) : (
+      part
+    ),
   );
 }

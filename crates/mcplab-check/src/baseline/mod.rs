@@ -20,6 +20,7 @@ mod rules;
 
 use std::collections::BTreeMap;
 
+use mcplab_mcp::Listing;
 use mcplab_protocol::check::{BASELINE_FORMAT, Baseline, RuleSet, Surface};
 use mcplab_protocol::{Era, TrafficFrame};
 use serde_json::Value;
@@ -71,9 +72,25 @@ pub fn baseline(server: &str, taken_ms: u64, surfaces: Vec<Surface>) -> Baseline
     }
 }
 
-/// The surface of one era's recording.
+/// The surface of one era's recording: what the frames show, with the listings the check ran
+/// in place of theirs (whole: the traffic log keeps a large frame only in part).
 pub fn surface_of(rec: &Recording) -> Surface {
-    surface_from_frames(rec.era, &rec.revision, &rec.frames)
+    let mut surface = surface_from_frames(rec.era, &rec.revision, &rec.frames);
+    if surface.capabilities.is_null() {
+        surface.capabilities = rec.capabilities().clone();
+    }
+    let lists = [
+        (Listing::Tools, &mut surface.tools),
+        (Listing::Resources, &mut surface.resources),
+        (Listing::ResourceTemplates, &mut surface.resource_templates),
+        (Listing::Prompts, &mut surface.prompts),
+    ];
+    for (listing, items) in lists {
+        if let Some(listed) = rec.listed(listing) {
+            *items = listed.to_vec();
+        }
+    }
+    surface
 }
 
 /// The surface the frames of one session show: the capabilities of its `initialize` (or

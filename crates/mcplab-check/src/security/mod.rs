@@ -19,6 +19,7 @@ use crate::recording::Recording;
 use crate::sets::RuleSetDef;
 
 pub use rules::RULES;
+pub(crate) use urls::token_shaped;
 
 pub static SET: RuleSetDef = RuleSetDef {
     set: RuleSet::Security,

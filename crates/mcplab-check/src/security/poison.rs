@@ -103,7 +103,7 @@ pub fn judge(texts: &[Text], rec: &Recording, opts: &CheckOptions, f: &mut Findi
 }
 
 fn at(t: &Text) -> At {
-    At::seqs([t.seq]).path(t.path.clone())
+    t.at()
 }
 
 /// Invisible characters in any string, emoji sequences excepted.

@@ -2,19 +2,23 @@
 //! instructions (initialize or discover result), and every string inside the tools, prompts,
 //! resources and templates it listed — names, titles, descriptions, schemas — each with its
 //! frame and JSON path, and whether it is prose (a description, title or instructions, where
-//! instructions to the model would hide) or another value.
+//! instructions to the model would hide) or another value. Items come from the listings the
+//! check ran (whole), not from the recorded frames, which the traffic log keeps only in part
+//! when they are large; the frame and path are given when a recorded frame holds the item.
 
+use mcplab_mcp::Listing;
 use serde_json::Value;
 
-use crate::recording::Recording;
+use crate::findings::At;
+use crate::recording::{Answer, Recording};
 
 /// One string the server published.
 pub struct Text {
     /// Who it belongs to, for messages: "tool `search`", "the server".
     pub owner: String,
-    /// The frame that carried it.
-    pub seq: u64,
-    /// JSON pointer into that frame.
+    /// The frame that carried it (None when no recorded frame holds it whole).
+    pub seq: Option<u64>,
+    /// JSON pointer into that frame (or into the item, when there is no frame).
     pub path: String,
     /// The key it sits under (`description`, `title`, `name`, `uri`, …).
     pub key: String,
@@ -26,47 +30,98 @@ impl Text {
     pub fn is_prose(&self) -> bool {
         matches!(self.key.as_str(), "description" | "title" | "instructions")
     }
+
+    /// Where a finding about it points: its frame and path there, when a frame holds it.
+    pub fn at(&self) -> At {
+        match self.seq {
+            Some(seq) => At::seqs([seq]).path(self.path.clone()),
+            None => At::default(),
+        }
+    }
 }
 
-/// Every string of the listings and the handshake, in frame order.
+/// The listings whose items are gathered: (listing, method, result key, kind for messages).
+const LISTS: &[(Listing, &str, &str, &str)] = &[
+    (Listing::Tools, "tools/list", "tools", "tool"),
+    (Listing::Prompts, "prompts/list", "prompts", "prompt"),
+    (
+        Listing::Resources,
+        "resources/list",
+        "resources",
+        "resource",
+    ),
+    (
+        Listing::ResourceTemplates,
+        "resources/templates/list",
+        "resourceTemplates",
+        "resource template",
+    ),
+];
+
+/// Every string of the handshake and the listings.
 pub fn gather(rec: &Recording) -> Vec<Text> {
+    let answers = rec.results();
     let mut out = Vec::new();
-    for answer in rec.results() {
-        let (kind, key) = match answer.method.as_str() {
-            "initialize" | "server/discover" => {
-                let base = Owner {
-                    owner: "the server".into(),
-                    seq: answer.frame.seq,
-                };
-                for field in ["serverInfo", "instructions"] {
-                    if let Some(v) = answer.result.get(field) {
-                        walk(v, &format!("/result/{field}"), field, &base, &mut out);
-                    }
-                }
-                continue;
+    handshake(rec, &answers, &mut out);
+    for (listing, method, key, kind) in LISTS {
+        // Where each item sits in a recorded frame that holds it whole.
+        let mut places: Vec<(u64, String, &Value)> = Vec::new();
+        for answer in answers.iter().filter(|a| a.method == *method) {
+            let items = answer.result.get(*key).and_then(Value::as_array);
+            for (i, item) in items.into_iter().flatten().enumerate() {
+                places.push((answer.frame.seq, format!("/result/{key}/{i}"), item));
             }
-            "tools/list" => ("tool", "tools"),
-            "prompts/list" => ("prompt", "prompts"),
-            "resources/list" => ("resource", "resources"),
-            "resources/templates/list" => ("resource template", "resourceTemplates"),
-            _ => continue,
+        }
+        let framed: Vec<Value>;
+        let items: &[Value] = match rec.listed(*listing) {
+            Some(items) => items,
+            None => {
+                // A recording of frames alone: what the frames hold is all there is.
+                framed = places.iter().map(|(_, _, v)| (*v).clone()).collect();
+                &framed
+            }
         };
-        let items = answer.result.get(key).and_then(Value::as_array);
-        for (i, item) in items.into_iter().flatten().enumerate() {
+        for (i, item) in items.iter().enumerate() {
             let name = item.get("name").and_then(Value::as_str).unwrap_or("?");
+            let place = places.iter().find(|(_, _, v)| *v == item);
+            let (seq, path) = match place {
+                Some((seq, path, _)) => (Some(*seq), path.clone()),
+                None => (None, format!("/{key}/{i}")),
+            };
             let base = Owner {
                 owner: format!("{kind} `{name}`"),
-                seq: answer.frame.seq,
+                seq,
             };
-            walk(item, &format!("/result/{key}/{i}"), "", &base, &mut out);
+            walk(item, &path, "", &base, &mut out);
         }
     }
     out
 }
 
+/// The server's info and instructions: from the handshake frame when it was recorded whole,
+/// else from the handshake result the connection kept.
+fn handshake(rec: &Recording, answers: &[Answer<'_>], out: &mut Vec<Text>) {
+    let framed = answers
+        .iter()
+        .find(|a| matches!(a.method.as_str(), "initialize" | "server/discover"));
+    let (result, seq, prefix) = match framed {
+        Some(a) => (&a.result, Some(a.frame.seq), "/result"),
+        None => (&rec.initialize, None, ""),
+    };
+    let base = Owner {
+        owner: "the server".into(),
+        seq,
+    };
+    for field in ["serverInfo", "instructions"] {
+        if let Some(v) = result.get(field) {
+            walk(v, &format!("{prefix}/{field}"), field, &base, out);
+        }
+    }
+}
+
 struct Owner {
     owner: String,
-    seq: u64,
+    seq: Option<u64>,
 }
 
 /// Collects every string under `v` (keys of schema `properties` count as names).

@@ -12,28 +12,6 @@ use super::text::Text;
 use crate::findings::{At, Findings};
 use crate::recording::Recording;
 
-/// Query parameter names that carry credentials (compared lowercased, `-` as `_`).
-const SECRET_PARAMS: &[&str] = &[
-    "key",
-    "apikey",
-    "api_key",
-    "token",
-    "access_token",
-    "auth",
-    "auth_token",
-    "id_token",
-    "refresh_token",
-    "secret",
-    "client_secret",
-    "password",
-    "passwd",
-    "pwd",
-    "sig",
-    "signature",
-    "session",
-    "sessionid",
-];
-
 /// Prefixes of well-known token formats.
 const TOKEN_PREFIXES: &[&str] = &[
     "sk-",
@@ -69,9 +47,7 @@ pub fn judge(texts: &[Text], rec: &Recording, f: &mut Findings) {
                         "{} {} has a URL that carries a secret: {secret}",
                         t.owner, t.key
                     ),
-                    At::seqs([t.seq])
-                        .path(t.path.clone())
-                        .excerpt(mask_url(candidate)),
+                    t.at().excerpt(mask_url(candidate)),
                 );
             }
         }
@@ -104,11 +80,7 @@ fn secrets(text: &str) -> Vec<String> {
         out.push(format!("a password in the user info of {}", host(&url)));
     }
     for (name, value) in url.query_pairs() {
-        let key = name.to_lowercase().replace('-', "_");
-        let named = SECRET_PARAMS.contains(&key.as_str())
-            || key.ends_with("_token")
-            || key.ends_with("_key")
-            || key.ends_with("_secret");
+        let named = mcplab_net::is_secret_param(&name);
         if (named && value.len() >= 6) || token_shaped(&value) {
             out.push(format!("query parameter `{name}={}`", mask(&value)));
         }
@@ -116,47 +88,30 @@ fn secrets(text: &str) -> Vec<String> {
     out
 }
 
-fn token_shaped(value: &str) -> bool {
+/// A value shaped like a well-known token (a JWT, `sk-…`, `ghp_…`, …), whatever its name.
+pub(crate) fn token_shaped(value: &str) -> bool {
     let jwt = value.starts_with("eyJ") && value.matches('.').count() == 2 && value.len() > 30;
     jwt || TOKEN_PREFIXES
         .iter()
         .any(|p| value.starts_with(p) && value.len() >= p.len() + 12)
 }
 
-/// The first four characters and the length.
+/// The first four characters and the length (mcplab-net's masking, as everywhere).
 fn mask(value: &str) -> String {
-    let shown: String = value.chars().take(4).collect();
-    format!("{shown}…({} chars)", value.chars().count())
+    mcplab_net::mask_secret(value)
 }
 
-/// The URL with its password and secret-looking query values masked.
+/// The URL with its password, secret-carrying query values and token-shaped values masked.
 fn mask_url(text: &str) -> String {
-    let Ok(mut url) = Url::parse(text) else {
-        return text.to_owned();
-    };
-    if url.password().is_some() {
-        let _ = url.set_password(Some("…"));
+    let mut shown = mcplab_net::mask_url_text(text);
+    if let Ok(url) = Url::parse(text) {
+        for (_, value) in url.query_pairs() {
+            if token_shaped(&value) {
+                shown = shown.replace(value.as_ref(), &mask(&value));
+            }
+        }
     }
-    let pairs: Vec<(String, String)> = url
-        .query_pairs()
-        .map(|(k, v)| {
-            let secret = !secrets(&format!("http://x/?{}", form(&k, &v))).is_empty();
-            (
-                k.into_owned(),
-                if secret { mask(&v) } else { v.into_owned() },
-            )
-        })
-        .collect();
-    if !pairs.is_empty() {
-        url.query_pairs_mut().clear().extend_pairs(pairs);
-    }
-    url.to_string()
-}
-
-fn form(k: &str, v: &str) -> String {
-    url::form_urlencoded::Serializer::new(String::new())
-        .append_pair(k, v)
-        .finish()
+    shown
 }
 
 fn host(url: &Url) -> String {
@@ -252,7 +207,7 @@ mod tests {
     #[test]
     fn secrets_in_urls_are_found_and_masked() {
         let found = secrets("https://api.example.com/mcp?api_key=sk-abcdefghijklmnop&x=1");
-        assert_eq!(found, vec!["query parameter `api_key=sk-a…(19 chars)`"]);
+        assert_eq!(found, vec!["query parameter `api_key=sk-a… (19 chars)`"]);
         assert_eq!(secrets("https://u:hunter22@example.com/").len(), 1);
         assert!(secrets("https://example.com/search?q=token&page=2").is_empty());
         assert_eq!(

@@ -1,11 +1,13 @@
 //! The comparison of turns that ran the same message under different HostConfigs (models,
 //! prompts, tool filters): each turn folded from its events into a [`TurnSummary`], and which
 //! calls differ from the first column's (another tool at that place, or other arguments). A
-//! compared turn as an eval suite is `mcplab_evals::suite::compared_turn_suite`. Pure: the CLI, the web and the export read the same figures from the same
-//! events.
+//! compared turn as an eval suite is `mcplab_evals::suite::compared_turn_suite`. Pure: the CLI
+//! and the export read these figures; the web folds the same events its own way, and
+//! `tests/vectors/compare_figures.json` pins both to the same answers.
 
 use mcplab_protocol::chat::{StopReason, TurnEvent};
 use mcplab_protocol::xray::{SummaryCall, TurnSummary};
+use serde_json::Value;
 
 /// One turn's figures, from its events in order (live deltas or stored merged ones alike).
 pub fn summarize(model: &str, events: &[TurnEvent]) -> TurnSummary {
@@ -25,7 +27,12 @@ pub fn summarize(model: &str, events: &[TurnEvent]) -> TurnSummary {
     };
     let mut costs = Vec::new();
     let mut call_ids = Vec::new();
+    let mut xray_steps = Vec::new();
     for event in events {
+        // An event seen twice around a reload counts once; the first end is the turn's end.
+        if s.ended != "running" && event.is_terminal() {
+            continue;
+        }
         match event {
             TurnEvent::TextDelta { text, .. } => s.answer.push_str(text),
             TurnEvent::ToolCall {
@@ -47,10 +54,11 @@ pub fn summarize(model: &str, events: &[TurnEvent]) -> TurnSummary {
                 call_id, is_error, ..
             } => {
                 if let Some(i) = call_ids.iter().position(|c| c == call_id) {
-                    s.calls[i].is_error = Some(*is_error);
+                    s.calls[i].is_error.get_or_insert(*is_error);
                 }
             }
-            TurnEvent::StepXray { xray, .. } => {
+            TurnEvent::StepXray { xray, .. } if !xray_steps.contains(&xray.step) => {
+                xray_steps.push(xray.step);
                 s.steps = s.steps.max(xray.step);
                 s.input_tokens += xray.tokens.input_tokens;
                 s.output_tokens += xray.tokens.output_tokens;
@@ -98,7 +106,9 @@ pub fn differing_calls(columns: &[TurnSummary]) -> Vec<Vec<bool>> {
         return Vec::new();
     };
     let same = |a: &SummaryCall, b: Option<&SummaryCall>| {
-        b.is_some_and(|b| a.server == b.server && a.tool == b.tool && a.arguments == b.arguments)
+        b.is_some_and(|b| {
+            a.server == b.server && a.tool == b.tool && same_json(&a.arguments, &b.arguments)
+        })
     };
     let mut out: Vec<Vec<bool>> = columns
         .iter()
@@ -117,6 +127,22 @@ pub fn differing_calls(columns: &[TurnSummary]) -> Vec<Vec<bool>> {
         .map(|(i, call)| columns[1..].iter().any(|c| !same(call, c.calls.get(i))))
         .collect();
     out
+}
+
+/// JSON equality as a reader sees it: object keys in any order, numbers by value (`1` is `1.0`).
+fn same_json(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x == y || x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_json(a, b))
+        }
+        (Value::Object(x), Value::Object(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .all(|(k, v)| y.get(k).is_some_and(|w| same_json(v, w)))
+        }
+        _ => a == b,
+    }
 }
 
 #[cfg(test)]
@@ -150,6 +176,45 @@ mod tests {
             differing_calls(&[a, b, c, d]),
             vec![vec![true], vec![true], vec![false], vec![]]
         );
+    }
+
+    /// `tests/vectors/compare_figures.json`, which the web's `xray.test.ts` reads too.
+    #[test]
+    fn figures_follow_the_shared_vectors() {
+        let vectors: Value =
+            serde_json::from_str(include_str!("../../tests/vectors/compare_figures.json")).unwrap();
+        for case in vectors["summaries"].as_array().unwrap() {
+            let events: Vec<TurnEvent> = serde_json::from_value(case["events"].clone()).unwrap();
+            let model = case["summary"]["model"].as_str().unwrap();
+            let got = serde_json::to_value(summarize(model, &events)).unwrap();
+            assert_eq!(got, case["summary"], "{}", case["name"]);
+        }
+        for case in vectors["differing"].as_array().unwrap() {
+            let columns: Vec<TurnSummary> = case["columns"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|calls| {
+                    let events: Vec<TurnEvent> = calls
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .enumerate()
+                        .map(|(i, c)| TurnEvent::ToolCall {
+                            turn_id: "t".into(),
+                            call_id: format!("c{i}"),
+                            name: String::new(),
+                            server: c["server"].as_str().unwrap().into(),
+                            tool: c["tool"].as_str().unwrap().into(),
+                            arguments: c["arguments"].clone(),
+                        })
+                        .collect();
+                    summarize("m", &events)
+                })
+                .collect();
+            let want: Vec<Vec<bool>> = serde_json::from_value(case["differing"].clone()).unwrap();
+            assert_eq!(differing_calls(&columns), want, "{}", case["name"]);
+        }
     }
 
     #[test]

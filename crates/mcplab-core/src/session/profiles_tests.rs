@@ -236,3 +236,29 @@ fn user_profiles_load_from_a_directory_and_may_not_take_a_builtin_name() {
         "no file content is quoted: {why:?}"
     );
 }
+
+/// `tests/vectors/host_profiles.json`, which the web's `hostProfiles.test.ts` reads too.
+#[test]
+fn applying_a_profile_follows_the_shared_vectors() {
+    let vectors: serde_json::Value =
+        serde_json::from_str(include_str!("../../tests/vectors/host_profiles.json")).unwrap();
+    let config = |v: &serde_json::Value| -> HostConfig {
+        let c: HostConfig = serde_json::from_value(v.clone()).unwrap();
+        // Each config is written as the API sends it, so the web reads the same shape.
+        assert_eq!(
+            &serde_json::to_value(&c).unwrap(),
+            v,
+            "not in the API's form"
+        );
+        c
+    };
+    for case in vectors["cases"].as_array().unwrap() {
+        let applied = apply_profile(&config(&case["base"]), &config(&case["profile"]));
+        assert_eq!(
+            serde_json::to_value(&applied).unwrap(),
+            case["applied"],
+            "{}",
+            case["name"]
+        );
+    }
+}

@@ -247,6 +247,16 @@ pub struct McpArgs {
     /// Let the agent reach HTTP servers whose URL matches PATTERN; repeatable.
     #[arg(long = "allow-url", value_name = "PATTERN")]
     pub allow_urls: Vec<String>,
+    /// Show the agent's traffic live in the running `mcplab serve` of this data directory
+    /// (its traffic view, under the host name `mcplab-agent`).
+    #[arg(long)]
+    pub attach: bool,
+    /// Per-request deadline for the servers under test, in seconds (their progress
+    /// notifications reset it); also bounds connecting unless --connect-timeout says otherwise.
+    #[arg(long, value_name = "SECS")]
+    pub timeout: Option<f64>,
+    #[command(flatten)]
+    pub limits: limits::LimitArgs,
     #[command(flatten)]
     pub chromium: ChromiumArg,
 }
@@ -660,6 +670,21 @@ pub struct CompleteArgs {
     pub connect: ConnectArgs,
 }
 
+/// `mcplab servers export`.
+#[derive(Args, Debug)]
+pub struct ExportArgs {
+    /// Print the entry that adds `mcplab mcp` to this coding agent (claude-code, codex,
+    /// cursor, vscode, goose), in its own config format.
+    #[arg(long = "for", value_enum, value_name = "AGENT")]
+    pub agent: Option<crate::commands::CodingAgent>,
+    /// With --for: let the agent start stdio servers matching PATTERN; repeatable.
+    #[arg(long = "allow-command", value_name = "PATTERN", requires = "agent")]
+    pub allow_commands: Vec<String>,
+    /// With --for: let the agent reach HTTP servers matching PATTERN; repeatable.
+    #[arg(long = "allow-url", value_name = "PATTERN", requires = "agent")]
+    pub allow_urls: Vec<String>,
+}
+
 #[derive(Subcommand, Debug)]
 pub enum ServersCmd {
     /// List configured servers.
@@ -674,8 +699,9 @@ pub enum ServersCmd {
     Remove { name: String },
     /// Import servers from another host's config (Claude Desktop, Cursor, VS Code).
     Import { file: PathBuf },
-    /// Print the config as an mcpServers document.
-    Export,
+    /// Print the config as an mcpServers document; with --for AGENT, the entry that makes
+    /// that coding agent start `mcplab mcp` instead.
+    Export(ExportArgs),
     /// Make a host start server NAME through `mcplab tap` (its config rewritten, a backup
     /// kept beside it); restart the host to use it.
     Tap(tap::HostEntryArgs),

@@ -2,6 +2,7 @@
 //! job, print, and close it; `servers` edits the config file; `demo-server` serves; `apps
 //! render` also serves the API to a headless browser for its one render.
 
+mod agent_config;
 mod apps;
 mod chat;
 mod check;
@@ -10,12 +11,15 @@ pub mod hosts;
 mod inspect;
 mod listen;
 mod mcp;
+mod mcp_attach;
 mod oauth;
 mod open;
 mod servers;
 mod skills;
 mod tap;
 mod tasks;
+
+pub use agent_config::CodingAgent;
 
 use crate::cli::{Command, Connected};
 use crate::failure::Failure;

@@ -1,10 +1,11 @@
 //! `mcplab servers list|add|remove|import|export`: edits the configured servers in the data
-//! directory's store. An import is read completely before anything is written, so a file
+//! directory's store (`export --for AGENT` prints a coding agent's `mcplab mcp` entry instead). An import is read completely before anything is written, so a file
 //! that cannot be read changes nothing; entries it cannot use are skipped with a warning.
 
 use mcplab_core::config::{import_mcp_servers, parse_mcp_servers, render_mcp_servers};
 
-use crate::cli::ServersCmd;
+use super::agent_config;
+use crate::cli::{ExportArgs, ServersCmd};
 use crate::failure::Failure;
 use crate::output;
 use crate::settings::Settings;
@@ -16,6 +17,16 @@ fn store_err(e: mcplab_store::StoreError) -> Failure {
 
 pub fn run(cmd: ServersCmd, settings: &Settings) -> Result<(), Failure> {
     match cmd {
+        ServersCmd::Export(ExportArgs {
+            agent: Some(agent),
+            allow_commands,
+            allow_urls,
+        }) => {
+            let args = agent_config::mcp_args(&allow_commands, &allow_urls);
+            eprintln!("# {}", agent.place());
+            crate::output::out!("{}", agent_config::snippet(agent, &args));
+            return Ok(());
+        }
         ServersCmd::Tap(args) => return super::tap::hosts::rewrite(args, true),
         ServersCmd::Untap(args) => return super::tap::hosts::rewrite(args, false),
         _ => {}
@@ -100,7 +111,7 @@ pub fn run(cmd: ServersCmd, settings: &Settings) -> Result<(), Failure> {
             );
             Ok(())
         }
-        ServersCmd::Export => {
+        ServersCmd::Export(_) => {
             let servers = store.servers().map_err(store_err)?;
             crate::output::outln!("{}", output::json(&render_mcp_servers(&servers)));
             Ok(())

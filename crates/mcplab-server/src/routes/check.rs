@@ -30,7 +30,7 @@ const PEER_LIST_TIMEOUT: Duration = Duration::from_secs(5);
 /// Most fuzz inputs per tool the web asks for (the CLI has no limit).
 const MAX_FUZZ_PER_TOOL: u32 = 500;
 
-pub async fn check(
+pub(super) async fn check(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
     Json(req): Json<CheckRequest>,

@@ -247,6 +247,10 @@ pub struct McpArgs {
     /// Let the agent reach HTTP servers whose URL matches PATTERN; repeatable.
     #[arg(long = "allow-url", value_name = "PATTERN")]
     pub allow_urls: Vec<String>,
+    /// Show the agent's traffic live in the running `mcplab serve` of this data directory
+    /// (its traffic view, under the host name `mcplab-agent`).
+    #[arg(long)]
+    pub attach: bool,
     /// Per-request deadline for the servers under test, in seconds (their progress
     /// notifications reset it); also bounds connecting unless --connect-timeout says otherwise.
     #[arg(long, value_name = "SECS")]

@@ -2,7 +2,8 @@
 //! only composes: the configured servers and the `--allow-*` patterns become the allow-list,
 //! the data directory gives host profiles, providers, prices and the store for evals, and
 //! Chromium (when there is one) a renderer; `--timeout` and `--limit` set the deadlines and byte
-//! budget of the servers under test. `mcplab_agent::Agent` holds the tools and mcplab-mcp's
+//! budget of the servers under test; `--attach` mirrors the agent's traffic into a running
+//! `mcplab serve` (`mcp_attach.rs`). `mcplab_agent::Agent` holds the tools and mcplab-mcp's
 //! `tool_server` serves them on stdio or loopback HTTP. When serving ends — the
 //! client closed stdin, Ctrl-C, SIGTERM — every server the agent started is stopped.
 
@@ -39,6 +40,13 @@ pub async fn run(args: McpArgs, settings: &Settings) -> Result<(), Failure> {
         .map(|secs| crate::cli::limits::seconds(secs, "--timeout"))
         .transpose()?;
     args.limits.resolve(timeout)?.apply(timeout, &mut options);
+    let attached = match args.attach {
+        true => {
+            options.identity.name = super::mcp_attach::AGENT_CLIENT.into();
+            Some(super::mcp_attach::inspector(&settings.data).await?)
+        }
+        false => None,
+    };
     let chromium = settings::chromium(settings.chromium.as_deref()).filter(|p| p.is_file());
     let renderer: Result<Arc<dyn AppRender>, String> = match &chromium {
         Some(path) => Ok(Arc::new(AgentRenderer(LoopbackRenderer::new(
@@ -58,10 +66,23 @@ pub async fn run(args: McpArgs, settings: &Settings) -> Result<(), Failure> {
         evals: Ok(eval_setup(store, settings, chromium, configured)?),
         renderer,
     };
-    let agent = Agent::start(ConnectionManager::new(options), setup);
+    let manager = ConnectionManager::new(options);
+    let mirror_stop = CancellationToken::new();
+    let mirror = attached.map(|target| {
+        tokio::spawn(super::mcp_attach::mirror(
+            manager.clone(),
+            target,
+            mirror_stop.clone(),
+        ))
+    });
+    let agent = Agent::start(manager, setup);
     let host: Arc<dyn ToolHost> = Arc::new(agent.clone());
     let served = serve(host, args.http).await;
     agent.shutdown().await;
+    mirror_stop.cancel();
+    if let Some(task) = mirror {
+        let _ = tokio::time::timeout(std::time::Duration::from_secs(5), task).await;
+    }
     served
 }
 

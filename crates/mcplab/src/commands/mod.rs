@@ -11,6 +11,7 @@ pub mod hosts;
 mod inspect;
 mod listen;
 mod mcp;
+mod mcp_attach;
 mod oauth;
 mod open;
 mod servers;

@@ -120,6 +120,7 @@ fn mcplab_mcp_says_which_knob_is_wrong() {
         ),
         (&["--limit", "bogus=1"][..], "message"),
         (&["--limit", "message=lots"][..], "--limit message"),
+        (&["--attach"][..], "no running mcplab found"),
     ];
     for (args, said) in cases {
         let o = Command::new(BIN)

@@ -5,7 +5,8 @@
 //! agent's own client, lint it with `check`, restart it, a refused command, both eras of the
 //! server under test, and no process left when the client goes away; `render_app` with real
 //! Chromium (the PNG as the client decoded it); `eval_run` against the scripted LLM (failing
-//! traces, progress, a cancelled run stored as cancelled); `--timeout` and `--limit`. Judged by
+//! traces, progress, a cancelled run stored as cancelled); `--timeout` and `--limit`; `--attach`
+//! (the agent's frames in a running `mcplab serve`'s traffic, as the agent's). Judged by
 //! what the demo server answered, the stored runs and `/proc`, not by mcplab's own verdicts.
 //! Needs tests/python/setup.sh (feature `peer-tests`) and Chromium.
 
@@ -371,4 +372,57 @@ fn timeout_and_limit_bound_the_servers_under_test() {
     // The connection lives on.
     let small = &out["small"]["structured"]["result"]["content"][0]["text"];
     assert_eq!(small, "Echo: small");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn attach_shows_the_agents_calls_in_the_running_inspector() {
+    let data = data_dir();
+    let run = crate::serve::start(data.path(), &["--port", "0"]).await;
+    let dir = data.path().to_owned();
+    let out = tokio::task::spawn_blocking(move || client_with(1, &dir, "attach", &["--attach"]))
+        .await
+        .unwrap();
+    let echoed = &out["echo"]["structured"]["result"]["content"][0]["text"];
+    assert_eq!(echoed, "Echo: seen live", "{out:#}");
+
+    // The agent's session, labelled as the agent's, ended once mcplab mcp stopped.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let session = loop {
+        let taps = run.get("/api/taps").await;
+        let agent = taps
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["host"]["name"] == "mcplab-agent" && t["ended"].is_object());
+        if let Some(s) = agent {
+            break s.clone();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no ended agent session: {taps:#}"
+        );
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(
+        session["target"].as_str().unwrap().starts_with("demo: "),
+        "{session:#}"
+    );
+    let key = session["key"].as_str().unwrap();
+    let traffic = run.get(&format!("/api/servers/{key}/traffic")).await;
+    let texts: Vec<&str> = traffic["frames"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["text"].as_str())
+        .collect();
+    assert!(
+        texts.iter().any(|t| t.contains("Echo: seen live")),
+        "{texts:#?}"
+    );
+    // What the server under test was told: the agent's name (initialize or each request's _meta).
+    assert!(
+        texts.iter().any(|t| t.contains("mcplab-agent")),
+        "{texts:#?}"
+    );
+    run.stop().await;
 }

@@ -2,8 +2,9 @@
 //! (tests/interop/ts/agent_client.mjs) in both eras — the 2025-11-25 handshake and 2026-07-28
 //! — over stdio and over `--http` (loopback): the tool list, a refused command, a tool call
 //! with progress, a call the client abandons (the demo server must log that it stopped), and
-//! `check`. With `--http`, stopping `mcplab mcp` stops the servers it started. Node 22 and the
-//! SDK come from tests/npm (feature `peer-tests`).
+//! `check`; once, `render_app` in Chromium (the PNG as the client decoded it). No server
+//! outlives `mcplab mcp`: over stdio when the client closes, with `--http` when it is stopped.
+//! Node 22 and the SDK come from tests/npm (feature `peer-tests`).
 
 use std::path::PathBuf;
 use std::process::Stdio;
@@ -31,7 +32,11 @@ fn node() -> PathBuf {
 
 /// Runs the SDK client (`stdio` or `http`, `legacy` or `modern`); its report.
 async fn agent(kind: &str, era: &str, target: &str, last: &str) -> Value {
-    let out = Command::new(node())
+    let mut cmd = Command::new(node());
+    if (kind, era) == ("stdio", "legacy") {
+        cmd.env("AGENT_RENDER", "show_counter_app");
+    }
+    let out = cmd
         .arg(repo().join("tests/interop/ts/agent_client.mjs"))
         .args([kind, era, target, last])
         .stderr(Stdio::inherit())
@@ -88,12 +93,46 @@ fn assert_session(out: &Value, era: &str) {
     assert!(out["check"]["structured"]["findings"].is_array());
 }
 
+/// One stdio session in `era`; the client closed, nothing it started may be left.
+async fn stdio_session(era: &str) -> Value {
+    let data = tempfile::tempdir().unwrap();
+    let out = agent("stdio", era, BIN, &data.path().display().to_string()).await;
+    assert_session(&out, era);
+    // The client closed: mcplab mcp ended, and the demo server it started with it.
+    gone(&[out["demoPid"].as_u64().unwrap()]).await;
+    out
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn the_typescript_sdk_drives_mcplab_mcp_on_stdio_in_both_eras() {
-    for era in ["legacy", "modern"] {
-        let data = tempfile::tempdir().unwrap();
-        let out = agent("stdio", era, BIN, &data.path().display().to_string()).await;
-        assert_session(&out, era);
+async fn the_typescript_sdk_drives_mcplab_mcp_on_stdio_in_2025_11_25_and_gets_a_png() {
+    let out = stdio_session("legacy").await;
+    assert_render(&out["render"]);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_typescript_sdk_drives_mcplab_mcp_on_stdio_in_2026_07_28() {
+    stdio_session("modern").await;
+}
+
+/// `render_app`'s reply as the TypeScript client saw it: a PNG (signature and IHDR) 430 px
+/// wide, as the mobile device is, and the app initialized.
+fn assert_render(render: &Value) {
+    assert_eq!(render["isError"], false, "{render:#}");
+    assert_eq!(render["image"]["mimeType"], "image/png", "{render:#}");
+    let head = render["image"]["head"].as_str().unwrap();
+    assert!(head.starts_with("89504e470d0a1a0a"), "not a PNG: {head}");
+    assert_eq!(&head[24..32], "49484452", "no IHDR first: {head}");
+    assert_eq!(u32::from_str_radix(&head[32..40], 16).unwrap(), 430);
+    assert!(render["image"]["bytes"].as_u64().unwrap() > 2_000);
+    assert_eq!(render["structured"]["initialized"], true, "{render:#}");
+}
+
+/// Waits until none of `pids` runs.
+async fn gone(pids: &[u64]) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while pids.iter().any(|p| alive(*p)) {
+        assert!(Instant::now() < deadline, "still running: {pids:?}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 
@@ -152,9 +191,5 @@ async fn the_typescript_sdk_drives_mcplab_mcp_over_loopback_http_in_both_eras() 
         .expect("mcplab mcp stops on SIGTERM")
         .unwrap();
     assert!(status.success(), "{status:?}");
-    let deadline = Instant::now() + Duration::from_secs(20);
-    while pids.iter().any(|p| alive(*p)) {
-        assert!(Instant::now() < deadline, "still running: {pids:?}");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    gone(&pids).await;
 }

@@ -21,8 +21,8 @@
 //!   server as a whole (the baseline's "no longer speaks this era").
 //!
 //! To add a set (hosts, readiness, fuzzing): add its variant to
-//! [`mcplab_protocol::check::RuleSet`], write a module with its `RULES` table and a
-//! `pub static SET: RuleSetDef`, list it in [`sets::registry`], and, if it is optional, say
+//! [`mcplab_protocol::check::RuleSet`], write a module with its `RULES` table (each rule
+//! written through the set's one [`rule::RuleTable`]) and a `pub static SET: RuleSetDef`, list it in [`sets::registry`], and, if it is optional, say
 //! in [`CheckOptions::selected`] when it runs (today: asked for in `CheckOptions::sets`, or
 //! the input it needs is given). Findings, per-era rule lists (JUnit cases), every renderer
 //! and `--list-rules` pick it up without further changes. [`Recording::results`] pairs each

@@ -80,21 +80,53 @@ impl Rule {
     }
 }
 
-/// Builds a rule (for the `const` tables of each set).
-pub const fn rule(
+/// One set's rule table: its rules are written `TABLE.rule(id, level, summary, source, fix)`
+/// and its page sources `TABLE.page(url)`, dated the day the set's pages were read.
+#[derive(Debug, Clone, Copy)]
+pub struct RuleTable {
     set: RuleSet,
-    id: &'static str,
-    level: Level,
-    summary: &'static str,
-    source: Source,
-    fix: &'static str,
-) -> Rule {
-    Rule {
-        id,
-        set,
-        level,
-        summary,
-        source,
-        fix,
+    read: &'static str,
+}
+
+impl RuleTable {
+    /// A table whose rules cite spec sections (or pages with their own date) only.
+    pub const fn new(set: RuleSet) -> Self {
+        RuleTable { set, read: "" }
+    }
+
+    /// The day (YYYY-MM-DD) the pages [`RuleTable::page`] cites were read.
+    pub const fn read_on(self, read: &'static str) -> Self {
+        RuleTable { read, ..self }
+    }
+
+    /// A public page read on the table's day (a compile error without [`RuleTable::read_on`]).
+    pub const fn page(self, url: &'static str) -> Source {
+        assert!(
+            !self.read.is_empty(),
+            "say when the pages were read: read_on"
+        );
+        Source::Page {
+            url,
+            read: self.read,
+        }
+    }
+
+    /// A rule of this table's set.
+    pub const fn rule(
+        self,
+        id: &'static str,
+        level: Level,
+        summary: &'static str,
+        source: Source,
+        fix: &'static str,
+    ) -> Rule {
+        Rule {
+            id,
+            set: self.set,
+            level,
+            summary,
+            source,
+            fix,
+        }
     }
 }

@@ -207,14 +207,11 @@ impl Store {
     }
 
     pub fn delete_session(&self, id: &str) -> Result<(), StoreError> {
-        let n = self
-            .conn
-            .lock()
-            .execute("DELETE FROM chat_sessions WHERE id = ?1", [id])?;
-        if n == 0 {
-            return Err(StoreError::NotFound(format!("chat session {id}")));
-        }
-        Ok(())
+        self.delete_one(
+            "DELETE FROM chat_sessions WHERE id = ?1",
+            id,
+            StoreError::NotFound(format!("chat session {id}")),
+        )
     }
 
     /// Stores (or replaces) one turn and touches the session's update time. `replaces` names

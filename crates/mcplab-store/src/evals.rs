@@ -321,14 +321,11 @@ impl Store {
 
     /// Deletes a run and its iterations.
     pub fn delete_eval_run(&self, id: &str) -> Result<(), StoreError> {
-        let n = self
-            .conn
-            .lock()
-            .execute("DELETE FROM eval_runs WHERE id = ?1", [id])?;
-        if n == 0 {
-            return Err(StoreError::NotFound(format!("eval run {id}")));
-        }
-        Ok(())
+        self.delete_one(
+            "DELETE FROM eval_runs WHERE id = ?1",
+            id,
+            StoreError::NotFound(format!("eval run {id}")),
+        )
     }
 }
 

@@ -30,15 +30,7 @@ impl Store {
 
     /// Sets the setting `key` to `value`, replacing any previous value.
     pub fn set_setting(&self, key: &str, value: &Value) -> Result<(), StoreError> {
-        blocking(|| {
-            let json = encode("setting", value)?;
-            self.conn.lock().execute(
-                "INSERT INTO settings (key, value) VALUES (?1, ?2)
-                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                params![key, json],
-            )?;
-            Ok(())
-        })
+        self.put("settings", "setting", key, value)
     }
 
     /// The model providers entered in Settings (keys, base URLs, custom endpoints), as the
@@ -53,15 +45,12 @@ impl Store {
 
     /// Replaces the stored model providers.
     pub fn set_provider_configs<P: Serialize>(&self, providers: &[P]) -> Result<(), StoreError> {
-        blocking(|| {
-            let json = encode("provider settings", providers)?;
-            self.conn.lock().execute(
-                "INSERT INTO settings (key, value) VALUES (?1, ?2)
-                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
-                params![PROVIDERS_SETTING, json],
-            )?;
-            Ok(())
-        })
+        self.put(
+            "settings",
+            "provider settings",
+            PROVIDERS_SETTING,
+            providers,
+        )
     }
 
     /// Every UI preference, by key.
@@ -82,11 +71,25 @@ impl Store {
 
     /// Sets the UI preference `key` to `value`, replacing any previous value.
     pub fn set_pref(&self, key: &str, value: &Value) -> Result<(), StoreError> {
+        self.put("prefs", "pref", key, value)
+    }
+
+    /// Writes `value` (what it is: `what`, for errors) under `key` in `table`, one of this
+    /// file's two tables, replacing any previous value.
+    fn put<T: Serialize + ?Sized>(
+        &self,
+        table: &'static str,
+        what: &str,
+        key: &str,
+        value: &T,
+    ) -> Result<(), StoreError> {
         blocking(|| {
-            let json = encode("pref", value)?;
+            let json = encode(what, value)?;
             self.conn.lock().execute(
-                "INSERT INTO prefs (key, value) VALUES (?1, ?2)
-                 ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                &format!(
+                    "INSERT INTO {table} (key, value) VALUES (?1, ?2)
+                     ON CONFLICT (key) DO UPDATE SET value = excluded.value"
+                ),
                 params![key, json],
             )?;
             Ok(())

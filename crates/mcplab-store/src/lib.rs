@@ -168,6 +168,14 @@ impl Store {
         Store::init(conn, path)
     }
 
+    /// Runs `delete` (a DELETE of one row, its key `?1`) for `key`; `missing` when no row went.
+    fn delete_one(&self, delete: &str, key: &str, missing: StoreError) -> Result<(), StoreError> {
+        match self.conn.lock().execute(delete, [key])? {
+            0 => Err(missing),
+            _ => Ok(()),
+        }
+    }
+
     /// True when this open created the schema, i.e. the first run against this file.
     pub fn is_new(&self) -> bool {
         self.is_new

@@ -98,14 +98,11 @@ impl Store {
 
     /// Deletes the scenario `id`; [`StoreError::NotFound`] if there is none.
     pub fn delete_scenario(&self, id: &str) -> Result<(), StoreError> {
-        let n = self
-            .conn
-            .lock()
-            .execute("DELETE FROM app_scenarios WHERE id = ?1", [id])?;
-        if n == 0 {
-            return Err(StoreError::NotFound(format!("scenario {id}")));
-        }
-        Ok(())
+        self.delete_one(
+            "DELETE FROM app_scenarios WHERE id = ?1",
+            id,
+            StoreError::NotFound(format!("scenario {id}")),
+        )
     }
 }
 

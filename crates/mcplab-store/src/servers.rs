@@ -96,14 +96,7 @@ impl Store {
 
     /// Removes the config named `name`; [`StoreError::NotFound`] if there is none.
     pub fn delete_server(&self, name: &str) -> Result<(), StoreError> {
-        let changed = self
-            .conn
-            .lock()
-            .execute("DELETE FROM servers WHERE name = ?1", [name])?;
-        if changed == 0 {
-            return Err(not_found(name));
-        }
-        Ok(())
+        self.delete_one("DELETE FROM servers WHERE name = ?1", name, not_found(name))
     }
 }
 

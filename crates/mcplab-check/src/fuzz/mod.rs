@@ -14,7 +14,7 @@ use serde_json::Value;
 use crate::findings::{At, Findings};
 use crate::options::CheckOptions;
 use crate::recording::Recording;
-use crate::rule::{Level, Rule, Source, rule};
+use crate::rule::{Level, Rule, RuleTable, Source};
 use crate::schema_refs::compile;
 use crate::sets::RuleSetDef;
 
@@ -49,61 +49,48 @@ pub struct FuzzCase {
     pub shrunk: Option<Value>,
 }
 
-const READ: &str = "2026-12-06";
+const FUZZ: RuleTable = RuleTable::new(RuleSet::Fuzz).read_on("2026-12-06");
 
-const fn fuzz(
-    id: &'static str,
-    level: Level,
-    summary: &'static str,
-    source: Source,
-    fix: &'static str,
-) -> Rule {
-    rule(RuleSet::Fuzz, id, level, summary, source, fix)
-}
-
-pub const CRASH: Rule = fuzz(
+pub const CRASH: Rule = FUZZ.rule(
     "fuzz-crash",
     Level::Must,
     "no input makes the server die or its endpoint go away",
     Source::Spec("basic/lifecycle#error-handling"),
     "validate arguments and answer bad ones with a tool error (isError: true) instead of crashing",
 );
-pub const HANG: Rule = fuzz(
+pub const HANG: Rule = FUZZ.rule(
     "fuzz-hang",
     Level::Must,
     "every input is answered within the timeout",
     Source::Spec("basic/lifecycle#timeouts"),
     "bound the work an input can cause, and answer with an error when it is too much",
 );
-pub const PROTOCOL: Rule = fuzz(
+pub const PROTOCOL: Rule = FUZZ.rule(
     "fuzz-protocol",
     Level::Must,
     "every answer to an input is a valid JSON-RPC response",
     Source::Spec("basic#responses"),
     "always answer with a result or an error object, whatever the arguments",
 );
-pub const SERVER_ERROR: Rule = fuzz(
+pub const SERVER_ERROR: Rule = FUZZ.rule(
     "fuzz-error-kind",
     Level::Should,
     "bad arguments are answered as a tool error (isError) or -32602, not as another JSON-RPC error",
     Source::Spec("server/tools#error-handling"),
     "report input validation errors as tool execution errors so the model can correct them",
 );
-pub const OUTPUT: Rule = fuzz(
+pub const OUTPUT: Rule = FUZZ.rule(
     "fuzz-output-schema",
     Level::Must,
     "a result that is not an error matches the tool's outputSchema",
     Source::Spec("server/tools#output-schema"),
     "return structuredContent that matches the outputSchema for every input the tool accepts",
 );
-pub const SKIPPED: Rule = fuzz(
+pub const SKIPPED: Rule = FUZZ.rule(
     "fuzz-skipped",
     Level::Note,
     "tools not fuzzed because they are not marked safe to call",
-    Source::Page {
-        url: "https://modelcontextprotocol.io/specification/2025-11-25/schema#toolannotations",
-        read: READ,
-    },
+    FUZZ.page("https://modelcontextprotocol.io/specification/2025-11-25/schema#toolannotations"),
     "mark read-only tools readOnlyHint: true, or name a tool with --fuzz-tool to fuzz it anyway",
 );
 

@@ -7,6 +7,7 @@
 use std::sync::LazyLock;
 
 use mcplab_protocol::ServerTransport;
+use mcplab_protocol::check::Severity;
 use regex::Regex;
 use serde_json::Value;
 
@@ -235,7 +236,7 @@ pub fn asks_secret<'a>(t: &'a Listed) -> Option<&'a str> {
 }
 
 /// A remote URL's problem for a directory: not remote, not HTTPS, or only on this machine.
-pub enum Reach {
+enum Reach {
     Stdio,
     Sse(String),
     PlainHttp(String),
@@ -243,7 +244,7 @@ pub enum Reach {
     Fine,
 }
 
-pub fn reach(rec: &Recording) -> Reach {
+fn reach(rec: &Recording) -> Reach {
     let url = match &rec.config.transport {
         ServerTransport::Stdio { .. } => return Reach::Stdio,
         ServerTransport::Sse { url, .. } => return Reach::Sse(url.clone()),
@@ -263,6 +264,26 @@ pub fn reach(rec: &Recording) -> Reach {
     } else {
         Reach::Fine
     }
+}
+
+/// Reports under `rule` how a directory would reach the server: a stdio server at the
+/// rule's own severity (`stdio` says what the directory takes instead), the old HTTP+SSE
+/// transport as a warning, plain HTTP as an error, a loopback URL as information.
+pub fn report_reach(rec: &Recording, rule: &Rule, stdio: &str, f: &mut Findings) {
+    let (severity, message) = match reach(rec) {
+        Reach::Stdio => (rule.severity(), format!("a stdio server: {stdio}")),
+        Reach::Sse(url) => (
+            Severity::Warning,
+            format!("{url} uses the old HTTP+SSE transport"),
+        ),
+        Reach::PlainHttp(url) => (Severity::Error, format!("{url} is not HTTPS")),
+        Reach::Loopback(url) => (
+            Severity::Info,
+            format!("{url} is on this machine: check the deployed URL too"),
+        ),
+        Reach::Fine => return,
+    };
+    f.add_with(rule, severity, message, At::default());
 }
 
 /// Whether the config sends a static Authorization header (a pasted bearer token).

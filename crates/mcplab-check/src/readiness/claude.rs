@@ -5,103 +5,82 @@
 
 use mcplab_protocol::check::RuleSet;
 
-use super::checks::{self, Reach};
+use super::checks;
 use crate::findings::{At, Findings};
 use crate::options::CheckOptions;
 use crate::recording::Recording;
-use crate::rule::{Level, Rule, Source, rule};
+use crate::rule::{Level, Rule, RuleTable, Source};
 
-const READ: &str = "2026-12-06";
-const CRITERIA: Source = Source::Page {
-    url: "https://claude.com/docs/connectors/building/review-criteria",
-    read: READ,
-};
-const POLICY: Source = Source::Page {
-    url: "https://support.claude.com/en/articles/13145358-anthropic-software-directory-policy",
-    read: READ,
-};
-const AUTH: Source = Source::Page {
-    url: "https://claude.com/docs/connectors/building/authentication",
-    read: READ,
-};
+const CLAUDE: RuleTable = RuleTable::new(RuleSet::ReadinessClaude).read_on("2026-12-06");
+const CRITERIA: Source = CLAUDE.page("https://claude.com/docs/connectors/building/review-criteria");
+const POLICY: Source = CLAUDE
+    .page("https://support.claude.com/en/articles/13145358-anthropic-software-directory-policy");
+const AUTH: Source = CLAUDE.page("https://claude.com/docs/connectors/building/authentication");
 
-const fn claude(
-    id: &'static str,
-    level: Level,
-    summary: &'static str,
-    source: Source,
-    fix: &'static str,
-) -> Rule {
-    rule(RuleSet::ReadinessClaude, id, level, summary, source, fix)
-}
-
-pub const ANNOTATIONS: Rule = claude(
+pub const ANNOTATIONS: Rule = CLAUDE.rule(
     "claude-annotations",
     Level::Must,
     "every tool has a title and the applicable hint (readOnlyHint or destructiveHint)",
     CRITERIA,
     "add annotations.title and readOnlyHint: true (read-only tools) or destructiveHint (tools that modify or delete)",
 );
-pub const HONEST: Rule = claude(
+pub const HONEST: Rule = CLAUDE.rule(
     "claude-annotation-honesty",
     Level::Must,
     "annotations match what the tool does (no read-only tool named for writing, no harmless delete)",
     CRITERIA,
     "set the hints from what the tool does: reviewers call every tool and compare",
 );
-pub const NAME_LENGTH: Rule = claude(
+pub const NAME_LENGTH: Rule = CLAUDE.rule(
     "claude-tool-name-length",
     Level::Must,
     "tool names are 64 characters or fewer",
     CRITERIA,
     "shorten the tool name",
 );
-pub const SPLIT: Rule = claude(
+pub const SPLIT: Rule = CLAUDE.rule(
     "claude-read-write-split",
     Level::Must,
     "no catch-all tool that takes both safe and unsafe HTTP methods",
     CRITERIA,
     "split it into a read-only tool and one tool per kind of write",
 );
-pub const API_DOCS: Rule = claude(
+pub const API_DOCS: Rule = CLAUDE.rule(
     "claude-query-api-docs",
     Level::Must,
     "a tool that takes a free-form endpoint names the target API or links its docs",
     CRITERIA,
     "name the API in the description, e.g. \"Queries the Slack Web API — see https://api.slack.com/methods\"",
 );
-pub const DESCRIPTION: Rule = claude(
+pub const DESCRIPTION: Rule = CLAUDE.rule(
     "claude-tool-description",
     Level::Must,
     "every tool has a description that says what it does and when to use it",
     CRITERIA,
     "write a narrow description: what the tool does and when the model should call it",
 );
-pub const CONVERSATION: Rule = claude(
+pub const CONVERSATION: Rule = CLAUDE.rule(
     "claude-conversation-data",
     Level::Must,
     "tools do not ask for chat history, memory or conversation data",
     POLICY,
     "take only the arguments the tool needs; never the conversation",
 );
-pub const FINANCIAL: Rule = claude(
+pub const FINANCIAL: Rule = CLAUDE.rule(
     "claude-financial-transactions",
     Level::Should,
     "no tools that transfer money or execute financial transactions",
-    Source::Page {
-        url: "https://support.claude.com/en/articles/11697096-anthropic-mcp-directory-policy",
-        read: READ,
-    },
+    CLAUDE.page("https://support.claude.com/en/articles/11697096-anthropic-mcp-directory-policy"),
     "remove tools that move money; the directory does not accept them",
 );
-pub const REMOTE: Rule = claude(
+pub const REMOTE: Rule = CLAUDE.rule(
     "claude-remote-transport",
     Level::Should,
     "the connector is a remote server over streamable HTTP at a public HTTPS URL",
     CRITERIA,
     "serve streamable HTTP over HTTPS (SSE is the old transport; local servers ship as desktop extensions)",
 );
-pub const STATIC_BEARER: Rule = claude(
+pub const STATIC_BEARER: Rule = CLAUDE.rule(
     "claude-auth",
     Level::Must,
     "authentication is OAuth (or none): Claude does not take pasted bearer tokens",
@@ -186,13 +165,12 @@ pub fn judge(rec: &Recording, _: &CheckOptions, f: &mut Findings) {
             );
         }
     }
-    match checks::reach(rec) {
-        Reach::Stdio => f.add(&REMOTE, "a stdio server: the connector directory lists remote servers (local ones ship as desktop extensions)".into(), At::default()),
-        Reach::Sse(url) => f.add(&REMOTE, format!("{url} uses the old HTTP+SSE transport"), At::default()),
-        Reach::PlainHttp(url) => f.add_with(&REMOTE, mcplab_protocol::check::Severity::Error, format!("{url} is not HTTPS"), At::default()),
-        Reach::Loopback(url) => f.add_with(&REMOTE, mcplab_protocol::check::Severity::Info, format!("{url} is on this machine: check the deployed URL too"), At::default()),
-        Reach::Fine => {}
-    }
+    checks::report_reach(
+        rec,
+        &REMOTE,
+        "the connector directory lists remote servers (local ones ship as desktop extensions)",
+        f,
+    );
     if checks::static_bearer(rec) {
         f.add(
             &STATIC_BEARER,

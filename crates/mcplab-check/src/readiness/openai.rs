@@ -5,99 +5,84 @@
 
 use std::collections::HashMap;
 
-use mcplab_protocol::check::{RuleSet, Severity};
+use mcplab_protocol::check::RuleSet;
 
-use super::checks::{self, Reach};
+use super::checks;
 use crate::apps::csp;
 use crate::findings::{At, Findings};
 use crate::options::CheckOptions;
 use crate::recording::Recording;
-use crate::rule::{Level, Rule, Source, rule};
+use crate::rule::{Level, Rule, RuleTable, Source};
 
-const READ: &str = "2026-12-06";
-const GUIDELINES: Source = Source::Page {
-    url: "https://developers.openai.com/apps-sdk/app-developer-guidelines",
-    read: READ,
-};
-const REFERENCE: Source = Source::Page {
-    url: "https://developers.openai.com/apps-sdk/reference",
-    read: READ,
-};
+const OPENAI: RuleTable = RuleTable::new(RuleSet::ReadinessOpenai).read_on("2026-12-06");
+const GUIDELINES: Source =
+    OPENAI.page("https://developers.openai.com/apps-sdk/app-developer-guidelines");
+const REFERENCE: Source = OPENAI.page("https://developers.openai.com/apps-sdk/reference");
 
-const fn openai(
-    id: &'static str,
-    level: Level,
-    summary: &'static str,
-    source: Source,
-    fix: &'static str,
-) -> Rule {
-    rule(RuleSet::ReadinessOpenai, id, level, summary, source, fix)
-}
-
-pub const ANNOTATIONS: Rule = openai(
+pub const ANNOTATIONS: Rule = OPENAI.rule(
     "openai-annotations",
     Level::Must,
     "every tool sets readOnlyHint, destructiveHint and openWorldHint explicitly (true or false, not left out)",
     GUIDELINES,
     "set all three hints on every tool, from what the tool actually does",
 );
-pub const HONEST: Rule = openai(
+pub const HONEST: Rule = OPENAI.rule(
     "openai-annotation-honesty",
     Level::Must,
     "annotations match the tool's behaviour (a tool that writes is not read-only)",
     GUIDELINES,
     "set readOnlyHint: true only for tools that strictly read; destructiveHint: true for anything that deletes or overwrites",
 );
-pub const NAMES: Rule = openai(
+pub const NAMES: Rule = OPENAI.rule(
     "openai-tool-names",
     Level::Must,
     "tool names are specific, descriptive and unique within the app",
     GUIDELINES,
     "name each tool for the one action it performs (search_tickets, not run)",
 );
-pub const DESCRIPTION: Rule = openai(
+pub const DESCRIPTION: Rule = OPENAI.rule(
     "openai-tool-description",
     Level::Must,
     "every tool has a description that matches what it does",
     GUIDELINES,
     "describe what the tool does and when to use it; no promotion, no steering away from other apps",
 );
-pub const CATCH_ALL: Rule = openai(
+pub const CATCH_ALL: Rule = OPENAI.rule(
     "openai-catch-all",
     Level::Must,
     "no catch-all tool that takes any HTTP method or endpoint",
     GUIDELINES,
     "give each action its own tool, read and write separated",
 );
-pub const MINIMAL_INPUTS: Rule = openai(
+pub const MINIMAL_INPUTS: Rule = OPENAI.rule(
     "openai-minimal-inputs",
     Level::Must,
     "tools do not ask for the conversation, chat history or broad context",
     GUIDELINES,
     "ask only for the fields the action needs",
 );
-pub const SENSITIVE: Rule = openai(
+pub const SENSITIVE: Rule = OPENAI.rule(
     "openai-sensitive-data",
     Level::Must,
     "tools do not collect passwords, API keys, payment card or government identifiers in their inputs",
     GUIDELINES,
     "use OAuth for access; never ask the model to pass secrets or regulated identifiers",
 );
-pub const REMOTE: Rule = openai(
+pub const REMOTE: Rule = OPENAI.rule(
     "openai-remote",
     Level::Must,
     "the app is a remote MCP server at a public HTTPS URL",
     GUIDELINES,
     "deploy the server over streamable HTTP at a public HTTPS domain",
 );
-pub const WIDGET_CSP: Rule = openai(
+pub const WIDGET_CSP: Rule = OPENAI.rule(
     "openai-widget-csp",
     Level::Must,
     "every widget declares its CSP (openai/widgetCSP or _meta.ui.csp)",
     REFERENCE,
     "declare connect and resource domains for the widget, even when empty",
 );
-pub const OUTPUT_SCHEMA: Rule = openai(
+pub const OUTPUT_SCHEMA: Rule = OPENAI.rule(
     "openai-output-schema",
     Level::Note,
     "tools declare an outputSchema (the submission review warns without one)",
@@ -192,27 +177,12 @@ pub fn judge(rec: &Recording, _: &CheckOptions, f: &mut Findings) {
             At::default(),
         );
     }
-    match checks::reach(rec) {
-        Reach::Stdio => f.add(
-            &REMOTE,
-            "a stdio server: ChatGPT connects only to remote MCP servers".into(),
-            At::default(),
-        ),
-        Reach::Sse(url) => f.add_with(
-            &REMOTE,
-            Severity::Warning,
-            format!("{url} uses the old HTTP+SSE transport"),
-            At::default(),
-        ),
-        Reach::PlainHttp(url) => f.add(&REMOTE, format!("{url} is not HTTPS"), At::default()),
-        Reach::Loopback(url) => f.add_with(
-            &REMOTE,
-            Severity::Info,
-            format!("{url} is on this machine: check the deployed URL too"),
-            At::default(),
-        ),
-        Reach::Fine => {}
-    }
+    checks::report_reach(
+        rec,
+        &REMOTE,
+        "ChatGPT connects only to remote MCP servers",
+        f,
+    );
     for app in rec.apps.iter().flatten() {
         if let Some(c) = app.content()
             && !csp(&c.meta).declared

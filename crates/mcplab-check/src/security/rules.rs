@@ -4,72 +4,56 @@
 
 use mcplab_protocol::check::RuleSet;
 
-use crate::rule::{Level, Rule, Source, rule};
+use crate::rule::{Level, Rule, RuleTable, Source};
 
-/// When the pages below were read.
-const READ: &str = "2026-12-06";
+const SECURITY: RuleTable = RuleTable::new(RuleSet::Security).read_on("2026-12-06");
 
-const INVARIANT: Source = Source::Page {
-    url: "https://invariantlabs.ai/blog/mcp-security-notification-tool-poisoning-attacks",
-    read: READ,
-};
+const INVARIANT: Source =
+    SECURITY.page("https://invariantlabs.ai/blog/mcp-security-notification-tool-poisoning-attacks");
 
-const fn security(
-    id: &'static str,
-    level: Level,
-    summary: &'static str,
-    source: Source,
-    fix: &'static str,
-) -> Rule {
-    rule(RuleSet::Security, id, level, summary, source, fix)
-}
-
-pub const HIDDEN_UNICODE: Rule = security(
+pub const HIDDEN_UNICODE: Rule = SECURITY.rule(
     "hidden-unicode",
     Level::Must,
     "no invisible characters (tag characters, zero-width, bidi controls, control codes) in what the model reads",
-    Source::Page {
-        url: "https://trojansource.codes/",
-        read: READ,
-    },
+    SECURITY.page("https://trojansource.codes/"),
     "remove the invisible characters: people reviewing the tool cannot see what the model reads",
 );
-pub const POISONING: Rule = security(
+pub const POISONING: Rule = SECURITY.rule(
     "tool-poisoning",
     Level::Must,
     "no instructions to the model in descriptions or schemas (overriding, concealing, exfiltrating)",
     INVARIANT,
     "describe what the tool does; never tell the model to ignore instructions, hide things from the user or send data elsewhere",
 );
-pub const SENSITIVE_FILE: Rule = security(
+pub const SENSITIVE_FILE: Rule = SECURITY.rule(
     "sensitive-file",
     Level::Should,
     "descriptions do not point the model at credentials or configuration files (~/.ssh, mcp.json, .env)",
     INVARIANT,
     "do not ask the model to read or pass credential files; take what the tool needs as explicit arguments",
 );
-pub const SHADOWING: Rule = security(
+pub const SHADOWING: Rule = SECURITY.rule(
     "tool-shadowing",
     Level::Must,
     "descriptions do not steer the model away from other tools or servers, or change how they behave",
     INVARIANT,
     "describe this tool only: no \"use this instead of…\", no rules for other tools or servers",
 );
-pub const NAME_COLLISION: Rule = security(
+pub const NAME_COLLISION: Rule = SECURITY.rule(
     "tool-name-collision",
     Level::Should,
     "tool names do not collide with another configured server's tools",
     INVARIANT,
     "give tools distinctive names (e.g. a prefix of your service): a host that does not prefix names offers the model two tools of that name",
 );
-pub const SECRET_IN_URL: Rule = security(
+pub const SECRET_IN_URL: Rule = SECURITY.rule(
     "secret-in-url",
     Level::Must,
     "no tokens, keys or passwords in URLs (they end up in logs, histories and referrers)",
     Source::Spec("basic/authorization#access-token-usage"),
     "take credentials in the Authorization header, never in the URL's query or user info",
 );
-pub const PLAIN_HTTP_AUTH: Rule = security(
+pub const PLAIN_HTTP_AUTH: Rule = SECURITY.rule(
     "plain-http-auth",
     Level::Must,
     "credentials and authorization endpoints only over HTTPS (loopback excepted)",

@@ -5,10 +5,13 @@
 
 use mcplab_protocol::check::RuleSet;
 
-use crate::rule::{Level, Rule, Source, rule};
+use crate::rule::{Level, Rule, RuleTable, Source};
 
 use Level::{Must, Note, Should};
 
+const SPEC: RuleTable = RuleTable::new(RuleSet::Spec);
+
+/// A rule whose source is a section of the specification.
 const fn spec(
     id: &'static str,
     level: Level,
@@ -16,14 +19,7 @@ const fn spec(
     section: &'static str,
     fix: &'static str,
 ) -> Rule {
-    rule(
-        RuleSet::Spec,
-        id,
-        level,
-        summary,
-        Source::Spec(section),
-        fix,
-    )
+    SPEC.rule(id, level, summary, Source::Spec(section), fix)
 }
 
 pub const CONNECT: Rule = spec(

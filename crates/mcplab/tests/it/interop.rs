@@ -10,8 +10,10 @@ use std::time::Duration;
 use mcplab_mcp::{Connection, ConnectionManager, Listing, ManagerOptions, RequestOptions};
 use mcplab_protocol::{HumanAnswer, ServerConfig, ServerEvent, ServerTransport};
 use serde_json::{Value, json};
-use tokio::process::{Child, Command};
+use tokio::process::Command;
 use tokio::sync::{broadcast, mpsc};
+
+use super::peer_support::Served;
 
 fn npm_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/npm")
@@ -27,40 +29,13 @@ fn everything() -> PathBuf {
 }
 
 /// server-everything in an HTTP mode on a free loopback port; killed on drop.
-pub(crate) struct HttpServer {
-    _child: Child,
-    pub(crate) port: u16,
-}
-
-pub(crate) async fn start_http(mode: &str) -> HttpServer {
-    let port = {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        l.local_addr().unwrap().port()
-    };
-    let child = Command::new("node")
-        .arg("--require")
+pub(crate) async fn start_http(mode: &str) -> Served {
+    let mut node = Command::new("node");
+    node.arg("--require")
         .arg(npm_dir().join("loopback.cjs"))
         .arg(everything())
-        .arg(mode)
-        .env("PORT", port.to_string())
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("node runs");
-    for _ in 0..100 {
-        if tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .is_ok()
-        {
-            return HttpServer {
-                _child: child,
-                port,
-            };
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("server-everything ({mode}) did not listen on 127.0.0.1:{port}");
+        .arg(mode);
+    Served::start(node).await
 }
 
 fn config(name: &str, transport: ServerTransport) -> ServerConfig {

@@ -3,7 +3,6 @@
 //! purpose (`tests/interop/rawsrv.py`), or a small real HTTP server on loopback. Each of these
 //! failed on the code before its fix.
 
-use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -13,31 +12,11 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 use tokio::process::Command;
 
-const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
-
-fn rawsrv() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/interop/rawsrv.py")
-}
-
-fn raw(modes: &str) -> String {
-    format!("python3 {} {modes}", rawsrv().display())
-}
-
-fn mcplab(data: &Path, args: &[&str]) -> Command {
-    let mut c = Command::new(BIN);
-    c.args(args)
-        .env("MCPLAB_DATA_DIR", data)
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    c
-}
+use super::peer_support::{BIN, command, raw, rawsrv};
 
 async fn run_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     let dir = tempfile::tempdir().unwrap();
-    let mut c = mcplab(dir.path(), args);
+    let mut c = command(args, dir.path());
     for (k, v) in env {
         c.env(k, v);
     }
@@ -91,7 +70,7 @@ async fn b1_optional_anyof_elicitation() {
     }
     // `ask` treats anyOf [string, null] as an optional string and titled oneOf as a choice.
     let dir = tempfile::tempdir().unwrap();
-    let mut c = mcplab(dir.path(), &["--elicitation", "ask", "--stdio", &srv]);
+    let mut c = command(&["--elicitation", "ask", "--stdio", &srv], dir.path());
     c.args(["tools", "call", "ask"]).stdin(Stdio::piped());
     let mut child = c.spawn().unwrap();
     use tokio::io::AsyncWriteExt;
@@ -191,7 +170,7 @@ async fn b6_closed_stdout_pipe_ends_quietly() {
         if json {
             args.insert(0, "--json");
         }
-        let mut child = mcplab(dir.path(), &args).spawn().unwrap();
+        let mut child = command(&args, dir.path()).spawn().unwrap();
         let mut stdout = child.stdout.take().unwrap();
         let mut first = [0u8; 10];
         stdout.read_exact(&mut first).await.unwrap();
@@ -212,8 +191,7 @@ async fn b7_ctrl_c_during_subscribe_unsubscribes() {
     let srv = raw("sub");
     // The server gets a clean environment: its log file goes in with `-e`.
     let log_env = format!("RAWSRV_LOG={}", log.display());
-    let mut c = mcplab(
-        dir.path(),
+    let mut c = command(
         &[
             "--stdio",
             &srv,
@@ -223,6 +201,7 @@ async fn b7_ctrl_c_during_subscribe_unsubscribes() {
             "subscribe",
             "raw://a",
         ],
+        dir.path(),
     );
     let mut child = c.spawn().unwrap();
     let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
@@ -562,7 +541,7 @@ async fn b8_b9_b10_import_what_people_have() {
     let o = run_env(&["servers", "import", file.to_str().unwrap()], &[]).await;
     let _ = o;
     let data = tempfile::tempdir().unwrap();
-    let o = mcplab(data.path(), &["servers", "import", file.to_str().unwrap()])
+    let o = command(&["servers", "import", file.to_str().unwrap()], data.path())
         .output()
         .await
         .unwrap();
@@ -577,7 +556,7 @@ async fn b8_b9_b10_import_what_people_have() {
     ] {
         assert!(e.contains(needle), "no warning about {needle}: {e}");
     }
-    let o = mcplab(data.path(), &["--json", "servers", "list"])
+    let o = command(&["--json", "servers", "list"], data.path())
         .output()
         .await
         .unwrap();

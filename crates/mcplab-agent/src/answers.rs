@@ -55,7 +55,7 @@ struct Caller {
     link: ClientLink,
 }
 
-pub struct Answers {
+pub(crate) struct Answers {
     manager: Arc<ConnectionManager>,
     policy: Mutex<Policy>,
     callers: Mutex<Vec<Caller>>,
@@ -65,7 +65,7 @@ pub struct Answers {
 }
 
 /// Removes its caller when the call ends.
-pub struct CallerGuard {
+pub(crate) struct CallerGuard {
     answers: Arc<Answers>,
     id: u64,
 }
@@ -91,7 +91,7 @@ struct PolicyArgs {
 }
 
 impl Answers {
-    pub fn new(manager: Arc<ConnectionManager>) -> Self {
+    pub(crate) fn new(manager: Arc<ConnectionManager>) -> Self {
         Self {
             manager,
             policy: Mutex::new(Policy {
@@ -106,7 +106,7 @@ impl Answers {
     }
 
     /// Notes that a call naming `arguments.server` runs for the client `link`.
-    pub fn enter(self: &Arc<Self>, arguments: &Value, link: ClientLink) -> CallerGuard {
+    pub(crate) fn enter(self: &Arc<Self>, arguments: &Value, link: ClientLink) -> CallerGuard {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let server = arguments["server"].as_str().map(str::to_owned);
         *self.latest.lock() = Some(link.clone());
@@ -118,7 +118,7 @@ impl Answers {
     }
 
     /// The `policy` tool: sets what is given, returns the whole policy.
-    pub fn policy_tool(&self, arguments: Value) -> ToolReply {
+    pub(crate) fn policy_tool(&self, arguments: Value) -> ToolReply {
         let args: PolicyArgs = match reply::args("policy", arguments) {
             Ok(a) => a,
             Err(r) => return *r,
@@ -151,7 +151,7 @@ impl Answers {
     }
 
     /// Answers `request` in the background and notes how in `inbox`.
-    pub fn handle(self: Arc<Self>, request: HumanRequest, inbox: Arc<Inbox>) {
+    pub(crate) fn handle(self: Arc<Self>, request: HumanRequest, inbox: Arc<Inbox>) {
         tokio::spawn(async move {
             let (answer, how) = match self.decide(&request) {
                 Decision::Answer(answer, how) => (answer, how),

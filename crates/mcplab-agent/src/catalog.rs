@@ -61,7 +61,7 @@ fn server() -> Value {
 }
 
 /// Every tool, in the order a session uses them.
-pub fn tools() -> Vec<ToolSpec> {
+pub(crate) fn tools() -> Vec<ToolSpec> {
     let mut all = connections();
     all.extend(operations());
     all.extend(observation());

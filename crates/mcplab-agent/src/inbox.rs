@@ -28,10 +28,10 @@ const REPLY_BYTES: usize = 64 * 1024;
 const SETTLE_QUIET: std::time::Duration = std::time::Duration::from_millis(15);
 const SETTLE_MAX: std::time::Duration = std::time::Duration::from_millis(200);
 /// Entries one read returns unless asked otherwise.
-pub const DEFAULT_MAX: usize = 50;
+pub(crate) const DEFAULT_MAX: usize = 50;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Stream {
+pub(crate) enum Stream {
     Events,
     Stderr,
 }
@@ -62,19 +62,19 @@ struct State {
 }
 
 #[derive(Default)]
-pub struct Inbox {
+pub(crate) struct Inbox {
     state: Mutex<State>,
 }
 
 /// One read.
-pub struct Taken {
+pub(crate) struct Taken {
     pub items: Vec<Value>,
     pub missed: u64,
     pub more: bool,
 }
 
 impl Inbox {
-    pub fn push(&self, server: &str, stream: Stream, value: Value) {
+    pub(crate) fn push(&self, server: &str, stream: Stream, value: Value) {
         let bytes = value.to_string().len() + server.len();
         let mut s = self.state.lock();
         s.next += 1;
@@ -105,7 +105,7 @@ impl Inbox {
     /// Waits until nothing new has arrived for one quiet interval (at most `SETTLE_MAX`):
     /// a server's notifications are handled concurrently with the response that followed
     /// them on the wire, so right after a call they may still be on their way here.
-    pub async fn settle(&self) {
+    pub(crate) async fn settle(&self) {
         let started = tokio::time::Instant::now();
         let mut seen = self.pushed();
         while started.elapsed() < SETTLE_MAX {
@@ -119,7 +119,7 @@ impl Inbox {
     }
 
     /// What came for `server` (or every server) on `stream` since this reader's last read.
-    pub fn take(&self, stream: Stream, server: Option<&str>, max: usize) -> Taken {
+    pub(crate) fn take(&self, stream: Stream, server: Option<&str>, max: usize) -> Taken {
         let mut s = self.state.lock();
         let key = (stream, server.map(str::to_owned));
         let cursor = s.cursors.get(&key).copied().unwrap_or_default();
@@ -223,7 +223,7 @@ impl Agent {
 
 /// Follows `manager`'s events into `inbox`, and hands elicitation/sampling requests to
 /// `answers`, until aborted.
-pub fn listen(
+pub(crate) fn listen(
     manager: Arc<ConnectionManager>,
     inbox: Arc<Inbox>,
     answers: Arc<Answers>,

@@ -7,10 +7,10 @@
 //! [`ToolHost`](mcplab_mcp::tool_server::ToolHost): mcplab-mcp's `tool_server` serves it over
 //! stdio or HTTP. It reads no argv, env or files of its own: the binary hands everything in.
 
-pub mod allow;
+mod allow;
 mod answers;
 mod calls;
-pub mod catalog;
+mod catalog;
 mod check;
 mod evals;
 mod hosts;

@@ -8,7 +8,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 /// A successful reply.
-pub fn ok(summary: impl Into<String>, structured: Value) -> ToolReply {
+pub(crate) fn ok(summary: impl Into<String>, structured: Value) -> ToolReply {
     ToolReply {
         summary: summary.into(),
         structured,
@@ -18,7 +18,7 @@ pub fn ok(summary: impl Into<String>, structured: Value) -> ToolReply {
 }
 
 /// A failed call: the message is both the text and `structured.error`.
-pub fn fail(message: impl Into<String>) -> ToolReply {
+pub(crate) fn fail(message: impl Into<String>) -> ToolReply {
     let message = message.into();
     ToolReply {
         structured: json!({ "error": message }),
@@ -29,7 +29,7 @@ pub fn fail(message: impl Into<String>) -> ToolReply {
 }
 
 /// A failed call with more detail than the message (the server's stderr, an MCP error's code).
-pub fn fail_with(message: impl Into<String>, mut detail: Value) -> ToolReply {
+pub(crate) fn fail_with(message: impl Into<String>, mut detail: Value) -> ToolReply {
     let message = message.into();
     if let Some(obj) = detail.as_object_mut() {
         obj.insert("error".into(), Value::String(message.clone()));
@@ -43,13 +43,13 @@ pub fn fail_with(message: impl Into<String>, mut detail: Value) -> ToolReply {
 }
 
 /// The arguments of `tool` as `T`, or the reply that says what is wrong with them.
-pub fn args<T: DeserializeOwned>(tool: &str, arguments: Value) -> Result<T, Box<ToolReply>> {
+pub(crate) fn args<T: DeserializeOwned>(tool: &str, arguments: Value) -> Result<T, Box<ToolReply>> {
     serde_json::from_value(arguments)
         .map_err(|e| Box::new(fail(format!("invalid arguments for `{tool}`: {e}"))))
 }
 
 /// `text` cut to `max` characters, with how much was left out.
-pub fn cut(text: &str, max: usize) -> String {
+pub(crate) fn cut(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_owned();
     }

@@ -16,7 +16,7 @@ use crate::surface::{self, Surface};
 use crate::{Agent, allow};
 
 /// A server the agent can name.
-pub struct Known {
+pub(crate) struct Known {
     pub config: ServerConfig,
     pub configured: bool,
     /// What it offered at its last connect.
@@ -24,7 +24,7 @@ pub struct Known {
 }
 
 impl Known {
-    pub fn configured(config: ServerConfig) -> Self {
+    pub(crate) fn configured(config: ServerConfig) -> Self {
         Self {
             config,
             configured: true,
@@ -36,7 +36,7 @@ impl Known {
 /// Where to connect: a name, or a command line / URL (the `connect` and `check` arguments).
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct Target {
+pub(crate) struct Target {
     pub server: Option<String>,
     pub command: Option<String>,
     pub url: Option<String>,

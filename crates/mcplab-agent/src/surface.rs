@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 /// One reading of a server's surface.
 #[derive(Debug, Clone, Default)]
-pub struct Surface {
+pub(crate) struct Surface {
     /// Per listing key (`tools`, …): item key → item.
     lists: BTreeMap<&'static str, BTreeMap<String, Value>>,
     /// `protocolVersion`, `capabilities`, `serverInfo`.
@@ -28,7 +28,7 @@ fn item_key(listing: Listing) -> &'static str {
 
 /// Reads `conn`'s surface: every listing its capabilities announce (a listing that fails is
 /// left out and its error returned beside the surface).
-pub async fn read(conn: &Connection, opts: &RequestOptions) -> (Surface, Vec<String>) {
+pub(crate) async fn read(conn: &Connection, opts: &RequestOptions) -> (Surface, Vec<String>) {
     let init = conn.initialize_result();
     let mut surface = Surface::default();
     for key in ["protocolVersion", "capabilities", "serverInfo"] {
@@ -64,7 +64,7 @@ pub async fn read(conn: &Connection, opts: &RequestOptions) -> (Surface, Vec<Str
 
 impl Surface {
     /// How many items each listing has.
-    pub fn counts(&self) -> Value {
+    pub(crate) fn counts(&self) -> Value {
         let counts: serde_json::Map<String, Value> = self
             .lists
             .iter()
@@ -74,7 +74,7 @@ impl Surface {
     }
 
     /// The tool names.
-    pub fn tool_names(&self) -> Vec<String> {
+    pub(crate) fn tool_names(&self) -> Vec<String> {
         self.lists
             .get("tools")
             .map(|t| t.keys().cloned().collect())
@@ -83,7 +83,7 @@ impl Surface {
 
     /// What changed from `self` to `new`: per listing the added, removed and changed items
     /// (with the fields that differ), and what the server says of itself.
-    pub fn diff(&self, new: &Surface) -> Value {
+    pub(crate) fn diff(&self, new: &Surface) -> Value {
         let mut out = serde_json::Map::new();
         let kinds: BTreeSet<&str> = self.lists.keys().chain(new.lists.keys()).copied().collect();
         let empty = BTreeMap::new();
@@ -131,7 +131,7 @@ fn changed_fields(a: &Value, b: &Value) -> Vec<String> {
 }
 
 /// A one-line account of a diff.
-pub fn describe(diff: &Value) -> String {
+pub(crate) fn describe(diff: &Value) -> String {
     let Some(obj) = diff.as_object().filter(|o| !o.is_empty()) else {
         return "nothing changed".into();
     };

@@ -13,7 +13,7 @@ use crate::rule::Rule;
 use crate::visible::visible;
 
 /// Most findings kept per rule; the rest are summarised in one more finding.
-pub const PER_RULE: usize = 20;
+pub(crate) const PER_RULE: usize = 20;
 /// Longest excerpt in a finding, in characters.
 const EXCERPT_CHARS: usize = 400;
 

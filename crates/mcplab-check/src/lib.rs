@@ -40,25 +40,25 @@
 //! eras to check, through a caller's [`eras::Connector`]), [`render`], [`redact`] (secrets in
 //! the server's URL masked in the report).
 
-pub mod apps;
+mod apps;
 pub mod baseline;
 pub mod eras;
-pub mod findings;
+mod findings;
 pub mod fresh;
-pub mod fuzz;
-pub mod hosts;
+mod fuzz;
+mod hosts;
 pub mod options;
-pub mod readiness;
-pub mod recording;
-pub mod redact;
+mod readiness;
+mod recording;
+mod redact;
 pub mod render;
-pub mod rule;
-pub mod run;
-pub mod schema_refs;
-pub mod security;
+mod rule;
+mod run;
+mod schema_refs;
+mod security;
 pub mod sets;
-pub mod spec;
-pub mod visible;
+mod spec;
+mod visible;
 
 pub use mcplab_protocol::check::CheckReport;
 pub use options::{CheckOptions, Peer};

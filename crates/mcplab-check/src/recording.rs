@@ -191,7 +191,7 @@ pub struct Answer<'a> {
 /// (`initialize`, or `server/discover` for 2026-07-28), including a 2026-07-28 probe `auto`
 /// sent first on the same connection, and the lines the server wrote just before. Earlier
 /// frames of the same server belong to earlier connections.
-pub fn session(frames: &[TrafficFrame], era: Era) -> &[TrafficFrame] {
+pub(crate) fn session(frames: &[TrafficFrame], era: Era) -> &[TrafficFrame] {
     let handshake = match era {
         Era::Legacy => "initialize",
         Era::Modern => "server/discover",
@@ -233,7 +233,7 @@ pub fn session(frames: &[TrafficFrame], era: Era) -> &[TrafficFrame] {
 
 /// The `ping` mcplab's connection sends while its `server/discover` probe goes unanswered
 /// (`protocol: auto`): the connection's own, judged with the probe, not the session.
-pub fn is_probe_ping(v: &Value) -> bool {
+pub(crate) fn is_probe_ping(v: &Value) -> bool {
     v.get("id").and_then(Value::as_str) == Some(PROBE_PING_ID)
 }
 

@@ -9,7 +9,9 @@ use mcplab_protocol::check::CheckReport;
 use serde_json::Value;
 
 /// The secrets of the servers' URLs: (as they may appear, masked), longest first.
-pub fn secrets<'a>(configs: impl IntoIterator<Item = &'a ServerConfig>) -> Vec<(String, String)> {
+pub(crate) fn secrets<'a>(
+    configs: impl IntoIterator<Item = &'a ServerConfig>,
+) -> Vec<(String, String)> {
     let mut out = Vec::new();
     let urls = configs
         .into_iter()
@@ -30,7 +32,7 @@ pub fn secrets<'a>(configs: impl IntoIterator<Item = &'a ServerConfig>) -> Vec<(
 }
 
 /// `report` with every secret of `secrets` masked wherever it appears.
-pub fn report(report: CheckReport, secrets: &[(String, String)]) -> CheckReport {
+pub(crate) fn report(report: CheckReport, secrets: &[(String, String)]) -> CheckReport {
     if secrets.is_empty() {
         return report;
     }
@@ -42,7 +44,7 @@ pub fn report(report: CheckReport, secrets: &[(String, String)]) -> CheckReport 
 }
 
 /// `text` with every secret masked.
-pub fn text(text: &str, secrets: &[(String, String)]) -> String {
+pub(crate) fn text(text: &str, secrets: &[(String, String)]) -> String {
     let mut out = text.to_owned();
     for (raw, masked) in secrets {
         if out.contains(raw.as_str()) {

@@ -5,7 +5,7 @@
 use mcplab_protocol::check::{RuleSet, Severity};
 
 /// The revision a spec link points into when no era is known (`--list-rules`).
-pub const LISTING_REVISION: &str = "2025-11-25";
+pub(crate) const LISTING_REVISION: &str = "2025-11-25";
 
 /// How strongly the source requires it (RFC 2119 words where the source uses them).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,24 +83,24 @@ impl Rule {
 /// One set's rule table: its rules are written `TABLE.rule(id, level, summary, source, fix)`
 /// and its page sources `TABLE.page(url)`, dated the day the set's pages were read.
 #[derive(Debug, Clone, Copy)]
-pub struct RuleTable {
+pub(crate) struct RuleTable {
     set: RuleSet,
     read: &'static str,
 }
 
 impl RuleTable {
     /// A table whose rules cite spec sections (or pages with their own date) only.
-    pub const fn new(set: RuleSet) -> Self {
+    pub(crate) const fn new(set: RuleSet) -> Self {
         RuleTable { set, read: "" }
     }
 
     /// The day (YYYY-MM-DD) the pages [`RuleTable::page`] cites were read.
-    pub const fn read_on(self, read: &'static str) -> Self {
+    pub(crate) const fn read_on(self, read: &'static str) -> Self {
         RuleTable { read, ..self }
     }
 
     /// A public page read on the table's day (a compile error without [`RuleTable::read_on`]).
-    pub const fn page(self, url: &'static str) -> Source {
+    pub(crate) const fn page(self, url: &'static str) -> Source {
         assert!(
             !self.read.is_empty(),
             "say when the pages were read: read_on"
@@ -112,7 +112,7 @@ impl RuleTable {
     }
 
     /// A rule of this table's set.
-    pub const fn rule(
+    pub(crate) const fn rule(
         self,
         id: &'static str,
         level: Level,

@@ -119,7 +119,7 @@ pub fn check_failed_connect(
 }
 
 /// The era a failed connection was opening: legacy once it sent `initialize`.
-pub fn attempted_era(frames: &[TrafficFrame]) -> Era {
+pub(crate) fn attempted_era(frames: &[TrafficFrame]) -> Era {
     let initialize = frames.iter().any(|fr| {
         fr.direction == Direction::Outbound
             && fr.kind == FrameKind::Message

@@ -11,15 +11,15 @@ use serde_json::Value;
 
 /// The remote documents a schema refers to.
 #[derive(Debug, Default, Clone)]
-pub struct RemoteRefs(Vec<String>);
+pub(crate) struct RemoteRefs(Vec<String>);
 
 impl RemoteRefs {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.0.is_empty()
     }
 
     /// `a, b` for messages.
-    pub fn list(&self) -> String {
+    pub(crate) fn list(&self) -> String {
         self.0
             .iter()
             .map(|u| format!("`{u}`"))
@@ -54,7 +54,7 @@ impl Retrieve for NeverFetch {
 
 /// Compiles `schema` offline: the validator (or why it is not a valid schema) and the remote
 /// references left unchecked.
-pub fn compile(schema: &Value) -> (Result<Validator, String>, RemoteRefs) {
+pub(crate) fn compile(schema: &Value) -> (Result<Validator, String>, RemoteRefs) {
     let seen = Arc::new(Mutex::new(Vec::new()));
     let compiled = jsonschema::options()
         .with_retriever(NeverFetch(seen.clone()))

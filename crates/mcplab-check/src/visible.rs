@@ -5,7 +5,7 @@
 
 /// Whether a character renders as nothing (or reorders text) in the places people read tool
 /// metadata, but a model still reads it.
-pub fn is_invisible(c: char) -> bool {
+pub(crate) fn is_invisible(c: char) -> bool {
     let u = c as u32;
     matches!(u,
         0x00..=0x08 | 0x0B | 0x0C | 0x0E..=0x1F | 0x7F..=0x9F // control characters
@@ -28,17 +28,17 @@ pub fn is_invisible(c: char) -> bool {
 }
 
 /// Bidirectional controls (they reorder what people see).
-pub fn is_bidi_control(c: char) -> bool {
+pub(crate) fn is_bidi_control(c: char) -> bool {
     matches!(c as u32, 0x061C | 0x200E | 0x200F | 0x202A..=0x202E | 0x2066..=0x2069)
 }
 
 /// Tag characters: invisible, and each one maps to an ASCII character (U+E0041 is `A`).
-pub fn is_tag(c: char) -> bool {
+pub(crate) fn is_tag(c: char) -> bool {
     matches!(c as u32, 0xE0000..=0xE007F)
 }
 
 /// `text` with every invisible character written as `<U+XXXX>` (newlines and tabs kept).
-pub fn visible(text: &str) -> String {
+pub(crate) fn visible(text: &str) -> String {
     if !text
         .chars()
         .any(|c| c != '\n' && c != '\t' && is_invisible(c))
@@ -57,7 +57,7 @@ pub fn visible(text: &str) -> String {
 }
 
 /// The ASCII text hidden in tag characters (`U+E0041 U+E0042` → `AB`), if any.
-pub fn tag_text(text: &str) -> Option<String> {
+pub(crate) fn tag_text(text: &str) -> Option<String> {
     let hidden: String = text
         .chars()
         .filter(|c| is_tag(*c))

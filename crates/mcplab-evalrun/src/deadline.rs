@@ -24,14 +24,14 @@ struct Paused {
 
 /// `budget` of unpaused time from when it was made.
 #[derive(Debug)]
-pub struct Deadline {
+pub(crate) struct Deadline {
     start: Instant,
     budget: Duration,
     state: watch::Sender<Paused>,
 }
 
 impl Deadline {
-    pub fn new(budget: Duration) -> Arc<Self> {
+    pub(crate) fn new(budget: Duration) -> Arc<Self> {
         Arc::new(Self {
             start: Instant::now(),
             budget,
@@ -40,7 +40,7 @@ impl Deadline {
     }
 
     /// Stops the clock until the guard is dropped.
-    pub fn pause(self: &Arc<Self>) -> PauseGuard {
+    pub(crate) fn pause(self: &Arc<Self>) -> PauseGuard {
         self.state.send_modify(|p| {
             if p.depth == 0 {
                 p.since = Some(Instant::now());
@@ -52,13 +52,13 @@ impl Deadline {
 
     /// Time paused so far (the current pause included).
     #[cfg(test)]
-    pub fn paused(&self) -> Duration {
+    pub(crate) fn paused(&self) -> Duration {
         let p = *self.state.borrow();
         p.total + p.since.map_or(Duration::ZERO, |s| s.elapsed())
     }
 
     /// Resolves once the budget of unpaused time is spent.
-    pub async fn passed(&self) {
+    pub(crate) async fn passed(&self) {
         let mut rx = self.state.subscribe();
         loop {
             let p = *rx.borrow_and_update();
@@ -78,7 +78,7 @@ impl Deadline {
 }
 
 /// A pause in progress; dropping it starts the clock again.
-pub struct PauseGuard(Arc<Deadline>);
+pub(crate) struct PauseGuard(Arc<Deadline>);
 
 impl Drop for PauseGuard {
     fn drop(&mut self) {

@@ -30,7 +30,7 @@ const MAX_TEXT: usize = 4 << 20;
 
 /// One turn as it ran.
 #[derive(Debug, Clone)]
-pub struct TurnRun {
+pub(crate) struct TurnRun {
     pub user: String,
     pub events: Vec<TurnEvent>,
     pub timing: TurnTiming,
@@ -38,7 +38,7 @@ pub struct TurnRun {
 }
 
 impl TurnRun {
-    pub fn trace(&self) -> TurnTrace {
+    pub(crate) fn trace(&self) -> TurnTrace {
         let mut t = TurnTrace::from_events(&self.user, &self.events, self.timing);
         if self.timed_out {
             t.end = TurnEnd::TimedOut;
@@ -49,10 +49,10 @@ impl TurnRun {
 
 /// The run was cancelled: the iteration did not finish and is not kept.
 #[derive(Debug)]
-pub struct Cancelled;
+pub(crate) struct Cancelled;
 
 /// What an iteration's turns need.
-pub struct Turns<'a> {
+pub(crate) struct Turns<'a> {
     pub host: &'a HostConfig,
     pub model: &'a ModelRef,
     /// Prefix of the turn ids (`<case>/<model>/<n>`), for logs.
@@ -65,7 +65,7 @@ pub struct Turns<'a> {
 
 impl Turns<'_> {
     /// Runs `texts` in order until one does not finish, the deadline passes or `cancel` fires.
-    pub async fn run(
+    pub(crate) async fn run(
         &self,
         texts: &[String],
         cancel: &CancellationToken,
@@ -138,12 +138,12 @@ impl Turns<'_> {
 /// Collects a turn's events as the store keeps them: text and reasoning deltas joined,
 /// partial tool input and progress dropped, bounded in events and text.
 #[derive(Default)]
-pub struct Collect {
+pub(crate) struct Collect {
     state: Mutex<(Vec<TurnEvent>, usize)>,
 }
 
 impl Collect {
-    pub fn take(&self) -> Vec<TurnEvent> {
+    pub(crate) fn take(&self) -> Vec<TurnEvent> {
         std::mem::take(&mut self.state.lock().0)
     }
 }

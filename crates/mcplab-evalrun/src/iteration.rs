@@ -33,7 +33,7 @@ use crate::replay::{
 use crate::servers::ServerHealth;
 
 /// A case as the runner needs it.
-pub struct CaseRun {
+pub(crate) struct CaseRun {
     pub resolved: ResolvedCase,
     pub turns: Vec<String>,
     /// Some check renders apps.
@@ -41,7 +41,7 @@ pub struct CaseRun {
 }
 
 /// Where iterations get their model and servers.
-pub enum Mode {
+pub(crate) enum Mode {
     Live {
         providers: Providers,
         /// One per host declaration the run's hosts make (see [`Shared::health_for`]).
@@ -56,7 +56,7 @@ pub enum Mode {
 }
 
 /// What every iteration of a run shares.
-pub struct Shared {
+pub(crate) struct Shared {
     pub host: HostConfig,
     /// The suite's `hosts:` (a unit's model column names one as `model @ host`).
     pub hosts: std::collections::BTreeMap<String, HostConfig>,
@@ -99,14 +99,14 @@ impl Shared {
 }
 
 /// A finished iteration.
-pub struct Finished {
+pub(crate) struct Finished {
     pub record: IterationRecord,
     pub verdict: Option<Verdict>,
     pub detail: Value,
 }
 
 /// Runs `unit`; `None` when the run was cancelled before it finished (nothing to keep).
-pub async fn run_unit(
+pub(crate) async fn run_unit(
     shared: &Shared,
     unit: &Unit,
     cancel: &CancellationToken,

@@ -13,17 +13,17 @@ pub mod authoring;
 mod deadline;
 pub mod drafting;
 mod execute;
-pub mod history;
+mod history;
 mod iteration;
 mod observe;
 pub mod prepare;
 mod providers;
 pub mod render;
-pub mod replay;
+mod replay;
 mod retry;
-pub mod runner;
+mod runner;
 mod servers;
-pub mod trace_view;
+mod trace_view;
 pub mod trend;
 
 pub use history::{

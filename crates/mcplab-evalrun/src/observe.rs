@@ -128,7 +128,7 @@ fn message_of(e: &LlmError) -> String {
 
 /// What the wrapper saw over one iteration.
 #[derive(Debug, Default)]
-pub struct Observed {
+pub(crate) struct Observed {
     /// Time spent streaming model steps.
     pub llm: Duration,
     /// Per step, the request as sent (or only its size, past the budget).
@@ -139,14 +139,14 @@ pub struct Observed {
 }
 
 /// Wraps the iteration's provider; `record` keeps each step's answer.
-pub struct ObservedProvider {
+pub(crate) struct ObservedProvider {
     inner: Arc<dyn LlmProvider>,
     record: bool,
     seen: Arc<Mutex<Observed>>,
 }
 
 impl ObservedProvider {
-    pub fn new(inner: Arc<dyn LlmProvider>, record: bool) -> Self {
+    pub(crate) fn new(inner: Arc<dyn LlmProvider>, record: bool) -> Self {
         Self {
             inner,
             record,
@@ -155,12 +155,12 @@ impl ObservedProvider {
     }
 
     /// What was seen so far (taken out).
-    pub fn take(&self) -> Observed {
+    pub(crate) fn take(&self) -> Observed {
         std::mem::take(&mut *self.seen.lock())
     }
 
     /// LLM time so far.
-    pub fn llm_time(&self) -> Duration {
+    pub(crate) fn llm_time(&self) -> Duration {
         self.seen.lock().llm
     }
 }

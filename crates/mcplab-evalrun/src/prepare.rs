@@ -108,13 +108,6 @@ pub enum PrepareError {
     Store(#[from] StoreError),
 }
 
-impl PrepareError {
-    /// Whether the suite file itself is at fault (as opposed to the machine's setup).
-    pub fn is_suite_error(&self) -> bool {
-        !matches!(self, PrepareError::Store(_))
-    }
-}
-
 /// Reads the suite (mcplab's format, or MCPJam's), resolves its host and servers against
 /// `store`, and applies `overrides`.
 pub fn prepare(

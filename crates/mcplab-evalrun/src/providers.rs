@@ -22,7 +22,7 @@ use tokio_util::sync::CancellationToken;
 use crate::deadline::Deadline;
 use crate::retry::{BudgetedProvider, RetryBudget, RetryNotice};
 
-pub struct Providers {
+pub(crate) struct Providers {
     settings: ProviderSettings,
     http: reqwest::Client,
     budget: Arc<RetryBudget>,
@@ -31,7 +31,7 @@ pub struct Providers {
 }
 
 impl Providers {
-    pub fn new(
+    pub(crate) fn new(
         settings: ProviderSettings,
         http: reqwest::Client,
         budget: Arc<RetryBudget>,
@@ -48,7 +48,7 @@ impl Providers {
 
     /// The provider for `model` (`provider::model`), or what is wrong with it; its rate-limit
     /// waits pause `deadline`.
-    pub fn get(
+    pub(crate) fn get(
         &self,
         model: &str,
         deadline: Option<Arc<Deadline>>,
@@ -94,7 +94,7 @@ impl Providers {
 const JUDGE_MAX_TOKENS: u32 = 600;
 
 /// Grades `trace` with the judge's model; any failure is a judge error, never a score.
-pub async fn judge(
+pub(crate) async fn judge(
     providers: &Providers,
     judge: &Judge,
     trace: &Trace,

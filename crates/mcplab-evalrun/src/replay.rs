@@ -26,13 +26,13 @@ use crate::observe::RecordedStep;
 /// What a replay needs of each server, recorded once per run.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RunRecording {
+pub(crate) struct RunRecording {
     pub servers: BTreeMap<String, ServerRecording>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct ServerRecording {
+pub(crate) struct ServerRecording {
     /// The server's `initialize` result (capabilities, instructions).
     pub initialize: Value,
     /// Its `tools/list`, every page merged.
@@ -42,7 +42,7 @@ pub struct ServerRecording {
 /// One tool call as it happened.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RecordedCall {
+pub(crate) struct RecordedCall {
     pub call_id: String,
     pub server: String,
     pub tool: String,
@@ -57,7 +57,7 @@ pub struct RecordedCall {
 /// One turn's clocks.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RecordedTiming {
+pub(crate) struct RecordedTiming {
     pub latency_ms: u64,
     pub llm_ms: u64,
 }
@@ -65,7 +65,7 @@ pub struct RecordedTiming {
 /// One iteration's recording.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct IterationRecording {
+pub(crate) struct IterationRecording {
     pub steps: Vec<RecordedStep>,
     pub calls: Vec<RecordedCall>,
     pub timings: Vec<RecordedTiming>,
@@ -73,13 +73,13 @@ pub struct IterationRecording {
 
 /// Streams the recorded steps in order; a step beyond the recording is an error that says
 /// the suite no longer matches it.
-pub struct ReplayProvider {
+pub(crate) struct ReplayProvider {
     id: String,
     steps: Mutex<VecDeque<RecordedStep>>,
 }
 
 impl ReplayProvider {
-    pub fn new(provider_id: &str, steps: Vec<RecordedStep>) -> Self {
+    pub(crate) fn new(provider_id: &str, steps: Vec<RecordedStep>) -> Self {
         Self {
             id: provider_id.to_owned(),
             steps: Mutex::new(steps.into()),
@@ -118,7 +118,7 @@ impl LlmProvider for ReplayProvider {
 }
 
 /// A fresh connection manager whose servers answer from `run` and `calls`.
-pub async fn replay_servers(
+pub(crate) async fn replay_servers(
     run: &RunRecording,
     calls: &[RecordedCall],
 ) -> Result<Arc<ConnectionManager>, String> {

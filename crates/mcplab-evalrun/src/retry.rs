@@ -58,10 +58,10 @@ impl RetryBudget {
 }
 
 /// Called before each wait: the error, the wait, the retries left.
-pub type RetryNotice = Arc<dyn Fn(&LlmError, Duration, u32) + Send + Sync>;
+pub(crate) type RetryNotice = Arc<dyn Fn(&LlmError, Duration, u32) + Send + Sync>;
 
 /// A provider whose steps retry within the run's budget.
-pub struct BudgetedProvider {
+pub(crate) struct BudgetedProvider {
     inner: Arc<dyn LlmProvider>,
     budget: Arc<RetryBudget>,
     notice: RetryNotice,
@@ -70,7 +70,7 @@ pub struct BudgetedProvider {
 }
 
 impl BudgetedProvider {
-    pub fn new(
+    pub(crate) fn new(
         inner: Arc<dyn LlmProvider>,
         budget: Arc<RetryBudget>,
         notice: RetryNotice,

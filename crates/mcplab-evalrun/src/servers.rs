@@ -11,9 +11,9 @@ use mcplab_mcp::{Connection, ConnectionManager};
 use mcplab_protocol::ServerStatus;
 
 /// The connections an iteration started with, to compare with those at its end.
-pub struct Snapshot(BTreeMap<String, Option<Arc<Connection>>>);
+pub(crate) struct Snapshot(BTreeMap<String, Option<Arc<Connection>>>);
 
-pub struct ServerHealth {
+pub(crate) struct ServerHealth {
     manager: Arc<ConnectionManager>,
     names: Vec<String>,
     /// One reconnect at a time per run (a crash is noticed by every iteration in flight).
@@ -21,7 +21,7 @@ pub struct ServerHealth {
 }
 
 impl ServerHealth {
-    pub fn new(manager: Arc<ConnectionManager>, names: Vec<String>) -> Self {
+    pub(crate) fn new(manager: Arc<ConnectionManager>, names: Vec<String>) -> Self {
         Self {
             manager,
             names,
@@ -29,13 +29,13 @@ impl ServerHealth {
         }
     }
 
-    pub fn manager(&self) -> &Arc<ConnectionManager> {
+    pub(crate) fn manager(&self) -> &Arc<ConnectionManager> {
         &self.manager
     }
 
     /// Makes sure every server is connected, reconnecting those that are not. `Ok` carries
     /// what was reconnected (for a warning); `Err` says which server could not be reached.
-    pub async fn ensure(&self) -> Result<Vec<String>, String> {
+    pub(crate) async fn ensure(&self) -> Result<Vec<String>, String> {
         if self.all_connected() {
             return Ok(Vec::new());
         }
@@ -83,7 +83,7 @@ impl ServerHealth {
     }
 
     /// The connections now.
-    pub fn snapshot(&self) -> Snapshot {
+    pub(crate) fn snapshot(&self) -> Snapshot {
         Snapshot(
             self.names
                 .iter()
@@ -93,7 +93,7 @@ impl ServerHealth {
     }
 
     /// The servers that went away (or were replaced) since `before`.
-    pub fn lost_since(&self, before: &Snapshot) -> Vec<String> {
+    pub(crate) fn lost_since(&self, before: &Snapshot) -> Vec<String> {
         before
             .0
             .iter()

@@ -14,7 +14,7 @@ use tokio::sync::broadcast;
 use super::pending::{Ended, Pending};
 
 /// Default wait for an answer (DESIGN.md: elicitation waits 5 minutes).
-pub const DEFAULT_HUMAN_TIMEOUT: Duration = Duration::from_secs(300);
+pub(crate) const DEFAULT_HUMAN_TIMEOUT: Duration = Duration::from_secs(300);
 
 /// How a wait ended without an answer.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -31,7 +31,7 @@ pub enum BrokerError {
 }
 
 /// Default for how many requests one server may have waiting.
-pub const DEFAULT_PENDING_PER_SERVER: usize = 16;
+pub(crate) const DEFAULT_PENDING_PER_SERVER: usize = 16;
 
 pub struct Broker {
     next: AtomicU64,

@@ -37,7 +37,7 @@ const EXPECTED_CAPACITY: usize = 4096;
 
 /// Raw `result` values of responses, keyed by the request id's JSON text.
 #[derive(Clone)]
-pub struct RawResults {
+pub(crate) struct RawResults {
     inner: Arc<Mutex<RawInner>>,
     closed: Arc<tokio::sync::watch::Sender<Option<String>>>,
 }
@@ -94,7 +94,7 @@ impl RawResults {
     }
 
     /// Takes the raw result for request `id` (as JSON), if it arrived.
-    pub fn take(&self, id: &Value) -> Option<Value> {
+    pub(crate) fn take(&self, id: &Value) -> Option<Value> {
         let key = id.to_string();
         let mut inner = self.inner.lock();
         let v = inner.by_id.remove(&key);
@@ -106,12 +106,12 @@ impl RawResults {
 
     /// The first result received on the connection: the `initialize` result (legacy era) or
     /// the `server/discover` result (2026-07-28).
-    pub fn first(&self) -> Option<Value> {
+    pub(crate) fn first(&self) -> Option<Value> {
         self.inner.lock().first.clone()
     }
 
     /// The first JSON-RPC `error` object received on the connection.
-    pub fn first_error(&self) -> Option<Value> {
+    pub(crate) fn first_error(&self) -> Option<Value> {
         self.inner.lock().first_error.clone()
     }
 
@@ -123,12 +123,12 @@ impl RawResults {
     }
 
     /// Why the transport closed, in words for the user, once it has.
-    pub fn closed_reason(&self) -> Option<String> {
+    pub(crate) fn closed_reason(&self) -> Option<String> {
         self.inner.lock().closed_reason.clone()
     }
 
     /// Resolves with the close reason once the transport has closed.
-    pub fn closed_watch(&self) -> tokio::sync::watch::Receiver<Option<String>> {
+    pub(crate) fn closed_watch(&self) -> tokio::sync::watch::Receiver<Option<String>> {
         self.closed.subscribe()
     }
 
@@ -144,10 +144,10 @@ impl RawResults {
 /// Sends a JSON-RPC frame that could not be delivered.
 #[derive(Debug, thiserror::Error)]
 #[error("the connection to the server is closed")]
-pub struct WireClosed;
+pub(crate) struct WireClosed;
 
 /// rmcp `Transport` over a [`Wire`], recording as it goes.
-pub struct FrameTransport {
+pub(crate) struct FrameTransport {
     server: String,
     inbound: mpsc::Receiver<WireEvent>,
     outbound: Option<mpsc::Sender<Bytes>>,
@@ -167,13 +167,13 @@ pub struct FrameTransport {
 
 /// Computes the protocol headers of outbound frames for the traffic view.
 #[derive(Clone)]
-pub struct HeaderRecorder {
+pub(crate) struct HeaderRecorder {
     pub tools: Arc<super::modern::headers::ToolHeaders>,
     version: Arc<Mutex<Option<String>>>,
 }
 
 impl HeaderRecorder {
-    pub fn new(tools: Arc<super::modern::headers::ToolHeaders>) -> Self {
+    pub(crate) fn new(tools: Arc<super::modern::headers::ToolHeaders>) -> Self {
         Self {
             tools,
             version: Arc::default(),
@@ -200,7 +200,12 @@ impl HeaderRecorder {
 
 impl FrameTransport {
     /// Transport diagnostics (notes, unparsable frames) are recorded as traffic.
-    pub fn new(server: String, wire: Wire, traffic: Arc<TrafficLog>, raw: RawResults) -> Self {
+    pub(crate) fn new(
+        server: String,
+        wire: Wire,
+        traffic: Arc<TrafficLog>,
+        raw: RawResults,
+    ) -> Self {
         Self {
             server,
             inbound: wire.inbound,
@@ -215,13 +220,13 @@ impl FrameTransport {
     }
 
     /// Watches the `server/discover` probe of `protocol: auto` (see [`DiscoverProbe`]).
-    pub fn with_discover_probe(mut self, probe: DiscoverProbe) -> Self {
+    pub(crate) fn with_discover_probe(mut self, probe: DiscoverProbe) -> Self {
         self.probe = Some(probe);
         self
     }
 
     /// Records the 2026-07-28 HTTP headers of every outbound frame.
-    pub fn with_headers(mut self, recorder: HeaderRecorder) -> Self {
+    pub(crate) fn with_headers(mut self, recorder: HeaderRecorder) -> Self {
         self.headers = Some(recorder);
         self
     }
@@ -242,7 +247,7 @@ impl FrameTransport {
     }
 
     /// Handles progress and log notifications as they are read, in the server's order.
-    pub fn with_in_order(mut self, handler: ClientSide) -> Self {
+    pub(crate) fn with_in_order(mut self, handler: ClientSide) -> Self {
         self.in_order = Some(handler);
         self
     }

@@ -34,7 +34,7 @@ pub const SUPPORTED_PROTOCOL_VERSIONS: &[&str] =
     &["2024-11-05", "2025-03-26", "2025-06-18", PROTOCOL_VERSION];
 
 /// The MCP Apps extension identifier declared in our capabilities.
-pub const UI_EXTENSION: &str = "io.modelcontextprotocol/ui";
+pub(crate) const UI_EXTENSION: &str = "io.modelcontextprotocol/ui";
 
 /// One progress update for a request that asked to be told.
 #[derive(Debug, Clone, PartialEq)]
@@ -45,7 +45,8 @@ pub struct ProgressUpdate {
 }
 
 /// Progress listeners keyed by progress token (its JSON text).
-pub type ProgressListeners = Arc<Mutex<HashMap<String, mpsc::UnboundedSender<ProgressUpdate>>>>;
+pub(crate) type ProgressListeners =
+    Arc<Mutex<HashMap<String, mpsc::UnboundedSender<ProgressUpdate>>>>;
 
 /// A root offered to servers (`roots/list`).
 #[derive(Debug, Clone, PartialEq)]
@@ -55,7 +56,7 @@ pub struct RootEntry {
 }
 
 /// Shared, changeable list of roots.
-pub type Roots = Arc<RwLock<Vec<RootEntry>>>;
+pub(crate) type Roots = Arc<RwLock<Vec<RootEntry>>>;
 
 /// Who we are in `initialize`.
 #[derive(Debug, Clone)]
@@ -65,7 +66,7 @@ pub struct ClientIdentity {
 }
 
 #[derive(Clone)]
-pub struct ClientSide {
+pub(crate) struct ClientSide {
     pub(crate) server: String,
     /// The revision asked for in `initialize` (legacy era; the modern era sets it per request).
     pub(crate) protocol_version: String,

@@ -28,7 +28,7 @@ type EventStream = std::pin::Pin<Box<dyn Stream<Item = reqwest::Result<Bytes>> +
 /// Connects (bounded by `connect_timeout`) and starts the wire task, which runs until the
 /// server closes the stream, `cancel` fires or `end.outbound` closes, and then sends exactly
 /// one `Closed`. Connection failures are returned as a message for the user.
-pub async fn spawn_legacy_sse(
+pub(crate) async fn spawn_legacy_sse(
     target: HttpTarget,
     client: reqwest::Client,
     end: WireEnd,

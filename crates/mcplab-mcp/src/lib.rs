@@ -2,26 +2,26 @@
 //! legacy SSE) move exact bytes; `frame_transport` records and parses them; `handler` turns
 //! server-initiated traffic into domain events; `manager` owns connections and statuses.
 
-pub mod broker;
-pub mod connection;
-pub mod error;
+mod broker;
+mod connection;
+mod error;
 mod event_gate;
 mod exchange_links;
-pub mod frame_transport;
-pub mod handler;
+mod frame_transport;
+mod handler;
 pub mod http;
-pub mod legacy_sse;
+mod legacy_sse;
 pub mod limits;
-pub mod listing;
-pub mod manager;
+mod listing;
+mod manager;
 pub mod modern;
 mod peek;
 pub mod pending;
 mod process_tree;
-pub mod skills;
+mod skills;
 pub mod sse;
 pub mod stdio;
-pub mod task_flow;
+mod task_flow;
 pub mod tasks;
 #[cfg(feature = "server")]
 pub mod tool_server;

@@ -14,7 +14,7 @@ pub(crate) struct Peek {
 
 impl Peek {
     /// The id of the request this frame answers: it has an id and no method.
-    pub fn response_id(&self) -> Option<&Value> {
+    pub(crate) fn response_id(&self) -> Option<&Value> {
         self.id.as_ref().filter(|_| !self.has_method)
     }
 }

@@ -14,7 +14,7 @@ use super::error::McpError;
 use super::listing::Listing;
 
 /// `sha256:` and 64 lowercase hex digits.
-pub fn digest_of(bytes: &[u8]) -> String {
+pub(crate) fn digest_of(bytes: &[u8]) -> String {
     format!(
         "sha256:{}",
         hex::encode(ring::digest::digest(&ring::digest::SHA256, bytes))
@@ -29,7 +29,7 @@ const FRONTMATTER_LIMITS: mcplab_yaml::Limits = mcplab_yaml::Limits {
 };
 
 /// The YAML frontmatter of a `SKILL.md` (between the leading `---` lines) as JSON.
-pub fn frontmatter(text: &str) -> Result<Value, String> {
+pub(crate) fn frontmatter(text: &str) -> Result<Value, String> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = text.lines();
     if lines.next().map(str::trim_end) != Some("---") {
@@ -44,7 +44,7 @@ pub fn frontmatter(text: &str) -> Result<Value, String> {
 }
 
 /// The first field in which the parsed frontmatter and the entry's frontmatter differ.
-pub fn frontmatter_mismatch(parsed: &Value, entry: &Value) -> Option<String> {
+pub(crate) fn frontmatter_mismatch(parsed: &Value, entry: &Value) -> Option<String> {
     let (Some(a), Some(b)) = (parsed.as_object(), entry.as_object()) else {
         return Some("the entry has no frontmatter object".into());
     };

@@ -17,7 +17,7 @@ use super::listing::Listing;
 use super::tasks::task_object;
 
 /// Longest wait for a task that states no TTL.
-pub const MAX_TASK_WAIT: Duration = Duration::from_secs(3600);
+pub(crate) const MAX_TASK_WAIT: Duration = Duration::from_secs(3600);
 /// Poll interval bounds (a server asking for less than the floor gets the floor).
 const MIN_POLL: Duration = Duration::from_millis(100);
 const MAX_POLL: Duration = Duration::from_secs(10);

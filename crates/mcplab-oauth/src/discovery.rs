@@ -41,13 +41,13 @@ pub(crate) struct Discovery {
 
 impl Discovery {
     /// The authorization server's identifier (the audience of client assertions).
-    pub fn issuer_text(&self) -> &str {
+    pub(crate) fn issuer_text(&self) -> &str {
         self.issuer
             .as_deref()
             .unwrap_or(self.token_endpoint.as_str())
     }
 
-    pub async fn run(
+    pub(crate) async fn run(
         flow: &Flow<'_>,
         challenge: Option<&BearerChallenge>,
     ) -> Result<Self, OAuthError> {

@@ -17,12 +17,12 @@ use super::OAuthError;
 use super::pkce::random_token;
 
 /// The only proof algorithm mcplab signs with.
-pub const ALGORITHM: &str = "ES256";
+pub(crate) const ALGORITHM: &str = "ES256";
 /// The header a server sends its nonce in.
-pub const NONCE_HEADER: &str = "DPoP-Nonce";
+pub(crate) const NONCE_HEADER: &str = "DPoP-Nonce";
 
 /// A DPoP key pair (EC P-256).
-pub struct DpopKey {
+pub(crate) struct DpopKey {
     pkcs8: Vec<u8>,
     pair: EcdsaKeyPair,
     rng: SystemRandom,
@@ -43,7 +43,7 @@ fn key_error(e: impl std::fmt::Display) -> OAuthError {
 
 impl DpopKey {
     /// A new random key.
-    pub fn generate() -> Result<Self, OAuthError> {
+    pub(crate) fn generate() -> Result<Self, OAuthError> {
         let rng = SystemRandom::new();
         let doc = EcdsaKeyPair::generate_pkcs8(&ECDSA_P256_SHA256_FIXED_SIGNING, &rng)
             .map_err(key_error)?;
@@ -51,7 +51,7 @@ impl DpopKey {
     }
 
     /// The key stored with a token set (base64 PKCS#8).
-    pub fn from_stored(text: &str) -> Result<Self, OAuthError> {
+    pub(crate) fn from_stored(text: &str) -> Result<Self, OAuthError> {
         Self::from_pkcs8(STANDARD.decode(text.trim()).map_err(key_error)?)
     }
 
@@ -63,12 +63,12 @@ impl DpopKey {
     }
 
     /// What is stored with the tokens (base64 PKCS#8; the store is private to the user).
-    pub fn to_stored(&self) -> String {
+    pub(crate) fn to_stored(&self) -> String {
         STANDARD.encode(&self.pkcs8)
     }
 
     /// The public key as a JWK (never the private part).
-    pub fn jwk(&self) -> Value {
+    pub(crate) fn jwk(&self) -> Value {
         // Uncompressed point: 0x04 || X (32 bytes) || Y (32 bytes).
         let point = self.pair.public_key().as_ref();
         json!({
@@ -81,7 +81,7 @@ impl DpopKey {
 
     /// A proof for one request: `htm` and `htu` of the request, `ath` when an access token
     /// goes with it, `nonce` when the server gave one.
-    pub fn proof(
+    pub(crate) fn proof(
         &self,
         htm: &str,
         url: &Url,
@@ -121,7 +121,7 @@ impl DpopKey {
 }
 
 /// The `htu` of a URL: without query and fragment (RFC 9449 §4.2).
-pub fn htu(url: &Url) -> String {
+pub(crate) fn htu(url: &Url) -> String {
     let mut u = url.clone();
     u.set_query(None);
     u.set_fragment(None);
@@ -129,7 +129,7 @@ pub fn htu(url: &Url) -> String {
 }
 
 /// Whether metadata's `dpop_signing_alg_values_supported` lets mcplab use DPoP.
-pub fn supported(algorithms: Option<&Vec<String>>) -> bool {
+pub(crate) fn supported(algorithms: Option<&Vec<String>>) -> bool {
     algorithms.is_some_and(|a| a.iter().any(|x| x == ALGORITHM))
 }
 

@@ -160,7 +160,7 @@ impl Flow<'_> {
     /// The whole flow: discovery, registration, authorization, token. `challenge` is the 401
     /// or 403 that started it; `previous` the stored credentials (whose registration may be
     /// reused and whose scope a step-up extends).
-    pub async fn authorize(
+    pub(crate) async fn authorize(
         &self,
         challenge: Option<&BearerChallenge>,
         previous: Option<&Credentials>,
@@ -282,7 +282,7 @@ impl Flow<'_> {
     }
 
     /// Refreshes `creds`' tokens (keeping the refresh token when no new one comes back).
-    pub async fn refresh(&self, creds: &Credentials) -> Result<Credentials, OAuthError> {
+    pub(crate) async fn refresh(&self, creds: &Credentials) -> Result<Credentials, OAuthError> {
         let fail = |e| self.log.fail(OAuthPhase::Refresh, e);
         let Some(refresh_token) = creds.tokens.as_ref().and_then(|t| t.refresh_token.clone())
         else {

@@ -26,16 +26,16 @@ pub(crate) struct Policy {
 }
 
 impl Policy {
-    pub fn set_allow_private(&self, allow: bool) {
+    pub(crate) fn set_allow_private(&self, allow: bool) {
         self.allow_private.store(allow, Ordering::Relaxed);
     }
 
-    pub fn set_loopback_is_remote(&self, yes: bool) {
+    pub(crate) fn set_loopback_is_remote(&self, yes: bool) {
         self.loopback_is_remote.store(yes, Ordering::Relaxed);
     }
 
     /// Whether a flow for `server` is restricted.
-    pub fn restricts(&self, server: &Url) -> bool {
+    pub(crate) fn restricts(&self, server: &Url) -> bool {
         if self.allow_private.load(Ordering::Relaxed) {
             return false;
         }

@@ -46,7 +46,7 @@ pub(crate) struct Request {
 }
 
 impl Request {
-    pub fn get(url: Url) -> Self {
+    pub(crate) fn get(url: Url) -> Self {
         Self {
             method: Method::GET,
             url,
@@ -55,7 +55,7 @@ impl Request {
         }
     }
 
-    pub fn post_form(url: Url, form: Vec<(String, String)>) -> Self {
+    pub(crate) fn post_form(url: Url, form: Vec<(String, String)>) -> Self {
         Self {
             method: Method::POST,
             url,
@@ -64,7 +64,7 @@ impl Request {
         }
     }
 
-    pub fn header(mut self, name: &str, value: impl Into<String>) -> Self {
+    pub(crate) fn header(mut self, name: &str, value: impl Into<String>) -> Self {
         self.headers.push((name.into(), value.into()));
         self
     }
@@ -81,12 +81,12 @@ pub(crate) struct Response {
 }
 
 impl Response {
-    pub fn json(&self) -> Option<Value> {
+    pub(crate) fn json(&self) -> Option<Value> {
         serde_json::from_slice(&self.body).ok()
     }
 
     /// The body's start, on one line, for messages.
-    pub fn excerpt(&self) -> String {
+    pub(crate) fn excerpt(&self) -> String {
         let text = String::from_utf8_lossy(&self.body);
         let mut line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
         if let Some((cut, _)) = line.char_indices().nth(200) {

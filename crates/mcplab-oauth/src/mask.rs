@@ -4,7 +4,7 @@
 //! length (`abcd… (40 chars)`), enough to tell two tokens apart and never enough to use one.
 //! Everything recorded passes through here before it leaves the flow.
 
-pub use mcplab_net::mask_secret;
+pub(crate) use mcplab_net::mask_secret;
 use serde_json::Value;
 use url::Url;
 
@@ -60,7 +60,7 @@ pub fn mask_step_value(value: &Value) -> Value {
 }
 
 /// A form-encoded body (`a=1&b=2`) with secret values masked, shown decoded for reading.
-pub fn mask_form(body: &str) -> String {
+pub(crate) fn mask_form(body: &str) -> String {
     url::form_urlencoded::parse(body.as_bytes())
         .map(|(k, v)| {
             let v = if is_secret_name(&k) {
@@ -75,7 +75,7 @@ pub fn mask_form(body: &str) -> String {
 }
 
 /// A URL with secret query parameters masked (the rest of the URL unchanged).
-pub fn mask_url(url: &Url) -> String {
+pub(crate) fn mask_url(url: &Url) -> String {
     let Some(query) = url.query() else {
         return url.to_string();
     };
@@ -113,7 +113,7 @@ pub fn mask_url(url: &Url) -> String {
 
 /// A header value as it may be shown: `Authorization` keeps its scheme, cookies and API keys
 /// are masked whole, a `Location` has its secret query parameters masked.
-pub fn mask_header(name: &str, value: &str) -> String {
+pub(crate) fn mask_header(name: &str, value: &str) -> String {
     let lower = name.to_ascii_lowercase();
     if lower == "authorization" {
         return match value.split_once(' ') {
@@ -134,7 +134,7 @@ pub fn mask_header(name: &str, value: &str) -> String {
 
 /// A body as it may be shown, by its content type: JSON and forms have their secret fields
 /// masked; other text is shown as it is.
-pub fn mask_body(content_type: Option<&str>, body: &str) -> String {
+pub(crate) fn mask_body(content_type: Option<&str>, body: &str) -> String {
     let essence = content_type
         .and_then(|c| c.split(';').next())
         .map(|c| c.trim().to_ascii_lowercase())

@@ -34,13 +34,13 @@ pub(crate) struct AuthServerMetadata {
 }
 
 impl AuthServerMetadata {
-    pub fn supports_grant(&self, grant: &str) -> Option<bool> {
+    pub(crate) fn supports_grant(&self, grant: &str) -> Option<bool> {
         self.grant_types_supported
             .as_ref()
             .map(|g| g.iter().any(|x| x == grant))
     }
 
-    pub fn lists_scope(&self, scope: &str) -> bool {
+    pub(crate) fn lists_scope(&self, scope: &str) -> bool {
         self.scopes_supported
             .as_ref()
             .is_some_and(|s| s.iter().any(|x| x == scope))

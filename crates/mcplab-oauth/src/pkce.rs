@@ -13,7 +13,7 @@ pub(crate) struct Pkce {
 }
 
 impl Pkce {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         let verifier = random_token(32);
         let challenge = s256(&verifier);
         Self {

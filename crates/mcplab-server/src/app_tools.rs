@@ -21,13 +21,13 @@ struct Slot {
 }
 
 #[derive(Default)]
-pub struct AppToolsCache {
+pub(crate) struct AppToolsCache {
     slots: Mutex<HashMap<String, Slot>>,
 }
 
 impl AppToolsCache {
     /// A cache kept current by `manager`'s events (until its channel closes).
-    pub fn start(manager: &ConnectionManager) -> Arc<Self> {
+    pub(crate) fn start(manager: &ConnectionManager) -> Arc<Self> {
         let cache = Arc::new(Self::default());
         let weak = Arc::downgrade(&cache);
         let mut events = manager.subscribe();
@@ -56,14 +56,19 @@ impl AppToolsCache {
     }
 
     /// The cached list, or the generation to hand back to [`Self::store`] after fetching.
-    pub fn get(&self, server: &str) -> Result<Arc<Vec<Value>>, u64> {
+    pub(crate) fn get(&self, server: &str) -> Result<Arc<Vec<Value>>, u64> {
         let mut slots = self.slots.lock();
         let slot = slots.entry(server.to_owned()).or_default();
         slot.tools.clone().ok_or(slot.generation)
     }
 
     /// Keeps `tools` unless the server's list was invalidated since `generation`.
-    pub fn store(&self, server: &str, generation: u64, tools: Vec<Value>) -> Arc<Vec<Value>> {
+    pub(crate) fn store(
+        &self,
+        server: &str,
+        generation: u64,
+        tools: Vec<Value>,
+    ) -> Arc<Vec<Value>> {
         let tools = Arc::new(tools);
         let mut slots = self.slots.lock();
         let slot = slots.entry(server.to_owned()).or_default();
@@ -73,7 +78,7 @@ impl AppToolsCache {
         tools
     }
 
-    pub fn invalidate(&self, server: &str) {
+    pub(crate) fn invalidate(&self, server: &str) {
         let mut slots = self.slots.lock();
         let slot = slots.entry(server.to_owned()).or_default();
         slot.generation += 1;

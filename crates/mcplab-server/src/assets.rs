@@ -35,7 +35,7 @@ fn find(path: &str) -> Option<&'static UiFile> {
         .map(|i| &FILES[i])
 }
 
-pub async fn serve(headers: HeaderMap, uri: Uri) -> Response {
+pub(crate) async fn serve(headers: HeaderMap, uri: Uri) -> Response {
     let path = uri.path().trim_start_matches('/');
     if path.starts_with("api/") {
         return (StatusCode::NOT_FOUND, "no such API route").into_response();
@@ -58,7 +58,7 @@ pub async fn serve(headers: HeaderMap, uri: Uri) -> Response {
 }
 
 /// The UI's `index.html` (client-side routes, the sign-in page), or how to build it.
-pub fn index(headers: &HeaderMap) -> Response {
+pub(crate) fn index(headers: &HeaderMap) -> Response {
     match find("index.html") {
         Some(file) => {
             let mut response = body(file, headers);

@@ -19,12 +19,12 @@ use tokio::sync::watch;
 use tokio_util::sync::CancellationToken;
 
 /// Ended calls kept for a page to pick up.
-pub const MAX_ENDED: usize = 32;
+pub(crate) const MAX_ENDED: usize = 32;
 /// How long an ended call is kept.
-pub const KEEP_ENDED: Duration = Duration::from_secs(10 * 60);
+pub(crate) const KEEP_ENDED: Duration = Duration::from_secs(10 * 60);
 /// The largest outcome (as JSON) kept for a page to pick up; the request that started the call
 /// still gets any size.
-pub const MAX_KEPT_OUTCOME: usize = 1024 * 1024;
+pub(crate) const MAX_KEPT_OUTCOME: usize = 1024 * 1024;
 
 type Key = (String, String);
 

@@ -56,7 +56,7 @@ impl From<StoreError> for ApiFailure {
 /// How an MCP failure is answered, decided once for every route (listings, calls, tasks,
 /// skills, apps): the HTTP status and stable code of an `ApiError`, and the `CallErrorKind` a
 /// call route puts in its `CallOutcome` instead. The table is documented on `ApiError`.
-pub fn mcp_failure(e: &McpError) -> (StatusCode, &'static str, CallErrorKind) {
+pub(crate) fn mcp_failure(e: &McpError) -> (StatusCode, &'static str, CallErrorKind) {
     use CallErrorKind as K;
     match e {
         // The caller's fault: nothing (useful) reached the server.

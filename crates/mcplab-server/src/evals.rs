@@ -22,7 +22,7 @@ use crate::events::EventRing;
 use crate::headless::LoopbackRenderer;
 
 /// Runs kept for their event streams.
-pub const MAX_LIVE: usize = 16;
+pub(crate) const MAX_LIVE: usize = 16;
 /// Events kept per run for a page that (re)connects late.
 const RING: usize = 20_000;
 
@@ -70,13 +70,13 @@ impl RunSink for RingSink {
 }
 
 /// What the page may set for a run.
-pub struct Launch {
+pub(crate) struct Launch {
     pub prepared: Prepared,
     pub concurrency: Option<u32>,
 }
 
 /// Starts `launch` and returns its run id at once; the run goes on in the background.
-pub fn start(app: &Arc<AppState>, launch: Launch) -> Result<String, String> {
+pub(crate) fn start(app: &Arc<AppState>, launch: Launch) -> Result<String, String> {
     // The table chat uses: shipped, with the data directory's prices.json over it.
     let prices: PriceTable = (*app.sessions.prices()).clone();
     let id = mcplab_evalrun::new_run_id();

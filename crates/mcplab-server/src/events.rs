@@ -14,7 +14,7 @@ use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use futures::Stream;
-pub use mcplab_core::ring::{EventRing, Gone, Numbered};
+pub(crate) use mcplab_core::ring::{EventRing, Gone, Numbered};
 use mcplab_mcp::ConnectionManager;
 use mcplab_protocol::ServerEvent;
 use mcplab_protocol::api::HostEvent;
@@ -23,7 +23,7 @@ use tokio::sync::broadcast;
 use crate::AppState;
 
 /// Events kept for replay.
-pub const REPLAY_CAPACITY: usize = 20_000;
+pub(crate) const REPLAY_CAPACITY: usize = 20_000;
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// The `retry:` sent to clients.
 const RECONNECT_AFTER: Duration = Duration::from_millis(1000);
@@ -88,7 +88,7 @@ fn resync_event() -> Event {
 }
 
 /// `GET /api/events`.
-pub async fn stream(
+pub(crate) async fn stream(
     State(state): State<Arc<AppState>>,
     headers: HeaderMap,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
@@ -98,7 +98,7 @@ pub async fn stream(
 /// Serves `ring` as SSE, replaying after the request's `Last-Event-ID` header, or after
 /// `from` (a `lastEventId` query parameter: `EventSource` cannot set the header on its first
 /// connection, and a page that loaded a snapshot wants to continue exactly after it).
-pub fn sse(
+pub(crate) fn sse(
     ring: &EventRing,
     headers: &HeaderMap,
     from: Option<u64>,

@@ -6,13 +6,13 @@
 
 mod app_tools;
 mod assets;
-pub mod calls;
+mod calls;
 mod error;
-pub mod evals;
-pub mod events;
+mod evals;
+mod events;
 pub mod headless;
 pub mod memory;
-pub mod oauth;
+mod oauth;
 mod render_specs;
 mod routes;
 pub mod sandbox;

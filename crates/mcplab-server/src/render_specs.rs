@@ -10,7 +10,7 @@ use mcplab_protocol::api::AppRenderSpec;
 use parking_lot::{Mutex, MutexGuard};
 
 /// How long a registered spec waits for its page.
-pub const RENDER_SPEC_TTL: Duration = Duration::from_secs(120);
+pub(crate) const RENDER_SPEC_TTL: Duration = Duration::from_secs(120);
 /// Specs waiting at most (renders run one at a time; this only bounds abandoned ones).
 const MAX_WAITING: usize = 16;
 
@@ -21,7 +21,7 @@ struct Waiting {
 }
 
 #[derive(Default)]
-pub struct RenderSpecs {
+pub(crate) struct RenderSpecs {
     waiting: Mutex<Vec<Waiting>>,
 }
 
@@ -34,7 +34,7 @@ impl RenderSpecs {
     }
 
     /// Registers `spec` and returns its id (128 random bits, hex).
-    pub fn register(&self, spec: AppRenderSpec) -> String {
+    pub(crate) fn register(&self, spec: AppRenderSpec) -> String {
         let mut bytes = [0u8; 16];
         rand::fill(&mut bytes);
         let id = hex::encode(bytes);
@@ -51,7 +51,7 @@ impl RenderSpecs {
     }
 
     /// The spec registered as `id`, once; `None` when unknown, taken or expired.
-    pub fn take(&self, id: &str) -> Option<AppRenderSpec> {
+    pub(crate) fn take(&self, id: &str) -> Option<AppRenderSpec> {
         let mut waiting = self.waiting();
         let index = waiting.iter().position(|s| s.id == id)?;
         Some(waiting.remove(index).spec)

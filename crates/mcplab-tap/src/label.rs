@@ -13,14 +13,14 @@ const META_PROTOCOL_VERSION: &str = "io.modelcontextprotocol/protocolVersion";
 
 /// What a session's frames said about the host.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct SessionLabel {
+pub(crate) struct SessionLabel {
     pub host: Option<TapHost>,
     pub protocol_version: Option<String>,
 }
 
 impl SessionLabel {
     /// Learns from `frame`; true when the label changed.
-    pub fn observe(&mut self, frame: &TrafficFrame) -> bool {
+    pub(crate) fn observe(&mut self, frame: &TrafficFrame) -> bool {
         if frame.direction != Direction::Outbound
             || self.host.is_some()
             || !frame.text.contains("clientInfo")

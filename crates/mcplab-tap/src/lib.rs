@@ -10,11 +10,11 @@ pub mod export;
 pub mod hosts;
 pub mod http;
 pub mod ingest;
-pub mod label;
+mod label;
 pub mod recorder;
 pub mod recording;
 pub mod replay;
-pub mod splitter;
+mod splitter;
 pub mod stdio;
 
 /// What can stop a tap.

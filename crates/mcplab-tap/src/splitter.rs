@@ -6,13 +6,13 @@
 
 /// A cut frame: its bytes, and its whole length when only its start was kept.
 #[derive(Debug, PartialEq, Eq)]
-pub struct Piece {
+pub(crate) struct Piece {
     pub bytes: Vec<u8>,
     pub full: Option<u64>,
 }
 
 /// Push-based line splitter with a byte bound per line.
-pub struct Splitter {
+pub(crate) struct Splitter {
     buf: Vec<u8>,
     max: usize,
     /// Bytes of the current line beyond the kept start.
@@ -20,7 +20,7 @@ pub struct Splitter {
 }
 
 impl Splitter {
-    pub fn new(max: usize) -> Self {
+    pub(crate) fn new(max: usize) -> Self {
         Self {
             buf: Vec::new(),
             max: max.max(1),
@@ -29,7 +29,7 @@ impl Splitter {
     }
 
     /// Feeds forwarded bytes; `out` gets every line they complete.
-    pub fn feed(&mut self, mut chunk: &[u8], out: &mut impl FnMut(Piece)) {
+    pub(crate) fn feed(&mut self, mut chunk: &[u8], out: &mut impl FnMut(Piece)) {
         while let Some(at) = chunk.iter().position(|&b| b == b'\n') {
             self.keep(&chunk[..at]);
             self.cut(out);
@@ -39,7 +39,7 @@ impl Splitter {
     }
 
     /// The end of the stream: a last line without its newline is a frame too.
-    pub fn finish(&mut self, out: &mut impl FnMut(Piece)) {
+    pub(crate) fn finish(&mut self, out: &mut impl FnMut(Piece)) {
         self.cut(out);
     }
 

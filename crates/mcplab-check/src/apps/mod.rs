@@ -17,14 +17,14 @@ use crate::options::CheckOptions;
 use crate::recording::{ProbeError, Recording};
 use crate::sets::Exercise;
 
-pub use scan::{Csp, External, ExternalKind, Scan, allowed, csp, scan};
+pub(crate) use scan::{ExternalKind, allowed, csp, scan};
 
 /// Most bytes of an app's HTML kept for the scan.
 const MAX_HTML: usize = 2 * 1024 * 1024;
 
 /// Which kinds of app a tool links.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Links {
+pub(crate) struct Links {
     /// The MCP Apps view (`_meta.ui.resourceUri` or `_meta["ui/resourceUri"]`).
     pub mcp_app: Option<String>,
     /// The OpenAI widget (`_meta["openai/outputTemplate"]`).
@@ -32,7 +32,7 @@ pub struct Links {
 }
 
 /// The apps a tool links.
-pub fn links(tool: &Value) -> Links {
+pub(crate) fn links(tool: &Value) -> Links {
     let meta = tool.get("_meta");
     let s = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_owned);
     Links {
@@ -44,7 +44,7 @@ pub fn links(tool: &Value) -> Links {
 
 /// Whether the model may see and call the tool (MCP Apps `visibility` without `model`
 /// hides it from the model: only its app calls it).
-pub fn model_visible(tool: &Value) -> bool {
+pub(crate) fn model_visible(tool: &Value) -> bool {
     match tool
         .pointer("/_meta/ui/visibility")
         .and_then(Value::as_array)
@@ -85,7 +85,7 @@ impl AppRead {
 }
 
 /// The apps the recording's tools link, in listing order (not read yet).
-pub fn linked(rec: &Recording) -> Vec<AppRead> {
+pub(crate) fn linked(rec: &Recording) -> Vec<AppRead> {
     let mut by_uri: BTreeMap<String, usize> = BTreeMap::new();
     let mut out: Vec<AppRead> = Vec::new();
     for tool in rec.tools() {
@@ -118,9 +118,9 @@ pub fn linked(rec: &Recording) -> Vec<AppRead> {
 }
 
 /// Reads every app the tools link (once per era, whichever set asks first).
-pub struct ReadApps;
+pub(crate) struct ReadApps;
 
-pub static READ: ReadApps = ReadApps;
+pub(crate) static READ: ReadApps = ReadApps;
 
 impl Exercise for ReadApps {
     fn exercise<'a>(

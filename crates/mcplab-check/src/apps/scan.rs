@@ -13,7 +13,7 @@ use serde_json::Value;
 
 /// What an app's HTML asks of its host.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Scan {
+pub(crate) struct Scan {
     /// MCP Apps host requests it makes (`ui/open-link`, `tools/call`, …).
     pub bridge: BTreeSet<&'static str>,
     /// `window.openai` members it uses (`callTool`, `openExternal`, …).
@@ -25,14 +25,14 @@ pub struct Scan {
 }
 
 #[derive(Debug, Clone, PartialEq)]
-pub struct External {
+pub(crate) struct External {
     pub url: String,
     pub kind: ExternalKind,
 }
 
 /// What an external URL is loaded as (which CSP list must allow it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExternalKind {
+pub(crate) enum ExternalKind {
     Script,
     Style,
     Media,
@@ -87,7 +87,7 @@ static CSS_URL: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// Scans an app's HTML.
-pub fn scan(html: &str) -> Scan {
+pub(crate) fn scan(html: &str) -> Scan {
     let mut s = Scan::default();
     // The ext-apps SDK inlined in a bundle names every request it can make; only calls
     // through its methods count then.
@@ -143,7 +143,7 @@ fn push(s: &mut Scan, url: String, kind: ExternalKind) {
 
 /// The CSP domains a resource declares.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Csp {
+pub(crate) struct Csp {
     /// Whether any CSP was declared at all (`_meta.ui.csp` or `openai/widgetCSP`).
     pub declared: bool,
     pub connect: Vec<String>,
@@ -152,7 +152,7 @@ pub struct Csp {
 }
 
 /// The CSP a resource's `_meta` declares.
-pub fn csp(meta: &Value) -> Csp {
+pub(crate) fn csp(meta: &Value) -> Csp {
     let list = |v: Option<&Value>| -> Vec<String> {
         v.and_then(Value::as_array)
             .into_iter()
@@ -178,7 +178,7 @@ pub fn csp(meta: &Value) -> Csp {
 }
 
 /// Whether `url` is allowed for `kind` by the declared CSP.
-pub fn allowed(csp: &Csp, e: &External) -> bool {
+pub(crate) fn allowed(csp: &Csp, e: &External) -> bool {
     let list = match e.kind {
         ExternalKind::Connect => &csp.connect,
         ExternalKind::Frame => &csp.frame,

@@ -14,7 +14,7 @@ use super::rules::{ARGUMENT, COMPATIBLE, OUTPUT, REMOVED};
 use crate::findings::{At, Findings};
 use crate::rule::Rule;
 
-pub fn judge(old: &Surface, new: &Surface, f: &mut Findings) {
+pub(super) fn judge(old: &Surface, new: &Surface, f: &mut Findings) {
     capabilities(&old.capabilities, &new.capabilities, "", f);
     let kinds: [(&str, &str, &[Value], &[Value]); 4] = [
         ("tool", "name", &old.tools, &new.tools),

@@ -7,14 +7,14 @@
 use serde_json::{Map, Value, json};
 
 /// splitmix64: small, fast, and the same on every platform and version.
-pub struct Rng(u64);
+pub(crate) struct Rng(u64);
 
 impl Rng {
-    pub fn new(seed: u64) -> Self {
+    pub(crate) fn new(seed: u64) -> Self {
         Self(seed)
     }
 
-    pub fn next_u64(&mut self) -> u64 {
+    pub(crate) fn next_u64(&mut self) -> u64 {
         self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
         let mut z = self.0;
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
@@ -22,7 +22,7 @@ impl Rng {
         z ^ (z >> 31)
     }
 
-    pub fn below(&mut self, n: usize) -> usize {
+    pub(crate) fn below(&mut self, n: usize) -> usize {
         if n == 0 {
             0
         } else {
@@ -32,7 +32,7 @@ impl Rng {
 }
 
 /// A stable hash of a tool's name (FNV-1a), so each tool's inputs do not depend on the others.
-pub fn name_seed(seed: u64, name: &str) -> u64 {
+pub(crate) fn name_seed(seed: u64, name: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
     for b in name.bytes() {
         h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
@@ -41,7 +41,7 @@ pub fn name_seed(seed: u64, name: &str) -> u64 {
 }
 
 /// Length of a "huge" string.
-pub const HUGE: usize = 100_000;
+pub(crate) const HUGE: usize = 100_000;
 
 const STRINGS: &[&str] = &[
     "",
@@ -62,13 +62,13 @@ const STRINGS: &[&str] = &[
 
 /// One generated input and what was done to it.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Input {
+pub(crate) struct Input {
     pub arguments: Value,
     pub what: String,
 }
 
 /// `n` inputs for a tool.
-pub fn inputs(schema: &Value, seed: u64, n: usize) -> Vec<Input> {
+pub(crate) fn inputs(schema: &Value, seed: u64, n: usize) -> Vec<Input> {
     let base = valid(schema, schema, 0);
     let props: Vec<(String, Value)> = schema
         .get("properties")

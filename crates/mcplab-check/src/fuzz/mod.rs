@@ -5,7 +5,7 @@
 //! endpoint went away), hangs, protocol errors, JSON-RPC errors where a tool error belongs,
 //! and results that break the tool's own outputSchema, each with the exact input.
 
-pub mod inputs;
+pub(crate) mod inputs;
 mod run;
 
 use mcplab_protocol::check::RuleSet;
@@ -18,7 +18,7 @@ use crate::rule::{Level, Rule, RuleTable, Source};
 use crate::schema_refs::compile;
 use crate::sets::RuleSetDef;
 
-pub use run::may_fuzz;
+pub(crate) use run::may_fuzz;
 
 /// What came back for one fuzz input.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,42 +51,42 @@ pub struct FuzzCase {
 
 const FUZZ: RuleTable = RuleTable::new(RuleSet::Fuzz).read_on("2026-12-06");
 
-pub const CRASH: Rule = FUZZ.rule(
+pub(crate) const CRASH: Rule = FUZZ.rule(
     "fuzz-crash",
     Level::Must,
     "no input makes the server die or its endpoint go away",
     Source::Spec("basic/lifecycle#error-handling"),
     "validate arguments and answer bad ones with a tool error (isError: true) instead of crashing",
 );
-pub const HANG: Rule = FUZZ.rule(
+pub(crate) const HANG: Rule = FUZZ.rule(
     "fuzz-hang",
     Level::Must,
     "every input is answered within the timeout",
     Source::Spec("basic/lifecycle#timeouts"),
     "bound the work an input can cause, and answer with an error when it is too much",
 );
-pub const PROTOCOL: Rule = FUZZ.rule(
+pub(crate) const PROTOCOL: Rule = FUZZ.rule(
     "fuzz-protocol",
     Level::Must,
     "every answer to an input is a valid JSON-RPC response",
     Source::Spec("basic#responses"),
     "always answer with a result or an error object, whatever the arguments",
 );
-pub const SERVER_ERROR: Rule = FUZZ.rule(
+pub(crate) const SERVER_ERROR: Rule = FUZZ.rule(
     "fuzz-error-kind",
     Level::Should,
     "bad arguments are answered as a tool error (isError) or -32602, not as another JSON-RPC error",
     Source::Spec("server/tools#error-handling"),
     "report input validation errors as tool execution errors so the model can correct them",
 );
-pub const OUTPUT: Rule = FUZZ.rule(
+pub(crate) const OUTPUT: Rule = FUZZ.rule(
     "fuzz-output-schema",
     Level::Must,
     "a result that is not an error matches the tool's outputSchema",
     Source::Spec("server/tools#output-schema"),
     "return structuredContent that matches the outputSchema for every input the tool accepts",
 );
-pub const SKIPPED: Rule = FUZZ.rule(
+pub(crate) const SKIPPED: Rule = FUZZ.rule(
     "fuzz-skipped",
     Level::Note,
     "tools not fuzzed because they are not marked safe to call",
@@ -94,9 +94,9 @@ pub const SKIPPED: Rule = FUZZ.rule(
     "mark read-only tools readOnlyHint: true, or name a tool with --fuzz-tool to fuzz it anyway",
 );
 
-pub const RULES: &[Rule] = &[CRASH, HANG, PROTOCOL, SERVER_ERROR, OUTPUT, SKIPPED];
+pub(crate) const RULES: &[Rule] = &[CRASH, HANG, PROTOCOL, SERVER_ERROR, OUTPUT, SKIPPED];
 
-pub static SET: RuleSetDef = RuleSetDef {
+pub(crate) static SET: RuleSetDef = RuleSetDef {
     set: RuleSet::Fuzz,
     title: "Fuzzing",
     rules: RULES,
@@ -162,7 +162,7 @@ fn judge(rec: &Recording, opts: &CheckOptions, f: &mut Findings) {
 }
 
 /// An input for a message: JSON with long strings cut (`"AAAA…" (100000 characters)`).
-pub fn brief(v: &Value) -> String {
+pub(crate) fn brief(v: &Value) -> String {
     fn cut(v: &Value) -> Value {
         match v {
             Value::String(s) if s.chars().count() > 40 => Value::String(format!(

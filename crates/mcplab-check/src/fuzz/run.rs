@@ -25,7 +25,7 @@ const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 const SHRINK_STARTS: usize = 40;
 
 /// Whether a tool may be called with made-up inputs: it says it only reads, or was named.
-pub fn may_fuzz(tool: &Value, opts: &CheckOptions) -> bool {
+pub(crate) fn may_fuzz(tool: &Value, opts: &CheckOptions) -> bool {
     let name = tool.get("name").and_then(Value::as_str).unwrap_or_default();
     let named = opts
         .fuzz
@@ -34,9 +34,9 @@ pub fn may_fuzz(tool: &Value, opts: &CheckOptions) -> bool {
     named || tool.pointer("/annotations/readOnlyHint") == Some(&Value::Bool(true))
 }
 
-pub struct Fuzz;
+pub(super) struct Fuzz;
 
-pub static FUZZ: Fuzz = Fuzz;
+pub(super) static FUZZ: Fuzz = Fuzz;
 
 impl Exercise for Fuzz {
     fn exercise<'a>(

@@ -24,9 +24,9 @@ use crate::recording::Recording;
 use crate::rule::Rule;
 use crate::sets::RuleSetDef;
 
-pub use rules::RULES;
+pub(crate) use rules::RULES;
 
-pub static SET: RuleSetDef = RuleSetDef {
+pub(crate) static SET: RuleSetDef = RuleSetDef {
     set: RuleSet::Hosts,
     title: "Hosts",
     rules: RULES,
@@ -56,17 +56,17 @@ impl<'a> Profile<'a> {
         Self { p, out: Vec::new() }
     }
 
-    pub fn source(&self, field: &str) -> Option<FieldSource> {
+    pub(crate) fn source(&self, field: &str) -> Option<FieldSource> {
         self.p.sources.get(field).cloned()
     }
 
     /// Whether the profile marks `field` unknown.
-    pub fn unknown(&self, field: &str) -> bool {
+    pub(crate) fn unknown(&self, field: &str) -> bool {
         matches!(self.source(field), Some(FieldSource::Unknown(_)))
     }
 
     /// Adds a reason about the server as a whole (`item` None) or a tool or app.
-    pub fn add(
+    pub(crate) fn add(
         &mut self,
         rule: &'static Rule,
         item: Option<(HostItemKind, &str)>,
@@ -89,7 +89,7 @@ impl<'a> Profile<'a> {
 
     /// The verdict and words for a yes/no field: "works" with `yes` when offered, `missing`
     /// with `no` when not, and "unknown" when the profile does not know the field.
-    pub fn offered(
+    pub(crate) fn offered(
         &self,
         field: &str,
         offered: bool,
@@ -110,7 +110,7 @@ impl<'a> Profile<'a> {
     }
 
     /// `known` unless the field is unknown (then Unknown).
-    pub fn or_unknown(&self, field: &str, known: Verdict) -> Verdict {
+    pub(crate) fn or_unknown(&self, field: &str, known: Verdict) -> Verdict {
         if self.unknown(field) {
             Verdict::Unknown
         } else {
@@ -187,7 +187,7 @@ fn assemble(p: &HostProfile, revision: Option<String>, judged: &[Judged]) -> Hos
 }
 
 /// One verdict per host profile asked for.
-pub fn verdicts(recs: &[&Recording], opts: &CheckOptions) -> Vec<HostVerdict> {
+pub(crate) fn verdicts(recs: &[&Recording], opts: &CheckOptions) -> Vec<HostVerdict> {
     opts.hosts
         .iter()
         .map(|p| judge_host(p, recs, opts).0)

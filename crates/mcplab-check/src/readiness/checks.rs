@@ -17,7 +17,7 @@ use crate::rule::Rule;
 
 /// A tool as listed, with the frame and JSON path that carried it when the recorded frame
 /// holds it (a frame too large for the traffic log is kept only in part).
-pub struct Listed<'a> {
+pub(super) struct Listed<'a> {
     pub name: String,
     pub tool: Value,
     pub place: Option<(&'a mcplab_protocol::TrafficFrame, String)>,
@@ -25,7 +25,7 @@ pub struct Listed<'a> {
 
 impl Listed<'_> {
     /// Where a finding about this tool (or `sub`, a path below it) points.
-    pub fn at(&self, sub: &str) -> At {
+    pub(super) fn at(&self, sub: &str) -> At {
         match &self.place {
             Some((frame, path)) => At::frame(frame).path(format!("{path}{sub}")),
             None => {
@@ -39,7 +39,7 @@ impl Listed<'_> {
         }
     }
 
-    pub fn description(&self) -> &str {
+    pub(super) fn description(&self) -> &str {
         self.tool
             .get("description")
             .and_then(Value::as_str)
@@ -47,12 +47,12 @@ impl Listed<'_> {
     }
 
     /// An annotation hint as given (None when left out).
-    pub fn hint(&self, key: &str) -> Option<bool> {
+    pub(super) fn hint(&self, key: &str) -> Option<bool> {
         self.tool.pointer(&format!("/annotations/{key}"))?.as_bool()
     }
 
     /// The input properties: (name, schema).
-    pub fn properties(&self) -> Vec<(&str, &Value)> {
+    pub(super) fn properties(&self) -> Vec<(&str, &Value)> {
         self.tool
             .pointer("/inputSchema/properties")
             .and_then(Value::as_object)
@@ -62,7 +62,7 @@ impl Listed<'_> {
 }
 
 /// Every tool listed, in order, each with the frame that carried it when it can be found.
-pub fn tools(rec: &Recording) -> Vec<Listed<'_>> {
+pub(super) fn tools(rec: &Recording) -> Vec<Listed<'_>> {
     let mut places: Vec<(&mcplab_protocol::TrafficFrame, String, Value)> = Vec::new();
     for answer in rec
         .results()
@@ -120,7 +120,7 @@ fn words(name: &str) -> String {
 
 /// Annotations that contradict the tool's name: read-only yet named for writing, or
 /// not destructive yet named for deleting, or both read-only and destructive.
-pub fn dishonest(t: &Listed, rule: &Rule, f: &mut Findings) {
+pub(super) fn dishonest(t: &Listed, rule: &Rule, f: &mut Findings) {
     let (ro, destructive) = (t.hint("readOnlyHint"), t.hint("destructiveHint"));
     let name = &t.name;
     let split = words(name);
@@ -159,7 +159,7 @@ const ENDPOINT_KEYS: &[&str] = &["endpoint", "path", "api_path", "url_path", "ro
 
 /// A catch-all tool: one HTTP method parameter that allows both safe and unsafe methods (an
 /// enum of both, or a free string beside a free endpoint).
-pub fn catch_all(t: &Listed) -> Option<String> {
+pub(super) fn catch_all(t: &Listed) -> Option<String> {
     let props = t.properties();
     let has_endpoint = props.iter().any(|(k, _)| ENDPOINT_KEYS.contains(k));
     for (k, schema) in &props {
@@ -190,7 +190,7 @@ pub fn catch_all(t: &Listed) -> Option<String> {
 }
 
 /// A custom query tool (a free endpoint) whose description names no API or link.
-pub fn unreferenced_query(t: &Listed) -> Option<String> {
+pub(super) fn unreferenced_query(t: &Listed) -> Option<String> {
     let props = t.properties();
     let key = props
         .iter()
@@ -215,12 +215,12 @@ static MONEY: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A tool whose name says it moves money.
-pub fn moves_money(t: &Listed) -> bool {
+pub(super) fn moves_money(t: &Listed) -> bool {
     MONEY.is_match(&words(&t.name))
 }
 
 /// An input property that asks for conversation data.
-pub fn asks_conversation<'a>(t: &'a Listed) -> Option<&'a str> {
+pub(super) fn asks_conversation<'a>(t: &'a Listed) -> Option<&'a str> {
     t.properties()
         .into_iter()
         .map(|(k, _)| k)
@@ -228,7 +228,7 @@ pub fn asks_conversation<'a>(t: &'a Listed) -> Option<&'a str> {
 }
 
 /// An input property that asks for a secret or sensitive identifier.
-pub fn asks_secret<'a>(t: &'a Listed) -> Option<&'a str> {
+pub(super) fn asks_secret<'a>(t: &'a Listed) -> Option<&'a str> {
     t.properties()
         .into_iter()
         .map(|(k, _)| k)
@@ -269,7 +269,7 @@ fn reach(rec: &Recording) -> Reach {
 /// Reports under `rule` how a directory would reach the server: a stdio server at the
 /// rule's own severity (`stdio` says what the directory takes instead), the old HTTP+SSE
 /// transport as a warning, plain HTTP as an error, a loopback URL as information.
-pub fn report_reach(rec: &Recording, rule: &Rule, stdio: &str, f: &mut Findings) {
+pub(super) fn report_reach(rec: &Recording, rule: &Rule, stdio: &str, f: &mut Findings) {
     let (severity, message) = match reach(rec) {
         Reach::Stdio => (rule.severity(), format!("a stdio server: {stdio}")),
         Reach::Sse(url) => (
@@ -287,7 +287,7 @@ pub fn report_reach(rec: &Recording, rule: &Rule, stdio: &str, f: &mut Findings)
 }
 
 /// Whether the config sends a static Authorization header (a pasted bearer token).
-pub fn static_bearer(rec: &Recording) -> bool {
+pub(super) fn static_bearer(rec: &Recording) -> bool {
     let headers = match &rec.config.transport {
         ServerTransport::Http { headers, .. } | ServerTransport::Sse { headers, .. } => headers,
         ServerTransport::Stdio { .. } => return false,

@@ -17,70 +17,70 @@ const POLICY: Source = CLAUDE
     .page("https://support.claude.com/en/articles/13145358-anthropic-software-directory-policy");
 const AUTH: Source = CLAUDE.page("https://claude.com/docs/connectors/building/authentication");
 
-pub const ANNOTATIONS: Rule = CLAUDE.rule(
+pub(crate) const ANNOTATIONS: Rule = CLAUDE.rule(
     "claude-annotations",
     Level::Must,
     "every tool has a title and the applicable hint (readOnlyHint or destructiveHint)",
     CRITERIA,
     "add annotations.title and readOnlyHint: true (read-only tools) or destructiveHint (tools that modify or delete)",
 );
-pub const HONEST: Rule = CLAUDE.rule(
+pub(crate) const HONEST: Rule = CLAUDE.rule(
     "claude-annotation-honesty",
     Level::Must,
     "annotations match what the tool does (no read-only tool named for writing, no harmless delete)",
     CRITERIA,
     "set the hints from what the tool does: reviewers call every tool and compare",
 );
-pub const NAME_LENGTH: Rule = CLAUDE.rule(
+pub(crate) const NAME_LENGTH: Rule = CLAUDE.rule(
     "claude-tool-name-length",
     Level::Must,
     "tool names are 64 characters or fewer",
     CRITERIA,
     "shorten the tool name",
 );
-pub const SPLIT: Rule = CLAUDE.rule(
+pub(crate) const SPLIT: Rule = CLAUDE.rule(
     "claude-read-write-split",
     Level::Must,
     "no catch-all tool that takes both safe and unsafe HTTP methods",
     CRITERIA,
     "split it into a read-only tool and one tool per kind of write",
 );
-pub const API_DOCS: Rule = CLAUDE.rule(
+pub(crate) const API_DOCS: Rule = CLAUDE.rule(
     "claude-query-api-docs",
     Level::Must,
     "a tool that takes a free-form endpoint names the target API or links its docs",
     CRITERIA,
     "name the API in the description, e.g. \"Queries the Slack Web API — see https://api.slack.com/methods\"",
 );
-pub const DESCRIPTION: Rule = CLAUDE.rule(
+pub(crate) const DESCRIPTION: Rule = CLAUDE.rule(
     "claude-tool-description",
     Level::Must,
     "every tool has a description that says what it does and when to use it",
     CRITERIA,
     "write a narrow description: what the tool does and when the model should call it",
 );
-pub const CONVERSATION: Rule = CLAUDE.rule(
+pub(crate) const CONVERSATION: Rule = CLAUDE.rule(
     "claude-conversation-data",
     Level::Must,
     "tools do not ask for chat history, memory or conversation data",
     POLICY,
     "take only the arguments the tool needs; never the conversation",
 );
-pub const FINANCIAL: Rule = CLAUDE.rule(
+pub(crate) const FINANCIAL: Rule = CLAUDE.rule(
     "claude-financial-transactions",
     Level::Should,
     "no tools that transfer money or execute financial transactions",
     CLAUDE.page("https://support.claude.com/en/articles/11697096-anthropic-mcp-directory-policy"),
     "remove tools that move money; the directory does not accept them",
 );
-pub const REMOTE: Rule = CLAUDE.rule(
+pub(crate) const REMOTE: Rule = CLAUDE.rule(
     "claude-remote-transport",
     Level::Should,
     "the connector is a remote server over streamable HTTP at a public HTTPS URL",
     CRITERIA,
     "serve streamable HTTP over HTTPS (SSE is the old transport; local servers ship as desktop extensions)",
 );
-pub const STATIC_BEARER: Rule = CLAUDE.rule(
+pub(crate) const STATIC_BEARER: Rule = CLAUDE.rule(
     "claude-auth",
     Level::Must,
     "authentication is OAuth (or none): Claude does not take pasted bearer tokens",
@@ -88,7 +88,7 @@ pub const STATIC_BEARER: Rule = CLAUDE.rule(
     "protect the server with OAuth (client ID metadata documents or dynamic client registration)",
 );
 
-pub const RULES: &[Rule] = &[
+pub(crate) const RULES: &[Rule] = &[
     ANNOTATIONS,
     HONEST,
     NAME_LENGTH,
@@ -101,7 +101,7 @@ pub const RULES: &[Rule] = &[
     STATIC_BEARER,
 ];
 
-pub fn judge(rec: &Recording, _: &CheckOptions, f: &mut Findings) {
+pub(crate) fn judge(rec: &Recording, _: &CheckOptions, f: &mut Findings) {
     for t in checks::tools(rec) {
         let name = &t.name;
         let title = t

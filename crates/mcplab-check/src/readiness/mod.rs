@@ -5,14 +5,14 @@
 //! tools link (widget CSP rules); no tool is called.
 
 mod checks;
-pub mod claude;
-pub mod openai;
+pub(crate) mod claude;
+pub(crate) mod openai;
 
 use mcplab_protocol::check::RuleSet;
 
 use crate::sets::RuleSetDef;
 
-pub static CLAUDE: RuleSetDef = RuleSetDef {
+pub(crate) static CLAUDE: RuleSetDef = RuleSetDef {
     set: RuleSet::ReadinessClaude,
     title: "Readiness: Anthropic connector directory",
     rules: claude::RULES,
@@ -22,7 +22,7 @@ pub static CLAUDE: RuleSetDef = RuleSetDef {
     conclude: None,
 };
 
-pub static OPENAI: RuleSetDef = RuleSetDef {
+pub(crate) static OPENAI: RuleSetDef = RuleSetDef {
     set: RuleSet::ReadinessOpenai,
     title: "Readiness: OpenAI app directory",
     rules: openai::RULES,

@@ -19,70 +19,70 @@ const GUIDELINES: Source =
     OPENAI.page("https://developers.openai.com/apps-sdk/app-developer-guidelines");
 const REFERENCE: Source = OPENAI.page("https://developers.openai.com/apps-sdk/reference");
 
-pub const ANNOTATIONS: Rule = OPENAI.rule(
+pub(crate) const ANNOTATIONS: Rule = OPENAI.rule(
     "openai-annotations",
     Level::Must,
     "every tool sets readOnlyHint, destructiveHint and openWorldHint explicitly (true or false, not left out)",
     GUIDELINES,
     "set all three hints on every tool, from what the tool actually does",
 );
-pub const HONEST: Rule = OPENAI.rule(
+pub(crate) const HONEST: Rule = OPENAI.rule(
     "openai-annotation-honesty",
     Level::Must,
     "annotations match the tool's behaviour (a tool that writes is not read-only)",
     GUIDELINES,
     "set readOnlyHint: true only for tools that strictly read; destructiveHint: true for anything that deletes or overwrites",
 );
-pub const NAMES: Rule = OPENAI.rule(
+pub(crate) const NAMES: Rule = OPENAI.rule(
     "openai-tool-names",
     Level::Must,
     "tool names are specific, descriptive and unique within the app",
     GUIDELINES,
     "name each tool for the one action it performs (search_tickets, not run)",
 );
-pub const DESCRIPTION: Rule = OPENAI.rule(
+pub(crate) const DESCRIPTION: Rule = OPENAI.rule(
     "openai-tool-description",
     Level::Must,
     "every tool has a description that matches what it does",
     GUIDELINES,
     "describe what the tool does and when to use it; no promotion, no steering away from other apps",
 );
-pub const CATCH_ALL: Rule = OPENAI.rule(
+pub(crate) const CATCH_ALL: Rule = OPENAI.rule(
     "openai-catch-all",
     Level::Must,
     "no catch-all tool that takes any HTTP method or endpoint",
     GUIDELINES,
     "give each action its own tool, read and write separated",
 );
-pub const MINIMAL_INPUTS: Rule = OPENAI.rule(
+pub(crate) const MINIMAL_INPUTS: Rule = OPENAI.rule(
     "openai-minimal-inputs",
     Level::Must,
     "tools do not ask for the conversation, chat history or broad context",
     GUIDELINES,
     "ask only for the fields the action needs",
 );
-pub const SENSITIVE: Rule = OPENAI.rule(
+pub(crate) const SENSITIVE: Rule = OPENAI.rule(
     "openai-sensitive-data",
     Level::Must,
     "tools do not collect passwords, API keys, payment card or government identifiers in their inputs",
     GUIDELINES,
     "use OAuth for access; never ask the model to pass secrets or regulated identifiers",
 );
-pub const REMOTE: Rule = OPENAI.rule(
+pub(crate) const REMOTE: Rule = OPENAI.rule(
     "openai-remote",
     Level::Must,
     "the app is a remote MCP server at a public HTTPS URL",
     GUIDELINES,
     "deploy the server over streamable HTTP at a public HTTPS domain",
 );
-pub const WIDGET_CSP: Rule = OPENAI.rule(
+pub(crate) const WIDGET_CSP: Rule = OPENAI.rule(
     "openai-widget-csp",
     Level::Must,
     "every widget declares its CSP (openai/widgetCSP or _meta.ui.csp)",
     REFERENCE,
     "declare connect and resource domains for the widget, even when empty",
 );
-pub const OUTPUT_SCHEMA: Rule = OPENAI.rule(
+pub(crate) const OUTPUT_SCHEMA: Rule = OPENAI.rule(
     "openai-output-schema",
     Level::Note,
     "tools declare an outputSchema (the submission review warns without one)",
@@ -90,7 +90,7 @@ pub const OUTPUT_SCHEMA: Rule = OPENAI.rule(
     "declare outputSchema and return matching structuredContent",
 );
 
-pub const RULES: &[Rule] = &[
+pub(crate) const RULES: &[Rule] = &[
     ANNOTATIONS,
     HONEST,
     NAMES,
@@ -109,7 +109,7 @@ const GENERIC: &[&str] = &[
     "handle", "process", "main", "test",
 ];
 
-pub fn judge(rec: &Recording, _: &CheckOptions, f: &mut Findings) {
+pub(crate) fn judge(rec: &Recording, _: &CheckOptions, f: &mut Findings) {
     let listed = checks::tools(rec);
     let mut seen: HashMap<String, usize> = HashMap::new();
     for t in &listed {

@@ -37,7 +37,7 @@ fn reason(out: &mut String, indent: &str, r: &HostReason) {
 }
 
 /// The verdicts as text.
-pub fn text(hosts: &[HostVerdict]) -> String {
+pub(super) fn text(hosts: &[HostVerdict]) -> String {
     let mut out = String::new();
     if hosts.is_empty() {
         return out;
@@ -84,7 +84,7 @@ pub fn text(hosts: &[HostVerdict]) -> String {
 }
 
 /// The verdicts as a Markdown table.
-pub fn markdown(hosts: &[HostVerdict]) -> String {
+pub(super) fn markdown(hosts: &[HostVerdict]) -> String {
     let mut out = String::new();
     if hosts.is_empty() {
         return out;

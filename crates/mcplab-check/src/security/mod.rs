@@ -18,10 +18,10 @@ use crate::options::CheckOptions;
 use crate::recording::Recording;
 use crate::sets::RuleSetDef;
 
-pub use rules::RULES;
+pub(crate) use rules::RULES;
 pub(crate) use urls::token_shaped;
 
-pub static SET: RuleSetDef = RuleSetDef {
+pub(crate) static SET: RuleSetDef = RuleSetDef {
     set: RuleSet::Security,
     title: "Security",
     rules: RULES,

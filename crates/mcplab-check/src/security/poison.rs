@@ -71,7 +71,7 @@ impl Patterns {
     }
 }
 
-pub fn judge(texts: &[Text], rec: &Recording, opts: &CheckOptions, f: &mut Findings) {
+pub(super) fn judge(texts: &[Text], rec: &Recording, opts: &CheckOptions, f: &mut Findings) {
     let patterns = Patterns::new();
     let own: HashSet<&str> = rec
         .tools()

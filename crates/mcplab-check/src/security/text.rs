@@ -13,7 +13,7 @@ use crate::findings::At;
 use crate::recording::{Answer, Recording};
 
 /// One string the server published.
-pub struct Text {
+pub(super) struct Text {
     /// Who it belongs to, for messages: "tool `search`", "the server".
     pub owner: String,
     /// The frame that carried it (None when no recorded frame holds it whole).
@@ -27,12 +27,12 @@ pub struct Text {
 
 impl Text {
     /// Descriptions, titles and instructions: prose a model reads as guidance.
-    pub fn is_prose(&self) -> bool {
+    pub(super) fn is_prose(&self) -> bool {
         matches!(self.key.as_str(), "description" | "title" | "instructions")
     }
 
     /// Where a finding about it points: its frame and path there, when a frame holds it.
-    pub fn at(&self) -> At {
+    pub(super) fn at(&self) -> At {
         match self.seq {
             Some(seq) => At::seqs([seq]).path(self.path.clone()),
             None => At::default(),
@@ -59,7 +59,7 @@ const LISTS: &[(Listing, &str, &str, &str)] = &[
 ];
 
 /// Every string of the handshake and the listings.
-pub fn gather(rec: &Recording) -> Vec<Text> {
+pub(super) fn gather(rec: &Recording) -> Vec<Text> {
     let answers = rec.results();
     let mut out = Vec::new();
     handshake(rec, &answers, &mut out);

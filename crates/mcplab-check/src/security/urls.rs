@@ -28,7 +28,7 @@ const TOKEN_PREFIXES: &[&str] = &[
     "glpat-",
 ];
 
-pub fn judge(texts: &[Text], rec: &Recording, f: &mut Findings) {
+pub(super) fn judge(texts: &[Text], rec: &Recording, f: &mut Findings) {
     if let Some(url) = rec.url() {
         for secret in secrets(url) {
             f.add(

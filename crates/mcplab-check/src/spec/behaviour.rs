@@ -16,7 +16,7 @@ use crate::findings::{At, Findings};
 use crate::options::CheckOptions;
 use crate::recording::{ProbeError, Recording};
 
-pub fn judge(rec: &Recording, opts: &CheckOptions, f: &mut Findings) {
+pub(super) fn judge(rec: &Recording, opts: &CheckOptions, f: &mut Findings) {
     if let Some(error) = &rec.connect_error {
         f.add(
             &CONNECT,
@@ -115,7 +115,7 @@ fn whole_tool_list(tools: &[Value], budget: usize, f: &mut Findings) {
 
 /// What a host sends the model per turn: name, description and input schema per tool. About
 /// four characters per token is the usual estimate for English text and JSON.
-pub fn tool_list_tokens(tools: &[Value]) -> usize {
+pub(crate) fn tool_list_tokens(tools: &[Value]) -> usize {
     let sent: Vec<Value> = tools
         .iter()
         .map(|t| json!({"name": t.get("name"), "description": t.get("description"), "parameters": t.get("inputSchema")}))

@@ -55,7 +55,7 @@ struct Walk<'a> {
 }
 
 /// Judges every frame of the session, in order.
-pub fn check_frames(rec: &Recording, spec: &mut Spec, partial: bool, f: &mut Findings) {
+pub(super) fn check_frames(rec: &Recording, spec: &mut Spec, partial: bool, f: &mut Findings) {
     let mut walk = Walk {
         rec,
         spec,

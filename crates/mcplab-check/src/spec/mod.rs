@@ -6,14 +6,13 @@
 mod behaviour;
 mod frames;
 mod probe;
-pub mod rules;
-pub mod schema;
+pub(crate) mod rules;
+pub(crate) mod schema;
 mod stray;
 mod tools;
 
 use mcplab_protocol::check::RuleSet;
 
-pub use behaviour::tool_list_tokens;
 use rules::PROTOCOL_VERSION;
 use schema::Spec;
 
@@ -25,7 +24,7 @@ use crate::sets::RuleSetDef;
 /// The revision judged against when the server's is unknown.
 const FALLBACK: &str = "2025-11-25";
 
-pub static SET: RuleSetDef = RuleSetDef {
+pub(crate) static SET: RuleSetDef = RuleSetDef {
     set: RuleSet::Spec,
     title: "Spec",
     rules: rules::RULES,

@@ -20,7 +20,7 @@ use crate::sets::Exercise;
 /// Pages a listing may take before the checker calls it endless.
 const MAX_PAGES: usize = 100;
 
-pub struct Probe;
+pub(super) struct Probe;
 
 impl Exercise for Probe {
     fn exercise<'a>(

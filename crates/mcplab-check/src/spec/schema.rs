@@ -34,20 +34,20 @@ const SCHEMAS: &[(&str, &[u8])] = &[
 
 /// Who sent a message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Side {
+pub(crate) enum Side {
     Client,
     Server,
 }
 
 /// What kind of message.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Kind {
+pub(crate) enum Kind {
     Request,
     Notification,
 }
 
 /// One revision's schema with its compiled definitions.
-pub struct Spec {
+pub(crate) struct Spec {
     pub revision: String,
     root: Value,
     /// `$defs` (2020-12) or `definitions` (draft-07, older revisions).
@@ -58,14 +58,14 @@ pub struct Spec {
 }
 
 /// One way a message breaks its definition.
-pub struct Violation {
+pub(crate) struct Violation {
     pub path: String,
     pub message: String,
 }
 
 impl Spec {
     /// The schema of `revision`, or `None` for a revision mcplab has no schema of.
-    pub fn load(revision: &str) -> Option<Self> {
+    pub(crate) fn load(revision: &str) -> Option<Self> {
         let (_, gz) = SCHEMAS.iter().find(|(r, _)| *r == revision)?;
         let root: Value = serde_json::from_reader(flate2::read::GzDecoder::new(*gz)).ok()?;
         let defs_key = if root.get("$defs").is_some() {
@@ -82,11 +82,6 @@ impl Spec {
         };
         spec.index_methods();
         Some(spec)
-    }
-
-    /// Whether mcplab has the schema of `revision`.
-    pub fn known(revision: &str) -> bool {
-        SCHEMAS.iter().any(|(r, _)| *r == revision)
     }
 
     fn defs(&self) -> Option<&serde_json::Map<String, Value>> {
@@ -133,7 +128,7 @@ impl Spec {
     }
 
     /// The definition of a `method` message of `kind` sent by `side`, if the revision has one.
-    pub fn message_def(&self, side: Side, kind: Kind, method: &str) -> Option<&str> {
+    pub(crate) fn message_def(&self, side: Side, kind: Kind, method: &str) -> Option<&str> {
         self.methods
             .get(&(side, kind))?
             .get(method)
@@ -141,7 +136,7 @@ impl Spec {
     }
 
     /// Whether any side may send `method` as a notification in this revision.
-    pub fn is_notification(&self, method: &str) -> bool {
+    pub(crate) fn is_notification(&self, method: &str) -> bool {
         [Side::Client, Side::Server]
             .iter()
             .any(|s| self.message_def(*s, Kind::Notification, method).is_some())
@@ -149,7 +144,7 @@ impl Spec {
 
     /// The result definition of a request definition: `CallToolRequest` → `CallToolResult`,
     /// else the empty result (`ping`, `logging/setLevel`, `resources/subscribe`).
-    pub fn result_def(&self, request_def: &str) -> Option<String> {
+    pub(crate) fn result_def(&self, request_def: &str) -> Option<String> {
         let name = request_def.strip_suffix("Request")?;
         let candidate = format!("{name}Result");
         if self.has(&candidate) {
@@ -163,7 +158,7 @@ impl Spec {
 
     /// Whether the response definition of `request_def` admits an `InputRequiredResult`
     /// (2026-07-28: `CallToolResultResponse.result` is `anyOf [InputRequiredResult, CallToolResult]`).
-    pub fn allows_input_required(&self, request_def: &str) -> bool {
+    pub(crate) fn allows_input_required(&self, request_def: &str) -> bool {
         let Some(name) = request_def.strip_suffix("Request") else {
             return false;
         };
@@ -185,19 +180,24 @@ impl Spec {
     }
 
     /// Whether the revision defines `name` (e.g. `ListToolsResult`).
-    pub fn has(&self, name: &str) -> bool {
+    pub(crate) fn has(&self, name: &str) -> bool {
         self.defs().is_some_and(|d| d.contains_key(name))
     }
 
     /// The first of `names` the revision defines (definitions renamed between revisions:
     /// `JSONRPCError` became `JSONRPCErrorResponse`).
-    pub fn first_of<'n>(&self, names: &[&'n str]) -> Option<&'n str> {
+    pub(crate) fn first_of<'n>(&self, names: &[&'n str]) -> Option<&'n str> {
         names.iter().copied().find(|n| self.has(n))
     }
 
     /// Validates `instance` against the definition `name`; at most `limit` violations.
     /// A definition the revision lacks validates nothing.
-    pub fn violations(&mut self, name: &str, instance: &Value, limit: usize) -> Vec<Violation> {
+    pub(crate) fn violations(
+        &mut self,
+        name: &str,
+        instance: &Value,
+        limit: usize,
+    ) -> Vec<Violation> {
         if !self.compiled.contains_key(name) {
             let validator = self.has(name).then(|| self.compile(name)).flatten();
             self.compiled.insert(name.to_owned(), validator);

@@ -16,7 +16,7 @@ use tokio::sync::broadcast::error::RecvError;
 use crate::recording::ProbeError;
 
 /// Sends `method` and waits for its answer, or for a response with an id never sent.
-pub async fn request(
+pub(super) async fn request(
     conn: &Connection,
     method: &str,
     params: Option<Value>,

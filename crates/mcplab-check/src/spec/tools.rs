@@ -23,7 +23,7 @@ fn content_types(revision: &str) -> &'static [&'static str] {
 }
 
 /// One tool definition from a `tools/list` result (at `index` of the frame's list).
-pub fn check_tool(tool: &Value, index: usize, frame: &TrafficFrame, f: &mut Findings) {
+pub(super) fn check_tool(tool: &Value, index: usize, frame: &TrafficFrame, f: &mut Findings) {
     let at = |p: &str| At::frame(frame).path(format!("/result/tools/{index}{p}"));
     let name = tool.get("name").and_then(Value::as_str);
     match name {
@@ -138,7 +138,7 @@ fn remote_refs(label: &str, which: &str, remote: &RemoteRefs, at: At, f: &mut Fi
 }
 
 /// A `tools/call` result, with the tool's definition when it was listed.
-pub fn check_call_result(
+pub(super) fn check_call_result(
     tool: Option<&Value>,
     result: &Value,
     frame: &TrafficFrame,

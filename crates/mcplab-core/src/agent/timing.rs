@@ -22,7 +22,7 @@ pub(super) struct TurnClock {
 }
 
 impl TurnClock {
-    pub fn start() -> Self {
+    pub(super) fn start() -> Self {
         Self {
             started: Instant::now(),
             first_token: AtomicU64::new(u64::MAX),
@@ -34,7 +34,7 @@ impl TurnClock {
     }
 
     /// Notes the step's first token as the turn's, if it is the first.
-    pub fn saw_first_token(&self, step: &StepWatch) {
+    pub(super) fn saw_first_token(&self, step: &StepWatch) {
         if let Some(ttft) = step.ttft_ms() {
             let at = step.started_ms + ttft;
             let _ = self.first_token.fetch_min(at, Ordering::Relaxed);
@@ -42,7 +42,7 @@ impl TurnClock {
     }
 
     /// The `turnTiming` event, sent right before the terminal one.
-    pub fn timing(&self, turn_id: &str) -> TurnEvent {
+    pub(super) fn timing(&self, turn_id: &str) -> TurnEvent {
         let first = self.first_token.load(Ordering::Relaxed);
         TurnEvent::TurnTiming {
             turn_id: turn_id.to_owned(),
@@ -64,7 +64,7 @@ pub(super) struct StepWatch {
 }
 
 impl StepWatch {
-    pub fn start(clock: &TurnClock, step: u32, tool_count: usize) -> Self {
+    pub(super) fn start(clock: &TurnClock, step: u32, tool_count: usize) -> Self {
         Self {
             step,
             started: Instant::now(),
@@ -80,7 +80,7 @@ impl StepWatch {
     }
 
     /// Notes a streamed event: the first token's time, and the bytes the model wrote.
-    pub fn saw(&mut self, event: &StreamEvent) {
+    pub(super) fn saw(&mut self, event: &StreamEvent) {
         let bytes = match event {
             StreamEvent::TextDelta(t) | StreamEvent::ReasoningDelta(t) => t.len(),
             StreamEvent::ToolCall { arguments, .. } => arguments.to_string().len(),
@@ -94,7 +94,7 @@ impl StepWatch {
     }
 
     /// The step's x-ray: `None` for a step that failed before anything reached the network.
-    pub fn xray(
+    pub(super) fn xray(
         &self,
         cfg: &TurnConfig,
         usage: &Usage,

@@ -5,7 +5,7 @@
 use std::io::Read;
 
 /// `text` with `//` and `/* */` comments and trailing commas blanked out.
-pub fn strip(text: &str) -> String {
+pub(super) fn strip(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let stripped = json_comments::StripComments::with_settings(
         json_comments::CommentSettings::c_style(),

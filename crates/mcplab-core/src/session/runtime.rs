@@ -49,7 +49,7 @@ pub struct RuntimeSnapshot {
 
 /// What a submit may do.
 #[derive(Debug, Clone)]
-pub enum Claim {
+pub(super) enum Claim {
     /// The turn may start: it now is the running one.
     Start(CancellationToken),
     /// This turn id was accepted before (or is running): nothing to do.

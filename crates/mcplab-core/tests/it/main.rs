@@ -4,6 +4,9 @@
 //! x-ray tests. One file's tests:
 //! `cargo nextest run -p mcplab-core -E 'binary(it) & test(/^agent::/)'`.
 
+// A test crate has no public surface; its helpers are `pub` for the sibling modules.
+#![allow(unreachable_pub)]
+
 mod turn_support;
 
 mod agent;

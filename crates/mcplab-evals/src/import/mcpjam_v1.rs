@@ -13,7 +13,7 @@ fn text<'a>(v: &'a Value, key: &str) -> Option<&'a str> {
     v.get(key).and_then(Value::as_str)
 }
 
-pub fn convert(doc: &Value) -> Result<(Suite, Notes), ImportError> {
+pub(super) fn convert(doc: &Value) -> Result<(Suite, Notes), ImportError> {
     match doc.get("schemaVersion") {
         Some(Value::String(v)) if v == "1" => {}
         Some(other) => {

@@ -70,7 +70,7 @@ pub enum ImportError {
 pub(crate) struct Notes(pub Vec<ImportNote>);
 
 impl Notes {
-    pub fn add(&mut self, path: &str, kind: NoteKind, message: impl Into<String>) {
+    pub(crate) fn add(&mut self, path: &str, kind: NoteKind, message: impl Into<String>) {
         self.0.push(ImportNote {
             path: path.to_string(),
             kind,
@@ -78,7 +78,7 @@ impl Notes {
         });
     }
     /// Every key of `obj` not in `known`, as dropped.
-    pub fn unknown_keys(&mut self, obj: &Value, known: &[&str], path: &str) {
+    pub(crate) fn unknown_keys(&mut self, obj: &Value, known: &[&str], path: &str) {
         if let Some(map) = obj.as_object() {
             for key in map.keys().filter(|k| !known.contains(&k.as_str())) {
                 let at = if path.is_empty() {

@@ -13,7 +13,7 @@ use crate::suite::{
 
 /// What a scope collects from its predicates.
 #[derive(Debug, Default)]
-pub struct Collected {
+pub(super) struct Collected {
     pub calls: Vec<ExpectedCall>,
     pub forbidden: Vec<String>,
     pub checks: Vec<Check>,
@@ -21,7 +21,7 @@ pub struct Collected {
 
 impl Collected {
     /// The tool-call expectations, if any predicate made one.
-    pub fn tool_calls(&self, none: bool) -> Option<ToolCallExpectations> {
+    pub(super) fn tool_calls(&self, none: bool) -> Option<ToolCallExpectations> {
         if self.calls.is_empty() && self.forbidden.is_empty() && !none {
             return None;
         }
@@ -36,7 +36,7 @@ impl Collected {
 
 /// Add one predicate (at `path` in the source) to `into`. `prompts` is the case's number of
 /// user turns (for `turnCountUnder`).
-pub fn add(p: &Value, path: &str, prompts: usize, into: &mut Collected, notes: &mut Notes) {
+pub(super) fn add(p: &Value, path: &str, prompts: usize, into: &mut Collected, notes: &mut Notes) {
     let kind = p.get("type").and_then(Value::as_str).unwrap_or_default();
     let tool = || {
         p.get("toolName")

@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::{ImportError, NoteKind, Notes, safe_id};
 use crate::suite::{Case, ExpectedCall, Suite, SuiteVersion, ToolCallExpectations, Turn};
 
-pub fn convert(doc: &Value, name: &str) -> Result<(Suite, Notes), ImportError> {
+pub(super) fn convert(doc: &Value, name: &str) -> Result<(Suite, Notes), ImportError> {
     let tests = doc
         .as_array()
         .ok_or_else(|| ImportError::Unrecognized("tests.json is an array of tests".into()))?;

@@ -5,7 +5,7 @@
 
 /// For each left item, the right item it is paired with. Left items are tried in order and
 /// each prefers the earliest compatible right item, so results are deterministic.
-pub fn max_matching(
+pub(super) fn max_matching(
     left: usize,
     right: usize,
     compatible: impl Fn(usize, usize) -> bool,

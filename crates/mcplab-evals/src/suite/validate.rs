@@ -12,7 +12,7 @@ use crate::matching::args::regex_error;
 use crate::matching::validate_matcher;
 
 /// `(JSON pointer, message)` for each problem.
-pub fn semantic_errors(doc: &Value) -> Vec<(String, String)> {
+pub(super) fn semantic_errors(doc: &Value) -> Vec<(String, String)> {
     let mut out = Vec::new();
     duplicates(doc.get("models"), "/models", "model", &mut out);
     duplicates(doc.get("servers"), "/servers", "server", &mut out);

@@ -3,6 +3,9 @@
 //! (`tests/fixtures/`, `suite.schema.json`, `examples/evals/`), not to this directory. One
 //! file's tests: `cargo nextest run -p mcplab-evals -E 'binary(it) & test(/^matching::/)'`.
 
+// A test crate has no public surface; its helpers are `pub` for the sibling modules.
+#![allow(unreachable_pub)]
+
 mod checks;
 mod gates_and_shards;
 mod import;

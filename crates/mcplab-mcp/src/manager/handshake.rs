@@ -26,7 +26,6 @@ use tokio_util::sync::CancellationToken;
 impl ConnectionManager {
     /// Runs `initialize` over `wire` with a deadline and builds the connection; on failure
     /// stops the transport and the child and returns a message that quotes its stderr.
-    #[allow(clippy::too_many_arguments)]
     pub(super) async fn handshake(
         &self,
         config: ServerConfig,

@@ -41,9 +41,9 @@ use handshake::*;
 pub use in_process::BuiltinServer;
 
 /// Default per-request timeout (reset by progress).
-pub const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+pub(crate) const DEFAULT_REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 /// Default deadline for spawning/connecting plus `initialize`.
-pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+pub(crate) const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
 /// Label of in-process servers in their slot's config.
 const IN_PROCESS: &str = "(in-process)";
 

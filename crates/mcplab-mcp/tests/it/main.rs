@@ -2,6 +2,9 @@
 //! `[[test]]` in Cargo.toml): each file is a module, all against the testkit's servers. One
 //! file's tests: `cargo nextest run -p mcplab-mcp -E 'binary(it) & test(/^hostile::/)'`.
 
+// A test crate has no public surface; its helpers are `pub` for the sibling modules.
+#![allow(unreachable_pub)]
+
 mod fixture_uis;
 mod hostile;
 mod hostile_modern;

@@ -26,7 +26,7 @@ enum Purpose {
 }
 
 /// Sends this browser through the authorization endpoint.
-pub struct BrowserAgent {
+pub(crate) struct BrowserAgent {
     oauth: Arc<OAuthState>,
     events: Arc<EventHub>,
     /// `http://127.0.0.1:<port>`.
@@ -36,7 +36,11 @@ pub struct BrowserAgent {
 
 impl BrowserAgent {
     /// The agent of server connections.
-    pub fn for_servers(oauth: Arc<OAuthState>, events: Arc<EventHub>, origin: String) -> Self {
+    pub(crate) fn for_servers(
+        oauth: Arc<OAuthState>,
+        events: Arc<EventHub>,
+        origin: String,
+    ) -> Self {
         Self {
             oauth,
             events,
@@ -46,7 +50,7 @@ impl BrowserAgent {
     }
 
     /// The agent of one debugger run.
-    pub fn for_debug(
+    pub(crate) fn for_debug(
         oauth: Arc<OAuthState>,
         events: Arc<EventHub>,
         origin: String,

@@ -25,12 +25,12 @@ use crate::error::ApiFailure;
 use crate::events::EventRing;
 
 /// Runs kept in memory.
-pub const MAX_RUNS: usize = 20;
+pub(crate) const MAX_RUNS: usize = 20;
 /// Events kept per run for replay.
 const RUN_EVENTS: usize = 4096;
 
 /// One debugger run.
-pub struct DebugRun {
+pub(crate) struct DebugRun {
     snapshot: Mutex<OAuthDebugRun>,
     pub(crate) ring: EventRing,
     pub(crate) cancel: CancellationToken,
@@ -38,7 +38,7 @@ pub struct DebugRun {
 
 impl DebugRun {
     /// The run as it is now.
-    pub fn snapshot(&self) -> OAuthDebugRun {
+    pub(crate) fn snapshot(&self) -> OAuthDebugRun {
         self.snapshot.lock().clone()
     }
 }
@@ -48,12 +48,12 @@ type Kept = (HashMap<String, Arc<DebugRun>>, VecDeque<String>);
 
 /// The kept runs, newest last.
 #[derive(Default)]
-pub struct Runs {
+pub(crate) struct Runs {
     map: Mutex<Kept>,
 }
 
 impl Runs {
-    pub fn get(&self, id: &str) -> Option<Arc<DebugRun>> {
+    pub(crate) fn get(&self, id: &str) -> Option<Arc<DebugRun>> {
         let map = self.map.lock();
         map.0.get(id).cloned()
     }
@@ -73,7 +73,7 @@ impl Runs {
 }
 
 /// Validates the request, starts the run and returns its id.
-pub fn start(app: &Arc<AppState>, request: OAuthDebugRequest) -> Result<String, ApiFailure> {
+pub(crate) fn start(app: &Arc<AppState>, request: OAuthDebugRequest) -> Result<String, ApiFailure> {
     let url = url::Url::parse(request.url.trim())
         .ok()
         .filter(|u| matches!(u.scheme(), "http" | "https"))

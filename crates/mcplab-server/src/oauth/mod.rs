@@ -5,7 +5,7 @@
 //! pending `state`: anything else is refused, and a state is used once.
 
 mod agent;
-pub mod debug;
+pub(crate) mod debug;
 
 use std::sync::Arc;
 
@@ -16,14 +16,14 @@ use mcplab_mcp::pending::{Pending, Waiter};
 use mcplab_oauth::CallbackParams;
 use tokio::sync::broadcast;
 
-pub use agent::BrowserAgent;
+pub(crate) use agent::BrowserAgent;
 
 use crate::AppState;
 
 /// Path of the loopback redirect endpoint.
-pub const CALLBACK_PATH: &str = "/oauth/callback";
+pub(crate) const CALLBACK_PATH: &str = "/oauth/callback";
 /// How long a sign-in waits for the browser to come back.
-pub const BROWSER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(600);
+pub(crate) const BROWSER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// A sign-in waiting for its redirect.
 struct SignIn {
@@ -79,7 +79,10 @@ impl OAuthState {
 
 /// `GET /oauth/callback?code=…&state=…` (or `error=…`): hands the parameters to the sign-in
 /// waiting on `state` and sends the browser back to the UI.
-pub async fn callback(State(app): State<Arc<AppState>>, RawQuery(query): RawQuery) -> Response {
+pub(crate) async fn callback(
+    State(app): State<Arc<AppState>>,
+    RawQuery(query): RawQuery,
+) -> Response {
     let params = CallbackParams::from_query(query.as_deref().unwrap_or(""));
     let Some(state) = params.state.clone().filter(|s| !s.is_empty()) else {
         return refuse("The redirect carries no state parameter.");

@@ -13,7 +13,7 @@ use mcplab_protocol::chat::AppContextInput;
 use crate::AppState;
 use crate::error::ApiFailure;
 
-pub async fn put(
+pub(super) async fn put(
     State(state): State<Arc<AppState>>,
     Path((id, key)): Path<(String, String)>,
     Json(input): Json<AppContextInput>,
@@ -22,7 +22,7 @@ pub async fn put(
     Ok(StatusCode::NO_CONTENT)
 }
 
-pub async fn remove(
+pub(super) async fn remove(
     State(state): State<Arc<AppState>>,
     Path((id, key)): Path<(String, String)>,
 ) -> Result<StatusCode, ApiFailure> {

@@ -31,7 +31,7 @@ fn bad_resource(name: &str, uri: &str, why: impl std::fmt::Display) -> ApiFailur
     )
 }
 
-pub async fn resource(
+pub(super) async fn resource(
     State(state): State<Arc<AppState>>,
     Path(name): Path<String>,
     Json(req): Json<AppResourceRequest>,
@@ -116,7 +116,7 @@ fn refused(refusal: AppCallRefusal) -> ApiFailure {
     ApiFailure::new(status, refusal.code(), refusal.to_string())
 }
 
-pub async fn call_tool(
+pub(super) async fn call_tool(
     State(state): State<Arc<AppState>>,
     Path(name): Path<String>,
     Json(req): Json<AppToolCallRequest>,

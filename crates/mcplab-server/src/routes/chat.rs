@@ -42,13 +42,13 @@ impl From<SessionError> for ApiFailure {
     }
 }
 
-pub async fn list(
+pub(super) async fn list(
     State(state): State<Arc<AppState>>,
 ) -> Result<Json<Vec<SessionSummary>>, ApiFailure> {
     Ok(Json(state.sessions.list()?))
 }
 
-pub async fn create(
+pub(super) async fn create(
     State(state): State<Arc<AppState>>,
     Json(req): Json<NewSession>,
 ) -> Result<(StatusCode, Json<SessionView>), ApiFailure> {
@@ -56,7 +56,7 @@ pub async fn create(
 }
 
 /// The session without x-ray bodies (the panel fetches a step's with [`step_xray`]).
-pub async fn one(
+pub(super) async fn one(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Json<SessionView>, ApiFailure> {
@@ -66,14 +66,14 @@ pub async fn one(
 }
 
 /// One step's x-ray with its request and response bodies, as recorded.
-pub async fn step_xray(
+pub(super) async fn step_xray(
     State(state): State<Arc<AppState>>,
     Path((id, turn_id, step)): Path<(String, String, u32)>,
 ) -> Result<Json<StepXray>, ApiFailure> {
     Ok(Json(state.sessions.step_xray(&id, &turn_id, step)?))
 }
 
-pub async fn patch(
+pub(super) async fn patch(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
     Json(req): Json<SessionPatch>,
@@ -81,7 +81,7 @@ pub async fn patch(
     Ok(Json(state.sessions.patch(&id, req)?))
 }
 
-pub async fn remove(
+pub(super) async fn remove(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiFailure> {
@@ -90,11 +90,11 @@ pub async fn remove(
 }
 
 #[derive(serde::Deserialize)]
-pub struct ExportQuery {
+pub(super) struct ExportQuery {
     pub(super) format: Option<String>,
 }
 
-pub async fn export(
+pub(super) async fn export(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
     Query(q): Query<ExportQuery>,
@@ -116,7 +116,7 @@ pub(super) fn download(export: mcplab_core::session::Export) -> Response {
 }
 
 #[derive(serde::Deserialize)]
-pub struct EvalSuiteQuery {
+pub(super) struct EvalSuiteQuery {
     /// The compared sessions (the columns), comma-separated, first column first.
     sessions: String,
     /// The compared turn, counted from 1: the first column's turns up to it become the case.
@@ -124,7 +124,7 @@ pub struct EvalSuiteQuery {
 }
 
 /// A compared turn as an eval suite (one case, run on every column's model), as a download.
-pub async fn compare_eval_suite(
+pub(super) async fn compare_eval_suite(
     State(state): State<Arc<AppState>>,
     Query(q): Query<EvalSuiteQuery>,
 ) -> Result<Response, ApiFailure> {
@@ -167,7 +167,7 @@ pub async fn compare_eval_suite(
         .into_response())
 }
 
-pub async fn submit(
+pub(super) async fn submit(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
     Json(req): Json<TurnRequest>,
@@ -176,7 +176,7 @@ pub async fn submit(
     Ok(StatusCode::ACCEPTED)
 }
 
-pub async fn approve(
+pub(super) async fn approve(
     State(state): State<Arc<AppState>>,
     Path((id, turn_id, call_id)): Path<(String, String, String)>,
     Json(decision): Json<ApprovalDecision>,
@@ -190,7 +190,7 @@ pub async fn approve(
     }
 }
 
-pub async fn cancel(
+pub(super) async fn cancel(
     State(state): State<Arc<AppState>>,
     Path((id, turn_id)): Path<(String, String)>,
 ) -> StatusCode {
@@ -203,11 +203,11 @@ pub async fn cancel(
 
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct EventsQuery {
+pub(super) struct EventsQuery {
     last_event_id: Option<u64>,
 }
 
-pub async fn events(
+pub(super) async fn events(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
     Query(q): Query<EventsQuery>,
@@ -224,7 +224,7 @@ pub async fn events(
 
 /// `POST /api/host-config/parse`: a HostConfig file's text (JSON or YAML) checked, with its
 /// canonical JSON and hash.
-pub async fn parse_host_config(
+pub(super) async fn parse_host_config(
     Json(req): Json<HostConfigText>,
 ) -> Result<Json<HostConfigView>, ApiFailure> {
     let config = host::parse(&req.text).map_err(|e| ApiFailure::bad_request(e.to_string()))?;
@@ -235,7 +235,7 @@ fn stored_providers(state: &AppState) -> Result<Vec<ProviderConfig>, ApiFailure>
     Ok(state.store.provider_configs()?)
 }
 
-pub async fn providers(State(state): State<Arc<AppState>>) -> Json<Vec<ProviderView>> {
+pub(super) async fn providers(State(state): State<Arc<AppState>>) -> Json<Vec<ProviderView>> {
     let (settings, _) = state.sessions.provider_settings();
     // The list still renders when the stored entries cannot be read; they just aren't marked.
     let custom: Vec<String> = stored_providers(&state)
@@ -263,7 +263,7 @@ pub async fn providers(State(state): State<Arc<AppState>>) -> Json<Vec<ProviderV
     Json(views)
 }
 
-pub async fn put_provider(
+pub(super) async fn put_provider(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
     Json(input): Json<serde_json::Value>,
@@ -299,7 +299,7 @@ pub async fn put_provider(
     Ok(providers(State(state)).await)
 }
 
-pub async fn delete_provider(
+pub(super) async fn delete_provider(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiFailure> {

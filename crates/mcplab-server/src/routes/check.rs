@@ -21,7 +21,7 @@ use crate::error::ApiFailure;
 /// How long another server may take to list its tools for the shadowing rules.
 const PEER_LIST_TIMEOUT: Duration = Duration::from_secs(5);
 
-pub async fn check(
+pub(super) async fn check(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
     Json(req): Json<CheckRequest>,

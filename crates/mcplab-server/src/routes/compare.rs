@@ -14,7 +14,7 @@ use super::chat::{ExportQuery, download};
 use crate::AppState;
 use crate::error::ApiFailure;
 
-pub async fn create(
+pub(super) async fn create(
     State(state): State<Arc<AppState>>,
     Json(req): Json<NewCompare>,
 ) -> Result<(StatusCode, Json<CompareGroup>), ApiFailure> {
@@ -24,14 +24,14 @@ pub async fn create(
     ))
 }
 
-pub async fn one(
+pub(super) async fn one(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Json<CompareGroup>, ApiFailure> {
     Ok(Json(state.sessions.compare_group(&id)?))
 }
 
-pub async fn export(
+pub(super) async fn export(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
     Query(q): Query<ExportQuery>,

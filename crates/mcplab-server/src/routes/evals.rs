@@ -60,18 +60,20 @@ fn suite_path(app: &AppState, name: &str) -> Result<PathBuf, ApiFailure> {
 }
 
 /// `GET /api/evals/folder`.
-pub async fn get_folder(State(app): State<Arc<AppState>>) -> Result<Json<Value>, ApiFailure> {
+pub(super) async fn get_folder(
+    State(app): State<Arc<AppState>>,
+) -> Result<Json<Value>, ApiFailure> {
     let f = app.store.prefs()?.get(FOLDER_PREF).cloned();
     Ok(Json(json!({ "folder": f })))
 }
 
 #[derive(Deserialize)]
-pub struct FolderInput {
+pub(super) struct FolderInput {
     folder: String,
 }
 
 /// `PUT /api/evals/folder`: an absolute path to an existing directory.
-pub async fn set_folder(
+pub(super) async fn set_folder(
     State(app): State<Arc<AppState>>,
     Json(input): Json<FolderInput>,
 ) -> Result<Json<Value>, ApiFailure> {
@@ -92,7 +94,9 @@ pub async fn set_folder(
 
 /// `GET /api/evals/suites`: the suite files in the folder, each with its id and title, or why
 /// it does not load.
-pub async fn list_suites(State(app): State<Arc<AppState>>) -> Result<Json<Value>, ApiFailure> {
+pub(super) async fn list_suites(
+    State(app): State<Arc<AppState>>,
+) -> Result<Json<Value>, ApiFailure> {
     let dir = folder(&app)?;
     let entries = std::fs::read_dir(&dir)
         .map_err(|e| ApiFailure::bad_request(format!("cannot read {}: {e}", dir.display())))?;
@@ -117,7 +121,7 @@ pub async fn list_suites(State(app): State<Arc<AppState>>) -> Result<Json<Value>
 }
 
 /// `GET /api/evals/suites/{name}`.
-pub async fn get_suite(
+pub(super) async fn get_suite(
     State(app): State<Arc<AppState>>,
     Path(name): Path<String>,
 ) -> Result<Json<Value>, ApiFailure> {
@@ -127,12 +131,12 @@ pub async fn get_suite(
 }
 
 #[derive(Deserialize)]
-pub struct SuiteInput {
+pub(super) struct SuiteInput {
     text: String,
 }
 
 /// `PUT /api/evals/suites/{name}`: saved only if it loads (every problem in the answer).
-pub async fn put_suite(
+pub(super) async fn put_suite(
     State(app): State<Arc<AppState>>,
     Path(name): Path<String>,
     Json(input): Json<SuiteInput>,
@@ -154,7 +158,7 @@ pub async fn put_suite(
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct RunInput {
+pub(super) struct RunInput {
     suite: String,
     #[serde(default)]
     models: Vec<String>,
@@ -163,7 +167,7 @@ pub struct RunInput {
 }
 
 /// `POST /api/evals/runs`: prepares the suite (its problems answer 400) and starts the run.
-pub async fn start_run(
+pub(super) async fn start_run(
     State(app): State<Arc<AppState>>,
     Json(input): Json<RunInput>,
 ) -> Result<(StatusCode, Json<Value>), ApiFailure> {
@@ -192,12 +196,12 @@ pub async fn start_run(
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct EventsQuery {
+pub(super) struct EventsQuery {
     last_event_id: Option<u64>,
 }
 
 /// `GET /api/evals/runs/{id}/events`: the run's events as SSE (runs started by this process).
-pub async fn run_events(
+pub(super) async fn run_events(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
     Query(q): Query<EventsQuery>,
@@ -211,7 +215,7 @@ pub async fn run_events(
 }
 
 /// `POST /api/evals/runs/{id}/cancel`: stops new iterations; finished ones are kept.
-pub async fn cancel_run(
+pub(super) async fn cancel_run(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiFailure> {
@@ -224,7 +228,7 @@ pub async fn cancel_run(
 }
 
 /// `GET /api/evals/runs`: stored runs, newest first.
-pub async fn list_runs(State(app): State<Arc<AppState>>) -> Result<Json<Value>, ApiFailure> {
+pub(super) async fn list_runs(State(app): State<Arc<AppState>>) -> Result<Json<Value>, ApiFailure> {
     let rows = app.store.eval_runs(None, 200)?;
     let runs: Vec<Value> = rows
         .iter()
@@ -241,7 +245,7 @@ pub async fn list_runs(State(app): State<Arc<AppState>>) -> Result<Json<Value>, 
 
 /// `GET /api/evals/runs/{id}`: a stored run (`last` or a unique prefix works too), with its
 /// iterations' records and the statistics.
-pub async fn show_run(
+pub(super) async fn show_run(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiFailure> {
@@ -266,7 +270,7 @@ pub async fn show_run(
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct IterationQuery {
+pub(super) struct IterationQuery {
     case_id: String,
     model: String,
     /// 0-based, as in the run's record.
@@ -276,7 +280,7 @@ pub struct IterationQuery {
 /// `GET /api/evals/runs/{id}/iteration?caseId=&model=&iteration=`: one iteration's trace (its
 /// turns' events, tool calls with arguments and results, checks with reasons, tokens, clocks,
 /// error), fetched when the page opens it.
-pub async fn show_iteration(
+pub(super) async fn show_iteration(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
     Query(q): Query<IterationQuery>,
@@ -294,7 +298,7 @@ pub async fn show_iteration(
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct TrendQuery {
+pub(super) struct TrendQuery {
     suite_id: String,
 }
 
@@ -303,7 +307,7 @@ const TREND_RUNS: usize = 100;
 
 /// `GET /api/evals/trend?suiteId=ID`: the suite's newest ended runs, oldest first, each with
 /// the pass rate per model (every case pooled) and its 95 % Wilson interval.
-pub async fn trend(
+pub(super) async fn trend(
     State(app): State<Arc<AppState>>,
     Query(q): Query<TrendQuery>,
 ) -> Result<Json<Value>, ApiFailure> {
@@ -313,14 +317,14 @@ pub async fn trend(
 }
 
 #[derive(Deserialize)]
-pub struct CompareQuery {
+pub(super) struct CompareQuery {
     base: String,
     run: String,
 }
 
 /// `GET /api/evals/compare?base=A&run=B`: per case × model, Fixed / Regressed / Still failing
 /// / Still passing / New / Removed, with the difference's interval and significance.
-pub async fn compare(
+pub(super) async fn compare(
     State(app): State<Arc<AppState>>,
     Query(q): Query<CompareQuery>,
 ) -> Result<Json<Value>, ApiFailure> {
@@ -340,13 +344,13 @@ pub async fn compare(
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct CaseInput {
+pub(super) struct CaseInput {
     session_id: String,
 }
 
 /// `POST /api/evals/suites/{name}/cases`: a saved chat session appended to the suite as a case
 /// (its user turns, the tool calls it made as expected calls); the rest of the file is kept.
-pub async fn add_case(
+pub(super) async fn add_case(
     State(app): State<Arc<AppState>>,
     Path(name): Path<String>,
     Json(input): Json<CaseInput>,

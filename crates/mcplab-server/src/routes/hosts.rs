@@ -22,13 +22,13 @@ pub(crate) fn load(state: &AppState) -> Result<HostProfiles, ApiFailure> {
     Ok(all)
 }
 
-pub async fn list(
+pub(super) async fn list(
     State(state): State<Arc<AppState>>,
 ) -> Result<Json<Vec<HostProfile>>, ApiFailure> {
     Ok(Json(load(&state)?.list().to_vec()))
 }
 
-pub async fn show(
+pub(super) async fn show(
     State(state): State<Arc<AppState>>,
     Path(name): Path<String>,
     Query(q): Query<HashMap<String, String>>,

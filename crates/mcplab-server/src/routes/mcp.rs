@@ -27,7 +27,7 @@ pub(super) fn conn(state: &AppState, name: &str) -> Result<Arc<Connection>, ApiF
 /// Maps a request's result to what the UI shows: a `CallOutcome`, with the failure's kind
 /// from the one table in `error::mcp_failure`. The caller's own mistakes (bad params, an
 /// unusable config) are no MCP outcome: they are answered 400 like on every other route.
-pub fn outcome(
+pub(super) fn outcome(
     result: Result<Value, McpError>,
     started: Instant,
 ) -> Result<CallOutcome, ApiFailure> {
@@ -86,7 +86,7 @@ pub(super) async fn listing(
 
 /// `?fresh=true`: bypass the 2026-07-28 cache (the fresh answer is kept).
 #[derive(Debug, Default, serde::Deserialize)]
-pub struct ListQuery {
+pub(super) struct ListQuery {
     #[serde(default)]
     fresh: bool,
 }
@@ -128,7 +128,7 @@ fn declares(c: &Connection, capability: &str) -> bool {
         .is_some_and(|v| !v.is_null())
 }
 
-pub async fn tools(
+pub(super) async fn tools(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
     Query(q): Query<ListQuery>,
@@ -136,7 +136,7 @@ pub async fn tools(
     listing_with(&s, &n, Listing::Tools, q).await
 }
 
-pub async fn resources(
+pub(super) async fn resources(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
     Query(q): Query<ListQuery>,
@@ -144,7 +144,7 @@ pub async fn resources(
     listing_with(&s, &n, Listing::Resources, q).await
 }
 
-pub async fn templates(
+pub(super) async fn templates(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
     Query(q): Query<ListQuery>,
@@ -152,7 +152,7 @@ pub async fn templates(
     listing_with(&s, &n, Listing::ResourceTemplates, q).await
 }
 
-pub async fn prompts(
+pub(super) async fn prompts(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
     Query(q): Query<ListQuery>,
@@ -160,7 +160,7 @@ pub async fn prompts(
     listing_with(&s, &n, Listing::Prompts, q).await
 }
 
-pub async fn call_tool(
+pub(super) async fn call_tool(
     State(state): State<Arc<AppState>>,
     Path(name): Path<String>,
     Json(req): Json<ToolCallRequest>,
@@ -297,7 +297,7 @@ fn invalid_outcome(e: &ApiFailure) -> CallOutcome {
     }
 }
 
-pub async fn cancel_call(
+pub(super) async fn cancel_call(
     State(state): State<Arc<AppState>>,
     Path((name, call_id)): Path<(String, String)>,
 ) -> StatusCode {
@@ -312,13 +312,13 @@ pub async fn cancel_call(
 const CALL_WAIT: Duration = Duration::from_secs(30);
 
 /// `GET /api/calls`: the Tools page's calls, running and recently ended.
-pub async fn list_calls(State(state): State<Arc<AppState>>) -> Json<Vec<ToolCallView>> {
+pub(super) async fn list_calls(State(state): State<Arc<AppState>>) -> Json<Vec<ToolCallView>> {
     Json(state.calls.list())
 }
 
 /// `GET /api/servers/{name}/calls/{callId}`: the call once it ended, or as it is after
 /// [`CALL_WAIT`].
-pub async fn wait_call(
+pub(super) async fn wait_call(
     State(state): State<Arc<AppState>>,
     Path((name, call_id)): Path<(String, String)>,
 ) -> Result<Json<ToolCallView>, ApiFailure> {
@@ -334,7 +334,7 @@ pub async fn wait_call(
         })
 }
 
-pub async fn read_resource(
+pub(super) async fn read_resource(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
     Json(req): Json<UriRequest>,
@@ -343,7 +343,7 @@ pub async fn read_resource(
 }
 
 /// `resources/subscribe`, or in 2026-07-28 a `subscriptions/listen` for the uri.
-pub async fn subscribe(
+pub(super) async fn subscribe(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
     Json(req): Json<UriRequest>,
@@ -353,7 +353,7 @@ pub async fn subscribe(
     outcome(c.subscribe_resource(&req.uri).await, started).map(Json)
 }
 
-pub async fn unsubscribe(
+pub(super) async fn unsubscribe(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
     Json(req): Json<UriRequest>,
@@ -373,7 +373,7 @@ async fn uri_request(
     simple(s, n, method, Some(json!({ "uri": req.uri }))).await
 }
 
-pub async fn get_prompt(
+pub(super) async fn get_prompt(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
     Json(req): Json<PromptGetRequest>,
@@ -382,7 +382,7 @@ pub async fn get_prompt(
     simple(&s, &n, "prompts/get", Some(params)).await
 }
 
-pub async fn complete(
+pub(super) async fn complete(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
     Json(req): Json<CompleteRequest>,
@@ -397,7 +397,7 @@ pub async fn complete(
     simple(&s, &n, "completion/complete", Some(params)).await
 }
 
-pub async fn log_level(
+pub(super) async fn log_level(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
     Json(req): Json<LogLevelRequest>,
@@ -418,7 +418,7 @@ pub async fn log_level(
     .await
 }
 
-pub async fn ping(
+pub(super) async fn ping(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
 ) -> Result<Json<CallOutcome>, ApiFailure> {

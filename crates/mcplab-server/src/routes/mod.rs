@@ -26,7 +26,7 @@ use axum::routing::{get, post, put};
 use crate::AppState;
 use crate::events;
 
-pub fn api() -> Router<Arc<AppState>> {
+pub(crate) fn api() -> Router<Arc<AppState>> {
     Router::new()
         .route("/servers", get(servers::list).post(servers::create))
         .route("/servers/import", post(servers::import))

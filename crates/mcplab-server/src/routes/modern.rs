@@ -18,7 +18,7 @@ use crate::error::ApiFailure;
 
 /// The server's tasks: those the process knows (kept across reconnects) and, for a
 /// 2025-11-25 server that offers `tasks/list`, the ones it lists.
-pub async fn tasks(
+pub(super) async fn tasks(
     State(s): State<Arc<AppState>>,
     Path(name): Path<String>,
 ) -> Result<Json<Vec<TaskView>>, ApiFailure> {
@@ -40,7 +40,7 @@ pub async fn tasks(
 }
 
 /// Polls a task now (`tasks/get`).
-pub async fn refresh_task(
+pub(super) async fn refresh_task(
     State(s): State<Arc<AppState>>,
     Path((name, id)): Path<(String, String)>,
 ) -> Result<Json<TaskView>, ApiFailure> {
@@ -51,7 +51,7 @@ pub async fn refresh_task(
         .map_err(ApiFailure::from)
 }
 
-pub async fn cancel_task(
+pub(super) async fn cancel_task(
     State(s): State<Arc<AppState>>,
     Path((name, id)): Path<(String, String)>,
 ) -> Result<Json<CallOutcome>, ApiFailure> {
@@ -61,7 +61,7 @@ pub async fn cancel_task(
 }
 
 /// The final result of a task (waits for a 2025-11-25 `tasks/result`).
-pub async fn task_result(
+pub(super) async fn task_result(
     State(s): State<Arc<AppState>>,
     Path((name, id)): Path<(String, String)>,
 ) -> Result<Json<CallOutcome>, ApiFailure> {
@@ -73,7 +73,7 @@ pub async fn task_result(
 }
 
 /// `skills/list`, every page (reads no skill file).
-pub async fn skills(
+pub(super) async fn skills(
     State(s): State<Arc<AppState>>,
     Path(name): Path<String>,
 ) -> Result<Json<Value>, ApiFailure> {
@@ -85,7 +85,7 @@ pub async fn skills(
 }
 
 /// Loads one skill (by uri or name): every file read and verified, stopping at a mismatch.
-pub async fn load_skill(
+pub(super) async fn load_skill(
     State(s): State<Arc<AppState>>,
     Path(name): Path<String>,
     Json(req): Json<UriRequest>,
@@ -98,7 +98,7 @@ pub async fn load_skill(
 }
 
 /// Stores the server's protocol choice and reconnects with it.
-pub async fn switch_protocol(
+pub(super) async fn switch_protocol(
     State(s): State<Arc<AppState>>,
     Path(name): Path<String>,
     Json(req): Json<ProtocolSwitch>,

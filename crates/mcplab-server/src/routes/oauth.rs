@@ -62,7 +62,7 @@ fn status_view(app: &AppState, config: &ServerConfig) -> Result<OAuthStatusView,
 }
 
 /// `GET /api/servers/{name}/oauth`.
-pub async fn status(
+pub(super) async fn status(
     State(app): State<Arc<AppState>>,
     Path(name): Path<String>,
 ) -> Result<Json<OAuthStatusView>, ApiFailure> {
@@ -71,7 +71,7 @@ pub async fn status(
 }
 
 /// `DELETE /api/servers/{name}/oauth`: forgets tokens and registrations, disconnects.
-pub async fn sign_out(
+pub(super) async fn sign_out(
     State(app): State<Arc<AppState>>,
     Path(name): Path<String>,
 ) -> Result<StatusCode, ApiFailure> {
@@ -85,7 +85,7 @@ pub async fn sign_out(
 
 /// `POST /api/servers/{name}/oauth/authorize`: connects (signing in on the way). Answers as
 /// soon as the connection waits for the browser, with the URL to open; or when it is done.
-pub async fn authorize(
+pub(super) async fn authorize(
     State(app): State<Arc<AppState>>,
     Path(name): Path<String>,
     body: Option<Json<OAuthAuthorizeRequest>>,
@@ -172,7 +172,7 @@ fn forget_tokens(app: &AppState, name: &str, url: &str) -> Result<(), ApiFailure
 }
 
 /// `POST /api/oauth/debug` → 202 with the run id.
-pub async fn debug_start(
+pub(super) async fn debug_start(
     State(app): State<Arc<AppState>>,
     Json(request): Json<OAuthDebugRequest>,
 ) -> Result<(StatusCode, Json<OAuthDebugStarted>), ApiFailure> {
@@ -190,7 +190,7 @@ fn run(app: &AppState, id: &str) -> Result<Arc<crate::oauth::debug::DebugRun>, A
 }
 
 /// `GET /api/oauth/debug/{runId}`.
-pub async fn debug_get(
+pub(super) async fn debug_get(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Json<OAuthDebugRun>, ApiFailure> {
@@ -199,12 +199,12 @@ pub async fn debug_get(
 
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
-pub struct EventsQuery {
+pub(super) struct EventsQuery {
     last_event_id: Option<u64>,
 }
 
 /// `GET /api/oauth/debug/{runId}/events`: SSE of `OAuthDebugEvent`.
-pub async fn debug_events(
+pub(super) async fn debug_events(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
     Query(q): Query<EventsQuery>,
@@ -215,7 +215,7 @@ pub async fn debug_events(
 }
 
 /// `POST /api/oauth/debug/{runId}/cancel`.
-pub async fn debug_cancel(
+pub(super) async fn debug_cancel(
     State(app): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiFailure> {

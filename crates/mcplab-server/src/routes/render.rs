@@ -21,7 +21,7 @@ use crate::error::ApiFailure;
 /// The largest viewport side accepted (a 4K screen's long side, with room).
 const MAX_SIDE: u32 = 8192;
 
-pub async fn render(
+pub(super) async fn render(
     State(state): State<Arc<AppState>>,
     Json(spec): Json<AppRenderSpec>,
 ) -> Result<Json<AppRenderResult>, ApiFailure> {
@@ -72,7 +72,7 @@ pub async fn render(
 }
 
 /// `GET /api/render-specs/{id}`: the spec a render registered, once.
-pub async fn spec(
+pub(super) async fn spec(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<Json<AppRenderSpec>, ApiFailure> {

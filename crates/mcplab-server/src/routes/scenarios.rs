@@ -26,13 +26,13 @@ fn checked(input: AppScenarioInput) -> Result<AppScenarioInput, ApiFailure> {
     })
 }
 
-pub async fn list(
+pub(super) async fn list(
     State(state): State<Arc<AppState>>,
 ) -> Result<Json<Vec<AppScenario>>, ApiFailure> {
     Ok(Json(state.store.scenarios()?))
 }
 
-pub async fn create(
+pub(super) async fn create(
     State(state): State<Arc<AppState>>,
     Json(input): Json<AppScenarioInput>,
 ) -> Result<(StatusCode, Json<AppScenario>), ApiFailure> {
@@ -44,7 +44,7 @@ pub async fn create(
     ))
 }
 
-pub async fn replace(
+pub(super) async fn replace(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
     Json(input): Json<AppScenarioInput>,
@@ -54,7 +54,7 @@ pub async fn replace(
     Ok(Json(state.store.put_scenario(&id, &input, now_ms())?))
 }
 
-pub async fn remove(
+pub(super) async fn remove(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
 ) -> Result<StatusCode, ApiFailure> {

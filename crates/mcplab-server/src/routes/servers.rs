@@ -24,7 +24,7 @@ use crate::AppState;
 use crate::error::ApiFailure;
 
 /// What the UI shows for one server.
-pub fn view(state: &AppState, config: ServerConfig) -> ServerView {
+pub(super) fn view(state: &AppState, config: ServerConfig) -> ServerView {
     let status = state
         .manager
         .status(&config.name)
@@ -48,12 +48,14 @@ fn validate(config: &ServerConfig) -> Result<(), ApiFailure> {
         .map_err(|e| ApiFailure::new(StatusCode::BAD_REQUEST, "invalid_config", e.to_string()))
 }
 
-pub async fn list(State(state): State<Arc<AppState>>) -> Result<Json<Vec<ServerView>>, ApiFailure> {
+pub(super) async fn list(
+    State(state): State<Arc<AppState>>,
+) -> Result<Json<Vec<ServerView>>, ApiFailure> {
     let servers = state.store.servers()?;
     Ok(Json(servers.into_iter().map(|c| view(&state, c)).collect()))
 }
 
-pub async fn one(
+pub(super) async fn one(
     State(state): State<Arc<AppState>>,
     Path(name): Path<String>,
 ) -> Result<Json<ServerView>, ApiFailure> {
@@ -63,7 +65,7 @@ pub async fn one(
 
 /// `POST /api/servers?connect=false` adds a server without connecting it.
 #[derive(Debug, Deserialize)]
-pub struct CreateQuery {
+pub(super) struct CreateQuery {
     #[serde(default = "connect_by_default")]
     connect: bool,
 }
@@ -80,7 +82,7 @@ fn signs_in_first(config: &ServerConfig) -> bool {
     })
 }
 
-pub async fn create(
+pub(super) async fn create(
     State(state): State<Arc<AppState>>,
     Query(query): Query<CreateQuery>,
     Json(config): Json<ServerConfig>,
@@ -116,7 +118,7 @@ pub async fn create(
     Ok((StatusCode::CREATED, Json(view(&state, config))))
 }
 
-pub async fn replace(
+pub(super) async fn replace(
     State(state): State<Arc<AppState>>,
     Path(name): Path<String>,
     Json(config): Json<ServerConfig>,
@@ -129,7 +131,7 @@ pub async fn replace(
     Ok(Json(view(&state, config)))
 }
 
-pub async fn remove(
+pub(super) async fn remove(
     State(state): State<Arc<AppState>>,
     Path(name): Path<String>,
 ) -> Result<StatusCode, ApiFailure> {
@@ -141,7 +143,7 @@ pub async fn remove(
     Ok(StatusCode::NO_CONTENT)
 }
 
-pub async fn import(
+pub(super) async fn import(
     State(state): State<Arc<AppState>>,
     Json(req): Json<ImportRequest>,
 ) -> Result<Json<ImportResult>, ApiFailure> {
@@ -169,13 +171,13 @@ pub async fn import(
     }))
 }
 
-pub async fn export(State(state): State<Arc<AppState>>) -> Result<Json<Value>, ApiFailure> {
+pub(super) async fn export(State(state): State<Arc<AppState>>) -> Result<Json<Value>, ApiFailure> {
     Ok(Json(render_mcp_servers(&state.store.servers()?)))
 }
 
 /// Connects the server; with a body, declaring that host profile's revision and client
 /// capabilities (`host: null`: mcplab's own), else keeping the declaration it had.
-pub async fn connect(
+pub(super) async fn connect(
     State(state): State<Arc<AppState>>,
     Path(name): Path<String>,
     body: axum::body::Bytes,
@@ -223,7 +225,7 @@ fn connect_request(body: &[u8]) -> Result<Option<ConnectRequest>, ApiFailure> {
     })
 }
 
-pub async fn reconnect(
+pub(super) async fn reconnect(
     State(state): State<Arc<AppState>>,
     Path(name): Path<String>,
 ) -> Result<Json<ServerView>, ApiFailure> {
@@ -268,7 +270,7 @@ pub(crate) async fn settled(state: &AppState, name: &str) -> Option<ServerStatus
         .flatten()
 }
 
-pub async fn disconnect(
+pub(super) async fn disconnect(
     State(state): State<Arc<AppState>>,
     Path(name): Path<String>,
 ) -> Result<Json<ServerView>, ApiFailure> {
@@ -278,7 +280,7 @@ pub async fn disconnect(
     Ok(Json(view(&state, config)))
 }
 
-pub async fn traffic(
+pub(super) async fn traffic(
     State(state): State<Arc<AppState>>,
     Path(name): Path<String>,
 ) -> Json<TrafficSnapshotView> {
@@ -290,7 +292,7 @@ pub async fn traffic(
 }
 
 /// One whole recorded frame (the list and the event stream truncate long ones).
-pub async fn traffic_frame(
+pub(super) async fn traffic_frame(
     State(state): State<Arc<AppState>>,
     Path((name, seq)): Path<(String, u64)>,
 ) -> Result<Json<mcplab_protocol::TrafficFrame>, ApiFailure> {
@@ -311,7 +313,7 @@ pub async fn traffic_frame(
         })
 }
 
-pub async fn clear_traffic(
+pub(super) async fn clear_traffic(
     State(state): State<Arc<AppState>>,
     Path(name): Path<String>,
 ) -> StatusCode {

@@ -16,13 +16,13 @@ use crate::AppState;
 use crate::error::ApiFailure;
 
 /// Settings key of the roots list.
-pub const ROOTS_KEY: &str = "roots";
+pub(super) const ROOTS_KEY: &str = "roots";
 
-pub async fn pending_human(State(state): State<Arc<AppState>>) -> Json<Vec<HumanRequest>> {
+pub(super) async fn pending_human(State(state): State<Arc<AppState>>) -> Json<Vec<HumanRequest>> {
     Json(state.manager.broker().pending())
 }
 
-pub async fn answer_human(
+pub(super) async fn answer_human(
     State(state): State<Arc<AppState>>,
     Path(id): Path<u64>,
     Json(answer): Json<HumanAnswer>,
@@ -37,7 +37,7 @@ pub async fn answer_human(
 }
 
 /// The stored roots.
-pub fn load_roots(state: &AppState) -> Result<Vec<RootView>, ApiFailure> {
+pub(super) fn load_roots(state: &AppState) -> Result<Vec<RootView>, ApiFailure> {
     match state.store.setting(ROOTS_KEY)? {
         Some(v) => serde_json::from_value(v).map_err(|e| {
             ApiFailure::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string())
@@ -46,11 +46,13 @@ pub fn load_roots(state: &AppState) -> Result<Vec<RootView>, ApiFailure> {
     }
 }
 
-pub async fn roots(State(state): State<Arc<AppState>>) -> Result<Json<Vec<RootView>>, ApiFailure> {
+pub(super) async fn roots(
+    State(state): State<Arc<AppState>>,
+) -> Result<Json<Vec<RootView>>, ApiFailure> {
     Ok(Json(load_roots(&state)?))
 }
 
-pub async fn set_roots(
+pub(super) async fn set_roots(
     State(state): State<Arc<AppState>>,
     Json(roots): Json<Vec<RootView>>,
 ) -> Result<Json<Vec<RootView>>, ApiFailure> {
@@ -73,13 +75,13 @@ pub async fn set_roots(
     Ok(Json(roots))
 }
 
-pub async fn prefs(
+pub(super) async fn prefs(
     State(state): State<Arc<AppState>>,
 ) -> Result<Json<BTreeMap<String, Value>>, ApiFailure> {
     Ok(Json(state.store.prefs()?))
 }
 
-pub async fn set_pref(
+pub(super) async fn set_pref(
     State(state): State<Arc<AppState>>,
     Path(key): Path<String>,
     Json(value): Json<Value>,
@@ -89,7 +91,9 @@ pub async fn set_pref(
 }
 
 /// `GET /api/host`: the version and where apps render.
-pub async fn host(State(state): State<Arc<AppState>>) -> Json<mcplab_protocol::api::HostInfo> {
+pub(super) async fn host(
+    State(state): State<Arc<AppState>>,
+) -> Json<mcplab_protocol::api::HostInfo> {
     let sandbox = state.sandbox.get();
     Json(mcplab_protocol::api::HostInfo {
         version: env!("CARGO_PKG_VERSION").to_owned(),

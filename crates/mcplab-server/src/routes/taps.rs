@@ -16,9 +16,9 @@ use crate::AppState;
 use crate::error::ApiFailure;
 
 /// The most a batch of frames or an opened recording may be (the traffic budget's default).
-pub const BODY_LIMIT: usize = 64 * 1024 * 1024;
+pub(super) const BODY_LIMIT: usize = 64 * 1024 * 1024;
 
-pub async fn register(
+pub(super) async fn register(
     State(state): State<Arc<AppState>>,
     Json(start): Json<TapStart>,
 ) -> Json<TapRegistered> {
@@ -27,7 +27,7 @@ pub async fn register(
     })
 }
 
-pub async fn frames(
+pub(super) async fn frames(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
     Json(frames): Json<Vec<TrafficFrame>>,
@@ -40,7 +40,7 @@ pub async fn frames(
     Ok(StatusCode::NO_CONTENT)
 }
 
-pub async fn end(
+pub(super) async fn end(
     State(state): State<Arc<AppState>>,
     Path(id): Path<String>,
     Json(end): Json<TapEnd>,
@@ -52,12 +52,12 @@ pub async fn end(
     Ok(StatusCode::NO_CONTENT)
 }
 
-pub async fn list(State(state): State<Arc<AppState>>) -> Json<Vec<TapSessionView>> {
+pub(super) async fn list(State(state): State<Arc<AppState>>) -> Json<Vec<TapSessionView>> {
     Json(state.taps.sessions())
 }
 
 /// The recording's text: JSON Lines, or the traffic panel's JSON export.
-pub async fn open(
+pub(super) async fn open(
     State(state): State<Arc<AppState>>,
     Json(body): Json<TapOpen>,
 ) -> Result<Json<TapOpened>, ApiFailure> {

@@ -12,7 +12,7 @@
 use mcplab_apps::OwnOrigins;
 
 /// Shortest and longest app label (lower-case ASCII letters and digits only).
-pub const LABEL_LEN: std::ops::RangeInclusive<usize> = 16..=32;
+pub(super) const LABEL_LEN: std::ops::RangeInclusive<usize> = 16..=32;
 
 /// Whether `label` is a valid app label: 16–32 of `[a-z0-9]`.
 pub fn valid_label(label: &str) -> bool {

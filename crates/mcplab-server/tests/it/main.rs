@@ -5,6 +5,9 @@
 //! tests, which can name the binary. One file's tests:
 //! `cargo nextest run -p mcplab-server -E 'binary(it) & test(/^security_api::/)'`.
 
+// A test crate has no public surface; its helpers are `pub` for the sibling modules.
+#![allow(unreachable_pub)]
+
 mod router_support;
 
 mod api_limits;

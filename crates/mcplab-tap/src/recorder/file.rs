@@ -129,7 +129,7 @@ fn private_options() -> OpenOptions {
 }
 
 /// `FILE.n`.
-pub fn numbered(path: &Path, n: u32) -> PathBuf {
+pub(super) fn numbered(path: &Path, n: u32) -> PathBuf {
     let mut name = path.as_os_str().to_owned();
     name.push(format!(".{n}"));
     PathBuf::from(name)

@@ -2,5 +2,8 @@
 //! testkit's streamable HTTP server (both eras) and compares what a client gets through it
 //! with what it gets directly.
 
+// A test crate has no public surface; its helpers are `pub` for the sibling modules.
+#![allow(unreachable_pub)]
+
 mod http;
 mod stdio;

@@ -75,7 +75,7 @@ pub(super) fn resolve(step: Step) -> Resolved {
 impl Plan {
     /// Plan a `Reply` or `CallTools` step (`Fail` plans as an empty reply; callers answer it
     /// before planning).
-    pub fn new(step: &Step, input_tokens: u32, max_tokens: Option<u64>) -> Plan {
+    pub(super) fn new(step: &Step, input_tokens: u32, max_tokens: Option<u64>) -> Plan {
         let mut all = Vec::new();
         let mut calls = 0;
         match step {
@@ -141,7 +141,7 @@ impl Plan {
         }
     }
 
-    pub fn reasoning(&self) -> String {
+    pub(super) fn reasoning(&self) -> String {
         self.pieces
             .iter()
             .filter_map(|piece| match piece {
@@ -151,7 +151,7 @@ impl Plan {
             .collect()
     }
 
-    pub fn text(&self) -> String {
+    pub(super) fn text(&self) -> String {
         self.pieces
             .iter()
             .filter_map(|piece| match piece {
@@ -162,7 +162,7 @@ impl Plan {
     }
 
     /// `(id, name, arguments as sent)` per call, in order.
-    pub fn calls(&self) -> Vec<(String, String, String)> {
+    pub(super) fn calls(&self) -> Vec<(String, String, String)> {
         let mut calls: Vec<(String, String, String)> = Vec::new();
         for piece in &self.pieces {
             match piece {

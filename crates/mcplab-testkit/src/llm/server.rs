@@ -44,7 +44,7 @@ pub(super) struct Log {
 }
 
 impl Log {
-    pub fn new(script: Vec<Step>) -> Log {
+    pub(super) fn new(script: Vec<Step>) -> Log {
         Log {
             script: script.into(),
             rules: None,

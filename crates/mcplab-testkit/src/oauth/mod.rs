@@ -180,19 +180,19 @@ pub(crate) struct Shared {
 }
 
 impl Shared {
-    pub fn issuer(&self) -> String {
+    pub(crate) fn issuer(&self) -> String {
         format!("{}{}", self.auth_origin, self.config.issuer_path)
     }
 
-    pub fn mcp_url(&self) -> String {
+    pub(crate) fn mcp_url(&self) -> String {
         format!("{}/mcp", self.mcp_origin)
     }
 
-    pub fn records(&self) -> MutexGuard<'_, OAuthRecords> {
+    pub(crate) fn records(&self) -> MutexGuard<'_, OAuthRecords> {
         self.records.lock()
     }
 
-    pub fn next(&self, prefix: &str) -> String {
+    pub(crate) fn next(&self, prefix: &str) -> String {
         let mut n = self.counter.lock();
         *n += 1;
         format!("{prefix}-{}-{}", *n, std::process::id())

@@ -4,5 +4,8 @@
 //! One file's tests: `cargo nextest run -p mcplab-testkit --features test-servers
 //! -E 'binary(it) & test(/^fixture::/)'`.
 
+// A test crate has no public surface; its helpers are `pub` for the sibling modules.
+#![allow(unreachable_pub)]
+
 mod fixture;
 mod scripted_llm;

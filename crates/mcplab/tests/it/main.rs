@@ -7,6 +7,9 @@
 //! peers' command lines, the CLI run in a scratch data directory). One file's tests:
 //! `cargo nextest run -p mcplab -E 'binary(it) & test(/^cli::/)'`.
 
+// A test crate has no public surface; its helpers are `pub` for the sibling modules.
+#![allow(unreachable_pub)]
+
 mod eval_support;
 mod peer_support;
 mod router_support;

@@ -50,7 +50,10 @@ impl fmt::Debug for ProviderConfig {
         f.debug_struct("ProviderConfig")
             .field("id", &self.id)
             .field("kind", &self.kind)
-            .field("base_url", &self.base_url)
+            .field(
+                "base_url",
+                &self.base_url.as_deref().map(mcplab_net::mask_userinfo),
+            )
             .field("api_key", &self.key_hint())
             .field("models", &self.models)
             .finish()
@@ -122,7 +125,10 @@ impl ProviderConfig {
             };
             match reqwest::Url::parse(&url) {
                 Ok(u) if matches!(u.scheme(), "http" | "https") => {}
-                _ => return bad(format!("`{url}` is not an http(s) URL")),
+                _ => {
+                    let shown = mcplab_net::mask_userinfo(&url);
+                    return bad(format!("`{shown}` is not an http(s) URL"));
+                }
             }
         } else if self.kind.default_base_url().is_none() {
             return bad(format!(
@@ -208,7 +214,7 @@ pub struct ProviderAvailability {
     /// Why it is not usable, phrased as what to do.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// The endpoint requests go to.
+    /// The endpoint requests go to, a password in it shown as `****`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_url: Option<String>,
     /// `…abcd` when a key is configured.
@@ -310,7 +316,9 @@ impl ProviderSettings {
                 display_name: config.kind.display_name().to_owned(),
                 usable: true,
                 reason: None,
-                base_url: config.effective_base_url(),
+                base_url: config
+                    .effective_base_url()
+                    .map(|u| mcplab_net::mask_userinfo(&u).into_owned()),
                 key_hint: config.key_hint(),
                 models: if config.models.is_empty() {
                     config
@@ -327,15 +335,15 @@ impl ProviderSettings {
                 a.usable = false;
                 a.reason = Some(message);
             } else if config.kind == ProviderKind::Ollama {
-                let host = a
-                    .base_url
-                    .clone()
+                let host = config
+                    .effective_base_url()
                     .unwrap_or_else(|| DEFAULT_OLLAMA_HOST.into());
                 match probe_ollama(http, &host).await {
                     Ok(installed) if installed.is_empty() && config.models.is_empty() => {
                         a.usable = false;
                         a.reason = Some(format!(
-                            "Ollama at {host} has no models installed; run `ollama pull llama3.2`"
+                            "Ollama at {} has no models installed; run `ollama pull llama3.2`",
+                            mcplab_net::mask_userinfo(&host)
                         ));
                         a.models = installed;
                     }
@@ -412,7 +420,8 @@ async fn probe_ollama(http: &reqwest::Client, host: &str) -> Result<Vec<String>,
     struct Tag {
         name: String,
     }
-    let not_running = || format!("Ollama is not running at {host}");
+    let shown = mcplab_net::mask_userinfo(host);
+    let not_running = || format!("Ollama is not running at {shown}");
     let response = http
         .get(format!("{host}/api/tags"))
         .timeout(OLLAMA_PROBE_TIMEOUT)
@@ -421,14 +430,14 @@ async fn probe_ollama(http: &reqwest::Client, host: &str) -> Result<Vec<String>,
         .map_err(|_| not_running())?;
     if !response.status().is_success() {
         return Err(format!(
-            "Ollama at {host} answered HTTP {}",
+            "Ollama at {shown} answered HTTP {}",
             response.status().as_u16()
         ));
     }
     let tags: Tags = response
         .json()
         .await
-        .map_err(|_| format!("{host} answered /api/tags with something that is not Ollama"))?;
+        .map_err(|_| format!("{shown} answered /api/tags with something that is not Ollama"))?;
     Ok(tags.models.into_iter().map(|t| t.name).collect())
 }
 

@@ -36,6 +36,7 @@ const LogsPage = named(() => import('./logs/LogsPage'), 'LogsPage');
 const ChatPage = lazy(() => import('./chat/ChatPage').then((m) => ({ default: m.ChatPage })));
 const EvalsPage = lazy(() => import('./evals/EvalsPage').then((m) => ({ default: m.EvalsPage })));
 const PlaygroundPage = lazy(() => import('./playground/PlaygroundPage').then((m) => ({ default: m.PlaygroundPage })));
+const CheckPage = lazy(() => import('./check/CheckPage').then((m) => ({ default: m.CheckPage })));
 const OAuthPage = lazy(() => import('./oauth/OAuthPage').then((m) => ({ default: m.OAuthPage })));
 const SettingsPage = lazy(() => import('./settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
 
@@ -102,6 +103,7 @@ const PAGE_COMPONENTS: Record<Page, (p: { active?: boolean }) => React.ReactNode
   playground: PlaygroundPage,
   chat: ChatPage,
   evals: EvalsPage,
+  check: CheckPage,
   logs: LogsPage,
   oauth: OAuthPage,
   settings: SettingsPage,

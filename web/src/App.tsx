@@ -1,8 +1,8 @@
-// The app: boot (prefs first, then the stores and the event stream) and the shell — header,
-// the current page, the traffic panel (docked or overlay), the command palette and the
-// human-in-the-loop dialogs over all. The pages with heavy parts (Playground and Chat with the
-// apps host, Evals with its charts, OAuth, Settings) load on demand: the first screen needs
-// only the shell, the Servers page and the stores.
+// The app: boot (prefs and the server list fetched together, then the stores and the event
+// stream) and the shell — header, the current page, the traffic panel (docked or overlay), the
+// command palette and the human-in-the-loop dialogs over all. The pages with heavy parts
+// (Playground and Chat with the apps host, Evals with its charts, OAuth, Settings, and every
+// page but Servers) load on demand: the first screen needs only the shell, the Servers page and the stores.
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { UNAUTHORIZED_HINT, errorMessage, ApiFailure } from './api/client';
@@ -11,10 +11,9 @@ import { createQueryClient, useQueryInvalidation } from './api/queries';
 import { HumanDialogs } from './human/HumanDialogs';
 import { startHumanStore } from './human/store';
 import { startCallsStore } from './inspector/calls';
-import { LogsPage } from './logs/LogsPage';
 import { startLogsStore } from './logs/store';
 import { ServersPage } from './servers/ServersPage';
-import { startServersStore } from './servers/store';
+import { prefetchServers, startServersStore } from './servers/store';
 import { loadPrefs } from './settings/prefs';
 import { CommandPalette } from './shell/CommandPalette';
 import { TopBar } from './shell/TopBar';
@@ -33,6 +32,7 @@ const ResourcesPage = named(() => import('./inspector/ResourcesPage'), 'Resource
 const PromptsPage = named(() => import('./inspector/PromptsPage'), 'PromptsPage');
 const TasksPage = named(() => import('./tasks/TasksPage'), 'TasksPage');
 const SkillsPage = named(() => import('./skills/SkillsPage'), 'SkillsPage');
+const LogsPage = named(() => import('./logs/LogsPage'), 'LogsPage');
 const ChatPage = lazy(() => import('./chat/ChatPage').then((m) => ({ default: m.ChatPage })));
 const EvalsPage = lazy(() => import('./evals/EvalsPage').then((m) => ({ default: m.EvalsPage })));
 const PlaygroundPage = lazy(() => import('./playground/PlaygroundPage').then((m) => ({ default: m.PlaygroundPage })));
@@ -56,6 +56,7 @@ export function App() {
   const [queryClient] = useState(createQueryClient);
   const attempt = useCallback(() => {
     setBoot({ state: 'loading' });
+    prefetchServers(queryClient);
     loadPrefs().then(
       () => {
         start(queryClient);

@@ -12,14 +12,17 @@ import { ServerOAuth } from './ServerOAuth';
 import { StatusBadge } from './StatusBadge';
 import { ArrowRight } from 'lucide-react';
 import { routeHash } from '../ui/route';
+import { useAfterPaint } from '../ui/useAfterPaint';
 
-// Markdown (and its parser) loads after the first screen; until then the text shows as it is.
+// Markdown (and its parser) loads after the first screen has painted; until then the text
+// shows as it is.
 const Markdown = lazy(() => import('../ui/Markdown').then((m) => ({ default: m.Markdown })));
 
 export function ServerDetail({ view }: { view: ServerView }) {
   const info = (view.info ?? null) as InitializeResult | null;
   const caps = info?.capabilities ?? {};
   const stderrRef = useRef<HTMLPreElement>(null);
+  const painted = useAfterPaint();
   useEffect(() => {
     const el = stderrRef.current;
     if (el) el.scrollTop = el.scrollHeight;
@@ -76,9 +79,13 @@ export function ServerDetail({ view }: { view: ServerView }) {
           {typeof info.instructions === 'string' && info.instructions.trim() && (
             <section>
               <h3>Instructions</h3>
-              <Suspense fallback={<p className="wrap">{info.instructions}</p>}>
-                <Markdown text={info.instructions} testId="server-instructions" />
-              </Suspense>
+              {painted ? (
+                <Suspense fallback={<p className="wrap">{info.instructions}</p>}>
+                  <Markdown text={info.instructions} testId="server-instructions" />
+                </Suspense>
+              ) : (
+                <p className="wrap">{info.instructions}</p>
+              )}
             </section>
           )}
           <details>

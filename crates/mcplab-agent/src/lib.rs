@@ -22,11 +22,11 @@
 //!   `crates/mcplab/tests/it/agent_mcp.rs` with `tests/python/agent_client.py` (Python SDK 1.x and
 //!   2.x: sessions, `render_app` in Chromium, `eval_run` on the scripted LLM,
 //!   `--timeout`/`--limit`, cleanup), `agent_mcp_ts.rs` with `tests/interop/ts/agent_client.mjs`
-//!   (TypeScript SDK 2.x, both eras, stdio and `--http`), `agent_config.rs` (`servers export --for
-//!   AGENT` = the README's snippets, from `crates/mcplab/src/commands/agent_config.rs`). `--attach`
-//!   lives in the binary (`commands/mcp_attach.rs`): the agent manager's traffic feed mirrored to a
-//!   running `mcplab serve` as one live tap per server (mcplab-tap's `LiveSink`), clientInfo
-//!   `mcplab-agent`.
+//!   (TypeScript SDK 2.x, both eras, stdio and `--http`, a `render_app` PNG, cleanup),
+//!   `agent_config.rs` (`servers export --for AGENT` = the README's snippets, from
+//!   `crates/mcplab/src/commands/agent_config.rs`). `--attach` lives in the binary
+//!   (`commands/mcp_attach.rs`): the agent manager's traffic feed mirrored to a running `mcplab
+//!   serve` as one live tap per server (mcplab-tap's `LiveSink`), clientInfo `mcplab-agent`.
 
 mod allow;
 mod answers;

@@ -13,10 +13,14 @@
 //!   `relay.rs` a per-step loopback HTTP relay on a random path that records the request exactly as
 //!   genai wrote it, forwards it with the shared client and records each response chunk before
 //!   passing it on — genai 0.7.2 takes only a finished `reqwest::Client`, so this is the one place
-//!   that sees the bytes; `capture.rs` the step's exchanges, masked as recorded
-//!   (`mcplab_oauth::{mask_header, mask_url}`), bodies capped and marked; `tokens.rs` a step's
-//!   tokens: reported usage or a marked estimate, the tool definitions' share, the prompt-cache
-//!   reads and writes genai maps from OpenAI `prompt_tokens_details.cached_tokens` and Anthropic
+//!   that sees the bytes; it stays: a captured step costs ~0.3 ms more to its first event and ~0.4
+//!   MiB of RSS (BENCHMARKS.md, "The x-ray relay per model step"), noise next to a model's latency;
+//!   it would go only with genai, for two direct streaming clients that see the bytes themselves
+//!   (also dropping genai's h2 and encoding_rs, ~1 MB of the binary); `capture.rs` the step's
+//!   exchanges, masked as recorded (`mcplab_net::{mask_header, mask_url}`), bodies capped and
+//!   marked; `tokens.rs` a step's tokens: reported usage or a marked estimate, the tool
+//!   definitions' share, the prompt-cache reads and writes genai maps from OpenAI
+//!   `prompt_tokens_details.cached_tokens` and Anthropic
 //!   `cache_read_input_tokens`/`cache_creation_input_tokens`).
 
 mod genai_adapter;

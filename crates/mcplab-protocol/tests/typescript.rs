@@ -81,6 +81,7 @@ fn render() -> String {
         Surface::decl(&cfg),
         CheckCall::decl(&cfg),
         CheckRequest::decl(&cfg),
+        CheckFuzz::decl(&cfg),
         ServerView::decl(&cfg),
         ImportRequest::decl(&cfg),
         ImportResult::decl(&cfg),

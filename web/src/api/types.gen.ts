@@ -611,7 +611,22 @@ ruleSets?: Array<RuleSet>,
 /**
  * A baseline to compare the server's surface with (runs the `baseline` set).
  */
-baseline?: Baseline, };
+baseline?: Baseline, 
+/**
+ * Check on fresh connections in this protocol choice (`--protocol`; `auto`: every era
+ * the server speaks) instead of the live connection.
+ */
+protocol?: ProtocolChoice, 
+/**
+ * Host profiles to give a verdict for, by name (`--host`; `all`: every profile).
+ */
+hosts?: Array<string>, 
+/**
+ * Schema-driven inputs to the tools safe to call (`--fuzz N --seed S --fuzz-tool`).
+ */
+fuzz?: CheckFuzz, };
+
+export type CheckFuzz = { perTool: number, seed: number, tools?: Array<string>, };
 
 export type ServerView = { config: ServerConfig, status: ServerStatus, 
 /**

@@ -51,8 +51,11 @@ def check(mcplab, server, extra, env):
                          stdin=subprocess.DEVNULL, capture_output=True, env=env)
     took = time.perf_counter() - t0
     report = json.loads(out.stdout)
-    errors = [f for f in report["findings"] if f["severity"] == "error"]
-    assert out.returncode == 0 and not errors, (out.returncode, errors[:3])
+    # The synthetic tools carry no annotations or titles: the directory sets find that (exit 1),
+    # which is their job; the spec and security sets must find nothing.
+    errors = [f for f in report["findings"] if f["severity"] == "error"
+              and not f["ruleSet"].startswith("readiness-")]
+    assert out.returncode in (0, 1) and not errors, (out.returncode, errors[:3])
     listed = [e for e in report["eras"][0]["exercised"] if e.startswith("tools/list")]
     assert listed == ["tools/list: 100 in 1 page(s)"], listed
     return took, report

@@ -73,16 +73,16 @@ if command -v heaptrack >/dev/null && command -v heaptrack_print >/dev/null; the
   echo
   echo "| heaptrack, one run of $STEPS steps (+$WARMUP) | direct | relay |"
   echo "|---|---:|---:|"
-  declare -A calls peak total
+  declare -A calls peak temp
   for mode in direct relay; do
     heaptrack -o "$WORK/ht-$mode" "$RELAY_BIN" --url "$URL" --mode "$mode" --steps "$STEPS" --warmup "$WARMUP" >/dev/null 2>&1
     out=$(heaptrack_print "$WORK"/ht-"$mode"*.zst 2>/dev/null | tail -20)
     calls[$mode]=$(sed -n 's/^calls to allocation functions: \([0-9]*\).*/\1/p' <<<"$out")
     peak[$mode]=$(sed -n 's/^peak heap memory consumption: //p' <<<"$out")
-    total[$mode]=$(sed -n 's/^total memory allocated: \{0,1\}//p;s/^bytes allocated in total (ignoring deallocations): //p' <<<"$out")
+    temp[$mode]=$(sed -n 's/^temporary memory allocations: \([0-9]*\).*/\1/p' <<<"$out")
   done
   steps=$(( STEPS + WARMUP ))
   echo "| allocation calls per step | $(( ${calls[direct]:-0} / steps )) | $(( ${calls[relay]:-0} / steps )) |"
-  echo "| bytes allocated in total | ${total[direct]:-?} | ${total[relay]:-?} |"
+  echo "| temporary allocations per step | $(( ${temp[direct]:-0} / steps )) | $(( ${temp[relay]:-0} / steps )) |"
   echo "| peak heap | ${peak[direct]:-?} | ${peak[relay]:-?} |"
 fi

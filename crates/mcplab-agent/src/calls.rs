@@ -214,7 +214,7 @@ fn request_params(tool: &str, a: &RequestArgs) -> Result<(&'static str, Value), 
 }
 
 /// The most a result waits for the progress before it to reach the agent.
-const DRAIN: std::time::Duration = std::time::Duration::from_secs(2);
+const DRAIN: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// Waits for a progress-forwarding `task` whose sender is gone: it ends once it has passed on
 /// what came before the result, so the agent gets all of it first (bounded by [`DRAIN`]).

@@ -1,7 +1,9 @@
 //! A [`Connector`] that opens each era on a connection manager of its own (with the given
 //! options, listening for nothing), so only that connection's frames are judged and the
 //! caller's connections of the same server are left alone; the manager is shut down (its
-//! server stopped) when the era is done. `mcplab mcp`'s `check` tool and the web API use it.
+//! server stopped) when the era is done. `mcplab mcp`'s `check` tool uses it; the web API
+//! uses [`FreshManagers::beside`], whose managers record into the app's traffic log so the
+//! findings' frames can be opened in its traffic view.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -15,12 +17,24 @@ use crate::eras::{Connector, OpenError, Opened, Opening};
 
 pub struct FreshManagers {
     options: ManagerOptions,
+    /// The manager whose traffic log and OAuth the era's managers share (None: their own).
+    beside: Option<Arc<ConnectionManager>>,
 }
 
 impl FreshManagers {
     pub fn new(mut options: ManagerOptions) -> Self {
         options.listen_for_changes = false;
-        Self { options }
+        Self {
+            options,
+            beside: None,
+        }
+    }
+
+    /// Managers with `manager`'s options that record into its traffic log.
+    pub fn beside(manager: Arc<ConnectionManager>) -> Self {
+        let mut fresh = Self::new(manager.options().clone());
+        fresh.beside = Some(manager);
+        fresh
     }
 }
 
@@ -47,7 +61,10 @@ impl Connector for FreshManagers {
     type Fatal = Infallible;
 
     fn open(&mut self, config: ServerConfig) -> Opening<'_, Infallible> {
-        let manager = ConnectionManager::new(self.options.clone());
+        let manager = match &self.beside {
+            Some(app) => app.sibling_with(self.options.clone()),
+            None => ConnectionManager::new(self.options.clone()),
+        };
         async move {
             let name = config.name.clone();
             match manager.connect(config).await {

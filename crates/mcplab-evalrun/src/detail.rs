@@ -89,7 +89,11 @@ pub(crate) fn of_row(row: EvalIterationRow) -> Result<StoredIteration, HistoryEr
 }
 
 /// The iteration `unit` of run `run_id`.
-pub(crate) fn load(store: &Store, run_id: &str, unit: &Unit) -> Result<StoredIteration, HistoryError> {
+pub(crate) fn load(
+    store: &Store,
+    run_id: &str,
+    unit: &Unit,
+) -> Result<StoredIteration, HistoryError> {
     match store.eval_iteration(run_id, &unit.case_id, &unit.model, unit.iteration) {
         Ok(row) => of_row(row),
         Err(StoreError::NotFound(what)) => Err(HistoryError::NotFound(what)),

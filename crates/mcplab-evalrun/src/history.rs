@@ -12,8 +12,8 @@ use mcplab_evals::run::{IterationRecord, RunRecord, Unit};
 use mcplab_evals::stats::{RunSummary, summarize};
 use mcplab_evals::suite::Gates;
 use mcplab_evals::trace::Trace;
-pub use mcplab_protocol::evals::{RunHeader, TraceDifference};
 use mcplab_protocol::evals::{EvalCompareView, EvalRunItem, EvalRunView, RunKind, RunResult};
+pub use mcplab_protocol::evals::{RunHeader, TraceDifference};
 use mcplab_store::{EvalRunRow, Store, StoreError};
 
 use crate::detail;

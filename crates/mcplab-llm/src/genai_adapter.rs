@@ -53,7 +53,7 @@ impl std::fmt::Debug for GenaiProvider {
         f.debug_struct("GenaiProvider")
             .field("id", &self.id)
             .field("kind", &self.kind)
-            .field("endpoint", &self.endpoint)
+            .field("endpoint", &mcplab_net::mask_userinfo(&self.endpoint))
             .finish_non_exhaustive()
     }
 }

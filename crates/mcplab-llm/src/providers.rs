@@ -50,7 +50,10 @@ impl fmt::Debug for ProviderConfig {
         f.debug_struct("ProviderConfig")
             .field("id", &self.id)
             .field("kind", &self.kind)
-            .field("base_url", &self.base_url)
+            .field(
+                "base_url",
+                &self.base_url.as_deref().map(mcplab_net::mask_userinfo),
+            )
             .field("api_key", &self.key_hint())
             .field("models", &self.models)
             .finish()
@@ -122,7 +125,10 @@ impl ProviderConfig {
             };
             match reqwest::Url::parse(&url) {
                 Ok(u) if matches!(u.scheme(), "http" | "https") => {}
-                _ => return bad(format!("`{url}` is not an http(s) URL")),
+                _ => {
+                    let shown = mcplab_net::mask_userinfo(&url);
+                    return bad(format!("`{shown}` is not an http(s) URL"));
+                }
             }
         } else if self.kind.default_base_url().is_none() {
             return bad(format!(
@@ -208,7 +214,7 @@ pub struct ProviderAvailability {
     /// Why it is not usable, phrased as what to do.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// The endpoint requests go to.
+    /// The endpoint requests go to, a password in it shown as `****`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub base_url: Option<String>,
     /// `…abcd` when a key is configured.
@@ -226,6 +232,37 @@ pub const OLLAMA_PROBE_TIMEOUT: Duration = Duration::from_millis(1500);
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProviderSettings {
     providers: Vec<ProviderConfig>,
+    /// Keys read from the environment, by provider id: where they may be sent.
+    env_keys: HashMap<String, EnvKey>,
+    /// Why a provider has no key although the environment has one (its base URL moved).
+    withheld: HashMap<String, String>,
+}
+
+/// A key from the environment goes only to the provider's official host or the host the
+/// environment configured with it (`OPENAI_BASE_URL`), never to a base URL set elsewhere.
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct EnvKey {
+    var: &'static str,
+    hosts: Vec<Origin>,
+}
+
+/// Scheme, host and port of a URL (`None` for text that is not one).
+type Origin = (String, String, Option<u16>);
+
+fn origin_of(url: &str) -> Option<Origin> {
+    let u = reqwest::Url::parse(url.trim()).ok()?;
+    Some((
+        u.scheme().to_owned(),
+        u.host_str()?.to_ascii_lowercase(),
+        u.port_or_known_default(),
+    ))
+}
+
+fn host_text((_, host, port): &Origin) -> String {
+    match port {
+        Some(p) => format!("{host}:{p}"),
+        None => host.clone(),
+    }
 }
 
 impl Default for ProviderSettings {
@@ -244,16 +281,70 @@ impl ProviderSettings {
                 .filter(|v| !v.is_empty())
                 .map(str::to_owned)
         };
+        let mut env_keys = HashMap::new();
         let providers = ProviderKind::BUILT_IN
             .iter()
             .filter_map(|&kind| {
                 let mut config = ProviderConfig::builtin(kind)?;
-                config.api_key = kind.key_env().iter().find_map(|name| get(name));
+                let key = kind
+                    .key_env()
+                    .iter()
+                    .find_map(|name| Some((*name, get(name)?)));
                 config.base_url = kind.base_url_env().and_then(get);
+                if let Some((var, key)) = key {
+                    config.api_key = Some(key);
+                    let hosts = [kind.default_base_url(), config.base_url.as_deref()]
+                        .into_iter()
+                        .flatten()
+                        .filter_map(origin_of)
+                        .collect();
+                    env_keys.insert(config.id.clone(), EnvKey { var, hosts });
+                }
                 Some(config)
             })
             .collect();
-        Self { providers }
+        Self {
+            providers,
+            env_keys,
+            withheld: HashMap::new(),
+        }
+    }
+
+    /// Drops `config`'s key when it came from the environment and its base URL now points
+    /// elsewhere than the key was given for; remembers why.
+    fn withhold_env_key(&mut self, id: &str) {
+        let (Some(env), Some(config)) = (
+            self.env_keys.get(id),
+            self.providers.iter_mut().find(|p| p.id == id),
+        ) else {
+            return;
+        };
+        let target = config.effective_base_url().and_then(|u| origin_of(&u));
+        if target.as_ref().is_some_and(|t| env.hosts.contains(t)) {
+            return;
+        }
+        config.api_key = None;
+        let allowed: Vec<String> = env.hosts.iter().map(host_text).collect();
+        let target = target.as_ref().map_or("another host".into(), host_text);
+        self.withheld.insert(
+            id.to_owned(),
+            format!(
+                "the key in {} is only sent to {}, not to {target} (the base URL set in \
+                 Settings): add a key for this base URL in Settings",
+                env.var,
+                allowed.join(" or ")
+            ),
+        );
+    }
+
+    /// What to say about a provider that cannot be used.
+    fn explain(&self, id: &str, error: LlmError) -> LlmError {
+        match (&error, self.withheld.get(id)) {
+            (LlmError::NotConfigured { .. }, Some(message)) => LlmError::NotConfigured {
+                message: message.clone(),
+            },
+            _ => error,
+        }
     }
 
     /// Applies stored configurations: an entry whose id exists overrides its base URL, key
@@ -271,18 +362,24 @@ impl ProviderSettings {
             }
             match self.providers.iter_mut().find(|p| p.id == config.id) {
                 Some(existing) if existing.kind == config.kind => {
+                    let own_key = config
+                        .api_key
+                        .as_deref()
+                        .is_some_and(|k| !k.trim().is_empty());
                     if config.base_url.is_some() {
                         existing.base_url = config.base_url;
                     }
-                    if config
-                        .api_key
-                        .as_deref()
-                        .is_some_and(|k| !k.trim().is_empty())
-                    {
+                    if own_key {
                         existing.api_key = config.api_key;
                     }
                     if !config.models.is_empty() {
                         existing.models = config.models;
+                    }
+                    if own_key {
+                        self.env_keys.remove(&config.id);
+                        self.withheld.remove(&config.id);
+                    } else {
+                        self.withhold_env_key(&config.id);
                     }
                 }
                 Some(existing) => *existing = config,
@@ -310,7 +407,9 @@ impl ProviderSettings {
                 display_name: config.kind.display_name().to_owned(),
                 usable: true,
                 reason: None,
-                base_url: config.effective_base_url(),
+                base_url: config
+                    .effective_base_url()
+                    .map(|u| mcplab_net::mask_userinfo(&u).into_owned()),
                 key_hint: config.key_hint(),
                 models: if config.models.is_empty() {
                     config
@@ -323,19 +422,21 @@ impl ProviderSettings {
                     config.models.clone()
                 },
             };
-            if let Err(LlmError::NotConfigured { message }) = check_configured(config) {
+            if let Err(LlmError::NotConfigured { message }) =
+                check_configured(config).map_err(|e| self.explain(&config.id, e))
+            {
                 a.usable = false;
                 a.reason = Some(message);
             } else if config.kind == ProviderKind::Ollama {
-                let host = a
-                    .base_url
-                    .clone()
+                let host = config
+                    .effective_base_url()
                     .unwrap_or_else(|| DEFAULT_OLLAMA_HOST.into());
                 match probe_ollama(http, &host).await {
                     Ok(installed) if installed.is_empty() && config.models.is_empty() => {
                         a.usable = false;
                         a.reason = Some(format!(
-                            "Ollama at {host} has no models installed; run `ollama pull llama3.2`"
+                            "Ollama at {} has no models installed; run `ollama pull llama3.2`",
+                            mcplab_net::mask_userinfo(&host)
                         ));
                         a.models = installed;
                     }
@@ -371,7 +472,7 @@ impl ProviderSettings {
                     .join(", ")
             ),
         })?;
-        build_provider(config, http, RetryPolicy::default())
+        build_provider(config, http, RetryPolicy::default()).map_err(|e| self.explain(id, e))
     }
 }
 
@@ -412,7 +513,8 @@ async fn probe_ollama(http: &reqwest::Client, host: &str) -> Result<Vec<String>,
     struct Tag {
         name: String,
     }
-    let not_running = || format!("Ollama is not running at {host}");
+    let shown = mcplab_net::mask_userinfo(host);
+    let not_running = || format!("Ollama is not running at {shown}");
     let response = http
         .get(format!("{host}/api/tags"))
         .timeout(OLLAMA_PROBE_TIMEOUT)
@@ -421,14 +523,14 @@ async fn probe_ollama(http: &reqwest::Client, host: &str) -> Result<Vec<String>,
         .map_err(|_| not_running())?;
     if !response.status().is_success() {
         return Err(format!(
-            "Ollama at {host} answered HTTP {}",
+            "Ollama at {shown} answered HTTP {}",
             response.status().as_u16()
         ));
     }
     let tags: Tags = response
         .json()
         .await
-        .map_err(|_| format!("{host} answered /api/tags with something that is not Ollama"))?;
+        .map_err(|_| format!("{shown} answered /api/tags with something that is not Ollama"))?;
     Ok(tags.models.into_iter().map(|t| t.name).collect())
 }
 

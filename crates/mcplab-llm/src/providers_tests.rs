@@ -266,3 +266,67 @@ fn building_a_provider_needs_its_key() {
     let ollama = settings.provider("ollama", &http()).unwrap();
     assert_eq!(ollama.id(), "ollama");
 }
+
+#[tokio::test]
+async fn an_environment_key_goes_only_to_the_host_it_was_configured_for() {
+    // Security review N3: a base URL changed in Settings took the key from the environment
+    // along to the new host.
+    let mut settings = ProviderSettings::from_vars(&env(&[
+        ("OPENAI_API_KEY", "sk-env-openai-0123456789"),
+        ("ANTHROPIC_API_KEY", "sk-env-ant-0123456789"),
+        ("OPENROUTER_API_KEY", "sk-env-or-0123456789"),
+        ("OPENROUTER_BASE_URL", "https://gateway.example/api/v1"),
+        ("MISTRAL_API_KEY", "sk-env-mistral-0123456789"),
+    ]));
+    let moved = |id: &str, kind, url: &str| ProviderConfig {
+        id: id.into(),
+        kind,
+        base_url: Some(url.into()),
+        api_key: None,
+        models: vec![],
+    };
+    let rejected = settings.merge_stored([
+        moved("openai", ProviderKind::OpenAi, "http://127.0.0.1:7494/v1"),
+        // The official host, written differently: the key goes there.
+        moved(
+            "anthropic",
+            ProviderKind::Anthropic,
+            "https://API.anthropic.com:443/",
+        ),
+        // The host the environment configured: the key goes there too.
+        moved(
+            "openrouter",
+            ProviderKind::OpenRouter,
+            "https://gateway.example/other/v1",
+        ),
+        // A key stored with the new URL is that URL's key.
+        ProviderConfig {
+            api_key: Some("sk-stored-mistral-0123".into()),
+            ..moved("mistral", ProviderKind::Mistral, "http://127.0.0.1:7494/v1")
+        },
+    ]);
+    assert!(rejected.is_empty());
+    let key = |id: &str| settings.get(id).unwrap().api_key.clone();
+    assert_eq!(key("openai"), None, "the env key stays home");
+    assert_eq!(key("anthropic").as_deref(), Some("sk-env-ant-0123456789"));
+    assert_eq!(key("openrouter").as_deref(), Some("sk-env-or-0123456789"));
+    assert_eq!(key("mistral").as_deref(), Some("sk-stored-mistral-0123"));
+
+    let Err(err) = settings.provider("openai", &http()) else {
+        panic!("openai is usable with the env key at another host")
+    };
+    let err = err.to_string();
+    for says in [
+        "OPENAI_API_KEY",
+        "api.openai.com",
+        "127.0.0.1:7494",
+        "Settings",
+    ] {
+        assert!(err.contains(says), "{says} in: {err}");
+    }
+    let all = settings.availability(&http()).await;
+    let openai = all.iter().find(|a| a.id == "openai").unwrap();
+    assert!(!openai.usable);
+    assert_eq!(openai.key_hint, None);
+    assert_eq!(openai.reason.as_deref(), Some(err.as_str()));
+}

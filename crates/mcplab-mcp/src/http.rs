@@ -187,12 +187,7 @@ async fn run(target: HttpTarget, client: reqwest::Client, end: WireEnd, cancel: 
     for problem in problems {
         shared.out.note(problem).await;
     }
-    if let Some(auth) = &shared.target.auth {
-        let inbound = shared.out.inbound.clone();
-        auth.attach_notes(Arc::new(move |note| {
-            let _ = inbound.try_send(WireEvent::Note(note));
-        }));
-    }
+    shared.target.send_auth_notes(&shared.out.inbound);
     let reason = loop {
         let frame = tokio::select! {
             _ = cancel.cancelled() => break "disconnected".to_string(),

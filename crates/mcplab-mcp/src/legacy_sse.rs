@@ -21,7 +21,7 @@ use super::http::{
     send_with_auth, status_problem,
 };
 use super::sse::SseParser;
-use super::wire::{WireEnd, WireEvent};
+use super::wire::WireEnd;
 
 type EventStream = std::pin::Pin<Box<dyn Stream<Item = reqwest::Result<Bytes>> + Send>>;
 
@@ -37,12 +37,7 @@ pub(crate) async fn spawn_legacy_sse(
 ) -> Result<tokio::task::JoinHandle<()>, String> {
     let (base, problems) = target.base_headers();
     let url = &target.url;
-    if let Some(auth) = &target.auth {
-        let inbound = end.inbound.clone();
-        auth.attach_notes(Arc::new(move |note| {
-            let _ = inbound.try_send(WireEvent::Note(note));
-        }));
-    }
+    target.send_auth_notes(&end.inbound);
     let connect = connect(&client, &target, &base);
     // Time spent waiting for a person to sign in does not count against the deadline.
     let connect = super::manager::bounded(
@@ -309,7 +304,7 @@ async fn post(shared: Arc<Shared>, frame: Bytes, headers_done: oneshot::Sender<(
 mod tests {
     use super::*;
     use crate::http::tests::{closed, next_message, rpc};
-    use crate::wire::wire_pair;
+    use crate::wire::{Wire, WireEvent, wire_pair};
     use axum::body::Body;
     use axum::extract::{Query, State};
     use axum::http::StatusCode;
@@ -371,10 +366,30 @@ mod tests {
             .route("/sse", axum::routing::get(sse))
             .route("/messages", axum::routing::post(messages))
             .with_state(server);
+        listen(app, "/sse").await
+    }
+
+    /// Serves `app` on a free loopback port; the URL of `path` there.
+    async fn listen(app: axum::Router, path: &str) -> Url {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = Url::parse(&format!("http://{}/sse", listener.local_addr().unwrap())).unwrap();
+        let url = format!("http://{}{path}", listener.local_addr().unwrap());
         tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        url
+        Url::parse(&url).unwrap()
+    }
+
+    /// Spawns the legacy SSE wire to `url` (connecting within `within`): the test's end of the
+    /// wire and what spawning returned.
+    async fn start(
+        url: Url,
+        cancel: CancellationToken,
+        within: Duration,
+    ) -> (Wire, Result<tokio::task::JoinHandle<()>, String>) {
+        let (wire, end) = wire_pair();
+        let client = mcplab_net::tls::client();
+        (
+            wire,
+            spawn_legacy_sse(target(url), client, end, cancel, within).await,
+        )
     }
 
     fn target(url: Url) -> HttpTarget {
@@ -396,17 +411,8 @@ mod tests {
             ..Server::default()
         };
         let url = serve(server.clone()).await;
-        let (mut wire, end) = wire_pair();
-        let cancel = CancellationToken::new();
-        let handle = spawn_legacy_sse(
-            target(url.clone()),
-            mcplab_net::tls::client(),
-            end,
-            cancel,
-            CONNECT,
-        )
-        .await
-        .expect("connected");
+        let (mut wire, handle) = start(url.clone(), CancellationToken::new(), CONNECT).await;
+        let handle = handle.expect("connected");
         let posted = rpc(r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#);
         wire.outbound.send(posted.clone()).await.unwrap();
         // The answer may come down the stream before the POST's 202 is in: wait for both.
@@ -453,10 +459,7 @@ mod tests {
             ..Server::default()
         };
         let url = serve(server.clone()).await;
-        let (mut wire, end) = wire_pair();
-        let cancel = CancellationToken::new();
-        let client = mcplab_net::tls::client();
-        let handle = spawn_legacy_sse(target(url), client, end, cancel, CONNECT).await;
+        let (mut wire, handle) = start(url, CancellationToken::new(), CONNECT).await;
         let handle = handle.expect("connected");
         let init = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}"#;
         wire.outbound.send(rpc(init)).await.unwrap();
@@ -487,10 +490,8 @@ mod tests {
             ..Server::default()
         };
         let url = serve(server.clone()).await;
-        let (mut wire, end) = wire_pair();
         let cancel = CancellationToken::new();
-        let client = mcplab_net::tls::client();
-        let handle = spawn_legacy_sse(target(url), client, end, cancel.clone(), CONNECT).await;
+        let (mut wire, handle) = start(url, cancel.clone(), CONNECT).await;
         let handle = handle.expect("connected");
         let call = r#"{"jsonrpc":"2.0","id":5,"method":"tools/list"}"#;
         wire.outbound.send(rpc(call)).await.unwrap();
@@ -514,10 +515,7 @@ mod tests {
             ..Server::default()
         };
         let url = serve(server.clone()).await;
-        let (_wire, end) = wire_pair();
-        let cancel = CancellationToken::new();
-        let client = mcplab_net::tls::client();
-        let err = spawn_legacy_sse(target(url), client, end, cancel, CONNECT).await;
+        let (_wire, err) = start(url, CancellationToken::new(), CONNECT).await;
         let err = err.expect_err("must refuse");
         assert!(err.contains("another origin"), "{err}");
         assert!(server.posts.lock().unwrap().is_empty());
@@ -530,14 +528,8 @@ mod tests {
             "/mcp",
             axum::routing::get(|| async { (StatusCode::METHOD_NOT_ALLOWED, "use POST") }),
         );
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        let (_wire, end) = wire_pair();
-        let client = mcplab_net::tls::client();
-        let url = Url::parse(&url).unwrap();
-        let cancel = CancellationToken::new();
-        let err = spawn_legacy_sse(target(url), client, end, cancel, CONNECT).await;
+        let url = listen(app, "/mcp").await;
+        let (_wire, err) = start(url, CancellationToken::new(), CONNECT).await;
         let err = err.expect_err("must fail");
         assert!(err.contains("405") && err.contains("use POST"), "{err}");
     }
@@ -554,15 +546,9 @@ mod tests {
                 )
             }),
         );
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}/sse", listener.local_addr().unwrap());
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        let (mut wire, end) = wire_pair();
-        let client = mcplab_net::tls::client();
-        let url = Url::parse(&url).unwrap();
-        let cancel = CancellationToken::new();
+        let url = listen(app, "/sse").await;
         let short = Duration::from_millis(200);
-        let err = spawn_legacy_sse(target(url), client, end, cancel, short).await;
+        let (mut wire, err) = start(url, CancellationToken::new(), short).await;
         let err = err.expect_err("must time out");
         assert!(err.contains("no `endpoint` event"), "{err}");
         // Nothing was started: the wire's channels are simply dropped.

@@ -1,8 +1,17 @@
 //! What of a provider request may be shown: API keys in headers (`Authorization` keeps its
 //! scheme, `x-api-key`, `api-key`, `x-goog-api-key`, cookies) and in URL queries (`key`,
 //! `api_key`, …) are masked the way the OAuth debugger masks tokens (`sk-p… (51 chars)`):
-//! enough to tell two keys apart, never enough to use one. The x-ray (mcplab-llm), the MCP
-//! exchange records (mcplab-mcp), the tap and the OAuth debugger share it.
+//! enough to tell two keys apart, never enough to use one; so is a password in a URL
+//! ([`mask_url`]). A URL shown for editing (a provider's base URL in Settings) keeps its
+//! spelling with the password as `****` ([`mask_userinfo`]), and the form's answer gets the
+//! real password back with [`restore_password`]. The x-ray
+//! (mcplab-llm), the MCP exchange records (mcplab-mcp), the tap, the provider settings and
+//! the OAuth debugger share it.
+
+use std::borrow::Cow;
+
+/// What a URL's password is shown as.
+pub const MASKED_PASSWORD: &str = "****";
 
 /// `abcd… (40 chars)`; short secrets show no characters at all.
 pub fn mask_secret(secret: &str) -> String {
@@ -155,6 +164,68 @@ fn decode(part: &str) -> String {
         .unwrap_or_else(|| part.to_owned())
 }
 
+/// Where the password of `scheme://user:password@host…` is, as a byte range of `text`.
+fn password_span(text: &str) -> Option<std::ops::Range<usize>> {
+    let start = text.find("://")? + 3;
+    let rest = &text[start..];
+    let authority = &rest[..rest.find(['/', '?', '#']).unwrap_or(rest.len())];
+    let userinfo = &authority[..authority.rfind('@')?];
+    let colon = userinfo.find(':')?;
+    Some(start + colon + 1..start + userinfo.len())
+}
+
+/// A URL written as text with the password of its userinfo replaced by [`MASKED_PASSWORD`];
+/// everything else exactly as written (text that is no URL, or has no password, unchanged).
+pub fn mask_userinfo(text: &str) -> Cow<'_, str> {
+    match password_span(text) {
+        Some(span) if !span.is_empty() => {
+            let mut shown = text.to_owned();
+            shown.replace_range(span, MASKED_PASSWORD);
+            Cow::Owned(shown)
+        }
+        _ => Cow::Borrowed(text),
+    }
+}
+
+/// A URL as a form sent it back after showing it masked: when its password is
+/// [`MASKED_PASSWORD`], the password of `current` (the URL it was shown for) is put back, as
+/// long as scheme, user, host and port are unchanged; the password never goes to another
+/// host. Other URLs are returned as they are. `Err` says what to do.
+pub fn restore_password(sent: &str, current: Option<&str>) -> Result<String, String> {
+    let Some(span) = password_span(sent).filter(|s| &sent[s.clone()] == MASKED_PASSWORD) else {
+        return Ok(sent.to_owned());
+    };
+    let origin = |text: &str| {
+        let u = url::Url::parse(text.trim()).ok()?;
+        let password = u.password().map(str::to_owned);
+        Some((
+            (u.scheme().to_owned(), u.username().to_owned()),
+            (u.host_str().map(str::to_owned), u.port_or_known_default()),
+            password,
+        ))
+    };
+    let sent_origin = origin(sent);
+    let restored = current
+        .and_then(|c| Some((origin(c)?, password_span(c)?, c)))
+        .filter(|((who, host, pw), _, _)| {
+            pw.is_some()
+                && sent_origin
+                    .as_ref()
+                    .is_some_and(|s| (&s.0, &s.1) == (who, host))
+        });
+    match restored {
+        Some((_, real, current)) => {
+            let mut url = sent.to_owned();
+            url.replace_range(span, &current[real]);
+            Ok(url)
+        }
+        None => Err(format!(
+            "the base URL's password is shown as {MASKED_PASSWORD}; type the password again \
+             (it is kept only while scheme, user, host and port stay the same)"
+        )),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -215,5 +286,41 @@ mod tests {
         let bare = url::Url::parse("https://ghp_0123456789abcdef@example.com/").unwrap();
         assert_eq!(mask_url(&bare), "https://ghp_… (20 chars)@example.com/");
         assert_eq!(mask_url_text("not a url"), "not a url");
+    }
+
+    #[test]
+    fn a_password_in_a_url_is_masked_and_put_back_only_for_the_same_host() {
+        // Text keeps its spelling; no password, nothing to mask.
+        assert_eq!(
+            mask_userinfo("https://u:p@h.test:8443/v1/"),
+            "https://u:****@h.test:8443/v1/"
+        );
+        for plain in [
+            "https://token@h.test/v1",
+            "h.test:1/a@b",
+            "not a url",
+            "http://h/a:b@c",
+        ] {
+            assert_eq!(mask_userinfo(plain), plain);
+        }
+        let current = Some("https://u:p%40ss@h.test/v1");
+        assert_eq!(
+            restore_password("https://u:****@h.test/v2/", current).as_deref(),
+            Ok("https://u:p%40ss@h.test/v2/")
+        );
+        assert_eq!(
+            restore_password("https://u:new@other.test/v1", current).as_deref(),
+            Ok("https://u:new@other.test/v1")
+        );
+        for moved in [
+            "https://u:****@other.test/v1",
+            "http://u:****@h.test/v1",
+            "https://v:****@h.test/v1",
+            "https://u:****@h.test:444/v1",
+        ] {
+            let e = restore_password(moved, current).unwrap_err();
+            assert!(e.contains("type the password again"), "{moved}: {e}");
+        }
+        assert!(restore_password("https://u:****@h.test/v1", None).is_err());
     }
 }

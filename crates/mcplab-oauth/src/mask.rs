@@ -74,8 +74,12 @@ pub(crate) fn mask_form(body: &str) -> String {
         .join("&")
 }
 
-/// A URL with secret query parameters masked (the rest of the URL unchanged).
+/// A URL with its password and secret query parameters masked (the rest of the URL unchanged).
 pub(crate) fn mask_url(url: &Url) -> String {
+    mcplab_net::mask_userinfo(&mask_query(url)).into_owned()
+}
+
+fn mask_query(url: &Url) -> String {
     let Some(query) = url.query() else {
         return url.to_string();
     };

@@ -264,7 +264,9 @@ pub struct CheckCall {
 }
 
 /// `POST /api/servers/{name}/check`: what to exercise besides the listings, and the rule
-/// sets to run besides the ones always on (spec, security).
+/// sets to run besides the ones always on (spec, security) — the options of `mcplab check`.
+/// Without `protocol` the live connection is checked in its era; with it, the configured
+/// server is connected afresh for the check (`auto`: every era it speaks).
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
 pub struct CheckRequest {
@@ -282,6 +284,32 @@ pub struct CheckRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub baseline: Option<Baseline>,
+    /// Check on fresh connections in this protocol choice (`--protocol`; `auto`: every era
+    /// the server speaks) instead of the live connection.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub protocol: Option<crate::ProtocolChoice>,
+    /// Host profiles to give a verdict for, by name (`--host`; `all`: every profile).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub hosts: Vec<String>,
+    /// Schema-driven inputs to the tools safe to call (`--fuzz N --seed S --fuzz-tool`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub fuzz: Option<CheckFuzz>,
+}
+
+/// What to fuzz: inputs per tool, the seed that makes them, and tools besides the
+/// `readOnlyHint: true` ones that may be called.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckFuzz {
+    pub per_tool: u32,
+    #[serde(default)]
+    pub seed: u64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    #[ts(as = "Option<Vec<String>>", optional)]
+    pub tools: Vec<String>,
 }
 
 /// The value of [`Baseline::format`] this version writes and reads.

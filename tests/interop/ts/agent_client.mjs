@@ -2,7 +2,8 @@
 // client (@modelcontextprotocol/client) in either era: `legacy` (the 2025-11-25 handshake) or
 // `modern` (2026-07-28 pinned). It lists the tools, is refused a command, connects the demo
 // server, calls a tool with progress, abandons a long call (AbortSignal) and sees the demo
-// server stop it, checks the demo server, then prints one JSON line with what it saw; the Rust test
+// server stop it, checks the demo server, renders $AGENT_RENDER's app when set (a PNG), then
+// prints one JSON line with what it saw; the Rust test
 // (crates/mcplab/tests/it/agent_mcp_ts.rs) judges it.
 //
 //   node agent_client.mjs stdio legacy|modern MCPLAB_BIN DATA_DIR
@@ -77,6 +78,19 @@ while (Date.now() < deadline) {
 }
 
 out.check = await tool('check', { server });
+if (process.env.AGENT_RENDER) {
+  const r = await client.callTool({
+    name: 'render_app',
+    arguments: { server, tool: process.env.AGENT_RENDER, device: 'mobile' },
+  });
+  const block = (r.content ?? []).find((c) => c.type === 'image');
+  const png = block ? Buffer.from(block.data, 'base64') : Buffer.alloc(0);
+  out.render = {
+    isError: Boolean(r.isError),
+    structured: r.structuredContent ?? null,
+    image: block ? { mimeType: block.mimeType, bytes: png.length, head: png.subarray(0, 24).toString('hex') } : null,
+  };
+}
 out.demoPid = out.connect.structured?.pid ?? null;
 await client.close();
 process.stdout.write(`${JSON.stringify(out)}\n`);

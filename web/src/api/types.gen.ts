@@ -65,6 +65,18 @@ export type ConnectRequest = {
  */
 host: string | null, };
 
+export type DraftCasesRequest = { 
+/**
+ * `provider::model`.
+ */
+model: string, 
+/**
+ * How many cases to ask for: 1 to 20; 5 when left out.
+ */
+count?: number, servers?: Array<string>, };
+
+export type DraftedCases = { name: string, caseIds: Array<string>, };
+
 export type TaskFlavor = "extension" | "experimental";
 
 export type TaskMode = "auto" | "force" | "never";
@@ -599,7 +611,22 @@ ruleSets?: Array<RuleSet>,
 /**
  * A baseline to compare the server's surface with (runs the `baseline` set).
  */
-baseline?: Baseline, };
+baseline?: Baseline, 
+/**
+ * Check on fresh connections in this protocol choice (`--protocol`; `auto`: every era
+ * the server speaks) instead of the live connection.
+ */
+protocol?: ProtocolChoice, 
+/**
+ * Host profiles to give a verdict for, by name (`--host`; `all`: every profile).
+ */
+hosts?: Array<string>, 
+/**
+ * Schema-driven inputs to the tools safe to call (`--fuzz N --seed S --fuzz-tool`).
+ */
+fuzz?: CheckFuzz, };
+
+export type CheckFuzz = { perTool: number, seed: number, tools?: Array<string>, };
 
 export type ServerView = { config: ServerConfig, status: ServerStatus, 
 /**

@@ -3,14 +3,15 @@
 // (`FrameDetail`), and owns what ties them together: the rows the filter shows, the selected
 // frame, ↑/↓/Escape from anywhere in the panel, and jumps (to a frame's pair, to one call's or
 // one HTTP exchange's frames). Frames a server check found fault with carry a warning badge.
-import { useMemo, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useState, type KeyboardEvent } from 'react';
 import { Group, Panel, Separator } from 'react-resizable-panels';
 import { useFrameFindings } from '../servers/check';
 import { isTyping } from '../ui/SearchBox';
 import { matches, type FrameRow, type TrafficFilter } from './frames';
 import { FrameDetail } from './FrameDetail';
 import { FrameList } from './FrameList';
-import { editTrafficFilter, index, useTraffic, useTrafficFilter } from './store';
+import { editTrafficFilter, focusedFrameStore, index, useTraffic, useTrafficFilter } from './store';
+import { useStore } from '../ui/store';
 import { TrafficFilters } from './TrafficFilters';
 import { TrafficToolbar } from './TrafficToolbar';
 
@@ -25,6 +26,14 @@ export function TrafficPanel({ onClose }: { onClose?: () => void }) {
   const filter = useTrafficFilter();
   const findings = useFrameFindings();
   const [selected, select] = useState<FrameRow | null>(null);
+  // Another page asked for a frame (check findings link to theirs): select it once it is here.
+  const focused = useStore(focusedFrameStore);
+  useEffect(() => {
+    const row = focused && index.rows.find((r) => r.frame.seq === focused.seq);
+    if (!row) return;
+    select(row);
+    focusedFrameStore.set(null);
+  }, [focused, version]);
 
   // Recomputed when frames arrive (version) or filters change; a plain scan is ~1 ms per 100k.
   const rows = useMemo(() => {

@@ -141,6 +141,17 @@ export function useTrafficFilter(): TrafficFilter {
   return useStore(trafficFilterStore);
 }
 
+/** A frame another page asked the panel to select (a check finding's "frame #seq"); `n` makes
+ * asking for the same frame again a change. */
+export const focusedFrameStore = createStore<{ seq: number; n: number } | null>(null);
+
+/** Opens the panel with every frame shown and frame `seq` selected. */
+export function focusFrame(seq: number): void {
+  editTrafficFilter({ server: '', direction: '', method: '', search: '', call: null, exchange: null });
+  focusedFrameStore.set((f) => ({ seq, n: (f?.n ?? 0) + 1 }));
+  showTraffic();
+}
+
 /** Which call to show: its server and tool, and either the requests it sent (exact) or, for
  * a call recorded before those were kept, its arguments (the newest such call). */
 export interface CallToShow {

@@ -317,3 +317,36 @@ async fn each_step_is_priced_from_the_table_by_the_providers_usage() {
     let sum: f64 = steps.iter().map(|x| x.cost.as_ref().unwrap().usd).sum();
     assert!((total - sum).abs() < 1e-15);
 }
+
+#[tokio::test]
+async fn a_password_in_the_base_url_is_masked_in_the_xray() {
+    // Security review N4: `http://user:pass@host/v1` showed the password in the x-ray's URL
+    // and `host` header (and so in session exports).
+    for kind in [ProviderKind::OpenAi, ProviderKind::Anthropic] {
+        let llm = ScriptedLlm::start(vec![Step::reply(["ok"])]).await;
+        let with_password =
+            llm.base_url()
+                .replacen("http://", "http://proxyuser:PROXYPASS-secret@", 1);
+        let events = run(provider(&with_password, kind).as_ref(), kind).await;
+        let received = llm.requests();
+        let steps = xrays(&events);
+        let sent = &steps[0].exchanges[0];
+        let text = serde_json::to_string(&steps).unwrap();
+        assert!(
+            !text.contains("PROXYPASS"),
+            "{kind:?}: {} {:?}",
+            sent.url,
+            sent.request_headers
+        );
+        let url = format!("{with_password}{}", &received[0].path[4..]);
+        assert_eq!(sent.url, mcplab_net::mask_url_text(&url), "{kind:?}");
+        assert!(sent.url.starts_with("http://proxyuser:"), "{}", sent.url);
+        let mut shown = sent.request_headers.clone();
+        shown.sort();
+        assert_eq!(
+            shown,
+            masked(&received[0].headers),
+            "{kind:?}: the headers as received, the host without the user"
+        );
+    }
+}

@@ -7,7 +7,8 @@
 //!
 //! It must not change what is sent: the body is forwarded byte for byte, headers as they came
 //! except the hop-by-hop ones and `host` (which the HTTP client sets to the provider's, and is
-//! recorded as such). It answers only requests under its random path on its own
+//! recorded as such); a `user:password@` in the base URL goes out as Basic authorization (the
+//! HTTP client's doing) and is recorded masked like any key. It answers only requests under its random path on its own
 //! `Host`, and stops when the step's stream is dropped.
 
 use std::net::Ipv4Addr;
@@ -176,29 +177,52 @@ async fn relay(target: Arc<Target>, req: Request<Incoming>) -> Result<Response<B
         }
         let shown = String::from_utf8_lossy(value.as_bytes()).into_owned();
         if name == hyper::header::HOST {
-            // The HTTP client sets the provider's own host; that is what it receives.
-            recorded.push((name.to_string(), url.authority().to_owned()));
+            // The HTTP client sets the provider's own host (without any `user:password@`);
+            // that is what it receives.
+            recorded.push((name.to_string(), host_of(&url)));
             continue;
         }
         recorded.push((name.to_string(), shown));
         forwarded.append(name.clone(), value.clone());
     }
+    let request = target
+        .http
+        .request(parts.method.clone(), url.clone())
+        .headers(forwarded.clone())
+        .body(body.clone())
+        .build();
+    if let Ok(request) = &request {
+        // A `user:password@` in the base URL becomes Basic authorization, unless the provider
+        // library sent its own.
+        for (name, value) in request.headers() {
+            if !forwarded.contains_key(name) {
+                let shown = String::from_utf8_lossy(value.as_bytes()).into_owned();
+                recorded.push((name.to_string(), shown));
+            }
+        }
+    }
     let id = target
         .capture
         .begin(parts.method.as_str(), &url, &recorded, &body);
-    let sent = target
-        .http
-        .request(parts.method, url)
-        .headers(forwarded)
-        .body(body)
-        .send()
-        .await;
+    let sent = match request {
+        Ok(request) => target.http.execute(request).await,
+        Err(e) => Err(e),
+    };
     match sent {
         Ok(response) => Ok(respond(target.capture.clone(), id, response)),
         Err(e) => {
             target.capture.fail(id, describe(&e));
             Err(Box::new(e) as Failure)
         }
+    }
+}
+
+/// `host` or `host:port` of `url`, as the `Host` header the HTTP client sends.
+fn host_of(url: &url::Url) -> String {
+    let host = url.host_str().unwrap_or_default();
+    match url.port() {
+        Some(port) => format!("{host}:{port}"),
+        None => host.to_owned(),
     }
 }
 

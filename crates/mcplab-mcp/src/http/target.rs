@@ -1,13 +1,16 @@
 //! What every request to an HTTP-based MCP server carries (URL, extra headers, bearer token,
-//! OAuth session), and sending through the OAuth session so a 401/403 is handled once for both
-//! HTTP wires. It does not read responses: that is [`super::response`].
+//! OAuth session), and sending through the OAuth session so a 401/403 is handled once for every
+//! HTTP wire (whose notes it passes up the wire). It does not read responses: that is
+//! [`super::response`].
 
 use std::sync::Arc;
 
 use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderName, HeaderValue};
 use reqwest::{RequestBuilder, Response, Url};
+use tokio::sync::mpsc;
 
 use super::response::describe_error;
+use crate::wire::WireEvent;
 use mcplab_oauth::{AuthSendError, AuthSession, send_authorized};
 
 /// Where an HTTP-based MCP server lives and what every request to it carries.
@@ -91,6 +94,17 @@ impl SendFailure {
 }
 
 impl HttpTarget {
+    /// Passes the OAuth session's notes (sign-in prompts, refreshes) up `inbound` as
+    /// [`WireEvent::Note`]s; nothing without a session.
+    pub(crate) fn send_auth_notes(&self, inbound: &mpsc::Sender<WireEvent>) {
+        if let Some(auth) = &self.auth {
+            let inbound = inbound.clone();
+            auth.attach_notes(Arc::new(move |note| {
+                let _ = inbound.try_send(WireEvent::Note(note));
+            }));
+        }
+    }
+
     /// The headers every request carries, plus a note for each header that cannot be sent.
     pub(crate) fn base_headers(&self) -> (HeaderMap, Vec<String>) {
         let mut map = HeaderMap::new();

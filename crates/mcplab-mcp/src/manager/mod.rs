@@ -192,15 +192,26 @@ impl ConnectionManager {
     /// records into this one's traffic log: an eval connects its servers once per host
     /// declaration, and the frames of all of them stay readable in one place.
     pub fn sibling(&self, client: ClientDeclaration) -> Arc<Self> {
-        let opts = ManagerOptions {
+        self.sibling_with(ManagerOptions {
             client,
             ..self.opts.clone()
-        };
+        })
+    }
+
+    /// A manager with `opts` that records into this one's traffic log and shares its OAuth:
+    /// the web's checker connects a server afresh beside its live connection, and the
+    /// check's frames show in the same traffic view.
+    pub fn sibling_with(&self, opts: ManagerOptions) -> Arc<Self> {
         let sibling = Self::with_traffic(opts, self.traffic.clone());
         if let Some(oauth) = self.oauth() {
             sibling.set_oauth(oauth.clone());
         }
         sibling
+    }
+
+    /// The options this manager was made with.
+    pub fn options(&self) -> &ManagerOptions {
+        &self.opts
     }
 
     /// What this manager declares to servers not connected as a host.

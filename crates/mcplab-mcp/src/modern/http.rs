@@ -87,12 +87,7 @@ async fn run(
     for problem in problems {
         ctx.out.note(problem).await;
     }
-    if let Some(auth) = &ctx.target.auth {
-        let inbound = ctx.out.inbound.clone();
-        auth.attach_notes(Arc::new(move |note| {
-            let _ = inbound.try_send(WireEvent::Note(note));
-        }));
-    }
+    ctx.target.send_auth_notes(&ctx.out.inbound);
     let reason = loop {
         let frame = tokio::select! {
             _ = cancel.cancelled() => break "disconnected",

@@ -275,6 +275,18 @@ pub(super) async fn put_provider(
     let kind = input.kind;
     let mut stored = stored_providers(&state)?;
     let base_url = input.base_url.filter(|u| !u.trim().is_empty());
+    // The list shows a password in a base URL as `****`; a form saved without retyping it
+    // sends that back, and means the password it was shown for.
+    let current = state
+        .sessions
+        .provider_settings()
+        .0
+        .get(&id)
+        .and_then(|p| p.effective_base_url());
+    let base_url = base_url
+        .map(|u| mcplab_net::restore_password(&u, current.as_deref()))
+        .transpose()
+        .map_err(ApiFailure::bad_request)?;
     // A stored key stays only while the requests go where they went when it was entered: a
     // new base URL without the key again must not send the old key to the new host.
     let normalized = |u: Option<&str>| u.map(|u| u.trim().trim_end_matches('/').to_owned());

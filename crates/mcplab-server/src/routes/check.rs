@@ -1,17 +1,24 @@
-//! `POST /api/servers/{name}/check`: `mcplab check` on a connected server, in the era of its
-//! live connection (its traffic so far included), with the rule sets and baseline asked for.
-//! The other connected servers' tool names are handed to the security set (name collisions,
-//! shadowing). The report is the same type the CLI renders.
+//! `POST /api/servers/{name}/check`: `mcplab check` from the web, with the CLI's options —
+//! rule sets and readiness directories, host profiles, fuzzing, a baseline. Without a
+//! `protocol` the live connection is checked in its era (its traffic so far included); with
+//! one, the configured server is connected afresh for each era (`auto`: every era it speaks)
+//! on managers that record into the app's traffic log, so the findings' frames open in the
+//! traffic view. The other connected servers' tool names are handed to the security set
+//! (name collisions, shadowing). The report is the same type the CLI renders.
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
 use axum::extract::{Path, State};
+use mcplab_check::eras::check_server;
+use mcplab_check::fresh::FreshManagers;
+use mcplab_check::options::FuzzOptions;
 use mcplab_check::{CheckOptions, Peer, check_connection, report};
 use mcplab_mcp::{Listing, RequestOptions};
-use mcplab_protocol::ServerStatus;
 use mcplab_protocol::check::{CheckReport, CheckRequest, RuleSet};
+use mcplab_protocol::host_profile::HostProfile;
+use mcplab_protocol::{ServerConfig, ServerStatus};
 use serde_json::Value;
 
 use super::mcp::conn;
@@ -20,17 +27,24 @@ use crate::error::ApiFailure;
 
 /// How long another server may take to list its tools for the shadowing rules.
 const PEER_LIST_TIMEOUT: Duration = Duration::from_secs(5);
+/// Most fuzz inputs per tool the web asks for (the CLI has no limit).
+const MAX_FUZZ_PER_TOOL: u32 = 500;
 
 pub(super) async fn check(
     State(s): State<Arc<AppState>>,
     Path(n): Path<String>,
     Json(req): Json<CheckRequest>,
 ) -> Result<Json<CheckReport>, ApiFailure> {
-    let c = conn(&s, &n)?;
     if req.rule_sets.contains(&RuleSet::Baseline) && req.baseline.is_none() {
         return Err(ApiFailure::bad_request(
             "the baseline rule set needs a `baseline` to compare with",
         ));
+    }
+    if let Some(f) = req.fuzz.as_ref().filter(|f| f.per_tool > MAX_FUZZ_PER_TOOL) {
+        return Err(ApiFailure::bad_request(format!(
+            "fuzz: {} inputs per tool is more than {MAX_FUZZ_PER_TOOL}; ask for fewer",
+            f.per_tool
+        )));
     }
     let mut opts = CheckOptions {
         calls: req
@@ -40,14 +54,48 @@ pub(super) async fn check(
             .collect(),
         sets: req.rule_sets,
         baseline: req.baseline,
+        hosts: host_profiles(&s, &req.hosts)?,
+        fuzz: req.fuzz.map(|f| FuzzOptions {
+            per_tool: f.per_tool as usize,
+            seed: f.seed,
+            tools: f.tools,
+            timeout: None,
+        }),
         peers: peers(&s, &n).await,
         ..Default::default()
     };
     if let Some(budget) = req.token_budget {
         opts.token_budget = usize::try_from(budget).unwrap_or(usize::MAX);
     }
-    let era = check_connection(&c, s.manager.traffic(), &n, &opts).await;
-    Ok(Json(report(&n, vec![era], Vec::new(), &opts)))
+    let Some(protocol) = req.protocol else {
+        let c = conn(&s, &n)?;
+        let era = check_connection(&c, s.manager.traffic(), &n, &opts).await;
+        return Ok(Json(report(&n, vec![era], Vec::new(), &opts)));
+    };
+    let config = ServerConfig {
+        protocol,
+        ..s.store.server(&n)?
+    };
+    let mut connector = FreshManagers::beside(s.manager.clone());
+    match check_server(config, &n, &opts, &mut connector).await {
+        Ok(checked) => Ok(Json(checked.report)),
+        Err(never) => match never {},
+    }
+}
+
+/// The profiles named (`all`: every one), in the order named.
+fn host_profiles(s: &AppState, names: &[String]) -> Result<Vec<HostProfile>, ApiFailure> {
+    if names.is_empty() {
+        return Ok(Vec::new());
+    }
+    let all = super::hosts::load(s)?;
+    if names.iter().any(|n| n == "all") {
+        return Ok(all.list().to_vec());
+    }
+    names
+        .iter()
+        .map(|n| all.require(n).cloned().map_err(ApiFailure::bad_request))
+        .collect()
 }
 
 /// The tool names of every other connected server (those that do not answer in time are left

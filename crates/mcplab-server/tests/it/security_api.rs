@@ -196,6 +196,61 @@ async fn changing_a_providers_base_url_drops_its_stored_key() {
     assert_eq!(key_of(&st).as_deref(), Some("sk-second"));
 }
 
+#[tokio::test]
+async fn a_password_in_a_base_url_is_masked_and_kept_when_saved_back() {
+    // Security review N4: `GET /api/llm/providers` sent the password to the browser; the
+    // Settings form sends back what it was shown.
+    let st = state();
+    let app = router(st.clone());
+    let put = |body: Value| {
+        Request::put("/api/llm/providers/mine")
+            .header(header::HOST, HOST)
+            .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
+            .header(header::CONTENT_TYPE, "application/json")
+            .body(Body::from(body.to_string()))
+            .unwrap()
+    };
+    let stored = |st: &AppState| {
+        st.store
+            .provider_configs::<mcplab_llm::ProviderConfig>()
+            .unwrap()
+            .into_iter()
+            .find(|p| p.id == "mine")
+            .unwrap()
+    };
+    let real = "http://proxyuser:PROXYPASS-secret@127.0.0.1:9/v1";
+    let first = json!({"kind": "openai_compatible", "baseUrl": real, "apiKey": "sk-first-0123", "models": ["m"]});
+    let (s, saved, _) = send_request(&app, put(first)).await;
+    assert_eq!(s, StatusCode::OK, "{saved}");
+    let (s, list, _) = send_request(&app, get("/api/llm/providers", Some(TOKEN))).await;
+    assert_eq!(s, StatusCode::OK);
+    for answer in [&saved, &list] {
+        assert!(!answer.to_string().contains("PROXYPASS"), "{answer}");
+    }
+    let shown = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["id"] == "mine")
+        .unwrap()["baseUrl"]
+        .clone();
+    assert_eq!(shown, "http://proxyuser:****@127.0.0.1:9/v1");
+    // Saved back as shown (another model, no key): the password and the key stay.
+    let again = json!({"kind": "openai_compatible", "baseUrl": shown, "models": ["m2"]});
+    let (s, v, _) = send_request(&app, put(again)).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(stored(&st).base_url.as_deref(), Some(real));
+    assert_eq!(stored(&st).api_key.as_deref(), Some("sk-first-0123"));
+    assert_eq!(stored(&st).models, ["m2"]);
+    // The masked password never moves to another host.
+    let moved =
+        json!({"kind": "openai_compatible", "baseUrl": "http://proxyuser:****@evil.example/v1"});
+    let (s, v, _) = send_request(&app, put(moved)).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
+    assert!(v.to_string().contains("type the password again"), "{v}");
+    assert_eq!(stored(&st).base_url.as_deref(), Some(real));
+}
+
 /// Review finding 3: a render spec comes only from the server, once. The render URL carries a
 /// login code and an id, never the spec or the launch secret.
 #[tokio::test]

@@ -157,15 +157,14 @@ impl Tap {
     }
 }
 
-/// The server's command line, or its URL without the query (which may hold a key).
+/// The server's command line, or its URL with password and keys masked (`mcplab_net`).
 fn describe(transport: &ServerTransport) -> (String, TapTransport) {
     match transport {
         ServerTransport::Stdio { .. } => (transport.describe(), TapTransport::Stdio),
-        _ => {
-            let url = transport.describe();
-            let bare = url.split(['?', '#']).next().unwrap_or_default().to_owned();
-            (bare, TapTransport::Http)
-        }
+        _ => (
+            mcplab_net::mask_url_text(&transport.describe()),
+            TapTransport::Http,
+        ),
     }
 }
 

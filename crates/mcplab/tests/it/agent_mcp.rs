@@ -16,20 +16,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
-
-fn python(major: u8) -> PathBuf {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/python");
-    let p = dir.join(format!(".venv{major}/bin/python"));
-    assert!(
-        p.exists(),
-        "the Python SDK {major}.x venv is missing: run tests/python/setup.sh"
-    );
-    p
-}
+use crate::peer_support::{BIN, python, repo};
 
 fn script() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/python/agent_client.py")
+    repo().join("tests/python/agent_client.py")
 }
 
 /// Runs the client with SDK `major` in `scenario`; its JSON output.
@@ -207,7 +197,7 @@ fn render_app_returns_the_apps_png_as_image_content() {
 }
 
 /// `true` while `pid` exists (a zombie counts as gone: it no longer runs).
-fn alive(pid: u64) -> bool {
+pub(crate) fn alive(pid: u64) -> bool {
     std::fs::read_to_string(format!("/proc/{pid}/stat"))
         .map(|s| {
             !s.rsplit(')')

@@ -1,0 +1,68 @@
+// Browser test of the Check page (issue 24 item 8): a raw server that poisons its tools
+// (tests/interop/rawsrv.py poison) is checked from #/check with the CLI's options — protocol
+// auto, a directory, a host profile — on fresh connections; findings are grouped by rule
+// set and era with their source, the servers × hosts matrix shows a verdict, and a finding's
+// frame opens in the traffic panel. The web API takes the fuzz options too.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { startMcplab, openApp, shot, root } from './harness.js';
+
+let mcplab;
+let app;
+const id = (name) => `[data-testid="${name}"]`;
+const rawsrv = path.join(root, 'tests/interop/rawsrv.py');
+
+before(async () => {
+  mcplab = await startMcplab();
+  app = await openApp(mcplab);
+  const config = { name: 'poisoned', type: 'stdio', command: 'python3', args: [rawsrv, 'poison'] };
+  assert.equal((await mcplab.api('POST', '/api/servers', config)).status, 201);
+});
+
+after(async () => {
+  await app?.browser.close();
+  await mcplab?.stop();
+});
+
+test('check a configured server from the Check page with hosts and a directory', async () => {
+  const { page } = app;
+  await page.click(id('nav-check'));
+  await page.waitForSelector(id('check-page'));
+  await page.selectOption(id('check-server'), 'poisoned');
+  await page.selectOption(id('check-era'), 'auto');
+  await page.check(id('check-set-readiness-claude'));
+  await page.check(id('check-host-claude'));
+  assert.match(await page.innerText(id('check-cli')), /mcplab check --server poisoned --readiness claude --host claude/);
+  await page.click(id('check-run'));
+  await page.waitForSelector(`${id('check-page-finding')}[data-rule="tool-poisoning"]`, { timeout: 30000 });
+  const sets = await page.$$eval(id('check-group'), (els) => els.map((e) => e.getAttribute('data-set')));
+  for (const set of ['security', 'readiness-claude']) assert.ok(sets.includes(set), sets.join());
+  const eras = await page.$$eval(`${id('check-group')}[data-set="security"] ${id('check-era-group')}`, (els) => els.map((e) => e.getAttribute('data-era')));
+  assert.deepEqual(eras, ['2025-11-25'], 'rawsrv speaks the 2025 era only');
+  const source = await page.getAttribute(`${id('check-page-finding')}[data-rule="tool-poisoning"] ${id('check-source')}`, 'href');
+  assert.match(source, /^https:\/\//);
+  const verdict = page.locator(`${id('check-verdict')}[data-server="poisoned"][data-host="claude"]`);
+  assert.match(await verdict.getAttribute('data-verdict'), /^(works|degraded|blocked|unknown)$/);
+  await shot(page, 'check-page-01-report');
+  // The finding's frame (the tools/list answer of the check's own connection) opens in the traffic panel.
+  const frame = page.locator(`${id('check-page-finding')}[data-rule="tool-poisoning"] ${id('check-frame')}`).first();
+  const seq = await frame.getAttribute('data-seq');
+  await frame.click();
+  await page.waitForSelector(`${id('frame-detail')}[data-seq="${seq}"]`, { timeout: 10000 });
+  assert.match(await page.innerText(id('frame-detail')), /IMPORTANT/);
+  await shot(page, 'check-page-02-frame');
+});
+
+test('the check API takes the fuzz options and refuses unknown hosts', async () => {
+  const fuzzed = await mcplab.api('POST', '/api/servers/poisoned/check', {
+    calls: [],
+    protocol: '2025-11-25',
+    fuzz: { perTool: 2, seed: 7, tools: ['add'] },
+  });
+  assert.equal(fuzzed.status, 200, JSON.stringify(fuzzed.body));
+  const rules = fuzzed.body.eras.flatMap((e) => e.rules.map((r) => r.ruleSet));
+  assert.ok(rules.includes('fuzz'), JSON.stringify(fuzzed.body.eras));
+  const unknown = await mcplab.api('POST', '/api/servers/poisoned/check', { calls: [], protocol: 'auto', hosts: ['no-such-host'] });
+  assert.equal(unknown.status, 400, JSON.stringify(unknown.body));
+});

@@ -1,0 +1,57 @@
+// A check report's findings grouped by rule set, then era, worst set first: each with its
+// severity, rule, message, the offending excerpt, the fix, a link to its source (the spec
+// section or the directory's page, with the day it was read) and its frames, which open in
+// the traffic panel.
+import type { CheckReport, Finding } from '../api/types.gen';
+import { focusFrame } from '../traffic/store';
+import { Ticks } from '../ui/Ticks';
+import { groupFindings } from './run';
+
+export function Findings({ report }: { report: CheckReport }) {
+  if (!report.findings.length) return <div className="muted small" data-testid="check-clean">No findings: every rule passed.</div>;
+  return (
+    <div className="check-groups">
+      {groupFindings(report.findings).map(([set, eras]) => (
+        <section key={set} className="check-group" data-testid="check-group" data-set={set}>
+          <h4>{set}</h4>
+          {eras.map(([era, list]) => (
+            <div key={era} data-testid="check-era-group" data-era={era}>
+              <div className="muted small">{era}</div>
+              <ul className="check-findings">
+                {list.map((f, i) => (
+                  <FindingRow key={i} f={f} />
+                ))}
+              </ul>
+            </div>
+          ))}
+        </section>
+      ))}
+    </div>
+  );
+}
+
+function FindingRow({ f }: { f: Finding }) {
+  const badge = f.severity === 'error' ? 'badge-err' : f.severity === 'warning' ? 'badge-warn' : '';
+  return (
+    <li data-testid="check-page-finding" data-rule={f.rule} data-severity={f.severity}>
+      <span className={`badge ${badge}`}>{f.severity}</span> <span className="mono small">{f.rule}</span> <Ticks text={f.message} />
+      {f.excerpt && <pre className="check-excerpt">{f.excerpt}</pre>}
+      <div className="muted small">
+        {f.fix && (
+          <>
+            fix: <Ticks text={f.fix} />{' '}
+          </>
+        )}
+        <a href={f.source} target="_blank" rel="noreferrer" data-testid="check-source">
+          source{f.sourceRead ? ` (read ${f.sourceRead})` : ''}
+        </a>
+        {f.frames.map((seq) => (
+          <button key={seq} type="button" className="link-button" onClick={() => focusFrame(seq)} data-testid="check-frame" data-seq={seq}>
+            frame #{seq}
+          </button>
+        ))}
+        {f.path && <span className="mono"> {f.path}</span>}
+      </div>
+    </li>
+  );
+}

@@ -59,15 +59,38 @@ const finish = async (code) => {
 };
 process.on('SIGTERM', () => void finish(0));
 
-/** `when` runs in the page every frame and returns the page's clock (performance.now) once
- * what it waits for is there: that time. */
-async function pageTime(page, when) {
-  const h = await page.waitForFunction(when, null, { timeout: TIMEOUT, polling: 'raf' });
+// What "the server list is shown" means per tool, checked in the page every animation frame
+// from the document's start (an init script), so the time is the page's own, not the moment
+// this driver got round to asking (under load that came hundreds of ms later).
+const LISTED = {
+  mcplab: () => !!document.querySelector('[data-testid^="status-"][data-state="connected"]'),
+  inspector: () => !!document.body && [...document.querySelectorAll('button')].some((b) => b.innerText.includes('Add Servers')) && document.body.innerText.includes('Disconnected'),
+  mcpjam: () => !!document.body && document.body.innerText.includes('Add Your First Server'),
+};
+
+/** Installs the per-frame check `listed` in every document of `context` (as source text: the
+ * pages' CSPs forbid eval, not init scripts). */
+async function watchListed(context, listed) {
+  await context.addInitScript(`(() => {
+    const check = ${listed.toString()};
+    const frame = () => {
+      if (check()) window.__listedAt = performance.now();
+      else requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  })();`);
+}
+
+/** The page's clock (performance.now) at the first frame the server list was shown. */
+async function listedTime(page) {
+  const h = await page.waitForFunction(() => window.__listedAt, null, { timeout: TIMEOUT });
   return h.jsonValue();
 }
 
 try {
-  const page = await (await browser.newContext({ viewport: { width: 1440, height: 900 } })).newPage();
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await watchListed(context, LISTED[kind]);
+  const page = await context.newPage();
   const streams = [];
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e).slice(0, 200)));
@@ -83,18 +106,18 @@ try {
     await page.goto(url, { timeout: TIMEOUT });
     await page.waitForURL((u) => u.pathname !== '/auth', { timeout: TIMEOUT });
     await events;
-    listedAt = await pageTime(page, () => !!document.querySelector('[data-testid^="status-"][data-state="connected"]') && performance.now());
+    listedAt = await listedTime(page);
   } else if (kind === 'inspector') {
     const events = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/servers/events' && r.status() === 200, { timeout: TIMEOUT });
     await page.goto(url, { waitUntil: 'load', timeout: TIMEOUT });
     await events;
-    listedAt = await pageTime(page, () => [...document.querySelectorAll('button')].some((b) => b.innerText.includes('Add Servers')) && document.body.innerText.includes('Disconnected') && performance.now());
+    listedAt = await listedTime(page);
   } else {
     const servers = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/mcp/servers', { timeout: TIMEOUT });
     await page.goto(url, { waitUntil: 'load', timeout: TIMEOUT });
     await servers;
     await page.click('text=Or continue as guest', { timeout: TIMEOUT });
-    listedAt = await pageTime(page, () => document.body.innerText.includes('Add Your First Server') && performance.now());
+    listedAt = await listedTime(page);
   }
   const ms = performance.now() - t0;
   const title = await page.title();

@@ -1,8 +1,8 @@
-// The app: boot (prefs and the server list fetched together, then the stores and the event
-// stream) and the shell — header, the current page, the traffic panel (docked or overlay), the
-// command palette and the human-in-the-loop dialogs over all. The pages with heavy parts
-// (Playground and Chat with the apps host, Evals with its charts, OAuth, Settings, and every
-// page but Servers) load on demand: the first screen needs only the shell, the Servers page and the stores.
+// The app: boot (prefs first, then the stores and the event stream) and the shell — header,
+// the current page, the traffic panel (docked or overlay), the command palette and the
+// human-in-the-loop dialogs over all. Every page but Servers loads on demand (the heavy parts:
+// Playground and Chat with the apps host, Evals with its charts, OAuth, Settings): the first
+// screen needs only the shell, the Servers page and the stores.
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { UNAUTHORIZED_HINT, errorMessage, ApiFailure } from './api/client';
@@ -13,7 +13,7 @@ import { startHumanStore } from './human/store';
 import { startCallsStore } from './inspector/calls';
 import { startLogsStore } from './logs/store';
 import { ServersPage } from './servers/ServersPage';
-import { prefetchServers, startServersStore } from './servers/store';
+import { startServersStore } from './servers/store';
 import { loadPrefs } from './settings/prefs';
 import { CommandPalette } from './shell/CommandPalette';
 import { TopBar } from './shell/TopBar';
@@ -57,7 +57,6 @@ export function App() {
   const [queryClient] = useState(createQueryClient);
   const attempt = useCallback(() => {
     setBoot({ state: 'loading' });
-    prefetchServers(queryClient);
     loadPrefs().then(
       () => {
         start(queryClient);

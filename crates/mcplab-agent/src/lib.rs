@@ -6,6 +6,27 @@
 //! `check`, evals and host-profile look-ups on the same rules. It is a
 //! [`ToolHost`](mcplab_mcp::tool_server::ToolHost): mcplab-mcp's `tool_server` serves it over
 //! stdio or HTTP. It reads no argv, env or files of its own: the binary hands everything in.
+//!
+//! # Where things are
+//!
+//! - `crates/mcplab-agent/src/`: `mcplab mcp` (issue 25): the inspector's operations as MCP tools
+//!   for a coding agent, served through mcplab-mcp's `tool_server`. `lib.rs` (`Agent`: one manager,
+//!   connections kept across calls, dispatch), `catalog.rs` (the 17 tools' descriptions and
+//!   schemas; a test keeps them under 3,000 tokens), `allow.rs` (configured servers exactly, else
+//!   `--allow-command`/`--allow-url` globs; refusals say how to allow), `servers.rs`
+//!   (servers/connect/disconnect/restart), `surface.rs` (what `restart` diffs), `calls.rs` (list,
+//!   call_tool, read_resource, get_prompt, complete: exact results, progress and cancellation
+//!   passed through), `inbox.rs` (notifications and stderr since the last read, bounded),
+//!   `answers.rs` (elicitation/sampling: policy or forwarded), `traffic.rs`, `check.rs`,
+//!   `evals.rs`, `hosts.rs`, `render.rs` (`AppRender` handed in by the binary). Tests:
+//!   `crates/mcplab/tests/it/agent_mcp.rs` with `tests/python/agent_client.py` (Python SDK 1.x and
+//!   2.x: sessions, `render_app` in Chromium, `eval_run` on the scripted LLM,
+//!   `--timeout`/`--limit`, cleanup), `agent_mcp_ts.rs` with `tests/interop/ts/agent_client.mjs`
+//!   (TypeScript SDK 2.x, both eras, stdio and `--http`, a `render_app` PNG, cleanup),
+//!   `agent_config.rs` (`servers export --for AGENT` = the README's snippets, from
+//!   `crates/mcplab/src/commands/agent_config.rs`). `--attach` lives in the binary
+//!   (`commands/mcp_attach.rs`): the agent manager's traffic feed mirrored to a running `mcplab
+//!   serve` as one live tap per server (mcplab-tap's `LiveSink`), clientInfo `mcplab-agent`.
 
 mod allow;
 mod answers;

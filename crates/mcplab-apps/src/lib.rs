@@ -5,6 +5,18 @@
 //! or `blob`), and the sandbox's Content-Security-Policy and `allow` attribute built from the
 //! resource's declared domains and permissions. No I/O: fetching and serving live with the
 //! callers.
+//!
+//! # Where things are
+//!
+//! - `crates/mcplab-apps/src/`: Host-side MCP Apps logic, pure (crate `mcplab-apps`; serde_json and
+//!   base64 only, no tokio): `linkage.rs` (tool→UI: `_meta.ui.resourceUri`, legacy key,
+//!   `openai/outputTemplate`; visibility incl. `openai/visibility: private`; resource `_meta.ui`
+//!   precedence), `csp.rs` (sandbox CSP and `allow` from declared domains, sanitized, `form-action
+//!   'none'`; `csp_from_declared` re-reads what the browser passes to the sandbox page),
+//!   `own_origins.rs` (`OwnOrigins`: declared entries naming mcplab's UI, its sandbox or any
+//!   `*.localhost` wildcard are refused with a reason), `access.rs` (`app_may_call`: which tools an
+//!   app may call — MCP Apps/MCP-UI need `"app"` visibility, OpenAI widgets
+//!   `openai/widgetAccessible`), `resource.rs` (UI kind from mime, HTML from text/blob).
 
 mod access;
 mod csp;

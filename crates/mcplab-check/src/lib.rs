@@ -39,6 +39,19 @@
 //! classification), [`run`] (one era: exercise, record, judge; the report), [`eras`] (which
 //! eras to check, through a caller's [`eras::Connector`]), [`render`], [`redact`] (secrets in
 //! the server's URL masked in the report).
+//!
+//! # Where things are
+//!
+//! - `crates/mcplab-check/src/`: `mcplab check` and `POST /api/servers/{name}/check` (crate
+//!   `mcplab-check`): rule sets as data plus functions over a `Recording` of one era's session
+//!   (`sets.rs`: `RuleSetDef` = rules + optional `Exercise` + `judge` + optional `conclude`, the
+//!   `registry`; `rule.rs`: id, set, MUST/SHOULD level → severity, spec-section or dated-page
+//!   source, fix; each set writes its table through one `RuleTable`); `spec/` (probe, every frame
+//!   in both directions against the vendored schema of the negotiated revision, tool/result rules,
+//!   behaviour), `security/`, `baseline/` (versioned surface format, breaking vs compatible),
+//!   `eras.rs` (each era the server speaks, via the caller's `Connector`), `render/` (text, JUnit,
+//!   SARIF 2.1.0, Markdown, `--list-rules`). The `//!` of `lib.rs` says how to add a set. Sends
+//!   requests only through a `Connection`; prints nothing.
 
 mod apps;
 pub mod baseline;

@@ -8,6 +8,40 @@
 //! `trace_view` one stored iteration as a person reads it, `trend` a suite's
 //! pass rate per model over its runs. It neither prints
 //! nor serves HTTP: the CLI and the web server consume its events.
+//!
+//! # Where things are
+//!
+//! - `crates/mcplab-evalrun`: The eval runner (issue 13), on core + `mcplab-evals`; neither prints
+//!   nor serves HTTP. `prepare.rs` (suite or MCPJam file → `Prepared`: servers by config name or
+//!   inline `mcpServers`, `host` inline or a HostConfig file beside the suite, `hosts:` resolved to
+//!   built-in or the person's own profiles (`Overrides.hosts_dir`: the data directory's `hosts/`,
+//!   set by the CLI and `serve`) over that host, overrides of models/repeat/cases), `runner.rs`
+//!   (the plan or one shard, models checked and servers connected first — once per host declaration
+//!   the run's hosts make, the first on the caller's manager (`first_declaration`), the others on
+//!   `ConnectionManager::sibling`s sharing its traffic log —, the run row written, iterations up to
+//!   the concurrency, each stored as it finishes, then summary, baseline comparison, gates, run row
+//!   completed; cancel keeps what finished), `iteration.rs` + `execute.rs` (one iteration = the
+//!   case's user turns through core's `HostTurn` under the suite's HostConfig — or its unit's host
+//!   profile —, `Attendance::Unattended` — the chat's turn loop, not a fork — events bounded,
+//!   traced, judged), `retry.rs` (run-wide retry budget for rate limits and 5xx, `retry-after`
+//!   honoured; each wait pauses the iteration's deadline), `deadline.rs` (the per-iteration
+//!   deadline that stands still during those waits: the timeout measures the model and the servers,
+//!   not the provider's quota; the waits stay bounded by the retry policy), `servers.rs` (one
+//!   `ServerHealth` per declaration; a server that went away is reconnected and the iterations that
+//!   used it are errored), `observe.rs` + `replay.rs` (record model answers and tool results;
+//!   replay them with an in-process MCP server and a replaying provider: no key, no live server),
+//!   `render.rs` (the `appRendered` hook: `AppRenderer::render(manager, spec)` renders under the
+//!   cell's own host app profile through that host's connections; no renderer = errored with the
+//!   reason; the CLI, `serve` and `mcplab mcp` provide the same renderer,
+//!   `mcplab_server::headless::LoopbackRenderer`, serving an API + sandbox per client declaration),
+//!   `history.rs` (stored runs read back, compare, trace differences), `trace_view.rs` (one stored
+//!   iteration as a person reads it: per turn the events, tool calls with arguments and results,
+//!   answer, end, tokens, clocks; the checks with reasons, the call differences, the judge, the
+//!   error — what the page and `eval show --iteration` show), `trend.rs` (a suite's ended runs
+//!   oldest first, per model every case pooled: passes/n with the 95 % Wilson interval, for the
+//!   page's chart), `authoring.rs` (case from a chat session, append keeping the file, starter
+//!   cases), `drafting.rs` (cases a model drafts from the tools, for `eval init --draft` and
+//!   anything else).
 
 pub mod authoring;
 mod deadline;

@@ -11,6 +11,35 @@
 //! the flow goes through [`UserAgent`], which the binary and the HTTP edge implement; the only
 //! agent here is [`NonInteractiveAgent`], which fetches the authorization URL itself. Tokens and
 //! registrations persist through [`CredentialStore`] (the SQLite store implements it).
+//!
+//! # Where things are
+//!
+//! - `crates/mcplab-oauth/src/`: OAuth 2.1 client for MCP authorization (crate `mcplab-oauth`; a
+//!   leaf over protocol), on reqwest (never rmcp's auth: every exchange is recorded). `dpop.rs`
+//!   (RFC 9449: a P-256 key per authorization stored with its tokens, proofs on token and MCP
+//!   requests, nonces), `discovery.rs` (protected resource metadata from the challenge or the
+//!   well-known URLs, `resource` must cover the server URL, authorization server metadata/OpenID
+//!   configuration in each revision's order, issuer check, 2025-03-26 fallback to the server's
+//!   origin and default endpoints), `flow.rs` (`Rules` per revision, `FlowOptions`, scope selection
+//!   incl. step-up union and `offline_access`, PKCE check, authorization URL with `resource`,
+//!   callback checks incl. `state` and the RFC 9207 `iss` rules of 2026-07-28, DPoP key choice,
+//!   refresh), `registration.rs` (pre-registered → CIMD → DCR with `application_type: native`,
+//!   reuse of a stored registration only at the same registration endpoint, token endpoint auth
+//!   method choice), `token.rs` (`client_secret_basic`/`_post`/`none`/`private_key_jwt`, token
+//!   responses, errors with fixes), `grants.rs` (SEP-1046 client credentials, SEP-990
+//!   cross-app/enterprise-managed access, SEP-1933 workload identity JWT bearer), `agent.rs`
+//!   (`UserAgent`/`PendingRedirect`, `NonInteractiveAgent`), `session.rs` (`OAuthHost`,
+//!   `AuthSession`: bearer with refresh before expiry — judged by the host's `Clock` (`clock.rs`, a
+//!   value handed in: the system clock, or in tests one they advance) —, single-flight 401/403
+//!   handling, retry limit, `send_authorized` used by both HTTP wires), `guard.rs` (a remote
+//!   server's flow may not fetch or open loopback/private/link-local addresses or plain-http
+//!   endpoints unless `--oauth-allow-private`; checked before each request and again by the
+//!   client's resolver), `debug.rs` (probe → flow → verify for the debugger and `oauth login`; a
+//!   server that answers the probe without a challenge and publishes no protected resource metadata
+//!   ends as `DebugOutcome::NotRequired`, run state `notRequired`), `http.rs` + `steps.rs` +
+//!   `mask.rs` (every exchange as an `OAuthStep`, secrets masked), `challenge.rs`
+//!   (`WWW-Authenticate`), `urls.rs`, `credentials.rs` (`CredentialStore`, in-memory store),
+//!   `jwt.rs`, `pkce.rs`.
 
 mod agent;
 mod challenge;

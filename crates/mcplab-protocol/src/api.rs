@@ -98,6 +98,7 @@
 //! | GET | `/api/evals/suites/{name}` | → `{name, text}` (`name`: a plain file name ending in .yaml, .yml or .json; no symlinks) |
 //! | PUT | `/api/evals/suites/{name}` | `{text}` → `{name, id}`; saved only if it loads (400 lists every problem; 1 MiB at most) |
 //! | POST | `/api/evals/suites/{name}/cases` | `{sessionId}` → `{name, caseId}` (a saved chat session appended to the suite as a case: its user turns, its tool calls as expected calls; the rest of the file is kept) |
+//! | POST | `/api/evals/suites/{name}/drafts` | `DraftCasesRequest` `{model, count?, servers?}` → `DraftedCases` `{name, caseIds}` (cases a model drafts from the connected servers' tools — all of them, or `servers` — appended to the suite, as `mcplab eval init --draft` writes them; 400 names a model, server or reply problem) |
 //! | POST | `/api/evals/runs` | `{suite, models?, repeat?, concurrency?}` → 202 `{runId}` (the suite's problems answer 400) |
 //! | GET | `/api/evals/runs` | → stored runs, newest first |
 //! | GET | `/api/evals/runs/{id}` | → a stored run (`last` or a unique prefix too) with its iterations' records and statistics |
@@ -608,3 +609,27 @@ pub struct ApiError {
 
 /// Pending human requests, for a page that loads after they were announced.
 pub type PendingHuman = Vec<HumanRequest>;
+
+/// `POST /api/evals/suites/{name}/drafts`: which model drafts how many cases from which
+/// connected servers' tools (all connected servers when `servers` is left out).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DraftCasesRequest {
+    /// `provider::model`.
+    pub model: String,
+    /// How many cases to ask for: 1 to 20; 5 when left out.
+    #[serde(default)]
+    #[ts(optional)]
+    pub count: Option<u32>,
+    #[serde(default)]
+    #[ts(optional)]
+    pub servers: Option<Vec<String>>,
+}
+
+/// The cases drafted and appended to the suite `name`, by their ids in the file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DraftedCases {
+    pub name: String,
+    pub case_ids: Vec<String>,
+}

@@ -25,6 +25,8 @@ fn render() -> String {
         EraView::decl(&cfg),
         ProtocolSwitch::decl(&cfg),
         ConnectRequest::decl(&cfg),
+        DraftCasesRequest::decl(&cfg),
+        DraftedCases::decl(&cfg),
         TaskFlavor::decl(&cfg),
         TaskMode::decl(&cfg),
         TaskStatusEntry::decl(&cfg),

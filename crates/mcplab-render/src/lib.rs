@@ -6,6 +6,19 @@
 //! app frame. The page does the MCP work through the normal API; this module only drives the
 //! browser and adds what the page cannot see itself (errors of the top page, whether
 //! Chromium's sandbox was on). It does not start servers or write files.
+//!
+//! # Where things are
+//!
+//! - `crates/mcplab-render/src/`: The headless app renderer (crate `mcplab-render`; a leaf):
+//!   `lib.rs` (`render(chromium, url, spec)`: starts Chromium with its sandbox, once more with
+//!   `--no-sandbox` when it exits at start — said in the report's `chromiumSandbox`/`warnings`),
+//!   `chromium.rs` (starts the Chromium binary it is handed, headless, throwaway profile, own
+//!   process group, `--remote-debugging-pipe` on fds 3/4 through `command-fds`; kills the group and
+//!   removes the profile on close or drop), `cdp.rs` (minimal DevTools client over that pipe,
+//!   NUL-delimited JSON with a message cap, flat sessions, per-command deadlines), `page.rs`
+//!   (viewport/touch/colour-scheme/locale/time-zone emulation, opens the URL it is given, awaits
+//!   `window.__mcplabRenderReport`, screenshot clipped to `[data-testid="render-app"]`, top-page
+//!   console errors and exceptions as `pageErrors`).
 
 mod cdp;
 mod chromium;

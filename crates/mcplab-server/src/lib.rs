@@ -3,6 +3,80 @@
 //! login codes, never cookies; Host allow-list; Origin check; the host page's CSP) and the
 //! embedded web UI. It calls core; it spawns nothing itself
 //! and reads no environment: the binary hands it everything in [`AppState`].
+//!
+//! # Where things are
+//!
+//! - `crates/mcplab-server`: The HTTP edge: `router(state)`; `headless/` (the one render set-up:
+//!   `serve_app`/`start_sandbox` put the router and sandbox on listeners, `LoopbackApi` an API of
+//!   its own on loopback over the caller's connections, `render_once`, `LoopbackRenderer` for eval
+//!   renders; used by `serve`, `apps render`, the CLI's and the Evals page's eval runs and `mcplab
+//!   mcp`'s `render_app`); `security/` (`mod.rs`: Host allow-list with exactly one Host header,
+//!   Origin and `Sec-Fetch-Site` checks; `credentials.rs`: the launch secret, one-time login codes
+//!   (2 min, bounded), session secrets (bounded), constant-time checks; `signin.rs`: `GET
+//!   /auth?code=` page or refusal, `POST /api/session` exchange with `next` reduced to a
+//!   same-origin path, `POST /api/login-codes`, `require_bearer` — `Authorization: Bearer` only,
+//!   cookies are never read; `headers.rs`: CSP/XFO/nosniff/no-referrer on every main-origin
+//!   response, `frame-src` from `AppState::frame_src`); `render_specs.rs` (specs registered for
+//!   `#/render/<id>`, single use, 2 min, bounded); `events.rs` (`EventHub`: core's `EventRing` of
+//!   `HostEvent`s fed by the manager; `sse()`, the SSE form of every ring — host stream, chat
+//!   sessions, OAuth debug runs, eval runs — with `Last-Event-ID` replay, `resync`, keep-alive);
+//!   `memory.rs` (glibc only: the mmap threshold pinned at start, `malloc_trim` after a disconnect
+//!   or a traffic clear, so a flood's freed memory goes back to the system); `routes/` (servers
+//!   CRUD/import/export/connect — `POST /api/servers` connects in the background and answers once
+//!   the server is `connecting`, unless `?connect=false` or the server has OAuth settings for a
+//!   browser sign-in; `connect` and the OAuth `authorize` join a connection under way instead of
+//!   starting a second —, traffic incl. one whole frame by seq, MCP operations with `callId`
+//!   progress and cancel, human answers, roots, prefs, chat sessions/turns/providers, `POST
+//!   /api/host-config/parse`, `GET /api/hosts` and `/api/hosts/{name}?against=` (`routes/hosts.rs`:
+//!   host profiles, built in and `AppState::hosts_dir`, with a field-by-field diff) and `GET
+//!   /api/compare/eval-suite` (a compared turn as an eval suite file), `GET
+//!   /api/sessions/{id}/turns/{turnId}/xray/{step}` (one step's x-ray with its bodies; the
+//!   session's view carries none), `/api/compares` (`routes/compare.rs`: group sessions as a
+//!   compare, read one, `/api/compares/{id}/export?format=json|markdown`) over core's
+//!   `SessionHub`); `assets.rs` + `build.rs` (the embedded `web/dist`: the build script writes a
+//!   path-sorted table of every file with its MIME type, files that gzip well stored gzipped — 2.5
+//!   MB of UI is 0.7 MB in the binary; a client accepting gzip gets the stored bytes with
+//!   `Content-Encoding: gzip`, straight from read-only data, any other gets them inflated);
+//!   `sandbox/` (the second loopback listener: only `/mcp-app-proxy.html` and `/mcp-ui-proxy.html`,
+//!   each sent with a CSP header rebuilt from the resource's declared domains, mcplab's own origins
+//!   dropped again, plus `frame-ancestors` of the UI origin; `origins.rs`: one origin per app
+//!   `http://<label>.localhost:<port>`, the Host check accepts exactly that with a 16–32 `[a-z0-9]`
+//!   label, or one shared origin with a non-loopback `--host`; an MCP-UI `?url=` naming mcplab is
+//!   refused; `mcp-ui-proxy.html?contentType=remotedom` runs the Remote DOM runtime the UI sends in
+//!   an opaque-origin inner frame and relays its thread messages; both proxy pages follow the
+//!   `color-scheme` of the frame that embeds them; no `/api`). `AppState::sandbox` holds the
+//!   origins (`SandboxOrigins`: the template `/api/host` gives the UI, `sandbox_frame_src()` for
+//!   the host page's CSP `frame-src`, the `OwnOrigins` apps may not declare). `routes/apps.rs`
+//!   (`/apps/resource`, `/apps/tools/call` with the access check before anything reaches the
+//!   server; the tool list it checks against is cached per server in `app_tools.rs` until
+//!   `tools/list_changed` or the connection leaves `connected`) and `routes/app_context.rs`;
+//!   `oauth/` (the browser `UserAgent`: redirect to this origin's `/oauth/callback`, pending
+//!   sign-ins by `state` (a `Pending` of core's connection layer), `AuthorizationRequired` events;
+//!   the debugger's runs with their own event rings) and `routes/oauth.rs` (status, sign-in,
+//!   sign-out, debugger); `routes/render.rs` (`POST /api/apps/render`: the server registers the
+//!   spec and renders against itself with `core::render` through `AppState::render_sign_in_url` (a
+//!   login code + `#/render/<id>`), one at a time, 503 with a fix when there is no
+//!   renderer/Chromium; `GET /api/render-specs/{id}`; `AppState::render_host` is set by `serve`);
+//!   `routes/chat.rs`'s provider PUT keeps a stored key only while the base URL is unchanged.
+//!   Router tests: `tests/it/` (one binary: `api_limits`, `compare_api`, `evals_api`, `oauth_api`,
+//!   `security_api`) share `tests/it/router_support.rs` (`state*`,
+//!   `req`/`send`/`send_request`/`authed`, one token and Host; requests through the real router
+//!   with `oneshot`); the router tests whose demo server is the mcplab binary stay in that crate.
+//! - `crates/mcplab-server/src/calls.rs`: The Tools page's tool calls (`callId`) owned by the
+//!   server, not by the request that started them: run in a task of their own (a reload does not
+//!   end them), listed with their last progress (`GET /api/calls`), waited for (`GET
+//!   …/calls/{callId}`), cancelled; ended ones kept a few minutes, bounded. The web's
+//!   `inspector/calls.ts` re-attaches to them after a reload.
+//! - `crates/mcplab-server/src/evals.rs`, `routes/evals.rs`: `/api/evals`: the suites folder (a
+//!   server-side directory in prefs; only plain files directly inside it, no symlinks), suites
+//!   listed/read/saved only if they load, a chat session appended as a case
+//!   (`/api/evals/suites/{name}/cases`), runs started on a connection manager of their own (a small
+//!   traffic ring) with a numbered event stream (`/api/evals/runs/{id}/events`) and cancel,
+//!   `appRendered` checks rendered through `headless::LoopbackRenderer` over the run's own
+//!   connections when `serve` found Chromium (without it they are errored with the fix), stored
+//!   runs listed, shown and compared (`/api/evals/compare`), one iteration's trace
+//!   (`/api/evals/runs/{id}/iteration?caseId=&model=&iteration=`), a suite's pass rate per model
+//!   over its runs (`/api/evals/trend?suiteId=`).
 
 mod app_tools;
 mod assets;

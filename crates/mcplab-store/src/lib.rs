@@ -12,6 +12,17 @@
 //! connection or for SQLite (an fsync per commit) runs through [`blocking`], so a slow write never
 //! holds up an async worker — on a multi-threaded tokio runtime the worker first hands its other
 //! tasks to another thread (`block_in_place`).
+//!
+//! # Where things are
+//!
+//! - `crates/mcplab-store/src/`: SQLite (crate `mcplab-store`; the only crate that names rusqlite)
+//!   (WAL, `synchronous=FULL`, `user_version` migrations, file mode 0600; every call that waits for
+//!   SQLite runs through `blocking`, so route handlers and chat turns call it without holding up an
+//!   async worker — BENCHMARKS.md "Store writes and the event stream"): server configs, settings
+//!   (roots, provider keys), UI prefs, chat sessions (with their HostConfig, migration 6; NULL for
+//!   older rows) and turns (a retry replaces its turn in one transaction), OAuth credentials per
+//!   server and URL (`oauth.rs`, migration 3; implements `oauth::CredentialStore`). The one source
+//!   of truth for configs (CLI and web).
 
 mod chat;
 mod compare;

@@ -4,6 +4,24 @@
 //! (`oauth`); those two are behind the `test-servers` feature, which the shipped binary does
 //! not enable. It must never write anything but protocol frames to stdout: logging goes to
 //! stderr.
+//!
+//! # Where things are
+//!
+//! - `crates/mcplab-testkit`: The fixture MCP server (`FixtureServer`, `serve_stdio`, `serve_io`,
+//!   `serve_http`/`spawn_http`: rmcp's streamable HTTP service), shipped as `mcplab demo-server
+//!   [--http ADDR]` (hidden `--read-log FILE`: one JSON line per `resources/read` with the reading
+//!   client's `initialize`, so a test tells connections apart), speaking both eras
+//!   (`fixture/modern.rs`: input_required instead of server requests, per-request log levels,
+//!   listen streams; `booking.rs`: two input rounds with a sealed `requestState`; `tasks.rs`:
+//!   `research`/`approve_deploy` as tasks; `skills.rs`); `llm/` the scripted LLM server (real HTTP
+//!   on loopback, OpenAI Chat Completions and Anthropic Messages streaming, errors, cut-offs, slow
+//!   streams), driven by a `Vec<Step>` per test; `oauth/` a real loopback authorization server
+//!   (metadata, `/authorize` approving at once, `/token` with PKCE/refresh/client credentials,
+//!   `/register`) and the MCP server it protects (streamable HTTP and legacy SSE, protected
+//!   resource metadata, 401/403 challenges), every part a knob incl. broken setups;
+//!   `examples/oauth_server.rs` serves presets for the browser test. `llm/` and `oauth/` (and both
+//!   examples) are behind the `test-servers` feature: the tests, examples and benches enable it
+//!   (dev-dependencies, `--features test-servers`), the shipped binary does not.
 
 mod fixture;
 mod http_demo;

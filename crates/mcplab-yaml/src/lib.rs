@@ -6,6 +6,12 @@
 //! streams of several documents; depth and node count are bounded while parsing. Plain scalars
 //! resolve per the YAML 1.2 core schema; quoted ones stay strings. Knows nothing about what
 //! the documents mean.
+//!
+//! # Where things are
+//!
+//! - `crates/mcplab-yaml`: YAML → JSON value + positions in one pass on yaml-rust2's events
+//!   (`load.rs`), the core-schema scalars (`scalar.rs`), `from_str` (typed, errors at the key's
+//!   line), `to_yaml` (`emit.rs`).
 
 mod emit;
 mod load;

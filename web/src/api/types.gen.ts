@@ -65,6 +65,18 @@ export type ConnectRequest = {
  */
 host: string | null, };
 
+export type DraftCasesRequest = { 
+/**
+ * `provider::model`.
+ */
+model: string, 
+/**
+ * How many cases to ask for: 1 to 20; 5 when left out.
+ */
+count?: number, servers?: Array<string>, };
+
+export type DraftedCases = { name: string, caseIds: Array<string>, };
+
 export type TaskFlavor = "extension" | "experimental";
 
 export type TaskMode = "auto" | "force" | "never";

@@ -169,13 +169,6 @@ function onEvent(e: ServerEvent): void {
   }
 }
 
-/** Starts loading the server list into `queryClient` now (the boot does it beside the prefs
- * request, so the first screen's list does not wait for the prefs round trip and the shell's
- * first render). */
-export function prefetchServers(queryClient: QueryClient): void {
-  void queryClient.prefetchQuery({ queryKey: SERVERS_KEY, queryFn: loadServers, gcTime: Infinity });
-}
-
 let started = false;
 export function startServersStore(queryClient: QueryClient): void {
   cache = queryClient;

@@ -1,8 +1,9 @@
 //! `/api/evals`: the suites folder (a directory the user sets; files are read and written only
 //! directly inside it, by plain file name), suites in it (listed, read, saved after they load),
 //! runs (started, streamed, cancelled, listed, shown from the store, one iteration's trace, a
-//! suite's pass rate over its runs). Running is
-//! `crate::evals`; judging and storing is `mcplab-evalrun`.
+//! suite's pass rate over its runs), cases added to a suite (from a chat session, or drafted
+//! by a model from the connected servers' tools). Running is `crate::evals`; judging, storing
+//! and drafting is `mcplab-evalrun`.
 
 use std::convert::Infallible;
 use std::path::PathBuf;
@@ -14,8 +15,12 @@ use axum::http::{HeaderMap, StatusCode};
 use axum::response::sse::{Event, Sse};
 use futures::Stream;
 use mcplab_evalrun::{Overrides, SuiteText, load_run, prepare, resolve_run_id, summary_of};
+use mcplab_mcp::Listing;
+use mcplab_protocol::ServerStatus;
+use mcplab_protocol::api::{DraftCasesRequest, DraftedCases};
 use serde::Deserialize;
 use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
 
 use crate::AppState;
 use crate::error::ApiFailure;
@@ -364,4 +369,81 @@ pub(super) async fn add_case(
     std::fs::write(&path, updated)
         .map_err(|e| ApiFailure::bad_request(format!("cannot write {}: {e}", path.display())))?;
     Ok(Json(json!({ "name": name, "caseId": id })))
+}
+
+/// Most cases one draft request asks a model for.
+const MAX_DRAFTS: u32 = 20;
+
+/// `POST /api/evals/suites/{name}/drafts`: cases `model` drafts from the tools of the connected
+/// servers (or of `servers`), appended to the suite one by one, as `mcplab eval init --draft`
+/// writes them. Nothing is written unless every case appends.
+pub(super) async fn draft_cases(
+    State(app): State<Arc<AppState>>,
+    Path(name): Path<String>,
+    Json(input): Json<DraftCasesRequest>,
+) -> Result<Json<DraftedCases>, ApiFailure> {
+    let count = input.count.unwrap_or(5);
+    if !(1..=MAX_DRAFTS).contains(&count) {
+        return Err(ApiFailure::bad_request(format!(
+            "count {count}: ask for 1 to {MAX_DRAFTS} cases"
+        )));
+    }
+    let path = suite_path(&app, &name)?;
+    let text = SuiteText::read(&path).map_err(|e| ApiFailure::not_found(e.to_string()))?;
+    let tools = server_tools(&app, input.servers).await?;
+    let (model, provider) = app
+        .sessions
+        .provider_for(&input.model)
+        .map_err(|e| ApiFailure::bad_request(e.to_string()))?;
+    let cases = mcplab_evalrun::drafting::draft_cases(
+        provider.as_ref(),
+        model,
+        &tools,
+        count,
+        &CancellationToken::new(),
+    )
+    .await
+    .map_err(|why| ApiFailure::bad_request(format!("{}: {why}", input.model)))?;
+    let mut updated = text.text;
+    let mut case_ids = Vec::new();
+    for case in cases {
+        let (next, id) = mcplab_evalrun::authoring::append_case(&updated, case)
+            .map_err(|why| ApiFailure::bad_request(format!("{name}: {why}")))?;
+        updated = next;
+        case_ids.push(id);
+    }
+    std::fs::write(&path, updated)
+        .map_err(|e| ApiFailure::bad_request(format!("cannot write {}: {e}", path.display())))?;
+    Ok(Json(DraftedCases { name, case_ids }))
+}
+
+/// Each named (or else each connected) server's `tools/list` entries.
+async fn server_tools(
+    app: &AppState,
+    names: Option<Vec<String>>,
+) -> Result<Vec<(String, Vec<Value>)>, ApiFailure> {
+    let names = names.unwrap_or_else(|| {
+        app.manager
+            .statuses()
+            .into_iter()
+            .filter(|(_, s)| matches!(s, ServerStatus::Connected))
+            .map(|(n, _)| n)
+            .collect()
+    });
+    if names.is_empty() {
+        return Err(ApiFailure::bad_request(
+            "no server is connected: connect the servers whose tools the cases should call",
+        ));
+    }
+    let mut out = Vec::new();
+    for name in names {
+        let listed = app
+            .manager
+            .get(&name)?
+            .list_all(Listing::Tools, Default::default())
+            .await?;
+        let tools = listed["tools"].as_array().cloned().unwrap_or_default();
+        out.push((name, tools));
+    }
+    Ok(out)
 }

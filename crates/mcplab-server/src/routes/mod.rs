@@ -158,6 +158,7 @@ pub(crate) fn api() -> Router<Arc<AppState>> {
             get(evals::get_suite).put(evals::put_suite),
         )
         .route("/evals/suites/{name}/cases", post(evals::add_case))
+        .route("/evals/suites/{name}/drafts", post(evals::draft_cases))
         .route("/evals/runs", get(evals::list_runs).post(evals::start_run))
         .route("/evals/runs/{id}", get(evals::show_run))
         .route("/evals/runs/{id}/iteration", get(evals::show_iteration))

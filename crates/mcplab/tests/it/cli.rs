@@ -10,6 +10,8 @@ use serde_json::Value;
 use tokio::io::AsyncWriteExt;
 use tokio::process::Command;
 
+use super::peer_support::{code, err, out};
+
 const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
 
 fn demo() -> String {
@@ -40,18 +42,6 @@ async fn run_in(data: &Path, args: &[&str], stdin: &str) -> Output {
 async fn run(args: &[&str]) -> Output {
     let dir = tempfile::tempdir().unwrap();
     run_in(dir.path(), args, "").await
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().unwrap_or(-1)
 }
 
 #[tokio::test]

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader};
 use tokio::process::Command;
 
-use super::peer_support::{BIN, command, raw, rawsrv};
+use super::peer_support::{BIN, code, command, err, out, raw, rawsrv};
 
 async fn run_env(args: &[&str], env: &[(&str, &str)]) -> Output {
     let dir = tempfile::tempdir().unwrap();
@@ -28,18 +28,6 @@ async fn run_env(args: &[&str], env: &[(&str, &str)]) -> Output {
 
 async fn run(args: &[&str]) -> Output {
     run_env(args, &[]).await
-}
-
-fn out(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stdout).into_owned()
-}
-
-fn err(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
-
-fn code(o: &Output) -> i32 {
-    o.status.code().unwrap_or(-1)
 }
 
 #[tokio::test]

@@ -37,6 +37,7 @@ mod cli;
 mod eval;
 mod eval_hosts;
 mod eval_runs;
+mod evals_draft_api;
 mod failure_codes;
 mod hostile_child;
 mod hosts;

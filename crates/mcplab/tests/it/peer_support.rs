@@ -153,6 +153,21 @@ pub async fn mcplab(args: &[&str]) -> Output {
         .unwrap()
 }
 
+/// A run's stdout as text.
+pub fn out(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A run's stderr as text.
+pub fn err(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A run's exit code (-1 when a signal ended it).
+pub fn code(o: &Output) -> i32 {
+    o.status.code().unwrap_or(-1)
+}
+
 /// [`mcplab`] with `input` on its stdin.
 #[cfg(feature = "peer-tests")]
 pub async fn mcplab_with_input(args: &[&str], input: &str) -> Output {

@@ -31,6 +31,8 @@ stdio only. Modes:
   lax               answers every method it does not know (server/discover too) with `{}`
   ignore-discover   never answers server/discover (a 2025 server ignoring unknown requests)
   discover-garbage  answers server/discover with a line that is not JSON
+  late-discover     answers server/discover (-32601) only once `initialize` arrived, just
+                    before answering that (a slow 2025 server whose refusal comes late)
   no-templates      declares `resources` and answers resources/templates/list with -32601
   remote-ref        a tool whose inputSchema has a `$ref` to another document (never served;
                     the URL is $RAWSRV_REF when set)
@@ -59,6 +61,8 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 MODES = set(sys.argv[1:])
+# Ids of requests answered later (`late-discover`).
+HELD = []
 LOG = os.environ.get("RAWSRV_LOG")
 ESC = "\x1b"
 
@@ -282,6 +286,12 @@ def handle(msg):
         return
     if method == "server/discover" and "ignore-discover" in MODES:
         return
+    if method == "server/discover" and "late-discover" in MODES:
+        HELD.append(id_)
+        return
+    if method == "initialize" and "late-discover" in MODES:
+        while HELD:
+            error(HELD.pop(0), -32601, "Method not found")
     if method == "server/discover" and "discover-garbage" in MODES:
         sys.stdout.write("this is not JSON\n")
         sys.stdout.flush()

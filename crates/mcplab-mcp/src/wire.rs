@@ -56,9 +56,10 @@ pub struct WireEnd {
     pub outbound: mpsc::Receiver<Bytes>,
 }
 
-/// Channel capacity on both sides; large enough for bursts of notifications, small enough
-/// that a server flooding us applies back-pressure instead of growing memory without bound.
-const WIRE_CAPACITY: usize = 1024;
+/// Channel capacity on both sides, in frames; small enough that a server flooding us meets
+/// back-pressure early: at 1,024, a flood of 1 MB notifications held ~1 GB here whenever the
+/// JSON-RPC layer fell behind (BENCHMARKS.md, "Memory under attack").
+const WIRE_CAPACITY: usize = 32;
 
 /// Creates a connected pair: the JSON-RPC layer keeps [`Wire`], the transport task [`WireEnd`].
 pub fn wire_pair() -> (Wire, WireEnd) {

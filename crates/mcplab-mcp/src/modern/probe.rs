@@ -49,6 +49,12 @@ enum State {
         /// When the `ping` was answered.
         alive: Option<Instant>,
     },
+    /// The probe was answered for the server: its own answer, if it still comes (a slow
+    /// server answers after rmcp sent `initialize`), is mcplab's to swallow, or rmcp would
+    /// take it for an answer to `initialize` and fail the connection.
+    GaveUp {
+        id: RequestId,
+    },
     Done,
 }
 
@@ -83,8 +89,9 @@ impl DiscoverProbe {
         }
     }
 
-    /// Notes an inbound response (or error) by its id; `true` when it answers the `ping` and
-    /// is mcplab's own (not for rmcp).
+    /// Notes an inbound response (or error) by its id; `true` when it is mcplab's own (the
+    /// answer to the `ping`, or a probe answer that came after mcplab answered for the server)
+    /// and not for rmcp.
     pub fn answered(&mut self, id: &RequestId) -> bool {
         if *id == RequestId::String(PING_ID.into()) {
             if let State::Sent { alive, .. } = &mut self.state {
@@ -92,8 +99,13 @@ impl DiscoverProbe {
             }
             return true;
         }
-        if matches!(&self.state, State::Sent { id: probe, .. } if probe == id) {
-            self.state = State::Done;
+        match &self.state {
+            State::Sent { id: probe, .. } if probe == id => self.state = State::Done,
+            State::GaveUp { id: probe } if probe == id => {
+                self.state = State::Done;
+                return true;
+            }
+            _ => {}
         }
         false
     }
@@ -145,8 +157,9 @@ impl DiscoverProbe {
             }
             None => return Step::Nothing,
         };
+        let given_up = id.clone();
         let id = serde_json::to_value(&*id).unwrap_or(Value::Null);
-        self.state = State::Done;
+        self.state = State::GaveUp { id: given_up };
         let reply = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": why}});
         Step::GiveUp(reply.to_string().into_bytes())
     }
@@ -245,6 +258,11 @@ mod tests {
         assert_eq!(reply["id"], 0);
         assert_eq!(reply["error"]["code"], -32601);
         assert!(probe.deadline().is_none());
+        // The server's own answer to the probe, late (a slow server under load, after rmcp
+        // sent `initialize`): mcplab's, never rmcp's; once.
+        assert!(probe.answered(&id), "a late probe answer is swallowed");
+        assert!(!probe.answered(&id), "only the one answer");
+        assert!(!probe.answered(&NumberOrString::Number(1)));
     }
 
     #[tokio::test(start_paused = true)]

@@ -126,6 +126,21 @@ async fn n9_stderr_from_refusing_the_probe_is_not_shown() {
     );
 }
 
+/// A slow 2025 server refuses the probe only after mcplab gave up on it and sent
+/// `initialize` (four npm app servers starting at once on a loaded machine did): the late
+/// refusal is the probe's, not an answer to `initialize` ("uncorrelated error response").
+#[tokio::test]
+async fn a_probe_refused_after_the_fallback_does_not_fail_the_connect() {
+    let srv = raw("late-discover");
+    let o = mcplab(&["--connect-timeout", "20", "--stdio", &srv, "info"]).await;
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success() && out.contains("2025-11-25"),
+        "{}",
+        text(&o)
+    );
+}
+
 /// N16: a 2025 server that ignores requests it does not know (or answers the probe with
 /// garbage) cost 10 s per connect with `auto`, and failed with a connect deadline of 10 s or
 /// less. A `ping` tells a live server from a silent one; the fallback comes within the

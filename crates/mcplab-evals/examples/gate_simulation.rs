@@ -50,14 +50,27 @@ fn cell(case: usize, model: usize, passes: u64, n: u64) -> CellSummary {
 }
 
 fn summary(cells: Vec<CellSummary>) -> RunSummary {
-    let mut s: RunSummary = serde_json::from_value(serde_json::json!({
-        "planned": 0, "finished": 0, "completed": 0, "passes": 0, "failures": 0, "errors": 0,
-        "passRate": null, "interval": null, "errorRate": null, "tokens": {}, "costUsd": null,
-        "unpriced": 0, "latency": {}, "cells": []
-    }))
-    .expect("a RunSummary");
-    s.cells = cells;
-    s
+    RunSummary {
+        cells,
+        planned: 0,
+        finished: 0,
+        completed: 0,
+        passes: 0,
+        errors: 0,
+        pass_rate: None,
+        interval: None,
+        error_rate: None,
+        precision: None,
+        recall: None,
+        input_tokens: 0,
+        output_tokens: 0,
+        cost_usd: None,
+        unpriced: 0,
+        latency: Latency::default(),
+        llm: Latency::default(),
+        mcp: Latency::default(),
+        flaky: Vec::new(),
+    }
 }
 
 /// One scenario: per cell (case, model) the base and run pass probabilities.

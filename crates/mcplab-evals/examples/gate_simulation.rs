@@ -92,7 +92,7 @@ fn trial(s: &Scenario, rng: &mut Rng, t: &mut Tally) {
             ..RegressionMethod::default()
         };
         let c = compare_with(&base, &run, 10, method);
-        let cell = c.regressions().len() > 0;
+        let cell = !c.regressions().is_empty();
         let whole = c
             .whole_run
             .is_some_and(|w| w.significance == Significance::Worse);

@@ -110,7 +110,11 @@ export async function startMcplab(extraArgs = [], env = {}) {
       if (child.exitCode === null) {
         const exited = new Promise((r) => child.once('exit', r));
         child.kill('SIGTERM');
-        await Promise.race([exited, new Promise((r) => setTimeout(r, 10000))]);
+        // The grace timer must not outlive the child: a pending timer keeps node (and the whole
+        // test file) alive for its full 10 s after the last test.
+        let grace;
+        await Promise.race([exited, new Promise((r) => { grace = setTimeout(r, 10000); })]);
+        clearTimeout(grace);
         if (child.exitCode === null) child.kill('SIGKILL');
       }
       rmSync(dataDir, { recursive: true, force: true });

@@ -622,6 +622,11 @@ protocol?: ProtocolChoice,
  */
 hosts?: Array<string>, 
 /**
+ * With hosts: judge apps from a static scan of their HTML only, rendering none live
+ * (`--no-render`).
+ */
+noRender?: boolean, 
+/**
  * Schema-driven inputs to the tools safe to call (`--fuzz N --seed S --fuzz-tool`).
  */
 fuzz?: CheckFuzz, };

@@ -74,9 +74,9 @@ pub mod sets;
 mod spec;
 mod visible;
 
+pub use live::render_all;
 pub use mcplab_protocol::check::CheckReport;
 pub use options::{CheckOptions, Peer};
 pub use recording::Recording;
 pub use rule::Rule;
-pub use live::render_all;
 pub use run::{EraResult, check_connection, check_failed_connect, report};

@@ -27,7 +27,10 @@ fn one(prof: &mut Profile, uri: &str, r: &LiveReport) {
     let item = Some((HostItemKind::App, uri));
     let caps = prof.p.host_config.app_host.host_capabilities.clone();
     if !r.initialized {
-        let why = r.error.as_deref().unwrap_or("it never completed ui/initialize");
+        let why = r
+            .error
+            .as_deref()
+            .unwrap_or("it never completed ui/initialize");
         let first = r
             .app_errors
             .first()
@@ -106,7 +109,9 @@ pub(super) fn unavailable(recs: &[&Recording], f: &mut Findings) {
         f.add_with(
             &LIVE,
             Severity::Info,
-            format!("not rendered: {why} (the host verdicts rest on the static scan of the apps' HTML)"),
+            format!(
+                "not rendered: {why} (the host verdicts rest on the static scan of the apps' HTML)"
+            ),
             At::default(),
         );
     }
@@ -156,10 +161,7 @@ mod tests {
         };
         assert_eq!(
             verdicts(&refused),
-            [(
-                Verdict::Degraded,
-                "appHost.hostCapabilities.message".into()
-            )]
+            [(Verdict::Degraded, "appHost.hostCapabilities.message".into())]
         );
         let threw = LiveReport {
             initialized: false,

@@ -15,8 +15,8 @@ use axum::Json;
 use axum::extract::{Path, State};
 use mcplab_check::eras::check_server;
 use mcplab_check::fresh::FreshManagers;
-use mcplab_check::options::FuzzOptions;
 use mcplab_check::live::LiveRenderer;
+use mcplab_check::options::FuzzOptions;
 use mcplab_check::{CheckOptions, Peer, check_connection, render_all, report};
 use mcplab_mcp::{Listing, RequestOptions};
 use mcplab_protocol::check::{CheckReport, CheckRequest, RuleSet};
@@ -26,8 +26,8 @@ use serde_json::Value;
 
 use super::mcp::conn;
 use crate::AppState;
-use crate::headless::CheckRenderer;
 use crate::error::ApiFailure;
+use crate::headless::CheckRenderer;
 
 /// How long another server may take to list its tools for the shadowing rules.
 const PEER_LIST_TIMEOUT: Duration = Duration::from_secs(5);

@@ -10,8 +10,8 @@ command runs is a few MiB of pages.
 
 How: each command below runs once under valgrind's callgrind (no instrumentation in the build);
 the functions it ran in the mcplab binary are listed, mangled, in the order of the commands (the
-start-up that `--version` runs first, then what `tools list` adds, …), so the most common paths
-are the most compact. Symbol names carry hashes of the crate versions and the compiler, so the
+start-up that `--version` runs first, then what `tools list` adds, …; sorted by name within a
+command), so the most common paths are the most compact. Symbol names carry hashes of the crate versions and the compiler, so the
 file goes stale when dependencies, the workspace version or the toolchain change: names the
 linker does not find are skipped (the binary still builds and runs; only the packing is lost).
 Regenerate then, and measure with benches/footprint.sh:
@@ -84,17 +84,30 @@ def parse(path, binary):
     return seen
 
 
+def symbols(binary):
+    """Names of the functions defined in the binary's own code (`nm` types t, T, w, W)."""
+    nm = subprocess.run(["nm", "--defined-only", "--format=posix", binary], capture_output=True, text=True, check=True)
+    for line in nm.stdout.splitlines():
+        parts = line.split()
+        if len(parts) >= 2 and parts[1] in "tTwW":
+            yield parts[0]
+
+
 def main():
     if len(sys.argv) != 2:
         sys.exit("usage: scripts/link_order.py UNSTRIPPED_RELEASE_BINARY")
     binary = sys.argv[1]
     if b".symtab" not in subprocess.run(["readelf", "-S", binary], capture_output=True, check=True).stdout:
         sys.exit(f"{binary} has no symbols: build it with `-C strip=none` (see this script's doc)")
-    order, placed = [], set()
+    # Only functions the binary defines (lld still notes two that libm and libgcc_s define too,
+    # trunc and __floattidf, as "unable to order"; build.rs passes --no-warn-symbol-ordering).
+    own, order, placed = set(symbols(binary)), [], set()
     with tempfile.TemporaryDirectory() as home:
         os.environ["HOME"] = home  # no config or history of the person running it
         for args in COMMANDS:
-            new = [name for name in dict.fromkeys(functions_run(binary, args, home)) if name not in placed]
+            ran = dict.fromkeys(functions_run(binary, args, home))
+            # Sorted within a command: callgrind's order varies between runs, the file should not.
+            new = sorted(name for name in ran if name in own and name not in placed)
             placed.update(new)
             order.extend(new)
             print(f"{' '.join(args)}: {len(new)} more functions", file=sys.stderr)

@@ -11,10 +11,14 @@ command runs is a few MiB of pages.
 How: each command below runs once under valgrind's callgrind (no instrumentation in the build);
 the functions it ran in the mcplab binary are listed, mangled, in the order of the commands (the
 start-up that `--version` runs first, then what `tools list` adds, …; sorted by name within a
-command), so the most common paths are the most compact. Symbol names carry hashes of the crate versions and the compiler, so the
-file goes stale when dependencies, the workspace version or the toolchain change: names the
-linker does not find are skipped (the binary still builds and runs; only the packing is lost).
-Regenerate then, and measure with benches/footprint.sh:
+command), so the most common paths are the most compact.
+
+Symbol names carry hashes of the compiler, the crate versions, the release profile and
+`--target`, so the file goes stale when one of them changes: names the linker does not find are
+skipped (the binary still builds and runs; only the packing is lost). Regenerate it then from a
+build with the same profile and target (extra `cargo rustc` flags such as `-C strip=none` do not
+enter the names; `CARGO_PROFILE_RELEASE_STRIP=false` would), and measure with
+benches/footprint.sh. The release workflow does this before packaging.
 
     cargo rustc --release -p mcplab --bin mcplab -- -C strip=none
     python3 scripts/link_order.py target/release/mcplab

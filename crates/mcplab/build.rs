@@ -35,7 +35,7 @@ fn link_order(manifest: &Path) {
     let file = manifest.join("link-order.txt");
     println!("cargo:rerun-if-changed={}", file.display());
     println!("cargo:rerun-if-env-changed=MCPLAB_LINK_ORDER");
-    let wanted = std::env::var("MCPLAB_LINK_ORDER").map_or(true, |v| v != "0");
+    let wanted = std::env::var("MCPLAB_LINK_ORDER").as_deref() != Ok("0");
     let release = std::env::var("PROFILE").is_ok_and(|p| p == "release");
     if wanted && release && file.exists() && links_with_rust_lld() {
         let arg = "cargo:rustc-link-arg-bin=mcplab=-Wl";

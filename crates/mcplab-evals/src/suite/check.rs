@@ -17,8 +17,14 @@ pub enum Check {
     /// case-insensitive).
     AnswerMatches(String),
     /// The final answer is JSON (whole, or in a ```json block) and the value at `path`
-    /// (RFC 9535 JSONPath, e.g. `$.total`) matches `equals` (an argument matcher).
+    /// (RFC 9535 JSONPath, e.g. `$.total`) matches `equals` (an argument matcher), `exists`
+    /// or `matches` (a regular expression).
     AnswerJson(JsonPathCheck),
+    /// A tool result (the `CallToolResult`: `$.structuredContent.items[0].id`,
+    /// `$.content[0].text`) of `tool` (any tool without it) has a value at `path` (RFC 9535
+    /// JSONPath) that `equals` (an argument matcher) or `matches` (a regular expression), or
+    /// `exists: true|false`. Passes when some call's result does (`exists: false`: none does).
+    JsonPath(ToolJsonPathCheck),
     /// No tool call ended in an error (`isError: true`, an MCP error or a timeout).
     NoToolErrors(On),
     /// The turn finished: not failed, not cancelled, not stopped at the step or token limit.
@@ -70,12 +76,61 @@ impl TextNeedle {
     }
 }
 
+/// `answerJson: { path: $.total, equals: 42 }`: one of `equals`, `exists`, `matches`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct JsonPathCheck {
+    /// An RFC 9535 JSONPath, e.g. `$.total` or `$.items[?@.id == 3].name`.
     #[schemars(length(min = 1))]
     pub path: String,
-    pub equals: Value,
+    /// The value there matches this (an argument matcher: plain JSON, `"<number>"`, `$regex` …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equals: Option<Value>,
+    /// `true`: the path finds something; `false`: it finds nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exists: Option<bool>,
+    /// The value there is a string (numbers and booleans as written in JSON) matching this
+    /// regular expression (Rust `regex` syntax).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matches: Option<String>,
+}
+
+/// `jsonPath: { tool: list_orders, path: "$.structuredContent.items[0].id", equals: 3 }`:
+/// one of `equals`, `exists`, `matches`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ToolJsonPathCheck {
+    /// The tool whose results are looked at (every call of it); without it, every call's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// The server's name, when several servers have a tool of that name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// An RFC 9535 JSONPath over the `CallToolResult`, e.g. `$.structuredContent.total`.
+    #[schemars(length(min = 1))]
+    pub path: String,
+    /// The value there matches this (an argument matcher: plain JSON, `"<number>"`, `$regex` …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equals: Option<Value>,
+    /// `true`: some result has something there; `false`: no result has.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exists: Option<bool>,
+    /// The value there is a string (numbers and booleans as written in JSON) matching this
+    /// regular expression (Rust `regex` syntax).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matches: Option<String>,
+}
+
+impl ToolJsonPathCheck {
+    /// The assertion part, as `answerJson` writes it.
+    pub fn assertion(&self) -> JsonPathCheck {
+        JsonPathCheck {
+            path: self.path.clone(),
+            equals: self.equals.clone(),
+            exists: self.exists,
+            matches: self.matches.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]

@@ -163,22 +163,47 @@ fn checks(list: Option<&Value>, at: &str, out: &mut Vec<(String, String)>) {
                 format!("invalid regular expression: {}", regex_error(&e)),
             ));
         }
-        if let Some(json) = check.get("answerJson") {
-            if let Some(path) = json.get("path").and_then(Value::as_str)
-                && let Err(e) = serde_json_path::JsonPath::parse(path)
-            {
-                out.push((
-                    format!("{at}/answerJson/path"),
-                    format!("invalid JSONPath: {e}"),
-                ));
-            }
-            if let Some(equals) = json.get("equals") {
-                matcher(equals, &format!("{at}/answerJson/equals"), out);
+        for key in ["answerJson", "jsonPath"] {
+            if let Some(json) = check.get(key) {
+                json_path(json, &format!("{at}/{key}"), out);
             }
         }
         if let Some(m) = check.pointer("/toolResult/matches") {
             matcher(m, &format!("{at}/toolResult/matches"), out);
         }
+    }
+}
+
+/// A JSONPath check: the path compiles (RFC 9535), one assertion, a regex that compiles, a
+/// matcher that makes sense.
+fn json_path(json: &Value, at: &str, out: &mut Vec<(String, String)>) {
+    if let Some(path) = json.get("path").and_then(Value::as_str)
+        && let Err(e) = serde_json_path::JsonPath::parse(path)
+    {
+        out.push((format!("{at}/path"), format!("invalid JSONPath: {e}")));
+    }
+    let given: Vec<&str> = ["equals", "exists", "matches"]
+        .into_iter()
+        .filter(|k| json.get(*k).is_some())
+        .collect();
+    if json.is_object() && given.len() != 1 {
+        let message = match given.len() {
+            0 => "say what to check: `equals: VALUE`, `exists: true|false` or `matches: REGEX`"
+                .to_string(),
+            _ => format!("write one of `{}`, not several", given.join("`, `")),
+        };
+        out.push((at.to_owned(), message));
+    }
+    if let Some(pattern) = json.get("matches").and_then(Value::as_str)
+        && let Err(e) = RegexBuilder::new(pattern).size_limit(1 << 20).build()
+    {
+        out.push((
+            format!("{at}/matches"),
+            format!("invalid regular expression: {}", regex_error(&e)),
+        ));
+    }
+    if let Some(equals) = json.get("equals") {
+        matcher(equals, &format!("{at}/equals"), out);
     }
 }
 

@@ -1,7 +1,8 @@
-//! Checks on an iteration's outcome (answer text, JSONPath on the answer and tool results, tool errors, how turns
-//! ended, steps, tokens, cost, latency, first tool, tool results, rendered apps), each giving
-//! pass/fail with a reason that shows expected vs actual. A check over something not measured
-//! (no price, no render report) fails closed: no signal is not a pass.
+//! Checks on an iteration's outcome (answer text, JSONPath on the answer and tool results,
+//! tool errors, how turns ended, steps, tokens, cost, latency, first tool, tool results,
+//! rendered apps, external commands), each giving pass/fail with a reason that shows expected
+//! vs actual. A check over something not measured (no price, no render report, a command not
+//! run) fails closed: no signal is not a pass.
 
 use regex::RegexBuilder;
 use serde_json::Value;
@@ -10,10 +11,12 @@ use crate::matching::args::{self, ArgOptions, regex_error};
 use crate::matching::calls::brief;
 use crate::suite::{AppRenderedCheck, Check, TextNeedle, ToolResultCheck};
 use crate::trace::{AppRender, ToolCallTrace, TurnEnd, TurnTrace};
+pub use command::{CommandOutcome, command_input, read_verdict};
 pub use json::json_in;
 use mcplab_protocol::chat::StopReason;
 pub use mcplab_protocol::evals::CheckResult;
 
+mod command;
 mod json;
 
 /// What a check looks at: some turns (one, or all of them) and what belongs to them.
@@ -23,6 +26,8 @@ pub struct Scope<'a> {
     /// The iteration's cost; `None` when unknown (or when the scope is a single turn).
     pub cost_usd: Option<f64>,
     pub app_renders: &'a [AppRender],
+    /// What the check commands said (the runner ran them).
+    pub commands: &'a [CommandOutcome],
 }
 
 /// Evaluate one check.
@@ -76,6 +81,7 @@ fn run(check: &Check, s: &Scope<'_>) -> (bool, String) {
         },
         Check::ToolResult(t) => tool_result(t, calls().collect()),
         Check::AppRendered(a) => app_rendered(a, calls().collect(), s.app_renders),
+        Check::Command(c) => command::from_outcomes(c, s.commands),
     }
 }
 

@@ -168,6 +168,21 @@ fn checks(list: Option<&Value>, at: &str, out: &mut Vec<(String, String)>) {
                 json_path(json, &format!("{at}/{key}"), out);
             }
         }
+        if let Some(c) = check.get("command") {
+            let line = c.as_str().or_else(|| c.get("run").and_then(Value::as_str));
+            if let Some(line) = line {
+                match shell_words::split(line) {
+                    Ok(words) if words.is_empty() => {
+                        out.push((format!("{at}/command"), "the command line is empty".into()))
+                    }
+                    Ok(_) => {}
+                    Err(e) => out.push((
+                        format!("{at}/command"),
+                        format!("the command line does not split into words: {e}"),
+                    )),
+                }
+            }
+        }
         if let Some(m) = check.pointer("/toolResult/matches") {
             matcher(m, &format!("{at}/toolResult/matches"), out);
         }
@@ -207,13 +222,22 @@ fn json_path(json: &Value, at: &str, out: &mut Vec<(String, String)>) {
     }
 }
 
-/// Cost is measured per iteration, so a turn cannot check it.
+/// Cost is measured per iteration, and a command sees the whole iteration, so a turn cannot
+/// check them.
 fn per_iteration_only(list: Option<&Value>, at: &str, out: &mut Vec<(String, String)>) {
     let items = list
         .and_then(Value::as_array)
         .map(Vec::as_slice)
         .unwrap_or_default();
     for (i, check) in items.iter().enumerate() {
+        if check.get("command").is_some() {
+            out.push((
+                format!("{at}/{i}/command"),
+                "a check command reads the whole iteration's trace: put `command` on the case, \
+                 not on a turn"
+                    .into(),
+            ));
+        }
         if check.get("maxCostUsd").is_some() {
             out.push((
                 format!("{at}/{i}/maxCostUsd"),

@@ -11,14 +11,14 @@ use std::sync::Arc;
 use bytes::Bytes;
 use mcplab_protocol::{Direction, FrameKind, TrafficHttpExchange};
 use parking_lot::Mutex;
-use rmcp::model::JsonRpcMessage;
+use rmcp::model::{ClientRequest, GetExtensions, GetMeta, JsonRpcMessage};
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::exchange_links::ExchangeLinks;
-use super::handler::ClientSide;
+use super::handler::{ClientSide, ProgressListeners, ProgressTap, progress_key};
 use super::modern::probe::{DiscoverProbe, Step};
 use super::peek::peek;
 use super::traffic::{FrameExtras, TrafficLog};
@@ -61,6 +61,8 @@ struct RawInner {
     /// The first JSON-RPC error received (e.g. a legacy server refusing `server/discover`).
     first_error: Option<Value>,
     closed_reason: Option<String>,
+    /// Why `auto`'s probe was given up (the manager starts the server again).
+    probe_given_up: Option<String>,
 }
 
 impl RawResults {
@@ -127,6 +129,11 @@ impl RawResults {
         self.inner.lock().closed_reason.clone()
     }
 
+    /// Why the `server/discover` probe of `protocol: auto` went unanswered, when it did.
+    pub(crate) fn probe_given_up(&self) -> Option<String> {
+        self.inner.lock().probe_given_up.clone()
+    }
+
     /// Resolves with the close reason once the transport has closed.
     pub(crate) fn closed_watch(&self) -> tokio::sync::watch::Receiver<Option<String>> {
         self.closed.subscribe()
@@ -161,7 +168,10 @@ pub(crate) struct FrameTransport {
     /// Handles progress and log notifications in the order they arrive (see
     /// [`ClientSide::in_order`]); log lines are not handed on to rmcp.
     in_order: Option<ClientSide>,
-    /// `protocol: auto` on stdio: keeps the `server/discover` probe from costing 10 s.
+    /// Where requests that carry a [`ProgressTap`] register it, before their frame is written.
+    progress: Option<ProgressListeners>,
+    /// `protocol: auto` on stdio: keeps the `server/discover` probe from costing 10 s or a
+    /// second start.
     probe: Option<DiscoverProbe>,
 }
 
@@ -215,6 +225,7 @@ impl FrameTransport {
             headers: None,
             links: ExchangeLinks::default(),
             in_order: None,
+            progress: None,
             probe: None,
         }
     }
@@ -248,26 +259,28 @@ impl FrameTransport {
 
     /// Handles progress and log notifications as they are read, in the server's order.
     pub(crate) fn with_in_order(mut self, handler: ClientSide) -> Self {
+        self.progress = Some(handler.progress.clone());
         self.in_order = Some(handler);
         self
     }
 
-    /// `msg`, unless it is a notification handled here and now that rmcp has no use for, or
-    /// the answer to the probe's own `ping`.
+    /// Registers the progress listener a request carries under the token rmcp gave it.
+    fn register_progress(&self, request: &ClientRequest) {
+        let (Some(listeners), Some(tap)) =
+            (&self.progress, request.extensions().get::<ProgressTap>())
+        else {
+            return;
+        };
+        if let Some(token) = request.get_meta().get_progress_token() {
+            listeners.lock().insert(progress_key(&token), tap.0.clone());
+        }
+    }
+
+    /// `msg`, unless it is a notification handled here and now that rmcp has no use for.
     fn handle_in_order(
         &mut self,
         msg: RxJsonRpcMessage<RoleClient>,
     ) -> Option<RxJsonRpcMessage<RoleClient>> {
-        let answered = match &msg {
-            JsonRpcMessage::Response(r) => Some(&r.id),
-            JsonRpcMessage::Error(e) => e.id.as_ref(),
-            _ => None,
-        };
-        if let (Some(probe), Some(id)) = (self.probe.as_mut(), answered)
-            && probe.answered(id)
-        {
-            return None;
-        }
         match (&self.in_order, &msg) {
             (Some(handler), JsonRpcMessage::Notification(n))
                 if handler.in_order(&n.notification) =>
@@ -280,33 +293,58 @@ impl FrameTransport {
 }
 
 impl FrameTransport {
-    /// The probe's deadline passed: sends its `ping`, or answers the probe for the server.
-    async fn probe_step(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
-        let step = self.probe.as_mut()?.step(tokio::time::Instant::now());
-        match step {
-            Step::Ping(bytes) => {
-                self.traffic.record(
-                    &self.server,
-                    Direction::Outbound,
-                    FrameKind::Message,
-                    &bytes,
-                );
-                if let Some(out) = &self.outbound {
-                    let _ = out.send(Bytes::from(bytes)).await;
-                }
-                None
-            }
-            Step::GiveUp(reply) => {
+    /// The probe's deadline passed: when it is given up, the session ends (`false`).
+    fn probe_step(&mut self) -> bool {
+        let Some(probe) = self.probe.as_mut() else {
+            return true;
+        };
+        match probe.step(tokio::time::Instant::now()) {
+            Step::GiveUp(why) => {
                 self.traffic.record(
                     &self.server,
                     Direction::Inbound,
-                    FrameKind::Synthetic,
-                    &reply,
+                    FrameKind::Note,
+                    why.as_bytes(),
                 );
-                self.parse(&reply).ok()
+                self.raw.inner.lock().probe_given_up = Some(why.clone());
+                self.raw.set_closed(why);
+                self.probe = None;
+                self.outbound = None;
+                false
             }
-            Step::Nothing => None,
+            Step::Nothing => true,
         }
+    }
+
+    /// An inbound frame that answers the probe with something other than a discover result:
+    /// recorded as it came, and replaced by the refusal rmcp falls back on.
+    fn judged(&mut self, bytes: &[u8]) -> Option<RxJsonRpcMessage<RoleClient>> {
+        let reply = self.probe.as_mut()?.judge(bytes)?;
+        let kind = FrameKind::Message;
+        self.traffic
+            .record(&self.server, Direction::Inbound, kind, bytes);
+        self.traffic.record(
+            &self.server,
+            Direction::Inbound,
+            FrameKind::Synthetic,
+            &reply,
+        );
+        self.parse(&reply).ok()
+    }
+}
+
+impl FrameTransport {
+    /// Records, parses and (for the probe) judges a frame from the server.
+    fn frame(
+        &mut self,
+        bytes: &[u8],
+        exchange: Option<u64>,
+    ) -> Option<RxJsonRpcMessage<RoleClient>> {
+        if let Some(refusal) = self.judged(bytes) {
+            return Some(refusal);
+        }
+        let msg = self.inbound_frame(bytes, exchange);
+        msg.and_then(|m| self.handle_in_order(m))
     }
 }
 
@@ -414,6 +452,7 @@ impl Transport<RoleClient> for FrameTransport {
         if let JsonRpcMessage::Request(request) = &item {
             let id = serde_json::to_value(&request.id).unwrap_or(Value::Null);
             self.raw.expect(id.to_string());
+            self.register_progress(&request.request);
             if let Some(probe) = self.probe.as_mut() {
                 probe.sent(&request.request, &request.id);
             }
@@ -448,23 +487,21 @@ impl Transport<RoleClient> for FrameTransport {
             let event = tokio::select! {
                 event = self.inbound.recv() => event,
                 _ = sleep_until_some(probe_due) => {
-                    if let Some(msg) = self.probe_step().await {
-                        return Some(msg);
+                    if !self.probe_step() {
+                        return None;
                     }
                     continue;
                 }
             };
             match event {
                 Some(WireEvent::Frame(bytes)) => {
-                    let msg = self.inbound_frame(&bytes, None);
-                    if let Some(msg) = msg.and_then(|m| self.handle_in_order(m)) {
+                    if let Some(msg) = self.frame(&bytes, None) {
                         return Some(msg);
                     }
                 }
                 Some(WireEvent::Carried { frame, exchange }) => {
                     let exchange = self.links.exchange_seq(exchange);
-                    let msg = self.inbound_frame(&frame, exchange);
-                    if let Some(msg) = msg.and_then(|m| self.handle_in_order(m)) {
+                    if let Some(msg) = self.frame(&frame, exchange) {
                         return Some(msg);
                     }
                 }
@@ -529,7 +566,47 @@ impl Transport<RoleClient> for FrameTransport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::handler::ProgressUpdate;
     use serde_json::json;
+
+    /// A server may send progress the moment it reads a request: the listener must be in
+    /// place before the frame is written (the send future not yet run), not after rmcp returns.
+    #[test]
+    fn a_requests_progress_listener_is_registered_before_its_frame_is_written() {
+        let (_server, inbound) = mpsc::channel(1);
+        let (outbound, mut written) = mpsc::channel(1);
+        let wire = Wire { inbound, outbound };
+        let listeners = ProgressListeners::default();
+        let mut transport = FrameTransport::new(
+            "s".into(),
+            wire,
+            Arc::new(TrafficLog::new(1 << 20)),
+            RawResults::default(),
+        );
+        transport.progress = Some(listeners.clone());
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let mut request: ClientRequest =
+            serde_json::from_value(json!({"method": "tools/call", "params": {"name": "t"}}))
+                .unwrap();
+        request.extensions_mut().insert(ProgressTap(tx));
+        let token = rmcp::model::ProgressToken(rmcp::model::NumberOrString::Number(3));
+        request.get_meta_mut().set_progress_token(token.clone());
+        let id = rmcp::model::RequestId::Number(1);
+        let send = transport.send(JsonRpcMessage::request(request, id));
+        assert!(written.try_recv().is_err(), "nothing written yet");
+        let listener = listeners.lock().get(&progress_key(&token)).cloned();
+        let update = ProgressUpdate {
+            progress: 1.0,
+            total: None,
+            message: None,
+        };
+        listener
+            .expect("registered at send")
+            .send(update.clone())
+            .unwrap();
+        assert_eq!(rx.try_recv().unwrap(), update);
+        drop(send);
+    }
 
     #[test]
     fn only_results_of_requests_sent_are_kept() {

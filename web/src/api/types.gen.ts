@@ -622,6 +622,11 @@ protocol?: ProtocolChoice,
  */
 hosts?: Array<string>, 
 /**
+ * With hosts: judge apps from a static scan of their HTML only, rendering none live
+ * (`--no-render`).
+ */
+noRender?: boolean, 
+/**
  * Schema-driven inputs to the tools safe to call (`--fuzz N --seed S --fuzz-tool`).
  */
 fuzz?: CheckFuzz, };
@@ -819,7 +824,13 @@ conditions: HostConditions, width: number, height: number,
 /**
  * How long the app may take to initialize and get its result (default 20 s).
  */
-timeoutMs?: number, };
+timeoutMs?: number, 
+/**
+ * Render the app from its `ui://` resource without calling the tool (the app gets its
+ * input, no result; the render ends once it is ready): what `mcplab check --host` does
+ * unless `--call` names the tool.
+ */
+withoutCall?: boolean, };
 
 export type AppRenderResult = { pngBase64: string, report: any, };
 
@@ -1764,6 +1775,32 @@ export type EvalStreamEvent = { "kind": "run", event: RunEvent, } | { "kind": "e
 export type EvalFolder = { folder: string | null, };
 
 export type EvalFolderInput = { folder: string, };
+
+export type DirListing = { 
+/**
+ * The home directory (the picker's root), resolved.
+ */
+home: string, 
+/**
+ * The directory listed, resolved and absolute.
+ */
+path: string, 
+/**
+ * Its parent; `None` at the home (nothing above it is listed).
+ */
+parent: string | null, 
+/**
+ * The directories directly inside, by name, sorted; dot directories and symlinks left out.
+ */
+dirs: Array<string>, 
+/**
+ * How many suite files (.yaml, .yml, .json) it holds directly.
+ */
+suites: number, 
+/**
+ * It holds more directories than are listed.
+ */
+truncated: boolean, };
 
 export type SuiteEntry = { name: string, id?: string, title?: string, error?: string, };
 

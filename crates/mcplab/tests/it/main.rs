@@ -25,6 +25,7 @@ mod apps_render;
 mod chat;
 mod chat_api;
 mod check;
+mod check_live;
 mod check_outputs;
 mod check_rules;
 #[cfg(feature = "peer-tests")]
@@ -38,6 +39,7 @@ mod eval;
 mod eval_checks;
 mod eval_hosts;
 mod eval_runs;
+mod eval_vocabulary;
 mod evals_draft_api;
 mod failure_codes;
 mod hostile_child;

@@ -1,6 +1,7 @@
 //! One iteration: a case on a model, the n-th time. Live, it makes sure the servers are up,
 //! runs the case's turns with the model (see `execute`), renders the apps of UI tool calls when
-//! a check asks for it, asks the judge, prices the tokens and has the evals crate judge the
+//! a check asks for it, asks the judge, prices the tokens (the judge's too, shown apart but in
+//! the iteration's cost) and has the evals crate judge the
 //! trace; a server that went away meanwhile, or a render that could not happen, makes it
 //! errored rather than failed. Replayed, the same turns run against the recording. Either
 //! way the result is the record (for statistics) and the detail (trace, verdict, events,
@@ -10,7 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_evals::run::{IterationRecord, Unit};
+use mcplab_evals::run::{IterationRecord, Spent, Unit};
 use mcplab_evals::trace::{AppRender, Trace};
 use mcplab_evals::verdict::{JudgeVerdict, Outcome, ResolvedCase, Verdict, judge_iteration};
 use mcplab_llm::ModelRef;
@@ -194,8 +195,13 @@ async fn live(
         }
     }
     trace.cost_usd = shared.prices.cost(&unit.model, &trace.usage(), 0);
+    let mut spent = Spent::default();
     let judged = match &case.resolved.judge {
-        Some(j) => Some(judge(providers, j, &trace, cancel).await),
+        Some(j) => {
+            let (verdict, usage) = judge(providers, &shared.prices, j, &trace, cancel).await;
+            spent.judge = usage;
+            Some(verdict)
+        }
         None => None,
     };
     if cancel.is_cancelled() {
@@ -208,7 +214,7 @@ async fn live(
         calls: calls_of(&trace),
         timings: timings_of(&runs),
     });
-    let mut parts = Parts::judge(unit, case, trace, judged);
+    let mut parts = Parts::judge(unit, case, trace, judged, spent);
     if !lost.is_empty() {
         let why = format!(
             "server {} went away during the iteration (it is reconnected for the next ones)",
@@ -229,9 +235,16 @@ struct Parts {
 }
 
 impl Parts {
-    fn judge(unit: &Unit, case: &CaseRun, trace: Trace, judged: Option<JudgeVerdict>) -> Parts {
+    fn judge(
+        unit: &Unit,
+        case: &CaseRun,
+        trace: Trace,
+        judged: Option<JudgeVerdict>,
+        spent: Spent,
+    ) -> Parts {
         let verdict = judge_iteration(&case.resolved, &trace, judged);
-        let record = mcplab_evals::run::judged(unit.clone(), &trace, &verdict);
+        let mut record = mcplab_evals::run::judged(unit.clone(), &trace, &verdict);
+        mcplab_evals::run::charge(&mut record.metrics, spent);
         Parts {
             trace,
             verdict,
@@ -417,7 +430,8 @@ async fn replay(
     trace.app_renders = old.trace.map(|t| t.app_renders).unwrap_or_default();
     trace.cost_usd = shared.prices.cost(&unit.model, &trace.usage(), 0);
     let judged = old.verdict.and_then(|v| v.judge).map(|j| j.verdict);
-    let parts = Parts::judge(unit, case, trace, judged);
+    // The judge is not asked again: its recorded verdict costs nothing now.
+    let parts = Parts::judge(unit, case, trace, judged, Spent::default());
     Some(parts.finish(&runs, observed.take().requests, Some(rec)))
 }
 

@@ -35,7 +35,9 @@ while [ "$#" -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --test) run_test=1; shift ;;
     --no-crates) crates=0; shift ;;
-    --all-features) features=(--all-features); shift ;;
+    # The test build's feature set exactly (the testkit's test servers are on in a workspace
+    # build), so cargo reuses the binary the test stages built instead of rebuilding 13 crates.
+    --all-features) features=(--all-features --features mcplab-testkit/test-servers); shift ;;
     -h | --help) sed -n '2,28p' "$0"; exit 0 ;;
     *) echo "package.sh: unknown argument '$1' (see --help)" >&2; exit 2 ;;
   esac
@@ -102,8 +104,12 @@ if [ ! -x "$venv/bin/maturin" ]; then
 fi
 # maturin builds the same cargo unit as above (same profile, target and features), so cargo
 # reuses it; the check below proves the wheel holds exactly the binary of the other packages.
+# A dev build's binary is ~170 MB (line tables): store it uncompressed, deflating it is most
+# of this stage's time and only the release wheel is ever published.
+compression=()
+[ "$profile" = dev ] && compression=(--compression-method stored)
 (cd packaging/python && "../../$venv/bin/maturin" build --locked --profile "$profile" \
-  "${target_flag[@]}" "${features[@]}" --out "$out")
+  "${target_flag[@]}" "${features[@]}" "${compression[@]}" --out "$out")
 wheel=$(ls "$out"/mcplab-"$version"-*.whl)
 python3 packaging/python/check_wheel.py "$wheel" "$binary"
 

@@ -4,7 +4,8 @@
 and prints one JSON object with what it saw; crates/mcplab/tests/it/agent_mcp.rs judges it.
 
 usage: agent_client.py MCPLAB_BIN DATA_DIR SCENARIO [extra mcplab mcp args...]
-  SCENARIO session  the whole session (connect, call, notifications, sampling, check, …)
+  SCENARIO session  the whole session (connect, call, notifications, sampling and elicitation
+                    answered here, check, …)
   SCENARIO vanish   connect the demo server, print its pid, then exit without closing
   SCENARIO render   render the demo's counter app (needs Chromium) and look at the PNG
   SCENARIO eval     run the suite $AGENT_SUITE (models on $OPENAI_BASE_URL), then cancel a run
@@ -133,6 +134,8 @@ async def session_scenario(s):
     out["notifications"] = await until_logs(s, 8)
     out["sampled"] = await s.tool(
         "call_tool", {"server": "demo", "tool": "sample_llm", "arguments": {"prompt": "2+2?"}})
+    # The default policy (`auto`) forwards the server's elicitation to this client.
+    out["elicited"] = await s.tool("call_tool", {"server": "demo", "tool": "elicit_form"})
     await s.tool("policy", {"elicitation": "decline"})
     out["declined"] = await s.tool("call_tool", {"server": "demo", "tool": "elicit_form"})
     out["traffic"] = await s.tool("traffic", {"server": "demo", "method": "tools/call", "last": 4})
@@ -143,6 +146,8 @@ async def session_scenario(s):
         "connect", {"server": "demo26", "command": DEMO, "protocol": "2026-07-28"})
     out["echo26"] = await s.tool(
         "call_tool", {"server": "demo26", "tool": "echo", "arguments": {"message": "new era"}})
+    await s.tool("policy", {"elicitation": "forward"})
+    out["elicited26"] = await s.tool("call_tool", {"server": "demo26", "tool": "elicit_form"})
     out["disconnect"] = await s.tool("disconnect", {"server": "demo"})
     out["afterDisconnect"] = await s.tool(
         "call_tool", {"server": "demo", "tool": "echo", "arguments": {"message": "x"}})

@@ -11,9 +11,11 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
+use mcplab_evals::checks::{CommandOutcome, command_input};
 use mcplab_evals::run::{IterationRecord, Spent, Unit};
+use mcplab_evals::suite::CommandCheck;
 use mcplab_evals::trace::{AppRender, Trace};
-use mcplab_evals::verdict::{JudgeVerdict, Outcome, ResolvedCase, Verdict, judge_iteration};
+use mcplab_evals::verdict::{JudgeVerdict, Outcome, ResolvedCase, Verdict, judge_iteration_with};
 use mcplab_llm::ModelRef;
 use mcplab_llm::prices::PriceTable;
 use mcplab_mcp::ConnectionManager;
@@ -40,6 +42,8 @@ pub(crate) struct CaseRun {
     pub turns: Vec<String>,
     /// Some check renders apps.
     pub render: bool,
+    /// The check commands to run on each iteration's trace.
+    pub commands: Vec<CommandCheck>,
 }
 
 /// Where iterations get their model and servers.
@@ -74,6 +78,8 @@ pub(crate) struct Shared {
     pub problems: Mutex<Vec<String>>,
     /// Tells the user something that does not stop the run.
     pub warn: Arc<dyn Fn(String) + Send + Sync>,
+    /// Where check commands run: the suite file's folder.
+    pub suite_dir: std::path::PathBuf,
 }
 
 impl Shared {
@@ -204,6 +210,7 @@ async fn live(
         }
         None => None,
     };
+    let commands = run_commands(shared, case, unit, &trace).await;
     if cancel.is_cancelled() {
         return None;
     }
@@ -214,7 +221,7 @@ async fn live(
         calls: calls_of(&trace),
         timings: timings_of(&runs),
     });
-    let mut parts = Parts::judge(unit, case, trace, judged, spent);
+    let mut parts = Parts::judge(unit, case, trace, judged, &commands, spent);
     if !lost.is_empty() {
         let why = format!(
             "server {} went away during the iteration (it is reconnected for the next ones)",
@@ -240,9 +247,10 @@ impl Parts {
         case: &CaseRun,
         trace: Trace,
         judged: Option<JudgeVerdict>,
+        commands: &[CommandOutcome],
         spent: Spent,
     ) -> Parts {
-        let verdict = judge_iteration(&case.resolved, &trace, judged);
+        let verdict = judge_iteration_with(&case.resolved, &trace, judged, commands);
         let mut record = mcplab_evals::run::judged(unit.clone(), &trace, &verdict);
         mcplab_evals::run::charge(&mut record.metrics, spent);
         Parts {
@@ -365,6 +373,24 @@ async fn render_apps(
     Ok(renders)
 }
 
+/// What each of the case's check commands says about `trace` (run one after the other).
+async fn run_commands(
+    shared: &Shared,
+    case: &CaseRun,
+    unit: &Unit,
+    trace: &Trace,
+) -> Vec<CommandOutcome> {
+    if case.commands.is_empty() {
+        return Vec::new();
+    }
+    let input = command_input(unit, trace).to_string().into_bytes();
+    let mut out = Vec::new();
+    for check in &case.commands {
+        out.push(crate::commands::run_command(check, &shared.suite_dir, &input).await);
+    }
+    out
+}
+
 /// The stored detail of `unit` in the recorded run.
 fn stored(store: &Store, run_id: &str, unit: &Unit) -> Result<IterationDetail, String> {
     detail::load(store, run_id, unit)
@@ -430,8 +456,9 @@ async fn replay(
     trace.app_renders = old.trace.map(|t| t.app_renders).unwrap_or_default();
     trace.cost_usd = shared.prices.cost(&unit.model, &trace.usage(), 0);
     let judged = old.verdict.and_then(|v| v.judge).map(|j| j.verdict);
+    let commands = run_commands(shared, case, unit, &trace).await;
     // The judge is not asked again: its recorded verdict costs nothing now.
-    let parts = Parts::judge(unit, case, trace, judged, Spent::default());
+    let parts = Parts::judge(unit, case, trace, judged, &commands, Spent::default());
     Some(parts.finish(&runs, observed.take().requests, Some(rec)))
 }
 

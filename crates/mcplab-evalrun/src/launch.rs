@@ -1,13 +1,18 @@
 //! What a run will start and drive, said before anything starts: the commands of the servers
 //! a suite defines, the remote servers it connects, the configured servers it drives — all
-//! with tool approvals off — and the commands its checks run. A person agrees to a list once;
-//! the agreement is remembered by the list's hash in the store (the data directory), so the
-//! same suite does not ask again until what it would start changes.
+//! with tool approvals off — and the commands its checks run (in the suite's folder). A
+//! person agrees to a list once; the agreement is remembered by the list's hash in the store
+//! (the data directory), so the same suite does not ask again until what it would start
+//! changes.
 
 use mcplab_protocol::evals::{LaunchItem, LaunchKind, LaunchList};
 use mcplab_protocol::{ServerConfig, ServerTransport};
 use mcplab_store::{Store, StoreError};
 use serde_json::Value;
+
+use std::path::Path;
+
+use mcplab_evals::suite::{Check, Suite};
 
 use crate::prepare::Prepared;
 
@@ -19,11 +24,12 @@ const TRUSTED_KEPT: usize = 500;
 /// Everything `prepared` would start or drive, in the suite's order.
 pub fn launch_list(prepared: &Prepared) -> LaunchList {
     let inline = prepared.loaded.mcp_servers.as_ref();
-    let items: Vec<LaunchItem> = prepared
+    let mut items: Vec<LaunchItem> = prepared
         .servers
         .iter()
         .map(|s| server_item(s, inline.is_some_and(|m| m.contains_key(&s.name))))
         .collect();
+    items.extend(command_items(&prepared.loaded, &prepared.folder()));
     let canonical = serde_json::to_string(&items).unwrap_or_default();
     let digest = ring::digest::digest(&ring::digest::SHA256, canonical.as_bytes());
     LaunchList {
@@ -69,6 +75,28 @@ fn server_item(s: &ServerConfig, from_suite: bool) -> LaunchItem {
         kind,
         detail,
     }
+}
+
+/// The check commands of the suite, each where it is written, with the folder it runs in.
+fn command_items(suite: &Suite, dir: &Path) -> Vec<LaunchItem> {
+    let item = |at: String, check: &Check| match check {
+        Check::Command(c) => Some(LaunchItem {
+            name: at,
+            kind: LaunchKind::CheckCommand,
+            detail: format!("{} (in {})", c.line(), dir.display()),
+        }),
+        _ => None,
+    };
+    let mut out: Vec<LaunchItem> = Vec::new();
+    for (i, check) in suite.defaults.checks.iter().enumerate() {
+        out.extend(item(format!("defaults.checks[{i}]"), check));
+    }
+    for (k, case) in suite.cases.iter().enumerate() {
+        for (i, check) in case.checks.iter().enumerate() {
+            out.extend(item(format!("cases[{k}].checks[{i}] ({})", case.id), check));
+        }
+    }
+    out
 }
 
 /// The list as lines a person reads (the CLI prints them; the page shows the same items).

@@ -41,10 +41,13 @@
 //!   error — what the page and `eval show --iteration` show), `trend.rs` (a suite's ended runs
 //!   oldest first, per model every case pooled: passes/n with the 95 % Wilson interval, for the
 //!   page's chart), `authoring.rs` (case from a chat session, append keeping the file, starter
-//!   cases), `drafting.rs` (cases a model drafts from the tools, for `eval init --draft` and
+//!   cases), `commands.rs` (`command:` checks: the iteration on stdin, the verdict on stdout,
+//!   in the suite's folder with a server's environment, killed as a group past its timeout,
+//!   stdout bounded), `drafting.rs` (cases a model drafts from the tools, for `eval init --draft` and
 //!   anything else).
 
 pub mod authoring;
+mod commands;
 pub mod connect;
 mod deadline;
 mod detail;

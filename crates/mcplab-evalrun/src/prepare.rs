@@ -147,6 +147,19 @@ pub fn prepare(
     })
 }
 
+impl Prepared {
+    /// The suite file's folder (check commands run there, datasets are read from there); the
+    /// current directory when the suite has no file.
+    pub fn folder(&self) -> PathBuf {
+        self.source
+            .as_deref()
+            .map(Path::new)
+            .and_then(Path::parent)
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+    }
+}
+
 /// The suite's `hosts:` as HostConfigs (built-in or the person's own profiles over the suite's
 /// host).
 fn resolve_profiles(

@@ -186,12 +186,14 @@ pub async fn run(
                 .map(|c| c.turns.iter().map(|t| t.user().to_owned()).collect())
                 .unwrap_or_default();
             let render = needs_render(&r);
+            let commands = r.commands();
             (
                 r.id.clone(),
                 CaseRun {
                     resolved: r,
                     turns,
                     render,
+                    commands,
                 },
             )
         })
@@ -213,6 +215,7 @@ pub async fn run(
         renderer: env.renderer.clone(),
         problems: Mutex::default(),
         warn,
+        suite_dir: prepared.folder(),
     });
     let run_id = spec.run_id.clone().unwrap_or_else(new_run_id);
     let header = header(&spec, &prepared, &units);

@@ -25,7 +25,8 @@
 //!   tool → call, any-order maximum bipartite pairing or in-order/exact subsequence alignment,
 //!   diffs Missing/Extra/Out of order/Argument mismatch (JSON path, expected vs actual)/Forbidden);
 //!   `trace.rs` (`Trace` per iteration, `TurnTrace::from_events` from recorded `TurnEvent`s);
-//!   `checks.rs` (outcome checks, failing closed when unmeasured); `verdict.rs` (case and per-turn
+//!   `checks/` (outcome checks, failing closed when unmeasured; `json.rs` JSONPath on answers
+//!   and tool results, `command.rs` the input and verdict of check commands); `verdict.rs` (case and per-turn
 //!   scopes, judge advisory or gating, passed/failed/errored); `judge.rs` (the grading model's
 //!   prompt and the reading of its 0–1 score and reason; the runner calls the model); `run.rs`
 //!   (units, `IterationRecord`, `RunRecord`, plan, suite hash); `stats/` (Wilson, Newcombe hybrid

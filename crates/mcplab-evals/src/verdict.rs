@@ -3,7 +3,7 @@
 //! applied, and the outcome decided — passed, failed, or errored (the provider, a server or
 //! the clock failed, so the model was not measured).
 
-use crate::checks::{self, Scope};
+use crate::checks::{self, CommandOutcome, Scope};
 use crate::matching::calls::describe;
 use crate::matching::{Expectation, match_calls};
 use crate::suite::{Case, Check, Judge, Suite};
@@ -25,6 +25,21 @@ pub struct ResolvedCase {
     pub pass_threshold: f64,
     pub repeat: u32,
     pub models: Vec<String>,
+}
+
+impl ResolvedCase {
+    /// The check commands of the case (each command line once).
+    pub fn commands(&self) -> Vec<crate::suite::CommandCheck> {
+        let mut out: Vec<crate::suite::CommandCheck> = Vec::new();
+        for check in &self.checks {
+            if let Check::Command(c) = check
+                && !out.iter().any(|o| o.line() == c.line())
+            {
+                out.push(c.clone());
+            }
+        }
+        out
+    }
 }
 
 impl ResolvedCase {
@@ -128,10 +143,21 @@ fn is_infrastructure(kind: TurnFailureKind) -> bool {
 
 /// Judge one iteration's trace against its case.
 pub fn judge_iteration(case: &ResolvedCase, trace: &Trace, judge: Option<JudgeVerdict>) -> Verdict {
+    judge_iteration_with(case, trace, judge, &[])
+}
+
+/// Judge one iteration's trace, with what its check commands said.
+pub fn judge_iteration_with(
+    case: &ResolvedCase,
+    trace: &Trace,
+    judge: Option<JudgeVerdict>,
+    commands: &[CommandOutcome],
+) -> Verdict {
     let all = Scope {
         turns: &trace.turns,
         cost_usd: trace.cost_usd,
         app_renders: &trace.app_renders,
+        commands,
     };
     let mut tool_calls = Vec::new();
     let mut checks = Vec::new();
@@ -154,6 +180,7 @@ pub fn judge_iteration(case: &ResolvedCase, trace: &Trace, judge: Option<JudgeVe
             turns,
             cost_usd: None,
             app_renders: &trace.app_renders,
+            commands,
         };
         if let Some(exp) = exp {
             let calls: Vec<_> = turns.iter().flat_map(|t| t.tool_calls.iter()).collect();

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use mcplab_protocol::{EraView, RequestRef, ServerConfig, TaskMode};
 use rmcp::Peer;
-use rmcp::model::{ClientNotification, ClientRequest};
+use rmcp::model::{ClientNotification, ClientRequest, GetExtensions};
 use rmcp::service::{PeerRequestOptions, RoleClient, RunningService, ServiceError};
 use serde_json::{Value, json};
 use tokio::sync::{Mutex, mpsc};
@@ -15,7 +15,7 @@ use tokio_util::sync::CancellationToken;
 
 use super::error::McpError;
 use super::frame_transport::RawResults;
-use super::handler::{ClientSide, ProgressListeners, ProgressUpdate};
+use super::handler::{ClientSide, ProgressListeners, ProgressTap, ProgressUpdate, progress_key};
 use super::listing::Listing;
 use super::modern::cache::ResponseCache;
 use super::modern::headers::ToolHeaders;
@@ -196,12 +196,16 @@ impl Connection {
         if let Some(p) = params {
             body["params"] = p;
         }
-        let request: ClientRequest = match self.exact_request(method, &body) {
+        let mut request: ClientRequest = match self.exact_request(method, &body) {
             Some(exact) => exact,
             None => serde_json::from_value(body).map_err(|e| {
                 McpError::InvalidParams(format!("invalid params for `{method}`: {e}"))
             })?,
         };
+        if let Some(tx) = opts.progress.clone() {
+            // Registered by the transport before the frame is written (see `ProgressTap`).
+            request.extensions_mut().insert(ProgressTap(tx));
+        }
         let timeout = opts.timeout.unwrap_or(self.timeout);
         let mut options = PeerRequestOptions::with_timeout(timeout).reset_timeout_on_progress();
         if let Some(meta) = self.request_meta(opts) {
@@ -224,12 +228,7 @@ impl Connection {
                 at_ms,
             });
         }
-        let token = serde_json::to_value(&handle.progress_token)
-            .unwrap_or(Value::Null)
-            .to_string();
-        if let Some(tx) = opts.progress.clone() {
-            self.progress.lock().insert(token.clone(), tx);
-        }
+        let token = progress_key(&handle.progress_token);
         let cancel = opts.cancel.clone().unwrap_or_default();
         let outcome = tokio::select! {
             r = handle.await_response() => Some(r),

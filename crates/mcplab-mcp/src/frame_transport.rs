@@ -11,14 +11,14 @@ use std::sync::Arc;
 use bytes::Bytes;
 use mcplab_protocol::{Direction, FrameKind, TrafficHttpExchange};
 use parking_lot::Mutex;
-use rmcp::model::JsonRpcMessage;
+use rmcp::model::{ClientRequest, GetExtensions, GetMeta, JsonRpcMessage};
 use rmcp::service::{RoleClient, RxJsonRpcMessage, TxJsonRpcMessage};
 use rmcp::transport::Transport;
 use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::exchange_links::ExchangeLinks;
-use super::handler::ClientSide;
+use super::handler::{ClientSide, ProgressListeners, ProgressTap, progress_key};
 use super::modern::probe::{DiscoverProbe, Step};
 use super::peek::peek;
 use super::traffic::{FrameExtras, TrafficLog};
@@ -161,6 +161,8 @@ pub(crate) struct FrameTransport {
     /// Handles progress and log notifications in the order they arrive (see
     /// [`ClientSide::in_order`]); log lines are not handed on to rmcp.
     in_order: Option<ClientSide>,
+    /// Where requests that carry a [`ProgressTap`] register it, before their frame is written.
+    progress: Option<ProgressListeners>,
     /// `protocol: auto` on stdio: keeps the `server/discover` probe from costing 10 s.
     probe: Option<DiscoverProbe>,
 }
@@ -215,6 +217,7 @@ impl FrameTransport {
             headers: None,
             links: ExchangeLinks::default(),
             in_order: None,
+            progress: None,
             probe: None,
         }
     }
@@ -248,8 +251,21 @@ impl FrameTransport {
 
     /// Handles progress and log notifications as they are read, in the server's order.
     pub(crate) fn with_in_order(mut self, handler: ClientSide) -> Self {
+        self.progress = Some(handler.progress.clone());
         self.in_order = Some(handler);
         self
+    }
+
+    /// Registers the progress listener a request carries under the token rmcp gave it.
+    fn register_progress(&self, request: &ClientRequest) {
+        let (Some(listeners), Some(tap)) =
+            (&self.progress, request.extensions().get::<ProgressTap>())
+        else {
+            return;
+        };
+        if let Some(token) = request.get_meta().get_progress_token() {
+            listeners.lock().insert(progress_key(&token), tap.0.clone());
+        }
     }
 
     /// `msg`, unless it is a notification handled here and now that rmcp has no use for, or
@@ -414,6 +430,7 @@ impl Transport<RoleClient> for FrameTransport {
         if let JsonRpcMessage::Request(request) = &item {
             let id = serde_json::to_value(&request.id).unwrap_or(Value::Null);
             self.raw.expect(id.to_string());
+            self.register_progress(&request.request);
             if let Some(probe) = self.probe.as_mut() {
                 probe.sent(&request.request, &request.id);
             }
@@ -529,7 +546,47 @@ impl Transport<RoleClient> for FrameTransport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::handler::ProgressUpdate;
     use serde_json::json;
+
+    /// A server may send progress the moment it reads a request: the listener must be in
+    /// place before the frame is written (the send future not yet run), not after rmcp returns.
+    #[test]
+    fn a_requests_progress_listener_is_registered_before_its_frame_is_written() {
+        let (_server, inbound) = mpsc::channel(1);
+        let (outbound, mut written) = mpsc::channel(1);
+        let wire = Wire { inbound, outbound };
+        let listeners = ProgressListeners::default();
+        let mut transport = FrameTransport::new(
+            "s".into(),
+            wire,
+            Arc::new(TrafficLog::new(1 << 20)),
+            RawResults::default(),
+        );
+        transport.progress = Some(listeners.clone());
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let mut request: ClientRequest =
+            serde_json::from_value(json!({"method": "tools/call", "params": {"name": "t"}}))
+                .unwrap();
+        request.extensions_mut().insert(ProgressTap(tx));
+        let token = rmcp::model::ProgressToken(rmcp::model::NumberOrString::Number(3));
+        request.get_meta_mut().set_progress_token(token.clone());
+        let id = rmcp::model::RequestId::Number(1);
+        let send = transport.send(JsonRpcMessage::request(request, id));
+        assert!(written.try_recv().is_err(), "nothing written yet");
+        let listener = listeners.lock().get(&progress_key(&token)).cloned();
+        let update = ProgressUpdate {
+            progress: 1.0,
+            total: None,
+            message: None,
+        };
+        listener
+            .expect("registered at send")
+            .send(update.clone())
+            .unwrap();
+        assert_eq!(rx.try_recv().unwrap(), update);
+        drop(send);
+    }
 
     #[test]
     fn only_results_of_requests_sent_are_kept() {

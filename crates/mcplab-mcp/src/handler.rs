@@ -48,6 +48,19 @@ pub struct ProgressUpdate {
 pub(crate) type ProgressListeners =
     Arc<Mutex<HashMap<String, mpsc::UnboundedSender<ProgressUpdate>>>>;
 
+/// Where a request's progress goes, carried in the request's extensions (never on the wire):
+/// rmcp picks the progress token as it sends, so the transport registers the listener under
+/// that token before it writes the frame — a server's first progress cannot come too early.
+#[derive(Clone)]
+pub(crate) struct ProgressTap(pub mpsc::UnboundedSender<ProgressUpdate>);
+
+/// The listeners' key for `token`.
+pub(crate) fn progress_key(token: &rmcp::model::ProgressToken) -> String {
+    serde_json::to_value(token)
+        .unwrap_or(Value::Null)
+        .to_string()
+}
+
 /// A root offered to servers (`roots/list`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct RootEntry {
@@ -169,7 +182,11 @@ impl ClientSide {
             ServerNotification::ProgressNotification(n) => {
                 let p = &n.params;
                 let token = serde_json::to_value(&p.progress_token).unwrap_or(Value::Null);
-                let listener = self.progress.lock().get(&token.to_string()).cloned();
+                let listener = self
+                    .progress
+                    .lock()
+                    .get(&progress_key(&p.progress_token))
+                    .cloned();
                 if let Some(tx) = listener {
                     let _ = tx.send(ProgressUpdate {
                         progress: p.progress,

@@ -94,6 +94,7 @@
 //! | GET | `/api/sessions/{id}/events?lastEventId=N` | SSE of `SessionEvent`, `id:` = sequence; `Last-Event-ID` (or the query) replays |
 //! | GET | `/api/evals/folder` | → `EvalFolder` (the suites folder, a server-side directory kept in prefs; `null` until chosen) |
 //! | PUT | `/api/evals/folder` | `EvalFolderInput` → `EvalFolder` (an absolute path to an existing directory; 400 otherwise) |
+//! | GET | `/api/evals/dirs?path=` | → `DirListing`: the directories directly inside `path` (absolute, or relative to the home; the home when absent) and its suite-file count, for the folder picker; 400 for anything outside the person's home (resolved: `..` and symlinks cannot leave it) |
 //! | GET | `/api/evals/suites` | → `SuiteEntry[]`: the suite files directly in the folder, each with its id and title or why it does not load (400 until a folder is chosen) |
 //! | GET | `/api/evals/suites/{name}` | → `SuiteFile` (`name`: a plain file name ending in .yaml, .yml or .json; no symlinks) |
 //! | PUT | `/api/evals/suites/{name}` | `SuiteInput` → `SuiteSaved`; saved only if it loads (400 lists every problem; 1 MiB at most) |

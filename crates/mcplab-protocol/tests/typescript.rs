@@ -222,6 +222,7 @@ fn render() -> String {
         EvalStreamEvent::decl(&cfg),
         EvalFolder::decl(&cfg),
         EvalFolderInput::decl(&cfg),
+        DirListing::decl(&cfg),
         SuiteEntry::decl(&cfg),
         SuiteFile::decl(&cfg),
         SuiteInput::decl(&cfg),

@@ -1795,6 +1795,32 @@ export type EvalFolder = { folder: string | null, };
 
 export type EvalFolderInput = { folder: string, };
 
+export type DirListing = { 
+/**
+ * The home directory (the picker's root), resolved.
+ */
+home: string, 
+/**
+ * The directory listed, resolved and absolute.
+ */
+path: string, 
+/**
+ * Its parent; `None` at the home (nothing above it is listed).
+ */
+parent: string | null, 
+/**
+ * The directories directly inside, by name, sorted; dot directories and symlinks left out.
+ */
+dirs: Array<string>, 
+/**
+ * How many suite files (.yaml, .yml, .json) it holds directly.
+ */
+suites: number, 
+/**
+ * It holds more directories than are listed.
+ */
+truncated: boolean, };
+
 export type SuiteEntry = { name: string, id?: string, title?: string, error?: string, };
 
 export type SuiteFile = { name: string, text: string, };

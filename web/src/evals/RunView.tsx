@@ -24,7 +24,7 @@ export function RunView({ id }: { id: string }) {
   return (
     <div className="evals-run" data-testid="evals-run-view" data-run={id} data-status={run.run.status}>
       <h2>
-        Run {id} <span className="muted small">{kindLabel(run.run.kind)} · {run.run.status} · {pct(run.summary.passRate)} passed · {verdictWords(run.gates?.exitCode)} · host {run.run.hostHash.slice(0, 12) || '—'}</span>
+        Run {id} <span className="muted small">{kindLabel(run.run.kind)} · {run.run.status} · {pct(run.summary.passRate)} passed · {verdictWords(run.gates?.exitCode, run.gates?.gates)} · host {run.run.hostHash.slice(0, 12) || '—'}</span>
       </h2>
       <RunCost summary={run.summary} />
       {run.gates && (

@@ -17,8 +17,14 @@ pub enum Check {
     /// case-insensitive).
     AnswerMatches(String),
     /// The final answer is JSON (whole, or in a ```json block) and the value at `path`
-    /// (RFC 9535 JSONPath, e.g. `$.total`) matches `equals` (an argument matcher).
+    /// (RFC 9535 JSONPath, e.g. `$.total`) matches `equals` (an argument matcher), `exists`
+    /// or `matches` (a regular expression).
     AnswerJson(JsonPathCheck),
+    /// A tool result (the `CallToolResult`: `$.structuredContent.items[0].id`,
+    /// `$.content[0].text`) of `tool` (any tool without it) has a value at `path` (RFC 9535
+    /// JSONPath) that `equals` (an argument matcher) or `matches` (a regular expression), or
+    /// `exists: true|false`. Passes when some call's result does (`exists: false`: none does).
+    JsonPath(ToolJsonPathCheck),
     /// No tool call ended in an error (`isError: true`, an MCP error or a timeout).
     NoToolErrors(On),
     /// The turn finished: not failed, not cancelled, not stopped at the step or token limit.
@@ -39,6 +45,13 @@ pub enum Check {
     /// Every call of `tool` (or of any tool with a UI, without `tool`) rendered its app in
     /// headless Chromium under the host profile: initialized, no CSP violations, no errors.
     AppRendered(AppRenderedCheck),
+    /// An external command judges the iteration: it gets `{case, model, iteration, trace}` as
+    /// JSON on stdin and prints `{"pass": true|false, "score": 0.8, "reason": "…"}` (score
+    /// optional). A nonzero exit, no JSON, or no answer within the timeout (default 30 s)
+    /// fails the check with what went wrong. It runs in the suite file's folder, with the
+    /// environment a stdio server gets, and is listed with the servers before a run starts.
+    /// Case-level only (it sees every turn).
+    Command(CommandCheck),
 }
 
 /// `answerContains: "42"` or `answerContains: { text: "42", caseSensitive: true }`.
@@ -70,12 +83,61 @@ impl TextNeedle {
     }
 }
 
+/// `answerJson: { path: $.total, equals: 42 }`: one of `equals`, `exists`, `matches`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct JsonPathCheck {
+    /// An RFC 9535 JSONPath, e.g. `$.total` or `$.items[?@.id == 3].name`.
     #[schemars(length(min = 1))]
     pub path: String,
-    pub equals: Value,
+    /// The value there matches this (an argument matcher: plain JSON, `"<number>"`, `$regex` …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equals: Option<Value>,
+    /// `true`: the path finds something; `false`: it finds nothing.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exists: Option<bool>,
+    /// The value there is a string (numbers and booleans as written in JSON) matching this
+    /// regular expression (Rust `regex` syntax).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matches: Option<String>,
+}
+
+/// `jsonPath: { tool: list_orders, path: "$.structuredContent.items[0].id", equals: 3 }`:
+/// one of `equals`, `exists`, `matches`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ToolJsonPathCheck {
+    /// The tool whose results are looked at (every call of it); without it, every call's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<String>,
+    /// The server's name, when several servers have a tool of that name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// An RFC 9535 JSONPath over the `CallToolResult`, e.g. `$.structuredContent.total`.
+    #[schemars(length(min = 1))]
+    pub path: String,
+    /// The value there matches this (an argument matcher: plain JSON, `"<number>"`, `$regex` …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub equals: Option<Value>,
+    /// `true`: some result has something there; `false`: no result has.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub exists: Option<bool>,
+    /// The value there is a string (numbers and booleans as written in JSON) matching this
+    /// regular expression (Rust `regex` syntax).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub matches: Option<String>,
+}
+
+impl ToolJsonPathCheck {
+    /// The assertion part, as `answerJson` writes it.
+    pub fn assertion(&self) -> JsonPathCheck {
+        JsonPathCheck {
+            path: self.path.clone(),
+            equals: self.equals.clone(),
+            exists: self.exists,
+            matches: self.matches.clone(),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -93,4 +155,55 @@ pub struct ToolResultCheck {
 pub struct AppRenderedCheck {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool: Option<String>,
+}
+
+/// Seconds a check command gets when the suite does not say.
+pub const DEFAULT_COMMAND_TIMEOUT_SECS: u32 = 30;
+
+/// `command: python3 checks/totals.py` or `command: { run: …, timeoutSeconds: 10 }`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum CommandCheck {
+    /// The command line (split as a shell would split words; no shell runs it).
+    Line(#[schemars(length(min = 1))] String),
+    Detailed(DetailedCommand),
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct DetailedCommand {
+    /// The command line (split as a shell would split words; no shell runs it).
+    #[schemars(length(min = 1))]
+    pub run: String,
+    /// Seconds it may take (default 30); past them it is killed and the check fails.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(range(min = 1, max = 3600))]
+    pub timeout_seconds: Option<u32>,
+}
+
+impl CommandCheck {
+    /// The command line as written.
+    pub fn line(&self) -> &str {
+        match self {
+            CommandCheck::Line(line) => line,
+            CommandCheck::Detailed(d) => &d.run,
+        }
+    }
+
+    /// The program and its arguments; `Err` says why the line does not split.
+    pub fn argv(&self) -> Result<Vec<String>, String> {
+        let words = shell_words::split(self.line())
+            .map_err(|e| format!("the command line does not split into words: {e}"))?;
+        if words.is_empty() {
+            return Err("the command line is empty".into());
+        }
+        Ok(words)
+    }
+
+    pub fn timeout_seconds(&self) -> u32 {
+        match self {
+            CommandCheck::Line(_) => DEFAULT_COMMAND_TIMEOUT_SECS,
+            CommandCheck::Detailed(d) => d.timeout_seconds.unwrap_or(DEFAULT_COMMAND_TIMEOUT_SECS),
+        }
+    }
 }

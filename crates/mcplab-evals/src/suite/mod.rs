@@ -16,7 +16,8 @@ pub use case::{
     ToolCallOptions, ToolOverride, Turn,
 };
 pub use check::{
-    AppRenderedCheck, Check, DetailedNeedle, JsonPathCheck, TextNeedle, ToolResultCheck,
+    AppRenderedCheck, Check, CommandCheck, DEFAULT_COMMAND_TIMEOUT_SECS, DetailedCommand,
+    DetailedNeedle, JsonPathCheck, TextNeedle, ToolJsonPathCheck, ToolResultCheck,
 };
 pub use from_session::{case_from_turns, compared_turn_suite};
 pub use load::{

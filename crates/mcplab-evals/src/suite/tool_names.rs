@@ -1,7 +1,7 @@
 //! The tools a suite names (expected and forbidden calls, per-tool options, `firstTool`,
-//! `toolResult`, `appRendered`), each with the JSON pointer where it is written, and the check
-//! of those names against what the servers list, so a misspelled tool is an error with its
-//! line and a "did you mean" instead of every model failing at 0 %.
+//! `toolResult`, `jsonPath`, `appRendered`), each with the JSON pointer where it is written,
+//! and the check of those names against what the servers list, so a misspelled tool is an
+//! error with its line and a "did you mean" instead of every model failing at 0 %.
 
 use std::collections::BTreeMap;
 
@@ -207,6 +207,11 @@ fn checks(list: Option<&Value>, at: &str, out: &mut Vec<ToolRef>) {
             && let Some(tool) = tr.get("tool")
         {
             push(out, format!("{at}/toolResult/tool"), tr.get("server"), tool);
+        }
+        if let Some(j) = check.get("jsonPath")
+            && let Some(tool) = j.get("tool")
+        {
+            push(out, format!("{at}/jsonPath/tool"), j.get("server"), tool);
         }
         if let Some(tool) = check.pointer("/appRendered/tool") {
             push(out, format!("{at}/appRendered/tool"), None, tool);

@@ -163,17 +163,24 @@ fn checks(list: Option<&Value>, at: &str, out: &mut Vec<(String, String)>) {
                 format!("invalid regular expression: {}", regex_error(&e)),
             ));
         }
-        if let Some(json) = check.get("answerJson") {
-            if let Some(path) = json.get("path").and_then(Value::as_str)
-                && let Err(e) = serde_json_path::JsonPath::parse(path)
-            {
-                out.push((
-                    format!("{at}/answerJson/path"),
-                    format!("invalid JSONPath: {e}"),
-                ));
+        for key in ["answerJson", "jsonPath"] {
+            if let Some(json) = check.get(key) {
+                json_path(json, &format!("{at}/{key}"), out);
             }
-            if let Some(equals) = json.get("equals") {
-                matcher(equals, &format!("{at}/answerJson/equals"), out);
+        }
+        if let Some(c) = check.get("command") {
+            let line = c.as_str().or_else(|| c.get("run").and_then(Value::as_str));
+            if let Some(line) = line {
+                match shell_words::split(line) {
+                    Ok(words) if words.is_empty() => {
+                        out.push((format!("{at}/command"), "the command line is empty".into()))
+                    }
+                    Ok(_) => {}
+                    Err(e) => out.push((
+                        format!("{at}/command"),
+                        format!("the command line does not split into words: {e}"),
+                    )),
+                }
             }
         }
         if let Some(m) = check.pointer("/toolResult/matches") {
@@ -182,13 +189,55 @@ fn checks(list: Option<&Value>, at: &str, out: &mut Vec<(String, String)>) {
     }
 }
 
-/// Cost is measured per iteration, so a turn cannot check it.
+/// A JSONPath check: the path compiles (RFC 9535), one assertion, a regex that compiles, a
+/// matcher that makes sense.
+fn json_path(json: &Value, at: &str, out: &mut Vec<(String, String)>) {
+    if let Some(path) = json.get("path").and_then(Value::as_str)
+        && let Err(e) = serde_json_path::JsonPath::parse(path)
+    {
+        out.push((format!("{at}/path"), format!("invalid JSONPath: {e}")));
+    }
+    let given: Vec<&str> = ["equals", "exists", "matches"]
+        .into_iter()
+        .filter(|k| json.get(*k).is_some())
+        .collect();
+    if json.is_object() && given.len() != 1 {
+        let message = match given.len() {
+            0 => "say what to check: `equals: VALUE`, `exists: true|false` or `matches: REGEX`"
+                .to_string(),
+            _ => format!("write one of `{}`, not several", given.join("`, `")),
+        };
+        out.push((at.to_owned(), message));
+    }
+    if let Some(pattern) = json.get("matches").and_then(Value::as_str)
+        && let Err(e) = RegexBuilder::new(pattern).size_limit(1 << 20).build()
+    {
+        out.push((
+            format!("{at}/matches"),
+            format!("invalid regular expression: {}", regex_error(&e)),
+        ));
+    }
+    if let Some(equals) = json.get("equals") {
+        matcher(equals, &format!("{at}/equals"), out);
+    }
+}
+
+/// Cost is measured per iteration, and a command sees the whole iteration, so a turn cannot
+/// check them.
 fn per_iteration_only(list: Option<&Value>, at: &str, out: &mut Vec<(String, String)>) {
     let items = list
         .and_then(Value::as_array)
         .map(Vec::as_slice)
         .unwrap_or_default();
     for (i, check) in items.iter().enumerate() {
+        if check.get("command").is_some() {
+            out.push((
+                format!("{at}/{i}/command"),
+                "a check command reads the whole iteration's trace: put `command` on the case, \
+                 not on a turn"
+                    .into(),
+            ));
+        }
         if check.get("maxCostUsd").is_some() {
             out.push((
                 format!("{at}/{i}/maxCostUsd"),

@@ -9,6 +9,7 @@
 mod checks;
 mod gates_and_shards;
 mod import;
+mod json_paths;
 mod matching;
 mod reports;
 mod robustness;

@@ -2,18 +2,23 @@
 //! token, and forwarding of a server-under-test's elicitation or sampling request to this
 //! client when it declared the capability. The request is sent with the params exactly as the
 //! server under test wrote them, and the answer comes back as a [`HumanAnswer`]. Protocol
-//! 2026-07-28 forbids server-to-client requests outside `input_required`, so such a client
-//! declares nothing forwardable here.
+//! 2026-07-28 forbids server-to-client requests outside `input_required`: for such a client
+//! the request goes back in the running call's `input_required` result (`rounds.rs`), so it
+//! can be forwarded only while that call runs.
 
 use std::time::Duration;
 
 use mcplab_protocol::{HumanAnswer, HumanRequestKind};
 use rmcp::model::{
-    ClientCapabilities, CustomRequest, ProgressNotificationParam, ProgressToken, ServerRequest,
+    ClientCapabilities, CustomRequest, InputRequest, ProgressNotificationParam, ProgressToken,
+    ServerRequest,
 };
 use rmcp::service::{PeerRequestOptions, RequestContext};
 use rmcp::{Peer, RoleServer};
 use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+
+use super::rounds::Ask;
 
 /// Progress of one call, sent as `notifications/progress` when the client asked for it.
 #[derive(Clone)]
@@ -54,18 +59,20 @@ impl Progress {
 pub struct ClientLink {
     peer: Peer<RoleServer>,
     capabilities: Option<ClientCapabilities>,
-    modern: bool,
+    /// 2026-07-28: the running call's way to its `input_required` result.
+    inputs: Option<mpsc::UnboundedSender<Ask>>,
 }
 
 impl ClientLink {
-    pub(super) fn new(context: &RequestContext<RoleServer>) -> Self {
-        let modern = context
-            .protocol_version()
-            .is_some_and(|v| v.as_str() >= "2026-07-28");
+    /// The link of a call; `inputs` for a 2026-07-28 client (see [`is_modern`]).
+    pub(super) fn new(
+        context: &RequestContext<RoleServer>,
+        inputs: Option<mpsc::UnboundedSender<Ask>>,
+    ) -> Self {
         Self {
             peer: context.peer.clone(),
             capabilities: context.client_capabilities(),
-            modern,
+            inputs,
         }
     }
 
@@ -77,16 +84,16 @@ impl ClientLink {
     }
 
     /// Whether a request of `kind` can be forwarded to this client: it declared the
-    /// capability and speaks a revision that lets a server ask.
+    /// capability, and (2026-07-28) its call still runs.
     pub fn accepts(&self, kind: HumanRequestKind) -> bool {
         let Some(caps) = &self.capabilities else {
             return false;
         };
-        !self.modern
-            && match kind {
-                HumanRequestKind::Elicitation => caps.elicitation.is_some(),
-                HumanRequestKind::Sampling => caps.sampling.is_some(),
-            }
+        let open = self.inputs.as_ref().is_none_or(|tx| !tx.is_closed());
+        open && match kind {
+            HumanRequestKind::Elicitation => caps.elicitation.is_some(),
+            HumanRequestKind::Sampling => caps.sampling.is_some(),
+        }
     }
 
     /// Sends the request to the client and waits up to `timeout` for its answer.
@@ -100,6 +107,9 @@ impl ClientLink {
             HumanRequestKind::Elicitation => "elicitation/create",
             HumanRequestKind::Sampling => "sampling/createMessage",
         };
+        if let Some(inputs) = &self.inputs {
+            return ask_in_round(inputs, kind, method, params, timeout).await;
+        }
         let request = ServerRequest::CustomRequest(CustomRequest::new(method, Some(params)));
         let handle = self
             .peer
@@ -112,6 +122,39 @@ impl ClientLink {
             .map_err(|e| format!("the client did not answer `{method}`: {e}"))?;
         let result = serde_json::to_value(result).unwrap_or(Value::Null);
         Ok(answer_of(kind, result))
+    }
+}
+
+/// Whether the request of `context` speaks 2026-07-28 or later.
+pub(super) fn is_modern(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|v| v.as_str() >= "2026-07-28")
+}
+
+/// Puts the request in the running call's `input_required` result and waits for the retry
+/// that answers it.
+async fn ask_in_round(
+    inputs: &mpsc::UnboundedSender<Ask>,
+    kind: HumanRequestKind,
+    method: &str,
+    params: Value,
+    timeout: Duration,
+) -> Result<HumanAnswer, String> {
+    let request: InputRequest =
+        serde_json::from_value(serde_json::json!({ "method": method, "params": params }))
+            .map_err(|e| format!("the server's `{method}` params cannot be passed on: {e}"))?;
+    let (answer, answered) = oneshot::channel();
+    inputs
+        .send(Ask { request, answer })
+        .map_err(|_| "the call that could carry it has ended".to_owned())?;
+    match tokio::time::timeout(timeout, answered).await {
+        Ok(Ok(result)) => Ok(answer_of(kind, result)),
+        Ok(Err(_)) => Err(format!("the client's retry did not answer `{method}`")),
+        Err(_) => Err(format!(
+            "the client did not retry within {}s",
+            timeout.as_secs()
+        )),
     }
 }
 

@@ -3,10 +3,12 @@
 //! streamable HTTP on loopback (`http.rs`), in both protocol eras. It turns a `tools/call`
 //! into one [`ToolHost::call`] with a [`CallScope`]: the client's progress token, the request's
 //! cancellation, and a [`ClientLink`] that forwards elicitation and sampling to the client
-//! when it declared them (`client_link.rs`). It owns no tool logic: `mcplab-agent` does.
+//! when it declared them (`client_link.rs`; for 2026-07-28 clients as `input_required` rounds,
+//! `rounds.rs`). It owns no tool logic: `mcplab-agent` does.
 
 mod client_link;
 mod http;
+mod rounds;
 
 use std::sync::Arc;
 
@@ -115,6 +117,8 @@ pub trait ToolHost: Send + Sync + 'static {
 struct Handler {
     host: Arc<dyn ToolHost>,
     tools: Arc<Vec<Tool>>,
+    /// 2026-07-28 calls waiting for their client's input.
+    rounds: rounds::Rounds,
 }
 
 impl Handler {
@@ -132,6 +136,7 @@ impl Handler {
         Ok(Self {
             host,
             tools: Arc::new(tools),
+            rounds: rounds::Rounds::default(),
         })
     }
 }
@@ -158,11 +163,22 @@ impl ServerHandler for Handler {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if let Some(state) = &request.request_state {
+            let responses = request.input_responses.unwrap_or_default();
+            return self.rounds.resume(state, responses, &context.ct).await;
+        }
         let arguments = Value::Object(request.arguments.unwrap_or_default());
+        let modern = client_link::is_modern(&context);
+        // A 2026-07-28 call runs on its own: it may have to answer `input_required` and wait.
+        let (inputs, asks) = tokio::sync::mpsc::unbounded_channel();
+        let cancel = match modern {
+            true => CancellationToken::new(),
+            false => context.ct.clone(),
+        };
         let scope = CallScope {
-            cancel: context.ct.clone(),
+            cancel: cancel.clone(),
             progress: Progress::new(&context),
-            client: ClientLink::new(&context),
+            client: ClientLink::new(&context, modern.then_some(inputs)),
         };
         let Some(running) = self.host.call(&request.name, arguments, scope) else {
             // The spec's error for an unknown tool (server/tools, "Error Handling").
@@ -171,7 +187,11 @@ impl ServerHandler for Handler {
                 None,
             ));
         };
-        Ok(result_of(running.await).into())
+        if !modern {
+            return Ok(result_of(running.await).into());
+        }
+        let running = rounds::Running::start(running, asks, cancel);
+        self.rounds.drive(running, &context.ct).await
     }
 }
 

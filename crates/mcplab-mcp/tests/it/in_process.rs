@@ -461,3 +461,33 @@ async fn a_builtin_server_runs_in_process_for_its_command_line_only() {
     assert!(spawned.is_err());
     assert_eq!(started.load(std::sync::atomic::Ordering::SeqCst), 2);
 }
+
+/// A fast server's first progress can arrive before `request` returns from sending: it must
+/// reach the caller all the same. Many calls at once, each with progress sent at once
+/// (`step_ms: 0`), on two worker threads: every call gets every step.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn progress_sent_at_once_is_not_lost() {
+    let (_m, conn) = fixture(ManagerOptions::default()).await;
+    let calls = (0..40).map(|_| {
+        let conn = conn.clone();
+        tokio::spawn(async move {
+            let (tx, mut rx) = mpsc::unbounded_channel();
+            let options = RequestOptions {
+                progress: Some(tx),
+                ..Default::default()
+            };
+            let args = json!({"name": "slow_task", "arguments": {"steps": 3, "step_ms": 0}});
+            conn.request("tools/call", Some(args), options)
+                .await
+                .expect("slow_task answers");
+            let mut steps = Vec::new();
+            while let Ok(u) = rx.try_recv() {
+                steps.push(u.progress);
+            }
+            steps
+        })
+    });
+    for call in futures::future::join_all(calls).await {
+        assert_eq!(call.unwrap(), [1.0, 2.0, 3.0]);
+    }
+}

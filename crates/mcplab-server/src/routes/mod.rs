@@ -7,6 +7,7 @@ mod chat;
 mod check;
 mod compare;
 mod evals;
+mod evals_dirs;
 mod hosts;
 mod mcp;
 mod modern;
@@ -152,6 +153,7 @@ pub(crate) fn api() -> Router<Arc<AppState>> {
             "/evals/folder",
             get(evals::get_folder).put(evals::set_folder),
         )
+        .route("/evals/dirs", get(evals_dirs::list_dirs))
         .route("/evals/suites", get(evals::list_suites))
         .route(
             "/evals/suites/{name}",

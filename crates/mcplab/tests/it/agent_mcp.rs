@@ -77,6 +77,17 @@ fn assert_session(out: &Value, data: &std::path::Path) {
     let logs = events.iter().filter(|e| e["type"] == "log").count();
     assert_eq!(logs, 8, "{events:?}");
 
+    // elicit_form's request, forwarded to the client (policy `auto`, then `forward`), was
+    // answered by its elicitation callback: servers of both eras saw the client's answer.
+    for key in ["elicited", "elicited26"] {
+        let result = &out[key]["structured"]["result"];
+        assert_eq!(result["isError"], false, "{key}: {result:#}");
+        let text = result["content"][0]["text"].as_str().unwrap_or_default();
+        assert!(
+            text.contains("accepted") && text.contains("Ada"),
+            "{key}: {result:#}"
+        );
+    }
     // elicit_form was asked after `policy {elicitation: decline}`: the server saw a decline.
     let declined = out["declined"]["structured"]["result"]["content"][0]["text"].as_str();
     assert_eq!(declined, Some("The user declined."));
@@ -125,12 +136,12 @@ fn the_python_sdk_2_drives_a_session_in_2026_07_28() {
     let out = client(2, data.path(), "session");
     assert_eq!(out["protocol"], "2026-07-28");
     assert_session(&out, data.path());
-    // 2026-07-28 lets no server ask its client outside input_required: the policy (`auto`)
-    // declines, and the demo server says so.
+    // 2026-07-28 lets no server ask its client outside input_required: the request went back
+    // in the call's `input_required` result, and the SDK's retry carried the client's answer.
     let sampled = &out["sampled"]["structured"]["result"];
-    assert_eq!(sampled["isError"], true, "{sampled}");
+    assert_eq!(sampled["isError"], false, "{sampled}");
     let text = sampled["content"][0]["text"].as_str().unwrap();
-    assert!(text.contains("declined"), "{text}");
+    assert!(text.contains("agent model says: 2+2?"), "{text}");
 }
 
 fn chromium() -> String {

@@ -39,6 +39,7 @@ mod eval_accounting;
 mod eval_checks;
 mod eval_hosts;
 mod eval_runs;
+mod eval_vocabulary;
 mod evals_draft_api;
 mod failure_codes;
 mod hostile_child;

@@ -1,17 +1,23 @@
-//! Checks on an iteration's outcome (answer text, JSON in the answer, tool errors, how turns
-//! ended, steps, tokens, cost, latency, first tool, tool results, rendered apps), each giving
-//! pass/fail with a reason that shows expected vs actual. A check over something not measured
-//! (no price, no render report) fails closed: no signal is not a pass.
+//! Checks on an iteration's outcome (answer text, JSONPath on the answer and tool results,
+//! tool errors, how turns ended, steps, tokens, cost, latency, first tool, tool results,
+//! rendered apps, external commands), each giving pass/fail with a reason that shows expected
+//! vs actual. A check over something not measured (no price, no render report, a command not
+//! run) fails closed: no signal is not a pass.
 
 use regex::RegexBuilder;
 use serde_json::Value;
 
 use crate::matching::args::{self, ArgOptions, regex_error};
 use crate::matching::calls::brief;
-use crate::suite::{AppRenderedCheck, Check, JsonPathCheck, TextNeedle, ToolResultCheck};
+use crate::suite::{AppRenderedCheck, Check, TextNeedle, ToolResultCheck};
 use crate::trace::{AppRender, ToolCallTrace, TurnEnd, TurnTrace};
+pub use command::{CommandOutcome, command_input, read_verdict};
+pub use json::json_in;
 use mcplab_protocol::chat::StopReason;
 pub use mcplab_protocol::evals::CheckResult;
+
+mod command;
+mod json;
 
 /// What a check looks at: some turns (one, or all of them) and what belongs to them.
 #[derive(Debug, Clone, Copy)]
@@ -20,6 +26,8 @@ pub struct Scope<'a> {
     /// The iteration's cost; `None` when unknown (or when the scope is a single turn).
     pub cost_usd: Option<f64>,
     pub app_renders: &'a [AppRender],
+    /// What the check commands said (the runner ran them).
+    pub commands: &'a [CommandOutcome],
 }
 
 /// Evaluate one check.
@@ -42,7 +50,8 @@ fn run(check: &Check, s: &Scope<'_>) -> (bool, String) {
             Ok(_) => (false, format!("the answer does not match /{pattern}/; answer: {}", quote(answer))),
             Err(e) => (false, format!("invalid regular expression: {}", regex_error(&e))),
         },
-        Check::AnswerJson(j) => answer_json(j, answer),
+        Check::AnswerJson(j) => json::answer_json(j, answer),
+        Check::JsonPath(j) => json::tool_json(j, calls().collect()),
         Check::NoToolErrors(_) => {
             let failed: Vec<String> = calls()
                 .filter(|c| c.is_error)
@@ -72,6 +81,7 @@ fn run(check: &Check, s: &Scope<'_>) -> (bool, String) {
         },
         Check::ToolResult(t) => tool_result(t, calls().collect()),
         Check::AppRendered(a) => app_rendered(a, calls().collect(), s.app_renders),
+        Check::Command(c) => command::from_outcomes(c, s.commands),
     }
 }
 
@@ -147,66 +157,6 @@ fn finished(turns: &[TurnTrace]) -> (bool, String) {
         return (false, format!("turn {} {problem}", i + 1));
     }
     (true, "every turn finished".into())
-}
-
-/// The JSON an answer carries: all of it, a fenced ```json block, or the outermost braces.
-pub fn json_in(answer: &str) -> Option<Value> {
-    let trimmed = answer.trim();
-    if let Ok(v) = serde_json::from_str(trimmed) {
-        return Some(v);
-    }
-    if let Some(start) = trimmed.find("```json") {
-        let rest = &trimmed[start + 7..];
-        if let Some(end) = rest.find("```")
-            && let Ok(v) = serde_json::from_str(rest[..end].trim())
-        {
-            return Some(v);
-        }
-    }
-    let (start, end) = (trimmed.find('{')?, trimmed.rfind('}')?);
-    serde_json::from_str(trimmed.get(start..=end)?).ok()
-}
-
-fn answer_json(check: &JsonPathCheck, answer: &str) -> (bool, String) {
-    let Some(doc) = json_in(answer) else {
-        return (
-            false,
-            format!("the answer holds no JSON; answer: {}", quote(answer)),
-        );
-    };
-    let path = match serde_json_path::JsonPath::parse(&check.path) {
-        Ok(p) => p,
-        Err(e) => return (false, format!("invalid JSONPath: {e}")),
-    };
-    let nodes = path.query(&doc).all();
-    if nodes.is_empty() {
-        return (
-            false,
-            format!(
-                "{} matches nothing in the answer's JSON {}",
-                check.path,
-                brief(&doc)
-            ),
-        );
-    }
-    let opts = ArgOptions::default();
-    if nodes
-        .iter()
-        .any(|n| args::matches(&check.equals, Some(n), &opts))
-    {
-        (true, format!("{} matches", check.path))
-    } else {
-        let found: Vec<String> = nodes.iter().map(|n| brief(n)).collect();
-        (
-            false,
-            format!(
-                "{}: expected {}, found {}",
-                check.path,
-                brief(&check.equals),
-                found.join(", ")
-            ),
-        )
-    }
 }
 
 fn tool_result(check: &ToolResultCheck, calls: Vec<&ToolCallTrace>) -> (bool, String) {

@@ -1,0 +1,115 @@
+//! Black-box tests of the suite vocabulary beyond answers and expected calls, on the demo
+//! server and the scripted LLM: check commands (the trace on stdin, a verdict on stdout; a
+//! nonzero exit, no JSON or an overrun timeout failing the check with the reason; listed
+//! before the run like the servers).
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::Path;
+
+use mcplab_testkit::llm::{Rules, ScriptedLlm};
+
+use crate::eval_support::*;
+
+fn script(dir: &Path, name: &str, body: &str) {
+    let path = dir.join(name);
+    std::fs::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+#[tokio::test]
+async fn check_commands_read_the_trace_and_their_failures_say_why() {
+    let llm = ScriptedLlm::start_with_rules(Rules::new(vec![good("gpt-good", "g")])).await;
+    let dir = tempfile::tempdir().unwrap();
+    // Passes when the trace on stdin holds a call of `add`; says which case it judged.
+    script(
+        dir.path(),
+        "called_add.sh",
+        r#"input=$(cat)
+case "$input" in
+  *'"tool":"add"'*'"case":"add"'*|*'"case":"add"'*'"tool":"add"'*) echo '{"pass": true, "score": 0.75, "reason": "add was called"}' ;;
+  *) echo '{"pass": false, "reason": "no add call"}' ;;
+esac"#,
+    );
+    script(
+        dir.path(),
+        "crashes.sh",
+        "echo 'cannot open totals.db' >&2; exit 3",
+    );
+    script(dir.path(), "chatty.sh", "echo 'looks fine to me'");
+    script(dir.path(), "slow.sh", "exec sleep 30");
+    let body = "models: [openai::gpt-good]
+cases:
+  - id: add
+    turns: [What is 2 + 40? Use the add tool.]
+    checks:
+      - command: ./called_add.sh
+      - command: ./crashes.sh
+      - command: sh chatty.sh
+      - command: { run: ./slow.sh, timeoutSeconds: 1 }
+";
+    let path = suite(dir.path(), body);
+    let o = output(eval(
+        Some(&llm),
+        dir.path(),
+        &["run", path.to_str().unwrap(), "--json"],
+    ))
+    .await;
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{err}");
+    assert!(
+        err.contains("run `./called_add.sh (in ")
+            && err.contains("(check at cases[0].checks[0] (add))"),
+        "the commands are listed before the run: {err}"
+    );
+    let events = lines(&o);
+    let failures = failures_of(&events, "openai::gpt-good");
+    assert_eq!(failures.len(), 3, "{failures:#?}");
+    assert!(
+        failures[0]
+            .contains("the check command exited with code 3; it said: cannot open totals.db"),
+        "{failures:#?}"
+    );
+    assert!(
+        failures[1].contains("printed no verdict") && failures[1].contains("looks fine to me"),
+        "{failures:#?}"
+    );
+    assert!(
+        failures[2].contains("took longer than 1 s and was stopped"),
+        "{failures:#?}"
+    );
+    let id = run_id(&events);
+    let args = ["show", &id, "--iteration", "1", "--case", "add", "--json"];
+    let o = output(eval(None, dir.path(), &args)).await;
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("add was called (score 0.75)"),
+        "the passing command saw the trace: {text}"
+    );
+}
+
+#[tokio::test]
+async fn a_command_on_a_turn_or_that_does_not_split_is_a_suite_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "models: [openai::gpt-good]
+cases:
+  - id: add
+    turns:
+      - user: What is 2 + 40?
+        checks: [{ command: ./x.sh }]
+    checks:
+      - command: \"./x.sh 'unclosed\"
+";
+    let path = suite(dir.path(), body);
+    let p = path.to_str().unwrap();
+    let o = output(eval(None, dir.path(), &["run", p, "--check-only"])).await;
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("12:20: cases[0].turns[0].checks[0].command: a check command reads the whole"),
+        "{err}"
+    );
+    assert!(
+        err.contains("14:9: cases[0].checks[0].command: the command line does not split"),
+        "{err}"
+    );
+}

@@ -457,6 +457,12 @@ pub struct AppRenderSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub timeout_ms: Option<u64>,
+    /// Render the app from its `ui://` resource without calling the tool (the app gets its
+    /// input, no result; the render ends once it is ready): what `mcplab check --host` does
+    /// unless `--call` names the tool.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
+    pub without_call: bool,
 }
 
 impl AppRenderSpec {
@@ -472,6 +478,7 @@ impl AppRenderSpec {
             height: conditions.max_height.unwrap_or(desktop.height),
             conditions,
             timeout_ms: None,
+            without_call: false,
         }
     }
 }

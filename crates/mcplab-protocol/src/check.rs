@@ -293,6 +293,11 @@ pub struct CheckRequest {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     #[ts(as = "Option<Vec<String>>", optional)]
     pub hosts: Vec<String>,
+    /// With hosts: judge apps from a static scan of their HTML only, rendering none live
+    /// (`--no-render`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
+    pub no_render: bool,
     /// Schema-driven inputs to the tools safe to call (`--fuzz N --seed S --fuzz-tool`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]

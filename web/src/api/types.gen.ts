@@ -622,6 +622,11 @@ protocol?: ProtocolChoice,
  */
 hosts?: Array<string>, 
 /**
+ * With hosts: judge apps from a static scan of their HTML only, rendering none live
+ * (`--no-render`).
+ */
+noRender?: boolean, 
+/**
  * Schema-driven inputs to the tools safe to call (`--fuzz N --seed S --fuzz-tool`).
  */
 fuzz?: CheckFuzz, };
@@ -819,7 +824,13 @@ conditions: HostConditions, width: number, height: number,
 /**
  * How long the app may take to initialize and get its result (default 20 s).
  */
-timeoutMs?: number, };
+timeoutMs?: number, 
+/**
+ * Render the app from its `ui://` resource without calling the tool (the app gets its
+ * input, no result; the render ends once it is ready): what `mcplab check --host` does
+ * unless `--call` names the tool.
+ */
+withoutCall?: boolean, };
 
 export type AppRenderResult = { pngBase64: string, report: any, };
 

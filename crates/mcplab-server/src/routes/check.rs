@@ -4,7 +4,9 @@
 //! one, the configured server is connected afresh for each era (`auto`: every era it speaks)
 //! on managers that record into the app's traffic log, so the findings' frames open in the
 //! traffic view. The other connected servers' tool names are handed to the security set
-//! (name collisions, shadowing). The report is the same type the CLI renders.
+//! (name collisions, shadowing). With host profiles each app is also rendered live under each
+//! (`headless::CheckRenderer`, with the Chromium `serve` found). The report is the same type the
+//! CLI renders.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -13,8 +15,9 @@ use axum::Json;
 use axum::extract::{Path, State};
 use mcplab_check::eras::check_server;
 use mcplab_check::fresh::FreshManagers;
+use mcplab_check::live::LiveRenderer;
 use mcplab_check::options::FuzzOptions;
-use mcplab_check::{CheckOptions, Peer, check_connection, report};
+use mcplab_check::{CheckOptions, Peer, check_connection, render_all, report};
 use mcplab_mcp::{Listing, RequestOptions};
 use mcplab_protocol::check::{CheckReport, CheckRequest, RuleSet};
 use mcplab_protocol::host_profile::HostProfile;
@@ -24,6 +27,7 @@ use serde_json::Value;
 use super::mcp::conn;
 use crate::AppState;
 use crate::error::ApiFailure;
+use crate::headless::CheckRenderer;
 
 /// How long another server may take to list its tools for the shadowing rules.
 const PEER_LIST_TIMEOUT: Duration = Duration::from_secs(5);
@@ -67,10 +71,16 @@ pub(super) async fn check(
     if let Some(budget) = req.token_budget {
         opts.token_budget = usize::try_from(budget).unwrap_or(usize::MAX);
     }
+    if !opts.hosts.is_empty() && !req.no_render {
+        let chromium = s.render_host.get().and_then(|h| h.chromium.clone());
+        let renderer = CheckRenderer::new(s.manager.options().clone(), chromium);
+        opts.live = Some(LiveRenderer(Arc::new(renderer)));
+    }
     let Some(protocol) = req.protocol else {
         let c = conn(&s, &n)?;
-        let era = check_connection(&c, s.manager.traffic(), &n, &opts).await;
-        return Ok(Json(report(&n, vec![era], Vec::new(), &opts)));
+        let mut eras = vec![check_connection(&c, s.manager.traffic(), &n, &opts).await];
+        render_all(&mut eras, &opts).await;
+        return Ok(Json(report(&n, eras, Vec::new(), &opts)));
     };
     let config = ServerConfig {
         protocol,

@@ -2,7 +2,8 @@
 """A raw MCP server over stdio (no SDK) that misbehaves on purpose, one way per mode.
 
 Usage: rawsrv.py MODE [MODE…]. Every method it receives is appended, one JSON line each, to
-the file named by RAWSRV_LOG when that is set, so tests judge by what the server saw. With
+the file named by RAWSRV_LOG when that is set, so tests judge by what the server saw; its pid
+is appended to the file named by RAWSRV_STARTS when it starts (tests count the starts). With
 the mode `http` it serves streamable HTTP (2025-11-25, stateless: each request's messages in
 one SSE response) on 127.0.0.1:$PORT/mcp instead of stdio; with `sse` the legacy HTTP+SSE
 transport (GET /sse, POST /messages). Modes that read the client's answers (`ask`) work over
@@ -485,6 +486,9 @@ class LegacySse(BaseHTTPRequestHandler):
 
 
 def main():
+    if os.environ.get("RAWSRV_STARTS"):
+        with open(os.environ["RAWSRV_STARTS"], "a") as f:
+            f.write(f"{os.getpid()}\n")
     if "http" in MODES or "sse" in MODES:
         handler = Streamable if "http" in MODES else LegacySse
         ThreadingHTTPServer(("127.0.0.1", int(os.environ["PORT"])), handler).serve_forever()

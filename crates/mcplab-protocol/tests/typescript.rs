@@ -182,6 +182,7 @@ fn render() -> String {
         Unit::decl(&cfg),
         CaseInfo::decl(&cfg),
         Metrics::decl(&cfg),
+        SideUsage::decl(&cfg),
         Outcome::decl(&cfg),
         IterationRecord::decl(&cfg),
         Shard::decl(&cfg),

@@ -1458,7 +1458,25 @@ callsUnexpected: number,
 /**
  * … and required calls that did not happen (false negatives).
  */
-callsMissed: number, };
+callsMissed: number, 
+/**
+ * What the judge spent grading this iteration (its cost is part of `cost_usd`).
+ */
+judge: SideUsage, 
+/**
+ * What a simulated user spent playing its part (its cost is part of `cost_usd`).
+ */
+simulatedUser: SideUsage, };
+
+export type SideUsage = { 
+/**
+ * Model calls made (0: nothing was spent).
+ */
+calls: number, inputTokens: number, outputTokens: number, 
+/**
+ * `None` when the model has no price (and calls were made).
+ */
+costUsd: number | null, };
 
 export type Outcome = { "status": "passed" } | { "status": "failed" } | { "status": "errored", reason: string, };
 
@@ -1672,15 +1690,27 @@ precision: number | null,
 /**
  * Tool calls: matched / (matched + missed).
  */
-recall: number | null, inputTokens: number, outputTokens: number, 
+recall: number | null, 
 /**
- * Total cost; `None` when some iteration's cost is unknown (see `unpriced`).
+ * Tokens of the models under test (the judge's and simulated users' are apart).
+ */
+inputTokens: number, outputTokens: number, 
+/**
+ * Total cost, the judge's and simulated users' included; `None` when some iteration's cost is unknown (see `unpriced`).
  */
 costUsd: number | null, 
 /**
  * Iterations whose cost is unknown.
  */
-unpriced: number, latency: Latency, llm: Latency, mcp: Latency, 
+unpriced: number, 
+/**
+ * What the judge spent over the run (tokens, cost; part of `cost_usd`).
+ */
+judge: SideUsage, 
+/**
+ * What simulated users spent over the run (part of `cost_usd`).
+ */
+simulatedUser: SideUsage, latency: Latency, llm: Latency, mcp: Latency, 
 /**
  * Cells that passed and failed within the run.
  */

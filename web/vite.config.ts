@@ -1,13 +1,25 @@
 /// <reference types="vitest/config" />
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+// codemirror-json-schema's markdown renderer pulls in markdown-it and shiki (~600 kB) for hover
+// text: the suite editor uses a small one of its own (src/evals/schemaMarkdown.ts).
+const schemaMarkdown = {
+  name: 'schema-markdown-lite',
+  enforce: 'pre' as const,
+  resolveId(source: string, importer?: string) {
+    if (source === '../utils/markdown' && importer?.includes('codemirror-json-schema')) return fileURLToPath(new URL('./src/evals/schemaMarkdown.ts', import.meta.url));
+    return null;
+  },
+};
 
 // The Rust server serves dist/ from `/`; relative asset paths keep the bundle location-free.
 const target = `http://127.0.0.1:${process.env.MCPLAB_PORT || 6274}`;
 
 export default defineConfig({
   base: './',
-  plugins: [react()],
+  plugins: [react(), schemaMarkdown],
   build: {
     outDir: 'dist',
     emptyOutDir: true,

@@ -3,7 +3,8 @@
 // works where the navigation collapses, no date breaks across lines, the Playground's controls
 // stay in their column and its placeholder is readable at any zoom, axe-core finds no serious
 // or critical violation (colour contrast included), and a screenshot of each state lands in
-// output/layout-*.png.
+// output/layout-*.png. The top bar keeps to one row at 390 and 1440, the traffic list shows
+// method names whole, and the Settings provider fields carry visible labels.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMcplab, openApp, shot } from './harness.js';
@@ -144,6 +145,13 @@ test('narrow windows: the page menu reaches every page, the traffic panel is an 
   await page.emulateMedia({ colorScheme: 'light' });
   await show(page, ROUTES[0]);
   assert.equal(await page.locator(`nav ${id('nav-tools')}`).count(), 0, 'the links are in the menu');
+  // The top bar stays one row at phone width, the server selector and its buttons included.
+  for (const r of ROUTES.filter((x) => ['tools-detail', 'tasks', 'servers'].includes(x.name))) {
+    await show(page, r);
+    const [menu, theme, bar] = [await page.locator(id('nav-menu')).boundingBox(), await page.locator(id('theme-toggle')).boundingBox(), await page.locator('header.topbar').boundingBox()];
+    assert.ok(Math.abs(menu.y + menu.height / 2 - (theme.y + theme.height / 2)) < 4 && bar.height < 56, `${r.name} @390: the top bar wraps (${bar.height} px tall; menu at y=${menu.y}, theme button at y=${theme.y})`);
+  }
+  await show(page, ROUTES[0]);
   // A long capability chip wraps inside the server's details instead of running out of them.
   await page.waitForSelector(id('capability-extensions'));
   assert.deepEqual(await chipsCut(page), []);
@@ -194,6 +202,21 @@ test('wide windows: traffic docked, open by default on Tools, closed by default 
     const [first, last] = [await page.locator(id('nav-servers')).boundingBox(), await page.locator(id('theme-toggle')).boundingBox()];
     assert.ok(Math.abs(first.y + first.height / 2 - (last.y + last.height / 2)) < 4, `${r.name}: the top bar wraps (first link at y=${first.y}, theme button at y=${last.y})`);
   }
+  // The traffic list shows every method whole (a notification's across the id column, its
+  // prefix a bell), the full name in its tooltip.
+  await show(page, ROUTES[1]);
+  await page.waitForSelector(`${id('traffic-row')}[data-method="notifications/subscriptions/acknowledged"]`);
+  const cut = await page.$$eval(`${id('traffic-row')}:not(.t-note) .c-method`, (cells) =>
+    cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => `${c.title} (${c.scrollWidth} px in ${c.clientWidth})`),
+  );
+  assert.deepEqual(cut, [], 'method names cut off in the traffic list');
+  // Every provider field on Settings has a visible label bound to it, not only a placeholder.
+  await show(page, ROUTES.find((r) => r.name === 'settings'));
+  const unlabelled = await page.$$eval('[data-testid^="provider-row-"] input', (inputs) =>
+    inputs.filter((i) => ![...i.labels].some((l) => l.offsetHeight > 0 && l.innerText.replace(i.value, '').trim())).map((i) => i.dataset.testid),
+  );
+  assert.ok((await page.locator('[data-testid^="provider-row-"] input').count()) > 0);
+  assert.deepEqual(unlabelled, [], 'provider fields without a visible label');
   // A form's array items are full-width rows, not narrow cards side by side (T3-13).
   await show(page, ROUTES.find((r) => r.name === 'tools-detail'));
   const [form, item] = [await page.locator('.schema-form').first().boundingBox(), await page.locator('.schema-form .array-item').first().boundingBox()];

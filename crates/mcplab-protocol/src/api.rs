@@ -17,6 +17,7 @@
 //! | POST | `/api/servers/{name}/disconnect`, `/reconnect` (keeps the declaration) | → `ServerView` |
 //! | GET | `/api/servers/{name}/tools`, `/resources`, `/resource-templates`, `/prompts` | → the protocol result with every page merged (`{tools: [...]}` …); for a capability the server does not declare, an empty list and a `note` saying so |
 //! | POST | `/api/servers/{name}/check` | `CheckRequest` → `CheckReport` (`mcplab check` on the connected server: its traffic so far is judged too; findings point at frames by `seq`) |
+//! | POST | `/api/check/export` | `CheckExport` → `CheckExported` (a report as the CLI's `--junit`, `--sarif` or `--markdown` file) |
 //! | POST | `/api/servers/{name}/tools/call` | `ToolCallRequest` → `CallOutcome` |
 //! | POST | `/api/servers/{name}/calls/{callId}/cancel` | → 204 (sends `notifications/cancelled`) |
 //! | GET | `/api/calls` | → `ToolCallView[]` (the Tools page's calls that run now, with their last progress, and those that ended in the last minutes, with their outcome: a reloaded page or another tab picks them up; a call goes on when the request that started it goes away) |
@@ -94,6 +95,7 @@
 //! | GET | `/api/sessions/{id}/events?lastEventId=N` | SSE of `SessionEvent`, `id:` = sequence; `Last-Event-ID` (or the query) replays |
 //! | GET | `/api/evals/folder` | → `EvalFolder` (the suites folder, a server-side directory kept in prefs; `null` until chosen) |
 //! | PUT | `/api/evals/folder` | `EvalFolderInput` → `EvalFolder` (an absolute path to an existing directory; 400 otherwise) |
+//! | GET | `/api/evals/dirs?path=` | → `DirListing`: the directories directly inside `path` (absolute, or relative to the home; the home when absent) and its suite-file count, for the folder picker; 400 for anything outside the person's home (resolved: `..` and symlinks cannot leave it) |
 //! | GET | `/api/evals/suites` | → `SuiteEntry[]`: the suite files directly in the folder, each with its id and title or why it does not load (400 until a folder is chosen) |
 //! | GET | `/api/evals/suites/{name}` | → `SuiteFile` (`name`: a plain file name ending in .yaml, .yml or .json; no symlinks) |
 //! | PUT | `/api/evals/suites/{name}` | `SuiteInput` → `SuiteSaved`; saved only if it loads (400 lists every problem; 1 MiB at most) |
@@ -456,6 +458,12 @@ pub struct AppRenderSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub timeout_ms: Option<u64>,
+    /// Render the app from its `ui://` resource without calling the tool (the app gets its
+    /// input, no result; the render ends once it is ready): what `mcplab check --host` does
+    /// unless `--call` names the tool.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
+    pub without_call: bool,
 }
 
 impl AppRenderSpec {
@@ -471,6 +479,7 @@ impl AppRenderSpec {
             height: conditions.max_height.unwrap_or(desktop.height),
             conditions,
             timeout_ms: None,
+            without_call: false,
         }
     }
 }

@@ -77,6 +77,8 @@
 //!   runs listed, shown and compared (`/api/evals/compare`), one iteration's trace
 //!   (`/api/evals/runs/{id}/iteration?caseId=&model=&iteration=`), a suite's pass rate per model
 //!   over its runs (`/api/evals/trend?suiteId=`).
+//! - `routes/evals_dirs.rs`: `/api/evals/dirs`, the folder picker's listing of directories under the
+//!   person's home (`AppState::home_dir`), nothing outside it.
 
 mod app_tools;
 mod assets;
@@ -133,6 +135,9 @@ pub struct AppState {
     /// Where the person's own host profiles live (`<data dir>/hosts`), set by the binary;
     /// unset, `/api/hosts` lists the built-in profiles only.
     pub hosts_dir: std::sync::OnceLock<std::path::PathBuf>,
+    /// The person's home directory, set by the binary: the Evals folder picker lists
+    /// directories inside it only; unset, the picker says so.
+    pub home_dir: std::sync::OnceLock<std::path::PathBuf>,
     /// `mcplab tap` processes and opened recordings (their frames go to the manager's log).
     pub taps: mcplab_tap::ingest::Taps,
 }
@@ -187,6 +192,7 @@ impl AppState {
             sandbox: std::sync::OnceLock::new(),
             render_host: std::sync::OnceLock::new(),
             hosts_dir: std::sync::OnceLock::new(),
+            home_dir: std::sync::OnceLock::new(),
             render_slot: tokio::sync::Semaphore::new(1),
             render_specs: render_specs::RenderSpecs::default(),
             oauth,

@@ -176,6 +176,9 @@ fn configure(state: &AppState, settings: &Settings, addr: &Addresses) {
     let data = &settings.data;
     let chromium = crate::settings::chromium(settings.chromium.as_deref());
     let _ = state.hosts_dir.set(data.dir().join("hosts"));
+    if let Some(home) = directories::BaseDirs::new().map(|d| d.home_dir().to_owned()) {
+        let _ = state.home_dir.set(home);
+    }
     // A price file that cannot be used is said loudly; costs then use the shipped table.
     match mcplab_core::agent::cost::load_prices(data.dir()) {
         Ok(prices) => state.sessions.set_prices(Arc::new(prices.table)),

@@ -1,6 +1,8 @@
 // The Evals page reads through the query cache and refetches what a write changed: a run's
 // end (from the run's own stream) refetches the runs list and shows the run; saving a suite
-// or the folder refetches the suites.
+// or the folder refetches the suites. The selection is the URL's: a page opened on
+// `#/evals/<suite>/<run>` shows both. The code editor (its own chunk, CodeMirror) is a text
+// box here; the browser test drives the real one.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { SessionStreamHandlers } from '../api/events';
@@ -22,10 +24,16 @@ vi.mock('../api/events', async (importOriginal) => ({
 
 const item = (id: string): EvalRunItem => ({ id, suiteId: 'greet', suiteHash: 'h', title: 'Greeting', status: 'finished', hostHash: 'abcdef0123456789', startedMs: 1_700_000_000_000, finishedMs: 1_700_000_000_500, passRate: 1, exitCode: 0, kind: { kind: 'full' } });
 // Only what the run view reads is filled in.
-const shownRun = (id: string) => ({ run: item(id), record: { iterations: [] }, summary: { cells: [], planned: 1, finished: 1, passes: 1, passRate: 1 }, gates: null }) as unknown as EvalRunView;
+const noSpend = { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: null };
+const shownRun = (id: string) => ({ run: item(id), record: { iterations: [] }, summary: { cells: [], planned: 1, finished: 1, passes: 1, passRate: 1, inputTokens: 0, outputTokens: 0, costUsd: null, unpriced: 0, judge: noSpend, simulatedUser: noSpend }, gates: null }) as unknown as EvalRunView;
+
+vi.mock('./YamlEditor', () => ({
+  default: ({ value, onChange }: { value: string; onChange: (t: string) => void }) => <textarea data-testid="evals-editor" value={value} onChange={(e) => onChange(e.target.value)} />,
+}));
 
 let api: FakeApi;
 beforeEach(() => {
+  window.location.hash = '#/evals';
   api = fakeApi();
   streams.clear();
   api.on('GET', '/api/evals/folder', ok({ folder: '/suites' }));
@@ -49,7 +57,7 @@ describe('EvalsPage', () => {
     renderWithQuery(<EvalsPage />);
 
     fireEvent.click(await screen.findByTestId('evals-suite-greet.yaml'));
-    fireEvent.click(screen.getByTestId('evals-run'));
+    fireEvent.click(await screen.findByTestId('evals-run'));
     await waitFor(() => expect(streams.has('/api/evals/runs/r1/events')).toBe(true));
     expect(runIds()).toEqual([]);
     act(() => streams.get('/api/evals/runs/r1/events')?.onEvent({ kind: 'ended', status: 'finished', exitCode: 0 }));
@@ -70,7 +78,7 @@ describe('EvalsPage', () => {
     renderWithQuery(<EvalsPage />);
 
     fireEvent.click(await screen.findByTestId('evals-suite-greet.yaml'));
-    fireEvent.click(screen.getByTestId('evals-run'));
+    fireEvent.click(await screen.findByTestId('evals-run'));
     const item = await screen.findByTestId('evals-launch-item');
     expect(item.textContent).toContain('npx -y some-server');
     expect(api.count('POST', '/api/evals/runs')).toBe(0);
@@ -88,7 +96,7 @@ describe('EvalsPage', () => {
 
     await screen.findByText('No .yaml, .yml or .json files in the folder yet.');
     fireEvent.click(screen.getByTestId('evals-new-suite'));
-    fireEvent.click(screen.getByTestId('evals-save'));
+    fireEvent.click(await screen.findByTestId('evals-save'));
     await screen.findByTestId('evals-suite-new-suite.yaml');
     expect(api.count('GET', '/api/evals/suites')).toBe(2);
     // The saved suite opens as the stored file.
@@ -109,6 +117,27 @@ describe('EvalsPage', () => {
     await screen.findByTestId('evals-suite-a.yaml');
     expect(input.value).toBe('/home/me/suites');
     expect(api.calls.find((c) => c.method === 'PUT')?.body).toEqual({ folder: '/home/me/suites/' });
+  });
+
+  it('opens on the suite and run its URL names (a reload keeps both), and says the verdict in words', async () => {
+    window.location.hash = '#/evals/greet.yaml/r1';
+    api.on('GET', '/api/evals/suites', ok([{ name: 'greet.yaml', id: 'greet', title: 'Greeting' }]));
+    api.on('GET', '/api/evals/suites/greet.yaml', ok({ name: 'greet.yaml', text: 'version: 1' }));
+    api.on('GET', '/api/evals/runs', ok([item('r1')]));
+    api.on('GET', '/api/evals/runs/r1', ok(shownRun('r1')));
+    renderWithQuery(<EvalsPage />);
+
+    expect((await screen.findByTestId('evals-run-view')).dataset.run).toBe('r1');
+    await waitFor(() => expect(screen.getByTestId<HTMLTextAreaElement>('evals-editor').value).toBe('version: 1'));
+    expect(screen.getByTestId('evals-suite-greet.yaml').className).toBe('active');
+    expect(screen.getByTestId('evals-run-item').textContent).toContain('passed');
+    expect(screen.getByTestId('evals-run-item').textContent).not.toMatch(/exit/);
+    // Picking another run changes the URL, the suite stays.
+    fireEvent.click(screen.getByTestId('evals-run-item'));
+    expect(window.location.hash).toBe('#/evals/greet.yaml/r1');
+    fireEvent.click(screen.getByTestId('evals-new-suite'));
+    expect(window.location.hash).toBe('#/evals/new/r1');
+    await waitFor(() => expect(screen.getByTestId<HTMLInputElement>('evals-file-name').value).toBe('new-suite.yaml'));
   });
 
   it('asks for no suites before a folder is set', async () => {

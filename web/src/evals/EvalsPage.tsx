@@ -1,11 +1,15 @@
-// The Evals page (`#/evals`): the suites folder (a server-side directory set here), its suite
-// files (opened, edited and saved as YAML in `SuiteEditor`), the run launcher with live
-// progress, the selected suite's pass rate over its runs (PassRateTrend), and the stored
-// runs, each shown as the case × model matrix (RunView) or two of them compared. The server
-// state is read through `queries.ts`; this page keeps only what is selected.
-import { useState } from 'react';
+// The Evals page (`#/evals/<suite>/<run>`, `selection.ts`): the suites folder (a server-side
+// directory, typed or picked under the home in `FolderPicker`), its suite files (opened,
+// edited and saved in `SuiteEditor`), the run launcher with live progress, the selected
+// suite's pass rate over its runs (PassRateTrend), and the stored runs, each shown as the
+// case × model matrix (RunView) or two of them compared. The server state is read through
+// `queries.ts`; the selected suite and run live in the URL (a reload keeps them), the runs
+// ticked for compare in this page.
+import { useCallback, useState } from 'react';
 import { errorMessage } from '../api/client';
+import { FolderOpen } from 'lucide-react';
 import { Button } from '../ui/Button';
+import { currentArgs, navigate, useRouteArgs } from '../ui/route';
 import { EmptyState } from '../ui/States';
 import { kindLabel, pct, verdictWords, type EvalRunItem } from './api';
 import { RunLauncher } from './RunLauncher';
@@ -13,14 +17,20 @@ import { CompareView } from './CompareView';
 import { RunView } from './RunView';
 import { PassRateTrend } from './PassRateTrend';
 import { SuiteEditor } from './SuiteEditor';
+import { FolderPicker } from './FolderPicker';
+import { parseSelection, selectionArgs, type EvalsSelection } from './selection';
 import { useEvalsFolder, useRuns, useSetFolder, useSuites } from './queries';
 import './evals.css';
 
 export function EvalsPage() {
   const suites = useSuites().data ?? null;
   const runs = useRuns().data ?? [];
-  const [selected, setSelected] = useState<string | null>(null);
-  const [shown, setShown] = useState<string | null>(null);
+  const { suite: selected, run: shown } = parseSelection(useRouteArgs());
+  const go = (sel: EvalsSelection) => navigate('evals', ...selectionArgs(sel));
+  const setSelected = (suite: string | null) => go({ suite, run: shown });
+  const setShown = (run: string) => go({ suite: selected, run });
+  // Stable for the launcher's stream: the run that ended is shown beside the suite it ran.
+  const showEnded = useCallback((run: string) => navigate('evals', ...selectionArgs({ suite: parseSelection(currentArgs()).suite, run })), []);
   // Two runs ticked for compare: the older is the base.
   const [picked, setPicked] = useState<string[]>([]);
   const togglePick = (id: string) => setPicked((p) => (p.includes(id) ? p.filter((x) => x !== id) : [...p.slice(-1), id]));
@@ -32,9 +42,9 @@ export function EvalsPage() {
     <div className="page evals-page" data-testid="evals-page">
       <div className="page-head">
         <h1>Evals</h1>
-        <span className="muted small">Suites of cases run against models and servers, judged and stored. The same runs as `mcplab eval run`.</span>
+        <span className="muted small">Suites of cases run against models and servers, judged and stored. The same runs as <code>mcplab eval run</code>.</span>
       </div>
-      <FolderBar />
+      <FolderBar onStarter={(name) => go({ suite: name, run: null })} />
       <div className="evals-main">
         <aside className="evals-side">
           <SuiteList selected={selected} onSelect={setSelected} />
@@ -48,7 +58,7 @@ export function EvalsPage() {
           ) : (
             <SuiteEditor key={selected} name={selected} onSaved={setSelected} />
           )}
-          {selected && <RunLauncher suite={selected} onEnded={setShown} />}
+          {selected && <RunLauncher suite={selected} onEnded={showEnded} />}
           {selectedId && <PassRateTrend suiteId={selectedId} />}
           {picked.length === 2 && base && run && <CompareView key={`${base} ${run}`} base={base} run={run} />}
           {shown && <RunView key={shown} id={shown} />}
@@ -59,11 +69,12 @@ export function EvalsPage() {
 }
 
 /** The suites folder: as the server keeps it, or as typed since; why it or its suites do not load. */
-function FolderBar() {
+function FolderBar({ onStarter }: { onStarter: (name: string) => void }) {
   const stored = useEvalsFolder();
   const suites = useSuites();
   const setFolder = useSetFolder();
   const [draft, setDraft] = useState<string | null>(null);
+  const [picking, setPicking] = useState(false);
   const folder = draft ?? stored.data?.folder ?? '';
   const failure = setFolder.error ?? suites.error ?? stored.error;
   return (
@@ -75,6 +86,19 @@ function FolderBar() {
       <Button small onClick={() => setFolder.mutate(folder, { onSuccess: () => setDraft(null) })} data-testid="evals-folder-save">
         Use folder
       </Button>
+      <Button small onClick={() => setPicking(true)} data-testid="evals-folder-browse" title="Pick a folder under your home, or create a starter suite in one">
+        <FolderOpen size={14} aria-hidden="true" /> Browse…
+      </Button>
+      {picking && (
+        <FolderPicker
+          start={stored.data?.folder ?? null}
+          onClose={() => {
+            setPicking(false);
+            setDraft(null);
+          }}
+          onStarter={onStarter}
+        />
+      )}
       {failure && (
         <span className="evals-error" role="alert" data-testid="evals-folder-error">
           {errorMessage(failure)}

@@ -9,6 +9,7 @@ import { ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
 import { kindLabel, pct, verdictWords, type CellSummary, type IterationRecord } from './api';
 import { IterationTrace } from './IterationTrace';
+import { RunCost } from './RunCost';
 import { useRun } from './queries';
 
 export function RunView({ id }: { id: string }) {
@@ -23,8 +24,9 @@ export function RunView({ id }: { id: string }) {
   return (
     <div className="evals-run" data-testid="evals-run-view" data-run={id} data-status={run.run.status}>
       <h2>
-        Run {id} <span className="muted small">{kindLabel(run.run.kind)} · {run.run.status} · {pct(run.summary.passRate)} passed · {verdictWords(run.gates?.exitCode)} · host {run.run.hostHash.slice(0, 12) || '—'}</span>
+        Run {id} <span className="muted small">{kindLabel(run.run.kind)} · {run.run.status} · {pct(run.summary.passRate)} passed · {verdictWords(run.gates?.exitCode, run.gates?.gates)} · host {run.run.hostHash.slice(0, 12) || '—'}</span>
       </h2>
+      <RunCost summary={run.summary} />
       {run.gates && (
         <ul className="evals-gates" data-testid="evals-gates" data-exit-code={run.gates.exitCode}>
           {run.gates.gates.map((g) => (

@@ -1,10 +1,14 @@
-// One suite file in a YAML editor: a stored one is read when it opens, a new one starts from
-// a template with its file name to give. Saving goes through the server's loader, which
-// refuses a suite that does not load and says why, line by line; the text stays as typed.
-import { useState } from 'react';
+// One suite file in a code editor (`YamlEditor`, loaded on demand; a plain text box until it
+// arrives): a stored one is read when it opens, a new one starts from a template with its file
+// name to give. Saving goes through the server's loader, which refuses a suite that does not
+// load and says why, line by line: the editor marks each line:column, the text stays as typed.
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { errorMessage } from '../api/client';
 import { Button } from '../ui/Button';
 import { useSaveSuite, useSuiteText } from './queries';
+import { suiteProblems } from './suiteErrors';
+
+const YamlEditor = lazy(() => import('./YamlEditor'));
 
 const NEW_SUITE = `version: 1
 id: my-suite
@@ -27,6 +31,11 @@ export function SuiteEditor({ name, onSaved }: { name: string; onSaved: (name: s
   // "Saved" until the next edit; a refusal stays shown while the text is fixed.
   const [saved, setSaved] = useState(false);
   const failure = save.error ?? (save.isSuccess ? null : stored.error);
+  const problems = useMemo(() => (save.error ? suiteProblems(errorMessage(save.error)) : []), [save.error]);
+  const edit = (t: string) => {
+    setDraft(t);
+    setSaved(false);
+  };
   const doSave = () =>
     save.mutate(
       { name: fileName, text },
@@ -53,17 +62,9 @@ export function SuiteEditor({ name, onSaved }: { name: string; onSaved: (name: s
           </span>
         )}
       </div>
-      <textarea
-        value={text}
-        onChange={(e) => {
-          setDraft(e.target.value);
-          setSaved(false);
-        }}
-        spellCheck={false}
-        rows={14}
-        aria-label="Suite YAML"
-        data-testid="evals-editor"
-      />
+      <Suspense fallback={<textarea value={text} onChange={(e) => edit(e.target.value)} spellCheck={false} rows={14} aria-label="Suite YAML" data-testid="evals-editor-loading" />}>
+        <YamlEditor value={text} onChange={edit} json={fileName.endsWith('.json')} problems={problems} />
+      </Suspense>
       {failure && (
         <pre className="evals-error" role="alert" data-testid="evals-save-error">
           {errorMessage(failure)}

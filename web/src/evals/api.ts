@@ -3,12 +3,14 @@
 import { request } from '../api/client';
 import type {
   CaseAdded,
+  DirListing,
   EvalCompareView,
   EvalFolder,
   EvalRunItem,
   EvalRunRequest,
   EvalRunStarted,
   EvalRunView,
+  GateResult,
   IterationView,
   LaunchCheck,
   RunKind,
@@ -21,6 +23,7 @@ import type {
 
 export type {
   CallDiff,
+  DirListing,
   CallView,
   CellSummary,
   EvalCompareView,
@@ -42,6 +45,8 @@ export type {
 export const evalsApi = {
   folder: () => request<EvalFolder>('GET', '/api/evals/folder'),
   setFolder: (folder: string) => request<EvalFolder>('PUT', '/api/evals/folder', { folder }),
+  /** The folder picker's listing of `path` (the home when null); nothing outside the home. */
+  dirs: (path: string | null) => request<DirListing>('GET', `/api/evals/dirs${path ? `?${new URLSearchParams({ path }).toString()}` : ''}`),
   suites: () => request<SuiteEntry[]>('GET', '/api/evals/suites'),
   suite: (name: string) => request<SuiteFile>('GET', `/api/evals/suites/${encodeURIComponent(name)}`),
   saveSuite: (name: string, text: string) => request<SuiteSaved>('PUT', `/api/evals/suites/${encodeURIComponent(name)}`, { text }),
@@ -84,21 +89,27 @@ export const kindLabel = (k: RunKind) => {
   }
 };
 
-/** The gates' verdict in words (the CLI's exit code, which the page does not speak). */
-export const verdictWords = (exitCode: number | null | undefined) => {
+/** The gates' verdict in words (the CLI's exit code, which the page does not speak). With the
+ * run's gate report, a failed regression gate says "regressed" and another names the gate. */
+export const verdictWords = (exitCode: number | null | undefined, gates?: GateResult[]) => {
   switch (exitCode) {
     case 0:
-      return 'every gate holds';
-    case 1:
-      return 'a gate failed';
+      return 'passed';
+    case 1: {
+      const failed = (gates ?? []).filter((g) => g.status === 'fail').map((g) => g.gate);
+      if (failed.length === 0) return 'failed a gate';
+      return failed.some((g) => /regression/i.test(g)) ? 'regressed' : `below a gate (${failed.join(', ')})`;
+    }
+    case 2:
+      return 'could not run: the suite has problems';
     case 3:
-      return 'not decided: the run is incomplete or a gate lacks data';
+      return 'undecided: iterations could not run or a gate lacks data';
     case 130:
       return 'cancelled';
     case null:
     case undefined:
       return 'not judged yet';
     default:
-      return `not judged (${exitCode})`;
+      return 'could not run';
   }
 };

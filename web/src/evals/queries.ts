@@ -8,6 +8,7 @@
 // is being typed (the pages keep their drafts) nor a running run's progress (`RunLauncher`).
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { evalsApi } from './api';
+import { freeName, starterSuite } from './starter';
 
 export const evalsKeys = {
   folder: ['evals', 'folder'] as const,
@@ -76,5 +77,22 @@ export function useSaveSuite() {
   return useMutation({
     mutationFn: ({ name, text }: { name: string; text: string }) => evalsApi.saveSuite(name, text),
     onSuccess: () => qc.invalidateQueries({ queryKey: evalsKeys.suites }),
+  });
+}
+
+/** Sets the folder, then saves a starter suite in it under a name not yet taken; resolves with
+ * that name. The server checks the starter loads like any other save. */
+export function useCreateStarter() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ folder, servers }: { folder: string; servers: string[] }) => {
+      const set = await evalsApi.setFolder(folder);
+      qc.setQueryData(evalsKeys.folder, set);
+      const taken = (await evalsApi.suites()).map((s) => s.name);
+      const name = freeName(taken);
+      await evalsApi.saveSuite(name, starterSuite(servers));
+      return name;
+    },
+    onSettled: () => qc.invalidateQueries({ queryKey: evalsKeys.suites }),
   });
 }

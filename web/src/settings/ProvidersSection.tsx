@@ -91,9 +91,18 @@ function ProviderRow({ p }: { p: ProviderView }) {
           void run('save');
         }}
       >
-        <input type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} placeholder={p.keyHint ? 'new API key (empty: keep; a new base URL needs it again)' : 'API key'} aria-label={`${p.displayName} API key`} data-testid={`provider-key-${p.id}`} />
-        <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="base URL (default)" className="mono" aria-label={`${p.displayName} base URL`} data-testid={`provider-url-${p.id}`} />
-        <input value={models} onChange={(e) => setModels(e.target.value)} placeholder="models, comma-separated" className="mono" aria-label={`${p.displayName} models`} data-testid={`provider-models-${p.id}`} />
+        <label className="field">
+          <span className="field-label">API key</span>
+          <input type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} placeholder={p.keyHint ? 'empty: keep the stored key (a new base URL needs it again)' : 'paste a key'} aria-label={`${p.displayName} API key`} data-testid={`provider-key-${p.id}`} />
+        </label>
+        <label className="field">
+          <span className="field-label">Base URL</span>
+          <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="the provider's default" className="mono" aria-label={`${p.displayName} base URL`} data-testid={`provider-url-${p.id}`} />
+        </label>
+        <label className="field">
+          <span className="field-label">Models (comma-separated)</span>
+          <input value={models} onChange={(e) => setModels(e.target.value)} placeholder="none listed" className="mono" aria-label={`${p.displayName} models (comma-separated)`} data-testid={`provider-models-${p.id}`} />
+        </label>
         <Button small variant="primary" type="submit" busy={busy === 'save'} data-testid={`provider-save-${p.id}`}>
           Save
         </Button>

@@ -6,13 +6,17 @@ import type { FrameRow } from './frames';
 import { isTapKey, tapShort, tapTitle, useTaps } from './taps';
 import { fmtSize, fmtTime } from './time';
 import { untick } from '../ui/Ticks';
-import { ArrowLeft, ArrowRight, CornerDownLeft } from 'lucide-react';
+import { ArrowLeft, ArrowRight, Bell, CornerDownLeft } from 'lucide-react';
+
+const NOTIFICATION = 'notifications/';
 
 export const ROW_H = 22;
 
 export function TrafficRow({ row, findings, selected, top, onClick }: { row: FrameRow; findings?: Finding[]; selected: boolean; top: number; onClick: () => void }) {
   const f = row.frame;
   const label = row.type === 'note' ? untick(f.text) : row.type === 'unparsable' ? 'unparsable' : (row.method ?? (row.type === 'response' ? 'response' : row.type));
+  // A notification (no id) shows its method whole: across the id column, its prefix a bell.
+  const notification = row.id === undefined && label.startsWith(NOTIFICATION) && label.length > NOTIFICATION.length;
   return (
     <div
       className={`traffic-row t-${row.type === 'error' && row.method === 'server/discover' ? 'fallback' : row.type}${selected ? ' selected' : ''}`}
@@ -30,9 +34,16 @@ export function TrafficRow({ row, findings, selected, top, onClick }: { row: Fra
       <span className={`c-dir dir-${f.direction}`} title={f.direction === 'outbound' ? 'sent to the server' : 'received from the server'}>
         {f.direction === 'outbound' ? <ArrowRight size={12} aria-label="sent" /> : <ArrowLeft size={12} aria-label="received" />}
       </span>
-      <span className="c-method" title={label}>
+      <span className={`c-method${notification ? ' c-wide' : ''}`} title={label}>
         {(row.type === 'response' || row.type === 'error') && <CornerDownLeft size={11} className="reply-mark" aria-label="reply" />}
-        {label}
+        {notification ? (
+          <>
+            <Bell size={11} className="notif-mark" aria-label="notifications/" />
+            {label.slice(NOTIFICATION.length)}
+          </>
+        ) : (
+          label
+        )}
         {row.type === 'error' &&
           (row.method === 'server/discover' ? (
             <span className="badge" title="A server older than 2026-07-28 does not know server/discover: mcplab falls back to initialize" data-testid="traffic-discover-fallback">
@@ -53,7 +64,7 @@ export function TrafficRow({ row, findings, selected, top, onClick }: { row: Fra
           </span>
         )}
       </span>
-      <span className="c-id">{row.id ?? ''}</span>
+      {!notification && <span className="c-id">{row.id ?? ''}</span>}
       <span className="c-size">{fmtSize(row.size)}</span>
       <span className="c-lat" title={row.cancelledBy ? `cancelled by frame #${row.cancelledBy.frame.seq}` : undefined}>
         {row.latencyMs !== undefined ? `${row.latencyMs} ms` : row.cancelledBy ? 'cancelled' : row.type === 'request' ? '…' : ''}

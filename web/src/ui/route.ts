@@ -32,8 +32,9 @@ function currentArg(): string | null {
 
 let cachedHash = '';
 let cachedArgs: string[] = [];
-/** Every segment after the page, decoded (stable identity while the hash is unchanged). */
-function currentArgs(): string[] {
+/** Every segment after the page, decoded (stable identity while the hash is unchanged); read
+ * outside rendering (a callback's current route), `useRouteArgs` inside it. */
+export function currentArgs(): string[] {
   const h = window.location.hash;
   if (h !== cachedHash) {
     cachedHash = h;

@@ -23,6 +23,24 @@ pub struct EvalFolderInput {
     pub folder: String,
 }
 
+/// `GET /api/evals/dirs?path=`: one directory under the person's home, for the folder picker.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct DirListing {
+    /// The home directory (the picker's root), resolved.
+    pub home: String,
+    /// The directory listed, resolved and absolute.
+    pub path: String,
+    /// Its parent; `None` at the home (nothing above it is listed).
+    pub parent: Option<String>,
+    /// The directories directly inside, by name, sorted; dot directories and symlinks left out.
+    pub dirs: Vec<String>,
+    /// How many suite files (.yaml, .yml, .json) it holds directly.
+    pub suites: u32,
+    /// It holds more directories than are listed.
+    pub truncated: bool,
+}
+
 /// One suite file of the folder: its id and title, or why it does not load.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]

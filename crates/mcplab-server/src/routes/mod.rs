@@ -7,6 +7,7 @@ mod chat;
 mod check;
 mod compare;
 mod evals;
+mod evals_dirs;
 mod hosts;
 mod mcp;
 mod modern;
@@ -83,6 +84,7 @@ pub(crate) fn api() -> Router<Arc<AppState>> {
         .route("/servers/{name}/skills/load", post(modern::load_skill))
         .route("/servers/{name}/protocol", post(modern::switch_protocol))
         .route("/servers/{name}/check", post(check::check))
+        .route("/check/export", post(check::export))
         .route("/servers/{name}/apps/resource", post(apps::resource))
         .route("/servers/{name}/apps/tools/call", post(apps::call_tool))
         .route("/apps/render", post(render::render))
@@ -152,6 +154,7 @@ pub(crate) fn api() -> Router<Arc<AppState>> {
             "/evals/folder",
             get(evals::get_folder).put(evals::set_folder),
         )
+        .route("/evals/dirs", get(evals_dirs::list_dirs))
         .route("/evals/suites", get(evals::list_suites))
         .route(
             "/evals/suites/{name}",

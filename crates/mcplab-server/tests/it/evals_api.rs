@@ -99,3 +99,53 @@ async fn suites_are_read_and_written_only_inside_the_folder() {
     let (s, _) = authed(&app, "GET", "/api/evals/runs/nope", None).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
 }
+
+/// The folder picker lists directories under the home only: `..`, an absolute path elsewhere
+/// and a symlink leading out are refused; dot directories and symlinks are not offered.
+#[tokio::test]
+async fn the_folder_picker_lists_only_inside_the_home() {
+    let state = state();
+    let home = tempfile::tempdir().unwrap();
+    let outside = tempfile::tempdir().unwrap();
+    let app = router(state.clone());
+    let (s, v) = authed(&app, "GET", "/api/evals/dirs", None).await;
+    assert_eq!(s, StatusCode::BAD_REQUEST, "no home known yet: {v}");
+    assert!(v.to_string().contains("HOME"), "{v}");
+    state.home_dir.set(home.path().to_owned()).unwrap();
+
+    std::fs::create_dir_all(home.path().join("work/evals")).unwrap();
+    std::fs::create_dir(home.path().join("Beta")).unwrap();
+    std::fs::create_dir(home.path().join(".config")).unwrap();
+    std::fs::write(home.path().join("work/evals/a.yaml"), SUITE).unwrap();
+    std::fs::write(home.path().join("work/evals/notes.txt"), "x").unwrap();
+    std::os::unix::fs::symlink(outside.path(), home.path().join("out")).unwrap();
+
+    let (s, v) = authed(&app, "GET", "/api/evals/dirs", None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let root = home.path().canonicalize().unwrap();
+    assert_eq!(v["path"], json!(root), "{v}");
+    assert_eq!(v["parent"], json!(null), "nothing above the home: {v}");
+    assert_eq!(
+        v["dirs"],
+        json!(["Beta", "work"]),
+        "no dot dirs, no symlinks: {v}"
+    );
+
+    let (s, v) = authed(&app, "GET", "/api/evals/dirs?path=work%2Fevals", None).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    assert_eq!(v["suites"], json!(1), "{v}");
+    assert_eq!(v["parent"], json!(root.join("work")), "{v}");
+
+    let elsewhere = format!("/api/evals/dirs?path={}", outside.path().display());
+    for path in [
+        "/api/evals/dirs?path=..".to_owned(),
+        "/api/evals/dirs?path=work%2F..%2F..".to_owned(),
+        "/api/evals/dirs?path=out".to_owned(),
+        "/api/evals/dirs?path=%2F".to_owned(),
+        elsewhere,
+    ] {
+        let (s, v) = authed(&app, "GET", &path, None).await;
+        assert_eq!(s, StatusCode::BAD_REQUEST, "{path}: {v}");
+        assert!(v.to_string().contains("outside your home"), "{path}: {v}");
+    }
+}

@@ -488,7 +488,11 @@ excerpt?: string,
 /**
  * Where in the message (a JSON pointer), when it is one place.
  */
-path?: string, };
+path?: string, 
+/**
+ * The exact call that shows it (a fuzz input), to make again.
+ */
+call?: CheckCall, };
 
 export type RuleRef = { ruleSet: RuleSet, rule: string, };
 
@@ -632,6 +636,12 @@ noRender?: boolean,
 fuzz?: CheckFuzz, };
 
 export type CheckFuzz = { perTool: number, seed: number, tools?: Array<string>, };
+
+export type CheckExport = { report: CheckReport, format: CheckExportFormat, };
+
+export type CheckExportFormat = "junit" | "sarif" | "markdown";
+
+export type CheckExported = { fileName: string, mimeType: string, text: string, };
 
 export type ServerView = { config: ServerConfig, status: ServerStatus, 
 /**
@@ -1448,7 +1458,25 @@ callsUnexpected: number,
 /**
  * … and required calls that did not happen (false negatives).
  */
-callsMissed: number, };
+callsMissed: number, 
+/**
+ * What the judge spent grading this iteration (its cost is part of `cost_usd`).
+ */
+judge: SideUsage, 
+/**
+ * What a simulated user spent playing its part (its cost is part of `cost_usd`).
+ */
+simulatedUser: SideUsage, };
+
+export type SideUsage = { 
+/**
+ * Model calls made (0: nothing was spent).
+ */
+calls: number, inputTokens: number, outputTokens: number, 
+/**
+ * `None` when the model has no price (and calls were made).
+ */
+costUsd: number | null, };
 
 export type Outcome = { "status": "passed" } | { "status": "failed" } | { "status": "errored", reason: string, };
 
@@ -1662,15 +1690,27 @@ precision: number | null,
 /**
  * Tool calls: matched / (matched + missed).
  */
-recall: number | null, inputTokens: number, outputTokens: number, 
+recall: number | null, 
 /**
- * Total cost; `None` when some iteration's cost is unknown (see `unpriced`).
+ * Tokens of the models under test (the judge's and simulated users' are apart).
+ */
+inputTokens: number, outputTokens: number, 
+/**
+ * Total cost, the judge's and simulated users' included; `None` when some iteration's cost is unknown (see `unpriced`).
  */
 costUsd: number | null, 
 /**
  * Iterations whose cost is unknown.
  */
-unpriced: number, latency: Latency, llm: Latency, mcp: Latency, 
+unpriced: number, 
+/**
+ * What the judge spent over the run (tokens, cost; part of `cost_usd`).
+ */
+judge: SideUsage, 
+/**
+ * What simulated users spent over the run (part of `cost_usd`).
+ */
+simulatedUser: SideUsage, latency: Latency, llm: Latency, mcp: Latency, 
 /**
  * Cells that passed and failed within the run.
  */

@@ -36,6 +36,7 @@ mod child_process;
 mod ci_action;
 mod cli;
 mod eval;
+mod eval_accounting;
 mod eval_checks;
 mod eval_hosts;
 mod eval_runs;

@@ -10,7 +10,8 @@ usage: agent_client.py MCPLAB_BIN DATA_DIR SCENARIO [extra mcplab mcp args...]
   SCENARIO render   render the demo's counter app (needs Chromium) and look at the PNG
   SCENARIO eval     run the suite $AGENT_SUITE (models on $OPENAI_BASE_URL), then cancel a run
   SCENARIO limits   calls past `--timeout` and `--limit message=…` (given as extra args)
-  SCENARIO attach   connect the demo server and call echo (with --attach: seen in `mcplab serve`)
+  SCENARIO attach   connect the demo server, call echo (with --attach: seen in `mcplab serve`),
+                    read `traffic` (the person's calls too) and what came after its cursor
 """
 
 import asyncio
@@ -192,9 +193,17 @@ async def limits_scenario(s):
 
 
 async def attach_scenario(s):
-    out = {"connect": await s.tool("connect", {"server": "demo", "command": DEMO})}
+    out = {"servers": await s.tool("servers", {})}
+    out["connect"] = await s.tool("connect", {"server": "demo", "command": DEMO})
     out["echo"] = await s.tool(
         "call_tool", {"server": "demo", "tool": "echo", "arguments": {"message": "seen live"}})
+    # What the person did in the inspector (the test made a call there first), and the agent's.
+    out["traffic"] = await s.tool("traffic", {"server": "demo", "method": "tools/call"})
+    out["notifications"] = await s.tool("notifications", {"server": "demo"})
+    await s.tool(
+        "call_tool", {"server": "demo", "tool": "echo", "arguments": {"message": "after"}})
+    cursor = out["traffic"]["structured"]["cursor"]
+    out["since"] = await s.tool("traffic", {"server": "demo", "since": cursor})
     return out
 
 

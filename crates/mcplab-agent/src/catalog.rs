@@ -96,9 +96,14 @@ fn connections() -> Vec<ToolSpec> {
             "servers",
             "Servers",
             "The servers you can connect (configured ones and those you connected), each with \
-             its status, and the command/URL patterns you may start.",
+             its status, and the command/URL patterns you may start; with --attach also the \
+             person's inspector's servers (`person`).",
             obj(json!({}), &[]),
-            out(&[("servers", "array"), ("allow", "object")]),
+            out(&[
+                ("servers", "array"),
+                ("allow", "object"),
+                ("person", "array"),
+            ]),
         )),
         tool(
             "connect",
@@ -229,15 +234,24 @@ fn observation() -> Vec<ToolSpec> {
         read_only(tool(
             "traffic",
             "Traffic",
-            "The last JSON-RPC frames between mcplab and a server, both ways, exact text.",
+            "The last JSON-RPC frames with a server, both ways, exact text; with --attach also \
+             what the person did in the inspector. Each frame says `by` (agent/person). Pass \
+             the answer's `cursor` as `since` to get only what happened after.",
             obj(
                 json!({ "server": server(), "method": s("Only this method (and its responses)"),
                     "id": { "description": "Only this request id" },
                     "last": { "type": "integer", "description": "How many; default 20" },
-                    "full": { "type": "boolean", "description": "Uncut frames" } }),
+                    "full": { "type": "boolean", "description": "Uncut frames" },
+                    "by": { "enum": ["agent", "person"] },
+                    "since": s("A `cursor` from an earlier answer") }),
                 &["server"],
             ),
-            out(&[("frames", "array"), ("dropped", "integer")]),
+            out(&[
+                ("frames", "array"),
+                ("dropped", "integer"),
+                ("cursor", STR),
+                ("more", "boolean"),
+            ]),
         )),
         tool(
             "policy",

@@ -3,7 +3,8 @@
 //! statuses) and stderr lines, in one ring bounded in entries and bytes. Each reader (the
 //! stream, and the server it asks about or all) has a cursor; a read returns what came after
 //! it, at most `max` entries and a reply-sized number of bytes, and says how many entries of
-//! its kind were evicted unread. Nothing is sent to the agent unasked.
+//! its kind were evicted unread. Nothing is sent to the agent unasked. Events are marked
+//! `by: agent`; with `--attach`, the person's notifications join them (`person.rs`).
 
 use std::collections::{HashMap, VecDeque};
 use std::sync::Arc;
@@ -193,6 +194,11 @@ impl Agent {
             Ok(a) => a,
             Err(r) => return *r,
         };
+        if let (Stream::Events, Some(person)) = (stream, &self.inner.person) {
+            person
+                .collect_notifications(args.server.as_deref(), &self.inner.inbox)
+                .await;
+        }
         self.inner.inbox.settle().await;
         let server = args.server.as_deref();
         let taken = self
@@ -243,6 +249,7 @@ pub(crate) fn listen(
                     let mut value = serde_json::to_value(&event).unwrap_or(Value::Null);
                     if let Some(obj) = value.as_object_mut() {
                         obj.insert("ms".into(), json!(mcplab_protocol::clock::now_ms()));
+                        obj.insert("by".into(), json!("agent"));
                     }
                     inbox.push(&server, Stream::Events, value);
                 }

@@ -23,6 +23,8 @@
 //!   2.x: sessions, `render_app` in Chromium, `eval_run` on the scripted LLM,
 //!   `--timeout`/`--limit`, cleanup), `agent_mcp_ts.rs` with `tests/interop/ts/agent_client.mjs`
 //!   (TypeScript SDK 2.x, both eras, stdio and `--http`, a `render_app` PNG, cleanup),
+//!   `person.rs` (`--attach`: the running inspector's servers, traffic and notifications — the
+//!   person's — for `servers`, `traffic` and `notifications`),
 //!   `agent_config.rs` (`servers export --for AGENT` = the README's snippets, from
 //!   `crates/mcplab/src/commands/agent_config.rs`). `--attach` lives in the binary
 //!   (`commands/mcp_attach.rs`): the agent manager's traffic feed mirrored to a running `mcplab
@@ -36,6 +38,7 @@ mod check;
 mod evals;
 mod hosts;
 mod inbox;
+mod person;
 mod render;
 mod reply;
 mod servers;
@@ -55,6 +58,7 @@ use serde_json::Value;
 
 pub use allow::{AllowList, PatternError, Refusal};
 pub use evals::EvalSetup;
+pub use person::Inspector;
 pub use render::{AppRender, RenderRequest, Rendered};
 
 use answers::Answers;
@@ -78,6 +82,8 @@ pub struct Setup {
     pub evals: Result<EvalSetup, String>,
     /// Renders apps; `Err`: why apps cannot be rendered here (no Chromium).
     pub renderer: Result<Arc<dyn AppRender>, String>,
+    /// `--attach`: the running inspector, whose own connections are the person's.
+    pub inspector: Option<Arc<dyn Inspector>>,
 }
 
 /// `mcplab mcp`'s tools over one connection manager. Cheap to clone.
@@ -95,6 +101,8 @@ struct Inner {
     inbox: Arc<Inbox>,
     answers: Arc<Answers>,
     listener: Mutex<Option<tokio::task::JoinHandle<()>>>,
+    /// `--attach`: what the person did in the inspector.
+    person: Option<person::Person>,
 }
 
 impl Agent {
@@ -109,6 +117,7 @@ impl Agent {
         let inbox = Arc::new(Inbox::default());
         let answers = Arc::new(Answers::new(manager.clone()));
         let listener = inbox::listen(manager.clone(), inbox.clone(), answers.clone());
+        let person = setup.inspector.clone().map(person::Person::new);
         Self {
             inner: Arc::new(Inner {
                 manager,
@@ -118,6 +127,7 @@ impl Agent {
                 inbox,
                 answers,
                 listener: Mutex::new(Some(listener)),
+                person,
             }),
         }
     }
@@ -137,7 +147,7 @@ impl Agent {
     async fn dispatch(self, name: String, arguments: Value, scope: CallScope) -> ToolReply {
         let _caller = self.inner.answers.enter(&arguments, scope.client.clone());
         match name.as_str() {
-            "servers" => self.servers_tool(),
+            "servers" => self.servers_tool().await,
             "connect" => self.connect_tool(arguments, &scope).await,
             "disconnect" => self.disconnect_tool(arguments).await,
             "restart" => self.restart_tool(arguments, &scope).await,
@@ -148,7 +158,7 @@ impl Agent {
             }
             "notifications" => self.inbox_tool(inbox::Stream::Events, arguments).await,
             "stderr" => self.inbox_tool(inbox::Stream::Stderr, arguments).await,
-            "traffic" => self.traffic_tool(arguments),
+            "traffic" => self.traffic_tool(arguments).await,
             "policy" => self.inner.answers.policy_tool(arguments),
             "check" => self.check_tool(arguments, &scope).await,
             "eval_run" => self.eval_tool(arguments, &scope).await,

@@ -56,11 +56,13 @@ struct Named {
 }
 
 impl Agent {
-    pub(crate) fn servers_tool(&self) -> ToolReply {
+    pub(crate) async fn servers_tool(&self) -> ToolReply {
         let statuses: BTreeMap<String, ServerStatus> =
             self.inner.manager.statuses().into_iter().collect();
-        let known = self.inner.known.lock();
-        let servers: Vec<Value> = known
+        let servers: Vec<Value> = self
+            .inner
+            .known
+            .lock()
             .iter()
             .map(|(name, k)| {
                 let status = statuses
@@ -72,16 +74,31 @@ impl Agent {
             })
             .collect();
         let (commands, urls) = self.inner.setup.allow.patterns();
-        let summary = format!(
+        let mut summary = format!(
             "{} server(s); allowed commands: {}; allowed URLs: {}",
             servers.len(),
             list_or_none(&commands),
             list_or_none(&urls)
         );
-        ok(
-            summary,
-            json!({ "servers": servers, "allow": { "commands": commands, "urls": urls } }),
-        )
+        let mut out =
+            json!({ "servers": servers, "allow": { "commands": commands, "urls": urls } });
+        if let Some(person) = &self.inner.person {
+            match person.servers().await {
+                Ok(theirs) => {
+                    let connected = theirs.iter().filter(|s| s["status"] == "connected").count();
+                    summary.push_str(&format!(
+                        "; the person's inspector has {} ({connected} connected)",
+                        theirs.len()
+                    ));
+                    out["person"] = json!(theirs);
+                }
+                Err(why) => {
+                    summary.push_str(&format!("; the inspector could not be asked: {why}"));
+                    out["inspectorError"] = json!(why);
+                }
+            }
+        }
+        ok(summary, out)
     }
 
     pub(crate) async fn connect_tool(&self, arguments: Value, scope: &CallScope) -> ToolReply {

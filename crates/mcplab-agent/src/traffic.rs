@@ -1,15 +1,19 @@
 //! The `traffic` tool: the last frames recorded between mcplab and one server, both ways, as
 //! the traffic view shows them — optionally only one method (requests and the responses that
 //! answer them, matched by id) or one request id — each cut to a short excerpt unless `full`.
+//! With `--attach`, the frames of the running inspector's own connection to that server (what
+//! the person did) are merged in by time, each frame marked `by` (`agent` or `person`). Every
+//! answer carries a `cursor`; given back as `since`, only newer frames come, oldest first.
 
 use std::collections::HashMap;
 
+use mcplab_mcp::tool_server::ToolReply;
 use mcplab_protocol::{Direction, FrameKind, TrafficFrame};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::Agent;
-use crate::reply::{self, cut, ok};
+use crate::reply::{self, cut, fail, ok};
 
 /// Frames returned unless asked otherwise, and at most.
 const DEFAULT_LAST: usize = 20;
@@ -26,45 +30,180 @@ struct TrafficArgs {
     last: Option<usize>,
     #[serde(default)]
     full: bool,
+    /// `agent` or `person`; both when absent.
+    by: Option<By>,
+    /// A `cursor` of an earlier answer.
+    since: Option<String>,
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+enum By {
+    Agent,
+    Person,
+}
+
+/// Where a reader was: the newest frame seen of each side (sequence numbers of each process).
+#[derive(Default, Clone, Copy, PartialEq, Debug)]
+struct Cursor {
+    agent: u64,
+    person: u64,
+}
+
+impl Cursor {
+    fn text(self) -> String {
+        format!("a{}.p{}", self.agent, self.person)
+    }
+
+    fn parse(text: &str) -> Option<Self> {
+        let (a, p) = text.split_once('.')?;
+        Some(Self {
+            agent: a.strip_prefix('a')?.parse().ok()?,
+            person: p.strip_prefix('p')?.parse().ok()?,
+        })
+    }
+}
+
+/// One side's frames of the server.
+struct Side {
+    by: By,
+    frames: Vec<TrafficFrame>,
+    dropped: u64,
 }
 
 impl Agent {
-    pub(crate) fn traffic_tool(&self, arguments: Value) -> mcplab_mcp::tool_server::ToolReply {
+    pub(crate) async fn traffic_tool(&self, arguments: Value) -> ToolReply {
         let args: TrafficArgs = match reply::args("traffic", arguments) {
             Ok(a) => a,
             Err(r) => return *r,
         };
-        let log = self.inner.manager.traffic();
-        let snapshot = log.snapshot(&args.server);
-        let frames = select(&snapshot.frames, args.method.as_deref(), args.id.as_ref());
-        let last = args.last.unwrap_or(DEFAULT_LAST).clamp(1, MAX_LAST);
-        let shown: Vec<Value> = frames[frames.len().saturating_sub(last)..]
-            .iter()
-            .map(|f| {
-                let whole = if args.full {
-                    log.frame(&args.server, f.seq)
-                        .unwrap_or_else(|| (*f).clone())
-                } else {
-                    (*f).clone()
-                };
-                view(&whole, args.full)
-            })
-            .collect();
-        let summary = format!(
-            "{} of {} matching frame(s) of `{}`{}",
-            shown.len(),
-            frames.len(),
-            args.server,
-            if snapshot.dropped > 0 {
-                format!(" ({} older evicted)", snapshot.dropped)
-            } else {
-                String::new()
+        let since = match args.since.as_deref().map(Cursor::parse) {
+            Some(None) => {
+                return fail("`since` takes the `cursor` of an earlier `traffic` answer");
             }
+            Some(Some(c)) => Some(c),
+            None => None,
+        };
+        let mut sides = Vec::new();
+        if args.by != Some(By::Person) {
+            let snapshot = self.inner.manager.traffic().snapshot(&args.server);
+            sides.push(Side {
+                by: By::Agent,
+                frames: snapshot.frames,
+                dropped: snapshot.dropped,
+            });
+        }
+        let mut unreachable = None;
+        match (&self.inner.person, args.by) {
+            (Some(person), None | Some(By::Person)) => {
+                match person.inspector.traffic(&args.server).await {
+                    Ok((frames, dropped)) => sides.push(Side {
+                        by: By::Person,
+                        frames,
+                        dropped,
+                    }),
+                    Err(why) => unreachable = Some(why),
+                }
+            }
+            (None, Some(By::Person)) => {
+                return fail(
+                    "the person's traffic is known only with `mcplab mcp --attach` (while \
+                     `mcplab serve` runs)",
+                );
+            }
+            _ => {}
+        }
+        self.traffic_reply(&args, since, sides, unreachable)
+    }
+
+    fn traffic_reply(
+        &self,
+        args: &TrafficArgs,
+        since: Option<Cursor>,
+        sides: Vec<Side>,
+        unreachable: Option<String>,
+    ) -> ToolReply {
+        let mut cursor = since.unwrap_or_default();
+        let mut matching: Vec<(By, &TrafficFrame)> = Vec::new();
+        for side in &sides {
+            if let Some(newest) = side.frames.last() {
+                match side.by {
+                    By::Agent => cursor.agent = cursor.agent.max(newest.seq),
+                    By::Person => cursor.person = cursor.person.max(newest.seq),
+                }
+            }
+            let after = since.map_or(0, |c| match side.by {
+                By::Agent => c.agent,
+                By::Person => c.person,
+            });
+            let picked = select(&side.frames, args.method.as_deref(), args.id.as_ref());
+            matching.extend(
+                picked
+                    .into_iter()
+                    .filter(|f| f.seq > after)
+                    .map(|f| (side.by, f)),
+            );
+        }
+        matching.sort_by_key(|(_, f)| f.ts_ms);
+        let last = args.last.unwrap_or(DEFAULT_LAST).clamp(1, MAX_LAST);
+        let total = matching.len();
+        let (shown, more) = if since.is_some() && total > last {
+            // Oldest first, and the cursor stops at the last one shown.
+            let shown = &matching[..last];
+            cursor = since.unwrap_or_default();
+            for (by, f) in shown {
+                match by {
+                    By::Agent => cursor.agent = cursor.agent.max(f.seq),
+                    By::Person => cursor.person = cursor.person.max(f.seq),
+                }
+            }
+            (shown, true)
+        } else {
+            (&matching[total.saturating_sub(last)..], false)
+        };
+        let frames: Vec<Value> = shown
+            .iter()
+            .map(|(by, f)| self.frame_view(*by, f, &args.server, args.full))
+            .collect();
+        let dropped: u64 = sides.iter().map(|s| s.dropped).sum();
+        let mut summary = format!(
+            "{} of {} matching frame(s) of `{}`",
+            frames.len(),
+            total,
+            args.server
         );
-        ok(
-            summary,
-            json!({ "frames": shown, "dropped": snapshot.dropped }),
-        )
+        if self.inner.person.is_some() {
+            let person = shown.iter().filter(|(b, _)| *b == By::Person).count();
+            summary.push_str(&format!(" ({person} of them the person's)"));
+        }
+        if dropped > 0 {
+            summary.push_str(&format!("; {dropped} older evicted"));
+        }
+        if more {
+            summary.push_str("; more: call again with `since`");
+        }
+        let mut out = json!({ "frames": frames, "dropped": dropped,
+            "cursor": cursor.text(), "more": more });
+        if let Some(why) = unreachable {
+            summary.push_str(&format!(
+                "; the inspector's traffic could not be read: {why}"
+            ));
+            out["inspectorError"] = json!(why);
+        }
+        ok(summary, out)
+    }
+
+    fn frame_view(&self, by: By, f: &TrafficFrame, server: &str, full: bool) -> Value {
+        let whole = match (full, by) {
+            (true, By::Agent) => self.inner.manager.traffic().frame(server, f.seq),
+            _ => None,
+        };
+        let mut v = view(whole.as_ref().unwrap_or(f), full);
+        v["by"] = json!(match by {
+            By::Agent => "agent",
+            By::Person => "person",
+        });
+        v
     }
 }
 
@@ -152,6 +291,16 @@ mod tests {
             http: None,
             exchange: None,
         }
+    }
+
+    #[test]
+    fn a_cursor_reads_back_what_it_wrote() {
+        let c = Cursor {
+            agent: 12,
+            person: 0,
+        };
+        assert_eq!(Cursor::parse(&c.text()), Some(c));
+        assert_eq!(Cursor::parse("12"), None);
     }
 
     #[test]

@@ -81,6 +81,7 @@ pub async fn check_server<C: Connector>(
             None => eras.push(second),
         }
     }
+    crate::live::render_all(&mut eras, opts).await;
     let surfaces = eras
         .iter()
         .filter(|e| e.check.connected)

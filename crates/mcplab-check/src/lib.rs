@@ -60,6 +60,7 @@ mod findings;
 pub mod fresh;
 mod fuzz;
 mod hosts;
+pub mod live;
 pub mod options;
 mod readiness;
 mod recording;
@@ -73,6 +74,7 @@ pub mod sets;
 mod spec;
 mod visible;
 
+pub use live::render_all;
 pub use mcplab_protocol::check::CheckReport;
 pub use options::{CheckOptions, Peer};
 pub use recording::Recording;

@@ -9,6 +9,7 @@ use mcplab_protocol::check::{Baseline, RuleSet};
 use mcplab_protocol::host_profile::HostProfile;
 use serde_json::Value;
 
+use crate::live::LiveRenderer;
 use crate::sets::registry;
 
 /// Another server configured beside the one checked, with the tool names it lists.
@@ -36,6 +37,8 @@ pub struct CheckOptions {
     pub hosts: Vec<HostProfile>,
     /// What to fuzz (runs the fuzz set).
     pub fuzz: Option<FuzzOptions>,
+    /// Renders apps live under the host profiles (None: the hosts set scans their HTML only).
+    pub live: Option<LiveRenderer>,
 }
 
 /// `--fuzz N --seed S --fuzz-tool NAME`: inputs per tool, the seed that makes them, and the
@@ -60,6 +63,7 @@ impl Default for CheckOptions {
             peers: Vec::new(),
             hosts: Vec::new(),
             fuzz: None,
+            live: None,
         }
     }
 }

@@ -44,6 +44,8 @@ pub struct Recording {
     pub apps: Option<Vec<crate::apps::AppRead>>,
     /// The fuzz inputs sent, with what came back.
     pub fuzz: Vec<crate::fuzz::FuzzCase>,
+    /// The apps rendered live under host profiles that speak this era.
+    pub live: Vec<crate::live::LiveRun>,
 }
 
 impl Recording {
@@ -74,6 +76,7 @@ impl Recording {
             calls: Vec::new(),
             apps: None,
             fuzz: Vec::new(),
+            live: Vec::new(),
         }
     }
 

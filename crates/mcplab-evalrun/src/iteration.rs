@@ -1,6 +1,7 @@
 //! One iteration: a case on a model, the n-th time. Live, it makes sure the servers are up,
 //! runs the case's turns with the model (see `execute`), renders the apps of UI tool calls when
-//! a check asks for it, asks the judge, prices the tokens and has the evals crate judge the
+//! a check asks for it, asks the judge, prices the tokens (the judge's too, shown apart but in
+//! the iteration's cost) and has the evals crate judge the
 //! trace; a server that went away meanwhile, or a render that could not happen, makes it
 //! errored rather than failed. Replayed, the same turns run against the recording. Either
 //! way the result is the record (for statistics) and the detail (trace, verdict, events,
@@ -11,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcplab_evals::checks::{CommandOutcome, command_input};
-use mcplab_evals::run::{IterationRecord, Unit};
+use mcplab_evals::run::{IterationRecord, Spent, Unit};
 use mcplab_evals::suite::CommandCheck;
 use mcplab_evals::trace::{AppRender, Trace};
 use mcplab_evals::verdict::{JudgeVerdict, Outcome, ResolvedCase, Verdict, judge_iteration_with};
@@ -200,8 +201,13 @@ async fn live(
         }
     }
     trace.cost_usd = shared.prices.cost(&unit.model, &trace.usage(), 0);
+    let mut spent = Spent::default();
     let judged = match &case.resolved.judge {
-        Some(j) => Some(judge(providers, j, &trace, cancel).await),
+        Some(j) => {
+            let (verdict, usage) = judge(providers, &shared.prices, j, &trace, cancel).await;
+            spent.judge = usage;
+            Some(verdict)
+        }
         None => None,
     };
     let commands = run_commands(shared, case, unit, &trace).await;
@@ -215,7 +221,7 @@ async fn live(
         calls: calls_of(&trace),
         timings: timings_of(&runs),
     });
-    let mut parts = Parts::judge(unit, case, trace, judged, &commands);
+    let mut parts = Parts::judge(unit, case, trace, judged, &commands, spent);
     if !lost.is_empty() {
         let why = format!(
             "server {} went away during the iteration (it is reconnected for the next ones)",
@@ -242,9 +248,11 @@ impl Parts {
         trace: Trace,
         judged: Option<JudgeVerdict>,
         commands: &[CommandOutcome],
+        spent: Spent,
     ) -> Parts {
         let verdict = judge_iteration_with(&case.resolved, &trace, judged, commands);
-        let record = mcplab_evals::run::judged(unit.clone(), &trace, &verdict);
+        let mut record = mcplab_evals::run::judged(unit.clone(), &trace, &verdict);
+        mcplab_evals::run::charge(&mut record.metrics, spent);
         Parts {
             trace,
             verdict,
@@ -449,7 +457,8 @@ async fn replay(
     trace.cost_usd = shared.prices.cost(&unit.model, &trace.usage(), 0);
     let judged = old.verdict.and_then(|v| v.judge).map(|j| j.verdict);
     let commands = run_commands(shared, case, unit, &trace).await;
-    let parts = Parts::judge(unit, case, trace, judged, &commands);
+    // The judge is not asked again: its recorded verdict costs nothing now.
+    let parts = Parts::judge(unit, case, trace, judged, &commands, Spent::default());
     Some(parts.finish(&runs, observed.take().requests, Some(rec)))
 }
 

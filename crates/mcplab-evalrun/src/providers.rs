@@ -2,20 +2,24 @@
 //! merged (environment and Settings) without the provider layer's own retries, and wrapped in
 //! the run's retry budget instead (whose waits pause the iteration's deadline); checked before the run starts so a missing key is a usage
 //! error, not a thousand errored iterations. Also the judge: its grading model called with the
-//! evals crate's prompt, its reply read by the evals crate.
+//! evals crate's prompt, its reply read by the evals crate, and what it spent priced (`spent`,
+//! for any model called beside the one under test) so the run's cost and cost gate include it.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use futures::StreamExt;
 use mcplab_evals::judge::{judge_prompt, parse_judge_reply};
+use mcplab_evals::run::SideUsage;
 use mcplab_evals::suite::Judge;
 use mcplab_evals::trace::Trace;
 use mcplab_evals::verdict::JudgeVerdict;
+use mcplab_llm::prices::PriceTable;
 use mcplab_llm::{
-    ChatRequest, LlmProvider, Message, ModelRef, ProviderSettings, RetryPolicy, StreamEvent,
+    ChatRequest, LlmProvider, Message, ModelRef, ProviderSettings, RetryPolicy, StreamEvent, Usage,
     build_provider,
 };
+use mcplab_protocol::chat::TokenUsage;
 use parking_lot::Mutex;
 use tokio_util::sync::CancellationToken;
 
@@ -93,14 +97,40 @@ impl Providers {
 /// Most output the judge may write, in tokens.
 const JUDGE_MAX_TOKENS: u32 = 600;
 
-/// Grades `trace` with the judge's model; any failure is a judge error, never a score.
+/// What one call of `model` (`provider::model`) spent, priced from `prices` (`cost_usd` is
+/// `None` when the model has no price). A call that ended without usage counts no tokens.
+pub(crate) fn spent(prices: &PriceTable, model: &str, usage: Option<&Usage>) -> SideUsage {
+    let Some(usage) = usage else {
+        return SideUsage::default();
+    };
+    let tokens = TokenUsage {
+        input_tokens: usage.input_tokens.unwrap_or(0),
+        output_tokens: usage.output_tokens.unwrap_or(0),
+        reasoning_tokens: usage.reasoning_tokens.unwrap_or(0),
+    };
+    SideUsage {
+        calls: 1,
+        input_tokens: tokens.input_tokens,
+        output_tokens: tokens.output_tokens,
+        cost_usd: prices.cost_with_cache(
+            model,
+            &tokens,
+            usage.cached_input_tokens.unwrap_or(0),
+            usage.cache_write_tokens.unwrap_or(0),
+        ),
+    }
+}
+
+/// Grades `trace` with the judge's model; any failure is a judge error, never a score. Also
+/// what the judge spent (nothing when it failed before its usage arrived).
 pub(crate) async fn judge(
     providers: &Providers,
+    prices: &PriceTable,
     judge: &Judge,
     trace: &Trace,
     cancel: &CancellationToken,
-) -> JudgeVerdict {
-    let error = |message: String| JudgeVerdict::Error { message };
+) -> (JudgeVerdict, SideUsage) {
+    let error = |message: String| (JudgeVerdict::Error { message }, SideUsage::default());
     let (model, provider) = match providers.get(&judge.model, None) {
         Ok(p) => p,
         Err(e) => return error(e),
@@ -120,7 +150,10 @@ pub(crate) async fn judge(
     while let Some(item) = stream.next().await {
         match item {
             Ok(StreamEvent::TextDelta(t)) => reply.push_str(&t),
-            Ok(StreamEvent::Finish { .. }) => return parse_judge_reply(&reply, &judge.model),
+            Ok(StreamEvent::Finish { usage, .. }) => {
+                let spent = spent(prices, &judge.model, Some(&usage));
+                return (parse_judge_reply(&reply, &judge.model), spent);
+            }
             Ok(_) => {}
             Err(e) => return error(format!("the judge model failed: {e}")),
         }

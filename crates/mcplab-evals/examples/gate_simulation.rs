@@ -66,6 +66,8 @@ fn summary(cells: Vec<CellSummary>) -> RunSummary {
         output_tokens: 0,
         cost_usd: None,
         unpriced: 0,
+        judge: Default::default(),
+        simulated_user: Default::default(),
         latency: Latency::default(),
         llm: Latency::default(),
         mcp: Latency::default(),

@@ -191,18 +191,35 @@ fn min_pass_hat_k(k: u64, min: f64, s: &RunSummary) -> GateResult {
     }
 }
 
+/// The run's whole cost against `max`: the judge's and simulated users' included.
 fn max_cost(max: f64, s: &RunSummary) -> GateResult {
     let gate = format!("maxCostUsd {max}");
+    let side: Vec<String> = [("judge", &s.judge), ("simulated user", &s.simulated_user)]
+        .into_iter()
+        .filter_map(|(who, u)| Some(format!("{who} ${:.4}", u.cost_usd?)).filter(|_| u.calls > 0))
+        .collect();
+    let of_which = if side.is_empty() {
+        String::new()
+    } else {
+        format!(" (of which {})", side.join(", "))
+    };
     match s.cost_usd {
-        Some(cost) if cost <= max => {
-            result(gate, GateStatus::Pass, format!("cost ${cost:.4} ≤ ${max}"))
-        }
-        Some(cost) => result(gate, GateStatus::Fail, format!("cost ${cost:.4} > ${max}")),
+        Some(cost) if cost <= max => result(
+            gate,
+            GateStatus::Pass,
+            format!("cost ${cost:.4}{of_which} ≤ ${max}"),
+        ),
+        Some(cost) => result(
+            gate,
+            GateStatus::Fail,
+            format!("cost ${cost:.4}{of_which} > ${max}"),
+        ),
         None => result(
             gate,
             GateStatus::InsufficientData,
             format!(
-                "{} iteration(s) used a model with no price: add it to the price table",
+                "{} iteration(s) used a model (under test, judge or simulated user) with no \
+                 price: add it to the price table",
                 s.unpriced
             ),
         ),

@@ -8,7 +8,7 @@ use crate::suite::Suite;
 use crate::trace::Trace;
 use crate::verdict::{ResolvedCase, Verdict};
 pub use mcplab_protocol::evals::{
-    CaseInfo, IterationRecord, Metrics, RunHeader, RunRecord, Shard, Unit,
+    CaseInfo, IterationRecord, Metrics, RunHeader, RunRecord, Shard, SideUsage, Unit,
 };
 
 /// The record of a judged iteration.
@@ -44,8 +44,31 @@ pub fn judged(unit: Unit, trace: &Trace, verdict: &Verdict) -> IterationRecord {
             calls_matched: count(|m| m.matched),
             calls_unexpected: count(|m| m.unmatched_actual),
             calls_missed: count(|m| m.missed_expected),
+            judge: SideUsage::default(),
+            simulated_user: SideUsage::default(),
         },
     }
+}
+
+/// What was spent beside the model under test in one iteration.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Spent {
+    pub judge: SideUsage,
+    pub simulated_user: SideUsage,
+}
+
+/// Adds `spent` to a record fresh from [`judged`] (whose cost is the model's alone): the
+/// judge's and simulated user's tokens apart, their cost into the iteration's total, which is
+/// unknown when any part's is (so the cost gate cannot pass on a guess).
+pub fn charge(metrics: &mut Metrics, spent: Spent) {
+    let model = SideUsage {
+        calls: 1,
+        cost_usd: metrics.cost_usd,
+        ..SideUsage::default()
+    };
+    metrics.cost_usd = model.plus(spent.judge).plus(spent.simulated_user).cost_usd;
+    metrics.judge = spent.judge;
+    metrics.simulated_user = spent.simulated_user;
 }
 
 /// The cases to run, with their resolved settings (skipped cases left out).

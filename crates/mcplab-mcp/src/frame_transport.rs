@@ -61,6 +61,8 @@ struct RawInner {
     /// The first JSON-RPC error received (e.g. a legacy server refusing `server/discover`).
     first_error: Option<Value>,
     closed_reason: Option<String>,
+    /// Why `auto`'s probe was given up (the manager starts the server again).
+    probe_given_up: Option<String>,
 }
 
 impl RawResults {
@@ -127,6 +129,11 @@ impl RawResults {
         self.inner.lock().closed_reason.clone()
     }
 
+    /// Why the `server/discover` probe of `protocol: auto` went unanswered, when it did.
+    pub(crate) fn probe_given_up(&self) -> Option<String> {
+        self.inner.lock().probe_given_up.clone()
+    }
+
     /// Resolves with the close reason once the transport has closed.
     pub(crate) fn closed_watch(&self) -> tokio::sync::watch::Receiver<Option<String>> {
         self.closed.subscribe()
@@ -163,7 +170,8 @@ pub(crate) struct FrameTransport {
     in_order: Option<ClientSide>,
     /// Where requests that carry a [`ProgressTap`] register it, before their frame is written.
     progress: Option<ProgressListeners>,
-    /// `protocol: auto` on stdio: keeps the `server/discover` probe from costing 10 s.
+    /// `protocol: auto` on stdio: keeps the `server/discover` probe from costing 10 s or a
+    /// second start.
     probe: Option<DiscoverProbe>,
 }
 
@@ -268,22 +276,11 @@ impl FrameTransport {
         }
     }
 
-    /// `msg`, unless it is a notification handled here and now that rmcp has no use for, or
-    /// the answer to the probe's own `ping`.
+    /// `msg`, unless it is a notification handled here and now that rmcp has no use for.
     fn handle_in_order(
         &mut self,
         msg: RxJsonRpcMessage<RoleClient>,
     ) -> Option<RxJsonRpcMessage<RoleClient>> {
-        let answered = match &msg {
-            JsonRpcMessage::Response(r) => Some(&r.id),
-            JsonRpcMessage::Error(e) => e.id.as_ref(),
-            _ => None,
-        };
-        if let (Some(probe), Some(id)) = (self.probe.as_mut(), answered)
-            && probe.answered(id)
-        {
-            return None;
-        }
         match (&self.in_order, &msg) {
             (Some(handler), JsonRpcMessage::Notification(n))
                 if handler.in_order(&n.notification) =>
@@ -296,33 +293,58 @@ impl FrameTransport {
 }
 
 impl FrameTransport {
-    /// The probe's deadline passed: sends its `ping`, or answers the probe for the server.
-    async fn probe_step(&mut self) -> Option<RxJsonRpcMessage<RoleClient>> {
-        let step = self.probe.as_mut()?.step(tokio::time::Instant::now());
-        match step {
-            Step::Ping(bytes) => {
-                self.traffic.record(
-                    &self.server,
-                    Direction::Outbound,
-                    FrameKind::Message,
-                    &bytes,
-                );
-                if let Some(out) = &self.outbound {
-                    let _ = out.send(Bytes::from(bytes)).await;
-                }
-                None
-            }
-            Step::GiveUp(reply) => {
+    /// The probe's deadline passed: when it is given up, the session ends (`false`).
+    fn probe_step(&mut self) -> bool {
+        let Some(probe) = self.probe.as_mut() else {
+            return true;
+        };
+        match probe.step(tokio::time::Instant::now()) {
+            Step::GiveUp(why) => {
                 self.traffic.record(
                     &self.server,
                     Direction::Inbound,
-                    FrameKind::Synthetic,
-                    &reply,
+                    FrameKind::Note,
+                    why.as_bytes(),
                 );
-                self.parse(&reply).ok()
+                self.raw.inner.lock().probe_given_up = Some(why.clone());
+                self.raw.set_closed(why);
+                self.probe = None;
+                self.outbound = None;
+                false
             }
-            Step::Nothing => None,
+            Step::Nothing => true,
         }
+    }
+
+    /// An inbound frame that answers the probe with something other than a discover result:
+    /// recorded as it came, and replaced by the refusal rmcp falls back on.
+    fn judged(&mut self, bytes: &[u8]) -> Option<RxJsonRpcMessage<RoleClient>> {
+        let reply = self.probe.as_mut()?.judge(bytes)?;
+        let kind = FrameKind::Message;
+        self.traffic
+            .record(&self.server, Direction::Inbound, kind, bytes);
+        self.traffic.record(
+            &self.server,
+            Direction::Inbound,
+            FrameKind::Synthetic,
+            &reply,
+        );
+        self.parse(&reply).ok()
+    }
+}
+
+impl FrameTransport {
+    /// Records, parses and (for the probe) judges a frame from the server.
+    fn frame(
+        &mut self,
+        bytes: &[u8],
+        exchange: Option<u64>,
+    ) -> Option<RxJsonRpcMessage<RoleClient>> {
+        if let Some(refusal) = self.judged(bytes) {
+            return Some(refusal);
+        }
+        let msg = self.inbound_frame(bytes, exchange);
+        msg.and_then(|m| self.handle_in_order(m))
     }
 }
 
@@ -465,23 +487,21 @@ impl Transport<RoleClient> for FrameTransport {
             let event = tokio::select! {
                 event = self.inbound.recv() => event,
                 _ = sleep_until_some(probe_due) => {
-                    if let Some(msg) = self.probe_step().await {
-                        return Some(msg);
+                    if !self.probe_step() {
+                        return None;
                     }
                     continue;
                 }
             };
             match event {
                 Some(WireEvent::Frame(bytes)) => {
-                    let msg = self.inbound_frame(&bytes, None);
-                    if let Some(msg) = msg.and_then(|m| self.handle_in_order(m)) {
+                    if let Some(msg) = self.frame(&bytes, None) {
                         return Some(msg);
                     }
                 }
                 Some(WireEvent::Carried { frame, exchange }) => {
                     let exchange = self.links.exchange_seq(exchange);
-                    let msg = self.inbound_frame(&frame, exchange);
-                    if let Some(msg) = msg.and_then(|m| self.handle_in_order(m)) {
+                    if let Some(msg) = self.frame(&frame, exchange) {
                         return Some(msg);
                     }
                 }

@@ -18,6 +18,8 @@
 //!   `excerpt`.
 //! - `stdio.rs`: Child process in its own process group; stdin/stdout frames; stderr tail; graceful
 //!   stop (stdin EOF → SIGTERM → SIGKILL of the group, then the descendants that left it);
+//!   `stdio/family.rs`: `isolate` and `Family`, the same start and tree cleanup for a server the
+//!   tap starts;
 //!   `spawn_line_io` also serves in-process servers. `stdio/env.rs`: the clean environment
 //!   (allow-list + configured `env`, `inheritEnv`, never `MCPLAB_*`/`*_API_KEY`); `stdio/lines.rs`:
 //!   lines bounded as they are read (an over-long frame is refused as it crosses the limit), stderr
@@ -77,8 +79,9 @@
 //!   `requestState`, `resultType` checks, error explanations, handing tasks to `task_flow`),
 //!   `cache.rs` (`ttlMs`/`cacheScope` results by method and cursor/uri, bypass, invalidation,
 //!   bounded), `listen.rs` (`subscriptions/listen` per resource and for list changes; legacy
-//!   `resources/subscribe`), `probe.rs` (what `auto`'s stdio probe may cost: the `ping` that ends
-//!   an ignored probe early, the stderr held during the handshake).
+//!   `resources/subscribe`), `probe.rs` (what `auto`'s stdio probe may cost: an ignored probe
+//!   given up once the server read it and did not answer, then a fresh start with `initialize`;
+//!   a lax `{}` answer made a refusal; the stderr held during the handshake).
 //! - `tasks.rs`, `task_flow.rs`: `TaskRegistry` (per manager, bounded: every task seen, its status
 //!   history, result/error) and driving a task: polling `tasks/get` at `pollIntervalMs` bounded by
 //!   the TTL, input through `tasks/update` (extension) or `tasks/result` (2025-11-25),

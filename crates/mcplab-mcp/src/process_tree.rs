@@ -75,9 +75,32 @@ impl ProcessTree {
     /// Everything that descends from the server now: the tree, and the processes holding its
     /// stdio pipes. Call before stopping it (a dying parent re-parents its children).
     pub(crate) fn doomed(&self) -> Vec<Proc> {
+        self.doomed_from(&table())
+    }
+
+    /// [`Self::doomed`], and the processes re-parented to this one since the server started,
+    /// with their descendants: for a child subreaper whose only child is the server (the tap),
+    /// the server's orphans come to it when the server exits.
+    pub(crate) fn doomed_with_adopted(&self) -> Vec<Proc> {
         let table = table();
-        let mut procs = self.refresh_from(&table);
-        for p in pipe_holders(&table, &self.pipes, self.root, self.root_start) {
+        let me = std::process::id() as i32;
+        let adopted: Vec<i32> = table
+            .iter()
+            .filter(|(pid, e)| e.ppid == me && **pid != self.root && e.start >= self.root_start)
+            .map(|(pid, _)| *pid)
+            .collect();
+        let mut procs = self.doomed_from(&table);
+        for p in descendants(&table, &adopted) {
+            if !procs.contains(&p) {
+                procs.push(p);
+            }
+        }
+        procs
+    }
+
+    fn doomed_from(&self, table: &HashMap<i32, Entry>) -> Vec<Proc> {
+        let mut procs = self.refresh_from(table);
+        for p in pipe_holders(table, &self.pipes, self.root, self.root_start) {
             if !procs.contains(&p) {
                 procs.push(p);
             }

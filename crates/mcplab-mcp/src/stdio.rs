@@ -7,6 +7,7 @@
 //! `process_tree` and `adopt_orphans`). It does not parse JSON-RPC.
 
 mod env;
+mod family;
 mod lines;
 
 use std::collections::BTreeMap;
@@ -23,11 +24,13 @@ use tokio::process::{Child, Command};
 use tokio::sync::watch;
 
 pub use env::{ALLOWED as ALLOWED_ENV, child_environment};
+pub use family::{Family, isolate};
 pub use lines::StderrTail;
 use lines::{Line, LineReader, shown_line};
 
 use super::error::McpError;
 use super::limits::{Limits, Size};
+use super::modern::probe::StdinGauge;
 use super::process_tree::{ProcessTree, REFRESH_EVERY, inode_of, kill_and_reap};
 use super::wire::{WireEnd, WireEvent, kept_of_refused};
 /// Read buffer of stdout and stderr (large lines pass in fewer reads).
@@ -146,11 +149,12 @@ impl Drop for ChildGuard {
 /// is killed with it. While the server runs, such an orphan that exits stays a zombie under it
 /// (servers do not reap children they did not start) until the server stops.
 #[allow(unsafe_code)] // `pre_exec` is unsafe to call; one of the three unsafe blocks of the workspace
-fn adopt_orphans(cmd: &mut Command) {
+fn adopt_orphans(cmd: &mut std::process::Command) {
     #[cfg(target_os = "linux")]
     // SAFETY: the closure runs in the forked child before `exec`; it makes one system call
     // (prctl), which is async-signal-safe, and touches no memory of the parent.
     unsafe {
+        use std::os::unix::process::CommandExt;
         cmd.pre_exec(|| nix::sys::prctl::set_child_subreaper(true).map_err(std::io::Error::from));
     }
     #[cfg(not(target_os = "linux"))]
@@ -167,6 +171,19 @@ pub fn spawn_stdio(
     tail: Arc<StderrTail>,
     hook: StderrHook,
 ) -> Result<ChildGuard, McpError> {
+    spawn_gauged(spec, grace, limits, end, (tail, hook), false).map(|(child, _)| child)
+}
+
+/// [`spawn_stdio`], with a gauge on the child's stdin when `gauge` is set (for `auto`'s
+/// probe, which must drop it soon: it holds the pipe open).
+pub(crate) fn spawn_gauged(
+    spec: &StdioSpec,
+    grace: Duration,
+    limits: &Limits,
+    end: WireEnd,
+    (tail, hook): (Arc<StderrTail>, StderrHook),
+    gauge: bool,
+) -> Result<(ChildGuard, Option<StdinGauge>), McpError> {
     let mut cmd = Command::new(&spec.command);
     cmd.args(&spec.args)
         .env_clear()
@@ -179,7 +196,7 @@ pub fn spawn_stdio(
     if let Some(cwd) = &spec.cwd {
         cmd.current_dir(cwd);
     }
-    adopt_orphans(&mut cmd);
+    adopt_orphans(cmd.as_std_mut());
     let mut child = cmd.spawn().map_err(|source| McpError::Spawn {
         command: spec.command.clone(),
         source,
@@ -201,6 +218,11 @@ pub fn spawn_stdio(
         fds.into_iter().flatten().filter_map(inode_of).collect()
     };
 
+    let gauge = stdin
+        .as_ref()
+        .filter(|_| gauge)
+        .and_then(|s| std::os::fd::AsFd::as_fd(s).try_clone_to_owned().ok())
+        .map(StdinGauge::new);
     let (exit_tx, exit_rx) = watch::channel(None);
     tokio::spawn(reap(child, exit_tx));
 
@@ -223,13 +245,14 @@ pub fn spawn_stdio(
             }
         });
     }
-    Ok(ChildGuard {
+    let child = ChildGuard {
         pgid,
         grace,
         exit: exit_rx,
         tree,
         stopped: Default::default(),
-    })
+    };
+    Ok((child, gauge))
 }
 
 /// Refreshes the server's process tree now and then while the server runs, so descendants

@@ -17,6 +17,7 @@
 //! | POST | `/api/servers/{name}/disconnect`, `/reconnect` (keeps the declaration) | → `ServerView` |
 //! | GET | `/api/servers/{name}/tools`, `/resources`, `/resource-templates`, `/prompts` | → the protocol result with every page merged (`{tools: [...]}` …); for a capability the server does not declare, an empty list and a `note` saying so |
 //! | POST | `/api/servers/{name}/check` | `CheckRequest` → `CheckReport` (`mcplab check` on the connected server: its traffic so far is judged too; findings point at frames by `seq`) |
+//! | POST | `/api/check/export` | `CheckExport` → `CheckExported` (a report as the CLI's `--junit`, `--sarif` or `--markdown` file) |
 //! | POST | `/api/servers/{name}/tools/call` | `ToolCallRequest` → `CallOutcome` |
 //! | POST | `/api/servers/{name}/calls/{callId}/cancel` | → 204 (sends `notifications/cancelled`) |
 //! | GET | `/api/calls` | → `ToolCallView[]` (the Tools page's calls that run now, with their last progress, and those that ended in the last minutes, with their outcome: a reloaded page or another tab picks them up; a call goes on when the request that started it goes away) |
@@ -457,6 +458,12 @@ pub struct AppRenderSpec {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub timeout_ms: Option<u64>,
+    /// Render the app from its `ui://` resource without calling the tool (the app gets its
+    /// input, no result; the render ends once it is ready): what `mcplab check --host` does
+    /// unless `--call` names the tool.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    #[ts(as = "Option<bool>", optional)]
+    pub without_call: bool,
 }
 
 impl AppRenderSpec {
@@ -472,6 +479,7 @@ impl AppRenderSpec {
             height: conditions.max_height.unwrap_or(desktop.height),
             conditions,
             timeout_ms: None,
+            without_call: false,
         }
     }
 }

@@ -112,6 +112,7 @@ fn spec(
         width,
         height,
         timeout_ms,
+        without_call: false,
     }
 }
 

@@ -64,7 +64,7 @@ struct RingSink(Arc<LiveRun>);
 impl RunSink for RingSink {
     fn event(&self, event: &RunEvent) {
         self.0.ring.publish(&EvalStreamEvent::Run {
-            event: event.clone(),
+            event: Box::new(event.clone()),
         });
     }
 }

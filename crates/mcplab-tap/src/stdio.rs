@@ -4,7 +4,9 @@
 //! recorder (which never makes the forwarding wait), so the recording numbers a request
 //! before the answer it causes. The server runs in its own process group so that a signal meant for
 //! it reaches it exactly once: the tap forwards INT, TERM, HUP, QUIT, USR1 and USR2 to it and
-//! ends when it ends, with its exit (the binary re-raises a fatal signal). Host stdin's end is
+//! ends when it ends, with its exit (the binary re-raises a fatal signal). It is started as the
+//! stdio wire starts a server (`mcplab_mcp::stdio::isolate`: the reaper of its orphans), and
+//! what is left of its process tree when it exits is killed (`Family`). Host stdin's end is
 //! passed on as the server's stdin end. It records frames; it does not parse them.
 
 use std::ffi::OsString;
@@ -12,6 +14,7 @@ use std::io::{Read, Write};
 use std::process::Stdio;
 use std::time::Duration;
 
+use mcplab_mcp::stdio::{Family, isolate};
 use mcplab_protocol::Direction;
 use nix::sys::signal::Signal;
 
@@ -93,6 +96,9 @@ pub struct StdioOptions {
     pub max_frame: usize,
     /// Forward this process's signals to the server (the binary; not in-process tests).
     pub forward_signals: bool,
+    /// This process is a child subreaper with no child but the server (the binary): what is
+    /// re-parented to it is the server's, and is killed when the server ends.
+    pub sole_parent: bool,
 }
 
 /// Runs the server between `host_in`/`host_out` until it exits; returns how it exited.
@@ -108,6 +114,7 @@ where
     O: Write + Send + 'static,
 {
     let mut child = spawn(command)?;
+    let family = Family::watch(&child, options.sole_parent);
     let (Some(child_in), Some(child_out)) = (child.stdin.take(), child.stdout.take()) else {
         return Err(TapError::Spawn {
             command: command.display(),
@@ -139,22 +146,23 @@ where
         source,
     })?;
     let _ = tokio::time::timeout(DRAIN, drained_rx).await;
+    // Nothing the server started outlives it (setsid grandchildren, double-forked daemons).
+    let _ = tokio::task::spawn_blocking(move || family.end()).await;
     Ok(exit_of(status))
 }
 
 fn spawn(command: &StdioCommand) -> Result<std::process::Child, TapError> {
-    use std::os::unix::process::CommandExt;
-    std::process::Command::new(&command.program)
-        .args(&command.args)
+    let mut cmd = std::process::Command::new(&command.program);
+    cmd.args(&command.args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .process_group(0)
-        .spawn()
-        .map_err(|source| TapError::Spawn {
-            command: command.display(),
-            source,
-        })
+        .stderr(Stdio::inherit());
+    // The same start as every stdio server: its own group, the reaper of its orphans.
+    isolate(&mut cmd);
+    cmd.spawn().map_err(|source| TapError::Spawn {
+        command: command.display(),
+        source,
+    })
 }
 
 /// Moves bytes from `from` to `to` until `from` ends, recording a copy of each line first. When
@@ -235,6 +243,7 @@ mod tests {
     const OPTIONS: StdioOptions = StdioOptions {
         max_frame: 1 << 20,
         forward_signals: false,
+        sole_parent: false,
     };
 
     #[tokio::test]

@@ -131,7 +131,12 @@ impl Scope {
                 let (name, connect) = c.connect_mut();
                 (name, Some(take(connect)), None, None)
             }
-            Command::Check(c) => ("check", Some(take(&mut c.connect)), None, None),
+            Command::Check(c) => (
+                "check",
+                Some(take(&mut c.connect)),
+                None,
+                Some(take(&mut c.chromium)),
+            ),
             Command::Chat(c) => ("chat", Some(take(&mut c.connect)), None, None),
             Command::Tasks(c) => ("tasks", Some(take(&mut c.connect)), None, None),
             Command::Skills(c) => ("skills", Some(take(&mut c.connect)), None, None),

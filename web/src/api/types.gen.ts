@@ -488,7 +488,11 @@ excerpt?: string,
 /**
  * Where in the message (a JSON pointer), when it is one place.
  */
-path?: string, };
+path?: string, 
+/**
+ * The exact call that shows it (a fuzz input), to make again.
+ */
+call?: CheckCall, };
 
 export type RuleRef = { ruleSet: RuleSet, rule: string, };
 
@@ -622,11 +626,22 @@ protocol?: ProtocolChoice,
  */
 hosts?: Array<string>, 
 /**
+ * With hosts: judge apps from a static scan of their HTML only, rendering none live
+ * (`--no-render`).
+ */
+noRender?: boolean, 
+/**
  * Schema-driven inputs to the tools safe to call (`--fuzz N --seed S --fuzz-tool`).
  */
 fuzz?: CheckFuzz, };
 
 export type CheckFuzz = { perTool: number, seed: number, tools?: Array<string>, };
+
+export type CheckExport = { report: CheckReport, format: CheckExportFormat, };
+
+export type CheckExportFormat = "junit" | "sarif" | "markdown";
+
+export type CheckExported = { fileName: string, mimeType: string, text: string, };
 
 export type ServerView = { config: ServerConfig, status: ServerStatus, 
 /**
@@ -819,7 +834,13 @@ conditions: HostConditions, width: number, height: number,
 /**
  * How long the app may take to initialize and get its result (default 20 s).
  */
-timeoutMs?: number, };
+timeoutMs?: number, 
+/**
+ * Render the app from its `ui://` resource without calling the tool (the app gets its
+ * input, no result; the render ends once it is ready): what `mcplab check --host` does
+ * unless `--call` names the tool.
+ */
+withoutCall?: boolean, };
 
 export type AppRenderResult = { pngBase64: string, report: any, };
 
@@ -1437,7 +1458,25 @@ callsUnexpected: number,
 /**
  * … and required calls that did not happen (false negatives).
  */
-callsMissed: number, };
+callsMissed: number, 
+/**
+ * What the judge spent grading this iteration (its cost is part of `cost_usd`).
+ */
+judge: SideUsage, 
+/**
+ * What a simulated user spent playing its part (its cost is part of `cost_usd`).
+ */
+simulatedUser: SideUsage, };
+
+export type SideUsage = { 
+/**
+ * Model calls made (0: nothing was spent).
+ */
+calls: number, inputTokens: number, outputTokens: number, 
+/**
+ * `None` when the model has no price (and calls were made).
+ */
+costUsd: number | null, };
 
 export type Outcome = { "status": "passed" } | { "status": "failed" } | { "status": "errored", reason: string, };
 
@@ -1651,15 +1690,27 @@ precision: number | null,
 /**
  * Tool calls: matched / (matched + missed).
  */
-recall: number | null, inputTokens: number, outputTokens: number, 
+recall: number | null, 
 /**
- * Total cost; `None` when some iteration's cost is unknown (see `unpriced`).
+ * Tokens of the models under test (the judge's and simulated users' are apart).
+ */
+inputTokens: number, outputTokens: number, 
+/**
+ * Total cost, the judge's and simulated users' included; `None` when some iteration's cost is unknown (see `unpriced`).
  */
 costUsd: number | null, 
 /**
  * Iterations whose cost is unknown.
  */
-unpriced: number, latency: Latency, llm: Latency, mcp: Latency, 
+unpriced: number, 
+/**
+ * What the judge spent over the run (tokens, cost; part of `cost_usd`).
+ */
+judge: SideUsage, 
+/**
+ * What simulated users spent over the run (part of `cost_usd`).
+ */
+simulatedUser: SideUsage, latency: Latency, llm: Latency, mcp: Latency, 
 /**
  * Cells that passed and failed within the run.
  */

@@ -24,7 +24,8 @@ vi.mock('../api/events', async (importOriginal) => ({
 
 const item = (id: string): EvalRunItem => ({ id, suiteId: 'greet', suiteHash: 'h', title: 'Greeting', status: 'finished', hostHash: 'abcdef0123456789', startedMs: 1_700_000_000_000, finishedMs: 1_700_000_000_500, passRate: 1, exitCode: 0, kind: { kind: 'full' } });
 // Only what the run view reads is filled in.
-const shownRun = (id: string) => ({ run: item(id), record: { iterations: [] }, summary: { cells: [], planned: 1, finished: 1, passes: 1, passRate: 1 }, gates: null }) as unknown as EvalRunView;
+const noSpend = { calls: 0, inputTokens: 0, outputTokens: 0, costUsd: null };
+const shownRun = (id: string) => ({ run: item(id), record: { iterations: [] }, summary: { cells: [], planned: 1, finished: 1, passes: 1, passRate: 1, inputTokens: 0, outputTokens: 0, costUsd: null, unpriced: 0, judge: noSpend, simulatedUser: noSpend }, gates: null }) as unknown as EvalRunView;
 
 vi.mock('./YamlEditor', () => ({
   default: ({ value, onChange }: { value: string; onChange: (t: string) => void }) => <textarea data-testid="evals-editor" value={value} onChange={(e) => onChange(e.target.value)} />,

@@ -9,6 +9,7 @@ import { ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
 import { kindLabel, pct, verdictWords, type CellSummary, type IterationRecord } from './api';
 import { IterationTrace } from './IterationTrace';
+import { RunCost } from './RunCost';
 import { useRun } from './queries';
 
 export function RunView({ id }: { id: string }) {
@@ -25,6 +26,7 @@ export function RunView({ id }: { id: string }) {
       <h2>
         Run {id} <span className="muted small">{kindLabel(run.run.kind)} · {run.run.status} · {pct(run.summary.passRate)} passed · {verdictWords(run.gates?.exitCode, run.gates?.gates)} · host {run.run.hostHash.slice(0, 12) || '—'}</span>
       </h2>
+      <RunCost summary={run.summary} />
       {run.gates && (
         <ul className="evals-gates" data-testid="evals-gates" data-exit-code={run.gates.exitCode}>
           {run.gates.gates.map((g) => (

@@ -1,7 +1,8 @@
 // The headless render page (`#/render/<id>`), used by `mcplab apps render` and the
 // playground's screenshot. The id names a spec the server registered for this render (single
 // use): nothing in the URL says what to call, so a deep link someone else wrote calls nothing.
-// It calls the spec's tool directly (no model), shows only its app under the given host
+// It calls the spec's tool directly (no model; not at all when the spec says `withoutCall`:
+// the app then gets its input only, as `mcplab check --host` renders it), shows only its app under the given host
 // conditions, and publishes `window.__mcplabRenderReport`, a promise of what happened
 // (initialized, errors, CSP violations, bridge messages, host context, the host capabilities
 // sent, tool result) once the
@@ -25,7 +26,8 @@ export interface RenderReport {
   error: string | null;
   appErrors: AppDiagnostics['appErrors'];
   cspViolations: AppDiagnostics['violations'];
-  bridgeMessages: { n: number; atMs: number; dir: string; method?: string; id?: string | number }[];
+  /** `error`: the error message of an answer that refused or failed a request. */
+  bridgeMessages: { n: number; atMs: number; dir: string; method?: string; id?: string | number; error?: string }[];
   hostContext: Record<string, unknown>;
   /** The `hostCapabilities` the host sent in its `ui/initialize` answer (null before it did). */
   hostCapabilities: Record<string, unknown> | null;
@@ -124,9 +126,12 @@ function Render({ spec, queryClient }: { spec: AppRenderSpec; queryClient: Query
         if (!t) throw new Error(`server \`${spec.server}\` has no tool \`${spec.tool}\``);
         if (!uiLink(t)) throw new Error(`tool \`${spec.tool}\` has no UI (no _meta.ui.resourceUri or openai/outputTemplate)`);
         setTool(t);
+        // Without a call the app gets its input and no result; the render ends once it is ready.
+        if (spec.withoutCall) return null;
         return api.callTool(spec.server, { name: spec.tool, arguments: (spec.arguments ?? {}) as Record<string, unknown>, callId });
       })
       .then((out) => {
+        if (!out) return;
         setOutcome(out);
         report.current.toolResult = out.result ?? null;
         report.current.toolError = out.error ? out.error.message : null;
@@ -157,14 +162,16 @@ function Render({ spec, queryClient }: { spec: AppRenderSpec; queryClient: Query
         if (!report.current.initialized) finish(`the app threw before it initialized: ${d.appErrors[0].message.split('\n')[0]}`);
       }, THROW_GRACE_MS);
     }
-    if (d.status === 'ready' && d.delivered) {
+    if (d.status === 'ready' && (d.delivered || spec.withoutCall)) {
       window.clearTimeout(settle.current);
       settle.current = window.setTimeout(() => finish(null), SETTLE_MS);
     }
   };
   const onBridgeMessage = (m: BridgeMessage) => {
     if (report.current.bridgeMessages.length >= 2000) return;
-    report.current.bridgeMessages.push({ n: m.n, atMs: Math.round(m.at - started.current), dir: m.dir, method: m.method, id: m.id });
+    const failed = (m.message as { error?: { message?: unknown } }).error;
+    const error = failed ? String(failed.message ?? 'error') : undefined;
+    report.current.bridgeMessages.push({ n: m.n, atMs: Math.round(m.at - started.current), dir: m.dir, method: m.method, id: m.id, error });
     // What the host told the app it offers, read off the wire (the ui/initialize answer).
     const caps = m.dir === 'toApp' ? (m.message as { result?: { hostCapabilities?: Record<string, unknown> } }).result?.hostCapabilities : undefined;
     if (caps) report.current.hostCapabilities = caps;

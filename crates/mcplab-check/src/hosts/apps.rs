@@ -155,7 +155,10 @@ fn rendered(prof: &mut Profile, app: &AppRead) -> Option<bool> {
 }
 
 /// The hostCapabilities field behind an MCP Apps request, and whether the host offers it.
-fn bridge_capability(c: &AppHostCapabilities, request: &str) -> Option<(&'static str, bool)> {
+pub(super) fn bridge_capability(
+    c: &AppHostCapabilities,
+    request: &str,
+) -> Option<(&'static str, bool)> {
     Some(match request {
         "ui/open-link" => ("appHost.hostCapabilities.openLinks", c.open_links),
         "ui/download-file" => ("appHost.hostCapabilities.downloadFile", c.download_file),

@@ -9,6 +9,7 @@
 //! server as a whole, so they come from `conclude` and [`verdicts`].
 
 mod apps;
+mod live;
 mod rules;
 mod server;
 mod tools;
@@ -119,6 +120,11 @@ impl<'a> Profile<'a> {
     }
 }
 
+/// The recording of the era `p`'s host speaks with the server, of those that connected.
+pub(crate) fn chosen<'a>(p: &HostProfile, recs: &[&'a Recording]) -> Option<&'a Recording> {
+    server::chosen(p.host_config.client.protocol, &connected(recs))
+}
+
 /// The recordings that connected.
 fn connected<'a>(recs: &[&'a Recording]) -> Vec<&'a Recording> {
     recs.iter()
@@ -139,6 +145,7 @@ fn judge_host(
         server::judge(&mut prof, rec);
         tools::judge(&mut prof, rec, opts);
         apps::judge(&mut prof, rec);
+        live::judge(&mut prof, rec);
     }
     let judged = prof.out;
     let verdict = assemble(p, era.map(|r| r.revision.clone()), &judged);
@@ -197,6 +204,7 @@ pub(crate) fn verdicts(recs: &[&Recording], opts: &CheckOptions) -> Vec<HostVerd
 /// Every reason that is not "works" as a finding (blocked → error, degraded → warning,
 /// unknown → info), sourced from the profile field when it names a page.
 fn conclude(recs: &[&Recording], opts: &CheckOptions, f: &mut Findings) {
+    live::unavailable(recs, f);
     for p in &opts.hosts {
         let (_, judged) = judge_host(p, recs, opts);
         for j in judged {

@@ -20,13 +20,22 @@ use crate::recording::Recording;
 /// limit a built-in profile documents.
 const LOWEST_KNOWN_LIMIT: usize = 40;
 
+/// The recording of the era a host asking for `asked` speaks with the server.
+pub(super) fn chosen<'a>(asked: ProtocolChoice, recs: &[&'a Recording]) -> Option<&'a Recording> {
+    let find = |era: Era| recs.iter().copied().find(|r| r.era == era);
+    let (modern, legacy) = (find(Era::Modern), find(Era::Legacy));
+    match asked {
+        ProtocolChoice::Auto => modern.or(legacy),
+        ProtocolChoice::V2026_07_28 => modern,
+        _ => legacy,
+    }
+}
+
 /// The connected era this host would speak, with the reason; None (blocked) when the server
 /// does not speak it.
 pub(super) fn era<'a>(prof: &mut Profile, recs: &[&'a Recording]) -> Option<&'a Recording> {
     let field = "client.protocol";
     let asked = prof.p.host_config.client.protocol;
-    let find = |era: Era| recs.iter().copied().find(|r| r.era == era);
-    let (modern, legacy) = (find(Era::Modern), find(Era::Legacy));
     if recs.is_empty() {
         prof.add(
             &PROTOCOL,
@@ -37,10 +46,10 @@ pub(super) fn era<'a>(prof: &mut Profile, recs: &[&'a Recording]) -> Option<&'a 
         );
         return None;
     }
-    let (chosen, wanted) = match asked {
-        ProtocolChoice::Auto => (modern.or(legacy), "the newest revision the server speaks"),
-        ProtocolChoice::V2026_07_28 => (modern, "2026-07-28"),
-        _ => (legacy, asked.as_str()),
+    let chosen = chosen(asked, recs);
+    let wanted = match asked {
+        ProtocolChoice::Auto => "the newest revision the server speaks",
+        _ => asked.as_str(),
     };
     let Some(rec) = chosen else {
         let speaks: Vec<&str> = recs.iter().map(|r| r.revision.as_str()).collect();

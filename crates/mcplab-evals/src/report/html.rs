@@ -73,10 +73,19 @@ fn overview(h: &mut String, run: &RunRecord, s: &RunSummary) {
         ),
         _ => "—".into(),
     };
-    let cost = match s.cost_usd {
+    let mut cost = match s.cost_usd {
         Some(c) => format!("${c:.4}"),
         None => format!("unknown ({} iteration(s) without a price)", s.unpriced),
     };
+    for (who, u) in [("judge", &s.judge), ("simulated user", &s.simulated_user)] {
+        if u.calls > 0 {
+            let spent = u.cost_usd.map_or("no price".into(), |c| format!("${c:.4}"));
+            cost.push_str(&format!(
+                " · of which {who} {spent} ({} in / {} out tokens)",
+                u.input_tokens, u.output_tokens
+            ));
+        }
+    }
     let rows = [
         (
             "Suite",

@@ -1,6 +1,7 @@
 //! Summaries of a run: per case × model (pass rate with its Wilson interval, pass@k, pass^k,
 //! flakiness, tokens, cost, latency p50/p95 split LLM/MCP) and for the whole run (pass rate,
-//! error rate, tool-call precision/recall, totals, percentiles). Errored iterations are counted
+//! error rate, tool-call precision/recall, totals, percentiles, and what the judge and
+//! simulated users spent, apart; their cost is in every cost here). Errored iterations are counted
 //! apart: they measured the provider or a server, not the model. Order-independent: the same
 //! iterations give the same summary however they were gathered (shards, concurrency).
 
@@ -9,7 +10,7 @@ use std::collections::BTreeMap;
 use super::interval::{Z95, wilson};
 use super::passk::{pass_at_k, pass_hat_k};
 use super::percentile::percentile;
-use crate::run::{IterationRecord, RunRecord};
+use crate::run::{IterationRecord, RunRecord, SideUsage};
 pub use mcplab_protocol::evals::{CellSummary, Latency, RunSummary};
 
 /// p50 and p95 of `values`.
@@ -161,6 +162,12 @@ fn whole(run: &RunRecord, cells: Vec<CellSummary>) -> RunSummary {
         input_tokens: sum(|i| i.metrics.input_tokens),
         output_tokens: sum(|i| i.metrics.output_tokens),
         cost_usd: total_cost(its.iter()),
+        judge: its
+            .iter()
+            .fold(SideUsage::default(), |a, i| a.plus(i.metrics.judge)),
+        simulated_user: its.iter().fold(SideUsage::default(), |a, i| {
+            a.plus(i.metrics.simulated_user)
+        }),
         unpriced: its
             .iter()
             .filter(|i| i.metrics.cost_usd.is_none() && !i.outcome.is_error())

@@ -134,6 +134,7 @@ fn record(
             calls_matched: 1,
             calls_unexpected: u32::from(i == 0),
             calls_missed: u32::from(i == 1),
+            ..Metrics::default()
         },
     }
 }

@@ -11,7 +11,7 @@ use super::super::http::HttpTarget;
 use super::super::limits::Limits;
 use super::super::modern::cache::ResponseCache;
 use super::super::modern::era::{Outcome, Plan, describe, not_modern, summary_from_discovery};
-use super::super::modern::probe::{DiscoverProbe, StderrHold};
+use super::super::modern::probe::{DiscoverProbe, StderrHold, StdinGauge};
 use super::super::stdio::StderrTail;
 use super::super::wire::{BAD_RESPONSE_CODE, TRANSPORT_ERROR_CODE};
 use super::{ConnectionManager, EraSetup, HandshakeFailure};
@@ -35,6 +35,7 @@ impl ConnectionManager {
         let Started {
             wire,
             child,
+            gauge,
             stderr,
             gate,
             transport_cancel,
@@ -68,8 +69,8 @@ impl ConnectionManager {
         let answerer = handler.clone();
         let mut transport = transport.with_in_order(handler.clone());
         if setup.plan == Plan::Auto {
-            transport =
-                transport.with_discover_probe(DiscoverProbe::new(self.opts.connect_timeout));
+            let probe = DiscoverProbe::new(self.opts.connect_timeout, gauge);
+            transport = transport.with_discover_probe(probe);
         }
         let ct = CancellationToken::new();
         let lifecycle = setup.plan.lifecycle();
@@ -155,7 +156,7 @@ impl ConnectionManager {
                 data.message.into_owned()
             }
             Ok(Err(e)) => {
-                not_modern_why = not_modern(&e);
+                not_modern_why = raw.probe_given_up().or_else(|| not_modern(&e));
                 let method = match setup.plan {
                     Plan::Discover => "server/discover",
                     _ => "initialize",
@@ -237,6 +238,8 @@ impl ConnectionManager {
 pub(super) struct Started {
     pub(super) wire: super::super::wire::Wire,
     pub(super) child: Option<super::super::stdio::ChildGuard>,
+    /// The child's stdin, watched by `auto`'s probe (see [`StdinGauge`]).
+    pub(super) gauge: Option<StdinGauge>,
     pub(super) stderr: Arc<StderrTail>,
     pub(super) gate: Arc<EventGate>,
     /// Stops the transport task (HTTP wires).
@@ -261,6 +264,7 @@ impl Started {
         Self {
             wire,
             child: None,
+            gauge: None,
             stderr,
             gate,
             transport_cancel,

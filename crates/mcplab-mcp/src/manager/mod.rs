@@ -25,7 +25,7 @@ use super::modern::era::Plan;
 use super::modern::headers::ToolHeaders;
 use super::modern::http::{ModernHttp, spawn_modern_http};
 use super::modern::probe::StderrHold;
-use super::stdio::{StderrTail, StdioSpec, spawn_stdio};
+use super::stdio::{StderrTail, StdioSpec, spawn_gauged};
 use super::tasks::TaskRegistry;
 use super::traffic::{DEFAULT_RING_CAPACITY, TrafficLog};
 use super::wire::wire_pair;
@@ -567,9 +567,10 @@ impl ConnectionManager {
         let auto = config.protocol.is_auto();
         let legacy = || Plan::Initialize(super::modern::LEGACY_REVISION.into());
         if !matches!(config.transport, ServerTransport::Http { .. }) || !plan.modern_wire() {
-            // rmcp's `auto` falls back by itself when `server/discover` gets a JSON-RPC error,
-            // but a lax server's `{}` result ends the handshake: start again with `initialize`
-            // (a fresh process for stdio; the first one got a method it did not understand).
+            // rmcp's `auto` falls back by itself when `server/discover` gets a JSON-RPC error
+            // (a lax server's `{}` result is made one); an unanswered probe ends the handshake:
+            // start again with `initialize` (a fresh process for stdio, which never saw the
+            // probe: nothing but `server/discover` is sent to a server before it answers it).
             return match self.open_with(config.clone(), plan, None).await {
                 Err(HandshakeFailure {
                     not_modern: Some(why),
@@ -661,6 +662,7 @@ impl ConnectionManager {
         // B12: the streamable HTTP task ends the session with DELETE; closing waits for it.
         let mut transport_task = None;
         let mut child = None;
+        let mut gauge = None;
         let mut waiting = None;
         match &config.transport {
             ServerTransport::Stdio {
@@ -694,14 +696,16 @@ impl ConnectionManager {
                         });
                     }
                 });
-                child = Some(spawn_stdio(
+                let (guard, stdin) = spawn_gauged(
                     &spec,
                     self.opts.stop_grace,
                     &self.opts.limits,
                     end,
-                    stderr.clone(),
-                    hook,
-                )?);
+                    (stderr.clone(), hook),
+                    plan == Plan::Auto,
+                )?;
+                child = Some(guard);
+                gauge = stdin;
             }
             ServerTransport::Http { url, headers, .. } => {
                 let mut target = http_target(&name, url, headers, &self.opts.limits)?;
@@ -740,6 +744,7 @@ impl ConnectionManager {
         };
         let started = Started {
             child,
+            gauge,
             transport_task,
             waiting,
             hold,

@@ -1,14 +1,21 @@
 //! What mcplab's own `server/discover` probe (`protocol: auto` on stdio) may cost a session.
 //! The spec's backward-compatibility rule lets a client fall back to `initialize` when the
-//! probe is refused or unanswered; two things made that expensive:
+//! probe is refused or unanswered; three things made that expensive:
 //!
 //! - **Time** ([`DiscoverProbe`]): a 2025 server that ignores requests it does not know never
 //!   answers the probe, and rmcp waited a fixed 10 s for it (longer than a short `--timeout`).
-//!   When the probe is unanswered after [`GRACE`], a `ping` (allowed before `initialize`) asks
-//!   whether the server is there at all; if it answers and the probe still has no answer
-//!   [`SETTLE`] later, the probe is answered for it with a synthetic -32601 and rmcp falls back
-//!   at once. A server that answers nothing is given up on at half the connect deadline (at
-//!   most 10 s), so the fallback `initialize` keeps the other half.
+//!   Nothing else is ever sent on the probed session before the probe's answer (a `ping` there
+//!   turned a dual-era TypeScript SDK 2.x server to the 2025 shape after it had answered the
+//!   probe as 2026-07-28). Instead the stdin pipe tells whether the server has read the probe
+//!   ([`StdinGauge`]): a server that read it and has not answered [`SETTLE`] later ignores it;
+//!   one that reads nothing is given up on at half the connect deadline (at most 8 s). Either
+//!   way the probe is given up ([`Step::GiveUp`]): the transport ends the session, and the
+//!   manager starts the server again and asks `initialize` (a fresh process never saw the
+//!   probe), within the other half of the deadline.
+//! - **A second start** ([`DiscoverProbe::judge`]): a lax 2025 server answers the probe with a
+//!   result that is not a discover result (often `{}`); rmcp would end the handshake, and the
+//!   manager start the server again. The answer is turned into a refusal (-32601) instead, so
+//!   rmcp falls back to `initialize` on the same process.
 //! - **Noise** ([`StderrHold`]): a server refusing the probe may log a wall of validation
 //!   errors (the Python SDK 1.x writes ~95 lines). Stderr is held during the handshake; when
 //!   the server turned out to reject the probe, the held lines go to the traffic view only
@@ -16,6 +23,7 @@
 //!
 //! Nothing here reads or writes the wire by itself: the frame transport asks.
 
+use std::os::fd::OwnedFd;
 use std::time::Duration;
 
 use parking_lot::Mutex;
@@ -23,24 +31,38 @@ use rmcp::model::{ClientRequest, RequestId};
 use serde_json::{Value, json};
 use tokio::time::Instant;
 
-/// How long the probe may go unanswered before a `ping` checks the server is there. Not
-/// shorter: a dual-era TypeScript SDK server that receives the `ping` before it answered
-/// `server/discover` (Node starting on a loaded machine) answers the probe as 2026-07-28 and
-/// then every later request in the 2025 shape.
-pub const GRACE: Duration = Duration::from_secs(2);
-/// How long after the `ping` answer the probe's own answer may still come (a server that
-/// handles requests concurrently may answer the later `ping` first; on a loaded machine a
-/// 2026-07-28 TypeScript server answered `server/discover` more than 250 ms after `ping`, and
-/// was wrongly taken for a 2025 server).
-pub const SETTLE: Duration = Duration::from_secs(1);
-/// The longest the probe is waited for (rmcp's own limit).
-const MAX_WAIT: Duration = Duration::from_secs(10);
-/// The id of the `ping`; rmcp numbers its requests, so a string never collides.
-const PING_ID: &str = "mcplab-discover-probe";
+/// How long after the server read the probe its answer may still come. A server reads its
+/// stdin when it is ready to handle what it reads, so a slow start (Node or Python loading on
+/// a busy machine) is not counted; handling one request takes far less.
+pub const SETTLE: Duration = Duration::from_secs(2);
+/// How often the stdin pipe is looked at while the probe is unanswered (a pipe read has no
+/// event to wait on).
+const LOOK_EVERY: Duration = Duration::from_millis(50);
+/// The longest the probe is waited for (below rmcp's own 10 s, after which it would fall back
+/// on the probed session).
+const MAX_WAIT: Duration = Duration::from_secs(8);
+
+/// A second handle on a stdio server's stdin pipe (the write end), which tells how many bytes
+/// the server has not read yet. It keeps the pipe open: drop it once the probe is answered,
+/// or the server would not see its stdin end.
+pub struct StdinGauge(OwnedFd);
+
+impl StdinGauge {
+    pub fn new(fd: OwnedFd) -> Self {
+        Self(fd)
+    }
+
+    /// Bytes written to the server's stdin that it has not read; `None` when that cannot be
+    /// told (not a pipe).
+    fn unread(&self) -> Option<u64> {
+        rustix::io::ioctl_fionread(&self.0).ok()
+    }
+}
 
 /// The probe's state, driven by the frame transport.
 pub struct DiscoverProbe {
     limit: Duration,
+    gauge: Option<StdinGauge>,
     state: State,
 }
 
@@ -50,33 +72,29 @@ enum State {
     Sent {
         id: RequestId,
         at: Instant,
-        pinged: bool,
-        /// When the `ping` was answered.
-        alive: Option<Instant>,
-    },
-    /// The probe was answered for the server: its own answer, if it still comes (a slow
-    /// server answers after rmcp sent `initialize`), is mcplab's to swallow, or rmcp would
-    /// take it for an answer to `initialize` and fail the connection.
-    GaveUp {
-        id: RequestId,
+        /// When the server was first seen to have read the probe.
+        read: Option<Instant>,
+        /// When to look at the pipe again.
+        look: Instant,
     },
     Done,
 }
 
 /// What the transport should do when [`DiscoverProbe::deadline`] passes.
 pub enum Step {
-    /// Send this `ping` frame.
-    Ping(Vec<u8>),
-    /// Hand rmcp this synthetic answer to the probe (it falls back to `initialize`).
-    GiveUp(Vec<u8>),
+    /// End the session: the probe is unanswered, for this reason. The manager starts the
+    /// server again with `initialize`.
+    GiveUp(String),
     Nothing,
 }
 
 impl DiscoverProbe {
-    /// A probe for a connection whose handshake may take `connect_timeout`.
-    pub fn new(connect_timeout: Duration) -> Self {
+    /// A probe for a connection whose handshake may take `connect_timeout`; `gauge` watches
+    /// the server's stdin (without one, only silence ends the wait).
+    pub fn new(connect_timeout: Duration, gauge: Option<StdinGauge>) -> Self {
         Self {
             limit: (connect_timeout / 2).min(MAX_WAIT),
+            gauge,
             state: State::Idle,
         }
     }
@@ -85,88 +103,90 @@ impl DiscoverProbe {
     pub fn sent(&mut self, request: &ClientRequest, id: &RequestId) {
         if matches!(self.state, State::Idle) && matches!(request, ClientRequest::DiscoverRequest(_))
         {
+            let now = Instant::now();
             self.state = State::Sent {
                 id: id.clone(),
-                at: Instant::now(),
-                pinged: false,
-                alive: None,
+                at: now,
+                read: None,
+                look: now + LOOK_EVERY,
             };
         }
     }
 
-    /// Notes an inbound response (or error) by its id; `true` when it is mcplab's own (the
-    /// answer to the `ping`, or a probe answer that came after mcplab answered for the server)
-    /// and not for rmcp.
-    pub fn answered(&mut self, id: &RequestId) -> bool {
-        if *id == RequestId::String(PING_ID.into()) {
-            if let State::Sent { alive, .. } = &mut self.state {
-                alive.get_or_insert_with(Instant::now);
-            }
-            return true;
+    /// Judges an inbound frame: when it answers the probe, the probe is over; when that answer
+    /// is a result that is not a discover result (a lax 2025 server's `{}`), the refusal to
+    /// hand rmcp instead of it, so it falls back to `initialize` on this process.
+    pub fn judge(&mut self, frame: &[u8]) -> Option<Vec<u8>> {
+        let State::Sent { id, .. } = &self.state else {
+            return None;
+        };
+        let value: Value = serde_json::from_slice(frame).ok()?;
+        let probe = serde_json::to_value(id).ok()?;
+        if value.get("id") != Some(&probe) {
+            return None;
         }
-        match &self.state {
-            State::Sent { id: probe, .. } if probe == id => self.state = State::Done,
-            State::GaveUp { id: probe } if probe == id => {
-                self.state = State::Done;
-                return true;
-            }
-            _ => {}
+        self.finish();
+        let result = value.get("result")?;
+        if result.get("supportedVersions").is_some() {
+            return None;
         }
-        false
+        let why = format!(
+            "server/discover got a result that is not a discover result: {}",
+            super::super::wire::excerpt(result.to_string().as_bytes(), 120)
+        );
+        let reply =
+            json!({"jsonrpc": "2.0", "id": probe, "error": {"code": -32601, "message": why}});
+        Some(reply.to_string().into_bytes())
+    }
+
+    /// The probe is over: the gauge no longer holds the server's stdin open.
+    fn finish(&mut self) {
+        self.state = State::Done;
+        self.gauge = None;
     }
 
     /// When [`Self::step`] has something to do.
     pub fn deadline(&self) -> Option<Instant> {
-        let State::Sent {
-            at, pinged, alive, ..
-        } = &self.state
-        else {
+        let State::Sent { at, read, look, .. } = &self.state else {
             return None;
         };
         let hard = *at + self.limit;
-        let next = match (pinged, alive) {
-            (false, _) => *at + GRACE,
-            (true, Some(alive)) => *alive + SETTLE,
-            (true, None) => hard,
+        let next = match (read, &self.gauge) {
+            (Some(read), _) => *read + SETTLE,
+            (None, Some(_)) => *look,
+            (None, None) => hard,
         };
         Some(next.min(hard))
     }
 
     /// What to do now that [`Self::deadline`] passed.
     pub fn step(&mut self, now: Instant) -> Step {
-        let State::Sent {
-            id,
-            at,
-            pinged,
-            alive,
-        } = &mut self.state
-        else {
+        let unread = self.gauge.as_ref().and_then(StdinGauge::unread);
+        let State::Sent { at, read, look, .. } = &mut self.state else {
             return Step::Nothing;
         };
-        let waited = now.duration_since(*at);
-        let why = match alive {
-            Some(_) => format!(
-                "no answer to server/discover, though the server answered ping: it ignores \
-                 requests it does not know (mcplab's probe for protocol 2026-07-28; waited {} ms)",
-                waited.as_millis()
+        let waited = now.duration_since(*at).as_millis();
+        let why = match read {
+            Some(read) if now >= *read + SETTLE => format!(
+                "no answer to server/discover {} ms after the server read it: it ignores \
+                 requests it does not know (mcplab's probe for protocol 2026-07-28)",
+                now.duration_since(*read).as_millis()
             ),
-            None if waited >= self.limit => format!(
-                "no answer to server/discover within {} ms (mcplab's probe for protocol \
-                 2026-07-28)",
-                waited.as_millis()
+            _ if now >= *at + self.limit => format!(
+                "no answer to server/discover within {waited} ms, and the server read nothing \
+                 (mcplab's probe for protocol 2026-07-28)"
             ),
-            None if !*pinged => {
-                *pinged = true;
-                let ping = json!({"jsonrpc": "2.0", "id": PING_ID, "method": "ping"});
-                return Step::Ping(ping.to_string().into_bytes());
+            Some(_) => return Step::Nothing,
+            None => {
+                if unread == Some(0) {
+                    *read = Some(now);
+                }
+                *look = now + LOOK_EVERY;
+                return Step::Nothing;
             }
-            None => return Step::Nothing,
         };
-        let given_up = id.clone();
-        let id = serde_json::to_value(&*id).unwrap_or(Value::Null);
-        self.state = State::GaveUp { id: given_up };
-        let reply = json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": why}});
-        Step::GiveUp(reply.to_string().into_bytes())
+        self.finish();
+        Step::GiveUp(why)
     }
 }
 
@@ -236,56 +256,85 @@ mod tests {
         ClientRequest::DiscoverRequest(DiscoverRequest::new(DiscoverRequestParams {}))
     }
 
+    fn gauged(connect: Duration) -> (DiscoverProbe, std::io::PipeReader, std::io::PipeWriter) {
+        let (reader, writer) = std::io::pipe().unwrap();
+        let fd = std::os::fd::AsFd::as_fd(&writer)
+            .try_clone_to_owned()
+            .unwrap();
+        let probe = DiscoverProbe::new(connect, Some(StdinGauge::new(fd)));
+        (probe, reader, writer)
+    }
+
     #[tokio::test(start_paused = true)]
-    async fn an_ignored_probe_is_answered_after_a_ping() {
-        let mut probe = DiscoverProbe::new(Duration::from_secs(30));
+    async fn a_probe_read_and_ignored_is_given_up_after_the_settle_time() {
+        use std::io::{Read, Write};
+        let (mut probe, mut server_stdin, mut client) = gauged(Duration::from_secs(30));
         assert!(probe.deadline().is_none());
         let id = NumberOrString::Number(0);
+        client
+            .write_all(b"{\"method\":\"server/discover\"}\n")
+            .unwrap();
         probe.sent(&discover(), &id);
-        let at = probe.deadline().unwrap();
-        tokio::time::sleep_until(at).await;
-        let Step::Ping(ping) = probe.step(Instant::now()) else {
-            panic!("a ping first");
+        // Unread: the server is starting; looking at the pipe is all that happens.
+        for _ in 0..100 {
+            tokio::time::sleep_until(probe.deadline().unwrap()).await;
+            assert!(matches!(probe.step(Instant::now()), Step::Nothing));
+        }
+        let mut line = [0u8; 29];
+        server_stdin.read_exact(&mut line).unwrap();
+        tokio::time::sleep_until(probe.deadline().unwrap()).await;
+        assert!(matches!(probe.step(Instant::now()), Step::Nothing));
+        let read_at = Instant::now();
+        tokio::time::sleep_until(probe.deadline().unwrap()).await;
+        assert_eq!(Instant::now(), read_at + SETTLE);
+        let Step::GiveUp(why) = probe.step(Instant::now()) else {
+            panic!("given up");
         };
-        assert!(
-            String::from_utf8(ping)
-                .unwrap()
-                .contains("\"method\":\"ping\"")
-        );
-        assert!(probe.answered(&NumberOrString::String(PING_ID.into())));
-        let settle = probe.deadline().unwrap();
-        assert_eq!(settle, Instant::now() + SETTLE);
-        tokio::time::sleep_until(settle).await;
-        let Step::GiveUp(reply) = probe.step(Instant::now()) else {
-            panic!("then the synthetic answer");
-        };
-        let reply: Value = serde_json::from_slice(&reply).unwrap();
-        assert_eq!(reply["id"], 0);
-        assert_eq!(reply["error"]["code"], -32601);
+        assert!(why.contains("after the server read it"), "{why}");
         assert!(probe.deadline().is_none());
-        // The server's own answer to the probe, late (a slow server under load, after rmcp
-        // sent `initialize`): mcplab's, never rmcp's; once.
-        assert!(probe.answered(&id), "a late probe answer is swallowed");
-        assert!(!probe.answered(&id), "only the one answer");
-        assert!(!probe.answered(&NumberOrString::Number(1)));
+        assert!(probe.gauge.is_none(), "the pipe is no longer held open");
     }
 
     #[tokio::test(start_paused = true)]
     async fn an_answered_probe_needs_nothing_and_silence_ends_at_half_the_deadline() {
-        let mut probe = DiscoverProbe::new(Duration::from_secs(30));
         let id = NumberOrString::Number(0);
+        let (mut probe, _stdin, _client) = gauged(Duration::from_secs(30));
         probe.sent(&discover(), &id);
-        assert!(!probe.answered(&id));
+        let answer = br#"{"jsonrpc":"2.0","id":0,"result":{"supportedVersions":["2026-07-28"]}}"#;
+        assert!(
+            probe
+                .judge(br#"{"jsonrpc":"2.0","method":"notifications/message"}"#)
+                .is_none()
+        );
+        assert!(probe.deadline().is_some());
+        assert!(probe.judge(answer).is_none(), "a discover result passes");
         assert!(probe.deadline().is_none());
+        assert!(probe.gauge.is_none());
 
-        let mut silent = DiscoverProbe::new(Duration::from_secs(6));
+        let mut silent = DiscoverProbe::new(Duration::from_secs(6), None);
         silent.sent(&discover(), &id);
         let start = Instant::now();
         tokio::time::sleep_until(silent.deadline().unwrap()).await;
-        assert!(matches!(silent.step(Instant::now()), Step::Ping(_)));
-        tokio::time::sleep_until(silent.deadline().unwrap()).await;
         assert!(matches!(silent.step(Instant::now()), Step::GiveUp(_)));
         assert_eq!(Instant::now() - start, Duration::from_secs(3));
+    }
+
+    #[test]
+    fn a_lax_answer_becomes_a_refusal() {
+        let mut probe = DiscoverProbe::new(Duration::from_secs(30), None);
+        let id = NumberOrString::String("a".into());
+        probe.sent(&discover(), &id);
+        let reply = probe
+            .judge(br#"{"jsonrpc":"2.0","id":"a","result":{}}"#)
+            .unwrap();
+        let reply: Value = serde_json::from_slice(&reply).unwrap();
+        assert_eq!(reply["id"], "a");
+        assert_eq!(reply["error"]["code"], -32601);
+        assert!(
+            probe
+                .judge(br#"{"jsonrpc":"2.0","id":"a","result":{}}"#)
+                .is_none()
+        );
     }
 
     #[test]

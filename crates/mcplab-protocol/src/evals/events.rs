@@ -92,7 +92,7 @@ impl RunEvent {
 )]
 pub enum EvalStreamEvent {
     Run {
-        event: RunEvent,
+        event: Box<RunEvent>,
     },
     /// The run ended (`finished` or `cancelled`) with the CLI's exit code for it.
     Ended {

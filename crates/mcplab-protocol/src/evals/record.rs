@@ -44,6 +44,41 @@ pub struct Metrics {
     pub calls_unexpected: u32,
     /// … and required calls that did not happen (false negatives).
     pub calls_missed: u32,
+    /// What the judge spent grading this iteration (its cost is part of `cost_usd`).
+    #[serde(default)]
+    pub judge: SideUsage,
+    /// What a simulated user spent playing its part (its cost is part of `cost_usd`).
+    #[serde(default)]
+    pub simulated_user: SideUsage,
+}
+
+/// Tokens and cost spent beside the model under test (by the judge or a simulated user):
+/// counted in the iteration's cost and the cost gate, shown apart.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct SideUsage {
+    /// Model calls made (0: nothing was spent).
+    pub calls: u32,
+    pub input_tokens: u64,
+    pub output_tokens: u64,
+    /// `None` when the model has no price (and calls were made).
+    pub cost_usd: Option<f64>,
+}
+
+impl SideUsage {
+    /// The sum of two; the cost is unknown when either's is.
+    pub fn plus(self, other: SideUsage) -> SideUsage {
+        let cost = |u: &SideUsage| if u.calls == 0 { Some(0.0) } else { u.cost_usd };
+        SideUsage {
+            calls: self.calls + other.calls,
+            input_tokens: self.input_tokens + other.input_tokens,
+            output_tokens: self.output_tokens + other.output_tokens,
+            cost_usd: match (cost(&self), cost(&other)) {
+                (Some(a), Some(b)) => Some(a + b),
+                _ => None,
+            },
+        }
+    }
 }
 
 /// How an iteration came out.

@@ -6,6 +6,8 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use ts_rs::TS;
 
+use super::record::SideUsage;
+
 /// A confidence interval (of a pass rate, or of a difference of two).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, TS)]
 pub struct Interval {
@@ -75,12 +77,17 @@ pub struct RunSummary {
     pub precision: Option<f64>,
     /// Tool calls: matched / (matched + missed).
     pub recall: Option<f64>,
+    /// Tokens of the models under test (the judge's and simulated users' are apart).
     pub input_tokens: u64,
     pub output_tokens: u64,
-    /// Total cost; `None` when some iteration's cost is unknown (see `unpriced`).
+    /// Total cost, the judge's and simulated users' included; `None` when some iteration's cost is unknown (see `unpriced`).
     pub cost_usd: Option<f64>,
     /// Iterations whose cost is unknown.
     pub unpriced: u64,
+    /// What the judge spent over the run (tokens, cost; part of `cost_usd`).
+    pub judge: SideUsage,
+    /// What simulated users spent over the run (part of `cost_usd`).
+    pub simulated_user: SideUsage,
     pub latency: Latency,
     pub llm: Latency,
     pub mcp: Latency,

@@ -9,15 +9,18 @@
 //!   a spec there in headless Chromium; [`render_once`] does start, render and stop in one.
 //! - [`app_tool`] finds a tool that links an app in a `tools/list` result.
 //! - [`LoopbackRenderer`] is the `appRendered` check's renderer for eval runs (CLI and web).
+//! - [`CheckRenderer`] is `mcplab check --host`'s live render of each app (CLI and web).
 //!
 //! Build a spec with `AppRenderSpec::new` from `HostConditions::for_app_host` (mcplab-protocol)
 //! to render as a host profile. Nothing here reads the environment or finds Chromium: the
 //! caller passes its path (`mcplab_render::find_chromium` searches a `PATH` value).
 
+mod check;
 mod listen;
 mod loopback;
 mod renderer;
 
+pub use check::CheckRenderer;
 pub use listen::{serve_app, start_sandbox};
 pub use loopback::{HeadlessError, LoopbackApi, app_tool, render_once};
 pub use renderer::LoopbackRenderer;

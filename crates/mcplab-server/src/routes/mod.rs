@@ -84,6 +84,7 @@ pub(crate) fn api() -> Router<Arc<AppState>> {
         .route("/servers/{name}/skills/load", post(modern::load_skill))
         .route("/servers/{name}/protocol", post(modern::switch_protocol))
         .route("/servers/{name}/check", post(check::check))
+        .route("/check/export", post(check::export))
         .route("/servers/{name}/apps/resource", post(apps::resource))
         .route("/servers/{name}/apps/tools/call", post(apps::call_tool))
         .route("/apps/render", post(render::render))

@@ -265,6 +265,7 @@ async fn a_render_spec_is_handed_out_once_by_id() {
         width: 100,
         height: 100,
         timeout_ms: None,
+        without_call: false,
     };
     let url = st.render_sign_in_url("http://127.0.0.1:6274", spec.clone());
     assert!(!url.contains(TOKEN) && !url.contains("marker"), "{url}");

@@ -36,6 +36,7 @@ async fn each_request_is_recorded_before_the_answer_it_caused() {
     let options = StdioOptions {
         max_frame: 1 << 20,
         forward_signals: false,
+        sole_parent: false,
     };
     let rec = recorder.clone();
     let tap =

@@ -131,12 +131,12 @@ pub struct ServeArgs {
     pub chromium: ChromiumArg,
 }
 
-/// The Chromium of commands that render apps (`serve`, `apps render`, `eval run`).
+/// The Chromium of commands that render apps (`serve`, `apps render`, `eval run`, `check --host`).
 #[derive(Args, Debug, Clone, Default)]
 #[command(next_help_heading = "Rendering")]
 pub struct ChromiumArg {
-    /// Chromium for headless app rendering (`apps render`, evals' render checks, the web's
-    /// screenshot button). Default: chromium, chromium-browser or google-chrome on PATH.
+    /// Chromium for headless app rendering (`apps render`, evals' render checks, `check --host`,
+    /// the web's screenshot button). Default: chromium, chromium-browser or google-chrome on PATH.
     #[arg(long, env = "MCPLAB_CHROMIUM", value_name = "PATH")]
     pub chromium: Option<PathBuf>,
 }

@@ -397,10 +397,14 @@ pub struct CheckArgs {
     pub token_budget: usize,
     /// Give a verdict (works, degraded, blocked, unknown) for this host profile, overall and
     /// per tool and app, each reason with the profile field and its source. Repeatable;
-    /// `all` for every profile (see `mcplab hosts list`). Reads the tools' ui:// apps; calls
-    /// no tool.
+    /// `all` for every profile (see `mcplab hosts list`). Reads the tools' ui:// apps and
+    /// renders each in headless Chromium under each profile (connected as that host; a tool is
+    /// called only when --call names it): what the app did decides `host-app-live`.
     #[arg(long = "host", value_name = "NAME")]
     pub hosts: Vec<String>,
+    /// With --host: judge the apps from a static scan of their HTML only (no Chromium).
+    #[arg(long)]
+    pub no_render: bool,
     /// Check the published requirements of a directory: `claude` (Anthropic's connector
     /// directory) or `openai` (OpenAI's app directory). Repeatable.
     #[arg(long, value_enum, value_name = "DIRECTORY")]
@@ -420,6 +424,8 @@ pub struct CheckArgs {
     pub fuzz_tools: Vec<String>,
     #[command(flatten)]
     pub connect: ConnectArgs,
+    #[command(flatten)]
+    pub chromium: ChromiumArg,
 }
 
 /// A directory `mcplab check --readiness` knows the requirements of.

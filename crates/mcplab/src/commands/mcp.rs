@@ -3,7 +3,7 @@
 //! the data directory gives host profiles, providers, prices and the store for evals, and
 //! Chromium (when there is one) a renderer; `--timeout` and `--limit` set the deadlines and byte
 //! budget of the servers under test; `--attach` mirrors the agent's traffic into a running
-//! `mcplab serve` (`mcp_attach.rs`). `mcplab_agent::Agent` holds the tools and mcplab-mcp's
+//! `mcplab serve` and lets the agent read the person's there (`mcp_attach.rs`). `mcplab_agent::Agent` holds the tools and mcplab-mcp's
 //! `tool_server` serves them on stdio or loopback HTTP. When serving ends — the
 //! client closed stdin, Ctrl-C, SIGTERM — every server the agent started is stopped.
 
@@ -59,7 +59,15 @@ pub async fn run(args: McpArgs, settings: &Settings) -> Result<(), Failure> {
                 .into(),
         ),
     };
+    let inspector = match &attached {
+        Some(target) => Some(
+            Arc::new(super::mcp_attach::InspectorApi::new(target.clone())?)
+                as Arc<dyn mcplab_agent::Inspector>,
+        ),
+        None => None,
+    };
     let setup = Setup {
+        inspector,
         allow,
         hosts: super::hosts::load(&settings.data)?,
         manager_options: options.clone(),

@@ -5,11 +5,14 @@
 //! `mcplab mcp --attach` introduces itself with, which is how the inspector labels a tapped
 //! session. The mirror reads the agent's traffic log from the side: an inspector that is slow
 //! or gone costs frames in its view (counted in the tap's end), never an agent's call.
+//! [`InspectorApi`] is the other way: the agent reads the inspector's servers and their
+//! traffic (the person's calls) through its API.
 
 use std::collections::HashMap;
 use std::sync::Arc;
 
 use futures::FutureExt;
+use futures::future::BoxFuture;
 use mcplab_mcp::ConnectionManager;
 use mcplab_mcp::traffic::TrafficFeed;
 use mcplab_protocol::clock::now_ms;
@@ -28,6 +31,8 @@ pub const AGENT_CLIENT: &str = "mcplab-agent";
 
 /// Frames sent to the inspector in one request at most.
 const BATCH: usize = 64;
+/// Bytes of one answer of the inspector's API read at most (its traffic ring is cut frames).
+const ANSWER_LIMIT: usize = 32 * 1024 * 1024;
 
 /// The inspector recorded in the data directory, asked whether it takes the launch secret
 /// (`GET /api/taps`: nothing is registered before the agent talks to a server).
@@ -203,5 +208,76 @@ async fn end_all(taps: HashMap<String, Tap>, dropped: u64) {
         if let Some(sink) = &mut tap.sink {
             let _ = sink.end(&ended(dropped + tap.failed)).await;
         }
+    }
+}
+
+/// The running inspector's API, as the agent reads it (the launch secret as bearer).
+pub struct InspectorApi {
+    target: LiveTarget,
+    client: reqwest::Client,
+}
+
+impl InspectorApi {
+    pub fn new(target: LiveTarget) -> Result<Self, Failure> {
+        let client = mcplab_net::tls::client_builder()
+            .timeout(std::time::Duration::from_secs(10))
+            .no_proxy()
+            .build()
+            .map_err(|e| Failure::usage(format!("--attach: {e}")))?;
+        Ok(Self { target, client })
+    }
+
+    fn get<T: serde::de::DeserializeOwned>(
+        &self,
+        segments: &[&str],
+    ) -> BoxFuture<'static, Result<T, String>> {
+        let url = reqwest::Url::parse(&self.target.url).and_then(|mut url| {
+            url.path_segments_mut()
+                .map_err(|()| url::ParseError::RelativeUrlWithCannotBeABaseBase)?
+                .pop_if_empty()
+                .push("api")
+                .extend(segments);
+            Ok(url)
+        });
+        let request = url.map(|url| self.client.get(url).bearer_auth(&self.target.secret));
+        async move {
+            let mut response = request
+                .map_err(|e| e.to_string())?
+                .send()
+                .await
+                .map_err(|e| mcplab_net::tls::describe_error(&e))?;
+            if !response.status().is_success() {
+                return Err(format!("it answered HTTP {}", response.status()));
+            }
+            let mut body = Vec::new();
+            while let Some(chunk) = response.chunk().await.map_err(|e| e.to_string())? {
+                if body.len() + chunk.len() > ANSWER_LIMIT {
+                    return Err(format!("its answer is over {} MiB", ANSWER_LIMIT >> 20));
+                }
+                body.extend_from_slice(&chunk);
+            }
+            serde_json::from_slice(&body)
+                .map_err(|e| format!("its answer is not what mcplab expects: {e}"))
+        }
+        .boxed()
+    }
+}
+
+impl mcplab_agent::Inspector for InspectorApi {
+    fn url(&self) -> String {
+        self.target.url.clone()
+    }
+
+    fn servers(&self) -> BoxFuture<'static, Result<Vec<serde_json::Value>, String>> {
+        self.get(&["servers"])
+    }
+
+    fn traffic(
+        &self,
+        server: &str,
+    ) -> BoxFuture<'static, Result<(Vec<TrafficFrame>, u64), String>> {
+        let snapshot =
+            self.get::<mcplab_protocol::api::TrafficSnapshotView>(&["servers", server, "traffic"]);
+        async move { snapshot.await.map(|s| (s.frames, s.dropped)) }.boxed()
     }
 }

@@ -49,6 +49,8 @@ async fn tap(run: TapRun, settings: &Settings) -> Result<(), Failure> {
     let options = StdioOptions {
         max_frame: run.max_frame,
         forward_signals: true,
+        // `main` made this process a child subreaper; the server is its only child.
+        sole_parent: true,
     };
     let exit = run_stdio(&command, host_stdin()?, host_stdout()?, &recorder, options).await;
     match exit {

@@ -6,7 +6,8 @@
 //! server under test, and no process left when the client goes away; `render_app` with real
 //! Chromium (the PNG as the client decoded it); `eval_run` against the scripted LLM (failing
 //! traces, progress, a cancelled run stored as cancelled); `--timeout` and `--limit`; `--attach`
-//! (the agent's frames in a running `mcplab serve`'s traffic, as the agent's). Judged by
+//! (the agent's frames in a running `mcplab serve`'s traffic, as the agent's; the person's call
+//! there in the agent's `traffic`, as the person's, and a cursor). Judged by
 //! what the demo server answered, the stored runs and `/proc`, not by mcplab's own verdicts.
 //! Needs tests/python/setup.sh (feature `peer-tests`) and Chromium.
 
@@ -379,12 +380,41 @@ fn timeout_and_limit_bound_the_servers_under_test() {
 async fn attach_shows_the_agents_calls_in_the_running_inspector() {
     let data = data_dir();
     let run = crate::serve::start(data.path(), &["--port", "0"]).await;
+    // The person connects the demo server (configured on first start) and calls a tool.
+    let http = mcplab_net::tls::client();
+    let post = |path: &str, body: Value| {
+        http.post(format!("{}{path}", run.base))
+            .bearer_auth(&run.token)
+            .json(&body)
+            .send()
+    };
+    let connected = post("/api/servers/demo/connect", serde_json::json!({}));
+    let connected: Value = connected.await.unwrap().json().await.unwrap();
+    assert_eq!(connected["status"]["state"], "connected", "{connected:#}");
+    let call = serde_json::json!({"name": "echo", "arguments": {"message": "the person's call"}});
+    let called: Value = post("/api/servers/demo/tools/call", call)
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(called["error"].is_null(), "{called:#}");
+    let logs = serde_json::json!({"name": "log_all_levels"});
+    let logged: Value = post("/api/servers/demo/tools/call", logs)
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(logged["error"].is_null(), "{logged:#}");
+
     let dir = data.path().to_owned();
     let out = tokio::task::spawn_blocking(move || client_with(1, &dir, "attach", &["--attach"]))
         .await
         .unwrap();
     let echoed = &out["echo"]["structured"]["result"]["content"][0]["text"];
     assert_eq!(echoed, "Echo: seen live", "{out:#}");
+    assert_person_and_agent_traffic(&out);
 
     // The agent's session, labelled as the agent's, ended once mcplab mcp stopped.
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -426,4 +456,46 @@ async fn attach_shows_the_agents_calls_in_the_running_inspector() {
         "{texts:#?}"
     );
     run.stop().await;
+}
+
+/// `--attach`: the agent's `traffic` holds the person's call (made through the inspector's
+/// API) marked as the person's, its own marked as its own, and its `cursor` leaves out what
+/// came before it; `servers` lists the inspector's servers.
+fn assert_person_and_agent_traffic(out: &Value) {
+    let person = out["servers"]["structured"]["person"].as_array().unwrap();
+    assert!(
+        person
+            .iter()
+            .any(|s| s["name"] == "demo" && s["status"] == "connected"),
+        "{person:#?}"
+    );
+    // The log lines the person's call made the server send, marked as the person's.
+    let events = out["notifications"]["structured"]["events"]
+        .as_array()
+        .unwrap();
+    let person_logs = events
+        .iter()
+        .filter(|e| e["by"] == "person" && e["method"] == "notifications/message")
+        .count();
+    assert!(person_logs >= 1, "{events:#?}");
+    let frames = out["traffic"]["structured"]["frames"].as_array().unwrap();
+    let by = |needle: &str| -> Vec<&str> {
+        frames
+            .iter()
+            .filter(|f| f["text"].as_str().unwrap().contains(needle))
+            .map(|f| f["by"].as_str().unwrap())
+            .collect()
+    };
+    // The request and its response each.
+    assert_eq!(by("the person's call"), ["person", "person"], "{frames:#?}");
+    assert_eq!(by("seen live"), ["agent", "agent"], "{frames:#?}");
+    let newer = out["since"]["structured"]["frames"].as_array().unwrap();
+    let texts: Vec<&str> = newer.iter().map(|f| f["text"].as_str().unwrap()).collect();
+    assert!(texts.iter().any(|t| t.contains("after")), "{texts:#?}");
+    assert!(
+        !texts
+            .iter()
+            .any(|t| t.contains("seen live") || t.contains("the person's call")),
+        "{texts:#?}"
+    );
 }

@@ -199,7 +199,16 @@ fn reason<'a>(item: &'a Value, field: &str) -> &'a Value {
 #[tokio::test]
 async fn host_verdicts_rest_on_profile_fields_with_their_sources() {
     let args = [
-        "--host", "claude", "--host", "chatgpt", "--host", "vscode", "--host", "cursor",
+        "--host",
+        "claude",
+        "--host",
+        "chatgpt",
+        "--host",
+        "vscode",
+        "--host",
+        "cursor",
+        // The static scan's reasons; live renders are check_live's.
+        "--no-render",
     ];
     let (o, r) = check(&server(None, "hosts clean"), &args).await;
     assert_eq!(

@@ -181,6 +181,55 @@ async fn a_double_forked_daemon_with_closed_stdio_is_gone_after_disconnect() {
     );
 }
 
+/// N6 for `mcplab tap`: the tap starts its server as the stdio wire does (the reaper of its
+/// orphans, its tree watched), so a daemon the server double-forked with closed stdio is gone
+/// once the host hung up and the tap ended.
+#[tokio::test]
+async fn a_tapped_servers_detached_daemon_is_gone_when_the_tap_ends() {
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let script = format!(
+        "(setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > {}) </dev/null >/dev/null 2>&1; \
+         exec cat",
+        pidfile.display()
+    );
+    let mut tap = tokio::process::Command::new(DEMO)
+        .args([
+            "tap",
+            "--no-live",
+            "--record",
+            "/dev/null",
+            "--",
+            "sh",
+            "-c",
+        ])
+        .arg(&script)
+        .env("MCPLAB_DATA_DIR", dir.path())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let pid: u32 = read_when_written(&pidfile).await.trim().parse().unwrap();
+    assert!(alive(pid));
+    drop(tap.stdin.take());
+    let ended = tokio::time::timeout(Duration::from_secs(30), tap.wait()).await;
+    assert!(ended.is_ok(), "the tap ends when its server does");
+    let escaped = !gone(pid).await;
+    if escaped {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid as i32),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+    assert!(
+        !escaped,
+        "the tapped server's daemon {pid} outlived the tap"
+    );
+}
+
 fn parent_env(extra: &[(&str, &str)]) -> Arc<[(OsString, OsString)]> {
     let mut env: Vec<(OsString, OsString)> = std::env::vars_os()
         .filter(|(k, _)| k == "PATH" || k == "HOME")

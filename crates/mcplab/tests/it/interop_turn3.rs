@@ -143,8 +143,8 @@ async fn a_probe_refused_after_the_fallback_does_not_fail_the_connect() {
 
 /// N16: a 2025 server that ignores requests it does not know (or answers the probe with
 /// garbage) cost 10 s per connect with `auto`, and failed with a connect deadline of 10 s or
-/// less. A `ping` tells a live server from a silent one; the fallback comes within the
-/// deadline.
+/// less. Once the server has read the probe and not answered it soon after, it is started
+/// again and asked `initialize`: the fallback comes within the deadline.
 #[tokio::test]
 async fn n16_auto_falls_back_fast_from_a_server_that_ignores_the_probe() {
     for mode in ["ignore-discover", "discover-garbage"] {
@@ -161,4 +161,67 @@ async fn n16_auto_falls_back_fast_from_a_server_that_ignores_the_probe() {
             text(&o)
         );
     }
+}
+
+/// The methods a rawsrv.py run saw, one per process start (a start's first method opens it).
+fn methods_seen(log: &std::path::Path) -> Vec<String> {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|l| serde_json::from_str::<serde_json::Value>(l).ok())
+        .filter_map(|m| m["method"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// `auto` never sends anything but `server/discover` to a server before it answered it: a
+/// `ping` there turned a dual-era TypeScript SDK 2.x server to the 2025 shape (it answered the
+/// probe as 2026-07-28, then every later request as 2025). A server that ignores the probe is
+/// started again and asked `initialize`; the probed process saw only the probe.
+#[tokio::test]
+async fn an_ignored_probe_is_never_followed_by_a_ping_on_its_session() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("seen.jsonl");
+    let starts = dir.path().join("starts");
+    let log_env = format!("RAWSRV_LOG={}", log.display());
+    let starts_env = format!("RAWSRV_STARTS={}", starts.display());
+    let srv = raw("ignore-discover");
+    let args = ["--stdio", &srv, "-e", &log_env, "-e", &starts_env, "info"];
+    let o = mcplab(&args).await;
+    assert!(o.status.success(), "{}", text(&o));
+    let seen = methods_seen(&log);
+    assert!(!seen.iter().any(|m| m == "ping"), "{seen:?}");
+    let initialize = seen.iter().position(|m| m == "initialize");
+    assert_eq!(
+        seen.first().map(String::as_str),
+        Some("server/discover"),
+        "{seen:?}"
+    );
+    assert!(initialize.is_some(), "{seen:?}");
+    let pids = std::fs::read_to_string(&starts).unwrap();
+    assert_eq!(
+        pids.lines().count(),
+        2,
+        "probed, then started for initialize: {pids}"
+    );
+}
+
+/// Security review N6's side note: with `auto`, a stdio server that answers `server/discover`
+/// with `{}` (a lax 2025 server) was started twice; the answer is now a refusal on the same
+/// process, which then gets `initialize`.
+#[tokio::test]
+async fn a_lax_answer_to_the_probe_falls_back_on_the_same_process() {
+    let dir = tempfile::tempdir().unwrap();
+    let starts = dir.path().join("starts");
+    let starts_env = format!("RAWSRV_STARTS={}", starts.display());
+    let srv = raw("lax");
+    let o = mcplab(&["--stdio", &srv, "-e", &starts_env, "info"]).await;
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success() && out.contains("2025-11-25"),
+        "{}",
+        text(&o)
+    );
+    assert!(out.contains("not a discover result"), "{}", text(&o));
+    let pids = std::fs::read_to_string(&starts).unwrap();
+    assert_eq!(pids.lines().count(), 1, "started once: {pids}");
 }

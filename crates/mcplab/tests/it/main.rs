@@ -25,6 +25,7 @@ mod apps_render;
 mod chat;
 mod chat_api;
 mod check;
+mod check_live;
 mod check_outputs;
 mod check_rules;
 #[cfg(feature = "peer-tests")]
@@ -35,6 +36,7 @@ mod child_process;
 mod ci_action;
 mod cli;
 mod eval;
+mod eval_accounting;
 mod eval_checks;
 mod eval_hosts;
 mod eval_runs;

@@ -1,11 +1,13 @@
 //! How `mcplab check` connects each era: a CLI [`Session`] per era (answering the server as
 //! every command does, recording the whole traffic ring), handed to the checker as an
-//! `Opened` connection.
+//! `Opened` connection; and the options of the connections `--host`'s live renders open.
 
 use futures::FutureExt;
 use futures::future::BoxFuture;
 use mcplab_check::eras::{Connector, OpenError, Opened, Opening};
-use mcplab_mcp::{Connection, TrafficLog};
+use std::time::Duration;
+
+use mcplab_mcp::{Connection, ManagerOptions, TrafficLog};
 use mcplab_protocol::ServerConfig;
 
 use crate::failure::{EXIT_CONNECT, Failure};
@@ -51,4 +53,17 @@ impl Connector for Sessions<'_> {
         }
         .boxed()
     }
+}
+
+/// The connection options of a live render (each opens its own connection as the host):
+/// a one-shot command's, with the flags' timeouts and environment.
+pub fn render_options(settings: &Settings) -> ManagerOptions {
+    let mut opts = ManagerOptions {
+        stop_grace: Duration::from_millis(200),
+        traffic_capacity: 1_024,
+        listen_for_changes: false,
+        ..ManagerOptions::default()
+    };
+    settings.apply(&mut opts);
+    opts
 }

@@ -1,23 +1,27 @@
 //! `mcplab check`: turns the flags into `mcplab_check` options, lets the library check the
 //! server in every era it speaks (connecting through CLI sessions, `connector.rs`), and
 //! prints its renderings — text or `--json` on stdout, `--junit`, `--sarif`, `--markdown` and
-//! `--write-baseline` files. Exit 0 without errors, 1 with errors, 2 usage, 3 when no era
+//! `--write-baseline` files. With `--host`, each app is also rendered live under each profile
+//! (mcplab-server's `headless::CheckRenderer`, Chromium as `apps render` finds it). Exit 0 without errors, 1 with errors, 2 usage, 3 when no era
 //! could be connected (the report is still printed: what the server sent is judged too).
 
 mod connector;
 mod peers;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use mcplab_check::CheckOptions;
 use mcplab_check::baseline;
 use mcplab_check::eras::check_server;
+use mcplab_check::live::LiveRenderer;
 use mcplab_check::options::FuzzOptions;
 use mcplab_check::render::{self, SarifOptions};
 use mcplab_check::sets::registry;
 use mcplab_protocol::check::{CheckReport, RuleSet, Severity};
 use mcplab_protocol::host_profile::HostProfile;
 use mcplab_protocol::{ServerConfig, ServerTransport};
+use mcplab_server::headless::CheckRenderer;
 use serde_json::{Value, json};
 
 use crate::cli::{CheckArgs, ReadinessDirectory};
@@ -51,6 +55,11 @@ pub async fn run(args: CheckArgs, settings: &Settings) -> Result<(), Failure> {
         }),
         ..CheckOptions::default()
     };
+    if !opts.hosts.is_empty() && !args.no_render {
+        let chromium = crate::settings::chromium(settings.chromium.as_deref());
+        let renderer = CheckRenderer::new(connector::render_options(settings), chromium);
+        opts.live = Some(LiveRenderer(Arc::new(renderer)));
+    }
     opts.sets.extend(args.readiness.iter().map(|d| match d {
         ReadinessDirectory::Claude => RuleSet::ReadinessClaude,
         ReadinessDirectory::Openai => RuleSet::ReadinessOpenai,

@@ -13,7 +13,7 @@ use mcplab_evalrun::RunSink;
 use mcplab_evals::compare::Comparison;
 use mcplab_evals::gates::{GateReport, GateStatus};
 use mcplab_evals::report::{RunEvent, html_report, junit_xml};
-use mcplab_evals::run::RunRecord;
+use mcplab_evals::run::{RunRecord, SideUsage};
 use mcplab_evals::stats::RunSummary;
 use mcplab_evals::suite::Gates;
 use mcplab_evals::verdict::Outcome;
@@ -271,6 +271,9 @@ pub fn summary_text(
         None if s.unpriced > 0 => out.push_str(" · cost unknown (no price for a model)"),
         None => {}
     }
+    for (who, u) in [("judge", &s.judge), ("simulated user", &s.simulated_user)] {
+        out.push_str(&side_text(who, u));
+    }
     if let Some(p95) = s.latency.p95 {
         out.push_str(&format!(
             " · latency p95 {p95:.0} ms (LLM p50 {} ms, MCP p50 {} ms)",
@@ -287,6 +290,18 @@ pub fn summary_text(
         out.push_str(&gates_text(g));
     }
     out
+}
+
+/// What the judge or simulated users spent (in the cost above, shown apart); empty when nothing.
+fn side_text(who: &str, u: &SideUsage) -> String {
+    if u.calls == 0 {
+        return String::new();
+    }
+    let cost = u.cost_usd.map_or("no price".into(), |c| format!("${c:.4}"));
+    format!(
+        " · {who} {} in / {} out tokens, {cost}",
+        u.input_tokens, u.output_tokens
+    )
 }
 
 fn gates_text(g: &GateReport) -> String {

@@ -2,7 +2,9 @@
 // (tests/interop/rawsrv.py poison) is checked from #/check with the CLI's options — protocol
 // auto, a directory, a host profile — on fresh connections; findings are grouped by rule
 // set and era with their source, the servers × hosts matrix shows a verdict, and a finding's
-// frame opens in the traffic panel. The web API takes the fuzz options too.
+// frame opens in the traffic panel. The web API takes the fuzz options too. A fuzz input that
+// broke a tool's outputSchema (rulesrv.py stats) is called again from its finding, and the
+// report downloads as the CLI's JUnit, SARIF and Markdown files.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -12,12 +14,15 @@ let mcplab;
 let app;
 const id = (name) => `[data-testid="${name}"]`;
 const rawsrv = path.join(root, 'tests/interop/rawsrv.py');
+const rulesrv = path.join(root, 'tests/interop/rulesrv.py');
 
 before(async () => {
   mcplab = await startMcplab();
   app = await openApp(mcplab);
   const config = { name: 'poisoned', type: 'stdio', command: 'python3', args: [rawsrv, 'poison'] };
   assert.equal((await mcplab.api('POST', '/api/servers', config)).status, 201);
+  const stats = { name: 'stats', type: 'stdio', command: 'python3', args: [rulesrv, 'stats'] };
+  assert.equal((await mcplab.api('POST', '/api/servers', stats)).status, 201);
 });
 
 after(async () => {
@@ -65,4 +70,28 @@ test('the check API takes the fuzz options and refuses unknown hosts', async () 
   assert.ok(rules.includes('fuzz'), JSON.stringify(fuzzed.body.eras));
   const unknown = await mcplab.api('POST', '/api/servers/poisoned/check', { calls: [], protocol: 'auto', hosts: ['no-such-host'] });
   assert.equal(unknown.status, 400, JSON.stringify(unknown.body));
+});
+
+test('a failed fuzz input is called again from its finding, and the report downloads as JUnit, SARIF and Markdown', async () => {
+  const { page } = app;
+  await page.selectOption(id('check-server'), 'stats');
+  await page.selectOption(id('check-era'), '2025-11-25');
+  await page.fill(id('check-fuzz'), '12');
+  await page.fill(id('check-seed'), '3');
+  await page.click(id('check-run'));
+  const broke = `${id('check-page-finding')}[data-rule="fuzz-output-schema"]`;
+  await page.waitForSelector(broke, { timeout: 30000 });
+  await page.locator(`${broke} ${id('check-call-again')}`).first().click();
+  const result = page.locator(`${broke} ${id('check-call-result')}`).first();
+  await result.waitFor({ timeout: 10000 });
+  assert.match(await result.innerText(), /"count": "many"/, 'the same negative n breaks the schema again');
+  await shot(page, 'check-page-03-call-again');
+  const expect = { junit: [/\.xml$/, /<testsuite[ s>]/], sarif: [/\.sarif$/, /"version": "2\.1\.0"/], markdown: [/\.md$/, /fuzz-output-schema/] };
+  for (const [format, [name, body]] of Object.entries(expect)) {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click(id(`check-export-${format}`))]);
+    assert.match(download.suggestedFilename(), name);
+    const chunks = [];
+    for await (const c of await download.createReadStream()) chunks.push(c);
+    assert.match(Buffer.concat(chunks).toString('utf8'), body, format);
+  }
 });

@@ -10,6 +10,7 @@ Modes (each adds tools):
              structuredContent that breaks its outputSchema when `n` is negative; and
              `delete_everything` (destructive) and `write_note` (not read-only), which exit
              with a loud stderr line if they are ever called
+  stats      only `stats` of the fuzz tools (the Check page's "call again": no crash, no hang)
   hosts      tools a host may not take: an MCP Apps view that loads an undeclared script and
              asks for pip and ui/message, an OpenAI-only widget, a tool that must run as a task,
              a 70-character name
@@ -78,6 +79,11 @@ def tools():
             {"name": "write_note", "title": "Write note", "description": "Writes a note.",
              "inputSchema": {"type": "object", "properties": {"text": {"type": "string"}}, "required": ["text"]}},
         ]
+    if "stats" in MODES and "fuzz" not in MODES:
+        out.append({"name": "stats", "title": "Stats", "description": "Counts things.",
+                    "inputSchema": {"type": "object", "properties": {"n": {"type": "integer", "minimum": 0}}, "required": ["n"]},
+                    "outputSchema": {"type": "object", "properties": {"count": {"type": "integer"}}, "required": ["count"]},
+                    "annotations": RO})
     if "hosts" in MODES:
         out += [
             {"name": "show_chart", "title": "Show chart", "description": "Shows a chart.", "inputSchema": OBJ,

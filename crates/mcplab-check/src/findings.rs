@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 
 use mcplab_protocol::TrafficFrame;
-use mcplab_protocol::check::{Finding, Severity};
+use mcplab_protocol::check::{CheckCall, Finding, Severity};
 use serde_json::Value;
 
 use crate::rule::Rule;
@@ -82,6 +82,7 @@ impl Findings {
                 .excerpt
                 .map(|e| cut(&visible(&focus(&e, at.path.as_deref())))),
             path: at.path,
+            call: at.call,
         });
     }
 
@@ -142,6 +143,7 @@ pub struct At {
     frames: Vec<u64>,
     excerpt: Option<String>,
     path: Option<String>,
+    call: Option<CheckCall>,
 }
 
 impl At {
@@ -151,6 +153,7 @@ impl At {
             frames: vec![frame.seq],
             excerpt: Some(frame.text.clone()),
             path: None,
+            call: None,
         }
     }
 
@@ -173,6 +176,15 @@ impl At {
     pub fn path(mut self, path: impl Into<String>) -> Self {
         let p = path.into();
         self.path = (!p.is_empty()).then_some(p);
+        self
+    }
+
+    /// The exact call that shows it.
+    pub fn call(mut self, name: &str, arguments: &Value) -> Self {
+        self.call = Some(CheckCall {
+            name: name.to_owned(),
+            arguments: arguments.clone(),
+        });
         self
     }
 

@@ -156,6 +156,7 @@ pub fn case_for_tool(server: &str, tool: &Value) -> Option<Case> {
         repeat: None,
         pass_threshold: None,
         skip: false,
+        ..Case::default()
     })
 }
 
@@ -177,6 +178,7 @@ pub fn negative_case() -> Case {
         repeat: None,
         pass_threshold: None,
         skip: false,
+        ..Case::default()
     }
 }
 

@@ -92,6 +92,7 @@ fn drafted_case(item: &Value) -> Option<Case> {
         repeat: None,
         pass_threshold: None,
         skip: false,
+        ..Case::default()
     })
 }
 

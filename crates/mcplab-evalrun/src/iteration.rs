@@ -44,6 +44,19 @@ pub(crate) struct CaseRun {
     pub render: bool,
     /// The check commands to run on each iteration's trace.
     pub commands: Vec<CommandCheck>,
+    /// The case's own system prompt (over its host's).
+    pub system_prompt: Option<String>,
+}
+
+impl CaseRun {
+    /// `host` with what the case changes of it.
+    fn host(&self, host: &HostConfig) -> HostConfig {
+        let mut host = host.clone();
+        if let Some(prompt) = &self.system_prompt {
+            host.system_prompt.clone_from(prompt);
+        }
+        host
+    }
 }
 
 /// Where iterations get their model and servers.
@@ -183,6 +196,7 @@ async fn live(
         Err(e) => return Some(errored(unit, e)),
     };
     let observed = Arc::new(ObservedProvider::new(provider, record));
+    let host = &case.host(host);
     let turns = Turns {
         host,
         model: &model,
@@ -440,6 +454,7 @@ async fn replay(
     let model = ModelRef::parse(label).ok()?;
     let provider = Arc::new(ReplayProvider::new(&model.provider, rec.steps.clone()));
     let observed = Arc::new(ObservedProvider::new(provider, false));
+    let host = &case.host(host);
     let turns = Turns {
         host,
         model: &model,

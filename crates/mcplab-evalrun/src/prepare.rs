@@ -160,14 +160,22 @@ impl Prepared {
     }
 }
 
-/// The suite's `hosts:` as HostConfigs (built-in or the person's own profiles over the suite's
-/// host).
+/// The suite's `hosts:` and its cases' `host`s as HostConfigs (built-in or the person's own
+/// profiles over the suite's host).
 fn resolve_profiles(
     suite: &Suite,
     base: &HostConfig,
     own: Option<&Path>,
 ) -> Result<std::collections::BTreeMap<String, HostConfig>, PrepareError> {
-    if suite.hosts.is_empty() {
+    let mut names: Vec<&String> = suite.hosts.iter().collect();
+    for case in &suite.cases {
+        if let Some(h) = &case.host
+            && !names.contains(&h)
+        {
+            names.push(h);
+        }
+    }
+    if names.is_empty() {
         return Ok(Default::default());
     }
     let err = |message: String| PrepareError::Host {
@@ -175,9 +183,8 @@ fn resolve_profiles(
         message,
     };
     let all = HostProfiles::load(own).map_err(|e| err(e.to_string()))?;
-    suite
-        .hosts
-        .iter()
+    names
+        .into_iter()
         .map(|name| {
             let profile = all.require(name).map_err(err)?;
             Ok((name.clone(), apply_profile(base, &profile.host_config)))
@@ -291,6 +298,7 @@ fn apply(loaded: &Suite, host: &HostConfig, o: &Overrides) -> Result<Suite, Prep
         suite.models = o.models.clone();
         for case in &mut suite.cases {
             case.models = None;
+            case.model = None;
         }
     }
     if suite.models.is_empty() && !host.model.is_empty() {
@@ -326,7 +334,7 @@ fn apply(loaded: &Suite, host: &HostConfig, o: &Overrides) -> Result<Suite, Prep
         .cases
         .iter()
         .filter(|c| !c.skip)
-        .all(|c| c.models.as_ref().unwrap_or(&suite.models).iter().count() > 0);
+        .all(|c| !mcplab_evals::verdict::case_models(&suite, c).is_empty());
     if !runs_something || suite.cases.iter().all(|c| c.skip) {
         return Err(PrepareError::NoModels);
     }
@@ -335,7 +343,8 @@ fn apply(loaded: &Suite, host: &HostConfig, o: &Overrides) -> Result<Suite, Prep
             .cases
             .iter()
             .filter_map(|c| c.models.as_ref())
-            .flatten(),
+            .flatten()
+            .chain(suite.cases.iter().filter_map(|c| c.model.as_ref())),
     ) {
         mcplab_llm::ModelRef::parse(model).map_err(|e| PrepareError::Servers(e.to_string()))?;
     }

@@ -187,6 +187,7 @@ pub async fn run(
                 .unwrap_or_default();
             let render = needs_render(&r);
             let commands = r.commands();
+            let system_prompt = case.and_then(|c| c.system_prompt.clone());
             (
                 r.id.clone(),
                 CaseRun {
@@ -194,6 +195,7 @@ pub async fn run(
                     turns,
                     render,
                     commands,
+                    system_prompt,
                 },
             )
         })

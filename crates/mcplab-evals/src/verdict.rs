@@ -79,11 +79,26 @@ impl ResolvedCase {
                 .or(defaults.pass_threshold)
                 .unwrap_or(1.0),
             repeat: case.repeat.or(suite.repeat).unwrap_or(1),
-            models: crate::run::with_hosts(
-                case.models.as_ref().unwrap_or(&suite.models),
-                &suite.hosts,
-            ),
+            models: crate::run::with_hosts(&case_models(suite, case), &case_hosts(suite, case)),
         }
+    }
+}
+
+/// The models a case runs on: its `model`, else its `models`, else the suite's.
+pub fn case_models(suite: &Suite, case: &Case) -> Vec<String> {
+    match (&case.model, &case.models) {
+        (Some(m), _) => vec![m.clone()],
+        (None, Some(list)) => list.clone(),
+        (None, None) => suite.models.clone(),
+    }
+}
+
+/// The host profiles a case runs as: its `host`, else the suite's `hosts` (none: the suite's
+/// own host).
+pub fn case_hosts(suite: &Suite, case: &Case) -> Vec<String> {
+    match &case.host {
+        Some(h) => vec![h.clone()],
+        None => suite.hosts.clone(),
     }
 }
 

@@ -100,6 +100,10 @@ pub struct Finding {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub path: Option<String>,
+    /// The exact call that shows it (a fuzz input), to make again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub call: Option<CheckCall>,
 }
 
 /// A rule by its set and id.
@@ -251,6 +255,32 @@ pub struct HostVerdict {
     pub verdict: Verdict,
     pub reasons: Vec<HostReason>,
     pub items: Vec<HostItem>,
+}
+
+/// `POST /api/check/export`: a check report rendered as the CLI's `--junit`, `--sarif` or
+/// `--markdown` file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckExport {
+    pub report: CheckReport,
+    pub format: CheckExportFormat,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "lowercase")]
+pub enum CheckExportFormat {
+    Junit,
+    Sarif,
+    Markdown,
+}
+
+/// The rendered file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct CheckExported {
+    pub file_name: String,
+    pub mime_type: String,
+    pub text: String,
 }
 
 /// One tool the checker should call, with its arguments.

@@ -22,6 +22,8 @@ import type {
   ApprovalDecision,
   ApiError,
   CallOutcome,
+  CheckExport,
+  CheckExported,
   CheckReport,
   CheckRequest,
   CompareGroup,
@@ -155,6 +157,8 @@ export const api = {
   ping: (name: string) => request<CallOutcome>('POST', `${srv(name)}/ping`),
   /** `mcplab check` on the connected server (its traffic so far included). */
   check: (name: string, body: CheckRequest = { calls: [] }) => request<CheckReport>('POST', `${srv(name)}/check`, body),
+  /** A check report as the CLI's `--junit`, `--sarif` or `--markdown` file. */
+  checkExport: (body: CheckExport) => request<CheckExported>('POST', '/api/check/export', body),
 
   traffic: (name: string) => request<TrafficSnapshotView>('GET', `${srv(name)}/traffic`),
   clearTraffic: (name: string) => request<void>('DELETE', `${srv(name)}/traffic`),

@@ -488,7 +488,11 @@ excerpt?: string,
 /**
  * Where in the message (a JSON pointer), when it is one place.
  */
-path?: string, };
+path?: string, 
+/**
+ * The exact call that shows it (a fuzz input), to make again.
+ */
+call?: CheckCall, };
 
 export type RuleRef = { ruleSet: RuleSet, rule: string, };
 
@@ -632,6 +636,12 @@ noRender?: boolean,
 fuzz?: CheckFuzz, };
 
 export type CheckFuzz = { perTool: number, seed: number, tools?: Array<string>, };
+
+export type CheckExport = { report: CheckReport, format: CheckExportFormat, };
+
+export type CheckExportFormat = "junit" | "sarif" | "markdown";
+
+export type CheckExported = { fileName: string, mimeType: string, text: string, };
 
 export type ServerView = { config: ServerConfig, status: ServerStatus, 
 /**

@@ -2,18 +2,20 @@
 // options — protocol era (`auto` checks every era the server speaks, on fresh connections),
 // directory readiness, host profiles and fuzzing (the spec and security sets always run).
 // Results: a servers × hosts matrix of verdicts, and each report's findings grouped by rule
-// set and era (Findings.tsx), linked to their frames in the traffic panel and to their source.
+// set and era (Findings.tsx), linked to their frames in the traffic panel and to their source,
+// a fuzz input that failed with "call again"; the report saved as JSON or, rendered by the API
+// like the CLI's files, as JUnit, SARIF or Markdown.
 import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { request } from '../api/client';
-import type { HostProfile, RuleSet } from '../api/types.gen';
+import type { CheckExportFormat, HostProfile, RuleSet } from '../api/types.gen';
 import { useSelectedServer, useServers } from '../servers/store';
 import { Button } from '../ui/Button';
 import { CopyButton } from '../ui/CopyButton';
 import { EmptyState } from '../ui/States';
 import { Findings } from './Findings';
 import { HostMatrix } from './HostMatrix';
-import { DEFAULT_FORM, cliOf, download, runPageCheck, usePageChecks, type CheckForm, type EraChoice } from './run';
+import { DEFAULT_FORM, cliOf, download, downloadAs, runPageCheck, usePageChecks, type CheckForm, type EraChoice } from './run';
 import './check.css';
 
 const ERAS: [EraChoice, string][] = [
@@ -23,6 +25,11 @@ const ERAS: [EraChoice, string][] = [
   ['2025-06-18', '2025-06-18'],
   ['2025-03-26', '2025-03-26'],
   ['live', 'the live connection, in its era'],
+];
+const EXPORTS: [CheckExportFormat, string][] = [
+  ['junit', 'JUnit'],
+  ['sarif', 'SARIF'],
+  ['markdown', 'Markdown'],
 ];
 const READINESS: [RuleSet, string][] = [
   ['readiness-claude', 'Anthropic connector directory'],
@@ -124,13 +131,18 @@ export function CheckPage() {
             <Button small variant="ghost" onClick={() => download(current.report!)} data-testid="check-download">
               Save JSON
             </Button>
+            {EXPORTS.map(([format, label]) => (
+              <Button key={format} small variant="ghost" onClick={() => void downloadAs(current.report!, format).catch(() => undefined)} data-testid={`check-export-${format}`}>
+                {label}
+              </Button>
+            ))}
           </div>
           {current.report.notes.map((n) => (
             <div key={n} className="muted small">
               {n}
             </div>
           ))}
-          <Findings report={current.report} />
+          <Findings report={current.report} server={current.report.server} />
         </section>
       )}
     </div>

@@ -1,13 +1,17 @@
 // A check report's findings grouped by rule set, then era, worst set first: each with its
 // severity, rule, message, the offending excerpt, the fix, a link to its source (the spec
 // section or the directory's page, with the day it was read) and its frames, which open in
-// the traffic panel.
+// the traffic panel. A finding that carries its exact call (a fuzz input that failed) has
+// "call again": the same tool with the same input on the server's live connection, and what
+// came back.
+import { useState } from 'react';
+import { api, errorMessage } from '../api/client';
 import type { CheckReport, Finding } from '../api/types.gen';
 import { focusFrame } from '../traffic/store';
 import { Ticks } from '../ui/Ticks';
 import { groupFindings } from './run';
 
-export function Findings({ report }: { report: CheckReport }) {
+export function Findings({ report, server }: { report: CheckReport; server?: string }) {
   if (!report.findings.length) return <div className="muted small" data-testid="check-clean">No findings: every rule passed.</div>;
   return (
     <div className="check-groups">
@@ -19,7 +23,7 @@ export function Findings({ report }: { report: CheckReport }) {
               <div className="muted small">{era}</div>
               <ul className="check-findings">
                 {list.map((f, i) => (
-                  <FindingRow key={i} f={f} />
+                  <FindingRow key={i} f={f} server={server} />
                 ))}
               </ul>
             </div>
@@ -30,7 +34,7 @@ export function Findings({ report }: { report: CheckReport }) {
   );
 }
 
-function FindingRow({ f }: { f: Finding }) {
+function FindingRow({ f, server }: { f: Finding; server?: string }) {
   const badge = f.severity === 'error' ? 'badge-err' : f.severity === 'warning' ? 'badge-warn' : '';
   return (
     <li data-testid="check-page-finding" data-rule={f.rule} data-severity={f.severity}>
@@ -51,7 +55,39 @@ function FindingRow({ f }: { f: Finding }) {
           </button>
         ))}
         {f.path && <span className="mono"> {f.path}</span>}
+        {f.call && server && <CallAgain server={server} call={f.call} />}
       </div>
     </li>
+  );
+}
+
+/** Calls the finding's tool again with its exact input and shows the answer (or the error). */
+function CallAgain({ server, call }: { server: string; call: NonNullable<Finding['call']> }) {
+  const [busy, setBusy] = useState(false);
+  const [out, setOut] = useState<string | null>(null);
+  const run = async () => {
+    setBusy(true);
+    try {
+      const o = await api.callTool(server, { name: call.name, arguments: (call.arguments ?? {}) as Record<string, unknown> });
+      const text = o.error ? `error: ${o.error.message}` : JSON.stringify(o.result, null, 2);
+      setOut(text.length > 4000 ? `${text.slice(0, 4000)}…` : text);
+    } catch (e) {
+      setOut(`error: ${errorMessage(e)}`);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <>
+      {' '}
+      <button type="button" className="link-button" disabled={busy} onClick={() => void run()} data-testid="check-call-again">
+        {busy ? 'calling…' : `call ${call.name} again`}
+      </button>
+      {out !== null && (
+        <pre className="check-excerpt" data-testid="check-call-result">
+          {out}
+        </pre>
+      )}
+    </>
   );
 }

@@ -3,7 +3,7 @@
 // latest report. Reports go into the Servers page's check store too, so the traffic panel
 // marks the frames their findings point at.
 import { api, errorMessage } from '../api/client';
-import type { CheckReport, CheckRequest, Finding, ProtocolChoice, RuleSet } from '../api/types.gen';
+import type { CheckExportFormat, CheckReport, CheckRequest, Finding, ProtocolChoice, RuleSet } from '../api/types.gen';
 import { checkStore } from '../servers/check';
 import { createStore, useStore } from '../ui/store';
 
@@ -90,10 +90,19 @@ export function groupFindings(findings: Finding[]): [string, [string, Finding[]]
 
 /** The report as a file to save (JSON: what `mcplab check --json` prints). */
 export function download(report: CheckReport): void {
-  const blob = new Blob([JSON.stringify(report, null, 2)], { type: 'application/json' });
+  saveFile(`check-${report.server.replace(/[^\w.-]+/g, '_')}.json`, 'application/json', JSON.stringify(report, null, 2));
+}
+
+/** The report as the CLI's `--junit`, `--sarif` or `--markdown` file, rendered by the API. */
+export async function downloadAs(report: CheckReport, format: CheckExportFormat): Promise<void> {
+  const out = await api.checkExport({ report, format });
+  saveFile(out.fileName, out.mimeType, out.text);
+}
+
+function saveFile(name: string, type: string, text: string): void {
   const a = document.createElement('a');
-  a.href = URL.createObjectURL(blob);
-  a.download = `check-${report.server.replace(/[^\w.-]+/g, '_')}.json`;
+  a.href = URL.createObjectURL(new Blob([text], { type }));
+  a.download = name;
   a.click();
   URL.revokeObjectURL(a.href);
 }

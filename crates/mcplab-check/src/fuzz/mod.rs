@@ -131,7 +131,9 @@ fn judge(rec: &Recording, opts: &CheckOptions, f: &mut Findings) {
             c.what,
             brief(&c.input)
         );
-        let at = At::default().excerpt(serde_json::to_string(&c.input).unwrap_or_default());
+        let at = At::default()
+            .excerpt(serde_json::to_string(&c.input).unwrap_or_default())
+            .call(&c.tool, &c.input);
         match &c.outcome {
             FuzzOutcome::Crash(why) => {
                 let shrunk = c

@@ -363,5 +363,6 @@ fn case(
             .map(|r| r.max(1) as u32),
         pass_threshold: c.get("passThreshold").and_then(Value::as_f64),
         skip: c.get("disabled").and_then(Value::as_bool).unwrap_or(false),
+        ..Case::default()
     }
 }

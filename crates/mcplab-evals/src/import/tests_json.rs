@@ -130,6 +130,7 @@ pub(super) fn convert(doc: &Value, name: &str) -> Result<(Suite, Notes), ImportE
             repeat: (runs[i] != repeat).then_some(runs[i] as u32),
             pass_threshold: None,
             skip: false,
+            ..Case::default()
         });
     }
     if cases.is_empty() {

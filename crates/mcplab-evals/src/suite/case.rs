@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::check::Check;
 
 /// A case: `id` (stable; history joins on it), title, user turns, expectations.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Case {
     #[schemars(regex(pattern = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$"))]
@@ -35,6 +35,18 @@ pub struct Case {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(inner(regex(pattern = r"^[A-Za-z0-9_.-]+::\S.*$")))]
     pub models: Option<Vec<String>>,
+    /// The one model for this case (`models: [x]` in short; not both).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[A-Za-z0-9_.-]+::\S.*$"))]
+    pub model: Option<String>,
+    /// The host profile this case runs as (`mcplab hosts list`: claude, chatgpt, vscode, …, or
+    /// your own), as the chat's host picker runs a session; replaces the suite's `hosts`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[A-Za-z0-9_-]+$"))]
+    pub host: Option<String>,
+    /// The system prompt for this case (replaces the host config's `systemPrompt`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub system_prompt: Option<String>,
     /// Iterations for this case (replaces the suite's `repeat`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 1))]

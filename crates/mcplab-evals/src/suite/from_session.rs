@@ -25,6 +25,7 @@ pub fn case_from_turns(id: &str, title: Option<&str>, turns: &[StoredTurn]) -> C
         repeat: None,
         pass_threshold: None,
         skip: false,
+        ..Case::default()
     }
 }
 

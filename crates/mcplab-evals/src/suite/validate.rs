@@ -52,6 +52,12 @@ pub(super) fn semantic_errors(doc: &Value) -> Vec<(String, String)> {
             "model",
             &mut out,
         );
+        if case.get("model").is_some() && case.get("models").is_some() {
+            out.push((
+                format!("{at}/model"),
+                "`model` and `models` both set: keep one (`model: x` is `models: [x]`)".into(),
+            ));
+        }
         tool_calls(
             case.get("toolCalls"),
             doc,

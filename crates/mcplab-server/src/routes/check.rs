@@ -3,7 +3,8 @@
 //! `protocol` the live connection is checked in its era (its traffic so far included); with
 //! one, the configured server is connected afresh for each era (`auto`: every era it speaks)
 //! on managers that record into the app's traffic log, so the findings' frames open in the
-//! traffic view. The other connected servers' tool names are handed to the security set
+//! traffic view. `POST /api/check/export` renders a report as the CLI's JUnit, SARIF or
+//! Markdown file. The other connected servers' tool names are handed to the security set
 //! (name collisions, shadowing). With host profiles each app is also rendered live under each
 //! (`headless::CheckRenderer`, with the Chromium `serve` found). The report is the same type the
 //! CLI renders.
@@ -17,9 +18,12 @@ use mcplab_check::eras::check_server;
 use mcplab_check::fresh::FreshManagers;
 use mcplab_check::live::LiveRenderer;
 use mcplab_check::options::FuzzOptions;
+use mcplab_check::render::{self as render, SarifOptions};
 use mcplab_check::{CheckOptions, Peer, check_connection, render_all, report};
 use mcplab_mcp::{Listing, RequestOptions};
-use mcplab_protocol::check::{CheckReport, CheckRequest, RuleSet};
+use mcplab_protocol::check::{
+    CheckExport, CheckExportFormat, CheckExported, CheckReport, CheckRequest, RuleSet,
+};
 use mcplab_protocol::host_profile::HostProfile;
 use mcplab_protocol::{ServerConfig, ServerStatus};
 use serde_json::Value;
@@ -91,6 +95,42 @@ pub(super) async fn check(
         Ok(checked) => Ok(Json(checked.report)),
         Err(never) => match never {},
     }
+}
+
+/// `POST /api/check/export`: a report as the CLI's `--junit`, `--sarif` (its artifact: the
+/// server's name) or `--markdown` file, rendered by the same code.
+pub(super) async fn export(Json(req): Json<CheckExport>) -> Json<CheckExported> {
+    let r = &req.report;
+    let base = format!(
+        "check-{}",
+        r.server
+            .chars()
+            .map(|c| if c.is_ascii_alphanumeric() || c == '-' || c == '.' {
+                c
+            } else {
+                '_'
+            })
+            .collect::<String>()
+    );
+    let (ext, mime, text) = match req.format {
+        CheckExportFormat::Junit => ("xml", "application/xml", render::junit(r)),
+        CheckExportFormat::Sarif => {
+            let sarif = render::sarif(
+                r,
+                &SarifOptions {
+                    artifact: r.server.clone(),
+                },
+            );
+            let text = serde_json::to_string_pretty(&sarif).unwrap_or_default();
+            ("sarif", "application/sarif+json", text)
+        }
+        CheckExportFormat::Markdown => ("md", "text/markdown", render::markdown(r)),
+    };
+    Json(CheckExported {
+        file_name: format!("{base}.{ext}"),
+        mime_type: mime.to_owned(),
+        text,
+    })
 }
 
 /// The profiles named (`all`: every one), in the order named.

@@ -96,6 +96,7 @@ pub fn case_of(id: &str, exchanges: &[Exchange], server: &str) -> TappedCase {
         repeat: None,
         pass_threshold: None,
         skip: false,
+        ..Case::default()
     };
     TappedCase { case, notes }
 }

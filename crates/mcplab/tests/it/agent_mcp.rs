@@ -399,6 +399,14 @@ async fn attach_shows_the_agents_calls_in_the_running_inspector() {
         .await
         .unwrap();
     assert!(called["error"].is_null(), "{called:#}");
+    let logs = serde_json::json!({"name": "log_all_levels"});
+    let logged: Value = post("/api/servers/demo/tools/call", logs)
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert!(logged["error"].is_null(), "{logged:#}");
 
     let dir = data.path().to_owned();
     let out = tokio::task::spawn_blocking(move || client_with(1, &dir, "attach", &["--attach"]))
@@ -461,11 +469,15 @@ fn assert_person_and_agent_traffic(out: &Value) {
             .any(|s| s["name"] == "demo" && s["status"] == "connected"),
         "{person:#?}"
     );
-    assert_eq!(
-        out["notifications"]["isError"], false,
-        "{:#}",
-        out["notifications"]
-    );
+    // The log lines the person's call made the server send, marked as the person's.
+    let events = out["notifications"]["structured"]["events"]
+        .as_array()
+        .unwrap();
+    let person_logs = events
+        .iter()
+        .filter(|e| e["by"] == "person" && e["method"] == "notifications/message")
+        .count();
+    assert!(person_logs >= 1, "{events:#?}");
     let frames = out["traffic"]["structured"]["frames"].as_array().unwrap();
     let by = |needle: &str| -> Vec<&str> {
         frames

@@ -1,7 +1,7 @@
 //! Black-box tests of the suite vocabulary beyond answers and expected calls, on the demo
 //! server and the scripted LLM: check commands (the trace on stdin, a verdict on stdout; a
 //! nonzero exit, no JSON or an overrun timeout failing the check with the reason; listed
-//! before the run like the servers).
+//! before the run like the servers); per-case `host`, `systemPrompt` and `model`.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -111,5 +111,76 @@ cases:
     assert!(
         err.contains("14:9: cases[0].checks[0].command: the command line does not split"),
         "{err}"
+    );
+}
+
+#[tokio::test]
+async fn a_case_can_set_its_own_host_system_prompt_and_model() {
+    let llm =
+        ScriptedLlm::start_with_rules(Rules::new(vec![good("gpt-a", "a"), good("gpt-b", "b")]))
+            .await;
+    let dir = tempfile::tempdir().unwrap();
+    let body = "models: [openai::gpt-a]
+host: { systemPrompt: Suite prompt. }
+cases:
+  - id: add
+    turns: [What is 2 + 40? Use the add tool.]
+  - id: add-as-claude
+    model: openai::gpt-b
+    host: claude
+    systemPrompt: Case prompt, in French.
+    turns: [What is 2 + 40? Use the add tool as Claude.]
+";
+    let path = suite(dir.path(), body);
+    let (code, events) = run_json(Some(&llm), dir.path(), &[path.to_str().unwrap()]).await;
+    assert_eq!(code, Some(0), "{events:#?}");
+    let cells: Vec<(String, String)> = finished(&events)["summary"]["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["caseId"].as_str().unwrap().into(),
+                c["model"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        cells,
+        [
+            ("add".to_string(), "openai::gpt-a".to_string()),
+            ("add-as-claude".into(), "openai::gpt-b @ claude".into())
+        ]
+    );
+    // Each model got its case's system prompt.
+    let system_of = |model: &str| -> Vec<String> {
+        llm.requests()
+            .iter()
+            .filter(|r| r.body["model"] == model)
+            .filter_map(|r| r.body["messages"][0]["content"].as_str().map(str::to_owned))
+            .collect()
+    };
+    let (a, b) = (system_of("gpt-a"), system_of("gpt-b"));
+    assert!(
+        !a.is_empty() && a.iter().all(|s| s.contains("Suite prompt.")),
+        "{a:?}"
+    );
+    assert!(
+        !b.is_empty() && b.iter().all(|s| s.contains("Case prompt, in French.")),
+        "{b:?}"
+    );
+    // `model` and `models` together is a suite error.
+    let both = suite_with(
+        dir.path(),
+        "both.yaml",
+        BIN,
+        "cases:\n  - id: x\n    model: openai::a\n    models: [openai::b]\n    turns: [hi]\n",
+    );
+    let o = output(eval(None, dir.path(), &["run", both.to_str().unwrap()])).await;
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("`model` and `models` both set"),
+        "{}",
+        stderr(&o)
     );
 }

@@ -434,32 +434,46 @@ async fn failure_of(wire: &mut Wire, id: u64, method: &str) -> String {
     }
 }
 
-#[tokio::test]
-async fn a_json_body_over_the_limit_fails_its_request() {
-    let (url, _log) = serve(|_, _| {
-        let head = r#"{"jsonrpc":"2.0","id":5,"result":{"x":""#;
-        flood("application/json", head, 16 * 1024 * 1024)
-    })
-    .await;
-    let message = failure_at(url, 5, "tools/list").await;
+/// How much a flooding server sends after its head.
+const FLOOD: usize = 16 * 1024 * 1024;
+
+/// The message request `id` (`method`) to `url` fails with, which says it went over the
+/// message limit.
+async fn over_the_limit(url: Url, id: u64, method: &str) -> String {
+    let message = failure_at(url, id, method).await;
     assert!(
-        message.contains("over the 1 MiB message limit") && message.contains("--limit message"),
+        message.contains("over the 1 MiB message limit"),
         "{message}"
     );
+    message
+}
+
+#[tokio::test]
+async fn a_json_body_over_the_limit_fails_its_request() {
+    let head = |_: &Seen, _: &Log| {
+        flood(
+            "application/json",
+            r#"{"jsonrpc":"2.0","id":5,"result":{"x":""#,
+            FLOOD,
+        )
+    };
+    let (url, _log) = serve(head).await;
+    let message = over_the_limit(url, 5, "tools/list").await;
+    assert!(message.contains("--limit message"), "{message}");
 }
 
 #[tokio::test]
 async fn an_sse_line_over_the_limit_fails_its_request() {
-    let (url, _log) = serve(|_, _| {
-        let head = r#"data: {"jsonrpc":"2.0","id":6,"result":{"x":""#;
-        flood("text/event-stream", head, 16 * 1024 * 1024)
-    })
-    .await;
-    let message = failure_at(url, 6, "tools/call").await;
-    assert!(
-        message.contains("over the 1 MiB message limit") && message.contains("response stream"),
-        "{message}"
-    );
+    let head = |_: &Seen, _: &Log| {
+        flood(
+            "text/event-stream",
+            r#"data: {"jsonrpc":"2.0","id":6,"result":{"x":""#,
+            FLOOD,
+        )
+    };
+    let (url, _log) = serve(head).await;
+    let message = over_the_limit(url, 6, "tools/call").await;
+    assert!(message.contains("response stream"), "{message}");
 }
 
 #[tokio::test]

@@ -317,6 +317,17 @@ async fn debug(server: &OAuthTestServer, flow: FlowOptions) -> (Result<(), OAuth
     (outcome.map(|_| ()), log)
 }
 
+/// The fix the debugger's last step reports for a run against `server` that must fail.
+async fn failed_fix(server: &OAuthTestServer, flow: FlowOptions) -> String {
+    let (outcome, log) = debug(server, flow).await;
+    assert!(outcome.is_err());
+    log.steps()
+        .pop()
+        .unwrap()
+        .fix
+        .expect("the failed step says what to fix")
+}
+
 #[tokio::test]
 async fn debugger_records_every_exchange_with_secrets_masked() {
     let server = OAuthTestServer::start(OAuthTestConfig::default()).await;
@@ -389,9 +400,7 @@ async fn debugger_diagnoses_missing_pkce_and_registration() {
         ..OAuthTestConfig::default()
     })
     .await;
-    let (outcome, log) = debug(&no_pkce, FlowOptions::default()).await;
-    assert!(outcome.is_err());
-    let fix = log.steps().pop().unwrap().fix.unwrap();
+    let fix = failed_fix(&no_pkce, FlowOptions::default()).await;
     assert!(fix.contains("code_challenge_methods_supported"), "{fix}");
     // 2025-06-18 did not require the field: a warning, and the flow goes on.
     let june = FlowOptions {
@@ -427,16 +436,8 @@ async fn debugger_follows_the_chosen_revision() {
         revision: Some(OAuthRevision::V2025_06_18),
         ..FlowOptions::default()
     };
-    let (outcome, log) = debug(&server, june).await;
-    assert!(outcome.is_err());
-    assert!(
-        log.steps()
-            .pop()
-            .unwrap()
-            .fix
-            .unwrap()
-            .contains("resource_metadata")
-    );
+    let fix = failed_fix(&server, june).await;
+    assert!(fix.contains("resource_metadata"), "{fix}");
     let november = FlowOptions {
         revision: Some(OAuthRevision::V2025_11_25),
         ..FlowOptions::default()
@@ -449,16 +450,8 @@ async fn debugger_follows_the_chosen_revision() {
         client_metadata_url: Some("https://client.example.com/c.json".into()),
         ..FlowOptions::default()
     };
-    let (outcome, log) = debug(&server, cimd).await;
-    assert!(outcome.is_err());
-    assert!(
-        log.steps()
-            .pop()
-            .unwrap()
-            .fix
-            .unwrap()
-            .contains("dynamic registration")
-    );
+    let fix = failed_fix(&server, cimd).await;
+    assert!(fix.contains("dynamic registration"), "{fix}");
 }
 
 #[tokio::test]

@@ -68,6 +68,8 @@ test('the check API takes the fuzz options and refuses unknown hosts', async () 
   assert.equal(fuzzed.status, 200, JSON.stringify(fuzzed.body));
   const rules = fuzzed.body.eras.flatMap((e) => e.rules.map((r) => r.ruleSet));
   assert.ok(rules.includes('fuzz'), JSON.stringify(fuzzed.body.eras));
+  // The fresh connection records under a name of its own: its frames never mix with the live ones.
+  assert.deepEqual(fuzzed.body.eras.map((e) => e.traffic), ['poisoned (check)']);
   const unknown = await mcplab.api('POST', '/api/servers/poisoned/check', { calls: [], protocol: 'auto', hosts: ['no-such-host'] });
   assert.equal(unknown.status, 400, JSON.stringify(unknown.body));
 });

@@ -54,6 +54,7 @@ stdio only. Modes:
                     ui/initialize, then sends `ui/message` (refused by hosts without
                     hostCapabilities.message)
   app-throws        one tool, `thrower`, linking ui://raw/thrower.html, which throws at load
+  app-missing       one tool, `missing`, linking ui://raw/missing.html, which cannot be read
   challenge         (http) answers every POST with 401 and a WWW-Authenticate challenge whose
                     resource_metadata is on plain HTTP off this machine
 """
@@ -140,7 +141,8 @@ THROWER_HTML = """<!doctype html><html><body><script>
 throw new Error("raw thrower fails at load");
 </script></body></html>"""
 APPS = {"app-asks": ("asker", "ui://raw/asker.html", ASKER_HTML),
-        "app-throws": ("thrower", "ui://raw/thrower.html", THROWER_HTML)}
+        "app-throws": ("thrower", "ui://raw/thrower.html", THROWER_HTML),
+        "app-missing": ("missing", "ui://raw/missing.html", None)}
 
 
 def app_modes():
@@ -367,7 +369,7 @@ def handle(msg):
     elif method == "resources/templates/list" and app_modes():
         result(id_, {"resourceTemplates": []})
     elif method == "resources/read" and app_modes():
-        found = [(uri, html) for _, uri, html in app_modes() if uri == params.get("uri")]
+        found = [(uri, html) for _, uri, html in app_modes() if uri == params.get("uri") and html]
         if not found:
             return error(id_, -32002, "Resource not found")
         uri, html = found[0]

@@ -3,7 +3,10 @@
 //! caller's connections of the same server are left alone; the manager is shut down (its
 //! server stopped) when the era is done. `mcplab mcp`'s `check` tool uses it; the web API
 //! uses [`FreshManagers::beside`], whose managers record into the app's traffic log so the
-//! findings' frames can be opened in its traffic view.
+//! findings' frames can be opened in its traffic view — under a name of their own,
+//! `NAME (check)`, so they never mix with the live connection's frames of `NAME` (sequence
+//! numbers are the log's, so a finding's frame links stay exact). A remote server that signs
+//! in with OAuth keeps its name: its stored credentials are found by it.
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -65,6 +68,10 @@ impl Connector for FreshManagers {
             Some(app) => app.sibling_with(self.options.clone()),
             None => ConnectionManager::new(self.options.clone()),
         };
+        let mut config = config;
+        if self.beside.is_some() && !config.transport.oauth_applies() {
+            config.name = format!("{} (check)", config.name);
+        }
         async move {
             let name = config.name.clone();
             match manager.connect(config).await {

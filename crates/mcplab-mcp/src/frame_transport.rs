@@ -156,7 +156,7 @@ pub(crate) struct WireClosed;
 /// rmcp `Transport` over a [`Wire`], recording as it goes.
 pub(crate) struct FrameTransport {
     server: String,
-    inbound: mpsc::Receiver<WireEvent>,
+    inbound: super::wire::InboundRx,
     outbound: Option<mpsc::Sender<Bytes>>,
     traffic: Arc<TrafficLog>,
     raw: RawResults,
@@ -573,9 +573,10 @@ mod tests {
     /// place before the frame is written (the send future not yet run), not after rmcp returns.
     #[test]
     fn a_requests_progress_listener_is_registered_before_its_frame_is_written() {
-        let (_server, inbound) = mpsc::channel(1);
+        let (mut wire, end) = crate::wire::wire_pair();
         let (outbound, mut written) = mpsc::channel(1);
-        let wire = Wire { inbound, outbound };
+        wire.outbound = outbound;
+        let _server = end;
         let listeners = ProgressListeners::default();
         let mut transport = FrameTransport::new(
             "s".into(),

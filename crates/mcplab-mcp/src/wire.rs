@@ -5,8 +5,12 @@
 //! `id` of a request whose POST failed so it can answer it with a synthetic error). Recording
 //! and parsing happen once, above this boundary, in `frame_transport`.
 
+mod inbound;
+
 use bytes::Bytes;
 use tokio::sync::mpsc;
+
+pub use inbound::{InboundRx, InboundTx, NotSent, WIRE_BYTES};
 
 /// What a transport task reports upwards.
 #[derive(Debug)]
@@ -44,26 +48,27 @@ pub enum WireEvent {
 
 /// The pair of channels a transport task is driven through.
 pub struct Wire {
-    /// Frames from the server, in arrival order.
-    pub inbound: mpsc::Receiver<WireEvent>,
+    /// Frames from the server, in arrival order (bounded in frames and bytes).
+    pub inbound: InboundRx,
     /// Frames to the server (exact bytes, one JSON-RPC message each, no newline).
     pub outbound: mpsc::Sender<Bytes>,
 }
 
 /// The task side of a [`Wire`].
 pub struct WireEnd {
-    pub inbound: mpsc::Sender<WireEvent>,
+    pub inbound: InboundTx,
     pub outbound: mpsc::Receiver<Bytes>,
 }
 
 /// Channel capacity on both sides, in frames; small enough that a server flooding us meets
 /// back-pressure early: at 1,024, a flood of 1 MB notifications held ~1 GB here whenever the
-/// JSON-RPC layer fell behind (BENCHMARKS.md, "Memory under attack").
+/// JSON-RPC layer fell behind (BENCHMARKS.md, "Memory under attack"). Inbound, the bytes are
+/// bounded too ([`WIRE_BYTES`]).
 const WIRE_CAPACITY: usize = 32;
 
 /// Creates a connected pair: the JSON-RPC layer keeps [`Wire`], the transport task [`WireEnd`].
 pub fn wire_pair() -> (Wire, WireEnd) {
-    let (in_tx, in_rx) = mpsc::channel(WIRE_CAPACITY);
+    let (in_tx, in_rx) = inbound::channel(WIRE_CAPACITY);
     let (out_tx, out_rx) = mpsc::channel(WIRE_CAPACITY);
     (
         Wire {
@@ -135,4 +140,41 @@ pub fn excerpt(bytes: &[u8], max: usize) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod budget_tests {
+    use super::*;
+
+    const MIB: usize = 1024 * 1024;
+
+    /// Security review N5: what a flooding server can park between its reader and the
+    /// JSON-RPC layer is bounded in bytes, not only in frames (32 frames of 1 MB were 32 MB).
+    #[tokio::test]
+    async fn the_inbound_channel_holds_at_most_its_byte_budget() {
+        let (mut wire, end) = wire_pair();
+        let frame = || WireEvent::Frame(Bytes::from(vec![b'x'; MIB]));
+        let mut queued = 0;
+        while queued < 100 && end.inbound.try_send(frame()).is_ok() {
+            queued += 1;
+        }
+        assert!(
+            queued * MIB <= WIRE_BYTES,
+            "{queued} frames of 1 MiB queued"
+        );
+        assert!(queued >= 1);
+        // Reading one makes room for one more.
+        assert!(wire.inbound.recv().await.is_some());
+        assert!(end.inbound.try_send(frame()).is_ok());
+        assert!(end.inbound.try_send(frame()).is_err());
+        // A frame larger than the budget (up to the message limit) still passes, alone.
+        while wire.inbound.try_recv().is_ok() {}
+        let big = WireEvent::Frame(Bytes::from(vec![b'y'; WIRE_BYTES + MIB]));
+        end.inbound.send(big).await.unwrap();
+        assert!(end.inbound.try_send(frame()).is_err());
+        assert!(
+            matches!(wire.inbound.recv().await, Some(WireEvent::Frame(b)) if b.len() > WIRE_BYTES)
+        );
+        assert!(end.inbound.try_send(frame()).is_ok());
+    }
 }

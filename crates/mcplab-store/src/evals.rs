@@ -192,19 +192,34 @@ impl Store {
         })
     }
 
-    /// Stores one finished iteration (replacing an earlier row for the same unit).
+    /// Stores one finished iteration (replacing an earlier row for the same unit); payloads
+    /// its run already holds (the tool list of every request …) are kept once (see `blobs`).
     pub fn save_eval_iteration(&self, it: &EvalIterationRow) -> Result<(), StoreError> {
         blocking(|| {
             let record = encode("eval iteration record", &it.record)?;
-            let detail = it
-                .detail
-                .as_ref()
-                .map(|d| encode("eval iteration detail", d))
-                .transpose()?;
-            self.conn.lock().execute(
+            let (detail, blobs) = match &it.detail {
+                Some(d) => {
+                    let (packed, blobs) = super::blobs::pack(d);
+                    (Some(encode("eval iteration detail", &packed)?), blobs)
+                }
+                None => (None, Default::default()),
+            };
+            let mut conn = self.conn.lock();
+            let tx = conn.transaction()?;
+            for (hash, body) in &blobs {
+                tx.execute(
+                    "INSERT OR IGNORE INTO eval_blobs (hash, body) VALUES (?1, ?2)",
+                    params![hash, body],
+                )?;
+                tx.execute(
+                    "INSERT OR IGNORE INTO eval_blob_refs (run_id, hash) VALUES (?1, ?2)",
+                    params![it.run_id, hash],
+                )?;
+            }
+            tx.execute(
                 "INSERT OR REPLACE INTO eval_iterations
-                     (run_id, case_id, model, iteration, outcome, record, detail, finished_ms)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                     (run_id, case_id, model, iteration, outcome, record, detail, finished_ms, packed)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 1)",
                 params![
                     it.run_id,
                     it.case_id,
@@ -216,6 +231,7 @@ impl Store {
                     it.finished_ms as i64
                 ],
             )?;
+            tx.commit()?;
             Ok(())
         })
     }
@@ -281,13 +297,14 @@ impl Store {
             let conn = self.conn.lock();
             let detail = if with_detail { "detail" } else { "NULL" };
             let mut stmt = conn.prepare(&format!(
-                "SELECT run_id, case_id, model, iteration, outcome, record, {detail}, finished_ms
+                "SELECT run_id, case_id, model, iteration, outcome, record, {detail}, finished_ms,
+                        packed
                  FROM eval_iterations WHERE run_id = ?1 ORDER BY case_id, model, iteration"
             ))?;
             let rows = stmt
                 .query_map([run_id], iteration_row)?
                 .collect::<Result<Vec<_>, _>>()?;
-            rows.into_iter().map(RawIteration::decode).collect()
+            rows.into_iter().map(|r| r.decode(&conn)).collect()
         })
     }
 
@@ -299,11 +316,11 @@ impl Store {
         model: &str,
         iteration: u32,
     ) -> Result<EvalIterationRow, StoreError> {
-        let row = self
-            .conn
-            .lock()
+        let conn = self.conn.lock();
+        let row = conn
             .query_row(
-                "SELECT run_id, case_id, model, iteration, outcome, record, detail, finished_ms
+                "SELECT run_id, case_id, model, iteration, outcome, record, detail, finished_ms,
+                        packed
                  FROM eval_iterations
                  WHERE run_id = ?1 AND case_id = ?2 AND model = ?3 AND iteration = ?4",
                 params![run_id, case_id, model, i64::from(iteration)],
@@ -311,7 +328,7 @@ impl Store {
             )
             .optional()?;
         match row {
-            Some(r) => r.decode(),
+            Some(r) => r.decode(&conn),
             None => Err(StoreError::NotFound(format!(
                 "iteration {} of {case_id} on {model} in eval run {run_id}",
                 iteration + 1
@@ -319,13 +336,15 @@ impl Store {
         }
     }
 
-    /// Deletes a run and its iterations.
+    /// Deletes a run, its iterations and the payloads only it used.
     pub fn delete_eval_run(&self, id: &str) -> Result<(), StoreError> {
         self.delete_one(
             "DELETE FROM eval_runs WHERE id = ?1",
             id,
             StoreError::NotFound(format!("eval run {id}")),
-        )
+        )?;
+        super::evals_prune::drop_orphan_blobs(&self.conn.lock())?;
+        Ok(())
     }
 }
 
@@ -338,6 +357,8 @@ struct RawIteration {
     record: String,
     detail: Option<String>,
     finished_ms: i64,
+    /// The detail refers to `eval_blobs` (migration 9).
+    packed: bool,
 }
 
 fn iteration_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawIteration> {
@@ -350,18 +371,33 @@ fn iteration_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawIteration> {
         record: r.get(5)?,
         detail: r.get(6)?,
         finished_ms: r.get(7)?,
+        packed: r.get(8)?,
     })
 }
 
 impl RawIteration {
-    fn decode(self) -> Result<EvalIterationRow, StoreError> {
+    fn decode(self, conn: &rusqlite::Connection) -> Result<EvalIterationRow, StoreError> {
         let what = format!(
             "iteration {} of {} on {} in eval run {}",
             self.iteration, self.case_id, self.model, self.run_id
         );
+        let mut detail = self.detail.map(|d| decode(&what, &d)).transpose()?;
+        if self.packed
+            && let Some(d) = detail.take()
+        {
+            let mut blob = |h: &str| {
+                conn.query_row("SELECT body FROM eval_blobs WHERE hash = ?1", [h], |r| {
+                    r.get::<_, String>(0)
+                })
+                .ok()
+            };
+            let d = super::blobs::unpack(d, &mut blob)
+                .map_err(|m| StoreError::Corrupt(format!("{what}: {} is missing", m.0)))?;
+            detail = Some(d);
+        }
         Ok(EvalIterationRow {
             record: decode(&what, &self.record)?,
-            detail: self.detail.map(|d| decode(&what, &d)).transpose()?,
+            detail,
             iteration: u32::try_from(self.iteration).unwrap_or(0),
             run_id: self.run_id,
             case_id: self.case_id,

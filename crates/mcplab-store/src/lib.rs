@@ -24,9 +24,11 @@
 //!   server and URL (`oauth.rs`, migration 3; implements `oauth::CredentialStore`). The one source
 //!   of truth for configs (CLI and web).
 
+mod blobs;
 mod chat;
 mod compare;
 mod evals;
+mod evals_prune;
 mod kv;
 mod migrations;
 mod oauth;
@@ -43,6 +45,7 @@ use rusqlite::Connection;
 
 pub use chat::SessionRecord;
 pub use evals::{EvalIterationRow, EvalRunRow};
+pub use evals_prune::{PruneReport, PruneRule};
 
 /// How long a statement waits for another process's lock before failing with `SQLITE_BUSY`.
 const BUSY_TIMEOUT: Duration = Duration::from_secs(5);

@@ -100,6 +100,21 @@ pub(super) const MIGRATIONS: &[&str] = &[
     "ALTER TABLE chat_sessions ADD COLUMN compare_group TEXT;
      ALTER TABLE chat_sessions ADD COLUMN compare_column INTEGER;
      CREATE INDEX chat_sessions_by_compare ON chat_sessions (compare_group, compare_column);",
+    // 9: eval iterations keep repeated payloads once (see blobs.rs): `packed` = 1 marks a
+    // detail written with references into `eval_blobs`; rows written before stay as they are
+    // and read as before. `eval_blob_refs` names the blobs each run uses, so deleting runs can
+    // delete the blobs no run uses.
+    "ALTER TABLE eval_iterations ADD COLUMN packed INTEGER NOT NULL DEFAULT 0;
+     CREATE TABLE eval_blobs (
+         hash TEXT PRIMARY KEY NOT NULL,
+         body TEXT NOT NULL
+     ) STRICT;
+     CREATE TABLE eval_blob_refs (
+         run_id TEXT NOT NULL REFERENCES eval_runs(id) ON DELETE CASCADE,
+         hash   TEXT NOT NULL,
+         PRIMARY KEY (run_id, hash)
+     ) STRICT, WITHOUT ROWID;
+     CREATE INDEX eval_blob_refs_by_hash ON eval_blob_refs (hash);",
 ];
 
 /// The schema version this build produces and understands.

@@ -26,15 +26,7 @@ async fn the_model_calls_a_fixture_tool_and_answers() {
             Step::reply(["The sum ", "is 5."]),
         ])
         .await;
-        let (out, events) = turn(
-            &llm,
-            kind,
-            &manager,
-            &config(kind, 10),
-            "add 2 and 3",
-            &CancellationToken::new(),
-        )
-        .await;
+        let (out, events) = plain_turn(&llm, kind, &manager, "add 2 and 3").await;
         assert!(
             matches!(
                 out.terminal,
@@ -110,15 +102,7 @@ async fn several_calls_in_one_step_and_unknown_tools() {
         Step::reply(["done"]),
     ])
     .await;
-    let (_, events) = turn(
-        &llm,
-        kind,
-        &manager,
-        &config(kind, 10),
-        "go",
-        &CancellationToken::new(),
-    )
-    .await;
+    let (_, events) = plain_turn(&llm, kind, &manager, "go").await;
     let results: Vec<(String, bool)> = events
         .iter()
         .filter_map(|e| match e {
@@ -200,15 +184,7 @@ async fn long_tools_report_progress_before_their_result() {
         Step::reply(["done"]),
     ])
     .await;
-    let (_, events) = turn(
-        &llm,
-        kind,
-        &manager,
-        &config(kind, 10),
-        "slow",
-        &CancellationToken::new(),
-    )
-    .await;
+    let (_, events) = plain_turn(&llm, kind, &manager, "slow").await;
     let progress: Vec<(f64, Option<f64>)> = events
         .iter()
         .filter_map(|e| match e {
@@ -269,15 +245,7 @@ async fn a_truncated_stream_fails_the_turn() {
             Step::reply(["partial ", "answer ", "never ", "ends"]).cut_off(3),
         ])
         .await;
-        let (out, _) = turn(
-            &llm,
-            kind,
-            &manager,
-            &config(kind, 10),
-            "hi",
-            &CancellationToken::new(),
-        )
-        .await;
+        let (out, _) = plain_turn(&llm, kind, &manager, "hi").await;
         assert!(
             matches!(&out.terminal, TurnEvent::TurnFailed { kind: k, .. } if *k == TurnFailureKind::Truncated),
             "{kind:?}: {:?}",
@@ -291,15 +259,7 @@ async fn provider_errors_are_typed() {
     let kind = ProviderKind::OpenAi;
     let manager = demo().await;
     let llm = ScriptedLlm::start(vec![Step::fail(401, "bad key")]).await;
-    let (out, _) = turn(
-        &llm,
-        kind,
-        &manager,
-        &config(kind, 10),
-        "hi",
-        &CancellationToken::new(),
-    )
-    .await;
+    let (out, _) = plain_turn(&llm, kind, &manager, "hi").await;
     assert!(
         matches!(&out.terminal, TurnEvent::TurnFailed { kind: k, .. } if *k == TurnFailureKind::Auth),
         "{:?}",

@@ -164,15 +164,7 @@ async fn elicitation_during_a_chat_tool_call() {
         Step::reply(["Nice to meet you."]),
     ])
     .await;
-    let (out, events) = turn(
-        &llm,
-        kind,
-        &manager,
-        &config(kind, 10),
-        "ask me",
-        &CancellationToken::new(),
-    )
-    .await;
+    let (out, events) = plain_turn(&llm, kind, &manager, "ask me").await;
     assert!(
         matches!(out.terminal, TurnEvent::TurnFinished { .. }),
         "{events:#?}"
@@ -201,15 +193,7 @@ async fn a_disconnected_server_fails_before_calling_the_model() {
     let manager = demo().await;
     manager.disconnect("demo").await;
     let llm = ScriptedLlm::start(vec![]).await;
-    let (out, _) = turn(
-        &llm,
-        kind,
-        &manager,
-        &config(kind, 10),
-        "hi",
-        &CancellationToken::new(),
-    )
-    .await;
+    let (out, _) = plain_turn(&llm, kind, &manager, "hi").await;
     let TurnEvent::TurnFailed { message, .. } = &out.terminal else {
         panic!("{:?}", out.terminal)
     };
@@ -326,15 +310,7 @@ async fn streamed_tool_arguments_become_partial_input_events() {
             Step::reply(["ok"]),
         ])
         .await;
-        let (_, events) = turn(
-            &llm,
-            kind,
-            &manager,
-            &config(kind, 10),
-            "echo",
-            &CancellationToken::new(),
-        )
-        .await;
+        let (_, events) = plain_turn(&llm, kind, &manager, "echo").await;
         let call_at = events
             .iter()
             .position(|e| matches!(e, TurnEvent::ToolCall { .. }))

@@ -153,6 +153,24 @@ impl EventSink for CancelOn {
     }
 }
 
+/// [`turn`] with [`config`] (10 steps) and nobody cancelling.
+pub async fn plain_turn(
+    llm: &ScriptedLlm,
+    kind: ProviderKind,
+    manager: &ConnectionManager,
+    prompt: &str,
+) -> (TurnOutcome, Vec<TurnEvent>) {
+    turn(
+        llm,
+        kind,
+        manager,
+        &config(kind, 10),
+        prompt,
+        &CancellationToken::new(),
+    )
+    .await
+}
+
 pub async fn turn_cancelled_on(
     llm: &ScriptedLlm,
     kind: ProviderKind,

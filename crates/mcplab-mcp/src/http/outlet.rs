@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use bytes::Bytes;
 use parking_lot::Mutex;
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 use tokio_util::task::TaskTracker;
 
@@ -22,7 +22,7 @@ const ORDER_WAIT: Duration = Duration::from_secs(10);
 
 /// Where a wire's tasks send what they have for the layer above; shared with `legacy_sse`.
 pub(crate) struct Outlet {
-    pub inbound: mpsc::Sender<WireEvent>,
+    pub inbound: crate::wire::InboundTx,
     /// Cancelled at shutdown; every task's waits watch it.
     pub cancel: CancellationToken,
     pub tasks: TaskTracker,
@@ -35,7 +35,7 @@ pub(crate) struct Outlet {
 }
 
 impl Outlet {
-    pub(crate) fn new(inbound: mpsc::Sender<WireEvent>, cancel: &CancellationToken) -> Self {
+    pub(crate) fn new(inbound: crate::wire::InboundTx, cancel: &CancellationToken) -> Self {
         Self {
             inbound,
             cancel: cancel.child_token(),

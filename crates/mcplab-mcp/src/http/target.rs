@@ -7,7 +7,6 @@ use std::sync::Arc;
 
 use reqwest::header::{AUTHORIZATION, HeaderMap, HeaderName, HeaderValue};
 use reqwest::{RequestBuilder, Response, Url};
-use tokio::sync::mpsc;
 
 use super::response::describe_error;
 use crate::wire::WireEvent;
@@ -96,7 +95,7 @@ impl SendFailure {
 impl HttpTarget {
     /// Passes the OAuth session's notes (sign-in prompts, refreshes) up `inbound` as
     /// [`WireEvent::Note`]s; nothing without a session.
-    pub(crate) fn send_auth_notes(&self, inbound: &mpsc::Sender<WireEvent>) {
+    pub(crate) fn send_auth_notes(&self, inbound: &crate::wire::InboundTx) {
         if let Some(auth) = &self.auth {
             let inbound = inbound.clone();
             auth.attach_notes(Arc::new(move |note| {

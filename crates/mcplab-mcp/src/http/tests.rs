@@ -238,9 +238,7 @@ async fn dropped_response_stream_resumes_with_last_event_id() {
             .iter()
             .any(|n| n.contains("Last-Event-ID ev-2") && n.contains("100 ms"))
     );
-    cancel.cancel();
-    closed(&mut wire).await;
-    handle.await.unwrap();
+    stop(wire, cancel, handle).await;
     let log = log.lock().clone();
     let gets: Vec<_> = log.iter().filter(|s| s.verb == Method::GET).collect();
     assert_eq!(gets.len(), 1, "{log:?}");
@@ -268,9 +266,7 @@ async fn resuming_gives_up_after_repeated_failures() {
         message.contains("gave up") && message.contains("503"),
         "{message}"
     );
-    cancel.cancel();
-    closed(&mut wire).await;
-    handle.await.unwrap();
+    stop(wire, cancel, handle).await;
     let gets = log.lock().iter().filter(|s| s.verb == Method::GET).count();
     assert_eq!(gets, MAX_RECONNECT_FAILURES as usize);
 }
@@ -289,9 +285,7 @@ async fn resume_fails_with(script: Script, expected: &str) {
     assert_eq!(reply["id"], 9);
     let message = reply["error"]["message"].as_str().unwrap();
     assert!(message.contains(expected), "{message}");
-    cancel.cancel();
-    closed(&mut wire).await;
-    handle.await.unwrap();
+    stop(wire, cancel, handle).await;
 }
 
 #[tokio::test]
@@ -360,9 +354,7 @@ async fn unauthorized_says_what_to_do() {
     assert!(synthetic);
     let message = reply["error"]["message"].as_str().unwrap();
     assert!(message.contains("requires authorization"), "{message}");
-    cancel.cancel();
-    closed(&mut wire).await;
-    handle.await.unwrap();
+    stop(wire, cancel, handle).await;
 }
 
 #[tokio::test]
@@ -384,9 +376,7 @@ async fn json_batch_body_becomes_separate_frames() {
     assert_eq!(first["method"], "notifications/message");
     let (_, second) = next_message(&mut wire, &mut notes).await;
     assert_eq!(second["id"], 4);
-    cancel.cancel();
-    closed(&mut wire).await;
-    handle.await.unwrap();
+    stop(wire, cancel, handle).await;
 }
 
 #[tokio::test]
@@ -401,9 +391,7 @@ async fn unreachable_server_fails_the_request_at_once() {
     assert_eq!(reply["id"], 1);
     let message = reply["error"]["message"].as_str().unwrap();
     assert!(message.contains("could not reach"), "{message}");
-    cancel.cancel();
-    closed(&mut wire).await;
-    handle.await.unwrap();
+    stop(wire, cancel, handle).await;
 }
 
 /// A body of `content_type` that starts with `prefix` and goes on with `x` for `size` bytes
@@ -416,6 +404,22 @@ fn flood(content_type: &'static str, prefix: &'static str, size: usize) -> Reply
 }
 
 /// Sends one request and returns the error message of the synthetic reply that fails it.
+/// Stops the transport of [`start`] and waits until it has ended.
+async fn stop(mut wire: Wire, cancel: CancellationToken, handle: tokio::task::JoinHandle<()>) {
+    cancel.cancel();
+    closed(&mut wire).await;
+    handle.await.unwrap();
+}
+
+/// The message a new transport to `url` fails request `id` (`method`) with; the transport
+/// is stopped after.
+async fn failure_at(url: Url, id: u64, method: &str) -> String {
+    let (mut wire, cancel, handle) = start(url);
+    let message = failure_of(&mut wire, id, method).await;
+    stop(wire, cancel, handle).await;
+    message
+}
+
 async fn failure_of(wire: &mut Wire, id: u64, method: &str) -> String {
     let request = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}"}}"#);
     wire.outbound.send(rpc(&request)).await.unwrap();
@@ -430,48 +434,53 @@ async fn failure_of(wire: &mut Wire, id: u64, method: &str) -> String {
     }
 }
 
-#[tokio::test]
-async fn a_json_body_over_the_limit_fails_its_request() {
-    let (url, _log) = serve(|_, _| {
-        let head = r#"{"jsonrpc":"2.0","id":5,"result":{"x":""#;
-        flood("application/json", head, 16 * 1024 * 1024)
-    })
-    .await;
-    let (mut wire, cancel, handle) = start(url);
-    let message = failure_of(&mut wire, 5, "tools/list").await;
+/// How much a flooding server sends after its head.
+const FLOOD: usize = 16 * 1024 * 1024;
+
+/// The message request `id` (`method`) to `url` fails with, which says it went over the
+/// message limit.
+async fn over_the_limit(url: Url, id: u64, method: &str) -> String {
+    let message = failure_at(url, id, method).await;
     assert!(
-        message.contains("over the 1 MiB message limit") && message.contains("--limit message"),
+        message.contains("over the 1 MiB message limit"),
         "{message}"
     );
-    cancel.cancel();
-    closed(&mut wire).await;
-    handle.await.unwrap();
+    message
+}
+
+#[tokio::test]
+async fn a_json_body_over_the_limit_fails_its_request() {
+    let head = |_: &Seen, _: &Log| {
+        flood(
+            "application/json",
+            r#"{"jsonrpc":"2.0","id":5,"result":{"x":""#,
+            FLOOD,
+        )
+    };
+    let (url, _log) = serve(head).await;
+    let message = over_the_limit(url, 5, "tools/list").await;
+    assert!(message.contains("--limit message"), "{message}");
 }
 
 #[tokio::test]
 async fn an_sse_line_over_the_limit_fails_its_request() {
-    let (url, _log) = serve(|_, _| {
-        let head = r#"data: {"jsonrpc":"2.0","id":6,"result":{"x":""#;
-        flood("text/event-stream", head, 16 * 1024 * 1024)
-    })
-    .await;
-    let (mut wire, cancel, handle) = start(url);
-    let message = failure_of(&mut wire, 6, "tools/call").await;
-    assert!(
-        message.contains("over the 1 MiB message limit") && message.contains("response stream"),
-        "{message}"
-    );
-    cancel.cancel();
-    closed(&mut wire).await;
-    handle.await.unwrap();
+    let head = |_: &Seen, _: &Log| {
+        flood(
+            "text/event-stream",
+            r#"data: {"jsonrpc":"2.0","id":6,"result":{"x":""#,
+            FLOOD,
+        )
+    };
+    let (url, _log) = serve(head).await;
+    let message = over_the_limit(url, 6, "tools/call").await;
+    assert!(message.contains("response stream"), "{message}");
 }
 
 #[tokio::test]
 async fn a_body_that_is_not_json_fails_at_once_with_what_came() {
     // B4 of the interop review: a 200 application/json answer that is not JSON.
     let (url, _log) = serve(|_, _| json("this is not json")).await;
-    let (mut wire, cancel, handle) = start(url);
-    let message = failure_of(&mut wire, 1, "initialize").await;
+    let message = failure_at(url, 1, "initialize").await;
     for part in [
         "unparsable",
         "HTTP 200",
@@ -481,23 +490,16 @@ async fn a_body_that_is_not_json_fails_at_once_with_what_came() {
         assert!(message.contains(part), "{part} missing: {message}");
     }
     assert!(!message.contains("stdout"), "{message}");
-    cancel.cancel();
-    closed(&mut wire).await;
-    handle.await.unwrap();
 }
 
 #[tokio::test]
 async fn json_that_does_not_answer_the_request_fails_it() {
     let (url, _log) = serve(|_, _| json(r#"{"jsonrpc":"2.0","id":999,"result":{}}"#)).await;
-    let (mut wire, cancel, handle) = start(url);
-    let message = failure_of(&mut wire, 8, "tools/list").await;
+    let message = failure_at(url, 8, "tools/list").await;
     assert!(
         message.contains("not its response") && message.contains("999"),
         "{message}"
     );
-    cancel.cancel();
-    closed(&mut wire).await;
-    handle.await.unwrap();
 }
 
 #[tokio::test]
@@ -607,7 +609,5 @@ async fn every_request_is_reported_as_an_exchange_with_masked_headers() {
             _ => {}
         }
     }
-    cancel.cancel();
-    closed(&mut wire).await;
-    handle.await.unwrap();
+    stop(wire, cancel, handle).await;
 }

@@ -8,6 +8,7 @@ use std::time::{Duration, Instant};
 use axum::Json;
 use axum::extract::{Path, Query, State};
 use axum::http::StatusCode;
+use axum::routing::{MethodRouter, get};
 use mcplab_mcp::{Connection, Listing, McpError, ProgressUpdate, RequestOptions};
 use mcplab_protocol::ServerEvent;
 use mcplab_protocol::api::{
@@ -128,36 +129,14 @@ fn declares(c: &Connection, capability: &str) -> bool {
         .is_some_and(|v| !v.is_null())
 }
 
-pub(super) async fn tools(
-    State(s): State<Arc<AppState>>,
-    Path(n): Path<String>,
-    Query(q): Query<ListQuery>,
-) -> Result<Json<Value>, ApiFailure> {
-    listing_with(&s, &n, Listing::Tools, q).await
-}
-
-pub(super) async fn resources(
-    State(s): State<Arc<AppState>>,
-    Path(n): Path<String>,
-    Query(q): Query<ListQuery>,
-) -> Result<Json<Value>, ApiFailure> {
-    listing_with(&s, &n, Listing::Resources, q).await
-}
-
-pub(super) async fn templates(
-    State(s): State<Arc<AppState>>,
-    Path(n): Path<String>,
-    Query(q): Query<ListQuery>,
-) -> Result<Json<Value>, ApiFailure> {
-    listing_with(&s, &n, Listing::ResourceTemplates, q).await
-}
-
-pub(super) async fn prompts(
-    State(s): State<Arc<AppState>>,
-    Path(n): Path<String>,
-    Query(q): Query<ListQuery>,
-) -> Result<Json<Value>, ApiFailure> {
-    listing_with(&s, &n, Listing::Prompts, q).await
+/// The `GET` route of one listing (`tools`, `resources`, `resource-templates`, `prompts`);
+/// `?fresh=true` bypasses the 2026-07-28 cache.
+pub(super) fn listing_route(listing: Listing) -> MethodRouter<Arc<AppState>> {
+    get(
+        move |State(s): State<Arc<AppState>>, Path(n): Path<String>, Query(q): Query<ListQuery>| async move {
+            listing_with(&s, &n, listing, q).await
+        },
+    )
 }
 
 pub(super) async fn call_tool(
@@ -348,9 +327,7 @@ pub(super) async fn subscribe(
     Path(n): Path<String>,
     Json(req): Json<UriRequest>,
 ) -> Result<Json<CallOutcome>, ApiFailure> {
-    let c = conn(&s, &n)?;
-    let started = Instant::now();
-    outcome(c.subscribe_resource(&req.uri).await, started).map(Json)
+    subscription(&s, &n, &req.uri, true).await
 }
 
 pub(super) async fn unsubscribe(
@@ -358,9 +335,24 @@ pub(super) async fn unsubscribe(
     Path(n): Path<String>,
     Json(req): Json<UriRequest>,
 ) -> Result<Json<CallOutcome>, ApiFailure> {
-    let c = conn(&s, &n)?;
+    subscription(&s, &n, &req.uri, false).await
+}
+
+/// Subscribes to (`on`) or unsubscribes from the resource `uri`.
+async fn subscription(
+    s: &AppState,
+    n: &str,
+    uri: &str,
+    on: bool,
+) -> Result<Json<CallOutcome>, ApiFailure> {
+    let c = conn(s, n)?;
     let started = Instant::now();
-    outcome(c.unsubscribe_resource(&req.uri).await, started).map(Json)
+    let r = if on {
+        c.subscribe_resource(uri).await
+    } else {
+        c.unsubscribe_resource(uri).await
+    };
+    outcome(r, started).map(Json)
 }
 
 /// The resource requests whose only parameter is the URI.

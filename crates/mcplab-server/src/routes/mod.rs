@@ -23,6 +23,7 @@ use std::sync::Arc;
 use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::routing::{get, post, put};
+use mcplab_mcp::Listing;
 
 use crate::AppState;
 use crate::events;
@@ -46,10 +47,19 @@ pub(crate) fn api() -> Router<Arc<AppState>> {
             get(servers::traffic).delete(servers::clear_traffic),
         )
         .route("/servers/{name}/traffic/{seq}", get(servers::traffic_frame))
-        .route("/servers/{name}/tools", get(mcp::tools))
-        .route("/servers/{name}/resources", get(mcp::resources))
-        .route("/servers/{name}/resource-templates", get(mcp::templates))
-        .route("/servers/{name}/prompts", get(mcp::prompts))
+        .route("/servers/{name}/tools", mcp::listing_route(Listing::Tools))
+        .route(
+            "/servers/{name}/resources",
+            mcp::listing_route(Listing::Resources),
+        )
+        .route(
+            "/servers/{name}/resource-templates",
+            mcp::listing_route(Listing::ResourceTemplates),
+        )
+        .route(
+            "/servers/{name}/prompts",
+            mcp::listing_route(Listing::Prompts),
+        )
         .route("/servers/{name}/tools/call", post(mcp::call_tool))
         .route(
             "/servers/{name}/calls/{call_id}/cancel",

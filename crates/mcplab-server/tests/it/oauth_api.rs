@@ -75,6 +75,36 @@ async fn browse(url: &str) -> String {
     last
 }
 
+/// `GET url` with `client`: the answer's JSON body.
+async fn get_json(client: &reqwest::Client, url: String) -> Value {
+    client.get(url).send().await.unwrap().json().await.unwrap()
+}
+
+/// `POST url` with `client` (and `body` as JSON when given): the answer's JSON body.
+async fn post_json(client: &reqwest::Client, url: String, body: Option<Value>) -> Value {
+    let mut request = client.post(url);
+    if let Some(body) = body {
+        request = request.json(&body);
+    }
+    request.send().await.unwrap().json().await.unwrap()
+}
+
+/// A token shown masked, revealing none of the tokens `server` issued.
+fn assert_masked(masked: &Value, server: &OAuthTestServer) {
+    let masked = masked.as_str().unwrap();
+    assert!(masked.contains('…'), "{masked}");
+    let issued = server.access_tokens();
+    assert!(!issued.is_empty());
+    for token in &issued {
+        assert!(!masked.contains(token.as_str()), "{masked} reveals {token}");
+    }
+}
+
+/// The first of `run`'s steps that `pred` accepts.
+fn find_step(run: &Value, pred: impl Fn(&Value) -> bool) -> Option<&Value> {
+    run["steps"].as_array().unwrap().iter().find(|s| pred(s))
+}
+
 async fn wait_run(
     client: &reqwest::Client,
     base: &str,
@@ -83,14 +113,7 @@ async fn wait_run(
 ) -> Value {
     tokio::time::timeout(Duration::from_secs(20), async {
         loop {
-            let run: Value = client
-                .get(format!("{base}/api/oauth/debug/{id}"))
-                .send()
-                .await
-                .unwrap()
-                .json()
-                .await
-                .unwrap();
+            let run = get_json(client, format!("{base}/api/oauth/debug/{id}")).await;
             if pred(&run) {
                 return run;
             }
@@ -134,15 +157,8 @@ async fn non_interactive_debug_run_streams_its_steps() {
     let server = OAuthTestServer::start(OAuthTestConfig::default()).await;
     let (base, _state) = serve().await;
     let client = api();
-    let started: Value = client
-        .post(format!("{base}/api/oauth/debug"))
-        .json(&json!({"url": server.mcp_url(), "interactive": false, "revision": "2025-11-25"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let body = json!({"url": server.mcp_url(), "interactive": false, "revision": "2025-11-25"});
+    let started = post_json(&client, format!("{base}/api/oauth/debug"), Some(body)).await;
     let id = started["runId"].as_str().unwrap().to_string();
     let mut events = client
         .get(format!("{base}/api/oauth/debug/{id}/events?lastEventId=0"))
@@ -173,13 +189,7 @@ async fn non_interactive_debug_run_streams_its_steps() {
     assert_eq!(finished["steps"].as_array().unwrap().len(), steps.len());
     let seqs: Vec<u64> = steps.iter().map(|s| s["seq"].as_u64().unwrap()).collect();
     assert_eq!(seqs, (1..=steps.len() as u64).collect::<Vec<_>>());
-    let masked = finished["result"]["accessToken"].as_str().unwrap();
-    assert!(masked.contains('…'), "{masked}");
-    let issued = server.access_tokens();
-    assert!(!issued.is_empty());
-    for token in &issued {
-        assert!(!masked.contains(token.as_str()), "{masked} reveals {token}");
-    }
+    assert_masked(&finished["result"]["accessToken"], &server);
     assert_eq!(finished["request"]["revision"], "2025-11-25");
     let whole = wait_run(&client, &base, &id, |r| r["state"] != "running").await;
     assert_eq!(whole, finished);
@@ -190,32 +200,13 @@ async fn interactive_debug_run_finishes_through_the_callback() {
     let server = OAuthTestServer::start(OAuthTestConfig::default()).await;
     let (base, _state) = serve().await;
     let client = api();
-    let started: Value = client
-        .post(format!("{base}/api/oauth/debug"))
-        .json(&json!({"url": server.mcp_url(), "clientSecret": "s3cr3t-s3cr3t-s3cr3t"}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let body = json!({"url": server.mcp_url(), "clientSecret": "s3cr3t-s3cr3t-s3cr3t"});
+    let started = post_json(&client, format!("{base}/api/oauth/debug"), Some(body)).await;
     let id = started["runId"].as_str().unwrap().to_string();
-    let waiting = wait_run(&client, &base, &id, |r| {
-        r["steps"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|s| s["kind"] == "browser")
-    })
-    .await;
+    let is_browser = |s: &Value| s["kind"] == "browser";
+    let waiting = wait_run(&client, &base, &id, |r| find_step(r, is_browser).is_some()).await;
     assert_eq!(waiting["request"]["clientSecret"], "s3cr… (20 chars)");
-    let step = waiting["steps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["kind"] == "browser")
-        .unwrap()
-        .clone();
+    let step = find_step(&waiting, is_browser).unwrap();
     let url = step["data"]["authorizationUrl"].as_str().unwrap();
     assert!(
         step["data"]["redirectUri"]
@@ -232,12 +223,8 @@ async fn interactive_debug_run_finishes_through_the_callback() {
     let done = wait_run(&client, &base, &id, |r| r["state"] != "running").await;
     assert_eq!(done["state"], "succeeded", "{done}");
     // The state was used once: coming back again is refused.
-    let callback = done["steps"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["title"] == "The redirect came back with a code and the expected state")
-        .unwrap();
+    let came_back = "The redirect came back with a code and the expected state";
+    let callback = find_step(&done, |s| s["title"] == came_back).unwrap();
     let state = callback["data"]["state"].as_str().unwrap();
     let again = browser()
         .get(format!("{base}/oauth/callback?code=x&state={state}"))
@@ -261,24 +248,15 @@ async fn server_sign_in_status_and_sign_out() {
         .unwrap();
     assert_eq!(resp.status(), reqwest::StatusCode::CREATED);
 
-    let result: Value = client
-        .post(format!("{base}/api/servers/remote/oauth/authorize"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let result = post_json(
+        &client,
+        format!("{base}/api/servers/remote/oauth/authorize"),
+        None,
+    )
+    .await;
     assert_eq!(result["outcome"], "authorizationUrl", "{result}");
     let url = result["url"].as_str().unwrap();
-    let status: Value = client
-        .get(format!("{base}/api/servers/remote/oauth"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let status = get_json(&client, format!("{base}/api/servers/remote/oauth")).await;
     assert_eq!(status["pendingAuthorizationUrl"], url);
     assert_eq!(status["signedIn"], false);
 
@@ -290,35 +268,20 @@ async fn server_sign_in_status_and_sign_out() {
     })
     .await
     .expect("the connection went on after the redirect");
-    let status: Value = client
-        .get(format!("{base}/api/servers/remote/oauth"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let status = get_json(&client, format!("{base}/api/servers/remote/oauth")).await;
     assert_eq!(status["signedIn"], true, "{status}");
     assert_eq!(status["registration"], "dcr");
-    let masked = status["accessToken"].as_str().unwrap();
-    assert!(masked.contains('…'), "{masked}");
-    let issued = server.access_tokens();
-    assert!(!issued.is_empty());
-    for token in &issued {
-        assert!(!masked.contains(token.as_str()), "{masked} reveals {token}");
-    }
+    assert_masked(&status["accessToken"], &server);
     assert!(status["pendingAuthorizationUrl"].is_null());
     assert!(!status["lastSteps"].as_array().unwrap().is_empty());
 
     // Signed in and connected: authorizing again just says so.
-    let result: Value = client
-        .post(format!("{base}/api/servers/remote/oauth/authorize"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let result = post_json(
+        &client,
+        format!("{base}/api/servers/remote/oauth/authorize"),
+        None,
+    )
+    .await;
     assert_eq!(result["outcome"], "connected");
 
     let resp = client
@@ -327,14 +290,7 @@ async fn server_sign_in_status_and_sign_out() {
         .await
         .unwrap();
     assert_eq!(resp.status(), reqwest::StatusCode::NO_CONTENT);
-    let status: Value = client
-        .get(format!("{base}/api/servers/remote/oauth"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let status = get_json(&client, format!("{base}/api/servers/remote/oauth")).await;
     assert_eq!(status["signedIn"], false);
     assert!(
         status["clientId"].is_null(),

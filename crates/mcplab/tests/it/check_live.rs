@@ -94,3 +94,21 @@ async fn without_chromium_the_check_says_it_rendered_nothing() {
     let (_, r) = check(&raw("app-asks"), &["--host", "vscode", "--no-render"]).await;
     assert!(findings(&r, "host-app-live").is_empty(), "{r}");
 }
+
+/// A tool links an app whose resource cannot be read: blocked in every host that shows apps
+/// (`host-app-read`, an error), judged without rendering.
+#[tokio::test]
+async fn an_app_that_cannot_be_read_is_blocked() {
+    let (o, r) = check(&raw("app-missing"), &["--host", "vscode", "--no-render"]).await;
+    assert_eq!(o.status.code(), Some(1), "{r}");
+    let read = findings(&r, "host-app-read");
+    assert_eq!(read.len(), 1, "{r}");
+    assert_eq!(read[0]["severity"], "error");
+    assert!(
+        read[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("ui://raw/missing.html"),
+        "{read:?}"
+    );
+}

@@ -1,6 +1,7 @@
 //! What an eval run spends and keeps, black box: the judge's tokens are priced from the price
 //! table, counted in the run's cost and its cost gate, and shown apart (JSON summary, the CLI's
-//! summary line); worked out from the usage the scripted LLM reported for each request.
+//! summary line); worked out from the usage the scripted LLM reported for each request; and
+//! `eval runs prune` deletes the run again.
 
 use mcplab_testkit::llm::{Rule, Rules, ScriptedLlm, Step};
 use serde_json::Value;

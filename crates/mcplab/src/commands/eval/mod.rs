@@ -6,6 +6,7 @@
 mod authoring;
 mod history;
 mod output;
+mod prune;
 mod run;
 mod trace;
 mod trust;
@@ -229,6 +230,15 @@ pub struct RunsArgs {
     pub suite: Option<String>,
     #[arg(long, default_value_t = 20)]
     pub limit: usize,
+    #[command(subcommand)]
+    pub action: Option<RunsAction>,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum RunsAction {
+    /// Delete old runs and give their space back: those beyond the newest N of each suite
+    /// (--keep), started before a time ago (--older-than), or both; never a run in progress.
+    Prune(prune::PruneArgs),
 }
 
 #[derive(Args, Debug)]
@@ -291,6 +301,10 @@ pub async fn run(cmd: EvalCmd, global: &Settings, data: &DataDir) -> Result<(), 
         EvalCmd::Init(args) => authoring::init(*args, global, data).await,
         EvalCmd::Import(args) => authoring::import(args),
         EvalCmd::AddCase(args) => authoring::add_case(args, data),
+        EvalCmd::Runs(RunsArgs {
+            action: Some(RunsAction::Prune(args)),
+            ..
+        }) => prune::prune(args, global, data),
         EvalCmd::Runs(args) => history::runs(args, global, data),
         EvalCmd::Show(args) => history::show(args, global, data),
         EvalCmd::Compare(args) => history::compare(args, global, data),

@@ -108,8 +108,13 @@ pub async fn check_only(
 /// The tools the suite names, against every declaration's lists. `Err` is a suite error:
 /// each unknown name at its line, with the nearest listed name.
 pub fn check_tools(prepared: &Prepared, catalogs: &[Catalog]) -> Result<ToolCheck, RunError> {
-    let refs = tool_refs(&prepared.loaded);
-    let problems = unknown_tools(&refs, catalogs);
+    // The expanded cases (a dataset's placeholders filled in), placed at the file's case.
+    let mut refs = tool_refs(&prepared.suite);
+    for r in &mut refs {
+        r.pointer = in_file(&r.pointer, &prepared.origins);
+    }
+    let mut problems = unknown_tools(&refs, catalogs);
+    problems.dedup();
     if !problems.is_empty() {
         let errors = locate_problems(prepared.text.as_deref(), problems);
         let file = prepared.source.as_deref().unwrap_or("the suite");
@@ -132,6 +137,19 @@ pub fn check_tools(prepared: &Prepared, catalogs: &[Catalog]) -> Result<ToolChec
         servers: prepared.servers.len(),
         hosts: catalogs.len(),
     })
+}
+
+/// `/cases/<k>/…` of the expanded suite as the file's `/cases/<origin>/…`.
+fn in_file(pointer: &str, origins: &[usize]) -> String {
+    let Some(rest) = pointer.strip_prefix("/cases/") else {
+        return pointer.to_owned();
+    };
+    let (k, tail) = rest.split_once('/').unwrap_or((rest, ""));
+    match k.parse::<usize>().ok().and_then(|k| origins.get(k)) {
+        Some(origin) if tail.is_empty() => format!("/cases/{origin}"),
+        Some(origin) => format!("/cases/{origin}/{tail}"),
+        None => pointer.to_owned(),
+    }
 }
 
 /// The names in a `tools/list` result's `tools`.

@@ -81,6 +81,9 @@ pub struct Prepared {
     pub imported_from: Option<SourceFormat>,
     /// What the reader should know (import notes).
     pub notes: Vec<String>,
+    /// For each case of `suite`, the index of the case in the file it came from (a dataset
+    /// case makes one case per row).
+    pub origins: Vec<usize>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -118,7 +121,17 @@ pub fn prepare(
     store: &Store,
     overrides: &Overrides,
 ) -> Result<Prepared, PrepareError> {
-    let (loaded, imported_from, notes) = load(file)?;
+    let (mut loaded, imported_from, notes) = load(file)?;
+    let folder = file
+        .path
+        .as_deref()
+        .and_then(Path::parent)
+        .filter(|p| !p.as_os_str().is_empty())
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    let text = imported_from.is_none().then_some(file.text.as_str());
+    read_datasets(&mut loaded, &folder, text)?;
+    let (expanded, origins) = suite::expand(&loaded)
+        .map_err(|problems| PrepareError::Suite(suite::locate_problems(text, problems)))?;
     let mut host = resolve_host(&loaded, file.path.as_deref())?;
     let servers = resolve_servers(&loaded, &host, store)?;
     let filters = std::mem::take(&mut host.servers);
@@ -133,7 +146,7 @@ pub fn prepare(
         .collect();
     let host = host::normalized(&host);
     let hosts = resolve_profiles(&loaded, &host, overrides.hosts_dir.as_deref())?;
-    let suite = apply(&loaded, &host, overrides)?;
+    let suite = apply(&expanded, &host, overrides)?;
     Ok(Prepared {
         loaded,
         suite,
@@ -144,6 +157,7 @@ pub fn prepare(
         text: imported_from.is_none().then(|| file.text.clone()),
         imported_from,
         notes,
+        origins,
     })
 }
 
@@ -291,6 +305,53 @@ fn resolve_servers(
     Ok(configs)
 }
 
+/// Whether `--case wanted` picks `id`: the id itself, or every row of a dataset case
+/// (`add` picks `add[small]` and `add#2`).
+fn selects(wanted: &str, id: &str) -> bool {
+    id == wanted
+        || id
+            .strip_prefix(wanted)
+            .is_some_and(|rest| rest.starts_with('[') || rest.starts_with('#'))
+}
+
+/// Every `dataset: { file }` read from beside the suite into its rows (so the suite's hash
+/// covers them); a file that cannot be read or parsed is a suite error at its line.
+fn read_datasets(suite: &mut Suite, folder: &Path, text: Option<&str>) -> Result<(), PrepareError> {
+    let limit = suite::LoadLimits::default().max_bytes as u64;
+    let mut problems = Vec::new();
+    for (i, case) in suite.cases.iter_mut().enumerate() {
+        let Some(suite::Dataset::File(f)) = &case.dataset else {
+            continue;
+        };
+        let path = folder.join(&f.file);
+        let read = std::fs::metadata(&path)
+            .map_err(|e| {
+                format!(
+                    "{}: cannot read it ({e}); dataset paths are relative to the suite",
+                    f.file
+                )
+            })
+            .and_then(|m| match m.len() > limit {
+                true => Err(format!(
+                    "{}: {} bytes, over the {limit}-byte limit",
+                    f.file,
+                    m.len()
+                )),
+                false => std::fs::read_to_string(&path)
+                    .map_err(|e| format!("{}: cannot read it ({e})", f.file)),
+            })
+            .and_then(|t| suite::parse_rows(&f.file, &t));
+        match read {
+            Ok(rows) => case.dataset = Some(suite::Dataset::Rows(rows)),
+            Err(message) => problems.push((format!("/cases/{i}/dataset/file"), message)),
+        }
+    }
+    match problems.is_empty() {
+        true => Ok(()),
+        false => Err(PrepareError::Suite(suite::locate_problems(text, problems))),
+    }
+}
+
 /// The suite with the overrides applied and the model list settled.
 fn apply(loaded: &Suite, host: &HostConfig, o: &Overrides) -> Result<Suite, PrepareError> {
     let mut suite = loaded.clone();
@@ -314,7 +375,7 @@ fn apply(loaded: &Suite, host: &HostConfig, o: &Overrides) -> Result<Suite, Prep
         let unknown: Vec<&str> = o
             .cases
             .iter()
-            .filter(|id| !suite.cases.iter().any(|c| &c.id == *id))
+            .filter(|id| !suite.cases.iter().any(|c| selects(id, &c.id)))
             .map(String::as_str)
             .collect();
         if !unknown.is_empty() {
@@ -325,7 +386,7 @@ fn apply(loaded: &Suite, host: &HostConfig, o: &Overrides) -> Result<Suite, Prep
             ));
         }
         for case in &mut suite.cases {
-            if !o.cases.contains(&case.id) {
+            if !o.cases.iter().any(|id| selects(id, &case.id)) {
                 case.skip = true;
             }
         }

@@ -55,6 +55,11 @@ pub struct Case {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(range(min = 0.0, max = 1.0))]
     pub pass_threshold: Option<f64>,
+    /// A table of inputs: the case runs once per row (as `id[name]` by the row's `name`
+    /// column, else `id#N`), with `{{column}}` replaced in its turns, title, expectations and
+    /// checks. Rows inline, or `{ file: rows.csv }` / `rows.jsonl` beside the suite.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dataset: Option<super::dataset::Dataset>,
     /// Kept in the file but not run.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub skip: bool,

@@ -1,9 +1,11 @@
-//! Suite files: the model (`model`, `case`, `check`), loading with every error at once (`load`,
+//! Suite files: the model (`model`, `case`, `check`, `dataset` and its expansion into
+//! cases), loading with every error at once (`load`,
 //! on the YAML front end `mcplab_yaml`), the checks a schema cannot make (`validate`)
 //! and the published JSON Schema (`schema`).
 
 mod case;
 mod check;
+mod dataset;
 mod from_session;
 mod load;
 mod model;
@@ -19,6 +21,7 @@ pub use check::{
     AppRenderedCheck, Check, CommandCheck, DEFAULT_COMMAND_TIMEOUT_SECS, DetailedCommand,
     DetailedNeedle, JsonPathCheck, TextNeedle, ToolJsonPathCheck, ToolResultCheck,
 };
+pub use dataset::{Dataset, DatasetFile, MAX_ROWS, Problems, expand, parse_rows};
 pub use from_session::{case_from_turns, compared_turn_suite};
 pub use load::{
     LoadLimits, SuiteError, SuiteErrors, locate_problems, parse_suite, parse_suite_with,

@@ -1,7 +1,7 @@
 //! Black-box tests of the suite vocabulary beyond answers and expected calls, on the demo
 //! server and the scripted LLM: check commands (the trace on stdin, a verdict on stdout; a
 //! nonzero exit, no JSON or an overrun timeout failing the check with the reason; listed
-//! before the run like the servers); per-case `host`, `systemPrompt` and `model`.
+//! before the run like the servers); per-case `host`, `systemPrompt` and `model`; datasets.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
@@ -182,5 +182,59 @@ cases:
         stderr(&o).contains("`model` and `models` both set"),
         "{}",
         stderr(&o)
+    );
+}
+
+#[tokio::test]
+async fn a_dataset_case_runs_once_per_row_of_its_csv() {
+    let llm = ScriptedLlm::start_with_rules(Rules::new(vec![good("gpt-good", "g")])).await;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("rows.csv"),
+        "name,a,b,sum\nright,2,40,42\n,2,40,43\n",
+    )
+    .unwrap();
+    let body = "models: [openai::gpt-good]
+cases:
+  - id: add
+    dataset: { file: rows.csv }
+    turns: [\"What is {{a}} + {{b}}? Use the add tool.\"]
+    toolCalls:
+      expected: [{ tool: add, arguments: { a: \"{{a}}\", b: \"{{b}}\" } }]
+    checks: [{ answerContains: \"{{sum}}\" }]
+";
+    let path = suite(dir.path(), body);
+    let p = path.to_str().unwrap();
+    let (code, events) = run_json(Some(&llm), dir.path(), &[p]).await;
+    assert_eq!(code, Some(1), "{events:#?}");
+    let cells: Vec<(String, f64)> = finished(&events)["summary"]["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            (
+                c["caseId"].as_str().unwrap().into(),
+                c["passRate"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        cells,
+        [("add[right]".to_string(), 1.0), ("add#2".into(), 0.0)]
+    );
+    // A malformed file is a suite error naming the file's line, nothing run.
+    std::fs::write(
+        dir.path().join("rows.csv"),
+        "name,a,b,sum\nright,2,40,42\n2,40\n",
+    )
+    .unwrap();
+    let o = output(eval(None, dir.path(), &["run", p, "--check-only"])).await;
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(
+            "10:16: cases[0].dataset.file: rows.csv:3: this row has 2 fields, the header has 4"
+        ),
+        "{err}"
     );
 }

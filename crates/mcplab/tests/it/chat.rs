@@ -28,6 +28,12 @@ fn chat(llm: &ScriptedLlm, args: &[&str]) -> Command {
     cmd
 }
 
+/// `mcplab chat ARGS` with a data folder of its own and nothing on stdin, finished.
+async fn chat_in_new_dir(llm: &ScriptedLlm, args: &[&str]) -> Output {
+    let dir = tempfile::tempdir().unwrap();
+    finish(chat(llm, args), dir.path(), "").await
+}
+
 async fn finish(mut cmd: Command, data: &std::path::Path, stdin: &str) -> Output {
     cmd.env("MCPLAB_DATA_DIR", data);
     let mut child = cmd.spawn().unwrap();
@@ -73,13 +79,7 @@ async fn a_chat_turn_calls_a_demo_tool_and_streams_the_answer() {
 #[tokio::test]
 async fn json_lines_carry_the_turn_events() {
     let llm = ScriptedLlm::start(vec![Step::reply(["hello"])]).await;
-    let dir = tempfile::tempdir().unwrap();
-    let o = finish(
-        chat(&llm, &["--json", "--model", "openai::gpt-4o-mini", "hi"]),
-        dir.path(),
-        "",
-    )
-    .await;
+    let o = chat_in_new_dir(&llm, &["--json", "--model", "openai::gpt-4o-mini", "hi"]).await;
     assert_eq!(
         o.status.code(),
         Some(0),
@@ -509,13 +509,7 @@ async fn compare_runs_two_models_side_by_side() {
 #[tokio::test]
 async fn xray_prints_what_the_provider_received() {
     let llm = ScriptedLlm::start(vec![Step::reply(["hello"])]).await;
-    let dir = tempfile::tempdir().unwrap();
-    let o = finish(
-        chat(&llm, &["--xray", "--model", "openai::gpt-4o-mini", "hi"]),
-        dir.path(),
-        "",
-    )
-    .await;
+    let o = chat_in_new_dir(&llm, &["--xray", "--model", "openai::gpt-4o-mini", "hi"]).await;
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{err}");
     let received = String::from_utf8(llm.requests()[0].raw_body.clone()).unwrap();
@@ -620,13 +614,7 @@ async fn model_and_tool_text_cannot_drive_the_terminal() {
         Step::reply(["answer \u{1b}]52;c;ZWNobyBwd25lZA==\u{7} \u{1b}[2J done"]),
     ])
     .await;
-    let dir = tempfile::tempdir().unwrap();
-    let o = finish(
-        chat(&llm, &["--demo", "--model", "openai::gpt-4o-mini", "go"]),
-        dir.path(),
-        "",
-    )
-    .await;
+    let o = chat_in_new_dir(&llm, &["--demo", "--model", "openai::gpt-4o-mini", "go"]).await;
     let (out, err) = (
         String::from_utf8_lossy(&o.stdout),
         String::from_utf8_lossy(&o.stderr),

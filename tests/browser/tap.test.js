@@ -71,7 +71,8 @@ test('a tapped session appears live in the traffic panel, labelled with its host
   const calls = rows.filter({ hasText: 'tools/call' });
   await waitUntil(async () => (await calls.count()) === 2, 'the tools/call request and its answer are listed');
   const texts = await rows.allInnerTexts();
-  const methods = texts.map((t) => t.split('\n')[2]);
+  // The whole method name (a notification's row shows it shortened, with a bell).
+  const methods = await rows.evaluateAll((els) => els.map((e) => e.dataset.method));
   assert.deepEqual(methods, ['initialize', 'initialize', 'notifications/initialized', 'tools/call', 'tools/call'], texts.join(' | '));
   const option = page.locator(`${id('traffic-filter-server')} option[value="${session.key}"]`);
   assert.equal(await option.innerText(), `browser-host · ${session.key}`);

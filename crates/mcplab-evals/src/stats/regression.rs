@@ -4,7 +4,7 @@
 //! repeat, so its iterations are not independent): the cluster-robust (sandwich) variance of a
 //! pooled pass rate, and the interval that follows from its design effect.
 
-use super::interval::{Interval, wilson};
+use super::interval::{Interval, wilson_real};
 
 /// One-sided p-value that the run's pass rate is lower than the base's: Fisher's exact test,
 /// P(X ≤ run_passes) for the hypergeometric with both sides' margins. 1 when a side is empty.
@@ -103,7 +103,8 @@ pub fn clustered(clusters: &[(u64, u64)]) -> Option<Clustered> {
 }
 
 /// The Wilson interval at the effective sample size (n over the design effect): the clustered
-/// counterpart of [`wilson`], equal to it when the clusters are no more alike than chance.
+/// counterpart of [`wilson`](super::wilson), equal to it when the clusters are no more alike
+/// than chance.
 pub fn clustered_interval(c: &Clustered, z: f64) -> Option<Interval> {
     let binomial = c.rate * (1.0 - c.rate) / c.n as f64;
     let deff = if binomial > 0.0 {
@@ -113,22 +114,7 @@ pub fn clustered_interval(c: &Clustered, z: f64) -> Option<Interval> {
     };
     let n_eff = (c.n as f64 / deff).max(1.0);
     let x_eff = c.rate * n_eff;
-    wilson_real(x_eff, n_eff, z).or_else(|| wilson(0, 0, z))
-}
-
-fn wilson_real(x: f64, n: f64, z: f64) -> Option<Interval> {
-    if n <= 0.0 {
-        return None;
-    }
-    let p = x / n;
-    let z2 = z * z;
-    let denom = 1.0 + z2 / n;
-    let centre = (p + z2 / (2.0 * n)) / denom;
-    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
-    Some(Interval {
-        low: (centre - half).max(0.0),
-        high: (centre + half).min(1.0),
-    })
+    wilson_real(x_eff, n_eff, z)
 }
 
 /// Run minus base pooled over clusters: the difference, its 95 % interval and the one-sided
@@ -189,6 +175,7 @@ fn erfc(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::wilson;
 
     #[test]
     fn fisher_matches_r() {

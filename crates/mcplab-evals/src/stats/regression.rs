@@ -8,7 +8,7 @@ use super::interval::{Interval, wilson_real};
 
 /// One-sided p-value that the run's pass rate is lower than the base's: Fisher's exact test,
 /// P(X ≤ run_passes) for the hypergeometric with both sides' margins. 1 when a side is empty.
-pub fn fisher_drop(base_passes: u64, base_n: u64, run_passes: u64, run_n: u64) -> f64 {
+pub(crate) fn fisher_drop(base_passes: u64, base_n: u64, run_passes: u64, run_n: u64) -> f64 {
     if base_n == 0 || run_n == 0 || base_passes > base_n || run_passes > run_n {
         return 1.0;
     }
@@ -34,7 +34,7 @@ fn ln_factorial(n: u64) -> f64 {
 }
 
 /// Holm's step-down adjusted p-values (controls the chance of any false alarm).
-pub fn holm(p: &[f64]) -> Vec<f64> {
+pub(crate) fn holm(p: &[f64]) -> Vec<f64> {
     let m = p.len();
     let mut order: Vec<usize> = (0..m).collect();
     order.sort_by(|a, b| p[*a].total_cmp(&p[*b]));
@@ -49,7 +49,7 @@ pub fn holm(p: &[f64]) -> Vec<f64> {
 
 /// Benjamini–Hochberg adjusted p-values (controls the expected share of false alarms among
 /// the cells flagged).
-pub fn benjamini_hochberg(p: &[f64]) -> Vec<f64> {
+pub(crate) fn benjamini_hochberg(p: &[f64]) -> Vec<f64> {
     let m = p.len();
     let mut order: Vec<usize> = (0..m).collect();
     order.sort_by(|a, b| p[*b].total_cmp(&p[*a]));
@@ -65,16 +65,16 @@ pub fn benjamini_hochberg(p: &[f64]) -> Vec<f64> {
 
 /// A pooled pass rate over clusters `(passes, n)` with its cluster-robust standard error.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Clustered {
-    pub rate: f64,
-    pub se: f64,
-    pub n: u64,
-    pub clusters: usize,
+pub(crate) struct Clustered {
+    pub(crate) rate: f64,
+    pub(crate) se: f64,
+    pub(crate) n: u64,
+    pub(crate) clusters: usize,
 }
 
 /// The pooled rate of `clusters` (`None` without a completed iteration). With one cluster the
 /// standard error is the binomial one: there is nothing to estimate the clustering from.
-pub fn clustered(clusters: &[(u64, u64)]) -> Option<Clustered> {
+pub(crate) fn clustered(clusters: &[(u64, u64)]) -> Option<Clustered> {
     let n: u64 = clusters.iter().map(|c| c.1).sum();
     if n == 0 {
         return None;
@@ -105,7 +105,7 @@ pub fn clustered(clusters: &[(u64, u64)]) -> Option<Clustered> {
 /// The Wilson interval at the effective sample size (n over the design effect): the clustered
 /// counterpart of [`wilson`](super::wilson), equal to it when the clusters are no more alike
 /// than chance.
-pub fn clustered_interval(c: &Clustered, z: f64) -> Option<Interval> {
+pub(crate) fn clustered_interval(c: &Clustered, z: f64) -> Option<Interval> {
     let binomial = c.rate * (1.0 - c.rate) / c.n as f64;
     let deff = if binomial > 0.0 {
         (c.se * c.se / binomial).max(1.0)
@@ -120,13 +120,13 @@ pub fn clustered_interval(c: &Clustered, z: f64) -> Option<Interval> {
 /// Run minus base pooled over clusters: the difference, its 95 % interval and the one-sided
 /// p-value of a drop (normal approximation on the cluster-robust errors).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ClusteredDifference {
-    pub difference: f64,
-    pub interval: Interval,
-    pub p_drop: f64,
+pub(crate) struct ClusteredDifference {
+    pub(crate) difference: f64,
+    pub(crate) interval: Interval,
+    pub(crate) p_drop: f64,
 }
 
-pub fn clustered_difference(
+pub(crate) fn clustered_difference(
     base: &[(u64, u64)],
     run: &[(u64, u64)],
     z: f64,
@@ -152,7 +152,7 @@ pub fn clustered_difference(
 }
 
 /// The standard normal distribution function.
-pub fn normal_cdf(x: f64) -> f64 {
+pub(crate) fn normal_cdf(x: f64) -> f64 {
     0.5 * erfc(-x / std::f64::consts::SQRT_2)
 }
 

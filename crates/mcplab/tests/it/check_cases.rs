@@ -401,22 +401,25 @@ async fn readiness_transport_and_auth() {
     let dir = tempfile::tempdir().unwrap();
     let http = RawHttp::start("http", "").await;
     let url = http.url("/mcp");
-    let args = ["--url", url.as_str(), "--readiness", "claude"];
-    let (_, r) = check_in(dir.path(), &args).await;
-    quiet(&r, &["claude-auth"]);
-    fired(&r, "claude-remote-transport", "info", "is on this machine");
-    assert_eq!(of(&r, "claude-remote-transport").len(), 1, "{r}");
-
-    let mut with_token = args.to_vec();
-    with_token.extend(["--header", "Authorization: Bearer pasted-token"]);
-    let (o, r) = check_in(dir.path(), &with_token).await;
+    let args = [
+        "--url",
+        url.as_str(),
+        "--readiness",
+        "claude",
+        "--header",
+        "Authorization: Bearer pasted-token",
+    ];
+    let (o, r) = check_in(dir.path(), &args).await;
     assert_eq!(o.status.code(), Some(1), "{r}");
     fired(&r, "claude-auth", "error", "a static Authorization header");
     assert!(
         !r.to_string().contains("pasted-token"),
         "the token shows nowhere: {r}"
     );
+    fired(&r, "claude-remote-transport", "info", "is on this machine");
+    assert_eq!(of(&r, "claude-remote-transport").len(), 1, "{r}");
 
+    // Without the header, no claude-auth; the old transport is a warning.
     let sse = RawHttp::start("sse", "").await;
     let url = sse.url("/sse");
     let (_, r) = check_in(
@@ -430,6 +433,7 @@ async fn readiness_transport_and_auth() {
         "warning",
         "uses the old HTTP+SSE transport",
     );
+    quiet(&r, &["claude-auth"]);
 }
 
 /// The tests that name rules: this crate's and the other crates' integration tests, the unit

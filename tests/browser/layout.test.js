@@ -213,6 +213,16 @@ test('narrow windows: the page menu reaches every page, the traffic panel is an 
   await show(page, ROUTES.find((r) => r.name === 'evals'));
   const pane = await page.locator(`${id('evals-page')} .evals-main > :last-child`).boundingBox();
   assert.ok(pane.width >= 300, `the Evals suite pane is ${pane.width} px wide`);
+  // The Playground stacks its stage below ~1000 px of controls: Run brings the stage into view.
+  await show(page, ROUTES.find((r) => r.name === 'playground'));
+  await page.click(id('pg-run'));
+  await page.waitForFunction(() => {
+    const r = document.querySelector('.pg-center').getBoundingClientRect();
+    return r.top >= -1 && r.top < window.innerHeight / 2;
+  }, null, { timeout: 10000 }).catch(async () => {
+    const top = await page.locator('.pg-center').evaluate((e) => e.getBoundingClientRect().top);
+    assert.fail(`after Run at 390 the stage starts at y=${Math.round(top)} of an 844 px window`);
+  });
   await show(page, ROUTES[0]);
   await page.click(id('nav-menu'));
   assert.deepEqual(await unreachableControls(page, '.nav-popover'), []);

@@ -114,7 +114,10 @@ fn errored(calls: Vec<&ToolCallTrace>) -> (bool, String) {
                 .iter()
                 .map(|c| c.error.clone().unwrap_or_else(|| error_text(c)))
                 .collect();
-            (true, format!("the call ended in an error: {}", texts.join("; ")))
+            (
+                true,
+                format!("the call ended in an error: {}", texts.join("; ")),
+            )
         }
         (false, false) => (
             false,

@@ -76,24 +76,36 @@ fn steps_are_judged_like_turns_and_must_succeed_unless_expected_to_fail() {
     assert_eq!(v.outcome, Outcome::Failed);
     let f = failures(&v);
     assert_eq!(f.len(), 3, "{f:#?}");
-    assert!(f[0].starts_with("turn 1: ") && f[0].contains("41"), "{f:#?}");
+    assert!(
+        f[0].starts_with("turn 1: ") && f[0].contains("41"),
+        "{f:#?}"
+    );
     assert!(f[1].contains("does not contain \"42\""), "{f:#?}");
-    assert!(f[2].contains("expected an error, but ad succeeded"), "{f:#?}");
+    assert!(
+        f[2].contains("expected an error, but ad succeeded"),
+        "{f:#?}"
+    );
     // Without `isError` in its expect, a failing call fails the step.
-    let plain = parse_suite(
-        "version: 1\nid: s\ncases:\n  - id: a\n    steps: [{ call: add }]\n",
-    )
-    .unwrap();
+    let plain =
+        parse_suite("version: 1\nid: s\ncases:\n  - id: a\n    steps: [{ call: add }]\n").unwrap();
     let case = &resolved_cases(&plain)[0];
     let mut trace = Trace {
-        turns: vec![step(0, "add", Ok(json!({"content": [{"type": "text", "text": "boom"}], "isError": true})))],
+        turns: vec![step(
+            0,
+            "add",
+            Ok(json!({"content": [{"type": "text", "text": "boom"}], "isError": true})),
+        )],
         cost_usd: None,
         app_renders: Vec::new(),
     };
     settle(&mut trace);
     let v = judge_iteration(case, &trace, None);
     assert_eq!(v.outcome, Outcome::Failed);
-    assert!(failures(&v)[0].contains("tool errors: add (boom)"), "{:?}", failures(&v));
+    assert!(
+        failures(&v)[0].contains("tool errors: add (boom)"),
+        "{:?}",
+        failures(&v)
+    );
 }
 
 #[test]
@@ -139,8 +151,20 @@ cases:
         .collect();
     let has = |needle: &str| lines.iter().any(|l| l.contains(needle));
     assert!(has("4:5: cases[0]: a case needs `turns`"), "{lines:#?}");
-    assert!(has("7:5: cases[1].steps: a case has `turns` or `steps`, not both"), "{lines:#?}");
-    assert!(has("9:5: cases[2].model: a case of `steps` runs no model"), "{lines:#?}");
-    assert!(has("10:5: cases[2].judge: a case of `steps` runs no model"), "{lines:#?}");
-    assert!(has("13:20: cases[2].steps[0].expect[0].command: a check command reads"), "{lines:#?}");
+    assert!(
+        has("7:5: cases[1].steps: a case has `turns` or `steps`, not both"),
+        "{lines:#?}"
+    );
+    assert!(
+        has("9:5: cases[2].model: a case of `steps` runs no model"),
+        "{lines:#?}"
+    );
+    assert!(
+        has("10:5: cases[2].judge: a case of `steps` runs no model"),
+        "{lines:#?}"
+    );
+    assert!(
+        has("13:20: cases[2].steps[0].expect[0].command: a check command reads"),
+        "{lines:#?}"
+    );
 }

@@ -11,16 +11,7 @@ use super::{Store, StoreError, blocking, encode};
 type Row = (String, String, String, String, String, String, i64, i64);
 
 fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
-    Ok((
-        r.get(0)?,
-        r.get(1)?,
-        r.get(2)?,
-        r.get(3)?,
-        r.get(4)?,
-        r.get(5)?,
-        r.get(6)?,
-        r.get(7)?,
-    ))
+    Row::try_from(r)
 }
 
 fn scenario(
@@ -59,19 +50,21 @@ impl Store {
 
     /// The scenario `id`; [`StoreError::NotFound`] if there is none.
     pub fn scenario(&self, id: &str) -> Result<AppScenario, StoreError> {
-        let found = self
-            .conn
-            .lock()
-            .query_row(
-                &format!("SELECT {COLUMNS} FROM app_scenarios WHERE id = ?1"),
-                [id],
-                row,
-            )
-            .optional()?;
-        match found {
-            Some(r) => scenario(r),
-            None => Err(StoreError::NotFound(format!("scenario {id}"))),
-        }
+        blocking(|| {
+            let found = self
+                .conn
+                .lock()
+                .query_row(
+                    &format!("SELECT {COLUMNS} FROM app_scenarios WHERE id = ?1"),
+                    [id],
+                    row,
+                )
+                .optional()?;
+            match found {
+                Some(r) => scenario(r),
+                None => Err(StoreError::NotFound(format!("scenario {id}"))),
+            }
+        })
     }
 
     /// Saves a scenario under `id`, creating it or replacing its contents (keeps `created_ms`).

@@ -29,7 +29,7 @@ pub const SEND_TIMEOUT: Duration = Duration::from_secs(10);
 #[derive(Debug, thiserror::Error)]
 pub enum OtlpError {
     #[error(
-        "--otlp {0:?} is not an http(s) URL: give the collector's OTLP/HTTP address, e.g. http://127.0.0.1:4318"
+        "{0:?} is not an http(s) URL: give the collector's OTLP/HTTP address, e.g. http://127.0.0.1:4318"
     )]
     BadUrl(String),
     #[error("could not set up the OTLP exporter for {url}: {reason}")]

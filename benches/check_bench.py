@@ -8,7 +8,7 @@ the two so machine load hits both alike. Standard library only.
 
 check runs every always-on set (spec: the 2026-07-28 probe, ping, all five listings,
 logging/setLevel, every frame against the schema; security) plus --readiness claude and
-openai when this mcplab has them; nothing is rendered and no tool is called.
+openai when this mcplab has them, and --no-render; nothing is rendered and no tool is called.
 """
 
 import argparse
@@ -75,6 +75,10 @@ def main():
     extra = []
     if "--readiness" in help_text:
         extra = ["--readiness", "claude", "--readiness", "openai"]
+    # No `--host`, so nothing would be rendered anyway; `--no-render` says so, and keeps it so
+    # if host verdicts are ever added here (with `--host`, check renders each app in Chromium).
+    if "--no-render" in help_text:
+        extra.append("--no-render")
     base, full = [], []
     report = None
     for i in range(a.warmup + a.runs):

@@ -9,15 +9,15 @@ import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
+
+from scripted_eval import PROMPT, scripted_eval
 
 BIN, SCRIPTED = sys.argv[1], sys.argv[2]
 ITERATIONS = int(os.environ.get("ITERATIONS", "1000"))
 SMALL = int(os.environ.get("SMALL", "100"))
 CONCURRENCY = os.environ.get("CONCURRENCY", "8")
 CHAT_RUNS = int(os.environ.get("CHAT_RUNS", "30"))
-PROMPT = "What is 2 + 40? Use the add tool."
 
 
 def run(cmd, env):
@@ -33,32 +33,8 @@ def run(cmd, env):
 
 
 def main():
-    work = tempfile.mkdtemp(prefix="mcplab-evalbench-")
-    rules = os.path.join(work, "rules.json")
-    with open(rules, "w") as f:
-        json.dump([{"contains": "2 + 40", "steps": [
-            {"call": [{"id": "c1", "name": "demo__add", "arguments": {"a": 2, "b": 40}}]},
-            {"reply": ["The sum is ", "42."]}]}], f)
-    llm = subprocess.Popen([SCRIPTED, "--rules", rules], stdout=subprocess.PIPE, text=True)
-    base = llm.stdout.readline().split()[1]
-    env = {k: v for k, v in os.environ.items() if "proxy" not in k.lower()
-           and not k.endswith("_API_KEY") and not k.endswith("_BASE_URL")}
-    env.update(OPENAI_API_KEY="sk-bench", OPENAI_BASE_URL=base, NO_PROXY="127.0.0.1",
-               MCPLAB_DATA_DIR=os.path.join(work, "data"))
-    suite = os.path.join(work, "suite.yaml")
-    with open(suite, "w") as f:
-        f.write(f"""version: 1
-id: bench
-models: [openai::gpt-bench]
-mcpServers:
-  demo: {{ command: {BIN}, args: [demo-server] }}
-cases:
-  - id: add
-    turns: ["{PROMPT}"]
-    toolCalls: {{ expected: [{{ tool: add, arguments: {{ a: 2, b: 40 }} }}] }}
-    checks: [answerContains: "42"]
-""")
-    try:
+    with scripted_eval(BIN, SCRIPTED, "bench") as setup:
+        env, suite = setup.env, setup.suite
         rows = []
         for n, conc in ((SMALL, CONCURRENCY), (ITERATIONS, CONCURRENCY), (SMALL, "1")):
             wall, rss, code, out = run([BIN, "eval", "run", suite, "--repeat", str(n),
@@ -80,10 +56,6 @@ cases:
         rss = statistics.median(c[1] for c in chat)
         print(f"| `chat --demo --json`, one process per turn (median of {CHAT_RUNS}) | 1 | "
               f"{med:.2f} s | {med * 1000:.1f} ms | {rss:.1f} MiB |")
-    finally:
-        llm.terminate()
-        llm.wait()
-        subprocess.run(["rm", "-rf", work])
 
 
 main()

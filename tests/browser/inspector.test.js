@@ -149,6 +149,41 @@ test('logs, settings and the dark theme', async () => {
   await shot(page, '10-servers-dark');
 });
 
+test('a command line pasted into Command is split at once, a typed one on request; a failed start reads as words; fixing the command reconnects', async () => {
+  const { page } = app;
+  // A server whose command cannot start: its failure names the command as code, not `backticks`.
+  assert.equal((await mcplab.api('POST', '/api/servers', { name: 'nostart', type: 'stdio', command: '/nonexistent/mcp-server', args: [] })).status, 201);
+  await mcplab.api('POST', '/api/servers/nostart/connect');
+  await page.click(id('nav-servers'));
+  await page.waitForSelector(id('failure-nostart'), { timeout: 15000 });
+  const failure = await page.locator(id('failure-nostart')).evaluate((d) => ({ text: d.textContent, code: d.querySelector('code')?.textContent }));
+  assert.doesNotMatch(failure.text, /`/, `raw backticks in the failure: ${failure.text}`);
+  assert.equal(failure.code, '/nonexistent/mcp-server');
+  // Edit it: a typed whole line is flagged and split on request (nothing saved yet).
+  await page.click(id('edit-nostart'));
+  await page.fill(id('server-form-command'), `${bin} demo-server`);
+  await page.click(id('server-form-command-apply'));
+  assert.equal(await page.inputValue(id('server-form-command')), bin);
+  assert.equal(await page.inputValue(id('server-form-args')), 'demo-server');
+  // A pasted line is split at once, with Undo.
+  await page.fill(id('server-form-command'), '');
+  await page.fill(id('server-form-args'), '');
+  await page.locator(id('server-form-command')).evaluate((input, line) => {
+    const data = new DataTransfer();
+    data.setData('text', line);
+    input.focus();
+    input.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, `${bin} demo-server`);
+  await page.waitForSelector(id('server-form-command-split'));
+  assert.equal(await page.inputValue(id('server-form-command')), bin);
+  assert.equal(await page.inputValue(id('server-form-args')), 'demo-server');
+  // Saving the fixed command reconnects the failed server: no Connect click.
+  await page.click(id('server-form-save'));
+  await page.waitForSelector(`${id('status-nostart')}[data-state="connected"]`, { timeout: 30000 });
+  await page.waitForSelector(id('failure-nostart'), { state: 'detached' });
+  await shot(page, '01b-servers-fixed');
+});
+
 test('no page errors were logged', () => {
   assert.deepEqual(app.errors.filter((e) => !/favicon/.test(e)), []);
 });

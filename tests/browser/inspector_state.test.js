@@ -289,7 +289,7 @@ test('a page on its way out does not move the URL back: a re-render before the h
   await page.waitForFunction(() => document.querySelector('[data-testid="tool-detail"] h2')?.textContent === 'echo');
   await page.evaluate(() => history.pushState(null, '', '#/resources'));
   await mcplab.api('POST', '/api/servers/other/connect');
-  await page.waitForFunction(() => document.querySelector('[data-testid="server-selector"]')?.textContent.includes('other (connected)'));
+  await page.waitForFunction(() => document.querySelector('[data-testid="server-selector"] option[value="other"]')?.dataset.state === 'connected');
   assert.equal(await page.evaluate(() => window.location.hash), '#/resources');
   await page.evaluate(() => window.dispatchEvent(new HashChangeEvent('hashchange')));
   await page.waitForSelector(id('resources-page'));

@@ -4,7 +4,9 @@
 // stay in their column and its placeholder is readable at any zoom, axe-core finds no serious
 // or critical violation (colour contrast included), and a screenshot of each state lands in
 // output/layout-*.png. The top bar keeps to one row at 390 and 1440, the traffic list shows
-// method names whole, and the Settings provider fields carry visible labels.
+// method names whole, and the Settings provider fields carry visible labels, aligned. Selects
+// are styled like the other controls and wide enough for their value; a server's card shows its
+// command whole; the phone-width traffic panel keeps times, methods and its close button whole.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMcplab, openApp, shot } from './harness.js';
@@ -93,6 +95,47 @@ async function datesBroken(page) {
   });
 }
 
+/** Selects drawn as the native grey box (every select is styled like the other controls), and
+ * selects too narrow for the value they show ("demo (connect", "en-US · Eng"). */
+async function selectsOff(page) {
+  return page.evaluate(() => {
+    const ctx = document.createElement('canvas').getContext('2d');
+    const out = [];
+    for (const sel of document.querySelectorAll('select:not([multiple]):not([size])')) {
+      if (!sel.getClientRects().length || sel.closest('[hidden]')) continue;
+      const cs = getComputedStyle(sel);
+      const name = sel.dataset.testid ?? sel.getAttribute('aria-label') ?? sel.name ?? 'select';
+      if (cs.appearance !== 'none') out.push(`${name} is a native select (appearance ${cs.appearance})`);
+      const text = sel.selectedOptions[0]?.textContent ?? '';
+      ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+      const room = sel.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight);
+      const need = ctx.measureText(text).width;
+      if (need > room + 1) out.push(`${name} shows "${text}" in ${Math.round(room)} px (needs ${Math.round(need)})`);
+    }
+    return out;
+  });
+}
+
+/** Settings: in a provider row laid out as one line, the labels share a top, the fields a top
+ * and a height, and Save meets them (the "API key" label sat 2–8 px above the others). */
+async function providerRowsMisaligned(page) {
+  return page.evaluate(() => {
+    const out = [];
+    for (const form of document.querySelectorAll('[data-testid^="provider-row-"] .provider-form')) {
+      const inputs = [...form.querySelectorAll('input')].map((i) => i.getBoundingClientRect());
+      if (inputs.length < 2 || Math.max(...inputs.map((r) => r.top)) - Math.min(...inputs.map((r) => r.top)) > 20) continue;
+      const labels = [...form.querySelectorAll('.field-label')].map((l) => l.getBoundingClientRect().top);
+      const save = form.querySelector('button[type="submit"]').getBoundingClientRect();
+      const row = form.closest('[data-testid^="provider-row-"]').dataset.testid;
+      const spread = (xs) => Math.max(...xs) - Math.min(...xs);
+      if (spread(labels) > 1) out.push(`${row}: label tops differ by ${spread(labels).toFixed(1)} px`);
+      if (spread(inputs.map((r) => r.top)) > 1 || spread(inputs.map((r) => r.height)) > 1) out.push(`${row}: fields differ in top or height (${inputs.map((r) => `${r.top.toFixed(1)}+${r.height.toFixed(1)}`).join(', ')})`);
+      if (Math.abs(save.bottom - inputs[0].bottom) > 1) out.push(`${row}: Save ends at ${save.bottom.toFixed(1)}, the fields at ${inputs[0].bottom.toFixed(1)}`);
+    }
+    return out;
+  });
+}
+
 /** The Playground's controls column: controls running past it, and the placeholder's text
  * drawn smaller than 11 px by the device's zoom. */
 async function playgroundCramped(page) {
@@ -132,6 +175,8 @@ for (const size of SIZES) {
         for (const p of await chipsCut(page)) problems.push(`${where}: ${p}`);
         for (const p of await datesBroken(page)) problems.push(`${where}: ${p}`);
         if (route.name === 'playground') for (const p of await playgroundCramped(page)) problems.push(`${where}: ${p}`);
+        if (route.name === 'settings') for (const p of await providerRowsMisaligned(page)) problems.push(`${where}: ${p}`);
+        for (const p of await selectsOff(page)) problems.push(`${where}: ${p}`);
         for (const v of await axeViolations(page)) problems.push(`${where}: ${v}`);
       }
     }
@@ -157,6 +202,10 @@ test('narrow windows: the page menu reaches every page, the traffic panel is an 
   assert.deepEqual(await chipsCut(page), []);
   const chip = await page.locator(id('capability-extensions')).evaluate((b) => ({ right: b.getBoundingClientRect().right, pane: b.closest('dd').getBoundingClientRect().right }));
   assert.ok(chip.right <= chip.pane + 1, `the extensions chip ends at ${chip.right}, its pane at ${chip.pane}`);
+  // The server's card shows its command line whole, as the official Inspector does.
+  const desc = await page.locator(`${id('server-row-demo')} .server-desc`).evaluate((d) => ({ text: d.textContent, cut: d.scrollHeight > d.clientHeight + 1 || d.scrollWidth > d.clientWidth + 1 }));
+  assert.match(desc.text, /mcplab demo-server$/);
+  assert.equal(desc.cut, false, `the command line is cut: ${desc.text}`);
   // Fields and panes keep a usable width instead of being squeezed beside others.
   await show(page, ROUTES.find((r) => r.name === 'oauth'));
   const url = await page.locator(id('oauth-url')).boundingBox();
@@ -164,6 +213,16 @@ test('narrow windows: the page menu reaches every page, the traffic panel is an 
   await show(page, ROUTES.find((r) => r.name === 'evals'));
   const pane = await page.locator(`${id('evals-page')} .evals-main > :last-child`).boundingBox();
   assert.ok(pane.width >= 300, `the Evals suite pane is ${pane.width} px wide`);
+  // The Playground stacks its stage below ~1000 px of controls: Run brings the stage into view.
+  await show(page, ROUTES.find((r) => r.name === 'playground'));
+  await page.click(id('pg-run'));
+  await page.waitForFunction(() => {
+    const r = document.querySelector('.pg-center').getBoundingClientRect();
+    return r.top >= -1 && r.top < window.innerHeight / 2;
+  }, null, { timeout: 10000 }).catch(async () => {
+    const top = await page.locator('.pg-center').evaluate((e) => e.getBoundingClientRect().top);
+    assert.fail(`after Run at 390 the stage starts at y=${Math.round(top)} of an 844 px window`);
+  });
   await show(page, ROUTES[0]);
   await page.click(id('nav-menu'));
   assert.deepEqual(await unreachableControls(page, '.nav-popover'), []);
@@ -173,6 +232,13 @@ test('narrow windows: the page menu reaches every page, the traffic panel is an 
   await page.click(id('traffic-toggle'));
   await page.waitForSelector(id('traffic-overlay'));
   assert.equal(await horizontalOverflow(page), null);
+  // Phone-width traffic: the close button on the title's row, times and methods whole.
+  const [title, close] = [await page.locator(`${id('traffic-overlay')} .panel-title`).boundingBox(), await page.locator(id('traffic-close')).boundingBox()];
+  assert.ok(Math.abs(title.y + title.height / 2 - (close.y + close.height / 2)) < 6, `the close button sits on another row (title y=${title.y}, close y=${close.y})`);
+  const clipped = await page.$$eval(`${id('traffic-overlay')} ${id('traffic-row')} > :is(.c-time, .c-method)`, (cells) =>
+    cells.filter((c) => c.getClientRects().length && c.scrollWidth > c.clientWidth + 1).map((c) => `"${c.textContent}" (${c.scrollWidth} px in ${c.clientWidth})`),
+  );
+  assert.deepEqual(clipped, [], 'traffic cells cut off at 390');
   await shot(page, 'layout-390-traffic-overlay');
   await page.click(id('traffic-close'));
   await page.waitForSelector(id('traffic-overlay'), { state: 'detached' });

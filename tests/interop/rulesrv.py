@@ -1,8 +1,20 @@
 #!/usr/bin/env python3
 """A raw MCP server over stdio (no SDK) for `mcplab check --host / --readiness / --fuzz`.
 
-Usage: rulesrv.py [--log=FILE] MODE [MODE…]. Every request it receives is appended, one JSON
-line each ({"method", "tool", "arguments"}), to FILE when given, so tests judge by what the server saw.
+Usage: rulesrv.py [--log=FILE] [--case=FILE] MODE [MODE…]. Every request it receives is appended,
+one JSON line each ({"method", "tool", "arguments"}), to FILE when given, so tests judge by what the
+server saw. `--case=FILE` is a server written by the test that breaks (or keeps) particular rules, a
+JSON object with any of:
+
+  tools      tool definitions, listed after the modes' tools
+  answers    by tool name, how its calls are answered: {"result": …}, {"error": {code, message}},
+             {"raw": {…}} (the whole response: keys merged over {"jsonrpc", "id"}), or
+             {"ask": {request}} (sends that request to the client, waits for the answer, then
+             answers {"content": [text]}); a tool without one answers "ok" as text
+  resources  [{uri, mimeType, text, _meta}]: declares `resources` and serves them
+  discover   how `server/discover` (the 2026-07-28 probe) is answered: {"errorId": ID} answers
+             -32601 with that id instead of the request's
+
 Modes (each adds tools):
 
   fuzz       readOnlyHint tools that break on particular inputs: `lookup` exits when `q` is
@@ -23,8 +35,10 @@ import json
 import os
 import sys
 
-MODES = {a for a in sys.argv[1:] if not a.startswith("--log=")}
+MODES = {a for a in sys.argv[1:] if not a.startswith("--")}
 LOG = next((a[len("--log="):] for a in sys.argv[1:] if a.startswith("--log=")), None)
+CASE_FILE = next((a[len("--case="):] for a in sys.argv[1:] if a.startswith("--case=")), None)
+CASE = json.load(open(CASE_FILE)) if CASE_FILE else {}
 
 
 def log(msg):
@@ -117,17 +131,54 @@ def tools():
                     "inputSchema": {"type": "object", "properties": {"q": {"type": "string"}}, "required": ["q"]},
                     "outputSchema": {"type": "object", "properties": {"titles": {"type": "array", "items": {"type": "string"}}}, "required": ["titles"]},
                     "annotations": dict(RO, title="Search notes")})
-    return out
+    return out + CASE.get("tools", [])
 
 
 RESOURCES = {
     "ui://rules/chart.html": ("text/html;profile=mcp-app", CHART),
     "ui://rules/widget.html": ("text/html+skybridge", WIDGET),
-}
+} if "hosts" in MODES else {}
+# The case's resources: uri -> the content served.
+CASE_RESOURCES = {r["uri"]: r for r in CASE.get("resources", [])}
+for _uri, _r in CASE_RESOURCES.items():
+    RESOURCES[_uri] = (_r.get("mimeType", "text/html;profile=mcp-app"), _r.get("text", ""))
+
+
+def read_message():
+    """The next JSON-RPC message from stdin (None at its end); lines that are not JSON skipped."""
+    while True:
+        line = sys.stdin.readline()
+        if not line:
+            return None
+        try:
+            return json.loads(line)
+        except ValueError:
+            continue
+
+
+def case_answer(id_, how):
+    """Answers a call as the case says."""
+    if "result" in how:
+        return result(id_, how["result"])
+    if "error" in how:
+        return send({"jsonrpc": "2.0", "id": id_, "error": how["error"]})
+    if "raw" in how:
+        return send(dict({"jsonrpc": "2.0", "id": id_}, **how["raw"]))
+    asked = dict({"jsonrpc": "2.0"}, **how["ask"])
+    send(asked)
+    while True:
+        msg = read_message()
+        if msg is None:
+            sys.exit(0)
+        if msg.get("id") == asked.get("id") and "method" not in msg:
+            break
+    result(id_, {"content": [{"type": "text", "text": json.dumps(msg)}]})
 
 
 def call(id_, name, args):
     q = args.get("q")
+    if name in CASE.get("answers", {}):
+        return case_answer(id_, CASE["answers"][name])
     if name in ("delete_everything", "write_note"):
         sys.stderr.write(f"UNSAFE TOOL CALLED: {name}\n")
         sys.stderr.flush()
@@ -152,19 +203,23 @@ def call(id_, name, args):
     result(id_, {"content": [{"type": "text", "text": "ok"}]})
 
 
+def resource(uri, mime, text):
+    meta = CASE_RESOURCES.get(uri, {}).get("_meta")
+    return dict({"uri": uri, "mimeType": mime, "text": text}, **({"_meta": meta} if meta else {}))
+
+
 def main():
-    for line in sys.stdin:
-        try:
-            msg = json.loads(line)
-        except ValueError:
-            continue
+    while True:
+        msg = read_message()
+        if msg is None:
+            return
         method, id_ = msg.get("method"), msg.get("id")
         params = msg.get("params") or {}
         if method is None or id_ is None:
             continue
         log({"method": method, "tool": params.get("name"), "arguments": params.get("arguments")})
         if method == "initialize":
-            caps = {"tools": {}, "resources": {}} if "hosts" in MODES else {"tools": {}}
+            caps = {"tools": {}, "resources": {}} if RESOURCES else {"tools": {}}
             result(id_, {"protocolVersion": params.get("protocolVersion", "2025-11-25"),
                          "capabilities": caps, "serverInfo": {"name": "rulesrv", "version": "1"}})
         elif method == "ping":
@@ -173,13 +228,15 @@ def main():
             result(id_, {"tools": tools()})
         elif method == "tools/call":
             call(id_, params.get("name"), params.get("arguments") or {})
-        elif method == "resources/list" and "hosts" in MODES:
+        elif method == "server/discover" and "errorId" in CASE.get("discover", {}):
+            error(CASE["discover"]["errorId"], -32601, "Method not found")
+        elif method == "resources/list" and RESOURCES:
             result(id_, {"resources": [{"uri": u, "name": u, "mimeType": m} for u, (m, _) in RESOURCES.items()]})
-        elif method == "resources/templates/list" and "hosts" in MODES:
+        elif method == "resources/templates/list" and RESOURCES:
             result(id_, {"resourceTemplates": []})
-        elif method == "resources/read" and "hosts" in MODES and params.get("uri") in RESOURCES:
+        elif method == "resources/read" and params.get("uri") in RESOURCES:
             mime, text = RESOURCES[params["uri"]]
-            result(id_, {"contents": [{"uri": params["uri"], "mimeType": mime, "text": text}]})
+            result(id_, {"contents": [resource(params["uri"], mime, text)]})
         else:
             error(id_, -32601, "Method not found")
 

@@ -15,7 +15,6 @@ import { startLogsStore } from './logs/store';
 import { ServersPage } from './servers/ServersPage';
 import { startServersStore } from './servers/store';
 import { loadPrefs } from './settings/prefs';
-import { CommandPalette } from './shell/CommandPalette';
 import { TopBar } from './shell/TopBar';
 import { TrafficDock } from './shell/TrafficDock';
 import { startTrafficStore } from './traffic/store';
@@ -39,6 +38,8 @@ const PlaygroundPage = lazy(() => import('./playground/PlaygroundPage').then((m)
 const CheckPage = lazy(() => import('./check/CheckPage').then((m) => ({ default: m.CheckPage })));
 const OAuthPage = lazy(() => import('./oauth/OAuthPage').then((m) => ({ default: m.OAuthPage })));
 const SettingsPage = lazy(() => import('./settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
+// Opened with Ctrl+K, not part of the first screen: its code loads on the first open.
+const CommandPalette = lazy(() => import('./shell/CommandPalette').then((m) => ({ default: m.CommandPalette })));
 
 const LANDED_HINT =
   'The authorization server sent this tab back to mcplab, and mcplab took the answer: the tab that started the sign-in shows the result. This tab is not signed in to mcplab (each tab signs in on its own), so you can close it.';
@@ -162,7 +163,11 @@ function Shell() {
           </div>
         )}
       </TrafficDock>
-      {palette && <CommandPalette onClose={() => setPalette(false)} />}
+      {palette && (
+        <Suspense fallback={null}>
+          <CommandPalette onClose={() => setPalette(false)} />
+        </Suspense>
+      )}
       <HumanDialogs />
     </div>
   );

@@ -279,8 +279,10 @@ fn testing() -> Vec<ToolSpec> {
         tool(
             "check",
             "Check",
-            "Lint a server against the MCP spec on a fresh connection: every frame and \
-             behaviour; findings with rule, severity and fix.",
+            "Lint a server against the MCP spec and security rules on a fresh connection: \
+             every frame and behaviour; findings with rule, severity and fix. No host \
+             verdicts, directory rules or fuzzing, so no app is rendered: run `mcplab check` \
+             for those.",
             obj(check_target, &[]),
             out(&[
                 ("counts", "object"),

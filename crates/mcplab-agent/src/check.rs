@@ -1,7 +1,9 @@
 //! The `check` tool: `mcplab check` for the agent. The target is resolved like `connect`'s
 //! (the same allow-list) and checked by `mcplab_check` in every era it speaks, each era on
 //! a manager of its own so only that check's frames are judged, stopped again afterwards;
-//! the agent's own connection of that server is left alone.
+//! the agent's own connection of that server is left alone. It runs the always-on sets
+//! (spec, security) only: no host profiles, so no live app render (the CLI's `LiveRender`
+//! hook has nothing to do here), no directory rules, no fuzzing — its description says so.
 
 use mcplab_check::CheckOptions;
 use mcplab_check::eras::check_server;

@@ -6,7 +6,8 @@
 //! findings' frames can be opened in its traffic view — under a name of their own,
 //! `NAME (check)`, so they never mix with the live connection's frames of `NAME` (sequence
 //! numbers are the log's, so a finding's frame links stay exact). A remote server that signs
-//! in with OAuth keeps its name: its stored credentials are found by it.
+//! in with OAuth is recorded under that name too, and signs in with `NAME`'s stored
+//! credentials (`ConnectionManager::sign_in_as`).
 
 use std::convert::Infallible;
 use std::sync::Arc;
@@ -69,7 +70,10 @@ impl Connector for FreshManagers {
             None => ConnectionManager::new(self.options.clone()),
         };
         let mut config = config;
-        if self.beside.is_some() && !config.transport.oauth_applies() {
+        if self.beside.is_some() {
+            if config.transport.oauth_applies() {
+                manager.sign_in_as(&config.name);
+            }
             config.name = format!("{} (check)", config.name);
         }
         async move {

@@ -48,14 +48,14 @@
 
 pub mod authoring;
 mod commands;
-pub mod connect;
+mod connect;
 mod deadline;
 mod detail;
 pub mod drafting;
 mod execute;
 mod history;
 mod iteration;
-pub mod launch;
+mod launch;
 pub mod merge;
 mod observe;
 pub mod prepare;

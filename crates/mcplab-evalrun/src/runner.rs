@@ -400,10 +400,12 @@ fn header(spec: &RunSpec, prepared: &Prepared, units: &[Unit]) -> RunHeader {
     }
 }
 
+/// The run's kind; a subset is counted in cases as they run (a dataset's rows each one).
 fn kind(spec: &RunSpec, prepared: &Prepared) -> RunKind {
+    let expanded = mcplab_evals::suite::expand(&prepared.loaded).map(|(s, _)| s);
     let (ran, all) = (
         run::resolved_cases(&prepared.suite).len() as u32,
-        run::resolved_cases(&prepared.loaded).len() as u32,
+        run::resolved_cases(expanded.as_ref().unwrap_or(&prepared.loaded)).len() as u32,
     );
     match (&spec.replay, spec.shard) {
         (Some(of), _) => RunKind::Replay { of: of.clone() },
@@ -577,4 +579,39 @@ fn conclude(
         comparison,
         gates,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::prepare::{Overrides, SuiteText, prepare};
+
+    fn prepared(cases: &[&str]) -> Prepared {
+        let text = "version: 1\nid: s\nmcpServers: { d: { command: mcplab, args: [demo-server] } }\nmodels: [openai::m]\ncases:\n  - id: add\n    dataset: [{name: a, x: 1}, {name: b, x: 2}, {name: c, x: 3}]\n    turns: [\"{{x}}\"]\n  - id: plain\n    turns: [hi]\n";
+        let file = SuiteText {
+            text: text.into(),
+            path: None,
+        };
+        let overrides = Overrides {
+            cases: cases.iter().map(|c| c.to_string()).collect(),
+            ..Overrides::default()
+        };
+        prepare(&file, &Store::open_in_memory().unwrap(), &overrides).unwrap()
+    }
+
+    #[test]
+    fn a_run_of_some_dataset_rows_is_a_subset_counted_in_rows() {
+        let p = prepared(&["add[a]", "add[b]", "plain"]);
+        assert_eq!(
+            kind(&RunSpec::new(p.clone()), &p),
+            RunKind::Subset { cases: 3, of: 4 }
+        );
+        let p = prepared(&["add"]);
+        assert_eq!(
+            kind(&RunSpec::new(p.clone()), &p),
+            RunKind::Subset { cases: 3, of: 4 }
+        );
+        let p = prepared(&[]);
+        assert_eq!(kind(&RunSpec::new(p.clone()), &p), RunKind::Full);
+    }
 }

@@ -115,7 +115,7 @@ fn min_pass_rate(min: f64, s: &RunSummary) -> GateResult {
 }
 
 /// The whole run's pass rate with each case's iterations as one cluster.
-pub fn clustered_pass_rate(s: &RunSummary) -> Option<(Clustered, Interval)> {
+fn clustered_pass_rate(s: &RunSummary) -> Option<(Clustered, Interval)> {
     let mut by_case: BTreeMap<&str, (u64, u64)> = BTreeMap::new();
     for c in &s.cells {
         let e = by_case.entry(c.case_id.as_str()).or_default();

@@ -25,7 +25,7 @@
 //!   lines bounded as they are read (an over-long frame is refused as it crosses the limit), stderr
 //!   lines cut, the tail bounded in bytes.
 //! - `process_tree.rs`: Each stdio server's descendants by pid + start time from `/proc` (refreshed
-//!   every 2 s and at stop; the server is its descendants' subreaper, so a double-forked daemon
+//!   every 2 s, just before stdin is closed, and at stop; the server is its descendants' subreaper, so a double-forked daemon
 //!   stays under it; also found by the stdio pipes it holds), killed and reaped on disconnect;
 //!   `reap_orphans` reaps what a subreaper mcplab adopts. Linux only.
 //! - `http.rs`, `sse.rs`: Streamable HTTP client wire (session id, protocol-version header, SSE

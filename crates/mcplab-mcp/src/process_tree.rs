@@ -8,9 +8,11 @@
 //! that left the tree between two refreshes (a double fork) stays in it on Linux, because the
 //! server is started as the child subreaper of its own descendants (`stdio::adopt_orphans`):
 //! the orphan is re-parented to the server, not to init. It is also found on disconnect if it
-//! holds one of the server's stdio pipes. Hostile code can still escape through other
-//! services (systemd-run, cron, a ptrace trick). This module never signals a process it did
-//! not see descend from a server. [`reap_orphans`] collects the exit of any other process
+//! holds one of the server's stdio pipes. The stop reads the tree once more just before the
+//! server's stdin is closed ([`ProcessTree::survey`]): a server that exits on EOF re-parents
+//! its orphans to init, out of reach (a daemon it forks after that still escapes). Hostile
+//! code can still escape through other services (systemd-run, cron, a ptrace trick). This
+//! module never signals a process it did not see descend from a server. [`reap_orphans`] collects the exit of any other process
 //! re-parented to a subreaper mcplab (a browser started through `xdg-open`, helpers of a
 //! killed renderer), so none stays a zombie. Elsewhere than Linux it does nothing.
 
@@ -70,6 +72,15 @@ impl ProcessTree {
             .filter(|p| p.pid != self.root)
             .collect();
         known.iter().copied().collect()
+    }
+
+    /// Remembers everything that descends from the server now ([`Self::doomed`]), so a later
+    /// stop kills it even if the server has exited in between. Call it just before the server
+    /// is asked to stop (its stdin closed): once it exits, its orphans go to init, and those
+    /// that closed its pipes could be found no more.
+    pub(crate) fn survey(&self) {
+        let procs = self.doomed();
+        self.known.lock().extend(procs);
     }
 
     /// Everything that descends from the server now: the tree, and the processes holding its

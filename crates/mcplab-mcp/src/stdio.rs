@@ -233,7 +233,7 @@ pub(crate) fn spawn_gauged(
     tokio::spawn(watch_tree(Arc::downgrade(&tree), exit_rx.clone()));
     if let (Some(stdin), Some(stdout)) = (stdin, stdout) {
         let exit = exit_rx.clone();
-        spawn_line_io(stdout, stdin, end, limits.message_bytes, async move {
+        let closed_reason = async move {
             let mut exit = exit;
             let status = tokio::time::timeout(GRACE, exit.wait_for(Option::is_some))
                 .await
@@ -243,7 +243,16 @@ pub(crate) fn spawn_gauged(
                 Some(s) => format!("the server process exited ({s})"),
                 None => "the server closed its stdout".to_owned(),
             }
-        });
+        };
+        let watched = Arc::downgrade(&tree);
+        let before_eof = async move {
+            // The server stops on stdin EOF, and its orphans then go to init: learn them first.
+            if let Some(tree) = watched.upgrade() {
+                let _ = tokio::task::spawn_blocking(move || tree.survey()).await;
+            }
+        };
+        let io = (stdout, stdin);
+        line_io(io, end, limits.message_bytes, closed_reason, before_eof);
     }
     let child = ChildGuard {
         pgid,
@@ -279,6 +288,23 @@ where
     W: AsyncWrite + Unpin + Send + 'static,
     F: Future<Output = String> + Send + 'static,
 {
+    line_io((read, write), end, max_line, closed_reason, async {});
+}
+
+/// [`spawn_line_io`], running `before_eof` once the last frame is written and before `write`
+/// is closed.
+fn line_io<R, W, F, G>(
+    (read, write): (R, W),
+    end: WireEnd,
+    max_line: usize,
+    closed_reason: F,
+    before_eof: G,
+) where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+    F: Future<Output = String> + Send + 'static,
+    G: Future<Output = ()> + Send + 'static,
+{
     let WireEnd {
         inbound,
         mut outbound,
@@ -293,6 +319,7 @@ where
                 break;
             }
         }
+        before_eof.await;
         // Dropping the writer closes it (stdin EOF): the first step of a graceful stop.
         let _ = write.shutdown().await;
     });

@@ -13,49 +13,40 @@ use ts_rs::TS;
 /// discovers the authorization server when the server answers 401 and registers itself.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(optional_fields)]
 pub struct OAuthConfig {
     /// A pre-registered client id (used instead of registering).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub client_id: Option<String>,
     /// The pre-registered client's secret, if it has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub client_secret: Option<String>,
     /// An HTTPS URL serving this client's Client ID Metadata Document; used as the client id
     /// when the authorization server supports it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub client_metadata_url: Option<String>,
     /// Space-separated scopes to request instead of the ones the server asks for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub scope: Option<String>,
     /// How to get a client id (default `auto`: pre-registered, else CIMD, else DCR).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub registration: Option<RegistrationMethod>,
     /// The protocol revision whose rules to follow (default: the latest, with the older
     /// revisions' fallbacks).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub revision: Option<OAuthRevision>,
     /// The grant (default `authorizationCode`; `clientCredentials` is the SEP-1046 extension
     /// for machine-to-machine clients).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub grant: Option<OAuthGrant>,
     /// A PKCS#8 PEM EC P-256 key for `private_key_jwt` client authentication (ES256).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub private_key_pem: Option<String>,
     /// The enterprise identity provider of the `crossAppAccess` grant (SEP-990 extension).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub enterprise: Option<EnterpriseIdp>,
     /// The workload's JWT for the `workloadIdentity` grant (RFC 7523 assertion).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub assertion: Option<String>,
     /// Set to true to never run OAuth for this server (a 401 is then just an error).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -74,15 +65,14 @@ impl OAuthConfig {
 /// ID token for an identity assertion (ID-JAG) the MCP server's authorization server accepts.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(optional_fields)]
 pub struct EnterpriseIdp {
     /// The identity provider's token endpoint (RFC 8693 token exchange).
     pub token_endpoint: String,
     /// This client's id at the identity provider.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub client_id: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[ts(optional)]
     pub client_secret: Option<String>,
     /// The user's ID token from the identity provider (the subject of the exchange).
     pub id_token: String,
@@ -273,33 +263,21 @@ pub enum OAuthProbeTransport {
     Sse,
 }
 
-/// `POST /api/oauth/debug`: run the flow step by step for a server URL.
+/// `POST /api/oauth/debug`: run the flow step by step for a server URL. Every
+/// `Option` field may be left out (serde reads a missing one as `None`).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
 #[serde(rename_all = "camelCase")]
+#[ts(optional_fields)]
 pub struct OAuthDebugRequest {
     pub url: String,
-    #[serde(default)]
-    #[ts(optional)]
     pub transport: Option<OAuthProbeTransport>,
     /// Rules to follow; absent: the latest revision with the older ones' fallbacks.
-    #[serde(default)]
-    #[ts(optional)]
     pub revision: Option<OAuthRevision>,
-    #[serde(default)]
-    #[ts(optional)]
     pub registration: Option<RegistrationMethod>,
-    #[serde(default)]
-    #[ts(optional)]
     pub client_id: Option<String>,
-    #[serde(default)]
-    #[ts(optional)]
     pub client_secret: Option<String>,
-    #[serde(default)]
-    #[ts(optional)]
     pub client_metadata_url: Option<String>,
     /// Space-separated scopes to request instead of the ones the server asks for.
-    #[serde(default)]
-    #[ts(optional)]
     pub scope: Option<String>,
     /// True (default): the authorization URL is opened in this browser and the redirect comes
     /// back to mcplab's `/oauth/callback`. False: mcplab fetches the authorization URL itself
@@ -448,4 +426,20 @@ pub enum OAuthAuthorizeResult {
     Connected,
     /// The connection or the authorization failed.
     Failed { message: String },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_debug_request_needs_only_its_url() {
+        let request: OAuthDebugRequest =
+            serde_json::from_value(serde_json::json!({"url": "https://mcp.example"})).unwrap();
+        assert!(request.interactive);
+        assert_eq!(request.oauth_config(), OAuthConfig::default());
+        assert_eq!(request.transport, None);
+        let missing = serde_json::from_value::<OAuthDebugRequest>(serde_json::json!({}));
+        assert!(missing.unwrap_err().to_string().contains("url"));
+    }
 }

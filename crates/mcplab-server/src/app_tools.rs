@@ -2,7 +2,7 @@
 //! (system monitors, dashboards) would otherwise cost a `tools/list` round trip per call. An
 //! entry is dropped when the server says its tools changed (`tools/list_changed`) or its
 //! connection leaves `connected` (reconnect, failure, disconnect); a list fetched while it was being dropped
-//! is not kept. It caches nothing else and decides nothing: `core::apps` does.
+//! is not kept. It caches nothing else and decides nothing: `mcplab_apps` does.
 
 use std::collections::HashMap;
 use std::sync::Arc;

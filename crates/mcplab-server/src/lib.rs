@@ -51,10 +51,10 @@
 //!   server; the tool list it checks against is cached per server in `app_tools.rs` until
 //!   `tools/list_changed` or the connection leaves `connected`) and `routes/app_context.rs`;
 //!   `oauth/` (the browser `UserAgent`: redirect to this origin's `/oauth/callback`, pending
-//!   sign-ins by `state` (a `Pending` of core's connection layer), `AuthorizationRequired` events;
+//!   sign-ins by `state` (a `Pending` of `mcplab_mcp`), `AuthorizationRequired` events;
 //!   the debugger's runs with their own event rings) and `routes/oauth.rs` (status, sign-in,
 //!   sign-out, debugger); `routes/render.rs` (`POST /api/apps/render`: the server registers the
-//!   spec and renders against itself with `core::render` through `AppState::render_sign_in_url` (a
+//!   spec and renders against itself with `mcplab_render::render` through `AppState::render_sign_in_url` (a
 //!   login code + `#/render/<id>`), one at a time, 503 with a fix when there is no
 //!   renderer/Chromium; `GET /api/render-specs/{id}`; `AppState::render_host` is set by `serve`);
 //!   `routes/chat.rs`'s provider PUT keeps a stored key only while the base URL is unchanged.

@@ -81,19 +81,21 @@ pub(super) fn to_record(row: Row) -> Result<SessionRecord, StoreError> {
 impl Store {
     /// What apps gave the model in session `id` (empty for an unknown session).
     pub fn app_context(&self, id: &str) -> Result<Vec<AppContextEntry>, StoreError> {
-        let json: Option<String> = self
-            .conn
-            .lock()
-            .query_row(
-                "SELECT app_context FROM chat_sessions WHERE id = ?1",
-                [id],
-                |r| r.get(0),
-            )
-            .optional()?;
-        match json {
-            Some(json) => decode(&format!("app context of session {id}"), &json),
-            None => Ok(Vec::new()),
-        }
+        blocking(|| {
+            let json: Option<String> = self
+                .conn
+                .lock()
+                .query_row(
+                    "SELECT app_context FROM chat_sessions WHERE id = ?1",
+                    [id],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            match json {
+                Some(json) => decode(&format!("app context of session {id}"), &json),
+                None => Ok(Vec::new()),
+            }
+        })
     }
 
     /// Replaces what apps gave the model in session `id`; [`StoreError::NotFound`] if the
@@ -157,19 +159,21 @@ impl Store {
     }
 
     pub fn session(&self, id: &str) -> Result<SessionRecord, StoreError> {
-        let row = self
-            .conn
-            .lock()
-            .query_row(
-                &format!("SELECT {COLUMNS} FROM chat_sessions WHERE id = ?1"),
-                [id],
-                summary_row,
-            )
-            .optional()?;
-        match row {
-            Some(r) => to_record(r),
-            None => Err(StoreError::NotFound(format!("chat session {id}"))),
-        }
+        blocking(|| {
+            let row = self
+                .conn
+                .lock()
+                .query_row(
+                    &format!("SELECT {COLUMNS} FROM chat_sessions WHERE id = ?1"),
+                    [id],
+                    summary_row,
+                )
+                .optional()?;
+            match row {
+                Some(r) => to_record(r),
+                None => Err(StoreError::NotFound(format!("chat session {id}"))),
+            }
+        })
     }
 
     /// Changes the title and/or the host (its config and the matching older settings), and
@@ -255,16 +259,18 @@ impl Store {
 
     /// Whether the session already has a stored turn with this id.
     pub fn has_turn(&self, session_id: &str, turn_id: &str) -> Result<bool, StoreError> {
-        let found: Option<i64> = self
-            .conn
-            .lock()
-            .query_row(
-                "SELECT 1 FROM chat_turns WHERE session_id = ?1 AND turn_id = ?2",
-                params![session_id, turn_id],
-                |r| r.get(0),
-            )
-            .optional()?;
-        Ok(found.is_some())
+        blocking(|| {
+            let found: Option<i64> = self
+                .conn
+                .lock()
+                .query_row(
+                    "SELECT 1 FROM chat_turns WHERE session_id = ?1 AND turn_id = ?2",
+                    params![session_id, turn_id],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            Ok(found.is_some())
+        })
     }
 
     /// The session's turns in order, each with the model messages it added.

@@ -114,46 +114,48 @@ impl RawRun {
 impl Store {
     /// Adds a run (at its start); [`StoreError::Conflict`] if the id is taken.
     pub fn create_eval_run(&self, run: &EvalRunRow) -> Result<(), StoreError> {
-        let header = encode("eval run header", &run.header)?;
-        let result = run
-            .result
-            .as_ref()
-            .map(|r| encode("eval run result", r))
-            .transpose()?;
-        let recording = run
-            .recording
-            .as_ref()
-            .map(|r| encode("eval run recording", r))
-            .transpose()?;
-        self.conn
-            .lock()
-            .execute(
-                &format!(
-                    "INSERT INTO eval_runs ({RUN_COLUMNS}) VALUES \
-                     (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
-                ),
-                params![
-                    run.id,
-                    run.suite_id,
-                    run.suite_hash,
-                    run.host_hash,
-                    run.title,
-                    run.source,
-                    run.status,
-                    run.started_ms as i64,
-                    run.finished_ms.map(|v| v as i64),
-                    header,
-                    result,
-                    recording
-                ],
-            )
-            .map_err(|e| match e.sqlite_error_code() {
-                Some(rusqlite::ErrorCode::ConstraintViolation) => {
-                    StoreError::Conflict(run.id.clone())
-                }
-                _ => StoreError::Sqlite(e),
-            })?;
-        Ok(())
+        blocking(|| {
+            let header = encode("eval run header", &run.header)?;
+            let result = run
+                .result
+                .as_ref()
+                .map(|r| encode("eval run result", r))
+                .transpose()?;
+            let recording = run
+                .recording
+                .as_ref()
+                .map(|r| encode("eval run recording", r))
+                .transpose()?;
+            self.conn
+                .lock()
+                .execute(
+                    &format!(
+                        "INSERT INTO eval_runs ({RUN_COLUMNS}) VALUES \
+                         (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)"
+                    ),
+                    params![
+                        run.id,
+                        run.suite_id,
+                        run.suite_hash,
+                        run.host_hash,
+                        run.title,
+                        run.source,
+                        run.status,
+                        run.started_ms as i64,
+                        run.finished_ms.map(|v| v as i64),
+                        header,
+                        result,
+                        recording
+                    ],
+                )
+                .map_err(|e| match e.sqlite_error_code() {
+                    Some(rusqlite::ErrorCode::ConstraintViolation) => {
+                        StoreError::Conflict(run.id.clone())
+                    }
+                    _ => StoreError::Sqlite(e),
+                })?;
+            Ok(())
+        })
     }
 
     /// Stores the recording a replay needs (the servers' tool lists), once known.
@@ -257,19 +259,21 @@ impl Store {
 
     /// The run `id`; [`StoreError::NotFound`] if there is none.
     pub fn eval_run(&self, id: &str) -> Result<EvalRunRow, StoreError> {
-        let row = self
-            .conn
-            .lock()
-            .query_row(
-                &format!("SELECT {RUN_COLUMNS} FROM eval_runs WHERE id = ?1"),
-                [id],
-                run_row,
-            )
-            .optional()?;
-        match row {
-            Some(r) => r.decode(),
-            None => Err(StoreError::NotFound(format!("eval run {id}"))),
-        }
+        blocking(|| {
+            let row = self
+                .conn
+                .lock()
+                .query_row(
+                    &format!("SELECT {RUN_COLUMNS} FROM eval_runs WHERE id = ?1"),
+                    [id],
+                    run_row,
+                )
+                .optional()?;
+            match row {
+                Some(r) => r.decode(),
+                None => Err(StoreError::NotFound(format!("eval run {id}"))),
+            }
+        })
     }
 
     /// The ids of runs starting with `prefix`, newest first (at most `limit`).
@@ -316,35 +320,39 @@ impl Store {
         model: &str,
         iteration: u32,
     ) -> Result<EvalIterationRow, StoreError> {
-        let conn = self.conn.lock();
-        let row = conn
-            .query_row(
-                "SELECT run_id, case_id, model, iteration, outcome, record, detail, finished_ms,
-                        packed
-                 FROM eval_iterations
-                 WHERE run_id = ?1 AND case_id = ?2 AND model = ?3 AND iteration = ?4",
-                params![run_id, case_id, model, i64::from(iteration)],
-                iteration_row,
-            )
-            .optional()?;
-        match row {
-            Some(r) => r.decode(&conn),
-            None => Err(StoreError::NotFound(format!(
-                "iteration {} of {case_id} on {model} in eval run {run_id}",
-                iteration + 1
-            ))),
-        }
+        blocking(|| {
+            let conn = self.conn.lock();
+            let row = conn
+                .query_row(
+                    "SELECT run_id, case_id, model, iteration, outcome, record, detail, finished_ms,
+                            packed
+                     FROM eval_iterations
+                     WHERE run_id = ?1 AND case_id = ?2 AND model = ?3 AND iteration = ?4",
+                    params![run_id, case_id, model, i64::from(iteration)],
+                    iteration_row,
+                )
+                .optional()?;
+            match row {
+                Some(r) => r.decode(&conn),
+                None => Err(StoreError::NotFound(format!(
+                    "iteration {} of {case_id} on {model} in eval run {run_id}",
+                    iteration + 1
+                ))),
+            }
+        })
     }
 
     /// Deletes a run, its iterations and the payloads only it used.
     pub fn delete_eval_run(&self, id: &str) -> Result<(), StoreError> {
-        self.delete_one(
-            "DELETE FROM eval_runs WHERE id = ?1",
-            id,
-            StoreError::NotFound(format!("eval run {id}")),
-        )?;
-        super::evals_prune::drop_orphan_blobs(&self.conn.lock())?;
-        Ok(())
+        blocking(|| {
+            self.delete_one(
+                "DELETE FROM eval_runs WHERE id = ?1",
+                id,
+                StoreError::NotFound(format!("eval run {id}")),
+            )?;
+            super::evals_prune::drop_orphan_blobs(&self.conn.lock())?;
+            Ok(())
+        })
     }
 }
 

@@ -18,14 +18,16 @@ const PROVIDERS_SETTING: &str = "providers";
 impl Store {
     /// The setting `key`, if set.
     pub fn setting(&self, key: &str) -> Result<Option<Value>, StoreError> {
-        let json: Option<String> = self
-            .conn
-            .lock()
-            .query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| {
-                r.get(0)
-            })
-            .optional()?;
-        json.map(|json| decode("setting", key, &json)).transpose()
+        blocking(|| {
+            let json: Option<String> = self
+                .conn
+                .lock()
+                .query_row("SELECT value FROM settings WHERE key = ?1", [key], |r| {
+                    r.get(0)
+                })
+                .optional()?;
+            json.map(|json| decode("setting", key, &json)).transpose()
+        })
     }
 
     /// Sets the setting `key` to `value`, replacing any previous value.

@@ -184,10 +184,10 @@ impl Store {
 
     /// Runs `delete` (a DELETE of one row, its key `?1`) for `key`; `missing` when no row went.
     fn delete_one(&self, delete: &str, key: &str, missing: StoreError) -> Result<(), StoreError> {
-        match self.conn.lock().execute(delete, [key])? {
+        blocking(|| match self.conn.lock().execute(delete, [key])? {
             0 => Err(missing),
             _ => Ok(()),
-        }
+        })
     }
 
     /// True when this open created the schema, i.e. the first run against this file.
@@ -249,7 +249,6 @@ fn blocking<T>(f: impl FnOnce() -> T) -> T {
     }
 }
 
-/// Serializes `value` to JSON text, naming it in the error.
 #[cfg(unix)]
 fn restrict_to_owner(path: &Path) -> std::io::Result<()> {
     use std::os::unix::fs::PermissionsExt;
@@ -261,6 +260,7 @@ fn restrict_to_owner(_path: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Serializes `value` to JSON text, naming it in the error.
 fn encode<T: serde::Serialize + ?Sized>(what: &str, value: &T) -> Result<String, StoreError> {
     serde_json::to_string(value).map_err(|source| StoreError::Encode {
         what: what.to_string(),

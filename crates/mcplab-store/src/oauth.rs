@@ -14,16 +14,18 @@ impl Store {
         server: &str,
         url: &str,
     ) -> Result<Option<Credentials>, StoreError> {
-        let json: Option<String> = self
-            .conn
-            .lock()
-            .query_row(
-                "SELECT value FROM oauth_credentials WHERE server = ?1 AND url = ?2",
-                params![server, url],
-                |r| r.get(0),
-            )
-            .optional()?;
-        json.map(|j| decode(server, &j)).transpose()
+        blocking(|| {
+            let json: Option<String> = self
+                .conn
+                .lock()
+                .query_row(
+                    "SELECT value FROM oauth_credentials WHERE server = ?1 AND url = ?2",
+                    params![server, url],
+                    |r| r.get(0),
+                )
+                .optional()?;
+            json.map(|j| decode(server, &j)).transpose()
+        })
     }
 
     /// Stores `creds` for `server` at `creds.server_url`, replacing what was there.
@@ -52,10 +54,12 @@ impl Store {
 
     /// Removes every credential of `server`; returns how many rows went.
     pub fn clear_oauth_credentials(&self, server: &str) -> Result<usize, StoreError> {
-        Ok(self
-            .conn
-            .lock()
-            .execute("DELETE FROM oauth_credentials WHERE server = ?1", [server])?)
+        blocking(|| {
+            Ok(self
+                .conn
+                .lock()
+                .execute("DELETE FROM oauth_credentials WHERE server = ?1", [server])?)
+        })
     }
 
     /// Every stored credential, by server then URL.

@@ -59,19 +59,21 @@ impl Store {
 
     /// The scenario `id`; [`StoreError::NotFound`] if there is none.
     pub fn scenario(&self, id: &str) -> Result<AppScenario, StoreError> {
-        let found = self
-            .conn
-            .lock()
-            .query_row(
-                &format!("SELECT {COLUMNS} FROM app_scenarios WHERE id = ?1"),
-                [id],
-                row,
-            )
-            .optional()?;
-        match found {
-            Some(r) => scenario(r),
-            None => Err(StoreError::NotFound(format!("scenario {id}"))),
-        }
+        blocking(|| {
+            let found = self
+                .conn
+                .lock()
+                .query_row(
+                    &format!("SELECT {COLUMNS} FROM app_scenarios WHERE id = ?1"),
+                    [id],
+                    row,
+                )
+                .optional()?;
+            match found {
+                Some(r) => scenario(r),
+                None => Err(StoreError::NotFound(format!("scenario {id}"))),
+            }
+        })
     }
 
     /// Saves a scenario under `id`, creating it or replacing its contents (keeps `created_ms`).

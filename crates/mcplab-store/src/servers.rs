@@ -25,51 +25,57 @@ impl Store {
 
     /// The config named `name`; [`StoreError::NotFound`] if there is none.
     pub fn server(&self, name: &str) -> Result<ServerConfig, StoreError> {
-        let json: Option<String> = self
-            .conn
-            .lock()
-            .query_row("SELECT config FROM servers WHERE name = ?1", [name], |r| {
-                r.get(0)
-            })
-            .optional()?;
-        match json {
-            Some(json) => decode(name, &json),
-            None => Err(not_found(name)),
-        }
+        blocking(|| {
+            let json: Option<String> = self
+                .conn
+                .lock()
+                .query_row("SELECT config FROM servers WHERE name = ?1", [name], |r| {
+                    r.get(0)
+                })
+                .optional()?;
+            match json {
+                Some(json) => decode(name, &json),
+                None => Err(not_found(name)),
+            }
+        })
     }
 
     /// Appends `cfg`; [`StoreError::Conflict`] if its name is taken.
     pub fn insert_server(&self, cfg: &ServerConfig) -> Result<(), StoreError> {
-        let json = encode("server config", cfg)?;
-        // One statement, so the position is computed and claimed atomically.
-        self.conn
-            .lock()
-            .execute(
-                "INSERT INTO servers (name, position, config)
-                 SELECT ?1, COALESCE(MAX(position), 0) + 1, ?2 FROM servers",
-                params![cfg.name, json],
-            )
-            .map_err(|e| conflict_or(e, &cfg.name))?;
-        Ok(())
+        blocking(|| {
+            let json = encode("server config", cfg)?;
+            // One statement, so the position is computed and claimed atomically.
+            self.conn
+                .lock()
+                .execute(
+                    "INSERT INTO servers (name, position, config)
+                     SELECT ?1, COALESCE(MAX(position), 0) + 1, ?2 FROM servers",
+                    params![cfg.name, json],
+                )
+                .map_err(|e| conflict_or(e, &cfg.name))?;
+            Ok(())
+        })
     }
 
     /// Replaces the config named `name` with `cfg`, keeping its position. A different
     /// `cfg.name` renames it ([`StoreError::Conflict`] if that name is taken);
     /// [`StoreError::NotFound`] if `name` does not exist.
     pub fn replace_server(&self, name: &str, cfg: &ServerConfig) -> Result<(), StoreError> {
-        let json = encode("server config", cfg)?;
-        let changed = self
-            .conn
-            .lock()
-            .execute(
-                "UPDATE servers SET name = ?2, config = ?3 WHERE name = ?1",
-                params![name, cfg.name, json],
-            )
-            .map_err(|e| conflict_or(e, &cfg.name))?;
-        if changed == 0 {
-            return Err(not_found(name));
-        }
-        Ok(())
+        blocking(|| {
+            let json = encode("server config", cfg)?;
+            let changed = self
+                .conn
+                .lock()
+                .execute(
+                    "UPDATE servers SET name = ?2, config = ?3 WHERE name = ?1",
+                    params![name, cfg.name, json],
+                )
+                .map_err(|e| conflict_or(e, &cfg.name))?;
+            if changed == 0 {
+                return Err(not_found(name));
+            }
+            Ok(())
+        })
     }
 
     /// Replaces the config with `cfg.name` in place, or appends it; true if it replaced one.

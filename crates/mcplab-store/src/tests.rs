@@ -559,3 +559,111 @@ fn a_new_data_dir_is_private() {
     let mode = std::fs::metadata(&open).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o750, "{mode:o}");
 }
+
+/// A store call, by name, for [`no_store_call_holds_up_the_async_worker`].
+type Call = (&'static str, Box<dyn Fn(&Store) + Send + Sync>);
+
+/// Every call that waits for the connection; results are ignored (most find nothing).
+fn every_call() -> Vec<Call> {
+    let run = super::EvalRunRow {
+        id: "r".into(),
+        suite_id: "s".into(),
+        suite_hash: "h".into(),
+        host_hash: "h".into(),
+        title: None,
+        source: None,
+        status: "running".into(),
+        started_ms: 1,
+        finished_ms: None,
+        header: json!({}),
+        result: None,
+        recording: None,
+    };
+    vec![
+        ("servers", Box::new(|s| drop(s.servers()))),
+        ("server", Box::new(|s| drop(s.server("x")))),
+        (
+            "insert_server",
+            Box::new(|s| drop(s.insert_server(&stdio("a", "c")))),
+        ),
+        (
+            "replace_server",
+            Box::new(|s| drop(s.replace_server("x", &stdio("x", "c")))),
+        ),
+        ("delete_server", Box::new(|s| drop(s.delete_server("x")))),
+        ("sessions", Box::new(|s| drop(s.sessions()))),
+        ("session", Box::new(|s| drop(s.session("x")))),
+        ("app_context", Box::new(|s| drop(s.app_context("x")))),
+        ("has_turn", Box::new(|s| drop(s.has_turn("x", "t")))),
+        ("delete_session", Box::new(|s| drop(s.delete_session("x")))),
+        (
+            "create_eval_run",
+            Box::new(move |s| drop(s.create_eval_run(&run))),
+        ),
+        ("eval_run", Box::new(|s| drop(s.eval_run("x")))),
+        (
+            "eval_iteration",
+            Box::new(|s| drop(s.eval_iteration("x", "c", "m", 0))),
+        ),
+        (
+            "delete_eval_run",
+            Box::new(|s| drop(s.delete_eval_run("x"))),
+        ),
+        ("setting", Box::new(|s| drop(s.setting("k")))),
+        (
+            "set_setting",
+            Box::new(|s| drop(s.set_setting("k", &json!(1)))),
+        ),
+        ("prefs", Box::new(|s| drop(s.prefs()))),
+        (
+            "oauth_credentials",
+            Box::new(|s| drop(s.oauth_credentials("x", "u"))),
+        ),
+        (
+            "clear_oauth_credentials",
+            Box::new(|s| drop(s.clear_oauth_credentials("x"))),
+        ),
+        ("scenario", Box::new(|s| drop(s.scenario("x")))),
+        (
+            "delete_scenario",
+            Box::new(|s| drop(s.delete_scenario("x"))),
+        ),
+    ]
+}
+
+/// Route handlers and chat turns call the store from async code. While one call waits for the
+/// connection (another holds it, as a slow fsync does), the runtime's only worker must still
+/// run other tasks: the wait is handed off the worker (`blocking`).
+#[test]
+fn no_store_call_holds_up_the_async_worker() {
+    let store = std::sync::Arc::new(Store::open_in_memory().unwrap());
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .build()
+        .unwrap();
+    let mut stuck = Vec::new();
+    for (name, call) in every_call() {
+        let busy = store.conn.lock();
+        let (started, call_started) = mpsc::channel();
+        let s = store.clone();
+        let task = rt.spawn(async move {
+            started.send(()).unwrap();
+            call(&s);
+        });
+        call_started
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the call starts on the worker");
+        // The worker is inside the call now; this task runs only if the wait left the worker.
+        let (beat, heard) = mpsc::channel();
+        rt.spawn(async move { beat.send(()).ok() });
+        if heard.recv_timeout(Duration::from_secs(5)).is_err() {
+            stuck.push(name);
+        }
+        drop(busy);
+        rt.block_on(task).unwrap();
+    }
+    assert!(
+        stuck.is_empty(),
+        "these calls held up the async worker: {stuck:?}"
+    );
+}

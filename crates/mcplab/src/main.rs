@@ -36,8 +36,8 @@
 //!   only, not global), `commands/apps.rs` (`apps render` (`--host`: the profile's display modes,
 //!   CSP mode, `window.openai`, MCP Apps host capabilities — the report's `hostCapabilities` is
 //!   what the host sent in `ui/initialize` — and client declaration): one server connected, API +
-//!   sandbox on loopback ports of its own via `serve.rs`'s `start_sandbox`/`serve_app`, in-memory
-//!   store, `core::render`, PNG + JSON report, exit code from the report), `serve.rs` (the web
+//!   sandbox on loopback ports of its own via `mcplab_server::headless`, in-memory
+//!   store, `mcplab_render`, PNG + JSON report, exit code from the report), `serve.rs` (the web
 //!   inspector, `run` as a list of steps: `open_store` (demo seed, `--config`, ad-hoc target),
 //!   `manager` (limits, saved roots), bind with a loud port fallback and the `--host` warning,
 //!   `Addresses`, `configure` (hosts dir, prices, renderer), `announce` (launch record, one-time

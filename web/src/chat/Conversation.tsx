@@ -10,6 +10,7 @@ import { ToolCard } from './ToolCard';
 import { shownUsage, type ChatTurn } from './turns';
 import { XrayPanel } from './XrayPanel';
 import { turnCost, usd } from './xray';
+import { Ticks } from '../ui/Ticks';
 
 const REASON: Record<StopReason, string | null> = {
   completed: null,
@@ -99,7 +100,9 @@ function TurnEnd({ turn, onRetry, canRetry, sessionId }: { turn: ChatTurn; onRet
       {turn.status === 'failed' && turn.failure && (
         <div className="chat-error" role="alert" data-testid="turn-error" data-kind={turn.failure.kind}>
           <strong>Turn failed ({turn.failure.kind})</strong>
-          <div className="wrap">{turn.failure.message}</div>
+          <div className="wrap">
+            <Ticks text={turn.failure.message} />
+          </div>
           {onRetry && (
             <Button small onClick={onRetry} disabled={!canRetry} data-testid="turn-retry" title="Send the message again in place of this failed turn">
               Retry

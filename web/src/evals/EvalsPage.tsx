@@ -110,9 +110,11 @@ function FolderBar({ onStarter }: { onStarter: (name: string) => void }) {
 
 function SuiteList({ selected, onSelect }: { selected: string | null; onSelect: (name: string) => void }) {
   const suites = useSuites().data ?? null;
+  const folder = useEvalsFolder();
   return (
     <>
       <h2>Suites</h2>
+      {folder.isSuccess && !folder.data?.folder && <p className="muted small">Choose a suites folder above first.</p>}
       {suites && suites.length === 0 && <p className="muted small">No .yaml, .yml or .json files in the folder yet.</p>}
       <ul className="evals-list">
         {suites?.map((s) => (
@@ -144,6 +146,7 @@ function RunList({ runs, shown, onShow, picked, onPick }: RunListProps) {
   return (
     <>
       <h2>Runs</h2>
+      {runs.length === 0 && <p className="muted small" data-testid="evals-runs-none">None yet.</p>}
       {runs.length > 1 && <p className="muted small">Tick two runs to compare them.</p>}
       <ul className="evals-list" data-testid="evals-runs">
         {runs.map((r) => (

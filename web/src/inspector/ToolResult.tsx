@@ -17,6 +17,7 @@ import { ContentView } from './ContentView';
 import { openInInspector } from './inspectorRoute';
 import { outcomeStatus } from './history';
 import { UrlElicitations, urlElicitations } from './UrlElicitations';
+import { Ticks } from '../ui/Ticks';
 
 export function ToolResult({
   outcome,
@@ -63,7 +64,9 @@ export function ToolResult({
       </div>
       {outcome.error && (
         <div className={status === 'cancelled' ? 'call-cancelled' : 'call-error'} data-testid="tool-error">
-          <div>{outcome.error.message}</div>
+          <div>
+            <Ticks text={outcome.error.message} />
+          </div>
           {adviceFor(outcome.error.kind) && (
             <div className="small" data-testid="tool-error-advice">
               {adviceFor(outcome.error.kind)}

@@ -13,7 +13,7 @@ function duration(ms: number): string {
 
 export function CacheHint({ info, onBypass, testId }: { info: CacheInfo | null; onBypass: () => void; testId: string }) {
   if (!info || (info.ttlMs === undefined && !info.cacheScope)) return null;
-  const fresh = info.ttlMs ? `fresh for ${duration(info.ttlMs)}` : 'not cacheable (ttlMs 0)';
+  const fresh = info.ttlMs ? `fresh for ${duration(info.ttlMs)}` : 'not cacheable';
   return (
     <div className="cache-hint small muted" data-testid={testId}>
       <span title="ttlMs and cacheScope of the server's result (2026-07-28 caching)">

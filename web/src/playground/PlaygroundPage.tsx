@@ -8,7 +8,7 @@
 // `PlaygroundToolbar.tsx`, the stage `PlaygroundStage.tsx`. The shell keeps this page mounted
 // (hidden, `active` false) while another page is shown, so a running app, its state and its
 // bridge log are still there on return; hidden, it takes no keys.
-import { useMemo, useState } from 'react';
+import { useMemo, useRef, useState } from 'react';
 import type { HostConditions } from '../apps/host';
 import { uiLink } from '../apps/linkage';
 import { useServers } from '../servers/store';
@@ -59,6 +59,14 @@ export function PlaygroundPage({ active = true }: { active?: boolean }) {
       })
     : null;
 
+  // Stacked (phone width), the stage sits below the controls: Run brings it into view.
+  const center = useRef<HTMLElement>(null);
+  const runAndShow = () => {
+    input.runNow();
+    const stage = center.current;
+    if (stage && stage.getBoundingClientRect().top > window.innerHeight / 2) stage.scrollIntoView({ block: 'start' });
+  };
+
   if (servers && connected.length === 0) {
     return (
       <EmptyState title="No connected server" testId="playground-no-server">
@@ -83,7 +91,7 @@ export function PlaygroundPage({ active = true }: { active?: boolean }) {
           formKey={input.formKey}
           initialArgs={input.initialArgs}
           hasRun={!!run}
-          onRun={input.runNow}
+          onRun={runAndShow}
           emulation={emulation}
           lastArgs={run?.args}
           onScenario={input.loadScenario}
@@ -92,7 +100,7 @@ export function PlaygroundPage({ active = true }: { active?: boolean }) {
         <HostPicker value={emulation} onChange={setEmulation} />
         <EmulationBar value={emulation} onChange={setEmulation} />
       </aside>
-      <section className="pg-center">
+      <section className="pg-center" ref={center}>
         <PlaygroundToolbar mode={mode} onMode={setMode} emulation={emulation} zoom={zoom} fit={fit} diagnostics={diagnostics} hasRun={!!run} onClose={close} screenshotSpec={screenshotSpec} />
         <PlaygroundStage mode={mode} server={server} emulation={emulation} conditions={conditions} zoom={zoom} onFit={setFit} shown={shown} diagnostics={diagnostics} observers={observers} />
       </section>

@@ -13,6 +13,7 @@ import { StatusBadge } from './StatusBadge';
 import { ArrowRight } from 'lucide-react';
 import { routeHash } from '../ui/route';
 import { useAfterPaint } from '../ui/useAfterPaint';
+import { Ticks } from '../ui/Ticks';
 
 // Markdown (and its parser) loads after the first screen has painted; until then the text
 // shows as it is.
@@ -37,7 +38,9 @@ export function ServerDetail({ view }: { view: ServerView }) {
       {view.status.state === 'failed' && (
         <div className="state state-error" role="alert" data-testid="server-failure-message">
           <div className="state-title">Connection failed</div>
-          <pre className="state-message">{view.status.message}</pre>
+          <pre className="state-message">
+            <Ticks text={view.status.message} />
+          </pre>
         </div>
       )}
       {view.config.type !== 'stdio' && <ServerOAuth key={view.config.name} view={view} />}

@@ -1,5 +1,6 @@
 // The server the inspector pages use (in the header). Choosing one moves the page's URL to it
-// (`#/<page>/<server>`), so the URL keeps saying what is shown.
+// (`#/<page>/<server>`), so the URL keeps saying what is shown. The dot beside it shows the
+// selected server's state.
 import { openInInspector } from '../inspector/inspectorRoute';
 import { rememberedSelection, type InspectorPage } from '../inspector/selection';
 import { selectServer, useSelectedServer, useServers } from './store';
@@ -19,11 +20,14 @@ export function ServerSelector({ page }: { page?: InspectorPage }) {
           if (page) openInInspector(page, e.target.value, rememberedSelection(page, e.target.value));
         }}
         data-testid="server-selector"
-        aria-label="Server to inspect"
+        aria-label={`Server to inspect (${view ? `${view.config.name}, ${view.status.state}` : 'none'})`}
+        title={view ? `${view.config.name}: ${view.status.state}` : undefined}
       >
         {list.map((v) => (
-          <option key={v.config.name} value={v.config.name}>
-            {v.config.name} ({v.status.state})
+          // A connected server is its name (the dot beside says so): "demo (connected)" was cut
+          // to "demo (connect" at phone width. Any other state stays in words.
+          <option key={v.config.name} value={v.config.name} data-state={v.status.state}>
+            {v.status.state === 'connected' ? v.config.name : `${v.config.name} (${v.status.state})`}
           </option>
         ))}
       </select>

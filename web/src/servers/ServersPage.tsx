@@ -15,6 +15,7 @@ import { ServerForm } from './ServerForm';
 import { StatusBadge } from './StatusBadge';
 import { signIn } from './signIn';
 import { reloadServers, removeServer, selectServer, upsertServer, usePendingSignIn, useSelectedServer, useServers } from './store';
+import { Ticks } from '../ui/Ticks';
 
 export function describe(c: ServerConfig): string {
   return c.type === 'stdio' ? [c.command, ...(c.args ?? [])].join(' ') : c.url;
@@ -134,7 +135,7 @@ function ServerRow({ view, selected, onEdit }: { view: ServerView; selected: boo
       </button>
       {view.status.state === 'failed' && (
         <div className="server-failure" data-testid={`failure-${name}`}>
-          {view.status.message}
+          <Ticks text={view.status.message} />
         </div>
       )}
       {pending && (

@@ -90,7 +90,7 @@ function Skills({ server }: { server: string }) {
           />
         )}
       </aside>
-      <section className="detail">{skill ? <SkillDetail key={skill.uri} server={server} skill={skill} /> : <EmptyState title="Select a skill" />}</section>
+      <section className="detail">{skill ? <SkillDetail key={skill.uri} server={server} skill={skill} /> : <EmptyState title="Select a skill">Pick a skill on the left to read its instructions and files.</EmptyState>}</section>
     </div>
   );
 }

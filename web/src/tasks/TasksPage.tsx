@@ -9,6 +9,7 @@ import type { TaskView } from '../api/types.gen';
 import { NeedsServer } from '../inspector/NeedsServer';
 import { useSelectedServer } from '../servers/store';
 import { modernApi } from '../modern/api';
+import { RefreshCw } from 'lucide-react';
 import { Button } from '../ui/Button';
 import { JsonTree } from '../ui/JsonTree';
 import { Loading } from '../ui/Spinner';
@@ -33,13 +34,13 @@ function Tasks({ server }: { server: string }) {
         <h2>Tasks</h2>
         <span className="muted small">{tasks.length} known for {server}</span>
         <span className="spacer" />
-        <Button small variant="ghost" onClick={reload} data-testid="tasks-reload">
-          ↻
+        <Button small variant="ghost" onClick={reload} data-testid="tasks-reload" title="List the tasks again" aria-label="List the tasks again">
+          <RefreshCw size={14} aria-hidden="true" />
         </Button>
       </div>
       {tasks.length === 0 ? (
         <EmptyState title="No tasks yet" testId="tasks-empty">
-          A tool call becomes a task when the server decides so (2026-07-28 tasks extension) or when the tool requires it (2025-11-25).
+          A tool call becomes a task when the server decides so (<span className="nowrap">2026-07-28</span> tasks extension) or when the tool requires it (<span className="nowrap">2025-11-25</span>).
         </EmptyState>
       ) : (
         tasks.map((t) => <TaskCard key={t.taskId} server={server} task={t} onChange={(v) => patchTask(qc, v)} />)

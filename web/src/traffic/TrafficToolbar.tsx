@@ -64,14 +64,14 @@ export function TrafficToolbar({ rows, onCleared, onClose }: { rows: FrameRow[];
           {state.paused ? <Play size={13} aria-hidden="true" /> : <Pause size={13} aria-hidden="true" />}
           {state.paused ? `Resume${state.held ? ` (${state.held})` : ''}` : 'Pause'}
         </Button>
-        <Button small variant="ghost" onClick={doClear} data-testid="traffic-clear" title="Clear the recording">
-          <Eraser size={13} aria-hidden="true" /> Clear
+        <Button small variant="ghost" onClick={doClear} data-testid="traffic-clear" aria-label="Clear" title="Clear the recording">
+          <Eraser size={13} aria-hidden="true" /> <span className="btn-label">Clear</span>
         </Button>
-        <Button small variant="ghost" onClick={doExport} disabled={!rows.length} data-testid="traffic-export" title="Export the shown frames as JSON">
-          <Download size={13} aria-hidden="true" /> Export
+        <Button small variant="ghost" onClick={doExport} disabled={!rows.length} data-testid="traffic-export" aria-label="Export" title="Export the shown frames as JSON">
+          <Download size={13} aria-hidden="true" /> <span className="btn-label">Export</span>
         </Button>
-        <Button small variant="ghost" onClick={() => picker.current?.click()} data-testid="traffic-open" title="Open a recording (mcplab tap --record FILE, or an export)">
-          <FolderOpen size={13} aria-hidden="true" /> Open
+        <Button small variant="ghost" onClick={() => picker.current?.click()} data-testid="traffic-open" aria-label="Open" title="Open a recording (mcplab tap --record FILE, or an export)">
+          <FolderOpen size={13} aria-hidden="true" /> <span className="btn-label">Open</span>
         </Button>
         <input ref={picker} type="file" accept=".jsonl,.json,application/json" hidden onChange={(e) => void doOpen(e.target.files?.[0])} data-testid="traffic-open-file" />
         {onClose && (

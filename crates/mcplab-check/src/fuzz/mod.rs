@@ -158,6 +158,11 @@ fn judge(rec: &Recording, opts: &CheckOptions, f: &mut Findings) {
                 at,
             ),
             FuzzOutcome::Error { .. } => {}
+            FuzzOutcome::Answered(result) if !result.is_object() => f.add(
+                &PROTOCOL,
+                format!("{about} — the result is {result}, not a CallToolResult object"),
+                at,
+            ),
             FuzzOutcome::Answered(result) => output(rec, c, result, &about, at, f),
         }
     }

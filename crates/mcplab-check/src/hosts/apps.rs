@@ -119,6 +119,11 @@ fn rendered(prof: &mut Profile, app: &AppRead) -> Option<bool> {
     let item = Some((HostItemKind::App, app.uri.as_str()));
     let h = &prof.p.host_config;
     let tools = app.tools.join(", ");
+    let link = if app.tools.len() == 1 {
+        "links"
+    } else {
+        "link"
+    };
     // mcplab gives OpenAI widgets its window.openai shim whatever the profile says.
     let mcplab = prof.p.builtin && prof.p.name == "mcplab";
     let (mcp, openai) = (h.client.mcp_apps, h.app_host.window_openai || mcplab);
@@ -148,7 +153,7 @@ fn rendered(prof: &mut Profile, app: &AppRead) -> Option<bool> {
         item,
         verdict,
         field,
-        format!("{tools} link it; the host {said}{tail}"),
+        format!("{tools} {link} it; the host {said}{tail}"),
     );
     let window = openai && !prof.unknown("appHost.windowOpenai");
     (verdict != Verdict::Degraded).then_some(window || (app.openai && !app.mcp_app))

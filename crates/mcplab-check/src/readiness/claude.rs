@@ -111,13 +111,13 @@ pub(crate) fn judge(rec: &Recording, _: &CheckOptions, f: &mut Findings) {
         let hint = t.hint("readOnlyHint").is_some() || t.hint("destructiveHint").is_some();
         if title.is_none() || !hint {
             let missing = match (title.is_none(), hint) {
-                (true, false) => "a title and readOnlyHint/destructiveHint",
-                (true, true) => "a title",
-                _ => "readOnlyHint or destructiveHint",
+                (true, false) => "no title and neither readOnlyHint nor destructiveHint",
+                (true, true) => "no title",
+                _ => "neither readOnlyHint nor destructiveHint",
             };
             f.add(
                 &ANNOTATIONS,
-                format!("tool `{name}` has no {missing}"),
+                format!("tool `{name}` has {missing}"),
                 t.at(""),
             );
         }

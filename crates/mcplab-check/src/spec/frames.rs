@@ -427,3 +427,54 @@ impl Walk<'_> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use mcplab_protocol::check::Severity;
+    use serde_json::json;
+
+    use super::*;
+
+    fn frame(seq: u64, direction: &str, message: Value) -> TrafficFrame {
+        serde_json::from_value(json!({
+            "seq": seq, "server": "s", "tsMs": 0, "direction": direction, "kind": "message",
+            "text": message.to_string(),
+        }))
+        .unwrap()
+    }
+
+    /// (severity, rule) of the frames' findings.
+    fn judged(sent: Value) -> Vec<(Severity, String)> {
+        let answer = json!({"jsonrpc": "2.0", "id": 1, "result": {"content": []}});
+        let frames = vec![frame(1, "outbound", sent), frame(2, "inbound", answer)];
+        let rec = Recording::from_frames(Era::Legacy, "2025-11-25", frames);
+        let mut spec = Spec::load("2025-11-25").unwrap();
+        let mut f = Findings::new(Some("2025-11-25"));
+        check_frames(&rec, &mut spec, false, &mut f);
+        f.finish()
+            .into_iter()
+            .map(|x| (x.severity, x.rule))
+            .collect()
+    }
+
+    /// No raw server can make mcplab send a bad message (a finding is mcplab's bug), so this
+    /// rule is tested on a recording: a request mcplab could not have sent is a warning that
+    /// names mcplab, and a good one is not.
+    #[test]
+    fn an_invalid_message_mcplab_sent_is_a_client_schema_warning() {
+        let bad =
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": 42}});
+        let found = judged(bad);
+        assert!(
+            found.contains(&(Severity::Warning, "client-schema".to_owned())),
+            "{found:?}"
+        );
+        assert!(
+            !found.iter().any(|(_, r)| r == "schema"),
+            "the server did nothing wrong: {found:?}"
+        );
+        let good =
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": "x"}});
+        assert_eq!(judged(good), Vec::new());
+    }
+}

@@ -12,8 +12,16 @@ pub fn wilson(successes: u64, n: u64, z: f64) -> Option<Interval> {
     if n == 0 || successes > n {
         return None;
     }
-    let n = n as f64;
-    let p = successes as f64 / n;
+    wilson_real(successes as f64, n as f64, z)
+}
+
+/// The Wilson interval for a real-valued count `x` out of `n` (an effective sample size, as
+/// the clustered interval has); `None` when `n` is not positive.
+pub(crate) fn wilson_real(x: f64, n: f64, z: f64) -> Option<Interval> {
+    if n <= 0.0 {
+        return None;
+    }
+    let p = x / n;
     let z2 = z * z;
     let denom = 1.0 + z2 / n;
     let centre = (p + z2 / (2.0 * n)) / denom;

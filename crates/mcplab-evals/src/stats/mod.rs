@@ -3,11 +3,11 @@
 //! cells and clustering by case (`regression`) and the per case × model and per run summaries
 //! built from iteration records (`summary`). Pure arithmetic on counts and samples.
 
-pub mod interval;
-pub mod passk;
-pub mod percentile;
-pub mod regression;
-pub mod summary;
+mod interval;
+mod passk;
+mod percentile;
+pub(crate) mod regression;
+mod summary;
 
 pub use interval::{Interval, Z95, newcombe, wilson};
 pub use passk::{pass_at_k, pass_hat_k};

@@ -4,11 +4,11 @@
 //! repeat, so its iterations are not independent): the cluster-robust (sandwich) variance of a
 //! pooled pass rate, and the interval that follows from its design effect.
 
-use super::interval::{Interval, wilson};
+use super::interval::{Interval, wilson_real};
 
 /// One-sided p-value that the run's pass rate is lower than the base's: Fisher's exact test,
 /// P(X ≤ run_passes) for the hypergeometric with both sides' margins. 1 when a side is empty.
-pub fn fisher_drop(base_passes: u64, base_n: u64, run_passes: u64, run_n: u64) -> f64 {
+pub(crate) fn fisher_drop(base_passes: u64, base_n: u64, run_passes: u64, run_n: u64) -> f64 {
     if base_n == 0 || run_n == 0 || base_passes > base_n || run_passes > run_n {
         return 1.0;
     }
@@ -34,7 +34,7 @@ fn ln_factorial(n: u64) -> f64 {
 }
 
 /// Holm's step-down adjusted p-values (controls the chance of any false alarm).
-pub fn holm(p: &[f64]) -> Vec<f64> {
+pub(crate) fn holm(p: &[f64]) -> Vec<f64> {
     let m = p.len();
     let mut order: Vec<usize> = (0..m).collect();
     order.sort_by(|a, b| p[*a].total_cmp(&p[*b]));
@@ -49,7 +49,7 @@ pub fn holm(p: &[f64]) -> Vec<f64> {
 
 /// Benjamini–Hochberg adjusted p-values (controls the expected share of false alarms among
 /// the cells flagged).
-pub fn benjamini_hochberg(p: &[f64]) -> Vec<f64> {
+pub(crate) fn benjamini_hochberg(p: &[f64]) -> Vec<f64> {
     let m = p.len();
     let mut order: Vec<usize> = (0..m).collect();
     order.sort_by(|a, b| p[*b].total_cmp(&p[*a]));
@@ -65,16 +65,16 @@ pub fn benjamini_hochberg(p: &[f64]) -> Vec<f64> {
 
 /// A pooled pass rate over clusters `(passes, n)` with its cluster-robust standard error.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Clustered {
-    pub rate: f64,
-    pub se: f64,
-    pub n: u64,
-    pub clusters: usize,
+pub(crate) struct Clustered {
+    pub(crate) rate: f64,
+    pub(crate) se: f64,
+    pub(crate) n: u64,
+    pub(crate) clusters: usize,
 }
 
 /// The pooled rate of `clusters` (`None` without a completed iteration). With one cluster the
 /// standard error is the binomial one: there is nothing to estimate the clustering from.
-pub fn clustered(clusters: &[(u64, u64)]) -> Option<Clustered> {
+pub(crate) fn clustered(clusters: &[(u64, u64)]) -> Option<Clustered> {
     let n: u64 = clusters.iter().map(|c| c.1).sum();
     if n == 0 {
         return None;
@@ -103,8 +103,9 @@ pub fn clustered(clusters: &[(u64, u64)]) -> Option<Clustered> {
 }
 
 /// The Wilson interval at the effective sample size (n over the design effect): the clustered
-/// counterpart of [`wilson`], equal to it when the clusters are no more alike than chance.
-pub fn clustered_interval(c: &Clustered, z: f64) -> Option<Interval> {
+/// counterpart of [`wilson`](super::wilson), equal to it when the clusters are no more alike
+/// than chance.
+pub(crate) fn clustered_interval(c: &Clustered, z: f64) -> Option<Interval> {
     let binomial = c.rate * (1.0 - c.rate) / c.n as f64;
     let deff = if binomial > 0.0 {
         (c.se * c.se / binomial).max(1.0)
@@ -113,34 +114,19 @@ pub fn clustered_interval(c: &Clustered, z: f64) -> Option<Interval> {
     };
     let n_eff = (c.n as f64 / deff).max(1.0);
     let x_eff = c.rate * n_eff;
-    wilson_real(x_eff, n_eff, z).or_else(|| wilson(0, 0, z))
-}
-
-fn wilson_real(x: f64, n: f64, z: f64) -> Option<Interval> {
-    if n <= 0.0 {
-        return None;
-    }
-    let p = x / n;
-    let z2 = z * z;
-    let denom = 1.0 + z2 / n;
-    let centre = (p + z2 / (2.0 * n)) / denom;
-    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / denom;
-    Some(Interval {
-        low: (centre - half).max(0.0),
-        high: (centre + half).min(1.0),
-    })
+    wilson_real(x_eff, n_eff, z)
 }
 
 /// Run minus base pooled over clusters: the difference, its 95 % interval and the one-sided
 /// p-value of a drop (normal approximation on the cluster-robust errors).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct ClusteredDifference {
-    pub difference: f64,
-    pub interval: Interval,
-    pub p_drop: f64,
+pub(crate) struct ClusteredDifference {
+    pub(crate) difference: f64,
+    pub(crate) interval: Interval,
+    pub(crate) p_drop: f64,
 }
 
-pub fn clustered_difference(
+pub(crate) fn clustered_difference(
     base: &[(u64, u64)],
     run: &[(u64, u64)],
     z: f64,
@@ -166,7 +152,7 @@ pub fn clustered_difference(
 }
 
 /// The standard normal distribution function.
-pub fn normal_cdf(x: f64) -> f64 {
+pub(crate) fn normal_cdf(x: f64) -> f64 {
     0.5 * erfc(-x / std::f64::consts::SQRT_2)
 }
 
@@ -189,6 +175,7 @@ fn erfc(x: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::stats::wilson;
 
     #[test]
     fn fisher_matches_r() {

@@ -137,6 +137,8 @@ pub struct ConnectionManager {
     http: std::sync::OnceLock<Result<reqwest::Client, String>>,
     /// OAuth for http/sse servers; without it a 401 is just an error.
     oauth: std::sync::OnceLock<Arc<OAuthHost>>,
+    /// Whose OAuth credentials its connections use, if not their own ([`Self::sign_in_as`]).
+    oauth_as: std::sync::OnceLock<String>,
     /// Tasks of every server, kept across reconnects.
     tasks: Arc<TaskRegistry>,
 }
@@ -232,6 +234,7 @@ impl ConnectionManager {
             roots: Arc::new(RwLock::new(Vec::new())),
             http: std::sync::OnceLock::new(),
             oauth: std::sync::OnceLock::new(),
+            oauth_as: std::sync::OnceLock::new(),
             tasks: Arc::default(),
             opts,
         })
@@ -248,6 +251,13 @@ impl ConnectionManager {
 
     pub fn oauth(&self) -> Option<&Arc<OAuthHost>> {
         self.oauth.get()
+    }
+
+    /// Signs every connection of this manager in with the stored OAuth credentials of the
+    /// server named `name` (once; later calls are ignored): a check's fresh connection of
+    /// `NAME`, recorded under a name of its own, still uses `NAME`'s sign-in.
+    pub fn sign_in_as(&self, name: &str) {
+        let _ = self.oauth_as.set(name.to_owned());
     }
 
     /// The byte budget this manager enforces.
@@ -761,9 +771,8 @@ impl ConnectionManager {
             return None;
         }
         let settings = config.transport.oauth();
-        self.oauth
-            .get()?
-            .session(&config.name, &target.url, settings)
+        let name = self.oauth_as.get().unwrap_or(&config.name);
+        self.oauth.get()?.session(name, &target.url, settings)
     }
 }
 

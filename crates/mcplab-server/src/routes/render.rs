@@ -1,5 +1,5 @@
 //! `POST /api/apps/render`: the playground's screenshot. The server renders against itself:
-//! it registers the spec under a single-use id, and the core renderer starts Chromium on this
+//! it registers the spec under a single-use id, and `mcplab_render` starts Chromium on this
 //! server's own render page (signed in with a one-time login code, over the DevTools pipe),
 //! one render at a time per process. Without the renderer set up (or without Chromium) it
 //! answers 503 with what to do. `GET /api/render-specs/{id}` hands a registered spec to the

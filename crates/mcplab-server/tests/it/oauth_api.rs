@@ -275,6 +275,33 @@ async fn server_sign_in_status_and_sign_out() {
     assert!(status["pendingAuthorizationUrl"].is_null());
     assert!(!status["lastSteps"].as_array().unwrap().is_empty());
 
+    // A check connects afresh, signed in with the server's stored credentials, and records
+    // under a name of its own: none of its frames mix with the live connection's.
+    let report = post_json(
+        &client,
+        format!("{base}/api/servers/remote/check"),
+        Some(json!({"protocol": "auto"})),
+    )
+    .await;
+    let eras = report["eras"].as_array().unwrap();
+    assert!(eras.iter().any(|e| e["connected"] == true), "{report}");
+    assert!(
+        eras.iter().all(|e| e["traffic"] == "remote (check)"),
+        "{report}"
+    );
+    // The check lists resource templates; the live connection never did.
+    let templates = |name: &str| {
+        let frames = state.manager.traffic().snapshot(name).frames;
+        frames
+            .iter()
+            .any(|f| f.text.contains("resources/templates/list"))
+    };
+    assert!(
+        templates("remote (check)"),
+        "the check's frames are under `remote (check)`"
+    );
+    assert!(!templates("remote"), "no check frame under `remote`");
+
     // Signed in and connected: authorizing again just says so.
     let result = post_json(
         &client,

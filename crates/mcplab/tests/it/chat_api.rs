@@ -71,16 +71,45 @@ impl App {
         )
     }
 
+    /// A GET whose response is read as it comes (streams, downloads).
+    fn get(&self, path: &str) -> reqwest::RequestBuilder {
+        self.client
+            .get(format!("{}{path}", self.base))
+            .bearer_auth(TOKEN)
+    }
+
     async fn events(&self, session: &str, last: Option<u64>) -> reqwest::Response {
-        let mut req = self
-            .client
-            .get(format!("{}/api/sessions/{session}/events", self.base))
-            .bearer_auth(TOKEN);
+        let mut req = self.get(&format!("/api/sessions/{session}/events"));
         if let Some(l) = last {
             req = req.header("last-event-id", l.to_string());
         }
         req.send().await.unwrap()
     }
+
+    /// Creates a session from `body` (`settings` or `hostConfig`); returns the whole answer.
+    async fn create_session(&self, body: Value) -> Value {
+        let (s, created) = self.call("POST", "/api/sessions", Some(body)).await;
+        assert_eq!(s, 201, "{created}");
+        created
+    }
+
+    /// Creates a session with these settings and returns its id.
+    async fn session(&self, settings: Value) -> String {
+        let created = self.create_session(json!({ "settings": settings })).await;
+        created["summary"]["id"].as_str().unwrap().to_owned()
+    }
+
+    /// Submits a turn (`{turnId, message, replaces?}`) to a session.
+    async fn turn(&self, session: &str, turn: Value) -> (u16, Value) {
+        let path = format!("/api/sessions/{session}/turns");
+        self.call("POST", &path, Some(turn)).await
+    }
+}
+
+/// The provider with this id in a `/api/llm/providers` list.
+fn provider<'a>(list: &'a Value, id: &str) -> &'a Value {
+    let found = list.as_array().unwrap().iter().find(|p| p["id"] == id);
+    found.unwrap_or_else(|| panic!("no provider {id} in {list}"))
 }
 
 /// Reads session events until one matches `done` (bounded).
@@ -135,33 +164,15 @@ async fn a_session_runs_turns_streams_them_and_keeps_them() {
     let dir = tempfile::tempdir().unwrap();
     let app = App::start(&llm, dir.path()).await;
 
-    let (s, created) = app
-        .call(
-            "POST",
-            "/api/sessions",
-            Some(json!({"settings": {"model": "openai::gpt-4o-mini", "servers": ["demo"]}})),
-        )
+    let id = app
+        .session(json!({"model": "openai::gpt-4o-mini", "servers": ["demo"]}))
         .await;
-    assert_eq!(s, 201, "{created}");
-    let id = created["summary"]["id"].as_str().unwrap().to_owned();
 
     let mut live = app.events(&id, None).await;
     let turn = json!({"turnId": "turn-1", "message": "add 2 and 3"});
-    let (s, _) = app
-        .call(
-            "POST",
-            &format!("/api/sessions/{id}/turns"),
-            Some(turn.clone()),
-        )
-        .await;
+    let (s, _) = app.turn(&id, turn.clone()).await;
     assert_eq!(s, 202);
-    let (s, _) = app
-        .call(
-            "POST",
-            &format!("/api/sessions/{id}/turns"),
-            Some(turn.clone()),
-        )
-        .await;
+    let (s, _) = app.turn(&id, turn.clone()).await;
     assert_eq!(s, 202, "submitting the same turn again is harmless");
     let seen = read_until(&mut live, is_terminal).await;
     assert_eq!(seen[0].1["kind"], "userMessage");
@@ -181,9 +192,7 @@ async fn a_session_runs_turns_streams_them_and_keeps_them() {
         2,
         "the repeated submit did not run the turn twice"
     );
-    let (s, _) = app
-        .call("POST", &format!("/api/sessions/{id}/turns"), Some(turn))
-        .await;
+    let (s, _) = app.turn(&id, turn).await;
     assert_eq!(s, 202, "a finished turn submitted again is still a no-op");
     assert_eq!(llm.requests().len(), 2);
 
@@ -210,12 +219,8 @@ async fn a_session_runs_turns_streams_them_and_keeps_them() {
     );
     assert_eq!(view["runningTurn"], Value::Null);
     let mut live = app.events(&id, None).await;
-    app.call(
-        "POST",
-        &format!("/api/sessions/{id}/turns"),
-        Some(json!({"turnId": "turn-2", "message": "and again?"})),
-    )
-    .await;
+    app.turn(&id, json!({"turnId": "turn-2", "message": "and again?"}))
+        .await;
     read_until(&mut live, is_terminal).await;
     let third = llm.requests()[2].body.to_string();
     assert!(
@@ -224,12 +229,7 @@ async fn a_session_runs_turns_streams_them_and_keeps_them() {
     );
 
     let resp = app
-        .client
-        .get(format!(
-            "{}/api/sessions/{id}/export?format=markdown",
-            app.base
-        ))
-        .bearer_auth(TOKEN)
+        .get(&format!("/api/sessions/{id}/export?format=markdown"))
         .send()
         .await
         .unwrap();
@@ -274,27 +274,12 @@ async fn cancel_busy_and_model_errors() {
     let llm = ScriptedLlm::start(vec![Step::reply(["a", "b", "c", "d", "e", "f"]).slow(300)]).await;
     let dir = tempfile::tempdir().unwrap();
     let app = App::start(&llm, dir.path()).await;
-    let (_, created) = app
-        .call(
-            "POST",
-            "/api/sessions",
-            Some(json!({"settings": {"model": "openai::gpt-4o-mini"}})),
-        )
-        .await;
-    let id = created["summary"]["id"].as_str().unwrap().to_owned();
+    let id = app.session(json!({"model": "openai::gpt-4o-mini"})).await;
     let mut live = app.events(&id, None).await;
-    app.call(
-        "POST",
-        &format!("/api/sessions/{id}/turns"),
-        Some(json!({"turnId": "slow", "message": "hi"})),
-    )
-    .await;
+    app.turn(&id, json!({"turnId": "slow", "message": "hi"}))
+        .await;
     let (s, busy) = app
-        .call(
-            "POST",
-            &format!("/api/sessions/{id}/turns"),
-            Some(json!({"turnId": "other", "message": "hi"})),
-        )
+        .turn(&id, json!({"turnId": "other", "message": "hi"}))
         .await;
     assert_eq!(s, 409, "{busy}");
     read_until(&mut live, |v| v["event"]["type"] == "textDelta").await;
@@ -305,12 +290,7 @@ async fn cancel_busy_and_model_errors() {
     let last = view["lastEventId"].as_u64().unwrap();
     assert!(last >= 2, "{view}");
     let mut resumed = app
-        .client
-        .get(format!(
-            "{}/api/sessions/{id}/events?lastEventId={last}",
-            app.base
-        ))
-        .bearer_auth(TOKEN)
+        .get(&format!("/api/sessions/{id}/events?lastEventId={last}"))
         .send()
         .await
         .unwrap();
@@ -327,20 +307,9 @@ async fn cancel_busy_and_model_errors() {
     let seen = read_until(&mut live, is_terminal).await;
     assert_eq!(seen.last().unwrap().1["event"]["type"], "turnCancelled");
 
-    let (_, bad) = app
-        .call(
-            "POST",
-            "/api/sessions",
-            Some(json!({"settings": {"model": "anthropic::claude-x"}})),
-        )
-        .await;
-    let bad_id = bad["summary"]["id"].as_str().unwrap();
+    let bad_id = app.session(json!({"model": "anthropic::claude-x"})).await;
     let (s, err) = app
-        .call(
-            "POST",
-            &format!("/api/sessions/{bad_id}/turns"),
-            Some(json!({"turnId": "t", "message": "hi"})),
-        )
+        .turn(&bad_id, json!({"turnId": "t", "message": "hi"}))
         .await;
     assert_eq!(s, 400);
     assert!(
@@ -359,19 +328,8 @@ async fn providers_list_and_keys_stay_on_the_server() {
     let dir = tempfile::tempdir().unwrap();
     let app = App::start(&llm, dir.path()).await;
     let (_, list) = app.call("GET", "/api/llm/providers", None).await;
-    let openai = list
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["id"] == "openai")
-        .unwrap();
-    assert_eq!(openai["usable"], true);
-    let anthropic = list
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["id"] == "anthropic")
-        .unwrap();
+    assert_eq!(provider(&list, "openai")["usable"], true);
+    let anthropic = provider(&list, "anthropic");
     assert_eq!(anthropic["usable"], false);
     assert!(
         anthropic["reason"]
@@ -389,12 +347,7 @@ async fn providers_list_and_keys_stay_on_the_server() {
         .call("PUT", "/api/llm/providers/lab", Some(custom))
         .await;
     assert_eq!(s, 200, "{after}");
-    let lab = after
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["id"] == "lab")
-        .unwrap();
+    let lab = provider(&after, "lab");
     assert_eq!(lab["custom"], true);
     assert_eq!(lab["models"], json!(["local-model"]));
     assert!(!after.to_string().contains("sk-custom-9876"));
@@ -432,17 +385,10 @@ async fn tool_calls_wait_for_approval() {
     let app = App::start(&llm, dir.path()).await;
     let settings =
         json!({"model": "openai::gpt-4o-mini", "servers": ["demo"], "requireApproval": true});
-    let (_, created) = app
-        .call("POST", "/api/sessions", Some(json!({"settings": settings})))
-        .await;
-    let id = created["summary"]["id"].as_str().unwrap().to_owned();
+    let id = app.session(settings).await;
     let mut live = app.events(&id, None).await;
-    app.call(
-        "POST",
-        &format!("/api/sessions/{id}/turns"),
-        Some(json!({"turnId": "t", "message": "add"})),
-    )
-    .await;
+    app.turn(&id, json!({"turnId": "t", "message": "add"}))
+        .await;
     let seen = read_until(&mut live, |v| v["event"]["type"] == "approvalRequested").await;
     assert!(
         !seen.iter().any(|(_, v)| v["event"]["type"] == "toolResult"),
@@ -486,31 +432,21 @@ async fn retry_replaces_the_failed_turn_and_sends_the_message_once() {
     .await;
     let dir = tempfile::tempdir().unwrap();
     let app = App::start(&llm, dir.path()).await;
-    let (_, created) = app
-        .call(
-            "POST",
-            "/api/sessions",
-            Some(json!({"hostConfig": {"model": "openai::gpt-4o-mini"}})),
-        )
+    let created = app
+        .create_session(json!({"hostConfig": {"model": "openai::gpt-4o-mini"}}))
         .await;
     let id = created["summary"]["id"].as_str().unwrap().to_owned();
-    let turns = format!("/api/sessions/{id}/turns");
     let mut live = app.events(&id, None).await;
     let message = "a message to send exactly once";
-    app.call(
-        "POST",
-        &turns,
-        Some(json!({"turnId": "t1", "message": message})),
-    )
-    .await;
+    app.turn(&id, json!({"turnId": "t1", "message": message}))
+        .await;
     let seen = read_until(&mut live, is_terminal).await;
     assert_eq!(seen.last().unwrap().1["event"]["type"], "turnFailed");
 
     let (s, _) = app
-        .call(
-            "POST",
-            &turns,
-            Some(json!({"turnId": "t2", "message": message, "replaces": "t1"})),
+        .turn(
+            &id,
+            json!({"turnId": "t2", "message": message, "replaces": "t1"}),
         )
         .await;
     assert_eq!(s, 202);
@@ -537,18 +473,13 @@ async fn retry_replaces_the_failed_turn_and_sends_the_message_once() {
     assert_eq!(ids, ["t2"], "the retry took the failed turn's place");
 
     // Only the last turn can be retried.
-    app.call(
-        "POST",
-        &turns,
-        Some(json!({"turnId": "t3", "message": "next"})),
-    )
-    .await;
+    app.turn(&id, json!({"turnId": "t3", "message": "next"}))
+        .await;
     read_until(&mut live, is_terminal).await;
     let (s, err) = app
-        .call(
-            "POST",
-            &turns,
-            Some(json!({"turnId": "t4", "message": message, "replaces": "t2"})),
+        .turn(
+            &id,
+            json!({"turnId": "t4", "message": message, "replaces": "t2"}),
         )
         .await;
     assert_eq!(s, 409, "{err}");
@@ -566,10 +497,7 @@ async fn a_session_runs_under_its_host_config() {
     let app = App::start(&llm, dir.path()).await;
     let host = json!({"model": "openai::gpt-4o-mini", "temperature": 0.25,
         "servers": {"demo": {"deny": ["echo"]}}});
-    let (s, created) = app
-        .call("POST", "/api/sessions", Some(json!({"hostConfig": host})))
-        .await;
-    assert_eq!(s, 201, "{created}");
+    let created = app.create_session(json!({"hostConfig": host})).await;
     let summary = &created["summary"];
     assert_eq!(
         summary["hostConfig"]["stepLimit"], 10,
@@ -580,12 +508,8 @@ async fn a_session_runs_under_its_host_config() {
     assert_eq!(first_hash.len(), 64);
     let id = summary["id"].as_str().unwrap().to_owned();
     let mut live = app.events(&id, None).await;
-    app.call(
-        "POST",
-        &format!("/api/sessions/{id}/turns"),
-        Some(json!({"turnId": "t1", "message": "hi"})),
-    )
-    .await;
+    app.turn(&id, json!({"turnId": "t1", "message": "hi"}))
+        .await;
     read_until(&mut live, is_terminal).await;
     let first = llm.requests()[0].body.clone();
     let tools: Vec<&str> = first["tools"]
@@ -613,12 +537,8 @@ async fn a_session_runs_under_its_host_config() {
         .await;
     assert_eq!(s, 200, "{patched}");
     assert_ne!(patched["hostHash"], first_hash.as_str());
-    app.call(
-        "POST",
-        &format!("/api/sessions/{id}/turns"),
-        Some(json!({"turnId": "t2", "message": "again"})),
-    )
-    .await;
+    app.turn(&id, json!({"turnId": "t2", "message": "again"}))
+        .await;
     read_until(&mut live, is_terminal).await;
     let second = llm.requests()[1].body.to_string();
     assert!(second.contains("Be brief."), "{second}");

@@ -291,6 +291,54 @@ async fn host_verdicts_rest_on_profile_fields_with_their_sources() {
         cursor_chart["reasons"].as_array().unwrap().iter().any(|x| x["field"] == "appHost.hostCapabilities.message" && x["verdict"] == "degraded"),
         "Cursor offers no ui/message: {cursor_chart}"
     );
+    // Each reason that is not "works" is a finding of its rule, at its verdict's severity.
+    for (rule, severity, start) in [
+        (
+            "host-capability",
+            "error",
+            "claude: blocked — tool `export_report`",
+        ),
+        ("host-tool-name", "warning", "cursor: degraded — tool `nnnn"),
+        (
+            "host-display-mode",
+            "warning",
+            "claude: degraded — app ui://rules/chart.html",
+        ),
+        (
+            "host-display-mode",
+            "info",
+            "vscode: unknown — app ui://rules/chart.html",
+        ),
+        (
+            "host-app-capability",
+            "warning",
+            "cursor: degraded — app ui://rules/chart.html: its HTML uses `ui/message`",
+        ),
+        (
+            "host-app-render",
+            "warning",
+            "vscode: degraded — app ui://rules/widget.html: show_widget links it",
+        ),
+        (
+            "host-app-render",
+            "info",
+            "claude: unknown — app ui://rules/widget.html",
+        ),
+    ] {
+        assert!(
+            findings(&r, rule)
+                .iter()
+                .any(|f| f["severity"] == severity
+                    && f["message"].as_str().unwrap().starts_with(start)),
+            "{rule}: a {severity} starting {start:?}: {r}"
+        );
+    }
+    assert!(
+        findings(&r, "host-app-render")
+            .iter()
+            .all(|f| !f["message"].as_str().unwrap().starts_with("chatgpt")),
+        "ChatGPT renders OpenAI widgets: {r}"
+    );
     let blocked = findings(&r, "host-app-csp");
     assert!(
         blocked.iter().all(|f| f["severity"] == "error"),

@@ -29,13 +29,13 @@ fn clean(report: &Value) -> bool {
 }
 
 /// A raw server over HTTP (`http`: streamable, `sse`: HTTP+SSE) on a free loopback port.
-struct RawHttp {
+pub(crate) struct RawHttp {
     _child: Child,
     port: u16,
 }
 
 impl RawHttp {
-    async fn start(transport: &str, modes: &str) -> Self {
+    pub(crate) async fn start(transport: &str, modes: &str) -> Self {
         let port = TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
@@ -70,7 +70,7 @@ impl RawHttp {
         }
     }
 
-    fn url(&self, path: &str) -> String {
+    pub(crate) fn url(&self, path: &str) -> String {
         format!("http://127.0.0.1:{}{path}", self.port)
     }
 }

@@ -181,6 +181,51 @@ async fn a_double_forked_daemon_with_closed_stdio_is_gone_after_disconnect() {
     );
 }
 
+/// N6, the race behind its flake: a server that exits the moment its stdin closes hands its
+/// orphans to init before the stop looks at its tree, and a daemon with closed stdio holds no
+/// pipe to be found by. The stop must still know it: the tree is read before stdin is closed.
+/// Here the stop begins only after the server is gone, which made the race certain.
+#[tokio::test]
+async fn a_daemon_of_a_server_that_exits_on_stdin_eof_is_gone_after_the_stop() {
+    use mcplab_mcp::stdio::{StderrTail, StdioSpec, spawn_stdio};
+    let dir = tempfile::tempdir().unwrap();
+    let pidfile = dir.path().join("pid");
+    let script = format!(
+        "(setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $! > {}) </dev/null >/dev/null 2>&1; \
+         exec cat >/dev/null",
+        pidfile.display()
+    );
+    let spec = StdioSpec {
+        command: "sh".into(),
+        args: vec!["-c".into(), script],
+        env: BTreeMap::new(),
+        cwd: None,
+        inherit_env: false,
+        parent_env: None,
+    };
+    let (wire, end) = mcplab_mcp::wire::wire_pair();
+    let tail = Arc::new(StderrTail::new(10, 4096));
+    let limits = mcplab_mcp::Limits::default();
+    let hook = Arc::new(|_: &str| {});
+    let child = spawn_stdio(&spec, Duration::from_secs(5), &limits, end, tail, hook).unwrap();
+    let pid: u32 = read_when_written(&pidfile).await.trim().parse().unwrap();
+    assert!(alive(pid));
+    drop(wire);
+    assert!(
+        child.wait_exit(Duration::from_secs(30)).await.is_some(),
+        "the server ends on stdin EOF"
+    );
+    child.shutdown().await;
+    let escaped = !gone(pid).await;
+    if escaped {
+        let _ = nix::sys::signal::kill(
+            nix::unistd::Pid::from_raw(pid as i32),
+            nix::sys::signal::Signal::SIGKILL,
+        );
+    }
+    assert!(!escaped, "the daemon {pid} outlived the stop");
+}
+
 /// N6 for `mcplab tap`: the tap starts its server as the stdio wire does (the reaper of its
 /// orphans, its tree watched), so a daemon the server double-forked with closed stdio is gone
 /// once the host hung up and the tap ended.

@@ -25,6 +25,7 @@ mod apps_render;
 mod chat;
 mod chat_api;
 mod check;
+mod check_cases;
 mod check_live;
 mod check_outputs;
 mod check_rules;

@@ -23,6 +23,13 @@ benches/footprint.sh. The release workflow does this before packaging.
     cargo rustc --release -p mcplab --bin mcplab -- -C strip=none
     python3 scripts/link_order.py target/release/mcplab
 
+The header records a fingerprint of each crate's build, so staleness can be told without a
+build (scripts/link_order_check.py; scripts/test.sh's lint stage runs it, ~1 s):
+
+    python3 scripts/link_order.py --check            # fails if any crate's build changed
+    python3 scripts/link_order.py --check --binary UNSTRIPPED_RELEASE_BINARY [--max-stale 20]
+                                                     # the names missing from that binary
+
 Needs valgrind. Loopback only: the commands talk to the built-in demo server over stdio.
 """
 import os
@@ -30,6 +37,8 @@ import re
 import subprocess
 import sys
 import tempfile
+
+import link_order_check
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(ROOT, "crates", "mcplab", "link-order.txt")
@@ -98,13 +107,20 @@ def symbols(binary):
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.exit("usage: scripts/link_order.py UNSTRIPPED_RELEASE_BINARY")
-    binary = sys.argv[1]
+    args = sys.argv[1:]
+    if args[:1] == ["--check"]:
+        opts = dict(zip(args[1::2], args[2::2]))
+        if len(args) % 2 == 0 or set(opts) - {"--binary", "--max-stale"}:
+            sys.exit("usage: scripts/link_order.py --check [--binary PATH] [--max-stale PERCENT]")
+        sys.exit(link_order_check.check(ROOT, OUT, float(opts.get("--max-stale", 20)), opts.get("--binary")))
+    if len(args) != 1 or args[0].startswith("-"):
+        sys.exit("usage: scripts/link_order.py UNSTRIPPED_RELEASE_BINARY | --check [--binary PATH] [--max-stale PERCENT]")
+    binary = args[0]
     if b".symtab" not in subprocess.run(["readelf", "-S", binary], capture_output=True, check=True).stdout:
         sys.exit(f"{binary} has no symbols: build it with `-C strip=none` (see this script's doc)")
     # Only functions the binary defines (lld still notes two that libm and libgcc_s define too,
     # trunc and __floattidf, as "unable to order"; build.rs passes --no-warn-symbol-ordering).
+    fingerprints = link_order_check.header(ROOT)  # before HOME changes: it runs cargo
     own, order, placed = set(symbols(binary)), [], set()
     with tempfile.TemporaryDirectory() as home:
         os.environ["HOME"] = home  # no config or history of the person running it
@@ -117,6 +133,7 @@ def main():
             print(f"{' '.join(args)}: {len(new)} more functions", file=sys.stderr)
     with open(OUT, "w") as f:
         f.write(HEADER)
+        f.write(fingerprints)
         f.writelines(name + "\n" for name in order)
     print(f"wrote {len(order)} names to {os.path.relpath(OUT, ROOT)}", file=sys.stderr)
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of mcplab, fast stages first, stopping at the first failure:
 #
-#   lint         cargo fmt --check, the crate layering rules, cargo clippy -D warnings
+#   lint         cargo fmt --check, the crate layering rules, the link order not stale
+#                (scripts/link_order.py --check), cargo clippy -D warnings
 #   web          the web UI: typecheck (once), eslint + knip, vitest, vite build (web/dist,
 #                which the binary embeds: later stages need it)
 #   rust         every Rust unit and integration test (cargo nextest, --all-features: the
@@ -63,6 +64,8 @@ stage_lint() {
   cargo fmt --all -- --check
   echo "== layering (crate dependencies, one TLS stack)"
   scripts/layering.sh
+  echo "== link order (crates/mcplab/link-order.txt still names this build's functions)"
+  python3 scripts/link_order.py --check
   echo "== cargo clippy"
   cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
 }

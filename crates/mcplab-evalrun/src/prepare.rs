@@ -206,26 +206,34 @@ fn resolve_profiles(
         .collect()
 }
 
-/// The suite in the file, converting an MCPJam file.
+/// The suite in the file, converting an MCPJam file. An mcplab suite (the usual file) is
+/// parsed once; only a file that is not one is read again, to tell an MCPJam file (converted)
+/// from a broken suite (its errors reported).
 pub fn load(file: &SuiteText) -> Result<(Suite, Option<SourceFormat>, Vec<String>), PrepareError> {
-    if is_mcpjam(&file.text) {
-        let name = file
-            .path
-            .as_ref()
-            .and_then(|p| p.file_stem())
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "imported".into());
-        let imported =
-            import::import(&file.text, &name).map_err(|e| PrepareError::Import(e.to_string()))?;
-        let notes = imported
-            .notes
-            .iter()
-            .map(|n| format!("{}: {}", n.path, n.message))
-            .collect();
-        return Ok((imported.suite, Some(imported.format), notes));
+    match suite::parse_suite(&file.text) {
+        Ok(suite) => Ok((suite, None, Vec::new())),
+        Err(_) if is_mcpjam(&file.text) => import_mcpjam(file),
+        Err(errors) => Err(PrepareError::Suite(errors)),
     }
-    let suite = suite::parse_suite(&file.text).map_err(PrepareError::Suite)?;
-    Ok((suite, None, Vec::new()))
+}
+
+fn import_mcpjam(
+    file: &SuiteText,
+) -> Result<(Suite, Option<SourceFormat>, Vec<String>), PrepareError> {
+    let name = file
+        .path
+        .as_ref()
+        .and_then(|p| p.file_stem())
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "imported".into());
+    let imported =
+        import::import(&file.text, &name).map_err(|e| PrepareError::Import(e.to_string()))?;
+    let notes = imported
+        .notes
+        .iter()
+        .map(|n| format!("{}: {}", n.path, n.message))
+        .collect();
+    Ok((imported.suite, Some(imported.format), notes))
 }
 
 /// Whether `text` is an MCPJam file (`tests.json`'s array, or a suite file v1 with
@@ -539,6 +547,24 @@ mod tests {
         assert_eq!(p.suite.models, ["anthropic::m"]);
         assert_eq!(p.servers[0].name, "local");
         assert!(p.host.servers.contains_key("local"));
+    }
+
+    #[test]
+    fn load_reads_suites_converts_mcpjam_files_and_reports_broken_suites() {
+        let text = |t: &str| SuiteText {
+            text: t.into(),
+            path: None,
+        };
+        let (suite, from, _) =
+            load(&text("version: 1\nid: x\ncases: [{id: a, turns: [hi]}]\n")).unwrap();
+        assert_eq!((suite.id.as_str(), from), ("x", None));
+        let jam = include_str!("../../mcplab-evals/tests/fixtures/mcpjam-suite-v1.yaml");
+        let (_, from, _) = load(&text(jam)).unwrap();
+        assert_eq!(from, Some(SourceFormat::McpjamSuiteV1));
+        let (_, from, _) = load(&text(r#"[{"title": "adds", "query": "2 + 40?"}]"#)).unwrap();
+        assert_eq!(from, Some(SourceFormat::McpjamTestsJson));
+        let broken = load(&text("version: 1\nid: x\ncasez: []\n")).unwrap_err();
+        assert!(matches!(broken, PrepareError::Suite(_)), "{broken}");
     }
 
     #[test]

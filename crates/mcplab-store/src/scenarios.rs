@@ -11,16 +11,7 @@ use super::{Store, StoreError, blocking, encode};
 type Row = (String, String, String, String, String, String, i64, i64);
 
 fn row(r: &rusqlite::Row<'_>) -> rusqlite::Result<Row> {
-    Ok((
-        r.get(0)?,
-        r.get(1)?,
-        r.get(2)?,
-        r.get(3)?,
-        r.get(4)?,
-        r.get(5)?,
-        r.get(6)?,
-        r.get(7)?,
-    ))
+    Row::try_from(r)
 }
 
 fn scenario(

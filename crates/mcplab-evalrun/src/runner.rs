@@ -192,6 +192,7 @@ pub async fn run(
             let render = needs_render(&r);
             let commands = r.commands();
             let system_prompt = case.and_then(|c| c.system_prompt.clone());
+            let steps = case.map(|c| c.steps.clone()).unwrap_or_default();
             (
                 r.id.clone(),
                 CaseRun {
@@ -200,6 +201,7 @@ pub async fn run(
                     render,
                     commands,
                     system_prompt,
+                    steps,
                 },
             )
         })
@@ -336,6 +338,7 @@ async fn live_mode(
     let mut models: Vec<&str> = units
         .iter()
         .map(|u| mcplab_evals::run::model_and_host(&u.model).0)
+        .filter(|m| *m != mcplab_evals::run::NO_MODEL)
         .collect();
     let judges = prepared.suite.cases.iter().filter_map(|c| c.judge.as_ref());
     models.extend(

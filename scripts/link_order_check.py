@@ -48,10 +48,13 @@ def release_profiles(root):
 
 def crate_fingerprints(root):
     """{crate identifier as mangled (lib name): fingerprint} for the mcplab binary's build graph."""
-    tree = subprocess.run(
+    run = subprocess.run(
         ["cargo", "tree", "--locked", "-p", "mcplab", "-e", "normal,build", "--target", TARGET, "--prefix", "depth",
          "-f", "{p}|{f}|{lib}"],
-        cwd=root, capture_output=True, text=True, check=True).stdout
+        cwd=root, capture_output=True, text=True)
+    if run.returncode != 0:
+        raise SystemExit(f"`cargo tree` of the mcplab binary failed (is Cargo.lock up to date?):\n{run.stderr}")
+    tree = run.stdout
     base, overrides = release_profiles(root)
     nodes, stack = {}, []  # key -> [text, ident, children]; stack of (depth, key)
     for line in tree.splitlines():

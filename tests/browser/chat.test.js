@@ -236,6 +236,10 @@ test('at 1440×900 the "Compare…" control does not overlap the conversation', 
   assert.ok(compare.width < 200, `Compare… is ${compare.width} px wide`);
   assert.ok(!boxesIntersect(compare, conversation), `Compare… ${JSON.stringify(compare)} overlaps the conversation ${JSON.stringify(conversation)}`);
   assert.ok(!boxesIntersect(compare, firstTurn), `Compare… ${JSON.stringify(compare)} overlaps the first turn ${JSON.stringify(firstTurn)}`);
+  // "Save as eval case" sits in the conversation's column, over the message box, not at the
+  // pane's left edge (T3-15).
+  const [save, composer] = [await page.locator(id('chat-save-case-open')).boundingBox(), await page.locator(`${id('chat-session')} .chat-composer textarea`).boundingBox()];
+  assert.ok(Math.abs(save.x - composer.x) <= 6, `Save as eval case starts at x=${save.x}, the message box at x=${composer.x}`);
   await shot(page, '26b-chat-compare-control');
 });
 
@@ -249,6 +253,18 @@ test('at 390×844 the conversation gets the height; the chats and the settings a
     assert.equal(await page.locator(`${id('chat-session')} .chat-settings`).count(), 0, 'the settings are closed');
     const scroll = await page.locator(`${id('chat-session')} .chat-scroll`).boundingBox();
     assert.ok(scroll.height > 844 * 0.55, `the conversation is ${scroll.height} px high`);
+    // Durations stay whole on a narrow card ("279 / ms" wrapped before).
+    const broken = await page.$$eval(`${id('chat-session')} .chat-scroll .muted.small`, (els) =>
+      els
+        .filter((e) => {
+          if (!/^\d+ ms$/.test(e.textContent)) return false;
+          const r = document.createRange();
+          r.selectNodeContents(e);
+          return new Set([...r.getClientRects()].map((x) => Math.round(x.top))).size > 1;
+        })
+        .map((e) => e.textContent),
+    );
+    assert.deepEqual(broken, [], 'durations broken across lines');
     await shot(page, '26c-chat-390');
     // The settings open above the conversation and close again.
     await page.click(id('chat-settings-open'));

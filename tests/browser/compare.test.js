@@ -43,14 +43,21 @@ test('two models side by side from one composer, compared and x-rayed', async ()
   const { model: openai, select: model } = await newChat(page, mcplab);
   const anthropic = await model.locator('option[value^="anthropic::"]').first().getAttribute('value');
 
+  const fresh = await page.locator(id('chat-session')).getAttribute('data-session-id');
   await page.click(id('compare-start'));
   const selects = page.locator(id('compare-model'));
   await selects.nth(1).waitFor();
+  // Each column's two selects carry a visible label, not only an aria-label (T3-15).
+  assert.deepEqual(await page.locator(`${id('compare-start-column')} .compare-start-label`).allInnerTexts(), ['Column 1', 'Column 2']);
   await selects.nth(0).selectOption(openai);
   await selects.nth(1).selectOption(anthropic);
   await page.click(id('compare-go'));
   await page.waitForSelector(`${id('compare-column')}[data-column="2"]`);
   assert.equal(await page.locator(id('compare-column')).count(), 2);
+  // The fresh chat the compare was started from had no turns: it is not left behind as an
+  // empty "New chat" in the list (T3-15).
+  assert.ok(!(await mcplab.api('GET', '/api/sessions')).body.some((x) => x.id === fresh), 'the empty chat the compare started from is still stored');
+  await page.waitForSelector(id(`session-item-${fresh}`), { state: 'detached', timeout: 10000 });
 
   await page.fill(id('chat-input'), 'What is 2 + 40? Use the add tool.');
   await page.click(id('chat-send'));

@@ -1,5 +1,5 @@
 //! One iteration: a case on a model, the n-th time. Live, it makes sure the servers are up,
-//! runs the case's turns with the model (see `execute`), renders the apps of UI tool calls when
+//! runs the case's turns with the model (see `execute`) or its model-free steps (`steps`), renders the apps of UI tool calls when
 //! a check asks for it, asks the judge, prices the tokens (the judge's too, shown apart but in
 //! the iteration's cost) and has the evals crate judge the
 //! trace; a server that went away meanwhile, or a render that could not happen, makes it
@@ -35,6 +35,7 @@ use crate::replay::{
     IterationRecording, RecordedCall, RecordedTiming, ReplayProvider, RunRecording, replay_servers,
 };
 use crate::servers::ServerHealth;
+use crate::steps::Steps;
 
 /// A case as the runner needs it.
 pub(crate) struct CaseRun {
@@ -46,6 +47,8 @@ pub(crate) struct CaseRun {
     pub commands: Vec<CommandCheck>,
     /// The case's own system prompt (over its host's).
     pub system_prompt: Option<String>,
+    /// Model-free steps (instead of `turns`: no model runs the case).
+    pub steps: Vec<mcplab_evals::suite::Step>,
 }
 
 impl CaseRun {
@@ -191,21 +194,32 @@ async fn live(
     let before = health.snapshot();
     let deadline = Deadline::new(shared.timeout);
     let (label, host) = shared.model_and_host(unit);
-    let (model, provider) = match providers.get(label, Some(deadline.clone())) {
-        Ok(p) => p,
-        Err(e) => return Some(errored(unit, e)),
-    };
-    let observed = Arc::new(ObservedProvider::new(provider, record));
     let host = &case.host(host);
-    let turns = Turns {
-        host,
-        model: &model,
-        tag: tag(unit),
-        provider: &observed,
-        manager: health.manager(),
-        deadline: &deadline,
+    let (runs, seen) = if case.steps.is_empty() {
+        let (model, provider) = match providers.get(label, Some(deadline.clone())) {
+            Ok(p) => p,
+            Err(e) => return Some(errored(unit, e)),
+        };
+        let observed = Arc::new(ObservedProvider::new(provider, record));
+        let turns = Turns {
+            host,
+            model: &model,
+            tag: tag(unit),
+            provider: &observed,
+            manager: health.manager(),
+            deadline: &deadline,
+        };
+        let runs = turns.run(&case.turns, cancel).await.ok()?;
+        (runs, Some(observed))
+    } else {
+        let steps = Steps {
+            tools: &shared.tools,
+            manager: health.manager(),
+            tag: tag(unit),
+            deadline: &deadline,
+        };
+        (steps.run(&case.steps, cancel).await.ok()?, None)
     };
-    let runs = turns.run(&case.turns, cancel).await.ok()?;
     let mut trace = trace_of(&runs);
     let mut unmeasured = None;
     if case.render {
@@ -214,7 +228,7 @@ async fn live(
             Err(why) => unmeasured = Some(why),
         }
     }
-    trace.cost_usd = shared.prices.cost(&unit.model, &trace.usage(), 0);
+    price(shared, case, unit, &mut trace);
     let mut spent = Spent::default();
     let judged = match &case.resolved.judge {
         Some(j) => {
@@ -229,7 +243,7 @@ async fn live(
         return None;
     }
     let lost = health.lost_since(&before);
-    let seen = observed.take();
+    let seen = seen.map(|o| o.take()).unwrap_or_default();
     let recording = record.then(|| IterationRecording {
         steps: seen.steps,
         calls: calls_of(&trace),
@@ -246,6 +260,16 @@ async fn live(
         parts.errored(why);
     }
     Some(parts.finish(&runs, seen.requests, recording))
+}
+
+/// The iteration's cost: the model's tokens at its price; nothing for model-free steps
+/// (whose answers are their results' text).
+fn price(shared: &Shared, case: &CaseRun, unit: &Unit, trace: &mut Trace) {
+    if case.steps.is_empty() {
+        trace.cost_usd = shared.prices.cost(&unit.model, &trace.usage(), 0);
+    } else {
+        mcplab_evals::steps::settle(trace);
+    }
 }
 
 /// The verdict and record of a trace, before the detail is written.
@@ -451,30 +475,41 @@ async fn replay(
         Err(why) => return Some(errored(unit, why)),
     };
     let (label, host) = shared.model_and_host(unit);
-    let model = ModelRef::parse(label).ok()?;
-    let provider = Arc::new(ReplayProvider::new(&model.provider, rec.steps.clone()));
-    let observed = Arc::new(ObservedProvider::new(provider, false));
-    let host = &case.host(host);
-    let turns = Turns {
-        host,
-        model: &model,
-        tag: tag(unit),
-        provider: &observed,
-        manager: &manager,
-        deadline: &Deadline::new(shared.timeout),
+    let deadline = Deadline::new(shared.timeout);
+    let (runs, requests) = if case.steps.is_empty() {
+        let model = ModelRef::parse(label).ok()?;
+        let provider = Arc::new(ReplayProvider::new(&model.provider, rec.steps.clone()));
+        let observed = Arc::new(ObservedProvider::new(provider, false));
+        let turns = Turns {
+            host: &case.host(host),
+            model: &model,
+            tag: tag(unit),
+            provider: &observed,
+            manager: &manager,
+            deadline: &deadline,
+        };
+        let runs = turns.run(&case.turns, cancel).await;
+        (runs, observed.take().requests)
+    } else {
+        let steps = Steps {
+            tools: &shared.tools,
+            manager: &manager,
+            tag: tag(unit),
+            deadline: &deadline,
+        };
+        (steps.run(&case.steps, cancel).await, Vec::new())
     };
-    let runs = turns.run(&case.turns, cancel).await;
     manager.shutdown().await;
     let runs = runs.ok()?;
     let mut trace = trace_of(&runs);
     restore(&mut trace, &rec);
     trace.app_renders = old.trace.map(|t| t.app_renders).unwrap_or_default();
-    trace.cost_usd = shared.prices.cost(&unit.model, &trace.usage(), 0);
+    price(shared, case, unit, &mut trace);
     let judged = old.verdict.and_then(|v| v.judge).map(|j| j.verdict);
     let commands = run_commands(shared, case, unit, &trace).await;
     // The judge is not asked again: its recorded verdict costs nothing now.
     let parts = Parts::judge(unit, case, trace, judged, &commands, Spent::default());
-    Some(parts.finish(&runs, observed.take().requests, Some(rec)))
+    Some(parts.finish(&runs, requests, Some(rec)))
 }
 
 /// Puts the recorded clocks and tool errors back, so checks and gates on them decide as they

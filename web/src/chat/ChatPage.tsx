@@ -195,7 +195,7 @@ export function SessionPane({ id, providers, noModel, showSettings = true }: { i
   return (
     <div className="chat-session" data-testid="chat-session" data-session-id={id} data-host-hash={summary.hostHash}>
       {showSettings ? (
-        <SettingsBar key={id} config={host} hash={summary.hostHash} providers={providers} onChange={changeHost} error={settingsError} actions={<CompareStart host={host} providers={providers} />} />
+        <SettingsBar key={id} config={host} hash={summary.hostHash} providers={providers} onChange={changeHost} error={settingsError} actions={<CompareStart host={host} providers={providers} discard={chat.turns.length === 0 ? id : undefined} />} />
       ) : (
         settingsError && (
           <div className="inline-error small" role="alert" data-testid="chat-settings-error">

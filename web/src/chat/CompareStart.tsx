@@ -2,7 +2,8 @@
 // (built in or the person's own, from `/api/hosts`; "same as this chat" keeps the session's
 // host sections), so "same model, different hosts" is a comparison too. Starting creates one
 // session per column, each storing its own HostConfig, grouped as one compare in the store (one entry in the session
-// list), and opens them.
+// list), and opens them. Started from a chat with no turns yet (a fresh "New chat"), that chat is
+// deleted: it would stay in the list as an empty orphan, one per compare.
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { api, errorMessage, request } from '../api/client';
@@ -25,7 +26,7 @@ export function columnConfig(base: HostConfig, choice: ColumnChoice, profiles: H
   return profile ? applyProfile(withModel, profile) : withModel;
 }
 
-export function CompareStart({ host, providers }: { host: HostConfig; providers: ProviderView[] }) {
+export function CompareStart({ host, providers, discard }: { host: HostConfig; providers: ProviderView[]; discard?: string }) {
   const [open, setOpen] = useState(false);
   const [columns, setColumns] = useState<ColumnChoice[]>([]);
   const [busy, setBusy] = useState(false);
@@ -65,6 +66,10 @@ export function CompareStart({ host, providers }: { host: HostConfig; providers:
         ids.push(view.summary.id);
       }
       await api.createCompare({ sessions: ids });
+      if (discard) {
+        await api.deleteSession(discard);
+        cache.removeSession(discard);
+      }
       void cache.reloadSessions();
       navigate('chat', 'compare', ...ids);
     } catch (e) {
@@ -77,6 +82,7 @@ export function CompareStart({ host, providers }: { host: HostConfig; providers:
     <div className="compare-start" data-testid="compare-form">
       {columns.map((c, i) => (
         <span key={i} className="compare-start-column" data-testid="compare-start-column">
+          <span className="compare-start-label small muted">Column {i + 1}</span>
           <select value={c.model} aria-label={`Model ${i + 1}`} data-testid="compare-model" onChange={(e) => set(i, { model: e.target.value })}>
             {!options.includes(c.model) && <option value={c.model}>{c.model || 'choose a model…'}</option>}
             {options.map((o) => (

@@ -80,7 +80,7 @@ export function ToolCard({ item, turnEnded, turnStopped = false, sessionId, turn
           )}
         </span>
         <span className={`badge ${neutral ? '' : status === 'ok' ? 'badge-ok' : status === 'error' || lost ? 'badge-err' : 'badge-info'}`}>{label}</span>
-        {item.outcome && <span className="muted small">{item.outcome.durationMs} ms</span>}
+        {item.outcome && <span className="muted small nowrap">{item.outcome.durationMs} ms</span>}
         <span className="spacer" />
         {item.server && (
           <button type="button" className="linkish small" onClick={() => showCallFrames({ server: item.server, tool: item.tool, requests: item.outcome?.requests, args: item.arguments })} data-testid="tool-card-frames" title="Show the frames of this call in the traffic panel">

@@ -51,7 +51,7 @@ export function ToolResult({
     <div className={`result result-${status}`} data-testid="tool-result" data-error={status === 'error' ? 'true' : 'false'} data-status={status}>
       <div className="result-head">
         <strong>{title}</strong>
-        <span className="muted small" data-testid="tool-duration">
+        <span className="muted small nowrap" data-testid="tool-duration">
           {outcome.durationMs} ms
         </span>
         <span className="spacer" />

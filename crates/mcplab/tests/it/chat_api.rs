@@ -553,3 +553,86 @@ async fn a_session_runs_under_its_host_config() {
     );
     app.manager.shutdown().await;
 }
+
+#[tokio::test]
+async fn the_settings_otlp_address_exports_each_turn() {
+    let receiver = mcplab_otlp::receiver::Receiver::start().await;
+    let llm = ScriptedLlm::start(vec![
+        Step::call_tools([ScriptedCall::new(
+            "c1",
+            "demo__add",
+            json!({"a": 2, "b": 3}),
+        )]),
+        Step::reply(["5."]),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start(&llm, dir.path()).await;
+    let (s, v) = app
+        .call(
+            "PUT",
+            "/api/settings/otlp",
+            Some(json!({"endpoint": "localhost:4318"})),
+        )
+        .await;
+    assert_eq!(s, 400, "{v}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("http://127.0.0.1:4318"),
+        "{v}"
+    );
+    let (s, v) = app
+        .call(
+            "PUT",
+            "/api/settings/otlp",
+            Some(json!({"endpoint": receiver.url()})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["endpoint"], format!("{}/v1/traces", receiver.url()));
+    assert_eq!(v["fromFlag"], false);
+
+    let (_, created) = app
+        .call(
+            "POST",
+            "/api/sessions",
+            Some(json!({"settings": {"model": "openai::gpt-4o-mini", "servers": ["demo"]}})),
+        )
+        .await;
+    let id = created["summary"]["id"].as_str().unwrap().to_owned();
+    let mut live = app.events(&id, None).await;
+    let turn = json!({"turnId": "t1", "message": "add 2 and 3"});
+    app.call("POST", &format!("/api/sessions/{id}/turns"), Some(turn))
+        .await;
+    read_until(&mut live, is_terminal).await;
+    // Sent in the background, within the exporter's batch delay.
+    let spans = receiver.wait_for(2, Duration::from_secs(30)).await;
+    let chat = spans
+        .iter()
+        .find(|s| s.name == "chat gpt-4o-mini")
+        .unwrap_or_else(|| panic!("{spans:#?}"));
+    assert_eq!(chat.attributes["mcplab.chat.session_id"], id);
+    let call = spans
+        .iter()
+        .find(|s| s.name == "execute_tool add")
+        .unwrap_or_else(|| panic!("{spans:#?}"));
+    assert_eq!(call.parent_span_id, chat.span_id);
+
+    // The page's status line counts what went out.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let (_, v) = app.call("GET", "/api/settings/otlp", None).await;
+        if v["sentSpans"].as_u64() >= Some(2) {
+            assert_eq!(v["failedBatches"], 0, "{v}");
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{v}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (s, v) = app
+        .call("PUT", "/api/settings/otlp", Some(json!({"endpoint": null})))
+        .await;
+    assert_eq!((s, &v["endpoint"]), (200, &Value::Null), "{v}");
+}

@@ -18,6 +18,7 @@ use mcplab_evals::run::{self, IterationRecord, RunRecord, Shard, Unit};
 use mcplab_evals::shard::shard_units;
 use mcplab_evals::stats::{RunSummary, summarize};
 use mcplab_evals::suite::{Catalog, Check, Gates};
+use mcplab_evals::trace::Trace;
 use mcplab_llm::ProviderSettings;
 use mcplab_llm::prices::PriceTable;
 use mcplab_mcp::ConnectionManager;
@@ -95,6 +96,9 @@ pub struct RunEnv {
 /// Where progress goes.
 pub trait RunSink: Send + Sync {
     fn event(&self, event: &RunEvent);
+    /// A finished iteration with its trace (`None` when it never ran), right before its
+    /// `iterationFinished` event: for exporters (OTLP). Most sinks ignore it.
+    fn iteration_trace(&self, _record: &IterationRecord, _trace: Option<&Trace>) {}
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -490,6 +494,7 @@ async fn drive(
         else {
             continue;
         };
+        sink.iteration_trace(&record, detail.trace.as_ref());
         if let Err(e) = save(store, run_id, &record, detail).await {
             (shared.warn)(format!("could not store an iteration: {e}"));
         }

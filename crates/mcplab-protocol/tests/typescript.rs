@@ -102,6 +102,8 @@ fn render() -> String {
         CallError::decl(&cfg),
         TrafficSnapshotView::decl(&cfg),
         RootView::decl(&cfg),
+        OtlpSettings::decl(&cfg),
+        OtlpSettingsInput::decl(&cfg),
         HostEvent::decl(&cfg),
         AppResourceRequest::decl(&cfg),
         AppResourceKind::decl(&cfg),

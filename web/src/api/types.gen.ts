@@ -751,6 +751,26 @@ dropped: number, };
 
 export type RootView = { uri: string, name?: string, };
 
+export type OtlpSettings = { 
+/**
+ * The collector's OTLP/HTTP address (`/v1/traces` added); `None`: nothing is exported.
+ */
+endpoint: string | null, 
+/**
+ * Given by `serve --otlp`: the page cannot change it.
+ */
+fromFlag: boolean, sentSpans: number, 
+/**
+ * Left out because the export queue was full.
+ */
+droppedSpans: number, failedBatches: number, 
+/**
+ * Why the first failed batch failed.
+ */
+firstError: string | null, };
+
+export type OtlpSettingsInput = { endpoint: string | null, };
+
 export type HostEvent = { "kind": "server", event: ServerEvent, } | { "kind": "traffic", frame: TrafficFrame, } | { "kind": "resync" };
 
 export type AppResourceRequest = { uri: string, };

@@ -115,6 +115,10 @@ pub(crate) fn api() -> Router<Arc<AppState>> {
             "/settings/roots",
             get(settings::roots).put(settings::set_roots),
         )
+        .route(
+            "/settings/otlp",
+            get(settings::otlp).put(settings::set_otlp),
+        )
         .route("/host", get(settings::host))
         .route(
             "/app-scenarios",

@@ -183,6 +183,46 @@ async fn spec_and_fuzz_rules_each_caught_and_quiet_on_a_good_server() {
     );
 }
 
+/// Fuzzing a streamable HTTP server whose process dies on a long string: the endpoint going
+/// away is a crash, with the input that did it, and fuzzing stops (nothing to start again).
+#[tokio::test]
+async fn fuzzing_finds_an_http_endpoint_that_goes_away() {
+    let dir = tempfile::tempdir().unwrap();
+    let http = RawHttp::start("http", "fuzz-crash").await;
+    let url = http.url("/mcp");
+    let args = [
+        "--url",
+        &url,
+        "--fuzz",
+        "12",
+        "--seed",
+        "3",
+        "--timeout",
+        "10",
+    ];
+    let (o, r) = check_in(dir.path(), &args).await;
+    assert_eq!(o.status.code(), Some(1), "{r}");
+    let crashes = of(&r, "fuzz-crash");
+    assert_eq!(crashes.len(), 1, "{r}");
+    let (severity, message) = &crashes[0];
+    assert_eq!(severity, "error");
+    assert!(
+        message.contains("tool `lookup`") && message.contains(&url),
+        "{message}"
+    );
+    let long = message
+        .split("… (")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse::<usize>().ok());
+    assert!(
+        long.is_some_and(|n| n > 1000),
+        "the input that did it: {message}"
+    );
+    let exercised = r["eras"][0]["exercised"].to_string();
+    assert!(exercised.contains("fuzzing stopped"), "{exercised}");
+}
+
 /// Two user host profiles: `modern` asks for 2026-07-28, `textonly` never shows
 /// structuredContent to the model.
 fn user_profiles(data: &Path) {

@@ -10,6 +10,15 @@
 //! pass rate per model over its runs. It neither prints
 //! nor serves HTTP: the CLI and the web server consume its events.
 //!
+//! A run: the suite loads (every error at once, with line numbers), the plan is cases × models
+//! × iterations (or one `--shard`), models are checked and servers connected before anything
+//! runs, the run row is written, and each iteration runs unattended (approvals skipped,
+//! elicitation declined unless the host says otherwise), is judged and stored with its trace,
+//! so a crash loses only the iterations in flight. A timeout or a lost server errors its
+//! iteration. Then summary, `--baseline` comparison, gates and the CLI's exit code: 0 pass, 1 a
+//! gate fails, 2 usage or suite error, 3 incomplete or undecidable, 130 cancelled (finished
+//! iterations kept). `--record` keeps model answers and tool results for `--replay RUN`.
+//!
 //! # Where things are
 //!
 //! - `crates/mcplab-evalrun`: The eval runner (issue 13), on core + `mcplab-evals`; neither prints

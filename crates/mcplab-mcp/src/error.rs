@@ -1,5 +1,14 @@
 //! Errors of the MCP layer, one variant per thing a caller branches on (the CLI maps them to
 //! exit codes, the HTTP edge to status codes). Messages say what happened and what to do.
+//!
+//! Whose fault a failure is stays in its variant: `InvalidParams` is the caller's (nothing
+//! sent, or a skill or subscription the server does not have: CLI exit 2, HTTP 400
+//! `invalid_params`), `Misbehaved` the server's (a result of the wrong shape, a repeated
+//! cursor, over 1000 pages, a forbidden input request: exit 1, 502 `server_misbehaved`),
+//! `BadResponse` a response that cannot be used (unparsable, over a limit; the request fails at
+//! once), `Other` what mcplab cannot classify. Core messages say what happened; the edges add
+//! the advice (the binary's `failure.rs`, the server's `error.rs` whose `mcp_failure` maps each
+//! variant to one status on every route, the web's `api/advice.ts`).
 
 use std::time::Duration;
 

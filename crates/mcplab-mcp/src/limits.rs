@@ -4,6 +4,24 @@
 //! [`super::ManagerOptions`]; nothing here reads flags, env or files, and there is no global.
 //! Each limit has a name used by `--limit NAME=SIZE` and in the errors that enforce it, so a
 //! refusal can say which limit to raise.
+//!
+//! Beyond each limit (ARCHITECTURE.md "Byte budget" has the table):
+//!
+//! - `message`: refused as it crosses the limit (its first 64 KiB kept); the request it answers
+//!   fails at once (`BadResponse`), an over-limit 2026-07-28 SSE stream is not resumed, a legacy
+//!   SSE stream closes. Tests: `stdio::lines`, `http::tests`, `sse::tests`, `hostile.rs`.
+//! - `traffic`: the recording server's oldest frames go first, counted in `dropped`; a clear
+//!   lets go at once. `preview`: longer frames are published truncated with `fullBytes`;
+//!   `GET /api/servers/{name}/traffic/{seq}` gives one whole while it is in the ring (404
+//!   `frame_gone` after). Tests: `traffic::tests`, `api_limits.rs`.
+//! - `replay`: the host ring's oldest events go; a client asking for them gets `resync`.
+//! - `stderr-line`: cut, with how many bytes were dropped; `stderr-tail` (and 200 lines): oldest
+//!   lines dropped. Tests: `hostile_child.rs`.
+//! - `events`: over the rate, notifications and stderr lines are dropped with a counted
+//!   `mcplab` warning at most once a second (traffic keeps every frame); each field is cut to
+//!   `preview`. The event hub's own bound (`event_hub::EVENT_BYTES`, 1,024 events) pauses
+//!   forwarding while a reader falls behind; status changes and human requests always pass.
+//! - `pending-human`: refused with a JSON-RPC error naming the server and the limit.
 
 use std::fmt;
 

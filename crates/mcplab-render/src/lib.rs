@@ -7,6 +7,12 @@
 //! browser and adds what the page cannot see itself (errors of the top page, whether
 //! Chromium's sandbox was on). It does not start servers or write files.
 //!
+//! Chromium's page-level locale and time-zone overrides do not reach the app's cross-origin
+//! frame, so the app gets them as in the live playground: its frame carries the emulated
+//! `color-scheme` and the environment shim sets locale and time zone. Chromium is stopped
+//! (group killed, profile removed) also on errors, timeouts and Ctrl-C; `mcplab apps render`
+//! exits 1 when the report says the app did not initialize, threw, or its tool call failed.
+//!
 //! # Where things are
 //!
 //! - `crates/mcplab-render/src/`: The headless app renderer (crate `mcplab-render`; a leaf):

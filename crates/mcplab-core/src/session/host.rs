@@ -7,6 +7,12 @@
 //! no whitespace; its hash is the SHA-256 of those bytes in lowercase hex. Two configs mean
 //! the same host exactly when their canonical forms are equal, however they were written.
 //! This module never reads files: callers hand in text.
+//!
+//! A golden hash test catches format changes. `version` stays 1 while keys are only added at
+//! defaults left out of the canonical form; it rises only when a key changes meaning. Named
+//! HostConfigs are host profiles (`profiles`, `mcplab hosts`, `--host NAME`). The web edits,
+//! exports and imports it; `mcplab chat --host-config FILE` reads the same file and
+//! `--print-host-config` prints the canonical form and hash.
 
 use mcplab_protocol::chat::ChatSettings;
 use mcplab_protocol::host::{

@@ -4,6 +4,13 @@
 //! earlier turns), its events go to the session's stream and running record, and it is
 //! stored when it ends, however it ends. A retry names the turn it replaces: the model does
 //! not see that turn, and the store swaps it for the new one in one transaction.
+//!
+//! Behind `POST /api/sessions/{id}/turns`: a repeat answers 202, a second running turn 409, a
+//! model the HostConfig cannot resolve 400 `model_unavailable`. A new session is named after
+//! its first message. The stream replays from `Last-Event-ID` within `REPLAY_EVENTS` events and
+//! `REPLAY_BYTES` bytes (`runtime`; `resync` beyond); the running record merges events (deltas
+//! joined, `toolInputPartial` and `toolProgress` dropped). `mcplab chat` calls the same
+//! submit and prints the same events as an observer.
 
 use std::sync::Arc;
 

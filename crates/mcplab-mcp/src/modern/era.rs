@@ -4,6 +4,9 @@
 //! falls back to `initialize` on a non-modern error or silence; on streamable HTTP the
 //! manager sends `server/discover` over the 2026-07-28 wire and, when the answer is not a
 //! recognized modern error, reconnects with the legacy wire and `initialize`.
+//! HTTP+SSE is always the handshake; `2026-07-28` never falls back (a legacy server is an
+//! error that says so). A modern connection's every request carries the `_meta` protocol
+//! version, client info and capabilities (rmcp stamps them).
 
 use mcplab_protocol::{Era, EraView, ProtocolChoice};
 use rmcp::model::{ErrorCode, ProtocolVersion};

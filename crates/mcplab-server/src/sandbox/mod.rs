@@ -8,6 +8,56 @@
 //! have done it), which the app's srcdoc document inherits, plus `frame-ancestors` so only the
 //! mcplab host page can embed it. It has no `/api`, no token, no cookies of its own, and
 //! answers only on its own Host names.
+//!
+//! # An app's lifecycle
+//!
+//! A tool with a UI is called (by the model, or on the Tools page). The web's `AppFrame` mounts
+//! (its `AppSession` does the talking): `/api/host` gives the app origin template,
+//! `/apps/resource` the HTML, kind, declared CSP and `allow`. The outer iframe loads
+//! `http://<fresh label>.localhost:<sandbox port>/mcp-app-proxy.html?csp=<declared>`. The proxy
+//! says `sandbox-proxy-ready`; the bridge sends the HTML (CSP reporter and, for OpenAI widgets,
+//! the `window.openai` shim injected first) and the frame's nonce, which the proxy puts on
+//! everything it relays back. The app gets tool input (partial while the model streams),
+//! result or cancellation. Its `tools/call` goes to `/apps/tools/call` (same server by
+//! construction, visibility checked server-side); `ui/message` is asked in the app's frame,
+//! then becomes the next chat turn with a provenance line; model context and widget state go to
+//! `PUT /api/sessions/{id}/app-context/{key}`, system text on the next turn. Closing sends
+//! `ui/resource-teardown` first.
+//!
+//! # Threat model: app origins
+//!
+//! - **Where app HTML runs.** Never on the UI's origin or site: each `AppFrame` load and each
+//!   MCP-UI resource gets `http://<random 20-char label>.localhost:<sandbox port>`. The proxy
+//!   frame has `allow-scripts allow-same-origin allow-forms`; that origin is only the app's own.
+//!   Only the two proxy pages, only for `Host: <label>.localhost:<port>` (16–32 `[a-z0-9]`, one
+//!   Host header), only framed by the UI (`frame-ancestors`; the proxy script checks too).
+//!   Tests: `origins::tests`, `tests`, `apps_isolation.test.js`.
+//! - **One app cannot act as another.** App A cannot script B's proxy or document (different
+//!   origins). Each bridge listens only to its frame's window and origin and, once the resource
+//!   is sent, only to envelopes carrying the frame's 128-bit nonce (given to the proxy in
+//!   `sandbox-resource-ready` before the app's document exists, kept in a closure). Reserved
+//!   `ui/notifications/sandbox-*` count only from the proxy itself. Test:
+//!   `apps_isolation.test.js` (two hostile apps of two servers, judged on each server's
+//!   traffic and the violation list; it failed on the old single-origin sandbox).
+//! - **What an app may reach.** Only what its resource declares (`_meta.ui.csp` /
+//!   `openai/widgetCSP`), sanitized in the API and here; entries naming the UI origin, the
+//!   sandbox (any `*.localhost` wildcard, any label on the sandbox port) or the `--host` address
+//!   on mcplab's ports are dropped and listed under the app; `form-action 'none'`. An MCP-UI
+//!   `text/uri-list` naming mcplab is refused (403). Declared other loopback ports are
+//!   cross-site from `localhost` and get no mcplab credential. Tests: `apps::own_origins`,
+//!   `apps::csp`, `apps_isolation.test.js`, `apps.test.js`.
+//! - **What an app may say.** `ui/message`, `sendFollowUpMessage` and MCP-UI `prompt`/`intent`
+//!   become a chat turn only after the user agrees in the app's frame (or allowed that app for
+//!   the session); at most 5 per app per minute and 5 queued behind a running turn, each
+//!   starting with a provenance line. Test: `apps.test.js`.
+//! - **Limits.** Apps on one page share the `localhost` site: a renderer process may be shared
+//!   (no Spectre-level isolation) and a `Domain=localhost` cookie reaches every app. Only
+//!   Chromium and Firefox resolve `*.localhost` (others untested). An app can invent CSP
+//!   reports about itself. A UI opened as `http://localhost:<port>` refuses to render apps and
+//!   says to use `127.0.0.1`.
+//! - **`--host` on a non-loopback address.** Apps share one origin on the UI's site (see
+//!   `origins`); `serve` warns, each app shows a "shared origin" badge, and isolation between
+//!   apps rests on the nonce only. Use loopback for one origin per app.
 
 mod origins;
 

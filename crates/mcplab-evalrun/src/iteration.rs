@@ -1,5 +1,6 @@
 //! One iteration: a case on a model, the n-th time. Live, it makes sure the servers are up,
-//! runs the case's turns with the model (see `execute`) or its model-free steps (`steps`), renders the apps of UI tool calls when
+//! runs the case's turns with the model (see `execute`), with a simulated user writing them
+//! (`simulate`), or its model-free steps (`steps`), renders the apps of UI tool calls when
 //! a check asks for it, asks the judge, prices the tokens (the judge's too, shown apart but in
 //! the iteration's cost) and has the evals crate judge the
 //! trace; a server that went away meanwhile, or a render that could not happen, makes it
@@ -12,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcplab_evals::checks::{CommandOutcome, command_input};
-use mcplab_evals::run::{IterationRecord, Spent, Unit};
+use mcplab_evals::run::{IterationRecord, SideUsage, Spent, Unit};
 use mcplab_evals::suite::CommandCheck;
 use mcplab_evals::trace::{AppRender, Trace};
 use mcplab_evals::verdict::{JudgeVerdict, Outcome, ResolvedCase, Verdict, judge_iteration_with};
@@ -35,6 +36,7 @@ use crate::replay::{
     IterationRecording, RecordedCall, RecordedTiming, ReplayProvider, RunRecording, replay_servers,
 };
 use crate::servers::ServerHealth;
+use crate::simulate::converse;
 use crate::steps::Steps;
 
 /// A case as the runner needs it.
@@ -49,6 +51,8 @@ pub(crate) struct CaseRun {
     pub system_prompt: Option<String>,
     /// Model-free steps (instead of `turns`: no model runs the case).
     pub steps: Vec<mcplab_evals::suite::Step>,
+    /// A model playing the user (instead of `turns`).
+    pub simulated: Option<mcplab_evals::suite::SimulatedUser>,
 }
 
 impl CaseRun {
@@ -195,6 +199,7 @@ async fn live(
     let deadline = Deadline::new(shared.timeout);
     let (label, host) = shared.model_and_host(unit);
     let host = &case.host(host);
+    let (mut simulated, mut sim_failed) = (SideUsage::default(), None);
     let (runs, seen) = if case.steps.is_empty() {
         let (model, provider) = match providers.get(label, Some(deadline.clone())) {
             Ok(p) => p,
@@ -209,7 +214,16 @@ async fn live(
             manager: health.manager(),
             deadline: &deadline,
         };
-        let runs = turns.run(&case.turns, cancel).await.ok()?;
+        let runs = match &case.simulated {
+            Some(sim) => {
+                let user_model = sim.model.as_deref().unwrap_or(label);
+                let talk = (providers, &shared.prices);
+                let c = converse(&turns, sim, user_model, talk, cancel).await.ok()?;
+                (simulated, sim_failed) = (c.spent, c.failed);
+                c.runs
+            }
+            None => turns.run(&case.turns, cancel).await.ok()?,
+        };
         (runs, Some(observed))
     } else {
         let steps = Steps {
@@ -229,7 +243,10 @@ async fn live(
         }
     }
     price(shared, case, unit, &mut trace);
-    let mut spent = Spent::default();
+    let mut spent = Spent {
+        simulated_user: simulated,
+        ..Spent::default()
+    };
     let judged = match &case.resolved.judge {
         Some(j) => {
             let (verdict, usage) = judge(providers, &shared.prices, j, &trace, cancel).await;
@@ -256,7 +273,7 @@ async fn live(
             lost.join(", ")
         );
         parts.errored(why);
-    } else if let Some(why) = unmeasured {
+    } else if let Some(why) = sim_failed.or(unmeasured) {
         parts.errored(why);
     }
     Some(parts.finish(&runs, seen.requests, recording))
@@ -476,6 +493,11 @@ async fn replay(
     };
     let (label, host) = shared.model_and_host(unit);
     let deadline = Deadline::new(shared.timeout);
+    // A simulated user says again what it said when recorded (its model is not asked).
+    let texts = match case.simulated {
+        Some(_) => old.turns.iter().map(|t| t.user.clone()).collect(),
+        None => case.turns.clone(),
+    };
     let (runs, requests) = if case.steps.is_empty() {
         let model = ModelRef::parse(label).ok()?;
         let provider = Arc::new(ReplayProvider::new(&model.provider, rec.steps.clone()));
@@ -488,7 +510,7 @@ async fn replay(
             manager: &manager,
             deadline: &deadline,
         };
-        let runs = turns.run(&case.turns, cancel).await;
+        let runs = turns.run(&texts, cancel).await;
         (runs, observed.take().requests)
     } else {
         let steps = Steps {

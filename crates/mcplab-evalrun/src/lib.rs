@@ -21,7 +21,7 @@
 //!   the run's hosts make, the first on the caller's manager (`first_declaration`), the others on
 //!   `ConnectionManager::sibling`s sharing its traffic log —, the run row written, iterations up to
 //!   the concurrency, each stored as it finishes, then summary, baseline comparison, gates, run row
-//!   completed; cancel keeps what finished), `steps.rs` (a case's model-free steps: each tool called directly, kept as a turn's events),
+//!   completed; cancel keeps what finished), `simulate.rs` (a simulated user writing each turn's message, its tokens apart), `steps.rs` (a case's model-free steps: each tool called directly, kept as a turn's events),
 //!   `iteration.rs` + `execute.rs` (one iteration = the
 //!   case's user turns through core's `HostTurn` under the suite's HostConfig — or its unit's host
 //!   profile —, `Attendance::Unattended` — the chat's turn loop, not a fork — events bounded,
@@ -69,6 +69,7 @@ mod replay;
 mod retry;
 mod runner;
 mod servers;
+mod simulate;
 mod steps;
 mod trace_view;
 pub mod trend;

@@ -193,6 +193,7 @@ pub async fn run(
             let commands = r.commands();
             let system_prompt = case.and_then(|c| c.system_prompt.clone());
             let steps = case.map(|c| c.steps.clone()).unwrap_or_default();
+            let simulated = case.and_then(|c| c.simulated_user.clone());
             (
                 r.id.clone(),
                 CaseRun {
@@ -202,6 +203,7 @@ pub async fn run(
                     commands,
                     system_prompt,
                     steps,
+                    simulated,
                 },
             )
         })
@@ -346,6 +348,12 @@ async fn live_mode(
             .chain(prepared.suite.defaults.judge.as_ref())
             .map(|j| j.model.as_str()),
     );
+    let users = prepared
+        .suite
+        .cases
+        .iter()
+        .filter_map(|c| c.simulated_user.as_ref());
+    models.extend(users.filter_map(|u| u.model.as_deref()));
     models.sort_unstable();
     models.dedup();
     for m in models {

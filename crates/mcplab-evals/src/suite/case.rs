@@ -31,6 +31,9 @@ pub struct Case {
     /// Expected tool calls over the whole case (all turns).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_calls: Option<ToolCallExpectations>,
+    /// A model plays the user and writes every turn (instead of `turns`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub simulated_user: Option<SimulatedUser>,
     /// Checks on the outcome, added to the suite's default checks.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub checks: Vec<Check>,
@@ -97,6 +100,28 @@ pub struct Step {
     /// result's text. Without an `isError` check the call must succeed (`isError: false`).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub expect: Vec<Check>,
+}
+
+/// `simulatedUser: { persona, goal, maxTurns }`: a model writes each user message in
+/// character until it says the goal is met (it answers the stop word `GOAL_MET`) or
+/// `maxTurns` turns have run. Its tokens are counted apart from the model's, priced, and in the
+/// run's cost and its gate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SimulatedUser {
+    /// Who the user is (how they write, what they know).
+    #[schemars(length(min = 1))]
+    pub persona: String,
+    /// What the user wants done; met when the assistant has done it.
+    #[schemars(length(min = 1))]
+    pub goal: String,
+    /// Most turns the conversation may take.
+    #[schemars(range(min = 1, max = 50))]
+    pub max_turns: u32,
+    /// The model playing the user, `provider::model` (default: the model under test).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[A-Za-z0-9_.-]+::\S.*$"))]
+    pub model: Option<String>,
 }
 
 /// A user turn: the message alone, or the message with expectations about that turn only.

@@ -14,7 +14,7 @@ mod tool_names;
 mod validate;
 
 pub use case::{
-    ArgumentMode, Case, DetailedTurn, ExpectedCall, ExtraCalls, Judge, Order, Step,
+    ArgumentMode, Case, DetailedTurn, ExpectedCall, ExtraCalls, Judge, Order, SimulatedUser, Step,
     ToolCallExpectations, ToolCallOptions, ToolOverride, Turn,
 };
 pub use check::{

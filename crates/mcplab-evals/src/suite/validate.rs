@@ -92,6 +92,19 @@ fn steps(case: &Value, at: &str, out: &mut Vec<(String, String)>) {
     let len = |key: &str| case.get(key).and_then(Value::as_array).map_or(0, Vec::len);
     // A list of the wrong shape is the schema's error already.
     let shaped = |key: &str| case.is_object() && case.get(key).is_none_or(Value::is_array);
+    if case.get("simulatedUser").is_some() {
+        for key in ["turns", "steps"] {
+            if case.get(key).is_some() {
+                out.push((
+                    format!("{at}/{key}"),
+                    format!(
+                        "the simulated user writes the turns: remove `{key}` (or `simulatedUser`)"
+                    ),
+                ));
+            }
+        }
+        return;
+    }
     match (len("turns"), len("steps")) {
         (0, 0) if shaped("turns") && shaped("steps") => out.push((
             match (case.get("turns"), case.get("steps")) {
@@ -99,8 +112,8 @@ fn steps(case: &Value, at: &str, out: &mut Vec<(String, String)>) {
                 (None, Some(_)) => format!("{at}/steps"),
                 (None, None) => at.to_owned(),
             },
-            "a case needs `turns` (user messages a model answers) or `steps` (tools called \
-             directly, no model)"
+            "a case needs `turns` (user messages a model answers), `steps` (tools called \
+             directly, no model) or a `simulatedUser`"
                 .into(),
         )),
         (t, s) if t > 0 && s > 0 => out.push((

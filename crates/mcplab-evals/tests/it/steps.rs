@@ -168,3 +168,29 @@ cases:
         "{lines:#?}"
     );
 }
+
+#[test]
+fn a_simulated_user_writes_the_turns_itself() {
+    let text = "version: 1
+id: s
+models: [openai::m]
+cases:
+  - id: talk
+    simulatedUser: { persona: p, goal: g, maxTurns: 3 }
+    turns: [hi]
+  - id: ok
+    simulatedUser: { persona: p, goal: g, maxTurns: 3, model: openai::u }
+";
+    let lines: Vec<String> = parse_suite(text)
+        .unwrap_err()
+        .0
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "7:5: cases[0].turns: the simulated user writes the turns: remove `turns` (or `simulatedUser`)"
+        ]
+    );
+}

@@ -249,9 +249,8 @@ impl ConnectionManager {
         self.oauth.get()
     }
 
-    /// Signs every connection of this manager in with the stored OAuth credentials of the
-    /// server named `name` (once; later calls are ignored): a check's fresh connection of
-    /// `NAME`, recorded under a name of its own, still uses `NAME`'s sign-in.
+    /// Signs its connections in with server `name`'s stored OAuth credentials (once): a check's
+    /// fresh connection of `NAME`, recorded under a name of its own, uses `NAME`'s sign-in.
     pub fn sign_in_as(&self, name: &str) {
         let _ = self.oauth_as.set(name.to_owned());
     }

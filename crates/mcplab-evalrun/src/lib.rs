@@ -53,7 +53,9 @@
 //!   page's chart), `authoring.rs` (case from a chat session, append keeping the file, starter
 //!   cases), `commands.rs` (`command:` checks: the iteration on stdin, the verdict on stdout,
 //!   in the suite's folder with a server's environment, killed as a group past its timeout,
-//!   stdout bounded), `drafting.rs` (cases a model drafts from the tools, for `eval init --draft` and
+//!   stdout bounded), `prune.rs` (`eval runs prune`'s
+//!   words — keep N per suite, older than `30d` — as the store's rule, for the CLI and the page),
+//!   `drafting.rs` (cases a model drafts from the tools, for `eval init --draft` and
 //!   anything else).
 
 pub mod authoring;
@@ -70,6 +72,7 @@ pub mod merge;
 mod observe;
 pub mod prepare;
 mod providers;
+mod prune;
 pub mod render;
 mod replay;
 mod retry;
@@ -88,6 +91,7 @@ pub use history::{
 pub use launch::{is_trusted, launch_list, launch_text, remember_trusted};
 pub use observe::{RecordedError, RecordedEvent, RecordedStep};
 pub use prepare::{Overrides, PrepareError, Prepared, SuiteText, prepare};
+pub use prune::{parse_age, prune_rule};
 pub use render::AppRenderer;
 pub use retry::RetryBudget;
 pub use runner::{

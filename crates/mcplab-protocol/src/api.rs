@@ -108,6 +108,7 @@
 //! | GET | `/api/evals/runs/{id}` | → `EvalRunView`: a stored run (`last` or a unique prefix too) with its iterations' records and statistics |
 //! | GET | `/api/evals/runs/{id}/iteration?caseId=&model=&iteration=` | → `IterationView`: one iteration's trace (turns' events, tool calls, checks with reasons, tokens, clocks, error) |
 //! | GET | `/api/evals/runs/{id}/events?lastEventId=N` | SSE of `EvalStreamEvent`: the run's events (runs started by this process), `id:` = sequence |
+//! | POST | `/api/evals/prune` | `EvalPruneRequest` → `EvalPruneResult` (`mcplab eval runs prune`: the runs beyond the newest `keep` of each suite and/or started before `olderThan` (`30d`) are deleted and the space reclaimed; `dryRun` only lists them; 400 without a rule or with an age that does not read) |
 //! | POST | `/api/evals/runs/{id}/cancel` | → 204 (no new iterations start; finished ones are kept) |
 //! | GET | `/api/evals/compare?base=A&run=B` | → `EvalCompareView`: per case × model: fixed, regressed, still failing, still passing, new, removed, with the difference's interval |
 //! | GET | `/api/evals/trend?suiteId=ID` | → `TrendPoint[]`: the suite's newest ended runs, oldest first, with each model's pass rate and 95 % Wilson interval |

@@ -227,6 +227,8 @@ fn render() -> String {
         EvalStreamEvent::decl(&cfg),
         EvalFolder::decl(&cfg),
         EvalFolderInput::decl(&cfg),
+        EvalPruneRequest::decl(&cfg),
+        EvalPruneResult::decl(&cfg),
         DirListing::decl(&cfg),
         SuiteEntry::decl(&cfg),
         SuiteFile::decl(&cfg),

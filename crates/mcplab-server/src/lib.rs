@@ -79,6 +79,9 @@
 //!   over its runs (`/api/evals/trend?suiteId=`).
 //! - `routes/evals_dirs.rs`: `/api/evals/dirs`, the folder picker's listing of directories under the
 //!   person's home (`AppState::home_dir`), nothing outside it.
+//! - `routes/evals_prune.rs`: `/api/evals/prune`, the page's Prune (`eval runs prune`'s rule).
+//! - `otlp.rs`: the OTLP switch (`serve --otlp`, `/api/settings/otlp`) told about every chat turn
+//!   and wrapped around every eval run's sink.
 
 mod app_tools;
 mod assets;

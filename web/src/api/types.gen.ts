@@ -1836,6 +1836,30 @@ export type EvalFolder = { folder: string | null, };
 
 export type EvalFolderInput = { folder: string, };
 
+export type EvalPruneRequest = { 
+/**
+ * Keep the newest N runs of each suite.
+ */
+keep?: number, 
+/**
+ * Only runs started longer ago than this: a number with s, m, h, d or w (`30d`).
+ */
+olderThan?: string, 
+/**
+ * Only list what would go.
+ */
+dryRun: boolean, };
+
+export type EvalPruneResult = { 
+/**
+ * The runs deleted (or that would be).
+ */
+deleted: Array<string>, dryRun: boolean, 
+/**
+ * The database's size before and after, in bytes (equal on a dry run).
+ */
+bytesBefore: number, bytesAfter: number, };
+
 export type DirListing = { 
 /**
  * The home directory (the picker's root), resolved.

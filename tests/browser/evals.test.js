@@ -9,14 +9,15 @@
 // the suite starts and asks; later runs of the same list do not ask again. The folder is
 // picked under the home (mcplab's HOME is a temporary directory), where a starter suite is
 // created too; the editor (CodeMirror, its own chunk, not loaded before it opens) marks the
-// server's refusal at its line; the selected suite and run are in the URL and survive a reload.
+// server's refusal at its line; the selected suite and run are in the URL and survive a reload,
+// and the nav's link brings them back; old runs are pruned from the page after a preview.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bin, startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
-import { id } from './ui_helpers.js';
+import { id, navTo } from './ui_helpers.js';
 
 let llm;
 let mcplab;
@@ -219,6 +220,12 @@ test('suites from a folder, saved from the page, run with live progress and show
   await page.waitForSelector(`${id('evals-run-view')}[data-run="${runId}"]`);
   await page.waitForSelector(`${id('evals-suite-page.yaml')}.active`);
   await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.includes('id: page-suite'), editor);
+  // The nav's link brings the selection back (remembered, as the other pages do).
+  await navTo(page, 'servers');
+  await navTo(page, 'evals');
+  await page.waitForSelector(`${id('evals-run-view')}[data-run="${runId}"]`);
+  assert.equal(new URL(page.url()).hash, `#/evals/page.yaml/${runId}`);
+  await page.waitForFunction((sel) => document.querySelector(sel)?.textContent.includes('id: page-suite'), editor);
   // The launcher's fields are the page's, not the URL's.
   await page.fill(id('evals-repeat'), '2');
   await page.fill(id('evals-concurrency'), '1');
@@ -304,13 +311,18 @@ test('a run started from the page renders apps for its appRendered checks, as th
     checks: [appRendered: {}]
 `),
   );
+  const earlier = (await mcplab.api('GET', '/api/evals/runs')).body.map((r) => r.id);
   await page.click(id('nav-evals'));
   await page.click(id('evals-suite-app.yaml'));
   await page.fill(id('evals-repeat'), '1');
   await page.click(id('evals-run'));
   await page.waitForSelector(id('evals-ended'), { timeout: 60000 });
+  // The nav brought the last run shown back; the new run replaces it once it ended.
   const view = page.locator(id('evals-run-view'));
-  await view.waitFor({ timeout: 30000 });
+  await page.waitForFunction(([sel, old]) => {
+    const run = document.querySelector(sel)?.getAttribute('data-run');
+    return run && !old.includes(run);
+  }, [id('evals-run-view'), earlier], { timeout: 30000 });
   const runId = await view.getAttribute('data-run');
   const it = (await mcplab.api('GET', `/api/evals/runs/${runId}/iteration?caseId=app&model=openai%3A%3Agpt-x&iteration=0`)).body;
   // Rendered in headless Chromium under the host profile: initialized, no errors, no CSP
@@ -322,4 +334,31 @@ test('a run started from the page renders apps for its appRendered checks, as th
     ['show_counter_app', true, [], []],
   );
   assert.match(await page.locator(id('evals-ended')).innerText(), /finished: passed/);
+});
+
+test('old runs are pruned from the page after a preview, as `eval runs prune --keep 1` does', async () => {
+  const { page } = app;
+  const runs = (await mcplab.api('GET', '/api/evals/runs')).body;
+  // Keeping the newest run of each suite: every other run of a suite goes.
+  const newest = new Map();
+  for (const r of runs) if (!newest.has(r.suiteId) || newest.get(r.suiteId).startedMs < r.startedMs) newest.set(r.suiteId, r);
+  const doomed = runs.filter((r) => newest.get(r.suiteId) !== r).map((r) => r.id);
+  assert.ok(doomed.length >= 1, JSON.stringify(runs));
+  await navTo(page, 'evals');
+  await page.click(id('evals-prune-open'));
+  await page.fill(id('evals-prune-keep'), '1');
+  await page.click(id('evals-prune-preview'));
+  const plan = page.locator(`${id('evals-prune-plan')}[data-count="${doomed.length}"]`);
+  await plan.waitFor();
+  for (const r of doomed) assert.match(await plan.innerText(), new RegExp(r));
+  // The preview deleted nothing.
+  assert.equal((await mcplab.api('GET', '/api/evals/runs')).body.length, runs.length);
+  await page.click(id('evals-prune-confirm'));
+  const result = page.locator(`${id('evals-prune-result')}[data-count="${doomed.length}"]`);
+  await result.waitFor();
+  assert.match(await result.innerText(), /^Deleted \d+ runs?; the database went from .+ to .+ \(.+ reclaimed\)\.$/);
+  const left = (await mcplab.api('GET', '/api/evals/runs')).body.map((r) => r.id);
+  assert.deepEqual([...left].sort(), runs.map((r) => r.id).filter((r) => !doomed.includes(r)).sort());
+  // The list shows what is left.
+  await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel).length === n, [id('evals-run-item'), left.length]);
 });

@@ -54,6 +54,9 @@ async function show(page, route) {
     window.location.hash = h;
   }, route.hash);
   await page.waitForSelector(id(route.ready), { timeout: 15000 });
+  // No provider is configured here: the chat's first screen is its "no model" note, which comes
+  // with the providers list (the first 390 shot was taken before it arrived).
+  if (route.name === 'chat') await page.waitForSelector(id('chat-no-model'), { timeout: 15000 });
   // Let lists that load after the page settle (no spinner left in the main area).
   await page.waitForFunction(() => !document.querySelector('main [data-testid="spinner"]'), null, { timeout: 15000 });
 }

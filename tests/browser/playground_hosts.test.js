@@ -67,6 +67,9 @@ test('an app rendered as two hosts gets the host context each declares', async (
   assert.equal(asNarrow.deviceType, 'mobile');
   assert.equal(asNarrow.deviceCapabilities.touch, true);
   assert.equal(await page.locator(id('pg-host-select')).inputValue(), 'narrow');
+  // The choice says what it changed, in words (T3-14: it was silent).
+  const changes = await page.locator(id('pg-host-changes')).innerText();
+  assert.match(changes, /^Narrow phone host set: .*device 430×932.*offers inline/, changes);
   // A hand change to what the profile decides makes the emulation custom (the locale, which
   // this profile leaves to the viewer, would not).
   await page.check(id('emu-offer-pip'));

@@ -12,6 +12,7 @@ JSON object with any of:
              {"ask": {request}} (sends that request to the client, waits for the answer, then
              answers {"content": [text]}); a tool without one answers "ok" as text
   resources  [{uri, mimeType, text, _meta}]: declares `resources` and serves them
+  capabilities  merged over the declared capabilities (e.g. {"extensions": {…}})
   discover   how `server/discover` (the 2026-07-28 probe) is answered: {"errorId": ID} answers
              -32601 with that id instead of the request's
 
@@ -220,6 +221,7 @@ def main():
         log({"method": method, "tool": params.get("name"), "arguments": params.get("arguments")})
         if method == "initialize":
             caps = {"tools": {}, "resources": {}} if RESOURCES else {"tools": {}}
+            caps.update(CASE.get("capabilities", {}))
             result(id_, {"protocolVersion": params.get("protocolVersion", "2025-11-25"),
                          "capabilities": caps, "serverInfo": {"name": "rulesrv", "version": "1"}})
         elif method == "ping":

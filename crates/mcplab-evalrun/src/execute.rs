@@ -72,66 +72,84 @@ impl Turns<'_> {
     ) -> Result<Vec<TurnRun>, Cancelled> {
         let mut history: Vec<Message> = Vec::new();
         let mut runs = Vec::new();
-        for (i, text) in texts.iter().enumerate() {
-            let turn = HostTurn {
-                host: self.host,
-                turn_id: format!("{}/{}", self.tag, i + 1),
-                model: self.model.clone(),
-                attendance: Attendance::Unattended,
-                context: Vec::new(),
-                // Steps by the shipped table; the iteration's cost uses the run's own table.
-                prices: None,
-            };
-            let sink = Collect::default();
-            let started = Instant::now();
-            let llm_before = self.provider.llm_time();
-            let turn_cancel = cancel.child_token();
-            let (outcome, timed_out) = {
-                let provider: &ObservedProvider = self.provider;
-                let fut = turn.run(
-                    provider,
-                    self.manager,
-                    &history,
-                    text.clone(),
-                    &sink,
-                    &turn_cancel,
-                );
-                tokio::pin!(fut);
-                tokio::select! {
-                    o = &mut fut => (Some(o), false),
-                    _ = self.deadline.passed() => {
-                        turn_cancel.cancel();
-                        (tokio::time::timeout(WIND_DOWN, &mut fut).await.ok(), true)
-                    }
-                }
-            };
-            if cancel.is_cancelled() {
-                return Err(Cancelled);
-            }
-            let timing = TurnTiming {
-                latency_ms: started.elapsed().as_millis() as u64,
-                llm_ms: self
-                    .provider
-                    .llm_time()
-                    .saturating_sub(llm_before)
-                    .as_millis() as u64,
-            };
-            let finished = matches!(
-                outcome.as_ref().map(|o| &o.terminal),
-                Some(TurnEvent::TurnFinished { .. })
-            );
-            runs.push(TurnRun {
-                user: text.clone(),
-                events: sink.take(),
-                timing,
-                timed_out,
-            });
-            match outcome {
-                Some(o) if finished && !timed_out => history.extend(o.messages),
-                _ => break,
+        for text in texts {
+            if !self.one(text, &mut runs, &mut history, cancel).await? {
+                break;
             }
         }
         Ok(runs)
+    }
+
+    /// Runs the next turn of a conversation (`runs` so far, `history` the model's messages),
+    /// adding it to `runs`; `false` when the conversation cannot go on (the turn did not
+    /// finish or the deadline passed).
+    pub(crate) async fn one(
+        &self,
+        text: &str,
+        runs: &mut Vec<TurnRun>,
+        history: &mut Vec<Message>,
+        cancel: &CancellationToken,
+    ) -> Result<bool, Cancelled> {
+        let turn = HostTurn {
+            host: self.host,
+            turn_id: format!("{}/{}", self.tag, runs.len() + 1),
+            model: self.model.clone(),
+            attendance: Attendance::Unattended,
+            context: Vec::new(),
+            // Steps by the shipped table; the iteration's cost uses the run's own table.
+            prices: None,
+        };
+        let sink = Collect::default();
+        let started = Instant::now();
+        let llm_before = self.provider.llm_time();
+        let turn_cancel = cancel.child_token();
+        let (outcome, timed_out) = {
+            let provider: &ObservedProvider = self.provider;
+            let fut = turn.run(
+                provider,
+                self.manager,
+                history,
+                text.to_owned(),
+                &sink,
+                &turn_cancel,
+            );
+            tokio::pin!(fut);
+            tokio::select! {
+                o = &mut fut => (Some(o), false),
+                _ = self.deadline.passed() => {
+                    turn_cancel.cancel();
+                    (tokio::time::timeout(WIND_DOWN, &mut fut).await.ok(), true)
+                }
+            }
+        };
+        if cancel.is_cancelled() {
+            return Err(Cancelled);
+        }
+        let timing = TurnTiming {
+            latency_ms: started.elapsed().as_millis() as u64,
+            llm_ms: self
+                .provider
+                .llm_time()
+                .saturating_sub(llm_before)
+                .as_millis() as u64,
+        };
+        let finished = matches!(
+            outcome.as_ref().map(|o| &o.terminal),
+            Some(TurnEvent::TurnFinished { .. })
+        );
+        runs.push(TurnRun {
+            user: text.to_owned(),
+            events: sink.take(),
+            timing,
+            timed_out,
+        });
+        match outcome {
+            Some(o) if finished && !timed_out => {
+                history.extend(o.messages);
+                Ok(true)
+            }
+            _ => Ok(false),
+        }
     }
 }
 

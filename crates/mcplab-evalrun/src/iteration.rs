@@ -1,5 +1,6 @@
 //! One iteration: a case on a model, the n-th time. Live, it makes sure the servers are up,
-//! runs the case's turns with the model (see `execute`), renders the apps of UI tool calls when
+//! runs the case's turns with the model (see `execute`), with a simulated user writing them
+//! (`simulate`), or its model-free steps (`steps`), renders the apps of UI tool calls when
 //! a check asks for it, asks the judge, prices the tokens (the judge's too, shown apart but in
 //! the iteration's cost) and has the evals crate judge the
 //! trace; a server that went away meanwhile, or a render that could not happen, makes it
@@ -12,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcplab_evals::checks::{CommandOutcome, command_input};
-use mcplab_evals::run::{IterationRecord, Spent, Unit};
+use mcplab_evals::run::{IterationRecord, SideUsage, Spent, Unit};
 use mcplab_evals::suite::CommandCheck;
 use mcplab_evals::trace::{AppRender, Trace};
 use mcplab_evals::verdict::{JudgeVerdict, Outcome, ResolvedCase, Verdict, judge_iteration_with};
@@ -35,6 +36,8 @@ use crate::replay::{
     IterationRecording, RecordedCall, RecordedTiming, ReplayProvider, RunRecording, replay_servers,
 };
 use crate::servers::ServerHealth;
+use crate::simulate::converse;
+use crate::steps::Steps;
 
 /// A case as the runner needs it.
 pub(crate) struct CaseRun {
@@ -46,6 +49,10 @@ pub(crate) struct CaseRun {
     pub commands: Vec<CommandCheck>,
     /// The case's own system prompt (over its host's).
     pub system_prompt: Option<String>,
+    /// Model-free steps (instead of `turns`: no model runs the case).
+    pub steps: Vec<mcplab_evals::suite::Step>,
+    /// A model playing the user (instead of `turns`).
+    pub simulated: Option<mcplab_evals::suite::SimulatedUser>,
 }
 
 impl CaseRun {
@@ -191,21 +198,42 @@ async fn live(
     let before = health.snapshot();
     let deadline = Deadline::new(shared.timeout);
     let (label, host) = shared.model_and_host(unit);
-    let (model, provider) = match providers.get(label, Some(deadline.clone())) {
-        Ok(p) => p,
-        Err(e) => return Some(errored(unit, e)),
-    };
-    let observed = Arc::new(ObservedProvider::new(provider, record));
     let host = &case.host(host);
-    let turns = Turns {
-        host,
-        model: &model,
-        tag: tag(unit),
-        provider: &observed,
-        manager: health.manager(),
-        deadline: &deadline,
+    let (mut simulated, mut sim_failed) = (SideUsage::default(), None);
+    let (runs, seen) = if case.steps.is_empty() {
+        let (model, provider) = match providers.get(label, Some(deadline.clone())) {
+            Ok(p) => p,
+            Err(e) => return Some(errored(unit, e)),
+        };
+        let observed = Arc::new(ObservedProvider::new(provider, record));
+        let turns = Turns {
+            host,
+            model: &model,
+            tag: tag(unit),
+            provider: &observed,
+            manager: health.manager(),
+            deadline: &deadline,
+        };
+        let runs = match &case.simulated {
+            Some(sim) => {
+                let user_model = sim.model.as_deref().unwrap_or(label);
+                let talk = (providers, &shared.prices);
+                let c = converse(&turns, sim, user_model, talk, cancel).await.ok()?;
+                (simulated, sim_failed) = (c.spent, c.failed);
+                c.runs
+            }
+            None => turns.run(&case.turns, cancel).await.ok()?,
+        };
+        (runs, Some(observed))
+    } else {
+        let steps = Steps {
+            tools: &shared.tools,
+            manager: health.manager(),
+            tag: tag(unit),
+            deadline: &deadline,
+        };
+        (steps.run(&case.steps, cancel).await.ok()?, None)
     };
-    let runs = turns.run(&case.turns, cancel).await.ok()?;
     let mut trace = trace_of(&runs);
     let mut unmeasured = None;
     if case.render {
@@ -214,8 +242,11 @@ async fn live(
             Err(why) => unmeasured = Some(why),
         }
     }
-    trace.cost_usd = shared.prices.cost(&unit.model, &trace.usage(), 0);
-    let mut spent = Spent::default();
+    price(shared, case, unit, &mut trace);
+    let mut spent = Spent {
+        simulated_user: simulated,
+        ..Spent::default()
+    };
     let judged = match &case.resolved.judge {
         Some(j) => {
             let (verdict, usage) = judge(providers, &shared.prices, j, &trace, cancel).await;
@@ -229,7 +260,7 @@ async fn live(
         return None;
     }
     let lost = health.lost_since(&before);
-    let seen = observed.take();
+    let seen = seen.map(|o| o.take()).unwrap_or_default();
     let recording = record.then(|| IterationRecording {
         steps: seen.steps,
         calls: calls_of(&trace),
@@ -242,10 +273,20 @@ async fn live(
             lost.join(", ")
         );
         parts.errored(why);
-    } else if let Some(why) = unmeasured {
+    } else if let Some(why) = sim_failed.or(unmeasured) {
         parts.errored(why);
     }
     Some(parts.finish(&runs, seen.requests, recording))
+}
+
+/// The iteration's cost: the model's tokens at its price; nothing for model-free steps
+/// (whose answers are their results' text).
+fn price(shared: &Shared, case: &CaseRun, unit: &Unit, trace: &mut Trace) {
+    if case.steps.is_empty() {
+        trace.cost_usd = shared.prices.cost(&unit.model, &trace.usage(), 0);
+    } else {
+        mcplab_evals::steps::settle(trace);
+    }
 }
 
 /// The verdict and record of a trace, before the detail is written.
@@ -451,30 +492,46 @@ async fn replay(
         Err(why) => return Some(errored(unit, why)),
     };
     let (label, host) = shared.model_and_host(unit);
-    let model = ModelRef::parse(label).ok()?;
-    let provider = Arc::new(ReplayProvider::new(&model.provider, rec.steps.clone()));
-    let observed = Arc::new(ObservedProvider::new(provider, false));
-    let host = &case.host(host);
-    let turns = Turns {
-        host,
-        model: &model,
-        tag: tag(unit),
-        provider: &observed,
-        manager: &manager,
-        deadline: &Deadline::new(shared.timeout),
+    let deadline = Deadline::new(shared.timeout);
+    // A simulated user says again what it said when recorded (its model is not asked).
+    let texts = match case.simulated {
+        Some(_) => old.turns.iter().map(|t| t.user.clone()).collect(),
+        None => case.turns.clone(),
     };
-    let runs = turns.run(&case.turns, cancel).await;
+    let (runs, requests) = if case.steps.is_empty() {
+        let model = ModelRef::parse(label).ok()?;
+        let provider = Arc::new(ReplayProvider::new(&model.provider, rec.steps.clone()));
+        let observed = Arc::new(ObservedProvider::new(provider, false));
+        let turns = Turns {
+            host: &case.host(host),
+            model: &model,
+            tag: tag(unit),
+            provider: &observed,
+            manager: &manager,
+            deadline: &deadline,
+        };
+        let runs = turns.run(&texts, cancel).await;
+        (runs, observed.take().requests)
+    } else {
+        let steps = Steps {
+            tools: &shared.tools,
+            manager: &manager,
+            tag: tag(unit),
+            deadline: &deadline,
+        };
+        (steps.run(&case.steps, cancel).await, Vec::new())
+    };
     manager.shutdown().await;
     let runs = runs.ok()?;
     let mut trace = trace_of(&runs);
     restore(&mut trace, &rec);
     trace.app_renders = old.trace.map(|t| t.app_renders).unwrap_or_default();
-    trace.cost_usd = shared.prices.cost(&unit.model, &trace.usage(), 0);
+    price(shared, case, unit, &mut trace);
     let judged = old.verdict.and_then(|v| v.judge).map(|j| j.verdict);
     let commands = run_commands(shared, case, unit, &trace).await;
     // The judge is not asked again: its recorded verdict costs nothing now.
     let parts = Parts::judge(unit, case, trace, judged, &commands, Spent::default());
-    Some(parts.finish(&runs, observed.take().requests, Some(rec)))
+    Some(parts.finish(&runs, requests, Some(rec)))
 }
 
 /// Puts the recorded clocks and tool errors back, so checks and gates on them decide as they

@@ -21,7 +21,8 @@
 //!   the run's hosts make, the first on the caller's manager (`first_declaration`), the others on
 //!   `ConnectionManager::sibling`s sharing its traffic log —, the run row written, iterations up to
 //!   the concurrency, each stored as it finishes, then summary, baseline comparison, gates, run row
-//!   completed; cancel keeps what finished), `iteration.rs` + `execute.rs` (one iteration = the
+//!   completed; cancel keeps what finished), `simulate.rs` (a simulated user writing each turn's message, its tokens apart), `steps.rs` (a case's model-free steps: each tool called directly, kept as a turn's events),
+//!   `iteration.rs` + `execute.rs` (one iteration = the
 //!   case's user turns through core's `HostTurn` under the suite's HostConfig — or its unit's host
 //!   profile —, `Attendance::Unattended` — the chat's turn loop, not a fork — events bounded,
 //!   traced, judged), `retry.rs` (run-wide retry budget for rate limits and 5xx, `retry-after`
@@ -43,7 +44,9 @@
 //!   page's chart), `authoring.rs` (case from a chat session, append keeping the file, starter
 //!   cases), `commands.rs` (`command:` checks: the iteration on stdin, the verdict on stdout,
 //!   in the suite's folder with a server's environment, killed as a group past its timeout,
-//!   stdout bounded), `drafting.rs` (cases a model drafts from the tools, for `eval init --draft` and
+//!   stdout bounded), `prune.rs` (`eval runs prune`'s
+//!   words — keep N per suite, older than `30d` — as the store's rule, for the CLI and the page),
+//!   `drafting.rs` (cases a model drafts from the tools, for `eval init --draft` and
 //!   anything else).
 
 pub mod authoring;
@@ -60,11 +63,14 @@ pub mod merge;
 mod observe;
 pub mod prepare;
 mod providers;
+mod prune;
 pub mod render;
 mod replay;
 mod retry;
 mod runner;
 mod servers;
+mod simulate;
+mod steps;
 mod trace_view;
 pub mod trend;
 
@@ -76,6 +82,7 @@ pub use history::{
 pub use launch::{is_trusted, launch_list, launch_text, remember_trusted};
 pub use observe::{RecordedError, RecordedEvent, RecordedStep};
 pub use prepare::{Overrides, PrepareError, Prepared, SuiteText, prepare};
+pub use prune::{parse_age, prune_rule};
 pub use render::AppRenderer;
 pub use retry::RetryBudget;
 pub use runner::{

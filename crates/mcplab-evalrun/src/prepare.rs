@@ -402,7 +402,7 @@ fn apply(loaded: &Suite, host: &HostConfig, o: &Overrides) -> Result<Suite, Prep
     let runs_something = suite
         .cases
         .iter()
-        .filter(|c| !c.skip)
+        .filter(|c| !c.skip && !c.is_model_free())
         .all(|c| !mcplab_evals::verdict::case_models(&suite, c).is_empty());
     if !runs_something || suite.cases.iter().all(|c| c.skip) {
         return Err(PrepareError::NoModels);

@@ -18,6 +18,7 @@ use mcplab_evals::run::{self, IterationRecord, RunRecord, Shard, Unit};
 use mcplab_evals::shard::shard_units;
 use mcplab_evals::stats::{RunSummary, summarize};
 use mcplab_evals::suite::{Catalog, Check, Gates};
+use mcplab_evals::trace::Trace;
 use mcplab_llm::ProviderSettings;
 use mcplab_llm::prices::PriceTable;
 use mcplab_mcp::ConnectionManager;
@@ -95,6 +96,9 @@ pub struct RunEnv {
 /// Where progress goes.
 pub trait RunSink: Send + Sync {
     fn event(&self, event: &RunEvent);
+    /// A finished iteration with its trace (`None` when it never ran), right before its
+    /// `iterationFinished` event: for exporters (OTLP). Most sinks ignore it.
+    fn iteration_trace(&self, _record: &IterationRecord, _trace: Option<&Trace>) {}
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -188,6 +192,8 @@ pub async fn run(
             let render = needs_render(&r);
             let commands = r.commands();
             let system_prompt = case.and_then(|c| c.system_prompt.clone());
+            let steps = case.map(|c| c.steps.clone()).unwrap_or_default();
+            let simulated = case.and_then(|c| c.simulated_user.clone());
             (
                 r.id.clone(),
                 CaseRun {
@@ -196,6 +202,8 @@ pub async fn run(
                     render,
                     commands,
                     system_prompt,
+                    steps,
+                    simulated,
                 },
             )
         })
@@ -332,6 +340,7 @@ async fn live_mode(
     let mut models: Vec<&str> = units
         .iter()
         .map(|u| mcplab_evals::run::model_and_host(&u.model).0)
+        .filter(|m| *m != mcplab_evals::run::NO_MODEL)
         .collect();
     let judges = prepared.suite.cases.iter().filter_map(|c| c.judge.as_ref());
     models.extend(
@@ -339,6 +348,12 @@ async fn live_mode(
             .chain(prepared.suite.defaults.judge.as_ref())
             .map(|j| j.model.as_str()),
     );
+    let users = prepared
+        .suite
+        .cases
+        .iter()
+        .filter_map(|c| c.simulated_user.as_ref());
+    models.extend(users.filter_map(|u| u.model.as_deref()));
     models.sort_unstable();
     models.dedup();
     for m in models {
@@ -479,6 +494,7 @@ async fn drive(
         else {
             continue;
         };
+        sink.iteration_trace(&record, detail.trace.as_ref());
         if let Err(e) = save(store, run_id, &record, detail).await {
             (shared.warn)(format!("could not store an iteration: {e}"));
         }

@@ -25,6 +25,7 @@
 //!   tool → call, any-order maximum bipartite pairing or in-order/exact subsequence alignment,
 //!   diffs Missing/Extra/Out of order/Argument mismatch (JSON path, expected vs actual)/Forbidden);
 //!   `trace.rs` (`Trace` per iteration, `TurnTrace::from_events` from recorded `TurnEvent`s);
+//!   `simulated_user.rs` (the simulated user's prompt and stop word); `steps.rs` (model-free steps: a call as turn events, its result text as the answer);
 //!   `checks/` (outcome checks, failing closed when unmeasured; `json.rs` JSONPath on answers
 //!   and tool results, `command.rs` the input and verdict of check commands); `verdict.rs` (case and per-turn
 //!   scopes, judge advisory or gating, passed/failed/errored); `judge.rs` (the grading model's
@@ -50,7 +51,9 @@ pub mod matching;
 pub mod report;
 pub mod run;
 pub mod shard;
+pub mod simulated_user;
 pub mod stats;
+pub mod steps;
 pub mod suite;
 pub mod trace;
 pub mod verdict;

@@ -98,6 +98,18 @@ pub fn plan(cases: &[ResolvedCase]) -> Vec<Unit> {
     units
 }
 
+/// The model column of a case of model-free steps: no model (shown as "no model").
+pub const NO_MODEL: &str = "";
+
+/// How a model column reads to a person: `no model` for [`NO_MODEL`] (also under a host).
+pub fn model_label(label: &str) -> String {
+    match model_and_host(label) {
+        ("", Some(host)) => format!("no model{HOST_SEPARATOR}{host}"),
+        ("", None) => "no model".into(),
+        _ => label.to_owned(),
+    }
+}
+
 /// Between a model and a host profile in a matrix column (`openai::gpt-4.1 @ claude`).
 pub const HOST_SEPARATOR: &str = " @ ";
 

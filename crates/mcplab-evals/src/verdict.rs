@@ -44,6 +44,9 @@ impl ResolvedCase {
 
 impl ResolvedCase {
     pub fn new(suite: &Suite, case: &Case) -> ResolvedCase {
+        if case.is_model_free() {
+            return Self::of_steps(suite, case);
+        }
         let defaults = &suite.defaults;
         let no_defaults = crate::suite::ToolCallOptions::default();
         let mut checks = defaults.checks.clone();
@@ -80,6 +83,41 @@ impl ResolvedCase {
                 .unwrap_or(1.0),
             repeat: case.repeat.or(suite.repeat).unwrap_or(1),
             models: crate::run::with_hosts(&case_models(suite, case), &case_hosts(suite, case)),
+        }
+    }
+}
+
+impl ResolvedCase {
+    /// A case of model-free steps: each step a turn with its `expect` checks (and
+    /// `isError: false` unless it says otherwise); no expectation of calls, no judge, one
+    /// column per host under [`NO_MODEL`](crate::run::NO_MODEL).
+    fn of_steps(suite: &Suite, case: &Case) -> ResolvedCase {
+        let mut checks = suite.defaults.checks.clone();
+        checks.extend(case.checks.iter().cloned());
+        let turns = case
+            .steps
+            .iter()
+            .map(|step| {
+                let mut checks = step.expect.clone();
+                if !checks.iter().any(|c| matches!(c, Check::IsError(_))) {
+                    checks.push(Check::IsError(false));
+                }
+                (None, checks)
+            })
+            .collect();
+        let no_model = [crate::run::NO_MODEL.to_owned()];
+        ResolvedCase {
+            id: case.id.clone(),
+            whole: None,
+            checks,
+            turns,
+            judge: None,
+            pass_threshold: case
+                .pass_threshold
+                .or(suite.defaults.pass_threshold)
+                .unwrap_or(1.0),
+            repeat: case.repeat.or(suite.repeat).unwrap_or(1),
+            models: crate::run::with_hosts(&no_model, &case_hosts(suite, case)),
         }
     }
 }

@@ -7,11 +7,10 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
+use super::event_hub::EventHub;
+use super::pending::{Ended, Pending};
 use mcplab_protocol::{HumanAnswer, HumanOutcome, HumanRequest, HumanRequestKind, ServerEvent};
 use serde_json::Value;
-use tokio::sync::broadcast;
-
-use super::pending::{Ended, Pending};
 
 /// Default wait for an answer (DESIGN.md: elicitation waits 5 minutes).
 pub(crate) const DEFAULT_HUMAN_TIMEOUT: Duration = Duration::from_secs(300);
@@ -37,16 +36,16 @@ pub struct Broker {
     next: AtomicU64,
     per_server: usize,
     pending: Pending<u64, HumanRequest, HumanAnswer>,
-    events: broadcast::Sender<ServerEvent>,
+    events: EventHub,
 }
 
 impl Broker {
-    pub fn new(events: broadcast::Sender<ServerEvent>) -> Self {
+    pub fn new(events: EventHub) -> Self {
         Self::with_limit(events, DEFAULT_PENDING_PER_SERVER)
     }
 
     /// A broker that lets each server have at most `per_server` requests waiting.
-    pub fn with_limit(events: broadcast::Sender<ServerEvent>, per_server: usize) -> Self {
+    pub fn with_limit(events: EventHub, per_server: usize) -> Self {
         Self {
             next: AtomicU64::new(1),
             per_server: per_server.max(1),
@@ -80,7 +79,7 @@ impl Broker {
             }
             Ok(())
         })?;
-        let _ = self.events.send(ServerEvent::HumanRequested { request });
+        self.events.send(ServerEvent::HumanRequested { request });
         let (result, label) = match waiter.wait(timeout).await {
             Ended::Answered(answer) => {
                 let label = match &answer {
@@ -95,7 +94,7 @@ impl Broker {
             }
             Ended::TimedOut => (Err(BrokerError::TimedOut(timeout)), HumanOutcome::Timeout),
         };
-        let _ = self.events.send(ServerEvent::HumanResolved {
+        self.events.send(ServerEvent::HumanResolved {
             server: server.to_owned(),
             id,
             outcome: label,
@@ -128,7 +127,8 @@ mod tests {
 
     #[tokio::test]
     async fn answer_reaches_the_waiter() {
-        let (tx, mut rx) = broadcast::channel(16);
+        let tx = EventHub::default();
+        let mut rx = tx.subscribe();
         let broker = Arc::new(Broker::new(tx));
         let b = broker.clone();
         let wait = tokio::spawn(async move {
@@ -152,7 +152,8 @@ mod tests {
 
     #[tokio::test(start_paused = true)]
     async fn unanswered_request_times_out() {
-        let (tx, _rx) = broadcast::channel(16);
+        let tx = EventHub::default();
+        let _rx = tx.subscribe();
         let broker = Broker::new(tx);
         let r = broker
             .ask(
@@ -168,7 +169,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_server_may_have_only_so_many_waiting() {
-        let (tx, _rx) = broadcast::channel(64);
+        let tx = EventHub::default();
+        let _rx = tx.subscribe();
         let broker = Arc::new(Broker::with_limit(tx, 2));
         let ask = |server: &'static str| {
             let b = broker.clone();
@@ -205,7 +207,8 @@ mod tests {
 
     #[tokio::test]
     async fn withdrawing_ends_the_wait() {
-        let (tx, mut rx) = broadcast::channel(16);
+        let tx = EventHub::default();
+        let mut rx = tx.subscribe();
         let broker = Arc::new(Broker::new(tx));
         let b = broker.clone();
         let wait = tokio::spawn(async move {

@@ -2,7 +2,8 @@
 //! a token bucket per server (`events` per second, twice that in a burst) and a size cap per
 //! event (a log message's data, a progress message, a reason). Beyond the rate, events are
 //! dropped and a counted note (a `warning` log from `mcplab`) says how many, at most once a
-//! second; a too-large field is cut with a note of its size. Traffic keeps every frame whole, so
+//! second; so are events the hub refuses because the bytes waiting for its slowest reader are
+//! at the budget (`event_hub`); a too-large field is cut with a note of its size. Traffic keeps every frame whole, so
 //! nothing is lost for the user, only not forwarded twice. Status changes, human requests and
 //! list changes always pass: the UI depends on them and they are small.
 
@@ -13,6 +14,7 @@ use parking_lot::Mutex;
 use serde_json::Value;
 use tokio::sync::broadcast;
 
+use super::event_hub::EventHub;
 use super::limits::{Limits, Size};
 use super::traffic::truncate_str;
 
@@ -21,7 +23,7 @@ const NOTE_EVERY: Duration = Duration::from_secs(1);
 
 pub(crate) struct EventGate {
     server: String,
-    events: broadcast::Sender<ServerEvent>,
+    events: EventHub,
     per_second: f64,
     burst: f64,
     max_field: usize,
@@ -31,17 +33,14 @@ pub(crate) struct EventGate {
 struct Bucket {
     tokens: f64,
     refilled: Instant,
-    /// Dropped since the last note.
+    /// Dropped since the last note: over the rate, and refused by the hub (full).
     dropped: u64,
+    full: u64,
     noted: Option<Instant>,
 }
 
 impl EventGate {
-    pub(crate) fn new(
-        server: &str,
-        events: broadcast::Sender<ServerEvent>,
-        limits: &Limits,
-    ) -> Self {
+    pub(crate) fn new(server: &str, events: EventHub, limits: &Limits) -> Self {
         let per_second = f64::from(limits.events_per_second.max(1));
         Self {
             server: server.to_owned(),
@@ -53,6 +52,7 @@ impl EventGate {
                 tokens: per_second * 2.0,
                 refilled: Instant::now(),
                 dropped: 0,
+                full: 0,
                 noted: None,
             }),
         }
@@ -68,7 +68,7 @@ impl EventGate {
     /// pass), with oversized fields cut.
     pub(crate) fn send(&self, event: ServerEvent) {
         if !gated(&event) {
-            let _ = self.events.send(event);
+            self.events.send(event);
             return;
         }
         let mut bucket = self.state.lock();
@@ -82,31 +82,50 @@ impl EventGate {
         } else {
             bucket.dropped += 1;
         }
-        let note_due = bucket.dropped > 0 && bucket.noted.is_none_or(|t| now - t >= NOTE_EVERY);
+        let note_due =
+            bucket.dropped + bucket.full > 0 && bucket.noted.is_none_or(|t| now - t >= NOTE_EVERY);
         let note = note_due.then(|| {
-            let dropped = std::mem::take(&mut bucket.dropped);
+            let counts = (
+                std::mem::take(&mut bucket.dropped),
+                std::mem::take(&mut bucket.full),
+            );
             bucket.noted = Some(now);
-            self.note(dropped)
+            self.note(counts)
         });
         drop(bucket);
         if let Some(note) = note {
-            let _ = self.events.send(note);
+            self.events.send(note);
         }
-        if pass {
-            let _ = self.events.send(self.cut(event));
+        // Counted in the next note.
+        if pass && !self.events.offer(self.cut(event)) {
+            self.state.lock().full += 1;
         }
     }
 
-    fn note(&self, dropped: u64) -> ServerEvent {
+    /// The warning for `over_rate` events dropped by the rate and `full` refused by the hub.
+    fn note(&self, (over_rate, full): (u64, u64)) -> ServerEvent {
+        let rate = format!(
+            "over the limit of {} per second (raise it with --limit events=N)",
+            self.per_second
+        );
+        let behind = format!(
+            "while {} of events waited for a reader that fell behind",
+            Size(self.events.budget())
+        );
+        let why = match (over_rate, full) {
+            (_, 0) => rate,
+            (0, _) => behind,
+            _ => format!("{over_rate} {rate}, {full} {behind}"),
+        };
         ServerEvent::Log {
             server: self.server.clone(),
             level: "warning".into(),
             logger: Some("mcplab".into()),
             data: Value::String(format!(
-                "mcplab did not forward {dropped} notification(s)/stderr line(s) from `{}`: over \
-                 the limit of {} per second (raise it with --limit events=N); the traffic view \
-                 has every frame",
-                self.server, self.per_second
+                "mcplab did not forward {} notification(s)/stderr line(s) from `{}`: {why}; the \
+                 traffic view has every frame",
+                over_rate + full,
+                self.server,
             )),
         }
     }
@@ -202,7 +221,8 @@ mod tests {
     use super::*;
 
     fn gate(per_second: u32, preview: usize) -> (EventGate, broadcast::Receiver<ServerEvent>) {
-        let (tx, rx) = broadcast::channel(10_000);
+        let tx = EventHub::with_limits(10_000, 1 << 30);
+        let rx = tx.subscribe();
         let limits = Limits {
             events_per_second: per_second,
             preview_bytes: preview,

@@ -58,6 +58,8 @@
 //!   (`fullBytes`), whole by `frame(server, seq)` while in the ring; drops counted.
 //! - `event_gate.rs`: Per server: notifications and stderr lines forwarded as events are
 //!   rate-limited (token bucket, a counted `mcplab` warning when dropping) and size-capped.
+//! - `event_hub.rs`: The manager's channel of server events, bounded in events (1,024) and in
+//!   bytes waiting for the slowest subscriber (8 MiB); notifications over the bytes are refused.
 //! - `handler.rs`: Our rmcp client `Service`: the capabilities we declare
 //!   (`modern::declared_capabilities(ManagerOptions.client)`, by default `client_capabilities`:
 //!   elicitation form+url, sampling, roots, the ui, tasks and skills extensions; a host profile
@@ -130,6 +132,7 @@ mod broker;
 mod connection;
 mod error;
 mod event_gate;
+pub mod event_hub;
 mod exchange_links;
 mod frame_transport;
 mod handler;

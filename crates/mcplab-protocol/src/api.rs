@@ -62,6 +62,7 @@
 //! | GET | `/api/human` | → `HumanRequest[]` (pending) |
 //! | POST | `/api/human/{id}` | `HumanAnswer` → 204 (404 if no longer pending) |
 //! | GET/PUT | `/api/settings/roots` | `RootView[]` |
+//! | GET/PUT | `/api/settings/otlp` | `OtlpSettingsInput` → `OtlpSettings` (export chat turns and eval iterations as OpenTelemetry spans to an OTLP/HTTP collector, or `null` to stop; 400 for a URL that is not http(s); 409 `fixed_by_flag` while `serve --otlp` set it) |
 //! | GET | `/api/app-scenarios` | → `AppScenario[]` (newest first) |
 //! | POST | `/api/app-scenarios` | `AppScenarioInput` → `AppScenario` (400 `bad_request` without a name, server or tool) |
 //! | PUT | `/api/app-scenarios/{id}` | `AppScenarioInput` → `AppScenario` (404 if unknown) |
@@ -107,6 +108,7 @@
 //! | GET | `/api/evals/runs/{id}` | → `EvalRunView`: a stored run (`last` or a unique prefix too) with its iterations' records and statistics |
 //! | GET | `/api/evals/runs/{id}/iteration?caseId=&model=&iteration=` | → `IterationView`: one iteration's trace (turns' events, tool calls, checks with reasons, tokens, clocks, error) |
 //! | GET | `/api/evals/runs/{id}/events?lastEventId=N` | SSE of `EvalStreamEvent`: the run's events (runs started by this process), `id:` = sequence |
+//! | POST | `/api/evals/prune` | `EvalPruneRequest` → `EvalPruneResult` (`mcplab eval runs prune`: the runs beyond the newest `keep` of each suite and/or started before `olderThan` (`30d`) are deleted and the space reclaimed; `dryRun` only lists them; 400 without a rule or with an age that does not read) |
 //! | POST | `/api/evals/runs/{id}/cancel` | → 204 (no new iterations start; finished ones are kept) |
 //! | GET | `/api/evals/compare?base=A&run=B` | → `EvalCompareView`: per case × model: fixed, regressed, still failing, still passing, new, removed, with the difference's interval |
 //! | GET | `/api/evals/trend?suiteId=ID` | → `TrendPoint[]`: the suite's newest ended runs, oldest first, with each model's pass rate and 95 % Wilson interval |
@@ -359,6 +361,30 @@ pub struct RootView {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub name: Option<String>,
+}
+
+/// `GET/PUT /api/settings/otlp`: where chat turns and eval iterations go as OpenTelemetry
+/// spans (OTLP/HTTP), and how the export went since this process started.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OtlpSettings {
+    /// The collector's OTLP/HTTP address (`/v1/traces` added); `None`: nothing is exported.
+    pub endpoint: Option<String>,
+    /// Given by `serve --otlp`: the page cannot change it.
+    pub from_flag: bool,
+    pub sent_spans: u64,
+    /// Left out because the export queue was full.
+    pub dropped_spans: u64,
+    pub failed_batches: u64,
+    /// Why the first failed batch failed.
+    pub first_error: Option<String>,
+}
+
+/// `PUT /api/settings/otlp`: an http(s) address, or `null` to stop exporting.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct OtlpSettingsInput {
+    pub endpoint: Option<String>,
 }
 
 /// One event on `/api/events`.

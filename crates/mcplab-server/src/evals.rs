@@ -121,8 +121,9 @@ pub(crate) fn start(app: &Arc<AppState>, launch: Launch) -> Result<String, Strin
         run_id: Some(id.clone()),
         ..RunSpec::new(launch.prepared)
     };
+    // Exported to the OTLP collector Settings names (if any) as iterations finish.
+    let sink = app.otlp.wrap(Arc::new(RingSink(live.clone())));
     tokio::spawn(async move {
-        let sink = Arc::new(RingSink(live.clone()));
         let end = match mcplab_evalrun::run(spec, env, sink, live.cancel.clone()).await {
             Ok(outcome) => EvalStreamEvent::Ended {
                 status: outcome.status.as_str().to_owned(),

@@ -79,6 +79,9 @@
 //!   over its runs (`/api/evals/trend?suiteId=`).
 //! - `routes/evals_dirs.rs`: `/api/evals/dirs`, the folder picker's listing of directories under the
 //!   person's home (`AppState::home_dir`), nothing outside it.
+//! - `routes/evals_prune.rs`: `/api/evals/prune`, the page's Prune (`eval runs prune`'s rule).
+//! - `otlp.rs`: the OTLP switch (`serve --otlp`, `/api/settings/otlp`) told about every chat turn
+//!   and wrapped around every eval run's sink.
 
 mod app_tools;
 mod assets;
@@ -89,6 +92,7 @@ mod events;
 pub mod headless;
 pub mod memory;
 mod oauth;
+pub mod otlp;
 mod render_specs;
 mod routes;
 pub mod sandbox;
@@ -140,6 +144,8 @@ pub struct AppState {
     pub home_dir: std::sync::OnceLock<std::path::PathBuf>,
     /// `mcplab tap` processes and opened recordings (their frames go to the manager's log).
     pub taps: mcplab_tap::ingest::Taps,
+    /// Where chat turns and eval runs are exported as OpenTelemetry spans (if anywhere).
+    pub otlp: Arc<otlp::OtlpSwitch>,
 }
 
 /// This server as the headless renderer sees it.
@@ -181,6 +187,8 @@ impl AppState {
             mcplab_core::session::LlmSettings::new(providers),
         ));
         let app_tools = app_tools::AppToolsCache::start(&manager);
+        let otlp = Arc::new(otlp::OtlpSwitch::default());
+        sessions.set_turn_observer(Some(otlp.clone()));
         Arc::new(Self {
             manager,
             store,
@@ -198,6 +206,7 @@ impl AppState {
             oauth,
             evals: evals::EvalRuns::default(),
             taps: Default::default(),
+            otlp,
         })
     }
 

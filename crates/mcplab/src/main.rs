@@ -89,6 +89,7 @@ mod commands;
 mod elicit;
 mod failure;
 mod launch;
+mod otlp;
 mod output;
 mod progress;
 mod serve;

@@ -56,6 +56,7 @@ pub async fn run(settings: &Settings) -> Result<(), Failure> {
         );
     }
     configure(&state, settings, &addr);
+    configure_otlp(&state, settings.serve.otlp.otlp.as_deref(), &store)?;
     let login_url = announce(&state, data, &addr.base)?;
     connect_servers(&manager, &store, only.as_deref())?;
     if !settings.serve.no_open {
@@ -188,6 +189,26 @@ fn configure(state: &AppState, settings: &Settings, addr: &Addresses) {
         self_origin: format!("http://{}:{}", addr.self_host, addr.port),
         chromium,
     });
+}
+
+/// `--otlp` (fixed for this process), else the address saved in Settings (a stored address
+/// that no longer works is a warning: the inspector starts without it).
+fn configure_otlp(state: &AppState, flag: Option<&str>, store: &Store) -> Result<(), Failure> {
+    if let Some(url) = flag.map(str::trim).filter(|u| !u.is_empty()) {
+        state
+            .otlp
+            .set(Some(url), true)
+            .map_err(|e| Failure::usage(format!("--otlp: {e}")))?;
+        outln!("OpenTelemetry spans go to {url}");
+        return Ok(());
+    }
+    let stored = store.setting(mcplab_server::otlp::OTLP_KEY).ok().flatten();
+    if let Some(url) = stored.as_ref().and_then(|v| v.as_str())
+        && let Err(e) = state.otlp.set(Some(url), false)
+    {
+        eprintln!("warning: the OTLP address saved in Settings is not used: {e}");
+    }
+    Ok(())
 }
 
 /// Records the launch secret (`launch.json`, 0600) and prints a one-time login URL. Returns

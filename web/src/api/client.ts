@@ -33,6 +33,7 @@ import type {
   ImportResult,
   NewCompare,
   NewSession,
+  OtlpSettings,
   PromptGetRequest,
   ProviderInput,
   ProviderView,
@@ -173,6 +174,9 @@ export const api = {
 
   roots: () => request<RootView[]>('GET', '/api/settings/roots'),
   setRoots: (roots: RootView[]) => request<RootView[]>('PUT', '/api/settings/roots', roots),
+  /** Where chat turns and eval iterations go as OpenTelemetry spans, and how it went. */
+  otlp: () => request<OtlpSettings>('GET', '/api/settings/otlp'),
+  setOtlp: (endpoint: string | null) => request<OtlpSettings>('PUT', '/api/settings/otlp', { endpoint }),
 
   providers: () => request<ProviderView[]>('GET', '/api/llm/providers'),
   /** The server answers with the stored provider's view or with the whole list. */

@@ -751,6 +751,26 @@ dropped: number, };
 
 export type RootView = { uri: string, name?: string, };
 
+export type OtlpSettings = { 
+/**
+ * The collector's OTLP/HTTP address (`/v1/traces` added); `None`: nothing is exported.
+ */
+endpoint: string | null, 
+/**
+ * Given by `serve --otlp`: the page cannot change it.
+ */
+fromFlag: boolean, sentSpans: number, 
+/**
+ * Left out because the export queue was full.
+ */
+droppedSpans: number, failedBatches: number, 
+/**
+ * Why the first failed batch failed.
+ */
+firstError: string | null, };
+
+export type OtlpSettingsInput = { endpoint: string | null, };
+
 export type HostEvent = { "kind": "server", event: ServerEvent, } | { "kind": "traffic", frame: TrafficFrame, } | { "kind": "resync" };
 
 export type AppResourceRequest = { uri: string, };
@@ -1815,6 +1835,30 @@ export type EvalStreamEvent = { "kind": "run", event: RunEvent, } | { "kind": "e
 export type EvalFolder = { folder: string | null, };
 
 export type EvalFolderInput = { folder: string, };
+
+export type EvalPruneRequest = { 
+/**
+ * Keep the newest N runs of each suite.
+ */
+keep?: number, 
+/**
+ * Only runs started longer ago than this: a number with s, m, h, d or w (`30d`).
+ */
+olderThan?: string, 
+/**
+ * Only list what would go.
+ */
+dryRun: boolean, };
+
+export type EvalPruneResult = { 
+/**
+ * The runs deleted (or that would be).
+ */
+deleted: Array<string>, dryRun: boolean, 
+/**
+ * The database's size before and after, in bytes (equal on a dry run).
+ */
+bytesBefore: number, bytesAfter: number, };
 
 export type DirListing = { 
 /**

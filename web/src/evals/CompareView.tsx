@@ -8,6 +8,7 @@ import { ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
 import { pct } from './api';
 import { useCompare } from './queries';
+import { modelLabel } from './modelLabel';
 
 const LABELS: Record<string, string> = {
   fixed: 'Fixed',
@@ -45,7 +46,7 @@ export function CompareView({ base, run }: { base: string; run: string }) {
           {data.comparison.cells.map((c) => (
             <tr key={`${c.caseId} ${c.model}`} data-testid="evals-compare-row" data-change={c.change}>
               <td>{c.caseId}</td>
-              <td>{c.model}</td>
+              <td>{modelLabel(c.model)}</td>
               <td>{LABELS[c.change] ?? c.change}</td>
               <td>{ratio(c.base)}</td>
               <td>{ratio(c.run)}</td>

@@ -11,6 +11,7 @@ import { renderWithQuery } from '../test/queryHarness';
 import type { EvalRunItem, EvalRunView, EvalStreamEvent } from './api';
 import { EvalsPage } from './EvalsPage';
 import { evalsKeys } from './queries';
+import { setPref } from '../settings/prefs';
 
 // The run's event stream: the test says what arrives on it.
 const streams = vi.hoisted(() => new Map<string, SessionStreamHandlers<EvalStreamEvent>>());
@@ -35,6 +36,8 @@ let api: FakeApi;
 beforeEach(() => {
   window.location.hash = '#/evals';
   api = fakeApi();
+  // Each test starts with no remembered selection (`#/evals` alone would bring it back).
+  setPref('evalsSelection', []);
   streams.clear();
   api.on('GET', '/api/evals/folder', ok({ folder: '/suites' }));
   api.on('GET', '/api/evals/trend?suiteId=greet', ok([]));
@@ -116,7 +119,7 @@ describe('EvalsPage', () => {
     fireEvent.click(screen.getByTestId('evals-folder-save'));
     await screen.findByTestId('evals-suite-a.yaml');
     expect(input.value).toBe('/home/me/suites');
-    expect(api.calls.find((c) => c.method === 'PUT')?.body).toEqual({ folder: '/home/me/suites/' });
+    expect(api.calls.find((c) => c.method === 'PUT' && c.path === '/api/evals/folder')?.body).toEqual({ folder: '/home/me/suites/' });
   });
 
   it('opens on the suite and run its URL names (a reload keeps both), and says the verdict in words', async () => {
@@ -138,6 +141,28 @@ describe('EvalsPage', () => {
     fireEvent.click(screen.getByTestId('evals-new-suite'));
     expect(window.location.hash).toBe('#/evals/new/r1');
     await waitFor(() => expect(screen.getByTestId<HTMLInputElement>('evals-file-name').value).toBe('new-suite.yaml'));
+  });
+
+  it('brings the last selection back when opened as #/evals (the nav link), and forgets a pruned run', async () => {
+    window.location.hash = '#/evals/greet.yaml/r1';
+    api.on('GET', '/api/evals/suites', ok([{ name: 'greet.yaml', id: 'greet', title: 'Greeting' }]));
+    api.on('GET', '/api/evals/suites/greet.yaml', ok({ name: 'greet.yaml', text: 'version: 1' }));
+    api.on('GET', '/api/evals/runs', ok([item('r1')]));
+    api.on('GET', '/api/evals/runs/r1', ok(shownRun('r1')));
+    const first = renderWithQuery(<EvalsPage />);
+    await screen.findByTestId('evals-run-view');
+    first.unmount();
+    window.location.hash = '#/servers';
+    window.location.hash = '#/evals';
+    renderWithQuery(<EvalsPage />);
+    expect((await screen.findByTestId('evals-run-view')).dataset.run).toBe('r1');
+    expect(window.location.hash).toBe('#/evals/greet.yaml/r1');
+    // Pruning the shown run shows the suite alone.
+    api.on('POST', '/api/evals/prune', ok({ deleted: ['r1'], dryRun: true, bytesBefore: 1, bytesAfter: 1 }), ok({ deleted: ['r1'], dryRun: false, bytesBefore: 2, bytesAfter: 1 }));
+    fireEvent.click(screen.getByTestId('evals-prune-open'));
+    fireEvent.click(screen.getByTestId('evals-prune-preview'));
+    fireEvent.click(await screen.findByTestId('evals-prune-confirm'));
+    await waitFor(() => expect(window.location.hash).toBe('#/evals/greet.yaml'));
   });
 
   it('asks for no suites before a folder is set', async () => {

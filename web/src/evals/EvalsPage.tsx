@@ -3,13 +3,14 @@
 // edited and saved in `SuiteEditor`), the run launcher with live progress, the selected
 // suite's pass rate over its runs (PassRateTrend), and the stored runs, each shown as the
 // case × model matrix (RunView) or two of them compared. The server state is read through
-// `queries.ts`; the selected suite and run live in the URL (a reload keeps them), the runs
-// ticked for compare in this page.
-import { useCallback, useState } from 'react';
+// `queries.ts`; the selected suite and run live in the URL (a reload keeps them; the nav's link
+// brings the last back), the runs ticked for compare in this page; old runs are pruned in
+// `PruneRuns`.
+import { useCallback, useEffect, useState } from 'react';
 import { errorMessage } from '../api/client';
 import { FolderOpen } from 'lucide-react';
 import { Button } from '../ui/Button';
-import { currentArgs, navigate, useRouteArgs } from '../ui/route';
+import { currentArgs, navigate, replaceRoute, usePage, useRouteArgs } from '../ui/route';
 import { EmptyState } from '../ui/States';
 import { kindLabel, pct, verdictWords, type EvalRunItem } from './api';
 import { RunLauncher } from './RunLauncher';
@@ -18,14 +19,26 @@ import { RunView } from './RunView';
 import { PassRateTrend } from './PassRateTrend';
 import { SuiteEditor } from './SuiteEditor';
 import { FolderPicker } from './FolderPicker';
-import { parseSelection, selectionArgs, type EvalsSelection } from './selection';
+import { parseSelection, rememberArgs, rememberedArgs, selectionArgs, type EvalsSelection } from './selection';
+import { PruneRuns } from './PruneRuns';
 import { useEvalsFolder, useRuns, useSetFolder, useSuites } from './queries';
 import './evals.css';
 
 export function EvalsPage() {
   const suites = useSuites().data ?? null;
   const runs = useRuns().data ?? [];
-  const { suite: selected, run: shown } = parseSelection(useRouteArgs());
+  const args = useRouteArgs();
+  const { suite: selected, run: shown } = parseSelection(args);
+  // `#/evals` alone (the nav's link) shows the last selection again; what is shown is remembered.
+  // Only while the URL is this page's: one on its way out must not write another page's args.
+  const live = usePage() === 'evals';
+  useEffect(() => {
+    if (!live) return;
+    if (args.length === 0) {
+      const last = rememberedArgs();
+      if (last.length > 0) replaceRoute('evals', ...last);
+    } else rememberArgs(args);
+  }, [live, args]);
   const go = (sel: EvalsSelection) => navigate('evals', ...selectionArgs(sel));
   const setSelected = (suite: string | null) => go({ suite, run: shown });
   const setShown = (run: string) => go({ suite: selected, run });
@@ -49,6 +62,7 @@ export function EvalsPage() {
         <aside className="evals-side">
           <SuiteList selected={selected} onSelect={setSelected} />
           <RunList runs={runs} shown={shown} onShow={setShown} picked={picked} onPick={togglePick} />
+          {runs.length > 0 && <PruneRuns onPruned={(gone) => shown && gone.includes(shown) && go({ suite: selected, run: null })} />}
         </aside>
         <section className="evals-work">
           {selected === null ? (

@@ -11,6 +11,7 @@ import { kindLabel, pct, verdictWords, type CellSummary, type IterationRecord } 
 import { IterationTrace } from './IterationTrace';
 import { RunCost } from './RunCost';
 import { useRun } from './queries';
+import { modelLabel } from './modelLabel';
 
 export function RunView({ id }: { id: string }) {
   const q = useRun(id);
@@ -41,7 +42,7 @@ export function RunView({ id }: { id: string }) {
           <tr>
             <th>Case</th>
             {models.map((m) => (
-              <th key={m}>{m}</th>
+              <th key={m}>{modelLabel(m)}</th>
             ))}
           </tr>
         </thead>
@@ -81,7 +82,7 @@ export function RunView({ id }: { id: string }) {
       {picked && (
         <div className="evals-detail" data-testid="evals-detail">
           <h3>
-            {picked.caseId} on {picked.model}
+            {picked.caseId} on {modelLabel(picked.model)}
           </h3>
           {run.record.iterations
             .filter((it) => it.caseId === picked.caseId && it.model === picked.model)

@@ -6,6 +6,8 @@ import type {
   DirListing,
   EvalCompareView,
   EvalFolder,
+  EvalPruneRequest,
+  EvalPruneResult,
   EvalRunItem,
   EvalRunRequest,
   EvalRunStarted,
@@ -56,6 +58,8 @@ export const evalsApi = {
   start: (body: EvalRunRequest) => request<EvalRunStarted>('POST', '/api/evals/runs', body),
   cancel: (id: string) => request<void>('POST', `/api/evals/runs/${encodeURIComponent(id)}/cancel`),
   runs: () => request<EvalRunItem[]>('GET', '/api/evals/runs'),
+  /** `mcplab eval runs prune`: `dryRun` lists what would go; otherwise it goes and the space is reclaimed. */
+  prune: (body: EvalPruneRequest) => request<EvalPruneResult>('POST', '/api/evals/prune', body),
   run: (id: string) => request<EvalRunView>('GET', `/api/evals/runs/${encodeURIComponent(id)}`),
   iteration: (runId: string, caseId: string, model: string, iteration: number) =>
     request<IterationView>(

@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import { parseSelection, selectionArgs } from './selection';
+import { describe, expect, it, vi } from 'vitest';
+import { parseSelection, rememberArgs, rememberedArgs, selectionArgs } from './selection';
 import { offsetOf, suiteProblems } from './suiteErrors';
 import { freeName, starterSuite } from './starter';
 
@@ -19,6 +19,18 @@ describe('the Evals selection in the URL', () => {
     expect(parseSelection(['-', 'r9'])).toEqual({ suite: null, run: 'r9' });
     expect(parseSelection(['new'])).toEqual({ suite: '', run: null });
     expect(selectionArgs({ suite: null, run: null })).toEqual([]);
+  });
+});
+
+describe('the remembered Evals selection', () => {
+  it('keeps the last selection shown, never an empty one', () => {
+    vi.stubGlobal('fetch', async () => new Response(null, { status: 204 }));
+    rememberArgs(['a.yaml', 'r1']);
+    rememberArgs([]);
+    expect(rememberedArgs()).toEqual(['a.yaml', 'r1']);
+    rememberArgs(['-', 'r2']);
+    expect(rememberedArgs()).toEqual(['-', 'r2']);
+    vi.unstubAllGlobals();
   });
 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HostProfile } from '../api/types.gen';
 import { DEVICES, emulationFor } from './devices';
-import { emulatesProfile, emulationForProfile } from './hostEmulation';
+import { emulatesProfile, emulationChanges, emulationForProfile } from './hostEmulation';
 import { defaultConditionsForTest } from './testConditions';
 
 const profile = (name: string, appHost: Partial<HostProfile['hostConfig']['appHost']>): HostProfile =>
@@ -43,5 +43,14 @@ describe('the playground as a host', () => {
     expect(emulatesProfile(p, e)).toBe(true);
     expect(emulatesProfile(p, JSON.parse(JSON.stringify(e)))).toBe(true);
     expect(emulatesProfile(p, { ...e, conditions: { ...e.conditions, locale: 'ja-JP' } })).toBe(false);
+  });
+
+  it('says what a profile changed, in words, and nothing for what it kept', () => {
+    const narrow = profile('narrow', { device: 'mobile', displayModes: ['inline'], windowOpenai: true });
+    const changes = emulationChanges(start, emulationForProfile(narrow, start));
+    expect(changes[0]).toMatch(/^device \d+×\d+$/);
+    expect(changes).toContain('offers inline');
+    expect(changes.join('; ')).not.toMatch(/theme|locale/);
+    expect(emulationChanges(start, start)).toEqual([]);
   });
 });

@@ -31,3 +31,39 @@ function canonical(v: unknown): string {
 export function emulatesProfile(profile: HostProfile, e: Emulation): boolean {
   return canonical(emulationForProfile(profile, e)) === canonical({ ...e, host: profile.name });
 }
+
+/** Words for the emulation fields a host profile sets (others keep their key). */
+const FIELD_WORDS: Record<string, string> = {
+  theme: 'theme',
+  locale: 'locale',
+  timeZone: 'time zone',
+  platform: 'platform',
+  deviceType: 'device type',
+  hover: 'hover',
+  touch: 'touch',
+  displayMode: 'display mode',
+  availableDisplayModes: 'offers',
+  maxHeight: 'max height',
+  openai: 'window.openai',
+  csp: 'CSP',
+};
+
+function shown(v: unknown): string {
+  if (typeof v === 'boolean') return v ? 'on' : 'off';
+  if (Array.isArray(v)) return v.map(shown).join(', ') || 'none';
+  if (v && typeof v === 'object') return 'changed';
+  return String(v);
+}
+
+/** What choosing a profile changed, in words ("device 1280×800", "offers inline, fullscreen"):
+ * the Playground says it under the picker, so a choice is not silent. */
+export function emulationChanges(before: Emulation, after: Emulation): string[] {
+  const out: string[] = [];
+  if (before.width !== after.width || before.height !== after.height) out.push(`device ${after.width}×${after.height}`);
+  const [b, a] = [before.conditions as unknown as Record<string, unknown>, after.conditions as unknown as Record<string, unknown>];
+  for (const key of Object.keys(a)) {
+    if (key === 'width' || canonical(a[key]) === canonical(b[key])) continue;
+    out.push(`${FIELD_WORDS[key] ?? key} ${shown(a[key])}`);
+  }
+  return out;
+}

@@ -1,5 +1,6 @@
-// The Settings page: theme, LLM providers (`ProvidersSection`) and the roots offered to
-// servers. Roots are saved as a whole list; the server tells connected servers they changed.
+// The Settings page: theme, LLM providers (`ProvidersSection`), the roots offered to
+// servers and the OpenTelemetry export (`OtlpSection`). Roots are saved as a whole list; the
+// server tells connected servers they changed.
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { api, errorMessage } from '../api/client';
@@ -7,6 +8,7 @@ import type { RootView } from '../api/types.gen';
 import { Button } from '../ui/Button';
 import { ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
+import { OtlpSection } from './OtlpSection';
 import { ProvidersSection } from './ProvidersSection';
 import { useTheme, type ThemePref } from './theme';
 import { X } from 'lucide-react';
@@ -31,6 +33,7 @@ export function SettingsPage() {
       </section>
       <ProvidersSection />
       <RootsEditor />
+      <OtlpSection />
     </div>
   );
 }

@@ -130,7 +130,7 @@ async fn fuzz(conn: &Connection, rec: &mut Recording, opts: &CheckOptions) {
                 rec.fuzz.push(case);
                 restarted = Restarted::start(&config).await;
                 if restarted.is_none() {
-                    rec.exercised.push("fuzz: the server could not be started again after a crash; fuzzing stopped".into());
+                    rec.exercised.push("fuzz: the server could not be started (or its endpoint reached) again after a crash; fuzzing stopped".into());
                     break 'tools;
                 }
                 continue;

@@ -121,6 +121,8 @@ pub struct SessionHub {
     live: Mutex<HashMap<String, Arc<SessionRuntime>>>,
     /// What steps cost: the shipped table unless [`SessionHub::with_prices`] gave another.
     prices: RwLock<Arc<PriceTable>>,
+    /// Told about each turn once it ended and was stored (the OTLP export), if set.
+    turn_observer: RwLock<Option<Arc<dyn super::turns::TurnObserver>>>,
 }
 
 impl SessionHub {
@@ -133,7 +135,17 @@ impl SessionHub {
             llm,
             live: Mutex::default(),
             prices: RwLock::new(crate::agent::shipped_prices()),
+            turn_observer: RwLock::new(None),
         }
+    }
+
+    /// Tells `observer` about every turn that ends from now on (`None`: nobody).
+    pub fn set_turn_observer(&self, observer: Option<Arc<dyn super::turns::TurnObserver>>) {
+        *self.turn_observer.write() = observer;
+    }
+
+    pub(super) fn turn_observer(&self) -> Option<Arc<dyn super::turns::TurnObserver>> {
+        self.turn_observer.read().clone()
     }
 
     /// Costs the next turns' steps with `prices` (the shipped table with the user's

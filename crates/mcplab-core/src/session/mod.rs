@@ -23,5 +23,5 @@ pub use export::{Export, to_markdown};
 pub use host_turn::{Attendance, HostTurn};
 pub use hub::{DEFAULT_TITLE, LlmSettings, SessionError, SessionHub};
 pub use runtime::{REPLAY_BYTES, REPLAY_EVENTS, RuntimeSnapshot, SessionRuntime};
-pub use turns::{Submitted, TurnTask, title_from};
+pub use turns::{EndedTurn, Submitted, TurnObserver, TurnTask, title_from};
 pub use xray_bodies::without_xray_bodies;

@@ -25,6 +25,25 @@ pub enum Submitted {
     Duplicate,
 }
 
+/// Hears about each chat turn once it ended and was stored, however it ended (the OTLP
+/// export). Called on the turn's task: it must not wait.
+pub trait TurnObserver: Send + Sync {
+    fn turn_ended(&self, turn: &EndedTurn<'_>);
+}
+
+/// A chat turn that ended.
+pub struct EndedTurn<'a> {
+    pub session_id: &'a str,
+    /// `provider::model`.
+    pub model: &'a str,
+    /// Its user message and every event, the terminal one last.
+    pub turn: &'a StoredTurn,
+    /// Wall time from submit to end.
+    pub elapsed: std::time::Duration,
+    /// What its tokens cost, when the model has a price.
+    pub cost_usd: Option<f64>,
+}
+
 /// A running turn.
 pub struct TurnTask {
     handle: JoinHandle<TurnEvent>,
@@ -84,6 +103,7 @@ impl SessionHub {
         });
         let hub = self.clone();
         let id = id.to_owned();
+        let started = std::time::Instant::now();
         let handle = tokio::spawn(async move {
             let history = hub.history(&id, replaces.as_deref());
             let turn = HostTurn {
@@ -123,6 +143,17 @@ impl SessionHub {
                     .save_turn(&id, &turn, &outcome.messages, replaces.as_deref(), now_ms());
             if let Err(e) = saved {
                 tracing::error!(session = %id, "could not store a chat turn: {e}");
+            }
+            if let Some(observer) = hub.turn_observer() {
+                observer.turn_ended(&EndedTurn {
+                    session_id: &id,
+                    model: &host.model,
+                    turn: &turn,
+                    elapsed: started.elapsed(),
+                    cost_usd: hub
+                        .prices()
+                        .cost(&host.model, &usage_of(&outcome.terminal), 0),
+                });
             }
             runtime.finish();
             outcome.terminal
@@ -181,6 +212,16 @@ impl SessionHub {
                 Vec::new()
             }
         }
+    }
+}
+
+/// The tokens a terminal event reports.
+fn usage_of(terminal: &TurnEvent) -> mcplab_protocol::chat::TokenUsage {
+    match terminal {
+        TurnEvent::TurnFinished { usage, .. }
+        | TurnEvent::TurnFailed { usage, .. }
+        | TurnEvent::TurnCancelled { usage, .. } => usage.clone(),
+        _ => Default::default(),
     }
 }
 

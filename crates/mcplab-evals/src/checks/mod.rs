@@ -52,7 +52,8 @@ fn run(check: &Check, s: &Scope<'_>) -> (bool, String) {
         },
         Check::AnswerJson(j) => json::answer_json(j, answer),
         Check::JsonPath(j) => json::tool_json(j, calls().collect()),
-        Check::NoToolErrors(_) => {
+        Check::IsError(true) => errored(calls().collect()),
+        Check::NoToolErrors(_) | Check::IsError(false) => {
             let failed: Vec<String> = calls()
                 .filter(|c| c.is_error)
                 .map(|c| format!("{} ({})", c.tool, c.error.clone().unwrap_or_else(|| error_text(c))))
@@ -97,6 +98,32 @@ fn error_text(call: &ToolCallTrace) -> String {
         .and_then(Value::as_str)
         .unwrap_or("isError: true");
     text.chars().take(200).collect()
+}
+
+/// `isError: true`: there were calls and every one ended in an error.
+fn errored(calls: Vec<&ToolCallTrace>) -> (bool, String) {
+    let fine: Vec<&str> = calls
+        .iter()
+        .filter(|c| !c.is_error)
+        .map(|c| c.tool.as_str())
+        .collect();
+    match (calls.is_empty(), fine.is_empty()) {
+        (true, _) => (false, "no tool was called, expected an error".into()),
+        (false, true) => {
+            let texts: Vec<String> = calls
+                .iter()
+                .map(|c| c.error.clone().unwrap_or_else(|| error_text(c)))
+                .collect();
+            (
+                true,
+                format!("the call ended in an error: {}", texts.join("; ")),
+            )
+        }
+        (false, false) => (
+            false,
+            format!("expected an error, but {} succeeded", fine.join(", ")),
+        ),
+    }
 }
 
 fn at_most(actual: u64, max: u64, unit: &str) -> (bool, String) {

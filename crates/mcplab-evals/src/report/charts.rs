@@ -13,7 +13,7 @@ const ROW_H: f64 = 22.0;
 
 /// "case · model", shortened to fit the label column (the full names are in the table).
 fn label(c: &CellSummary) -> String {
-    let full = format!("{} · {}", c.case_id, c.model);
+    let full = format!("{} · {}", c.case_id, crate::run::model_label(&c.model));
     match full.char_indices().nth(50) {
         Some((cut, _)) => format!("{}…", &full[..cut]),
         None => full,

@@ -209,7 +209,7 @@ fn row(h: &mut String, c: &CellSummary) {
         h,
         "<tr><td>{}</td><td>{}</td><td>{dots}</td><td class=\"num {class}\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td></tr>",
         escape(&c.case_id),
-        escape(&c.model),
+        escape(&crate::run::model_label(&c.model)),
         opt(c.pass_rate, pct),
         c.interval
             .map_or("—".into(), |i| format!("{}–{}", pct(i.low), pct(i.high))),
@@ -236,7 +236,7 @@ fn failures(h: &mut String, run: &RunRecord) {
             h,
             "<tr><td>{}</td><td>{}</td><td class=\"num\">{}</td><td><pre>{}</pre></td></tr>",
             escape(&it.unit.case_id),
-            escape(&it.unit.model),
+            escape(&crate::run::model_label(&it.unit.model)),
             it.unit.iteration + 1,
             escape(&why)
         );
@@ -269,7 +269,7 @@ fn compare_table(h: &mut String, c: &Comparison) {
             h,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td><td>{}</td></tr>",
             escape(&cell.case_id),
-            escape(&cell.model),
+            escape(&crate::run::model_label(&cell.model)),
             cell.change.label(),
             counts(cell.base),
             counts(cell.run),

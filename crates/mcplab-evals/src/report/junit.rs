@@ -58,7 +58,7 @@ fn testcase(x: &mut String, run: &RunRecord, cell: &CellSummary) {
         x,
         "    <testcase name=\"{} [{}]\" classname=\"{}.{}\" time=\"{:.3}\">",
         escape(&cell.case_id),
-        escape(&cell.model),
+        escape(&crate::run::model_label(&cell.model)),
         escape(&run.suite_id),
         escape(&cell.case_id),
         ms as f64 / 1000.0

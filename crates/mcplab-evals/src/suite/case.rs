@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::check::Check;
 
@@ -19,12 +19,21 @@ pub struct Case {
     pub id: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub title: Option<String>,
-    /// The user's messages, one turn each, in order.
-    #[schemars(length(min = 1))]
+    /// The user's messages, one turn each, in order. A case has `turns` (a model answers
+    /// them) or `steps` (tools called directly, no model).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub turns: Vec<Turn>,
+    /// Model-free steps, in order: each calls a tool with the arguments given and checks its
+    /// result. No model runs and no tokens are spent; the case's iterations are listed under
+    /// "no model". Instead of `turns`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub steps: Vec<Step>,
     /// Expected tool calls over the whole case (all turns).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tool_calls: Option<ToolCallExpectations>,
+    /// A model plays the user and writes every turn (instead of `turns`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub simulated_user: Option<SimulatedUser>,
     /// Checks on the outcome, added to the suite's default checks.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub checks: Vec<Check>,
@@ -63,6 +72,56 @@ pub struct Case {
     /// Kept in the file but not run.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub skip: bool,
+}
+
+impl Case {
+    /// A case of model-free `steps` (no model runs it).
+    pub fn is_model_free(&self) -> bool {
+        !self.steps.is_empty() && self.turns.is_empty()
+    }
+}
+
+/// `- call: add  args: { a: 2, b: 40 }  expect: [ { jsonPath: … } ]`: one tool call made
+/// directly, its result checked like a turn's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct Step {
+    /// The MCP tool to call.
+    #[schemars(length(min = 1))]
+    pub call: String,
+    /// The server's name, when several servers have a tool of that name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
+    /// The call's arguments (default `{}`).
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub args: Map<String, Value>,
+    /// Checks on this step's result, the same as a turn's: `jsonPath`, `toolResult`,
+    /// `isError`, `maxLatencyMs`, and `answerContains` / `answerMatches` / `answerJson` on the
+    /// result's text. Without an `isError` check the call must succeed (`isError: false`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expect: Vec<Check>,
+}
+
+/// `simulatedUser: { persona, goal, maxTurns }`: a model writes each user message in
+/// character until it says the goal is met (it answers the stop word `GOAL_MET`) or
+/// `maxTurns` turns have run. Its tokens are counted apart from the model's, priced, and in the
+/// run's cost and its gate.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SimulatedUser {
+    /// Who the user is (how they write, what they know).
+    #[schemars(length(min = 1))]
+    pub persona: String,
+    /// What the user wants done; met when the assistant has done it.
+    #[schemars(length(min = 1))]
+    pub goal: String,
+    /// Most turns the conversation may take.
+    #[schemars(range(min = 1, max = 50))]
+    pub max_turns: u32,
+    /// The model playing the user, `provider::model` (default: the model under test).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(regex(pattern = r"^[A-Za-z0-9_.-]+::\S.*$"))]
+    pub model: Option<String>,
 }
 
 /// A user turn: the message alone, or the message with expectations about that turn only.

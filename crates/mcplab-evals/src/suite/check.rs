@@ -27,6 +27,9 @@ pub enum Check {
     JsonPath(ToolJsonPathCheck),
     /// No tool call ended in an error (`isError: true`, an MCP error or a timeout).
     NoToolErrors(On),
+    /// `true`: every tool call ended in an error (`isError: true`, an MCP error or a timeout)
+    /// and there was one; `false`: none did (as `noToolErrors`).
+    IsError(bool),
     /// The turn finished: not failed, not cancelled, not stopped at the step or token limit.
     TurnFinished(On),
     /// At most this many model steps (summed over the turns checked).

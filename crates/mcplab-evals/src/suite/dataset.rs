@@ -239,9 +239,11 @@ fn expand_case(
 }
 
 /// Whether `pointer` is inside a matcher (expected arguments, `equals`, a `toolResult`'s
-/// `matches`), where a lone placeholder keeps the cell's type; elsewhere text is text.
+/// `matches`) or a step's `args`, where a lone placeholder keeps the cell's type; elsewhere
+/// text is text.
 fn in_matcher(pointer: &str) -> bool {
     pointer.contains("/arguments")
+        || pointer.contains("/args/")
         || pointer.contains("/equals")
         || pointer.contains("/toolResult/matches")
 }

@@ -14,8 +14,8 @@ mod tool_names;
 mod validate;
 
 pub use case::{
-    ArgumentMode, Case, DetailedTurn, ExpectedCall, ExtraCalls, Judge, Order, ToolCallExpectations,
-    ToolCallOptions, ToolOverride, Turn,
+    ArgumentMode, Case, DetailedTurn, ExpectedCall, ExtraCalls, Judge, Order, SimulatedUser, Step,
+    ToolCallExpectations, ToolCallOptions, ToolOverride, Turn,
 };
 pub use check::{
     AppRenderedCheck, Check, CommandCheck, DEFAULT_COMMAND_TIMEOUT_SECS, DetailedCommand,

@@ -1,5 +1,5 @@
 //! The tools a suite names (expected and forbidden calls, per-tool options, `firstTool`,
-//! `toolResult`, `jsonPath`, `appRendered`), each with the JSON pointer where it is written,
+//! `toolResult`, `jsonPath`, `appRendered`, the `call` of a model-free step), each with the JSON pointer where it is written,
 //! and the check of those names against what the servers list, so a misspelled tool is an
 //! error with its line and a "did you mean" instead of every model failing at 0 %.
 
@@ -58,6 +58,13 @@ pub fn tool_refs(suite: &Suite) -> Vec<ToolRef> {
             expectations(turn.get("toolCalls"), &format!("{at}/toolCalls"), &mut out);
             checks(turn.get("checks"), &format!("{at}/checks"), &mut out);
         }
+        for (k, step) in array(case.get("steps")).iter().enumerate() {
+            let at = format!("{at}/steps/{k}");
+            if let Some(tool) = step.get("call") {
+                push(&mut out, format!("{at}/call"), step.get("server"), tool);
+            }
+            checks(step.get("expect"), &format!("{at}/expect"), &mut out);
+        }
     }
     out
 }
@@ -75,7 +82,10 @@ pub fn unknown_tools(refs: &[ToolRef], catalogs: &[Catalog]) -> Vec<(String, Str
             out.push((
                 format!(
                     "{}/server",
-                    r.pointer.strip_suffix("/tool").unwrap_or(&r.pointer)
+                    r.pointer
+                        .strip_suffix("/tool")
+                        .or_else(|| r.pointer.strip_suffix("/call"))
+                        .unwrap_or(&r.pointer)
                 ),
                 format!(
                     "server `{s}` is not one of the suite's servers ({}){}",

@@ -65,6 +65,7 @@ pub(super) fn semantic_errors(doc: &Value) -> Vec<(String, String)> {
             &mut out,
         );
         checks(case.get("checks"), &format!("{at}/checks"), &mut out);
+        steps(case, &at, &mut out);
         let turns = case
             .get("turns")
             .and_then(Value::as_array)
@@ -83,6 +84,64 @@ pub(super) fn semantic_errors(doc: &Value) -> Vec<(String, String)> {
         }
     }
     out
+}
+
+/// A case has `turns` or `steps`; a case of steps has no model, so nothing that needs one;
+/// a step's checks are those a turn may make.
+fn steps(case: &Value, at: &str, out: &mut Vec<(String, String)>) {
+    let len = |key: &str| case.get(key).and_then(Value::as_array).map_or(0, Vec::len);
+    // A list of the wrong shape is the schema's error already.
+    let shaped = |key: &str| case.is_object() && case.get(key).is_none_or(Value::is_array);
+    if case.get("simulatedUser").is_some() {
+        for key in ["turns", "steps"] {
+            if case.get(key).is_some() {
+                out.push((
+                    format!("{at}/{key}"),
+                    format!(
+                        "the simulated user writes the turns: remove `{key}` (or `simulatedUser`)"
+                    ),
+                ));
+            }
+        }
+        return;
+    }
+    match (len("turns"), len("steps")) {
+        (0, 0) if shaped("turns") && shaped("steps") => out.push((
+            match (case.get("turns"), case.get("steps")) {
+                (Some(_), _) => format!("{at}/turns"),
+                (None, Some(_)) => format!("{at}/steps"),
+                (None, None) => at.to_owned(),
+            },
+            "a case needs `turns` (user messages a model answers), `steps` (tools called \
+             directly, no model) or a `simulatedUser`"
+                .into(),
+        )),
+        (t, s) if t > 0 && s > 0 => out.push((
+            format!("{at}/steps"),
+            "a case has `turns` or `steps`, not both: put the steps in a case of their own".into(),
+        )),
+        (0, s) if s > 0 => {
+            for key in ["toolCalls", "judge", "model", "models", "systemPrompt"] {
+                if case.get(key).is_some() {
+                    out.push((
+                        format!("{at}/{key}"),
+                        format!("a case of `steps` runs no model, so `{key}` has nothing to apply to: remove it"),
+                    ));
+                }
+            }
+        }
+        _ => {}
+    }
+    let steps = case
+        .get("steps")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    for (k, step) in steps.iter().enumerate() {
+        let at = format!("{at}/steps/{k}/expect");
+        checks(step.get("expect"), &at, out);
+        per_iteration_only(step.get("expect"), &at, out);
+    }
 }
 
 fn duplicates(list: Option<&Value>, at: &str, what: &str, out: &mut Vec<(String, String)>) {
@@ -240,14 +299,15 @@ fn per_iteration_only(list: Option<&Value>, at: &str, out: &mut Vec<(String, Str
             out.push((
                 format!("{at}/{i}/command"),
                 "a check command reads the whole iteration's trace: put `command` on the case, \
-                 not on a turn"
+                 not on a turn or a step"
                     .into(),
             ));
         }
         if check.get("maxCostUsd").is_some() {
             out.push((
                 format!("{at}/{i}/maxCostUsd"),
-                "cost is measured per iteration: put `maxCostUsd` on the case, not on a turn"
+                "cost is measured per iteration: put `maxCostUsd` on the case, not on a turn or \
+                 a step"
                     .into(),
             ));
         }

@@ -14,5 +14,6 @@ mod matching;
 mod reports;
 mod robustness;
 mod statistics;
+mod steps;
 mod suite_file;
 mod tool_names;

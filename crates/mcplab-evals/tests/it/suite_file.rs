@@ -111,7 +111,7 @@ fn every_error_at_once_with_lines() {
         "19:9: cases[0].checks[2].maxSteps: -1 is less than the minimum of 0",
         "20:9: cases[0].checks[3].noToolErrors: write `true`",
         "21:5: cases[1].id: duplicate case id `a` (also case #1)",
-        "22:5: cases[1].turns: [] has less than 1 item",
+        "22:5: cases[1].turns: a case needs `turns` (user messages a model answers), `steps`",
         "23:5: cases[2]: missing required key `id`",
         "26:9: cases[2].turns[0].chekcs: unknown key `chekcs`: did you mean `checks`?",
         "27:9: cases[2].turns[1]: expected string or object, found a number",

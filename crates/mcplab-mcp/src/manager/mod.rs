@@ -17,6 +17,7 @@ use super::broker::{Broker, DEFAULT_HUMAN_TIMEOUT};
 use super::connection::Connection;
 use super::error::McpError;
 use super::event_gate::EventGate;
+use super::event_hub::EventHub;
 use super::handler::{ClientIdentity, RootEntry, Roots};
 use super::http::{HttpTarget, spawn_streamable_http};
 use super::legacy_sse::spawn_legacy_sse;
@@ -129,7 +130,7 @@ pub struct ConnectionManager {
     opts: ManagerOptions,
     slots: Mutex<HashMap<String, Slot>>,
     traffic: Arc<TrafficLog>,
-    events: broadcast::Sender<ServerEvent>,
+    events: EventHub,
     broker: Arc<Broker>,
     roots: Roots,
     /// Built on first use: loading the system's CA certificates costs start-up time that
@@ -162,11 +163,6 @@ impl EraSetup {
         }
     }
 }
-
-/// Server events a subscriber may fall behind. The channel keeps this many in its slots after
-/// everyone read them (fields cut to the preview size by the event gate, which also limits
-/// each server to `events_per_second`): 1,024 × 16 KiB at most, outside the byte budget.
-const LIVE_EVENTS: usize = 1024;
 
 /// A failed handshake; `not_modern` says the server answered discovery like a legacy one.
 struct HandshakeFailure {
@@ -222,7 +218,7 @@ impl ConnectionManager {
     }
 
     fn with_traffic(opts: ManagerOptions, traffic: Arc<TrafficLog>) -> Arc<Self> {
-        let (events, _) = broadcast::channel(LIVE_EVENTS);
+        let events = EventHub::default();
         Arc::new(Self {
             traffic,
             broker: Arc::new(Broker::with_limit(
@@ -253,9 +249,8 @@ impl ConnectionManager {
         self.oauth.get()
     }
 
-    /// Signs every connection of this manager in with the stored OAuth credentials of the
-    /// server named `name` (once; later calls are ignored): a check's fresh connection of
-    /// `NAME`, recorded under a name of its own, still uses `NAME`'s sign-in.
+    /// Signs its connections in with server `name`'s stored OAuth credentials (once): a check's
+    /// fresh connection of `NAME`, recorded under a name of its own, uses `NAME`'s sign-in.
     pub fn sign_in_as(&self, name: &str) {
         let _ = self.oauth_as.set(name.to_owned());
     }
@@ -280,6 +275,12 @@ impl ConnectionManager {
 
     pub fn subscribe(&self) -> broadcast::Receiver<ServerEvent> {
         self.events.subscribe()
+    }
+
+    /// Bytes of server events some subscriber has not taken yet (at most about
+    /// [`crate::event_hub::EVENT_BYTES`] of notifications and stderr lines).
+    pub fn queued_event_bytes(&self) -> usize {
+        self.events.queued_bytes()
     }
 
     fn http_client(&self) -> Result<reqwest::Client, McpError> {
@@ -323,7 +324,7 @@ impl ConnectionManager {
                 slot.conn = None;
             }
         }
-        let _ = self.events.send(ServerEvent::Status {
+        self.events.send(ServerEvent::Status {
             server: name.to_owned(),
             status,
         });
@@ -448,7 +449,7 @@ impl ConnectionManager {
             prev.close().await;
         }
         let generation = self.slots.lock().get(&name).map_or(0, |s| s.generation);
-        let _ = self.events.send(ServerEvent::Status {
+        self.events.send(ServerEvent::Status {
             server: name.clone(),
             status: ServerStatus::Connecting,
         });
@@ -530,7 +531,7 @@ impl ConnectionManager {
         if let Some(conn) = conn {
             conn.close().await;
         }
-        let _ = self.events.send(ServerEvent::Status {
+        self.events.send(ServerEvent::Status {
             server: name.to_owned(),
             status: ServerStatus::Disconnected,
         });

@@ -6,9 +6,11 @@
 //! the request goes back in the running call's `input_required` result (`rounds.rs`), so it
 //! can be forwarded only while that call runs.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use mcplab_protocol::{HumanAnswer, HumanRequestKind};
+use parking_lot::Mutex;
 use rmcp::model::{
     ClientCapabilities, CustomRequest, InputRequest, ProgressNotificationParam, ProgressToken,
     ServerRequest,
@@ -20,29 +22,41 @@ use tokio::sync::{mpsc, oneshot};
 
 use super::rounds::Ask;
 
-/// Progress of one call, sent as `notifications/progress` when the client asked for it.
+/// Progress of one call, sent as `notifications/progress` when the client asked for it, on the
+/// token of the request the call answers now: a 2026-07-28 call that went through an
+/// `input_required` round answers the client's retry, a request of its own (`rounds.rs`).
 #[derive(Clone)]
 pub struct Progress {
     peer: Peer<RoleServer>,
-    token: Option<ProgressToken>,
+    token: Arc<Mutex<Option<ProgressToken>>>,
 }
 
 impl Progress {
     pub(super) fn new(context: &RequestContext<RoleServer>) -> Self {
         Self {
             peer: context.peer.clone(),
-            token: context.meta.get_progress_token(),
+            token: Arc::new(Mutex::new(context.meta.get_progress_token())),
         }
+    }
+
+    /// From now on the call answers the request of `context` (a retry): its token, or none.
+    pub(super) fn follow(&self, context: &RequestContext<RoleServer>) {
+        *self.token.lock() = context.meta.get_progress_token();
+    }
+
+    /// The call answers no request now (parked until the client's retry): reports go nowhere.
+    pub(super) fn pause(&self) {
+        *self.token.lock() = None;
     }
 
     /// Whether the client sent a progress token (else reports go nowhere).
     pub fn wanted(&self) -> bool {
-        self.token.is_some()
+        self.token.lock().is_some()
     }
 
     /// Reports `progress` (which must grow from one report to the next) of `total`.
     pub async fn report(&self, progress: f64, total: Option<f64>, message: Option<String>) {
-        let Some(token) = self.token.clone() else {
+        let Some(token) = self.token.lock().clone() else {
             return;
         };
         let mut param = ProgressNotificationParam::new(token, progress);

@@ -165,7 +165,7 @@ impl ServerHandler for Handler {
     ) -> Result<CallToolResponse, ErrorData> {
         if let Some(state) = &request.request_state {
             let responses = request.input_responses.unwrap_or_default();
-            return self.rounds.resume(state, responses, &context.ct).await;
+            return self.rounds.resume(state, responses, &context).await;
         }
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         let modern = client_link::is_modern(&context);
@@ -175,9 +175,10 @@ impl ServerHandler for Handler {
             true => CancellationToken::new(),
             false => context.ct.clone(),
         };
+        let progress = Progress::new(&context);
         let scope = CallScope {
             cancel: cancel.clone(),
-            progress: Progress::new(&context),
+            progress: progress.clone(),
             client: ClientLink::new(&context, modern.then_some(inputs)),
         };
         let Some(running) = self.host.call(&request.name, arguments, scope) else {
@@ -190,7 +191,7 @@ impl ServerHandler for Handler {
         if !modern {
             return Ok(result_of(running.await).into());
         }
-        let running = rounds::Running::start(running, asks, cancel);
+        let running = rounds::Running::start(running, asks, cancel, progress);
         self.rounds.drive(running, &context.ct).await
     }
 }

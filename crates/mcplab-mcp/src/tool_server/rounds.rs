@@ -5,21 +5,23 @@
 //! `input_required` with those requests and an opaque `requestState`, and the call waits,
 //! parked, for the client's retry with `inputResponses`. A call the client never comes back
 //! for is cancelled after [`PARK_TTL`] (its unanswered requests are cancelled for the server
-//! under test); at most [`MAX_PARKED`] wait at once.
+//! under test); at most [`MAX_PARKED`] wait at once. The retry is the request the call answers
+//! from then on: its progress goes on the retry's token (and nowhere while parked).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::Duration;
 
 use parking_lot::Mutex;
-use rmcp::ErrorData;
 use rmcp::model::{CallToolResponse, InputRequest, InputRequiredResult, InputResponses};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer};
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
-use super::{ToolReply, result_of};
+use super::{Progress, ToolReply, result_of};
 
 /// How long a parked call waits for the client's retry.
 const PARK_TTL: Duration = Duration::from_secs(600);
@@ -39,6 +41,8 @@ pub(super) struct Running {
     waiting: HashMap<String, oneshot::Sender<Value>>,
     /// The call's own cancellation (a retry is a new request with a new one of its own).
     cancel: CancellationToken,
+    /// Where its progress goes: the token of the request it answers now.
+    progress: Progress,
 }
 
 impl Running {
@@ -46,12 +50,14 @@ impl Running {
         call: futures::future::BoxFuture<'static, ToolReply>,
         asks: mpsc::UnboundedReceiver<Ask>,
         cancel: CancellationToken,
+        progress: Progress,
     ) -> Self {
         Self {
             task: tokio::spawn(call),
             asks,
             waiting: HashMap::new(),
             cancel,
+            progress,
         }
     }
 
@@ -80,12 +86,13 @@ pub(super) struct Rounds {
 }
 
 impl Rounds {
-    /// Resumes the call parked under `state` with the client's `responses`.
+    /// Resumes the call parked under `state` with the client's `responses`, as the answer to
+    /// the retry of `context` (its progress token included).
     pub(super) async fn resume(
         &self,
         state: &str,
         responses: InputResponses,
-        ct: &CancellationToken,
+        context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let Some(mut running) = self.parked.lock().remove(state) else {
             return Err(ErrorData::invalid_params(
@@ -94,8 +101,9 @@ impl Rounds {
                 None,
             ));
         };
+        running.progress.follow(context);
         running.answer(responses);
-        self.drive(running, ct).await
+        self.drive(running, &context.ct).await
     }
 
     /// Runs `running` until it finishes or has requests for the client.
@@ -124,6 +132,8 @@ impl Rounds {
             requests.insert(key, ask.request);
             next = running.asks.try_recv().ok();
         }
+        // The request is answered: until the retry, no request is open for its progress.
+        running.progress.pause();
         let state = self.park(running)?;
         Ok(CallToolResponse::InputRequired(InputRequiredResult::new(
             Some(requests),

@@ -217,6 +217,65 @@ async fn a_notification_flood_stays_within_the_byte_budget() {
     assert_eq!(traffic.bytes_held(), 0, "memory is let go on clear");
 }
 
+/// N5: a subscriber that takes no events holds them all. Within the rate (raised here), 600
+/// notifications of 16 KB held 9.6 MB in the event channel (1,024 events, no byte bound); now
+/// at most the channel's byte budget, and a counted note says how many were not forwarded.
+#[tokio::test]
+async fn a_reader_that_falls_behind_holds_at_most_the_event_byte_budget() {
+    use mcplab_mcp::event_hub::EVENT_BYTES;
+    let manager = with_limits(Limits {
+        events_per_second: 1_000_000,
+        ..Limits::default()
+    });
+    let mut events = manager.subscribe();
+    let (conn, mut server) = scripted(&manager).await;
+    let flood = tokio::spawn(async move {
+        let request = server.read().await;
+        let blob = "y".repeat(16_000);
+        for i in 0..600 {
+            let note = json!({"jsonrpc": "2.0", "method": "notifications/message",
+                "params": {"level": "info", "data": {"n": i, "blob": blob}}});
+            server.write(&note.to_string()).await;
+        }
+        server
+            .write(&json!({"jsonrpc": "2.0", "id": request["id"], "result": {}}).to_string())
+            .await;
+        server
+    });
+    // Not a promptness test: the notifications are handled before the answer.
+    let call = conn.request("ping", None, RequestOptions::default());
+    tokio::time::timeout(Duration::from_secs(120), call)
+        .await
+        .expect("answered within two minutes")
+        .expect("answered after the flood");
+    let _server = flood.await.unwrap();
+
+    let queued = manager.queued_event_bytes();
+    let (mut held, mut logs, mut notes) = (0, 0, Vec::new());
+    while let Ok(event) = events.try_recv() {
+        held += serde_json::to_vec(&event).unwrap().len();
+        match event {
+            ServerEvent::Log { logger, data, .. } if logger.as_deref() == Some("mcplab") => {
+                notes.push(data.as_str().unwrap().to_owned())
+            }
+            ServerEvent::Log { .. } => logs += 1,
+            _ => {}
+        }
+    }
+    assert_eq!(
+        queued, held,
+        "the hub counts what the reader could still take"
+    );
+    assert!(held <= EVENT_BYTES + 64 * 1024, "{held} bytes held");
+    assert!(logs > 400, "the budget's worth was forwarded: {logs}");
+    let note = notes.first().expect("a note about what was not forwarded");
+    assert!(
+        note.contains("did not forward") && note.contains("fell behind"),
+        "{note}"
+    );
+    assert_eq!(manager.queued_event_bytes(), 0, "taken: nothing held");
+}
+
 #[tokio::test]
 async fn an_elicitation_flood_is_capped_per_server() {
     let manager = with_limits(Limits {

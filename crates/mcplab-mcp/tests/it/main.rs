@@ -11,3 +11,5 @@ mod hostile_modern;
 mod in_process;
 mod modern;
 mod oauth_ssrf;
+#[cfg(feature = "server")]
+mod tool_server_rounds;

@@ -276,3 +276,33 @@ pub struct RunResult {
     pub gates: GateReport,
     pub comparison: Option<Comparison>,
 }
+
+/// `POST /api/evals/prune`: what `mcplab eval runs prune` takes. At least one of `keep` and
+/// `olderThan`; runs matching every one given go.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct EvalPruneRequest {
+    /// Keep the newest N runs of each suite.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub keep: Option<u32>,
+    /// Only runs started longer ago than this: a number with s, m, h, d or w (`30d`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub older_than: Option<String>,
+    /// Only list what would go.
+    #[serde(default)]
+    pub dry_run: bool,
+}
+
+/// What pruning did (or, dry, would do).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct EvalPruneResult {
+    /// The runs deleted (or that would be).
+    pub deleted: Vec<String>,
+    pub dry_run: bool,
+    /// The database's size before and after, in bytes (equal on a dry run).
+    pub bytes_before: u64,
+    pub bytes_after: u64,
+}

@@ -8,6 +8,7 @@ mod check;
 mod compare;
 mod evals;
 mod evals_dirs;
+mod evals_prune;
 mod hosts;
 mod mcp;
 mod modern;
@@ -115,6 +116,10 @@ pub(crate) fn api() -> Router<Arc<AppState>> {
             "/settings/roots",
             get(settings::roots).put(settings::set_roots),
         )
+        .route(
+            "/settings/otlp",
+            get(settings::otlp).put(settings::set_otlp),
+        )
         .route("/host", get(settings::host))
         .route(
             "/app-scenarios",
@@ -180,6 +185,7 @@ pub(crate) fn api() -> Router<Arc<AppState>> {
         .route("/evals/runs/{id}/cancel", post(evals::cancel_run))
         .route("/evals/compare", get(evals::compare))
         .route("/evals/trend", get(evals::trend))
+        .route("/evals/prune", post(evals_prune::prune))
         .route("/taps", get(taps::list).post(taps::register))
         .route(
             "/taps/open",

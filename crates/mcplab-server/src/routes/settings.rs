@@ -1,4 +1,4 @@
-//! Human-in-the-loop answers, roots and UI preferences. Roots are stored as a setting and
+//! Human-in-the-loop answers, roots, the OTLP export address and UI preferences. Roots are stored as a setting and
 //! pushed to the connection manager (which tells connected servers they changed).
 
 use std::collections::BTreeMap;
@@ -8,7 +8,7 @@ use axum::Json;
 use axum::extract::{Path, State};
 use axum::http::StatusCode;
 use mcplab_mcp::RootEntry;
-use mcplab_protocol::api::RootView;
+use mcplab_protocol::api::{OtlpSettings, OtlpSettingsInput, RootView};
 use mcplab_protocol::{HumanAnswer, HumanRequest};
 use serde_json::Value;
 
@@ -100,4 +100,35 @@ pub(super) async fn host(
         sandbox_origin_template: sandbox.map(|s| s.template.clone()),
         sandbox_per_app: sandbox.is_some_and(|s| s.per_app()),
     })
+}
+
+/// Where spans go and how it went.
+pub(super) async fn otlp(State(state): State<Arc<AppState>>) -> Json<OtlpSettings> {
+    Json(state.otlp.view())
+}
+
+/// Starts (or stops) exporting to the page's address and remembers it for the next start.
+pub(super) async fn set_otlp(
+    State(state): State<Arc<AppState>>,
+    Json(input): Json<OtlpSettingsInput>,
+) -> Result<Json<OtlpSettings>, ApiFailure> {
+    if state.otlp.from_flag() {
+        return Err(ApiFailure::new(
+            StatusCode::CONFLICT,
+            "fixed_by_flag",
+            "mcplab was started with --otlp: restart without it to set the address here",
+        ));
+    }
+    let endpoint = input
+        .endpoint
+        .map(|e| e.trim().to_owned())
+        .filter(|e| !e.is_empty());
+    state
+        .otlp
+        .set(endpoint.as_deref(), false)
+        .map_err(|e| ApiFailure::bad_request(e.to_string()))?;
+    state
+        .store
+        .set_setting(crate::otlp::OTLP_KEY, &serde_json::json!(endpoint))?;
+    Ok(Json(state.otlp.view()))
 }

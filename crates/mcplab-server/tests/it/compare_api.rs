@@ -6,66 +6,32 @@
 
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_llm::ProviderSettings;
 use mcplab_mcp::{ConnectionManager, ManagerOptions};
-use mcplab_server::{AppState, Security, router};
-use mcplab_store::Store;
 use mcplab_testkit::llm::{ScriptedLlm, Step};
 use serde_json::{Value, json};
 
-const TOKEN: &str = "compare-test-token";
+use crate::router_support::SocketApp;
 
-struct App {
-    base: String,
-    client: reqwest::Client,
+/// The router on a socket, with the scripted LLM as OpenAI.
+struct App(SocketApp);
+
+impl std::ops::Deref for App {
+    type Target = SocketApp;
+    fn deref(&self) -> &SocketApp {
+        &self.0
+    }
 }
 
 impl App {
     async fn start(llm: &ScriptedLlm, dir: &Path) -> App {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let store = Arc::new(Store::open(&dir.join("mcplab.db")).unwrap());
         let env = HashMap::from([
             ("OPENAI_API_KEY".to_owned(), "sk-secret-key-1234".to_owned()),
             ("OPENAI_BASE_URL".to_owned(), llm.base_url()),
         ]);
-        let state = AppState::new(
-            ConnectionManager::new(ManagerOptions::default()),
-            store,
-            Security::new(TOKEN.into(), port, None),
-            ProviderSettings::from_vars(&env),
-        );
-        tokio::spawn(axum::serve(listener, router(state)).into_future());
-        App {
-            base: format!("http://127.0.0.1:{port}"),
-            client: mcplab_net::tls::client_builder()
-                .no_proxy()
-                .build()
-                .unwrap(),
-        }
-    }
-
-    async fn text(&self, method: &str, path: &str, body: Option<Value>) -> (u16, String) {
-        let mut req = self
-            .client
-            .request(method.parse().unwrap(), format!("{}{path}", self.base))
-            .bearer_auth(TOKEN);
-        if let Some(b) = body {
-            req = req.json(&b);
-        }
-        let resp = req.send().await.unwrap();
-        (resp.status().as_u16(), resp.text().await.unwrap())
-    }
-
-    async fn call(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
-        let (status, text) = self.text(method, path, body).await;
-        (
-            status,
-            serde_json::from_str(&text).unwrap_or(Value::String(text)),
-        )
+        let manager = ConnectionManager::new(ManagerOptions::default());
+        App(SocketApp::start(manager, &env, dir).await)
     }
 
     async fn session(&self, model: &str) -> String {

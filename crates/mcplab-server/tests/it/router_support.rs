@@ -1,10 +1,13 @@
 //! Shared by the router tests (`*_api.rs`): the web server's `AppState` over an in-memory
 //! store and a real connection manager, requests as the UI sends them (Host header, JSON body,
 //! bearer token), and answers read back as JSON. Requests go through the real router with
-//! `tower::ServiceExt::oneshot`; nothing is mocked. The mcplab crate's router tests, which need
-//! its binary as their demo server, use this file too (its `tests/it/router_support.rs`).
+//! `tower::ServiceExt::oneshot`; nothing is mocked. [`SocketApp`] serves the router on a real
+//! loopback socket instead, for what `oneshot` cannot show. The mcplab crate's router tests,
+//! which need its binary as their demo server, use this file too (its
+//! `tests/it/router_support.rs`).
 
 use std::collections::HashMap;
+use std::path::Path;
 use std::sync::Arc;
 
 use axum::body::Body;
@@ -123,4 +126,61 @@ pub async fn authed(
         req(method, path, body.clone()).header(header::AUTHORIZATION, format!("Bearer {TOKEN}"));
     let (s, v, _) = send(app, b, body).await;
     (s, v)
+}
+
+/// The router served on a real loopback socket, for what `oneshot` cannot show (event streams
+/// read as they come, downloads with their headers): its store a SQLite file in a directory,
+/// requests signed in with [`TOKEN`].
+pub struct SocketApp {
+    pub base: String,
+    pub client: reqwest::Client,
+}
+
+impl SocketApp {
+    /// Serves `manager`'s connections, the providers of `env` and a store in `dir`.
+    pub async fn start(
+        manager: Arc<ConnectionManager>,
+        env: &HashMap<String, String>,
+        dir: &Path,
+    ) -> SocketApp {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let store = Arc::new(Store::open(&dir.join("mcplab.db")).unwrap());
+        let security = Security::new(TOKEN.into(), port, None);
+        let state = AppState::new(manager, store, security, providers(env));
+        tokio::spawn(axum::serve(listener, mcplab_server::router(state)).into_future());
+        SocketApp {
+            base: format!("http://127.0.0.1:{port}"),
+            client: mcplab_net::tls::client_builder()
+                .no_proxy()
+                .build()
+                .unwrap(),
+        }
+    }
+
+    /// A signed-in request to `path`, to send and read as it comes.
+    pub fn request(&self, method: &str, path: &str) -> reqwest::RequestBuilder {
+        self.client
+            .request(method.parse().unwrap(), format!("{}{path}", self.base))
+            .bearer_auth(TOKEN)
+    }
+
+    /// The answer's status and body text.
+    pub async fn text(&self, method: &str, path: &str, body: Option<Value>) -> (u16, String) {
+        let mut req = self.request(method, path);
+        if let Some(b) = body {
+            req = req.json(&b);
+        }
+        let resp = req.send().await.unwrap();
+        (resp.status().as_u16(), resp.text().await.unwrap())
+    }
+
+    /// The answer's status and body as JSON (a body that is not JSON as a string).
+    pub async fn call(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
+        let (status, text) = self.text(method, path, body).await;
+        (
+            status,
+            serde_json::from_str(&text).unwrap_or(Value::String(text)),
+        )
+    }
 }

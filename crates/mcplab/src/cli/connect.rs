@@ -129,6 +129,20 @@ pub struct ServeArgs {
     pub host: Option<String>,
     #[command(flatten)]
     pub chromium: ChromiumArg,
+    #[command(flatten)]
+    pub otlp: OtlpArg,
+}
+
+/// Where OpenTelemetry spans go (`serve`, `chat`, `eval run`).
+#[derive(Args, Debug, Clone, Default)]
+#[command(next_help_heading = "Tracing")]
+pub struct OtlpArg {
+    /// Export each chat turn and eval iteration as OpenTelemetry spans (GenAI semantic
+    /// conventions: model, tokens, tool calls; cost and verdict as mcplab.* attributes) to
+    /// this OTLP/HTTP collector, e.g. http://127.0.0.1:4318 (/v1/traces is added). Sent in
+    /// the background: a collector that fails is told once and never stops a turn or a run.
+    #[arg(long, env = "MCPLAB_OTLP", value_name = "URL")]
+    pub otlp: Option<String>,
 }
 
 /// The Chromium of commands that render apps (`serve`, `apps render`, `eval run`, `check --host`).

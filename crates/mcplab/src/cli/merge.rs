@@ -4,7 +4,7 @@
 //! the conflicts clap checks within one side are checked across both. Every struct is
 //! destructured whole, so a new flag cannot be forgotten here.
 
-use crate::cli::connect::{ChromiumArg, ConnectArgs, ServeArgs, TargetArgs};
+use crate::cli::connect::{ChromiumArg, ConnectArgs, OtlpArg, ServeArgs, TargetArgs};
 use crate::cli::limits::LimitArgs;
 use crate::cli::oauth::OAuthTargetArgs;
 use crate::failure::Failure;
@@ -159,12 +159,16 @@ impl ServeArgs {
             no_open,
             host,
             chromium,
+            otlp,
         } = self;
         ServeArgs {
             port: after.port.or(port),
             no_open: no_open || after.no_open,
             host: after.host.or(host),
             chromium: chromium.merged(after.chromium),
+            otlp: OtlpArg {
+                otlp: after.otlp.otlp.or(otlp.otlp),
+            },
         }
     }
 }

@@ -17,8 +17,8 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 pub use connect::{
-    ChromiumArg, ConnectArgs, ElicitationMode, Global, LogLevel, RemoteTransport, ServeArgs,
-    TargetArgs,
+    ChromiumArg, ConnectArgs, ElicitationMode, Global, LogLevel, OtlpArg, RemoteTransport,
+    ServeArgs, TargetArgs,
 };
 pub use surface::{GLOBAL_WITHIN, completions, flags_of, man, parse};
 
@@ -493,6 +493,8 @@ pub struct ChatArgs {
     /// Ask before every tool call (y to allow; anything else denies and tells the model).
     #[arg(long)]
     pub approve: bool,
+    #[command(flatten)]
+    pub otlp: OtlpArg,
     #[command(flatten)]
     pub connect: ConnectArgs,
 }

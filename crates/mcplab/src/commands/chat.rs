@@ -70,12 +70,18 @@ pub async fn run(args: ChatArgs, global: &Settings, data: &DataDir) -> Result<()
             .with_provider_store(saved_settings),
     );
     hub.set_prices(Arc::new(prices::effective(data.dir())?.table));
+    let otlp = crate::otlp::start(args.otlp.otlp.as_deref())?;
+    if let Some(exporter) = &otlp {
+        let switch = mcplab_server::otlp::OtlpSwitch::exporting(exporter.clone());
+        hub.set_turn_observer(Some(Arc::new(switch)));
+    }
     let result = if args.compare {
         compare::run(&args, &global, &session, &hub, columns).await
     } else {
         converse(&args, &global, &session, &hub, host).await
     };
     session.close().await;
+    crate::otlp::finish(otlp).await;
     result
 }
 

@@ -6,80 +6,44 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_llm::ProviderSettings;
 use mcplab_mcp::sse::SseParser;
 use mcplab_mcp::{ConnectionManager, ManagerOptions};
-use mcplab_server::{AppState, Security, router};
-use mcplab_store::Store;
 use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};
 use serde_json::{Value, json};
 
-const TOKEN: &str = "chat-test-token";
+use crate::router_support::{SocketApp, demo_config};
 
+/// The router on a socket with the demo server connected and the scripted LLM as OpenAI.
 struct App {
-    base: String,
-    client: reqwest::Client,
+    socket: SocketApp,
     manager: Arc<ConnectionManager>,
+}
+
+impl std::ops::Deref for App {
+    type Target = SocketApp;
+    fn deref(&self) -> &SocketApp {
+        &self.socket
+    }
 }
 
 impl App {
     async fn start(llm: &ScriptedLlm, dir: &std::path::Path) -> App {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let store = Arc::new(Store::open(&dir.join("mcplab.db")).unwrap());
         let manager = ConnectionManager::new(ManagerOptions::default());
         let env = HashMap::from([
             ("OPENAI_API_KEY".to_owned(), "sk-secret-key-1234".to_owned()),
             ("OPENAI_BASE_URL".to_owned(), llm.base_url()),
         ]);
-        let state = AppState::new(
-            manager.clone(),
-            store,
-            Security::new(TOKEN.into(), port, None),
-            ProviderSettings::from_vars(&env),
-        );
-        tokio::spawn(axum::serve(listener, router(state)).into_future());
-        let app = App {
-            base: format!("http://127.0.0.1:{port}"),
-            client: mcplab_net::tls::client_builder()
-                .no_proxy()
-                .build()
-                .unwrap(),
-            manager,
-        };
-        let demo = json!({"name": "demo", "type": "stdio", "command": env!("CARGO_BIN_EXE_mcplab"), "args": ["demo-server"]});
-        app.call("POST", "/api/servers", Some(demo)).await;
+        let socket = SocketApp::start(manager.clone(), &env, dir).await;
+        let app = App { socket, manager };
+        app.call("POST", "/api/servers", Some(demo_config("demo")))
+            .await;
         let (_, v) = app.call("POST", "/api/servers/demo/connect", None).await;
         assert_eq!(v["status"]["state"], "connected");
         app
     }
 
-    async fn call(&self, method: &str, path: &str, body: Option<Value>) -> (u16, Value) {
-        let mut req = self
-            .client
-            .request(method.parse().unwrap(), format!("{}{path}", self.base))
-            .bearer_auth(TOKEN);
-        if let Some(b) = body {
-            req = req.json(&b);
-        }
-        let resp = req.send().await.unwrap();
-        let status = resp.status().as_u16();
-        let text = resp.text().await.unwrap();
-        (
-            status,
-            serde_json::from_str(&text).unwrap_or(Value::String(text)),
-        )
-    }
-
-    /// A GET whose response is read as it comes (streams, downloads).
-    fn get(&self, path: &str) -> reqwest::RequestBuilder {
-        self.client
-            .get(format!("{}{path}", self.base))
-            .bearer_auth(TOKEN)
-    }
-
     async fn events(&self, session: &str, last: Option<u64>) -> reqwest::Response {
-        let mut req = self.get(&format!("/api/sessions/{session}/events"));
+        let mut req = self.request("GET", &format!("/api/sessions/{session}/events"));
         if let Some(l) = last {
             req = req.header("last-event-id", l.to_string());
         }
@@ -229,7 +193,7 @@ async fn a_session_runs_turns_streams_them_and_keeps_them() {
     );
 
     let resp = app
-        .get(&format!("/api/sessions/{id}/export?format=markdown"))
+        .request("GET", &format!("/api/sessions/{id}/export?format=markdown"))
         .send()
         .await
         .unwrap();
@@ -290,7 +254,10 @@ async fn cancel_busy_and_model_errors() {
     let last = view["lastEventId"].as_u64().unwrap();
     assert!(last >= 2, "{view}");
     let mut resumed = app
-        .get(&format!("/api/sessions/{id}/events?lastEventId={last}"))
+        .request(
+            "GET",
+            &format!("/api/sessions/{id}/events?lastEventId={last}"),
+        )
         .send()
         .await
         .unwrap();
@@ -585,4 +552,87 @@ async fn a_session_runs_under_its_host_config() {
         "{err}"
     );
     app.manager.shutdown().await;
+}
+
+#[tokio::test]
+async fn the_settings_otlp_address_exports_each_turn() {
+    let receiver = mcplab_otlp::receiver::Receiver::start().await;
+    let llm = ScriptedLlm::start(vec![
+        Step::call_tools([ScriptedCall::new(
+            "c1",
+            "demo__add",
+            json!({"a": 2, "b": 3}),
+        )]),
+        Step::reply(["5."]),
+    ])
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let app = App::start(&llm, dir.path()).await;
+    let (s, v) = app
+        .call(
+            "PUT",
+            "/api/settings/otlp",
+            Some(json!({"endpoint": "localhost:4318"})),
+        )
+        .await;
+    assert_eq!(s, 400, "{v}");
+    assert!(
+        v["message"]
+            .as_str()
+            .unwrap()
+            .contains("http://127.0.0.1:4318"),
+        "{v}"
+    );
+    let (s, v) = app
+        .call(
+            "PUT",
+            "/api/settings/otlp",
+            Some(json!({"endpoint": receiver.url()})),
+        )
+        .await;
+    assert_eq!(s, 200, "{v}");
+    assert_eq!(v["endpoint"], format!("{}/v1/traces", receiver.url()));
+    assert_eq!(v["fromFlag"], false);
+
+    let (_, created) = app
+        .call(
+            "POST",
+            "/api/sessions",
+            Some(json!({"settings": {"model": "openai::gpt-4o-mini", "servers": ["demo"]}})),
+        )
+        .await;
+    let id = created["summary"]["id"].as_str().unwrap().to_owned();
+    let mut live = app.events(&id, None).await;
+    let turn = json!({"turnId": "t1", "message": "add 2 and 3"});
+    app.call("POST", &format!("/api/sessions/{id}/turns"), Some(turn))
+        .await;
+    read_until(&mut live, is_terminal).await;
+    // Sent in the background, within the exporter's batch delay.
+    let spans = receiver.wait_for(2, Duration::from_secs(30)).await;
+    let chat = spans
+        .iter()
+        .find(|s| s.name == "chat gpt-4o-mini")
+        .unwrap_or_else(|| panic!("{spans:#?}"));
+    assert_eq!(chat.attributes["mcplab.chat.session_id"], id);
+    let call = spans
+        .iter()
+        .find(|s| s.name == "execute_tool add")
+        .unwrap_or_else(|| panic!("{spans:#?}"));
+    assert_eq!(call.parent_span_id, chat.span_id);
+
+    // The page's status line counts what went out.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    loop {
+        let (_, v) = app.call("GET", "/api/settings/otlp", None).await;
+        if v["sentSpans"].as_u64() >= Some(2) {
+            assert_eq!(v["failedBatches"], 0, "{v}");
+            break;
+        }
+        assert!(tokio::time::Instant::now() < deadline, "{v}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let (s, v) = app
+        .call("PUT", "/api/settings/otlp", Some(json!({"endpoint": null})))
+        .await;
+    assert_eq!((s, &v["endpoint"]), (200, &Value::Null), "{v}");
 }

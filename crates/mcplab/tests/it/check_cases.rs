@@ -5,6 +5,7 @@
 //! several rules, so each test runs few checks. [`every_rule_is_named_by_a_test`] keeps it so:
 //! it fails when a rule of the catalog is named by no test.
 
+use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 use std::process::{Output, Stdio};
 use std::time::Duration;
@@ -183,6 +184,46 @@ async fn spec_and_fuzz_rules_each_caught_and_quiet_on_a_good_server() {
     );
 }
 
+/// Fuzzing a streamable HTTP server whose process dies on a long string: the endpoint going
+/// away is a crash, with the input that did it, and fuzzing stops (nothing to start again).
+#[tokio::test]
+async fn fuzzing_finds_an_http_endpoint_that_goes_away() {
+    let dir = tempfile::tempdir().unwrap();
+    let http = RawHttp::start("http", "fuzz-crash").await;
+    let url = http.url("/mcp");
+    let args = [
+        "--url",
+        &url,
+        "--fuzz",
+        "12",
+        "--seed",
+        "3",
+        "--timeout",
+        "10",
+    ];
+    let (o, r) = check_in(dir.path(), &args).await;
+    assert_eq!(o.status.code(), Some(1), "{r}");
+    let crashes = of(&r, "fuzz-crash");
+    assert_eq!(crashes.len(), 1, "{r}");
+    let (severity, message) = &crashes[0];
+    assert_eq!(severity, "error");
+    assert!(
+        message.contains("tool `lookup`") && message.contains(&url),
+        "{message}"
+    );
+    let long = message
+        .split("… (")
+        .nth(1)
+        .and_then(|s| s.split(' ').next())
+        .and_then(|n| n.parse::<usize>().ok());
+    assert!(
+        long.is_some_and(|n| n > 1000),
+        "the input that did it: {message}"
+    );
+    let exercised = r["eras"][0]["exercised"].to_string();
+    assert!(exercised.contains("fuzzing stopped"), "{exercised}");
+}
+
 /// Two user host profiles: `modern` asks for 2026-07-28, `textonly` never shows
 /// structuredContent to the model.
 fn user_profiles(data: &Path) {
@@ -194,7 +235,8 @@ fn user_profiles(data: &Path) {
 }
 
 /// Hosts: more tools than Cursor's 40, a description over 2 KB, a result with only
-/// structuredContent, a host that asks for an era the server does not speak.
+/// structuredContent, a host that asks for an era the server does not speak, calls that ask
+/// the client for elicitation, sampling and roots, and skills offered.
 #[tokio::test]
 async fn host_rules_each_caught_and_quiet_on_a_good_server() {
     let dir = tempfile::tempdir().unwrap();
@@ -207,9 +249,33 @@ async fn host_rules_each_caught_and_quiet_on_a_good_server() {
         json!({"description": "Says a lot. ".repeat(200)}),
     ));
     tools.push(tool("structured", json!({})));
+    let asks = [
+        (
+            "asks_form",
+            "elicitation/create",
+            json!({"message": "Which?",
+            "requestedSchema": {"type": "object", "properties": {"a": {"type": "string"}}}}),
+        ),
+        (
+            "asks_model",
+            "sampling/createMessage",
+            json!({"maxTokens": 10,
+            "messages": [{"role": "user", "content": {"type": "text", "text": "hi"}}]}),
+        ),
+        ("asks_roots", "roots/list", json!({})),
+    ];
+    let mut answers = json!({
+        "structured": {"result": {"content": [], "structuredContent": {"ok": true}}},
+    });
+    for (name, method, params) in &asks {
+        tools.push(tool(name, json!({"outputSchema": null})));
+        let request = json!({"id": format!("{name}-1"), "method": method, "params": params});
+        answers[name] = json!({"ask": request});
+    }
     let broken = json!({
         "tools": tools,
-        "answers": {"structured": {"result": {"content": [], "structuredContent": {"ok": true}}}},
+        "answers": answers,
+        "capabilities": {"extensions": {"io.modelcontextprotocol/skills": {}}},
     });
     let srv = case(dir.path(), "hosts", &broken);
     let hosts = ["--host", "cursor", "--host", "claude", "--host", "textonly"];
@@ -220,20 +286,23 @@ async fn host_rules_each_caught_and_quiet_on_a_good_server() {
         "--call",
         "structured",
     ];
+    for (name, _, _) in &asks {
+        args.extend(["--call", name]);
+    }
     args.extend(hosts);
     args.extend(["--host", "modern"]);
     let (o, r) = check_in(dir.path(), &args).await;
     assert_eq!(o.status.code(), Some(1), "{r}");
     // Cursor offers 40 tools: the server as a whole is degraded, each tool past it blocked.
     fired(&r, "host-tool-limit", "warning", "cursor: degraded");
-    fired(&r, "host-tool-limit", "warning", "the model sees 43 tools");
+    fired(&r, "host-tool-limit", "warning", "the model sees 46 tools");
     fired(&r, "host-tool-limit", "error", "tool `wordy`: not offered");
     fired(&r, "host-tool-limit", "info", "claude: unknown");
     assert!(
         of(&r, "host-tool-limit")
             .iter()
             .all(|(s, m)| s == "info" || m.starts_with("cursor")),
-        "only Cursor's limit is under 43: {r}"
+        "only Cursor's limit is under 46: {r}"
     );
     fired(
         &r,
@@ -266,6 +335,19 @@ async fn host_rules_each_caught_and_quiet_on_a_good_server() {
         "error",
         "modern: blocked — the host asks for 2026-07-28",
     );
+    // Claude declares no elicitation, sampling or roots; whether it takes skills is unknown.
+    for (name, method, _) in &asks {
+        let said = format!(
+            "claude: degraded — tool `{name}`: the server asked for `{method}`; the host does not declare it"
+        );
+        fired(&r, "host-capability", "warning", &said);
+    }
+    fired(
+        &r,
+        "host-capability",
+        "info",
+        "claude: unknown — the server offers skills",
+    );
 
     let good = modes("clean");
     let mut args = vec![
@@ -283,6 +365,7 @@ async fn host_rules_each_caught_and_quiet_on_a_good_server() {
             "host-tool-limit",
             "host-description-length",
             "host-protocol",
+            "host-capability",
         ],
     );
     let structured = of(&r, "host-structured-content");
@@ -442,9 +525,11 @@ fn test_sources() -> Vec<(PathBuf, String)> {
     fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         for e in std::fs::read_dir(dir).into_iter().flatten().flatten() {
             let p = e.path();
-            if p.is_dir() {
+            // Not into node_modules (a symlink in worktrees) or any other link.
+            let Ok(kind) = e.file_type() else { continue };
+            if kind.is_dir() && e.file_name() != "node_modules" {
                 walk(&p, out);
-            } else if p.extension().is_some_and(|x| x == "rs" || x == "js") {
+            } else if kind.is_file() && p.extension().is_some_and(|x| x == "rs" || x == "js") {
                 out.push(p);
             }
         }
@@ -477,13 +562,16 @@ fn test_sources() -> Vec<(PathBuf, String)> {
 /// added without a test that makes it fire fails here.
 #[test]
 fn every_rule_is_named_by_a_test() {
-    let sources = test_sources();
+    // Every piece of text between two double quotes (an id is one, whatever the quotes
+    // around it pair with): one pass over each file, not one search per rule.
+    let quoted: HashSet<String> = test_sources()
+        .iter()
+        .flat_map(|(_, text)| text.split('"').map(str::to_owned).collect::<Vec<_>>())
+        .filter(|piece| piece.len() <= 64)
+        .collect();
     let unnamed: Vec<&str> = mcplab_check::sets::all_rules()
         .map(|r| r.id)
-        .filter(|id| {
-            let quoted = format!("\"{id}\"");
-            !sources.iter().any(|(_, text)| text.contains(&quoted))
-        })
+        .filter(|id| !quoted.contains(*id))
         .collect();
     assert!(
         unnamed.is_empty(),

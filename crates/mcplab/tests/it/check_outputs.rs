@@ -267,6 +267,24 @@ async fn exit_codes() {
     );
 }
 
+/// Item 7: the text groups findings by rule set, the worst set first (a set with errors before
+/// one with warnings only, clean sets last), errors before warnings within a set.
+#[tokio::test]
+async fn text_groups_rule_sets_worst_first() {
+    let srv = raw("bad-name");
+    let (code, out, _) = run(&["check", "--stdio", &srv, "--readiness", "claude"]).await;
+    assert_eq!(code, Some(1), "{out}");
+    let at = |s: &str| out.find(s).unwrap_or_else(|| panic!("{s:?} not in: {out}"));
+    let readiness = at("Readiness: Anthropic connector directory: ");
+    let spec = at("Spec: 0 error(s), 1 warning(s)");
+    let security = at("Security: clean");
+    assert!(readiness < spec && spec < security, "{out}");
+    let section = &out[readiness..spec];
+    let last_error = section.rfind("  ERROR ").unwrap();
+    let first_warning = section.find("  WARN").unwrap();
+    assert!(last_error < first_warning, "errors first: {section}");
+}
+
 /// Item 7: JUnit has one test case per rule and era, each with at most one failure element
 /// (a rule with several errors joins them), `failures` counts the failing cases; SARIF is
 /// valid 2.1.0 with one result per finding; Markdown has the verdict and the findings.

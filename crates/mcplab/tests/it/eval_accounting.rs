@@ -122,3 +122,87 @@ async fn the_judges_tokens_are_in_the_cost_and_its_gate_and_shown_apart() {
         "{text}"
     );
 }
+
+#[tokio::test]
+async fn a_simulated_user_talks_until_its_goal_is_met_or_its_turns_run_out_and_is_paid_apart() {
+    let sim = |when: &str, say: &str| {
+        Rule::when(when, vec![Step::reply([say.to_owned()])]).for_model("gpt-sim")
+    };
+    let llm = ScriptedLlm::start_with_rules(Rules::new(vec![
+        good("gpt-good", "g"),
+        Rule::when("weather", vec![Step::reply(["I cannot tell."])]).for_model("gpt-good"),
+        sim("Assistant: The sum is 42.", "GOAL_MET"),
+        sim("get 2 + 40 added", "What is 2 + 40? Use the add tool."),
+        sim("learn the weather", "What is the weather in Paris?"),
+    ]))
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let prices = PRICES.replace(
+        "\"openai::gpt-judge\"",
+        "\"openai::gpt-sim\": {\"input\": 100.0, \"output\": 400.0, \"source\": \"https://example.test/p\", \"date\": \"2026-12-01\"},\n  \"openai::gpt-judge\"",
+    );
+    std::fs::write(dir.path().join("prices.json"), prices).unwrap();
+    let body = "models: [openai::gpt-good]
+cases:
+  - id: add
+    simulatedUser: { persona: a terse accountant, goal: get 2 + 40 added, maxTurns: 3, model: openai::gpt-sim }
+    checks: [{ answerContains: \"42\" }]
+  - id: weather
+    simulatedUser: { persona: a tourist, goal: learn the weather, maxTurns: 2, model: openai::gpt-sim }
+    checks: [{ answerContains: sunny }]
+";
+    let path = suite(dir.path(), body);
+    let (code, events) = run_json(Some(&llm), dir.path(), &[path.to_str().unwrap()]).await;
+    assert_eq!(code, Some(1), "{events:#?}");
+    let s = &finished(&events)["summary"];
+    let rates: Vec<f64> = s["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["passRate"].as_f64().unwrap())
+        .collect();
+    assert_eq!(rates, [1.0, 0.0], "{s}");
+    // The goal met after one turn: asked twice (the first message, then GOAL_MET). The other
+    // conversation ran its 2 turns: asked twice, never a third time.
+    let asked = |goal: &str| {
+        llm.requests()
+            .iter()
+            .filter(|r| r.body["model"] == "gpt-sim" && r.body.to_string().contains(goal))
+            .count()
+    };
+    assert_eq!(
+        (asked("get 2 + 40 added"), asked("learn the weather")),
+        (2, 2)
+    );
+    let turns_of_good = |text: &str| {
+        llm.requests()
+            .iter()
+            .filter(|r| r.body["model"] == "gpt-good" && r.body.to_string().contains(text))
+            .count()
+    };
+    assert_eq!(
+        turns_of_good("What is the weather in Paris?"),
+        2,
+        "two turns asked the same"
+    );
+    let (calls, sim_in, sim_out) = reported(&llm, "gpt-sim");
+    let user = &s["simulatedUser"];
+    assert_eq!(
+        (
+            user["calls"].as_u64(),
+            user["inputTokens"].as_u64(),
+            user["outputTokens"].as_u64()
+        ),
+        (Some(calls), Some(sim_in), Some(sim_out)),
+        "{s}"
+    );
+    let sim_cost = (sim_in as f64 * 100.0 + sim_out as f64 * 400.0) / 1e6;
+    let (_, model_in, model_out) = reported(&llm, "gpt-good");
+    assert_eq!(
+        (s["inputTokens"].as_u64(), s["outputTokens"].as_u64()),
+        (Some(model_in), Some(model_out)),
+        "the simulated user's tokens are not the model's"
+    );
+    let model_cost = (model_in as f64 * 1.0 + model_out as f64 * 2.0) / 1e6;
+    assert!(close(&s["costUsd"], model_cost + sim_cost), "{s}");
+}

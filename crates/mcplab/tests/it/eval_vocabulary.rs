@@ -238,3 +238,89 @@ cases:
         "{err}"
     );
 }
+
+#[tokio::test]
+async fn model_free_steps_call_tools_directly_and_are_judged_stored_and_replayed() {
+    let dir = tempfile::tempdir().unwrap();
+    let body = "cases:
+  - id: add
+    steps:
+      - call: add
+        args: { a: 2, b: 40 }
+        expect:
+          - jsonPath: { path: $.structuredContent.sum, equals: 42 }
+          - answerContains: \"2 + 40 = 42\"
+      - call: create_order
+        args: { items: [] }
+        expect: [{ isError: true }, { answerContains: missing field }]
+  - id: wrong
+    steps:
+      - call: add
+        args: { a: 1, b: 1 }
+        expect: [{ answerContains: \"= 3\" }]
+";
+    let path = suite(dir.path(), body);
+    let p = path.to_str().unwrap();
+    // No model anywhere, no key: nothing asks for one.
+    let (code, events) = run_json(None, dir.path(), &[p, "--record"]).await;
+    assert_eq!(code, Some(1), "{events:#?}");
+    let cells: Vec<(String, String, f64)> = finished(&events)["summary"]["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            let s = |k: &str| c[k].as_str().unwrap().to_owned();
+            (s("caseId"), s("model"), c["passRate"].as_f64().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        cells,
+        [
+            ("add".into(), String::new(), 1.0),
+            ("wrong".into(), String::new(), 0.0)
+        ]
+    );
+    let failures = failures_of(&events, "");
+    assert_eq!(failures.len(), 1, "{failures:#?}");
+    assert!(
+        failures[0].starts_with("turn 1: ") && failures[0].contains("1 + 1 = 2"),
+        "{failures:#?}"
+    );
+    assert_eq!(
+        finished(&events)["summary"]["costUsd"].as_f64(),
+        Some(0.0),
+        "no model costs nothing: {:#}",
+        finished(&events)["summary"]
+    );
+    // Shown like any iteration, under "no model".
+    let id = run_id(&events);
+    let o = output(eval(None, dir.path(), &["show", &id])).await;
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains("no model"), "{text}");
+    let args = ["show", &id, "--iteration", "1", "--case", "add"];
+    let o = output(eval(None, dir.path(), &args)).await;
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("call add") && text.contains("2 + 40 = 42"),
+        "{text}"
+    );
+    // Replayed from the recording: the same verdicts, no server started.
+    let (code, events) = run_json(None, dir.path(), &[p, "--replay", &id]).await;
+    assert_eq!(code, Some(1), "{events:#?}");
+    assert_eq!(failures_of(&events, "").len(), 1, "{events:#?}");
+    // A misspelled step tool is caught before anything runs.
+    std::fs::write(
+        &path,
+        std::fs::read_to_string(&path)
+            .unwrap()
+            .replace("call: create_order", "call: create_ordr"),
+    )
+    .unwrap();
+    let o = output(eval(None, dir.path(), &["run", p, "--check-only"])).await;
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("15:9: cases[0].steps[1].call: tool `create_ordr` is not on server `demo`: did you mean `create_order`?"),
+        "{err}"
+    );
+}

@@ -54,6 +54,7 @@ mod interop_turn3;
 #[cfg(feature = "peer-tests")]
 mod interop_turn3_more;
 mod oauth_cli;
+mod otlp;
 mod prices_cli;
 mod python_sdk;
 mod render_api;

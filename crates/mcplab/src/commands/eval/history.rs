@@ -2,6 +2,7 @@
 //! `--json` the same as JSON), and the `run.json` files of every shard of a run merged back
 //! into the one run, judged again by its gates.
 
+use mcplab_evals::run::model_label;
 use std::path::Path;
 
 use mcplab_evalrun::merge::store_merged;
@@ -139,7 +140,12 @@ pub fn show(args: ShowArgs, global: &Settings, data: &DataDir) -> Result<(), Fai
         outln!("\nnot passed:");
         for it in failing {
             let u = &it.unit;
-            outln!("  {} [{}] #{}", u.case_id, u.model, u.iteration + 1);
+            outln!(
+                "  {} [{}] #{}",
+                u.case_id,
+                model_label(&u.model),
+                u.iteration + 1
+            );
             for f in &it.failures {
                 outln!("    - {}", crate::output::safe(f));
             }
@@ -170,7 +176,7 @@ pub fn compare(args: CompareArgs, global: &Settings, data: &DataDir) -> Result<(
             outln!(
                 "  {} [{}] #{}",
                 t.unit.case_id,
-                t.unit.model,
+                model_label(&t.unit.model),
                 t.unit.iteration + 1
             );
             for d in t.differences {
@@ -220,7 +226,7 @@ fn comparison_text(base: &str, run: &str, c: &Comparison) -> String {
             out.push_str(&format!(
                 "  {} [{}]: {} → {}{diff}\n",
                 x.case_id,
-                x.model,
+                model_label(&x.model),
                 side(x.base),
                 side(x.run)
             ));

@@ -118,6 +118,8 @@ pub struct RunArgs {
     #[arg(long, short = 'y')]
     pub yes: bool,
     #[command(flatten)]
+    pub otlp: crate::cli::OtlpArg,
+    #[command(flatten)]
     pub connect: crate::cli::ConnectArgs,
     #[command(flatten)]
     pub chromium: crate::cli::ChromiumArg,

@@ -4,6 +4,7 @@
 //! dots, pass rate and interval, p50 latency, tokens, cost; gates; verdict), and the report
 //! files (`run.json`, `events.jsonl`, `junit.xml`, `report.html`).
 
+use mcplab_evals::run::model_label;
 use std::fs::File;
 use std::io::{BufWriter, IsTerminal, Write};
 use std::path::Path;
@@ -131,7 +132,7 @@ impl RunSink for CliSink {
                         progress.finished,
                         progress.planned,
                         u.case_id,
-                        u.model,
+                        model_label(&u.model),
                         u.iteration + 1
                     );
                     eprintln!("{}", crate::output::safe(&line));
@@ -204,7 +205,7 @@ pub fn summary_text(
     let model_w = s
         .cells
         .iter()
-        .map(|c| c.model.len())
+        .map(|c| model_label(&c.model).len())
         .max()
         .unwrap_or(5)
         .max(5);
@@ -239,7 +240,7 @@ pub fn summary_text(
         out.push_str(&format!(
             "{:case_w$}  {:model_w$}  {:12}  {:>14}  {:>13}  {:>7}  {:>7}  {:>8}{flag}{flaky}\n",
             c.case_id,
-            c.model,
+            model_label(&c.model),
             dots,
             pass,
             ci,

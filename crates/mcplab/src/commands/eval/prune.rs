@@ -1,10 +1,10 @@
 //! `mcplab eval runs prune`: deletes stored runs by age and by count per suite, and reports
 //! what went and how much smaller the database became (`--dry-run` only lists them). The rule
-//! and the reclaiming are the store's; this turns `30d` into a cutoff and prints.
+//! is `mcplab_evalrun::prune_rule` (the Evals page's Prune uses it too), the reclaiming the
+//! store's; this prints.
 
 use clap::Args;
 use mcplab_protocol::clock::now_ms;
-use mcplab_store::PruneRule;
 use serde_json::json;
 
 use crate::failure::Failure;
@@ -17,35 +17,11 @@ pub struct PruneArgs {
     #[arg(long, value_name = "N")]
     pub keep: Option<usize>,
     /// Delete only runs started longer ago than this: a number with s, m, h, d or w (`30d`).
-    #[arg(long, value_name = "AGE", value_parser = parse_age)]
+    #[arg(long, value_name = "AGE", value_parser = mcplab_evalrun::parse_age)]
     pub older_than: Option<u64>,
     /// List the runs that would be deleted; delete nothing.
     #[arg(long)]
     pub dry_run: bool,
-}
-
-/// `30d` → milliseconds.
-fn parse_age(text: &str) -> Result<u64, String> {
-    let unit_at = text
-        .find(|c: char| !c.is_ascii_digit())
-        .unwrap_or(text.len());
-    let (n, unit) = text.split_at(unit_at);
-    let per: u64 = match unit {
-        "s" => 1,
-        "m" => 60,
-        "h" => 3600,
-        "d" => 86_400,
-        "w" => 7 * 86_400,
-        _ => {
-            return Err(format!(
-                "`{text}`: write a number and s, m, h, d or w (e.g. 30d)"
-            ));
-        }
-    };
-    let n: u64 = n
-        .parse()
-        .map_err(|_| format!("`{text}`: write a number and s, m, h, d or w (e.g. 30d)"))?;
-    Ok(n.saturating_mul(per).saturating_mul(1000))
 }
 
 pub fn prune(args: PruneArgs, global: &Settings, data: &DataDir) -> Result<(), Failure> {
@@ -54,11 +30,8 @@ pub fn prune(args: PruneArgs, global: &Settings, data: &DataDir) -> Result<(), F
             "say which runs to delete: --keep N (per suite), --older-than AGE (e.g. 30d), or both",
         ));
     }
-    let rule = PruneRule {
-        keep: args.keep,
-        started_before_ms: args.older_than.map(|age| now_ms().saturating_sub(age)),
-        dry_run: args.dry_run,
-    };
+    let rule = mcplab_evalrun::prune_rule(args.keep, args.older_than, args.dry_run, now_ms())
+        .map_err(Failure::usage)?;
     let store = data.store()?;
     let report = store
         .prune_eval_runs(&rule)
@@ -90,18 +63,4 @@ pub fn prune(args: PruneArgs, global: &Settings, data: &DataDir) -> Result<(), F
         );
     }
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::parse_age;
-
-    #[test]
-    fn ages_read_with_their_unit() {
-        assert_eq!(parse_age("30d"), Ok(30 * 86_400_000));
-        assert_eq!(parse_age("2w"), Ok(14 * 86_400_000));
-        assert_eq!(parse_age("90s"), Ok(90_000));
-        assert!(parse_age("30").unwrap_err().contains("e.g. 30d"));
-        assert!(parse_age("d").is_err());
-    }
 }

@@ -9,7 +9,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use mcplab_evalrun::{
-    AppRenderer, Overrides, RunEnv, RunError, RunOutcome, RunSpec, SuiteText, ToolCheck, prepare,
+    AppRenderer, Overrides, RunEnv, RunError, RunOutcome, RunSink, RunSpec, SuiteText, ToolCheck,
+    prepare,
 };
 use mcplab_evals::shard::parse_shard;
 use mcplab_evals::suite::Gates;
@@ -17,6 +18,7 @@ use mcplab_llm::ProviderSettings;
 use mcplab_llm::prices::PriceTable;
 use mcplab_protocol::ServerTransport;
 use mcplab_server::headless::LoopbackRenderer;
+use mcplab_server::otlp::OtlpRunSink;
 use mcplab_store::Store;
 
 use super::RunArgs;
@@ -62,6 +64,7 @@ pub async fn run(args: RunArgs, global: &Settings, data: &DataDir) -> Result<(),
             .map_err(|e| Failure::usage(format!("cannot create {}: {e}", dir.display())))?;
     }
     let gates = args.gates.gates()?;
+    let otlp = crate::otlp::start(args.otlp.otlp.as_deref())?;
     let suite_gates = prepared.suite.gates.with_overrides(&gates);
     if args.replay.is_none() {
         super::trust::confirm(&prepared, &store, args.yes)?;
@@ -124,8 +127,13 @@ pub async fn run(args: RunArgs, global: &Settings, data: &DataDir) -> Result<(),
     };
     let events = args.out.as_ref().map(|d| d.join("events.jsonl"));
     let sink = Arc::new(CliSink::new(global.json, events.as_deref())?);
-    let result = mcplab_evalrun::run(spec, env, sink.clone(), session.interrupted.clone()).await;
+    let run_sink: Arc<dyn RunSink> = match &otlp {
+        Some(exporter) => Arc::new(OtlpRunSink::new(sink.clone(), exporter.clone())),
+        None => sink.clone(),
+    };
+    let result = mcplab_evalrun::run(spec, env, run_sink, session.interrupted.clone()).await;
     sink.finish();
+    crate::otlp::finish(otlp).await;
     session.close().await;
     let outcome = result.map_err(run_failure)?;
     finish(&args, global.json, outcome, suite_gates)

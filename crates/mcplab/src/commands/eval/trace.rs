@@ -6,6 +6,7 @@
 
 use mcplab_evalrun::{StoredRun, iteration_trace, pick_unit};
 use mcplab_evals::matching::calls::describe;
+use mcplab_evals::run::model_label;
 use mcplab_evals::trace::{TurnEnd, TurnTrace};
 use mcplab_evals::verdict::{JudgeVerdict, Outcome, Scoped};
 use mcplab_protocol::evals::IterationView;
@@ -116,7 +117,7 @@ pub fn trace_text(trace: &IterationView) -> String {
         "iteration {} of `{}` on {} in run {}: {}\n",
         trace.iteration + 1,
         trace.case_id,
-        trace.model,
+        model_label(&trace.model),
         trace.run_id,
         trace.outcome.as_str()
     );

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test of mcplab, fast stages first, stopping at the first failure:
 #
-#   lint         cargo fmt --check, the crate layering rules, the link order not stale
-#                (scripts/link_order.py --check), cargo clippy -D warnings
+#   lint         cargo fmt --check, the crate layering rules, whether the link order is stale
+#                (scripts/link_order.py --check, a warning), cargo clippy -D warnings
 #   web          the web UI: typecheck (once), eslint + knip, vitest, vite build (web/dist,
 #                which the binary embeds: later stages need it)
 #   rust         every Rust unit and integration test (cargo nextest, --all-features: the
@@ -65,7 +65,9 @@ stage_lint() {
   echo "== layering (crate dependencies, one TLS stack)"
   scripts/layering.sh
   echo "== link order (crates/mcplab/link-order.txt still names this build's functions)"
-  python3 scripts/link_order.py --check
+  # Reported, not fatal: a stale file costs the release binary's CLI memory budget, not
+  # correctness, and only a release build regenerates it (the release workflow does).
+  python3 scripts/link_order.py --check || echo "WARNING: regenerate crates/mcplab/link-order.txt (above) before a release"
   echo "== cargo clippy"
   cargo clippy --workspace --all-targets --all-features --locked -- -D warnings
 }

@@ -71,6 +71,15 @@ impl Restarted {
         }
     }
 
+    /// [`Self::start`], tried once more if the first start fails: a start right after a crash
+    /// can fail once on a loaded machine, and shrinking should not give up on that.
+    async fn start_again(config: &ServerConfig) -> Option<Self> {
+        match Self::start(config).await {
+            Some(started) => Some(started),
+            None => Self::start(config).await,
+        }
+    }
+
     async fn stop(self) {
         self.manager.shutdown().await;
     }
@@ -197,7 +206,7 @@ async fn shrink(
                 break;
             }
             starts += 1;
-            let Some(server) = Restarted::start(config).await else {
+            let Some(server) = Restarted::start_again(config).await else {
                 return (best != *input).then_some(best);
             };
             let outcome = call(&server.conn, tool, &candidate, timeout).await;

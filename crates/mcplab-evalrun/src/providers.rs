@@ -145,18 +145,32 @@ pub(crate) async fn judge(
         max_tokens: Some(JUDGE_MAX_TOKENS),
         capture: None,
     };
+    match complete_text(provider.as_ref(), request, cancel).await {
+        Ok((reply, usage)) => {
+            let spent = spent(prices, &judge.model, Some(&usage));
+            (parse_judge_reply(&reply, &judge.model), spent)
+        }
+        Err(Some(e)) => error(format!("the judge model failed: {e}")),
+        Err(None) => error("the judge model's answer ended early".into()),
+    }
+}
+
+/// One model answer as text, with its usage: the text deltas of `request`'s stream up to its
+/// finish. `Err(Some(why))` when the stream failed, `Err(None)` when it ended without a finish.
+pub(crate) async fn complete_text(
+    provider: &dyn LlmProvider,
+    request: ChatRequest,
+    cancel: &CancellationToken,
+) -> Result<(String, Usage), Option<String>> {
     let mut stream = provider.stream(request, cancel.child_token());
     let mut reply = String::new();
     while let Some(item) = stream.next().await {
         match item {
             Ok(StreamEvent::TextDelta(t)) => reply.push_str(&t),
-            Ok(StreamEvent::Finish { usage, .. }) => {
-                let spent = spent(prices, &judge.model, Some(&usage));
-                return (parse_judge_reply(&reply, &judge.model), spent);
-            }
+            Ok(StreamEvent::Finish { usage, .. }) => return Ok((reply, usage)),
             Ok(_) => {}
-            Err(e) => return error(format!("the judge model failed: {e}")),
+            Err(e) => return Err(Some(e.to_string())),
         }
     }
-    error("the judge model's answer ended early".into())
+    Err(None)
 }

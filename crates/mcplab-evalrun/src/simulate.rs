@@ -4,16 +4,15 @@
 //! ends when the user's model says the goal is met, after `maxTurns` turns, or when a turn
 //! does not finish. What the user's model spent is counted apart (`Spent::simulated_user`).
 
-use futures::StreamExt;
 use mcplab_evals::run::SideUsage;
 use mcplab_evals::simulated_user::{next_message, prompt};
 use mcplab_evals::suite::SimulatedUser;
 use mcplab_llm::prices::PriceTable;
-use mcplab_llm::{ChatRequest, Message, StreamEvent};
+use mcplab_llm::{ChatRequest, Message};
 use tokio_util::sync::CancellationToken;
 
 use crate::execute::{Cancelled, TurnRun, Turns};
-use crate::providers::{Providers, spent};
+use crate::providers::{Providers, complete_text, spent};
 
 /// Most output the simulated user may write per message, in tokens.
 const USER_MAX_TOKENS: u32 = 800;
@@ -95,21 +94,14 @@ async fn ask(
         max_tokens: Some(USER_MAX_TOKENS),
         capture: None,
     };
-    let mut stream = provider.stream(request, cancel.child_token());
-    let mut reply = String::new();
-    while let Some(item) = stream.next().await {
-        match item {
-            Ok(StreamEvent::TextDelta(t)) => reply.push_str(&t),
-            Ok(StreamEvent::Finish { usage, .. }) => {
-                return Ok((reply, spent(prices, model, Some(&usage))));
-            }
-            Ok(_) => {}
-            Err(e) => {
-                let why = format!("the simulated user's model ({model}) failed: {e}");
-                return Err((why, SideUsage::default()));
-            }
+    match complete_text(provider.as_ref(), request, cancel).await {
+        Ok((reply, usage)) => Ok((reply, spent(prices, model, Some(&usage)))),
+        Err(failed) => {
+            let why = match failed {
+                Some(e) => format!("the simulated user's model ({model}) failed: {e}"),
+                None => format!("the simulated user's model ({model}) ended its answer early"),
+            };
+            Err((why, SideUsage::default()))
         }
     }
-    let why = format!("the simulated user's model ({model}) ended its answer early");
-    Err((why, SideUsage::default()))
 }

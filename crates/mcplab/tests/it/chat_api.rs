@@ -620,7 +620,8 @@ async fn the_settings_otlp_address_exports_each_turn() {
         .unwrap_or_else(|| panic!("{spans:#?}"));
     assert_eq!(call.parent_span_id, chat.span_id);
 
-    // The page's status line counts what went out.
+    // The page's status line counts what went out. The count is read through the API, which
+    // has no event for it: poll it (every 50 ms, a pace, not a wait for time) until a deadline.
     let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
     loop {
         let (_, v) = app.call("GET", "/api/settings/otlp", None).await;

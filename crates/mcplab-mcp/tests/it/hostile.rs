@@ -148,28 +148,8 @@ async fn a_notification_flood_stays_within_the_byte_budget() {
     };
     let manager = with_limits(limits);
     let mut events = manager.subscribe();
-    let (conn, mut server) = scripted(&manager).await;
-    let flood = tokio::spawn(async move {
-        let request = server.read().await;
-        let big = "y".repeat(MIB / 2);
-        for i in 0..40 {
-            let note = json!({"jsonrpc": "2.0", "method": "notifications/message",
-                "params": {"level": "info", "data": {"n": i, "blob": big}}});
-            server.write(&note.to_string()).await;
-        }
-        server
-            .write(&json!({"jsonrpc": "2.0", "id": request["id"], "result": {}}).to_string())
-            .await;
-        server
-    });
-    // Not a promptness test: parsing 20 MB of notifications in a debug build took over 10 s
-    // at load 20, so the answer gets a generous deadline.
-    let call = conn.request("ping", None, RequestOptions::default());
-    tokio::time::timeout(Duration::from_secs(120), call)
-        .await
-        .expect("answered within two minutes")
-        .expect("answered after the flood");
-    let _server = flood.await.unwrap();
+    let (conn, server) = scripted(&manager).await;
+    let _server = flood_then_answer(&conn, server, 40, MIB / 2).await;
 
     let traffic = manager.traffic();
     let snapshot = traffic.snapshot("hostile");
@@ -228,27 +208,8 @@ async fn a_reader_that_falls_behind_holds_at_most_the_event_byte_budget() {
         ..Limits::default()
     });
     let mut events = manager.subscribe();
-    let (conn, mut server) = scripted(&manager).await;
-    let flood = tokio::spawn(async move {
-        let request = server.read().await;
-        let blob = "y".repeat(16_000);
-        for i in 0..600 {
-            let note = json!({"jsonrpc": "2.0", "method": "notifications/message",
-                "params": {"level": "info", "data": {"n": i, "blob": blob}}});
-            server.write(&note.to_string()).await;
-        }
-        server
-            .write(&json!({"jsonrpc": "2.0", "id": request["id"], "result": {}}).to_string())
-            .await;
-        server
-    });
-    // Not a promptness test: the notifications are handled before the answer.
-    let call = conn.request("ping", None, RequestOptions::default());
-    tokio::time::timeout(Duration::from_secs(120), call)
-        .await
-        .expect("answered within two minutes")
-        .expect("answered after the flood");
-    let _server = flood.await.unwrap();
+    let (conn, server) = scripted(&manager).await;
+    let _server = flood_then_answer(&conn, server, 600, 16_000).await;
 
     let queued = manager.queued_event_bytes();
     let (mut held, mut logs, mut notes) = (0, 0, Vec::new());
@@ -427,4 +388,35 @@ async fn an_http_server_that_dies_turns_failed_with_the_reason() {
         manager.status("remote"),
         Some(ServerStatus::Failed { .. })
     ));
+}
+
+/// Pings through `conn` while `server` answers it only after `count` log notifications, each
+/// carrying a blob of `blob_bytes`; returns the server once the answer arrived. Not a promptness
+/// test: parsing 20 MB of notifications in a debug build took over 10 s at load 20, so the answer
+/// gets a generous deadline.
+async fn flood_then_answer(
+    conn: &Connection,
+    mut server: Server,
+    count: usize,
+    blob_bytes: usize,
+) -> Server {
+    let flood = tokio::spawn(async move {
+        let request = server.read().await;
+        let blob = "y".repeat(blob_bytes);
+        for i in 0..count {
+            let note = json!({"jsonrpc": "2.0", "method": "notifications/message",
+                "params": {"level": "info", "data": {"n": i, "blob": blob}}});
+            server.write(&note.to_string()).await;
+        }
+        server
+            .write(&json!({"jsonrpc": "2.0", "id": request["id"], "result": {}}).to_string())
+            .await;
+        server
+    });
+    let call = conn.request("ping", None, RequestOptions::default());
+    tokio::time::timeout(Duration::from_secs(120), call)
+        .await
+        .expect("answered within two minutes")
+        .expect("answered after the flood");
+    flood.await.unwrap()
 }

@@ -75,13 +75,24 @@ export async function newChat(page, mcplab, { provider = 'openai', servers = ['d
   const select = page.locator(id('chat-model'));
   const model = await select.locator(`option[value^="${provider}::"]`).first().getAttribute('value');
   await select.selectOption(model);
-  for (const s of servers) await page.check(id(`chat-server-${s}`));
+  await chooseServers(page, servers);
   const hostOf = async () => (await mcplab.api('GET', `/api/sessions/${sessionId}`)).body.summary.hostConfig;
   await waitUntil(async () => {
     const h = await hostOf();
     return h.model === model && servers.every((s) => h.servers[s]);
   }, `the new chat's model and servers (${servers.join(', ')}) to be saved`);
   return { sessionId, model, select, hostOf };
+}
+
+/**
+ * Ticks `servers` under the chat settings' "Tools from": opens its checklist (a popover), ticks
+ * each, and closes it again with Escape.
+ */
+export async function chooseServers(page, servers) {
+  if ((await page.locator(id('chat-servers-list')).count()) === 0) await page.click(id('chat-servers-open'));
+  for (const s of servers) await page.check(id(`chat-server-${s}`));
+  await page.keyboard.press('Escape');
+  await page.waitForSelector(id('chat-servers-list'), { state: 'detached' });
 }
 
 /** Every frame the server recorded for `server`, parsed where it parses. */

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
 import { startProbeServer } from './sinks.js';
-import { chooseServers, frames, waitConnected, waitUntil } from './ui_helpers.js';
+import { chooseServers, controlsOutsideTheirBox, frames, waitConnected, waitUntil } from './ui_helpers.js';
 
 let llm;
 let mcplab;
@@ -139,6 +139,9 @@ test("an inline app in the chat grows to its height up to the host's limit; tall
     assert.match(await cue.innerText(), new RegExp(`${cut.asked} px high.*800 px`));
     assert.equal(await card.locator(id('app-cut-fade')).count(), 1);
     assert.equal(await cue.locator(id('app-cut-playground')).getAttribute('href'), '#/playground/demo/show_counter_app');
+    // The card's controls stay inside it at this width (the result's structuredContent Copy
+    // stuck out past the card's edge).
+    assert.deepEqual(await controlsOutsideTheirBox(page, `${id('tool-card')}[data-tool="show_counter_app"]`), []);
     await cue.scrollIntoViewIfNeeded();
     await shot(page, '40b-app-in-chat-cut-390');
     await cue.locator(id('app-cut-toggle')).click();

@@ -168,6 +168,23 @@ export async function axeViolations(page) {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.join('\n    ')}`);
 }
 
+/** Visible buttons and links inside `boxSel` elements that stick out of their box sideways
+ * (drawn over its border or past it, though the window has room), as readable lines. */
+export async function controlsOutsideTheirBox(page, boxSel) {
+  return page.evaluate((sel) => {
+    const out = [];
+    for (const box of document.querySelectorAll(sel)) {
+      const b = box.getBoundingClientRect();
+      for (const el of box.querySelectorAll('button, a[href]')) {
+        const r = el.getBoundingClientRect();
+        if (r.width < 1 || !el.checkVisibility()) continue;
+        if (r.right > b.right + 1 || r.left < b.left - 1) out.push(`"${el.innerText.trim().slice(0, 30)}" spans ${Math.round(r.left)}..${Math.round(r.right)}, its ${sel} ${Math.round(b.left)}..${Math.round(b.right)}`);
+      }
+    }
+    return out;
+  }, boxSel);
+}
+
 /** Whether two bounding boxes (`{x, y, width, height}`, as from `locator.boundingBox()`) overlap. */
 export function boxesIntersect(a, b) {
   return a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;

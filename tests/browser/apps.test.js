@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
 import { startProbeServer } from './sinks.js';
-import { frames, waitConnected } from './ui_helpers.js';
+import { chooseServers, controlsOutsideTheirBox, frames, waitConnected, waitUntil } from './ui_helpers.js';
 
 let llm;
 let mcplab;
@@ -55,7 +55,7 @@ test('the model calls the counter tool, the app renders, calls an app-only tool 
   const model = page.locator(id('chat-model'));
   await model.waitFor();
   await model.selectOption(await model.locator('option[value^="openai::"]').first().getAttribute('value'));
-  await page.check(id('chat-server-demo'));
+  await chooseServers(page, ['demo']);
   await page.fill(id('chat-input'), 'Show me the counter.');
   await page.click(id('chat-send'));
 
@@ -108,6 +108,50 @@ test('the model calls the counter tool, the app renders, calls an app-only tool 
   // The app-only tool is never offered to the model.
   assert.ok(!JSON.stringify(third.tools).includes('app_only_increment'));
   await shot(page, '40-app-in-chat');
+});
+
+test("an inline app in the chat grows to its height up to the host's limit; taller, it is cut with a cue", async () => {
+  const { page } = app;
+  const card = page.locator(`${id('tool-card')}[data-tool="show_counter_app"]`);
+  const frame = card.locator(id('app-frame'));
+  const iframe = card.locator(id('app-iframe'));
+  /** Once the frame settled: the app's asked-for height and the frame's drawn one. */
+  const settled = (what, ok) =>
+    waitUntil(async () => {
+      // What the app asked for (its last size-changed), as the frame records it.
+      const asked = Number(await frame.getAttribute('data-app-height'));
+      const shown = (await iframe.boundingBox())?.height ?? 0;
+      return asked > 0 && ok(asked, shown) && { asked, shown };
+    }, what);
+  // The default host is a desktop one: inline apps up to its 800 px (the app is told so).
+  const whole = await settled('the frame to take the whole app', (asked, shown) => Math.abs(shown - asked) <= 1);
+  assert.equal(await frame.getAttribute('data-height-limit'), '800');
+  assert.ok(whole.asked > 640, `the counter asks for ${whole.asked} px (more than the old 640 px cap)`);
+  assert.equal(await card.locator(id('app-cut')).count(), 0, 'a cue on an app shown whole');
+
+  // In a phone-wide window the counter's rows wrap and it asks for more than 800 px: the frame
+  // stops at the limit, its end fades and a line says so, with "Show all" and the Playground.
+  await page.setViewportSize({ width: 390, height: 844 });
+  try {
+    const cut = await settled('the counter to ask for more than 800 px', (asked, shown) => asked > 800 && Math.abs(shown - 800) <= 1);
+    const cue = card.locator(id('app-cut'));
+    await cue.waitFor();
+    assert.match(await cue.innerText(), new RegExp(`${cut.asked} px high.*800 px`));
+    assert.equal(await card.locator(id('app-cut-fade')).count(), 1);
+    assert.equal(await cue.locator(id('app-cut-playground')).getAttribute('href'), '#/playground/demo/show_counter_app');
+    // The card's controls stay inside it at this width (the result's structuredContent Copy
+    // stuck out past the card's edge).
+    assert.deepEqual(await controlsOutsideTheirBox(page, `${id('tool-card')}[data-tool="show_counter_app"]`), []);
+    await cue.scrollIntoViewIfNeeded();
+    await shot(page, '40b-app-in-chat-cut-390');
+    await cue.locator(id('app-cut-toggle')).click();
+    await settled('"Show all" to show the app whole', (asked, shown) => asked > 800 && Math.abs(shown - asked) <= 1);
+    assert.equal(await card.locator(id('app-cut-fade')).count(), 0);
+    await cue.locator(id('app-cut-toggle')).click();
+    await settled('the frame back at the limit', (asked, shown) => Math.abs(shown - 800) <= 1);
+  } finally {
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }
 });
 
 test('an OpenAI widget runs on window.openai: globals, widget state, callTool, follow-up', async () => {

@@ -9,6 +9,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { bin, startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
 import { startProbeServer, waitFor } from './sinks.js';
+import { chooseServers } from './ui_helpers.js';
 
 const id = (name) => `[data-testid="${name}"]`;
 const SECRET_A = `secret-of-A-${Math.random().toString(36).slice(2)}`;
@@ -103,8 +104,7 @@ before(async () => {
   const model = page.locator(id('chat-model'));
   await model.waitFor();
   await model.selectOption(await model.locator('option[value^="openai::"]').first().getAttribute('value'));
-  await page.check(id('chat-server-demo'));
-  await page.check(id('chat-server-evil'));
+  await chooseServers(page, ['demo', 'evil']);
 });
 
 after(async () => {

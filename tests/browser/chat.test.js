@@ -6,8 +6,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
-import { boxesIntersect, frames, newChat, sent, waitConnected, waitUntil } from './ui_helpers.js';
+import { bin, startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
+import { boxesIntersect, chooseServers, frames, newChat, sent, waitConnected, waitUntil } from './ui_helpers.js';
 
 let llm;
 let mcplab;
@@ -24,6 +24,13 @@ before(async () => {
     { call: [{ id: 'call_p', name: 'demo__slow_task', arguments: { steps: 20, step_ms: 150 } }] },
     { reply: ['Slow task done.'] },
     { call: [{ id: 'call_s', name: 'demo__slow_task', arguments: { steps: 100, step_ms: 200 } }] },
+    // Retry (T3-06): a turn that fails after a tool call, a later turn, a last turn that fails
+    // and its retry.
+    { text: ['Let me add those.'], call: [{ id: 'call_r', name: 'demo__add', arguments: { a: 20, b: 22 } }] },
+    { fail: { status: 400, message: 'scripted refusal one' } },
+    { reply: ['Turn two is fine.'] },
+    { fail: { status: 400, message: 'scripted refusal two' } },
+    { reply: ['Retried and fine.'] },
   ]);
   mcplab = await startMcplab([], { OPENAI_API_KEY: 'sk-test', OPENAI_BASE_URL: llm.baseUrl });
   app = await openApp(mcplab);
@@ -283,6 +290,89 @@ test('at 390×844 the conversation gets the height; the chats and the settings a
   } finally {
     await page.setViewportSize({ width: 1440, height: 900 });
   }
+});
+
+test('a failed turn that is no longer the last keeps its place and content, without Retry; the last one retries in place', async () => {
+  const { page } = app;
+  await newChat(page, mcplab);
+  const turns = page.locator(`${id('chat-session')} .chat-turn`);
+  const assistantSays = (text) => page.waitForFunction(
+    ([sel, t]) => [...document.querySelectorAll(sel)].some((m) => m.innerText.includes(t)),
+    [`${id('chat-message')}[data-role="assistant"]`, text],
+    { timeout: 20000 },
+  );
+  await page.fill(id('chat-input'), 'Add 20 and 22.');
+  await page.click(id('chat-send'));
+  await page.waitForSelector(`${id('chat-session')} .chat-turn[data-status="failed"]`, { timeout: 20000 });
+  const first = turns.first();
+  const firstId = await first.getAttribute('data-turn-id');
+  await first.locator(`${id('tool-card')}[data-tool="add"][data-status="ok"]`).waitFor();
+  assert.match(await first.innerText(), /Let me add those\./);
+  assert.equal(await first.locator(id('turn-retry')).count(), 1, 'the last turn, failed, offers Retry');
+
+  // A later turn: the failed one stays first, whole, and offers no Retry (it cannot work there).
+  await page.fill(id('chat-input'), 'Something else.');
+  await page.click(id('chat-send'));
+  await assistantSays('Turn two is fine.');
+  const firstStays = async () => {
+    assert.equal(await turns.nth(0).getAttribute('data-turn-id'), firstId, 'the failed turn moved');
+    assert.equal(await turns.nth(0).getAttribute('data-status'), 'failed');
+    assert.match(await turns.nth(0).innerText(), /Let me add those\./);
+    assert.equal(await turns.nth(0).locator(`${id('tool-card')}[data-tool="add"][data-status="ok"]`).count(), 1, "the failed turn's tool card is gone");
+    assert.equal(await turns.nth(0).locator(id('turn-retry')).count(), 0, 'Retry on a turn that is no longer the last');
+  };
+  await firstStays();
+
+  // The last turn fails; its Retry replaces it in place and the first turn is untouched.
+  await page.fill(id('chat-input'), 'One more.');
+  await page.click(id('chat-send'));
+  await page.waitForSelector(`${id('chat-session')} .chat-turn:nth-child(3)[data-status="failed"]`, { timeout: 20000 });
+  await turns.nth(2).locator(id('turn-retry')).click();
+  await assistantSays('Retried and fine.');
+  assert.equal(await turns.count(), 3);
+  assert.equal(await turns.nth(2).getAttribute('data-status'), 'finished');
+  await firstStays();
+  const body = await page.locator(id('chat-session')).innerText();
+  assert.doesNotMatch(body, /Another turn is still running|not the session's last turn/);
+  await shot(page, '26f-chat-retry-in-place');
+  // The server's order is the page's.
+  await page.reload();
+  await page.waitForSelector(`${id('chat-session')} .chat-turn:nth-child(3)[data-status="finished"]`, { timeout: 20000 });
+  await firstStays();
+});
+
+test('with 7 servers "Tools from" is one line opening a checklist; the settings bar stays short at 1440', async () => {
+  const { page } = app;
+  const extra = ['weather-forecasts', 'github-issues', 'postgres-analytics', 'filesystem-home', 'browser-automation', 'slack-workspace'];
+  for (const name of extra) {
+    const added = await mcplab.api('POST', '/api/servers', { name, type: 'stdio', command: bin, args: ['demo-server'] });
+    assert.equal(added.status, 201, JSON.stringify(added.body));
+    await mcplab.api('POST', `/api/servers/${name}/connect`);
+  }
+  await waitConnected(mcplab, ['demo', ...extra]);
+  await newChat(page, mcplab, { servers: ['demo', ...extra] });
+  const summary = page.locator(id('chat-servers-summary'));
+  await waitUntil(async () => /^7 servers, \d+ tools$/.test(await summary.innerText()), 'the summary to count the tools of 7 servers');
+  const settings = await page.locator(`${id('chat-session')} .chat-settings`).boundingBox();
+  assert.ok(settings.height <= 150, `the settings bar is ${settings.height} px high`);
+  // Model, "Tools from", approval and Compare… share one row.
+  const rows = await page.locator(`${id('chat-session')} .chat-settings-row > *`).evaluateAll((els) => new Set(els.map((e) => Math.round(e.getBoundingClientRect().bottom))).size);
+  assert.equal(rows, 1, 'the first settings row wraps');
+  await shot(page, '26g-chat-7-servers');
+
+  // The checklist opens over the conversation (which keeps its place) and closes with Escape.
+  const before = await page.locator(`${id('chat-session')} .chat-scroll`).boundingBox();
+  await page.click(id('chat-servers-open'));
+  const list = page.locator(id('chat-servers-list'));
+  await list.waitFor();
+  assert.equal(await list.locator('input[type=checkbox]:checked').count(), 7);
+  assert.deepEqual(await page.locator(`${id('chat-session')} .chat-scroll`).boundingBox(), before);
+  const box = await list.boundingBox();
+  assert.ok(box.y + box.height <= 900 && box.x + box.width <= 1440, `the checklist ${JSON.stringify(box)} leaves the window`);
+  await shot(page, '26h-chat-7-servers-open');
+  await page.keyboard.press('Escape');
+  await list.waitFor({ state: 'detached' });
+  assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'chat-servers-open');
 });
 
 test('no page errors were logged', () => {

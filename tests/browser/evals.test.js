@@ -17,7 +17,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bin, startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
-import { id, navTo } from './ui_helpers.js';
+import { chooseServers, id, navTo } from './ui_helpers.js';
 
 let llm;
 let mcplab;
@@ -284,7 +284,7 @@ test('a chat session is saved as a case of a suite from the Chat page', async ()
   await model.waitFor();
   const openai = await model.locator('option[value^="openai::"]').first().getAttribute('value');
   await model.selectOption(openai);
-  await page.check(id('chat-server-demo'));
+  await chooseServers(page, ['demo']);
   await page.fill(id('chat-input'), 'What is 7 + 8? Use the add tool.');
   await page.click(id('chat-send'));
   await page.waitForSelector(`${id('tool-card')}[data-status="ok"]`, { timeout: 30000 });

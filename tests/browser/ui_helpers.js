@@ -75,13 +75,24 @@ export async function newChat(page, mcplab, { provider = 'openai', servers = ['d
   const select = page.locator(id('chat-model'));
   const model = await select.locator(`option[value^="${provider}::"]`).first().getAttribute('value');
   await select.selectOption(model);
-  for (const s of servers) await page.check(id(`chat-server-${s}`));
+  await chooseServers(page, servers);
   const hostOf = async () => (await mcplab.api('GET', `/api/sessions/${sessionId}`)).body.summary.hostConfig;
   await waitUntil(async () => {
     const h = await hostOf();
     return h.model === model && servers.every((s) => h.servers[s]);
   }, `the new chat's model and servers (${servers.join(', ')}) to be saved`);
   return { sessionId, model, select, hostOf };
+}
+
+/**
+ * Ticks `servers` under the chat settings' "Tools from": opens its checklist (a popover), ticks
+ * each, and closes it again with Escape.
+ */
+export async function chooseServers(page, servers) {
+  if ((await page.locator(id('chat-servers-list')).count()) === 0) await page.click(id('chat-servers-open'));
+  for (const s of servers) await page.check(id(`chat-server-${s}`));
+  await page.keyboard.press('Escape');
+  await page.waitForSelector(id('chat-servers-list'), { state: 'detached' });
 }
 
 /** Every frame the server recorded for `server`, parsed where it parses. */
@@ -155,6 +166,23 @@ export async function axeViolations(page) {
     return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 4).map((n) => `${n.target.join(' ')}${n.any?.[0]?.message ? ` — ${n.any[0].message}` : ''}`) }));
   });
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.join('\n    ')}`);
+}
+
+/** Visible buttons and links inside `boxSel` elements that stick out of their box sideways
+ * (drawn over its border or past it, though the window has room), as readable lines. */
+export async function controlsOutsideTheirBox(page, boxSel) {
+  return page.evaluate((sel) => {
+    const out = [];
+    for (const box of document.querySelectorAll(sel)) {
+      const b = box.getBoundingClientRect();
+      for (const el of box.querySelectorAll('button, a[href]')) {
+        const r = el.getBoundingClientRect();
+        if (r.width < 1 || !el.checkVisibility()) continue;
+        if (r.right > b.right + 1 || r.left < b.left - 1) out.push(`"${el.innerText.trim().slice(0, 30)}" spans ${Math.round(r.left)}..${Math.round(r.right)}, its ${sel} ${Math.round(b.left)}..${Math.round(b.right)}`);
+      }
+    }
+    return out;
+  }, boxSel);
 }
 
 /** Whether two bounding boxes (`{x, y, width, height}`, as from `locator.boundingBox()`) overlap. */

@@ -10,7 +10,7 @@ use std::sync::Arc;
 use base64::Engine as _;
 use futures::future::BoxFuture;
 use mcplab_apps::ui_link;
-use mcplab_evalrun::render::spec_for;
+use mcplab_evalrun::render::{ready_ms, spec_for};
 use mcplab_mcp::tool_server::{CallScope, ImageBlock, ToolReply};
 use mcplab_mcp::{ConnectionManager, Listing, RequestOptions};
 use mcplab_protocol::api::AppRenderSpec;
@@ -175,29 +175,4 @@ fn rendered_reply(tool: &str, rendered: Rendered) -> ToolReply {
         data_base64: base64::engine::general_purpose::STANDARD.encode(&rendered.png),
     });
     reply
-}
-
-/// Milliseconds until the app said it was initialized (`ui/notifications/initialized`), from
-/// the bridge log; `None` when it never did.
-fn ready_ms(report: &Value) -> Option<f64> {
-    report["bridgeMessages"]
-        .as_array()?
-        .iter()
-        .find(|m| m["method"] == "ui/notifications/initialized")
-        .and_then(|m| m["atMs"].as_f64())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ready_is_when_the_app_said_initialized() {
-        let report = json!({ "bridgeMessages": [
-            {"n": 1, "atMs": 12.0, "dir": "in", "method": "ui/initialize"},
-            {"n": 2, "atMs": 30.5, "dir": "in", "method": "ui/notifications/initialized"},
-        ]});
-        assert_eq!(ready_ms(&report), Some(30.5));
-        assert_eq!(ready_ms(&json!({ "bridgeMessages": [] })), None);
-    }
 }

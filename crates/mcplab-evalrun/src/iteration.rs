@@ -400,7 +400,7 @@ async fn render_apps(
     let renderer = shared
         .renderer
         .as_ref()
-        .map_err(|why| format!("the appRendered check could not be measured: {why}"))?;
+        .map_err(|why| format!("the app checks could not be measured: {why}"))?;
     let mut renders = Vec::new();
     for call in trace.tool_calls() {
         let has_ui = shared.tools.get(&call.server).is_some_and(|tools| {
@@ -419,8 +419,10 @@ async fn render_apps(
                 server: call.server.clone(),
                 tool: call.tool.clone(),
                 initialized: false,
+                ready_ms: None,
                 csp_violations: Vec::new(),
                 errors: vec![format!("the render failed: {e}")],
+                console_errors: Vec::new(),
             },
         };
         renders.push(render);

@@ -41,7 +41,7 @@
 //!   `ServerHealth` per declaration; a server that went away is reconnected and the iterations that
 //!   used it are errored), `observe.rs` + `replay.rs` (record model answers and tool results;
 //!   replay them with an in-process MCP server and a replaying provider: no key, no live server),
-//!   `render.rs` (the `appRendered` hook: `AppRenderer::render(manager, spec)` renders under the
+//!   `render.rs` (the app checks' hook (`appRendered`, `noConsoleErrors`, `maxRenderMs`): `AppRenderer::render(manager, spec)` renders under the
 //!   cell's own host app profile through that host's connections; no renderer = errored with the
 //!   reason; the CLI, `serve` and `mcplab mcp` provide the same renderer,
 //!   `mcplab_server::headless::LoopbackRenderer`, serving an API + sandbox per client declaration),

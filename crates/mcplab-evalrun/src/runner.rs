@@ -275,7 +275,12 @@ fn needs_render(case: &mcplab_evals::verdict::ResolvedCase) -> bool {
     case.checks
         .iter()
         .chain(case.turns.iter().flat_map(|(_, c)| c.iter()))
-        .any(|c| matches!(c, Check::AppRendered(_)))
+        .any(|c| {
+            matches!(
+                c,
+                Check::AppRendered(_) | Check::NoConsoleErrors(_) | Check::MaxRenderMs(_)
+            )
+        })
 }
 
 type ModeParts = (Mode, BTreeMap<String, Vec<Value>>, Option<RunRecording>);

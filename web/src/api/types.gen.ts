@@ -1584,7 +1584,21 @@ error: string | null, durationMs: number, };
 
 export type TurnEnd = { "kind": "finished", reason: StopReason, } | { "kind": "failed", errorKind: TurnFailureKind, message: string, } | { "kind": "cancelled" } | { "kind": "timedOut" } | { "kind": "unfinished" };
 
-export type AppRender = { callId: string, server: string, tool: string, initialized: boolean, cspViolations: Array<string>, errors: Array<string>, };
+export type AppRender = { callId: string, server: string, tool: string, initialized: boolean, 
+/**
+ * Milliseconds from the render page's start until the app sent
+ * `ui/notifications/initialized`; `None` when it never did (or the run predates it).
+ */
+readyMs: number | null, cspViolations: Array<string>, 
+/**
+ * What broke the render: the app's uncaught exceptions and unhandled rejections, the
+ * render page's own errors, a failed tool call or render.
+ */
+errors: Array<string>, 
+/**
+ * What the app logged with `console.error` (first line of each); not in `errors`.
+ */
+consoleErrors: Array<string>, };
 
 export type CallView = { 
 /**

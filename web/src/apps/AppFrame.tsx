@@ -4,7 +4,7 @@
 // (`session.ts`); loading and wiring is `useAppSession.ts`. This component only draws: the
 // frame follows the app's size and display mode, and carries the emulated theme as its
 // `color-scheme`, so the app's `prefers-color-scheme` and `light-dark()` follow the host's
-// theme, not the browser's. Chromeless (playground, headless render) shows the app alone;
+// theme, not the browser's. Inline, an app taller than the host's limit gets a cue (AppCutCue). Chromeless (playground, headless render) shows the app alone;
 // its notices and errors go to `onDiagnostics`.
 import './apps.css';
 import { useCallback, useContext, useEffect, useMemo, useState } from 'react';
@@ -13,6 +13,7 @@ import type { AppResourceView } from '../api/types.gen';
 import { usePref } from '../settings/prefs';
 import { initialTheme, type ThemePref } from '../settings/theme';
 import { useConfirm } from './AppConfirm';
+import { AppCutCue } from './AppCutCue';
 import { AppFrameBar } from './AppFrameBar';
 import { useAppMessages } from './AppMessageAsk';
 import { appIdentity, type AppMessageChannel } from './appMessages';
@@ -149,7 +150,12 @@ export function AppFrame(props: AppFrameProps) {
   const src = load.data ? proxyUrl(load.data.origin, load.data.resource.declaredCsp, permissive) : null;
   const prefersBorder = resource?.prefersBorder !== false;
   const height = snap?.height ?? 160;
-  const frameHeight = mode === 'inline' ? Math.min(height, conditions.maxHeight ?? Number.POSITIVE_INFINITY) : undefined;
+  // Inline, the frame follows the app's height up to the host's limit; where the app is taller
+  // a cue says so, and "Show all" lets this page show it whole.
+  const limit = conditions.maxHeight ?? Number.POSITIVE_INFINITY;
+  const [showAll, setShowAll] = useState(false);
+  const cut = mode === 'inline' && !chromeless && status !== 'closed' && height > limit;
+  const frameHeight = mode === 'inline' ? (cut && showAll ? height : Math.min(height, limit)) : undefined;
   const reload = () => setAttempt((a) => a + 1);
 
   return (
@@ -160,6 +166,8 @@ export function AppFrame(props: AppFrameProps) {
       data-kind={kind}
       data-display-mode={mode}
       data-uri={link.uri}
+      data-app-height={snap?.height ?? undefined}
+      data-height-limit={mode === 'inline' && Number.isFinite(limit) ? limit : undefined}
     >
       {!chromeless && (
         <AppFrameBar
@@ -216,6 +224,9 @@ export function AppFrame(props: AppFrameProps) {
             style={{ height: frameHeight, width: mode === 'inline' && conditions.width ? conditions.width : undefined, colorScheme: conditions.theme }}
           />
         )
+      )}
+      {cut && src && (
+        <AppCutCue height={height} limit={limit} showAll={showAll} onShowAll={setShowAll} playground={`#/playground/${encodeURIComponent(server)}/${encodeURIComponent(props.tool.name)}`} />
       )}
       {messageAsk}
       {!chromeless && (

@@ -27,7 +27,13 @@ function pageTheme(): 'light' | 'dark' {
   return resolveTheme(document.documentElement.getAttribute('data-theme'));
 }
 
-/** mcplab's own conditions: the page's theme and the browser's locale and input devices. */
+/** The desktop preset's height (`DEVICE_PRESETS`; hostConfig.test.ts checks they agree),
+ * written out so the first page load does not carry the presets table. */
+export const DESKTOP_HEIGHT = 800;
+
+/** mcplab's own conditions: the page's theme and the browser's locale and input devices; an
+ * inline app as high as it asks up to the desktop preset's height (the default profile's
+ * limit, so a chat under the default profile and one under an explicit desktop one agree). */
 export function defaultConditions(): HostConditions {
   const mq = (q: string) => window.matchMedia?.(q).matches ?? false;
   return {
@@ -39,7 +45,7 @@ export function defaultConditions(): HostConditions {
     hover: mq('(hover: hover)'),
     touch: mq('(pointer: coarse)'),
     safeArea: { top: 0, right: 0, bottom: 0, left: 0 },
-    maxHeight: 640,
+    maxHeight: DESKTOP_HEIGHT,
     availableDisplayModes: [...DISPLAY_MODES],
     cspMode: 'declared',
     openaiShim: false,

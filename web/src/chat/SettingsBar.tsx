@@ -1,18 +1,17 @@
 // The session's HostConfig, edited in place: model (usable ones, grouped by provider; unusable
-// providers listed disabled with the reason), the servers whose tools the model gets (with
-// their status), approval; under "System prompt & limits" the prompt, temperature, max
+// providers listed disabled with the reason), the servers whose tools the model gets (one line
+// opening a checklist, ServerPicker), approval; under "System prompt & limits" the prompt, temperature, max
 // tokens and step limit; under "Host config" the per-server tool filters, the elicitation
 // policy, the app host profile and the file export/import (HostConfigPanel). Every change is
 // PATCHed at once (text fields on blur); the server checks it. `actions` (the Compare…
 // control) sit at the end of the first row, inside the bar, never over the conversation.
 import type { ReactNode } from 'react';
 import type { HostConfig, ProviderView } from '../api/types.gen';
-import { useServers } from '../servers/store';
 import { setPref } from '../settings/prefs';
 import { NumberField, useDraft } from './fields';
 import { HostConfigPanel } from './HostConfigPanel';
 import { HostProfilePicker } from './HostProfilePicker';
-import { serverNames, toggleServer } from './hostConfig';
+import { ServerPicker } from './ServerPicker';
 
 interface Props {
   config: HostConfig;
@@ -24,43 +23,13 @@ interface Props {
 }
 
 export function SettingsBar({ config, hash, providers, onChange, error, actions }: Props) {
-  const { list: servers } = useServers();
   const set = (p: Partial<HostConfig>) => onChange({ ...config, ...p });
-  const chosen = serverNames(config);
-  const configured = (servers ?? []).map((v) => v.config.name);
-  const missing = chosen.filter((n) => !configured.includes(n));
-  const toggle = (name: string, on: boolean) => onChange(toggleServer(config, name, on));
 
   return (
     <div className="chat-settings">
       <div className="chat-settings-row">
         <ModelPicker model={config.model} providers={providers} onPick={(model) => set({ model })} />
-        <fieldset className="chat-servers" data-testid="chat-servers">
-          <legend className="small muted">Tools from</legend>
-          {configured.length === 0 && (
-            <span className="small muted">
-              no servers — <a href="#/servers">add one</a>
-            </span>
-          )}
-          {(servers ?? []).map((v) => {
-            const name = v.config.name;
-            const st = v.status.state;
-            return (
-              <label key={name} className={`check chat-server st-${st}`} title={st === 'connected' ? 'connected' : `${st}: its tools are offered only while connected`}>
-                <input type="checkbox" checked={chosen.includes(name)} onChange={(e) => toggle(name, e.target.checked)} data-testid={`chat-server-${name}`} />
-                <span className={`status-dot status-${st}`} aria-hidden="true" />
-                {name}
-                {st !== 'connected' && <span className="muted small">({st})</span>}
-              </label>
-            );
-          })}
-          {missing.map((name) => (
-            <label key={name} className="check chat-server" title="no longer configured">
-              <input type="checkbox" checked onChange={() => toggle(name, false)} data-testid={`chat-server-${name}`} />
-              <s>{name}</s>
-            </label>
-          ))}
-        </fieldset>
+        <ServerPicker config={config} onChange={onChange} />
         <label className="chat-approval small" title="Each tool call waits for you to allow (arguments editable) or deny it">
           <input
             type="checkbox"

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { AppHostProfile, HostConditions, HostConfig, Viewer } from '../api/types.gen';
-import { DEFAULT_APP_HOST, appConditions, exportFile, inChat, isDefaultAppHost, linkForHost, modelVisible, offers, toggleServer, toggleTool } from './hostConfig';
+import { DEVICE_PRESETS, type AppHostProfile, type HostConditions, type HostConfig, type Viewer } from '../api/types.gen';
+import { DESKTOP_HEIGHT } from '../apps/host';
+import { DEFAULT_APP_HOST, appConditions, exportFile, inChat, isDefaultAppHost, linkForHost, modelVisible, offers, serversSummary, toggleServer, toggleTool } from './hostConfig';
 
 const viewer = { theme: 'dark' as const, locale: 'de-DE', timeZone: 'Europe/Berlin' };
 
@@ -40,9 +41,11 @@ describe('host conditions: shared vectors', () => {
 });
 
 describe('app host profile', () => {
-  it('renders inline in a chat at the column width, at most 640 px high', () => {
+  it("renders inline in a chat at the column width, at most its device's height", () => {
     const c = inChat(appConditions({ ...DEFAULT_APP_HOST, device: 'mobile' }, viewer));
-    expect([c.width, c.maxHeight, c.deviceType, c.touch]).toEqual([undefined, 640, 'mobile', true]);
+    expect([c.width, c.maxHeight, c.deviceType, c.touch]).toEqual([undefined, 932, 'mobile', true]);
+    expect(inChat(appConditions(DEFAULT_APP_HOST, viewer)).maxHeight).toBe(DESKTOP_HEIGHT);
+    expect(DEVICE_PRESETS.find((d) => d.kind === 'desktop')?.height).toBe(DESKTOP_HEIGHT);
     expect('width' in c).toBe(false);
   });
   it('leaves system values to the viewer', () => {
@@ -89,5 +92,22 @@ describe('what a model sees under a host without MCP Apps', () => {
     expect(modelVisible(privateTool, { mcpApps: true })).toBe(false);
     expect(modelVisible(privateTool, { mcpApps: false })).toBe(false);
     expect(modelVisible({}, { mcpApps: false })).toBe(true);
+  });
+});
+
+describe('"Tools from" in one line', () => {
+  const tool = (name: string, meta?: Record<string, unknown>) => ({ name, inputSchema: { type: 'object' as const }, ...(meta ? { _meta: meta } : {}) });
+  const config = { servers: { a: { allow: null, deny: ['x'] }, b: { allow: null, deny: [] }, c: { allow: null, deny: [] } } } as unknown as HostConfig;
+  it('counts the tools the model gets: filters and visibility applied', () => {
+    const a = { name: 'a', connected: true, tools: [tool('x'), tool('y'), tool('app', { ui: { visibility: ['app'] } })] };
+    const b = { name: 'b', connected: true, tools: [tool('z')] };
+    expect(serversSummary(config, [a, b])).toBe('2 servers, 2 tools');
+    expect(serversSummary(config, [b])).toBe('b, 1 tool');
+  });
+  it('says which are not connected, and that counts are still loading', () => {
+    const c = { name: 'c', connected: false, tools: null };
+    expect(serversSummary(config, [c])).toBe('c (not connected)');
+    expect(serversSummary(config, [{ name: 'b', connected: true, tools: null }, c])).toBe('2 servers, … tools (1 not connected)');
+    expect(serversSummary(config, [])).toBe('no servers');
   });
 });

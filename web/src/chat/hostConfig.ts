@@ -48,6 +48,28 @@ export function serverNames(config: HostConfig): string[] {
   return Object.keys(config.servers).sort();
 }
 
+/** A chosen server as the "Tools from" summary sees it: its listed tools while connected. */
+export interface ChosenServer {
+  name: string;
+  connected: boolean;
+  tools: Tool[] | null;
+}
+
+/** "Tools from" in one line: `demo, 14 tools` for one server, `7 servers, 52 tools` for more,
+ * counting the tools the model gets (filters and visibility applied); servers not connected
+ * (tools unknown) are said apart. */
+export function serversSummary(config: HostConfig, chosen: ChosenServer[]): string {
+  if (chosen.length === 0) return 'no servers';
+  const mcpApps = config.client?.mcpApps ?? true;
+  const tools = chosen.reduce((n, s) => n + (s.tools ?? []).filter((t) => offers(config.servers[s.name], t.name) && modelVisible(t, { mcpApps })).length, 0);
+  const away = chosen.filter((s) => !s.connected).length;
+  const loading = chosen.some((s) => s.connected && s.tools === null);
+  let text = chosen.length === 1 ? chosen[0].name : `${chosen.length} servers`;
+  if (away < chosen.length) text += loading ? ', … tools' : `, ${tools} tool${tools === 1 ? '' : 's'}`;
+  if (away > 0) text += chosen.length === 1 ? ' (not connected)' : ` (${away} not connected)`;
+  return text;
+}
+
 export { DEFAULT_APP_HOST } from '../api/types.gen';
 
 /** Whether the profile is the default one (apps then keep mcplab's own conditions). */
@@ -80,13 +102,12 @@ export function appConditions(p: AppHostProfile, viewer: Viewer): HostConditions
   return conditions;
 }
 
-/** The tallest an inline app gets in a chat. */
-const CHAT_MAX_HEIGHT = 640;
-
-/** In a chat an app sits inline in the conversation: the column's width, at most
- * `CHAT_MAX_HEIGHT` high (the device's viewport is the playground's and headless renders'). */
+/** In a chat an app sits inline in the conversation: the column's width, and as high as it
+ * asks (`size-changed`) up to the profile's limit, its device's viewport height (the host tells
+ * the app that limit as `containerDimensions.maxHeight`; the frame shows a cue where the app is
+ * taller). */
 export function inChat(c: HostConditions): HostConditions {
-  const inline: HostConditions = { ...c, maxHeight: CHAT_MAX_HEIGHT };
+  const inline: HostConditions = { ...c };
   delete inline.width;
   return inline;
 }

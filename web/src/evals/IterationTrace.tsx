@@ -136,9 +136,9 @@ export function IterationTrace({ runId, it }: { runId: string; it: IterationReco
               <h4>App renders</h4>
               <ul>
                 {trace.appRenders.map((r) => (
-                  <li key={r.callId} className={r.initialized && r.errors.length === 0 && r.cspViolations.length === 0 ? '' : 'evals-failure'}>
-                    {r.server}/{r.tool}: {r.initialized ? 'initialized' : 'did not initialize'}
-                    {[...r.errors, ...r.cspViolations].map((e, k) => (
+                  <li key={r.callId} data-testid="evals-app-render" className={r.initialized && r.errors.length === 0 && r.cspViolations.length === 0 ? '' : 'evals-failure'}>
+                    {r.server}/{r.tool}: {r.initialized ? `ready after ${r.readyMs ?? '?'} ms` : 'did not initialize'}
+                    {[...r.errors, ...r.cspViolations, ...r.consoleErrors.map((e) => `console: ${e}`)].map((e, k) => (
                       <div key={k} className="small">
                         {e}
                       </div>

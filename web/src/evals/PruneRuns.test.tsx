@@ -1,20 +1,13 @@
 // Prune asks the server what would go (a dry run), shows it, and deletes only after the
 // person confirms; the result says how much space came back. What the person typed is the
 // CLI's rule: keep N per suite and/or an age.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { fakeApi, fail, ok, type FakeApi } from '../test/fakeApi';
+import { fail, fakeApiEachTest, ok } from '../test/fakeApi';
 import { renderWithQuery } from '../test/queryHarness';
 import { PruneRuns, pruneRequest } from './PruneRuns';
 
-let api: FakeApi;
-beforeEach(() => {
-  api = fakeApi();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const api = fakeApiEachTest();
 
 describe('pruneRequest', () => {
   it('needs keep or an age, and a whole number to keep', () => {

@@ -1,20 +1,13 @@
 // "Save as eval case" reads the suites when it opens — afresh, even when the Evals page
 // cached them — preselects the first that loads, and adds the case to the chosen one.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
-import { fakeApi, ok, type FakeApi } from '../test/fakeApi';
+import { fakeApiEachTest, ok } from '../test/fakeApi';
 import { renderWithQuery } from '../test/queryHarness';
 import { evalsKeys } from './queries';
 import { SaveAsCase } from './SaveAsCase';
 
-let api: FakeApi;
-beforeEach(() => {
-  api = fakeApi();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const api = fakeApiEachTest();
 
 const options = () => Array.from(screen.getByTestId<HTMLSelectElement>('chat-save-case-suite').options).map((o) => o.value);
 

@@ -1,9 +1,9 @@
 // Saved scenarios are a query: saving one or deleting one fetches the list again, and the
 // list shows only this server's and tool's scenarios.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { AppScenario } from '../api/types.gen';
-import { fakeApi, ok, type FakeApi } from '../test/fakeApi';
+import { fakeApiEachTest, ok } from '../test/fakeApi';
 import { renderWithQuery } from '../test/queryHarness';
 import type { Emulation } from './devices';
 import { Scenarios } from './Scenarios';
@@ -12,14 +12,7 @@ const LIST = '/api/app-scenarios';
 const scenario = (id: string, name: string, tool = 'show'): AppScenario => ({ id, name, server: 'srv', tool, arguments: {}, conditions: {}, createdMs: 1, updatedMs: 1 });
 const current = { server: 'srv', tool: 'show', arguments: () => ({ n: 1 }), conditions: {} as Emulation };
 
-let api: FakeApi;
-beforeEach(() => {
-  api = fakeApi();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const api = fakeApiEachTest();
 
 const names = () => screen.queryAllByTestId('pg-scenario').map((el) => el.dataset.name);
 

@@ -1,10 +1,10 @@
 // The sign-in panel reads its status through the query cache: signing out or a failed sign-in
 // fetches the status again, and so do the server's `status` and `authorizationRequired`
 // events and a resync — another server's events do not.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { OAuthStatusView, ServerView } from '../api/types.gen';
-import { fakeApi, ok, type FakeApi } from '../test/fakeApi';
+import { fakeApiEachTest, ok } from '../test/fakeApi';
 import { renderWithQuery } from '../test/queryHarness';
 import { ServerOAuth } from './ServerOAuth';
 import { signInStore } from './store';
@@ -31,16 +31,11 @@ const status = (p: Partial<OAuthStatusView>): OAuthStatusView => ({
 const signedIn = status({ signedIn: true, accessToken: 'eyJh…(masked)', clientId: 'client-1', registration: 'dcr' });
 const signedOut = status({});
 
-let api: FakeApi;
+const api = fakeApiEachTest();
 beforeEach(() => {
-  api = fakeApi();
   signInStore.set({});
   // The sign-in tab: a browser that refused it (jsdom has no windows to open).
   vi.spyOn(window, 'open').mockReturnValue(null);
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 const panelState = () => screen.getByTestId('server-oauth').dataset.state;

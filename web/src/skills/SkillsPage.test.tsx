@@ -1,13 +1,13 @@
 // A server's skills are one of its `['list', server]` queries: a new connection (its `status`
 // event) fetches them again, as it does its tools; and a failed listing offers a retry. A
 // server that does not declare the extension is not asked.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ServerView } from '../api/types.gen';
 import type { Skill } from '../modern/api';
 import { SERVERS_KEY } from '../servers/store';
-import { fail, fakeApi, ok, type FakeApi } from '../test/fakeApi';
+import { fail, fakeApiEachTest, ok } from '../test/fakeApi';
 import { renderWithQuery } from '../test/queryHarness';
 import { SkillsPage } from './SkillsPage';
 
@@ -18,14 +18,7 @@ const server = withCaps({ extensions: { 'io.modelcontextprotocol/skills': {} } }
 const skill = (name: string): Skill => ({ uri: `skill://${name}/SKILL.md`, frontmatter: { name, description: `${name} things` }, resources: 'dynamic' });
 const seed = (qc: QueryClient) => qc.setQueryData(SERVERS_KEY, [server]);
 
-let api: FakeApi;
-beforeEach(() => {
-  api = fakeApi();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const api = fakeApiEachTest();
 
 describe('SkillsPage', () => {
   it("fetches the skills again when the server connects again, not on another server's status", async () => {

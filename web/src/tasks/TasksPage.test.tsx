@@ -1,11 +1,11 @@
 // The Tasks page's list is a query the event stream keeps current: a `task` event puts the
 // task in its server's list without a request, another server's task stays out, and a resync
 // fetches the list again.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
 import type { ServerView, TaskView } from '../api/types.gen';
 import { SERVERS_KEY } from '../servers/store';
-import { fakeApi, ok, type FakeApi } from '../test/fakeApi';
+import { fakeApiEachTest, ok } from '../test/fakeApi';
 import { renderWithQuery } from '../test/queryHarness';
 import { TasksPage } from './TasksPage';
 
@@ -13,14 +13,7 @@ const TASKS = '/api/servers/srv/tasks';
 const server = { config: { name: 'srv', type: 'stdio', command: 'x' }, status: { state: 'connected' }, info: null, stderr: [] } as unknown as ServerView;
 const task = (taskId: string, status = 'working', on = 'srv'): TaskView => ({ server: on, taskId, flavor: 'extension', status, history: [] });
 
-let api: FakeApi;
-beforeEach(() => {
-  api = fakeApi();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const api = fakeApiEachTest();
 
 const shown = () => screen.queryAllByTestId(/^task-t/).map((el) => `${el.dataset.testid} ${el.querySelector('[data-testid="task-status"]')?.textContent}`);
 

@@ -2,7 +2,7 @@
 // per method and path, and every request is recorded, so a test can say what the page asked
 // for and in what order. An answer list is used in turn, its last answer for every request
 // after; a request nothing answers gets a 404 the page shows as an error. Tests only.
-import { vi } from 'vitest';
+import { afterEach, beforeEach, vi } from 'vitest';
 
 export interface Reply {
   status: number;
@@ -49,4 +49,21 @@ export function fakeApi(): FakeApi {
     on: (method, path, ...replies) => void routes.set(`${method} ${path}`, replies),
     count: (method, path) => calls.filter((c) => c.method === method && c.path === path).length,
   };
+}
+
+/**
+ * A fresh `fakeApi()` for each test of the file, undone after it (with any `vi.spyOn`), so a
+ * test file states its set-up in one line. The object returned is the same throughout; its
+ * fields are those of the current test's fake.
+ */
+export function fakeApiEachTest(): FakeApi {
+  const api = {} as FakeApi;
+  beforeEach(() => {
+    Object.assign(api, fakeApi());
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+  return api;
 }

@@ -1,9 +1,9 @@
 // A truncated frame's whole text is fetched only when asked for, once per ask; a failure says
 // why and the button asks again; showing another frame starts over without fetching.
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { TrafficFrame } from '../api/types.gen';
-import { fail, fakeApi, ok, type FakeApi } from '../test/fakeApi';
+import { fail, fakeApiEachTest, ok } from '../test/fakeApi';
 import { renderWithQuery } from '../test/queryHarness';
 import { TruncationNotice, useWholeFrame } from './WholeFrame';
 
@@ -15,14 +15,7 @@ function Notice({ f }: { f: TrafficFrame }) {
   return <TruncationNotice frame={f} whole={whole} load={load} />;
 }
 
-let api: FakeApi;
-beforeEach(() => {
-  api = fakeApi();
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const api = fakeApiEachTest();
 
 const notice = () => screen.getByTestId('frame-truncated').dataset.state;
 

@@ -1,6 +1,6 @@
 //! Checks on an iteration's outcome (answer text, JSONPath on the answer and tool results,
 //! tool errors, how turns ended, steps, tokens, cost, latency, first tool, tool results,
-//! rendered apps, external commands), each giving pass/fail with a reason that shows expected
+//! rendered apps (`apps`), external commands), each giving pass/fail with a reason that shows expected
 //! vs actual. A check over something not measured (no price, no render report, a command not
 //! run) fails closed: no signal is not a pass.
 
@@ -9,13 +9,14 @@ use serde_json::Value;
 
 use crate::matching::args::{self, ArgOptions, regex_error};
 use crate::matching::calls::brief;
-use crate::suite::{AppRenderedCheck, Check, TextNeedle, ToolResultCheck};
+use crate::suite::{Check, TextNeedle, ToolResultCheck};
 use crate::trace::{AppRender, ToolCallTrace, TurnEnd, TurnTrace};
 pub use command::{CommandOutcome, command_input, read_verdict};
 pub use json::json_in;
 use mcplab_protocol::chat::StopReason;
 pub use mcplab_protocol::evals::CheckResult;
 
+mod apps;
 mod command;
 mod json;
 
@@ -81,7 +82,9 @@ fn run(check: &Check, s: &Scope<'_>) -> (bool, String) {
             None => (false, format!("no tool was called, expected {tool} first")),
         },
         Check::ToolResult(t) => tool_result(t, calls().collect()),
-        Check::AppRendered(a) => app_rendered(a, calls().collect(), s.app_renders),
+        Check::AppRendered(a) => apps::rendered(a, calls().collect(), s.app_renders),
+        Check::NoConsoleErrors(_) => apps::no_console_errors(calls().collect(), s.app_renders),
+        Check::MaxRenderMs(max) => apps::max_render_ms(*max, calls().collect(), s.app_renders),
         Check::Command(c) => command::from_outcomes(c, s.commands),
     }
 }
@@ -233,60 +236,4 @@ fn tool_result(check: &ToolResultCheck, calls: Vec<&ToolCallTrace>) -> (bool, St
             )
         }
     }
-}
-
-fn app_rendered(
-    check: &AppRenderedCheck,
-    calls: Vec<&ToolCallTrace>,
-    renders: &[AppRender],
-) -> (bool, String) {
-    let ids: Vec<&str> = calls
-        .iter()
-        .filter(|c| check.tool.as_ref().is_none_or(|t| t == &c.tool))
-        .map(|c| c.call_id.as_str())
-        .collect();
-    let in_scope: Vec<&AppRender> = renders
-        .iter()
-        .filter(|r| ids.contains(&r.call_id.as_str()))
-        .collect();
-    let what = check.tool.as_deref().unwrap_or("any tool with a UI");
-    if let Some(tool) = &check.tool {
-        if ids.is_empty() {
-            return (false, format!("{tool} was not called"));
-        }
-        if let Some(missing) = ids
-            .iter()
-            .find(|id| !in_scope.iter().any(|r| &r.call_id == *id))
-        {
-            return (false, format!("no render report for {tool} call {missing}"));
-        }
-    } else if in_scope.is_empty() {
-        return (false, format!("no app was rendered for {what}"));
-    }
-    for r in &in_scope {
-        if !r.initialized {
-            return (false, format!("the app of {} did not initialize", r.tool));
-        }
-        if let Some(v) = r.csp_violations.first() {
-            return (
-                false,
-                format!(
-                    "the app of {} had {} CSP violation(s), first: {v}",
-                    r.tool,
-                    r.csp_violations.len()
-                ),
-            );
-        }
-        if let Some(e) = r.errors.first() {
-            return (
-                false,
-                format!(
-                    "the app of {} had {} error(s), first: {e}",
-                    r.tool,
-                    r.errors.len()
-                ),
-            );
-        }
-    }
-    (true, format!("{} app(s) rendered cleanly", in_scope.len()))
 }

@@ -46,8 +46,17 @@ pub enum Check {
     /// `CallToolResult`, e.g. `{ structuredContent: { sum: 42 } }`).
     ToolResult(ToolResultCheck),
     /// Every call of `tool` (or of any tool with a UI, without `tool`) rendered its app in
-    /// headless Chromium under the host profile: initialized, no CSP violations, no errors.
+    /// headless Chromium under the host profile: it initialized, with no CSP violation and no
+    /// uncaught exception or unhandled rejection (console errors are `noConsoleErrors`'s).
     AppRendered(AppRenderedCheck),
+    /// No app rendered for the checked calls logged with `console.error` (stricter than
+    /// `appRendered`). Fails when no app was rendered.
+    NoConsoleErrors(On),
+    /// Every app rendered for the checked calls was ready (it sent
+    /// `ui/notifications/initialized`) within this many milliseconds of the render page's
+    /// start, as `mcplab apps render` reports `readyMs`. Fails when no app was rendered or one
+    /// never initialized.
+    MaxRenderMs(u64),
     /// An external command judges the iteration: it gets `{case, model, iteration, trace}` as
     /// JSON on stdin and prints `{"pass": true|false, "score": 0.8, "reason": "…"}` (score
     /// optional). A nonzero exit, no JSON, or no answer within the timeout (default 30 s)

@@ -269,11 +269,15 @@ fn app_rendered_fails_closed() {
         server: "demo".into(),
         tool: "show_counter_app".into(),
         initialized,
+        ready_ms: initialized.then_some(250),
         csp_violations: csp,
         errors: vec![],
+        console_errors: vec![],
     };
     t.app_renders = vec![render(true, vec![])];
     assert_eq!(judge(case, &t, None).outcome, Outcome::Passed);
+    t.app_renders[0].errors = vec!["TypeError: x is undefined".into()];
+    assert!(failures(&judge(case, &t, None))[0].contains("1 error(s), first: TypeError"));
     t.app_renders = vec![render(true, vec!["img-src https://evil.example".into()])];
     assert!(failures(&judge(case, &t, None))[0].contains("1 CSP violation(s)"));
     t.app_renders = vec![render(false, vec![])];
@@ -281,6 +285,55 @@ fn app_rendered_fails_closed() {
     let any = "    turns: [q]\n    checks:\n      - appRendered: {}\n";
     t.app_renders.clear();
     assert!(failures(&judge(any, &t, None))[0].contains("no app was rendered"));
+    for other in ["noConsoleErrors: true", "maxRenderMs: 600000"] {
+        let case = format!("    turns: [q]\n    checks:\n      - {other}\n");
+        assert!(
+            failures(&judge(&case, &t, None))[0].contains("no app was rendered"),
+            "{other}"
+        );
+    }
+}
+
+/// `appRendered` tolerates console errors, `noConsoleErrors` does not; `maxRenderMs` compares
+/// the ready time and fails an app that never became ready.
+#[test]
+fn console_errors_and_render_time_are_checks_of_their_own() {
+    let mut t = add_trace("here is your counter");
+    t.turns[0].tool_calls[0].tool = "show_counter_app".into();
+    t.app_renders = vec![AppRender {
+        call_id: t.turns[0].tool_calls[0].call_id.clone(),
+        server: "demo".into(),
+        tool: "show_counter_app".into(),
+        initialized: true,
+        ready_ms: Some(420),
+        csp_violations: vec![],
+        errors: vec![],
+        console_errors: vec!["deprecated option".into()],
+    }];
+    let case = |check: &str| format!("    turns: [q]\n    checks:\n      - {check}\n");
+    assert_eq!(
+        judge(&case("appRendered: {}"), &t, None).outcome,
+        Outcome::Passed
+    );
+    let noisy = failures(&judge(&case("noConsoleErrors: true"), &t, None));
+    assert!(
+        noisy[0].contains("logged 1 console error(s), first: deprecated option"),
+        "{noisy:?}"
+    );
+    assert_eq!(
+        judge(&case("maxRenderMs: 420"), &t, None).outcome,
+        Outcome::Passed
+    );
+    let slow = failures(&judge(&case("maxRenderMs: 419"), &t, None));
+    assert!(slow[0].contains("ready after 420 ms > 419 ms"), "{slow:?}");
+    t.app_renders[0].console_errors.clear();
+    assert_eq!(
+        judge(&case("noConsoleErrors: true"), &t, None).outcome,
+        Outcome::Passed
+    );
+    t.app_renders[0].ready_ms = None;
+    let never = failures(&judge(&case("maxRenderMs: 600000"), &t, None));
+    assert!(never[0].contains("never became ready"), "{never:?}");
 }
 
 #[test]

@@ -245,47 +245,26 @@ async fn dropped_response_stream_resumes_with_last_event_id() {
     assert_eq!(gets[0].header(LAST_EVENT_ID), Some("ev-2"));
 }
 
-#[tokio::test]
-async fn resuming_gives_up_after_repeated_failures() {
-    let (url, log) = serve(|seen, _| match seen.verb {
-        Method::POST => sse("id: a\nretry: 10\n\n".into(), false, &[]),
-        _ => StatusCode::SERVICE_UNAVAILABLE.into_response(),
-    })
-    .await;
-    let (mut wire, cancel, handle) = start(url);
-    let mut notes = Vec::new();
-    wire.outbound
-        .send(rpc(r#"{"jsonrpc":"2.0","id":9,"method":"tools/call"}"#))
-        .await
-        .unwrap();
-    let (synthetic, reply) = next_message(&mut wire, &mut notes).await;
-    assert!(synthetic);
-    assert_eq!(reply["id"], 9);
-    let message = reply["error"]["message"].as_str().unwrap();
-    assert!(
-        message.contains("gave up") && message.contains("503"),
-        "{message}"
-    );
-    stop(wire, cancel, handle).await;
-    let gets = log.lock().iter().filter(|s| s.verb == Method::GET).count();
-    assert_eq!(gets, MAX_RECONNECT_FAILURES as usize);
+/// The request a dropped response stream was answering fails with each of `expected` in its
+/// error; what the server saw.
+async fn resume_fails_with(script: Script, expected: &[&str]) -> Log {
+    let (url, log) = serve(script).await;
+    let message = failure_at(url, 9, "tools/call").await;
+    for part in expected {
+        assert!(message.contains(part), "{part} missing: {message}");
+    }
+    log
 }
 
-/// The request a dropped response stream was answering fails with `expected` in its error.
-async fn resume_fails_with(script: Script, expected: &str) {
-    let (url, _log) = serve(script).await;
-    let (mut wire, cancel, handle) = start(url);
-    let mut notes = Vec::new();
-    wire.outbound
-        .send(rpc(r#"{"jsonrpc":"2.0","id":9,"method":"tools/call"}"#))
-        .await
-        .unwrap();
-    let (synthetic, reply) = next_message(&mut wire, &mut notes).await;
-    assert!(synthetic);
-    assert_eq!(reply["id"], 9);
-    let message = reply["error"]["message"].as_str().unwrap();
-    assert!(message.contains(expected), "{message}");
-    stop(wire, cancel, handle).await;
+#[tokio::test]
+async fn resuming_gives_up_after_repeated_failures() {
+    let script: Script = |seen, _| match seen.verb {
+        Method::POST => sse("id: a\nretry: 10\n\n".into(), false, &[]),
+        _ => StatusCode::SERVICE_UNAVAILABLE.into_response(),
+    };
+    let log = resume_fails_with(script, &["gave up", "503"]).await;
+    let gets = log.lock().iter().filter(|s| s.verb == Method::GET).count();
+    assert_eq!(gets, MAX_RECONNECT_FAILURES as usize);
 }
 
 #[tokio::test]
@@ -294,7 +273,7 @@ async fn a_resume_refused_with_405_fails_the_request_at_once() {
         Method::POST => sse("id: a\nretry: 10\n\n".into(), false, &[]),
         _ => StatusCode::METHOD_NOT_ALLOWED.into_response(),
     };
-    resume_fails_with(script, "does not allow resuming it (GET returned 405)").await;
+    resume_fails_with(script, &["does not allow resuming it (GET returned 405)"]).await;
 }
 
 #[tokio::test]
@@ -307,7 +286,7 @@ async fn a_resume_that_is_not_an_event_stream_counts_as_a_failed_attempt() {
         "gave up resuming the response stream after {MAX_RECONNECT_FAILURES} attempts (the \
          resumed stream is not text/event-stream)"
     );
-    resume_fails_with(script, &expected).await;
+    resume_fails_with(script, &[&expected]).await;
 }
 
 #[tokio::test]
@@ -394,16 +373,24 @@ async fn unreachable_server_fails_the_request_at_once() {
     stop(wire, cancel, handle).await;
 }
 
-/// A body of `content_type` that starts with `prefix` and goes on with `x` for `size` bytes
-/// (without an end of line: for SSE, a line that never ends).
-fn flood(content_type: &'static str, prefix: &'static str, size: usize) -> Reply {
+/// How much a flooding server sends after its head.
+const FLOOD: usize = 16 * 1024 * 1024;
+
+/// A reply of `content_type` to request `id` whose result goes on with [`FLOOD`] bytes of `x`
+/// (never ending its string, nor for SSE its line).
+fn flood(content_type: &'static str, id: u64) -> Reply {
+    let data = if content_type == "text/event-stream" {
+        "data: "
+    } else {
+        ""
+    };
+    let head = format!(r#"{data}{{"jsonrpc":"2.0","id":{id},"result":{{"x":""#);
     let chunk = Bytes::from(vec![b'x'; 64 * 1024]);
-    let body = futures::stream::once(async move { Ok::<_, Infallible>(Bytes::from(prefix)) })
-        .chain(futures::stream::repeat(Ok(chunk)).take(size / (64 * 1024)));
+    let body = futures::stream::once(async move { Ok::<_, Infallible>(Bytes::from(head)) })
+        .chain(futures::stream::repeat(Ok(chunk)).take(FLOOD / (64 * 1024)));
     ([(CONTENT_TYPE, content_type)], Body::from_stream(body)).into_response()
 }
 
-/// Sends one request and returns the error message of the synthetic reply that fails it.
 /// Stops the transport of [`start`] and waits until it has ended.
 async fn stop(mut wire: Wire, cancel: CancellationToken, handle: tokio::task::JoinHandle<()>) {
     cancel.cancel();
@@ -420,6 +407,7 @@ async fn failure_at(url: Url, id: u64, method: &str) -> String {
     message
 }
 
+/// Sends one request and returns the error message of the synthetic reply that fails it.
 async fn failure_of(wire: &mut Wire, id: u64, method: &str) -> String {
     let request = format!(r#"{{"jsonrpc":"2.0","id":{id},"method":"{method}"}}"#);
     wire.outbound.send(rpc(&request)).await.unwrap();
@@ -434,12 +422,10 @@ async fn failure_of(wire: &mut Wire, id: u64, method: &str) -> String {
     }
 }
 
-/// How much a flooding server sends after its head.
-const FLOOD: usize = 16 * 1024 * 1024;
-
-/// The message request `id` (`method`) to `url` fails with, which says it went over the
-/// message limit.
-async fn over_the_limit(url: Url, id: u64, method: &str) -> String {
+/// The message request `id` (`method`) fails with when `script` answers it, which says it
+/// went over the message limit.
+async fn over_the_limit(script: Script, id: u64, method: &str) -> String {
+    let (url, _log) = serve(script).await;
     let message = failure_at(url, id, method).await;
     assert!(
         message.contains("over the 1 MiB message limit"),
@@ -450,29 +436,15 @@ async fn over_the_limit(url: Url, id: u64, method: &str) -> String {
 
 #[tokio::test]
 async fn a_json_body_over_the_limit_fails_its_request() {
-    let head = |_: &Seen, _: &Log| {
-        flood(
-            "application/json",
-            r#"{"jsonrpc":"2.0","id":5,"result":{"x":""#,
-            FLOOD,
-        )
-    };
-    let (url, _log) = serve(head).await;
-    let message = over_the_limit(url, 5, "tools/list").await;
+    let script = |_: &Seen, _: &Log| flood("application/json", 5);
+    let message = over_the_limit(script, 5, "tools/list").await;
     assert!(message.contains("--limit message"), "{message}");
 }
 
 #[tokio::test]
 async fn an_sse_line_over_the_limit_fails_its_request() {
-    let head = |_: &Seen, _: &Log| {
-        flood(
-            "text/event-stream",
-            r#"data: {"jsonrpc":"2.0","id":6,"result":{"x":""#,
-            FLOOD,
-        )
-    };
-    let (url, _log) = serve(head).await;
-    let message = over_the_limit(url, 6, "tools/call").await;
+    let script = |_: &Seen, _: &Log| flood("text/event-stream", 6);
+    let message = over_the_limit(script, 6, "tools/call").await;
     assert!(message.contains("response stream"), "{message}");
 }
 

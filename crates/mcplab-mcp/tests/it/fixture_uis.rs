@@ -71,6 +71,7 @@ async fn ui_tools_carry_linkage_and_visibility_meta() {
         ("show_probe_app", "ui://mcplab-demo/probe.html"),
         ("show_csp_breaker", "ui://mcplab-demo/csp-breaker.html"),
         ("show_broken_app", "ui://mcplab-demo/broken.html"),
+        ("show_noisy_app", "ui://mcplab-demo/noisy.html"),
         ("show_env_app", "ui://mcplab-demo/env.html"),
     ] {
         let meta = &tools[tool]["_meta"];

@@ -11,59 +11,15 @@ use mcplab_protocol::{
     Direction, FrameKind, HumanAnswer, ProtocolChoice, ServerEvent, ServerStatus,
 };
 use serde_json::{Value, json};
-use tokio::sync::{broadcast, mpsc};
+use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
+use crate::support::{call, demo_in_process, next_event, text_of};
+
 async fn fixture(opts: ManagerOptions) -> (Arc<ConnectionManager>, Arc<Connection>) {
-    let manager = ConnectionManager::new(opts);
-    let (client_io, server_io) = tokio::io::duplex(1 << 16);
-    let (sr, sw) = tokio::io::split(server_io);
-    tokio::spawn(async move {
-        let _ = mcplab_testkit::serve_io(sr, sw).await;
-    });
-    let (cr, cw) = tokio::io::split(client_io);
     // These tests pin the handshake era; `modern.rs` covers 2026-07-28.
-    let conn = manager
-        .connect_io_with("demo", ProtocolChoice::V2025_11_25, cr, cw)
-        .await
-        .expect("connects");
+    let (manager, conn, _server) = demo_in_process(ProtocolChoice::V2025_11_25, opts).await;
     (manager, conn)
-}
-
-async fn call(conn: &Connection, name: &str, args: Value) -> Result<Value, McpError> {
-    conn.request(
-        "tools/call",
-        Some(json!({ "name": name, "arguments": args })),
-        RequestOptions::default(),
-    )
-    .await
-}
-
-fn text_of(result: &Value) -> String {
-    result["content"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|c| c["text"].as_str())
-        .collect::<Vec<_>>()
-        .join("\n")
-}
-
-/// Waits (bounded) for the first event matching `pred`.
-async fn next_event(
-    rx: &mut broadcast::Receiver<ServerEvent>,
-    pred: impl Fn(&ServerEvent) -> bool,
-) -> ServerEvent {
-    tokio::time::timeout(Duration::from_secs(10), async {
-        loop {
-            let e = rx.recv().await.expect("event stream open");
-            if pred(&e) {
-                return e;
-            }
-        }
-    })
-    .await
-    .expect("event arrives in time")
 }
 
 #[tokio::test]
@@ -385,17 +341,8 @@ async fn completion_and_templates() {
 
 #[tokio::test]
 async fn a_closed_server_is_reported_failed() {
-    let manager = ConnectionManager::new(ManagerOptions::default());
-    let (client_io, server_io) = tokio::io::duplex(1 << 16);
-    let (sr, sw) = tokio::io::split(server_io);
-    let server = tokio::spawn(async move {
-        let _ = mcplab_testkit::serve_io(sr, sw).await;
-    });
-    let (cr, cw) = tokio::io::split(client_io);
-    let conn = manager
-        .connect_io_with("demo", ProtocolChoice::V2025_11_25, cr, cw)
-        .await
-        .unwrap();
+    let (manager, conn, server) =
+        demo_in_process(ProtocolChoice::V2025_11_25, ManagerOptions::default()).await;
     let mut events = manager.subscribe();
     server.abort();
     let e = next_event(&mut events, |e| matches!(e, ServerEvent::Status { .. })).await;

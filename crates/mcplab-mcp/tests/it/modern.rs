@@ -14,28 +14,12 @@ use mcplab_protocol::{
     ServerEvent, ServerTransport, TaskMode,
 };
 use serde_json::{Value, json};
-use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
-async fn in_process(protocol: ProtocolChoice) -> (Arc<ConnectionManager>, Arc<Connection>) {
-    in_process_with(protocol, ManagerOptions::default()).await
-}
+use crate::support::{call, demo_in_process, next_event, text_of};
 
-async fn in_process_with(
-    protocol: ProtocolChoice,
-    opts: ManagerOptions,
-) -> (Arc<ConnectionManager>, Arc<Connection>) {
-    let manager = ConnectionManager::new(opts);
-    let (client_io, server_io) = tokio::io::duplex(1 << 16);
-    let (sr, sw) = tokio::io::split(server_io);
-    tokio::spawn(async move {
-        let _ = mcplab_testkit::serve_io(sr, sw).await;
-    });
-    let (cr, cw) = tokio::io::split(client_io);
-    let conn = manager
-        .connect_io_with("demo", protocol, cr, cw)
-        .await
-        .expect("connects");
+async fn in_process(protocol: ProtocolChoice) -> (Arc<ConnectionManager>, Arc<Connection>) {
+    let (manager, conn, _server) = demo_in_process(protocol, ManagerOptions::default()).await;
     (manager, conn)
 }
 
@@ -59,22 +43,6 @@ async fn over_http(
     };
     let conn = manager.connect(config).await.expect("connects");
     (manager, conn, stop)
-}
-
-async fn call(conn: &Connection, name: &str, args: Value) -> Result<Value, McpError> {
-    let params = Some(json!({ "name": name, "arguments": args }));
-    conn.request("tools/call", params, RequestOptions::default())
-        .await
-}
-
-fn text_of(result: &Value) -> String {
-    result["content"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|c| c["text"].as_str())
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 fn sent(manager: &ConnectionManager, server: &str) -> Vec<Value> {
@@ -103,22 +71,6 @@ fn answer_humans(
             }
         }
     })
-}
-
-async fn next_event(
-    rx: &mut broadcast::Receiver<ServerEvent>,
-    pred: impl Fn(&ServerEvent) -> bool,
-) -> ServerEvent {
-    tokio::time::timeout(Duration::from_secs(10), async {
-        loop {
-            let e = rx.recv().await.expect("events open");
-            if pred(&e) {
-                return e;
-            }
-        }
-    })
-    .await
-    .expect("the event arrives")
 }
 
 #[tokio::test]
@@ -419,7 +371,7 @@ async fn the_managers_log_level_is_asked_for_until_the_user_sets_another() {
         log_level: Some("debug".into()),
         ..ManagerOptions::default()
     };
-    let (manager, conn) = in_process_with(ProtocolChoice::Auto, opts).await;
+    let (manager, conn, _server) = demo_in_process(ProtocolChoice::Auto, opts).await;
     let all = call(&conn, "log_all_levels", json!({})).await.unwrap();
     assert!(text_of(&all).contains("Sent 8 log message(s)"), "{all}");
     let last = sent(&manager, "demo").pop().unwrap();

@@ -86,10 +86,19 @@ pub struct AppRender {
     pub server: String,
     pub tool: String,
     pub initialized: bool,
+    /// Milliseconds from the render page's start until the app sent
+    /// `ui/notifications/initialized`; `None` when it never did (or the run predates it).
+    #[serde(default)]
+    pub ready_ms: Option<u64>,
     #[serde(default)]
     pub csp_violations: Vec<String>,
+    /// What broke the render: the app's uncaught exceptions and unhandled rejections, the
+    /// render page's own errors, a failed tool call or render.
     #[serde(default)]
     pub errors: Vec<String>,
+    /// What the app logged with `console.error` (first line of each); not in `errors`.
+    #[serde(default)]
+    pub console_errors: Vec<String>,
 }
 
 impl Trace {

@@ -193,6 +193,7 @@ async fn tools_list_has_every_tool_with_rich_schemas() {
         "show_probe_app",
         "show_csp_breaker",
         "show_broken_app",
+        "show_noisy_app",
         "show_env_app",
         "secret_model_only",
         "show_openai_widget",

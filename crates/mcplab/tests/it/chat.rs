@@ -9,6 +9,9 @@ use serde_json::{Value, json};
 use tokio::io::AsyncWriteExt;
 use tokio::process::Command;
 
+use super::eval_support::lines;
+use super::peer_support::{code, err};
+
 const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
 
 fn chat(llm: &ScriptedLlm, args: &[&str]) -> Command {
@@ -26,6 +29,16 @@ fn chat(llm: &ScriptedLlm, args: &[&str]) -> Command {
         .stderr(Stdio::piped())
         .kill_on_drop(true);
     cmd
+}
+
+/// The demo's `add` of 2 and `b`, called by the model.
+fn add(b: i64) -> ScriptedCall {
+    ScriptedCall::new("c1", "cli__add", json!({"a": 2, "b": b}))
+}
+
+/// The demo's `echo` of `message`, called by the model.
+fn echo(message: &str) -> ScriptedCall {
+    ScriptedCall::new("c1", "cli__echo", json!({ "message": message }))
 }
 
 /// `mcplab chat ARGS` with a data folder of its own and nothing on stdin, finished.
@@ -50,7 +63,7 @@ async fn finish(mut cmd: Command, data: &std::path::Path, stdin: &str) -> Output
 async fn a_chat_turn_calls_a_demo_tool_and_streams_the_answer() {
     for (provider, model) in [("openai", "gpt-4o-mini"), ("anthropic", "claude-haiku-4-5")] {
         let llm = ScriptedLlm::start(vec![
-            Step::call_tools([ScriptedCall::new("c1", "cli__add", json!({"a": 2, "b": 3}))]),
+            Step::call_tools([add(3)]),
             Step::reply(["The sum ", "is 5."]),
         ])
         .await;
@@ -62,10 +75,7 @@ async fn a_chat_turn_calls_a_demo_tool_and_streams_the_answer() {
             "",
         )
         .await;
-        let (out, err) = (
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr),
-        );
+        let (out, err) = (String::from_utf8_lossy(&o.stdout), err(&o));
         assert_eq!(o.status.code(), Some(0), "{provider}: {err}");
         assert_eq!(out.trim(), "The sum is 5.", "{provider}");
         assert!(
@@ -80,16 +90,8 @@ async fn a_chat_turn_calls_a_demo_tool_and_streams_the_answer() {
 async fn json_lines_carry_the_turn_events() {
     let llm = ScriptedLlm::start(vec![Step::reply(["hello"])]).await;
     let o = chat_in_new_dir(&llm, &["--json", "--model", "openai::gpt-4o-mini", "hi"]).await;
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let events: Vec<Value> = String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
-        .collect();
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let events: Vec<Value> = lines(&o);
     assert_eq!(events.first().unwrap()["type"], "turnStarted");
     assert_eq!(events.last().unwrap()["type"], "turnFinished");
     assert!(
@@ -110,21 +112,17 @@ async fn failures_and_missing_models_are_explained() {
     )
     .await;
     assert_eq!(o.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("turn failed (truncated)"));
+    assert!(err(&o).contains("turn failed (truncated)"));
 
     let mut cmd = chat(&llm, &["--model", "openai::gpt-4o-mini", "hi"]);
     cmd.env_remove("OPENAI_API_KEY");
     let o = finish(cmd, dir.path(), "").await;
     assert_eq!(o.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&o.stderr).contains("OPENAI_API_KEY"),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert!(err(&o).contains("OPENAI_API_KEY"), "{}", err(&o));
 
     let o = finish(chat(&llm, &["--model", "gpt-4o", "hi"]), dir.path(), "").await;
     assert_eq!(o.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&o.stderr).contains("provider::model"));
+    assert!(err(&o).contains("provider::model"));
 }
 
 #[tokio::test]
@@ -141,12 +139,7 @@ async fn interactive_keeps_the_conversation() {
         "first question\nsecond question\n",
     )
     .await;
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_eq!(code(&o), 0, "{}", err(&o));
     let out = String::from_utf8_lossy(&o.stdout);
     assert!(
         out.contains("first answer") && out.contains("second answer"),
@@ -199,23 +192,14 @@ async fn ctrl_c_cancels_the_turn() {
         .await
         .expect("exits after Ctrl-C")
         .unwrap();
-    assert_eq!(
-        o.status.code(),
-        Some(130),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_eq!(code(&o), 130, "{}", err(&o));
     assert_eq!(seen.last().unwrap()["type"], "turnCancelled", "{seen:?}");
 }
 
 #[tokio::test]
 async fn approve_asks_before_each_tool_call() {
     for (answer, ran) in [("y\n", true), ("n\n", false)] {
-        let llm = ScriptedLlm::start(vec![
-            Step::call_tools([ScriptedCall::new("c1", "cli__add", json!({"a": 2, "b": 3}))]),
-            Step::reply(["done"]),
-        ])
-        .await;
+        let llm = ScriptedLlm::start(vec![Step::call_tools([add(3)]), Step::reply(["done"])]).await;
         let dir = tempfile::tempdir().unwrap();
         let o = finish(
             chat(
@@ -232,7 +216,7 @@ async fn approve_asks_before_each_tool_call() {
             answer,
         )
         .await;
-        let err = String::from_utf8_lossy(&o.stderr);
+        let err = err(&o);
         assert_eq!(o.status.code(), Some(0), "{err}");
         assert!(err.contains("allow cli/add"), "{err}");
         let fed_back = llm.requests()[1].body.to_string();
@@ -271,12 +255,7 @@ async fn a_host_config_file_drives_the_run() {
         "",
     )
     .await;
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_eq!(code(&o), 0, "{}", err(&o));
     let body = &llm.requests()[0].body;
     assert_eq!(body["model"], "gpt-4o-mini", "the flag wins over the file");
     assert_eq!(body["temperature"], 0.5);
@@ -296,7 +275,7 @@ async fn a_host_config_file_drives_the_run() {
     std::fs::write(&file, "stepLimt: 3\n").unwrap();
     let o = finish(chat(&llm, &["--host-config", path, "hi"]), dir.path(), "").await;
     assert_eq!(o.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = err(&o);
     assert!(
         err.contains("host.yaml") && err.contains("stepLimt"),
         "{err}"
@@ -313,16 +292,10 @@ async fn saved_cli_sessions_show_up_in_the_api() {
     let mut printed = args.to_vec();
     printed.push("--print-host-config");
     let o = finish(chat(&llm, &printed), dir.path(), "").await;
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_eq!(code(&o), 0, "{}", err(&o));
     let canonical: Value = serde_json::from_slice(&o.stdout).expect("canonical JSON");
     assert_eq!(canonical["stepLimit"], 4);
-    let err = String::from_utf8_lossy(&o.stderr);
-    let hash = err
+    let hash = err(&o)
         .split_whitespace()
         .last()
         .expect("the hash is printed")
@@ -332,12 +305,7 @@ async fn saved_cli_sessions_show_up_in_the_api() {
     let mut saved = args.to_vec();
     saved.extend(["--save", "remember this"]);
     let o = finish(chat(&llm, &saved), dir.path(), "").await;
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    assert_eq!(code(&o), 0, "{}", err(&o));
 
     let sessions = api_get(dir.path(), "/api/sessions").await;
     let list = sessions.as_array().unwrap();
@@ -401,15 +369,12 @@ async fn api_get(data: &std::path::Path, path: &str) -> Value {
 #[tokio::test]
 async fn compare_runs_two_models_side_by_side() {
     let right = ScriptedLlm::start(vec![
-        Step::call_tools([ScriptedCall::new("c1", "cli__add", json!({"a": 2, "b": 3}))]),
+        Step::call_tools([add(3)]),
         Step::reply(["The sum is 5."]),
     ])
     .await;
-    let wrong = ScriptedLlm::start(vec![
-        Step::call_tools([ScriptedCall::new("c1", "cli__add", json!({"a": 2, "b": 4}))]),
-        Step::reply(["It is 6."]),
-    ])
-    .await;
+    let wrong =
+        ScriptedLlm::start(vec![Step::call_tools([add(4)]), Step::reply(["It is 6."])]).await;
     let dir = tempfile::tempdir().unwrap();
     let args = [
         "--demo",
@@ -423,11 +388,8 @@ async fn compare_runs_two_models_side_by_side() {
     let mut cmd = chat(&right, &args);
     cmd.env("ANTHROPIC_BASE_URL", wrong.base_url());
     let o = finish(cmd, dir.path(), "").await;
-    let (out, err) = (
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr),
-    );
-    assert_eq!(o.status.code(), Some(0), "{err}\n{out}");
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(code(&o), 0, "{}\n{out}", err(&o));
     assert!(
         out.contains("The sum is 5.") && out.contains("It is 6."),
         "{out}"
@@ -478,16 +440,8 @@ async fn compare_runs_two_models_side_by_side() {
     );
     cmd.env("ANTHROPIC_BASE_URL", wrong.base_url());
     let o = finish(cmd, dir.path(), "").await;
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
-    let lines: Vec<Value> = String::from_utf8_lossy(&o.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).expect("each line is JSON"))
-        .collect();
+    assert_eq!(code(&o), 0, "{}", err(&o));
+    let lines = lines(&o);
     let (last, events) = lines.split_last().unwrap();
     assert!(
         events
@@ -510,7 +464,7 @@ async fn compare_runs_two_models_side_by_side() {
 async fn xray_prints_what_the_provider_received() {
     let llm = ScriptedLlm::start(vec![Step::reply(["hello"])]).await;
     let o = chat_in_new_dir(&llm, &["--xray", "--model", "openai::gpt-4o-mini", "hi"]).await;
-    let err = String::from_utf8_lossy(&o.stderr);
+    let err = err(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
     let received = String::from_utf8(llm.requests()[0].raw_body.clone()).unwrap();
     assert!(
@@ -531,17 +485,9 @@ async fn xray_prints_what_the_provider_received() {
 /// each deviation from the first column is marked where it happened.
 #[tokio::test]
 async fn compare_four_models_right_wrong_tool_wrong_args_slow() {
-    let add = |b: i64| ScriptedCall::new("c1", "cli__add", json!({"a": 2, "b": b}));
     let right = ScriptedLlm::start(vec![Step::call_tools([add(3)]), Step::reply(["5"])]).await;
-    let wrong_tool = ScriptedLlm::start(vec![
-        Step::call_tools([ScriptedCall::new(
-            "c1",
-            "cli__echo",
-            json!({"message": "2+3"}),
-        )]),
-        Step::reply(["2+3"]),
-    ])
-    .await;
+    let wrong_tool =
+        ScriptedLlm::start(vec![Step::call_tools([echo("2+3")]), Step::reply(["2+3"])]).await;
     let wrong_args = ScriptedLlm::start(vec![Step::call_tools([add(4)]), Step::reply(["6"])]).await;
     let slow = ScriptedLlm::start(vec![
         Step::call_tools([add(3)]).slow(150),
@@ -569,10 +515,7 @@ async fn compare_four_models_right_wrong_tool_wrong_args_slow() {
         .env("XAI_BASE_URL", slow.base_url())
         .env("XAI_API_KEY", "sk-xai-test");
     let o = finish(cmd, dir.path(), "").await;
-    let (out, err) = (
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr),
-    );
+    let (out, err) = (String::from_utf8_lossy(&o.stdout), err(&o));
     assert_eq!(o.status.code(), Some(0), "{err}\n{out}");
     let call = out
         .lines()
@@ -606,19 +549,12 @@ async fn compare_four_models_right_wrong_tool_wrong_args_slow() {
 #[tokio::test]
 async fn model_and_tool_text_cannot_drive_the_terminal() {
     let llm = ScriptedLlm::start(vec![
-        Step::call_tools([ScriptedCall::new(
-            "c1",
-            "cli__echo",
-            json!({"message": "\u{1b}]0;PWNED\u{7} tool"}),
-        )]),
+        Step::call_tools([echo("\u{1b}]0;PWNED\u{7} tool")]),
         Step::reply(["answer \u{1b}]52;c;ZWNobyBwd25lZA==\u{7} \u{1b}[2J done"]),
     ])
     .await;
     let o = chat_in_new_dir(&llm, &["--demo", "--model", "openai::gpt-4o-mini", "go"]).await;
-    let (out, err) = (
-        String::from_utf8_lossy(&o.stdout),
-        String::from_utf8_lossy(&o.stderr),
-    );
+    let (out, err) = (String::from_utf8_lossy(&o.stdout), err(&o));
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert!(
         !o.stdout.contains(&0x1b) && !o.stderr.contains(&0x1b),

@@ -3,6 +3,7 @@
 //! everything, filesystem, memory and sequential-thinking, where any finding would be theirs
 //! or ours): findings, exit codes, `--json` and `--junit`.
 
+use std::path::Path;
 use std::process::{Output, Stdio};
 use std::time::Duration;
 
@@ -31,7 +32,12 @@ pub(crate) async fn check(stdio: &str, extra: &[&str]) -> (Output, Value) {
 
 /// `mcplab check --json ARGS` in a scratch data directory: its exit and its report.
 pub(crate) async fn check_args(target_and_flags: &[&str]) -> (Output, Value) {
-    let (o, report) = check_within(60, target_and_flags).await;
+    reported(check_within(60, target_and_flags).await)
+}
+
+/// A check run's exit and report, asserting it printed one (the output says why not).
+#[track_caller]
+pub(crate) fn reported((o, report): (Output, Value)) -> (Output, Value) {
     assert!(
         !report.is_null(),
         "no JSON report: {}{}",
@@ -45,13 +51,22 @@ pub(crate) async fn check_args(target_and_flags: &[&str]) -> (Output, Value) {
 /// command line).
 pub(crate) async fn check_within(secs: u64, target_and_flags: &[&str]) -> (Output, Value) {
     let dir = tempfile::tempdir().unwrap();
+    check_in_dir(secs, dir.path(), target_and_flags).await
+}
+
+/// [`check_within`] with `data` as the data directory (a test that reads what it kept).
+pub(crate) async fn check_in_dir(
+    secs: u64,
+    data: &Path,
+    target_and_flags: &[&str],
+) -> (Output, Value) {
     let mut args = vec!["check", "--json"];
     args.extend(target_and_flags);
     let o = tokio::time::timeout(
         Duration::from_secs(secs),
         Command::new(BIN)
             .args(&args)
-            .env("MCPLAB_DATA_DIR", dir.path())
+            .env("MCPLAB_DATA_DIR", data)
             .stdin(Stdio::null())
             .kill_on_drop(true)
             .output(),

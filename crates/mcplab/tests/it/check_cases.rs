@@ -7,14 +7,13 @@
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
-use std::process::{Output, Stdio};
-use std::time::Duration;
+use std::process::Output;
 
 use serde_json::{Value, json};
-use tokio::process::Command;
 
+use super::check::{check_in_dir, reported};
 use super::check_wire::RawHttp;
-use super::peer_support::{BIN, repo};
+use super::peer_support::repo;
 
 /// A raw server's case file in `dir`, and its stdio command line.
 fn case(dir: &Path, name: &str, case: &Value) -> String {
@@ -32,28 +31,7 @@ fn modes(modes: &str) -> String {
 
 /// `mcplab check --json ARGS` with `data` as its data directory: its exit and report.
 async fn check_in(data: &Path, args: &[&str]) -> (Output, Value) {
-    let mut all = vec!["check", "--json"];
-    all.extend(args);
-    let o = tokio::time::timeout(
-        Duration::from_secs(90),
-        Command::new(BIN)
-            .args(&all)
-            .env("MCPLAB_DATA_DIR", data)
-            .stdin(Stdio::null())
-            .kill_on_drop(true)
-            .output(),
-    )
-    .await
-    .expect("check finished in time")
-    .unwrap();
-    let report: Value = serde_json::from_slice(&o.stdout).unwrap_or_else(|_| {
-        panic!(
-            "no JSON report: {}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        )
-    });
-    (o, report)
+    reported(check_in_dir(90, data, args).await)
 }
 
 /// The findings of `rule`: (severity, message).

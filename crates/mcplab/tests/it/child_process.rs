@@ -26,6 +26,11 @@ fn stdio(name: &str, command: &str, args: &[&str]) -> ServerConfig {
     }
 }
 
+/// The shipped demo server (this build's `mcplab demo-server`), named `demo`.
+fn demo() -> ServerConfig {
+    stdio("demo", env!("CARGO_BIN_EXE_mcplab"), &["demo-server"])
+}
+
 fn sh(name: &str, script: &str) -> ServerConfig {
     stdio(name, "sh", &["-c", script])
 }
@@ -91,26 +96,15 @@ async fn assert_all_gone(pidfile: &Path) {
         .map(|p| p.parse().unwrap())
         .collect();
     assert!(!pids.is_empty());
-    for _ in 0..50 {
-        if pids.iter().all(|p| !alive(*p)) {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
+    for pid in pids {
+        wait_gone(pid, "a process the script started").await;
     }
-    panic!("processes left behind: {pids:?}");
 }
 
 #[tokio::test]
 async fn demo_server_as_a_child_process() {
     let manager = quick();
-    let conn = manager
-        .connect(stdio(
-            "demo",
-            env!("CARGO_BIN_EXE_mcplab"),
-            &["demo-server"],
-        ))
-        .await
-        .expect("demo server starts");
+    let conn = manager.connect(demo()).await.expect("demo server starts");
     let pid = conn.pid().expect("child pid");
     assert!(alive(pid));
     let r = conn
@@ -129,26 +123,13 @@ async fn demo_server_as_a_child_process() {
     assert!(resources["resources"].as_array().unwrap().len() >= 4);
     manager.disconnect("demo").await;
     assert_eq!(manager.status("demo"), Some(ServerStatus::Disconnected));
-    for _ in 0..30 {
-        if !alive(pid) {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    panic!("the demo server outlived its disconnect");
+    wait_gone(pid, "the demo server after its disconnect").await;
 }
 
 #[tokio::test]
 async fn reconnect_replaces_the_process() {
     let manager = quick();
-    let first = manager
-        .connect(stdio(
-            "demo",
-            env!("CARGO_BIN_EXE_mcplab"),
-            &["demo-server"],
-        ))
-        .await
-        .unwrap();
+    let first = manager.connect(demo()).await.unwrap();
     let old = first.pid().unwrap();
     let second = manager.reconnect("demo").await.unwrap();
     assert_ne!(second.pid().unwrap(), old);
@@ -245,14 +226,7 @@ async fn garbage_on_stdout_is_recorded_and_reported() {
 #[tokio::test]
 async fn a_server_that_crashes_mid_call_fails_the_call_and_the_status() {
     let manager = quick();
-    let conn = manager
-        .connect(stdio(
-            "demo",
-            env!("CARGO_BIN_EXE_mcplab"),
-            &["demo-server"],
-        ))
-        .await
-        .unwrap();
+    let conn = manager.connect(demo()).await.unwrap();
     let pid = conn.pid().unwrap();
     let mut traffic = manager.traffic().subscribe();
     let call = {

@@ -384,42 +384,42 @@ async fn stderr_until(
     task
 }
 
-#[tokio::test]
-async fn ctrl_c_cancels_the_call_and_exits_cleanly() {
-    let dir = tempfile::tempdir().unwrap();
-    let d = demo();
+/// `mcplab --trace --stdio SERVER tools call slow_task` (10 s of work) with `data` as its data
+/// directory, handed back once the call is on its way (`--trace` prints the request as it is
+/// sent), with the task that yields its whole stderr.
+async fn slow_call(
+    data: &Path,
+    server: &str,
+) -> (tokio::process::Child, tokio::task::JoinHandle<String>) {
     let mut child = Command::new(BIN)
-        .args([
-            "--trace",
-            "--stdio",
-            &d,
-            "tools",
-            "call",
-            "slow_task",
-            "-a",
-            "steps=100",
-            "-a",
-            "step_ms=100",
-        ])
-        .env("MCPLAB_DATA_DIR", dir.path())
+        .args(["--trace", "--stdio", server, "tools", "call", "slow_task"])
+        .args(["-a", "steps=100", "-a", "step_ms=100"])
+        .env("MCPLAB_DATA_DIR", data)
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .kill_on_drop(true)
         .spawn()
         .unwrap();
-    let pid = child.id().unwrap();
-    // Interrupted once the call is on its way (--trace prints the request as it is sent).
     let stderr = stderr_until(&mut child, "tools/call").await;
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(pid as i32),
-        nix::sys::signal::Signal::SIGINT,
-    )
-    .unwrap();
-    let o = tokio::time::timeout(Duration::from_secs(15), child.wait_with_output())
+    (child, stderr)
+}
+
+/// Sends `signal` to `child` and waits (bounded) until it has exited.
+async fn signalled(child: tokio::process::Child, signal: nix::sys::signal::Signal) -> Output {
+    let pid = nix::unistd::Pid::from_raw(child.id().unwrap() as i32);
+    nix::sys::signal::kill(pid, signal).unwrap();
+    tokio::time::timeout(Duration::from_secs(15), child.wait_with_output())
         .await
-        .expect("exits after Ctrl-C")
-        .unwrap();
+        .unwrap_or_else(|_| panic!("still running 15 s after {signal}"))
+        .unwrap()
+}
+
+#[tokio::test]
+async fn ctrl_c_cancels_the_call_and_exits_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let (child, stderr) = slow_call(dir.path(), &demo()).await;
+    let o = signalled(child, nix::sys::signal::Signal::SIGINT).await;
     let e = stderr.await.unwrap();
     assert_eq!(code(&o), 130, "{e}");
     assert!(e.contains("notifications/cancelled"), "{e}");
@@ -434,48 +434,14 @@ async fn sigterm_stops_the_server_too() {
         "sh -c 'echo $$ > {}; exec {BIN} demo-server'",
         pidfile.display()
     );
-    let mut child = Command::new(BIN)
-        .args([
-            "--trace",
-            "--stdio",
-            &stdio,
-            "tools",
-            "call",
-            "slow_task",
-            "-a",
-            "steps=100",
-            "-a",
-            "step_ms=100",
-        ])
-        .env("MCPLAB_DATA_DIR", dir.path())
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
+    let (child, stderr) = slow_call(dir.path(), &stdio).await;
+    // The server wrote its pid before it answered `initialize`.
+    let server: i32 = std::fs::read_to_string(&pidfile)
+        .expect("the server started")
+        .trim()
+        .parse()
         .unwrap();
-    let pid = child.id().unwrap();
-    let mut server = None;
-    for _ in 0..100 {
-        if let Ok(text) = std::fs::read_to_string(&pidfile)
-            && let Ok(p) = text.trim().parse::<i32>()
-        {
-            server = Some(p);
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let server = server.expect("the server started");
-    let stderr = stderr_until(&mut child, "tools/call").await;
-    nix::sys::signal::kill(
-        nix::unistd::Pid::from_raw(pid as i32),
-        nix::sys::signal::Signal::SIGTERM,
-    )
-    .unwrap();
-    let o = tokio::time::timeout(Duration::from_secs(15), child.wait_with_output())
-        .await
-        .expect("exits after SIGTERM")
-        .unwrap();
+    let o = signalled(child, nix::sys::signal::Signal::SIGTERM).await;
     assert_eq!(code(&o), 130, "{}", stderr.await.unwrap());
     for _ in 0..50 {
         let alive = std::fs::read_to_string(format!("/proc/{server}/stat"))

@@ -38,6 +38,8 @@ mod ci_action;
 mod cli;
 mod eval;
 mod eval_accounting;
+#[cfg(feature = "chromium-tests")]
+mod eval_apps;
 mod eval_checks;
 mod eval_hosts;
 mod eval_runs;

@@ -19,27 +19,30 @@ fn children<'a>(spans: &'a [ReceivedSpan], parent: &ReceivedSpan) -> Vec<&'a Rec
         .collect()
 }
 
-#[tokio::test]
-async fn eval_run_exports_each_iteration_with_its_turns_and_tool_calls() {
-    let receiver = Receiver::start().await;
+/// `mcplab eval run --json --otlp URL` of a suite that runs [`ADD_CASE`] twice, against a
+/// scripted model that passes it.
+async fn run_add_twice_exporting_to(url: &str) -> std::process::Output {
     let llm = ScriptedLlm::start_with_rules(Rules::new(vec![good("gpt-good", "g")])).await;
     let dir = tempfile::tempdir().unwrap();
     let path = suite(dir.path(), &format!("repeat: 2\n{ADD_CASE}"));
-    let url = receiver.url();
-    let (code, events) = run_json(
-        Some(&llm),
-        dir.path(),
-        &[
-            path.to_str().unwrap(),
-            "--model",
-            "openai::gpt-good",
-            "--otlp",
-            &url,
-        ],
-    )
-    .await;
-    assert_eq!(code, Some(0), "{events:?}");
-    let run = run_id(&events);
+    let args = [
+        "run",
+        path.to_str().unwrap(),
+        "--json",
+        "--model",
+        "openai::gpt-good",
+        "--otlp",
+        url,
+    ];
+    output(eval(Some(&llm), dir.path(), &args)).await
+}
+
+#[tokio::test]
+async fn eval_run_exports_each_iteration_with_its_turns_and_tool_calls() {
+    let receiver = Receiver::start().await;
+    let o = run_add_twice_exporting_to(&receiver.url()).await;
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let run = run_id(&lines(&o));
     // Sent before the command exits: 2 iterations × (agent + chat + execute_tool).
     let spans = receiver.wait_for(6, WAIT).await;
     let roots: Vec<_> = spans
@@ -114,23 +117,7 @@ async fn a_collector_nobody_runs_is_one_warning_and_the_run_passes() {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         l.local_addr().unwrap().port()
     };
-    let llm = ScriptedLlm::start_with_rules(Rules::new(vec![good("gpt-good", "g")])).await;
-    let dir = tempfile::tempdir().unwrap();
-    let path = suite(dir.path(), &format!("repeat: 2\n{ADD_CASE}"));
-    let url = format!("http://127.0.0.1:{port}");
-    let o = output(eval(
-        Some(&llm),
-        dir.path(),
-        &[
-            "run",
-            path.to_str().unwrap(),
-            "--model",
-            "openai::gpt-good",
-            "--otlp",
-            &url,
-        ],
-    ))
-    .await;
+    let o = run_add_twice_exporting_to(&format!("http://127.0.0.1:{port}")).await;
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");
     assert_eq!(err.matches("OTLP export to").count(), 1, "told once: {err}");

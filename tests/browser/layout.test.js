@@ -1,4 +1,5 @@
-// Every page at phone, laptop and desktop widths, in both themes: nothing scrolls sideways,
+// Every page at phone, laptop and desktop widths, in both themes (the chat with one finished
+// turn): nothing scrolls sideways,
 // every visible control can be reached (inside the viewport, not covered), the page menu
 // works where the navigation collapses, no date breaks across lines, the Playground's controls
 // stay in their column and its placeholder is readable at any zoom, axe-core finds no serious
@@ -7,13 +8,15 @@
 // method names whole, and the Settings provider fields carry visible labels, aligned. Selects
 // are styled like the other controls and wide enough for their value; a server's card shows its
 // command whole; the phone-width traffic panel keeps times, methods and its close button whole.
+// A page whose code chunk does not load shows an error with Reload in the shell, not a blank app.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startMcplab, openApp, shot } from './harness.js';
-import { axeViolations, horizontalOverflow, id, unreachableControls, waitConnected } from './ui_helpers.js';
+import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
+import { axeViolations, horizontalOverflow, id, newChat, unreachableControls, waitConnected } from './ui_helpers.js';
 
 let mcplab;
 let app;
+let llm;
 
 const SIZES = [
   { name: '390', width: 390, height: 844 },
@@ -39,14 +42,29 @@ const ROUTES = [
 ];
 
 before(async () => {
+  llm = await startScriptedLlm([
+    { text: ['Adding them with the demo tool.'], call: [{ id: 'c1', name: 'demo__add', arguments: { a: 2, b: 40 } }] },
+    { reply: ['The sum is **42**.'] },
+  ]);
   mcplab = await startMcplab();
   app = await openApp(mcplab);
   await waitConnected(mcplab, ['demo']);
+  // One finished chat turn (a tool card, an answer, the settings bar), then the provider goes
+  // again: the chat page shows that conversation under its "no model" note.
+  const put = await mcplab.api('PUT', '/api/llm/providers/openai', { kind: 'openai', baseUrl: llm.baseUrl, apiKey: 'sk-test', models: ['gpt-4o-mini'] });
+  assert.equal(put.status, 200, JSON.stringify(put.body));
+  await newChat(app.page, mcplab);
+  await app.page.fill(id('chat-input'), 'What is 2 + 40?');
+  await app.page.click(id('chat-send'));
+  await app.page.waitForSelector(`${id('chat-session')} .chat-turn[data-status="finished"]`, { timeout: 20000 });
+  assert.equal((await mcplab.api('DELETE', '/api/llm/providers/openai')).status, 204);
+  await app.page.reload();
 });
 
 after(async () => {
   await app?.browser.close();
   await mcplab?.stop();
+  llm?.stop();
 });
 
 async function show(page, route) {
@@ -55,8 +73,12 @@ async function show(page, route) {
   }, route.hash);
   await page.waitForSelector(id(route.ready), { timeout: 15000 });
   // No provider is configured here: the chat's first screen is its "no model" note, which comes
-  // with the providers list (the first 390 shot was taken before it arrived).
-  if (route.name === 'chat') await page.waitForSelector(id('chat-no-model'), { timeout: 15000 });
+  // with the providers list (the first 390 shot was taken before it arrived), over the chat
+  // made in before().
+  if (route.name === 'chat') {
+    await page.waitForSelector(id('chat-no-model'), { timeout: 15000 });
+    await page.waitForSelector(`${id('tool-card')}[data-status="ok"]`, { timeout: 15000 });
+  }
   // Let lists that load after the page settle (no spinner left in the main area).
   await page.waitForFunction(() => !document.querySelector('main [data-testid="spinner"]'), null, { timeout: 15000 });
 }
@@ -238,10 +260,23 @@ test('narrow windows: the page menu reaches every page, the traffic panel is an 
   // Phone-width traffic: the close button on the title's row, times and methods whole.
   const [title, close] = [await page.locator(`${id('traffic-overlay')} .panel-title`).boundingBox(), await page.locator(id('traffic-close')).boundingBox()];
   assert.ok(Math.abs(title.y + title.height / 2 - (close.y + close.height / 2)) < 6, `the close button sits on another row (title y=${title.y}, close y=${close.y})`);
-  const clipped = await page.$$eval(`${id('traffic-overlay')} ${id('traffic-row')} > :is(.c-time, .c-method)`, (cells) =>
+  // (A note is prose, not a method: it takes the rest of its row instead, its whole text in
+  // its title.)
+  const clipped = await page.$$eval(`${id('traffic-overlay')} ${id('traffic-row')}:not(.t-note) > :is(.c-time, .c-method)`, (cells) =>
     cells.filter((c) => c.getClientRects().length && c.scrollWidth > c.clientWidth + 1).map((c) => `"${c.textContent}" (${c.scrollWidth} px in ${c.clientWidth})`),
   );
   assert.deepEqual(clipped, [], 'traffic cells cut off at 390');
+  const notes = await page.$$eval(`${id('traffic-overlay')} ${id('traffic-row')}.t-note > .c-method`, (cells) =>
+    cells.map((c) => {
+      const row = c.parentElement.getBoundingClientRect();
+      return { text: c.textContent, title: c.title, gap: Math.round(row.right - parseFloat(getComputedStyle(c.parentElement).paddingRight) - c.getBoundingClientRect().right) };
+    }),
+  );
+  assert.ok(notes.length > 0, 'the chat made in before() leaves cache notes in the traffic');
+  for (const n of notes) {
+    assert.ok(n.gap <= 1, `the note "${n.text.slice(0, 40)}…" stops ${n.gap} px before the row's end`);
+    assert.equal(n.title, n.text);
+  }
   await shot(page, 'layout-390-traffic-overlay');
   await page.click(id('traffic-close'));
   await page.waitForSelector(id('traffic-overlay'), { state: 'detached' });
@@ -294,6 +329,33 @@ test('wide windows: traffic docked, open by default on Tools, closed by default 
   for (const r of ROUTES.filter((x) => ['playground', 'chat', 'oauth', 'evals', 'settings', 'logs'].includes(x.name))) {
     await show(page, r);
     assert.equal(await page.locator(id('traffic-panel')).count(), 0, `${r.name}: closed by default`);
+  }
+});
+
+test('a page whose code does not load says so with Reload, the shell keeps working, and Reload brings the page', async () => {
+  // A tab of its own: the failed fetch's console error stays out of this file's page errors.
+  const context = await app.browser.newContext({ viewport: { width: 1440, height: 900 } });
+  try {
+    const page = await context.newPage();
+    const chunk = /\/assets\/TasksPage-[^/]+\.js$/;
+    const fail = (route) => route.abort();
+    await page.route(chunk, fail);
+    await page.goto(await mcplab.loginUrl());
+    await page.waitForURL((u) => u.pathname !== '/auth', { timeout: 15000 });
+    await page.waitForSelector(id('servers-page'), { timeout: 15000 });
+    await page.click(id('nav-tasks'));
+    const failed = await page.waitForSelector(id('page-failed'), { timeout: 15000 });
+    assert.match(await failed.innerText(), /The Tasks page's code did not load/);
+    assert.equal((await page.innerText(`${id('page-failed')} ${id('retry')}`)).trim(), 'Reload');
+    await page.click(id('nav-servers'));
+    await page.waitForSelector(id('servers-page'), { timeout: 15000 });
+    await page.click(id('nav-tasks'));
+    await page.waitForSelector(id('page-failed'), { timeout: 15000 });
+    await page.unroute(chunk, fail);
+    await page.click(`${id('page-failed')} ${id('retry')}`);
+    await page.waitForSelector(id('tasks-page'), { timeout: 15000 });
+  } finally {
+    await context.close();
   }
 });
 

@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """A raw MCP server over stdio (no SDK) for `mcplab check --host / --readiness / --fuzz`.
 
-Usage: rulesrv.py [--log=FILE] [--case=FILE] MODE [MODE…]. Every request it receives is appended,
-one JSON line each ({"method", "tool", "arguments"}), to FILE when given, so tests judge by what the
-server saw. `--case=FILE` is a server written by the test that breaks (or keeps) particular rules, a
+Usage: rulesrv.py [--log=FILE] [--case=FILE] [--no-restart=FILE] MODE [MODE…]. Every request it
+receives is appended, one JSON line each ({"method", "tool", "arguments"}), to FILE when given, so
+tests judge by what the server saw. `--no-restart=FILE`: a crash (of `lookup`) creates FILE first,
+and a start that finds FILE writes why to stderr and exits 4 (a server that cannot be started again
+after a crash). `--case=FILE` is a server written by the test that breaks (or keeps) particular rules, a
 JSON object with any of:
 
   tools      tool definitions, listed after the modes' tools
@@ -40,6 +42,7 @@ MODES = {a for a in sys.argv[1:] if not a.startswith("--")}
 LOG = next((a[len("--log="):] for a in sys.argv[1:] if a.startswith("--log=")), None)
 CASE_FILE = next((a[len("--case="):] for a in sys.argv[1:] if a.startswith("--case=")), None)
 CASE = json.load(open(CASE_FILE)) if CASE_FILE else {}
+NO_RESTART = next((a[len("--no-restart="):] for a in sys.argv[1:] if a.startswith("--no-restart=")), None)
 
 
 def log(msg):
@@ -186,6 +189,8 @@ def call(id_, name, args):
         os._exit(7)
     if name == "lookup":
         if isinstance(q, str) and len(q) > 1000:
+            if NO_RESTART:
+                open(NO_RESTART, "w").close()
             sys.stderr.write("lookup: buffer overflow\n")
             sys.stderr.flush()
             os._exit(3)
@@ -210,6 +215,9 @@ def resource(uri, mime, text):
 
 
 def main():
+    if NO_RESTART and os.path.exists(NO_RESTART):
+        sys.stderr.write(f"rulesrv: not starting again after a crash ({NO_RESTART} exists)\n")
+        sys.exit(4)
     while True:
         msg = read_message()
         if msg is None:

@@ -1,8 +1,11 @@
-// The app: boot (prefs first, then the stores and the event stream) and the shell — header,
+// The app: boot (the prefs and the servers list asked for by `boot.ts` at once; the stores start
+// and take the held event stream once both are in) and the shell — header,
 // the current page, the traffic panel (docked or overlay), the command palette and the
 // human-in-the-loop dialogs over all. Every page but Servers loads on demand (the heavy parts:
-// Playground and Chat with the apps host, Evals with its charts, OAuth, Settings): the first
-// screen needs only the shell, the Servers page and the stores.
+// Playground and Chat with the apps host, Evals with its charts, OAuth, Settings), each inside a
+// `PageBoundary` (a chunk that does not load shows an error with Reload, not a blank app): the
+// first screen needs only the shell, the Servers page and the stores; the traffic panel follows
+// its first frame (`shell/TrafficDock.tsx`).
 import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { UNAUTHORIZED_HINT, errorMessage, ApiFailure } from './api/client';
@@ -13,12 +16,13 @@ import { startHumanStore } from './human/store';
 import { startCallsStore } from './inspector/calls';
 import { startLogsStore } from './logs/store';
 import { ServersPage } from './servers/ServersPage';
-import { startServersStore } from './servers/store';
-import { loadPrefs } from './settings/prefs';
-import { TopBar } from './shell/TopBar';
+import { seedServers, startServersStore } from './servers/store';
+import { takeBoot } from './boot';
+import { PAGE_LABELS, TopBar } from './shell/TopBar';
 import { TrafficDock } from './shell/TrafficDock';
 import { startTrafficStore } from './traffic/store';
 import { setTrafficOpen, useTrafficOpen } from './traffic/visibility';
+import { PageBoundary } from './ui/PageBoundary';
 import { Loading } from './ui/Spinner';
 import { ErrorState } from './ui/States';
 import { Ticks } from './ui/Ticks';
@@ -58,9 +62,12 @@ export function App() {
   const [queryClient] = useState(createQueryClient);
   const attempt = useCallback(() => {
     setBoot({ state: 'loading' });
-    loadPrefs().then(
-      () => {
+    const boot = takeBoot();
+    Promise.all([boot.prefs, boot.servers]).then(
+      ([, servers]) => {
         start(queryClient);
+        if (servers) seedServers(queryClient, servers);
+        events.release();
         setBoot({ state: 'ready' });
       },
       (e) => setBoot({ state: 'error', message: errorMessage(e), unauthorized: e instanceof ApiFailure && e.unauthorized }),
@@ -151,22 +158,28 @@ function Shell() {
       )}
       <TrafficDock page={page} open={trafficOpen} overlay={overlay}>
         {page !== 'playground' && (
-          <Suspense fallback={<Loading />}>
-            <PageView />
-          </Suspense>
+          <PageBoundary key={page} what={`${PAGE_LABELS[page]} page`}>
+            <Suspense fallback={<Loading />}>
+              <PageView />
+            </Suspense>
+          </PageBoundary>
         )}
         {keptPlayground && (
           <div className="kept-page" hidden={page !== 'playground'}>
-            <Suspense fallback={<Loading />}>
-              <PlaygroundPage active={page === 'playground'} />
-            </Suspense>
+            <PageBoundary what="Playground page">
+              <Suspense fallback={<Loading />}>
+                <PlaygroundPage active={page === 'playground'} />
+              </Suspense>
+            </PageBoundary>
           </div>
         )}
       </TrafficDock>
       {palette && (
-        <Suspense fallback={null}>
-          <CommandPalette onClose={() => setPalette(false)} />
-        </Suspense>
+        <PageBoundary what="command palette">
+          <Suspense fallback={null}>
+            <CommandPalette onClose={() => setPalette(false)} />
+          </Suspense>
+        </PageBoundary>
       )}
       <HumanDialogs />
     </div>

@@ -1,8 +1,10 @@
-// The entry point: the theme applied before the first paint, then the page this URL asks for
-// (the shell, the sign-in page for a login URL, or the headless renderer's render page).
+// The entry point: the theme applied before the first paint, the app's first requests sent
+// (`boot.ts`), then the page this URL asks for (the shell, the sign-in page for a login URL, or
+// the headless renderer's render page).
 import { StrictMode, lazy, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App';
+import { startBoot } from './boot';
 import { SignInPage } from './signin/SignInPage';
 import { applyTheme, initialTheme } from './settings/theme';
 import './styles.css';
@@ -14,6 +16,7 @@ const rendering = window.location.hash.startsWith('#/render/');
 const signingIn = window.location.pathname === '/auth';
 
 applyTheme(initialTheme());
+if (!signingIn && !rendering) startBoot();
 createRoot(document.getElementById('root')!).render(
   signingIn ? (
     <SignInPage />

@@ -12,9 +12,11 @@
 //! server's stdin is closed ([`ProcessTree::survey`]): a server that exits on EOF re-parents
 //! its orphans to init, out of reach (a daemon it forks after that still escapes). Hostile
 //! code can still escape through other services (systemd-run, cron, a ptrace trick). This
-//! module never signals a process it did not see descend from a server. [`reap_orphans`] collects the exit of any other process
-//! re-parented to a subreaper mcplab (a browser started through `xdg-open`, helpers of a
-//! killed renderer), so none stays a zombie. Elsewhere than Linux it does nothing.
+//! module never signals a process it did not see descend from a server; a child of this
+//! process between fork and exec holds the pipes too, and is left alone (`forking_here`).
+//! [`reap_orphans`] collects the exit of any other process re-parented to a subreaper mcplab
+//! (a browser started through `xdg-open`, helpers of a killed renderer), so none stays a
+//! zombie. Elsewhere than Linux it does nothing.
 
 use std::collections::{HashMap, HashSet};
 use std::time::Duration;
@@ -251,7 +253,9 @@ pub(crate) fn inode_of(_fd: i32) -> Option<u64> {
 }
 
 /// Processes other than `root` and this one, started since `since`, that hold one of `pipes`
-/// (readable ones only: other users' processes are not ours to kill).
+/// (readable ones only: other users' processes are not ours to kill). A child this process is
+/// still forking ([`forking_here`]) holds every descriptor of ours, these pipes included, and
+/// is none of the server's.
 #[cfg(target_os = "linux")]
 fn pipe_holders(table: &HashMap<i32, Entry>, pipes: &[u64], root: i32, since: u64) -> Vec<Proc> {
     if pipes.is_empty() {
@@ -262,6 +266,8 @@ fn pipe_holders(table: &HashMap<i32, Entry>, pipes: &[u64], root: i32, since: u6
     table
         .iter()
         .filter(|(pid, e)| **pid != root && **pid != me && e.start >= since)
+        // Asked before its descriptors are read: once it has exec'd, it holds none of ours.
+        .filter(|(pid, e)| !forking_here(**pid, e, me))
         .filter(|(pid, _)| {
             let Ok(fds) = std::fs::read_dir(format!("/proc/{pid}/fd")) else {
                 return false;
@@ -276,6 +282,21 @@ fn pipe_holders(table: &HashMap<i32, Entry>, pipes: &[u64], root: i32, since: u6
             start: e.start,
         })
         .collect()
+}
+
+/// Whether `pid` is a child of this process that has not exec'd yet: its program is still
+/// ours. Between fork and exec (another server being started, a browser launched) a child
+/// holds copies of all our descriptors; killing it as a holder of a server's pipes killed
+/// the next server started while one stopped (the fuzzer's restart after a crash).
+#[cfg(target_os = "linux")]
+fn forking_here(pid: i32, entry: &Entry, me: i32) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    let program = |p: &str| {
+        std::fs::metadata(format!("/proc/{p}/exe"))
+            .ok()
+            .map(|m| (m.dev(), m.ino()))
+    };
+    entry.ppid == me && program(&pid.to_string()).is_some_and(|p| program("self") == Some(p))
 }
 
 #[cfg(not(target_os = "linux"))]

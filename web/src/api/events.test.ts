@@ -3,7 +3,7 @@
 // replay, asking for a resync only when there is no position to resume from, the backoff, and
 // the session streams' `resync` event.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { openSessionStream, openStream, retryDelay, type StreamState } from './events';
+import { EventStream, openSessionStream, openStream, retryDelay, type StreamState } from './events';
 import { startSseServer, type SseServer } from '../test/sseServer';
 
 let srv: SseServer;
@@ -79,6 +79,32 @@ describe('openStream', () => {
     // Nothing was read before the failures, so the open after them is the first: no resync.
     expect(seen.resyncs).toBe(0);
   }, 15000);
+});
+
+describe('EventStream held at boot', () => {
+  it('keeps what arrives before the stores listen and hands it over in order on release', async () => {
+    const statusEvent = (server: string) => JSON.stringify({ kind: 'server', event: { type: 'stderr', server, line: server } });
+    let stream: { send(data: string, id?: number): void } | null = null;
+    srv.answer((s) => {
+      stream = s;
+      s.send(statusEvent('a'), 1);
+      s.send(JSON.stringify({ kind: 'resync' }), 2);
+      s.send(statusEvent('b'), 3);
+    });
+    const es = new EventStream(srv.base + '/api/events');
+    closeClient = () => es.stop();
+    es.startHeld();
+    await vi.waitFor(() => expect(es.pending()).toBe(3), WAIT);
+    const seen: string[] = [];
+    es.onServerEvent((e) => seen.push('server' in e ? e.server : e.type));
+    es.onResync(() => seen.push('resync'));
+    expect(seen).toEqual([]);
+    es.release();
+    expect(seen).toEqual(['a', 'resync', 'b']);
+    expect(es.pending()).toBe(0);
+    stream!.send(statusEvent('c'), 4);
+    await vi.waitFor(() => expect(seen).toEqual(['a', 'resync', 'b', 'c']), WAIT);
+  });
 });
 
 describe('openSessionStream', () => {

@@ -92,21 +92,61 @@ export function openStream(path: string, h: StreamHandlers): () => void {
   };
 }
 
-class EventStream {
+/** Events a held stream keeps for its listeners; past this it keeps none and says `resync`. */
+const HOLD_LIMIT = 10_000;
+
+export class EventStream {
   private close: (() => void) | null = null;
+  // While held (opened at boot, before the stores listen): what arrived, in order.
+  private held: (() => void)[] | null = null;
   private state: StreamState = 'connecting';
   private stateListeners = new Set<() => void>();
   private serverListeners = new Set<Listener<ServerEvent>>();
   private trafficListeners = new Set<Listener<TrafficFrame>>();
   private resyncListeners = new Set<() => void>();
 
+  constructor(private readonly path = '/api/events') {}
+
   start(): void {
     if (this.close) return;
-    this.close = openStream('/api/events', {
-      onData: (data) => this.dispatch(data),
-      onResync: () => this.emitResync(),
+    this.close = openStream(this.path, {
+      onData: (data) => this.later(() => this.dispatch(data)),
+      onResync: () => this.later(() => this.emitResync()),
       onState: (s) => this.setState(s),
     });
+  }
+
+  stop(): void {
+    this.close?.();
+    this.close = null;
+  }
+
+  /** Opens the stream at once but keeps its events until `release` (the boot opens it beside
+   * the first requests; the stores subscribe once the prefs are in). */
+  startHeld(): void {
+    if (this.close) return;
+    this.held = [];
+    this.start();
+  }
+
+  /** Hands what arrived while held to the listeners, in order; from now on events go straight
+   * to them. Past `HOLD_LIMIT` events nothing was kept: the listeners get a `resync`. */
+  release(): void {
+    const held = this.held;
+    this.held = null;
+    if (!held) return;
+    if (held.length > HOLD_LIMIT) this.emitResync();
+    else held.forEach((f) => f());
+  }
+
+  /** How many events wait for `release`. */
+  pending(): number {
+    return this.held?.length ?? 0;
+  }
+
+  private later(f: () => void): void {
+    if (!this.held) return f();
+    if (this.held.length <= HOLD_LIMIT) this.held.push(f);
   }
 
   private dispatch(data: string): void {

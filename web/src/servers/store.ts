@@ -79,6 +79,13 @@ async function loadServers(): Promise<ServerView[]> {
   return l;
 }
 
+/** The list the boot fetched beside the prefs (`boot.ts`), as if the query had loaded it. */
+export function seedServers(queryClient: QueryClient, l: ServerView[]): void {
+  if (queryClient.getQueryData(SERVERS_KEY)) return;
+  findPendingSignIns(l);
+  queryClient.setQueryData(SERVERS_KEY, l);
+}
+
 export async function reloadServers(): Promise<void> {
   await cache?.invalidateQueries({ queryKey: SERVERS_KEY, refetchType: 'all' });
 }

@@ -1,10 +1,30 @@
 // The traffic panel's place: docked beside the page in a resizable split on wide windows, an
-// overlay drawer (closed by default, closed on page change) on narrow ones.
-import { useEffect, type ReactNode } from 'react';
+// overlay drawer (closed by default, closed on page change) on narrow ones. The panel's code is
+// its own chunk, asked for as soon as this module loads, and the panel renders after the first
+// frame (`useAfterPaint`): the first screen paints the page, with the panel's place kept empty.
+import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { Group, Panel, Separator } from 'react-resizable-panels';
-import { TrafficPanel } from '../traffic/TrafficPanel';
 import { setTrafficOpen } from '../traffic/visibility';
+import { PageBoundary } from '../ui/PageBoundary';
+import { useAfterPaint } from '../ui/useAfterPaint';
 import type { Page } from '../ui/route';
+
+const chunk = import('../traffic/TrafficPanel');
+const TrafficPanel = lazy(() => chunk.then((m) => ({ default: m.TrafficPanel })));
+
+/** The panel once the page has painted; until then (and while its chunk loads) its empty place. */
+function LaterPanel({ onClose }: { onClose: () => void }) {
+  const painted = useAfterPaint();
+  const empty = <section className="traffic" aria-label="Traffic" aria-busy="true" />;
+  if (!painted) return empty;
+  return (
+    <PageBoundary what="traffic panel">
+      <Suspense fallback={empty}>
+        <TrafficPanel onClose={onClose} />
+      </Suspense>
+    </PageBoundary>
+  );
+}
 
 export function TrafficDock({ page, open, overlay, children }: { page: Page; open: boolean; overlay: boolean; children: ReactNode }) {
   useEffect(() => {
@@ -16,7 +36,7 @@ export function TrafficDock({ page, open, overlay, children }: { page: Page; ope
         <main className="page-wrap">{children}</main>
         {open && (
           <div className="traffic-overlay" data-testid="traffic-overlay">
-            <TrafficPanel onClose={() => setTrafficOpen(page, false, true)} />
+            <LaterPanel onClose={() => setTrafficOpen(page, false, true)} />
           </div>
         )}
       </div>
@@ -31,7 +51,7 @@ export function TrafficDock({ page, open, overlay, children }: { page: Page; ope
         <>
           <Separator className="resize-handle resize-handle-v" />
           <Panel id="traffic" defaultSize="38%" minSize="20%">
-            <TrafficPanel onClose={() => setTrafficOpen(page, false, false)} />
+            <LaterPanel onClose={() => setTrafficOpen(page, false, false)} />
           </Panel>
         </>
       )}

@@ -17,12 +17,14 @@ export function ErrorState({
   title = 'Something went wrong',
   message,
   onRetry,
+  retryLabel = 'Retry',
   testId,
   prose,
 }: {
   title?: string;
   message: string;
   onRetry?: () => void;
+  retryLabel?: string;
   testId?: string;
   /** A sentence for a person (not program output): shown in the body font. */
   prose?: boolean;
@@ -35,7 +37,7 @@ export function ErrorState({
         </p> : <pre className="state-message">{message}</pre>}
       {onRetry && (
         <Button small onClick={onRetry} data-testid="retry">
-          Retry
+          {retryLabel}
         </Button>
       )}
     </div>

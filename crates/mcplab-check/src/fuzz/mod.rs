@@ -47,6 +47,9 @@ pub struct FuzzCase {
     pub outcome: FuzzOutcome,
     /// For a crash: the smallest input found that still crashes it.
     pub shrunk: Option<Value>,
+    /// For a crash: why shrinking stopped before it was done (the server could not be
+    /// started again, and the error that said so).
+    pub shrink_stopped: Option<String>,
 }
 
 const FUZZ: RuleTable = RuleTable::new(RuleSet::Fuzz).read_on("2026-12-06");
@@ -146,7 +149,12 @@ fn judge(rec: &Recording, opts: &CheckOptions, f: &mut Findings) {
                         )
                     })
                     .unwrap_or_default();
-                f.add(&CRASH, format!("{about} — {why}{shrunk}"), at);
+                let stopped = c
+                    .shrink_stopped
+                    .as_ref()
+                    .map(|s| format!("; shrinking stopped early: {s}"))
+                    .unwrap_or_default();
+                f.add(&CRASH, format!("{about} — {why}{shrunk}{stopped}"), at);
             }
             FuzzOutcome::Hang { secs } => {
                 f.add(&HANG, format!("{about} — no answer within {secs}s"), at)

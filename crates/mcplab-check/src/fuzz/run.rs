@@ -56,27 +56,19 @@ struct Restarted {
 }
 
 impl Restarted {
-    async fn start(config: &ServerConfig) -> Option<Self> {
+    /// Starts the server on a manager of its own; the error says why it could not be.
+    async fn start(config: &ServerConfig) -> Result<Self, McpError> {
         let manager = ConnectionManager::new(ManagerOptions {
             listen_for_changes: false,
             stop_grace: Duration::from_millis(300),
             ..ManagerOptions::default()
         });
         match manager.connect(config.clone()).await {
-            Ok(conn) => Some(Self { manager, conn }),
-            Err(_) => {
+            Ok(conn) => Ok(Self { manager, conn }),
+            Err(e) => {
                 manager.shutdown().await;
-                None
+                Err(e)
             }
-        }
-    }
-
-    /// [`Self::start`], tried once more if the first start fails: a start right after a crash
-    /// can fail once on a loaded machine, and shrinking should not give up on that.
-    async fn start_again(config: &ServerConfig) -> Option<Self> {
-        match Self::start(config).await {
-            Some(started) => Some(started),
-            None => Self::start(config).await,
         }
     }
 
@@ -127,6 +119,7 @@ async fn fuzz(conn: &Connection, rec: &mut Recording, opts: &CheckOptions) {
                 what: input.what,
                 outcome,
                 shrunk: None,
+                shrink_stopped: None,
             };
             if crashed {
                 if let Some(r) = restarted.take() {
@@ -134,13 +127,16 @@ async fn fuzz(conn: &Connection, rec: &mut Recording, opts: &CheckOptions) {
                 }
                 // The first crash of a tool is shrunk; later ones are reported as they came.
                 if counts[1] == 1 {
-                    case.shrunk = shrink(&config, &name, &case.input, timeout).await;
+                    (case.shrunk, case.shrink_stopped) =
+                        shrink(&config, &name, &case.input, timeout).await;
                 }
                 rec.fuzz.push(case);
-                restarted = Restarted::start(&config).await;
-                if restarted.is_none() {
-                    rec.exercised.push("fuzz: the server could not be started (or its endpoint reached) again after a crash; fuzzing stopped".into());
-                    break 'tools;
+                match Restarted::start(&config).await {
+                    Ok(r) => restarted = Some(r),
+                    Err(e) => {
+                        rec.exercised.push(format!("fuzz: the server could not be started (or its endpoint reached) again after a crash, so fuzzing stopped: {e}"));
+                        break 'tools;
+                    }
                 }
                 continue;
             }
@@ -189,13 +185,15 @@ fn died(conn: &Connection, why: &str) -> String {
     }
 }
 
-/// The smallest input found that still crashes a freshly started server.
+/// The smallest input found that still crashes a freshly started server (`None`: none smaller
+/// than `input`), and why shrinking stopped early, if it did (the server could not be
+/// started again).
 async fn shrink(
     config: &ServerConfig,
     tool: &str,
     input: &Value,
     timeout: Duration,
-) -> Option<Value> {
+) -> (Option<Value>, Option<String>) {
     let mut best = input.clone();
     let mut starts = 0;
     let mut improved = true;
@@ -206,8 +204,12 @@ async fn shrink(
                 break;
             }
             starts += 1;
-            let Some(server) = Restarted::start_again(config).await else {
-                return (best != *input).then_some(best);
+            let server = match Restarted::start(config).await {
+                Ok(server) => server,
+                Err(e) => {
+                    let why = format!("the server could not be started again: {e}");
+                    return ((best != *input).then_some(best), Some(why));
+                }
             };
             let outcome = call(&server.conn, tool, &candidate, timeout).await;
             server.stop().await;
@@ -218,7 +220,7 @@ async fn shrink(
             }
         }
     }
-    Some(best)
+    (Some(best), None)
 }
 
 /// Inputs one step smaller than `v`, smallest first: a property left out, a string or array

@@ -9,7 +9,7 @@ use mcplab_server::{AppState, router};
 use serde_json::{Value, json};
 use tower::ServiceExt;
 
-use crate::router_support::{self, HOST, TOKEN, send_request, state};
+use crate::router_support::{self, HOST, TOKEN, authed, send_request, state};
 
 #[tokio::test]
 async fn a_request_with_only_cookies_is_refused_even_with_same_origin_headers() {
@@ -156,43 +156,42 @@ async fn next_with_a_control_character_stays_on_this_origin() {
     }
 }
 
+/// `PUT /api/llm/providers/mine` with `body`, signed in.
+async fn put_mine(app: &axum::Router, body: Value) -> (StatusCode, Value) {
+    authed(app, "PUT", "/api/llm/providers/mine", Some(body)).await
+}
+
+/// The stored provider `mine`, if there is one.
+fn mine(st: &AppState) -> Option<mcplab_llm::ProviderConfig> {
+    st.store
+        .provider_configs::<mcplab_llm::ProviderConfig>()
+        .unwrap()
+        .into_iter()
+        .find(|p| p.id == "mine")
+}
+
 #[tokio::test]
 async fn changing_a_providers_base_url_drops_its_stored_key() {
     let st = state();
     let app = router(st.clone());
-    let put = |body: Value| {
-        Request::put("/api/llm/providers/mine")
-            .header(header::HOST, HOST)
-            .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(body.to_string()))
-            .unwrap()
-    };
-    let key_of = |st: &AppState| {
-        st.store
-            .provider_configs::<mcplab_llm::ProviderConfig>()
-            .unwrap()
-            .into_iter()
-            .find(|p| p.id == "mine")
-            .and_then(|p| p.api_key)
-    };
+    let key_of = |st: &AppState| mine(st).and_then(|p| p.api_key);
     let first = json!({"kind": "openai_compatible", "baseUrl": "http://127.0.0.1:9/v1", "apiKey": "sk-first"});
-    let (s, v, _) = send_request(&app, put(first)).await;
+    let (s, v) = put_mine(&app, first).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(key_of(&st).as_deref(), Some("sk-first"));
     // Same base URL, no key: the stored key stays (editing the model list).
     let same =
         json!({"kind": "openai_compatible", "baseUrl": "http://127.0.0.1:9/v1", "models": ["m"]});
-    send_request(&app, put(same)).await;
+    put_mine(&app, same).await;
     assert_eq!(key_of(&st).as_deref(), Some("sk-first"));
     // Another host without the key: the key must not follow the requests there.
     let moved = json!({"kind": "openai_compatible", "baseUrl": "http://evil.example/v1"});
-    let (s, v, _) = send_request(&app, put(moved)).await;
+    let (s, v) = put_mine(&app, moved).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(key_of(&st), None, "the key was dropped");
     // Entered again with the new URL, it is kept.
     let again = json!({"kind": "openai_compatible", "baseUrl": "http://127.0.0.1:10/v1", "apiKey": "sk-second"});
-    send_request(&app, put(again)).await;
+    put_mine(&app, again).await;
     assert_eq!(key_of(&st).as_deref(), Some("sk-second"));
 }
 
@@ -202,25 +201,10 @@ async fn a_password_in_a_base_url_is_masked_and_kept_when_saved_back() {
     // Settings form sends back what it was shown.
     let st = state();
     let app = router(st.clone());
-    let put = |body: Value| {
-        Request::put("/api/llm/providers/mine")
-            .header(header::HOST, HOST)
-            .header(header::AUTHORIZATION, format!("Bearer {TOKEN}"))
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(body.to_string()))
-            .unwrap()
-    };
-    let stored = |st: &AppState| {
-        st.store
-            .provider_configs::<mcplab_llm::ProviderConfig>()
-            .unwrap()
-            .into_iter()
-            .find(|p| p.id == "mine")
-            .unwrap()
-    };
+    let stored = |st: &AppState| mine(st).expect("provider mine is stored");
     let real = "http://proxyuser:PROXYPASS-secret@127.0.0.1:9/v1";
     let first = json!({"kind": "openai_compatible", "baseUrl": real, "apiKey": "sk-first-0123", "models": ["m"]});
-    let (s, saved, _) = send_request(&app, put(first)).await;
+    let (s, saved) = put_mine(&app, first).await;
     assert_eq!(s, StatusCode::OK, "{saved}");
     let (s, list, _) = send_request(&app, get("/api/llm/providers", Some(TOKEN))).await;
     assert_eq!(s, StatusCode::OK);
@@ -237,7 +221,7 @@ async fn a_password_in_a_base_url_is_masked_and_kept_when_saved_back() {
     assert_eq!(shown, "http://proxyuser:****@127.0.0.1:9/v1");
     // Saved back as shown (another model, no key): the password and the key stay.
     let again = json!({"kind": "openai_compatible", "baseUrl": shown, "models": ["m2"]});
-    let (s, v, _) = send_request(&app, put(again)).await;
+    let (s, v) = put_mine(&app, again).await;
     assert_eq!(s, StatusCode::OK, "{v}");
     assert_eq!(stored(&st).base_url.as_deref(), Some(real));
     assert_eq!(stored(&st).api_key.as_deref(), Some("sk-first-0123"));
@@ -245,7 +229,7 @@ async fn a_password_in_a_base_url_is_masked_and_kept_when_saved_back() {
     // The masked password never moves to another host.
     let moved =
         json!({"kind": "openai_compatible", "baseUrl": "http://proxyuser:****@evil.example/v1"});
-    let (s, v, _) = send_request(&app, put(moved)).await;
+    let (s, v) = put_mine(&app, moved).await;
     assert_eq!(s, StatusCode::BAD_REQUEST, "{v}");
     assert!(v.to_string().contains("type the password again"), "{v}");
     assert_eq!(stored(&st).base_url.as_deref(), Some(real));

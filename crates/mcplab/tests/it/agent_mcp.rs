@@ -36,6 +36,11 @@ fn client_with(major: u8, data: &std::path::Path, scenario: &str, extra: &[&str]
         .args(extra)
         .output()
         .expect("python runs");
+    reported(&out, scenario)
+}
+
+/// What agent_client.py reported on its last line, once it succeeded in `scenario`.
+fn reported(out: &std::process::Output, scenario: &str) -> Value {
     assert!(
         out.status.success(),
         "agent_client.py {scenario} failed: {}",
@@ -114,6 +119,14 @@ fn assert_session(out: &Value, data: &std::path::Path) {
     assert_eq!(out["afterDisconnect"]["isError"], true);
 }
 
+/// The demo server's sample_llm got the answer the agent's client wrote.
+fn assert_sampled(out: &Value) {
+    let sampled = &out["sampled"]["structured"]["result"];
+    assert_eq!(sampled["isError"], false, "{sampled}");
+    let text = sampled["content"][0]["text"].as_str().unwrap();
+    assert!(text.contains("agent model says: 2+2?"), "{text}");
+}
+
 fn data_dir() -> tempfile::TempDir {
     tempfile::tempdir().expect("a temp dir")
 }
@@ -124,11 +137,7 @@ fn the_python_sdk_1_drives_a_session_and_answers_the_servers_sampling() {
     let out = client(1, data.path(), "session");
     assert_eq!(out["protocol"], "2025-11-25");
     assert_session(&out, data.path());
-    // The demo server's sample_llm got the answer the agent's client wrote.
-    let sampled = &out["sampled"]["structured"]["result"];
-    assert_eq!(sampled["isError"], false, "{sampled}");
-    let text = sampled["content"][0]["text"].as_str().unwrap();
-    assert!(text.contains("agent model says: 2+2?"), "{text}");
+    assert_sampled(&out);
 }
 
 #[test]
@@ -139,10 +148,7 @@ fn the_python_sdk_2_drives_a_session_in_2026_07_28() {
     assert_session(&out, data.path());
     // 2026-07-28 lets no server ask its client outside input_required: the request went back
     // in the call's `input_required` result, and the SDK's retry carried the client's answer.
-    let sampled = &out["sampled"]["structured"]["result"];
-    assert_eq!(sampled["isError"], false, "{sampled}");
-    let text = sampled["content"][0]["text"].as_str().unwrap();
-    assert!(text.contains("agent model says: 2+2?"), "{text}");
+    assert_sampled(&out);
 }
 
 fn chromium() -> String {
@@ -271,14 +277,7 @@ async fn eval_session(major: u8) -> Value {
         .await
         .expect("the eval scenario ends")
         .expect("python runs");
-    assert!(
-        out.status.success(),
-        "agent_client.py eval failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
-    serde_json::from_str(text.lines().last().unwrap_or_default())
-        .unwrap_or_else(|e| panic!("not JSON ({e}): {text}"))
+    reported(&out, "eval")
 }
 
 fn assert_eval(out: &Value) {

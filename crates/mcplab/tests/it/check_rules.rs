@@ -75,7 +75,7 @@ async fn fuzzing_finds_crashes_hangs_and_output_schema_breaks_and_never_calls_un
     let shrunk = first
         .split("still crashes it: ")
         .nth(1)
-        .expect("shrunk input");
+        .unwrap_or_else(|| panic!("no shrunk input: {first}"));
     let n: usize = shrunk
         .split("… (")
         .nth(1)
@@ -145,6 +145,32 @@ async fn the_same_seed_sends_the_same_inputs_and_another_seed_others() {
     assert_eq!(runs[0].len(), 8, "{:?}", runs[0]);
     assert_eq!(runs[0], runs[1]);
     assert_ne!(runs[0], runs[2]);
+}
+
+/// A crashed server that cannot be started again: the crash says why no smaller input was
+/// found (the connect error with the server's stderr), not just that there is none.
+#[tokio::test]
+async fn a_crash_that_cannot_be_shrunk_says_why() {
+    let dir = tempfile::tempdir().unwrap();
+    let crashed = dir.path().join("crashed");
+    let stdio = format!(
+        "{} --no-restart={}",
+        server(None, "fuzz"),
+        crashed.display()
+    );
+    let args = ["--fuzz", "12", "--seed", "3", "--timeout", "2"];
+    let (_, r) = check(&stdio, &args).await;
+    let crashes = findings(&r, "fuzz-crash");
+    let first = crashes
+        .first()
+        .and_then(|c| c["message"].as_str())
+        .unwrap_or_else(|| panic!("a crash: {r}"));
+    assert!(!first.contains("still crashes it"), "{first}");
+    assert!(
+        first.contains("shrinking stopped early: the server could not be started again")
+            && first.contains("rulesrv: not starting again after a crash"),
+        "{first}"
+    );
 }
 
 #[tokio::test]

@@ -226,6 +226,64 @@ async fn a_daemon_of_a_server_that_exits_on_stdin_eof_is_gone_after_the_stop() {
     assert!(!escaped, "the daemon {pid} outlived the stop");
 }
 
+/// A child this process is forking holds copies of all its descriptors until it execs, a
+/// stopping server's pipes included; the stop must not take it for one of the server's
+/// descendants and kill it. (It did: the fuzzer's restart of a crashed server was killed by
+/// the crashed one's stop, so the crash was reported without its shrunk input.) Here the
+/// child waits between fork and exec until the stop is over, which makes the race certain.
+#[tokio::test]
+#[allow(unsafe_code)] // `pre_exec` holds the child between fork and exec
+async fn a_process_forked_while_a_server_stops_is_not_killed_with_it() {
+    use mcplab_mcp::stdio::{StderrTail, StdioSpec, spawn_stdio};
+    use std::os::unix::process::CommandExt;
+    let spec = StdioSpec {
+        command: "cat".into(),
+        args: Vec::new(),
+        env: BTreeMap::new(),
+        cwd: None,
+        inherit_env: false,
+        parent_env: None,
+    };
+    let (wire, end) = mcplab_mcp::wire::wire_pair();
+    let tail = Arc::new(StderrTail::new(10, 4096));
+    let limits = mcplab_mcp::Limits::default();
+    let hook = Arc::new(|_: &str| {});
+    let server = spawn_stdio(&spec, Duration::from_secs(1), &limits, end, tail, hook).unwrap();
+    let (ready_read, ready_write) = std::io::pipe().unwrap();
+    let (go_read, go_write) = std::io::pipe().unwrap();
+    let mut command = std::process::Command::new("true");
+    // SAFETY: the closure runs in the forked child before `exec` and makes only `write` and
+    // `read` system calls on descriptors it owns (async-signal-safe; nothing is allocated).
+    unsafe {
+        command.pre_exec(move || {
+            nix::unistd::write(&ready_write, b"r")?;
+            nix::unistd::read(&go_read, &mut [0u8; 1])?;
+            Ok(())
+        });
+    }
+    // `spawn` returns once the child has exec'd, so it runs on a thread of its own.
+    let forking = std::thread::spawn(move || command.spawn());
+    let ready = tokio::task::spawn_blocking(move || {
+        nix::unistd::read(&ready_read, &mut [0u8; 1]).map(|n| n == 1)
+    });
+    let ready = tokio::time::timeout(Duration::from_secs(30), ready).await;
+    assert!(
+        matches!(ready, Ok(Ok(Ok(true)))),
+        "the child reached its fork-exec window"
+    );
+    drop(wire);
+    server.shutdown().await;
+    // EPIPE when the child was killed: its status below says so.
+    let _ = nix::unistd::write(&go_write, b"g");
+    let mut child = forking.join().unwrap().expect("spawned");
+    // Killed, it is also reaped by the stop (it is our child): then `wait` finds no child.
+    let status = child.wait();
+    assert!(
+        status.as_ref().is_ok_and(|s| s.success()),
+        "the child forked while the server stopped was killed: {status:?}"
+    );
+}
+
 /// N6 for `mcplab tap`: the tap starts its server as the stdio wire does (the reaper of its
 /// orphans, its tree watched), so a daemon the server double-forked with closed stdio is gone
 /// once the host hung up and the tap ended.

@@ -238,6 +238,11 @@ test('narrow windows: the page menu reaches every page, the traffic panel is an 
   await show(page, ROUTES.find((r) => r.name === 'evals'));
   const pane = await page.locator(`${id('evals-page')} .evals-main > :last-child`).boundingBox();
   assert.ok(pane.width >= 300, `the Evals suite pane is ${pane.width} px wide`);
+  // Under the "no model" note the conversation keeps most of the height: the per-provider
+  // reasons fold away at this width (they took it down to a 320 px strip).
+  await show(page, ROUTES.find((r) => r.name === 'chat'));
+  const conversation = await page.locator(`${id('chat-session')} .chat-scroll`).boundingBox();
+  assert.ok(conversation.height >= 844 * 0.5, `the conversation under the note is ${conversation.height} px high`);
   // The Playground stacks its stage below ~1000 px of controls: Run brings the stage into view.
   await show(page, ROUTES.find((r) => r.name === 'playground'));
   await page.click(id('pg-run'));

@@ -4,7 +4,8 @@
 #   lint         cargo fmt --check, the crate layering rules, whether the link order is stale
 #                (scripts/link_order.py --check, a warning), cargo clippy -D warnings
 #   web          the web UI: typecheck (once), eslint + knip, vitest, vite build (web/dist,
-#                which the binary embeds: later stages need it)
+#                which the binary embeds: later stages need it), the first screen's byte budget
+#                (web/scripts/first-screen-budget.mjs)
 #   rust         every Rust unit and integration test (cargo nextest, --all-features: the
 #                interop tests against npm and Python SDK servers and the Chromium renders
 #                included; installs tests/npm and the Python venvs they use)
@@ -82,6 +83,8 @@ stage_web() {
   npm --prefix web test
   echo "== web: build (web/dist; typechecked above)"
   (cd web && npm exec -- vite build)
+  echo "== web: the first screen's byte budget"
+  node web/scripts/first-screen-budget.mjs
 }
 
 stage_rust() {

@@ -7,7 +7,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { bin, startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
-import { boxesIntersect, chooseServers, frames, newChat, sent, waitConnected, waitUntil } from './ui_helpers.js';
+import { boxesIntersect, chooseServers, controlsOutsideTheirBox, frames, newChat, sent, waitConnected, waitUntil } from './ui_helpers.js';
 
 let llm;
 let mcplab;
@@ -276,6 +276,8 @@ test('at 390×844 the conversation gets the height; the chats and the settings a
     // The settings open above the conversation and close again.
     await page.click(id('chat-settings-open'));
     await page.waitForSelector(`${id('chat-session')} .chat-settings`);
+    // Its fields keep inside the drawer (the model select ran past the window's edge).
+    assert.deepEqual(await controlsOutsideTheirBox(page, `${id('chat-session')} .chat-settings`), []);
     await shot(page, '26d-chat-390-settings');
     await page.click(id('chat-settings-open'));
     await page.waitForSelector(`${id('chat-session')} .chat-settings`, { state: 'detached' });

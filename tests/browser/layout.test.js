@@ -8,6 +8,7 @@
 // method names whole, and the Settings provider fields carry visible labels, aligned. Selects
 // are styled like the other controls and wide enough for their value; a server's card shows its
 // command whole; the phone-width traffic panel keeps times, methods and its close button whole.
+// A page whose code chunk does not load shows an error with Reload in the shell, not a blank app.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
@@ -237,6 +238,11 @@ test('narrow windows: the page menu reaches every page, the traffic panel is an 
   await show(page, ROUTES.find((r) => r.name === 'evals'));
   const pane = await page.locator(`${id('evals-page')} .evals-main > :last-child`).boundingBox();
   assert.ok(pane.width >= 300, `the Evals suite pane is ${pane.width} px wide`);
+  // Under the "no model" note the conversation keeps most of the height: the per-provider
+  // reasons fold away at this width (they took it down to a 320 px strip).
+  await show(page, ROUTES.find((r) => r.name === 'chat'));
+  const conversation = await page.locator(`${id('chat-session')} .chat-scroll`).boundingBox();
+  assert.ok(conversation.height >= 844 * 0.5, `the conversation under the note is ${conversation.height} px high`);
   // The Playground stacks its stage below ~1000 px of controls: Run brings the stage into view.
   await show(page, ROUTES.find((r) => r.name === 'playground'));
   await page.click(id('pg-run'));
@@ -328,6 +334,33 @@ test('wide windows: traffic docked, open by default on Tools, closed by default 
   for (const r of ROUTES.filter((x) => ['playground', 'chat', 'oauth', 'evals', 'settings', 'logs'].includes(x.name))) {
     await show(page, r);
     assert.equal(await page.locator(id('traffic-panel')).count(), 0, `${r.name}: closed by default`);
+  }
+});
+
+test('a page whose code does not load says so with Reload, the shell keeps working, and Reload brings the page', async () => {
+  // A tab of its own: the failed fetch's console error stays out of this file's page errors.
+  const context = await app.browser.newContext({ viewport: { width: 1440, height: 900 } });
+  try {
+    const page = await context.newPage();
+    const chunk = /\/assets\/TasksPage-[^/]+\.js$/;
+    const fail = (route) => route.abort();
+    await page.route(chunk, fail);
+    await page.goto(await mcplab.loginUrl());
+    await page.waitForURL((u) => u.pathname !== '/auth', { timeout: 15000 });
+    await page.waitForSelector(id('servers-page'), { timeout: 15000 });
+    await page.click(id('nav-tasks'));
+    const failed = await page.waitForSelector(id('page-failed'), { timeout: 15000 });
+    assert.match(await failed.innerText(), /The Tasks page's code did not load/);
+    assert.equal((await page.innerText(`${id('page-failed')} ${id('retry')}`)).trim(), 'Reload');
+    await page.click(id('nav-servers'));
+    await page.waitForSelector(id('servers-page'), { timeout: 15000 });
+    await page.click(id('nav-tasks'));
+    await page.waitForSelector(id('page-failed'), { timeout: 15000 });
+    await page.unroute(chunk, fail);
+    await page.click(`${id('page-failed')} ${id('retry')}`);
+    await page.waitForSelector(id('tasks-page'), { timeout: 15000 });
+  } finally {
+    await context.close();
   }
 });
 

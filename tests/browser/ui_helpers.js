@@ -168,17 +168,19 @@ export async function axeViolations(page) {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id} (${v.impact}): ${v.help}\n    ${v.nodes.join('\n    ')}`);
 }
 
-/** Visible buttons and links inside `boxSel` elements that stick out of their box sideways
- * (drawn over its border or past it, though the window has room), as readable lines. */
+/** Visible controls (buttons, links, fields) inside `boxSel` elements that stick out of their
+ * box sideways (drawn over its border or past it, though the window has room), as readable
+ * lines. */
 export async function controlsOutsideTheirBox(page, boxSel) {
   return page.evaluate((sel) => {
     const out = [];
     for (const box of document.querySelectorAll(sel)) {
       const b = box.getBoundingClientRect();
-      for (const el of box.querySelectorAll('button, a[href]')) {
+      for (const el of box.querySelectorAll('button, a[href], select, input:not([type=hidden]), textarea')) {
         const r = el.getBoundingClientRect();
         if (r.width < 1 || !el.checkVisibility()) continue;
-        if (r.right > b.right + 1 || r.left < b.left - 1) out.push(`"${el.innerText.trim().slice(0, 30)}" spans ${Math.round(r.left)}..${Math.round(r.right)}, its ${sel} ${Math.round(b.left)}..${Math.round(b.right)}`);
+        const name = el.dataset.testid ?? (el.innerText || el.getAttribute('aria-label') || '').trim().slice(0, 30);
+        if (r.right > b.right + 1 || r.left < b.left - 1) out.push(`"${name}" spans ${Math.round(r.left)}..${Math.round(r.right)}, its ${sel} ${Math.round(b.left)}..${Math.round(b.right)}`);
       }
     }
     return out;

@@ -10,9 +10,7 @@ use std::time::Duration;
 use mcplab_core::agent::RecordingSink;
 use mcplab_core::session::profiles::HostProfiles;
 use mcplab_core::session::{Attendance, HostTurn};
-use mcplab_llm::{
-    LlmProvider, ModelRef, ProviderConfig, ProviderKind, RetryPolicy, build_provider,
-};
+use mcplab_llm::{ModelRef, ProviderKind};
 use mcplab_mcp::modern::declared_capabilities;
 use mcplab_mcp::{ConnectionManager, ManagerOptions, RequestOptions};
 use mcplab_protocol::chat::TurnEvent;
@@ -22,37 +20,14 @@ use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
+use crate::turn_support::{demo_with, provider};
+
 async fn demo(client: ClientDeclaration) -> Arc<ConnectionManager> {
-    let manager = ConnectionManager::new(ManagerOptions {
+    demo_with(ManagerOptions {
         client,
         ..ManagerOptions::default()
-    });
-    let (client_io, server_io) = tokio::io::duplex(1 << 16);
-    let (sr, sw) = tokio::io::split(server_io);
-    tokio::spawn(async move {
-        let _ = mcplab_testkit::serve_io(sr, sw).await;
-    });
-    let (cr, cw) = tokio::io::split(client_io);
-    tokio::time::timeout(Duration::from_secs(20), manager.connect_io("demo", cr, cw))
-        .await
-        .expect("connects in time")
-        .unwrap();
-    manager
-}
-
-fn provider(llm: &ScriptedLlm) -> Arc<dyn LlmProvider> {
-    let config = ProviderConfig {
-        id: "scripted".into(),
-        kind: ProviderKind::OpenAi,
-        base_url: Some(llm.base_url()),
-        api_key: Some("sk-test".into()),
-        models: vec![],
-    };
-    let http = mcplab_net::tls::client_builder()
-        .no_proxy()
-        .build()
-        .unwrap();
-    build_provider(&config, &http, RetryPolicy::none()).unwrap()
+    })
+    .await
 }
 
 /// One turn under `host` against the demo server: the model calls `add`, then answers.
@@ -75,7 +50,7 @@ async fn add_turn(host: &HostConfig, tool_name: &str) -> (Vec<Value>, Vec<TurnEv
         prices: None,
     };
     let sink = RecordingSink::default();
-    let p = provider(&llm);
+    let p = provider(&llm, ProviderKind::OpenAi);
     tokio::time::timeout(
         Duration::from_secs(30),
         turn.run(

@@ -1,6 +1,6 @@
-//! Shared by the agent loop tests (agent.rs, agent_human.rs) and the x-ray tests: the fixture
-//! MCP server in process, the genai provider on the scripted LLM, a turn config, the turn
-//! contract check, and a sink that cancels on a chosen event.
+//! Shared by the agent loop tests (agent.rs, agent_human.rs), the x-ray and the host profile
+//! tests: the fixture MCP server in process, the genai provider on the scripted LLM, a turn
+//! config, a bounded turn, the turn contract check, and a sink that cancels on a chosen event.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -21,23 +21,42 @@ use tokio_util::sync::CancellationToken;
 pub const KINDS: [ProviderKind; 2] = [ProviderKind::OpenAi, ProviderKind::Anthropic];
 
 pub async fn demo() -> Arc<ConnectionManager> {
-    let manager = ConnectionManager::new(ManagerOptions::default());
+    demo_with(ManagerOptions::default()).await
+}
+
+/// The fixture server in this process over a duplex byte stream, connected as `demo` by a
+/// manager with `opts`.
+pub async fn demo_with(opts: ManagerOptions) -> Arc<ConnectionManager> {
+    let manager = ConnectionManager::new(opts);
     let (client_io, server_io) = tokio::io::duplex(1 << 16);
     let (sr, sw) = tokio::io::split(server_io);
     tokio::spawn(async move {
         let _ = mcplab_testkit::serve_io(sr, sw).await;
     });
     let (cr, cw) = tokio::io::split(client_io);
-    manager.connect_io("demo", cr, cw).await.unwrap();
+    tokio::time::timeout(Duration::from_secs(20), manager.connect_io("demo", cr, cw))
+        .await
+        .expect("connects in time")
+        .unwrap();
     manager
 }
 
 pub fn provider(llm: &ScriptedLlm, kind: ProviderKind) -> Arc<dyn LlmProvider> {
+    provider_at("scripted", kind, &llm.base_url(), "sk-test")
+}
+
+/// The genai provider `id` of `kind` at `base_url` with `api_key`, not proxied.
+pub fn provider_at(
+    id: &str,
+    kind: ProviderKind,
+    base_url: &str,
+    api_key: &str,
+) -> Arc<dyn LlmProvider> {
     let config = ProviderConfig {
-        id: "scripted".into(),
+        id: id.into(),
         kind,
-        base_url: Some(llm.base_url()),
-        api_key: Some("sk-test".into()),
+        base_url: Some(base_url.into()),
+        api_key: Some(api_key.into()),
         models: vec![],
     };
     let http = mcplab_net::tls::client_builder()
@@ -97,6 +116,24 @@ pub fn check_contract(events: &[TurnEvent]) {
     }
 }
 
+/// `run_turn` of `prompt` after no history, bounded to 30 s.
+pub async fn run_bounded(
+    provider: &dyn LlmProvider,
+    manager: &ConnectionManager,
+    prompt: &str,
+    cfg: &TurnConfig,
+    sink: &dyn EventSink,
+    cancel: &CancellationToken,
+) -> TurnOutcome {
+    let user = Message::user(prompt);
+    tokio::time::timeout(
+        Duration::from_secs(30),
+        run_turn(provider, manager, &[], user, cfg, sink, cancel),
+    )
+    .await
+    .expect("the turn ends in time")
+}
+
 pub async fn turn(
     llm: &ScriptedLlm,
     kind: ProviderKind,
@@ -107,20 +144,7 @@ pub async fn turn(
 ) -> (TurnOutcome, Vec<TurnEvent>) {
     let sink = RecordingSink::default();
     let p = provider(llm, kind);
-    let out = tokio::time::timeout(
-        Duration::from_secs(30),
-        run_turn(
-            p.as_ref(),
-            manager,
-            &[],
-            Message::user(prompt),
-            cfg,
-            &sink,
-            cancel,
-        ),
-    )
-    .await
-    .expect("the turn ends in time");
+    let out = run_bounded(p.as_ref(), manager, prompt, cfg, &sink, cancel).await;
     let events = sink.events();
     check_contract(&events);
     (out, events)
@@ -185,20 +209,8 @@ pub async fn turn_cancelled_on(
         trigger,
     };
     let p = provider(llm, kind);
-    let out = tokio::time::timeout(
-        Duration::from_secs(30),
-        run_turn(
-            p.as_ref(),
-            manager,
-            &[],
-            Message::user(prompt),
-            &config(kind, 10),
-            &sink,
-            &cancel,
-        ),
-    )
-    .await
-    .expect("the turn ends in time");
+    let cfg = config(kind, 10);
+    let out = run_bounded(p.as_ref(), manager, prompt, &cfg, &sink, &cancel).await;
     let events = sink.inner.events();
     check_contract(&events);
     (out, events)

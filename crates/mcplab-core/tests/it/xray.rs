@@ -7,85 +7,44 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use mcplab_core::agent::{
-    DEFAULT_APPROVAL_TIMEOUT, DEFAULT_SYSTEM_PROMPT, RecordingSink, TurnConfig, run_turn,
-};
+use mcplab_core::agent::{RecordingSink, TurnConfig, run_turn};
 use mcplab_llm::xray::mask_header;
-use mcplab_llm::{
-    LlmProvider, Message, ModelRef, ProviderConfig, ProviderKind, RetryPolicy, build_provider,
-};
+use mcplab_llm::{LlmProvider, Message, ModelRef, ProviderKind};
 use mcplab_protocol::chat::{TurnEvent, TurnFailureKind};
-use mcplab_protocol::host::{ElicitationMode, ServerTools};
 use mcplab_protocol::xray::StepXray;
 use mcplab_testkit::llm::{ScriptedCall, ScriptedLlm, Step};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
-use crate::turn_support::demo;
+use crate::turn_support::{self, demo, provider_at, run_bounded};
 
 const KEY: &str = "sk-xray-0123456789-secret";
 
 fn provider(base_url: &str, kind: ProviderKind) -> Arc<dyn LlmProvider> {
-    provider_named("scripted", base_url, kind)
+    provider_at("scripted", kind, base_url, KEY)
 }
 
-fn provider_named(id: &str, base_url: &str, kind: ProviderKind) -> Arc<dyn LlmProvider> {
-    let config = ProviderConfig {
-        id: id.into(),
-        kind,
-        base_url: Some(base_url.into()),
-        api_key: Some(KEY.into()),
-        models: vec![],
-    };
-    let http = mcplab_net::tls::client_builder()
-        .no_proxy()
-        .build()
-        .unwrap();
-    build_provider(&config, &http, RetryPolicy::none()).unwrap()
-}
-
+/// The shared turn config with a temperature (so the x-ray shows one) and 4 steps.
 fn config(kind: ProviderKind) -> TurnConfig {
-    let model = match kind {
-        ProviderKind::Anthropic => "claude-haiku-4-5",
-        _ => "gpt-4o-mini",
-    };
     TurnConfig {
-        turn_id: "t1".into(),
-        model: ModelRef::parse(&format!("scripted::{model}")).unwrap(),
-        system_prompt: DEFAULT_SYSTEM_PROMPT.into(),
         temperature: Some(0.3),
-        max_tokens: Some(1024),
-        step_limit: 4,
-        servers: [("demo".to_owned(), ServerTools::default())].into(),
-        tool_timeout: Some(Duration::from_secs(20)),
-        approvals: None,
-        approval_timeout: DEFAULT_APPROVAL_TIMEOUT,
-        elicitation: ElicitationMode::Ask,
-        context: Vec::new(),
-        prices: mcplab_core::agent::shipped_prices(),
-        tool_catalog: Default::default(),
-        tool_results: Default::default(),
-        mcp_apps: true,
+        ..turn_support::config(kind, 4)
     }
 }
 
 async fn run(provider: &dyn LlmProvider, kind: ProviderKind) -> Vec<TurnEvent> {
     let manager = demo().await;
     let sink = RecordingSink::default();
-    tokio::time::timeout(
-        Duration::from_secs(30),
-        run_turn(
-            provider,
-            &manager,
-            &[],
-            Message::user("add 2 and 40"),
-            &config(kind),
-            &sink,
-            &CancellationToken::new(),
-        ),
+    let cancel = CancellationToken::new();
+    run_bounded(
+        provider,
+        &manager,
+        "add 2 and 40",
+        &config(kind),
+        &sink,
+        &cancel,
     )
-    .await
-    .expect("the turn ends in time");
+    .await;
     sink.events()
 }
 
@@ -275,7 +234,7 @@ async fn each_step_is_priced_from_the_table_by_the_providers_usage() {
     .await;
     // The scripted server plays `openai`, so the model is `openai::gpt-5-mini`: $0.25 in and
     // $2.00 out per million tokens in the shipped table.
-    let provider = provider_named("openai", &llm.base_url(), ProviderKind::OpenAi);
+    let provider = provider_at("openai", ProviderKind::OpenAi, &llm.base_url(), KEY);
     let manager = demo().await;
     let sink = RecordingSink::default();
     let mut cfg = config(ProviderKind::OpenAi);

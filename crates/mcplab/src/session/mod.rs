@@ -5,33 +5,31 @@
 //! signs in with OAuth when a remote server answers 401 (per `--oauth`), turns Ctrl-C into
 //! `notifications/cancelled`, and always closes the connection (and the server's process
 //! group) before returning. `oauth.rs` is the OAuth host and loopback user agent it signs
-//! in with.
+//! in with; `voice.rs` prints what the servers say and answers what they ask.
 
 pub mod oauth;
+mod voice;
 
 use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::Duration;
 
 use mcplab_mcp::{
-    Connection, ConnectionManager, Listing, ManagerOptions, McpError, ProgressUpdate,
-    RequestOptions, RootEntry,
+    Connection, ConnectionManager, Listing, ManagerOptions, McpError, RequestOptions, RootEntry,
 };
 use mcplab_protocol::host::ClientDeclaration;
-use mcplab_protocol::{
-    Direction, FrameKind, HumanAnswer, HumanRequestKind, ServerConfig, ServerEvent, ServerTransport,
-};
+use mcplab_protocol::{ServerConfig, ServerEvent, ServerTransport};
 use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use crate::cli::ElicitationMode;
-use crate::elicit::{self, Policy};
+use crate::elicit::Policy;
 use crate::failure::{EXIT_INTERRUPTED, Failure};
-use crate::output::safe;
 use crate::progress::Terminal;
 use crate::settings::Settings;
 use crate::target;
+use voice::{Voice, answer_events, print_trace};
 
 /// How long a result waits for `--trace` to print the frames before it (the printer is a
 /// separate task; a stuck stderr must not hold the result back for ever).
@@ -47,44 +45,6 @@ pub struct Session {
     term: Terminal,
     /// The sequence number of the last frame `--trace` printed (None without `--trace`).
     traced: Option<watch::Receiver<u64>>,
-}
-
-/// How server text reaches stderr.
-#[derive(Clone)]
-struct Voice {
-    term: Terminal,
-    raw: bool,
-    /// Show a stdio server's stderr lines as they come.
-    stderr: bool,
-    /// Dim them (stderr is a terminal).
-    dim: bool,
-    /// People's names for the servers (ad-hoc targets are not called `cli`).
-    labels: Arc<Vec<(String, String)>>,
-    /// How many stderr lines were shown (a connect error repeats them when none was: the
-    /// handshake of `protocol: auto` holds them back).
-    stderr_shown: Arc<std::sync::atomic::AtomicUsize>,
-}
-
-impl Voice {
-    fn label<'a>(&'a self, server: &'a str) -> &'a str {
-        self.labels
-            .iter()
-            .find(|(name, _)| name == server)
-            .map_or(server, |(_, label)| label.as_str())
-    }
-
-    fn shown_any_stderr(&self) -> bool {
-        self.stderr_shown.load(std::sync::atomic::Ordering::Relaxed) > 0
-    }
-
-    /// One line on stderr, control sequences neutralised unless `--raw`.
-    fn say(&self, text: &str) {
-        if self.raw {
-            self.term.line(text);
-        } else {
-            self.term.line(&safe(text));
-        }
-    }
 }
 
 impl Session {
@@ -187,14 +147,7 @@ impl Session {
             }));
         }
         let term = Terminal::for_stderr();
-        let voice = Voice {
-            term: term.clone(),
-            raw: settings.raw,
-            stderr: !settings.quiet_stderr,
-            dim: std::io::stderr().is_terminal(),
-            labels: Arc::new(labels),
-            stderr_shown: Arc::default(),
-        };
+        let voice = Voice::new(term.clone(), settings, labels);
         let mut traced = None;
         if settings.trace {
             let (printed, watcher) = watch::channel(0);
@@ -442,8 +395,6 @@ pub async fn wait_for_stop_signal() {
     }
 }
 
-/// The connect error as people should read it: the ad-hoc target by what they typed, and
-/// (when stderr was shown live already) without repeating the server's stderr.
 /// B10: an ad-hoc `--url` without `--transport` may be a legacy HTTP+SSE server's. When it
 /// refuses the streamable HTTP POST (400, 404, 405), the legacy transport is tried on the same
 /// URL, as the spec's backwards compatibility suggests; when that fails too, the first error
@@ -489,6 +440,8 @@ async fn connect_or_sse(
     }
 }
 
+/// The connect error as people should read it: the ad-hoc target by what they typed, and
+/// (when stderr was shown live already) without repeating the server's stderr.
 fn connect_failure(e: McpError, label: String, stderr_shown: bool) -> Failure {
     match e {
         McpError::Connect {
@@ -509,125 +462,5 @@ fn connect_failure(e: McpError, label: String, stderr_shown: bool) -> Failure {
             f
         }
         e => e.into(),
-    }
-}
-
-async fn print_trace(
-    mut rx: mcplab_mcp::traffic::TrafficFeed,
-    voice: Voice,
-    printed: watch::Sender<u64>,
-) {
-    use tokio::sync::broadcast::error::RecvError;
-    loop {
-        match rx.recv().await {
-            Ok(f) => {
-                let arrow = match (&f.kind, f.direction) {
-                    (FrameKind::Note, _) => "··",
-                    (_, Direction::Outbound) => "→",
-                    (_, Direction::Inbound) => "←",
-                };
-                let mut flag = match &f.kind {
-                    FrameKind::Unparsable { error } => format!(" [unparsable: {error}]"),
-                    FrameKind::Synthetic => " [synthetic]".into(),
-                    _ => String::new(),
-                };
-                if let Some(full) = f.full_bytes {
-                    flag.push_str(&format!(" … [{full} bytes in all; --limit preview=SIZE]"));
-                }
-                let server = voice.label(&f.server);
-                voice.say(&format!("[trace {server}] {arrow} {}{flag}", f.text));
-                printed.send_replace(f.seq);
-            }
-            Err(RecvError::Lagged(n)) => {
-                voice.say(&format!("[trace] … {n} frames not shown (too fast)"))
-            }
-            Err(RecvError::Closed) => return,
-        }
-    }
-}
-
-async fn answer_events(manager: Arc<ConnectionManager>, policy: Policy, voice: Voice) {
-    use tokio::sync::broadcast::error::RecvError;
-    let mut rx = manager.subscribe();
-    loop {
-        let event = match rx.recv().await {
-            Ok(e) => e,
-            Err(RecvError::Lagged(_)) => continue,
-            Err(RecvError::Closed) => return,
-        };
-        match event {
-            ServerEvent::HumanRequested { request } => {
-                let label = voice.label(&request.server).to_owned();
-                let answer = match request.kind {
-                    HumanRequestKind::Sampling => {
-                        voice.say(&format!(
-                            "[{label}] asked for an LLM completion (sampling/createMessage); \
-                             the CLI has no model configured, so it was declined"
-                        ));
-                        HumanAnswer::Decline {
-                            reason: Some(
-                                "mcplab CLI cannot run sampling requests (no model configured)"
-                                    .into(),
-                            ),
-                        }
-                    }
-                    HumanRequestKind::Elicitation => {
-                        let params = request.params.clone();
-                        let raw = voice.raw;
-                        tokio::task::spawn_blocking(move || {
-                            elicit::answer(&label, &params, policy, raw)
-                        })
-                        .await
-                        .unwrap_or(HumanAnswer::Cancel)
-                    }
-                };
-                manager.broker().answer(request.id, answer);
-            }
-            ServerEvent::Log {
-                server,
-                level,
-                logger,
-                data,
-            } => {
-                let data = match data {
-                    Value::String(s) => s,
-                    other => other.to_string(),
-                };
-                let label = voice.label(&server);
-                match logger {
-                    Some(l) => voice.say(&format!("[{label} {level} {l}] {data}")),
-                    None => voice.say(&format!("[{label} {level}] {data}")),
-                }
-            }
-            ServerEvent::Progress {
-                progress,
-                total,
-                message,
-                ..
-            } => voice.term.progress(&ProgressUpdate {
-                progress,
-                total,
-                message: message.map(|m| if voice.raw { m } else { safe(&m).into_owned() }),
-            }),
-            ServerEvent::Stderr { server, line } if voice.stderr => {
-                voice
-                    .stderr_shown
-                    .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                let label = voice.label(&server);
-                let line = if voice.raw {
-                    line
-                } else {
-                    safe(&line).into_owned()
-                };
-                if voice.dim {
-                    voice
-                        .term
-                        .line(&format!("\x1b[2m{label} stderr | {line}\x1b[0m"));
-                } else {
-                    voice.term.line(&format!("{label} stderr | {line}"));
-                }
-            }
-            _ => {}
-        }
     }
 }

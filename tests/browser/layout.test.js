@@ -311,6 +311,12 @@ test('wide windows: traffic docked, open by default on Tools, closed by default 
     const [first, last] = [await page.locator(id('nav-servers')).boundingBox(), await page.locator(id('theme-toggle')).boundingBox()];
     assert.ok(Math.abs(first.y + first.height / 2 - (last.y + last.height / 2)) < 4, `${r.name}: the top bar wraps (first link at y=${first.y}, theme button at y=${last.y})`);
   }
+  // Every page link says its page in words at laptop widths, not only the current one (T3-04).
+  for (const width of [1280, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    const unlabelled = await page.$$eval('header.topbar nav a[data-testid^="nav-"]', (links) => links.filter((a) => !a.checkVisibility() || !a.innerText.trim()).map((a) => a.dataset.testid));
+    assert.deepEqual(unlabelled, [], `page links without a visible label at ${width}`);
+  }
   // The traffic list shows every method whole (a notification's across the id column, its
   // prefix a bell), the full name in its tooltip.
   await show(page, ROUTES[1]);

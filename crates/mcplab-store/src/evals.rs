@@ -221,7 +221,7 @@ impl Store {
             tx.execute(
                 "INSERT OR REPLACE INTO eval_iterations
                      (run_id, case_id, model, iteration, outcome, record, detail, finished_ms, packed)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 1)",
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
                 params![
                     it.run_id,
                     it.case_id,
@@ -230,7 +230,8 @@ impl Store {
                     it.outcome,
                     record,
                     detail,
-                    it.finished_ms as i64
+                    it.finished_ms as i64,
+                    super::blobs::FORMAT
                 ],
             )?;
             tx.commit()?;
@@ -365,8 +366,8 @@ struct RawIteration {
     record: String,
     detail: Option<String>,
     finished_ms: i64,
-    /// The detail refers to `eval_blobs` (migration 9).
-    packed: bool,
+    /// 0: the detail is plain; else it refers to `eval_blobs` in that format (see `blobs`).
+    packed: u8,
 }
 
 fn iteration_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawIteration> {
@@ -390,7 +391,7 @@ impl RawIteration {
             self.iteration, self.case_id, self.model, self.run_id
         );
         let mut detail = self.detail.map(|d| decode(&what, &d)).transpose()?;
-        if self.packed
+        if self.packed > 0
             && let Some(d) = detail.take()
         {
             let mut blob = |h: &str| {
@@ -399,7 +400,7 @@ impl RawIteration {
                 })
                 .ok()
             };
-            let d = super::blobs::unpack(d, &mut blob)
+            let d = super::blobs::unpack(d, self.packed, &mut blob)
                 .map_err(|m| StoreError::Corrupt(format!("{what}: {} is missing", m.0)))?;
             detail = Some(d);
         }

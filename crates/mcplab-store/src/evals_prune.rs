@@ -190,10 +190,11 @@ mod tests {
             .create_eval_run(&run("o1", "other", 0, "finished"))
             .unwrap();
         fill(&store, "o1", 2);
-        // Every detail reads back as written; the tool list is one blob for all 62 rows.
+        // Every detail reads back as written; the tool list is one blob for all 62 rows (and
+        // its 30 equal descriptions one more).
         let back = store.eval_iteration("r2", "c", "m", 7).unwrap();
         assert_eq!(back.detail, Some(detail(7)));
-        assert_eq!(count(&store, "eval_blobs"), 1);
+        assert_eq!(count(&store, "eval_blobs"), 2);
         let stored: i64 = store
             .conn
             .lock()

@@ -101,7 +101,8 @@ pub(super) const MIGRATIONS: &[&str] = &[
      ALTER TABLE chat_sessions ADD COLUMN compare_column INTEGER;
      CREATE INDEX chat_sessions_by_compare ON chat_sessions (compare_group, compare_column);",
     // 9: eval iterations keep repeated payloads once (see blobs.rs): `packed` = 1 marks a
-    // detail written with references into `eval_blobs`; rows written before stay as they are
+    // detail written with references into `eval_blobs` (2: with the forms blobs.rs added
+    // since, no migration needed); rows written before stay as they are
     // and read as before. `eval_blob_refs` names the blobs each run uses, so deleting runs can
     // delete the blobs no run uses.
     "ALTER TABLE eval_iterations ADD COLUMN packed INTEGER NOT NULL DEFAULT 0;

@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
-import { newChat, waitConnected } from './ui_helpers.js';
+import { horizontalOverflow, newChat, unreachableControls, waitConnected } from './ui_helpers.js';
 
 let right;
 let wrong;
@@ -112,4 +112,23 @@ test('two models side by side from one composer, compared and x-rayed', async ()
   const request = column(1).locator(`${id('xray-step')}[data-step="1"] ${id('xray-request')}`);
   await page.waitForFunction((el) => el && el.textContent.length > 0, await request.elementHandle());
   assert.deepEqual(JSON.parse(await request.textContent()), logged);
+
+  // At 768 and 390 the columns are tabs, one shown at a time; nothing scrolls sideways and every
+  // control can be reached (T3-03).
+  try {
+    for (const [width, height] of [[768, 1024], [390, 844]]) {
+      await page.setViewportSize({ width, height });
+      await page.waitForSelector('.compare-tab');
+      assert.equal(await page.locator('.compare-tab').count(), 2, `tabs at ${width}`);
+      assert.equal(await page.locator(`${id('compare-column')}:visible`).count(), 1, `one column shown at ${width}`);
+      assert.equal(await horizontalOverflow(page), null, `sideways scroll at ${width}`);
+      assert.deepEqual(await unreachableControls(page, 'main'), [], `controls out of reach at ${width}`);
+      await page.locator('.compare-tab').nth(1).click();
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="compare-column"]:not([hidden])').length === 1 && !document.querySelector('[data-testid="compare-column"][data-column="2"]')?.hidden);
+      await shot(page, `61-chat-compare-${width}`);
+      await page.locator('.compare-tab').nth(0).click();
+    }
+  } finally {
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }
 });

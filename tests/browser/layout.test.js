@@ -238,6 +238,11 @@ test('narrow windows: the page menu reaches every page, the traffic panel is an 
   await show(page, ROUTES.find((r) => r.name === 'evals'));
   const pane = await page.locator(`${id('evals-page')} .evals-main > :last-child`).boundingBox();
   assert.ok(pane.width >= 300, `the Evals suite pane is ${pane.width} px wide`);
+  // Under the "no model" note the conversation keeps most of the height: the per-provider
+  // reasons fold away at this width (they took it down to a 320 px strip).
+  await show(page, ROUTES.find((r) => r.name === 'chat'));
+  const conversation = await page.locator(`${id('chat-session')} .chat-scroll`).boundingBox();
+  assert.ok(conversation.height >= 844 * 0.5, `the conversation under the note is ${conversation.height} px high`);
   // The Playground stacks its stage below ~1000 px of controls: Run brings the stage into view.
   await show(page, ROUTES.find((r) => r.name === 'playground'));
   await page.click(id('pg-run'));
@@ -305,6 +310,12 @@ test('wide windows: traffic docked, open by default on Tools, closed by default 
     await show(page, r);
     const [first, last] = [await page.locator(id('nav-servers')).boundingBox(), await page.locator(id('theme-toggle')).boundingBox()];
     assert.ok(Math.abs(first.y + first.height / 2 - (last.y + last.height / 2)) < 4, `${r.name}: the top bar wraps (first link at y=${first.y}, theme button at y=${last.y})`);
+  }
+  // Every page link says its page in words at laptop widths, not only the current one (T3-04).
+  for (const width of [1280, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    const unlabelled = await page.$$eval('header.topbar nav a[data-testid^="nav-"]', (links) => links.filter((a) => !a.checkVisibility() || !a.innerText.trim()).map((a) => a.dataset.testid));
+    assert.deepEqual(unlabelled, [], `page links without a visible label at ${width}`);
   }
   // The traffic list shows every method whole (a notification's across the id column, its
   // prefix a bell), the full name in its tooltip.

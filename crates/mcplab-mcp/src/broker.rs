@@ -125,21 +125,25 @@ mod tests {
     use super::*;
     use std::sync::Arc;
 
+    /// An elicitation from `server` asked of `broker` in a task, waiting up to a minute.
+    fn elicit_in_background(
+        broker: &Arc<Broker>,
+        server: &'static str,
+    ) -> tokio::task::JoinHandle<Result<HumanAnswer, BrokerError>> {
+        let b = broker.clone();
+        tokio::spawn(async move {
+            let kind = HumanRequestKind::Elicitation;
+            b.ask(server, kind, Value::Null, Duration::from_secs(60))
+                .await
+        })
+    }
+
     #[tokio::test]
     async fn answer_reaches_the_waiter() {
         let tx = EventHub::default();
         let mut rx = tx.subscribe();
         let broker = Arc::new(Broker::new(tx));
-        let b = broker.clone();
-        let wait = tokio::spawn(async move {
-            b.ask(
-                "s",
-                HumanRequestKind::Elicitation,
-                Value::Null,
-                Duration::from_secs(5),
-            )
-            .await
-        });
+        let wait = elicit_in_background(&broker, "s");
         let ServerEvent::HumanRequested { request } = rx.recv().await.unwrap() else {
             panic!("expected a request event");
         };
@@ -172,14 +176,7 @@ mod tests {
         let tx = EventHub::default();
         let _rx = tx.subscribe();
         let broker = Arc::new(Broker::with_limit(tx, 2));
-        let ask = |server: &'static str| {
-            let b = broker.clone();
-            tokio::spawn(async move {
-                let kind = HumanRequestKind::Elicitation;
-                b.ask(server, kind, Value::Null, Duration::from_secs(60))
-                    .await
-            })
-        };
+        let ask = |server: &'static str| elicit_in_background(&broker, server);
         let waiting = [ask("flood"), ask("flood")];
         while broker.pending().len() < 2 {
             tokio::task::yield_now().await;
@@ -210,16 +207,7 @@ mod tests {
         let tx = EventHub::default();
         let mut rx = tx.subscribe();
         let broker = Arc::new(Broker::new(tx));
-        let b = broker.clone();
-        let wait = tokio::spawn(async move {
-            b.ask(
-                "s",
-                HumanRequestKind::Elicitation,
-                Value::Null,
-                Duration::from_secs(60),
-            )
-            .await
-        });
+        let wait = elicit_in_background(&broker, "s");
         let _ = rx.recv().await.unwrap();
         broker.withdraw_server("s");
         assert_eq!(wait.await.unwrap(), Err(BrokerError::Withdrawn));

@@ -102,7 +102,7 @@ export function ChatPage() {
             Could not start a chat: {createError}
           </div>
         )}
-        {noModel && <NoModel providers={providers.list ?? []} />}
+        {noModel && <NoModel providers={providers.list ?? []} narrow={narrow} />}
         {providers.error && !providers.list && <div className="inline-error small">Could not load model providers: {providers.error}</div>}
         {compare ? (
           <ComparePane key={compare.join('/')} ids={compare} />
@@ -123,7 +123,9 @@ export function ChatPage() {
   );
 }
 
-function NoModel({ providers }: { providers: ProviderView[] }) {
+/** Why no model can run, and how to add one; in a narrow window the per-provider reasons fold
+ * away so the conversation under it keeps most of the height. */
+function NoModel({ providers, narrow }: { providers: ProviderView[]; narrow: boolean }) {
   return (
     <div className="chat-no-model" data-testid="chat-no-model" role="note">
       <strong>No model provider is usable yet.</strong>
@@ -132,13 +134,16 @@ function NoModel({ providers }: { providers: ProviderView[] }) {
         <a href="#/settings">Settings → Model providers</a>.
       </p>
       {providers.length > 0 && (
-        <ul className="small muted">
-          {providers.map((p) => (
-            <li key={p.id}>
-              <strong>{p.displayName}</strong>: {p.reason ?? 'not usable'}
-            </li>
-          ))}
-        </ul>
+        <details className="small muted" open={!narrow} data-testid="chat-no-model-reasons">
+          <summary>Each provider and why it is not usable ({providers.length})</summary>
+          <ul>
+            {providers.map((p) => (
+              <li key={p.id}>
+                <strong>{p.displayName}</strong>: {p.reason ?? 'not usable'}
+              </li>
+            ))}
+          </ul>
+        </details>
       )}
     </div>
   );

@@ -8,24 +8,13 @@ use std::time::Duration;
 use mcplab_testkit::llm::{Rule, Rules, ScriptedCall, ScriptedLlm, Step};
 use serde_json::{Value, json};
 
-use crate::eval_support;
+use crate::eval_support::{self, good};
 
 const BIN: &str = env!("CARGO_BIN_EXE_mcplab");
 
 #[tokio::test]
 async fn a_suite_runs_each_case_under_each_host() {
-    let llm = ScriptedLlm::start_with_rules(Rules::new(vec![Rule::when(
-        "2 + 40",
-        vec![
-            Step::call_tools([ScriptedCall::new(
-                "c1",
-                "demo__add",
-                json!({"a": 2, "b": 40}),
-            )]),
-            Step::reply(["The sum is 42."]),
-        ],
-    )]))
-    .await;
+    let llm = ScriptedLlm::start_with_rules(Rules::new(vec![good("gpt-4o-mini", "c")])).await;
     let dir = tempfile::tempdir().unwrap();
     let suite = dir.path().join("suite.yaml");
     let text = format!(
@@ -169,18 +158,7 @@ async fn each_host_declares_its_own_capabilities_to_the_servers() {
 /// does: its structuredContent rule reaches the model (the scripted LLM's log).
 #[tokio::test]
 async fn a_suite_runs_under_the_persons_own_profile() {
-    let llm = ScriptedLlm::start_with_rules(Rules::new(vec![Rule::when(
-        "2 + 40",
-        vec![
-            Step::call_tools([ScriptedCall::new(
-                "c1",
-                "demo__add",
-                json!({"a": 2, "b": 40}),
-            )]),
-            Step::reply(["The sum is 42."]),
-        ],
-    )]))
-    .await;
+    let llm = ScriptedLlm::start_with_rules(Rules::new(vec![good("gpt-4o-mini", "c")])).await;
     let dir = tempfile::tempdir().unwrap();
     std::fs::create_dir(dir.path().join("hosts")).unwrap();
     std::fs::write(

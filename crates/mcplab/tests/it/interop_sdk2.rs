@@ -116,12 +116,13 @@ fn assert_era(conn: &Connection, protocol: ProtocolChoice) {
     assert_eq!(conn.era().era, want, "{:?}", conn.era());
 }
 
-/// The TypeScript server: echo, a resource, and in 2026-07-28 an input_required round whose
-/// requestState comes back.
-async fn exercise_ts(
-    manager: &Arc<ConnectionManager>,
+/// What both SDKs' servers do alike: speak `protocol`'s era, echo, and serve a readme at
+/// `readme` that names them (`says`).
+async fn assert_echo_and_readme(
     conn: &Connection,
     protocol: ProtocolChoice,
+    readme: &str,
+    says: &str,
 ) {
     assert_era(conn, protocol);
     assert_eq!(
@@ -131,17 +132,23 @@ async fn exercise_ts(
     let read = conn
         .request(
             "resources/read",
-            Some(json!({"uri": "ts://readme"})),
+            Some(json!({ "uri": readme })),
             RequestOptions::default(),
         )
         .await
         .unwrap();
-    assert!(
-        read["contents"][0]["text"]
-            .as_str()
-            .unwrap()
-            .contains("TypeScript SDK 2.x")
-    );
+    let body = read["contents"][0]["text"].as_str().unwrap();
+    assert!(body.contains(says), "{body}");
+}
+
+/// The TypeScript server: echo, a resource, and in 2026-07-28 an input_required round whose
+/// requestState comes back.
+async fn exercise_ts(
+    manager: &Arc<ConnectionManager>,
+    conn: &Connection,
+    protocol: ProtocolChoice,
+) {
+    assert_echo_and_readme(conn, protocol, "ts://readme", "TypeScript SDK 2.x").await;
     if protocol == ProtocolChoice::V2025_11_25 {
         return;
     }
@@ -166,28 +173,10 @@ async fn exercise_ts(
 }
 
 async fn exercise_py(conn: &Connection, protocol: ProtocolChoice) {
-    assert_era(conn, protocol);
-    assert_eq!(
-        text(&call(conn, "echo", json!({"message": "hi"})).await),
-        "echo: hi"
-    );
+    assert_echo_and_readme(conn, protocol, "py://readme", "Python SDK 2.x").await;
     assert_eq!(
         call(conn, "add", json!({"a": 2, "b": 40})).await["structuredContent"]["result"],
         42
-    );
-    let read = conn
-        .request(
-            "resources/read",
-            Some(json!({"uri": "py://readme"})),
-            RequestOptions::default(),
-        )
-        .await
-        .unwrap();
-    assert!(
-        read["contents"][0]["text"]
-            .as_str()
-            .unwrap()
-            .contains("Python SDK 2.x")
     );
 }
 

@@ -40,6 +40,8 @@ stdio only. Modes:
   wrong-id          answers tools/list with an id that is not the request's
   notify-id         sends a log notification that carries an `id` (while answering tools/list)
   bad-log           sends a log notification with level "loud" (while answering tools/list)
+  fraction-id       sends a `ping` request whose id is 1.5 (ids are strings or integers; while
+                    answering tools/list)
   twice             answers ping twice
   dup-tool          two tools with the same name (and nothing else wrong)
   bad-name          a tool whose name has a space (a SHOULD: a warning)
@@ -321,6 +323,8 @@ def list_tools(id_, params):
     if "bad-log" in MODES:
         send({"jsonrpc": "2.0", "method": "notifications/message",
               "params": {"level": "loud", "data": "a log level the spec does not have"}})
+    if "fraction-id" in MODES:
+        send({"jsonrpc": "2.0", "id": 1.5, "method": "ping"})
     if "wrong-id" in MODES:
         return result(1000 + id_ if isinstance(id_, int) else f"not-{id_}", {"tools": tools()})
     if "loop-cursor" in MODES:

@@ -86,6 +86,11 @@ impl Findings {
         });
     }
 
+    /// How many findings were added (those summarised included).
+    pub(crate) fn count(&self) -> usize {
+        self.per_rule.values().sum()
+    }
+
     /// Whether a finding of `rule` was added.
     pub fn has(&self, rule: &Rule) -> bool {
         self.per_rule.contains_key(rule.id)

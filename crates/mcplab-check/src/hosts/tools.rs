@@ -18,7 +18,7 @@ use crate::recording::Recording;
 /// What model APIs accept as a function name (Anthropic's and OpenAI's tool name pattern).
 static MODEL_NAME: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[A-Za-z0-9_-]{1,64}$").expect("regex"));
-/// Claude Code cuts tool descriptions at 2 KB (its MCP docs); no profile documents a limit.
+/// Claude Code cuts tool descriptions at 2 KB (its MCP docs); no profile states a limit.
 const DESCRIPTION_BYTES: usize = 2048;
 
 pub(super) fn judge(prof: &mut Profile, rec: &Recording, _opts: &CheckOptions) {
@@ -80,7 +80,7 @@ fn description(prof: &mut Profile, tool: &Value, name: &str) {
         .map_or(0, str::len);
     if len > DESCRIPTION_BYTES {
         prof.add(&DESCRIPTION, Some((HostItemKind::Tool, name)), Verdict::Unknown, "toolCatalog.descriptionLimit", format!(
-            "the description is {len} bytes; Claude Code cuts descriptions at {DESCRIPTION_BYTES}, and this host's limit is not in its profile"
+            "the description is {len} bytes; no host profile states a description limit (this one included); Claude Code, which has no profile here, cuts descriptions at {DESCRIPTION_BYTES} bytes"
         ));
     }
 }

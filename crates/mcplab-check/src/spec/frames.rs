@@ -71,16 +71,7 @@ pub(super) fn check_frames(rec: &Recording, spec: &mut Spec, partial: bool, f: &
     for frame in &rec.frames {
         match (&frame.kind, frame.direction) {
             (FrameKind::Unparsable { error }, Direction::Inbound) => {
-                let what = if rec.is_stdio() {
-                    "stdout line"
-                } else {
-                    "frame"
-                };
-                walk.f.add(
-                    &NOT_JSON_RPC,
-                    format!("a {what} that is not JSON-RPC ({error})"),
-                    At::frame(frame),
-                );
+                walk.unparsable(frame, error);
             }
             (FrameKind::Message, direction) => {
                 let Ok(v) = serde_json::from_str::<Value>(&frame.text) else {
@@ -98,6 +89,32 @@ pub(super) fn check_frames(rec: &Recording, spec: &mut Spec, partial: bool, f: &
 }
 
 impl Walk<'_> {
+    /// A frame the server sent that mcplab could not read. JSON-RPC that breaks the schema
+    /// (a request whose id is a fraction) is judged as the message it is; anything else, or
+    /// a message the schema finds nothing wrong with, is not JSON-RPC.
+    fn unparsable(&mut self, frame: &TrafficFrame, error: &str) {
+        let json_rpc = serde_json::from_str::<Value>(&frame.text)
+            .ok()
+            .filter(|v| v.get("jsonrpc").is_some());
+        if let Some(v) = json_rpc {
+            let before = self.f.count();
+            self.inbound(frame, &v);
+            if self.f.count() > before {
+                return;
+            }
+        }
+        let what = if self.rec.is_stdio() {
+            "stdout line"
+        } else {
+            "frame"
+        };
+        self.f.add(
+            &NOT_JSON_RPC,
+            format!("a {what} that is not JSON-RPC ({error})"),
+            At::frame(frame),
+        );
+    }
+
     /// A frame mcplab sent: its own requests and notifications, and its answers to the
     /// server's requests. A violation here is mcplab's bug, reported as such.
     fn outbound(&mut self, frame: &TrafficFrame, v: &Value) {

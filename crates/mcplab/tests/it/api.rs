@@ -182,33 +182,23 @@ async fn servers_crud_connect_call_and_traffic() {
         exported["mcpServers"]["demo"]["args"],
         json!(["demo-server"])
     );
-    let (s, imported) = authed(
+    let (s, imported) = import(
         &app,
-        "POST",
-        "/api/servers/import",
-        Some(json!({"json": "{\"mcpServers\": {\"r\": {\"url\": \"http://127.0.0.1:9/mcp\"}}}"})),
+        r#"{"mcpServers": {"r": {"url": "http://127.0.0.1:9/mcp"}}}"#,
     )
     .await;
     assert_eq!(s, StatusCode::OK);
     assert_eq!(imported["added"], json!(["r"]));
-    let (s, bad) = authed(
-        &app,
-        "POST",
-        "/api/servers/import",
-        Some(json!({"json": "{\"mcpServers\": {\"r\": {}}}"})),
-    )
-    .await;
+    let (s, bad) = import(&app, r#"{"mcpServers": {"r": {}}}"#).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     assert!(
         bad["message"].as_str().unwrap().contains("mcpServers.r"),
         "{bad}"
     );
     // B9: one bad entry is skipped with a warning; JSONC is accepted (B8).
-    let (s, partial) = authed(
+    let (s, partial) = import(
         &app,
-        "POST",
-        "/api/servers/import",
-        Some(json!({"json": "{\"servers\": {// c\n\"ok\": {\"command\": \"x\"}, \"bad\": {},}}"})),
+        "{\"servers\": {// c\n\"ok\": {\"command\": \"x\"}, \"bad\": {},}}",
     )
     .await;
     assert_eq!(s, StatusCode::OK, "{partial}");
@@ -246,6 +236,17 @@ async fn servers_crud_connect_call_and_traffic() {
     assert_eq!(s, StatusCode::NO_CONTENT);
     let (s, _) = authed(&app, "GET", "/api/servers/demo", None).await;
     assert_eq!(s, StatusCode::NOT_FOUND);
+}
+
+/// `POST /api/servers/import` of `text` (a config file's JSON or JSONC).
+async fn import(app: &axum::Router, text: &str) -> (StatusCode, Value) {
+    authed(
+        app,
+        "POST",
+        "/api/servers/import",
+        Some(json!({ "json": text })),
+    )
+    .await
 }
 
 /// Waits (bounded) for a `status` event of `server` in `state`.

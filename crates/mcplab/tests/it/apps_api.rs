@@ -271,6 +271,17 @@ async fn apps_call_only_the_tools_of_their_own_server_that_they_may_call() {
 }
 
 /// Waits until the session has `turns` stored turns and none running.
+/// A new chat session with `openai::gpt-4o-mini` and the tools of `servers`: its id, and
+/// the whole answer.
+async fn new_session(app: &axum::Router, servers: &[&str]) -> (String, Value) {
+    let settings = json!({"model": "openai::gpt-4o-mini", "servers": servers});
+    let body = json!({ "settings": settings });
+    let (s, created) = authed(app, "POST", "/api/sessions", Some(body)).await;
+    assert_eq!(s, StatusCode::CREATED, "{created}");
+    let id = created["summary"]["id"].as_str().unwrap().to_owned();
+    (id, created)
+}
+
 async fn wait_for_turns(app: &axum::Router, id: &str, turns: usize) -> Value {
     tokio::time::timeout(Duration::from_secs(30), async {
         loop {
@@ -343,15 +354,7 @@ fn system_text(request_body: &Value) -> String {
 async fn app_context_is_given_to_the_model_until_it_is_removed() {
     let llm = ScriptedLlm::start(vec![Step::reply(["one"]), Step::reply(["two"])]).await;
     let app = router(state_with_llm(&llm));
-    let (s, created) = authed(
-        &app,
-        "POST",
-        "/api/sessions",
-        Some(json!({"settings": {"model": "openai::gpt-4o-mini"}})),
-    )
-    .await;
-    assert_eq!(s, StatusCode::CREATED, "{created}");
-    let id = created["summary"]["id"].as_str().unwrap().to_owned();
+    let (id, created) = new_session(&app, &[]).await;
     assert_eq!(created["appContext"], json!([]));
     let ctx = format!("/api/sessions/{id}/app-context/call-1");
     let input = json!({
@@ -450,14 +453,7 @@ async fn partial_tool_input_streams_live_but_is_not_stored() {
     let llm = ScriptedLlm::start(vec![Step::call_tools([call]), Step::reply(["done"])]).await;
     let app = router(state_with_llm(&llm));
     connected(&app, "demo").await;
-    let (_, created) = authed(
-        &app,
-        "POST",
-        "/api/sessions",
-        Some(json!({"settings": {"model": "openai::gpt-4o-mini", "servers": ["demo"]}})),
-    )
-    .await;
-    let id = created["summary"]["id"].as_str().unwrap().to_owned();
+    let (id, _) = new_session(&app, &["demo"]).await;
     let (s, _) = authed(
         &app,
         "POST",
@@ -504,15 +500,7 @@ async fn app_context_survives_a_restart() {
     };
     let id = {
         let app = router(fresh());
-        let (s, created) = authed(
-            &app,
-            "POST",
-            "/api/sessions",
-            Some(json!({"settings": {"model": "openai::gpt-4o-mini"}})),
-        )
-        .await;
-        assert_eq!(s, StatusCode::CREATED, "{created}");
-        let id = created["summary"]["id"].as_str().unwrap().to_owned();
+        let (id, _) = new_session(&app, &[]).await;
         let input = json!({
             "server": "demo", "tool": "show_openai_widget", "callId": "c9", "source": "widgetState",
             "content": [], "structuredContent": {"widgetState": {"clicks": 3}},

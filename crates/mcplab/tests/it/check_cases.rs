@@ -286,7 +286,13 @@ async fn host_rules_each_caught_and_quiet_on_a_good_server() {
         &r,
         "host-description-length",
         "info",
-        "tool `wordy`: the description is 2400 bytes",
+        "tool `wordy`: the description is 2400 bytes; no host profile states a description limit",
+    );
+    let description = mcplab_check::sets::find_rule("host-description-length").unwrap();
+    assert_eq!(
+        description.severity(),
+        mcplab_protocol::check::Severity::Info,
+        "no profile states a limit: information, not a warning"
     );
     // Claude's policy is unknown; `textonly` never shows structuredContent.
     fired(

@@ -239,6 +239,7 @@ async fn each_broken_raw_server_is_caught_for_its_reason() {
         ("twice", &[], "error", "response-id", 1),
         ("notify-id", &[], "error", "notification-id", 1),
         ("bad-log", &[], "error", "schema", 1),
+        ("fraction-id", &[], "error", "schema", 1),
         ("noise", &[], "error", "stdout-noise", 1),
         ("loop-cursor", &[], "error", "pagination", 1),
         ("dup-tool", &[], "error", "tool-duplicate", 1),

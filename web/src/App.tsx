@@ -10,14 +10,15 @@ import { lazy, Suspense, useCallback, useEffect, useState } from 'react';
 import { QueryClientProvider, type QueryClient } from '@tanstack/react-query';
 import { UNAUTHORIZED_HINT, errorMessage, ApiFailure } from './api/client';
 import { events, useStreamState } from './api/events';
-import { createQueryClient, useQueryInvalidation } from './api/queries';
+import { useQueryInvalidation } from './api/queries';
 import { HumanDialogs } from './human/HumanDialogs';
 import { startHumanStore } from './human/store';
 import { startCallsStore } from './inspector/calls';
 import { startLogsStore } from './logs/store';
 import { ServersPage } from './servers/ServersPage';
-import { seedServers, startServersStore } from './servers/store';
-import { takeBoot } from './boot';
+import { startServersStore } from './servers/store';
+import { sessionSecret } from './api/auth';
+import { bootQueryClient, takeBoot } from './boot';
 import { PAGE_LABELS, TopBar } from './shell/TopBar';
 import { TrafficDock } from './shell/TrafficDock';
 import { startTrafficStore } from './traffic/store';
@@ -59,14 +60,12 @@ function start(queryClient: QueryClient) {
 
 export function App() {
   const [boot, setBoot] = useState<{ state: 'loading' | 'ready' } | { state: 'error'; message: string; unauthorized: boolean }>({ state: 'loading' });
-  const [queryClient] = useState(createQueryClient);
+  const [queryClient] = useState(bootQueryClient);
   const attempt = useCallback(() => {
     setBoot({ state: 'loading' });
-    const boot = takeBoot();
-    Promise.all([boot.prefs, boot.servers]).then(
-      ([, servers]) => {
+    takeBoot().then(
+      () => {
         start(queryClient);
-        if (servers) seedServers(queryClient, servers);
         events.release();
         setBoot({ state: 'ready' });
       },
@@ -92,10 +91,11 @@ export function App() {
       </div>
     );
   }
-  if (boot.state === 'loading') return <div className="boot" data-testid="booting" />;
+  // Signed in, the shell's header paints while the prefs and the list are on their way.
+  if (boot.state === 'loading' && !sessionSecret()) return <div className="boot" data-testid="booting" />;
   return (
     <QueryClientProvider client={queryClient}>
-      <Shell />
+      <Shell ready={boot.state === 'ready'} />
     </QueryClientProvider>
   );
 }
@@ -137,7 +137,9 @@ function useKeptPlayground(page: Page): boolean {
   return kept || page === 'playground';
 }
 
-function Shell() {
+/** The shell. Before `ready` (the prefs not in yet) only its header, without what reads or
+ * writes prefs (the server selector, the traffic toggle, the palette): the first paint. */
+function Shell({ ready }: { ready: boolean }) {
   const page = usePage();
   const keptPlayground = useKeptPlayground(page);
   const stream = useStreamState();
@@ -145,12 +147,23 @@ function Shell() {
   const trafficOpen = useTrafficOpen(page, overlay);
   const [palette, setPalette] = useState(false);
   useQueryInvalidation();
-  usePaletteShortcut(() => setPalette(true));
+  usePaletteShortcut(() => setPalette(ready));
   const PageView = PAGE_COMPONENTS[page];
+  const top = <TopBar page={page} booting={!ready} trafficOpen={trafficOpen} onToggleTraffic={() => setTrafficOpen(page, !trafficOpen, overlay)} onPalette={() => setPalette(ready)} />;
+  if (!ready) {
+    return (
+      <div className="app" data-testid="booting">
+        {top}
+        <div className="main-single">
+          <main className="page-wrap" />
+        </div>
+      </div>
+    );
+  }
 
   return (
     <div className="app">
-      <TopBar page={page} trafficOpen={trafficOpen} onToggleTraffic={() => setTrafficOpen(page, !trafficOpen, overlay)} onPalette={() => setPalette(true)} />
+      {top}
       {stream === 'unauthorized' && (
         <div className="banner banner-error" role="alert" data-testid="unauthorized">
           <Ticks text={UNAUTHORIZED_HINT} />

@@ -29,10 +29,11 @@ pub fn judged(unit: Unit, trace: &Trace, verdict: &Verdict) -> IterationRecord {
         scoped.iter().map(|m| f(&m.result)).sum::<u32>()
     };
     let usage = trace.usage();
+    let failures = crate::verdict::failures(verdict, part_word(&unit.model));
     IterationRecord {
         unit,
         outcome: verdict.outcome.clone(),
-        failures: crate::verdict::failures(verdict),
+        failures,
         metrics: Metrics {
             input_tokens: usage.input_tokens,
             output_tokens: usage.output_tokens,
@@ -100,6 +101,15 @@ pub fn plan(cases: &[ResolvedCase]) -> Vec<Unit> {
 
 /// The model column of a case of model-free steps: no model (shown as "no model").
 pub const NO_MODEL: &str = "";
+
+/// What a part of an iteration is called in its failure lines: a `step` for the model-free
+/// column ([`NO_MODEL`], also under a host), else a `turn`.
+pub fn part_word(model_label: &str) -> &'static str {
+    match model_and_host(model_label).0 {
+        NO_MODEL => "step",
+        _ => "turn",
+    }
+}
 
 /// How a model column reads to a person: `no model` for [`NO_MODEL`] (also under a host).
 pub fn model_label(label: &str) -> String {

@@ -140,11 +140,12 @@ pub fn case_hosts(suite: &Suite, case: &Case) -> Vec<String> {
     }
 }
 
-/// The failing parts of `verdict`, one line each (empty when passed).
-pub fn failures(verdict: &Verdict) -> Vec<String> {
+/// The failing parts of `verdict`, one line each (empty when passed); a turn's lines start
+/// with `part` and its number (`turn 2: `, or `step 2: ` in a case of model-free steps).
+pub fn failures(verdict: &Verdict, part: &str) -> Vec<String> {
     let scope = |s: &Scoped| match s {
         Scoped::Case => String::new(),
-        Scoped::Turn { turn } => format!("turn {}: ", turn + 1),
+        Scoped::Turn { turn } => format!("{part} {}: ", turn + 1),
     };
     let mut out = Vec::new();
     if let Outcome::Errored { reason } = &verdict.outcome {
@@ -250,7 +251,11 @@ pub fn judge_iteration_with(
         }
     }
     let judge = case.judge.as_ref().map(|j| apply_judge(j, judge));
-    let outcome = decide(trace, &tool_calls, &checks, judge.as_ref());
+    let part = case
+        .models
+        .first()
+        .map_or("turn", |m| crate::run::part_word(m));
+    let outcome = decide(trace, &tool_calls, &checks, judge.as_ref(), part);
     Verdict {
         outcome,
         tool_calls,
@@ -280,6 +285,7 @@ fn decide(
     calls: &[ScopedMatch],
     checks: &[ScopedCheck],
     judge: Option<&JudgeOutcome>,
+    part: &str,
 ) -> Outcome {
     for (i, t) in trace.turns.iter().enumerate() {
         let reason = match &t.end {
@@ -294,7 +300,7 @@ fn decide(
         };
         if let Some(reason) = reason {
             return Outcome::Errored {
-                reason: format!("turn {}: {reason}", i + 1),
+                reason: format!("{part} {}: {reason}", i + 1),
             };
         }
     }

@@ -16,7 +16,8 @@ use mcplab_store::Store;
 use crate::cli::limits::{Budget, seconds};
 use crate::cli::oauth::OAuthMode;
 use crate::cli::{
-    ChromiumArg, Cli, Command, ConnectArgs, ElicitationMode, LogLevel, ServeArgs, TargetArgs,
+    ChromiumArg, Cli, Command, ConnectArgs, ElicitationMode, LogLevel, OtlpArg, ServeArgs,
+    TargetArgs,
 };
 use crate::commands::eval::EvalCmd;
 use crate::failure::Failure;
@@ -59,7 +60,8 @@ impl Settings {
                 connect: ConnectArgs::default(),
                 serve: ServeArgs::default(),
             }));
-        let scope = Scope::of(&mut command);
+        let otlp_before = cli.serve.otlp.clone();
+        let scope = Scope::of(&mut command, &otlp_before);
         if let Some(flag) = typed_before.iter().find(|f| !scope.takes(f)) {
             return Err(Failure::usage(format!(
                 "{flag} does not apply to `mcplab {}`; see `mcplab {} --help` for its flags",
@@ -116,10 +118,24 @@ struct Scope {
     connect: Option<ConnectArgs>,
     serve: Option<ServeArgs>,
     chromium: Option<ChromiumArg>,
+    /// It exports spans (`chat`, `eval run`): `--otlp` typed before it is its own.
+    otlp: bool,
 }
 
 impl Scope {
-    fn of(command: &mut Command) -> Scope {
+    fn of(command: &mut Command, otlp_before: &OtlpArg) -> Scope {
+        // `mcplab --otlp URL chat`: the URL typed before the subcommand, unless one is after.
+        let own_otlp = match command {
+            Command::Chat(c) => Some(&mut c.otlp),
+            Command::Eval(EvalCmd::Run(a)) => Some(&mut a.otlp),
+            _ => None,
+        };
+        let otlp = own_otlp.is_some();
+        if let Some(own) = own_otlp
+            && own.otlp.is_none()
+        {
+            own.otlp.clone_from(&otlp_before.otlp);
+        }
         let (name, connect, serve, chromium) = match command {
             Command::Serve(c) => (
                 "serve",
@@ -185,6 +201,7 @@ impl Scope {
             connect,
             serve,
             chromium,
+            otlp,
         }
     }
 
@@ -197,6 +214,9 @@ impl Scope {
     fn takes(&self, flag: &str) -> bool {
         if flag == "--chromium" {
             return self.serve.is_some() || self.chromium.is_some();
+        }
+        if flag == "--otlp" {
+            return self.serve.is_some() || self.otlp;
         }
         if crate::cli::flags_of::<ServeArgs>()
             .iter()

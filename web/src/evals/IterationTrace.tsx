@@ -10,6 +10,7 @@ import { Conversation } from '../chat/Conversation';
 import { applyTurnEvent, newTurn, type ChatTurn } from '../chat/turns';
 import { Loading } from '../ui/Spinner';
 import { evalsApi, scopeLabel, type CallDiff, type CallView, type IterationRecord, type IterationTurn, type IterationView } from './api';
+import { partWord } from './modelLabel';
 
 const DIFF: Record<string, string> = {
   missing: 'Missing',
@@ -85,7 +86,7 @@ export function IterationTrace({ runId, it }: { runId: string; it: IterationReco
           <ul className="evals-trace-clocks small muted" data-testid="evals-trace-clocks">
             {trace.turns.map((t, i) => (
               <li key={i}>
-                turn {i + 1}: {endText(t)} · {t.steps} step{t.steps === 1 ? '' : 's'} · {t.usage.inputTokens} in / {t.usage.outputTokens} out tokens · {t.latencyMs} ms (LLM{' '}
+                {partWord(trace.model)} {i + 1}: {endText(t)} · {t.steps} step{t.steps === 1 ? '' : 's'} · {t.usage.inputTokens} in / {t.usage.outputTokens} out tokens · {t.latencyMs} ms (LLM{' '}
                 {t.llmMs} ms, MCP {t.mcpMs} ms)
               </li>
             ))}
@@ -100,7 +101,7 @@ export function IterationTrace({ runId, it }: { runId: string; it: IterationReco
             <ul className="evals-checks">
               {trace.checks.map((c, i) => (
                 <li key={i} data-testid="evals-check" data-passed={String(c.passed)} className={c.passed ? 'pass' : 'fail'}>
-                  <span aria-label={c.passed ? 'passed' : 'failed'}>{c.passed ? '✓' : '✗'}</span> <span className="muted small">{scopeLabel(c)}</span>{' '}
+                  <span aria-label={c.passed ? 'passed' : 'failed'}>{c.passed ? '✓' : '✗'}</span> <span className="muted small">{scopeLabel(c, trace.model)}</span>{' '}
                   <code>{JSON.stringify(c.check)}</code>
                   <div className="small">{c.reason}</div>
                 </li>
@@ -110,7 +111,7 @@ export function IterationTrace({ runId, it }: { runId: string; it: IterationReco
           {trace.toolCalls.map((m, i) => (
             <div key={i} data-testid="evals-call-match" data-passed={String(m.passed)}>
               <h4>
-                {m.passed ? '✓' : '✗'} Expected tool calls <span className="muted small">({scopeLabel(m)}, {m.matched} matched)</span>
+                {m.passed ? '✓' : '✗'} Expected tool calls <span className="muted small">({scopeLabel(m, trace.model)}, {m.matched} matched)</span>
               </h4>
               <ul>
                 {m.diffs.map((d, j) => (

@@ -1,6 +1,7 @@
 // The Evals page's calls to `/api/evals`. Every shape is the wire contract's, generated from
 // crates/mcplab-protocol (`evals` module) into types.gen.ts.
 import { request } from '../api/client';
+import { partWord } from './modelLabel';
 import type {
   CaseAdded,
   DirListing,
@@ -75,7 +76,8 @@ export const evalsApi = {
 export const pct = (x: number | null | undefined) => (x === null || x === undefined ? '—' : `${Math.round(x * 100)}%`);
 
 /** A scoped check or call match's scope as words. */
-export const scopeLabel = (s: Scoped) => (s.scope === 'case' ? 'case' : `turn ${s.turn + 1}`);
+/** Where a check applied: the case, a turn, or a step of the model-free column. */
+export const scopeLabel = (s: Scoped, model: string) => (s.scope === 'case' ? 'case' : `${partWord(model)} ${s.turn + 1}`);
 
 /** A run's kind in words: full, shard 2/4, merged (4 shards), replay of …, subset (3 of 10 cases). */
 export const kindLabel = (k: RunKind) => {

@@ -79,11 +79,9 @@ async function loadServers(): Promise<ServerView[]> {
   return l;
 }
 
-/** The list the boot fetched beside the prefs (`boot.ts`), as if the query had loaded it. */
-export function seedServers(queryClient: QueryClient, l: ServerView[]): void {
-  if (queryClient.getQueryData(SERVERS_KEY)) return;
-  findPendingSignIns(l);
-  queryClient.setQueryData(SERVERS_KEY, l);
+/** Asks for the list now, beside the prefs (`boot.ts`): `useServers` then shares that request. */
+export function prefetchServers(queryClient: QueryClient): Promise<void> {
+  return queryClient.prefetchQuery({ queryKey: SERVERS_KEY, queryFn: loadServers, gcTime: Infinity });
 }
 
 export async function reloadServers(): Promise<void> {

@@ -69,7 +69,9 @@ function NavMenu({ page }: { page: Page }) {
   );
 }
 
-export function TopBar({ page, trafficOpen, onToggleTraffic, onPalette }: { page: Page; trafficOpen: boolean; onToggleTraffic: () => void; onPalette: () => void }) {
+/** `booting`: the prefs are not in yet — no server selector (it would save a choice over the
+ * remembered one) and the traffic and palette buttons wait. */
+export function TopBar({ page, booting, trafficOpen, onToggleTraffic, onPalette }: { page: Page; booting?: boolean; trafficOpen: boolean; onToggleTraffic: () => void; onPalette: () => void }) {
   const [theme, setTheme] = useTheme();
   const stream = useStreamState();
   const menu = useMediaQuery(NAV_MENU_QUERY);
@@ -85,19 +87,19 @@ export function TopBar({ page, trafficOpen, onToggleTraffic, onPalette }: { page
         </nav>
       )}
       <span className="spacer" />
-      {(page === 'tools' || page === 'resources' || page === 'prompts') && <ServerSelector page={page} />}
-      {(page === 'tasks' || page === 'skills') && <ServerSelector />}
+      {!booting && (page === 'tools' || page === 'resources' || page === 'prompts') && <ServerSelector page={page} />}
+      {!booting && (page === 'tasks' || page === 'skills') && <ServerSelector />}
       {(stream === 'reconnecting' || stream === 'unauthorized') && (
         <span className={`stream-state stream-${stream}`} data-testid="stream-state" title={stream === 'unauthorized' ? untick(UNAUTHORIZED_HINT) : 'Live events'}>
           {stream === 'unauthorized' ? 'signed out' : 'reconnecting…'}
         </span>
       )}
-      <Button small variant="ghost" onClick={onPalette} data-testid="palette-open" title="Go to a page, server, tool, resource or prompt (Ctrl+K)" aria-keyshortcuts="Control+K Meta+K">
+      <Button small variant="ghost" onClick={onPalette} disabled={booting} data-testid="palette-open" title="Go to a page, server, tool, resource or prompt (Ctrl+K)" aria-keyshortcuts="Control+K Meta+K">
         <Search size={15} aria-hidden="true" />
         <span className="sr-only">Go to…</span>
         <kbd className="topbar-kbd">Ctrl K</kbd>
       </Button>
-      <Button small variant="ghost" onClick={onToggleTraffic} aria-pressed={trafficOpen} data-testid="traffic-toggle" title="Traffic panel" aria-label="Traffic">
+      <Button small variant="ghost" onClick={onToggleTraffic} disabled={booting} aria-pressed={trafficOpen} data-testid="traffic-toggle" title="Traffic panel" aria-label="Traffic">
         <PanelRight size={15} aria-hidden="true" />
         <span className="topbar-label">Traffic</span>
       </Button>

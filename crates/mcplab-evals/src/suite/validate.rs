@@ -116,10 +116,16 @@ fn steps(case: &Value, at: &str, out: &mut Vec<(String, String)>) {
              directly, no model) or a `simulatedUser`"
                 .into(),
         )),
-        (t, s) if t > 0 && s > 0 => out.push((
-            format!("{at}/steps"),
-            "a case has `turns` or `steps`, not both: put the steps in a case of their own".into(),
-        )),
+        (t, s) if t > 0 && s > 0 => {
+            let id = case.get("id").and_then(Value::as_str).unwrap_or("?");
+            out.push((
+                format!("{at}/steps"),
+                format!(
+                    "case `{id}` has both `turns` and `steps`: a case has one or the other; put \
+                     the steps in a case of their own"
+                ),
+            ))
+        }
         (0, s) if s > 0 => {
             for key in ["toolCalls", "judge", "model", "models", "systemPrompt"] {
                 if case.get(key).is_some() {

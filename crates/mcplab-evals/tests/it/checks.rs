@@ -87,7 +87,7 @@ fn judge(case_yaml: &str, trace: &Trace, judge: Option<JudgeVerdict>) -> Verdict
 }
 
 fn failures(v: &Verdict) -> Vec<String> {
-    mcplab_evals::verdict::failures(v)
+    mcplab_evals::verdict::failures(v, "turn")
 }
 
 fn add_trace(answer: &str) -> Trace {

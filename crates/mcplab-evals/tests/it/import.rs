@@ -192,7 +192,7 @@ fn imported_partial_arguments_keep_mcpjam_semantics() {
     assert!(
         v.tool_calls.iter().all(|m| m.result.passed),
         "{:?}",
-        mcplab_evals::verdict::failures(&v)
+        mcplab_evals::verdict::failures(&v, "turn")
     );
     let once = trace_with(vec![("echo", json!({"message": "<hello>"}))]);
     assert!(

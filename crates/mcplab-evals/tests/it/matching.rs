@@ -357,7 +357,7 @@ fn missing_call_is_missing() {
         ]
     );
     assert_eq!(
-        mcplab_evals::verdict::failures(&v),
+        mcplab_evals::verdict::failures(&v, "turn"),
         vec![r#"Missing: add {"a":1}"#]
     );
 }
@@ -448,7 +448,7 @@ fn a_saved_session_becomes_a_case_its_own_trace_passes() {
         v.outcome,
         Outcome::Passed,
         "{:?}",
-        mcplab_evals::verdict::failures(&v)
+        mcplab_evals::verdict::failures(&v, "turn")
     );
     let different = Trace {
         turns: vec![turn(

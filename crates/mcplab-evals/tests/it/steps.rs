@@ -4,11 +4,13 @@
 
 use std::collections::BTreeMap;
 
-use mcplab_evals::run::{NO_MODEL, model_label, plan, resolved_cases};
+use mcplab_evals::run::{
+    NO_MODEL, Unit, judged as judged_record, model_label, plan, resolved_cases,
+};
 use mcplab_evals::steps::{StepCall, settle, step_events};
 use mcplab_evals::suite::{Catalog, locate_problems, parse_suite, tool_refs, unknown_tools};
 use mcplab_evals::trace::{Trace, TurnTiming, turn_from_events};
-use mcplab_evals::verdict::{Outcome, failures, judge_iteration};
+use mcplab_evals::verdict::{Outcome, Verdict, judge_iteration};
 use serde_json::{Value, json};
 
 const SUITE: &str = "version: 1
@@ -26,6 +28,10 @@ cases:
         args: { a: x }
         expect: [{ isError: true }]
 ";
+
+fn failures(v: &Verdict) -> Vec<String> {
+    mcplab_evals::verdict::failures(v, "step")
+}
 
 fn step(k: usize, tool: &str, outcome: Result<Value, String>) -> mcplab_evals::trace::TurnTrace {
     let events = step_events(StepCall {
@@ -74,12 +80,19 @@ fn steps_are_judged_like_turns_and_must_succeed_unless_expected_to_fail() {
     assert_eq!(v.outcome, Outcome::Passed, "{:#?}", failures(&v));
     let v = judged(vec![step(0, "add", Ok(sum(41))), step(1, "ad", Ok(sum(0)))]);
     assert_eq!(v.outcome, Outcome::Failed);
-    let f = failures(&v);
+    // The stored failure lines of the "no model" column (under a host) name steps, not turns.
+    let unit = Unit {
+        case_id: "add".into(),
+        model: case.models[0].clone(),
+        iteration: 0,
+    };
+    let f = judged_record(unit, &Trace::default(), &v).failures;
     assert_eq!(f.len(), 3, "{f:#?}");
     assert!(
-        f[0].starts_with("turn 1: ") && f[0].contains("41"),
+        f[0].starts_with("step 1: ") && f[0].contains("41"),
         "{f:#?}"
     );
+    assert!(f[2].starts_with("step 2: "), "{f:#?}");
     assert!(f[1].contains("does not contain \"42\""), "{f:#?}");
     assert!(
         f[2].contains("expected an error, but ad succeeded"),
@@ -152,7 +165,7 @@ cases:
     let has = |needle: &str| lines.iter().any(|l| l.contains(needle));
     assert!(has("4:5: cases[0]: a case needs `turns`"), "{lines:#?}");
     assert!(
-        has("7:5: cases[1].steps: a case has `turns` or `steps`, not both"),
+        has("7:5: cases[1].steps: case `both` has both `turns` and `steps`"),
         "{lines:#?}"
     );
     assert!(

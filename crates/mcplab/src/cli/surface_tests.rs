@@ -93,6 +93,36 @@ fn flags_that_mean_nothing_to_a_command_are_refused() {
     assert_eq!((s.serve.port, s.serve.no_open), (Some(7), true));
 }
 
+/// `--otlp` typed before `chat` or `eval run` is theirs (the later one wins); before a command
+/// that exports nothing it is refused with where it goes.
+#[test]
+fn otlp_is_taken_before_the_commands_that_export_spans() {
+    let otlp = |c: &Command| match c {
+        Command::Chat(a) => a.otlp.otlp.clone(),
+        Command::Eval(crate::commands::eval::EvalCmd::Run(a)) => a.otlp.otlp.clone(),
+        _ => None,
+    };
+    let (_, c) = resolve(&["--otlp", "http://127.0.0.1:4318", "chat", "hi"]).unwrap();
+    assert_eq!(otlp(&c).as_deref(), Some("http://127.0.0.1:4318"));
+    let line = [
+        "--otlp",
+        "http://a:1",
+        "eval",
+        "run",
+        "s.yaml",
+        "--otlp",
+        "http://b:2",
+    ];
+    let (_, c) = resolve(&line).unwrap();
+    assert_eq!(
+        otlp(&c).as_deref(),
+        Some("http://b:2"),
+        "the later one wins"
+    );
+    let e = resolve(&["--otlp", "http://a:1", "tools", "list"]).unwrap_err();
+    assert!(e.contains("--otlp does not apply to `mcplab tools`"), "{e}");
+}
+
 #[test]
 fn targets_given_on_both_sides_still_conflict() {
     let e = resolve(&["--demo", "tools", "list", "--stdio", "x"]).unwrap_err();

@@ -22,14 +22,7 @@ async fn mistakes_fail_the_suite_with_what_went_wrong() {
             ],
         )
         .for_model("gpt-wrong-tool"),
-        Rule::when(
-            "2 + 40",
-            vec![
-                call("a1", "demo__add", json!({"a": 2, "b": 41})),
-                Step::reply(["43"]),
-            ],
-        )
-        .for_model("gpt-wrong-args"),
+        wrong_args(),
         Rule::when(
             "2 + 40",
             vec![

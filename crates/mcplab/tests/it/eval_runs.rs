@@ -13,18 +13,8 @@ use crate::eval_support::*;
 
 #[tokio::test]
 async fn replay_reproduces_a_recorded_run_with_no_key_and_no_server() {
-    let llm = ScriptedLlm::start_with_rules(Rules::new(vec![
-        good("gpt-good", "g"),
-        Rule::when(
-            "2 + 40",
-            vec![
-                call("a1", "demo__add", json!({"a": 2, "b": 41})),
-                Step::reply(["43"]),
-            ],
-        )
-        .for_model("gpt-wrong-args"),
-    ]))
-    .await;
+    let llm =
+        ScriptedLlm::start_with_rules(Rules::new(vec![good("gpt-good", "g"), wrong_args()])).await;
     let dir = tempfile::tempdir().unwrap();
     let path = suite(dir.path(), &format!("repeat: 2\n{ADD_CASE}"));
     let p = path.to_str().unwrap();
@@ -78,19 +68,7 @@ async fn replay_reproduces_a_recorded_run_with_no_key_and_no_server() {
 
 #[tokio::test]
 async fn shards_merge_into_the_unsharded_result() {
-    let rules = || {
-        Rules::new(vec![
-            good("gpt-good", "g"),
-            Rule::when(
-                "2 + 40",
-                vec![
-                    call("a1", "demo__add", json!({"a": 2, "b": 41})),
-                    Step::reply(["43"]),
-                ],
-            )
-            .for_model("gpt-wrong-args"),
-        ])
-    };
+    let rules = || Rules::new(vec![good("gpt-good", "g"), wrong_args()]);
     let dir = tempfile::tempdir().unwrap();
     let body = format!("repeat: 3\ngates: {{ minPassRate: 0.5 }}\n{ADD_CASE}");
     let path = suite(dir.path(), &body);

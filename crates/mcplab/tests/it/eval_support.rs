@@ -90,6 +90,18 @@ pub fn good(model: &str, tag: &str) -> Rule {
     .for_model(model)
 }
 
+/// `gpt-wrong-args` adds 2 and 41 and says 43.
+pub fn wrong_args() -> Rule {
+    Rule::when(
+        "2 + 40",
+        vec![
+            call("a1", "demo__add", json!({"a": 2, "b": 41})),
+            Step::reply(["43"]),
+        ],
+    )
+    .for_model("gpt-wrong-args")
+}
+
 pub fn finished(events: &[Value]) -> &Value {
     events
         .iter()

@@ -283,7 +283,7 @@ async fn model_free_steps_call_tools_directly_and_are_judged_stored_and_replayed
     let failures = failures_of(&events, "");
     assert_eq!(failures.len(), 1, "{failures:#?}");
     assert!(
-        failures[0].starts_with("turn 1: ") && failures[0].contains("1 + 1 = 2"),
+        failures[0].starts_with("step 1: ") && failures[0].contains("1 + 1 = 2"),
         "{failures:#?}"
     );
     assert_eq!(
@@ -301,7 +301,7 @@ async fn model_free_steps_call_tools_directly_and_are_judged_stored_and_replayed
     let o = output(eval(None, dir.path(), &args)).await;
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(
-        text.contains("call add") && text.contains("2 + 40 = 42"),
+        text.contains("step 1: call add") && text.contains("2 + 40 = 42"),
         "{text}"
     );
     // Replayed from the recording: the same verdicts, no server started.

@@ -6,7 +6,7 @@
 
 use mcplab_evalrun::{StoredRun, iteration_trace, pick_unit};
 use mcplab_evals::matching::calls::describe;
-use mcplab_evals::run::model_label;
+use mcplab_evals::run::{model_label, part_word};
 use mcplab_evals::trace::{TurnEnd, TurnTrace};
 use mcplab_evals::verdict::{JudgeVerdict, Outcome, Scoped};
 use mcplab_protocol::evals::IterationView;
@@ -67,8 +67,8 @@ fn end_text(end: &TurnEnd) -> String {
     }
 }
 
-fn turn_text(i: usize, t: &TurnTrace, out: &mut String) {
-    out.push_str(&format!("\nturn {}: {}\n", i + 1, t.user));
+fn turn_text(part: &str, i: usize, t: &TurnTrace, out: &mut String) {
+    out.push_str(&format!("\n{part} {}: {}\n", i + 1, t.user));
     for c in &t.tool_calls {
         out.push_str(&format!(
             "  tool call {}/{} ({} ms)\n    arguments: {}\n",
@@ -104,10 +104,10 @@ fn turn_text(i: usize, t: &TurnTrace, out: &mut String) {
     ));
 }
 
-fn scope(s: &Scoped) -> String {
+fn scope(s: &Scoped, part: &str) -> String {
     match s {
         Scoped::Case => String::new(),
-        Scoped::Turn { turn } => format!("turn {}: ", turn + 1),
+        Scoped::Turn { turn } => format!("{part} {}: ", turn + 1),
     }
 }
 
@@ -124,8 +124,9 @@ pub fn trace_text(trace: &IterationView) -> String {
     if let Outcome::Errored { reason } = &trace.outcome {
         out.push_str(&format!("error: {reason}\n"));
     }
+    let part = part_word(&trace.model);
     for (i, t) in trace.turns.iter().enumerate() {
-        turn_text(i, &t.trace, &mut out);
+        turn_text(part, i, &t.trace, &mut out);
     }
     if !trace.checks.is_empty() {
         out.push_str("\nchecks:\n");
@@ -134,7 +135,7 @@ pub fn trace_text(trace: &IterationView) -> String {
         let mark = if c.result.passed { "✓" } else { "✗" };
         out.push_str(&format!(
             "  {mark} {}{}: {}\n",
-            scope(&c.scope),
+            scope(&c.scope, part),
             c.result.check,
             c.result.reason
         ));
@@ -143,7 +144,7 @@ pub fn trace_text(trace: &IterationView) -> String {
         let mark = if m.result.passed { "✓" } else { "✗" };
         out.push_str(&format!(
             "\n{mark} {}expected tool calls ({} matched)\n",
-            scope(&m.scope),
+            scope(&m.scope, part),
             m.result.matched
         ));
         for d in &m.result.diffs {

@@ -27,15 +27,6 @@ const SECRET_NAMES: &[&str] = &[
     "clientSecret",
 ];
 
-/// Headers whose values are secrets as a whole.
-const SECRET_HEADERS: &[&str] = &[
-    "cookie",
-    "set-cookie",
-    "proxy-authorization",
-    "x-api-key",
-    "api-key",
-];
-
 fn is_secret_name(name: &str) -> bool {
     SECRET_NAMES.iter().any(|s| s.eq_ignore_ascii_case(name))
 }
@@ -118,22 +109,12 @@ fn mask_query(url: &Url) -> String {
 /// A header value as it may be shown: `Authorization` keeps its scheme, cookies and API keys
 /// are masked whole, a `Location` has its secret query parameters masked.
 pub(crate) fn mask_header(name: &str, value: &str) -> String {
-    let lower = name.to_ascii_lowercase();
-    if lower == "authorization" {
-        return match value.split_once(' ') {
-            Some((scheme, rest)) => format!("{scheme} {}", mask_secret(rest.trim())),
-            None => mask_secret(value),
-        };
-    }
-    if SECRET_HEADERS.contains(&lower.as_str()) {
-        return mask_secret(value);
-    }
-    if lower == "location"
+    if name.eq_ignore_ascii_case("location")
         && let Ok(url) = Url::parse(value)
     {
         return mask_url(&url);
     }
-    value.to_string()
+    mcplab_net::mask_header(name, value)
 }
 
 /// A body as it may be shown, by its content type: JSON and forms have their secret fields
@@ -193,6 +174,8 @@ mod tests {
         );
         assert_eq!(mask_header("Set-Cookie", "sid=1"), "… (5 chars)");
         assert_eq!(mask_header("Content-Type", "text/plain"), "text/plain");
+        let location = mask_header("Location", url.as_str());
+        assert!(!location.contains("abcdefghijklmnop"), "{location}");
         assert_eq!(
             mask_body(
                 Some("application/x-www-form-urlencoded"),

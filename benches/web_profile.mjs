@@ -17,6 +17,8 @@
 //   and, by the innermost event, script compile, script run, style, layout, paint, HTML parse,
 //   GC, other — the rest of the window the thread was idle, waiting on the network.
 // Prints one JSON line per run and a Markdown table of medians per binary. Loopback only.
+// TIMELINE=1 also prints each main-thread task over 2 ms with its biggest children (stderr);
+// TRACE_CATEGORIES=a,b adds trace categories (disabled-by-default-v8.compile shows lazy compile).
 // Timing is the machine's: run it quiet, compare binaries in one run.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';

@@ -92,6 +92,10 @@ test('two models side by side from one composer, compared and x-rayed', async ()
   assert.ok(!(await xray.innerText()).includes('sk-test'), 'the key is masked');
   await column(1).locator(id('xray-diff')).first().waitFor();
 
+  // "Save as eval case" sits over the message box, in its column, like the single chat's
+  // (T3-15), not under the comparison table at the pane's left edge.
+  const [save, box] = [await page.locator(id('compare-save-eval')).boundingBox(), await page.locator(`${id('chat-compare')} .chat-composer textarea`).boundingBox()];
+  assert.ok(Math.abs(save.x - box.x) <= 6 && save.y + save.height <= box.y, `Save as eval case at ${JSON.stringify(save)}, the message box at ${JSON.stringify(box)}`);
   // The compared turn saved as an eval suite: one case, run on both models.
   const [download] = await Promise.all([page.waitForEvent('download'), page.click(id('compare-save-eval'))]);
   const suite = JSON.parse(readFileSync(await download.path(), 'utf8'));

@@ -46,6 +46,17 @@ test('a server added through the form connects at once, without a Connect click'
   assert.deepEqual(listed.body.config.args, ['demo-server']);
 });
 
+test('an imported server connects at once too, "Connect them now" being ticked by default (T3-17)', async () => {
+  const { page } = app;
+  await page.click(id('server-import'));
+  assert.equal(await page.locator(`${id('import-connect')} input`).isChecked(), true);
+  await page.fill(id('import-text'), JSON.stringify({ mcpServers: { imported: { command: bin, args: ['demo-server'] } } }));
+  await page.click(id('import-submit'));
+  await page.click(id('import-done'));
+  await page.waitForSelector(`${id('status-imported')}[data-state="connected"]`, { timeout: 30000 });
+  assert.equal((await mcplab.api('GET', '/api/servers/imported')).body.status.state, 'connected');
+});
+
 test('fill a tool form, see the result and its frames in the traffic panel', async () => {
   const { page } = app;
   await page.click(id('nav-tools'));

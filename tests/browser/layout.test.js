@@ -267,7 +267,7 @@ test('narrow windows: the page menu reaches every page, the traffic panel is an 
   assert.ok(Math.abs(title.y + title.height / 2 - (close.y + close.height / 2)) < 6, `the close button sits on another row (title y=${title.y}, close y=${close.y})`);
   // (A note is prose, not a method: it takes the rest of its row instead, its whole text in
   // its title.)
-  const clipped = await page.$$eval(`${id('traffic-overlay')} ${id('traffic-row')}:not(.t-note) > :is(.c-time, .c-method)`, (cells) =>
+  const clipped = await page.$$eval(`${id('traffic-overlay')} ${id('traffic-row')}:not(.t-note) > :is(.c-time, .c-method), ${id('traffic-overlay')} ${id('traffic-row')}:not(.t-note) > .c-method > .c-label`, (cells) =>
     cells.filter((c) => c.getClientRects().length && c.scrollWidth > c.clientWidth + 1).map((c) => `"${c.textContent}" (${c.scrollWidth} px in ${c.clientWidth})`),
   );
   assert.deepEqual(clipped, [], 'traffic cells cut off at 390');
@@ -321,8 +321,8 @@ test('wide windows: traffic docked, open by default on Tools, closed by default 
   // prefix a bell), the full name in its tooltip.
   await show(page, ROUTES[1]);
   await page.waitForSelector(`${id('traffic-row')}[data-method="notifications/subscriptions/acknowledged"]`);
-  const cut = await page.$$eval(`${id('traffic-row')}:not(.t-note) .c-method`, (cells) =>
-    cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => `${c.title} (${c.scrollWidth} px in ${c.clientWidth})`),
+  const cut = await page.$$eval(`${id('traffic-row')}:not(.t-note) :is(.c-method, .c-label)`, (cells) =>
+    cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => `${c.title || c.textContent} (${c.scrollWidth} px in ${c.clientWidth})`),
   );
   assert.deepEqual(cut, [], 'method names cut off in the traffic list');
   // Every provider field on Settings has a visible label bound to it, not only a placeholder.

@@ -6,6 +6,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
 import { startMcplab, openApp, shot, bin } from './harness.js';
 import { axeViolations, id, waitUntil } from './ui_helpers.js';
 
@@ -140,4 +141,37 @@ test('a 2026-07-28 frame shows the POST that carried it, with its Mcp-* headers'
   await view.waitFor();
   assert.match(await view.locator(id('http-request-headers')).innerText(), /mcp-method\s+tools\/call/);
   await page.fill(id('traffic-search'), '');
+});
+
+// The refused connection's answer to server/discover is mcplab's own (synthetic) error: an
+// error, not a legacy server's "falls back" (auto does not fall back from a transport failure).
+test("a refused connection's server/discover error row is an error and truncates its method, never its badges", async () => {
+  const { page } = app;
+  // A port nobody listens on: bound, then closed.
+  const port = await new Promise((resolve) => {
+    const srv = createServer().listen(0, '127.0.0.1', () => {
+      const { port: p } = srv.address();
+      srv.close(() => resolve(p));
+    });
+  });
+  const added = await mcplab.api('POST', '/api/servers', { name: 'refused', type: 'http', url: `http://127.0.0.1:${port}/mcp` });
+  assert.equal(added.status, 201, JSON.stringify(added.body));
+  await mcplab.api('POST', '/api/servers/refused/connect');
+  await page.click(id('nav-tools'));
+  await page.waitForSelector(id('traffic-panel'));
+  await page.fill(id('traffic-filter-method'), 'server/discover');
+  const row = `${id('traffic-row')}[data-method="server/discover"].t-error`;
+  await page.waitForSelector(row, { timeout: 30000 });
+  const cells = await page.$$eval(`${row} .c-method`, (methods) =>
+    methods.map((m) => {
+      const box = m.getBoundingClientRect();
+      const badges = [...m.querySelectorAll('.badge')].map((b) => ({ text: b.textContent, right: b.getBoundingClientRect().right, whole: b.scrollWidth <= b.clientWidth + 1 }));
+      return { right: box.right, badges };
+    }),
+  );
+  assert.ok(cells.length > 0, 'no error row for server/discover');
+  for (const c of cells) assert.deepEqual(c.badges.map((b) => b.text), ['error', 'synthetic']);
+  for (const c of cells) for (const b of c.badges) assert.ok(b.whole && b.right <= c.right + 1, `the badge "${b.text}" is cut off: ${JSON.stringify(c)}`);
+  await shot(page, 'traffic-http-refused-badges');
+  await page.fill(id('traffic-filter-method'), '');
 });

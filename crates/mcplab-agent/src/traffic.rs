@@ -279,18 +279,7 @@ mod tests {
     use super::*;
 
     fn frame(seq: u64, direction: Direction, text: &str) -> TrafficFrame {
-        TrafficFrame {
-            seq,
-            server: "s".into(),
-            ts_ms: 0,
-            direction,
-            kind: FrameKind::Message,
-            text: text.into(),
-            full_bytes: None,
-            headers: None,
-            http: None,
-            exchange: None,
-        }
+        TrafficFrame::message(seq, "s", 0, direction, text)
     }
 
     #[test]

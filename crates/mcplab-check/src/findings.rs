@@ -99,6 +99,7 @@ impl Findings {
     /// The findings, with the over-the-limit ones summarised.
     pub fn finish(mut self) -> Vec<Finding> {
         self.drop_covered_schema_findings();
+        self.drop_repeated_schema_findings();
         let mut over: Vec<(&&'static str, &usize)> = self
             .per_rule
             .iter()
@@ -116,6 +117,24 @@ impl Findings {
             }
         }
         self.list
+    }
+
+    /// A schema violation said again by a second definition of the same message (a request's
+    /// envelope and its method's own: `JSONRPCRequest` and `PingRequest` both refuse an id of
+    /// 1.5) is left out: same frame, same place, same words after the definition's name.
+    fn drop_repeated_schema_findings(&mut self) {
+        let mut seen = std::collections::HashSet::new();
+        self.list.retain(|f| {
+            let (true, Some(seq), Some(path)) = (f.rule == "schema", f.frames.first(), &f.path)
+            else {
+                return true;
+            };
+            let said = f
+                .message
+                .split_once(": ")
+                .map_or(f.message.as_str(), |(_, s)| s);
+            seen.insert((*seq, path.clone(), said.to_owned()))
+        });
     }
 
     /// A schema violation that a specific rule already explains (same frame, the same place,
@@ -214,5 +233,38 @@ fn cut(s: &str) -> String {
     match s.char_indices().nth(EXCERPT_CHARS) {
         Some((i, _)) => format!("{}…", &s[..i]),
         None => s.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::spec::rules::SCHEMA;
+
+    #[test]
+    fn a_violation_two_definitions_say_alike_is_reported_once() {
+        let mut f = Findings::new(Some("2025-11-25"));
+        let id = "1.5 is not of types \"integer\", \"string\"";
+        for def in ["JSONRPCRequest", "PingRequest"] {
+            let at = At::seqs([9]).path("/id");
+            f.add(&SCHEMA, format!("not a valid {def}: {id}"), at);
+        }
+        let other = "not a valid PingRequest: \"x\" is not of type \"object\"";
+        f.add(&SCHEMA, other.into(), At::seqs([9]).path("/id"));
+        f.add(
+            &SCHEMA,
+            format!("not a valid PingRequest: {id}"),
+            At::seqs([10]).path("/id"),
+        );
+        let kept: Vec<(u64, String)> = f
+            .finish()
+            .into_iter()
+            .map(|x| (x.frames[0], x.message))
+            .collect();
+        assert_eq!(kept.len(), 3, "{kept:?}");
+        assert!(
+            kept[0].1.starts_with("not a valid JSONRPCRequest"),
+            "{kept:?}"
+        );
     }
 }

@@ -65,6 +65,30 @@ pub struct TrafficFrame {
     pub exchange: Option<u64>,
 }
 
+impl TrafficFrame {
+    /// A message frame as a stdio wire records it: the whole text, no HTTP about it.
+    pub fn message(
+        seq: u64,
+        server: impl Into<String>,
+        ts_ms: u64,
+        direction: Direction,
+        text: impl Into<String>,
+    ) -> Self {
+        TrafficFrame {
+            seq,
+            server: server.into(),
+            ts_ms,
+            direction,
+            kind: FrameKind::Message,
+            text: text.into(),
+            full_bytes: None,
+            headers: None,
+            http: None,
+            exchange: None,
+        }
+    }
+}
+
 /// One JSON-RPC request mcplab sent for a call (a tool call may take several: the rounds of a
 /// multi-round-trip result, a task's polls): its id and when it was sent. The id alone is not
 /// unique (a reconnect starts the ids over), so a link to a call's frames takes the request

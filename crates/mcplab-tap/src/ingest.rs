@@ -238,18 +238,7 @@ mod tests {
     }
 
     fn frame(seq: u64, session: &str, text: &str) -> TrafficFrame {
-        TrafficFrame {
-            seq,
-            server: session.into(),
-            ts_ms: 100 + seq,
-            direction: Direction::Outbound,
-            kind: FrameKind::Message,
-            text: text.into(),
-            full_bytes: None,
-            headers: None,
-            http: None,
-            exchange: None,
-        }
+        TrafficFrame::message(seq, session, 100 + seq, Direction::Outbound, text)
     }
 
     #[test]

@@ -55,21 +55,9 @@ impl SessionLabel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcplab_protocol::FrameKind;
 
     fn sent(text: &str) -> TrafficFrame {
-        TrafficFrame {
-            seq: 1,
-            server: String::new(),
-            ts_ms: 0,
-            direction: Direction::Outbound,
-            kind: FrameKind::Message,
-            text: text.into(),
-            full_bytes: None,
-            headers: None,
-            http: None,
-            exchange: None,
-        }
+        TrafficFrame::message(1, "", 0, Direction::Outbound, text)
     }
 
     #[test]

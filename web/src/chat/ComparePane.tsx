@@ -5,8 +5,10 @@
 // history (they are ordinary sessions, so they persist, reload and export like any chat).
 // Under the columns, per turn, the aligned comparison: calls in order with their arguments
 // (a call that differs from the first column's is marked), steps, tokens, cost, time to first
-// token, total time and how the turn ended. Narrow windows show one column at a time, under
-// tabs (every column stays mounted: each keeps streaming while another is shown).
+// token, total time and how the turn ended. Over the composer, "Save as eval case" (the turns
+// every column finished, as a case run on every compared model). Narrow windows show one
+// column at a time, under tabs (every column stays mounted: each keeps streaming while
+// another is shown).
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { api, errorMessage } from '../api/client';
 import type { HostConfig } from '../api/types.gen';
@@ -47,6 +49,7 @@ export function ComparePane({ ids }: { ids: string[] }) {
   const running = ids.some((id) => columns[id]?.running);
   const tabs = useMediaQuery(CHAT_DRAWERS_QUERY);
   const [shown, setShown] = useState(0);
+  const states = ids.map((id) => columns[id] ?? { model: '', host: null, profile: null, turns: [], running: false });
   return (
     <div className="chat-compare" data-testid="chat-compare">
       {tabs && (
@@ -65,7 +68,8 @@ export function ComparePane({ ids }: { ids: string[] }) {
           <CompareColumn key={id} id={id} index={i} report={report} first={columns[ids[0]]?.host ?? null} hidden={tabs && shown !== i} />
         ))}
       </div>
-      <Comparison ids={ids} columns={ids.map((id) => columns[id] ?? { model: '', host: null, profile: null, turns: [], running: false })} />
+      <Comparison columns={states} />
+      {!running && <SaveEvalCase ids={ids} turn={finishedTurns(states)} />}
       <Composer
         running={running}
         disabledReason={null}
@@ -129,22 +133,27 @@ function CompareColumn({ id, index, report, first, hidden }: ColumnProps) {
   );
 }
 
-function Comparison({ ids, columns }: { ids: string[]; columns: ColumnState[] }) {
+function Comparison({ columns }: { columns: ColumnState[] }) {
   const n = Math.max(0, ...columns.map((c) => c.turns.length));
   if (n === 0) return null;
   return (
     <div className="compare-table-wrap" data-testid="compare-table">
       {Array.from({ length: n }, (_, t) => (
-        <div key={t}>
-          <TurnComparison index={t} models={columns.map((c) => (c.profile ? `${c.model} as ${c.profile}` : c.model))} figs={columns.map((c) => figures(c.turns[t]))} />
-          {columns.every((c) => c.turns[t] && c.turns[t].status !== 'running') && <SaveEvalCase ids={ids} turn={t + 1} />}
-        </div>
+        <TurnComparison key={t} index={t} models={columns.map((c) => (c.profile ? `${c.model} as ${c.profile}` : c.model))} figs={columns.map((c) => figures(c.turns[t]))} />
       ))}
     </div>
   );
 }
 
-/** Fetched with the bearer and offered as a file (a plain `<a download>` link carries none). */
+/** How many turns every column has finished (the conversation "Save as eval case" saves). */
+function finishedTurns(columns: ColumnState[]): number {
+  let n = 0;
+  while (columns.length > 0 && columns.every((c) => c.turns[n] && c.turns[n].status !== 'running')) n++;
+  return n;
+}
+
+/** Like the single chat's: over the message box, in its column. The file is fetched with the
+ *  bearer and offered as a download (a plain `<a download>` link carries none). */
 function SaveEvalCase({ ids, turn }: { ids: string[]; turn: number }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -160,15 +169,16 @@ function SaveEvalCase({ ids, turn }: { ids: string[]; turn: number }) {
       setBusy(false);
     }
   };
+  if (turn === 0) return null;
   return (
-    <>
+    <div className="chat-save-case small" data-testid="compare-save-case">
       <Button
         small
         variant="ghost"
         busy={busy}
         onClick={() => void save()}
         data-testid="compare-save-eval"
-        title="An eval suite file: this conversation up to this turn as a case, run on every compared model"
+        title={`An eval suite file: this conversation (${turn} turn${turn === 1 ? '' : 's'}) as a case, run on every compared model`}
       >
         Save as eval case
       </Button>
@@ -177,7 +187,7 @@ function SaveEvalCase({ ids, turn }: { ids: string[]; turn: number }) {
           {error}
         </span>
       )}
-    </>
+    </div>
   );
 }
 

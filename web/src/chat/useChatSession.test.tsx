@@ -91,6 +91,9 @@ describe('useChatSession', () => {
     srv.answer(() => undefined);
     const { result, unmount } = mount();
     await vi.waitFor(() => expect(result.current.turns.map((t) => t.user)).toEqual(['first', 'second']), WAIT);
+    // The stream's request must have taken its answer before the retry's is queued, or under load
+    // the retry's POST could arrive first and get the open stream (answers go out in order).
+    expect((await srv.request(1)).path).toBe('/api/sessions/s1/events?lastEventId=3');
     const before = result.current.turns[0];
     srv.answer({ status: 409, type: 'application/json', body: JSON.stringify({ code: 'conflict', message: "turn t1 is not the session's last turn; only the last turn can be retried" }) });
     await act(() => result.current.send('first', 't1'));

@@ -3,22 +3,12 @@
 // parameter per line.
 import type { OAuthHttpExchange } from '../api/types.gen';
 import { CopyButton } from '../ui/CopyButton';
+import { HeadersTable } from '../ui/HeadersTable';
 import { duration, prettyBody, statusTone } from './steps';
 
 function Headers({ headers }: { headers: [string, string][] }) {
   if (headers.length === 0) return <div className="muted small">no headers</div>;
-  return (
-    <table className="oauth-headers">
-      <tbody>
-        {headers.map(([k, v], i) => (
-          <tr key={`${k}-${i}`}>
-            <th>{k}</th>
-            <td>{v}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
-  );
+  return <HeadersTable headers={headers} className="oauth-headers" />;
 }
 
 function Body({ body, headers }: { body: string | null; headers: [string, string][] }) {

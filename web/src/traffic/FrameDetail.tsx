@@ -8,6 +8,7 @@ import { ArrowDownRight, ArrowUpLeft, Filter, X } from 'lucide-react';
 import { JsonTree } from '../ui/JsonTree';
 import { CopyButton } from '../ui/CopyButton';
 import { Button } from '../ui/Button';
+import { HeadersTable } from '../ui/HeadersTable';
 import type { Finding } from '../api/types.gen';
 import type { FrameRow } from './frames';
 import { fmtTime } from './time';
@@ -83,18 +84,7 @@ export function FrameDetail({
           Not a valid JSON-RPC message: {row.problem ?? (!parsed.ok ? parsed.error : '')}
         </div>
       )}
-      {f.headers && f.headers.length > 0 && (
-        <table className="frame-headers small mono" data-testid="frame-headers">
-          <tbody>
-            {f.headers.map(([k, v]) => (
-              <tr key={k}>
-                <th>{k}</th>
-                <td>{v}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {f.headers && f.headers.length > 0 && <HeadersTable headers={f.headers} className="frame-headers small mono" testId="frame-headers" />}
       {findings && (
         <ul className="inline-error" data-testid="frame-findings">
           {findings.map((x, i) => (

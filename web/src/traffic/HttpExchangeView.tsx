@@ -5,6 +5,7 @@
 // index already linked (`frames.ts`).
 import { Filter } from 'lucide-react';
 import { Button } from '../ui/Button';
+import { HeadersTable } from '../ui/HeadersTable';
 import type { FrameRow } from './frames';
 import { fmtTime } from './time';
 
@@ -21,18 +22,7 @@ function HeaderTable({ title, headers, testId }: { title: string; headers: [stri
       <summary className="small muted">
         {title} ({headers.length})
       </summary>
-      {headers.length > 0 && (
-        <table className="frame-headers small mono">
-          <tbody>
-            {headers.map(([k, v], i) => (
-              <tr key={`${k}-${i}`}>
-                <th>{k}</th>
-                <td>{v}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      )}
+      {headers.length > 0 && <HeadersTable headers={headers} className="frame-headers small mono" />}
     </details>
   );
 }

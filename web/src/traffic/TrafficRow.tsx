@@ -1,6 +1,8 @@
 // One row of the traffic list: time, server, direction, method (a response shows the method it
 // answers), id, size and latency. A legacy server's error to `server/discover` is the normal
-// way `auto` learns to fall back to `initialize`, so it is marked as that, not as an error.
+// way `auto` learns to fall back to `initialize`, so it is marked as that, not as an error;
+// mcplab's own (synthetic) error to it, a transport failure such as a refused connection, is
+// an error (`auto` does not fall back from it). A long method truncates; its badges never do.
 import type { Finding } from '../api/types.gen';
 import type { FrameRow } from './frames';
 import { isTapKey, tapShort, tapTitle, useTaps } from './taps';
@@ -17,9 +19,10 @@ export function TrafficRow({ row, findings, selected, top, onClick }: { row: Fra
   const label = row.type === 'note' ? untick(f.text) : row.type === 'unparsable' ? 'unparsable' : (row.method ?? (row.type === 'response' ? 'response' : row.type));
   // A notification (no id) shows its method whole: across the id column, its prefix a bell.
   const notification = row.id === undefined && label.startsWith(NOTIFICATION) && label.length > NOTIFICATION.length;
+  const fallback = row.type === 'error' && row.method === 'server/discover' && f.kind !== 'synthetic';
   return (
     <div
-      className={`traffic-row t-${row.type === 'error' && row.method === 'server/discover' ? 'fallback' : row.type}${selected ? ' selected' : ''}`}
+      className={`traffic-row t-${fallback ? 'fallback' : row.type}${selected ? ' selected' : ''}`}
       style={{ transform: `translateY(${top}px)`, height: ROW_H }}
       onClick={onClick}
       role="option"
@@ -36,16 +39,10 @@ export function TrafficRow({ row, findings, selected, top, onClick }: { row: Fra
       </span>
       <span className={`c-method${notification ? ' c-wide' : ''}`} title={label}>
         {(row.type === 'response' || row.type === 'error') && <CornerDownLeft size={11} className="reply-mark" aria-label="reply" />}
-        {notification ? (
-          <>
-            <Bell size={11} className="notif-mark" aria-label="notifications/" />
-            {label.slice(NOTIFICATION.length)}
-          </>
-        ) : (
-          label
-        )}
+        {notification && <Bell size={11} className="notif-mark" aria-label="notifications/" />}
+        <span className="c-label">{notification ? label.slice(NOTIFICATION.length) : label}</span>
         {row.type === 'error' &&
-          (row.method === 'server/discover' ? (
+          (fallback ? (
             <span className="badge" title="A server older than 2026-07-28 does not know server/discover: mcplab falls back to initialize" data-testid="traffic-discover-fallback">
               legacy: falls back
             </span>

@@ -13,9 +13,11 @@ use axum::http::{Method, StatusCode, header::CONTENT_TYPE};
 use axum::response::IntoResponse;
 use futures::StreamExt;
 use mcplab_mcp::{Connection, ConnectionManager, Limits, ManagerOptions, McpError, RequestOptions};
-use mcplab_protocol::{ProtocolChoice, ServerConfig, ServerEvent, ServerStatus, ServerTransport};
+use mcplab_protocol::{ProtocolChoice, ServerConfig, ServerEvent, ServerStatus};
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream, ReadHalf, WriteHalf};
+
+use crate::support::{self, assert_not_json_quoted, http_server};
 
 const MIB: usize = 1024 * 1024;
 /// Far below the 60 s request timeout: a test that needs the timeout fails.
@@ -275,33 +277,8 @@ fn json_reply(text: String) -> axum::response::Response {
     ([(CONTENT_TYPE, "application/json")], text).into_response()
 }
 
-/// Serves `handler` at /mcp on loopback; the task's handle stops it.
-async fn http_server<H, T>(handler: H) -> (String, tokio::task::JoinHandle<()>)
-where
-    H: axum::handler::Handler<T, ()>,
-    T: 'static,
-{
-    let app = axum::Router::new().route("/mcp", axum::routing::any(handler));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    let task = tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    (url, task)
-}
-
 fn http_config(url: &str) -> ServerConfig {
-    ServerConfig {
-        name: "remote".into(),
-        transport: ServerTransport::Http {
-            url: url.into(),
-            headers: Default::default(),
-            oauth: None,
-        },
-        timeout_ms: None,
-        inherit_env: false,
-        protocol: Default::default(),
-    }
+    support::http_config("remote", url, ProtocolChoice::default())
 }
 
 #[tokio::test]
@@ -314,14 +291,7 @@ async fn an_http_answer_that_is_not_json_fails_the_connect_at_once() {
         .await
         .expect("at once");
     let message = err.expect_err("unparsable").to_string();
-    for part in [
-        "unparsable",
-        "HTTP 200",
-        "application/json",
-        "this is not json",
-    ] {
-        assert!(message.contains(part), "{part} missing: {message}");
-    }
+    assert_not_json_quoted(&message);
     assert!(
         !message.contains("stdout"),
         "no stdio hint over HTTP: {message}"

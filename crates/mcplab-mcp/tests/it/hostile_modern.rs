@@ -11,7 +11,9 @@ use axum::http::header::CONTENT_TYPE;
 use axum::response::IntoResponse;
 use futures::StreamExt;
 use mcplab_mcp::{ConnectionManager, Limits, ManagerOptions};
-use mcplab_protocol::{ProtocolChoice, ServerConfig, ServerTransport};
+use mcplab_protocol::ProtocolChoice;
+
+use crate::support::{assert_not_json_quoted, http_config, http_server};
 
 /// Much shorter than the connect timeout: "fails at once", not "after the deadline".
 const AT_ONCE: Duration = Duration::from_secs(10);
@@ -20,13 +22,7 @@ const LIMIT: usize = 1024;
 
 /// Serves `reply` to every request at /mcp on loopback; the task's handle stops it.
 async fn serve(reply: fn() -> axum::response::Response) -> (String, tokio::task::JoinHandle<()>) {
-    let app = axum::Router::new().route("/mcp", axum::routing::any(move || async move { reply() }));
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
-    let task = tokio::spawn(async move {
-        let _ = axum::serve(listener, app).await;
-    });
-    (url, task)
+    http_server(move || async move { reply() }).await
 }
 
 /// Connects to `url` pinned to 2026-07-28 with a small message limit; the error's words.
@@ -38,18 +34,7 @@ async fn connect_error(url: &str) -> String {
         },
         ..ManagerOptions::default()
     });
-    let config = ServerConfig {
-        name: "modern".into(),
-        transport: ServerTransport::Http {
-            url: url.into(),
-            headers: Default::default(),
-            oauth: None,
-        },
-        timeout_ms: None,
-        inherit_env: false,
-        protocol: ProtocolChoice::V2026_07_28,
-    };
-    let connect = manager.connect(config);
+    let connect = manager.connect(http_config("modern", url, ProtocolChoice::V2026_07_28));
     let result = tokio::time::timeout(AT_ONCE, connect)
         .await
         .expect("fails at once, not at the connect timeout");
@@ -61,14 +46,7 @@ async fn a_2026_answer_that_is_not_json_fails_at_once_with_what_came() {
     let (url, _server) =
         serve(|| ([(CONTENT_TYPE, "application/json")], "this is not json").into_response()).await;
     let message = connect_error(&url).await;
-    for part in [
-        "unparsable",
-        "HTTP 200",
-        "application/json",
-        "this is not json",
-    ] {
-        assert!(message.contains(part), "{part} missing: {message}");
-    }
+    assert_not_json_quoted(&message);
 }
 
 #[tokio::test]

@@ -11,7 +11,9 @@ use axum::http::{StatusCode, header::WWW_AUTHENTICATE};
 use axum::response::IntoResponse;
 use mcplab_mcp::{ConnectionManager, ManagerOptions};
 use mcplab_oauth::{MemoryCredentials, NonInteractiveAgent, OAuthHost};
-use mcplab_protocol::{ServerConfig, ServerTransport};
+use mcplab_protocol::{ProtocolChoice, ServerConfig};
+
+use crate::support::http_config;
 
 /// A listener that counts every request it gets.
 async fn internal_service() -> (String, Arc<AtomicUsize>) {
@@ -53,17 +55,7 @@ fn manager(allow_private: bool) -> Arc<ConnectionManager> {
 }
 
 fn config(url: &str) -> ServerConfig {
-    ServerConfig {
-        name: "remote".into(),
-        transport: ServerTransport::Http {
-            url: url.into(),
-            headers: Default::default(),
-            oauth: None,
-        },
-        timeout_ms: None,
-        inherit_env: false,
-        protocol: Default::default(),
-    }
+    http_config("remote", url, ProtocolChoice::default())
 }
 
 #[tokio::test]

@@ -1,11 +1,13 @@
-//! Shared by the in-process tests (in_process.rs, modern.rs): the demo server served in this
-//! process over a byte stream, a tool call, a result's text, and a bounded wait for an event.
+//! Shared by the tests: the demo server served in this process over a byte stream, a tool
+//! call, a result's text and a bounded wait for an event (in_process.rs, modern.rs); a
+//! scripted HTTP server on loopback and a config that connects to it (hostile*.rs,
+//! oauth_ssrf.rs).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use mcplab_mcp::{Connection, ConnectionManager, ManagerOptions, McpError, RequestOptions};
-use mcplab_protocol::{ProtocolChoice, ServerEvent};
+use mcplab_protocol::{ProtocolChoice, ServerConfig, ServerEvent, ServerTransport};
 use serde_json::{Value, json};
 use tokio::sync::broadcast;
 use tokio::task::JoinHandle;
@@ -64,4 +66,47 @@ pub async fn next_event(
     })
     .await
     .expect("event arrives in time")
+}
+
+/// Serves `handler` at /mcp on loopback: its URL, and the task whose abort stops it.
+pub async fn http_server<H, T>(handler: H) -> (String, JoinHandle<()>)
+where
+    H: axum::handler::Handler<T, ()>,
+    T: 'static,
+{
+    let app = axum::Router::new().route("/mcp", axum::routing::any(handler));
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}/mcp", listener.local_addr().unwrap());
+    let task = tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    (url, task)
+}
+
+/// A streamable HTTP server at `url` named `name`, spoken to in `protocol`.
+pub fn http_config(name: &str, url: &str, protocol: ProtocolChoice) -> ServerConfig {
+    ServerConfig {
+        name: name.into(),
+        transport: ServerTransport::Http {
+            url: url.into(),
+            headers: Default::default(),
+            oauth: None,
+        },
+        timeout_ms: None,
+        inherit_env: false,
+        protocol,
+    }
+}
+
+/// Asserts that a connect failed on an `application/json` answer `this is not json` and says
+/// so with what came.
+pub fn assert_not_json_quoted(message: &str) {
+    for part in [
+        "unparsable",
+        "HTTP 200",
+        "application/json",
+        "this is not json",
+    ] {
+        assert!(message.contains(part), "{part} missing: {message}");
+    }
 }

@@ -98,17 +98,8 @@ pub(crate) mod tests {
     pub(crate) fn frames(said: &[(Direction, Value)]) -> Vec<TrafficFrame> {
         said.iter()
             .enumerate()
-            .map(|(i, (direction, v))| TrafficFrame {
-                seq: i as u64 + 1,
-                server: String::new(),
-                ts_ms: 1,
-                direction: *direction,
-                kind: FrameKind::Message,
-                text: v.to_string(),
-                full_bytes: None,
-                headers: None,
-                http: None,
-                exchange: None,
+            .map(|(i, (direction, v))| {
+                TrafficFrame::message(i as u64 + 1, "", 1, *direction, v.to_string())
             })
             .collect()
     }

@@ -144,22 +144,11 @@ fn line(value: &TapLine) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use mcplab_protocol::Direction;
     use mcplab_protocol::tap::TapTransport;
-    use mcplab_protocol::{Direction, FrameKind};
 
     fn frame(seq: u64, text: &str) -> TrafficFrame {
-        TrafficFrame {
-            seq,
-            server: String::new(),
-            ts_ms: 1,
-            direction: Direction::Outbound,
-            kind: FrameKind::Message,
-            text: text.into(),
-            full_bytes: None,
-            headers: None,
-            http: None,
-            exchange: None,
-        }
+        TrafficFrame::message(seq, "", 1, Direction::Outbound, text)
     }
 
     #[test]

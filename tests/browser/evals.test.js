@@ -8,8 +8,8 @@
 // What the page shows is checked against what the API stored. The first Run lists the command
 // the suite starts and asks; later runs of the same list do not ask again. The folder is
 // picked under the home (mcplab's HOME is a temporary directory), where a starter suite is
-// created too; the editor (CodeMirror, its own chunk, not loaded before it opens) marks the
-// server's refusal at its line; the selected suite and run are in the URL and survive a reload,
+// created too; the editor (CodeMirror, its own chunk, not loaded before it opens) completes
+// keys from the suite's JSON Schema and marks the server's refusal at its line; the selected suite and run are in the URL and survive a reload,
 // and the nav's link brings them back; old runs are pruned from the page after a preview.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -137,6 +137,14 @@ test('suites from a folder, saved from the page, run with live progress and show
     return at >= 0 ? at + 1 : null;
   });
   assert.equal(await marked.jsonValue(), 3, 'the refusal is marked on line 3');
+  // Completion comes from the suite's JSON Schema: a case's key as it is typed, with its doc.
+  await page.fill(editor, 'version: 1\nid: c\ncases:\n  - id: a\n    ');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.type('tur');
+  await page.keyboard.press('Control+Space');
+  const offered = page.locator('.cm-tooltip-autocomplete li', { hasText: 'turns' });
+  await offered.first().waitFor({ timeout: 10000 });
+  assert.match(await page.locator('.cm-completionInfo').innerText(), /one turn each/);
 
   await page.fill(editor, suite(ADD));
   await page.click(id('evals-save'));
@@ -173,6 +181,7 @@ test('suites from a folder, saved from the page, run with live progress and show
   const view = page.locator(id('evals-run-view'));
   await view.waitFor({ timeout: 30000 });
   const runId = await view.getAttribute('data-run');
+  assert.match(await view.innerText(), /full · finished/, 'the run says its kind');
   const stored = await mcplab.api('GET', `/api/evals/runs/${runId}`);
   assert.equal(stored.status, 200);
   assert.equal(stored.body.record.iterations.length, 2);

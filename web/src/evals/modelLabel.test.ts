@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { modelLabel, partWord } from './modelLabel';
-import { scopeLabel } from './api';
+import { kindLabel, scopeLabel } from './api';
 
 describe('modelLabel', () => {
   it('says "no model" for a case of model-free steps, also under a host', () => {
@@ -14,5 +14,11 @@ describe('modelLabel', () => {
     expect(scopeLabel({ scope: 'turn', turn: 1 }, '')).toBe('step 2');
     expect(scopeLabel({ scope: 'turn', turn: 0 }, 'openai::gpt-4.1')).toBe('turn 1');
     expect(scopeLabel({ scope: 'case' }, '')).toBe('case');
+  });
+
+  it('says what kind of run a run is', () => {
+    expect(kindLabel({ kind: 'shard', index: 2, count: 4 })).toBe('shard 2/4');
+    expect(kindLabel({ kind: 'merged', shards: 4 })).toBe('merged (4 shards)');
+    expect(kindLabel({ kind: 'subset', cases: 3, of: 10 })).toBe('subset (3 of 10 cases)');
   });
 });

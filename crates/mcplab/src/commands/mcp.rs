@@ -109,13 +109,7 @@ async fn serve(host: Arc<dyn ToolHost>, http: Option<std::net::SocketAddr>) -> R
                     "--http {addr}: mcplab mcp listens on loopback only (127.0.0.1 or [::1])"
                 )));
             }
-            let listener = tokio::net::TcpListener::bind(addr)
-                .await
-                .map_err(|e| Failure::usage(format!("cannot listen on {addr}: {e}")))?;
-            let bound = listener
-                .local_addr()
-                .map_err(|e| Failure::usage(e.to_string()))?;
-            eprintln!("mcplab mcp: http://{bound}/mcp (Ctrl-C to stop)");
+            let listener = super::listen_for_mcp(addr, "mcplab mcp").await?;
             tool_server::serve_http(listener, host, stop).await
         }
     };

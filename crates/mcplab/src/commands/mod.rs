@@ -81,15 +81,24 @@ async fn with_session(
     result
 }
 
-/// `demo-server --http ADDR`: the demo server over streamable HTTP until Ctrl-C.
-async fn demo_http(addr: std::net::SocketAddr) -> Result<(), Failure> {
+/// A listener on `addr` for an MCP endpoint at `/mcp`, announced on stderr as `who`'s.
+pub(crate) async fn listen_for_mcp(
+    addr: std::net::SocketAddr,
+    who: &str,
+) -> Result<tokio::net::TcpListener, Failure> {
     let listener = tokio::net::TcpListener::bind(addr)
         .await
         .map_err(|e| Failure::usage(format!("cannot listen on {addr}: {e}")))?;
     let bound = listener
         .local_addr()
         .map_err(|e| Failure::usage(e.to_string()))?;
-    eprintln!("mcplab demo server: http://{bound}/mcp (Ctrl-C to stop)");
+    eprintln!("{who}: http://{bound}/mcp (Ctrl-C to stop)");
+    Ok(listener)
+}
+
+/// `demo-server --http ADDR`: the demo server over streamable HTTP until Ctrl-C.
+async fn demo_http(addr: std::net::SocketAddr) -> Result<(), Failure> {
+    let listener = listen_for_mcp(addr, "mcplab demo server").await?;
     let cancel = tokio_util::sync::CancellationToken::new();
     let stop = cancel.clone();
     tokio::spawn(async move {

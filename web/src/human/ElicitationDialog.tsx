@@ -2,14 +2,14 @@
 // refuses can be sent anyway) or URL mode (the URL is shown and opened only on an explicit
 // click, in a new tab without an opener).
 import { useRef, useState } from 'react';
-import { errorMessage, type ElicitRequestParams } from '../api/client';
-import type { HumanAnswer, JsonValue } from '../api/types.gen';
+import type { ElicitRequestParams } from '../api/client';
+import type { JsonValue } from '../api/types.gen';
 import { Button } from '../ui/Button';
 import { Markdown } from '../ui/Markdown';
 import { Modal } from '../ui/Modal';
 import { SchemaForm, type SchemaFormHandle } from '../ui/SchemaForm';
 import { RequestMeta } from './HumanDialogs';
-import { answerHuman, type PendingHuman } from './store';
+import { useHumanAnswer, type PendingHuman } from './store';
 
 function safeUrl(u: unknown): URL | null {
   if (typeof u !== 'string') return null;
@@ -25,23 +25,12 @@ export function ElicitationDialog({ pending, queued }: { pending: PendingHuman; 
   const params = (pending.request.params ?? {}) as ElicitRequestParams;
   const isUrl = params.mode === 'url';
   const formRef = useRef<SchemaFormHandle>(null);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, send } = useHumanAnswer(pending.request.id);
   const [opened, setOpened] = useState(false);
   // The form refused the answer: offer to send it as typed (to test the server's own checks).
   const [rejected, setRejected] = useState(false);
   const url = isUrl ? safeUrl(params.url) : null;
 
-  const send = async (answer: HumanAnswer) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await answerHuman(pending.request.id, answer);
-    } catch (e) {
-      setError(errorMessage(e));
-      setBusy(false);
-    }
-  };
 
   const accept = () => {
     if (isUrl) return send({ action: 'accept', content: {} });

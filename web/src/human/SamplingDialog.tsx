@@ -1,13 +1,12 @@
 // sampling/createMessage answered by a person: the server's messages are shown, the person
 // writes the assistant reply, and it is returned as a CreateMessageResult.
 import { useState } from 'react';
-import { errorMessage, type CreateMessageRequestParams } from '../api/client';
-import type { HumanAnswer } from '../api/types.gen';
+import type { CreateMessageRequestParams } from '../api/client';
 import { Button } from '../ui/Button';
 import { Modal } from '../ui/Modal';
 import { ContentView } from '../inspector/ContentView';
 import { RequestMeta } from './HumanDialogs';
-import { answerHuman, type PendingHuman } from './store';
+import { useHumanAnswer, type PendingHuman } from './store';
 
 /** A number that went through an f32 (0.7 → 0.699999988079071) shown as it was written. */
 export function shortFloat(n: number): string {
@@ -26,19 +25,8 @@ export function SamplingDialog({ pending, queued }: { pending: PendingHuman; que
   const params = (pending.request.params ?? {}) as CreateMessageRequestParams;
   const messages = Array.isArray(params.messages) ? params.messages : [];
   const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, send } = useHumanAnswer(pending.request.id);
 
-  const send = async (answer: HumanAnswer) => {
-    setBusy(true);
-    setError(null);
-    try {
-      await answerHuman(pending.request.id, answer);
-    } catch (e) {
-      setError(errorMessage(e));
-      setBusy(false);
-    }
-  };
   const accept = () => void send({ action: 'accept', content: samplingResult(text) });
 
   return (

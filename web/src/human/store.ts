@@ -1,6 +1,7 @@
 // Server-initiated requests waiting on the person at the keyboard (elicitation, sampling),
 // oldest first. Loaded from `/api/human`, kept current by humanRequested/humanResolved.
-import { api } from '../api/client';
+import { useState } from 'react';
+import { api, errorMessage } from '../api/client';
 import { events } from '../api/events';
 import type { HumanAnswer, HumanRequest, ServerEvent } from '../api/types.gen';
 import { createStore, useStore } from '../ui/store';
@@ -45,6 +46,26 @@ export async function answerHuman(id: number, answer: HumanAnswer): Promise<void
     // Answered, or no longer pending (404): either way it leaves the queue.
     removeHuman(id);
   }
+}
+
+/**
+ * A dialog's answer to request `id`: `send` answers it; `busy` from then on (the dialog goes
+ * with the request), `error` when the answer failed (and `busy` again false).
+ */
+export function useHumanAnswer(id: number): { busy: boolean; error: string | null; send: (answer: HumanAnswer) => Promise<void> } {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const send = async (answer: HumanAnswer) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await answerHuman(id, answer);
+    } catch (e) {
+      setError(errorMessage(e));
+      setBusy(false);
+    }
+  };
+  return { busy, error, send };
 }
 
 function onEvent(e: ServerEvent): void {

@@ -30,11 +30,16 @@ def main():
             sys.exit(f"eval run exited {p.returncode}: {p.stderr.decode()[-400:]}")
         db = os.path.join(setup.data, "mcplab.db")
         c = sqlite3.connect(db)
-        n, rows = c.execute("SELECT count(*), sum(length(record) + length(detail)) "
-                            "FROM eval_iterations").fetchone()
         tables = [r[0] for r in c.execute("SELECT name FROM sqlite_master WHERE type='table'")]
-        blobs = c.execute("SELECT coalesce(sum(length(body)), 0) FROM eval_blobs").fetchone()[0] \
-            if "eval_blobs" in tables else 0
+        # Since migration 10 a detail or payload may sit deflated in detail_z / body_z.
+        cols = lambda t: [r[1] for r in c.execute(f"PRAGMA table_info({t})")]
+        z = " + coalesce(length(detail_z), 0)" if "detail_z" in cols("eval_iterations") else ""
+        n, rows = c.execute("SELECT count(*), sum(length(record) + coalesce(length(detail), 0)"
+                            f"{z}) FROM eval_iterations").fetchone()
+        blobs = 0
+        if "eval_blobs" in tables:
+            bz = " + coalesce(length(body_z), 0)" if "body_z" in cols("eval_blobs") else ""
+            blobs = c.execute(f"SELECT coalesce(sum(length(body){bz}), 0) FROM eval_blobs").fetchone()[0]
         c.execute("VACUUM")
         c.close()
         size = os.path.getsize(db)

@@ -206,12 +206,16 @@ impl Store {
                 }
                 None => (None, Default::default()),
             };
+            let detail_z = detail.as_deref().and_then(super::zipped::deflate);
+            let detail = detail.filter(|_| detail_z.is_none());
             let mut conn = self.conn.lock();
             let tx = conn.transaction()?;
             for (hash, body) in &blobs {
+                let body_z = super::zipped::deflate(body);
+                let plain = if body_z.is_some() { "" } else { body.as_str() };
                 tx.execute(
-                    "INSERT OR IGNORE INTO eval_blobs (hash, body) VALUES (?1, ?2)",
-                    params![hash, body],
+                    "INSERT OR IGNORE INTO eval_blobs (hash, body, body_z) VALUES (?1, ?2, ?3)",
+                    params![hash, plain, body_z],
                 )?;
                 tx.execute(
                     "INSERT OR IGNORE INTO eval_blob_refs (run_id, hash) VALUES (?1, ?2)",
@@ -220,8 +224,9 @@ impl Store {
             }
             tx.execute(
                 "INSERT OR REPLACE INTO eval_iterations
-                     (run_id, case_id, model, iteration, outcome, record, detail, finished_ms, packed)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+                     (run_id, case_id, model, iteration, outcome, record, detail, detail_z,
+                      finished_ms, packed)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
                 params![
                     it.run_id,
                     it.case_id,
@@ -230,6 +235,7 @@ impl Store {
                     it.outcome,
                     record,
                     detail,
+                    detail_z,
                     it.finished_ms as i64,
                     super::blobs::FORMAT
                 ],
@@ -300,7 +306,11 @@ impl Store {
     ) -> Result<Vec<EvalIterationRow>, StoreError> {
         blocking(|| {
             let conn = self.conn.lock();
-            let detail = if with_detail { "detail" } else { "NULL" };
+            let detail = if with_detail {
+                "detail, detail_z"
+            } else {
+                "NULL, NULL"
+            };
             let mut stmt = conn.prepare(&format!(
                 "SELECT run_id, case_id, model, iteration, outcome, record, {detail}, finished_ms,
                         packed
@@ -325,8 +335,8 @@ impl Store {
             let conn = self.conn.lock();
             let row = conn
                 .query_row(
-                    "SELECT run_id, case_id, model, iteration, outcome, record, detail, finished_ms,
-                            packed
+                    "SELECT run_id, case_id, model, iteration, outcome, record, detail, detail_z,
+                            finished_ms, packed
                      FROM eval_iterations
                      WHERE run_id = ?1 AND case_id = ?2 AND model = ?3 AND iteration = ?4",
                     params![run_id, case_id, model, i64::from(iteration)],
@@ -365,6 +375,8 @@ struct RawIteration {
     outcome: String,
     record: String,
     detail: Option<String>,
+    /// The detail deflated (migration 10); when set, `detail` is NULL.
+    detail_z: Option<Vec<u8>>,
     finished_ms: i64,
     /// 0: the detail is plain; else it refers to `eval_blobs` in that format (see `blobs`).
     packed: u8,
@@ -379,8 +391,9 @@ fn iteration_row(r: &rusqlite::Row<'_>) -> rusqlite::Result<RawIteration> {
         outcome: r.get(4)?,
         record: r.get(5)?,
         detail: r.get(6)?,
-        finished_ms: r.get(7)?,
-        packed: r.get(8)?,
+        detail_z: r.get(7)?,
+        finished_ms: r.get(8)?,
+        packed: r.get(9)?,
     })
 }
 
@@ -390,15 +403,24 @@ impl RawIteration {
             "iteration {} of {} on {} in eval run {}",
             self.iteration, self.case_id, self.model, self.run_id
         );
-        let mut detail = self.detail.map(|d| decode(&what, &d)).transpose()?;
+        let mut detail = super::zipped::stored_text(&what, self.detail, self.detail_z)?
+            .map(|d| decode(&what, &d))
+            .transpose()?;
         if self.packed > 0
             && let Some(d) = detail.take()
         {
             let mut blob = |h: &str| {
-                conn.query_row("SELECT body FROM eval_blobs WHERE hash = ?1", [h], |r| {
-                    r.get::<_, String>(0)
-                })
-                .ok()
+                let (plain, deflated) = conn
+                    .query_row(
+                        "SELECT body, body_z FROM eval_blobs WHERE hash = ?1",
+                        [h],
+                        |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<Vec<u8>>>(1)?)),
+                    )
+                    .ok()?;
+                // A payload that cannot be inflated reads as missing: the row is reported corrupt.
+                super::zipped::stored_text(h, Some(plain), deflated)
+                    .ok()
+                    .flatten()
             };
             let d = super::blobs::unpack(d, self.packed, &mut blob)
                 .map_err(|m| StoreError::Corrupt(format!("{what}: {} is missing", m.0)))?;
@@ -510,5 +532,70 @@ mod tests {
         store.delete_eval_run("r1").unwrap();
         assert!(store.eval_iterations("r1", true).unwrap().is_empty());
         assert!(matches!(store.eval_run("r1"), Err(StoreError::NotFound(_))));
+    }
+
+    #[test]
+    fn details_and_payloads_are_stored_deflated_and_plain_rows_still_read() {
+        let store = Store::open_in_memory().unwrap();
+        store.create_eval_run(&run("r1", "suite", 1)).unwrap();
+        let prompt = "You are a careful assistant. ".repeat(40);
+        let detail = json!({"trace": {"turns": [{"system": prompt, "said": "ok ".repeat(300)}]}});
+        let mut it = iteration("r1", 0, "passed");
+        it.detail = Some(detail.clone());
+        store.save_eval_iteration(&it).unwrap();
+        let (plain, zipped): (Option<String>, Vec<u8>) = store
+            .conn
+            .lock()
+            .query_row(
+                "SELECT detail, detail_z FROM eval_iterations WHERE run_id = 'r1'",
+                [],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .unwrap();
+        assert_eq!(plain, None);
+        assert!(
+            zipped.len() < 600,
+            "the detail deflated to {} B",
+            zipped.len()
+        );
+        let (empty, body_z): (String, Vec<u8>) = store
+            .conn
+            .lock()
+            .query_row("SELECT body, body_z FROM eval_blobs LIMIT 1", [], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .unwrap();
+        assert!(empty.is_empty() && !body_z.is_empty());
+        let back = store.eval_iteration("r1", "c", "openai::m", 0).unwrap();
+        assert_eq!(back.detail, Some(detail));
+
+        // A row written before migration 10 (plain text, no deflated column) reads as it was.
+        store
+            .conn
+            .lock()
+            .execute(
+                "INSERT INTO eval_iterations
+                     (run_id, case_id, model, iteration, outcome, record, detail, finished_ms)
+                 VALUES ('r1', 'c', 'openai::m', 1, 'passed', '{}', '{\"old\":true}', 5)",
+                [],
+            )
+            .unwrap();
+        let old = store.eval_iteration("r1", "c", "openai::m", 1).unwrap();
+        assert_eq!(old.detail, Some(json!({"old": true})));
+
+        // Damaged deflated data is a corrupt row naming the iteration, not a panic or a guess.
+        store
+            .conn
+            .lock()
+            .execute(
+                "UPDATE eval_iterations SET detail_z = x'0102' WHERE iteration = 1",
+                [],
+            )
+            .unwrap();
+        let err = store.eval_iteration("r1", "c", "openai::m", 1).unwrap_err();
+        assert!(
+            matches!(err, StoreError::Corrupt(ref m) if m.contains("iteration 1 of c")),
+            "{err}"
+        );
     }
 }

@@ -198,11 +198,13 @@ mod tests {
         let stored: i64 = store
             .conn
             .lock()
-            .query_row("SELECT max(length(detail)) FROM eval_iterations", [], |r| {
-                r.get(0)
-            })
+            .query_row(
+                "SELECT max(length(detail_z)) FROM eval_iterations",
+                [],
+                |r| r.get(0),
+            )
             .unwrap();
-        assert!(stored < 500, "a packed detail is {stored} bytes");
+        assert!(stored < 500, "a packed, deflated detail is {stored} bytes");
 
         let dry = PruneRule {
             keep: Some(1),

@@ -36,6 +36,7 @@ mod scenarios;
 mod servers;
 #[cfg(test)]
 mod tests;
+mod zipped;
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;

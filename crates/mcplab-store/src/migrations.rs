@@ -116,6 +116,11 @@ pub(super) const MIGRATIONS: &[&str] = &[
          PRIMARY KEY (run_id, hash)
      ) STRICT, WITHOUT ROWID;
      CREATE INDEX eval_blob_refs_by_hash ON eval_blob_refs (hash);",
+    // 10: an iteration's detail and a shared payload are written deflated (see zipped.rs) into
+    // `detail_z` / `body_z` (then `detail` is NULL and `body` empty); rows written before keep
+    // their plain text and read as before.
+    "ALTER TABLE eval_iterations ADD COLUMN detail_z BLOB;
+     ALTER TABLE eval_blobs ADD COLUMN body_z BLOB;",
 ];
 
 /// The schema version this build produces and understands.

@@ -56,26 +56,24 @@ pub(super) fn no_console_errors(
     calls: Vec<&ToolCallTrace>,
     renders: &[AppRender],
 ) -> (bool, String) {
-    let in_scope = match rendered_in_scope(&calls, renders) {
-        Ok(r) => r,
-        Err(why) => return (false, why),
-    };
-    for r in &in_scope {
-        if let Some(e) = r.console_errors.first() {
-            let n = r.console_errors.len();
-            return (
-                false,
-                format!(
-                    "the app of {} logged {n} console error(s), first: {e}",
-                    r.tool
-                ),
-            );
+    judge_rendered(&calls, renders, |in_scope| {
+        for r in in_scope {
+            if let Some(e) = r.console_errors.first() {
+                let n = r.console_errors.len();
+                return (
+                    false,
+                    format!(
+                        "the app of {} logged {n} console error(s), first: {e}",
+                        r.tool
+                    ),
+                );
+            }
         }
-    }
-    (
-        true,
-        format!("{} app(s) logged no console error", in_scope.len()),
-    )
+        (
+            true,
+            format!("{} app(s) logged no console error", in_scope.len()),
+        )
+    })
 }
 
 /// `maxRenderMs`: every app rendered in scope was ready within `max` ms of the render's start.
@@ -84,36 +82,46 @@ pub(super) fn max_render_ms(
     calls: Vec<&ToolCallTrace>,
     renders: &[AppRender],
 ) -> (bool, String) {
-    let in_scope = match rendered_in_scope(&calls, renders) {
-        Ok(r) => r,
-        Err(why) => return (false, why),
-    };
-    let mut slowest = 0;
-    for r in &in_scope {
-        match r.ready_ms {
-            None => {
-                let why = format!(
-                    "the app of {} never became ready (it did not initialize)",
-                    r.tool
-                );
-                return (false, why);
+    judge_rendered(&calls, renders, |in_scope| {
+        let mut slowest = 0;
+        for r in in_scope {
+            match r.ready_ms {
+                None => {
+                    let why = format!(
+                        "the app of {} never became ready (it did not initialize)",
+                        r.tool
+                    );
+                    return (false, why);
+                }
+                Some(ms) if ms > max => {
+                    return (
+                        false,
+                        format!("the app of {} was ready after {ms} ms > {max} ms", r.tool),
+                    );
+                }
+                Some(ms) => slowest = slowest.max(ms),
             }
-            Some(ms) if ms > max => {
-                return (
-                    false,
-                    format!("the app of {} was ready after {ms} ms > {max} ms", r.tool),
-                );
-            }
-            Some(ms) => slowest = slowest.max(ms),
         }
+        (
+            true,
+            format!(
+                "{} app(s) ready within {slowest} ms ≤ {max} ms",
+                in_scope.len()
+            ),
+        )
+    })
+}
+
+/// `judge` over the render reports of `calls`; fails closed when no app of them was rendered.
+fn judge_rendered(
+    calls: &[&ToolCallTrace],
+    renders: &[AppRender],
+    judge: impl FnOnce(&[&AppRender]) -> (bool, String),
+) -> (bool, String) {
+    match rendered_in_scope(calls, renders) {
+        Ok(in_scope) => judge(&in_scope),
+        Err(why) => (false, why),
     }
-    (
-        true,
-        format!(
-            "{} app(s) ready within {slowest} ms ≤ {max} ms",
-            in_scope.len()
-        ),
-    )
 }
 
 /// The render reports of `calls`; `Err` says why there are none.

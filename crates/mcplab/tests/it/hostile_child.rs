@@ -187,7 +187,6 @@ async fn a_double_forked_daemon_with_closed_stdio_is_gone_after_disconnect() {
 /// Here the stop begins only after the server is gone, which made the race certain.
 #[tokio::test]
 async fn a_daemon_of_a_server_that_exits_on_stdin_eof_is_gone_after_the_stop() {
-    use mcplab_mcp::stdio::{StderrTail, StdioSpec, spawn_stdio};
     let dir = tempfile::tempdir().unwrap();
     let pidfile = dir.path().join("pid");
     let script = format!(
@@ -195,19 +194,7 @@ async fn a_daemon_of_a_server_that_exits_on_stdin_eof_is_gone_after_the_stop() {
          exec cat >/dev/null",
         pidfile.display()
     );
-    let spec = StdioSpec {
-        command: "sh".into(),
-        args: vec!["-c".into(), script],
-        env: BTreeMap::new(),
-        cwd: None,
-        inherit_env: false,
-        parent_env: None,
-    };
-    let (wire, end) = mcplab_mcp::wire::wire_pair();
-    let tail = Arc::new(StderrTail::new(10, 4096));
-    let limits = mcplab_mcp::Limits::default();
-    let hook = Arc::new(|_: &str| {});
-    let child = spawn_stdio(&spec, Duration::from_secs(5), &limits, end, tail, hook).unwrap();
+    let (wire, child) = spawn_bare("sh", vec!["-c".into(), script], Duration::from_secs(5));
     let pid: u32 = read_when_written(&pidfile).await.trim().parse().unwrap();
     assert!(alive(pid));
     drop(wire);
@@ -234,21 +221,8 @@ async fn a_daemon_of_a_server_that_exits_on_stdin_eof_is_gone_after_the_stop() {
 #[tokio::test]
 #[allow(unsafe_code)] // `pre_exec` holds the child between fork and exec
 async fn a_process_forked_while_a_server_stops_is_not_killed_with_it() {
-    use mcplab_mcp::stdio::{StderrTail, StdioSpec, spawn_stdio};
     use std::os::unix::process::CommandExt;
-    let spec = StdioSpec {
-        command: "cat".into(),
-        args: Vec::new(),
-        env: BTreeMap::new(),
-        cwd: None,
-        inherit_env: false,
-        parent_env: None,
-    };
-    let (wire, end) = mcplab_mcp::wire::wire_pair();
-    let tail = Arc::new(StderrTail::new(10, 4096));
-    let limits = mcplab_mcp::Limits::default();
-    let hook = Arc::new(|_: &str| {});
-    let server = spawn_stdio(&spec, Duration::from_secs(1), &limits, end, tail, hook).unwrap();
+    let (wire, server) = spawn_bare("cat", Vec::new(), Duration::from_secs(1));
     let (ready_read, ready_write) = std::io::pipe().unwrap();
     let (go_read, go_write) = std::io::pipe().unwrap();
     let mut command = std::process::Command::new("true");
@@ -446,4 +420,27 @@ async fn the_cli_timeout_bounds_initialize() {
         stderr.contains("no answer to `initialize`") && stderr.contains("within 1s"),
         "{stderr}"
     );
+}
+
+/// `command args` started through the stdio wire alone (empty environment, no MCP on top), for
+/// tests of the process handling; dropping the returned wire closes the child's stdin.
+fn spawn_bare(
+    command: &str,
+    args: Vec<String>,
+    grace: Duration,
+) -> (mcplab_mcp::wire::Wire, mcplab_mcp::stdio::ChildGuard) {
+    use mcplab_mcp::stdio::{StderrTail, StdioSpec, spawn_stdio};
+    let spec = StdioSpec {
+        command: command.into(),
+        args,
+        env: BTreeMap::new(),
+        cwd: None,
+        inherit_env: false,
+        parent_env: None,
+    };
+    let (wire, end) = mcplab_mcp::wire::wire_pair();
+    let tail = Arc::new(StderrTail::new(10, 4096));
+    let limits = mcplab_mcp::Limits::default();
+    let child = spawn_stdio(&spec, grace, &limits, end, tail, Arc::new(|_: &str| {})).unwrap();
+    (wire, child)
 }

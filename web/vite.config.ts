@@ -44,6 +44,9 @@ export default defineConfig({
     ),
   },
   test: {
+    // codemirror-json-schema's ESM imports its files without extensions, which node's loader
+    // refuses: vite transforms it instead (the suite editor's completion is unit-tested).
+    server: { deps: { inline: ['codemirror-json-schema'] } },
     // Pure logic runs in node; component tests (`*.test.tsx`) render into jsdom with
     // @testing-library/react.
     projects: [

@@ -9,7 +9,7 @@
 // the suite starts and asks; later runs of the same list do not ask again. The folder is
 // picked under the home (mcplab's HOME is a temporary directory), where a starter suite is
 // created too; the editor (CodeMirror, its own chunk, not loaded before it opens) completes
-// keys from the suite's JSON Schema and marks the server's refusal at its line; the selected suite and run are in the URL and survive a reload,
+// keys from the suite's JSON Schema (a check's name inside a `checks:` item too) and marks the server's refusal at its line; the selected suite and run are in the URL and survive a reload,
 // and the nav's link brings them back; old runs are pruned from the page after a preview.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -145,6 +145,12 @@ test('suites from a folder, saved from the page, run with live progress and show
   const offered = page.locator('.cm-tooltip-autocomplete li', { hasText: 'turns' });
   await offered.first().waitFor({ timeout: 10000 });
   assert.match(await page.locator('.cm-completionInfo').innerText(), /one turn each/);
+  // Inside a `checks:` item: the check names of the same schema, with what each checks.
+  await page.fill(editor, 'version: 1\nid: c\ncases:\n  - id: a\n    turns: [hi]\n    checks:\n      - maxR');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Control+Space');
+  await page.locator('.cm-tooltip-autocomplete li', { hasText: 'maxRenderMs' }).first().waitFor({ timeout: 10000 });
+  assert.match(await page.locator('.cm-completionInfo').innerText(), /milliseconds/);
 
   await page.fill(editor, suite(ADD));
   await page.click(id('evals-save'));

@@ -1,17 +1,19 @@
 // The suite editor proper, loaded on demand (its own chunk: CodeMirror 6 and the schema tools
 // are not part of the first screen): line numbers, YAML (or JSON for a .json file) syntax, the
 // suite's JSON Schema (crates/mcplab-evals/suite.schema.json, what `mcplab eval schema` prints)
-// for completion, hover and marks as you type, and the server's own refusal marked at each
-// problem's line:column until the next save.
+// for completion (in YAML list items too, `listItemKeys`: a check's name and arguments), hover
+// and marks as you type, and the server's own refusal marked at each problem's line:column
+// until the next save.
 import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
 import CodeMirror, { type ReactCodeMirrorRef } from '@uiw/react-codemirror';
-import { StateEffect, StateField } from '@codemirror/state';
+import { EditorState, StateEffect, StateField } from '@codemirror/state';
 import { EditorView } from '@codemirror/view';
 import { linter, type Diagnostic } from '@codemirror/lint';
 import { jsonSchema } from 'codemirror-json-schema';
 import { yamlSchema } from 'codemirror-json-schema/yaml';
 import schema from '../../../crates/mcplab-evals/suite.schema.json';
 import { offsetOf, type SuiteProblem } from './suiteErrors';
+import { listItemKeys } from './listItemKeys';
 
 const setProblems = StateEffect.define<SuiteProblem[]>();
 const problemsField = StateField.define<SuiteProblem[]>({
@@ -54,7 +56,10 @@ export default function YamlEditor({ value, onChange, json, problems }: { value:
   const theme = useSyncExternalStore(watchTheme, themeNow);
   const extensions = useMemo(() => {
     const s = schema as unknown as Parameters<typeof yamlSchema>[0];
-    return [json ? jsonSchema(s) : yamlSchema(s), problemsField, serverMarks, look, EditorView.contentAttributes.of({ 'aria-label': 'Suite YAML' })];
+    // In YAML, list items' keys (a check's name, its arguments) where the library has none.
+    const keys = listItemKeys(schema);
+    const items = EditorState.languageData.of(() => [{ autocomplete: keys }]);
+    return [json ? jsonSchema(s) : [yamlSchema(s), items], problemsField, serverMarks, look, EditorView.contentAttributes.of({ 'aria-label': 'Suite YAML' })];
   }, [json]);
   useEffect(() => {
     ref.current?.view?.dispatch({ effects: setProblems.of(problems) });

@@ -2,19 +2,19 @@
 //! a token bucket per server (`events` per second, twice that in a burst) and a size cap per
 //! event (a log message's data, a progress message, a reason). Beyond the rate, events are
 //! dropped and a counted note (a `warning` log from `mcplab`) says how many, at most once a
-//! second; so are events the hub refuses because the bytes waiting for its slowest reader are
-//! at the budget (`event_hub`); a too-large field is cut with a note of its size. Traffic keeps every frame whole, so
-//! nothing is lost for the user, only not forwarded twice. Status changes, human requests and
-//! list changes always pass: the UI depends on them and they are small.
+//! second; the note also counts events some readers missed because their own queue was full
+//! (`event_hub`: a reader that fell behind; the others got them). A too-large field is cut with
+//! a note of its size. Traffic keeps every frame whole, so nothing is lost for the user, only
+//! not forwarded twice. Status changes, human requests and list changes always pass: the UI
+//! depends on them and they are small.
 
 use std::time::{Duration, Instant};
 
 use mcplab_protocol::ServerEvent;
 use parking_lot::Mutex;
 use serde_json::Value;
-use tokio::sync::broadcast;
 
-use super::event_hub::EventHub;
+use super::event_hub::{EventHub, EventReceiver};
 use super::limits::{Limits, Size};
 use super::traffic::truncate_str;
 
@@ -33,9 +33,11 @@ pub(crate) struct EventGate {
 struct Bucket {
     tokens: f64,
     refilled: Instant,
-    /// Dropped since the last note: over the rate, and refused by the hub (full).
+    /// Since the last note: dropped over the rate; missed by some reader (its queue full), and
+    /// by how many readers at most.
     dropped: u64,
     full: u64,
+    behind: usize,
     noted: Option<Instant>,
 }
 
@@ -53,6 +55,7 @@ impl EventGate {
                 refilled: Instant::now(),
                 dropped: 0,
                 full: 0,
+                behind: 0,
                 noted: None,
             }),
         }
@@ -60,7 +63,7 @@ impl EventGate {
 
     /// Listens to everything sent through the hub, not only this server's events (the
     /// 2026-07-28 listen acknowledgement is read from it).
-    pub(crate) fn subscribe(&self) -> broadcast::Receiver<ServerEvent> {
+    pub(crate) fn subscribe(&self) -> EventReceiver {
         self.events.subscribe()
     }
 
@@ -85,10 +88,11 @@ impl EventGate {
         let note_due =
             bucket.dropped + bucket.full > 0 && bucket.noted.is_none_or(|t| now - t >= NOTE_EVERY);
         let note = note_due.then(|| {
-            let counts = (
-                std::mem::take(&mut bucket.dropped),
-                std::mem::take(&mut bucket.full),
-            );
+            let counts = Missed {
+                over_rate: std::mem::take(&mut bucket.dropped),
+                full: std::mem::take(&mut bucket.full),
+                readers: std::mem::take(&mut bucket.behind),
+            };
             bucket.noted = Some(now);
             self.note(counts)
         });
@@ -96,37 +100,43 @@ impl EventGate {
         if let Some(note) = note {
             self.events.send(note);
         }
+        if !pass {
+            return;
+        }
         // Counted in the next note.
-        if pass && !self.events.offer(self.cut(event)) {
-            self.state.lock().full += 1;
+        let missed_by = self.events.offer(self.cut(event));
+        if missed_by > 0 {
+            let mut bucket = self.state.lock();
+            bucket.full += 1;
+            bucket.behind = bucket.behind.max(missed_by);
         }
     }
 
-    /// The warning for `over_rate` events dropped by the rate and `full` refused by the hub.
-    fn note(&self, (over_rate, full): (u64, u64)) -> ServerEvent {
+    /// The warning for what was not forwarded since the last one.
+    fn note(&self, missed: Missed) -> ServerEvent {
+        let server = &self.server;
         let rate = format!(
-            "over the limit of {} per second (raise it with --limit events=N)",
-            self.per_second
+            "mcplab did not forward {} notification(s)/stderr line(s) from `{server}`: over the \
+             limit of {} per second (raise it with --limit events=N)",
+            missed.over_rate, self.per_second
         );
         let behind = format!(
-            "while {} of events waited for a reader that fell behind",
+            "{} notification(s)/stderr line(s) from `{server}` did not reach {} reader(s) that \
+             fell behind ({} of events waiting for each; the other readers got them)",
+            missed.full,
+            missed.readers,
             Size(self.events.budget())
         );
-        let why = match (over_rate, full) {
+        let what = match (missed.over_rate, missed.full) {
             (_, 0) => rate,
-            (0, _) => behind,
-            _ => format!("{over_rate} {rate}, {full} {behind}"),
+            (0, _) => format!("mcplab: {behind}"),
+            _ => format!("{rate}; {behind}"),
         };
         ServerEvent::Log {
             server: self.server.clone(),
             level: "warning".into(),
             logger: Some("mcplab".into()),
-            data: Value::String(format!(
-                "mcplab did not forward {} notification(s)/stderr line(s) from `{}`: {why}; the \
-                 traffic view has every frame",
-                over_rate + full,
-                self.server,
-            )),
+            data: Value::String(format!("{what}; the traffic view has every frame")),
         }
     }
 
@@ -180,6 +190,13 @@ impl EventGate {
     }
 }
 
+/// What a note counts.
+struct Missed {
+    over_rate: u64,
+    full: u64,
+    readers: usize,
+}
+
 /// The kinds a server can produce at will, which are rate-limited.
 fn gated(event: &ServerEvent) -> bool {
     matches!(
@@ -220,7 +237,7 @@ fn cut_value(value: Value, max: usize) -> Value {
 mod tests {
     use super::*;
 
-    fn gate(per_second: u32, preview: usize) -> (EventGate, broadcast::Receiver<ServerEvent>) {
+    fn gate(per_second: u32, preview: usize) -> (EventGate, EventReceiver) {
         let tx = EventHub::with_limits(10_000, 1 << 30);
         let rx = tx.subscribe();
         let limits = Limits {

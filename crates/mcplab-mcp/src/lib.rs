@@ -158,6 +158,7 @@ pub mod wire;
 pub use broker::Broker;
 pub use connection::{CACHE_MARKER, Connection, RequestOptions};
 pub use error::McpError;
+pub use event_hub::EventReceiver;
 pub use handler::{
     ClientIdentity, PROTOCOL_VERSION, ProgressUpdate, RootEntry, SUPPORTED_PROTOCOL_VERSIONS,
 };

@@ -19,8 +19,9 @@
 //!   lines dropped. Tests: `hostile_child.rs`.
 //! - `events`: over the rate, notifications and stderr lines are dropped with a counted
 //!   `mcplab` warning at most once a second (traffic keeps every frame); each field is cut to
-//!   `preview`. The event hub's own bound (`event_hub::EVENT_BYTES`, 1,024 events) pauses
-//!   forwarding while a reader falls behind; status changes and human requests always pass.
+//!   `preview`. The event hub's own bound per reader (`event_hub::EVENT_BYTES`, 1,024 events):
+//!   a reader that falls behind misses notifications and is told how many, the others get them;
+//!   status changes and human requests always pass. Tests: `event_hub`, `hostile.rs`.
 //! - `pending-human`: refused with a JSON-RPC error naming the server and the limit.
 
 use std::fmt;

@@ -10,14 +10,13 @@ use std::time::Duration;
 use mcplab_protocol::host::ClientDeclaration;
 use mcplab_protocol::{ServerConfig, ServerEvent, ServerStatus, ServerTransport};
 use parking_lot::{Mutex, RwLock};
-use tokio::sync::broadcast;
 use tokio_util::sync::CancellationToken;
 
 use super::broker::{Broker, DEFAULT_HUMAN_TIMEOUT};
 use super::connection::Connection;
 use super::error::McpError;
 use super::event_gate::EventGate;
-use super::event_hub::EventHub;
+use super::event_hub::{EventHub, EventReceiver};
 use super::handler::{ClientIdentity, RootEntry, Roots};
 use super::http::{HttpTarget, spawn_streamable_http};
 use super::legacy_sse::spawn_legacy_sse;
@@ -273,12 +272,12 @@ impl ConnectionManager {
         &self.broker
     }
 
-    pub fn subscribe(&self) -> broadcast::Receiver<ServerEvent> {
+    pub fn subscribe(&self) -> EventReceiver {
         self.events.subscribe()
     }
 
-    /// Bytes of server events some subscriber has not taken yet (at most about
-    /// [`crate::event_hub::EVENT_BYTES`] of notifications and stderr lines).
+    /// Bytes of server events subscribers have not taken yet, over all of them (at most
+    /// [`crate::event_hub::EVENT_BYTES`] each).
     pub fn queued_event_bytes(&self) -> usize {
         self.events.queued_bytes()
     }

@@ -199,46 +199,6 @@ async fn a_notification_flood_stays_within_the_byte_budget() {
     assert_eq!(traffic.bytes_held(), 0, "memory is let go on clear");
 }
 
-/// N5: a subscriber that takes no events holds them all. Within the rate (raised here), 600
-/// notifications of 16 KB held 9.6 MB in the event channel (1,024 events, no byte bound); now
-/// at most the channel's byte budget, and a counted note says how many were not forwarded.
-#[tokio::test]
-async fn a_reader_that_falls_behind_holds_at_most_the_event_byte_budget() {
-    use mcplab_mcp::event_hub::EVENT_BYTES;
-    let manager = with_limits(Limits {
-        events_per_second: 1_000_000,
-        ..Limits::default()
-    });
-    let mut events = manager.subscribe();
-    let (conn, server) = scripted(&manager).await;
-    let _server = flood_then_answer(&conn, server, 600, 16_000).await;
-
-    let queued = manager.queued_event_bytes();
-    let (mut held, mut logs, mut notes) = (0, 0, Vec::new());
-    while let Ok(event) = events.try_recv() {
-        held += serde_json::to_vec(&event).unwrap().len();
-        match event {
-            ServerEvent::Log { logger, data, .. } if logger.as_deref() == Some("mcplab") => {
-                notes.push(data.as_str().unwrap().to_owned())
-            }
-            ServerEvent::Log { .. } => logs += 1,
-            _ => {}
-        }
-    }
-    assert_eq!(
-        queued, held,
-        "the hub counts what the reader could still take"
-    );
-    assert!(held <= EVENT_BYTES + 64 * 1024, "{held} bytes held");
-    assert!(logs > 400, "the budget's worth was forwarded: {logs}");
-    let note = notes.first().expect("a note about what was not forwarded");
-    assert!(
-        note.contains("did not forward") && note.contains("fell behind"),
-        "{note}"
-    );
-    assert_eq!(manager.queued_event_bytes(), 0, "taken: nothing held");
-}
-
 #[tokio::test]
 async fn an_elicitation_flood_is_capped_per_server() {
     let manager = with_limits(Limits {
@@ -389,4 +349,88 @@ async fn flood_then_answer(
         .expect("answered within two minutes")
         .expect("answered after the flood");
     flood.await.unwrap()
+}
+
+/// A flood's notification `n` with a 16 KB blob.
+fn numbered_note(n: usize) -> String {
+    json!({"jsonrpc": "2.0", "method": "notifications/message",
+        "params": {"level": "info", "data": {"n": n, "blob": "y".repeat(16_000)}}})
+    .to_string()
+}
+
+/// N5, per reader: 600 notifications of 16 KB (9.6 MB) while one subscriber reads each batch
+/// of 50 before the next is sent and another reads nothing. The reading one gets every one; the
+/// stalled one holds at most its budget, is told how many it missed, and then goes on. (Before,
+/// the budget was counted over the slowest reader, and the reading one lost them too.)
+#[tokio::test]
+async fn a_stalled_reader_costs_only_itself_events() {
+    use mcplab_mcp::event_hub::EVENT_BYTES;
+    let manager = with_limits(Limits {
+        events_per_second: 1_000_000,
+        ..Limits::default()
+    });
+    let mut reading = manager.subscribe();
+    let mut stalled = manager.subscribe();
+    let (_conn, mut server) = scripted(&manager).await;
+    let (mut next, mut notes) = (0, Vec::new());
+    for batch in 1..=12 {
+        for n in next..batch * 50 {
+            server.write(&numbered_note(n)).await;
+        }
+        while next < batch * 50 {
+            let event = tokio::time::timeout(AT_ONCE, reading.recv()).await;
+            match event.expect("the batch in time") {
+                Ok(ServerEvent::Log { logger, data, .. })
+                    if logger.as_deref() == Some("mcplab") =>
+                {
+                    notes.push(data.as_str().unwrap().to_owned())
+                }
+                Ok(ServerEvent::Log { data, .. }) => {
+                    assert_eq!(data["n"], next, "the reading one gets every one");
+                    next += 1;
+                }
+                Ok(_) => {}
+                Err(e) => panic!("the reading one missed events at {next}: {e:?}"),
+            }
+        }
+        let held = stalled.queued_bytes();
+        assert!(held <= EVENT_BYTES, "{held} bytes held for the stalled one");
+        assert_eq!(
+            manager.queued_event_bytes(),
+            held,
+            "and none for the reading one"
+        );
+    }
+    let note = notes
+        .first()
+        .expect("a note about the reader that fell behind");
+    assert!(
+        note.contains("did not reach 1 reader(s) that fell behind"),
+        "{note}"
+    );
+
+    // The stalled one: what fitted, then how many it missed, adding up to all that was sent.
+    let (mut logs, mut lagged, mut its_notes) = (0, 0, 0);
+    loop {
+        match stalled.try_recv() {
+            Ok(ServerEvent::Log { logger, .. }) if logger.as_deref() == Some("mcplab") => {
+                its_notes += 1
+            }
+            Ok(ServerEvent::Log { .. }) => logs += 1,
+            Ok(_) => {}
+            Err(tokio::sync::broadcast::error::TryRecvError::Lagged(n)) => lagged += n,
+            Err(_) => break,
+        }
+    }
+    assert!(logs > 400, "its budget's worth: {logs}");
+    assert_eq!(logs + its_notes + lagged as usize, 600 + notes.len());
+    assert_eq!(manager.queued_event_bytes(), 0, "all taken: nothing held");
+    server.write(&numbered_note(600)).await;
+    let resumed = support::next_event(&mut stalled, |e| {
+        matches!(e, ServerEvent::Log { logger: None, .. })
+    });
+    let ServerEvent::Log { data, .. } = resumed.await else {
+        unreachable!()
+    };
+    assert_eq!(data["n"], 600, "the stalled one goes on with new events");
 }

@@ -9,7 +9,6 @@ use std::time::Duration;
 use mcplab_mcp::{Connection, ConnectionManager, ManagerOptions, McpError, RequestOptions};
 use mcplab_protocol::{ProtocolChoice, ServerConfig, ServerEvent, ServerTransport};
 use serde_json::{Value, json};
-use tokio::sync::broadcast;
 use tokio::task::JoinHandle;
 
 /// The testkit's demo server run in this process over a duplex byte stream (the same
@@ -53,7 +52,7 @@ pub fn text_of(result: &Value) -> String {
 
 /// Waits (bounded) for the first event matching `pred`.
 pub async fn next_event(
-    rx: &mut broadcast::Receiver<ServerEvent>,
+    rx: &mut mcplab_mcp::EventReceiver,
     pred: impl Fn(&ServerEvent) -> bool,
 ) -> ServerEvent {
     tokio::time::timeout(Duration::from_secs(10), async {

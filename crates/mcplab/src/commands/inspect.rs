@@ -529,7 +529,7 @@ async fn subscribe(
 async fn watch_updates(
     s: &Session,
     p: &Printer,
-    events: &mut tokio::sync::broadcast::Receiver<ServerEvent>,
+    events: &mut mcplab_mcp::EventReceiver,
     uri: &str,
     count: Option<usize>,
 ) -> Result<(), Failure> {

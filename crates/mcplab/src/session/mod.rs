@@ -18,7 +18,7 @@ use mcplab_mcp::{
     Connection, ConnectionManager, Listing, ManagerOptions, McpError, RequestOptions, RootEntry,
 };
 use mcplab_protocol::host::ClientDeclaration;
-use mcplab_protocol::{ServerConfig, ServerEvent, ServerTransport};
+use mcplab_protocol::{ServerConfig, ServerTransport};
 use serde_json::Value;
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
@@ -369,7 +369,7 @@ impl Session {
     }
 
     /// Events of the connected server (for `resources subscribe`).
-    pub fn subscribe(&self) -> tokio::sync::broadcast::Receiver<ServerEvent> {
+    pub fn subscribe(&self) -> mcplab_mcp::EventReceiver {
         self.manager.subscribe()
     }
 

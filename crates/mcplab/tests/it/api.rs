@@ -250,11 +250,7 @@ async fn import(app: &axum::Router, text: &str) -> (StatusCode, Value) {
 }
 
 /// Waits (bounded) for a `status` event of `server` in `state`.
-async fn status_event(
-    events: &mut tokio::sync::broadcast::Receiver<mcplab_protocol::ServerEvent>,
-    server: &str,
-    state: &str,
-) {
+async fn status_event(events: &mut mcplab_mcp::EventReceiver, server: &str, state: &str) {
     let wanted = async {
         loop {
             if let mcplab_protocol::ServerEvent::Status { server: s, status } =

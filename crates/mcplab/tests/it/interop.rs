@@ -49,7 +49,7 @@ fn config(name: &str, transport: ServerTransport) -> ServerConfig {
 }
 
 async fn next_event(
-    rx: &mut broadcast::Receiver<ServerEvent>,
+    rx: &mut mcplab_mcp::EventReceiver,
     within: Duration,
     pred: impl Fn(&ServerEvent) -> bool,
 ) -> ServerEvent {

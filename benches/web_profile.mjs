@@ -2,6 +2,8 @@
 // Chromium's own trace (issue 28 item 4; the figures are in BENCHMARKS.md "UI first screen").
 //
 //   node benches/web_profile.mjs --bin target/release/mcplab [--bin other/mcplab] [--runs 5]
+//     [--ui DIR [--ui DIR]]  # the UI served from this web build (one per --bin, in order;
+//                    # `-` = the binary's own): A/B of UI builds without building a binary
 //     [--maps DIR]   # also a CPU profile per run: self time by source file, mapped through the
 //                    # hidden source maps of the same build in DIR (`npm exec -- vite build
 //                    # --sourcemap hidden --outDir DIR` from web/ — same hashes as web/dist)
@@ -16,12 +18,17 @@
 // - from the trace (renderer main thread, between responseEnd and listed): time busy in tasks
 //   and, by the innermost event, script compile, script run, style, layout, paint, HTML parse,
 //   GC, other — the rest of the window the thread was idle, waiting on the network.
+// With --ui, a proxy in this process serves the build's files (index.html for any page path,
+// no compression, assets immutable) and passes /api/ and /oauth/ to the binary with its own
+// Host and Origin; measure every variant through a proxy (e.g. `--ui web/dist --ui /tmp/b`)
+// so they differ only in the UI.
 // Prints one JSON line per run and a Markdown table of medians per binary. Loopback only.
 // TIMELINE=1 also prints each main-thread task over 2 ms with its biggest children (stderr);
 // TRACE_CATEGORIES=a,b adds trace categories (disabled-by-default-v8.compile shows lazy compile).
 // Timing is the machine's: run it quiet, compare binaries in one run.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import http from 'node:http';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
@@ -35,7 +42,7 @@ const { chromium } = require('playwright-core');
 const { TraceMap, originalPositionFor } = createRequire(path.join(here, '../web/package.json'))('@jridgewell/trace-mapping');
 
 const { values: args } = parseArgs({
-  options: { bin: { type: 'string', multiple: true }, runs: { type: 'string' }, chromium: { type: 'string' }, maps: { type: 'string' } },
+  options: { bin: { type: 'string', multiple: true }, ui: { type: 'string', multiple: true }, runs: { type: 'string' }, chromium: { type: 'string' }, maps: { type: 'string' } },
 });
 if (!args.bin?.length) {
   console.error('usage: web_profile.mjs --bin PATH [--bin PATH] [--runs N] [--chromium PATH]');
@@ -76,6 +83,42 @@ async function startMcplab(bin, dataDir) {
   return { child, url };
 }
 
+const TYPES = { '.js': 'text/javascript', '.css': 'text/css', '.html': 'text/html', '.svg': 'image/svg+xml', '.json': 'application/json', '.woff2': 'font/woff2' };
+
+/** A loopback proxy in front of the binary at `target` (its login URL's origin) serving the web
+ * build in `dir`; resolves with the proxy's server and a function mapping the login URL to it. */
+async function uiProxy(dir, target) {
+  const to = new URL(target);
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    if (url.pathname.startsWith('/api/') || url.pathname.startsWith('/oauth/')) {
+      const headers = { ...req.headers, host: to.host };
+      if (headers.origin) headers.origin = to.origin;
+      if (headers.referer) headers.referer = to.origin + new URL(headers.referer).pathname;
+      const up = http.request({ host: to.hostname, port: to.port, method: req.method, path: req.url, headers }, (r) => {
+        res.writeHead(r.statusCode, r.headers);
+        r.pipe(res);
+      });
+      up.on('error', () => res.destroy());
+      req.pipe(up);
+      res.on('close', () => up.destroy());
+      return;
+    }
+    let file = path.join(dir, path.normalize(url.pathname));
+    if (!file.startsWith(dir) || !existsSync(file) || statSync(file).isDirectory()) file = path.join(dir, 'index.html');
+    const asset = url.pathname.startsWith('/assets/');
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': asset ? 'public, max-age=31536000, immutable' : 'no-cache' });
+    res.end(readFileSync(file));
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const via = (login) => {
+    const u = new URL(login);
+    u.host = `127.0.0.1:${server.address().port}`;
+    return u.toString();
+  };
+  return { server, via };
+}
+
 const stop = (child) =>
   new Promise((ok) => {
     if (child.exitCode !== null) return ok();
@@ -83,13 +126,16 @@ const stop = (child) =>
     child.kill('SIGTERM');
   });
 
-// The same "listed" check as benches/web_ui.mjs, per animation frame from the document's start.
+// The same "listed" check as benches/web_ui.mjs, per animation frame from the document's start,
+// reporting through a CDP binding (as web_ui.mjs does: no script is evaluated in the page before).
 const LISTED = `(() => {
   const frame = () => {
     const any = document.querySelector('[data-testid^="status-"]');
     if (any && !window.__statusAt) window.__statusAt = [performance.now(), any.dataset.state];
-    if (document.querySelector('[data-testid^="status-"][data-state="connected"]')) window.__listedAt = performance.now();
-    else requestAnimationFrame(frame);
+    if (document.querySelector('[data-testid^="status-"][data-state="connected"]')) {
+      window.__listedAt = performance.now();
+      if (typeof window.__benchListed === 'function') window.__benchListed(String(window.__listedAt));
+    } else requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
 })();`;
@@ -99,6 +145,21 @@ async function traceOnce(browser, url) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   await context.addInitScript(LISTED);
   const page = await context.newPage();
+  const pageCdp = await context.newCDPSession(page);
+  const nextListed = () =>
+    new Promise((ok, fail) => {
+      const timer = setTimeout(() => fail(new Error(`not listed within ${TIMEOUT} ms`)), TIMEOUT);
+      const on = (e) => {
+        if (e.name !== '__benchListed') return;
+        clearTimeout(timer);
+        pageCdp.off('Runtime.bindingCalled', on);
+        ok();
+      };
+      pageCdp.on('Runtime.bindingCalled', on);
+    });
+  const listed = nextListed();
+  await pageCdp.send('Runtime.enable');
+  await pageCdp.send('Runtime.addBinding', { name: '__benchListed' });
   const cdp = await browser.newBrowserCDPSession();
   const events = [];
   cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
@@ -106,13 +167,15 @@ async function traceOnce(browser, url) {
   await cdp.send('Tracing.start', { traceConfig: { includedCategories: CATEGORIES }, transferMode: 'ReportEvents' });
   await page.goto(url, { timeout: TIMEOUT });
   await page.waitForURL((u) => u.pathname !== '/auth', { timeout: TIMEOUT });
-  await page.waitForFunction(() => window.__listedAt, null, { timeout: TIMEOUT });
+  await listed;
   const timings = await page.evaluate(() => {
     const nav = performance.getEntriesByType('navigation')[0];
     const fcp = performance.getEntriesByName('first-contentful-paint')[0];
     const requests = performance.getEntriesByType('resource').map((r) => ({
       name: new URL(r.name).pathname.replace(/^\/assets\//, ''),
       start: r.startTime,
+      sent: r.requestStart,
+      first: r.responseStart,
       end: r.responseEnd,
       size: r.transferSize,
       cached: r.transferSize === 0,
@@ -121,20 +184,21 @@ async function traceOnce(browser, url) {
   });
   await cdp.send('Tracing.end');
   await done;
-  const cpu = args.maps ? await profileReload(page) : null;
+  const cpu = args.maps ? await profileReload(page, nextListed) : null;
   await context.close();
   return { timings, events, cpu };
 }
 
 /** Self ms per source (file of the source map, or the chunk) in a CPU profile of one reload of
  * the signed-in page, from the reload until the servers are listed. */
-async function profileReload(page) {
+async function profileReload(page, nextListed) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
   await cdp.send('Profiler.start');
+  const listed = nextListed();
   await page.reload({ timeout: TIMEOUT });
-  await page.waitForFunction(() => window.__listedAt, null, { timeout: TIMEOUT });
+  await listed;
   const { profile } = await cdp.send('Profiler.stop');
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();
@@ -261,21 +325,25 @@ const browser = await chromium.launch({
 });
 const dirs = args.bin.map(() => mkdtempSync(path.join(os.tmpdir(), 'mcplab-profile-')));
 const results = args.bin.map(() => []);
+const label = (i) => (args.ui?.[i] && args.ui[i] !== '-' ? `${args.bin[i]} + ${args.ui[i]}` : args.bin[i]);
 try {
   for (let run = -1; run < RUNS; run++) {
     for (const [i, bin] of args.bin.entries()) {
       const { child, url } = await startMcplab(bin, dirs[i]);
+      const ui = args.ui?.[i] && args.ui[i] !== '-' ? await uiProxy(path.resolve(args.ui[i]), url) : null;
       try {
-        const { timings, events, cpu } = await traceOnce(browser, url);
+        const { timings, events, cpu } = await traceOnce(browser, ui ? ui.via(url) : url);
         if (run < 0) continue; // the warm-up: creates the data dir, fills the OS caches
         const rel = (t) => (t == null ? null : Math.round(t - timings.html));
         const cpuPaint = mainThreadBreakdown(events, timings.html, timings.fcp);
         const cpuListed = mainThreadBreakdown(events, timings.html, timings.listed);
-        const requests = timings.requests.map((r) => ({ ...r, start: rel(r.start), end: rel(r.end) }));
-        const row = { bin, run, prof: timings.prof?.map(([id, ph, ms, s, c]) => [id, ph, ms, rel(s), rel(c)]), paint: rel(timings.fcp), listed: rel(timings.listed), firstStatus: [rel(timings.status[0]), timings.status[1]], cpuPaint, cpuListed, requests, cpu };
+        const requests = timings.requests.map((r) => ({ ...r, start: rel(r.start), sent: rel(r.sent), first: rel(r.first), end: rel(r.end) }));
+        const row = { bin: label(i), run, prof: timings.prof?.map(([id, ph, ms, s, c]) => [id, ph, ms, rel(s), rel(c)]), paint: rel(timings.fcp), listed: rel(timings.listed), firstStatus: [rel(timings.status[0]), timings.status[1]], cpuPaint, cpuListed, requests, cpu };
         results[i].push(row);
         process.stdout.write(JSON.stringify(row) + '\n');
       } finally {
+        ui?.server.closeAllConnections();
+        ui?.server.close();
         await stop(child);
       }
     }
@@ -292,7 +360,7 @@ for (const [i, bin] of args.bin.entries()) {
   const rs = results[i];
   const m = (f) => r0(median(rs.map(f)));
   const cpu = (k) => `${m((r) => r[k].busy)} / ${m((r) => r[k].compile)} / ${m((r) => r[k].script)} / ${m((r) => r[k].style + r[k].layout)} / ${m((r) => r[k].paint)} / ${m((r) => r[k].gc)} / ${m((r) => r[k].other + r[k].html)}`;
-  console.log(`| ${bin} | ${m((r) => r.paint)} | ${cpu('cpuPaint')} | ${m((r) => r.listed)} | ${cpu('cpuListed')} |`);
+  console.log(`| ${label(i)} | ${m((r) => r.paint)} | ${cpu('cpuPaint')} | ${m((r) => r.listed)} | ${cpu('cpuListed')} |`);
 }
 console.log('\nRequests of the redirected document (median start → end, ms after the HTML):');
 for (const [i, bin] of args.bin.entries()) {
@@ -301,7 +369,7 @@ for (const [i, bin] of args.bin.entries()) {
     const qs = results[i].map((r) => r.requests.find((q) => q.name === n)).filter(Boolean);
     return `${n} ${r0(median(qs.map((q) => q.start)))}→${r0(median(qs.map((q) => q.end)))}${qs.every((q) => q.cached) ? ' (cache)' : ''}`;
   });
-  console.log(`- ${bin}: ${line.join('; ')}`);
+  console.log(`- ${label(i)}: ${line.join('; ')}`);
 }
 if (args.maps) {
   for (const what of ['self', 'inclusive']) {
@@ -309,7 +377,7 @@ if (args.maps) {
     for (const [i, bin] of args.bin.entries()) {
       const keys = [...new Set(results[i].flatMap((r) => Object.keys(r.cpu[what])))];
       const rows = keys.map((k) => [k, median(results[i].map((r) => r.cpu[what][k] ?? 0))]).sort((a, b) => b[1] - a[1]).slice(0, 20);
-      console.log(`- ${bin}: ${rows.map(([k, v]) => `${k} ${r0(v)}`).join('; ')}`);
+      console.log(`- ${label(i)}: ${rows.map(([k, v]) => `${k} ${r0(v)}`).join('; ')}`);
     }
   }
 }

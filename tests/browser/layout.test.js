@@ -81,6 +81,8 @@ async function show(page, route) {
   }
   // Let lists that load after the page settle (no spinner left in the main area).
   await page.waitForFunction(() => !document.querySelector('main [data-testid="spinner"]'), null, { timeout: 15000 });
+  // A docked traffic panel renders after the page's first frame: the shot shows it, not its empty place.
+  await page.waitForFunction(() => !document.querySelector('.dock-side') || document.querySelector('.dock-side [data-testid="traffic-panel"]'), null, { timeout: 15000 });
 }
 
 /** Chips (badges) whose text is cut off: wider than their box, or running past the window or
@@ -341,6 +343,52 @@ test('wide windows: traffic docked, open by default on Tools, closed by default 
     await show(page, r);
     assert.equal(await page.locator(id('traffic-panel')).count(), 0, `${r.name}: closed by default`);
   }
+});
+
+test('wide windows: the docked traffic panel resizes by drag and by keys, within 20–70 % of the width, and keeps its width after a reload', async () => {
+  const { page } = app;
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await show(page, ROUTES[1]);
+  await page.waitForSelector(id('traffic-panel'));
+  const share = async () => {
+    const [row, side] = await Promise.all([page.locator('.main-split').boundingBox(), page.locator('.dock-side').boundingBox()]);
+    return Math.round((side.width / row.width) * 100);
+  };
+  const drag = async (toShare) => {
+    const [row, h] = await Promise.all([page.locator('.main-split').boundingBox(), page.locator(id('traffic-resize')).boundingBox()]);
+    await page.mouse.move(h.x + h.width / 2, h.y + h.height / 2);
+    await page.mouse.down();
+    await page.mouse.move(row.x + row.width * (1 - toShare / 100), h.y + h.height / 2, { steps: 4 });
+    const saved = page.waitForResponse((r) => r.url().endsWith('/api/prefs/layout.trafficShare') && r.request().method() === 'PUT');
+    await page.mouse.up();
+    assert.equal((await saved).status(), 204);
+  };
+  assert.equal(await share(), 38, 'the default share');
+  await drag(50);
+  assert.ok(Math.abs((await share()) - 50) <= 1, `dragged to half: ${await share()} %`);
+  await drag(95);
+  assert.equal(await share(), 70, 'the page keeps 30 %');
+  await drag(2);
+  assert.equal(await share(), 20, 'the panel keeps 20 %');
+  // Keys: the separator is focusable; ArrowLeft widens the panel, Home/End go to the limits.
+  await page.focus(id('traffic-resize'));
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal(await share(), 24);
+  assert.equal(await page.getAttribute(id('traffic-resize'), 'aria-valuenow'), '76');
+  await page.keyboard.press('Home');
+  assert.equal(await share(), 70);
+  const saved = page.waitForResponse((r) => r.url().endsWith('/api/prefs/layout.trafficShare') && r.request().method() === 'PUT');
+  await page.keyboard.press('End');
+  await saved;
+  assert.equal(await share(), 20);
+  await page.reload();
+  await page.waitForSelector(id('traffic-panel'), { timeout: 15000 });
+  assert.equal(await share(), 20, 'the width survives a reload');
+  assert.equal((await mcplab.api('PUT', '/api/prefs/layout.trafficShare', 38)).status, 204);
+  await page.reload();
+  await page.waitForSelector(id('traffic-panel'), { timeout: 15000 });
+  assert.equal(await share(), 38);
 });
 
 test('a page whose code does not load says so with Reload, the shell keeps working, and Reload brings the page', async () => {

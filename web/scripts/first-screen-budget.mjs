@@ -12,8 +12,9 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** Raw (not gzipped) bytes. Measured 2026-12-06: JS 424.6 kB, CSS 44.7 kB. */
-const BUDGET = { js: 440_000, css: 48_000 };
+/** Raw (not gzipped) bytes. Measured 2026-12-06: JS 424.6 kB, CSS 44.7 kB; 2026-12-07, after the
+ * docked traffic split stopped using react-resizable-panels: JS 377.9 kB, CSS 45.3 kB. */
+const BUDGET = { js: 400_000, css: 48_000 };
 
 const dist = process.argv[2] ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '../dist');
 let html;

@@ -1,16 +1,15 @@
-// The traffic panel's place: docked beside the page in a resizable split on wide windows, an
-// overlay drawer (closed by default, closed on page change) on narrow ones. The panel's code is
-// its own chunk, asked for as soon as this module loads, and the panel renders after the first
-// frame (`useAfterPaint`): the first screen paints the page, with the panel's place kept empty.
+// The traffic panel's place: docked beside the page in a resizable split (`DockSplit`) on wide
+// windows, an overlay drawer (closed by default, closed on page change) on narrow ones. The
+// panel's code is its own chunk, asked for once the page has painted (`useAfterPaint`): the first
+// screen paints the page, with the panel's place kept empty, before the panel's code runs.
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
-import { Group, Panel, Separator } from 'react-resizable-panels';
 import { setTrafficOpen } from '../traffic/visibility';
 import { PageBoundary } from '../ui/PageBoundary';
 import { useAfterPaint } from '../ui/useAfterPaint';
 import type { Page } from '../ui/route';
+import { DockSplit } from './DockSplit';
 
-const chunk = import('../traffic/TrafficPanel');
-const TrafficPanel = lazy(() => chunk.then((m) => ({ default: m.TrafficPanel })));
+const TrafficPanel = lazy(() => import('../traffic/TrafficPanel').then((m) => ({ default: m.TrafficPanel })));
 
 /** The panel once the page has painted; until then (and while its chunk loads) its empty place. */
 function LaterPanel({ onClose }: { onClose: () => void }) {
@@ -42,19 +41,5 @@ export function TrafficDock({ page, open, overlay, children }: { page: Page; ope
       </div>
     );
   }
-  return (
-    <Group orientation="horizontal" className="main-split" id="main-split">
-      <Panel id="page" minSize="30%">
-        <main className="page-wrap">{children}</main>
-      </Panel>
-      {open && (
-        <>
-          <Separator className="resize-handle resize-handle-v" />
-          <Panel id="traffic" defaultSize="38%" minSize="20%">
-            <LaterPanel onClose={() => setTrafficOpen(page, false, false)} />
-          </Panel>
-        </>
-      )}
-    </Group>
-  );
+  return <DockSplit page={children} side={open ? <LaterPanel onClose={() => setTrafficOpen(page, false, false)} /> : null} />;
 }

@@ -126,13 +126,16 @@ const stop = (child) =>
     child.kill('SIGTERM');
   });
 
-// The same "listed" check as benches/web_ui.mjs, per animation frame from the document's start.
+// The same "listed" check as benches/web_ui.mjs, per animation frame from the document's start,
+// reporting through a CDP binding (as web_ui.mjs does: no script is evaluated in the page before).
 const LISTED = `(() => {
   const frame = () => {
     const any = document.querySelector('[data-testid^="status-"]');
     if (any && !window.__statusAt) window.__statusAt = [performance.now(), any.dataset.state];
-    if (document.querySelector('[data-testid^="status-"][data-state="connected"]')) window.__listedAt = performance.now();
-    else requestAnimationFrame(frame);
+    if (document.querySelector('[data-testid^="status-"][data-state="connected"]')) {
+      window.__listedAt = performance.now();
+      if (typeof window.__benchListed === 'function') window.__benchListed(String(window.__listedAt));
+    } else requestAnimationFrame(frame);
   };
   requestAnimationFrame(frame);
 })();`;
@@ -142,6 +145,21 @@ async function traceOnce(browser, url) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   await context.addInitScript(LISTED);
   const page = await context.newPage();
+  const pageCdp = await context.newCDPSession(page);
+  const nextListed = () =>
+    new Promise((ok, fail) => {
+      const timer = setTimeout(() => fail(new Error(`not listed within ${TIMEOUT} ms`)), TIMEOUT);
+      const on = (e) => {
+        if (e.name !== '__benchListed') return;
+        clearTimeout(timer);
+        pageCdp.off('Runtime.bindingCalled', on);
+        ok();
+      };
+      pageCdp.on('Runtime.bindingCalled', on);
+    });
+  const listed = nextListed();
+  await pageCdp.send('Runtime.enable');
+  await pageCdp.send('Runtime.addBinding', { name: '__benchListed' });
   const cdp = await browser.newBrowserCDPSession();
   const events = [];
   cdp.on('Tracing.dataCollected', (e) => events.push(...e.value));
@@ -149,7 +167,7 @@ async function traceOnce(browser, url) {
   await cdp.send('Tracing.start', { traceConfig: { includedCategories: CATEGORIES }, transferMode: 'ReportEvents' });
   await page.goto(url, { timeout: TIMEOUT });
   await page.waitForURL((u) => u.pathname !== '/auth', { timeout: TIMEOUT });
-  await page.waitForFunction(() => window.__listedAt, null, { timeout: TIMEOUT });
+  await listed;
   const timings = await page.evaluate(() => {
     const nav = performance.getEntriesByType('navigation')[0];
     const fcp = performance.getEntriesByName('first-contentful-paint')[0];
@@ -166,20 +184,21 @@ async function traceOnce(browser, url) {
   });
   await cdp.send('Tracing.end');
   await done;
-  const cpu = args.maps ? await profileReload(page) : null;
+  const cpu = args.maps ? await profileReload(page, nextListed) : null;
   await context.close();
   return { timings, events, cpu };
 }
 
 /** Self ms per source (file of the source map, or the chunk) in a CPU profile of one reload of
  * the signed-in page, from the reload until the servers are listed. */
-async function profileReload(page) {
+async function profileReload(page, nextListed) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Profiler.enable');
   await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
   await cdp.send('Profiler.start');
+  const listed = nextListed();
   await page.reload({ timeout: TIMEOUT });
-  await page.waitForFunction(() => window.__listedAt, null, { timeout: TIMEOUT });
+  await listed;
   const { profile } = await cdp.send('Profiler.stop');
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map();

@@ -69,22 +69,38 @@ const LISTED = {
 };
 
 /** Installs the per-frame check `listed` in every document of `context` (as source text: the
- * pages' CSPs forbid eval, not init scripts). */
+ * pages' CSPs forbid eval, not init scripts); the first frame that passes it reports its time
+ * through a CDP binding. Nothing is evaluated in the page until then: a `waitForFunction` would
+ * inject Playwright's utility script (~30 ms of the main thread) in the middle of the start-up
+ * being measured. */
 async function watchListed(context, listed) {
   await context.addInitScript(`(() => {
     const check = ${listed.toString()};
     const frame = () => {
-      if (check()) window.__listedAt = performance.now();
-      else requestAnimationFrame(frame);
+      if (check()) {
+        window.__listedAt = performance.now();
+        if (typeof window.__benchListed === 'function') window.__benchListed(String(window.__listedAt));
+      } else requestAnimationFrame(frame);
     };
     requestAnimationFrame(frame);
   })();`);
 }
 
-/** The page's clock (performance.now) at the first frame the server list was shown. */
-async function listedTime(page) {
-  const h = await page.waitForFunction(() => window.__listedAt, null, { timeout: TIMEOUT });
-  return h.jsonValue();
+/** Resolves with the page's clock (performance.now) at the first frame the server list was
+ * shown, as the init script reports it; call before navigating. */
+async function listedReport(page) {
+  const cdp = await page.context().newCDPSession(page);
+  const at = new Promise((ok, fail) => {
+    const timer = setTimeout(() => fail(new Error(`the server list was not shown within ${TIMEOUT} ms`)), TIMEOUT);
+    cdp.on('Runtime.bindingCalled', (e) => {
+      if (e.name !== '__benchListed') return;
+      clearTimeout(timer);
+      ok(Number(e.payload));
+    });
+  });
+  await cdp.send('Runtime.enable');
+  await cdp.send('Runtime.addBinding', { name: '__benchListed' });
+  return () => at;
 }
 
 try {
@@ -99,6 +115,7 @@ try {
     const type = r.headers()['content-type'] || '';
     if (type.startsWith('text/event-stream')) streams.push(`SSE ${new URL(r.url()).pathname} (${r.status()})`);
   });
+  const listedTime = await listedReport(page);
   const t0 = performance.now();
   let listedAt = 0;
   if (kind === 'mcplab') {
@@ -106,18 +123,18 @@ try {
     await page.goto(url, { timeout: TIMEOUT });
     await page.waitForURL((u) => u.pathname !== '/auth', { timeout: TIMEOUT });
     await events;
-    listedAt = await listedTime(page);
+    listedAt = await listedTime();
   } else if (kind === 'inspector') {
     const events = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/servers/events' && r.status() === 200, { timeout: TIMEOUT });
     await page.goto(url, { waitUntil: 'load', timeout: TIMEOUT });
     await events;
-    listedAt = await listedTime(page);
+    listedAt = await listedTime();
   } else {
     const servers = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/mcp/servers', { timeout: TIMEOUT });
     await page.goto(url, { waitUntil: 'load', timeout: TIMEOUT });
     await servers;
     await page.click('text=Or continue as guest', { timeout: TIMEOUT });
-    listedAt = await listedTime(page);
+    listedAt = await listedTime();
   }
   const ms = performance.now() - t0;
   const title = await page.title();

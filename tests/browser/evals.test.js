@@ -10,14 +10,16 @@
 // picked under the home (mcplab's HOME is a temporary directory), where a starter suite is
 // created too; the editor (CodeMirror, its own chunk, not loaded before it opens) completes
 // keys from the suite's JSON Schema (a check's name inside a `checks:` item too) and marks the server's refusal at its line; the selected suite and run are in the URL and survive a reload,
-// and the nav's link brings them back; old runs are pruned from the page after a preview.
+// and the nav's link brings them back; old runs are pruned from the page after a preview;
+// a model drafts cases into a suite from the page (one draft cancelled while it writes), shown
+// in the editor at once, or after a reload the page offers when the editor holds unsaved edits.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bin, startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
-import { chooseServers, id, navTo } from './ui_helpers.js';
+import { chooseServers, id, navTo, waitUntil } from './ui_helpers.js';
 
 let llm;
 let mcplab;
@@ -45,6 +47,9 @@ const ADD = `cases:
       - answerContains: "42"
 `;
 
+/** A model's reply drafting `cases` (as ```json), each a prompt for one of the demo's tools. */
+const drafted = (cases) => '```json\n' + JSON.stringify(cases.map((c) => ({ prompt: `Use ${c.tool}`, server: 'demo', ...c }))) + '\n```';
+
 before(async () => {
   // Concurrency 1: the script answers in order. Iteration 1 passes; iteration 2 calls add
   // with a wrong argument and answers 43, so its arguments and its answer check fail.
@@ -64,6 +69,10 @@ before(async () => {
     // A run with an appRendered check.
     { call: [{ id: 'c5', name: 'demo__show_counter_app', arguments: {} }] },
     { reply: ['Here is the counter.'] },
+    // Cases drafted from the page: one cancelled while the model writes, then two answers.
+    { reply: [drafted([{ id: 'too-late', tool: 'add' }])], delayMs: 600000 },
+    { reply: ['Here you go:\n', drafted([{ id: 'add-small', tool: 'add', arguments: { a: 1, b: 2 } }, { id: 'echo-hi', tool: 'echo' }])] },
+    { reply: [drafted([{ id: 'add-more', tool: 'add' }])] },
   ]);
   home = mkdtempSync(path.join(tmpdir(), 'mcplab-home-'));
   folder = path.join(home, 'suites');
@@ -376,4 +385,64 @@ test('old runs are pruned from the page after a preview, as `eval runs prune --k
   assert.deepEqual([...left].sort(), runs.map((r) => r.id).filter((r) => !doomed.includes(r)).sort());
   // The list shows what is left.
   await page.waitForFunction(([sel, n]) => document.querySelectorAll(sel).length === n, [id('evals-run-item'), left.length]);
+});
+
+test('a model drafts cases into a suite from the page; Cancel stops one; unsaved edits are not clobbered', async () => {
+  const { page } = app;
+  const file = path.join(folder, 'page.yaml');
+  const editor = `${id('evals-editor')} .cm-content`;
+  const editorHas = (text) => page.waitForFunction(([sel, t]) => {
+    document.querySelector('[data-testid="evals-editor"] .cm-scroller')?.scrollTo(0, 1e6);
+    return document.querySelector(sel)?.textContent.includes(t);
+  }, [editor, text]);
+  await navTo(page, 'evals');
+  await page.click(id('evals-suite-page.yaml'));
+  await editorHas('id: page-suite');
+  const before = readFileSync(file, 'utf8');
+  await page.click(id('evals-draft-open'));
+  const openai = await page.locator(`${id('evals-draft-model')} option[value^="openai::"]`).first().getAttribute('value');
+  await page.selectOption(id('evals-draft-model'), openai);
+  await page.waitForSelector(`${id('evals-draft-server-demo')}:checked`);
+  await page.fill(id('evals-draft-count'), '2');
+
+  // The first answer never comes: Cancel, once the model was asked, ends the wait.
+  const asked = (await llm.requests()).length;
+  await page.click(id('evals-draft-start'));
+  await page.waitForSelector(id('evals-draft-pending'));
+  await waitUntil(async () => (await llm.requests()).length > asked, 'the model to be asked');
+  assert.match(JSON.stringify((await llm.requests()).at(-1).messages), /Write 2 realistic/);
+  await page.click(id('evals-draft-cancel'));
+  await page.waitForSelector(id('evals-draft-cancelled'));
+  assert.equal(readFileSync(file, 'utf8'), before);
+
+  // The next answer drafts two cases: their ids are shown, the file has them after what was
+  // there, and the editor (no unsaved edits) shows the file as it is now.
+  await page.click(id('evals-draft-start'));
+  const added = page.locator(id('evals-draft-added'));
+  await added.waitFor({ timeout: 30000 });
+  assert.equal(await added.getAttribute('data-ids'), 'add-small echo-hi');
+  assert.match(await added.innerText(), /Added 2 cases to page\.yaml: add-small, echo-hi\./);
+  const text = readFileSync(file, 'utf8');
+  assert.ok(text.startsWith(before), 'the rest of the file is kept');
+  assert.match(text.slice(before.length), /id: add-small[\s\S]*tool: add[\s\S]*id: echo-hi/);
+  assert.equal((await mcplab.api('GET', '/api/evals/suites')).body.find((x) => x.name === 'page.yaml').error, undefined, 'the suite still loads');
+  await editorHas('id: echo-hi');
+  assert.equal(await page.locator(id('evals-draft-unsaved')).count(), 0);
+
+  // With an edit not saved, the editor keeps it: the page says the file has the new case and
+  // offers to reload, which shows the file (and drops the edit).
+  await page.click(editor);
+  await page.keyboard.press('Control+Home');
+  await page.keyboard.type('# not saved\n');
+  await page.click(id('evals-draft-start'));
+  await page.waitForSelector(`${id('evals-draft-added')}[data-ids="add-more"]`, { timeout: 30000 });
+  await page.waitForSelector(id('evals-draft-unsaved'));
+  await page.locator(id('evals-draft')).scrollIntoViewIfNeeded();
+  await shot(page, '62-evals-draft');
+  assert.match(readFileSync(file, 'utf8'), /id: add-more/);
+  assert.match(await page.locator(editor).textContent(), /# not saved/);
+  await page.click(id('evals-draft-reload'));
+  await editorHas('id: add-more');
+  assert.doesNotMatch(await page.locator(editor).textContent(), /# not saved/);
+  assert.equal(await page.locator(id('evals-draft-unsaved')).count(), 0);
 });

@@ -68,15 +68,18 @@ export class ApiFailure extends Error {
 export const UNAUTHORIZED_HINT =
   'This tab is not signed in to mcplab. Open the newest URL mcplab printed in the terminal, or run `mcplab open` (each URL works once, for 2 minutes).';
 
-export async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** `signal` aborts the request (the connection is closed): it then rejects with the abort. */
+export async function request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   let res: Response;
   try {
     res = await fetch(path, {
       method,
       headers: body === undefined ? authHeaders() : { ...authHeaders(), 'Content-Type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
     });
   } catch (e) {
+    if (signal?.aborted) throw e;
     throw new ApiFailure(0, 'network', `Cannot reach mcplab (${(e as Error).message}). Is it still running?`);
   }
   if (!res.ok) {

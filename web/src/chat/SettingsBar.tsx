@@ -11,6 +11,7 @@ import { setPref } from '../settings/prefs';
 import { NumberField, useDraft } from './fields';
 import { HostConfigPanel } from './HostConfigPanel';
 import { HostProfilePicker } from './HostProfilePicker';
+import { ModelPicker } from './ModelPicker';
 import { ServerPicker } from './ServerPicker';
 
 interface Props {
@@ -28,7 +29,14 @@ export function SettingsBar({ config, hash, providers, onChange, error, actions 
   return (
     <div className="chat-settings">
       <div className="chat-settings-row">
-        <ModelPicker model={config.model} providers={providers} onPick={(model) => set({ model })} />
+        <ModelPicker
+          model={config.model}
+          providers={providers}
+          onPick={(model) => {
+            set({ model });
+            setPref('chatModel', model);
+          }}
+        />
         <ServerPicker config={config} onChange={onChange} />
         <label className="chat-approval small" title="Each tool call waits for you to allow (arguments editable) or deny it">
           <input
@@ -53,47 +61,6 @@ export function SettingsBar({ config, hash, providers, onChange, error, actions 
         </div>
       )}
     </div>
-  );
-}
-
-function ModelPicker({ model, providers, onPick }: { model: string; providers: ProviderView[]; onPick: (m: string) => void }) {
-  const usable = providers.filter((p) => p.usable);
-  const unusable = providers.filter((p) => !p.usable);
-  const known = usable.some((p) => p.models.some((m) => `${p.id}::${m}` === model));
-  return (
-    <label className="chat-field">
-      <span className="small muted">Model</span>
-      <select
-        value={model}
-        onChange={(e) => {
-          onPick(e.target.value);
-          setPref('chatModel', e.target.value);
-        }}
-        data-testid="chat-model"
-        aria-label="Model"
-      >
-        {!known && <option value={model}>{model ? `${model} (not available)` : 'choose a model…'}</option>}
-        {usable.map((p) => (
-          <optgroup key={p.id} label={p.custom ? `${p.displayName} (${p.id})` : p.displayName}>
-            {p.models.length === 0 && <option disabled>(no models listed: add some in Settings)</option>}
-            {p.models.map((m) => (
-              <option key={m} value={`${p.id}::${m}`}>
-                {m}
-              </option>
-            ))}
-          </optgroup>
-        ))}
-        {unusable.length > 0 && (
-          <optgroup label="Not usable">
-            {unusable.map((p) => (
-              <option key={p.id} disabled title={p.reason ?? ''}>
-                {p.displayName}: {p.reason ?? 'not configured'}
-              </option>
-            ))}
-          </optgroup>
-        )}
-      </select>
-    </label>
   );
 }
 

@@ -1,6 +1,7 @@
 // The Evals page reads through the query cache and refetches what a write changed: a run's
 // end (from the run's own stream) refetches the runs list and shows the run; saving a suite
-// or the folder refetches the suites. The selection is the URL's: a page opened on
+// or the folder refetches the suites, and cases drafted into a suite refetch it (unsaved edits
+// kept). The selection is the URL's: a page opened on
 // `#/evals/<suite>/<run>` shows both. The code editor (its own chunk, CodeMirror) is a text
 // box here; the browser test drives the real one.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -172,5 +173,33 @@ describe('EvalsPage', () => {
     await waitFor(() => expect(qc.getQueryState(evalsKeys.folder)?.status).toBe('success'));
     expect(screen.getByTestId('evals-new-suite')).toHaveProperty('disabled', true);
     expect(api.count('GET', '/api/evals/suites')).toBe(0);
+  });
+
+  it('shows the file again after cases are drafted into it, but keeps unsaved edits and offers to reload', async () => {
+    api.on('GET', '/api/evals/suites', ok([{ name: 'greet.yaml', id: 'greet', title: 'Greeting' }]));
+    api.on('GET', '/api/evals/runs', ok([]));
+    api.on('GET', '/api/llm/providers', ok([{ id: 'openai', kind: 'openai', displayName: 'OpenAI', usable: true, reason: null, baseUrl: null, keyHint: null, models: ['gpt-x'], custom: false }]));
+    api.on('GET', '/api/servers', ok([{ config: { name: 'demo' }, status: { state: 'connected' } }]));
+    api.on('GET', '/api/evals/suites/greet.yaml', ok({ name: 'greet.yaml', text: 'v1' }), ok({ name: 'greet.yaml', text: 'v1 a' }), ok({ name: 'greet.yaml', text: 'v1 a b' }));
+    api.on('POST', '/api/evals/suites/greet.yaml/drafts', ok({ name: 'greet.yaml', caseIds: ['a'] }), ok({ name: 'greet.yaml', caseIds: ['b'] }));
+    window.location.hash = '#/evals/greet.yaml';
+    renderWithQuery(<EvalsPage />);
+    const editor = () => screen.getByTestId<HTMLTextAreaElement>('evals-editor');
+    await waitFor(() => expect(editor().value).toBe('v1'));
+
+    fireEvent.click(screen.getByTestId('evals-draft-open'));
+    await waitFor(() => expect(screen.getByTestId<HTMLButtonElement>('evals-draft-start').disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('evals-draft-start'));
+    await waitFor(() => expect(editor().value).toBe('v1 a'));
+    expect(screen.queryByTestId('evals-draft-unsaved')).toBeNull();
+
+    fireEvent.change(editor(), { target: { value: 'v1 a mine' } });
+    fireEvent.click(screen.getByTestId('evals-draft-start'));
+    await screen.findByTestId('evals-draft-unsaved');
+    expect(api.count('GET', '/api/evals/suites/greet.yaml')).toBe(3);
+    expect(editor().value).toBe('v1 a mine');
+    fireEvent.click(screen.getByTestId('evals-draft-reload'));
+    expect(editor().value).toBe('v1 a b');
+    expect(screen.queryByTestId('evals-draft-unsaved')).toBeNull();
   });
 });

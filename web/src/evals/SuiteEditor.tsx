@@ -2,10 +2,14 @@
 // arrives): a stored one is read when it opens, a new one starts from a template with its file
 // name to give. Saving goes through the server's loader, which refuses a suite that does not
 // load and says why, line by line: the editor marks each line:column, the text stays as typed.
+// A stored suite can have cases drafted into it by a model (`DraftCases`); the file is then
+// read again, and shown unless the editor holds unsaved edits.
 import { lazy, Suspense, useMemo, useState } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { errorMessage } from '../api/client';
 import { Button } from '../ui/Button';
-import { useSaveSuite, useSuiteText } from './queries';
+import { DraftCases } from './DraftCases';
+import { evalsKeys, suiteChanged, useSaveSuite, useSuiteText } from './queries';
 import { suiteProblems } from './suiteErrors';
 
 const YamlEditor = lazy(() => import('./YamlEditor'));
@@ -27,6 +31,8 @@ export function SuiteEditor({ name, onSaved }: { name: string; onSaved: (name: s
   // What was typed since the file was read; a new suite starts from the template.
   const [draft, setDraft] = useState<string | null>(name ? null : NEW_SUITE);
   const text = draft ?? stored.data?.text ?? '';
+  const unsaved = draft !== null && draft !== stored.data?.text;
+  const qc = useQueryClient();
   const save = useSaveSuite();
   // "Saved" until the next edit; a refusal stays shown while the text is fixed.
   const [saved, setSaved] = useState(false);
@@ -42,6 +48,12 @@ export function SuiteEditor({ name, onSaved }: { name: string; onSaved: (name: s
       {
         onSuccess: () => {
           setSaved(true);
+          // An open suite shows the file from now on, which holds what was typed (a new one
+          // opens afresh as the stored file).
+          if (name) {
+            qc.setQueryData(evalsKeys.suite(name), { name, text });
+            setDraft(null);
+          }
           onSaved(fileName);
         },
         onError: () => setSaved(false),
@@ -69,6 +81,17 @@ export function SuiteEditor({ name, onSaved }: { name: string; onSaved: (name: s
         <pre className="evals-error" role="alert" data-testid="evals-save-error">
           {errorMessage(failure)}
         </pre>
+      )}
+      {name && (
+        <DraftCases
+          suite={name}
+          unsaved={unsaved}
+          onAdded={() => void suiteChanged(qc, name)}
+          onReload={() => {
+            setDraft(null);
+            setSaved(false);
+          }}
+        />
       )}
     </div>
   );

@@ -5,6 +5,8 @@ import { partWord } from './modelLabel';
 import type {
   CaseAdded,
   DirListing,
+  DraftCasesRequest,
+  DraftedCases,
   EvalCompareView,
   EvalFolder,
   EvalPruneRequest,
@@ -55,6 +57,10 @@ export const evalsApi = {
   saveSuite: (name: string, text: string) => request<SuiteSaved>('PUT', `/api/evals/suites/${encodeURIComponent(name)}`, { text }),
   addCase: (suite: string, sessionId: string) =>
     request<CaseAdded>('POST', `/api/evals/suites/${encodeURIComponent(suite)}/cases`, { sessionId }),
+  /** Cases a model drafts from the servers' tools, appended to the suite; `signal` cancels (the
+   * server then writes nothing). */
+  draft: (suite: string, body: DraftCasesRequest, signal?: AbortSignal) =>
+    request<DraftedCases>('POST', `/api/evals/suites/${encodeURIComponent(suite)}/drafts`, body, signal),
   launch: (suite: string) => request<LaunchCheck>('GET', `/api/evals/suites/${encodeURIComponent(suite)}/launch`),
   start: (body: EvalRunRequest) => request<EvalRunStarted>('POST', '/api/evals/runs', body),
   cancel: (id: string) => request<void>('POST', `/api/evals/runs/${encodeURIComponent(id)}/cancel`),

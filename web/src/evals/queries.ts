@@ -3,7 +3,7 @@
 // runs, a suite's pass rate over its runs. The host stream says nothing about evals, so:
 // a run this page started refetches the runs, the trend, that run and the compares when it
 // ends (`runEnded`, from the run's own stream); saving the folder or a suite refetches the
-// suites; and the runs, a run, a compare and the trend are fetched again whenever a view of
+// suites, and cases drafted into a suite refetch it (`suiteChanged`); and the runs, a run, a compare and the trend are fetched again whenever a view of
 // them mounts, since `mcplab eval run` adds runs without telling the page. Must not hold what
 // is being typed (the pages keep their drafts) nor a running run's progress (`RunLauncher`).
 import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
@@ -78,6 +78,11 @@ export function useSaveSuite() {
     mutationFn: ({ name, text }: { name: string; text: string }) => evalsApi.saveSuite(name, text),
     onSuccess: () => qc.invalidateQueries({ queryKey: evalsKeys.suites }),
   });
+}
+
+/** A suite file changed on the server (cases were added to it): its text and the list again. */
+export function suiteChanged(qc: QueryClient, name: string): Promise<unknown> {
+  return Promise.all([evalsKeys.suite(name), evalsKeys.suites].map((queryKey) => qc.invalidateQueries({ queryKey })));
 }
 
 /** Sets the folder, then saves a starter suite in it under a name not yet taken; resolves with

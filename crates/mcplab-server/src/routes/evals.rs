@@ -380,7 +380,9 @@ const MAX_DRAFTS: u32 = 20;
 
 /// `POST /api/evals/suites/{name}/drafts`: cases `model` drafts from the tools of the connected
 /// servers (or of `servers`), appended to the suite one by one, as `mcplab eval init --draft`
-/// writes them. Nothing is written unless every case appends.
+/// writes them. Nothing is written unless every case appends. The file is read again once the
+/// model answered, so a save made meanwhile is kept. A dropped request (the page's Cancel)
+/// drops this future with its connection: the model's answer is not awaited, nothing written.
 pub(super) async fn draft_cases(
     State(app): State<Arc<AppState>>,
     Path(name): Path<String>,
@@ -393,7 +395,8 @@ pub(super) async fn draft_cases(
         )));
     }
     let path = suite_path(&app, &name)?;
-    let text = SuiteText::read(&path).map_err(|e| ApiFailure::not_found(e.to_string()))?;
+    let read = || SuiteText::read(&path).map_err(|e| ApiFailure::not_found(e.to_string()));
+    read()?;
     let tools = server_tools(&app, input.servers).await?;
     let (model, provider) = app
         .sessions
@@ -408,7 +411,7 @@ pub(super) async fn draft_cases(
     )
     .await
     .map_err(|why| ApiFailure::bad_request(format!("{}: {why}", input.model)))?;
-    let mut updated = text.text;
+    let mut updated = read()?.text;
     let mut case_ids = Vec::new();
     for case in cases {
         let (next, id) = mcplab_evalrun::authoring::append_case(&updated, case)

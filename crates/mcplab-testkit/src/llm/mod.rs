@@ -245,6 +245,11 @@ impl ScriptedLlm {
         self.lock().cached_input = tokens;
     }
 
+    /// Streamed answers the client went away from before their end (a dropped request).
+    pub fn abandoned(&self) -> usize {
+        self.lock().abandoned
+    }
+
     /// Steps not consumed yet.
     pub fn remaining(&self) -> usize {
         self.lock().script.len()

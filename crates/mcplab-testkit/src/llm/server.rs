@@ -41,6 +41,8 @@ pub(super) struct Log {
     pub model_requests: Vec<RecordedRequest>,
     /// Input tokens every answer reports as cached.
     pub cached_input: u32,
+    /// Streamed answers whose body was dropped before its end: the client went away.
+    pub abandoned: usize,
 }
 
 impl Log {
@@ -52,6 +54,7 @@ impl Log {
             cached_input: 0,
             requests: Vec::new(),
             model_requests: Vec::new(),
+            abandoned: 0,
         }
     }
 }
@@ -278,7 +281,12 @@ async fn chat(
                 }
             };
             if stream {
-                let body = event_stream(frames, cut_after, delay, state.stopped.clone());
+                let unfinished = Unfinished {
+                    log: state.log.clone(),
+                    ended: false,
+                };
+                let body =
+                    event_stream(frames, cut_after, delay, state.stopped.clone(), unfinished);
                 respond(
                     api,
                     StatusCode::OK,
@@ -299,6 +307,20 @@ async fn chat(
     }
 }
 
+/// Counts a streamed answer as abandoned when its body is dropped before it ended.
+struct Unfinished {
+    log: Arc<Mutex<Log>>,
+    ended: bool,
+}
+
+impl Drop for Unfinished {
+    fn drop(&mut self) {
+        if !self.ended {
+            self.log.lock().abandoned += 1;
+        }
+    }
+}
+
 /// The frames as a streaming body: `delay` before each, aborted after `cut_after` of them, and
 /// ended early when the server stops.
 fn event_stream(
@@ -306,27 +328,33 @@ fn event_stream(
     cut_after: Option<usize>,
     delay: Option<Duration>,
     mut stopped: watch::Receiver<bool>,
+    unfinished: Unfinished,
 ) -> Body {
     let mut frames: VecDeque<String> = frames.into();
     let abort = cut_after.is_some();
     if let Some(keep) = cut_after {
         frames.truncate(keep);
     }
-    let events = futures::stream::unfold((frames, abort), move |(mut frames, abort)| async move {
-        if let Some(frame) = frames.pop_front() {
-            if let Some(delay) = delay {
-                tokio::time::sleep(delay).await;
+    let start = (frames, abort, unfinished);
+    let events = futures::stream::unfold(
+        start,
+        move |(mut frames, abort, mut unfinished)| async move {
+            if let Some(frame) = frames.pop_front() {
+                if let Some(delay) = delay {
+                    tokio::time::sleep(delay).await;
+                }
+                return Some((Ok(Bytes::from(frame)), (frames, abort, unfinished)));
             }
-            return Some((Ok(Bytes::from(frame)), (frames, abort)));
-        }
-        if abort {
-            tokio::time::sleep(FLUSH_BEFORE_ABORT).await;
-            let cut =
-                std::io::Error::new(std::io::ErrorKind::ConnectionAborted, "scripted cut-off");
-            return Some((Err(cut), (frames, false)));
-        }
-        None
-    });
+            unfinished.ended = true;
+            if abort {
+                tokio::time::sleep(FLUSH_BEFORE_ABORT).await;
+                let cut =
+                    std::io::Error::new(std::io::ErrorKind::ConnectionAborted, "scripted cut-off");
+                return Some((Err(cut), (frames, false, unfinished)));
+            }
+            None
+        },
+    );
     let stop = async move {
         let _ = stopped.wait_for(|stop| *stop).await;
     };

@@ -1,13 +1,17 @@
 //! `POST /api/evals/suites/{name}/drafts` through the real router: the scripted model sees the
 //! connected demo server's tools, and the cases it drafts are appended to the suite file, which
-//! still loads; a bad count, an unknown model or a reply without cases changes nothing.
+//! still loads; a bad count, an unknown model or a reply without cases changes nothing; a
+//! request its client drops writes nothing; a save made while the model drafts is kept.
+
+use std::time::{Duration, Instant};
 
 use axum::http::StatusCode;
+use mcplab_mcp::{ConnectionManager, ManagerOptions};
 use mcplab_server::router;
 use mcplab_testkit::llm::{ScriptedLlm, Step};
 use serde_json::json;
 
-use crate::router_support::{authed, demo_config, state_with_llm};
+use crate::router_support::{SocketApp, authed, demo_config, llm_env, state_with_llm};
 
 const SUITE: &str = "version: 1\nid: s\nmodels: [openai::m]\ncases:\n  - id: a\n    turns: [hi]\n    checks: [answerContains: hi]\n";
 
@@ -64,4 +68,96 @@ async fn a_model_drafts_cases_from_the_connected_tools_into_the_suite() {
     assert_eq!(s, StatusCode::BAD_REQUEST, "a reply with no cases: {v}");
     assert!(v.to_string().contains("no JSON array"), "{v}");
     assert_eq!(std::fs::read_to_string(&suite).unwrap(), text, "unchanged");
+}
+
+/// A suite folder holding `s.yaml`, set on `app`, with the demo server connected.
+async fn drafting_setup(app: &axum::Router) -> (tempfile::TempDir, std::path::PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let suite = dir.path().join("s.yaml");
+    std::fs::write(&suite, SUITE).unwrap();
+    authed(
+        app,
+        "PUT",
+        "/api/evals/folder",
+        Some(json!({"folder": dir.path()})),
+    )
+    .await;
+    authed(app, "POST", "/api/servers", Some(demo_config("demo"))).await;
+    authed(app, "POST", "/api/servers/demo/connect", None).await;
+    (dir, suite)
+}
+
+/// Polls `done` (a pace, not a wait for time) until it holds or 30 s pass.
+async fn until(what: &str, done: impl Fn() -> bool) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !done() {
+        assert!(Instant::now() < deadline, "timed out waiting until {what}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+fn drafted_reply(id: &str) -> Step {
+    let reply = json!([{"id": id, "prompt": "Add 2 and 3", "server": "demo", "tool": "add"}]);
+    Step::reply([format!("```json\n{reply}\n```")])
+}
+
+/// The page's Cancel drops the request: over a real connection the handler goes with it, so
+/// the model's answer is not read to its end (the scripted LLM sees its stream abandoned) and
+/// the suite is not written, then or later.
+#[tokio::test]
+async fn a_draft_request_dropped_by_its_client_writes_nothing() {
+    // Each event of the answer comes 2 s apart: were the handler kept, it would read all of
+    // them (about 10 s) and write the case.
+    let llm = ScriptedLlm::start(vec![drafted_reply("late").slow(2_000)]).await;
+    let dir = tempfile::tempdir().unwrap();
+    let manager = ConnectionManager::new(ManagerOptions::default());
+    let app = SocketApp::start(manager, &llm_env(&llm), dir.path()).await;
+    let suite = dir.path().join("s.yaml");
+    std::fs::write(&suite, SUITE).unwrap();
+    let folder = json!({"folder": dir.path()});
+    for (method, path, body) in [
+        ("PUT", "/api/evals/folder", Some(folder)),
+        ("POST", "/api/servers", Some(demo_config("demo"))),
+        ("POST", "/api/servers/demo/connect", None),
+    ] {
+        let (s, v) = app.call(method, path, body).await;
+        assert!(s < 300, "{method} {path}: {s} {v}");
+    }
+
+    let body = json!({"model": "openai::m", "count": 1});
+    let request = app
+        .request("POST", "/api/evals/suites/s.yaml/drafts")
+        .json(&body);
+    let pending = tokio::spawn(request.send());
+    until("the model is asked", || llm.requests().len() == 1).await;
+    pending.abort();
+    until("the model's answer is abandoned", || llm.abandoned() == 1).await;
+    assert_eq!(
+        std::fs::read_to_string(&suite).unwrap(),
+        SUITE,
+        "nothing written"
+    );
+}
+
+/// A save made while the model drafts (the editor's) is kept: the cases are appended to the
+/// file as it is when the answer comes, not as it was when the request came.
+#[tokio::test]
+async fn a_save_made_while_drafting_is_kept() {
+    let llm = ScriptedLlm::start(vec![drafted_reply("drafted").slow(500)]).await;
+    let app = router(state_with_llm(&llm));
+    let (_dir, suite) = drafting_setup(&app).await;
+    let path = "/api/evals/suites/s.yaml/drafts";
+    let body = json!({"model": "openai::m", "count": 1});
+    let draft = tokio::spawn({
+        let app = app.clone();
+        async move { authed(&app, "POST", path, Some(body)).await }
+    });
+    until("the model is asked", || llm.requests().len() == 1).await;
+    let edited = SUITE.replace("turns: [hi]", "turns: [hello]");
+    std::fs::write(&suite, &edited).unwrap();
+    let (s, v) = draft.await.unwrap();
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let text = std::fs::read_to_string(&suite).unwrap();
+    assert!(text.starts_with(&edited), "the save is kept: {text}");
+    assert!(text.contains("id: drafted"), "{text}");
 }

@@ -2,7 +2,8 @@
 // page (progress, cancel and result are there on return), selection, form values and the last
 // result survive a reload, URLs are deep links that only select (judged by what the server
 // received), history keeps results, saved requests rerun, a call's frames can be isolated, and
-// the keyboard reaches everything (`/`, arrows, Ctrl+K, focus back after a dialog).
+// the keyboard reaches everything (`/`, arrows, Ctrl+K, focus back after a dialog), and a
+// server deleted in the background leaves every open page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { startMcplab, openApp, shot, bin } from './harness.js';
@@ -295,6 +296,26 @@ test('a page on its way out does not move the URL back: a re-render before the h
   await page.waitForSelector(id('resources-page'));
   const remembered = (await mcplab.api('GET', '/api/prefs')).body.inspectorSelection?.tools?.demo;
   assert.equal(remembered, 'echo', 'the Tools page remembered no item of the Resources URL');
+});
+
+test('a server deleted in the background leaves every open page: its Servers row goes, Tools falls back to another server', async () => {
+  const { page, context } = app;
+  // `other` (added above) is connected: this tab works on it, a second one shows the Servers page.
+  await go(page, '#/tools/other/echo');
+  await page.waitForFunction(() => document.querySelector('[data-testid="tool-detail"] h2')?.textContent === 'echo');
+  const servers = await context.newPage();
+  await servers.goto(await mcplab.loginUrl());
+  await servers.waitForURL((u) => u.pathname !== '/auth');
+  await go(servers, '#/servers');
+  await servers.waitForSelector(id('server-row-other'));
+  assert.equal((await mcplab.api('DELETE', '/api/servers/other')).status, 204);
+  await servers.waitForSelector(id('server-row-other'), { state: 'detached' });
+  assert.equal(await servers.locator(id('server-row-demo')).count(), 1, 'the others stay');
+  await page.waitForFunction(() => window.location.hash.startsWith('#/tools/demo'));
+  await page.waitForFunction(() => document.querySelector('[data-testid="server-selector"]')?.value === 'demo');
+  assert.equal(await page.locator(`${id('server-selector')} option[value="other"]`).count(), 0);
+  await shot(servers, 'state-06-removed-elsewhere');
+  await servers.close();
 });
 
 test('no page errors', () => {

@@ -80,6 +80,9 @@ pub enum ServerEvent {
         server: String,
         status: ServerStatus,
     },
+    /// The server was removed from the configuration (its connection closed first): lists
+    /// drop it, and selections of it fall back.
+    Removed { server: String },
     /// One line the server process wrote to stderr.
     Stderr { server: String, line: String },
     /// `notifications/message`.
@@ -148,6 +151,7 @@ impl ServerEvent {
             | ServerEvent::ListChanged { server, .. }
             | ServerEvent::ResourceUpdated { server, .. }
             | ServerEvent::Cancelled { server, .. }
+            | ServerEvent::Removed { server }
             | ServerEvent::HumanResolved { server, .. }
             | ServerEvent::RootsListed { server, .. }
             | ServerEvent::AuthorizationRequired { server, .. }

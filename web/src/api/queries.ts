@@ -78,6 +78,9 @@ export function useQueryInvalidation(): void {
     const offEvents = events.onServerEvent((e) => {
       if (e.type === 'listChanged') {
         for (const k of kindsFor(e.list)) void qc.invalidateQueries({ queryKey: listKey(k, e.server) });
+      } else if (e.type === 'removed') {
+        // A server added again under this name must not show these.
+        qc.removeQueries({ queryKey: ['list', e.server] });
       } else if (e.type === 'task') {
         patchTask(qc, e.task);
       } else if (e.type === 'status' || e.type === 'authorizationRequired') {

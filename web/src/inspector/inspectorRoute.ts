@@ -2,9 +2,10 @@
 // of truth for what is shown; `#/<page>` alone restores the page's remembered selection for
 // the selected server, `#/<page>/<server>` shows the list with nothing selected. A URL only
 // selects: whether a selection may also read (a resource) is told by `userIntended`, set
-// when a person clicked inside mcplab, never by a typed or pasted URL.
+// when a person clicked inside mcplab, never by a typed or pasted URL. A URL naming a server
+// that was removed meanwhile moves to the server the pages fall back to.
 import { useEffect, useRef } from 'react';
-import { selectServer, useSelectedServer, useServers } from '../servers/store';
+import { selectServer, useSelectedServer, useServers, wasRemoved } from '../servers/store';
 import { getPref } from '../settings/prefs';
 import { navigate, replaceRoute, restOf, routeHash, usePage, useRouteArgs } from '../ui/route';
 import { rememberSelection, rememberedSelection, type InspectorPage } from './selection';
@@ -63,6 +64,13 @@ export function useInspectorRoute(page: InspectorPage): InspectorRoute {
   useEffect(() => {
     if (live && !urlServer && selected) replaceRoute(page, selected, rememberedSelection(page, selected));
   }, [live, page, urlServer, selected]);
+
+  useEffect(() => {
+    // The URL's server was removed (on this page or another): show the one the pages fall back to.
+    if (live && urlServer && !known && list && wasRemoved(urlServer) && selected !== urlServer) {
+      replaceRoute(page, selected, selected ? rememberedSelection(page, selected) : null);
+    }
+  }, [live, page, urlServer, known, list, selected]);
 
   useEffect(() => {
     if (live && urlServer && known) rememberSelection(page, urlServer, item);

@@ -1,6 +1,7 @@
 // The configured servers and their live status: the `['servers']` query of the app's query
 // cache, loaded from `/api/servers`, patched by `status` and `stderr` events (no refetch per
-// event), refetched on resync. Also holds the server the inspector pages work on (persisted
+// event), a row dropped on `removed` (deleted or renamed, from this page or another), refetched
+// on resync. Also holds the server the inspector pages work on (persisted
 // in prefs), and the sign-ins waiting for the browser (`authorizationRequired` events, until
 // the connection is no longer `connecting`).
 import { useEffect } from 'react';
@@ -115,6 +116,11 @@ export function addServerView(view: ServerView): void {
   upsertServer(view);
 }
 
+/** Whether `name` was removed (a `removed` event on this page) and is not configured again. */
+export function wasRemoved(name: string): boolean {
+  return (removals.get(name) ?? 0) > 0 && !list()?.some((v) => v.config.name === name);
+}
+
 export function removeServer(name: string): void {
   setList((l) => l.filter((v) => v.config.name !== name));
 }
@@ -131,6 +137,8 @@ function patch(name: string, f: (v: ServerView) => ServerView): void {
 
 /** Servers with a view request in flight, and whether another was asked for meanwhile. */
 const refreshing = new Map<string, boolean>();
+/** Removals seen per name: a view fetched before one is stale and not shown. */
+const removals = new Map<string, number>();
 /**
  * Fetches one server's view. An ask while a request is in flight is not dropped: that reply may
  * predate the event that asked (an added server's `connected` arriving while the view fetched on
@@ -142,9 +150,12 @@ function refreshOne(name: string): void {
     return;
   }
   refreshing.set(name, false);
+  const removed = removals.get(name) ?? 0;
   api
     .server(name)
-    .then((v) => upsertServer(v))
+    .then((v) => {
+      if ((removals.get(name) ?? 0) === removed) upsertServer(v);
+    })
     .catch(() => undefined)
     .finally(() => {
       const again = refreshing.get(name);
@@ -157,6 +168,12 @@ function onEvent(e: ServerEvent): void {
   if (e.type === 'authorizationRequired') {
     const had = signInStore.get()[e.server];
     setPendingSignIn(e.server, { url: e.url, opened: had?.opened ?? false });
+    return;
+  }
+  if (e.type === 'removed') {
+    removals.set(e.server, (removals.get(e.server) ?? 0) + 1);
+    setPendingSignIn(e.server, null);
+    removeServer(e.server);
     return;
   }
   if (e.type === 'status') {

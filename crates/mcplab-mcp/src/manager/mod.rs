@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use mcplab_protocol::host::ClientDeclaration;
@@ -31,6 +32,7 @@ use super::traffic::{DEFAULT_RING_CAPACITY, TrafficLog};
 use super::wire::wire_pair;
 use mcplab_oauth::{AuthSession, OAuthHost};
 
+mod closing;
 mod declared;
 mod handshake;
 mod in_process;
@@ -119,7 +121,9 @@ struct Slot {
     stderr: Option<Arc<StderrTail>>,
     conn: Option<Arc<Connection>>,
     config: ServerConfig,
-    /// Bumped on every (re)connect so a stale watcher cannot overwrite a newer status.
+    /// New on every (re)connect and disconnect, from the manager's counter (so never reused,
+    /// even for a server removed and added again): a stale watcher or connect cannot
+    /// overwrite a newer status.
     generation: u64,
     /// The host declaration this server is connected with; `None`: the manager's own.
     declared_as: Option<DeclaredAs>,
@@ -141,6 +145,8 @@ pub struct ConnectionManager {
     oauth_as: std::sync::OnceLock<String>,
     /// Tasks of every server, kept across reconnects.
     tasks: Arc<TaskRegistry>,
+    /// The last generation given to a slot.
+    generations: AtomicU64,
 }
 
 /// How a handshake should open the session (see [`Plan`]).
@@ -231,6 +237,7 @@ impl ConnectionManager {
             oauth: std::sync::OnceLock::new(),
             oauth_as: std::sync::OnceLock::new(),
             tasks: Arc::default(),
+            generations: AtomicU64::new(0),
             opts,
         })
     }
@@ -307,6 +314,10 @@ impl ConnectionManager {
 
     fn stderr_tail_buffer(&self) -> StderrTail {
         StderrTail::new(STDERR_LINES, self.opts.limits.stderr_tail_bytes)
+    }
+
+    fn next_generation(&self) -> u64 {
+        self.generations.fetch_add(1, Ordering::Relaxed) + 1
     }
 
     fn set_status(&self, name: &str, generation: u64, status: ServerStatus) {
@@ -421,7 +432,7 @@ impl ConnectionManager {
         let name = config.name.clone();
         let previous = {
             let mut slots = self.slots.lock();
-            let generation = slots.get(&name).map_or(1, |s| s.generation + 1);
+            let generation = self.next_generation();
             let declared_as = declaration.resolve(slots.get(&name).map(|s| &s.declared_as));
             let client = declared_as
                 .as_ref()
@@ -513,61 +524,6 @@ impl ConnectionManager {
             )));
         }
         self.connect(config).await
-    }
-
-    /// Closes the connection called `name` (and kills its process group).
-    pub async fn disconnect(&self, name: &str) {
-        let conn = {
-            let mut slots = self.slots.lock();
-            let Some(slot) = slots.get_mut(name) else {
-                return;
-            };
-            slot.generation += 1;
-            slot.status = ServerStatus::Disconnected;
-            slot.conn.take()
-        };
-        self.broker.withdraw_server(name);
-        if let Some(conn) = conn {
-            conn.close().await;
-        }
-        self.events.send(ServerEvent::Status {
-            server: name.to_owned(),
-            status: ServerStatus::Disconnected,
-        });
-    }
-
-    /// Closes every connection; call before exiting.
-    pub async fn shutdown(&self) {
-        let names: Vec<String> = self.slots.lock().keys().cloned().collect();
-        for n in names {
-            self.disconnect(&n).await;
-        }
-    }
-
-    /// Marks the server failed when its transport closes by itself.
-    fn watch(self: &Arc<Self>, name: String, generation: u64, conn: Arc<Connection>) {
-        let weak = Arc::downgrade(self);
-        let mut closed = conn.raw.closed_watch();
-        drop(conn);
-        tokio::spawn(async move {
-            let Ok(reason) = closed.wait_for(Option::is_some).await.map(|r| r.clone()) else {
-                return;
-            };
-            let Some(manager) = weak.upgrade() else {
-                return;
-            };
-            let conn = manager.slots.lock().get(&name).and_then(|s| s.conn.clone());
-            let mut message = reason.unwrap_or_default();
-            if let Some(conn) = conn {
-                let tail = conn.stderr_tail();
-                if let Some(last) = tail.last() {
-                    message.push_str(&format!("; last stderr line: {last}"));
-                }
-                // Make sure nothing of the server outlives the session.
-                conn.close().await;
-            }
-            manager.set_status(&name, generation, ServerStatus::Failed { message });
-        });
     }
 
     async fn open(&self, config: ServerConfig) -> Result<Connection, McpError> {

@@ -126,7 +126,8 @@ pub(super) async fn replace(
     validate(&config)?;
     state.store.replace_server(&name, &config)?;
     if config.name != name {
-        state.manager.disconnect(&name).await;
+        // Renamed: the old name is gone for every page.
+        state.manager.remove(&name).await;
     }
     Ok(Json(view(&state, config)))
 }
@@ -140,6 +141,8 @@ pub(super) async fn remove(
     state.store.delete_server(&name)?;
     // Its sign-ins go with it (a new server of that name must not inherit them).
     state.store.clear_oauth_credentials(&name)?;
+    // Gone from the store first, so a page that reloads on the event no longer lists it.
+    state.manager.remove(&name).await;
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -630,3 +630,49 @@ async fn host_info_reports_the_app_origins_once_set() {
     assert_eq!(body["sandboxPerApp"], true);
     assert_eq!(st.sandbox_frame_src(), Some("http://*.localhost:6275"));
 }
+
+/// Waits (bounded) for `removed` of `server`, failing on another server's removal.
+async fn removed_event(events: &mut mcplab_mcp::EventReceiver, server: &str) {
+    let wanted = async {
+        loop {
+            if let mcplab_protocol::ServerEvent::Removed { server: s } =
+                events.recv().await.unwrap()
+            {
+                assert_eq!(s, server, "only `{server}` was removed");
+                return;
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(30), wanted)
+        .await
+        .unwrap_or_else(|_| panic!("no `removed` event for `{server}`"));
+}
+
+#[tokio::test]
+async fn a_deleted_or_renamed_server_is_gone_for_every_subscriber() {
+    let state = state();
+    let app = router(state.clone());
+    let mut events = state.manager.subscribe();
+    // Connected: closed first, then removed.
+    authed(&app, "POST", "/api/servers", Some(demo_config("demo"))).await;
+    status_event(&mut events, "demo", "connected").await;
+    let (s, _) = authed(&app, "DELETE", "/api/servers/demo", None).await;
+    assert_eq!(s, StatusCode::NO_CONTENT);
+    status_event(&mut events, "demo", "disconnected").await;
+    removed_event(&mut events, "demo").await;
+    assert_eq!(state.manager.status("demo"), None, "nothing kept of it");
+    // Never connected: removed all the same.
+    let later = "/api/servers?connect=false";
+    authed(&app, "POST", later, Some(demo_config("later"))).await;
+    authed(&app, "DELETE", "/api/servers/later", None).await;
+    removed_event(&mut events, "later").await;
+    // Renamed: the old name is gone.
+    authed(&app, "POST", later, Some(demo_config("old"))).await;
+    let (s, v) = authed(&app, "PUT", "/api/servers/old", Some(demo_config("new"))).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    removed_event(&mut events, "old").await;
+    // Added again under a removed name: connects as new.
+    authed(&app, "POST", "/api/servers", Some(demo_config("demo"))).await;
+    status_event(&mut events, "demo", "connected").await;
+    state.manager.shutdown().await;
+}

@@ -445,4 +445,12 @@ test('a model drafts cases into a suite from the page; Cancel stops one; unsaved
   await editorHas('id: add-more');
   assert.doesNotMatch(await page.locator(editor).textContent(), /# not saved/);
   assert.equal(await page.locator(id('evals-draft-unsaved')).count(), 0);
+
+  // In a narrower window the form (its model select as wide as its longest option) stays in
+  // the suite's column. (The shell lays a narrow window out anew: the form opens again there.)
+  await page.setViewportSize({ width: 768, height: 900 });
+  if ((await page.locator(id('evals-draft')).count()) === 0) await page.click(id('evals-draft-open'));
+  const within = await page.locator(id('evals-draft')).evaluate((el) => el.getBoundingClientRect().right <= window.innerWidth);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  assert.ok(within, 'the draft form fits a 768 px window');
 });

@@ -338,6 +338,16 @@ test('wide windows: traffic docked, open by default on Tools, closed by default 
   await show(page, ROUTES.find((r) => r.name === 'tools-detail'));
   const [form, item] = [await page.locator('.schema-form').first().boundingBox(), await page.locator('.schema-form .array-item').first().boundingBox()];
   assert.ok(item.width >= form.width * 0.9, `the first array item is ${item.width} px wide in a ${form.width} px form`);
+  // A resource's heading names it as the list does (its title), beside the URI and type, as
+  // MCPJam and the official inspector head theirs.
+  await show(page, ROUTES.find((r) => r.name === 'resources'));
+  assert.equal(await page.locator(`${id('resource-viewer')} ${id('resource-title')}`).innerText({ timeout: 10000 }), 'About mcplab-demo');
+  // With no usable model the note stays short at 1440 too (the per-provider reasons folded),
+  // so the conversation under it keeps at least half the window.
+  await show(page, ROUTES.find((r) => r.name === 'chat'));
+  assert.equal(await page.locator(id('chat-no-model-reasons')).evaluate((d) => d.open), false);
+  const conversation = await page.locator(`${id('chat-session')} .chat-scroll`).boundingBox();
+  assert.ok(conversation.height >= 900 * 0.5, `the conversation under the note is ${conversation.height} px high`);
   await show(page, ROUTES[1]);
   for (const r of ROUTES.filter((x) => ['playground', 'chat', 'oauth', 'evals', 'settings', 'logs'].includes(x.name))) {
     await show(page, r);

@@ -102,7 +102,7 @@ export function ChatPage() {
             Could not start a chat: {createError}
           </div>
         )}
-        {noModel && <NoModel providers={providers.list ?? []} narrow={narrow} />}
+        {noModel && <NoModel providers={providers.list ?? []} />}
         {providers.error && !providers.list && <div className="inline-error small">Could not load model providers: {providers.error}</div>}
         {compare ? (
           <ComparePane key={compare.join('/')} ids={compare} />
@@ -123,9 +123,9 @@ export function ChatPage() {
   );
 }
 
-/** Why no model can run, and how to add one; in a narrow window the per-provider reasons fold
- * away so the conversation under it keeps most of the height. */
-function NoModel({ providers, narrow }: { providers: ProviderView[]; narrow: boolean }) {
+/** Why no model can run, and how to add one; the per-provider reasons are folded (at every
+ * width) so the conversation under it keeps most of the height. */
+function NoModel({ providers }: { providers: ProviderView[] }) {
   return (
     <div className="chat-no-model" data-testid="chat-no-model" role="note">
       <strong>No model provider is usable yet.</strong>
@@ -134,7 +134,7 @@ function NoModel({ providers, narrow }: { providers: ProviderView[]; narrow: boo
         <a href="#/settings">Settings → Model providers</a>.
       </p>
       {providers.length > 0 && (
-        <details className="small muted" open={!narrow} data-testid="chat-no-model-reasons">
+        <details className="small muted" data-testid="chat-no-model-reasons">
           <summary>Each provider and why it is not usable ({providers.length})</summary>
           <ul>
             {providers.map((p) => (

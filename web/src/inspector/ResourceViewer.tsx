@@ -71,10 +71,14 @@ export function ResourceViewer({ server, uri, resource, canSubscribe, autoRead =
   };
 
   const contents: unknown[] = outcome?.result?.contents ?? [];
+  // The name a person gave it (as the list shows it), beside the URI the protocol uses.
+  const label = resource?.title ?? (resource?.name && resource.name !== uri ? resource.name : undefined);
   return (
     <div className="resource-viewer" data-testid="resource-viewer">
       <div className="detail-head">
         <h2 className="mono wrap-any">{uri}</h2>
+        {label && <span className="muted" data-testid="resource-title">{label}</span>}
+        {resource?.mimeType && <span className="badge badge-plain">{resource.mimeType}</span>}
       </div>
       {resource?.description && <div className="muted">{resource.description}</div>}
       <div className="actions">

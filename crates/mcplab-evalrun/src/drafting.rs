@@ -1,4 +1,4 @@
-//! Cases a model drafts from a server's tools (`mcplab eval init --draft N`, the Evals page's
+//! Cases a model drafts from a server's tools (`mcplab eval init --generate N`, the Evals page's
 //! "Draft cases"): the tools' names, descriptions and input schemas go to the model with a
 //! request for realistic user prompts that should make an assistant call one of them; each
 //! item of the JSON array it answers becomes a case expecting that call (arguments matched

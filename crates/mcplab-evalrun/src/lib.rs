@@ -55,7 +55,7 @@
 //!   in the suite's folder with a server's environment, killed as a group past its timeout,
 //!   stdout bounded), `prune.rs` (`eval runs prune`'s
 //!   words — keep N per suite, older than `30d` — as the store's rule, for the CLI and the page),
-//!   `drafting.rs` (cases a model drafts from the tools, for `eval init --draft` and
+//!   `drafting.rs` (cases a model drafts from the tools, for `eval init --generate` and
 //!   anything else).
 
 pub mod authoring;

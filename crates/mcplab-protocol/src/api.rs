@@ -101,7 +101,7 @@
 //! | GET | `/api/evals/suites/{name}` | → `SuiteFile` (`name`: a plain file name ending in .yaml, .yml or .json; no symlinks) |
 //! | PUT | `/api/evals/suites/{name}` | `SuiteInput` → `SuiteSaved`; saved only if it loads (400 lists every problem; 1 MiB at most) |
 //! | POST | `/api/evals/suites/{name}/cases` | `CaseInput` → `CaseAdded` (a saved chat session appended to the suite as a case: its user turns, its tool calls as expected calls; the rest of the file is kept) |
-//! | POST | `/api/evals/suites/{name}/drafts` | `DraftCasesRequest` `{model, count?, servers?}` → `DraftedCases` `{name, caseIds}` (cases a model drafts from the connected servers' tools — all of them, or `servers` — appended to the suite, as `mcplab eval init --draft` writes them; 400 names a model, server or reply problem) |
+//! | POST | `/api/evals/suites/{name}/drafts` | `DraftCasesRequest` `{model, count?, servers?}` → `DraftedCases` `{name, caseIds}` (cases a model drafts from the connected servers' tools — all of them, or `servers` — appended to the suite, as `mcplab eval init --generate` writes them; 400 names a model, server or reply problem) |
 //! | GET | `/api/evals/suites/{name}/launch` | → `LaunchCheck`: what a run of the suite would start and drive (approvals off), and whether the person agreed to that list before |
 //! | POST | `/api/evals/runs` | `EvalRunRequest` → 202 `EvalRunStarted` (the suite's problems answer 400; a launch list not agreed to answers 409 `launch_unconfirmed` until `confirm` carries its hash, which is then remembered) |
 //! | GET | `/api/evals/runs` | → `EvalRunItem[]`: stored runs, newest first |

@@ -1,5 +1,5 @@
 // "Draft cases with a model" on a stored suite (`POST /api/evals/suites/{name}/drafts`, what
-// `mcplab eval init --draft N` does from the CLI): a model (the chat's picker: usable models by
+// `mcplab eval init --generate N` does from the CLI): a model (the chat's picker: usable models by
 // provider, the others listed with why they are not usable), how many cases (1–20), and the
 // connected servers whose tools it reads. While the model writes, Cancel aborts the request
 // (the server writes nothing then). The ids of the added cases are shown and the editor reads
@@ -101,7 +101,7 @@ function DraftForm({ suite, unsaved, onAdded, onReload, onClose }: Props & { onC
       <legend>Draft cases with a model</legend>
       <p className="muted small">
         The model reads the tools of the servers ticked below and writes requests a person might make, each expecting one tool call. They are added to {suite}, as{' '}
-        <code>mcplab eval init --draft</code> does: read them before you trust them.
+        <code>mcplab eval init --generate</code> does: read them before you trust them.
       </p>
       <div className="evals-row">
         <ModelPicker model={model} providers={providers.list ?? []} onPick={setChosen} testId="evals-draft-model" />

@@ -1,6 +1,7 @@
 // The suite editor's completion inside list items: a `checks:` item offers the check names of
 // the suite's JSON Schema (every `oneOf` branch of `Check`), a check's block offers its
-// argument keys, and the library's own answers (a case's keys) are left to it.
+// argument keys, in block and in one-line flow style; the library's own answers (a case's
+// keys) are left to it.
 import { describe, expect, it } from 'vitest';
 import { EditorState } from '@codemirror/state';
 import { yamlCompletion, yamlSchema } from 'codemirror-json-schema/yaml';
@@ -47,10 +48,21 @@ describe('key completion in list items', () => {
     expect(offered(`${HEAD}      - appRendered:\n          |`)).toEqual(['tool']);
   });
 
-  it('offers nothing where no key goes or the lines do not read as block YAML', () => {
+  it('reads one-line flow collections too', () => {
+    expect(offered('version: 1\nid: s\ncases:\n  - id: a\n    checks: [|')).toEqual(checkNames);
+    expect(offered('version: 1\nid: s\ncases:\n  - id: a\n    checks: [answerContains: hi, maxR|]')).toEqual(['maxRenderMs']);
+    expect(offered(`${HEAD}      - { noC|`)).toEqual(['noConsoleErrors']);
+    expect(offered(`${HEAD}      - toolResult: { tool: "a, b", |`)).toEqual(['server', 'matches']);
+    expect(offered('version: 1\nid: s\ncases:\n  - id: a\n    checks: [{ toolResult: { |')).toEqual(['tool', 'server', 'matches']);
+    expect(offered('version: 1\nid: s\ncases:\n  - id: a\n    checks: [{ appRendered: {} }, { t|')).toEqual(['turnFinished', 'toolResult']);
+  });
+
+  it('offers nothing where no key goes or the lines do not read as YAML', () => {
     expect(offered(`${HEAD}      - answerContains: h|`)).toBeNull();
     expect(offered(`${HEAD}      - zzz|`)).toBeNull();
-    expect(offered(`${HEAD}      - { |`)).toBeNull();
+    expect(offered(`${HEAD}      - toolResult: { tool: a|`)).toBeNull();
+    expect(offered(`${HEAD}      - toolResult: { tool: "a|`)).toBeNull();
+    expect(offered('version: 1\nid: s\ncases:\n  - id: a\n    checks: [answerContains: hi] |')).toBeNull();
   });
 });
 

@@ -5,10 +5,11 @@
 // typed item matches none. Here the block-style YAML above the cursor gives the path (keys and
 // list items, by indentation), the schema is walked along it through every `$ref`, `oneOf`,
 // `anyOf` and `allOf` branch, and the keys of all branches are offered (less those the mapping
-// already has), each with its description. Used only where the library offers nothing, so no
-// key is offered twice; flow style (`{ … }`) is left to the library.
+// already has), each with its description. One-line flow collections (`checks: [ans`) are read
+// by `yamlFlow.ts`. Used only where the library offers nothing, so no key is offered twice.
 import { yamlCompletion } from 'codemirror-json-schema/yaml';
 import { renderMarkdown } from './schemaMarkdown';
+import { flowAt } from './yamlFlow';
 
 type Context = Parameters<ReturnType<typeof yamlCompletion>>[0];
 
@@ -176,11 +177,33 @@ export function keysAt(root: Schema, path: Segment[]): KeyOption[] {
 export function keyCompletions(root: Schema, text: string, pos: number): { from: number; word: string; options: KeyOption[] } | null {
   const lineStart = text.lastIndexOf('\n', pos - 1) + 1;
   const row = text.slice(0, lineStart).split('\n').length - 1;
-  const at = typing(text.slice(lineStart, pos));
-  const found = at && pathAt(text.split('\n'), row, at.col, at.dashes);
-  if (!at || !found) return null;
-  const options = keysAt(root, found.path).filter((o) => !found.taken.has(o.name) && o.name.startsWith(at.word));
-  return options.length ? { from: lineStart + at.col, word: at.word, options } : null;
+  const before = text.slice(lineStart, pos);
+  const found = blockKey(text.split('\n'), row, before) ?? flowKey(text.split('\n'), row, before);
+  if (!found) return null;
+  const options = keysAt(root, found.path).filter((o) => !found.taken.has(o.name) && o.name.startsWith(found.word));
+  return options.length ? { from: lineStart + before.length - found.word.length, word: found.word, options } : null;
+}
+
+interface KeyPlace {
+  path: Segment[];
+  taken: Set<string>;
+  word: string;
+}
+
+/** A key typed in block style (`- ans`, `    tur`). */
+function blockKey(lines: string[], row: number, before: string): KeyPlace | null {
+  const at = typing(before);
+  const found = at && pathAt(lines, row, at.col, at.dashes);
+  return at && found ? { ...found, word: at.word } : null;
+}
+
+/** A key typed in a one-line flow collection (`checks: [ans`, `- toolResult: { to`). */
+function flowKey(lines: string[], row: number, before: string): KeyPlace | null {
+  const flow = flowAt(before);
+  const base = flow && pathAt(lines, row, flow.col, flow.dashes);
+  if (!flow || !base) return null;
+  const path = [...base.path, ...(flow.key === null ? [] : [{ key: flow.key }]), ...flow.path];
+  return { path, taken: new Set(flow.taken), word: flow.word };
 }
 
 function info(markdown: string) {

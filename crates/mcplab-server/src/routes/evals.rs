@@ -379,7 +379,7 @@ pub(super) async fn add_case(
 const MAX_DRAFTS: u32 = 20;
 
 /// `POST /api/evals/suites/{name}/drafts`: cases `model` drafts from the tools of the connected
-/// servers (or of `servers`), appended to the suite one by one, as `mcplab eval init --draft`
+/// servers (or of `servers`), appended to the suite one by one, as `mcplab eval init --generate`
 /// writes them. Nothing is written unless every case appends. The file is read again once the
 /// model answered, so a save made meanwhile is kept. A dropped request (the page's Cancel)
 /// drops this future with its connection: the model's answer is not awaited, nothing written.

@@ -343,6 +343,9 @@ test('wide windows: traffic docked, open by default on Tools, closed by default 
   await show(page, ROUTES.find((r) => r.name === 'tools-detail'));
   const [form, item] = [await page.locator('.schema-form').first().boundingBox(), await page.locator('.schema-form .array-item').first().boundingBox()];
   assert.ok(item.width >= form.width * 0.9, `the first array item is ${item.width} px wide in a ${form.width} px form`);
+  // An object item's fields use the item's width (its Remove goes under them, not beside).
+  const field = await page.locator('.schema-form .array-item input').first().boundingBox();
+  assert.ok(item.x + item.width - (field.x + field.width) <= 16, `the first item's field ends ${Math.round(item.x + item.width - field.x - field.width)} px before the item's right edge`);
   // A resource's heading names it as the list does (its title), beside the URI and type, as
   // MCPJam and the official inspector head theirs.
   await show(page, ROUTES.find((r) => r.name === 'resources'));

@@ -363,6 +363,9 @@ test('wide windows: traffic docked, open by default on Tools, closed by default 
   const outline = await page.evaluate(async () => (await window.axe.run(document, { runOnly: ['landmark-unique', 'heading-order'] })).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 60)).join(', ')}`));
   assert.deepEqual(outline, []);
   await show(page, ROUTES[1]);
+  // Beside the docked traffic panel all of the page is in a landmark, its separator included.
+  await page.waitForSelector(id('traffic-panel'));
+  assert.deepEqual(await page.evaluate(async () => (await window.axe.run(document, { runOnly: ['region'] })).violations.flatMap((v) => v.nodes.map((n) => n.html.slice(0, 60)))), []);
   for (const r of ROUTES.filter((x) => ['playground', 'chat', 'oauth', 'evals', 'settings', 'logs'].includes(x.name))) {
     await show(page, r);
     assert.equal(await page.locator(id('traffic-panel')).count(), 0, `${r.name}: closed by default`);

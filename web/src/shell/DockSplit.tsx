@@ -56,7 +56,8 @@ export function DockSplit({ page, side }: { page: ReactNode; side: ReactNode | n
     <div className="main-split" ref={row}>
       <main className="page-wrap">{page}</main>
       {side && (
-        <>
+        // The separator sits inside the panel's landmark, so all of the page is in one (axe region).
+        <aside className="dock-side" aria-label="Traffic panel" style={{ flexBasis: `${share}%` }}>
           <div
             className="resize-handle resize-handle-v"
             role="separator"
@@ -74,10 +75,8 @@ export function DockSplit({ page, side }: { page: ReactNode; side: ReactNode | n
             onPointerCancel={onPointerUp}
             onKeyDown={onKeyDown}
           />
-          <div className="dock-side" style={{ flexBasis: `${share}%` }}>
-            {side}
-          </div>
-        </>
+          <div className="dock-body">{side}</div>
+        </aside>
       )}
     </div>
   );

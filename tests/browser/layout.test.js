@@ -195,6 +195,11 @@ for (const size of SIZES) {
       for (const route of ROUTES) {
         await show(page, route);
         const where = `${route.name} @${size.name} ${scheme}`;
+        // The shot shows the page's top, not where the other theme's pass left its panes scrolled
+        // (the conversation stays at its end).
+        await page.evaluate(() => {
+          for (const e of document.querySelectorAll('main, main *')) if (e.scrollTop > 0 && !e.matches('.chat-scroll')) e.scrollTop = 0;
+        });
         await shot(page, `layout-${size.name}-${scheme}-${route.name}`);
         const overflow = await horizontalOverflow(page);
         if (overflow) problems.push(`${where}: scrolls sideways (${JSON.stringify(overflow)})`);
@@ -338,6 +343,9 @@ test('wide windows: traffic docked, open by default on Tools, closed by default 
   await show(page, ROUTES.find((r) => r.name === 'tools-detail'));
   const [form, item] = [await page.locator('.schema-form').first().boundingBox(), await page.locator('.schema-form .array-item').first().boundingBox()];
   assert.ok(item.width >= form.width * 0.9, `the first array item is ${item.width} px wide in a ${form.width} px form`);
+  // An object item's fields use the item's width (its Remove goes under them, not beside).
+  const field = await page.locator('.schema-form .array-item input').first().boundingBox();
+  assert.ok(item.x + item.width - (field.x + field.width) <= 16, `the first item's field ends ${Math.round(item.x + item.width - field.x - field.width)} px before the item's right edge`);
   // A resource's heading names it as the list does (its title), beside the URI and type, as
   // MCPJam and the official inspector head theirs.
   await show(page, ROUTES.find((r) => r.name === 'resources'));
@@ -348,6 +356,12 @@ test('wide windows: traffic docked, open by default on Tools, closed by default 
   assert.equal(await page.locator(id('chat-no-model-reasons')).evaluate((d) => d.open), false);
   const conversation = await page.locator(`${id('chat-session')} .chat-scroll`).boundingBox();
   assert.ok(conversation.height >= 900 * 0.5, `the conversation under the note is ${conversation.height} px high`);
+  // The Playground's side panels are told apart by name, and its debug headings follow the
+  // page's outline (axe's moderate landmark-unique and heading-order, which the review saw).
+  await show(page, ROUTES.find((r) => r.name === 'playground'));
+  await axeViolations(page);
+  const outline = await page.evaluate(async () => (await window.axe.run(document, { runOnly: ['landmark-unique', 'heading-order'] })).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.html.slice(0, 60)).join(', ')}`));
+  assert.deepEqual(outline, []);
   await show(page, ROUTES[1]);
   for (const r of ROUTES.filter((x) => ['playground', 'chat', 'oauth', 'evals', 'settings', 'logs'].includes(x.name))) {
     await show(page, r);

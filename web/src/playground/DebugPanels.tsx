@@ -112,11 +112,11 @@ function DataPanel({ debug }: { debug: DebugState }) {
   const r = debug.result;
   return (
     <div className="debug-data">
-      <h4>Tool input</h4>
+      <h2>Tool input</h2>
       <JsonTree value={debug.args ?? {}} expandDepth={3} />
       {debug.error && (
         <>
-          <h4>Error</h4>
+          <h2>Error</h2>
           <div className="inline-error small" data-testid="debug-error">
             {debug.error}
           </div>
@@ -124,11 +124,11 @@ function DataPanel({ debug }: { debug: DebugState }) {
       )}
       {r && (
         <>
-          <h4>structuredContent</h4>
+          <h2>structuredContent</h2>
           <JsonTree value={r.structuredContent ?? null} expandDepth={3} />
-          <h4>content</h4>
+          <h2>content</h2>
           <JsonTree value={r.content ?? []} expandDepth={2} />
-          <h4>_meta</h4>
+          <h2>_meta</h2>
           <JsonTree value={r._meta ?? null} expandDepth={3} />
           {r.isError && <div className="badge badge-err">isError</div>}
         </>
@@ -194,7 +194,7 @@ function Problems({ debug }: { debug: DebugState }) {
       {d.error && <div className="inline-error small">{d.error}</div>}
       {d.violations.length > 0 && (
         <>
-          <h4>CSP violations</h4>
+          <h2>CSP violations</h2>
           <ul>
             {d.violations.map((v, i) => (
               <li key={i} className="small" data-testid="debug-violation" data-directive={v.directive}>
@@ -211,7 +211,7 @@ function Problems({ debug }: { debug: DebugState }) {
       )}
       {d.appErrors.length > 0 && (
         <>
-          <h4>Errors inside the app</h4>
+          <h2>Errors inside the app</h2>
           <ul>
             {d.appErrors.map((e, i) => (
               <li key={i} className="small" data-testid="debug-app-error">

@@ -77,7 +77,7 @@ export function PlaygroundPage({ active = true }: { active?: boolean }) {
 
   return (
     <div className="playground" data-testid="playground-page">
-      <aside className="pg-left">
+      <aside className="pg-left" aria-label="Tool and host emulation">
         <ToolPanel
           servers={connected}
           server={server}
@@ -104,7 +104,7 @@ export function PlaygroundPage({ active = true }: { active?: boolean }) {
         <PlaygroundToolbar mode={mode} onMode={setMode} emulation={emulation} zoom={zoom} fit={fit} diagnostics={diagnostics} hasRun={!!run} onClose={close} screenshotSpec={screenshotSpec} />
         <PlaygroundStage mode={mode} server={server} emulation={emulation} conditions={conditions} zoom={zoom} onFit={setFit} shown={shown} diagnostics={diagnostics} observers={observers} />
       </section>
-      <aside className="pg-right">
+      <aside className="pg-right" aria-label="Debug panels">
         {mode === 'chat' ? (
           <p className="small muted pg-debug-note" data-testid="pg-debug-chat-note">
             The debug panels follow direct runs. In chat mode, each app is in its tool card (its traffic in the Traffic panel); model context and widget state show above the message box.

@@ -418,6 +418,22 @@ test('wide windows: the docked traffic panel resizes by drag and by keys, within
   assert.equal(await share(), 38);
 });
 
+test('a window crossing the traffic overlay breakpoint keeps the page mounted: an open form keeps what was typed', async () => {
+  const { page } = app;
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await show(page, ROUTES[0]);
+  await page.click(id('server-add'));
+  await page.fill(id('server-form-name'), 'half-typed');
+  for (const width of [900, 1440]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.waitForFunction((w) => window.innerWidth === w, width);
+    assert.equal(await page.locator(id('server-form-name')).count(), 1, `the form closed when the window became ${width} px wide`);
+    assert.equal(await page.inputValue(id('server-form-name')), 'half-typed', `after resizing to ${width}`);
+  }
+  await page.click(`${id('server-form')} button:has-text("Cancel")`);
+  await page.waitForSelector(id('server-form'), { state: 'detached' });
+});
+
 test('a page whose code does not load says so with Reload, the shell keeps working, and Reload brings the page', async () => {
   // A tab of its own: the failed fetch's console error stays out of this file's page errors.
   const context = await app.browser.newContext({ viewport: { width: 1440, height: 900 } });

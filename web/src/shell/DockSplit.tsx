@@ -1,6 +1,8 @@
-// The page beside the docked traffic panel: a flex row whose traffic side takes a share of the
-// width (20–70 %, so the page keeps at least 30 %), moved by dragging the separator or with its
-// arrow keys (Home/End: the limits) and kept in prefs. Written here rather than with
+// The page and the traffic panel's place. Docked (wide windows): a flex row whose traffic side
+// takes a share of the width (20–70 %, so the page keeps at least 30 %), moved by dragging the
+// separator or with its arrow keys (Home/End: the limits) and kept in prefs. As an overlay
+// (narrow windows): the panel over the page's right side. Both keep the page in the same place
+// of the same tree, so crossing the breakpoint does not remount it (unsaved edits survive). Written here rather than with
 // react-resizable-panels (still used inside the lazily loaded traffic panel): that library
 // measures its panels while the first screen commits — a forced layout on every page load
 // (BENCHMARKS.md, "UI first screen") — where this lays out with the rest of the frame.
@@ -20,7 +22,7 @@ function savedShare(): number {
   return typeof v === 'number' && Number.isFinite(v) ? clampShare(v) : SIDE_DEFAULT;
 }
 
-export function DockSplit({ page, side }: { page: ReactNode; side: ReactNode | null }) {
+export function DockSplit({ page, side, overlay }: { page: ReactNode; side: ReactNode | null; overlay: boolean }) {
   const [share, setShare] = useState(savedShare);
   const [dragging, setDragging] = useState(false);
   const row = useRef<HTMLDivElement>(null);
@@ -53,9 +55,14 @@ export function DockSplit({ page, side }: { page: ReactNode; side: ReactNode | n
     setPref(PREF, keep(to));
   };
   return (
-    <div className="main-split" ref={row}>
+    <div className={overlay ? 'main-single' : 'main-split'} ref={row}>
       <main className="page-wrap">{page}</main>
-      {side && (
+      {overlay && side && (
+        <div className="traffic-overlay" data-testid="traffic-overlay">
+          {side}
+        </div>
+      )}
+      {!overlay && side && (
         // The separator sits inside the panel's landmark, so all of the page is in one (axe region).
         <aside className="dock-side" aria-label="Traffic panel" style={{ flexBasis: `${share}%` }}>
           <div

@@ -1,7 +1,8 @@
-// The traffic panel's place: docked beside the page in a resizable split (`DockSplit`) on wide
-// windows, an overlay drawer (closed by default, closed on page change) on narrow ones. The
-// panel's code is its own chunk, asked for once the page has painted (`useAfterPaint`): the first
-// screen paints the page, with the panel's place kept empty, before the panel's code runs.
+// The traffic panel's place (`DockSplit`): docked beside the page in a resizable split on wide
+// windows, an overlay drawer (closed by default, closed on page change) on narrow ones; the page
+// stays mounted when the window crosses between them. The panel's code is its own chunk, asked
+// for once the page has painted (`useAfterPaint`): the first screen paints the page, with the
+// panel's place kept empty, before the panel's code runs.
 import { lazy, Suspense, useEffect, type ReactNode } from 'react';
 import { setTrafficOpen } from '../traffic/visibility';
 import { PageBoundary } from '../ui/PageBoundary';
@@ -29,17 +30,5 @@ export function TrafficDock({ page, open, overlay, children }: { page: Page; ope
   useEffect(() => {
     if (overlay) setTrafficOpen(page, false, true);
   }, [page, overlay]);
-  if (overlay) {
-    return (
-      <div className="main-single">
-        <main className="page-wrap">{children}</main>
-        {open && (
-          <div className="traffic-overlay" data-testid="traffic-overlay">
-            <LaterPanel onClose={() => setTrafficOpen(page, false, true)} />
-          </div>
-        )}
-      </div>
-    );
-  }
-  return <DockSplit page={children} side={open ? <LaterPanel onClose={() => setTrafficOpen(page, false, false)} /> : null} />;
+  return <DockSplit overlay={overlay} page={children} side={open ? <LaterPanel onClose={() => setTrafficOpen(page, false, overlay)} /> : null} />;
 }

@@ -57,6 +57,25 @@ test('an imported server connects at once too, "Connect them now" being ticked b
   assert.equal((await mcplab.api('GET', '/api/servers/imported')).body.status.state, 'connected');
 });
 
+test('Clone opens the Add form filled with the server under a new name; nothing is saved until Add', async () => {
+  const { page } = app;
+  await page.click(id('clone-fixture'));
+  await page.waitForSelector(id('server-form'));
+  assert.equal(await page.inputValue(id('server-form-name')), 'fixture-copy');
+  assert.equal(await page.inputValue(id('server-form-command')), bin);
+  assert.equal(await page.inputValue(id('server-form-args')), 'demo-server');
+  assert.equal((await mcplab.api('GET', '/api/servers/fixture-copy')).status, 404, 'cloning alone saves nothing');
+  await page.uncheck(`${id('server-form-connect')} input`);
+  await page.click(id('server-form-save'));
+  await page.waitForSelector(id('server-row-fixture-copy'));
+  const copy = await mcplab.api('GET', '/api/servers/fixture-copy');
+  assert.equal(copy.body.config.command, bin);
+  assert.deepEqual(copy.body.config.args, ['demo-server']);
+  await page.click(id('delete-fixture-copy'));
+  await page.click(id('delete-confirm-fixture-copy'));
+  await page.waitForSelector(id('server-row-fixture-copy'), { state: 'detached' });
+});
+
 test('fill a tool form, see the result and its frames in the traffic panel', async () => {
   const { page } = app;
   await page.click(id('nav-tools'));

@@ -10,6 +10,7 @@
 // column at a time, under tabs (every column stays mounted: each keeps streaming while
 // another is shown).
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { ListPlus } from 'lucide-react';
 import { api, errorMessage } from '../api/client';
 import type { HostConfig } from '../api/types.gen';
 import { Button } from '../ui/Button';
@@ -174,12 +175,12 @@ function SaveEvalCase({ ids, turn }: { ids: string[]; turn: number }) {
     <div className="chat-save-case small" data-testid="compare-save-case">
       <Button
         small
-        variant="ghost"
         busy={busy}
         onClick={() => void save()}
         data-testid="compare-save-eval"
         title={`An eval suite file: this conversation (${turn} turn${turn === 1 ? '' : 's'}) as a case, run on every compared model`}
       >
+        {!busy && <ListPlus size={14} aria-hidden="true" />}
         Save as eval case
       </Button>
       {error && (

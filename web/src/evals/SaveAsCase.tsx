@@ -4,6 +4,7 @@
 // when the picker opens; adding a case is a mutation.
 import { useState } from 'react';
 import { useMutation, useQuery } from '@tanstack/react-query';
+import { ListPlus } from 'lucide-react';
 import { errorMessage } from '../api/client';
 import { Button } from '../ui/Button';
 import { evalsApi } from './api';
@@ -20,7 +21,8 @@ export function SaveAsCase({ sessionId }: { sessionId: string }) {
 
 function OpenButton({ onClick }: { onClick: () => void }) {
   return (
-    <Button small variant="ghost" onClick={onClick} data-testid="chat-save-case-open">
+    <Button small onClick={onClick} data-testid="chat-save-case-open" title="Add this conversation to an eval suite as a case">
+      <ListPlus size={14} aria-hidden="true" />
       Save as eval case
     </Button>
   );

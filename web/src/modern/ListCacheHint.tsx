@@ -1,4 +1,4 @@
-// The cache line under a list's header: its hints, and "bypass cache" (reload without it).
+// The cache line under a list's header: where the list came from, and "reload from server" (past the cache).
 import { CacheHint } from './CacheHint';
 import { requestBypass, useCacheInfo } from './cacheInfo';
 

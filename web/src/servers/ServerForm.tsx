@@ -1,6 +1,7 @@
 // Add or edit one server: stdio (command, args, env, cwd) or HTTP/SSE (URL, headers, bearer
 // token, OAuth settings), with a per-request timeout. A new server connects once added unless
 // the user unticks "Connect now" (one with OAuth settings waits for the user to sign in).
+// `template` (a server's Clone) opens the Add form filled with that config, under a new name.
 import { useState, type ReactNode } from 'react';
 import type { ServerConfig } from '../api/types.gen';
 import { OAuthFields, type OAuthField } from '../oauth/OAuthFields';
@@ -14,8 +15,8 @@ import { useServerForm } from './useServerForm';
 import { CommandField } from './CommandField';
 import '../oauth/oauth.css';
 
-export function ServerForm({ existing, onClose }: { existing?: ServerConfig; onClose: () => void }) {
-  const { f, set, errors, busy, submitError, connectNow, setConnectNow, save } = useServerForm(existing, onClose);
+export function ServerForm({ existing, template, onClose }: { existing?: ServerConfig; template?: ServerConfig; onClose: () => void }) {
+  const { f, set, errors, busy, submitError, connectNow, setConnectNow, save } = useServerForm(existing, onClose, template);
   const err = (k: keyof ConfigForm) =>
     errors[k] ? (
       <span className="field-error" data-testid={`server-form-error-${k}`}>
@@ -26,7 +27,7 @@ export function ServerForm({ existing, onClose }: { existing?: ServerConfig; onC
 
   return (
     <Modal
-      title={existing ? `Edit ${existing.name}` : 'Add a server'}
+      title={existing ? `Edit ${existing.name}` : template ? 'Add a server (a copy)' : 'Add a server'}
       testId="server-form"
       onCancel={onClose}
       footer={

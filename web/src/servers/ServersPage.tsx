@@ -1,5 +1,5 @@
 // The Servers page: the configured servers with their status beside the selected one's detail
-// (`#/servers/<name>`), add/edit form, import and export. Server state comes from the servers
+// (`#/servers/<name>`), add/edit/clone form, import and export. Server state comes from the servers
 // store; this page only starts actions and shows their errors.
 import { useEffect, useState } from 'react';
 import { api, errorMessage } from '../api/client';
@@ -11,6 +11,7 @@ import { Loading } from '../ui/Spinner';
 import { useRouteArg } from '../ui/route';
 import { ImportDialog } from './ImportDialog';
 import { ServerDetail } from './ServerDetail';
+import { cloneName } from './cloneName';
 import { ServerForm } from './ServerForm';
 import { StatusBadge } from './StatusBadge';
 import { signIn } from './signIn';
@@ -24,7 +25,7 @@ export function describe(c: ServerConfig): string {
 export function ServersPage() {
   const { list, error, loading } = useServers();
   const selected = useSelectedServer();
-  const [form, setForm] = useState<{ existing?: ServerConfig } | null>(null);
+  const [form, setForm] = useState<{ existing?: ServerConfig; template?: ServerConfig } | null>(null);
   const [importing, setImporting] = useState(false);
   const [pageError, setPageError] = useState<string | null>(null);
   // `#/servers/<name>` (where a sign-in's redirect lands) selects that server.
@@ -73,19 +74,25 @@ export function ServersPage() {
         <div className="servers-split">
           <ul className="server-list" aria-label="Servers">
             {list.map((v) => (
-              <ServerRow key={v.config.name} view={v} selected={v.config.name === selected} onEdit={() => setForm({ existing: v.config })} />
+              <ServerRow
+                key={v.config.name}
+                view={v}
+                selected={v.config.name === selected}
+                onEdit={() => setForm({ existing: v.config })}
+                onClone={() => setForm({ template: { ...v.config, name: cloneName(v.config.name, list.map((x) => x.config.name)) } })}
+              />
             ))}
           </ul>
           <div className="server-detail-wrap">{view ? <ServerDetail view={view} /> : null}</div>
         </div>
       )}
-      {form && <ServerForm existing={form.existing} onClose={() => setForm(null)} />}
+      {form && <ServerForm existing={form.existing} template={form.template} onClose={() => setForm(null)} />}
       {importing && <ImportDialog onClose={() => setImporting(false)} />}
     </div>
   );
 }
 
-function ServerRow({ view, selected, onEdit }: { view: ServerView; selected: boolean; onEdit: () => void }) {
+function ServerRow({ view, selected, onEdit, onClone }: { view: ServerView; selected: boolean; onEdit: () => void; onClone: () => void }) {
   const name = view.config.name;
   const st = view.status.state;
   const [busy, setBusy] = useState<string | null>(null);
@@ -170,6 +177,9 @@ function ServerRow({ view, selected, onEdit }: { view: ServerView; selected: boo
         )}
         <Button small variant="ghost" onClick={onEdit} data-testid={`edit-${name}`}>
           Edit
+        </Button>
+        <Button small variant="ghost" onClick={onClone} data-testid={`clone-${name}`} title="Add a new server with this one's settings (nothing is saved until you add it)">
+          Clone
         </Button>
         {confirmDelete ? (
           <>

@@ -4,7 +4,8 @@
 // edit refetches the server's sign-in status: credentials are kept per server and URL, and
 // the OAuth settings decide whether mcplab signs in at all. Saving a server that failed, or a
 // changed one that is connected, connects it again with the new settings (the row shows how
-// that went). Must not render.
+// that went). `template` (Clone) fills a new server's form from another's config; nothing is
+// saved until Add. Must not render.
 import { useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { api, errorMessage } from '../api/client';
@@ -13,9 +14,12 @@ import { configToForm, emptyForm, formToConfig, type ConfigForm } from './config
 import { invalidateOAuthStatus } from './oauthStatus';
 import { addServerView, selectServer, upsertServer, useServer } from './store';
 
-export function useServerForm(existing: ServerConfig | undefined, onClose: () => void) {
+export function useServerForm(existing: ServerConfig | undefined, onClose: () => void, template?: ServerConfig) {
   const qc = useQueryClient();
-  const [f, setF] = useState<ConfigForm>(() => (existing ? configToForm(existing) : emptyForm));
+  const [f, setF] = useState<ConfigForm>(() => {
+    const from = existing ?? template;
+    return from ? configToForm(from) : emptyForm;
+  });
   const [errors, setErrors] = useState<Partial<Record<keyof ConfigForm, string>>>({});
   const [busy, setBusy] = useState(false);
   const [submitError, setSubmitError] = useState<string | null>(null);

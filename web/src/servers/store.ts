@@ -85,6 +85,11 @@ export function prefetchServers(queryClient: QueryClient): Promise<void> {
   return queryClient.prefetchQuery({ queryKey: SERVERS_KEY, queryFn: loadServers, gcTime: Infinity });
 }
 
+/** The names of the servers in the cached list (the boot's), or null before it is in. */
+export function cachedServerNames(): string[] | null {
+  return list()?.map((v) => v.config.name) ?? null;
+}
+
 export async function reloadServers(): Promise<void> {
   await cache?.invalidateQueries({ queryKey: SERVERS_KEY, refetchType: 'all' });
 }

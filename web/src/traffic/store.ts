@@ -8,6 +8,7 @@ import { createStore, useStore } from '../ui/store';
 import { FrameIndex, findCallByRequests, findToolCall, mergeBySeq, type CallRef, type TrafficFilter } from './frames';
 import { noticeTapFrame, refreshTaps } from './taps';
 import { showTraffic } from './visibility';
+import { cachedServerNames } from '../servers/store';
 
 const MAX_ROWS = 200_000;
 
@@ -103,10 +104,12 @@ export async function clearTraffic(servers: string[]): Promise<void> {
   bump();
 }
 
-/** Reloads the frames of every configured server and every tapped session. */
-export function loadAllTraffic(): Promise<void> {
-  return Promise.all([api.servers(), refreshTaps().catch(() => [])]).then(
-    ([list, taps]) => reloadTraffic([...list.map((v) => v.config.name), ...taps.map((t) => t.key)]),
+/** Reloads the frames of every configured server (those `known`, else the list asked for
+ * again) and every tapped session. */
+export function loadAllTraffic(known: string[] | null = null): Promise<void> {
+  const names = known ? Promise.resolve(known) : api.servers().then((l) => l.map((v) => v.config.name));
+  return Promise.all([names, refreshTaps().catch(() => [])]).then(
+    ([servers, taps]) => reloadTraffic([...servers, ...taps.map((t) => t.key)]),
     (e) => trafficStore.set((s) => ({ ...s, error: errorMessage(e) })),
   );
 }
@@ -117,7 +120,8 @@ export function startTrafficStore(): void {
   started = true;
   events.onTraffic(onFrame);
   events.onResync(() => void loadAllTraffic());
-  void loadAllTraffic();
+  // The servers list the boot fetched (the servers store starts first): not asked for again.
+  void loadAllTraffic(cachedServerNames());
 }
 
 export function useTraffic(): TrafficState {

@@ -156,6 +156,9 @@ test('logs, settings and the dark theme', async () => {
   await page.click(id('nav-settings'));
   // The Settings page does not send the user to Settings: unusable providers say "below".
   await page.waitForFunction(() => /OpenAI/.test(document.querySelector('[data-testid="settings-page"]')?.innerText ?? ''));
+  // A provider row that is not configured starts folded: opening it shows why and its form.
+  await page.click(id('provider-toggle-openai'));
+  await page.waitForSelector(id('provider-reason-openai'));
   const settingsText = await page.innerText(id('settings-page'));
   assert.doesNotMatch(settingsText, /add a key in Settings/);
   assert.match(settingsText, /set OPENAI_API_KEY or add a key below/);

@@ -143,9 +143,18 @@ async function selectsOff(page) {
   });
 }
 
+/** Settings: opens every folded provider row (they start folded unless configured). */
+async function openProviderRows(page) {
+  const folded = await page.$$eval('[data-testid^="provider-toggle-"][aria-expanded="false"]', (bs) => bs.map((b) => b.dataset.testid));
+  for (const toggle of folded) await page.click(id(toggle));
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid^="provider-toggle-"][aria-expanded="false"]').length === 0, null, { timeout: 10000 });
+}
+
 /** Settings: in a provider row laid out as one line, the labels share a top, the fields a top
- * and a height, and Save meets them (the "API key" label sat 2–8 px above the others). */
+ * and a height, and Save meets them (the "API key" label sat 2–8 px above the others). Opens
+ * the rows first. */
 async function providerRowsMisaligned(page) {
+  await openProviderRows(page);
   return page.evaluate(() => {
     const out = [];
     for (const form of document.querySelectorAll('[data-testid^="provider-row-"] .provider-form')) {
@@ -332,8 +341,25 @@ test('wide windows: traffic docked, open by default on Tools, closed by default 
     cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => `${c.title || c.textContent} (${c.scrollWidth} px in ${c.clientWidth})`),
   );
   assert.deepEqual(cut, [], 'method names cut off in the traffic list');
+  // Settings: provider rows start folded, showing name and state, unless configured; a link
+  // `#/settings/<id>` opens that row; a provider configured here starts open next time.
+  const settings = ROUTES.find((r) => r.name === 'settings');
+  const openRows = () => page.$$eval('[data-testid^="provider-toggle-"][aria-expanded="true"]', (bs) => bs.map((b) => b.dataset.testid));
+  await show(page, settings);
+  assert.deepEqual(await openRows(), [], 'no provider is configured here: every row folded');
+  assert.equal(await page.locator('[data-testid^="provider-row-"] input').count(), 0);
+  assert.match(await page.innerText(id('provider-state-anthropic')), /^not configured$/);
+  await page.evaluate(() => (window.location.hash = '#/settings/anthropic'));
+  await page.fill(id('provider-key-anthropic'), 'sk-ant-test');
+  await page.click(id('provider-save-anthropic'));
+  await page.waitForSelector(id('provider-delete-anthropic'));
+  await show(page, ROUTES[1]);
+  await show(page, settings);
+  assert.deepEqual(await openRows(), ['provider-toggle-anthropic'], 'the configured row starts open');
+  await page.click(id('provider-delete-anthropic'));
+  await page.waitForSelector(id('provider-delete-anthropic'), { state: 'detached' });
   // Every provider field on Settings has a visible label bound to it, not only a placeholder.
-  await show(page, ROUTES.find((r) => r.name === 'settings'));
+  await openProviderRows(page);
   const unlabelled = await page.$$eval('[data-testid^="provider-row-"] input', (inputs) =>
     inputs.filter((i) => ![...i.labels].some((l) => l.offsetHeight > 0 && l.innerText.replace(i.value, '').trim())).map((i) => i.dataset.testid),
   );

@@ -1,22 +1,21 @@
-// Settings → Model providers: each provider with whether it is usable (or why not), the
-// stored key's hint, base URL and models; a key / base URL / model list can be stored for a
-// built-in provider, and custom OpenAI- or Anthropic-compatible endpoints added. Keys are sent
-// once and kept by mcplab; the page only ever sees the hint.
+// Settings → Model providers: a row per provider (`ProviderRow`: its state, opening to its
+// key / base URL / models form; only configured ones start open), and custom OpenAI- or
+// Anthropic-compatible endpoints added. Keys are sent once and kept by mcplab; the page only
+// ever sees the hint.
 import { useState } from 'react';
 import { errorMessage } from '../api/client';
-import type { ProviderInput, ProviderKind, ProviderView } from '../api/types.gen';
+import type { ProviderInput, ProviderKind } from '../api/types.gen';
 import { useChatCache, useProviders } from '../chat/store';
 import { Button } from '../ui/Button';
 import { ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
+import { ProviderRow, splitModels } from './ProviderRow';
 
 /** The kinds a custom endpoint may have (the built-in ones have their own rows). */
 const CUSTOM_KINDS: { kind: ProviderKind; label: string }[] = [
   { kind: 'openai_compatible', label: 'OpenAI-compatible' },
   { kind: 'anthropic_compatible', label: 'Anthropic-compatible' },
 ];
-
-const splitModels = (s: string) => s.split(/[\n,]/).map((m) => m.trim()).filter(Boolean);
 
 export function ProvidersSection() {
   const { list, error, reload } = useProviders();
@@ -35,84 +34,6 @@ export function ProvidersSection() {
       )}
       <CustomProviderForm taken={(list ?? []).map((p) => p.id)} />
     </section>
-  );
-}
-
-function ProviderRow({ p }: { p: ProviderView }) {
-  const [key, setKey] = useState('');
-  const [baseUrl, setBaseUrl] = useState(p.baseUrl ?? '');
-  const [models, setModels] = useState(p.models.join(', '));
-  const [busy, setBusy] = useState<'save' | 'delete' | null>(null);
-  const cache = useChatCache();
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
-
-  const run = async (what: 'save' | 'delete') => {
-    setBusy(what);
-    setMessage(null);
-    try {
-      if (what === 'delete') {
-        await cache.deleteProvider(p.id);
-        return;
-      }
-      const input: ProviderInput = { kind: p.kind, models: splitModels(models) };
-      if (key.trim()) input.apiKey = key.trim();
-      if (baseUrl.trim()) input.baseUrl = baseUrl.trim();
-      const view = await cache.saveProvider(p.id, input);
-      setKey('');
-      setMessage(!view || view.usable ? { ok: true, text: 'Saved.' } : { ok: false, text: `Saved, but not usable: ${view.reason ?? 'unknown reason'}` });
-    } catch (e) {
-      setMessage({ ok: false, text: errorMessage(e) });
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  return (
-    <div className={`provider-row${p.usable ? ' usable' : ''}`} data-testid={`provider-row-${p.id}`} data-usable={p.usable}>
-      <div className="provider-head">
-        {/* Red only for a provider someone set up that does not work; untouched ones are grey. */}
-        <span className={`dot ${p.usable ? 'dot-ok' : p.keyHint || p.custom ? 'dot-err' : 'dot-cancelled'}`} aria-hidden="true" />
-        <strong>{p.displayName}</strong>
-        <span className="badge mono">{p.id}</span>
-        {p.custom && <span className="badge badge-info">custom · {p.kind}</span>}
-        {p.usable ? <span className="badge badge-ok">usable</span> : <span className="small muted" data-testid={`provider-reason-${p.id}`}>{hereReason(p.reason)}</span>}
-        {p.keyHint && <span className="small muted mono" title="Stored key">key {p.keyHint}</span>}
-        <span className="spacer" />
-        {(p.custom || p.keyHint) && (
-          <Button small variant="ghost" onClick={() => run('delete')} busy={busy === 'delete'} data-testid={`provider-delete-${p.id}`} title={p.custom ? 'Remove this endpoint' : 'Forget the key and base URL stored here (a key from the environment stays)'}>
-            {p.custom ? 'Remove' : 'Forget'}
-          </Button>
-        )}
-      </div>
-      <form
-        className="provider-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          void run('save');
-        }}
-      >
-        <label className="field">
-          <span className="field-label">API key</span>
-          <input type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} placeholder={p.keyHint ? 'empty: keep the stored key (a new base URL needs it again)' : 'paste a key'} aria-label={`${p.displayName} API key`} data-testid={`provider-key-${p.id}`} />
-        </label>
-        <label className="field">
-          <span className="field-label">Base URL</span>
-          <input value={baseUrl} onChange={(e) => setBaseUrl(e.target.value)} placeholder="the provider's default" className="mono" aria-label={`${p.displayName} base URL`} data-testid={`provider-url-${p.id}`} />
-        </label>
-        <label className="field">
-          <span className="field-label">Models (comma-separated)</span>
-          <input value={models} onChange={(e) => setModels(e.target.value)} placeholder="none listed" className="mono" aria-label={`${p.displayName} models (comma-separated)`} data-testid={`provider-models-${p.id}`} />
-        </label>
-        <Button small variant="primary" type="submit" busy={busy === 'save'} data-testid={`provider-save-${p.id}`}>
-          Save
-        </Button>
-      </form>
-      {message && (
-        <div className={message.ok ? 'ok-text small' : 'inline-error'} role="status" data-testid={`provider-message-${p.id}`}>
-          {message.text}
-        </div>
-      )}
-    </div>
   );
 }
 
@@ -189,9 +110,4 @@ function CustomProviderForm({ taken }: { taken: string[] }) {
       </form>
     </details>
   );
-}
-
-/** A provider's reason as said on this page: "add a key in Settings" is the form below. */
-export function hereReason(reason: string | null | undefined): string {
-  return (reason ?? 'not usable').replace(/ or add a key in Settings$/, ' or add a key below');
 }

@@ -24,7 +24,7 @@ mod server;
 
 pub use rules::{Rule, Rules, step_from_json};
 
-use std::{net::SocketAddr, sync::Arc};
+use std::{net::SocketAddr, sync::Arc, time::Duration};
 
 use parking_lot::{Mutex, MutexGuard};
 use serde_json::Value;
@@ -248,6 +248,31 @@ impl ScriptedLlm {
     /// Streamed answers the client went away from before their end (a dropped request).
     pub fn abandoned(&self) -> usize {
         self.lock().abandoned
+    }
+
+    /// Waits until `done` holds for this server (checked at once and after every request it
+    /// records or answer a client abandons), failing the test after `within`.
+    pub async fn wait_until(
+        &self,
+        what: &str,
+        within: Duration,
+        done: impl Fn(&ScriptedLlm) -> bool,
+    ) {
+        let mut changes = self.lock().changes.subscribe();
+        let deadline = tokio::time::Instant::now() + within;
+        while !done(self) {
+            let waited = tokio::time::timeout_at(deadline, changes.changed()).await;
+            assert!(
+                waited.is_ok(),
+                "timed out after {within:?} waiting until {what}"
+            );
+        }
+    }
+
+    /// While `hold` is true, each answer waits after its request is recorded (the client sees
+    /// a model that has not answered yet) until it is set false again.
+    pub fn hold_answers(&self, hold: bool) {
+        self.lock().holding.send_replace(hold);
     }
 
     /// Steps not consumed yet.

@@ -28,7 +28,8 @@ use super::{
     plan::{self, Plan},
 };
 
-/// Lets hyper flush the events already produced before the connection is aborted.
+/// Lets hyper flush the events already produced before the connection is aborted (hyper has
+/// no flushed signal to wait for: the pause is the mechanism of a scripted cut-off).
 const FLUSH_BEFORE_ABORT: Duration = Duration::from_millis(20);
 
 /// The script and everything received.
@@ -43,6 +44,12 @@ pub(super) struct Log {
     pub cached_input: u32,
     /// Streamed answers whose body was dropped before its end: the client went away.
     pub abandoned: usize,
+    /// Bumped whenever a request is recorded or an answer abandoned ([`Log::changed`]), so a
+    /// test waits for that event instead of polling.
+    pub changes: watch::Sender<u64>,
+    /// While true, answers wait (after their request is recorded) until it turns false
+    /// ([`super::ScriptedLlm::hold_answers`]): a test acts while the client waits on the model.
+    pub holding: watch::Sender<bool>,
 }
 
 impl Log {
@@ -55,7 +62,14 @@ impl Log {
             requests: Vec::new(),
             model_requests: Vec::new(),
             abandoned: 0,
+            changes: watch::Sender::new(0),
+            holding: watch::Sender::new(false),
         }
+    }
+
+    /// Tells the waiters of [`super::ScriptedLlm::wait_until`] that something was logged.
+    pub(super) fn changed(&self) {
+        self.changes.send_modify(|n| *n += 1);
     }
 }
 
@@ -178,6 +192,7 @@ async fn chat(
         Api::Anthropic => (anthropic::validate(&body), anthropic::max_tokens(&body)),
     };
 
+    let mut held;
     let (answer, seq) = {
         let mut log = state.log.lock();
         let answer = if let Some(message) = fault {
@@ -232,9 +247,16 @@ async fn chat(
             }
         };
         log.requests.push(recorded);
+        log.changed();
+        held = log.holding.subscribe();
         (answer, log.requests.len())
     };
 
+    let mut stopped = state.stopped.clone();
+    tokio::select! {
+        _ = held.wait_for(|h| !*h) => {}
+        _ = stopped.wait_for(|s| *s) => {}
+    }
     match answer {
         Answer::Error {
             status,
@@ -242,6 +264,7 @@ async fn chat(
             retry_after,
             delay,
         } => {
+            // A scripted slow model (`Step::slow`): the time is what the step simulates.
             if let Some(delay) = delay {
                 tokio::time::sleep(delay).await;
             }
@@ -294,6 +317,7 @@ async fn chat(
                     body,
                 )
             } else {
+                // A scripted slow model (`Step::slow`): the time is what the step simulates.
                 if let Some(delay) = delay {
                     tokio::time::sleep(delay).await;
                 }
@@ -316,7 +340,9 @@ struct Unfinished {
 impl Drop for Unfinished {
     fn drop(&mut self) {
         if !self.ended {
-            self.log.lock().abandoned += 1;
+            let mut log = self.log.lock();
+            log.abandoned += 1;
+            log.changed();
         }
     }
 }
@@ -340,6 +366,7 @@ fn event_stream(
         start,
         move |(mut frames, abort, mut unfinished)| async move {
             if let Some(frame) = frames.pop_front() {
+                // The pace of a scripted slow stream (`Step::slow`), not a synchronisation.
                 if let Some(delay) = delay {
                     tokio::time::sleep(delay).await;
                 }

@@ -3,7 +3,7 @@
 //! still loads; a bad count, an unknown model or a reply without cases changes nothing; a
 //! request its client drops writes nothing; a save made while the model drafts is kept.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use axum::http::StatusCode;
 use mcplab_mcp::{ConnectionManager, ManagerOptions};
@@ -87,14 +87,8 @@ async fn drafting_setup(app: &axum::Router) -> (tempfile::TempDir, std::path::Pa
     (dir, suite)
 }
 
-/// Polls `done` (a pace, not a wait for time) until it holds or 30 s pass.
-async fn until(what: &str, done: impl Fn() -> bool) {
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !done() {
-        assert!(Instant::now() < deadline, "timed out waiting until {what}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-}
+/// How long a test waits for the scripted model to see a request or lose its client.
+const WAIT: Duration = Duration::from_secs(30);
 
 fn drafted_reply(id: &str) -> Step {
     let reply = json!([{"id": id, "prompt": "Add 2 and 3", "server": "demo", "tool": "add"}]);
@@ -106,8 +100,9 @@ fn drafted_reply(id: &str) -> Step {
 /// the suite is not written, then or later.
 #[tokio::test]
 async fn a_draft_request_dropped_by_its_client_writes_nothing() {
-    // Each event of the answer comes 2 s apart: were the handler kept, it would read all of
-    // them (about 10 s) and write the case.
+    // A slow model (time is what the step simulates, not a synchronisation): each event of the
+    // answer comes 2 s apart, so the stream is still running when the client drops it; were
+    // the handler kept, it would read all of them (about 10 s) and write the case.
     let llm = ScriptedLlm::start(vec![drafted_reply("late").slow(2_000)]).await;
     let dir = tempfile::tempdir().unwrap();
     let manager = ConnectionManager::new(ManagerOptions::default());
@@ -129,9 +124,13 @@ async fn a_draft_request_dropped_by_its_client_writes_nothing() {
         .request("POST", "/api/evals/suites/s.yaml/drafts")
         .json(&body);
     let pending = tokio::spawn(request.send());
-    until("the model is asked", || llm.requests().len() == 1).await;
+    llm.wait_until("the model is asked", WAIT, |l| l.requests().len() == 1)
+        .await;
     pending.abort();
-    until("the model's answer is abandoned", || llm.abandoned() == 1).await;
+    llm.wait_until("the model's answer is abandoned", WAIT, |l| {
+        l.abandoned() == 1
+    })
+    .await;
     assert_eq!(
         std::fs::read_to_string(&suite).unwrap(),
         SUITE,
@@ -143,7 +142,9 @@ async fn a_draft_request_dropped_by_its_client_writes_nothing() {
 /// file as it is when the answer comes, not as it was when the request came.
 #[tokio::test]
 async fn a_save_made_while_drafting_is_kept() {
-    let llm = ScriptedLlm::start(vec![drafted_reply("drafted").slow(500)]).await;
+    let llm = ScriptedLlm::start(vec![drafted_reply("drafted")]).await;
+    // The model answers only once the file was saved meanwhile.
+    llm.hold_answers(true);
     let app = router(state_with_llm(&llm));
     let (_dir, suite) = drafting_setup(&app).await;
     let path = "/api/evals/suites/s.yaml/drafts";
@@ -152,9 +153,11 @@ async fn a_save_made_while_drafting_is_kept() {
         let app = app.clone();
         async move { authed(&app, "POST", path, Some(body)).await }
     });
-    until("the model is asked", || llm.requests().len() == 1).await;
+    llm.wait_until("the model is asked", WAIT, |l| l.requests().len() == 1)
+        .await;
     let edited = SUITE.replace("turns: [hi]", "turns: [hello]");
     std::fs::write(&suite, &edited).unwrap();
+    llm.hold_answers(false);
     let (s, v) = draft.await.unwrap();
     assert_eq!(s, StatusCode::OK, "{v}");
     let text = std::fs::read_to_string(&suite).unwrap();

@@ -7,6 +7,7 @@ use std::time::Duration;
 use axum::http::{Request, StatusCode, header};
 use mcplab_mcp::sse::SseParser;
 use mcplab_mcp::{ConnectionManager, ManagerOptions};
+use mcplab_protocol::ServerEvent;
 use mcplab_server::router;
 use serde_json::{Value, json};
 
@@ -249,22 +250,25 @@ async fn import(app: &axum::Router, text: &str) -> (StatusCode, Value) {
     .await
 }
 
-/// Waits (bounded) for a `status` event of `server` in `state`.
-async fn status_event(events: &mut mcplab_mcp::EventReceiver, server: &str, state: &str) {
-    let wanted = async {
-        loop {
-            if let mcplab_protocol::ServerEvent::Status { server: s, status } =
-                events.recv().await.unwrap()
-                && s == server
-                && serde_json::to_value(&status).unwrap()["state"] == state
-            {
-                return;
-            }
-        }
-    };
+/// Waits (30 s at most) for the first event `found` accepts; `what` names it in the failure.
+async fn first_event(
+    events: &mut mcplab_mcp::EventReceiver,
+    what: &str,
+    mut found: impl FnMut(ServerEvent) -> bool,
+) {
+    let wanted = async { while !found(events.recv().await.unwrap()) {} };
     tokio::time::timeout(Duration::from_secs(30), wanted)
         .await
-        .unwrap_or_else(|_| panic!("`{server}` never became {state}"));
+        .unwrap_or_else(|_| panic!("{what} never came"));
+}
+
+/// Waits (bounded) for a `status` event of `server` in `state`.
+async fn status_event(events: &mut mcplab_mcp::EventReceiver, server: &str, state: &str) {
+    first_event(events, &format!("`{server}` becoming {state}"), |e| {
+        matches!(e, ServerEvent::Status { server: s, status }
+            if s == server && serde_json::to_value(&status).unwrap()["state"] == state)
+    })
+    .await;
 }
 
 #[tokio::test]
@@ -633,19 +637,14 @@ async fn host_info_reports_the_app_origins_once_set() {
 
 /// Waits (bounded) for `removed` of `server`, failing on another server's removal.
 async fn removed_event(events: &mut mcplab_mcp::EventReceiver, server: &str) {
-    let wanted = async {
-        loop {
-            if let mcplab_protocol::ServerEvent::Removed { server: s } =
-                events.recv().await.unwrap()
-            {
-                assert_eq!(s, server, "only `{server}` was removed");
-                return;
-            }
-        }
-    };
-    tokio::time::timeout(Duration::from_secs(30), wanted)
-        .await
-        .unwrap_or_else(|_| panic!("no `removed` event for `{server}`"));
+    first_event(events, &format!("a `removed` event for `{server}`"), |e| {
+        let ServerEvent::Removed { server: s } = e else {
+            return false;
+        };
+        assert_eq!(s, server, "only `{server}` was removed");
+        true
+    })
+    .await;
 }
 
 #[tokio::test]

@@ -113,6 +113,12 @@ where
     I: Read + Send + 'static,
     O: Write + Send + 'static,
 {
+    // Listening starts before the server does: a signal sent as soon as the server is up (it
+    // printed its first line) must be passed on, not end the tap by default.
+    let listening = match options.forward_signals {
+        true => listen_for_signals(),
+        false => Vec::new(),
+    };
     let mut child = spawn(command)?;
     let family = Family::watch(&child, options.sole_parent);
     let (Some(child_in), Some(child_out)) = (child.stdin.take(), child.stdout.take()) else {
@@ -135,10 +141,7 @@ where
     std::thread::spawn(move || {
         let _ = exited.send(child.wait());
     });
-    let forwarders = match options.forward_signals {
-        true => forward_signals(pid),
-        false => Vec::new(),
-    };
+    let forwarders = forward_signals(listening, pid);
     let status = exited_rx.await.map_err(|_| TapError::Lost)?;
     forwarders.iter().for_each(tokio::task::JoinHandle::abort);
     let status = status.map_err(|source| TapError::Spawn {
@@ -191,19 +194,29 @@ fn pump(mut from: impl Read, mut to: impl Write, rec: &Recorder, dir: Direction,
     // Dropping `to` passes the end on (the server's stdin, or the host's stdout).
 }
 
-/// One task per forwarded signal, each passing it to the server.
-fn forward_signals(pid: i32) -> Vec<tokio::task::JoinHandle<()>> {
+/// Takes over the forwarded signals from their default action (ending this process).
+fn listen_for_signals() -> Vec<(Signal, tokio::signal::unix::Signal)> {
     use tokio::signal::unix::{SignalKind, signal};
-    let target = nix::unistd::Pid::from_raw(pid);
     FORWARDED
         .iter()
-        .filter_map(|&sig| {
-            let mut stream = signal(SignalKind::from_raw(sig as i32)).ok()?;
-            Some(tokio::spawn(async move {
+        .filter_map(|&sig| Some((sig, signal(SignalKind::from_raw(sig as i32)).ok()?)))
+        .collect()
+}
+
+/// One task per forwarded signal, each passing it to the server.
+fn forward_signals(
+    listening: Vec<(Signal, tokio::signal::unix::Signal)>,
+    pid: i32,
+) -> Vec<tokio::task::JoinHandle<()>> {
+    let target = nix::unistd::Pid::from_raw(pid);
+    listening
+        .into_iter()
+        .map(|(sig, mut stream)| {
+            tokio::spawn(async move {
                 while stream.recv().await.is_some() {
                     let _ = nix::sys::signal::kill(target, sig);
                 }
-            }))
+            })
         })
         .collect()
 }

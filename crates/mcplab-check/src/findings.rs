@@ -22,6 +22,8 @@ pub struct Findings {
     revision: Option<String>,
     list: Vec<Finding>,
     per_rule: HashMap<&'static str, usize>,
+    /// Most findings kept per rule ([`PER_RULE`] in a report).
+    cap: usize,
 }
 
 impl Findings {
@@ -30,6 +32,16 @@ impl Findings {
             revision: revision.map(str::to_owned),
             list: Vec::new(),
             per_rule: HashMap::new(),
+            cap: PER_RULE,
+        }
+    }
+
+    /// Findings that keep every one of a rule's (the Tools page marks each tool, not the
+    /// first twenty).
+    pub fn every(revision: Option<&str>) -> Self {
+        Self {
+            cap: usize::MAX,
+            ..Self::new(revision)
         }
     }
 
@@ -61,7 +73,7 @@ impl Findings {
     ) {
         let n = self.per_rule.entry(rule.id).or_default();
         *n += 1;
-        if *n > PER_RULE {
+        if *n > self.cap {
             return;
         }
         self.list.push(Finding {
@@ -83,7 +95,29 @@ impl Findings {
                 .map(|e| cut(&visible(&focus(&e, at.path.as_deref())))),
             path: at.path,
             call: at.call,
+            tool: at.tool,
         });
+    }
+
+    /// Names the tool of each finding of frame `seq` that points into its `tools/list` result
+    /// (`/result/tools/N…`) and names none yet: `names[N]`, the names listed there. Schema
+    /// violations are found by path, not by a rule that knows its tool.
+    pub(crate) fn name_tools(&mut self, seq: u64, names: &[Option<&str>]) {
+        for f in self.list.iter_mut().filter(|f| f.tool.is_none()) {
+            let Some(rest) = f
+                .path
+                .as_deref()
+                .and_then(|p| p.strip_prefix("/result/tools/"))
+            else {
+                continue;
+            };
+            let index = rest.split('/').next().and_then(|i| i.parse::<usize>().ok());
+            if f.frames.first() == Some(&seq)
+                && let Some(Some(name)) = index.and_then(|i| names.get(i))
+            {
+                f.tool = Some((*name).to_owned());
+            }
+        }
     }
 
     /// How many findings were added (those summarised included).
@@ -100,19 +134,18 @@ impl Findings {
     pub fn finish(mut self) -> Vec<Finding> {
         self.drop_covered_schema_findings();
         self.drop_repeated_schema_findings();
-        let mut over: Vec<(&&'static str, &usize)> = self
-            .per_rule
-            .iter()
-            .filter(|(_, n)| **n > PER_RULE)
-            .collect();
+        let cap = self.cap;
+        let mut over: Vec<(&&'static str, &usize)> =
+            self.per_rule.iter().filter(|(_, n)| **n > cap).collect();
         over.sort();
         for (rule, n) in over {
             let example = self.list.iter().find(|f| f.rule == **rule).cloned();
             if let Some(mut more) = example {
-                more.message = format!("… and {} more findings of this rule", n - PER_RULE);
+                more.message = format!("… and {} more findings of this rule", n - cap);
                 more.excerpt = None;
                 more.frames.clear();
                 more.path = None;
+                more.tool = None;
                 self.list.push(more);
             }
         }
@@ -168,6 +201,7 @@ pub struct At {
     excerpt: Option<String>,
     path: Option<String>,
     call: Option<CheckCall>,
+    tool: Option<String>,
 }
 
 impl At {
@@ -178,6 +212,7 @@ impl At {
             excerpt: Some(frame.text.clone()),
             path: None,
             call: None,
+            tool: None,
         }
     }
 
@@ -209,6 +244,12 @@ impl At {
             name: name.to_owned(),
             arguments: arguments.clone(),
         });
+        self
+    }
+
+    /// The tool whose definition it is about.
+    pub fn tool(mut self, name: &str) -> Self {
+        self.tool = Some(name.to_owned());
         self
     }
 

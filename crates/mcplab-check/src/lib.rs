@@ -38,7 +38,9 @@
 //! directory requirements), [`fuzz`] (schema-driven inputs to tools safe to call), [`baseline`] (the versioned surface format and breaking-change
 //! classification), [`run`] (one era: exercise, record, judge; the report), [`eras`] (which
 //! eras to check, through a caller's [`eras::Connector`]), [`render`], [`redact`] (secrets in
-//! the server's URL masked in the report).
+//! the server's URL masked in the report), [`tool_findings`] (the spec and security judges over
+//! the tools a live connection listed, grouped by tool: the Tools page's marks; a finding about
+//! one tool names it in `Finding::tool`).
 //!
 //! # Where things are
 //!
@@ -72,6 +74,7 @@ mod schema_refs;
 mod security;
 pub mod sets;
 mod spec;
+pub mod tool_findings;
 mod visible;
 
 pub use live::render_all;

@@ -79,6 +79,9 @@ pub struct Connection {
     pub(crate) answerer: ClientSide,
     /// Minimum log level sent in each 2026-07-28 request's `_meta`, once set.
     pub(crate) log_level: parking_lot::Mutex<Option<String>>,
+    /// The tools `list_all` returned last (every page merged): what the Tools page's marks
+    /// judge without asking the server again.
+    pub(crate) listed_tools: parking_lot::Mutex<Option<Arc<Value>>>,
     /// `execution.taskSupport` per tool, learned from `tools/list` (2025-11-25 tasks).
     pub(crate) task_support: parking_lot::Mutex<std::collections::HashMap<String, String>>,
     pub(crate) tasks: Arc<TaskRegistry>,
@@ -146,6 +149,12 @@ impl Connection {
     }
 
     /// The negotiated protocol version.
+    /// The tools this connection listed last (`list_all`, every page merged: `{tools: […]}`),
+    /// None before it first listed them.
+    pub fn listed_tools(&self) -> Option<Arc<Value>> {
+        self.listed_tools.lock().clone()
+    }
+
     pub fn protocol_version(&self) -> Option<&str> {
         self.initialize
             .get("protocolVersion")
@@ -299,7 +308,11 @@ impl Connection {
                 }
                 _ => {
                     merged.insert(key.to_owned(), Value::Array(items));
-                    return Ok(Value::Object(merged));
+                    let merged = Value::Object(merged);
+                    if listing == Listing::Tools {
+                        *self.listed_tools.lock() = Some(Arc::new(merged.clone()));
+                    }
+                    return Ok(merged);
                 }
             }
         }

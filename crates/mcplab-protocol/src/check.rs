@@ -104,6 +104,36 @@ pub struct Finding {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[ts(optional)]
     pub call: Option<CheckCall>,
+    /// The tool whose definition it is about, when it is about one tool (the Tools page marks
+    /// that tool with it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[ts(optional)]
+    pub tool: Option<String>,
+}
+
+/// `GET /api/servers/{name}/tools/findings`: what `mcplab check`'s rules about tool
+/// definitions say of the tools the connection listed last (nothing is sent to the server for
+/// it unless it has not listed its tools yet). Only findings about one tool are kept.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolFindings {
+    pub server: String,
+    /// The revision the definitions were judged against.
+    pub revision: String,
+    /// The rule sets that ran.
+    pub rule_sets: Vec<RuleSet>,
+    /// How many tool definitions were judged.
+    pub judged: u32,
+    /// Each tool with at least one finding, in the order listed; tools without are left out.
+    pub tools: Vec<ToolMarks>,
+}
+
+/// One tool's findings, worst first.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolMarks {
+    pub tool: String,
+    pub findings: Vec<Finding>,
 }
 
 /// A rule by its set and id.

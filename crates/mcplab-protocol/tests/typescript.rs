@@ -78,6 +78,8 @@ fn render() -> String {
         HostItem::decl(&cfg),
         HostVerdict::decl(&cfg),
         CheckReport::decl(&cfg),
+        ToolMarks::decl(&cfg),
+        ToolFindings::decl(&cfg),
         Baseline::decl(&cfg),
         Surface::decl(&cfg),
         CheckCall::decl(&cfg),

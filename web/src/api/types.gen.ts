@@ -492,7 +492,12 @@ path?: string,
 /**
  * The exact call that shows it (a fuzz input), to make again.
  */
-call?: CheckCall, };
+call?: CheckCall, 
+/**
+ * The tool whose definition it is about, when it is about one tool (the Tools page marks
+ * that tool with it).
+ */
+tool?: string, };
 
 export type RuleRef = { ruleSet: RuleSet, rule: string, };
 
@@ -563,6 +568,26 @@ findings: Array<Finding>,
  * One verdict per host profile asked for (`--host`), in the order asked.
  */
 hosts?: Array<HostVerdict>, };
+
+export type ToolMarks = { tool: string, findings: Array<Finding>, };
+
+export type ToolFindings = { server: string, 
+/**
+ * The revision the definitions were judged against.
+ */
+revision: string, 
+/**
+ * The rule sets that ran.
+ */
+ruleSets: Array<RuleSet>, 
+/**
+ * How many tool definitions were judged.
+ */
+judged: number, 
+/**
+ * Each tool with at least one finding, in the order listed; tools without are left out.
+ */
+tools: Array<ToolMarks>, };
 
 export type Baseline = { 
 /**

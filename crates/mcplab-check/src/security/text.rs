@@ -23,6 +23,8 @@ pub(super) struct Text {
     /// The key it sits under (`description`, `title`, `name`, `uri`, …).
     pub key: String,
     pub text: String,
+    /// The tool it belongs to, when a tool's definition holds it.
+    pub tool: Option<String>,
 }
 
 impl Text {
@@ -33,9 +35,13 @@ impl Text {
 
     /// Where a finding about it points: its frame and path there, when a frame holds it.
     pub(super) fn at(&self) -> At {
-        match self.seq {
+        let at = match self.seq {
             Some(seq) => At::seqs([seq]).path(self.path.clone()),
             None => At::default(),
+        };
+        match &self.tool {
+            Some(tool) => at.tool(tool),
+            None => at,
         }
     }
 }
@@ -91,6 +97,9 @@ pub(super) fn gather(rec: &Recording) -> Vec<Text> {
             let base = Owner {
                 owner: format!("{kind} `{name}`"),
                 seq,
+                tool: (*listing == Listing::Tools
+                    && item.get("name").is_some_and(Value::is_string))
+                .then(|| name.to_owned()),
             };
             walk(item, &path, "", &base, &mut out);
         }
@@ -111,6 +120,7 @@ fn handshake(rec: &Recording, answers: &[Answer<'_>], out: &mut Vec<Text>) {
     let base = Owner {
         owner: "the server".into(),
         seq,
+        tool: None,
     };
     for field in ["serverInfo", "instructions"] {
         if let Some(v) = result.get(field) {
@@ -122,6 +132,7 @@ fn handshake(rec: &Recording, answers: &[Answer<'_>], out: &mut Vec<Text>) {
 struct Owner {
     owner: String,
     seq: Option<u64>,
+    tool: Option<String>,
 }
 
 /// Collects every string under `v` (keys of schema `properties` count as names).
@@ -133,6 +144,7 @@ fn walk(v: &Value, path: &str, key: &str, base: &Owner, out: &mut Vec<Text>) {
             path: path.to_owned(),
             key: key.to_owned(),
             text: s.clone(),
+            tool: base.tool.clone(),
         }),
         Value::Array(a) => {
             for (i, x) in a.iter().enumerate() {

@@ -90,7 +90,7 @@ fn whole_tool_list(tools: &[Value], budget: usize, f: &mut Findings) {
             f.add(
                 &TOOL_DUPLICATE,
                 format!("two tools are named `{}`", n.escape_debug()),
-                At::default(),
+                At::default().tool(n),
             );
         }
     }

@@ -237,12 +237,16 @@ impl Walk<'_> {
         match asked.method.as_str() {
             "tools/list" => {
                 let listed = result.get("tools").and_then(Value::as_array);
+                let mut names = Vec::new();
                 for (i, t) in listed.into_iter().flatten().enumerate() {
                     check_tool(t, i, frame, self.f);
-                    if let Some(name) = t.get("name").and_then(Value::as_str) {
+                    let name = t.get("name").and_then(Value::as_str);
+                    if let Some(name) = name {
                         self.tools.insert(name.to_owned(), t.clone());
                     }
+                    names.push(name);
                 }
+                self.f.name_tools(frame.seq, &names);
             }
             "tools/call" => {
                 let def = asked.tool.as_ref().and_then(|n| self.tools.get(n));

@@ -24,8 +24,14 @@ fn content_types(revision: &str) -> &'static [&'static str] {
 
 /// One tool definition from a `tools/list` result (at `index` of the frame's list).
 pub(super) fn check_tool(tool: &Value, index: usize, frame: &TrafficFrame, f: &mut Findings) {
-    let at = |p: &str| At::frame(frame).path(format!("/result/tools/{index}{p}"));
     let name = tool.get("name").and_then(Value::as_str);
+    let at = |p: &str| {
+        let at = At::frame(frame).path(format!("/result/tools/{index}{p}"));
+        match name {
+            Some(n) => at.tool(n),
+            None => at,
+        }
+    };
     match name {
         None => f.add_with(
             &TOOL_NAME,

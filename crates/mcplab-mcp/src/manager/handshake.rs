@@ -143,6 +143,7 @@ impl ConnectionManager {
                     tool_headers: setup.tools,
                     answerer,
                     log_level: parking_lot::Mutex::new(self.opts.log_level.clone()),
+                    listed_tools: Default::default(),
                     task_support: Default::default(),
                     tasks: self.tasks.clone(),
                     traffic: self.traffic.clone(),

@@ -7,7 +7,10 @@
 //! Markdown file. The other connected servers' tool names are handed to the security set
 //! (name collisions, shadowing). With host profiles each app is also rendered live under each
 //! (`headless::CheckRenderer`, with the Chromium `serve` found). The report is the same type the
-//! CLI renders.
+//! CLI renders. `GET /api/servers/{name}/tools/findings` runs the rules about tool definitions
+//! over the tools the live connection listed last (the Tools page's marks): no new connection,
+//! nothing called, and no request at all once the tools were listed; other servers' tools come
+//! from their own last listings, never asked for.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,7 +25,7 @@ use mcplab_check::render::{self as render, SarifOptions};
 use mcplab_check::{CheckOptions, Peer, check_connection, render_all, report};
 use mcplab_mcp::{Listing, RequestOptions};
 use mcplab_protocol::check::{
-    CheckExport, CheckExportFormat, CheckExported, CheckReport, CheckRequest, RuleSet,
+    CheckExport, CheckExportFormat, CheckExported, CheckReport, CheckRequest, RuleSet, ToolFindings,
 };
 use mcplab_protocol::host_profile::HostProfile;
 use mcplab_protocol::{ServerConfig, ServerStatus};
@@ -97,6 +100,69 @@ pub(super) async fn check(
     }
 }
 
+/// `GET /api/servers/{name}/tools/findings`: the tools the connection listed last (listed now
+/// when it has not), judged off the runtime's threads.
+pub(super) async fn tool_findings(
+    State(s): State<Arc<AppState>>,
+    Path(n): Path<String>,
+) -> Result<Json<ToolFindings>, ApiFailure> {
+    let c = conn(&s, &n)?;
+    let declared = c
+        .initialize_result()
+        .pointer("/capabilities/tools")
+        .is_some_and(|t| !t.is_null());
+    let listed = match c.listed_tools() {
+        Some(listed) => listed,
+        None if declared => Arc::new(
+            c.list_all(Listing::Tools, RequestOptions::default())
+                .await?,
+        ),
+        None => Arc::new(serde_json::json!({"tools": []})),
+    };
+    let opts = CheckOptions {
+        peers: listed_peers(&s, &n),
+        ..Default::default()
+    };
+    tokio::task::spawn_blocking(move || {
+        mcplab_check::tool_findings::tool_findings(&c, &listed, &opts)
+    })
+    .await
+    .map(Json)
+    .map_err(|e| {
+        ApiFailure::new(
+            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            format!("judging the tools failed: {e}; the Check page runs the same rules"),
+        )
+    })
+}
+
+/// The other connected servers' tool names, from what each listed last (none asked).
+fn listed_peers(s: &AppState, checked: &str) -> Vec<Peer> {
+    s.manager
+        .statuses()
+        .into_iter()
+        .filter(|(name, status)| name != checked && matches!(status, ServerStatus::Connected))
+        .filter_map(|(name, _)| {
+            let listed = s.manager.get(&name).ok()?.listed_tools()?;
+            Some(Peer {
+                tools: tool_names(&listed),
+                server: name,
+            })
+        })
+        .collect()
+}
+
+fn tool_names(listed: &Value) -> Vec<String> {
+    listed
+        .get("tools")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.get("name")?.as_str().map(str::to_owned))
+        .collect()
+}
+
 /// `POST /api/check/export`: a report as the CLI's `--junit`, `--sarif` (its artifact: the
 /// server's name) or `--markdown` file, rendered by the same code.
 pub(super) async fn export(Json(req): Json<CheckExport>) -> Json<CheckExported> {
@@ -166,16 +232,9 @@ async fn peers(s: &AppState, checked: &str) -> Vec<Peer> {
         let Ok(listed) = c.list_all(Listing::Tools, opts).await else {
             continue;
         };
-        let tools = listed
-            .get("tools")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(|t| t.get("name")?.as_str().map(str::to_owned))
-            .collect();
         out.push(Peer {
+            tools: tool_names(&listed),
             server: name,
-            tools,
         });
     }
     out

@@ -62,6 +62,7 @@ pub(crate) fn api() -> Router<Arc<AppState>> {
             mcp::listing_route(Listing::Prompts),
         )
         .route("/servers/{name}/tools/call", post(mcp::call_tool))
+        .route("/servers/{name}/tools/findings", get(check::tool_findings))
         .route(
             "/servers/{name}/calls/{call_id}/cancel",
             post(mcp::cancel_call),

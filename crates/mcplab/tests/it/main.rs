@@ -66,3 +66,4 @@ mod tap;
 #[cfg(feature = "peer-tests")]
 mod tap_interop;
 mod tap_resilience;
+mod tool_marks_api;

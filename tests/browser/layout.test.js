@@ -390,6 +390,13 @@ test('wide windows: traffic docked, open by default on Tools, closed by default 
   assert.equal(await page.locator(id('chat-no-model-reasons')).evaluate((d) => d.open), false);
   const conversation = await page.locator(`${id('chat-session')} .chat-scroll`).boundingBox();
   assert.ok(conversation.height >= 900 * 0.5, `the conversation under the note is ${conversation.height} px high`);
+  // Each reason links to its provider's row in Settings, which opens there.
+  await page.locator(`${id('chat-no-model-reasons')} summary`).click();
+  const provider = page.locator(`${id('chat-no-model-reasons')} a`).first();
+  const href = await provider.getAttribute('href');
+  await provider.click();
+  const row = page.locator(id(`provider-row-${decodeURIComponent(href.slice('#/settings/'.length))}`));
+  await row.and(page.locator('[data-open="true"]')).waitFor({ timeout: 15000 });
   // The Playground's side panels are told apart by name, and its debug headings follow the
   // page's outline (axe's moderate landmark-unique and heading-order, which the review saw).
   await show(page, ROUTES.find((r) => r.name === 'playground'));
@@ -433,9 +440,18 @@ test('wide windows: the docked traffic panel resizes by drag and by keys, within
   assert.equal(await share(), 20, 'the panel keeps 20 %');
   // Keys: the separator is focusable; ArrowLeft widens the panel, Home/End go to the limits.
   await page.focus(id('traffic-resize'));
-  await page.keyboard.press('ArrowLeft');
-  await page.keyboard.press('ArrowLeft');
+  // A held key moves the panel on each repeat and saves once, when it is released.
+  const puts = [];
+  const countPuts = (r) => r.url().endsWith('/api/prefs/layout.trafficShare') && r.method() === 'PUT' && puts.push(r);
+  page.on('request', countPuts);
+  await page.keyboard.down('ArrowLeft');
+  await page.keyboard.down('ArrowLeft');
   assert.equal(await share(), 24);
+  const heldSaved = page.waitForResponse((r) => r.url().endsWith('/api/prefs/layout.trafficShare') && r.request().method() === 'PUT');
+  await page.keyboard.up('ArrowLeft');
+  await heldSaved;
+  page.off('request', countPuts);
+  assert.equal(puts.length, 1, 'one write for the held key');
   assert.equal(await page.getAttribute(id('traffic-resize'), 'aria-valuenow'), '76');
   await page.keyboard.press('Home');
   assert.equal(await share(), 70);

@@ -124,7 +124,7 @@ export function ChatPage() {
 }
 
 /** Why no model can run, and how to add one; the per-provider reasons are folded (at every
- * width) so the conversation under it keeps most of the height. */
+ * width) so the conversation under it keeps most of the height, each naming its Settings row. */
 function NoModel({ providers }: { providers: ProviderView[] }) {
   return (
     <div className="chat-no-model" data-testid="chat-no-model" role="note">
@@ -139,7 +139,10 @@ function NoModel({ providers }: { providers: ProviderView[] }) {
           <ul>
             {providers.map((p) => (
               <li key={p.id}>
-                <strong>{p.displayName}</strong>: {p.reason ?? 'not usable'}
+                <a href={`#/settings/${encodeURIComponent(p.id)}`}>
+                  <strong>{p.displayName}</strong>
+                </a>
+                : {p.reason ?? 'not usable'}
               </li>
             ))}
           </ul>

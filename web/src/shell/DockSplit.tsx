@@ -1,6 +1,7 @@
 // The page and the traffic panel's place. Docked (wide windows): a flex row whose traffic side
 // takes a share of the width (20–70 %, so the page keeps at least 30 %), moved by dragging the
-// separator or with its arrow keys (Home/End: the limits) and kept in prefs. As an overlay
+// separator or with its arrow keys (Home/End: the limits) and kept in prefs (written when the
+// pointer or the key is released). As an overlay
 // (narrow windows): the panel over the page's right side. Both keep the page in the same place
 // of the same tree, so crossing the breakpoint does not remount it (unsaved edits survive). Written here rather than with
 // react-resizable-panels (still used inside the lazily loaded traffic panel): that library
@@ -14,6 +15,7 @@ export const SIDE_MAX = 70;
 const SIDE_DEFAULT = 38;
 const KEY_STEP = 2;
 const PREF = 'layout.trafficShare';
+const MOVE_KEYS = new Set(['ArrowLeft', 'ArrowRight', 'Home', 'End']);
 
 export const clampShare = (n: number) => Math.min(SIDE_MAX, Math.max(SIDE_MIN, Math.round(n * 10) / 10));
 
@@ -52,7 +54,11 @@ export function DockSplit({ page, side, overlay }: { page: ReactNode; side: Reac
     const to = { ArrowLeft: share + KEY_STEP, ArrowRight: share - KEY_STEP, Home: SIDE_MAX, End: SIDE_MIN }[e.key];
     if (to === undefined) return;
     e.preventDefault();
-    setPref(PREF, keep(to));
+    keep(to);
+  };
+  // Saved once when the key is released: a held arrow key moves the panel many times.
+  const onKeyUp = (e: KeyboardEvent<HTMLDivElement>) => {
+    if (MOVE_KEYS.has(e.key)) setPref(PREF, share);
   };
   return (
     <div className={overlay ? 'main-single' : 'main-split'} ref={row}>
@@ -81,6 +87,7 @@ export function DockSplit({ page, side, overlay }: { page: ReactNode; side: Reac
             onPointerUp={onPointerUp}
             onPointerCancel={onPointerUp}
             onKeyDown={onKeyDown}
+            onKeyUp={onKeyUp}
           />
           <div className="dock-body">{side}</div>
         </aside>

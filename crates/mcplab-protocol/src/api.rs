@@ -7,11 +7,11 @@
 //! | POST | `/api/login-codes` | → `LoginCode` (a fresh one-time login code and its URL, for `mcplab open` and scripts) |
 //! | GET | `/api/render-specs/{id}` | → `AppRenderSpec` (the spec a render registered; single use, 404 `not_found` afterwards or after 2 minutes) |
 //! | GET | `/api/servers` | → `ServerView[]` |
-//! | POST | `/api/servers` | `ServerConfig` → `ServerView` (add; 409 if the name exists) |
-//! | PUT | `/api/servers/{name}` | `ServerConfig` → `ServerView` (replace; rename by a new `name`) |
-//! | DELETE | `/api/servers/{name}` | → 204 (disconnects first) |
+//! | POST | `/api/servers` | `ServerConfig` → `ServerView` (add; 409 if the name exists; an `added` event) |
+//! | PUT | `/api/servers/{name}` | `ServerConfig` → `ServerView` (replace: an `updated` event; rename by a new `name`: `removed` and `added`) |
+//! | DELETE | `/api/servers/{name}` | → 204 (disconnects first, forgets its sign-ins; a `removed` event) |
 //! | GET | `/api/servers/{name}` | → `ServerView` |
-//! | POST | `/api/servers/import` | `ImportRequest` → `ImportResult` (JSONC accepted; entries that cannot be used are skipped with a warning; 400 only when nothing can be read) |
+//! | POST | `/api/servers/import` | `ImportRequest` → `ImportResult` (JSONC accepted; entries that cannot be used are skipped with a warning; 400 only when nothing can be read; an `added` or `updated` event each) |
 //! | GET | `/api/servers/export` | → `mcpServers` JSON document |
 //! | POST | `/api/servers/{name}/connect` | optional `ConnectRequest` (connect declaring a host profile's revision and capabilities; `connectedAs` in the view names it; 404 for an unknown profile) → `ServerView` |
 //! | POST | `/api/servers/{name}/disconnect`, `/reconnect` (keeps the declaration) | → `ServerView` |

@@ -80,6 +80,12 @@ pub enum ServerEvent {
         server: String,
         status: ServerStatus,
     },
+    /// The server was added to the configuration (by a page, an import or the CLI): lists
+    /// fetch its view. A connection it starts follows as `status` events.
+    Added { server: String },
+    /// The server's configuration changed in place: lists fetch its view again. A live
+    /// connection keeps the old configuration until it reconnects.
+    Updated { server: String },
     /// The server was removed from the configuration (its connection closed first): lists
     /// drop it, and selections of it fall back.
     Removed { server: String },
@@ -151,6 +157,8 @@ impl ServerEvent {
             | ServerEvent::ListChanged { server, .. }
             | ServerEvent::ResourceUpdated { server, .. }
             | ServerEvent::Cancelled { server, .. }
+            | ServerEvent::Added { server }
+            | ServerEvent::Updated { server }
             | ServerEvent::Removed { server }
             | ServerEvent::HumanResolved { server, .. }
             | ServerEvent::RootsListed { server, .. }

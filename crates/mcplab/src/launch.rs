@@ -63,6 +63,29 @@ impl Launch {
             .map_err(|e| Failure::usage(format!("{} is not readable: {e}", path.display())))
     }
 
+    /// The server recorded in the data directory if its process still runs; None when there
+    /// is no record or it names a process that is gone (a crash leaves the file behind).
+    pub fn find(data: &DataDir) -> Result<Option<Self>, Failure> {
+        if !data.dir().join(LAUNCH_FILE).exists() {
+            return Ok(None);
+        }
+        let launch = Self::read(data)?;
+        Ok(launch.process_runs().then_some(launch))
+    }
+
+    /// Whether the recorded process is alive (a zombie or a reused pid counts as alive: the
+    /// caller still finds out whether it answers).
+    fn process_runs(&self) -> bool {
+        let Ok(pid) = i32::try_from(self.pid) else {
+            return false;
+        };
+        // Signal 0 only checks: ESRCH means no such process; EPERM means one runs.
+        !matches!(
+            nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid), None),
+            Err(nix::errno::Errno::ESRCH)
+        )
+    }
+
     /// Removes `launch.json` if it still describes this process (a newer server on the same
     /// data directory may have replaced it), and `open.html` with it.
     pub fn remove_if_ours(data: &DataDir) {
@@ -128,9 +151,28 @@ mod tests {
         assert_eq!(mode & 0o777, 0o600, "{mode:o}");
         assert_eq!(Launch::read(&data).unwrap(), launch);
         let page = write_private(data.dir(), OPEN_FILE, b"x").unwrap();
+        assert_eq!(Launch::find(&data).unwrap(), Some(launch.clone()));
         Launch::remove_if_ours(&data);
         assert!(!path.exists() && !page.exists());
         assert!(Launch::read(&data).is_err());
+        assert_eq!(Launch::find(&data).unwrap(), None, "no record");
+    }
+
+    #[test]
+    fn a_record_of_a_process_that_is_gone_is_no_server() {
+        let dir = tempfile::tempdir().unwrap();
+        let data = DataDir::at(dir.path().join("data"));
+        let mut child = std::process::Command::new("true").spawn().unwrap();
+        child.wait().unwrap();
+        let launch = Launch {
+            url: "http://127.0.0.1:6274".into(),
+            secret: "s3cret".into(),
+            pid: child.id(),
+        };
+        launch.write(&data).unwrap();
+        assert_eq!(Launch::find(&data).unwrap(), None);
+        std::fs::write(dir.path().join("data").join(LAUNCH_FILE), "{").unwrap();
+        assert!(Launch::find(&data).is_err(), "an unreadable record is said");
     }
 
     #[test]

@@ -1,7 +1,7 @@
 // The configured servers and their live status: the `['servers']` query of the app's query
 // cache, loaded from `/api/servers`, patched by `status` and `stderr` events (no refetch per
-// event), a row dropped on `removed` (deleted or renamed, from this page or another), refetched
-// on resync. Also holds the server the inspector pages work on (persisted
+// event), a row fetched on `added` and `updated` and dropped on `removed` (from this page,
+// another, or `mcplab servers` in a terminal), refetched on resync. Also holds the server the inspector pages work on (persisted
 // in prefs), and the sign-ins waiting for the browser (`authorizationRequired` events, until
 // the connection is no longer `connecting`).
 import { useEffect } from 'react';
@@ -179,6 +179,10 @@ function onEvent(e: ServerEvent): void {
     removals.set(e.server, (removals.get(e.server) ?? 0) + 1);
     setPendingSignIn(e.server, null);
     removeServer(e.server);
+    return;
+  }
+  if (e.type === 'added' || e.type === 'updated') {
+    refreshOne(e.server);
     return;
   }
   if (e.type === 'status') {

@@ -1,6 +1,8 @@
 //! Closing connections: one on request ([`ConnectionManager::disconnect`]), one removed from
 //! the configuration ([`ConnectionManager::remove`], which also tells subscribers), all of them
-//! at exit, and one whose transport closed by itself (the watcher marks it failed).
+//! at exit, and one whose transport closed by itself (the watcher marks it failed). The other
+//! configuration changes are told here too ([`ConnectionManager::configured`]), in order with
+//! the status events, though they close nothing.
 
 use std::sync::Arc;
 
@@ -39,6 +41,17 @@ impl ConnectionManager {
         self.slots.lock().remove(name);
         self.events.send(ServerEvent::Removed {
             server: name.to_owned(),
+        });
+    }
+
+    /// Tells every subscriber that server `name` was added to the configuration
+    /// ([`ServerEvent::Added`]) or, when `replaced`, changed in place ([`ServerEvent::Updated`]),
+    /// so lists fetch it. A connection is neither started nor changed.
+    pub fn configured(&self, name: &str, replaced: bool) {
+        let server = name.to_owned();
+        self.events.send(match replaced {
+            true => ServerEvent::Updated { server },
+            false => ServerEvent::Added { server },
         });
     }
 

@@ -89,6 +89,8 @@ pub(super) async fn create(
 ) -> Result<(StatusCode, Json<ServerView>), ApiFailure> {
     validate(&config)?;
     state.store.insert_server(&config)?;
+    // Told before it connects, so every page lists it before its status changes.
+    state.manager.configured(&config.name, false);
     if query.connect && !signs_in_first(&config) {
         let mut events = state.manager.subscribe();
         let manager = state.manager.clone();
@@ -125,10 +127,12 @@ pub(super) async fn replace(
 ) -> Result<Json<ServerView>, ApiFailure> {
     validate(&config)?;
     state.store.replace_server(&name, &config)?;
-    if config.name != name {
-        // Renamed: the old name is gone for every page.
+    let renamed = config.name != name;
+    if renamed {
+        // Renamed: the old name is gone for every page, the new one is new to them.
         state.manager.remove(&name).await;
     }
+    state.manager.configured(&config.name, !renamed);
     Ok(Json(view(&state, config)))
 }
 
@@ -161,10 +165,11 @@ pub(super) async fn import(
     }
     let (mut added, mut replaced) = (Vec::new(), Vec::new());
     for s in imported.servers {
-        if state.store.upsert_server(&s)? {
-            replaced.push(s.name);
-        } else {
-            added.push(s.name);
+        let replaced_one = state.store.upsert_server(&s)?;
+        state.manager.configured(&s.name, replaced_one);
+        match replaced_one {
+            true => replaced.push(s.name),
+            false => added.push(s.name),
         }
     }
     Ok(Json(ImportResult {

@@ -122,6 +122,9 @@ pub enum Command {
     #[command(after_help = CHECK_HELP)]
     Check(CheckArgs),
     /// Manage the configured servers.
+    ///
+    /// While `mcplab serve` runs on the same data directory, add, remove and import go
+    /// through it (found in its launch.json), so the open inspector follows at once.
     #[command(subcommand)]
     Servers(ServersCmd),
     /// Sit between a real host and a server: pass every byte both ways unchanged and record

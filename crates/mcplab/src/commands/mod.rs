@@ -31,7 +31,7 @@ pub async fn run(command: Command, settings: &Settings) -> Result<(), Failure> {
     let data = &settings.data;
     match command {
         Command::Serve(_) => crate::serve::run(settings).await,
-        Command::Servers(cmd) => servers::run(cmd, settings),
+        Command::Servers(cmd) => servers::run(cmd, settings).await,
         Command::Tap(args) => tap::run(args, settings).await,
         Command::Chat(args) => chat::run(args, settings, data).await,
         Command::Oauth(Connected { cmd, .. }) => oauth::run(cmd, settings).await,

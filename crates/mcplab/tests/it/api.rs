@@ -675,3 +675,60 @@ async fn a_deleted_or_renamed_server_is_gone_for_every_subscriber() {
     status_event(&mut events, "demo", "connected").await;
     state.manager.shutdown().await;
 }
+
+/// The configuration events, in order, up to the one `last` accepts (bounded).
+async fn config_events_until(
+    events: &mut mcplab_mcp::EventReceiver,
+    last: &ServerEvent,
+) -> Vec<ServerEvent> {
+    let mut seen = Vec::new();
+    first_event(events, &format!("{last:?}"), |e| {
+        let done = e == *last;
+        if matches!(
+            e,
+            ServerEvent::Added { .. } | ServerEvent::Updated { .. } | ServerEvent::Removed { .. }
+        ) {
+            seen.push(e);
+        }
+        done
+    })
+    .await;
+    seen
+}
+
+#[tokio::test]
+async fn an_added_changed_or_imported_server_is_told_to_every_subscriber() {
+    let state = state();
+    let app = router(state.clone());
+    let mut events = state.manager.subscribe();
+    let added = |s: &str| ServerEvent::Added { server: s.into() };
+    let updated = |s: &str| ServerEvent::Updated { server: s.into() };
+    let later = "/api/servers?connect=false";
+    let (s, _) = authed(&app, "POST", later, Some(demo_config("one"))).await;
+    assert_eq!(s, StatusCode::CREATED);
+    assert_eq!(
+        config_events_until(&mut events, &added("one")).await.len(),
+        1
+    );
+    authed(&app, "PUT", "/api/servers/one", Some(demo_config("one"))).await;
+    let seen = config_events_until(&mut events, &updated("one")).await;
+    assert_eq!(seen, [updated("one")]);
+    // Renamed: the old name removed, the new one added.
+    authed(&app, "PUT", "/api/servers/one", Some(demo_config("two"))).await;
+    let seen = config_events_until(&mut events, &added("two")).await;
+    assert_eq!(
+        seen,
+        [
+            ServerEvent::Removed {
+                server: "one".into()
+            },
+            added("two")
+        ]
+    );
+    let doc = json!({"mcpServers": {"two": {"command": "x"}, "three": {"command": "y"}}});
+    let body = json!({"json": doc.to_string()});
+    let (s, v) = authed(&app, "POST", "/api/servers/import", Some(body)).await;
+    assert_eq!(s, StatusCode::OK, "{v}");
+    let seen = config_events_until(&mut events, &added("three")).await;
+    assert_eq!(seen, [updated("two"), added("three")]);
+}

@@ -61,6 +61,7 @@ mod prices_cli;
 mod python_sdk;
 mod render_api;
 mod serve;
+mod servers_serve;
 mod tap;
 #[cfg(feature = "peer-tests")]
 mod tap_interop;

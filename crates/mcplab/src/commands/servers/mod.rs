@@ -1,8 +1,14 @@
 //! `mcplab servers list|add|remove|import|export`: edits the configured servers in the data
-//! directory's store (`export --for AGENT` prints a coding agent's `mcplab mcp` entry instead). An import is read completely before anything is written, so a file
+//! directory's store (`export --for AGENT` prints a coding agent's `mcplab mcp` entry
+//! instead). While `mcplab serve` runs on the same data directory, `add`, `remove` and
+//! `import` go through its API ([`running`]) so the open inspector follows at once; otherwise
+//! they edit the store. An import is read completely before anything is written, so a file
 //! that cannot be read changes nothing; entries it cannot use are skipped with a warning.
 
+mod running;
+
 use mcplab_core::config::{import_mcp_servers, parse_mcp_servers, render_mcp_servers};
+use mcplab_protocol::ServerConfig;
 
 use super::agent_config;
 use crate::cli::{ExportArgs, ServersCmd};
@@ -11,11 +17,13 @@ use crate::output;
 use crate::settings::Settings;
 use crate::target;
 
+use self::running::Inspector;
+
 fn store_err(e: mcplab_store::StoreError) -> Failure {
     Failure::usage(e.to_string())
 }
 
-pub fn run(cmd: ServersCmd, settings: &Settings) -> Result<(), Failure> {
+pub async fn run(cmd: ServersCmd, settings: &Settings) -> Result<(), Failure> {
     match cmd {
         ServersCmd::Export(ExportArgs {
             agent: Some(agent),
@@ -64,14 +72,31 @@ pub fn run(cmd: ServersCmd, settings: &Settings) -> Result<(), Failure> {
             // Validate exactly as a config file would be.
             let doc = render_mcp_servers(std::slice::from_ref(&config)).to_string();
             parse_mcp_servers(&doc, "the new server").map_err(Failure::config)?;
-            let replaced = store.upsert_server(&config).map_err(store_err)?;
+            let inspector = Inspector::find(data)?;
+            let answered = match &inspector {
+                Some(live) => live.add(&config).await?,
+                None => None,
+            };
+            let replaced = match answered {
+                Some(replaced) => replaced,
+                None => store.upsert_server(&config).map_err(store_err)?,
+            };
             eprintln!("{} `{name}`", if replaced { "replaced" } else { "added" });
+            told(inspector.as_ref().filter(|_| answered.is_some()));
             Ok(())
         }
         ServersCmd::Remove { name } => {
-            store.delete_server(&name).map_err(store_err)?;
-            store.clear_oauth_credentials(&name).map_err(store_err)?;
+            let inspector = Inspector::find(data)?;
+            let removed = match &inspector {
+                Some(live) => live.remove(&name).await?,
+                None => None,
+            };
+            if removed.is_none() {
+                store.delete_server(&name).map_err(store_err)?;
+                store.clear_oauth_credentials(&name).map_err(store_err)?;
+            }
             eprintln!("removed `{name}`");
+            told(inspector.as_ref().filter(|_| removed.is_some()));
             Ok(())
         }
         ServersCmd::Import { file } => {
@@ -94,21 +119,22 @@ pub fn run(cmd: ServersCmd, settings: &Settings) -> Result<(), Failure> {
             for w in &imported.warnings {
                 eprintln!("warning: {}", output::safe(w));
             }
-            let (mut added, mut replaced) = (Vec::new(), Vec::new());
-            for server in imported.servers {
-                let name = server.name.clone();
-                if store.upsert_server(&server).map_err(store_err)? {
-                    replaced.push(name);
-                } else {
-                    added.push(name);
-                }
-            }
+            let inspector = Inspector::find(data)?;
+            let result = match &inspector {
+                Some(live) => live.import(&imported.servers).await?,
+                None => None,
+            };
+            let (added, replaced) = match &result {
+                Some(r) => (r.added.clone(), r.replaced.clone()),
+                None => upsert_all(&store, imported.servers)?,
+            };
             eprintln!(
                 "imported {} server(s): added [{}], replaced [{}]",
                 added.len() + replaced.len(),
                 added.join(", "),
                 replaced.join(", ")
             );
+            told(inspector.as_ref().filter(|_| result.is_some()));
             Ok(())
         }
         ServersCmd::Export(_) => {
@@ -118,5 +144,27 @@ pub fn run(cmd: ServersCmd, settings: &Settings) -> Result<(), Failure> {
         }
         // Handled above: they edit a host's file, not the store.
         ServersCmd::Tap(_) | ServersCmd::Untap(_) => Ok(()),
+    }
+}
+
+/// Writes `servers` to the store: the names added and the names replaced.
+fn upsert_all(
+    store: &mcplab_store::Store,
+    servers: Vec<ServerConfig>,
+) -> Result<(Vec<String>, Vec<String>), Failure> {
+    let (mut added, mut replaced) = (Vec::new(), Vec::new());
+    for server in servers {
+        match store.upsert_server(&server).map_err(store_err)? {
+            true => replaced.push(server.name),
+            false => added.push(server.name),
+        }
+    }
+    Ok((added, replaced))
+}
+
+/// Says that the running inspector took the edit (None: the store was edited).
+fn told(inspector: Option<&Inspector>) {
+    if let Some(inspector) = inspector {
+        eprintln!("{}", inspector.told());
     }
 }

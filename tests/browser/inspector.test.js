@@ -100,6 +100,21 @@ test('fill a tool form, see the result and its frames in the traffic panel', asy
   await page.click(id('tool-call'));
   await page.waitForSelector(`${id('tool-result')}[data-error="true"]`);
   await shot(page, '03-tool-error');
+
+  // A long text argument: Enlarge gives a tall editor, and the line breaks reach the server.
+  await page.click(id('tool-item-echo'));
+  await page.fill('#root_message', 'first line');
+  await page.click(`${id('tool-form')} ${id('text-field-size')}`);
+  const editor = page.locator('textarea#root_message');
+  assert.equal(await editor.inputValue(), 'first line');
+  await editor.fill('first line\nsecond line');
+  await page.click(id('tool-call'));
+  await page.waitForSelector(`${id('tool-result')} >> text=second line`, { timeout: 15000 }).catch(async (e) => {
+    throw new Error(`${e.message}: ${await page.locator(id('tool-result')).innerText().catch(() => 'no result')}`);
+  });
+  // The result is drawn as Markdown (a single line break is a space there); as plain text it keeps the break.
+  await page.click(`${id('tool-result')} ${id('block-raw')}`);
+  assert.equal(await page.locator(`${id('tool-result')} pre`).first().innerText(), 'Echo: first line\nsecond line');
 });
 
 test('answer an elicitation dialog', async () => {

@@ -80,20 +80,33 @@ impl Store {
 
     /// Replaces the config with `cfg.name` in place, or appends it; true if it replaced one.
     pub fn upsert_server(&self, cfg: &ServerConfig) -> Result<bool, StoreError> {
+        Ok(self.upsert_servers(std::slice::from_ref(cfg))?[0])
+    }
+
+    /// [`Store::upsert_server`] for each of `cfgs`, all or none (one transaction, so an
+    /// import that fails half-way writes nothing): for each, whether it replaced one.
+    pub fn upsert_servers(&self, cfgs: &[ServerConfig]) -> Result<Vec<bool>, StoreError> {
         blocking(|| {
-            let json = encode("server config", cfg)?;
+            let jsons: Vec<String> = cfgs
+                .iter()
+                .map(|cfg| encode("server config", cfg))
+                .collect::<Result<_, _>>()?;
             let mut conn = self.conn.lock();
             let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
-            let replaced = tx.execute(
-                "UPDATE servers SET config = ?2 WHERE name = ?1",
-                params![cfg.name, json],
-            )? > 0;
-            if !replaced {
-                tx.execute(
-                    "INSERT INTO servers (name, position, config)
-                     SELECT ?1, COALESCE(MAX(position), 0) + 1, ?2 FROM servers",
+            let mut replaced = Vec::with_capacity(cfgs.len());
+            for (cfg, json) in cfgs.iter().zip(&jsons) {
+                let updated = tx.execute(
+                    "UPDATE servers SET config = ?2 WHERE name = ?1",
                     params![cfg.name, json],
-                )?;
+                )? > 0;
+                if !updated {
+                    tx.execute(
+                        "INSERT INTO servers (name, position, config)
+                         SELECT ?1, COALESCE(MAX(position), 0) + 1, ?2 FROM servers",
+                        params![cfg.name, json],
+                    )?;
+                }
+                replaced.push(updated);
             }
             tx.commit()?;
             Ok(replaced)

@@ -147,6 +147,10 @@ fn upsert_replaces_in_place_or_appends() {
     assert!(store.upsert_server(&stdio("a", "node")).unwrap());
     assert_eq!(names(&store), ["a", "b"]);
     assert_eq!(store.server("a").unwrap(), stdio("a", "node"));
+    let many = [http("b", "http://b2"), http("c", "http://c")];
+    assert_eq!(store.upsert_servers(&many).unwrap(), [true, false]);
+    assert_eq!(names(&store), ["a", "b", "c"]);
+    assert_eq!(store.server("b").unwrap(), http("b", "http://b2"));
 }
 
 #[test]

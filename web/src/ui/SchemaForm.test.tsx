@@ -64,6 +64,32 @@ describe('SchemaForm', () => {
     expect(container.textContent).toMatch(/must be number/);
   });
 
+  it('enlarges a plain text field to a tall editor that keeps line breaks, and only text fields', () => {
+    const ref = createRef<SchemaFormHandle>();
+    const schema = { type: 'object', properties: { body: { type: 'string', title: 'Body' }, n: { type: 'number' }, when: { type: 'string', format: 'date' } } };
+    const { container } = render(<SchemaForm ref={ref} schema={schema} initial={{ body: 'one line' }} />);
+    // One switch: not for the number, not for the date.
+    const size = screen.getByTestId('text-field-size');
+    expect(screen.getAllByTestId('text-field-size')).toHaveLength(1);
+    expect(size.getAttribute('aria-label')).toBe('Enlarge Body');
+    fireEvent.click(size);
+    const area = container.querySelector('textarea#root_body') as HTMLTextAreaElement;
+    expect(area.value).toBe('one line');
+    fireEvent.change(area, { target: { value: 'first\nsecond' } });
+    expect(ref.current!.submit()).toMatchObject({ body: 'first\nsecond' });
+    // Shrinking would drop the break: the switch is off while the value has one.
+    expect((screen.getByTestId('text-field-size') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(area, { target: { value: 'flat' } });
+    fireEvent.click(screen.getByTestId('text-field-size'));
+    expect((container.querySelector('#root_body') as HTMLInputElement).tagName).toBe('INPUT');
+    expect(ref.current!.submit()).toMatchObject({ body: 'flat' });
+  });
+
+  it('opens a long or multi-line value in the tall editor', () => {
+    const { container } = render(<SchemaForm schema={{ type: 'object', properties: { q: { type: 'string' } } }} initial={{ q: 'a\nb' }} />);
+    expect(container.querySelector('textarea#root_q')).not.toBeNull();
+  });
+
   it('numbers array items instead of labelling them name-1', () => {
     const { container } = render(<SchemaForm schema={{ type: 'object', properties: { tags: { type: 'array', title: 'Tags', items: { type: 'string' } } } }} initial={{ tags: ['a', 'b'] }} />);
     expect(container.textContent).not.toMatch(/Tags-1/);

@@ -5,7 +5,7 @@
 // (for "send anyway"). The form draws from `toFormSchema`'s copy of the schema.
 import { useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import Form from '@rjsf/core';
-import type { ArrayFieldItemTemplateProps, FieldProps, IconButtonProps, OptionalDataControlsTemplateProps, RJSFSchema } from '@rjsf/utils';
+import { getTemplate, type ArrayFieldItemTemplateProps, type FieldProps, type IconButtonProps, type OptionalDataControlsTemplateProps, type RJSFSchema, type WidgetProps } from '@rjsf/utils';
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import { toFormSchema } from './formSchema';
 import { NUMERIC_FORMATS, cleanValue, hasNoFields, normalizeSchema, parseRawArgs, validateAgainst, type Schema } from './schema';
@@ -87,6 +87,54 @@ function OptionalControls({ id, label, onAddClick, onRemoveClick }: OptionalData
     </em>
   );
 }
+
+/** Length from which a plain text value starts in the tall editor. */
+const LONG_TEXT = 80;
+
+/** A plain text field with an "Enlarge" switch to a tall, resizable editor for long or
+ * multi-line values (a value that already is one starts there). A value with a line break
+ * cannot go back to the one-line input, which would drop the break. */
+function TextWidget(props: WidgetProps) {
+  const { registry, schema, options, value, id, label } = props;
+  const [big, setBig] = useState(() => typeof value === 'string' && (value.includes('\n') || value.length > LONG_TEXT));
+  const Base = getTemplate('BaseInputTemplate', registry, options);
+  if (schema.type !== 'string' || schema.format) return <Base {...props} />;
+  const Area = registry.widgets.TextareaWidget;
+  const multiLine = typeof value === 'string' && value.includes('\n');
+  const toggle = () => {
+    setBig(!big);
+    requestAnimationFrame(() => document.getElementById(id)?.focus());
+  };
+  return (
+    <div className={`text-field${big ? ' text-field-big' : ''}`}>
+      {big ? <Area {...props} options={{ ...options, rows: 8 }} /> : <Base {...props} />}
+      <button
+        type="button"
+        className="text-field-size"
+        aria-pressed={big}
+        aria-label={`${big ? 'Shrink' : 'Enlarge'} ${label || 'the field'}`}
+        title={big && multiLine ? 'The value has line breaks: it stays in the tall editor' : big ? 'Back to one line' : 'Enlarge: a tall editor for long or multi-line text'}
+        disabled={big && multiLine}
+        onClick={toggle}
+        data-testid="text-field-size"
+      >
+        <SizeIcon big={big} />
+      </button>
+    </div>
+  );
+}
+
+/** Two arrows apart (enlarge) or together (shrink). */
+function SizeIcon({ big }: { big: boolean }) {
+  const d = big ? 'M2 9h5v5M14 7H9V2M7 9l-5 5M9 7l5-5' : 'M9 2h5v5M7 14H2V9M14 2 9 7M2 14l5-5';
+  return (
+    <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
+      <path d={d} />
+    </svg>
+  );
+}
+
+const widgets = { TextWidget };
 
 const templates = {
   ArrayFieldItemTemplate: ItemTemplate,
@@ -240,6 +288,7 @@ export function SchemaForm({
           onSubmit={() => onSubmitShortcut?.()}
           onError={() => undefined}
           templates={templates}
+          widgets={widgets}
           showErrorList={false}
           noHtml5Validate
           focusOnFirstError

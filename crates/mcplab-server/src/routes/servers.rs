@@ -163,9 +163,10 @@ pub(super) async fn import(
             format!("no server imported: {}", imported.warnings.join("; ")),
         ));
     }
+    // All or none: a store that fails half-way writes nothing.
+    let replacing = state.store.upsert_servers(&imported.servers)?;
     let (mut added, mut replaced) = (Vec::new(), Vec::new());
-    for s in imported.servers {
-        let replaced_one = state.store.upsert_server(&s)?;
+    for (s, replaced_one) in imported.servers.into_iter().zip(replacing) {
         state.manager.configured(&s.name, replaced_one);
         match replaced_one {
             true => replaced.push(s.name),

@@ -147,14 +147,15 @@ pub async fn run(cmd: ServersCmd, settings: &Settings) -> Result<(), Failure> {
     }
 }
 
-/// Writes `servers` to the store: the names added and the names replaced.
+/// Writes `servers` to the store, all or none: the names added and the names replaced.
 fn upsert_all(
     store: &mcplab_store::Store,
     servers: Vec<ServerConfig>,
 ) -> Result<(Vec<String>, Vec<String>), Failure> {
+    let replacing = store.upsert_servers(&servers).map_err(store_err)?;
     let (mut added, mut replaced) = (Vec::new(), Vec::new());
-    for server in servers {
-        match store.upsert_server(&server).map_err(store_err)? {
+    for (server, replaced_one) in servers.into_iter().zip(replacing) {
+        match replaced_one {
             true => replaced.push(server.name),
             false => added.push(server.name),
         }

@@ -4,11 +4,14 @@
 // set and era with their source, the servers × hosts matrix shows a verdict, and a finding's
 // frame opens in the traffic panel. The web API takes the fuzz options too. A fuzz input that
 // broke a tool's outputSchema (rulesrv.py stats) is called again from its finding, and the
-// report downloads as the CLI's JUnit, SARIF and Markdown files.
+// report downloads as the CLI's JUnit, SARIF and Markdown files. The Tools page marks the
+// poisoned tools from the same rules (a clean tool unmarked), and a tool's Checks section opens to
+// its findings.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { startMcplab, openApp, shot, root } from './harness.js';
+import { axeViolations } from './ui_helpers.js';
 
 let mcplab;
 let app;
@@ -96,4 +99,44 @@ test('a failed fuzz input is called again from its finding, and the report downl
     for await (const c of await download.createReadStream()) chunks.push(c);
     assert.match(Buffer.concat(chunks).toString('utf8'), body, format);
   }
+});
+
+test('the Tools page marks each tool the rules find fault with, and its Checks section opens to the findings', async () => {
+  const { page } = app;
+  await page.evaluate(() => (window.location.hash = '#/tools/poisoned'));
+  const mark = (tool) => `${id(`tool-item-${tool}`)} ${id('tool-mark')}`;
+  await page.waitForSelector(mark('notes'), { timeout: 15000 });
+  assert.equal(await page.getAttribute(mark('notes'), 'data-severity'), 'error');
+  assert.equal(await page.getAttribute(mark('notes'), 'aria-label'), '1 error, 1 warning');
+  assert.equal(await page.getAttribute(mark('fetch'), 'data-severity'), 'error');
+  // The mark takes no room in its row: it arriving moves nothing.
+  assert.equal(await page.$eval(mark('notes'), (el) => getComputedStyle(el).position), 'absolute');
+  await shot(page, 'check-page-04-tool-marks');
+  await page.click(id('tool-item-notes'));
+  const checks = `${id('tool-checks')}[data-state="ready"]`;
+  await page.waitForSelector(checks, { timeout: 10000 });
+  assert.equal(await page.innerText(id('tool-checks-summary')), 'Checks: 1 error, 1 warning');
+  assert.equal(await page.$eval(id('tool-checks'), (el) => el.open), false, 'folded at first');
+  await page.click(id('tool-checks-summary'));
+  const rules = await page.$$eval(`${id('tool-checks')} ${id('check-page-finding')}`, (els) => els.map((e) => `${e.dataset.severity} ${e.dataset.rule}`));
+  assert.deepEqual(rules, ['error tool-poisoning', 'warning sensitive-file']);
+  assert.match(await page.getAttribute(`${id('tool-checks')} ${id('check-source')}`, 'href'), /^https:\/\//);
+  assert.match(await page.innerText(id('tool-checks')), /fix: describe what the tool does/);
+  assert.deepEqual(await axeViolations(page), []);
+  await shot(page, 'check-page-05-tool-checks');
+  // Another server's tool of the same name (from the list poisoned's page fetched): a warning.
+  const peer = { name: 'peer', type: 'stdio', command: 'python3', args: [rawsrv, 'peer'] };
+  assert.equal((await mcplab.api('POST', '/api/servers', peer)).status, 201);
+  await page.evaluate(() => (window.location.hash = '#/tools/peer'));
+  await page.waitForSelector(mark('send_mail'), { timeout: 15000 });
+  assert.equal(await page.getAttribute(mark('send_mail'), 'data-severity'), 'warning');
+  assert.equal(await page.getAttribute(mark('send_mail'), 'aria-label'), '1 warning');
+  // A clean tool: no mark, and its section says so.
+  await page.evaluate(() => (window.location.hash = '#/tools/stats/stats'));
+  await page.waitForSelector(checks, { timeout: 15000 });
+  assert.equal(await page.innerText(id('tool-checks-summary')), 'Checks: no findings');
+  assert.equal(await page.$$eval(id('tool-mark'), (els) => els.length), 0);
+  await page.click(id('tool-checks-summary'));
+  await page.click(id('tool-checks-report'));
+  await page.waitForSelector(id('check-page'), { timeout: 10000 });
 });

@@ -11,7 +11,8 @@
 // A page whose code chunk does not load shows an error with Reload in the shell, not a blank app.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
+import path from 'node:path';
+import { startMcplab, startScriptedLlm, openApp, shot, root } from './harness.js';
 import { axeViolations, horizontalOverflow, id, newChat, unreachableControls, waitConnected } from './ui_helpers.js';
 
 let mcplab;
@@ -72,6 +73,9 @@ async function show(page, route) {
     window.location.hash = h;
   }, route.hash);
   await page.waitForSelector(id(route.ready), { timeout: 15000 });
+  if (route.loaded) await page.waitForSelector(route.loaded, { timeout: 15000 });
+  // A folded section shown open (<details> to open).
+  if (route.unfold) await page.$eval(route.unfold, (d) => (d.open = true));
   // No provider is configured here: the chat's first screen is its "no model" note, which comes
   // with the providers list (the first 390 shot was taken before it arrived), over the chat
   // made in before().
@@ -193,35 +197,39 @@ async function playgroundCramped(page) {
   });
 }
 
+/** Shows `routes` at `size` in both themes, with a shot of each: what is wrong with them. */
+async function pageProblems(page, size, routes) {
+  await page.setViewportSize({ width: size.width, height: size.height });
+  const problems = [];
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
+    for (const route of routes) {
+      await show(page, route);
+      const where = `${route.name} @${size.name} ${scheme}`;
+      // The shot shows the page's top, not where the other theme's pass left its panes scrolled
+      // (the conversation stays at its end).
+      await page.evaluate(() => {
+        for (const e of document.querySelectorAll('main, main *')) if (e.scrollTop > 0 && !e.matches('.chat-scroll')) e.scrollTop = 0;
+      });
+      await shot(page, `layout-${size.name}-${scheme}-${route.name}`);
+      const overflow = await horizontalOverflow(page);
+      if (overflow) problems.push(`${where}: scrolls sideways (${JSON.stringify(overflow)})`);
+      for (const p of await unreachableControls(page)) problems.push(`${where}: ${p}`);
+      for (const p of await chipsCut(page)) problems.push(`${where}: ${p}`);
+      for (const p of await datesBroken(page)) problems.push(`${where}: ${p}`);
+      if (route.name === 'playground') for (const p of await playgroundCramped(page)) problems.push(`${where}: ${p}`);
+      if (route.name === 'settings') for (const p of await providerRowsMisaligned(page)) problems.push(`${where}: ${p}`);
+      for (const p of await selectsOff(page)) problems.push(`${where}: ${p}`);
+      for (const v of await axeViolations(page)) problems.push(`${where}: ${v}`);
+    }
+  }
+  return problems;
+}
+
 for (const size of SIZES) {
   test(`every page at ${size.width}×${size.height}, light and dark: no sideways scroll, every control reachable, accessible`, async () => {
-    const { page } = app;
-    await page.setViewportSize({ width: size.width, height: size.height });
-    const problems = [];
-    for (const scheme of ['light', 'dark']) {
-      await page.emulateMedia({ colorScheme: scheme });
-      await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
-      for (const route of ROUTES) {
-        await show(page, route);
-        const where = `${route.name} @${size.name} ${scheme}`;
-        // The shot shows the page's top, not where the other theme's pass left its panes scrolled
-        // (the conversation stays at its end).
-        await page.evaluate(() => {
-          for (const e of document.querySelectorAll('main, main *')) if (e.scrollTop > 0 && !e.matches('.chat-scroll')) e.scrollTop = 0;
-        });
-        await shot(page, `layout-${size.name}-${scheme}-${route.name}`);
-        const overflow = await horizontalOverflow(page);
-        if (overflow) problems.push(`${where}: scrolls sideways (${JSON.stringify(overflow)})`);
-        for (const p of await unreachableControls(page)) problems.push(`${where}: ${p}`);
-        for (const p of await chipsCut(page)) problems.push(`${where}: ${p}`);
-        for (const p of await datesBroken(page)) problems.push(`${where}: ${p}`);
-        if (route.name === 'playground') for (const p of await playgroundCramped(page)) problems.push(`${where}: ${p}`);
-        if (route.name === 'settings') for (const p of await providerRowsMisaligned(page)) problems.push(`${where}: ${p}`);
-        for (const p of await selectsOff(page)) problems.push(`${where}: ${p}`);
-        for (const v of await axeViolations(page)) problems.push(`${where}: ${v}`);
-      }
-    }
-    assert.deepEqual(problems, []);
+    assert.deepEqual(await pageProblems(app.page, size, ROUTES), []);
   });
 }
 
@@ -501,6 +509,19 @@ test('a page whose code does not load says so with Reload, the shell keeps worki
   } finally {
     await context.close();
   }
+});
+
+test('tools marked by check rules, and a tool’s open Checks section, at every width in both themes', async () => {
+  // Added last and removed after, so the other tests see the demo server alone.
+  const poisoned = { name: 'poisoned', type: 'stdio', command: 'python3', args: [path.join(root, 'tests/interop/rawsrv.py'), 'poison'] };
+  assert.equal((await mcplab.api('POST', '/api/servers', poisoned)).status, 201);
+  await waitConnected(mcplab, ['poisoned']);
+  const marked = { name: 'tools-marked', hash: '#/tools/poisoned/notes', ready: 'tool-detail', loaded: `${id('tool-checks')}[data-state="ready"]` };
+  const problems = [];
+  for (const size of SIZES) problems.push(...(await pageProblems(app.page, size, [marked])));
+  for (const size of SIZES) problems.push(...(await pageProblems(app.page, size, [{ ...marked, name: 'tools-checks-open', unfold: id('tool-checks') }])));
+  assert.deepEqual(problems, []);
+  assert.equal((await mcplab.api('DELETE', '/api/servers/poisoned')).status, 204);
 });
 
 test('no page errors', () => {

@@ -48,6 +48,7 @@ import type {
   TapSessionView,
   ToolCallRequest,
   ToolCallView,
+  ToolFindings,
   TrafficFrame,
   TrafficSnapshotView,
 } from './types.gen';
@@ -161,6 +162,8 @@ export const api = {
   ping: (name: string) => request<CallOutcome>('POST', `${srv(name)}/ping`),
   /** `mcplab check` on the connected server (its traffic so far included). */
   check: (name: string, body: CheckRequest = { calls: [] }) => request<CheckReport>('POST', `${srv(name)}/check`, body),
+  /** `mcplab check`'s rules about tool definitions over the tools the server listed last, by tool. */
+  toolFindings: (name: string) => request<ToolFindings>('GET', `${srv(name)}/tools/findings`),
   /** A check report as the CLI's `--junit`, `--sarif` or `--markdown` file. */
   checkExport: (body: CheckExport) => request<CheckExported>('POST', '/api/check/export', body),
 

@@ -3,13 +3,14 @@
 // section or the directory's page, with the day it was read) and its frames, which open in
 // the traffic panel. A finding that carries its exact call (a fuzz input that failed) has
 // "call again": the same tool with the same input on the server's live connection, and what
-// came back.
+// came back. One finding's row is also the Tools page's (a tool's "Checks" section).
 import { useState } from 'react';
 import { api, errorMessage } from '../api/client';
 import type { CheckReport, Finding } from '../api/types.gen';
 import { focusFrame } from '../traffic/store';
 import { Ticks } from '../ui/Ticks';
 import { groupFindings } from './run';
+import './check.css';
 
 export function Findings({ report, server }: { report: CheckReport; server?: string }) {
   if (!report.findings.length) return <div className="muted small" data-testid="check-clean">No findings: every rule passed.</div>;
@@ -34,7 +35,7 @@ export function Findings({ report, server }: { report: CheckReport; server?: str
   );
 }
 
-function FindingRow({ f, server }: { f: Finding; server?: string }) {
+export function FindingRow({ f, server }: { f: Finding; server?: string }) {
   const badge = f.severity === 'error' ? 'badge-err' : f.severity === 'warning' ? 'badge-warn' : '';
   return (
     <li data-testid="check-page-finding" data-rule={f.rule} data-severity={f.severity}>

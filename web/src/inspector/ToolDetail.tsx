@@ -15,11 +15,13 @@ import { cancelToolCall, startToolCall, useToolCall } from './calls';
 import { useLastCall, saveRequest, useSavedRequests } from './history';
 import { getDraft, setDraft } from './selection';
 import { CallProgressBar } from './CallProgressBar';
+import { ToolChecks } from './ToolChecks';
 import { ToolHistory } from './ToolHistory';
 import { ToolResult } from './ToolResult';
 import { toolBadges } from './toolMeta';
+import type { ToolMarksState } from './toolMarks';
 
-export function ToolDetail({ server, tool, onSelect }: { server: string; tool: Tool; onSelect: (tool: string) => void }) {
+export function ToolDetail({ server, tool, onSelect, checks }: { server: string; tool: Tool; onSelect: (tool: string) => void; checks: ToolMarksState }) {
   const formRef = useRef<SchemaFormHandle>(null);
   const call = useToolCall(server, tool.name);
   const last = useLastCall(server, tool.name);
@@ -70,6 +72,7 @@ export function ToolDetail({ server, tool, onSelect }: { server: string; tool: T
         </span>
       </div>
       {tool.description && <Markdown text={tool.description} testId="tool-description" />}
+      <ToolChecks checks={checks} tool={tool.name} />
       <SchemaForm
         key={formNonce}
         ref={formRef}

@@ -1,9 +1,12 @@
 // The Tools page: a server's tools beside the selected one, both in the URL
 // (`#/tools/<server>/<tool>`). Calls live in the calls store, so the list marks tools whose
-// call is still running and leaving the page loses nothing.
+// call is still running and leaving the page loses nothing. A tool whose definition breaks one
+// of `mcplab check`'s rules carries a mark (toolMarks.ts), drawn in a corner every row keeps
+// free, so the marks arriving after the list move nothing.
 import { useState } from 'react';
-import { Loader } from 'lucide-react';
+import { CircleX, Loader, TriangleAlert } from 'lucide-react';
 import type { Tool } from '../api/client';
+import type { Finding } from '../api/types.gen';
 import { useServerList } from '../api/queries';
 import type { ListItem } from '../ui/ItemList';
 import { EmptyState } from '../ui/States';
@@ -15,6 +18,8 @@ import { NeedsServer } from './NeedsServer';
 import { SearchableList } from './SearchableList';
 import { ToolDetail } from './ToolDetail';
 import { toolBadges } from './toolMeta';
+import { toolMark, useToolMarks } from './toolMarks';
+import './toolMarks.css';
 
 export function ToolsPage() {
   const route = useInspectorRoute('tools');
@@ -23,13 +28,25 @@ export function ToolsPage() {
 
 const toolFields = (t: Tool) => [t.name, t.title, t.description];
 
-function toolItem(t: Tool, running: boolean): ListItem {
+function ToolMark({ findings }: { findings: Finding[] | undefined }) {
+  const mark = toolMark(findings);
+  if (!mark) return null;
+  const Icon = mark.severity === 'error' ? CircleX : TriangleAlert;
+  return (
+    <span className={`tool-mark tool-mark-${mark.severity}`} role="img" aria-label={mark.label} title={mark.label} data-testid="tool-mark" data-severity={mark.severity}>
+      <Icon size={14} aria-hidden="true" />
+    </span>
+  );
+}
+
+function toolItem(t: Tool, running: boolean, findings: Finding[] | undefined): ListItem {
   return {
     key: t.name,
     testId: `tool-item-${t.name}`,
-    className: running ? 'running' : undefined,
+    className: running ? 'tool-item running' : 'tool-item',
     content: (
       <>
+        <ToolMark findings={findings} />
         <span className="item-top">
           <span className="item-name">
             {t.title ?? t.name}
@@ -51,6 +68,7 @@ function toolItem(t: Tool, running: boolean): ListItem {
 function Tools({ server, tool: selected, select }: { server: string; tool: string | null; select: (t: string | null) => void }) {
   const tools = useServerList(server, 'tools');
   const running = useRunningTools(server);
+  const marks = useToolMarks(server);
   const [query, setQuery] = useState('');
   const tool = tools.data?.find((t) => t.name === selected) ?? null;
 
@@ -64,7 +82,7 @@ function Tools({ server, tool: selected, select }: { server: string; tool: strin
       label="Tools"
       selected={selected}
       onSelect={select}
-      item={(t) => toolItem(t, running.has(t.name))}
+      item={(t) => toolItem(t, running.has(t.name), marks.byTool?.get(t.name))}
     />
   );
 
@@ -81,7 +99,7 @@ function Tools({ server, tool: selected, select }: { server: string; tool: strin
       list={list}
       detail={
         tool ? (
-          <ToolDetail key={tool.name} server={server} tool={tool} onSelect={select} />
+          <ToolDetail key={tool.name} server={server} tool={tool} onSelect={select} checks={marks} />
         ) : selected && tools.data ? (
           <EmptyState title={`${server} has no tool named ${selected}`} testId="tool-missing" />
         ) : (

@@ -3,9 +3,14 @@
 // result survive a reload, URLs are deep links that only select (judged by what the server
 // received), history keeps results, saved requests rerun, a call's frames can be isolated, and
 // the keyboard reaches everything (`/`, arrows, Ctrl+K, focus back after a dialog), and a
-// server deleted in the background leaves every open page.
+// server deleted in the background leaves every open page; one imported or removed with
+// `mcplab servers` in a terminal shows there at once.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import { startMcplab, openApp, shot, bin } from './harness.js';
 import { frames, id, navTo, sent, waitConnected, waitUntil } from './ui_helpers.js';
 
@@ -298,7 +303,7 @@ test('a page on its way out does not move the URL back: a re-render before the h
   assert.equal(remembered, 'echo', 'the Tools page remembered no item of the Resources URL');
 });
 
-test('a server deleted in the background leaves every open page: its Servers row goes, Tools falls back to another server', async () => {
+test('a server deleted in the background leaves every open page: its Servers row goes, Tools falls back to another server; one imported or removed in a terminal shows at once', async () => {
   const { page, context } = app;
   // `other` (added above) is connected: this tab works on it, a second one shows the Servers page.
   await go(page, '#/tools/other/echo');
@@ -308,6 +313,15 @@ test('a server deleted in the background leaves every open page: its Servers row
   await servers.waitForURL((u) => u.pathname !== '/auth');
   await go(servers, '#/servers');
   await servers.waitForSelector(id('server-row-other'));
+  // Imported from a terminal (not connected, so no status event follows): the row comes all
+  // the same, and goes with `servers remove`.
+  const file = path.join(mcplab.dataDir, 'import.json');
+  writeFileSync(file, JSON.stringify({ mcpServers: { imported: { url: 'http://127.0.0.1:9/mcp' } } }));
+  const cli = (...args) => promisify(execFile)(bin, ['--data-dir', mcplab.dataDir, 'servers', ...args], { timeout: 30_000 });
+  assert.match((await cli('import', file)).stderr, /the running inspector at \S+ was updated/);
+  await servers.waitForSelector(id('server-row-imported'));
+  await cli('remove', 'imported');
+  await servers.waitForSelector(id('server-row-imported'), { state: 'detached' });
   assert.equal((await mcplab.api('DELETE', '/api/servers/other')).status, 204);
   await servers.waitForSelector(id('server-row-other'), { state: 'detached' });
   assert.equal(await servers.locator(id('server-row-demo')).count(), 1, 'the others stay');

@@ -59,8 +59,13 @@ impl Launch {
                 path.display()
             ))
         })?;
-        serde_json::from_str(&text)
-            .map_err(|e| Failure::usage(format!("{} is not readable: {e}", path.display())))
+        serde_json::from_str(&text).map_err(|e| {
+            Failure::usage(format!(
+                "{} is not readable ({e}); if no `mcplab serve` runs on this data directory, \
+                 delete it",
+                path.display()
+            ))
+        })
     }
 
     /// The server recorded in the data directory if its process still runs; None when there

@@ -76,8 +76,11 @@ impl Inspector {
             view.status,
             ServerStatus::Connected | ServerStatus::Failed { .. }
         ) {
+            // Replaced either way: a reconnect that does not go through is said, not failed.
             let path = [config.name.as_str(), "reconnect"];
-            let _: ServerView = self.required(Method::POST, &path, None).await?;
+            if let Err(e) = self.required::<ServerView>(Method::POST, &path, None).await {
+                eprintln!("warning: `{}` was not reconnected: {}", config.name, e.message);
+            }
         }
         Ok(Some(true))
     }

@@ -516,6 +516,16 @@ test('tools marked by check rules, and a tool’s open Checks section, at every 
   const poisoned = { name: 'poisoned', type: 'stdio', command: 'python3', args: [path.join(root, 'tests/interop/rawsrv.py'), 'poison'] };
   assert.equal((await mcplab.api('POST', '/api/servers', poisoned)).status, 201);
   await waitConnected(mcplab, ['poisoned']);
+  // A legacy server's refused server/discover (rawsrv falls back) shows its method whole beside
+  // the fallback badge in the docked traffic list.
+  await app.page.setViewportSize({ width: 1440, height: 900 });
+  await show(app.page, ROUTES[1]);
+  const fallback = `${id('traffic-row')}:has(${id('traffic-discover-fallback')})`;
+  await app.page.waitForSelector(fallback, { timeout: 15000 });
+  const cut = await app.page.$$eval(`${fallback} :is(.c-method, .c-label, .badge)`, (cells) =>
+    cells.filter((c) => c.scrollWidth > c.clientWidth + 1).map((c) => `${c.title || c.textContent} (${c.scrollWidth} px in ${c.clientWidth})`),
+  );
+  assert.deepEqual(cut, [], 'cut off in the fallback row');
   // The list's marks beside the detail's Checks section, opened (its folded line is the same row).
   const marked = { name: 'tools-marked', hash: '#/tools/poisoned/notes', ready: 'tool-detail', loaded: `${id('tool-checks')}[data-state="ready"]`, unfold: id('tool-checks') };
   const problems = [];

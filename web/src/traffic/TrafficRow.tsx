@@ -8,7 +8,7 @@ import type { FrameRow } from './frames';
 import { isTapKey, tapShort, tapTitle, useTaps } from './taps';
 import { fmtSize, fmtTime } from './time';
 import { untick } from '../ui/Ticks';
-import { ArrowLeft, ArrowRight, Bell, CornerDownLeft } from 'lucide-react';
+import { ArrowLeft, ArrowRight, Bell, CornerDownLeft, History } from 'lucide-react';
 
 const NOTIFICATION = 'notifications/';
 
@@ -43,8 +43,15 @@ export function TrafficRow({ row, findings, selected, top, onClick }: { row: Fra
         <span className="c-label">{notification ? label.slice(NOTIFICATION.length) : label}</span>
         {row.type === 'error' &&
           (fallback ? (
-            <span className="badge" title="A server older than 2026-07-28 does not know server/discover: mcplab falls back to initialize" data-testid="traffic-discover-fallback">
-              legacy: falls back
+            // An icon, not words: the method beside it must stay whole in a narrow panel.
+            <span
+              className="badge badge-icon"
+              role="img"
+              aria-label="legacy: falls back"
+              title="Legacy: a server older than 2026-07-28 does not know server/discover; mcplab falls back to initialize"
+              data-testid="traffic-discover-fallback"
+            >
+              <History size={11} aria-hidden="true" />
             </span>
           ) : (
             <span className="badge badge-err">error</span>

@@ -1,7 +1,9 @@
 //! Findings about each tool a live connection listed, for the Tools page's marks: the spec and
 //! security sets' judges — `mcplab check`'s own rules, unchanged — over a recording of that one
 //! listing: a `tools/list` request and its answer made from the list the connection already
-//! has. Nothing is sent to the server: no exercise runs, no tool is called. Only findings that
+//! has; and, when the server is connected as a host profile (`opts.hosts`), that host's
+//! verdicts on each tool (the hosts set's conclusion over the same recording; its apps are not
+//! read). Nothing is sent to the server: no exercise runs, no tool is called. Only findings that
 //! name their tool are kept (the list as a whole, the server's info and its URL are the Check
 //! page's business), each rule's findings all kept, not the report's first twenty.
 
@@ -15,8 +17,8 @@ use crate::options::CheckOptions;
 use crate::recording::{Listed, ListingRun, Recording};
 use crate::sets::definition;
 
-/// The sets whose rules judge tool definitions (the hosts set needs a host profile and its
-/// exercise reads apps: the Check page runs it).
+/// The sets whose rules judge tool definitions whatever the host (the hosts set joins them
+/// when a host profile is given).
 pub const TOOL_RULE_SETS: [RuleSet; 2] = [RuleSet::Spec, RuleSet::Security];
 
 /// The frame numbers of the made-up exchange (never shown: findings lose their frames).
@@ -24,7 +26,8 @@ const ASKED: u64 = 1;
 const ANSWERED: u64 = 2;
 
 /// Judges `listed` (`{tools: […]}` as [`Connection::list_all`] returns it) as the tools of
-/// `conn`, in the revision it speaks. `opts.peers` names the other servers' tools (collisions).
+/// `conn`, in the revision it speaks. `opts.peers` names the other servers' tools (collisions);
+/// `opts.hosts`, the host profile the server is connected as (its verdicts per tool).
 pub fn tool_findings(conn: &Connection, listed: &Value, opts: &CheckOptions) -> ToolFindings {
     let tools: Vec<Value> = listed
         .get("tools")
@@ -33,15 +36,23 @@ pub fn tool_findings(conn: &Connection, listed: &Value, opts: &CheckOptions) -> 
         .unwrap_or_default();
     let rec = recording(conn, listed, &tools);
     let mut f = Findings::every(Some(&rec.revision));
+    let mut sets = TOOL_RULE_SETS.to_vec();
     for set in TOOL_RULE_SETS {
         (definition(set).judge)(&rec, opts, &mut f);
+    }
+    let mut findings = f.finish();
+    if let (false, Some(conclude)) = (opts.hosts.is_empty(), definition(RuleSet::Hosts).conclude) {
+        let mut hosts = Findings::every(None);
+        conclude(&[&rec], opts, &mut hosts);
+        findings.extend(hosts.finish());
+        sets.push(RuleSet::Hosts);
     }
     ToolFindings {
         server: conn.name().to_owned(),
         revision: rec.revision.clone(),
-        rule_sets: TOOL_RULE_SETS.to_vec(),
+        rule_sets: sets,
         judged: u32::try_from(tools.len()).unwrap_or(u32::MAX),
-        tools: by_tool(&tools, f.finish()),
+        tools: by_tool(&tools, findings),
     }
 }
 

@@ -17,7 +17,7 @@
 //! | POST | `/api/servers/{name}/disconnect`, `/reconnect` (keeps the declaration) | → `ServerView` |
 //! | GET | `/api/servers/{name}/tools`, `/resources`, `/resource-templates`, `/prompts` | → the protocol result with every page merged (`{tools: [...]}` …); for a capability the server does not declare, an empty list and a `note` saying so |
 //! | POST | `/api/servers/{name}/check` | `CheckRequest` → `CheckReport` (`mcplab check` on the connected server: its traffic so far is judged too; findings point at frames by `seq`) |
-//! | GET | `/api/servers/{name}/tools/findings` | → `ToolFindings` (the spec and security rules about tool definitions over the tools the connection listed last — listed now if never; nothing called — grouped by tool, only tools with findings; the Tools page's marks) |
+//! | GET | `/api/servers/{name}/tools/findings` | → `ToolFindings` (the spec and security rules about tool definitions — and the hosts set's per-tool verdicts when the server is connected as a host profile — over the tools the connection listed last — listed now if never; nothing called — grouped by tool, only tools with findings; the Tools page's marks) |
 //! | POST | `/api/check/export` | `CheckExport` → `CheckExported` (a report as the CLI's `--junit`, `--sarif` or `--markdown` file) |
 //! | POST | `/api/servers/{name}/tools/call` | `ToolCallRequest` → `CallOutcome` |
 //! | POST | `/api/servers/{name}/calls/{callId}/cancel` | → 204 (sends `notifications/cancelled`) |

@@ -109,7 +109,7 @@ export function ChatPage() {
         ) : arg ? (
           <SessionPane key={arg} id={arg} providers={providers.list ?? []} noModel={noModel} showSettings={!narrow || drawer === 'settings'} />
         ) : sessions.list && sessions.list.length === 0 ? (
-          <EmptyState title="No chats yet" testId="chat-empty">
+          <EmptyState page="chat" title="No chats yet" testId="chat-empty">
             <p>Chat with a model that can call the tools of your connected servers.</p>
             <Button variant="primary" onClick={create} busy={creating}>
               + New chat
@@ -161,7 +161,7 @@ export function SessionPane({ id, providers, noModel, showSettings = true }: { i
   if (chat.loading) return <Loading label="Loading the chat…" />;
   if (chat.error && !chat.summary) {
     return chat.notFound ? (
-      <EmptyState title="This chat no longer exists" testId="chat-not-found">
+      <EmptyState page="chat" title="This chat no longer exists" testId="chat-not-found">
         <a href="#/chat">Back to the chats</a>
       </EmptyState>
     ) : (
@@ -213,7 +213,7 @@ export function SessionPane({ id, providers, noModel, showSettings = true }: { i
       )}
       {chat.turns.length === 0 ? (
         <div className="chat-scroll">
-          <EmptyState title={summary.title || 'New chat'} testId="chat-start">
+          <EmptyState page="chat" title={summary.title || 'New chat'} testId="chat-start">
             {servers.length ? `The model can call the tools of: ${servers.join(', ')}.` : 'No servers chosen: the model gets no tools. Tick servers above to give it theirs.'}
           </EmptyState>
         </div>

@@ -48,7 +48,7 @@ export function CheckPage() {
   const hosts = useQuery({ queryKey: ['hosts'], queryFn: () => request<HostProfile[]>('GET', '/api/hosts') }).data ?? [];
   const edit = (p: Partial<CheckForm>) => setForm((f) => ({ ...f, ...p }));
   const toggle = <T,>(list: T[], v: T) => (list.includes(v) ? list.filter((x) => x !== v) : [...list, v]);
-  if (!names.length) return <EmptyState title="No servers configured">Add a server on the Servers page, then check it here.</EmptyState>;
+  if (!names.length) return <EmptyState page="check" title="No servers configured">Add a server on the Servers page, then check it here.</EmptyState>;
   return (
     <div className="page check-page" data-testid="check-page">
       <div className="section-head">

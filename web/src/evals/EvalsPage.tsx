@@ -66,7 +66,7 @@ export function EvalsPage() {
         </aside>
         <section className="evals-work">
           {selected === null ? (
-            <EmptyState title="No suite selected" testId="evals-empty">
+            <EmptyState page="evals" title="No suite selected" testId="evals-empty">
               Choose a folder of suite files, then pick a suite or start a new one.
             </EmptyState>
           ) : (

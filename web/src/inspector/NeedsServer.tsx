@@ -19,7 +19,7 @@ export function NeedsServer({ server, children }: { server: string | null; child
   if (!list) return error ? <ErrorState title="Could not load servers" message={error} /> : <Loading />;
   if (!server || !view)
     return (
-      <EmptyState title={server ? `No server named ${server}` : 'No server yet'} testId="no-server">
+      <EmptyState page="servers" title={server ? `No server named ${server}` : 'No server yet'} testId="no-server">
         <Button variant="primary" onClick={() => navigate('servers')}>
           {server ? 'Go to Servers' : 'Add a server'}
         </Button>
@@ -44,7 +44,7 @@ export function NeedsServer({ server, children }: { server: string | null; child
       {st.state === 'failed' ? (
         <ErrorState title={`${server} failed`} message={st.message} onRetry={connect} testId="server-failed" />
       ) : (
-        <EmptyState title={`${server} is not connected`} testId="server-disconnected">
+        <EmptyState page="servers" title={`${server} is not connected`} testId="server-disconnected">
           <Button variant="primary" busy={busy} onClick={connect} data-testid={`inspector-connect-${server}`}>
             Connect
           </Button>
@@ -59,7 +59,7 @@ export function NeedsServer({ server, children }: { server: string | null; child
 export function MissingCapability({ server, capability }: { server: string; capability: 'prompts' | 'resources' }) {
   return (
     <div className="page">
-      <EmptyState title={`${server} does not offer ${capability}`} testId={`no-${capability}-capability`}>
+      <EmptyState page={capability} title={`${server} does not offer ${capability}`} testId={`no-${capability}-capability`}>
         Its initialize result has no <code>{capability}</code> capability.
       </EmptyState>
     </div>

@@ -72,9 +72,9 @@ function Prompts({ server, selected, select }: { server: string; selected: strin
         prompt ? (
           <PromptDetail key={prompt.name} server={server} prompt={prompt} completions={!!caps.completions} />
         ) : selected && prompts.data ? (
-          <EmptyState title={`${server} has no prompt named ${selected}`} testId="prompt-missing" />
+          <EmptyState page="prompts" title={`${server} has no prompt named ${selected}`} testId="prompt-missing" />
         ) : (
-          <EmptyState title="Select a prompt" testId="prompt-none" />
+          <EmptyState page="prompts" title="Select a prompt" testId="prompt-none" />
         )
       }
     />

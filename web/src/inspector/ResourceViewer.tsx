@@ -117,7 +117,7 @@ export function ResourceViewer({ server, uri, resource, canSubscribe, autoRead =
           {raw ? <JsonTree value={outcome.result} expandDepth={Infinity} /> : <ResourceContentsView contents={contents} onOpenResource={(u) => openInInspector('resources', server, u)} />}
         </div>
       ) : (
-        <EmptyState title="Not read yet" testId="resource-unread">
+        <EmptyState page="resources" title="Not read yet" testId="resource-unread">
           Opened from a link: choose Read to fetch it from {server}.
         </EmptyState>
       )}

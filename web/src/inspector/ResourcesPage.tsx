@@ -122,7 +122,7 @@ function Resources({ server, item, select }: { server: string; item: string | nu
             autoRead={userIntended('resources', server, item)}
           />
         ) : (
-          <EmptyState title="Select a resource or a template" testId="resource-none" />
+          <EmptyState page="resources" title="Select a resource or a template" testId="resource-none" />
         )
       }
     />

@@ -17,7 +17,7 @@ export function ToolChecks({ checks, tool }: { checks: ToolMarksState; tool: str
         : 'no findings';
   const mark = toolMark(findings ?? undefined);
   return (
-    <details className={`tool-checks${mark ? ` tool-checks-${mark.severity}` : ''}`} data-testid="tool-checks" data-state={findings === null ? 'loading' : 'ready'}>
+    <details className={`tool-checks${mark ? ` tool-checks-${mark.severity}` : ''}`} data-testid="tool-checks" data-state={checks.error ? 'error' : findings === null ? 'loading' : 'ready'}>
       <summary data-testid="tool-checks-summary">Checks: {summary}</summary>
       {checks.error && <div className="muted small">{checks.error}</div>}
       {findings && findings.length > 0 && (

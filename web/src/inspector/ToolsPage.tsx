@@ -101,9 +101,9 @@ function Tools({ server, tool: selected, select }: { server: string; tool: strin
         tool ? (
           <ToolDetail key={tool.name} server={server} tool={tool} onSelect={select} checks={marks} />
         ) : selected && tools.data ? (
-          <EmptyState title={`${server} has no tool named ${selected}`} testId="tool-missing" />
+          <EmptyState page="tools" title={`${server} has no tool named ${selected}`} testId="tool-missing" />
         ) : (
-          <EmptyState title="Select a tool" testId="tool-none">
+          <EmptyState page="tools" title="Select a tool" testId="tool-none">
             Pick a tool on the left to see its schema and call it.
           </EmptyState>
         )

@@ -94,7 +94,7 @@ export function LogsPage() {
       {!list ? (
         <Loading />
       ) : rows.length === 0 ? (
-        <EmptyState title={logs.length ? 'No line matches the filters' : 'No log lines yet'} testId="logs-empty">
+        <EmptyState page="logs" title={logs.length ? 'No line matches the filters' : 'No log lines yet'} testId="logs-empty">
           {logs.length ? null : 'Logging notifications and stderr lines from your servers show up here.'}
         </EmptyState>
       ) : (

@@ -26,7 +26,7 @@ export function OAuthPage() {
       {runId ? (
         <Run id={runId} />
       ) : (
-        <EmptyState title="No run selected" testId="oauth-no-run">
+        <EmptyState page="oauth" title="No run selected" testId="oauth-no-run">
           Give a server URL and press Start. Each step appears as it happens: the HTTP exchanges, what was discovered and chosen, and
           where it failed with the fix.
         </EmptyState>
@@ -40,7 +40,7 @@ function Run({ id }: { id: string }) {
   if (run && run.id === id) return <RunView run={run} waitingUrl={waitingUrl} onReuse={() => setDebugForm(requestToForm(run.request))} />;
   if (notFound)
     return (
-      <EmptyState title="This run is no longer kept" testId="oauth-run-gone">
+      <EmptyState page="oauth" title="This run is no longer kept" testId="oauth-run-gone">
         mcplab keeps the newest 20 runs while it runs. Start it again from the form.
       </EmptyState>
     );

@@ -69,7 +69,7 @@ export function PlaygroundPage({ active = true }: { active?: boolean }) {
 
   if (servers && connected.length === 0) {
     return (
-      <EmptyState title="No connected server" testId="playground-no-server">
+      <EmptyState page="playground" title="No connected server" testId="playground-no-server">
         Connect a server with tools that have a UI (the built-in demo server has several) on the Servers page.
       </EmptyState>
     );

@@ -67,7 +67,7 @@ export function ServersPage() {
       ) : !list ? (
         <Loading label={loading ? 'Loading servers…' : undefined} />
       ) : list.length === 0 ? (
-        <EmptyState title="No servers yet" testId="servers-empty">
+        <EmptyState page="servers" title="No servers yet" testId="servers-empty">
           Add a server (a command to run, or a URL), or import an <code>mcpServers</code> file.
         </EmptyState>
       ) : (

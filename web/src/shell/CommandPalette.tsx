@@ -9,7 +9,8 @@ import { openInInspector } from '../inspector/inspectorRoute';
 import { useServers } from '../servers/store';
 import { Modal } from '../ui/Modal';
 import { PAGES, navigate } from '../ui/route';
-import { PAGE_ICONS, PAGE_LABELS } from './TopBar';
+import { PAGE_ICONS } from '../ui/pageIcons';
+import { PAGE_LABELS } from './TopBar';
 
 interface Entry {
   id: string;

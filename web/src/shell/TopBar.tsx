@@ -2,7 +2,7 @@
 // inspector's server selector, the event stream's state, and the traffic, theme and command
 // palette buttons.
 import { useEffect, useRef, useState } from 'react';
-import { BookOpen, FileText, FlaskConical, KeyRound, ListChecks, Menu, MessageSquareText, MessagesSquare, Monitor, Moon, PanelRight, ScrollText, Search, Server, Settings, ShieldCheck, Smartphone, Sun, Wrench, type LucideIcon } from 'lucide-react';
+import { Menu, Monitor, Moon, PanelRight, Search, Sun } from 'lucide-react';
 import { UNAUTHORIZED_HINT } from '../api/client';
 import { useStreamState } from '../api/events';
 import { ServerSelector } from '../servers/ServerSelector';
@@ -10,11 +10,11 @@ import { useServers } from '../servers/store';
 import { nextTheme, useTheme } from '../settings/theme';
 import { Button } from '../ui/Button';
 import { untick } from '../ui/Ticks';
+import { PAGE_ICONS } from '../ui/pageIcons';
 import { PAGES, type Page } from '../ui/route';
 import { NAV_MENU_QUERY, useMediaQuery } from '../ui/useMediaQuery';
 
 export const PAGE_LABELS: Record<Page, string> = { servers: 'Servers', tools: 'Tools', resources: 'Resources', prompts: 'Prompts', tasks: 'Tasks', skills: 'Skills', playground: 'Playground', chat: 'Chat', evals: 'Evals', check: 'Check', logs: 'Logs', oauth: 'OAuth', settings: 'Settings' };
-export const PAGE_ICONS: Record<Page, LucideIcon> = { servers: Server, tools: Wrench, resources: FileText, prompts: MessageSquareText, tasks: ListChecks, skills: BookOpen, playground: Smartphone, chat: MessagesSquare, evals: FlaskConical, check: ShieldCheck, logs: ScrollText, oauth: KeyRound, settings: Settings };
 
 function NavLinks({ page, onPick }: { page: Page; onPick?: () => void }) {
   const { list } = useServers();

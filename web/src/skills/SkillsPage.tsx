@@ -36,7 +36,7 @@ function DeclaredSkills({ server }: { server: string }) {
   if (declaresSkills(view?.info)) return <Skills server={server} />;
   return (
     <div className="page" data-testid="skills-page">
-      <EmptyState title={`${server} offers no skills`} testId="no-skills-extension">
+      <EmptyState page="skills" title={`${server} offers no skills`} testId="no-skills-extension">
         Its initialize result does not declare the skills extension (<code>{SKILLS_EXTENSION}</code>), so mcplab does not ask it for any. Pick a server that does
         in the selector above.
       </EmptyState>
@@ -71,7 +71,7 @@ function Skills({ server }: { server: string }) {
           <span className="muted small">{skills.length} from {server}</span>
         </div>
         {skills.length === 0 ? (
-          <EmptyState title="This server lists no skills" />
+          <EmptyState page="skills" title="This server lists no skills" />
         ) : (
           <ItemList
             label="Skills"
@@ -90,7 +90,7 @@ function Skills({ server }: { server: string }) {
           />
         )}
       </aside>
-      <section className="detail">{skill ? <SkillDetail key={skill.uri} server={server} skill={skill} /> : <EmptyState title="Select a skill">Pick a skill on the left to read its instructions and files.</EmptyState>}</section>
+      <section className="detail">{skill ? <SkillDetail key={skill.uri} server={server} skill={skill} /> : <EmptyState page="skills" title="Select a skill">Pick a skill on the left to read its instructions and files.</EmptyState>}</section>
     </div>
   );
 }

@@ -39,7 +39,7 @@ function Tasks({ server }: { server: string }) {
         </Button>
       </div>
       {tasks.length === 0 ? (
-        <EmptyState title="No tasks yet" testId="tasks-empty">
+        <EmptyState page="tasks" title="No tasks yet" testId="tasks-empty">
           A tool call becomes a task when the server decides so (<span className="nowrap">2026-07-28</span> tasks extension) or when the tool requires it (<span className="nowrap">2025-11-25</span>).
         </EmptyState>
       ) : (

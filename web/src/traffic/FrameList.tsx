@@ -4,6 +4,7 @@
 // selected frame in view. Selection itself belongs to the panel.
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
+import { Activity } from 'lucide-react';
 import type { Finding } from '../api/types.gen';
 import { EmptyState, ErrorState } from '../ui/States';
 import { Loading } from '../ui/Spinner';
@@ -63,7 +64,7 @@ export function FrameList({ rows, selected, onSelect, findings }: Props) {
       ) : state.loading && index.rows.length === 0 ? (
         <Loading label="Loading traffic…" />
       ) : rows.length === 0 ? (
-        <EmptyState title={index.rows.length ? 'No frame matches the filters' : 'No traffic yet'} testId="traffic-empty">
+        <EmptyState icon={Activity} title={index.rows.length ? 'No frame matches the filters' : 'No traffic yet'} testId="traffic-empty">
           {index.rows.length ? null : 'Frames appear here as soon as mcplab talks to a server.'}
         </EmptyState>
       ) : (

@@ -5,6 +5,7 @@
 // (for "send anyway"). The form draws from `toFormSchema`'s copy of the schema.
 import { useImperativeHandle, useMemo, useRef, useState, type Ref } from 'react';
 import Form from '@rjsf/core';
+import { Maximize2, Minimize2 } from 'lucide-react';
 import { getTemplate, type ArrayFieldItemTemplateProps, type FieldProps, type IconButtonProps, type OptionalDataControlsTemplateProps, type RJSFSchema, type WidgetProps } from '@rjsf/utils';
 import { customizeValidator } from '@rjsf/validator-ajv8';
 import { toFormSchema } from './formSchema';
@@ -118,19 +119,9 @@ function TextWidget(props: WidgetProps) {
         onClick={toggle}
         data-testid="text-field-size"
       >
-        <SizeIcon big={big} />
+        {big ? <Minimize2 size={14} aria-hidden="true" /> : <Maximize2 size={14} aria-hidden="true" />}
       </button>
     </div>
-  );
-}
-
-/** Two arrows apart (enlarge) or together (shrink). */
-function SizeIcon({ big }: { big: boolean }) {
-  const d = big ? 'M2 9h5v5M14 7H9V2M7 9l-5 5M9 7l5-5' : 'M9 2h5v5M7 14H2V9M14 2 9 7M2 14l5-5';
-  return (
-    <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="1.6" strokeLinecap="round" strokeLinejoin="round">
-      <path d={d} />
-    </svg>
   );
 }
 

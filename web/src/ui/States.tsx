@@ -1,12 +1,22 @@
 // The empty and error states of a page or panel. An error shows its message whole (or as
 // prose for a sentence meant for a person) and a Retry button when there is something to retry.
 import type { ReactNode } from 'react';
+import type { LucideIcon } from 'lucide-react';
+import { PAGE_ICONS } from './pageIcons';
+import type { Page } from './route';
 import { Button } from './Button';
 import { Ticks } from './Ticks';
 
-export function EmptyState({ title, children, testId }: { title: string; children?: ReactNode; testId?: string }) {
+/** Nothing to show yet: a title, what to do next, and the page's icon (or another) above them. */
+export function EmptyState({ title, children, testId, page, icon }: { title: string; children?: ReactNode; testId?: string; page?: Page; icon?: LucideIcon }) {
+  const Icon = icon ?? (page ? PAGE_ICONS[page] : undefined);
   return (
     <div className="state state-empty" data-testid={testId ?? 'empty-state'}>
+      {Icon && (
+        <span className="state-icon">
+          <Icon size={22} aria-hidden="true" />
+        </span>
+      )}
       <div className="state-title">{title}</div>
       {children && <div className="state-body">{children}</div>}
     </div>

@@ -230,7 +230,11 @@ fn conclude(recs: &[&Recording], opts: &CheckOptions, f: &mut Findings) {
                 Some(FieldSource::Documented(s)) => Some((s.url.clone(), s.read.clone())),
                 _ => None,
             };
-            f.add_sourced(j.rule, severity, message, At::default(), source);
+            let at = match &j.item {
+                Some((HostItemKind::Tool, n)) => At::default().tool(n),
+                _ => At::default(),
+            };
+            f.add_sourced(j.rule, severity, message, at, source);
         }
     }
 }

@@ -10,7 +10,8 @@
 //! CLI renders. `GET /api/servers/{name}/tools/findings` runs the rules about tool definitions
 //! over the tools the live connection listed last (the Tools page's marks): no new connection,
 //! nothing called, and no request at all once the tools were listed; other servers' tools come
-//! from their own last listings, never asked for.
+//! from their own last listings, never asked for; a server connected as a host profile gets
+//! that host's verdicts on each tool too.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -121,6 +122,7 @@ pub(super) async fn tool_findings(
     };
     let opts = CheckOptions {
         peers: listed_peers(&s, &n),
+        hosts: connected_as(&s, &n).into_iter().collect(),
         ..Default::default()
     };
     tokio::task::spawn_blocking(move || {
@@ -135,6 +137,13 @@ pub(super) async fn tool_findings(
             format!("judging the tools failed: {e}; the Check page runs the same rules"),
         )
     })
+}
+
+/// The host profile the server is connected as (None: mcplab's own declaration, or a profile
+/// no longer there).
+fn connected_as(s: &AppState, name: &str) -> Option<HostProfile> {
+    let host = s.manager.declared_as(name)?.host;
+    super::hosts::load(s).ok()?.require(&host).ok().cloned()
 }
 
 /// The other connected servers' tool names, from what each listed last (none asked).

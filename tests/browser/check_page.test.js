@@ -131,6 +131,20 @@ test('the Tools page marks each tool the rules find fault with, and its Checks s
   await page.waitForSelector(mark('send_mail'), { timeout: 15000 });
   assert.equal(await page.getAttribute(mark('send_mail'), 'data-severity'), 'warning');
   assert.equal(await page.getAttribute(mark('send_mail'), 'aria-label'), '1 warning');
+  // The marks follow the list: Reload, and a list_changed (the demo's toggle_extra_tool), each
+  // fetch them again, after the list.
+  const findings = (r) => r.url().endsWith('/api/servers/demo/tools/findings');
+  const first = page.waitForResponse(findings, { timeout: 15000 });
+  await page.evaluate(() => (window.location.hash = '#/tools/demo'));
+  await first;
+  let again = page.waitForRequest(findings, { timeout: 15000 });
+  await page.click(id('tools-reload'));
+  await again;
+  again = page.waitForRequest(findings, { timeout: 15000 });
+  const toggled = await mcplab.api('POST', '/api/servers/demo/tools/call', { name: 'toggle_extra_tool', arguments: {} });
+  assert.equal(toggled.status, 200, JSON.stringify(toggled.body));
+  await page.waitForSelector(id('tool-item-extra_tool'), { timeout: 15000 });
+  await again;
   // A clean tool: no mark, and its section says so.
   await page.evaluate(() => (window.location.hash = '#/tools/stats/stats'));
   await page.waitForSelector(checks, { timeout: 15000 });

@@ -12,7 +12,7 @@
 //! | DELETE | `/api/servers/{name}` | → 204 (disconnects first, forgets its sign-ins; a `removed` event) |
 //! | GET | `/api/servers/{name}` | → `ServerView` |
 //! | POST | `/api/servers/import` | `ImportRequest` → `ImportResult` (JSONC accepted; entries that cannot be used are skipped with a warning; 400 only when nothing can be read; an `added` or `updated` event each) |
-//! | GET | `/api/servers/export` | → `mcpServers` JSON document |
+//! | GET | `/api/servers/export` | → `mcpServers` JSON document (a server named `export` is read in the list; one named `import` or `export` is still replaced and deleted at its name) |
 //! | POST | `/api/servers/{name}/connect` | optional `ConnectRequest` (connect declaring a host profile's revision and capabilities; `connectedAs` in the view names it; 404 for an unknown profile) → `ServerView` |
 //! | POST | `/api/servers/{name}/disconnect`, `/reconnect` (keeps the declaration) | → `ServerView` |
 //! | GET | `/api/servers/{name}/tools`, `/resources`, `/resource-templates`, `/prompts` | → the protocol result with every page merged (`{tools: [...]}` …); for a capability the server does not declare, an empty list and a `note` saying so |

@@ -22,7 +22,7 @@ mod taps;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::extract::DefaultBodyLimit;
+use axum::extract::{DefaultBodyLimit, Path};
 use axum::routing::{get, post, put};
 use mcplab_mcp::Listing;
 
@@ -32,8 +32,21 @@ use crate::events;
 pub(crate) fn api() -> Router<Arc<AppState>> {
     Router::new()
         .route("/servers", get(servers::list).post(servers::create))
-        .route("/servers/import", post(servers::import))
-        .route("/servers/export", get(servers::export))
+        // Routes of their own, and names a server may have: that server is still read
+        // (`import` only), replaced and deleted by name.
+        .route(
+            "/servers/import",
+            post(servers::import)
+                .get(|s| servers::one(s, Path("import".into())))
+                .put(|s, c| servers::replace(s, Path("import".into()), c))
+                .delete(|s| servers::remove(s, Path("import".into()))),
+        )
+        .route(
+            "/servers/export",
+            get(servers::export)
+                .put(|s, c| servers::replace(s, Path("export".into()), c))
+                .delete(|s| servers::remove(s, Path("export".into()))),
+        )
         .route(
             "/servers/{name}",
             get(servers::one)

@@ -732,3 +732,22 @@ async fn an_added_changed_or_imported_server_is_told_to_every_subscriber() {
     let seen = config_events_until(&mut events, &added("three")).await;
     assert_eq!(seen, [updated("two"), added("three")]);
 }
+
+/// `import` and `export` are routes of their own under `/api/servers`, and also names a
+/// server may have: such a server is still replaced and deleted by name.
+#[tokio::test]
+async fn servers_named_like_a_route_are_replaced_and_deleted_by_name() {
+    let app = router(state());
+    for name in ["import", "export"] {
+        let later = "/api/servers?connect=false";
+        let (s, v) = authed(&app, "POST", later, Some(demo_config(name))).await;
+        assert_eq!(s, StatusCode::CREATED, "{v}");
+        let path = format!("/api/servers/{name}");
+        let (s, v) = authed(&app, "PUT", &path, Some(demo_config(name))).await;
+        assert_eq!(s, StatusCode::OK, "{name}: {v}");
+        let (s, v) = authed(&app, "DELETE", &path, None).await;
+        assert_eq!(s, StatusCode::NO_CONTENT, "{name}: {v}");
+    }
+    let (_, list) = authed(&app, "GET", "/api/servers", None).await;
+    assert_eq!(list, json!([]), "both gone");
+}

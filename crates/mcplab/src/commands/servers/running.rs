@@ -79,7 +79,10 @@ impl Inspector {
             // Replaced either way: a reconnect that does not go through is said, not failed.
             let path = [config.name.as_str(), "reconnect"];
             if let Err(e) = self.required::<ServerView>(Method::POST, &path, None).await {
-                eprintln!("warning: `{}` was not reconnected: {}", config.name, e.message);
+                eprintln!(
+                    "warning: `{}` was not reconnected: {}",
+                    config.name, e.message
+                );
             }
         }
         Ok(Some(true))

@@ -264,6 +264,21 @@ test('a playground URL opens that tool on that device in that theme, running not
   assert.match(await page.evaluate(() => window.location.hash), /device%3Ddesktop\/theme%3Ddark/);
 });
 
+test('a tool with an app opens in the Playground from the Tools page; a tool without one offers no link', async () => {
+  const { page } = app;
+  await page.evaluate(() => {
+    window.location.hash = '#/tools/demo/echo';
+  });
+  await page.waitForSelector(id('tool-detail'));
+  assert.equal(await page.locator(id('tool-open-playground')).count(), 0, 'echo has no app');
+  await page.evaluate(() => {
+    window.location.hash = '#/tools/demo/show_counter_app';
+  });
+  await page.click(id('tool-open-playground'));
+  await page.waitForFunction((sel) => document.querySelector(sel)?.value === 'show_counter_app', id('pg-tool'));
+  assert.match(await page.evaluate(() => window.location.hash), /^#\/playground\/demo\/show_counter_app/);
+});
+
 test('a playground URL naming a host profile, device and theme applies them on a fresh load and on reload', async () => {
   const { page } = app;
   const hosts = (await mcplab.api('GET', '/api/hosts')).body;

@@ -2,13 +2,14 @@
 // from the calls store, "send anyway" for arguments the schema rejects, the result (or the
 // tool's last call, after a reload), saved requests and the history.
 import { useRef, useState } from 'react';
-import { ListTree, Play, Save, Send, X } from 'lucide-react';
+import { ListTree, Play, Save, Send, Smartphone, X } from 'lucide-react';
 import { AppFrame } from '../apps/lazy';
 import { uiLink } from '../apps/linkage';
 import type { Tool } from '../api/client';
 import { Button } from '../ui/Button';
 import { Markdown } from '../ui/Markdown';
 import { SchemaForm, type SchemaFormHandle } from '../ui/SchemaForm';
+import { routeHash } from '../ui/route';
 import { ErrorState } from '../ui/States';
 import { showCallFrames } from '../traffic/store';
 import { cancelToolCall, startToolCall, useToolCall } from './calls';
@@ -18,7 +19,7 @@ import { CallProgressBar } from './CallProgressBar';
 import { ToolChecks } from './ToolChecks';
 import { ToolHistory } from './ToolHistory';
 import { ToolResult } from './ToolResult';
-import { toolBadges } from './toolMeta';
+import { toolBadges, uiResourceUri } from './toolMeta';
 import type { ToolMarksState } from './toolMarks';
 
 export function ToolDetail({ server, tool, onSelect, checks }: { server: string; tool: Tool; onSelect: (tool: string) => void; checks: ToolMarksState }) {
@@ -102,6 +103,12 @@ export function ToolDetail({ server, tool, onSelect, checks }: { server: string;
           </Button>
         )}
         {running && call && <CallProgressBar progress={call.progress} />}
+        {uiResourceUri(tool) && (
+          // The Tools page shows a result; the app it renders is the Playground's (host profile, device, theme).
+          <a className="btn btn-ghost" href={routeHash('playground', server, tool.name)} data-testid="tool-open-playground" title="Render this tool's app in the Playground, as a host would">
+            <Smartphone size={14} aria-hidden="true" /> Open in Playground
+          </a>
+        )}
       </div>
       {rejected && !running && (
         <div className="send-anyway" role="alert" data-testid="tool-rejected">

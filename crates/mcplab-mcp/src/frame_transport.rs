@@ -62,7 +62,7 @@ struct RawInner {
     first_error: Option<Value>,
     closed_reason: Option<String>,
     /// Why `auto`'s probe was given up (the manager starts the server again).
-    probe_given_up: Option<String>,
+    probe_given_up: Option<(String, bool)>,
 }
 
 impl RawResults {
@@ -131,7 +131,16 @@ impl RawResults {
 
     /// Why the `server/discover` probe of `protocol: auto` went unanswered, when it did.
     pub(crate) fn probe_given_up(&self) -> Option<String> {
-        self.inner.lock().probe_given_up.clone()
+        self.inner
+            .lock()
+            .probe_given_up
+            .as_ref()
+            .map(|(why, _)| why.clone())
+    }
+
+    /// Whether the probe was given up without the server having read it (a slow start).
+    pub(crate) fn probe_never_read(&self) -> bool {
+        matches!(self.inner.lock().probe_given_up, Some((_, true)))
     }
 
     /// Resolves with the close reason once the transport has closed.
@@ -299,14 +308,14 @@ impl FrameTransport {
             return true;
         };
         match probe.step(tokio::time::Instant::now()) {
-            Step::GiveUp(why) => {
+            Step::GiveUp { why, unread } => {
                 self.traffic.record(
                     &self.server,
                     Direction::Inbound,
                     FrameKind::Note,
                     why.as_bytes(),
                 );
-                self.raw.inner.lock().probe_given_up = Some(why.clone());
+                self.raw.inner.lock().probe_given_up = Some((why.clone(), unread));
                 self.raw.set_closed(why);
                 self.probe = None;
                 self.outbound = None;

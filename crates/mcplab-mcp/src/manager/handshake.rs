@@ -68,8 +68,16 @@ impl ConnectionManager {
         };
         let answerer = handler.clone();
         let mut transport = transport.with_in_order(handler.clone());
-        if setup.plan == Plan::Auto {
-            let probe = DiscoverProbe::new(self.opts.connect_timeout, gauge);
+        // `auto`'s probe; `server/discover` alone under `auto` is the patient second try after
+        // a start that never read it (see `open_after_slow_start`).
+        let probe = match setup.plan {
+            Plan::Auto => Some(DiscoverProbe::new(self.opts.connect_timeout, gauge)),
+            Plan::Discover if config.protocol.is_auto() => {
+                Some(DiscoverProbe::patient(self.opts.connect_timeout, gauge))
+            }
+            _ => None,
+        };
+        if let Some(probe) = probe {
             transport = transport.with_discover_probe(probe);
         }
         let ct = CancellationToken::new();
@@ -200,6 +208,7 @@ impl ConnectionManager {
                 stderr_tail: tail_of(&stderr, 20),
             },
             not_modern: not_modern_why,
+            slow_start: raw.probe_never_read(),
         })
     }
 }

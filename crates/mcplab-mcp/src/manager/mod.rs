@@ -169,10 +169,12 @@ impl EraSetup {
     }
 }
 
-/// A failed handshake; `not_modern` says the server answered discovery like a legacy one.
+/// A failed handshake; `not_modern` says the server answered discovery like a legacy one;
+/// `slow_start`, that `auto`'s probe was given up before the server read anything.
 struct HandshakeFailure {
     error: McpError,
     not_modern: Option<String>,
+    slow_start: bool,
 }
 
 /// A failure before the handshake (spawning, a bad URL) says nothing about the era.
@@ -181,6 +183,7 @@ impl From<McpError> for HandshakeFailure {
         Self {
             error,
             not_modern: None,
+            slow_start: false,
         }
     }
 }
@@ -540,14 +543,21 @@ impl ConnectionManager {
             return match self.open_with(config.clone(), plan, None).await {
                 Err(HandshakeFailure {
                     not_modern: Some(why),
+                    slow_start: true,
+                    ..
+                }) if auto => self.open_after_slow_start(config, why).await,
+                Err(HandshakeFailure {
+                    not_modern: Some(why),
                     ..
                 }) if auto => self.open_with(config, legacy(), Some(why)).await,
                 Err(HandshakeFailure {
                     error,
                     not_modern: Some(why),
+                    ..
                 }) if plan_pinned_modern(&config) => Err(HandshakeFailure {
                     error: pinned_modern_failure(&config.name, &why, error),
                     not_modern: None,
+                    slow_start: false,
                 }),
                 other => other,
             }
@@ -565,8 +575,34 @@ impl ConnectionManager {
             Err(HandshakeFailure {
                 error,
                 not_modern: Some(why),
+                ..
             }) => Err(pinned_modern_failure(&config.name, &why, error)),
             Err(failure) => Err(failure.error),
+        }
+    }
+
+    /// `auto` on stdio after a first start that never read the probe (still starting when rmcp's
+    /// own 10 s probe deadline would have run out): a fresh start asked `server/discover` alone,
+    /// patiently, so a slow 2026-07-28 server is still spoken to as one; a refusal there (or a
+    /// read probe left unanswered) means a 2025 server, started once more with `initialize`.
+    async fn open_after_slow_start(
+        &self,
+        config: ServerConfig,
+        why: String,
+    ) -> Result<Connection, HandshakeFailure> {
+        match self
+            .open_with(config.clone(), Plan::Discover, Some(why.clone()))
+            .await
+        {
+            Err(HandshakeFailure {
+                not_modern: Some(again),
+                ..
+            }) => {
+                let legacy = Plan::Initialize(super::modern::LEGACY_REVISION.into());
+                let both = format!("{why}; started again: {again}");
+                self.open_with(config, legacy, Some(both)).await
+            }
+            other => other,
         }
     }
 
@@ -579,10 +615,7 @@ impl ConnectionManager {
         let ServerTransport::Http { url, headers, .. } = &config.transport else {
             unreachable!("open_modern_http is only called for http servers");
         };
-        let failed = |error| HandshakeFailure {
-            error,
-            not_modern: None,
-        };
+        let failed = HandshakeFailure::from;
         let (wire, end) = wire_pair();
         let stderr = Arc::new(self.stderr_tail_buffer());
         let transport_cancel = CancellationToken::new();
@@ -623,8 +656,10 @@ impl ConnectionManager {
         }
         let transport_cancel = CancellationToken::new();
         let gate = self.gate(&name);
+        // `auto`'s probe: the first try, or the patient one after a slow start.
+        let probing = plan == Plan::Auto || (plan == Plan::Discover && config.protocol.is_auto());
         // N9: stderr of a stdio server's `auto` handshake waits to be judged probe noise.
-        let hold = Arc::new(StderrHold::new(plan == Plan::Auto));
+        let hold = Arc::new(StderrHold::new(probing));
         // B12: the streamable HTTP task ends the session with DELETE; closing waits for it.
         let mut transport_task = None;
         let mut child = None;
@@ -668,7 +703,7 @@ impl ConnectionManager {
                     &self.opts.limits,
                     end,
                     (stderr.clone(), hook),
-                    plan == Plan::Auto,
+                    probing,
                 )?;
                 child = Some(guard);
                 gauge = stdin;

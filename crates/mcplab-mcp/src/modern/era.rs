@@ -113,7 +113,8 @@ pub struct Outcome<'a> {
     pub first_result: Option<Value>,
     /// The first error: why discovery failed when `auto` fell back on stdio.
     pub first_error: Option<Value>,
-    /// Set when the manager fell back after an HTTP discovery that was not modern.
+    /// Set when the manager fell back after an HTTP discovery that was not modern, or started
+    /// a stdio server again after a probe it never read (why the first try ended).
     pub fell_back: Option<String>,
 }
 
@@ -161,9 +162,14 @@ fn how(o: &Outcome<'_>, era: Era) -> String {
         return "HTTP+SSE transport (deprecated since 2025-03-26): initialize handshake".into();
     }
     match (o.choice, era) {
-        (ProtocolChoice::Auto, Era::Modern) => {
-            format!("auto: server/discover answered; every request uses {MODERN_REVISION}")
-        }
+        (ProtocolChoice::Auto, Era::Modern) => match &o.fell_back {
+            // The patient second start after a first one that never read the probe.
+            Some(why) => format!(
+                "auto: {why}; started again and asked server/discover alone, which it answered; \
+                 every request uses {MODERN_REVISION}"
+            ),
+            None => format!("auto: server/discover answered; every request uses {MODERN_REVISION}"),
+        },
         (ProtocolChoice::Auto, Era::Legacy) => {
             let why = o.fell_back.clone().unwrap_or_else(|| match &o.first_error {
                 Some(e) => format!(

@@ -10,8 +10,12 @@
 //!   ([`StdinGauge`]): a server that read it and has not answered [`SETTLE`] later ignores it;
 //!   one that reads nothing is given up on at half the connect deadline (at most 8 s). Either
 //!   way the probe is given up ([`Step::GiveUp`]): the transport ends the session, and the
-//!   manager starts the server again and asks `initialize` (a fresh process never saw the
-//!   probe), within the other half of the deadline.
+//!   manager starts the server again (a fresh process never saw the probe). After a probe the
+//!   server read and ignored, it asks `initialize`. After one it never read (the server was
+//!   still starting: heavy imports on a busy machine) it asks `server/discover` alone, with
+//!   the whole connect deadline ([`DiscoverProbe::patient`]; rmcp sets no deadline of its own
+//!   there), so a slow 2026-07-28 server is not taken for a 2025 one; a refusal there starts
+//!   it a third time with `initialize`.
 //! - **A second start** ([`DiscoverProbe::judge`]): a lax 2025 server answers the probe with a
 //!   result that is not a discover result (often `{}`); rmcp would end the handshake, and the
 //!   manager start the server again. The answer is turned into a refusal (-32601) instead, so
@@ -83,8 +87,12 @@ enum State {
 /// What the transport should do when [`DiscoverProbe::deadline`] passes.
 pub enum Step {
     /// End the session: the probe is unanswered, for this reason. The manager starts the
-    /// server again with `initialize`.
-    GiveUp(String),
+    /// server again: with `initialize`, or when the server never read the probe (`unread`:
+    /// it was still starting) with a patient `server/discover`.
+    GiveUp {
+        why: String,
+        unread: bool,
+    },
     Nothing,
 }
 
@@ -94,6 +102,17 @@ impl DiscoverProbe {
     pub fn new(connect_timeout: Duration, gauge: Option<StdinGauge>) -> Self {
         Self {
             limit: (connect_timeout / 2).min(MAX_WAIT),
+            gauge,
+            state: State::Idle,
+        }
+    }
+
+    /// The probe of a second start after a first one never read it: `server/discover` alone
+    /// (rmcp sets no deadline of its own there), so a slow start may take the whole connect
+    /// deadline; a server that reads it and stays silent is still given up [`SETTLE`] later.
+    pub fn patient(connect_timeout: Duration, gauge: Option<StdinGauge>) -> Self {
+        Self {
+            limit: connect_timeout,
             gauge,
             state: State::Idle,
         }
@@ -162,10 +181,13 @@ impl DiscoverProbe {
     /// What to do now that [`Self::deadline`] passed.
     pub fn step(&mut self, now: Instant) -> Step {
         let unread = self.gauge.as_ref().and_then(StdinGauge::unread);
+        let gauged = self.gauge.is_some();
         let State::Sent { at, read, look, .. } = &mut self.state else {
             return Step::Nothing;
         };
         let waited = now.duration_since(*at).as_millis();
+        // Known only through the pipe: without it, silence says nothing about a slow start.
+        let never_read = gauged && read.is_none();
         let why = match read {
             Some(read) if now >= *read + SETTLE => format!(
                 "no answer to server/discover {} ms after the server read it: it ignores \
@@ -186,7 +208,10 @@ impl DiscoverProbe {
             }
         };
         self.finish();
-        Step::GiveUp(why)
+        Step::GiveUp {
+            why,
+            unread: never_read,
+        }
     }
 }
 
@@ -287,7 +312,7 @@ mod tests {
         let read_at = Instant::now();
         tokio::time::sleep_until(probe.deadline().unwrap()).await;
         assert_eq!(Instant::now(), read_at + SETTLE);
-        let Step::GiveUp(why) = probe.step(Instant::now()) else {
+        let Step::GiveUp { why, .. } = probe.step(Instant::now()) else {
             panic!("given up");
         };
         assert!(why.contains("after the server read it"), "{why}");
@@ -315,7 +340,11 @@ mod tests {
         silent.sent(&discover(), &id);
         let start = Instant::now();
         tokio::time::sleep_until(silent.deadline().unwrap()).await;
-        assert!(matches!(silent.step(Instant::now()), Step::GiveUp(_)));
+        // Without the pipe to look at, silence is not known to be a slow start.
+        assert!(matches!(
+            silent.step(Instant::now()),
+            Step::GiveUp { unread: false, .. }
+        ));
         assert_eq!(Instant::now() - start, Duration::from_secs(3));
     }
 

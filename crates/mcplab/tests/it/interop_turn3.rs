@@ -225,3 +225,42 @@ async fn a_lax_answer_to_the_probe_falls_back_on_the_same_process() {
     let pids = std::fs::read_to_string(&starts).unwrap();
     assert_eq!(pids.lines().count(), 1, "started once: {pids}");
 }
+
+/// `sh -c` that holds its first start `secs` seconds before becoming `server` (reading nothing
+/// meanwhile: a slow first start, e.g. cold imports) and starts it at once afterwards.
+fn slow_first_start(marker: &std::path::Path, secs: u32, server: &str) -> String {
+    let m = marker.display();
+    format!("sh -c 'if [ ! -e {m} ]; then : > {m}; sleep {secs}; fi; exec {server}'")
+}
+
+/// A 2026-07-28 server whose first start reads nothing before `auto` gives the probe up (half
+/// the connect deadline; rmcp's own probe deadline is 10 s) is started again and asked
+/// `server/discover` alone, patiently: it is spoken to as 2026-07-28, not as 2025 (it was, by
+/// a fresh `initialize`). A 2025 server that starts as slowly still ends in the 2025 era: it
+/// refuses the second probe and is started a third time with `initialize`.
+#[tokio::test]
+async fn a_slow_first_start_is_asked_server_discover_again_not_taken_for_2025() {
+    let dir = tempfile::tempdir().unwrap();
+    let modern = format!("{} demo-server", super::peer_support::BIN);
+    let legacy = raw("");
+    // Side by side: each costs a held first start.
+    let connect = |server: String, revision: &'static str| {
+        let srv = slow_first_start(&dir.path().join(format!("started-{revision}")), 3, &server);
+        async move {
+            let args = ["--connect-timeout", "4", "--json", "--stdio", &srv, "info"];
+            (revision, mcplab(&args).await)
+        }
+    };
+    let runs = tokio::join!(connect(modern, "2026-07-28"), connect(legacy, "2025-11-25"));
+    for (revision, o) in [runs.0, runs.1] {
+        let out = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{revision}: {}", text(&o));
+        let info: serde_json::Value = serde_json::from_str(&out).expect("info --json");
+        assert_eq!(info["protocolVersion"], revision, "{}", text(&o));
+        let how = info["mcplab/era"]["how"].as_str().unwrap_or_default();
+        assert!(
+            how.contains("the server read nothing"),
+            "the era says why it started again: {how}"
+        );
+    }
+}

@@ -148,13 +148,13 @@ impl Connection {
         self.tasks.list(&self.name)
     }
 
-    /// The negotiated protocol version.
     /// The tools this connection listed last (`list_all`, every page merged: `{tools: […]}`),
     /// None before it first listed them.
     pub fn listed_tools(&self) -> Option<Arc<Value>> {
         self.listed_tools.lock().clone()
     }
 
+    /// The negotiated protocol version.
     pub fn protocol_version(&self) -> Option<&str> {
         self.initialize
             .get("protocolVersion")

@@ -20,9 +20,11 @@ export function useToolMarks(server: string): ToolMarksState {
     queryKey: ['toolFindings', server, list.dataUpdatedAt],
     queryFn: () => api.toolFindings(server),
     enabled: list.isSuccess,
+    // Kept by the query between renders (a new map only when new findings arrive).
+    select: (d) => new Map(d.tools.map((t) => [t.tool, t.findings])),
   });
   return {
-    byTool: q.data ? new Map(q.data.tools.map((t) => [t.tool, t.findings])) : null,
+    byTool: q.data ?? null,
     error: q.error ? errorMessage(q.error) : null,
   };
 }

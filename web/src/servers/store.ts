@@ -193,8 +193,11 @@ function onEvent(e: ServerEvent): void {
       return;
     }
     patch(e.server, (v) => ({ ...v, status: e.status, info: e.status.state === 'connected' ? v.info : null }));
+    // A row being fetched (after `added`) may have been read before this change: its answer
+    // would put the older status back, so it is fetched once more after it.
+    if (refreshing.has(e.server)) refreshing.set(e.server, true);
     // The initialize result comes with the view, not the event.
-    if (e.status.state === 'connected') refreshOne(e.server);
+    else if (e.status.state === 'connected') refreshOne(e.server);
   } else if (e.type === 'stderr') {
     patch(e.server, (v) => ({ ...v, stderr: [...v.stderr.slice(-(STDERR_KEEP - 1)), e.line] }));
   }

@@ -19,7 +19,8 @@
 //!   (metadata, `/authorize` approving at once, `/token` with PKCE/refresh/client credentials,
 //!   `/register`) and the MCP server it protects (streamable HTTP and legacy SSE, protected
 //!   resource metadata, 401/403 challenges), every part a knob incl. broken setups;
-//!   `examples/oauth_server.rs` serves presets for the browser test. `llm/` and `oauth/` (and both
+//!   `examples/oauth_server.rs` serves presets for the browser test; `ports.rs` loopback ports below the
+//!   kernel's ephemeral range for servers a test starts. `llm/`, `oauth/` and `ports` (and both
 //!   examples) are behind the `test-servers` feature: the tests, examples and benches enable it
 //!   (dev-dependencies, `--features test-servers`), the shipped binary does not.
 
@@ -29,6 +30,8 @@ mod http_demo;
 pub mod llm;
 #[cfg(feature = "test-servers")]
 pub mod oauth;
+#[cfg(feature = "test-servers")]
+pub mod ports;
 
 pub use fixture::FixtureServer;
 pub use http_demo::{serve_http, spawn_http};

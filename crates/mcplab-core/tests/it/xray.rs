@@ -166,11 +166,7 @@ async fn the_xray_is_what_the_provider_received_byte_for_byte() {
 #[tokio::test]
 async fn an_unreachable_provider_and_a_broken_stream_show_in_the_xray() {
     // A port that was just free: nothing listens there.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = mcplab_testkit::ports::spare_port();
     let events = run(
         provider(
             &format!("http://127.0.0.1:{port}/v1/"),

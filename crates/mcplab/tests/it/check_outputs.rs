@@ -155,11 +155,7 @@ async fn plain_http_credentials_and_secrets_in_the_url() {
         "masked: {secret}"
     );
 
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = mcplab_testkit::ports::spare_port();
     let _server = tokio::process::Command::new("python3")
         .args([
             repo().join("tests/interop/rawsrv.py").display().to_string(),
@@ -429,11 +425,7 @@ async fn security_and_baseline_read_whole_listings_when_frames_are_cut() {
 #[tokio::test]
 async fn a_secret_in_the_url_shows_in_no_output() {
     let dir = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = mcplab_testkit::ports::spare_port();
     // Nothing listens there: connecting fails at once, with an error that quotes the URL.
     let url =
         format!("http://alice:hunter2secret@127.0.0.1:{port}/mcp?access_token=abcdef123456789&x=1");

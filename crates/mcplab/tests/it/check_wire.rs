@@ -36,11 +36,7 @@ pub(crate) struct RawHttp {
 
 impl RawHttp {
     pub(crate) async fn start(transport: &str, modes: &str) -> Self {
-        let port = TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = mcplab_testkit::ports::spare_port();
         let mut args = vec![
             repo().join("tests/interop/rawsrv.py").display().to_string(),
             transport.to_owned(),

@@ -291,10 +291,7 @@ async fn auto_falls_back_to_the_handshake_for_a_lax_stdio_server() {
 
 #[tokio::test]
 async fn b14_no_internal_names_in_messages() {
-    let port = {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        l.local_addr().unwrap().port()
-    };
+    let port = mcplab_testkit::ports::spare_port();
     let url = format!("http://127.0.0.1:{port}/mcp");
     let o = run(&["--url", &url, "--oauth", "off", "tools", "list"]).await;
     assert_eq!(code(&o), 3);

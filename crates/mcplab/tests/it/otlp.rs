@@ -113,10 +113,7 @@ async fn a_chat_turn_is_exported_as_a_chat_span_with_its_tool_call() {
 
 #[tokio::test]
 async fn a_collector_nobody_runs_is_one_warning_and_the_run_passes() {
-    let port = {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        l.local_addr().unwrap().port()
-    };
+    let port = mcplab_testkit::ports::spare_port();
     let o = run_add_twice_exporting_to(&format!("http://127.0.0.1:{port}")).await;
     let err = stderr(&o);
     assert_eq!(o.status.code(), Some(0), "{err}");

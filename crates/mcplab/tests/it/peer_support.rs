@@ -90,17 +90,14 @@ pub struct Served {
 }
 
 impl Served {
-    /// Starts `command` (its output discarded) with `PORT` set to a free loopback port and
-    /// waits until the port takes connections: up to a minute, as Python and uvicorn take
-    /// seconds to start on a loaded machine (10 s timed out at load 23).
+    /// Starts `command` (its output discarded) with `PORT` set to a free loopback port (below
+    /// the ephemeral range: no other test's server is given it meanwhile) and waits until the
+    /// port takes connections: up to a minute, as Python and uvicorn take seconds to start on a
+    /// loaded machine (10 s timed out at load 23). The server must still run then.
     pub async fn start(mut command: Command) -> Served {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
+        let port = mcplab_testkit::ports::spare_port();
         let what = format!("{:?}", command.as_std());
-        let child = command
+        let mut child = command
             .env("PORT", port.to_string())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -117,6 +114,9 @@ impl Served {
                 "{what} did not listen on 127.0.0.1:{port}"
             );
             tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("{what} ended ({status}) while something else listened on {port}");
         }
         Served {
             _child: child,

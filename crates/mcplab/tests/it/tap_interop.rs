@@ -89,10 +89,7 @@ async fn the_sdk_client_gets_the_same_bytes_through_the_stdio_tap_in_both_eras()
 
 /// The TypeScript server over HTTP on a free port; killed on drop.
 async fn http_server() -> (Child, u16) {
-    let port = {
-        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        l.local_addr().unwrap().port()
-    };
+    let port = mcplab_testkit::ports::spare_port();
     let child = Command::new(node22())
         .args([script("server.mjs"), "http".into()])
         .env("PORT", port.to_string())

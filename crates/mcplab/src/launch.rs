@@ -4,10 +4,13 @@
 //! it is removed when that server stops. `open.html` (0600) is a redirect to a one-time login
 //! URL: the browser is started with the file's path only, because another local user can read
 //! any process's argv (`ps`) and would redeem a code seen there first. The code in it is dead
-//! after one use or two minutes. This module does not talk to the server.
+//! after one use or two minutes. [`Launch::client`] is the one HTTP client the commands that
+//! reach a running server (`open`, `mcp --attach`, `servers add|remove|import`) build; this
+//! module sends nothing itself.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
@@ -91,6 +94,11 @@ impl Launch {
         )
     }
 
+    /// An HTTP client for this server's API; see [`api_client`].
+    pub fn client(&self, timeout: Duration) -> Result<reqwest::Client, Failure> {
+        api_client(&self.secret, timeout)
+    }
+
     /// Removes `launch.json` if it still describes this process (a newer server on the same
     /// data directory may have replaced it), and `open.html` with it.
     pub fn remove_if_ours(data: &DataDir) {
@@ -99,6 +107,27 @@ impl Launch {
             let _ = std::fs::remove_file(data.dir().join(OPEN_FILE));
         }
     }
+}
+
+/// An HTTP client for a running server's API: every request carries `secret` as its bearer
+/// (a header marked sensitive), goes straight to the recorded address whatever proxy the
+/// environment names, follows no redirect (the secret goes to that address only), and gives
+/// up after `timeout`.
+pub fn api_client(secret: &str, timeout: Duration) -> Result<reqwest::Client, Failure> {
+    let fail = |why: String| Failure::usage(format!("cannot set up an HTTP client: {why}"));
+    let mut bearer =
+        reqwest::header::HeaderValue::from_str(&format!("Bearer {secret}")).map_err(|_| {
+            fail("the launch secret in launch.json is not a header value; restart mcplab".into())
+        })?;
+    bearer.set_sensitive(true);
+    let headers = reqwest::header::HeaderMap::from_iter([(reqwest::header::AUTHORIZATION, bearer)]);
+    mcplab_net::tls::client_builder()
+        .default_headers(headers)
+        .no_proxy()
+        .redirect(reqwest::redirect::Policy::none())
+        .timeout(timeout)
+        .build()
+        .map_err(|e| fail(e.to_string()))
 }
 
 /// The redirect page that sends the browser to `url`.
@@ -178,6 +207,58 @@ mod tests {
         assert_eq!(Launch::find(&data).unwrap(), None);
         std::fs::write(dir.path().join("data").join(LAUNCH_FILE), "{").unwrap();
         assert!(Launch::find(&data).is_err(), "an unreadable record is said");
+    }
+
+    /// Answers one request on `listener` with a redirect to itself; what was asked.
+    fn redirect_once(listener: std::net::TcpListener) -> std::thread::JoinHandle<String> {
+        std::thread::spawn(move || {
+            use std::io::{BufRead, BufReader};
+            let (stream, _) = listener.accept().unwrap();
+            stream
+                .set_read_timeout(Some(Duration::from_secs(60)))
+                .unwrap();
+            let mut reader = BufReader::new(&stream);
+            let mut head = String::new();
+            while reader.read_line(&mut head).unwrap() > 2 {}
+            let port = listener.local_addr().unwrap().port();
+            let answer = format!(
+                "HTTP/1.1 302 Found\r\nlocation: http://127.0.0.1:{port}/elsewhere\r\n\
+                 content-length: 0\r\nconnection: close\r\n\r\n"
+            );
+            (&stream).write_all(answer.as_bytes()).unwrap();
+            head.to_ascii_lowercase()
+        })
+    }
+
+    #[tokio::test]
+    async fn the_client_carries_the_secret_and_follows_no_redirect() {
+        let port = mcplab_testkit::ports::spare_port();
+        let server = redirect_once(std::net::TcpListener::bind(("127.0.0.1", port)).unwrap());
+        let launch = Launch {
+            url: format!("http://127.0.0.1:{port}"),
+            secret: "s3cret".into(),
+            pid: std::process::id(),
+        };
+        let client = launch.client(Duration::from_secs(60)).unwrap();
+        let response = client.get(format!("{}/api/x", launch.url)).send().await;
+        let head = server.join().unwrap();
+        assert!(
+            head.contains("\r\nauthorization: bearer s3cret\r\n"),
+            "{head}"
+        );
+        assert_eq!(
+            response.unwrap().status(),
+            302,
+            "the redirect is not followed"
+        );
+        assert!(
+            Launch {
+                secret: "a\nb".into(),
+                ..launch
+            }
+            .client(Duration::from_secs(1))
+            .is_err()
+        );
     }
 
     #[test]

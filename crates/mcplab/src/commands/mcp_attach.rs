@@ -23,7 +23,7 @@ use tokio::sync::broadcast::error::RecvError;
 use tokio_util::sync::CancellationToken;
 
 use crate::failure::Failure;
-use crate::launch::Launch;
+use crate::launch::{Launch, api_client};
 use crate::settings::DataDir;
 
 /// The clientInfo name servers see from an attached `mcplab mcp`, and the inspector shows.
@@ -44,14 +44,9 @@ pub async fn inspector(data: &DataDir) -> Result<LiveTarget, Failure> {
             launch.url
         ))
     };
-    let client = mcplab_net::tls::client_builder()
-        .timeout(std::time::Duration::from_secs(5))
-        .no_proxy()
-        .build()
-        .map_err(|e| fail(e.to_string()))?;
-    let response = client
+    let response = launch
+        .client(std::time::Duration::from_secs(5))?
         .get(format!("{}/api/taps", launch.url))
-        .bearer_auth(&launch.secret)
         .send()
         .await
         .map_err(|e| {
@@ -219,11 +214,7 @@ pub struct InspectorApi {
 
 impl InspectorApi {
     pub fn new(target: LiveTarget) -> Result<Self, Failure> {
-        let client = mcplab_net::tls::client_builder()
-            .timeout(std::time::Duration::from_secs(10))
-            .no_proxy()
-            .build()
-            .map_err(|e| Failure::usage(format!("--attach: {e}")))?;
+        let client = api_client(&target.secret, std::time::Duration::from_secs(10))?;
         Ok(Self { target, client })
     }
 
@@ -239,7 +230,7 @@ impl InspectorApi {
                 .extend(segments);
             Ok(url)
         });
-        let request = url.map(|url| self.client.get(url).bearer_auth(&self.target.secret));
+        let request = url.map(|url| self.client.get(url));
         async move {
             let mut response = request
                 .map_err(|e| e.to_string())?

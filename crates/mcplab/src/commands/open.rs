@@ -19,10 +19,9 @@ pub async fn run(data: &DataDir, print_only: bool) -> Result<(), Failure> {
             launch.url
         ))
     };
-    let response = mcplab_net::tls::client()
+    let response = launch
+        .client(Duration::from_secs(10))?
         .post(format!("{}/api/login-codes", launch.url))
-        .bearer_auth(&launch.secret)
-        .timeout(Duration::from_secs(10))
         .send()
         .await
         .map_err(|e| unreachable(e.to_string()))?;

@@ -39,11 +39,7 @@ impl Inspector {
         let Some(launch) = Launch::find(data)? else {
             return Ok(None);
         };
-        let client = mcplab_net::tls::client_builder()
-            .timeout(REQUEST_TIMEOUT)
-            .no_proxy()
-            .build()
-            .map_err(|e| Failure::usage(format!("cannot set up an HTTP client: {e}")))?;
+        let client = launch.client(REQUEST_TIMEOUT)?;
         Ok(Some(Self { launch, client }))
     }
 
@@ -180,10 +176,7 @@ impl Inspector {
             .pop_if_empty()
             .push("api")
             .extend(path);
-        let mut request = self
-            .client
-            .request(method, url)
-            .bearer_auth(&self.launch.secret);
+        let mut request = self.client.request(method, url);
         if let Some(body) = body {
             request = request.json(body);
         }

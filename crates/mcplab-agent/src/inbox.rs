@@ -241,6 +241,8 @@ pub(crate) fn listen(
                 Ok(ServerEvent::Stderr { server, line }) => {
                     inbox.push(&server, Stream::Stderr, Value::String(line));
                 }
+                // About the list's order, not one server: nothing an agent's inbox keeps.
+                Ok(ServerEvent::Reordered { .. }) => {}
                 Ok(event) => {
                     if let ServerEvent::HumanRequested { request } = &event {
                         answers.clone().handle(request.clone(), inbox.clone());

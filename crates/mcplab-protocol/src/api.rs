@@ -12,6 +12,7 @@
 //! | DELETE | `/api/servers/{name}` | → 204 (disconnects first, forgets its sign-ins; a `removed` event) |
 //! | GET | `/api/servers/{name}` | → `ServerView` |
 //! | POST | `/api/servers/import` | `ImportRequest` → `ImportResult` (JSONC accepted; entries that cannot be used are skipped with a warning; 400 only when nothing can be read; an `added` or `updated` event each) |
+//! | PUT | `/api/server-order` | `ServerOrder` → 204 (the servers' order, every list's; the names must be exactly the configured servers, else 409 `order_mismatch` naming what differs and nothing changes; a `reordered` event. Not under `/api/servers/`, where `PUT order` would replace a server named `order`) |
 //! | GET | `/api/servers/export` | → `mcpServers` JSON document (a server named `export` is read in the list; one named `import` or `export` is still replaced and deleted at its name) |
 //! | POST | `/api/servers/{name}/connect` | optional `ConnectRequest` (connect declaring a host profile's revision and capabilities; `connectedAs` in the view names it; 404 for an unknown profile) → `ServerView` |
 //! | POST | `/api/servers/{name}/disconnect`, `/reconnect` (keeps the declaration) | → `ServerView` |
@@ -179,6 +180,13 @@ pub struct ConnectRequest {
 #[serde(rename_all = "camelCase")]
 pub struct ProtocolSwitch {
     pub protocol: crate::era::ProtocolChoice,
+}
+
+/// The order the user put the servers in: every configured server's name, each once.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, TS)]
+#[serde(rename_all = "camelCase")]
+pub struct ServerOrder {
+    pub names: Vec<String>,
 }
 
 /// Import servers from an `mcpServers` document (Claude Desktop, Cursor, VS Code shapes).

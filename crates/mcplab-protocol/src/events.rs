@@ -89,6 +89,10 @@ pub enum ServerEvent {
     /// The server was removed from the configuration (its connection closed first): lists
     /// drop it, and selections of it fall back.
     Removed { server: String },
+    /// The user put the configured servers in a new order (a page's drag, `mcplab servers
+    /// move`): every list shows them as `servers` names them. Not about one server:
+    /// [`ServerEvent::server`] is empty.
+    Reordered { servers: Vec<String> },
     /// One line the server process wrote to stderr.
     Stderr { server: String, line: String },
     /// `notifications/message`.
@@ -147,7 +151,7 @@ pub enum ServerEvent {
 }
 
 impl ServerEvent {
-    /// The server the event is about.
+    /// The server the event is about (empty for `reordered`, which is about all of them).
     pub fn server(&self) -> &str {
         match self {
             ServerEvent::Status { server, .. }
@@ -166,6 +170,7 @@ impl ServerEvent {
             | ServerEvent::SubscriptionAcknowledged { server, .. } => server,
             ServerEvent::HumanRequested { request } => &request.server,
             ServerEvent::Task { task } => &task.server,
+            ServerEvent::Reordered { .. } => "",
         }
     }
 }

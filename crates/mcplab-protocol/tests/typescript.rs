@@ -90,6 +90,7 @@ fn render() -> String {
         CheckExported::decl(&cfg),
         ServerView::decl(&cfg),
         ImportRequest::decl(&cfg),
+        ServerOrder::decl(&cfg),
         ImportResult::decl(&cfg),
         ToolCallRequest::decl(&cfg),
         UriRequest::decl(&cfg),

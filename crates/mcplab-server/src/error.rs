@@ -48,6 +48,9 @@ impl From<StoreError> for ApiFailure {
         match &e {
             StoreError::NotFound(_) => Self::not_found(e.to_string()),
             StoreError::Conflict(_) => Self::new(StatusCode::CONFLICT, "conflict", e.to_string()),
+            StoreError::OrderMismatch { .. } => {
+                Self::new(StatusCode::CONFLICT, "order_mismatch", e.to_string())
+            }
             _ => Self::new(StatusCode::INTERNAL_SERVER_ERROR, "internal", e.to_string()),
         }
     }

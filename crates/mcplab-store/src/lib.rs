@@ -87,6 +87,22 @@ pub enum StoreError {
     /// The name is already taken by another server.
     #[error("a server named {0:?} already exists")]
     Conflict(String),
+    /// A new server order does not name exactly the configured servers (one was added,
+    /// removed or renamed since the order was read): nothing was reordered.
+    #[error(
+        "the new order does not match the configured servers{}{}{}; nothing was reordered: reload the list and move the server again",
+        list_of(" (missing: ", missing),
+        list_of(" (not configured: ", unknown),
+        list_of(" (named twice: ", repeated)
+    )]
+    OrderMismatch {
+        /// Configured servers the order leaves out.
+        missing: Vec<String>,
+        /// Names in the order that are not configured.
+        unknown: Vec<String>,
+        /// Names given more than once.
+        repeated: Vec<String>,
+    },
     /// A stored row does not deserialize into the value it should hold.
     #[error("corrupt row: {0}")]
     Corrupt(String),
@@ -100,6 +116,14 @@ pub enum StoreError {
     /// Any other SQLite failure (disk full, I/O error, busy past the timeout).
     #[error("database error: {0}")]
     Sqlite(#[from] rusqlite::Error),
+}
+
+/// `" (missing: a, b)"`-style part of a message, or nothing for an empty list.
+fn list_of(head: &str, names: &[String]) -> String {
+    match names.is_empty() {
+        true => String::new(),
+        false => format!("{head}{})", names.join(", ")),
+    }
 }
 
 /// Whether SQLite said another connection holds the lock.

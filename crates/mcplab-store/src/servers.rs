@@ -1,6 +1,7 @@
 //! Server configs: one row per [`ServerConfig`], keyed by name, stored as JSON and listed in
-//! insertion order (`position`). It must not validate configs or touch live connections: that
-//! belongs to the caller. A rename keeps the server's place in the list.
+//! the user's order (`position`: insertion order until [`Store::set_server_order`] sets it).
+//! It must not validate configs or touch live connections: that belongs to the caller. A
+//! rename keeps the server's place in the list.
 
 use mcplab_protocol::ServerConfig;
 use rusqlite::{ErrorCode, OptionalExtension, TransactionBehavior, params};
@@ -8,7 +9,7 @@ use rusqlite::{ErrorCode, OptionalExtension, TransactionBehavior, params};
 use super::{Store, StoreError, blocking, encode};
 
 impl Store {
-    /// Every server config, in insertion order.
+    /// Every server config, in the user's order (new ones last).
     pub fn servers(&self) -> Result<Vec<ServerConfig>, StoreError> {
         blocking(|| {
             let conn = self.conn.lock();
@@ -113,6 +114,31 @@ impl Store {
         })
     }
 
+    /// Puts the servers in the order of `names`, which must name exactly the configured
+    /// servers, each once; else [`StoreError::OrderMismatch`] and nothing changes (one
+    /// transaction, so another writer cannot slip a server in between the check and the write).
+    pub fn set_server_order(&self, names: &[String]) -> Result<(), StoreError> {
+        blocking(|| {
+            let mut conn = self.conn.lock();
+            let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;
+            let current: Vec<String> = tx
+                .prepare("SELECT name FROM servers ORDER BY position")?
+                .query_map([], |r| r.get(0))?
+                .collect::<Result<_, _>>()?;
+            order_matches(&current, names)?;
+            // Positions are UNIQUE: move every row out of the way (negated) first.
+            tx.execute("UPDATE servers SET position = -position", [])?;
+            for (i, name) in names.iter().enumerate() {
+                tx.execute(
+                    "UPDATE servers SET position = ?2 WHERE name = ?1",
+                    params![name, i as i64 + 1],
+                )?;
+            }
+            tx.commit()?;
+            Ok(())
+        })
+    }
+
     /// Removes the config named `name`; [`StoreError::NotFound`] if there is none.
     pub fn delete_server(&self, name: &str) -> Result<(), StoreError> {
         self.delete_one("DELETE FROM servers WHERE name = ?1", name, not_found(name))
@@ -130,6 +156,34 @@ fn decode(name: &str, json: &str) -> Result<ServerConfig, StoreError> {
         )));
     }
     Ok(cfg)
+}
+
+/// Whether `names` is `current` in some order, each once: else what differs, as the error.
+fn order_matches(current: &[String], names: &[String]) -> Result<(), StoreError> {
+    let mut seen = std::collections::HashSet::new();
+    let repeated: Vec<String> = names
+        .iter()
+        .filter(|n| !seen.insert(n.as_str()))
+        .cloned()
+        .collect();
+    let unknown: Vec<String> = names
+        .iter()
+        .filter(|n| !current.contains(n))
+        .cloned()
+        .collect();
+    let missing: Vec<String> = current
+        .iter()
+        .filter(|n| !names.contains(n))
+        .cloned()
+        .collect();
+    if repeated.is_empty() && unknown.is_empty() && missing.is_empty() {
+        return Ok(());
+    }
+    Err(StoreError::OrderMismatch {
+        missing,
+        unknown,
+        repeated,
+    })
 }
 
 fn not_found(name: &str) -> StoreError {

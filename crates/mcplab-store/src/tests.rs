@@ -113,6 +113,41 @@ fn missing_servers_are_not_found() {
 }
 
 #[test]
+fn server_order_is_set_whole_or_not_at_all() {
+    let (dir, store) = temp_store();
+    for n in ["a", "b", "c"] {
+        store.insert_server(&http(n, "http://x")).unwrap();
+    }
+    let order = |ns: &[&str]| ns.iter().map(|n| n.to_string()).collect::<Vec<_>>();
+
+    store.set_server_order(&order(&["c", "a", "b"])).unwrap();
+    assert_eq!(names(&store), ["c", "a", "b"]);
+    // A new server goes last; a rename keeps its place.
+    store.insert_server(&http("d", "http://x")).unwrap();
+    store.replace_server("a", &http("a2", "http://x")).unwrap();
+    assert_eq!(names(&store), ["c", "a2", "b", "d"]);
+
+    for (wrong, said) in [
+        (order(&["c", "a2", "b"]), "missing: d"),
+        (order(&["c", "a2", "b", "d", "e"]), "not configured: e"),
+        (order(&["c", "a2", "b", "b", "d"]), "named twice: b"),
+        (order(&["c", "a", "b", "d"]), "not configured: a"),
+    ] {
+        let err = store.set_server_order(&wrong).unwrap_err();
+        assert!(matches!(err, StoreError::OrderMismatch { .. }), "{err:?}");
+        assert!(err.to_string().contains(said), "{err}");
+        assert_eq!(names(&store), ["c", "a2", "b", "d"], "nothing changed");
+    }
+    // The order survives reopening the file.
+    store
+        .set_server_order(&order(&["d", "b", "a2", "c"]))
+        .unwrap();
+    drop(store);
+    let store = Store::open(&dir.path().join("mcplab.db")).unwrap();
+    assert_eq!(names(&store), ["d", "b", "a2", "c"]);
+}
+
+#[test]
 fn replace_keeps_position_and_may_rename() {
     let (_dir, store) = temp_store();
     store.insert_server(&http("a", "http://a")).unwrap();

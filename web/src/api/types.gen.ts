@@ -376,7 +376,7 @@ export type HumanAnswer = { "action": "accept", content: JsonValue, } | { "actio
 
 export type HumanOutcome = "accept" | "decline" | "cancel" | "timeout";
 
-export type ServerEvent = { "type": "status", server: string, status: ServerStatus, } | { "type": "added", server: string, } | { "type": "updated", server: string, } | { "type": "removed", server: string, } | { "type": "stderr", server: string, line: string, } | { "type": "log", server: string, level: string, logger?: string | null, data: JsonValue, } | { "type": "progress", server: string, token: JsonValue, progress: number, total?: number | null, message?: string | null, } | { "type": "listChanged", server: string, list: string, } | { "type": "resourceUpdated", server: string, uri: string, } | { "type": "cancelled", server: string, requestId: JsonValue, reason?: string | null, } | { "type": "humanRequested", request: HumanRequest, } | { "type": "humanResolved", server: string, id: number, outcome: HumanOutcome, } | { "type": "rootsListed", server: string, count: number, } | { "type": "authorizationRequired", server: string, url: string, } | { "type": "task", task: TaskView, } | { "type": "subscriptionAcknowledged", server: string, subscriptionId: JsonValue, notifications: JsonValue, };
+export type ServerEvent = { "type": "status", server: string, status: ServerStatus, } | { "type": "added", server: string, } | { "type": "updated", server: string, } | { "type": "removed", server: string, } | { "type": "reordered", servers: Array<string>, } | { "type": "stderr", server: string, line: string, } | { "type": "log", server: string, level: string, logger?: string | null, data: JsonValue, } | { "type": "progress", server: string, token: JsonValue, progress: number, total?: number | null, message?: string | null, } | { "type": "listChanged", server: string, list: string, } | { "type": "resourceUpdated", server: string, uri: string, } | { "type": "cancelled", server: string, requestId: JsonValue, reason?: string | null, } | { "type": "humanRequested", request: HumanRequest, } | { "type": "humanResolved", server: string, id: number, outcome: HumanOutcome, } | { "type": "rootsListed", server: string, count: number, } | { "type": "authorizationRequired", server: string, url: string, } | { "type": "task", task: TaskView, } | { "type": "subscriptionAcknowledged", server: string, subscriptionId: JsonValue, notifications: JsonValue, };
 
 export type Direction = "outbound" | "inbound";
 
@@ -693,6 +693,8 @@ export type ImportRequest = {
  * The file's text.
  */
 json: string, };
+
+export type ServerOrder = { names: Array<string>, };
 
 export type ImportResult = { added: Array<string>, replaced: Array<string>, 
 /**

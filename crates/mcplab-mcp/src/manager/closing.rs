@@ -55,6 +55,12 @@ impl ConnectionManager {
         });
     }
 
+    /// Tells every subscriber the configured servers are now in the order of `names`
+    /// ([`ServerEvent::Reordered`]), so lists follow. Nothing connects or closes.
+    pub fn reordered(&self, names: Vec<String>) {
+        self.events.send(ServerEvent::Reordered { servers: names });
+    }
+
     /// Closes every connection; call before exiting.
     pub async fn shutdown(&self) {
         let names: Vec<String> = self.slots.lock().keys().cloned().collect();

@@ -32,6 +32,7 @@ use crate::events;
 pub(crate) fn api() -> Router<Arc<AppState>> {
     Router::new()
         .route("/servers", get(servers::list).post(servers::create))
+        .route("/server-order", put(servers::reorder))
         // Routes of their own, and names a server may have: that server is still read
         // (`import` only), replaced and deleted by name.
         .route(

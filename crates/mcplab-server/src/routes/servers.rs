@@ -12,7 +12,7 @@ use axum::http::StatusCode;
 use mcplab_core::config::{import_mcp_servers, parse_mcp_servers, render_mcp_servers};
 use mcplab_mcp::DeclaredAs;
 use mcplab_protocol::api::{
-    ConnectRequest, ImportRequest, ImportResult, ServerView, TrafficSnapshotView,
+    ConnectRequest, ImportRequest, ImportResult, ServerOrder, ServerView, TrafficSnapshotView,
 };
 use mcplab_protocol::oauth::OAuthGrant;
 use mcplab_protocol::{ServerConfig, ServerEvent, ServerStatus};
@@ -147,6 +147,17 @@ pub(super) async fn remove(
     state.store.clear_oauth_credentials(&name)?;
     // Gone from the store first, so a page that reloads on the event no longer lists it.
     state.manager.remove(&name).await;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `PUT /api/server-order`: the user's order; 409 when it does not name exactly the
+/// configured servers (one added or removed in another tab since this one read the list).
+pub(super) async fn reorder(
+    State(state): State<Arc<AppState>>,
+    Json(order): Json<ServerOrder>,
+) -> Result<StatusCode, ApiFailure> {
+    state.store.set_server_order(&order.names)?;
+    state.manager.reordered(order.names);
     Ok(StatusCode::NO_CONTENT)
 }
 

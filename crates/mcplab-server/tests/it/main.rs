@@ -15,3 +15,4 @@ mod compare_api;
 mod evals_api;
 mod oauth_api;
 mod security_api;
+mod server_order;

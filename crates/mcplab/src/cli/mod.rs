@@ -708,6 +708,22 @@ pub enum ServersCmd {
     },
     /// Remove a server.
     Remove { name: String },
+    /// Move a server in the list (the order every list of servers follows): to place N
+    /// (1-based) or before another server.
+    Move {
+        name: String,
+        /// The place to move it to: 1 is the top.
+        #[arg(
+            long,
+            value_name = "N",
+            conflicts_with = "before",
+            required_unless_present = "before"
+        )]
+        to: Option<usize>,
+        /// Put it just before server OTHER.
+        #[arg(long, value_name = "OTHER")]
+        before: Option<String>,
+    },
     /// Import servers from another host's config (Claude Desktop, Cursor, VS Code).
     Import { file: PathBuf },
     /// Print the config as an mcpServers document; with --for AGENT, the entry that makes

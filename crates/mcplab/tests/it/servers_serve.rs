@@ -179,3 +179,74 @@ async fn a_refused_secret_changes_nothing_and_a_gone_serve_leaves_the_store_to_t
     assert!(o.status.success(), "{}", stderr(&o));
     assert!(!stored(data).await.contains(&"after".to_owned()));
 }
+
+/// The names `servers list` prints, in its order (the table's first column).
+async fn printed(data: &Path) -> Vec<String> {
+    let o = cli(data, &["servers", "list"]).await;
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout).into_owned();
+    let rows = text
+        .lines()
+        .skip(1)
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('-'));
+    rows.map(|l| l.split_whitespace().next().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test]
+async fn servers_move_reorders_the_store_or_a_running_serve() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path();
+    for name in ["a", "b", "c"] {
+        let o = cli(
+            data,
+            &["servers", "add", name, "--url", "http://127.0.0.1:9/mcp"],
+        )
+        .await;
+        assert!(o.status.success(), "{}", stderr(&o));
+    }
+    let base = printed(data).await;
+    assert!(
+        base.ends_with(&["a".into(), "b".into(), "c".into()]),
+        "{base:?}"
+    );
+    let at = base.len().to_string();
+    // No serve: the store.
+    let o = cli(data, &["servers", "move", "a", "--to", &at]).await;
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        printed(data)
+            .await
+            .ends_with(&["b".into(), "c".into(), "a".into()])
+    );
+    let o = cli(data, &["servers", "move", "a", "--to", "0"]).await;
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains(&format!("give 1 to {at}")),
+        "{}",
+        stderr(&o)
+    );
+
+    // A running serve: through it, its list and its event stream follow.
+    let run = start(data, &["--port", "0"]).await;
+    let o = cli(data, &["servers", "move", "a", "--before", "b"]).await;
+    assert_told(&o, "moved `a`", &run);
+    let seen = run
+        .events_until(|e| e["kind"] == "server" && e["event"]["type"] == "reordered")
+        .await;
+    let told = &seen.last().unwrap()["event"]["servers"];
+    assert_eq!(*told, json!(listed(&run).await), "{told}");
+    assert!(
+        listed(&run)
+            .await
+            .ends_with(&["a".into(), "b".into(), "c".into()])
+    );
+    let o = cli(data, &["servers", "move", "nosuch", "--to", "1"]).await;
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    run.stop().await;
+    assert!(
+        printed(data)
+            .await
+            .ends_with(&["a".into(), "b".into(), "c".into()])
+    );
+}

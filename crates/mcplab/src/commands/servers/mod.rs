@@ -1,6 +1,6 @@
-//! `mcplab servers list|add|remove|import|export`: edits the configured servers in the data
-//! directory's store (`export --for AGENT` prints a coding agent's `mcplab mcp` entry
-//! instead). While `mcplab serve` runs on the same data directory, `add`, `remove` and
+//! `mcplab servers list|add|remove|move|import|export`: edits the configured servers in the
+//! data directory's store (`export --for AGENT` prints a coding agent's `mcplab mcp` entry
+//! instead). While `mcplab serve` runs on the same data directory, `add`, `remove`, `move` and
 //! `import` go through its API ([`running`]) so the open inspector follows at once; otherwise
 //! they edit the store. An import is read completely before anything is written, so a file
 //! that cannot be read changes nothing; entries it cannot use are skipped with a warning.
@@ -99,6 +99,30 @@ pub async fn run(cmd: ServersCmd, settings: &Settings) -> Result<(), Failure> {
             told(inspector.as_ref().filter(|_| removed.is_some()));
             Ok(())
         }
+        ServersCmd::Move { name, to, before } => {
+            let place = match (to, before) {
+                (Some(n), _) => Place::At(n),
+                (None, Some(other)) => Place::Before(other),
+                (None, None) => return Err(Failure::usage("give --to N or --before OTHER")),
+            };
+            let inspector = Inspector::find(data)?;
+            let answered = match &inspector {
+                Some(live) => live.reorder(&name, &place).await?,
+                None => None,
+            };
+            let order = match answered.clone() {
+                Some(order) => order,
+                None => {
+                    let names = store.servers().map_err(store_err)?;
+                    let order = moved(names.into_iter().map(|s| s.name).collect(), &name, &place)?;
+                    store.set_server_order(&order).map_err(store_err)?;
+                    order
+                }
+            };
+            eprintln!("moved `{name}`: {}", order.join(", "));
+            told(inspector.as_ref().filter(|_| answered.is_some()));
+            Ok(())
+        }
         ServersCmd::Import { file } => {
             let text = std::fs::read_to_string(&file)
                 .map_err(|e| Failure::usage(format!("cannot read {}: {e}", file.display())))?;
@@ -147,6 +171,48 @@ pub async fn run(cmd: ServersCmd, settings: &Settings) -> Result<(), Failure> {
     }
 }
 
+/// Where `servers move` puts a server.
+pub(super) enum Place {
+    /// At this 1-based place.
+    At(usize),
+    /// Just before this server.
+    Before(String),
+}
+
+/// `names` with `name` moved to `place`; a name or place that is not there is a usage error.
+pub(super) fn moved(
+    mut names: Vec<String>,
+    name: &str,
+    place: &Place,
+) -> Result<Vec<String>, Failure> {
+    let known = |n: &str| format!("no server named `{n}` (see `mcplab servers list`)");
+    let from = names
+        .iter()
+        .position(|n| n == name)
+        .ok_or_else(|| Failure::usage(known(name)))?;
+    let count = names.len();
+    let item = names.remove(from);
+    let at = match place {
+        Place::At(n) if (1..=count).contains(n) => n - 1,
+        Place::At(n) => {
+            return Err(Failure::usage(format!(
+                "--to {n} is not a place in the list: give 1 to {count}"
+            )));
+        }
+        Place::Before(other) if other == name => {
+            return Err(Failure::usage(
+                "--before names the server being moved: name another",
+            ));
+        }
+        Place::Before(other) => names
+            .iter()
+            .position(|n| n == other)
+            .ok_or_else(|| Failure::usage(known(other)))?,
+    };
+    names.insert(at, item);
+    Ok(names)
+}
+
 /// Writes `servers` to the store, all or none: the names added and the names replaced.
 fn upsert_all(
     store: &mcplab_store::Store,
@@ -167,5 +233,35 @@ fn upsert_all(
 fn told(inspector: Option<&Inspector>) {
     if let Some(inspector) = inspector {
         eprintln!("{}", inspector.told());
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Place, moved};
+
+    fn order(names: &[&str]) -> Vec<String> {
+        names.iter().map(|n| n.to_string()).collect()
+    }
+
+    #[test]
+    fn a_server_moves_to_a_place_or_before_another() {
+        let abc = || order(&["a", "b", "c"]);
+        assert_eq!(moved(abc(), "c", &Place::At(1)).unwrap(), ["c", "a", "b"]);
+        assert_eq!(moved(abc(), "a", &Place::At(3)).unwrap(), ["b", "c", "a"]);
+        assert_eq!(moved(abc(), "b", &Place::At(2)).unwrap(), ["a", "b", "c"]);
+        let before = |o: &str| Place::Before(o.into());
+        assert_eq!(moved(abc(), "a", &before("c")).unwrap(), ["b", "a", "c"]);
+        assert_eq!(moved(abc(), "c", &before("a")).unwrap(), ["c", "a", "b"]);
+        for (name, place, said) in [
+            ("x", Place::At(1), "no server named `x`"),
+            ("a", Place::At(0), "give 1 to 3"),
+            ("a", Place::At(4), "give 1 to 3"),
+            ("a", before("x"), "no server named `x`"),
+            ("a", before("a"), "name another"),
+        ] {
+            let err = moved(abc(), name, &place).unwrap_err();
+            assert!(err.message.contains(said), "{}", err.message);
+        }
     }
 }

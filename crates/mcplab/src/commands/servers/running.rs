@@ -1,4 +1,4 @@
-//! The `mcplab serve` running on the data directory, as `servers add|remove|import` reach it:
+//! The `mcplab serve` running on the data directory, as `servers add|remove|import|move` reach it:
 //! found through `launch.json` (as `mcplab open` finds it) and asked through the routes the
 //! web uses, with the launch secret, so its list, its events and its connections follow the
 //! edit. Each edit answers `None` when no inspector is there to ask (no record, a process that
@@ -9,7 +9,7 @@
 use std::time::Duration;
 
 use mcplab_core::config::render_mcp_servers;
-use mcplab_protocol::api::{ApiError, ImportRequest, ImportResult, ServerView};
+use mcplab_protocol::api::{ApiError, ImportRequest, ImportResult, ServerOrder, ServerView};
 use mcplab_protocol::{ServerConfig, ServerStatus};
 use reqwest::{Method, StatusCode};
 use serde::de::DeserializeOwned;
@@ -108,6 +108,32 @@ impl Inspector {
             .transpose()
     }
 
+    /// Moves server `name` as `to` says, in the inspector's list as it is now: the new order.
+    pub(super) async fn reorder(
+        &self,
+        name: &str,
+        to: &super::Place,
+    ) -> Result<Option<Vec<String>>, Failure> {
+        let Some(listed) = self.call::<Vec<ServerView>>(Method::GET, &[], None).await? else {
+            return Ok(None);
+        };
+        let listed = listed.map_err(|refusal| self.refused(refusal))?;
+        let names: Vec<String> = listed.into_iter().map(|v| v.config.name).collect();
+        let names = super::moved(names, name, to)?;
+        let body = serde_json::to_value(ServerOrder {
+            names: names.clone(),
+        })
+        .unwrap_or_default();
+        match self
+            .call_at::<()>(Method::PUT, &["server-order"], Some(&body))
+            .await?
+        {
+            Some(Ok(())) => Ok(Some(names)),
+            Some(Err(refusal)) => Err(self.refused(refusal)),
+            None => Err(self.lost("stopped answering")),
+        }
+    }
+
     /// A request that must be answered now that the inspector was reached once.
     async fn required<T: DeserializeOwned>(
         &self,
@@ -122,9 +148,22 @@ impl Inspector {
         }
     }
 
-    /// `/api/servers/PATH…`: None when nothing listens on the recorded port; the inspector's
-    /// refusal as a [`Refusal`]; a 204 reads as JSON `null`.
+    /// `/api/servers/PATH…`, as [`Inspector::call_at`].
     async fn call<T: DeserializeOwned>(
+        &self,
+        method: Method,
+        path: &[&str],
+        body: Option<&serde_json::Value>,
+    ) -> Result<Option<Result<T, Refusal>>, Failure> {
+        let path: Vec<&str> = std::iter::once("servers")
+            .chain(path.iter().copied())
+            .collect();
+        self.call_at(method, &path, body).await
+    }
+
+    /// `/api/PATH…`: None when nothing listens on the recorded port; the inspector's
+    /// refusal as a [`Refusal`]; a 204 reads as JSON `null`.
+    async fn call_at<T: DeserializeOwned>(
         &self,
         method: Method,
         path: &[&str],
@@ -135,7 +174,7 @@ impl Inspector {
         url.path_segments_mut()
             .map_err(|()| Failure::usage("launch.json has a bad URL"))?
             .pop_if_empty()
-            .extend(["api", "servers"])
+            .push("api")
             .extend(path);
         let mut request = self.client.request(method, url);
         if let Some(body) = body {

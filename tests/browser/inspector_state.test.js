@@ -4,7 +4,9 @@
 // received), history keeps results, saved requests rerun, a call's frames can be isolated, and
 // the keyboard reaches everything (`/`, arrows, Ctrl+K, focus back after a dialog), and a
 // server deleted in the background leaves every open page; one imported or removed with
-// `mcplab servers` in a terminal shows there at once.
+// `mcplab servers` in a terminal shows there at once. The servers keep the order a person puts
+// them in (a row's handle, dragged with the mouse or moved with the arrow keys), across a reload
+// and live in another tab's server selector.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
@@ -330,6 +332,58 @@ test('a server deleted in the background leaves every open page: its Servers row
   assert.equal(await page.locator(`${id('server-selector')} option[value="other"]`).count(), 0);
   await shot(servers, 'state-06-removed-elsewhere');
   await servers.close();
+});
+
+test('servers are put in order by dragging a handle or with the arrow keys; the order survives a reload and another tab follows it live', async () => {
+  const { page, context } = app;
+  await go(page, '#/servers');
+  // One at a time: rows added by events are appended as their views arrive.
+  for (const name of ['alpha', 'beta']) {
+    const r = await mcplab.api('POST', '/api/servers?connect=false', { name, type: 'http', url: 'http://127.0.0.1:9/mcp' });
+    assert.equal(r.status, 201, JSON.stringify(r.body));
+    await page.waitForSelector(id(`server-row-${name}`));
+  }
+  const rows = (p) => p.$$eval('[data-testid="server-list"] > li', (ls) => ls.map((l) => l.dataset.dragRow));
+  const stored = async () => (await mcplab.api('GET', '/api/servers')).body.map((v) => v.config.name);
+  assert.deepEqual(await rows(page), ['demo', 'alpha', 'beta']);
+  // A second tab on the Tools page: its server selector follows the order live.
+  const tools = await context.newPage();
+  await tools.goto(await mcplab.loginUrl());
+  await tools.waitForURL((u) => u.pathname !== '/auth');
+  await go(tools, '#/tools/demo');
+  await tools.waitForSelector(`${id('server-selector')} option[value="beta"]`, { state: 'attached' });
+  const options = () => tools.$$eval(`[data-testid="server-selector"] option`, (os) => os.map((o) => o.value));
+  await page.bringToFront();
+
+  // The mouse: beta's handle dragged above demo, in steps so the list shows where it lands.
+  const from = await page.locator(id('server-move-beta')).boundingBox();
+  const onto = await page.locator(id('server-row-demo')).boundingBox();
+  await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(from.x + from.width / 2, onto.y + 4, { steps: 8 });
+  await page.waitForFunction(() => document.querySelector('[data-testid="server-list"] > li')?.dataset.dragRow === 'beta');
+  await page.mouse.up();
+  await waitUntil(async () => (await stored()).join() === 'beta,demo,alpha', 'the dragged order saved');
+  await waitUntil(async () => (await options()).join() === 'beta,demo,alpha', "the other tab's selector in the new order");
+
+  // The keyboard: demo's handle, Arrow Down moves it one place; the move is announced and the
+  // handle keeps the focus for the next press.
+  await page.focus(id('server-move-demo'));
+  await page.waitForFunction(() => document.activeElement?.dataset.dragHandle === 'demo');
+  await page.keyboard.press('ArrowDown');
+  await waitUntil(async () => (await stored()).join() === 'beta,alpha,demo', 'the keyboard move saved');
+  assert.equal(await page.locator(id('server-order-status')).innerText(), 'demo moved to place 3 of 3.');
+  await page.waitForFunction(() => document.activeElement?.dataset.dragHandle === 'demo');
+  await page.keyboard.press('Home');
+  await waitUntil(async () => (await stored()).join() === 'demo,beta,alpha', 'Home moved it to the top');
+  await waitUntil(async () => (await options()).join() === 'demo,beta,alpha', 'the other tab followed the keyboard moves');
+  await shot(page, 'state-07-servers-ordered');
+
+  await page.reload();
+  await page.waitForSelector(id('server-row-alpha'));
+  assert.deepEqual(await rows(page), ['demo', 'beta', 'alpha'], 'the order survives a reload');
+  await tools.close();
+  for (const name of ['alpha', 'beta']) await mcplab.api('DELETE', `/api/servers/${name}`);
 });
 
 test('no page errors', () => {

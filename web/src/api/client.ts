@@ -136,6 +136,8 @@ export const api = {
   deleteServer: (name: string) => request<void>('DELETE', srv(name)),
   importServers: (json: string) => request<ImportResult>('POST', '/api/servers/import', { json }),
   exportServers: () => request<unknown>('GET', '/api/servers/export'),
+  /** The user's order of the servers: every configured name, each once (409 when the set changed meanwhile). */
+  setServerOrder: (names: string[]) => request<void>('PUT', '/api/server-order', { names }),
   connect: (name: string) => request<ServerView>('POST', `${srv(name)}/connect`),
   disconnect: (name: string) => request<ServerView>('POST', `${srv(name)}/disconnect`),
   reconnect: (name: string) => request<ServerView>('POST', `${srv(name)}/reconnect`),

@@ -1,7 +1,8 @@
 // The Servers page: the configured servers with their status beside the selected one's detail
 // (`#/servers/<name>`), add/edit/clone form, import and export. Server state comes from the servers
 // store; this page only starts actions and shows their errors.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { GripVertical } from 'lucide-react';
 import { api, errorMessage } from '../api/client';
 import type { ServerConfig, ServerView } from '../api/types.gen';
 import { Button } from '../ui/Button';
@@ -15,7 +16,8 @@ import { cloneName } from './cloneName';
 import { ServerForm } from './ServerForm';
 import { StatusBadge } from './StatusBadge';
 import { signIn } from './signIn';
-import { reloadServers, removeServer, selectServer, upsertServer, usePendingSignIn, useSelectedServer, useServers } from './store';
+import { reloadServers, removeServer, saveServerOrder, selectServer, upsertServer, usePendingSignIn, useSelectedServer, useServers } from './store';
+import { useRowDrag, type RowDrag } from './useRowDrag';
 import { Ticks } from '../ui/Ticks';
 
 export function describe(c: ServerConfig): string {
@@ -72,17 +74,7 @@ export function ServersPage() {
         </EmptyState>
       ) : (
         <div className="servers-split">
-          <ul className="server-list" aria-label="Servers">
-            {list.map((v) => (
-              <ServerRow
-                key={v.config.name}
-                view={v}
-                selected={v.config.name === selected}
-                onEdit={() => setForm({ existing: v.config })}
-                onClone={() => setForm({ template: { ...v.config, name: cloneName(v.config.name, list.map((x) => x.config.name)) } })}
-              />
-            ))}
-          </ul>
+          <ServerList list={list} selected={selected} onError={setPageError} onForm={setForm} />
           <div className="server-detail-wrap">{view ? <ServerDetail view={view} /> : null}</div>
         </div>
       )}
@@ -92,7 +84,42 @@ export function ServersPage() {
   );
 }
 
-function ServerRow({ view, selected, onEdit, onClone }: { view: ServerView; selected: boolean; onEdit: () => void; onClone: () => void }) {
+/** The rows, in the user's order, which a row's handle changes (drag or arrow keys). */
+function ServerList({ list, selected, onError, onForm }: { list: ServerView[]; selected: string | null; onError: (e: string | null) => void; onForm: (f: { existing?: ServerConfig; template?: ServerConfig }) => void }) {
+  const ref = useRef<HTMLUListElement>(null);
+  const names = list.map((v) => v.config.name);
+  const save = (order: string[], moved: string) => {
+    onError(null);
+    saveServerOrder(order).catch((e) => onError(`Could not move ${moved}; the old order is back. ${errorMessage(e)}`));
+  };
+  const drag = useRowDrag(names, ref, save);
+  const byName = new Map(list.map((v) => [v.config.name, v]));
+  return (
+    <>
+      <ul className={`server-list${drag.dragging ? ' reordering' : ''}`} aria-label="Servers" ref={ref} data-testid="server-list">
+        {drag.shown.map((name) => {
+          const v = byName.get(name);
+          if (!v) return null;
+          return (
+            <ServerRow
+              key={name}
+              view={v}
+              selected={name === selected}
+              drag={list.length > 1 ? { ...drag, place: names.indexOf(name) + 1, count: names.length } : null}
+              onEdit={() => onForm({ existing: v.config })}
+              onClone={() => onForm({ template: { ...v.config, name: cloneName(name, names) } })}
+            />
+          );
+        })}
+      </ul>
+      <div className="sr-only" aria-live="polite" data-testid="server-order-status">
+        {drag.announcement}
+      </div>
+    </>
+  );
+}
+
+function ServerRow({ view, selected, drag, onEdit, onClone }: { view: ServerView; selected: boolean; drag: (RowDrag & { place: number; count: number }) | null; onEdit: () => void; onClone: () => void }) {
   const name = view.config.name;
   const st = view.status.state;
   const [busy, setBusy] = useState<string | null>(null);
@@ -131,15 +158,30 @@ function ServerRow({ view, selected, onEdit, onClone }: { view: ServerView; sele
   };
 
   return (
-    <li className={`server-row${selected ? ' selected' : ''}`} data-testid={`server-row-${name}`}>
-      <button type="button" className="server-row-main" onClick={() => selectServer(name)} aria-pressed={selected}>
-        <span className="server-name">{name}</span>
-        <span className="badge">{view.config.type}</span>
-        <StatusBadge name={name} status={view.status} />
-        <span className="server-desc mono" title={describe(view.config)}>
-          {describe(view.config)}
-        </span>
-      </button>
+    <li className={`server-row${selected ? ' selected' : ''}${drag?.dragging === name ? ' dragging' : ''}`} data-testid={`server-row-${name}`} data-drag-row={name}>
+      <div className="server-row-head">
+        {drag && (
+          <button
+            type="button"
+            className="drag-handle"
+            data-drag-handle={name}
+            data-testid={`server-move-${name}`}
+            aria-label={`Move ${name}, place ${drag.place} of ${drag.count}`}
+            title="Drag to move, or use Arrow Up and Arrow Down"
+            {...drag.handle(name)}
+          >
+            <GripVertical size={16} aria-hidden />
+          </button>
+        )}
+        <button type="button" className="server-row-main" onClick={() => selectServer(name)} aria-pressed={selected}>
+          <span className="server-name">{name}</span>
+          <span className="badge">{view.config.type}</span>
+          <StatusBadge name={name} status={view.status} />
+          <span className="server-desc mono" title={describe(view.config)}>
+            {describe(view.config)}
+          </span>
+        </button>
+      </div>
       {view.status.state === 'failed' && (
         <div className="server-failure" data-testid={`failure-${name}`}>
           <Ticks text={view.status.message} />

@@ -1,7 +1,8 @@
 // The configured servers and their live status: the `['servers']` query of the app's query
-// cache, loaded from `/api/servers`, patched by `status` and `stderr` events (no refetch per
-// event), a row fetched on `added` and `updated` and dropped on `removed` (from this page,
-// another, or `mcplab servers` in a terminal), refetched on resync. Also holds the server the inspector pages work on (persisted
+// cache, loaded from `/api/servers` in the user's order, patched by `status` and `stderr` events
+// (no refetch per event), a row fetched on `added` and `updated` and dropped on `removed` (from
+// this page, another, or `mcplab servers` in a terminal), put in order on `reordered`, refetched
+// on resync. Also holds the server the inspector pages work on (persisted
 // in prefs), and the sign-ins waiting for the browser (`authorizationRequired` events, until
 // the connection is no longer `connecting`).
 import { useEffect } from 'react';
@@ -126,6 +127,34 @@ export function wasRemoved(name: string): boolean {
   return (removals.get(name) ?? 0) > 0 && !list()?.some((v) => v.config.name === name);
 }
 
+/** `l` in the order of `names`; rows `names` does not mention keep their order, after them. */
+export function inOrder(l: ServerView[], names: readonly string[]): ServerView[] {
+  const place = new Map(names.map((n, i) => [n, i]));
+  const at = (v: ServerView) => place.get(v.config.name) ?? names.length;
+  return l.map((v, i) => ({ v, i })).sort((a, b) => at(a.v) - at(b.v) || a.i - b.i).map((x) => x.v);
+}
+
+/** Shows the servers in the order of `names` at once (every list follows it). */
+export function orderServers(names: readonly string[]): void {
+  setList((l) => inOrder(l, names));
+}
+
+/**
+ * Saves a new order: shown at once, and put back as it was, with the reason thrown, when the
+ * server refuses it (a server added or removed in another tab meanwhile: the list is reloaded).
+ */
+export async function saveServerOrder(names: string[]): Promise<void> {
+  const before = list()?.map((v) => v.config.name) ?? [];
+  orderServers(names);
+  try {
+    await api.setServerOrder(names);
+  } catch (e) {
+    orderServers(before);
+    void reloadServers();
+    throw e;
+  }
+}
+
 export function removeServer(name: string): void {
   setList((l) => l.filter((v) => v.config.name !== name));
 }
@@ -179,6 +208,10 @@ function onEvent(e: ServerEvent): void {
     removals.set(e.server, (removals.get(e.server) ?? 0) + 1);
     setPendingSignIn(e.server, null);
     removeServer(e.server);
+    return;
+  }
+  if (e.type === 'reordered') {
+    orderServers(e.servers);
     return;
   }
   if (e.type === 'added' || e.type === 'updated') {

@@ -1,0 +1,64 @@
+// The servers' order: a `reordered` event (a drag in another tab, `mcplab servers move`) puts
+// the list in order, a saved order shows at once and is put back, with the reason, when the
+// server refuses it; the drag's arithmetic (where a dragged row lands, moving a name). (Its own
+// file: the servers store subscribes to the event stream once per module.)
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
+import type { ServerView } from '../api/types.gen';
+import { fail, fakeApiEachTest, ok } from '../test/fakeApi';
+import { renderWithQuery } from '../test/queryHarness';
+import { SERVERS_KEY, saveServerOrder, startServersStore, useServers } from './store';
+import { landing, moveTo } from './useRowDrag';
+
+const view = (name: string) => ({ config: { name, type: 'stdio', command: 'x' }, status: { state: 'connected' }, info: null, stderr: [] }) as unknown as ServerView;
+
+function Rows() {
+  const { list } = useServers();
+  return (
+    <ul>
+      {(list ?? []).map((v) => (
+        <li key={v.config.name} data-testid="row">
+          {v.config.name}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+const api = fakeApiEachTest();
+const rows = () => screen.queryAllByTestId('row').map((el) => el.textContent);
+
+describe('servers order', () => {
+  it('follows a `reordered` event, shows a saved order at once and puts the old one back when it is refused', async () => {
+    const three = [view('a'), view('b'), view('c')];
+    api.on('GET', '/api/servers', ok(three));
+    const { emit } = renderWithQuery(<Rows />, (qc) => {
+      qc.setQueryData(SERVERS_KEY, three);
+      startServersStore(qc);
+    });
+    await waitFor(() => expect(rows()).toEqual(['a', 'b', 'c']));
+    emit({ type: 'reordered', servers: ['c', 'a', 'b'] });
+    await waitFor(() => expect(rows()).toEqual(['c', 'a', 'b']));
+
+    api.on('PUT', '/api/server-order', ok());
+    await saveServerOrder(['b', 'c', 'a']);
+    await waitFor(() => expect(rows()).toEqual(['b', 'c', 'a']));
+    expect(api.calls.find((c) => c.method === 'PUT')?.body).toEqual({ names: ['b', 'c', 'a'] });
+
+    // Refused (a server added in another tab meanwhile): the order before comes back, the
+    // reason is thrown, and the list is fetched again.
+    api.on('PUT', '/api/server-order', fail(409, 'the new order does not match the configured servers (missing: d)'));
+    api.on('GET', '/api/servers', ok([view('b'), view('c'), view('a'), view('d')]));
+    await expect(saveServerOrder(['a', 'b', 'c'])).rejects.toThrow(/missing: d/);
+    await waitFor(() => expect(rows()).toEqual(['b', 'c', 'a', 'd']));
+  });
+
+  it('moves a name to a place, and lands a dragged row below the middles above it', () => {
+    expect(moveTo(['a', 'b', 'c'], 'c', 0)).toEqual(['c', 'a', 'b']);
+    expect(moveTo(['a', 'b', 'c'], 'a', 2)).toEqual(['b', 'c', 'a']);
+    expect(moveTo(['a', 'b', 'c'], 'a', 9)).toEqual(['b', 'c', 'a']);
+    expect(landing([10, 50, 90], 5)).toBe(0);
+    expect(landing([10, 50, 90], 60)).toBe(2);
+    expect(landing([10, 50, 90], 200)).toBe(3);
+  });
+});

@@ -262,12 +262,14 @@ impl Connection {
 
     /// Follows `nextCursor` through every page of a list method (`tools/list`,
     /// `resources/list`, …) and returns `{ key: [all items] }`. A server that repeats a cursor
-    /// or never stops is cut off with an error instead of looping forever.
+    /// or never stops is cut off with an error instead of looping forever. The answer is
+    /// shared: a tools list is the same value [`Self::listed_tools`] keeps, not a copy
+    /// (`Arc::unwrap_or_clone` copies only then).
     pub async fn list_all(
         &self,
         listing: Listing,
         opts: RequestOptions,
-    ) -> Result<Value, McpError> {
+    ) -> Result<Arc<Value>, McpError> {
         let (method, key) = (listing.method(), listing.key());
         let mut items = Vec::new();
         let mut cursor: Option<String> = None;
@@ -308,9 +310,9 @@ impl Connection {
                 }
                 _ => {
                     merged.insert(key.to_owned(), Value::Array(items));
-                    let merged = Value::Object(merged);
+                    let merged = Arc::new(Value::Object(merged));
                     if listing == Listing::Tools {
-                        *self.listed_tools.lock() = Some(Arc::new(merged.clone()));
+                        *self.listed_tools.lock() = Some(Arc::clone(&merged));
                     }
                     return Ok(merged);
                 }

@@ -49,7 +49,8 @@
 //!   the host page's CSP `frame-src`, the `OwnOrigins` apps may not declare). `routes/apps.rs`
 //!   (`/apps/resource`, `/apps/tools/call` with the access check before anything reaches the
 //!   server; the tool list it checks against is cached per server in `app_tools.rs` until
-//!   `tools/list_changed` or the connection leaves `connected`) and `routes/app_context.rs`;
+//!   `tools/list_changed` or the connection leaves `connected`, its slot gone with the server)
+//!   and `routes/app_context.rs`;
 //!   `oauth/` (the browser `UserAgent`: redirect to this origin's `/oauth/callback`, pending
 //!   sign-ins by `state` (a `Pending` of `mcplab_mcp`), `AuthorizationRequired` events;
 //!   the debugger's runs with their own event rings) and `routes/oauth.rs` (status, sign-in,

@@ -36,6 +36,10 @@ async fn handshake_lists_and_records_exact_traffic() {
         .list_all(Listing::Tools, RequestOptions::default())
         .await
         .unwrap();
+    let kept = conn
+        .listed_tools()
+        .expect("the tools list is kept for the marks");
+    assert!(Arc::ptr_eq(&tools, &kept), "kept as the answer, not a copy");
     let names: Vec<&str> = tools["tools"]
         .as_array()
         .unwrap()

@@ -114,10 +114,10 @@ pub(super) async fn tool_findings(
         .is_some_and(|t| !t.is_null());
     let listed = match c.listed_tools() {
         Some(listed) => listed,
-        None if declared => Arc::new(
+        None if declared => {
             c.list_all(Listing::Tools, RequestOptions::default())
-                .await?,
-        ),
+                .await?
+        }
         None => Arc::new(serde_json::json!({"tools": []})),
     };
     let opts = CheckOptions {

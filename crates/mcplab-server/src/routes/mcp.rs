@@ -81,7 +81,7 @@ pub(super) async fn listing(
     state: &AppState,
     name: &str,
     listing: Listing,
-) -> Result<Json<Value>, ApiFailure> {
+) -> Result<Json<Arc<Value>>, ApiFailure> {
     listing_with(state, name, listing, ListQuery::default()).await
 }
 
@@ -97,19 +97,19 @@ async fn listing_with(
     name: &str,
     listing: Listing,
     query: ListQuery,
-) -> Result<Json<Value>, ApiFailure> {
+) -> Result<Json<Arc<Value>>, ApiFailure> {
     let c = conn(state, name)?;
     // A capability the server did not declare is not asked for: an empty list that says why.
     if let Some(capability) = listing.capability()
         && !declares(&c, capability)
     {
-        return Ok(Json(json!({
+        return Ok(Json(Arc::new(json!({
             listing.key(): [],
             "note": format!(
                 "this server does not offer {capability} (its initialize result declares no \
                  `{capability}` capability)"
             ),
-        })));
+        }))));
     }
     let opts = RequestOptions {
         bypass_cache: query.fresh,

@@ -76,7 +76,7 @@ pub(super) async fn task_result(
 pub(super) async fn skills(
     State(s): State<Arc<AppState>>,
     Path(name): Path<String>,
-) -> Result<Json<Value>, ApiFailure> {
+) -> Result<Json<Arc<Value>>, ApiFailure> {
     conn(&s, &name)?
         .list_all(Listing::Skills, RequestOptions::default())
         .await

@@ -338,7 +338,7 @@ impl Session {
     }
 
     /// Every page of a list method, merged (see `Connection::list_all`).
-    pub async fn list_all(&self, listing: Listing) -> Result<Value, Failure> {
+    pub async fn list_all(&self, listing: Listing) -> Result<Arc<Value>, Failure> {
         let opts = RequestOptions {
             cancel: Some(self.interrupted.clone()),
             ..RequestOptions::default()

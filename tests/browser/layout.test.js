@@ -35,6 +35,7 @@ const ROUTES = [
   { name: 'tasks', hash: '#/tasks', ready: 'tasks-page' },
   { name: 'skills', hash: '#/skills', ready: 'skills-page' },
   { name: 'playground', hash: '#/playground', ready: 'playground-page' },
+  { name: 'apps', hash: '#/apps', ready: 'apps-page' },
   { name: 'chat', hash: '#/chat', ready: 'chat-page' },
   { name: 'evals', hash: '#/evals', ready: 'evals-page' },
   { name: 'logs', hash: '#/logs', ready: 'logs-page' },
@@ -323,7 +324,7 @@ test('narrow windows: the page menu reaches every page, the traffic panel is an 
   assert.match(page.url(), /#\/tools\/demo$/);
 });
 
-test('wide windows: traffic docked, open by default on Tools, closed by default on Playground, Chat, OAuth, Evals, Settings and Logs', async () => {
+test('wide windows: traffic docked, open by default on Tools, closed by default on Playground, Apps, Chat, OAuth, Evals, Settings and Logs', async () => {
   const { page } = app;
   await page.setViewportSize({ width: 1440, height: 900 });
   await show(page, ROUTES[1]);
@@ -407,7 +408,7 @@ test('wide windows: traffic docked, open by default on Tools, closed by default 
   // Beside the docked traffic panel all of the page is in a landmark, its separator included.
   await page.waitForSelector(id('traffic-panel'));
   assert.deepEqual(await page.evaluate(async () => (await window.axe.run(document, { runOnly: ['region'] })).violations.flatMap((v) => v.nodes.map((n) => n.html.slice(0, 60)))), []);
-  for (const r of ROUTES.filter((x) => ['playground', 'chat', 'oauth', 'evals', 'settings', 'logs'].includes(x.name))) {
+  for (const r of ROUTES.filter((x) => ['playground', 'apps', 'chat', 'oauth', 'evals', 'settings', 'logs'].includes(x.name))) {
     await show(page, r);
     assert.equal(await page.locator(id('traffic-panel')).count(), 0, `${r.name}: closed by default`);
   }

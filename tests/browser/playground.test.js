@@ -299,3 +299,33 @@ test('a playground URL naming a host profile, device and theme applies them on a
   await page.reload();
   await applied('reload');
 });
+
+test('the Apps page lists every app tool as a card, filters them by text, and a card opens its tool in the Playground', async () => {
+  const { page } = app;
+  const { tools } = (await mcplab.api('GET', '/api/servers/demo/tools')).body;
+  const hasApp = (t) => t._meta?.ui?.resourceUri || t._meta?.['ui/resourceUri'] || t._meta?.['openai/outputTemplate'];
+  const expected = tools.filter(hasApp).map((t) => `app-card-demo-${t.name}`).sort();
+  assert.ok(expected.length >= 3, `the demo has app tools: ${expected}`);
+  await page.evaluate(() => {
+    window.location.hash = '#/tools';
+  });
+  await page.waitForSelector(id('tools-page'));
+  await page.click(id('nav-apps'));
+  await page.waitForSelector(id('app-card-demo-show_counter_app'));
+  const cards = () => page.$$eval('.app-card', (cs) => cs.map((c) => c.dataset.testid).sort());
+  assert.deepEqual(await cards(), expected, 'exactly the tools with a UI resource');
+  const widget = page.locator(id('app-card-demo-show_openai_widget'));
+  assert.match(await widget.innerText(), /OpenAI Apps SDK/);
+  assert.match(await page.locator(id('app-card-demo-show_counter_app')).innerText(), /MCP App[\s\S]*ui:\/\//);
+  await page.fill(id('apps-filter'), 'openai');
+  await page.waitForFunction(() => document.querySelectorAll('.app-card').length === 1);
+  assert.deepEqual(await cards(), ['app-card-demo-show_openai_widget']);
+  await page.fill(id('apps-filter'), 'no such app');
+  await page.waitForSelector(id('apps-no-match'));
+  await page.fill(id('apps-filter'), '');
+  await page.waitForSelector(id('app-card-demo-show_counter_app'));
+  await shot(page, 'playground-apps-overview');
+  await page.click(id('app-card-demo-show_counter_app'));
+  await page.waitForFunction((sel) => document.querySelector(sel)?.value === 'show_counter_app', id('pg-tool'));
+  assert.match(await page.evaluate(() => window.location.hash), /^#\/playground\/demo\/show_counter_app/);
+});

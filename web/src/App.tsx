@@ -40,6 +40,7 @@ const LogsPage = named(() => import('./logs/LogsPage'), 'LogsPage');
 const ChatPage = lazy(() => import('./chat/ChatPage').then((m) => ({ default: m.ChatPage })));
 const EvalsPage = lazy(() => import('./evals/EvalsPage').then((m) => ({ default: m.EvalsPage })));
 const PlaygroundPage = lazy(() => import('./playground/PlaygroundPage').then((m) => ({ default: m.PlaygroundPage })));
+const AppsPage = lazy(() => import('./playground/AppsPage').then((m) => ({ default: m.AppsPage })));
 const CheckPage = lazy(() => import('./check/CheckPage').then((m) => ({ default: m.CheckPage })));
 const OAuthPage = lazy(() => import('./oauth/OAuthPage').then((m) => ({ default: m.OAuthPage })));
 const SettingsPage = lazy(() => import('./settings/SettingsPage').then((m) => ({ default: m.SettingsPage })));
@@ -108,6 +109,7 @@ const PAGE_COMPONENTS: Record<Page, (p: { active?: boolean }) => React.ReactNode
   tasks: TasksPage,
   skills: SkillsPage,
   playground: PlaygroundPage,
+  apps: AppsPage,
   chat: ChatPage,
   evals: EvalsPage,
   check: CheckPage,

@@ -14,7 +14,7 @@ import { PAGE_ICONS } from '../ui/pageIcons';
 import { PAGES, type Page } from '../ui/route';
 import { NAV_MENU_QUERY, useMediaQuery } from '../ui/useMediaQuery';
 
-export const PAGE_LABELS: Record<Page, string> = { servers: 'Servers', tools: 'Tools', resources: 'Resources', prompts: 'Prompts', tasks: 'Tasks', skills: 'Skills', playground: 'Playground', chat: 'Chat', evals: 'Evals', check: 'Check', logs: 'Logs', oauth: 'OAuth', settings: 'Settings' };
+export const PAGE_LABELS: Record<Page, string> = { servers: 'Servers', tools: 'Tools', resources: 'Resources', prompts: 'Prompts', tasks: 'Tasks', skills: 'Skills', playground: 'Playground', apps: 'Apps', chat: 'Chat', evals: 'Evals', check: 'Check', logs: 'Logs', oauth: 'OAuth', settings: 'Settings' };
 
 function NavLinks({ page, onPick }: { page: Page; onPick?: () => void }) {
   const { list } = useServers();

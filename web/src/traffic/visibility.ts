@@ -1,5 +1,5 @@
 // Whether the traffic panel is shown. Docked beside the page (wide windows) it is remembered
-// per page in prefs. It starts closed where it needs the width (Playground, Chat) or shows
+// per page in prefs. It starts closed where it needs the width (Playground, Apps, Chat) or shows
 // nothing the page does (OAuth's debugger and the eval runs talk to their own servers,
 // Settings talks to none, Logs is a log of its own), open elsewhere. As an overlay (narrow
 // windows) it starts closed and closes when the page changes.
@@ -8,7 +8,7 @@ import { createStore, useStore } from '../ui/store';
 import type { Page } from '../ui/route';
 
 const KEY = 'trafficPanel';
-const CLOSED_BY_DEFAULT: ReadonlySet<string> = new Set(['playground', 'chat', 'oauth', 'evals', 'settings', 'logs']);
+const CLOSED_BY_DEFAULT: ReadonlySet<string> = new Set(['playground', 'apps', 'chat', 'oauth', 'evals', 'settings', 'logs']);
 export const overlayStore = createStore<boolean>(false);
 
 export function useTrafficOpen(page: Page, overlay: boolean): boolean {

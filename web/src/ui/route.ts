@@ -5,7 +5,7 @@
 // A deep link only selects and shows; nothing is ever called because of a URL.
 import { useSyncExternalStore } from 'react';
 
-export const PAGES = ['servers', 'tools', 'resources', 'prompts', 'tasks', 'skills', 'playground', 'chat', 'evals', 'check', 'logs', 'oauth', 'settings'] as const;
+export const PAGES = ['servers', 'tools', 'resources', 'prompts', 'tasks', 'skills', 'playground', 'apps', 'chat', 'evals', 'check', 'logs', 'oauth', 'settings'] as const;
 export type Page = (typeof PAGES)[number];
 
 function parts(): string[] {

@@ -34,6 +34,7 @@ use mcplab_oauth::{AuthSession, OAuthHost};
 
 mod closing;
 mod declared;
+mod era_choice;
 mod handshake;
 mod in_process;
 use declared::Declaration;
@@ -529,83 +530,6 @@ impl ConnectionManager {
         self.connect(config).await
     }
 
-    async fn open(&self, config: ServerConfig) -> Result<Connection, McpError> {
-        let plan = Plan::new(config.protocol, config.transport.kind()).map_err(|message| {
-            McpError::InvalidConfig(format!("server `{}`: {message}", config.name))
-        })?;
-        let auto = config.protocol.is_auto();
-        let legacy = || Plan::Initialize(super::modern::LEGACY_REVISION.into());
-        if !matches!(config.transport, ServerTransport::Http { .. }) || !plan.modern_wire() {
-            // rmcp's `auto` falls back by itself when `server/discover` gets a JSON-RPC error
-            // (a lax server's `{}` result is made one); an unanswered probe ends the handshake:
-            // start again with `initialize` (a fresh process for stdio, which never saw the
-            // probe: nothing but `server/discover` is sent to a server before it answers it).
-            return match self.open_with(config.clone(), plan, None).await {
-                Err(HandshakeFailure {
-                    not_modern: Some(why),
-                    slow_start: true,
-                    ..
-                }) if auto => self.open_after_slow_start(config, why).await,
-                Err(HandshakeFailure {
-                    not_modern: Some(why),
-                    ..
-                }) if auto => self.open_with(config, legacy(), Some(why)).await,
-                Err(HandshakeFailure {
-                    error,
-                    not_modern: Some(why),
-                    ..
-                }) if plan_pinned_modern(&config) => Err(HandshakeFailure {
-                    error: pinned_modern_failure(&config.name, &why, error),
-                    not_modern: None,
-                    slow_start: false,
-                }),
-                other => other,
-            }
-            .map_err(|f| f.error);
-        }
-        match self.open_modern_http(config.clone(), plan).await {
-            Ok(conn) => Ok(conn),
-            Err(HandshakeFailure {
-                not_modern: Some(why),
-                ..
-            }) if auto => self
-                .open_with(config, legacy(), Some(why))
-                .await
-                .map_err(|f| f.error),
-            Err(HandshakeFailure {
-                error,
-                not_modern: Some(why),
-                ..
-            }) => Err(pinned_modern_failure(&config.name, &why, error)),
-            Err(failure) => Err(failure.error),
-        }
-    }
-
-    /// `auto` on stdio after a first start that never read the probe (still starting when rmcp's
-    /// own 10 s probe deadline would have run out): a fresh start asked `server/discover` alone,
-    /// patiently, so a slow 2026-07-28 server is still spoken to as one; a refusal there (or a
-    /// read probe left unanswered) means a 2025 server, started once more with `initialize`.
-    async fn open_after_slow_start(
-        &self,
-        config: ServerConfig,
-        why: String,
-    ) -> Result<Connection, HandshakeFailure> {
-        match self
-            .open_with(config.clone(), Plan::Discover, Some(why.clone()))
-            .await
-        {
-            Err(HandshakeFailure {
-                not_modern: Some(again),
-                ..
-            }) => {
-                let legacy = Plan::Initialize(super::modern::LEGACY_REVISION.into());
-                let both = format!("{why}; started again: {again}");
-                self.open_with(config, legacy, Some(both)).await
-            }
-            other => other,
-        }
-    }
-
     /// Streamable HTTP with the 2026-07-28 wire and `server/discover`.
     async fn open_modern_http(
         &self,
@@ -764,27 +688,5 @@ impl ConnectionManager {
         let settings = config.transport.oauth();
         let name = self.oauth_as.get().unwrap_or(&config.name);
         self.oauth.get()?.session(name, &target.url, settings)
-    }
-}
-
-fn plan_pinned_modern(config: &ServerConfig) -> bool {
-    config.protocol == mcplab_protocol::ProtocolChoice::V2026_07_28
-}
-
-/// N12: a server pinned to 2026-07-28 refused `server/discover`. `why` already quotes its
-/// answer, so the underlying error (which named `initialize` and the internal server name)
-/// only lends its stderr tail.
-fn pinned_modern_failure(server: &str, why: &str, error: McpError) -> McpError {
-    let stderr_tail = match error {
-        McpError::Connect { stderr_tail, .. } => stderr_tail,
-        _ => Vec::new(),
-    };
-    McpError::Connect {
-        server: server.to_owned(),
-        message: format!(
-            "{why}: the server does not speak 2026-07-28 (protocol is pinned to 2026-07-28; \
-             choose `auto` or a 2025 revision)"
-        ),
-        stderr_tail,
     }
 }

@@ -13,9 +13,10 @@
 //!   manager starts the server again (a fresh process never saw the probe). After a probe the
 //!   server read and ignored, it asks `initialize`. After one it never read (the server was
 //!   still starting: heavy imports on a busy machine) it asks `server/discover` alone, with
-//!   the whole connect deadline ([`DiscoverProbe::patient`]; rmcp sets no deadline of its own
-//!   there), so a slow 2026-07-28 server is not taken for a 2025 one; a refusal there starts
-//!   it a third time with `initialize`.
+//!   nearly the whole connect deadline ([`DiscoverProbe::patient`]; rmcp sets no deadline of
+//!   its own there), so a slow 2026-07-28 server is not taken for a 2025 one; a refusal there
+//!   starts it a third time with `initialize`, and a second start that read nothing either
+//!   ends the connect.
 //! - **A second start** ([`DiscoverProbe::judge`]): a lax 2025 server answers the probe with a
 //!   result that is not a discover result (often `{}`); rmcp would end the handshake, and the
 //!   manager start the server again. The answer is turned into a refusal (-32601) instead, so
@@ -108,11 +109,13 @@ impl DiscoverProbe {
     }
 
     /// The probe of a second start after a first one never read it: `server/discover` alone
-    /// (rmcp sets no deadline of its own there), so a slow start may take the whole connect
-    /// deadline; a server that reads it and stays silent is still given up [`SETTLE`] later.
+    /// (rmcp sets no deadline of its own there), so a slow start may take nine tenths of the
+    /// connect deadline — short of it, so that a server that reads nothing is given up by the
+    /// probe (which knows why) rather than by the deadline; a server that reads the probe and
+    /// stays silent is still given up [`SETTLE`] later.
     pub fn patient(connect_timeout: Duration, gauge: Option<StdinGauge>) -> Self {
         Self {
-            limit: connect_timeout,
+            limit: connect_timeout * 9 / 10,
             gauge,
             state: State::Idle,
         }

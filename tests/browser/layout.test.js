@@ -330,12 +330,19 @@ test('wide windows: traffic docked, open by default on Tools, closed by default 
   await show(page, ROUTES[1]);
   await page.waitForSelector(id('traffic-panel'));
   assert.equal(await page.locator(id('traffic-overlay')).count(), 0);
-  // The top bar is one row, the server selector and the buttons included.
+  // The top bar is one row, the server selector and the buttons included, down to the
+  // narrowest width that shows the links (1181 px), without scrolling sideways.
   for (const r of ROUTES.filter((x) => ['tools-detail', 'resources', 'prompts', 'tasks', 'servers'].includes(x.name))) {
     await show(page, r);
     const [first, last] = [await page.locator(id('nav-servers')).boundingBox(), await page.locator(id('theme-toggle')).boundingBox()];
     assert.ok(Math.abs(first.y + first.height / 2 - (last.y + last.height / 2)) < 4, `${r.name}: the top bar wraps (first link at y=${first.y}, theme button at y=${last.y})`);
   }
+  await page.setViewportSize({ width: 1181, height: 900 });
+  await show(page, ROUTES.find((r) => r.name === 'tools-detail'));
+  const [first, last] = [await page.locator(id('nav-servers')).boundingBox(), await page.locator(id('theme-toggle')).boundingBox()];
+  assert.ok(Math.abs(first.y + first.height / 2 - (last.y + last.height / 2)) < 4, `tools @1181: the top bar wraps (first link at y=${first.y}, theme button at y=${last.y})`);
+  assert.equal(await horizontalOverflow(page), null, 'tools @1181: scrolls sideways');
+  await page.setViewportSize({ width: 1440, height: 900 });
   // Every page link says its page in words at laptop widths, not only the current one (T3-04).
   for (const width of [1280, 1440]) {
     await page.setViewportSize({ width, height: 900 });

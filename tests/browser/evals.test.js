@@ -160,6 +160,12 @@ test('suites from a folder, saved from the page, run with live progress and show
   await page.keyboard.press('Control+Space');
   await page.locator('.cm-tooltip-autocomplete li', { hasText: 'maxRenderMs' }).first().waitFor({ timeout: 10000 });
   assert.match(await page.locator('.cm-completionInfo').innerText(), /milliseconds/);
+  // In a flow list over several lines too (read from the editor's syntax tree).
+  await page.keyboard.press('Escape');
+  await page.fill(editor, 'version: 1\nid: c\ncases:\n  - id: a\n    turns: [hi]\n    checks: [\n      toolCalled: x,\n      noC');
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('Control+Space');
+  await page.locator('.cm-tooltip-autocomplete li', { hasText: 'noConsoleErrors' }).first().waitFor({ timeout: 10000 });
 
   await page.fill(editor, suite(ADD));
   await page.click(id('evals-save'));

@@ -1,7 +1,7 @@
 // The suite editor proper, loaded on demand (its own chunk: CodeMirror 6 and the schema tools
 // are not part of the first screen): line numbers, YAML (or JSON for a .json file) syntax, the
 // suite's JSON Schema (crates/mcplab-evals/suite.schema.json, what `mcplab eval schema` prints)
-// for completion (in YAML list items too, `listItemKeys`: a check's name and arguments), hover
+// for completion (in list items too, `listItemKeys`: a check's name and arguments), hover
 // and marks as you type, and the server's own refusal marked at each problem's line:column
 // until the next save.
 import { useEffect, useMemo, useRef, useSyncExternalStore } from 'react';
@@ -56,10 +56,10 @@ export default function YamlEditor({ value, onChange, json, problems }: { value:
   const theme = useSyncExternalStore(watchTheme, themeNow);
   const extensions = useMemo(() => {
     const s = schema as unknown as Parameters<typeof yamlSchema>[0];
-    // In YAML, list items' keys (a check's name, its arguments) where the library has none.
-    const keys = listItemKeys(schema);
+    // The keys the schema allows (a check's name, its arguments) where the library has none.
+    const keys = listItemKeys(schema, json);
     const items = EditorState.languageData.of(() => [{ autocomplete: keys }]);
-    return [json ? jsonSchema(s) : [yamlSchema(s), items], problemsField, serverMarks, look, EditorView.contentAttributes.of({ 'aria-label': 'Suite YAML' })];
+    return [json ? jsonSchema(s) : yamlSchema(s), items, problemsField, serverMarks, look, EditorView.contentAttributes.of({ 'aria-label': 'Suite YAML' })];
   }, [json]);
   useEffect(() => {
     ref.current?.view?.dispatch({ effects: setProblems.of(problems) });

@@ -1,19 +1,29 @@
 // The suite editor's completion inside list items: a `checks:` item offers the check names of
 // the suite's JSON Schema (every `oneOf` branch of `Check`), a check's block offers its
-// argument keys, in block and in one-line flow style; the library's own answers (a case's
-// keys) are left to it.
+// argument keys, in block and in flow style (on one line or many), and in a JSON suite; read
+// from the editor's syntax tree. The library's own answers (a case's keys) are left to it.
 import { describe, expect, it } from 'vitest';
 import { EditorState } from '@codemirror/state';
+import { jsonSchema } from 'codemirror-json-schema';
 import { yamlCompletion, yamlSchema } from 'codemirror-json-schema/yaml';
 import schema from '../../../crates/mcplab-evals/suite.schema.json';
 import { keyCompletions, listItemKeys } from './listItemKeys';
 
 const HEAD = 'version: 1\nid: s\ncases:\n  - id: a\n    turns: [hi]\n    checks:\n';
 
+/** An editor state of `doc` (YAML, or JSON when `json`) as the suite editor makes it. */
+function editor(doc: string, json = false) {
+  return EditorState.create({ doc, extensions: [json ? jsonSchema(schema as never) : yamlSchema(schema as never)] });
+}
+
+/** What is offered where `|` is in `doc`, or null. */
+function completions(doc: string, json = false) {
+  return keyCompletions(schema, editor(doc.replace('|', ''), json), doc.indexOf('|'));
+}
+
 /** `doc` with `|` where the cursor is: the names offered there, or null. */
-function offered(doc: string): string[] | null {
-  const pos = doc.indexOf('|');
-  return keyCompletions(schema, doc.replace('|', ''), pos)?.options.map((o) => o.name) ?? null;
+function offered(doc: string, json = false): string[] | null {
+  return completions(doc, json)?.options.map((o) => o.name) ?? null;
 }
 
 const checkNames = schema.$defs.Check.oneOf.flatMap((b) => Object.keys(b.properties));
@@ -34,18 +44,44 @@ describe('key completion in list items', () => {
   it('narrows to the word typed, replacing it, and says what a check does', () => {
     const doc = `${HEAD}      - maxR|`;
     const pos = doc.indexOf('|');
-    const got = keyCompletions(schema, doc.replace('|', ''), pos);
+    const got = completions(doc);
     expect(got?.options.map((o) => o.name)).toEqual(['maxRenderMs']);
     expect(got?.from).toBe(pos - 'maxR'.length);
     expect(got?.options[0].description).toMatch(/milliseconds/);
     // A check that takes only `true` is inserted with it.
-    expect(keyCompletions(schema, `${HEAD}      - noC`, HEAD.length + 11)?.options[0].apply).toBe('noConsoleErrors: true');
+    expect(completions(`${HEAD}      - noC|`)?.options[0].apply).toBe('noConsoleErrors: true');
   });
 
   it("offers a check's argument keys under it, less those it has", () => {
     expect(offered(`${HEAD}      - toolResult:\n          |`)).toEqual(['tool', 'server', 'matches']);
     expect(offered(`${HEAD}      - toolResult:\n          tool: add\n          |\n          matches: {}`)).toEqual(['server']);
     expect(offered(`${HEAD}      - appRendered:\n          |`)).toEqual(['tool']);
+    // Lists nested in block lists, and a blank line under a check whose keys follow.
+    expect(offered('version: 1\nid: s\ncases:\n- id: a\n  checks:\n  - toolResult:\n      tool: x\n  - answerContains: y\n  - |')).toEqual(checkNames);
+    expect(offered(`${HEAD}      - toolResult:\n          |\n          tool: add`)).toEqual(['server', 'matches']);
+    expect(offered('version: 1\nid: s\ncases:\n  - id: a\n    checks:\n      - noToolErrors: true\n  - id: b\n    checks:\n      - toolResult:\n          ser|')).toEqual(['server']);
+  });
+
+  it('reads flow collections that span lines', () => {
+    const open = 'version: 1\nid: s\ncases:\n  - id: a\n    checks: [\n      toolCalled: x,\n      ';
+    expect(offered(`${open}|`)).toEqual(checkNames);
+    expect(offered(`${open}maxR|`)).toEqual(['maxRenderMs']);
+    expect(offered(`${open}toolResult: {\n        tool: a,\n        |`)).toEqual(['server', 'matches']);
+    expect(offered(`${open}|\n    ]`)).toEqual(checkNames);
+    // A value, not a key, after `key:` on the line above.
+    expect(offered(`${open}answerContains:\n        h|`)).toBeNull();
+  });
+
+  it('completes a JSON suite the same way', () => {
+    const head = '{"version": 1, "id": "s", "cases": [{"id": "a", "checks": [';
+    expect(offered(`${head}{|`, true)).toEqual(checkNames);
+    expect(offered(`${head}{"maxR|"}]}]}`, true)).toEqual(['maxRenderMs']);
+    expect(offered(`${head}{"toolResult": {"tool": "a", "|"}}]}]}`, true)).toEqual(['server', 'matches']);
+    expect(offered('{"version": 1, "id": "s", "cases": [{"id": "a", |}]}', true)).toEqual(expect.arrayContaining(['turns', 'checks']));
+    // The closing quote the editor added goes with the word; a value is no key.
+    const got = completions(`${head}{"noC|"}]}]}`, true);
+    expect([got?.options[0].apply, got?.to]).toEqual(['"noConsoleErrors": true', `${head}{"noC"`.length]);
+    expect(offered(`${head}{"toolResult": {"tool": "a|"}}]}]}`, true)).toBeNull();
   });
 
   it('reads one-line flow collections too', () => {

@@ -300,7 +300,7 @@ test('a playground URL naming a host profile, device and theme applies them on a
   await applied('reload');
 });
 
-test('the Apps page lists every app tool as a card, filters them by text, and a card opens its tool in the Playground', async () => {
+test('the Apps page (in the navigation, linked from the Playground) lists every app tool as a card, filters them by text, and a card opens its tool in the Playground', async () => {
   const { page } = app;
   const { tools } = (await mcplab.api('GET', '/api/servers/demo/tools')).body;
   const hasApp = (t) => t._meta?.ui?.resourceUri || t._meta?.['ui/resourceUri'] || t._meta?.['openai/outputTemplate'];
@@ -311,6 +311,12 @@ test('the Apps page lists every app tool as a card, filters them by text, and a 
   });
   await page.waitForSelector(id('tools-page'));
   await page.click(id('nav-apps'));
+  await page.waitForSelector(id('app-card-demo-show_counter_app'));
+  // The Playground links to it too.
+  await page.evaluate(() => {
+    window.location.hash = '#/playground';
+  });
+  await page.click(id('pg-all-apps'));
   await page.waitForSelector(id('app-card-demo-show_counter_app'));
   const cards = () => page.$$eval('.app-card', (cs) => cs.map((c) => c.dataset.testid).sort());
   assert.deepEqual(await cards(), expected, 'exactly the tools with a UI resource');

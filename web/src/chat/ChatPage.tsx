@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from 'react';
 import { errorMessage, api } from '../api/client';
 import type { HostConfig, ProviderView, SessionSummary } from '../api/types.gen';
 import { useServers } from '../servers/store';
+import { serverNames } from './hostConfig';
 import { getPref, setPref } from '../settings/prefs';
 import { Button } from '../ui/Button';
 import { EmptyState, ErrorState } from '../ui/States';
@@ -154,6 +155,7 @@ function NoModel({ providers }: { providers: ProviderView[] }) {
 
 export function SessionPane({ id, providers, noModel, showSettings = true }: { id: string; providers: ProviderView[]; noModel: boolean; showSettings?: boolean }) {
   const chat = useChatSession(id);
+  const { list: configured } = useServers();
   const [settingsError, setSettingsError] = useState<string | null>(null);
   const saving = useRef<{ busy: boolean; next: HostConfig | null }>({ busy: false, next: null });
   const cache = useChatCache();
@@ -197,7 +199,7 @@ export function SessionPane({ id, providers, noModel, showSettings = true }: { i
   };
 
   const host = summary.hostConfig;
-  const servers = Object.keys(host.servers).sort();
+  const servers = serverNames(host, (configured ?? []).map((v) => v.config.name));
   const running = chat.running !== null;
   const disabledReason = noModel ? 'Add a model provider first (see above).' : !host.model ? 'Choose a model above first.' : null;
   return (

@@ -7,6 +7,7 @@ import { errorMessage } from '../api/client';
 import type { AppHostProfile, DisplayMode, ElicitationMode, HostConfig } from '../api/types.gen';
 import { useQuery } from '@tanstack/react-query';
 import { listQuery } from '../api/queries';
+import { useServers } from '../servers/store';
 import { Button } from '../ui/Button';
 import { chatApi } from './api';
 import { exportFile, modelVisible, offers, serverNames, shortHash, toggleTool } from './hostConfig';
@@ -22,6 +23,7 @@ const MODES: DisplayMode[] = ['inline', 'fullscreen', 'pip'];
 
 export function HostConfigPanel({ config, hash, onChange }: { config: HostConfig; hash: string; onChange: (c: HostConfig) => void }) {
   const set = (p: Partial<HostConfig>) => onChange({ ...config, ...p });
+  const chosen = serverNames(config, (useServers().list ?? []).map((v) => v.config.name));
   return (
     <details className="chat-more" data-testid="chat-host-config">
       <summary className="small muted">
@@ -30,8 +32,8 @@ export function HostConfigPanel({ config, hash, onChange }: { config: HostConfig
       <div className="chat-more-body">
         <section>
           <div className="field-label">Tools the model sees</div>
-          {serverNames(config).length === 0 && <div className="small muted">No servers chosen above.</div>}
-          {serverNames(config).map((s) => (
+          {chosen.length === 0 && <div className="small muted">No servers chosen above.</div>}
+          {chosen.map((s) => (
             <ToolFilter key={s} server={s} config={config} onChange={onChange} />
           ))}
         </section>

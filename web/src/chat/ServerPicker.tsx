@@ -16,7 +16,7 @@ export function ServerPicker({ config, onChange }: { config: HostConfig; onChang
   const [open, setOpen] = useState(false);
   const ref = useRef<HTMLDivElement>(null);
   useDismiss(open, ref, setOpen);
-  const chosen = serverNames(config);
+  const chosen = serverNames(config, (servers ?? []).map((v) => v.config.name));
   const connected = new Set((servers ?? []).filter((v) => v.status.state === 'connected').map((v) => v.config.name));
   const tools = useQueries({ queries: chosen.map((name) => ({ ...listQuery('tools', name), enabled: connected.has(name) })) }).map((q) => q.data ?? null);
   const summary = serversSummary(

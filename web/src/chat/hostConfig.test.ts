@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { DEVICE_PRESETS, type AppHostProfile, type HostConditions, type HostConfig, type Viewer } from '../api/types.gen';
 import { DESKTOP_HEIGHT } from '../apps/host';
-import { DEFAULT_APP_HOST, appConditions, exportFile, inChat, isDefaultAppHost, linkForHost, modelVisible, offers, serversSummary, toggleServer, toggleTool } from './hostConfig';
+import { DEFAULT_APP_HOST, appConditions, exportFile, inChat, isDefaultAppHost, linkForHost, modelVisible, offers, serverNames, serversSummary, toggleServer, toggleTool } from './hostConfig';
 
 const viewer = { theme: 'dark' as const, locale: 'de-DE', timeZone: 'Europe/Berlin' };
 
@@ -25,6 +25,11 @@ describe('tool filters', () => {
     expect(Object.keys(toggleServer(c, 'b', true).servers)).toEqual(['a', 'b']);
     expect(toggleServer(c, 'a', true).servers.a.deny, 'an existing filter stays').toEqual(['x']);
     expect(toggleServer(c, 'a', false).servers).toEqual({});
+  });
+  it("lists the chosen servers in the user's order, any no longer configured after, by name", () => {
+    const c = { servers: { a: {}, zed: {}, b: {}, gone: {} } } as unknown as HostConfig;
+    expect(serverNames(c, ['zed', 'b', 'a'])).toEqual(['zed', 'b', 'a', 'gone']);
+    expect(serverNames(c)).toEqual(['a', 'b', 'gone', 'zed']);
   });
 });
 

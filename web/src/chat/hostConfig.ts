@@ -44,8 +44,13 @@ export function toggleServer(config: HostConfig, server: string, on: boolean): H
   return { ...config, servers };
 }
 
-export function serverNames(config: HostConfig): string[] {
-  return Object.keys(config.servers).sort();
+/** The chosen servers in the user's order of the configured ones (`order`), any others after, by name. */
+export function serverNames(config: HostConfig, order: readonly string[] = []): string[] {
+  const place = (n: string) => {
+    const i = order.indexOf(n);
+    return i < 0 ? order.length : i;
+  };
+  return Object.keys(config.servers).sort((a, b) => place(a) - place(b) || a.localeCompare(b));
 }
 
 /** A chosen server as the "Tools from" summary sees it: its listed tools while connected. */

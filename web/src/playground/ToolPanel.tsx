@@ -64,6 +64,9 @@ export function ToolPanel(p: ToolPanelProps) {
           </select>
         </label>
       )}
+      <a className="small" href="#/apps" data-testid="pg-all-apps">
+        Every server’s apps, as cards
+      </a>
       {tool && (
         <>
           <div className="small muted mono pg-uri">{p.link?.uri}</div>

@@ -337,12 +337,13 @@ test('a server deleted in the background leaves every open page: its Servers row
 test('servers are put in order by dragging a handle or with the arrow keys; the order survives a reload and another tab follows it live', async () => {
   const { page, context } = app;
   await go(page, '#/servers');
-  // One at a time: rows added by events are appended as their views arrive.
+  // Added elsewhere one after the other: listed in that order, whichever view this page gets first.
   for (const name of ['alpha', 'beta']) {
     const r = await mcplab.api('POST', '/api/servers?connect=false', { name, type: 'http', url: 'http://127.0.0.1:9/mcp' });
     assert.equal(r.status, 201, JSON.stringify(r.body));
-    await page.waitForSelector(id(`server-row-${name}`));
   }
+  await page.waitForSelector(id('server-row-alpha'));
+  await page.waitForSelector(id('server-row-beta'));
   const rows = (p) => p.$$eval('[data-testid="server-list"] > li', (ls) => ls.map((l) => l.dataset.dragRow));
   const stored = async () => (await mcplab.api('GET', '/api/servers')).body.map((v) => v.config.name);
   assert.deepEqual(await rows(page), ['demo', 'alpha', 'beta']);

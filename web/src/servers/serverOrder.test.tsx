@@ -1,6 +1,6 @@
 // The servers' order: a `reordered` event (a drag in another tab, `mcplab servers move`) puts
 // the list in order, a saved order shows at once and is put back, with the reason, when the
-// server refuses it; the drag's arithmetic (where a dragged row lands, moving a name). (Its own
+// server refuses it; servers added elsewhere are listed in the order they were added; the drag's arithmetic (where a dragged row lands, moving a name). (Its own
 // file: the servers store subscribes to the event stream once per module.)
 import { describe, expect, it } from 'vitest';
 import { screen, waitFor } from '@testing-library/react';
@@ -29,7 +29,7 @@ const api = fakeApiEachTest();
 const rows = () => screen.queryAllByTestId('row').map((el) => el.textContent);
 
 describe('servers order', () => {
-  it('follows a `reordered` event, shows a saved order at once and puts the old one back when it is refused', async () => {
+  it('follows a `reordered` event, shows a saved order at once, puts the old one back when it is refused, and lists added servers in the order they were added', async () => {
     const three = [view('a'), view('b'), view('c')];
     api.on('GET', '/api/servers', ok(three));
     const { emit } = renderWithQuery(<Rows />, (qc) => {
@@ -51,6 +51,18 @@ describe('servers order', () => {
     api.on('GET', '/api/servers', ok([view('b'), view('c'), view('a'), view('d')]));
     await expect(saveServerOrder(['a', 'b', 'c'])).rejects.toThrow(/missing: d/);
     await waitFor(() => expect(rows()).toEqual(['b', 'c', 'a', 'd']));
+
+    // Added elsewhere, x then y (so last in that order): listed so whichever view comes first.
+    // (In this test: the store listens to the event stream of the first one rendered.)
+    let release = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    api.on('GET', '/api/servers/x', { ...ok(view('x')), after: held });
+    api.on('GET', '/api/servers/y', ok(view('y')));
+    emit({ type: 'added', server: 'x' });
+    emit({ type: 'added', server: 'y' });
+    await waitFor(() => expect(rows()).toEqual(['b', 'c', 'a', 'd', 'y']));
+    release();
+    await waitFor(() => expect(rows()).toEqual(['b', 'c', 'a', 'd', 'x', 'y']));
   });
 
   it('moves a name to a place, and lands a dragged row below the middles above it', () => {

@@ -95,6 +95,18 @@ export async function reloadServers(): Promise<void> {
   await cache?.invalidateQueries({ queryKey: SERVERS_KEY, refetchType: 'all' });
 }
 
+/** When each server was told `added` on this page: new servers go last, in that order. */
+const addedAt = new Map<string, number>();
+let addedCount = 0;
+
+/** Where a new row goes: before the rows told `added` after it (their views came first), else last. */
+function newRowIndex(l: ServerView[], name: string): number {
+  const at = addedAt.get(name);
+  if (at === undefined) return l.length;
+  const later = l.findIndex((v) => (addedAt.get(v.config.name) ?? -1) > at);
+  return later < 0 ? l.length : later;
+}
+
 /** Replaces one server's view (after connect, edit…). */
 export function upsertServer(view: ServerView, previousName?: string): void {
   if (!list()) {
@@ -108,7 +120,7 @@ export function upsertServer(view: ServerView, previousName?: string): void {
       // Lines that came as events may be newer than the reply's snapshot of stderr.
       const prev = next[i];
       next[i] = prev.stderr.length > view.stderr.length && prev.config.name === view.config.name ? { ...view, stderr: prev.stderr } : view;
-    } else next.push(view);
+    } else next.splice(newRowIndex(next, view.config.name), 0, view);
     return next;
   });
 }
@@ -215,6 +227,7 @@ function onEvent(e: ServerEvent): void {
     return;
   }
   if (e.type === 'added' || e.type === 'updated') {
+    if (e.type === 'added') addedAt.set(e.server, ++addedCount);
     refreshOne(e.server);
     return;
   }

@@ -7,6 +7,8 @@ import { afterEach, beforeEach, vi } from 'vitest';
 export interface Reply {
   status: number;
   body?: unknown;
+  /** Held until this settles (to answer requests in another order than they were made). */
+  after?: Promise<unknown>;
 }
 
 /** A 200 with `body` as JSON (204 without one). */
@@ -42,6 +44,7 @@ export function fakeApi(): FakeApi {
     const path = String(input);
     calls.push({ method, path, body: typeof init?.body === 'string' ? JSON.parse(init.body) : undefined });
     const r = answer(`${method} ${path}`);
+    if (r.after) await r.after;
     return new Response(r.body === undefined ? null : JSON.stringify(r.body), { status: r.status, headers: { 'content-type': 'application/json' } });
   });
   return {

@@ -9,7 +9,9 @@
 // the suite starts and asks; later runs of the same list do not ask again. The folder is
 // picked under the home (mcplab's HOME is a temporary directory), where a starter suite is
 // created too; the editor (CodeMirror, its own chunk, not loaded before it opens) completes
-// keys from the suite's JSON Schema (a check's name inside a `checks:` item too) and marks the server's refusal at its line; the selected suite and run are in the URL and survive a reload,
+// keys from the suite's JSON Schema (a check's name inside a `checks:` item too, in a flow list
+// over several lines as well), marks the server's refusal at its line and passes axe in both
+// themes; the selected suite and run are in the URL and survive a reload,
 // and the nav's link brings them back; old runs are pruned from the page after a preview;
 // a model drafts cases into a suite from the page (one draft cancelled while it writes), shown
 // in the editor at once, or after a reload the page offers when the editor holds unsaved edits.
@@ -19,7 +21,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { bin, startMcplab, startScriptedLlm, openApp, shot } from './harness.js';
-import { chooseServers, id, navTo, waitUntil } from './ui_helpers.js';
+import { axeViolations, chooseServers, id, navTo, waitUntil } from './ui_helpers.js';
 
 let llm;
 let mcplab;
@@ -167,6 +169,14 @@ test('suites from a folder, saved from the page, run with live progress and show
   await page.keyboard.press('Control+Space');
   await page.locator('.cm-tooltip-autocomplete li', { hasText: 'noConsoleErrors' }).first().waitFor({ timeout: 10000 });
 
+  // Readable in both themes, the editor's colours too: keys, comments, line numbers (axe).
+  await page.keyboard.press('Escape');
+  await page.fill(editor, `# the suite\n${suite(ADD)}`);
+  for (const scheme of ['dark', 'light']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.waitForFunction((s) => document.documentElement.dataset.theme === s, scheme);
+    assert.deepEqual(await axeViolations(page), [], scheme);
+  }
   await page.fill(editor, suite(ADD));
   await page.click(id('evals-save'));
   await page.waitForSelector(id('evals-suite-page.yaml'));

@@ -14,6 +14,7 @@ import { yamlSchema } from 'codemirror-json-schema/yaml';
 import schema from '../../../crates/mcplab-evals/suite.schema.json';
 import { offsetOf, type SuiteProblem } from './suiteErrors';
 import { listItemKeys } from './listItemKeys';
+import { darkTheme } from './editorTheme';
 
 const setProblems = StateEffect.define<SuiteProblem[]>();
 const problemsField = StateField.define<SuiteProblem[]>({
@@ -70,7 +71,7 @@ export default function YamlEditor({ value, onChange, json, problems }: { value:
       value={value}
       onChange={onChange}
       extensions={extensions}
-      theme={theme}
+      theme={theme === 'dark' ? darkTheme : 'light'}
       onCreateEditor={(view) => view.dispatch({ effects: setProblems.of(problems) })}
       basicSetup={{ lineNumbers: true, foldGutter: true, highlightActiveLine: true, autocompletion: true }}
       data-testid="evals-editor"

@@ -710,15 +710,11 @@ pub enum ServersCmd {
     Remove { name: String },
     /// Move a server in the list (the order every list of servers follows): to place N
     /// (1-based) or before another server.
+    #[command(group(clap::ArgGroup::new("place").required(true).args(["to", "before"])))]
     Move {
         name: String,
         /// The place to move it to: 1 is the top.
-        #[arg(
-            long,
-            value_name = "N",
-            conflicts_with = "before",
-            required_unless_present = "before"
-        )]
+        #[arg(long, value_name = "N")]
         to: Option<usize>,
         /// Put it just before server OTHER.
         #[arg(long, value_name = "OTHER")]

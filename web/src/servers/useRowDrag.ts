@@ -1,9 +1,10 @@
 // Putting the servers in order on the Servers page: a row's handle is dragged (mouse, touch or
 // pen, through pointer events) or moved with the keyboard (Arrow Up/Down one place, Home/End to
-// the ends). While a drag is under way the list shows where the row would land; letting go saves
+// the ends). While a drag is under way the row follows the pointer and the list shows where it
+// would land; letting go saves
 // the order, Escape or a cancelled pointer puts it back. Each move is announced through a live
 // region. It draws nothing itself and knows nothing of the API: `save` does that.
-import { useState, type KeyboardEvent, type PointerEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type KeyboardEvent, type PointerEvent } from 'react';
 
 /** `names` with `name` moved to index `to`. */
 export function moveTo(names: readonly string[], name: string, to: number): string[] {
@@ -41,6 +42,30 @@ export interface RowDrag {
 export function useRowDrag(names: string[], listRef: React.RefObject<HTMLElement | null>, save: (order: string[], moved: string) => void): RowDrag {
   const [drag, setDrag] = useState<{ name: string; order: string[] } | null>(null);
   const [announcement, setAnnouncement] = useState('');
+  // The pointer's height, where on the row it took hold, and the shift the row is drawn with.
+  const pointer = useRef({ y: 0, grab: 0, shift: 0 });
+
+  const row = (name: string) => listRef.current?.querySelector<HTMLElement>(`[data-drag-row="${CSS.escape(name)}"]`) ?? null;
+  /** The middle of `el` where the list puts it (without the shift it is drawn with). */
+  const middle = (el: HTMLElement) => {
+    const b = el.getBoundingClientRect();
+    return b.top + b.height / 2 - pointer.current.shift;
+  };
+  /** Draws the dragged row under the pointer, wherever the list put it. */
+  const follow = (name: string | null) => {
+    const el = name ? row(name) : null;
+    if (!el) return;
+    const p = pointer.current;
+    p.shift = p.y - p.grab - middle(el);
+    el.style.transform = `translateY(${p.shift}px)`;
+  };
+  const drop = (name: string) => {
+    const el = row(name);
+    if (el) el.style.transform = '';
+    pointer.current.shift = 0;
+  };
+  // After the list moved the row to a new place, it is drawn under the pointer again at once.
+  useLayoutEffect(() => follow(drag?.name ?? null));
 
   const say = (order: string[], name: string) => setAnnouncement(`${name} moved to place ${order.indexOf(name) + 1} of ${order.length}.`);
 
@@ -72,21 +97,31 @@ export function useRowDrag(names: string[], listRef: React.RefObject<HTMLElement
       e.preventDefault();
       e.currentTarget.setPointerCapture(e.pointerId);
       e.currentTarget.focus();
+      const el = row(name);
+      pointer.current = { y: e.clientY, grab: el ? e.clientY - middle(el) : 0, shift: 0 };
       setDrag({ name, order: names });
     },
     onPointerMove: (e: PointerEvent<HTMLButtonElement>) => {
-      if (drag?.name === name) preview(name, e.clientY);
+      if (drag?.name !== name) return;
+      pointer.current.y = e.clientY;
+      preview(name, e.clientY);
+      follow(name);
     },
     onPointerUp: (e: PointerEvent<HTMLButtonElement>) => {
       if (drag?.name !== name) return;
       e.currentTarget.releasePointerCapture(e.pointerId);
+      drop(name);
       setDrag(null);
       commit(drag.order, name);
     },
-    onPointerCancel: () => setDrag(null),
+    onPointerCancel: () => {
+      drop(name);
+      setDrag(null);
+    },
     onKeyDown: (e: KeyboardEvent<HTMLButtonElement>) => {
       if (e.key === 'Escape' && drag) {
         e.preventDefault();
+        drop(drag.name);
         setDrag(null);
         setAnnouncement(`Move of ${name} cancelled.`);
         return;

@@ -63,6 +63,8 @@ struct RawInner {
     closed_reason: Option<String>,
     /// Why `auto`'s probe was given up (the manager starts the server again).
     probe_given_up: Option<(String, bool)>,
+    /// The probe is out and the server has not been seen to read it (as of the last look).
+    probe_unread: bool,
 }
 
 impl RawResults {
@@ -141,6 +143,12 @@ impl RawResults {
     /// Whether the probe was given up without the server having read it (a slow start).
     pub(crate) fn probe_never_read(&self) -> bool {
         matches!(self.inner.lock().probe_given_up, Some((_, true)))
+    }
+
+    /// Whether the probe is still out unread: the handshake's deadline came before the probe
+    /// gave up on a server that reads nothing (a busy machine can delay the give-up).
+    pub(crate) fn probe_unread(&self) -> bool {
+        self.inner.lock().probe_unread
     }
 
     /// Resolves with the close reason once the transport has closed.
@@ -321,14 +329,20 @@ impl FrameTransport {
                 self.outbound = None;
                 false
             }
-            Step::Nothing => true,
+            Step::Nothing => {
+                self.raw.inner.lock().probe_unread = probe.unread_so_far();
+                true
+            }
         }
     }
 
     /// An inbound frame that answers the probe with something other than a discover result:
     /// recorded as it came, and replaced by the refusal rmcp falls back on.
     fn judged(&mut self, bytes: &[u8]) -> Option<RxJsonRpcMessage<RoleClient>> {
-        let reply = self.probe.as_mut()?.judge(bytes)?;
+        let probe = self.probe.as_mut()?;
+        let reply = probe.judge(bytes);
+        self.raw.inner.lock().probe_unread = probe.unread_so_far();
+        let reply = reply?;
         let kind = FrameKind::Message;
         self.traffic
             .record(&self.server, Direction::Inbound, kind, bytes);

@@ -97,12 +97,18 @@ impl ChildGuard {
     /// Graceful stop as the MCP spec asks: stdin is already closed by the caller dropping the
     /// wire; wait, then SIGTERM the group, wait, then SIGKILL it.
     pub async fn shutdown(&self) {
+        self.shutdown_within(self.grace).await;
+    }
+
+    /// [`Self::shutdown`] with `grace` at each step instead of the configured one: for a start
+    /// given up during its handshake, whose server has nothing of a session to finish.
+    pub async fn shutdown_within(&self, grace: Duration) {
         // Learn the tree while it is whole: a dying parent re-parents its children.
         let tree = self.tree.clone();
         let doomed = tokio::task::spawn_blocking(move || tree.doomed()).await;
-        if self.wait_exit(self.grace).await.is_none() {
+        if self.wait_exit(grace).await.is_none() {
             let _ = killpg(self.pgid, Signal::SIGTERM);
-            if self.wait_exit(self.grace).await.is_none() {
+            if self.wait_exit(grace).await.is_none() {
                 let _ = killpg(self.pgid, Signal::SIGKILL);
             }
         }

@@ -23,6 +23,11 @@ use tokio::sync::watch;
 use tokio::task::JoinHandle;
 use tokio_util::sync::CancellationToken;
 
+/// How long a server whose handshake failed gets at each step of its stop (exit on its own,
+/// then after SIGTERM): enough to flush the stderr the error quotes, without making a person
+/// wait a stop grace twice per start for a server that never answered.
+const ABANDONED_GRACE: Duration = Duration::from_millis(300);
+
 impl ConnectionManager {
     /// Runs `initialize` over `wire` with a deadline and builds the connection; on failure
     /// stops the transport and the child and returns a message that quotes its stderr.
@@ -90,6 +95,7 @@ impl ConnectionManager {
         )
         .await;
         let mut not_modern_why = None;
+        let timed_out = started.is_err();
         let failure = match started {
             // B13: a revision we do not speak is refused, as the spec says a client should.
             // (A 2026-07-28 handshake is `server/discover`, whose result names no single
@@ -197,9 +203,11 @@ impl ConnectionManager {
         }
         transport_cancel.cancel();
         if let Some(child) = &child {
-            // Let the dying process flush its stderr so the message can quote it.
-            child.wait_exit(Duration::from_millis(300)).await;
-            child.shutdown().await;
+            // Let the dying process flush its stderr so the message can quote it; a server
+            // still running (hung, or still starting) has no session to finish: it is not
+            // given the full stop grace at each step of its stop.
+            child.wait_exit(ABANDONED_GRACE).await;
+            child.shutdown_within(ABANDONED_GRACE).await;
         }
         Err(HandshakeFailure {
             error: McpError::Connect {
@@ -208,7 +216,7 @@ impl ConnectionManager {
                 stderr_tail: tail_of(&stderr, 20),
             },
             not_modern: not_modern_why,
-            slow_start: raw.probe_never_read(),
+            slow_start: raw.probe_never_read() || (timed_out && raw.probe_unread()),
         })
     }
 }

@@ -161,6 +161,12 @@ impl DiscoverProbe {
         Some(reply.to_string().into_bytes())
     }
 
+    /// Whether the probe is out and the server has not been seen to read it (known only
+    /// through the stdin gauge).
+    pub fn unread_so_far(&self) -> bool {
+        self.gauge.is_some() && matches!(self.state, State::Sent { read: None, .. })
+    }
+
     /// The probe is over: the gauge no longer holds the server's stdin open.
     fn finish(&mut self) {
         self.state = State::Done;

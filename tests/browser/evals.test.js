@@ -136,7 +136,13 @@ test('suites from a folder, saved from the page, run with live progress and show
   // written.
   const editor = `${id('evals-editor')} .cm-content`;
   await page.click(id('evals-new-suite'));
+  // The editor is named for what the file holds (`{}` reads as both: JSON mode's parser logs
+  // an error for YAML text, which the end of this test would count).
+  await page.fill(editor, '{}');
+  await page.fill(id('evals-file-name'), 'page.json');
+  await page.waitForSelector(`${editor}[aria-label="Suite JSON"]`);
   await page.fill(id('evals-file-name'), 'page.yaml');
+  await page.waitForSelector(`${editor}[aria-label="Suite YAML"]`);
   await page.fill(editor, 'version: 1\nid: bad\nrepeat: many\ncases: []\n');
   await page.click(id('evals-save'));
   await page.waitForSelector(id('evals-save-error'));

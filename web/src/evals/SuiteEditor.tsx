@@ -59,6 +59,7 @@ export function SuiteEditor({ name, onSaved }: { name: string; onSaved: (name: s
         onError: () => setSaved(false),
       },
     );
+  const json = fileName.endsWith('.json');
   return (
     <div className="evals-editor">
       <div className="evals-row">
@@ -74,8 +75,8 @@ export function SuiteEditor({ name, onSaved }: { name: string; onSaved: (name: s
           </span>
         )}
       </div>
-      <Suspense fallback={<textarea value={text} onChange={(e) => edit(e.target.value)} spellCheck={false} rows={14} aria-label="Suite YAML" data-testid="evals-editor-loading" />}>
-        <YamlEditor value={text} onChange={edit} json={fileName.endsWith('.json')} problems={problems} />
+      <Suspense fallback={<textarea value={text} onChange={(e) => edit(e.target.value)} spellCheck={false} rows={14} aria-label={json ? 'Suite JSON' : 'Suite YAML'} data-testid="evals-editor-loading" />}>
+        <YamlEditor value={text} onChange={edit} json={json} problems={problems} />
       </Suspense>
       {failure && (
         <pre className="evals-error" role="alert" data-testid="evals-save-error">

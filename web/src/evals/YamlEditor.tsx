@@ -60,7 +60,7 @@ export default function YamlEditor({ value, onChange, json, problems }: { value:
     // The keys the schema allows (a check's name, its arguments) where the library has none.
     const keys = listItemKeys(schema, json);
     const items = EditorState.languageData.of(() => [{ autocomplete: keys }]);
-    return [json ? jsonSchema(s) : yamlSchema(s), items, problemsField, serverMarks, look, EditorView.contentAttributes.of({ 'aria-label': 'Suite YAML' })];
+    return [json ? jsonSchema(s) : yamlSchema(s), items, problemsField, serverMarks, look, EditorView.contentAttributes.of({ 'aria-label': json ? 'Suite JSON' : 'Suite YAML' })];
   }, [json]);
   useEffect(() => {
     ref.current?.view?.dispatch({ effects: setProblems.of(problems) });

@@ -28,6 +28,14 @@ struct Slots {
     last: u64,
 }
 
+impl Slots {
+    /// A generation no slot had before.
+    fn fresh(last: &mut u64) -> u64 {
+        *last += 1;
+        *last
+    }
+}
+
 #[derive(Default)]
 pub(crate) struct AppToolsCache {
     slots: Mutex<Slots>,
@@ -68,12 +76,9 @@ impl AppToolsCache {
     pub(crate) fn get(&self, server: &str) -> Result<Arc<Vec<Value>>, u64> {
         let mut slots = self.slots.lock();
         let Slots { by_server, last } = &mut *slots;
-        let slot = by_server.entry(server.to_owned()).or_insert_with(|| {
-            *last += 1;
-            Slot {
-                generation: *last,
-                tools: None,
-            }
+        let slot = by_server.entry(server.to_owned()).or_insert_with(|| Slot {
+            generation: Slots::fresh(last),
+            tools: None,
         });
         slot.tools.clone().ok_or(slot.generation)
     }
@@ -101,8 +106,7 @@ impl AppToolsCache {
         let mut slots = self.slots.lock();
         let Slots { by_server, last } = &mut *slots;
         if let Some(slot) = by_server.get_mut(server) {
-            *last += 1;
-            slot.generation = *last;
+            slot.generation = Slots::fresh(last);
             slot.tools = None;
         }
     }
@@ -116,8 +120,7 @@ impl AppToolsCache {
         let mut slots = self.slots.lock();
         let Slots { by_server, last } = &mut *slots;
         for slot in by_server.values_mut() {
-            *last += 1;
-            slot.generation = *last;
+            slot.generation = Slots::fresh(last);
             slot.tools = None;
         }
     }

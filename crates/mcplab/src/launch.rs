@@ -5,7 +5,7 @@
 //! URL: the browser is started with the file's path only, because another local user can read
 //! any process's argv (`ps`) and would redeem a code seen there first. The code in it is dead
 //! after one use or two minutes. [`Launch::client`] is the one HTTP client the commands that
-//! reach a running server (`open`, `mcp --attach`, `servers add|remove|import`) build; this
+//! reach a running server (`open`, `mcp --attach`, `servers add|remove|move|import`) build; this
 //! module sends nothing itself.
 
 use std::io::Write;

@@ -3,66 +3,50 @@
 // server refuses it; servers added elsewhere are listed in the order they were added; the drag's arithmetic (where a dragged row lands, moving a name). (Its own
 // file: the servers store subscribes to the event stream once per module.)
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
-import type { ServerView } from '../api/types.gen';
+import { waitFor } from '@testing-library/react';
 import { fail, fakeApiEachTest, ok } from '../test/fakeApi';
 import { renderWithQuery } from '../test/queryHarness';
-import { SERVERS_KEY, saveServerOrder, startServersStore, useServers } from './store';
+import { ServerRows, rowNames, serverView } from '../test/serverRows';
+import { SERVERS_KEY, saveServerOrder, startServersStore } from './store';
 import { landing, moveTo } from './useRowDrag';
 
-const view = (name: string) => ({ config: { name, type: 'stdio', command: 'x' }, status: { state: 'connected' }, info: null, stderr: [] }) as unknown as ServerView;
-
-function Rows() {
-  const { list } = useServers();
-  return (
-    <ul>
-      {(list ?? []).map((v) => (
-        <li key={v.config.name} data-testid="row">
-          {v.config.name}
-        </li>
-      ))}
-    </ul>
-  );
-}
-
 const api = fakeApiEachTest();
-const rows = () => screen.queryAllByTestId('row').map((el) => el.textContent);
 
 describe('servers order', () => {
   it('follows a `reordered` event, shows a saved order at once, puts the old one back when it is refused, and lists added servers in the order they were added', async () => {
-    const three = [view('a'), view('b'), view('c')];
+    const three = [serverView('a'), serverView('b'), serverView('c')];
     api.on('GET', '/api/servers', ok(three));
-    const { emit } = renderWithQuery(<Rows />, (qc) => {
+    const { emit } = renderWithQuery(<ServerRows />, (qc) => {
       qc.setQueryData(SERVERS_KEY, three);
       startServersStore(qc);
     });
-    await waitFor(() => expect(rows()).toEqual(['a', 'b', 'c']));
+    await waitFor(() => expect(rowNames()).toEqual(['a', 'b', 'c']));
     emit({ type: 'reordered', servers: ['c', 'a', 'b'] });
-    await waitFor(() => expect(rows()).toEqual(['c', 'a', 'b']));
+    await waitFor(() => expect(rowNames()).toEqual(['c', 'a', 'b']));
 
     api.on('PUT', '/api/server-order', ok());
     await saveServerOrder(['b', 'c', 'a']);
-    await waitFor(() => expect(rows()).toEqual(['b', 'c', 'a']));
+    await waitFor(() => expect(rowNames()).toEqual(['b', 'c', 'a']));
     expect(api.calls.find((c) => c.method === 'PUT')?.body).toEqual({ names: ['b', 'c', 'a'] });
 
     // Refused (a server added in another tab meanwhile): the order before comes back, the
     // reason is thrown, and the list is fetched again.
     api.on('PUT', '/api/server-order', fail(409, 'the new order does not match the configured servers (missing: d)'));
-    api.on('GET', '/api/servers', ok([view('b'), view('c'), view('a'), view('d')]));
+    api.on('GET', '/api/servers', ok([serverView('b'), serverView('c'), serverView('a'), serverView('d')]));
     await expect(saveServerOrder(['a', 'b', 'c'])).rejects.toThrow(/missing: d/);
-    await waitFor(() => expect(rows()).toEqual(['b', 'c', 'a', 'd']));
+    await waitFor(() => expect(rowNames()).toEqual(['b', 'c', 'a', 'd']));
 
     // Added elsewhere, x then y (so last in that order): listed so whichever view comes first.
     // (In this test: the store listens to the event stream of the first one rendered.)
     let release = () => {};
     const held = new Promise<void>((r) => (release = r));
-    api.on('GET', '/api/servers/x', { ...ok(view('x')), after: held });
-    api.on('GET', '/api/servers/y', ok(view('y')));
+    api.on('GET', '/api/servers/x', { ...ok(serverView('x')), after: held });
+    api.on('GET', '/api/servers/y', ok(serverView('y')));
     emit({ type: 'added', server: 'x' });
     emit({ type: 'added', server: 'y' });
-    await waitFor(() => expect(rows()).toEqual(['b', 'c', 'a', 'd', 'y']));
+    await waitFor(() => expect(rowNames()).toEqual(['b', 'c', 'a', 'd', 'y']));
     release();
-    await waitFor(() => expect(rows()).toEqual(['b', 'c', 'a', 'd', 'x', 'y']));
+    await waitFor(() => expect(rowNames()).toEqual(['b', 'c', 'a', 'd', 'x', 'y']));
   });
 
   it('moves a name to a place, and lands a dragged row below the middles above it', () => {

@@ -110,7 +110,8 @@ pub async fn run(cmd: ServersCmd, settings: &Settings) -> Result<(), Failure> {
                 Some(live) => live.reorder(&name, &place).await?,
                 None => None,
             };
-            let order = match answered.clone() {
+            let through_serve = answered.is_some();
+            let order = match answered {
                 Some(order) => order,
                 None => {
                     let names = store.servers().map_err(store_err)?;
@@ -120,7 +121,7 @@ pub async fn run(cmd: ServersCmd, settings: &Settings) -> Result<(), Failure> {
                 }
             };
             eprintln!("moved `{name}`: {}", order.join(", "));
-            told(inspector.as_ref().filter(|_| answered.is_some()));
+            told(inspector.as_ref().filter(|_| through_serve));
             Ok(())
         }
         ServersCmd::Import { file } => {
